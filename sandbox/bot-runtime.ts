@@ -1,0 +1,263 @@
+// Runs INSIDE a bot's isolate (or, for benchmarks and trusted built-ins, a
+// node:vm context). It is bundled with one game's bot API module
+// (src/games/<id>/bot-api.ts) into the prelude that every bot of that game gets.
+//
+// It captures the intrinsics it relies on before any bot code runs, so a bot
+// that tampers with prototypes or globals only hurts itself: the host
+// validates every order again anyway, and never trusts `me()`.
+
+import { Rng } from '../src/games/rng.ts';
+import type { BotView } from '../src/games/types.ts';
+
+/** What a game's bot API module receives in `install(rt)`. */
+export interface BotRuntime {
+  /** The current round's view (the host replaces it before every play()). */
+  view(): BotView;
+  /** Called with each new view before play(): decode or invalidate caches here. */
+  onView(listener: (view: BotView) => void): void;
+  /** This bot's player number. */
+  me(): number;
+  /**
+   * Exposes an API name to the bot both as a global and as a method of the
+   * `Player` base class (`cell(i, j)` and `this.cell(i, j)`), so a C++ player
+   * ports line by line. Non-function values (enums) become frozen globals and
+   * static members of Player.
+   */
+  define(name: string, value: unknown): void;
+  /**
+   * Queues one order for the host. Orders must be arrays of numbers, strings
+   * or arrays of numbers. Every call counts toward the 1000-orders abort,
+   * even ignored ones.
+   */
+  order(order: readonly (number | string | readonly number[])[]): void;
+  /** A warning in the bot's log, like the C++ "warning: ..." lines. */
+  warn(message: string): void;
+  /** The player's own generator, seeded matchSeed + me + 1. */
+  readonly rng: Rng;
+}
+
+/** The shape of src/games/<id>/bot-api.ts. */
+export interface BotApiModule {
+  install(rt: BotRuntime): void;
+  /** random_permutation draws n swaps (TWD, HP) instead of n-1 (Moria). */
+  permutationFull?: boolean;
+}
+
+/** Result of one play() as the host receives it: [orders counted, orders JSON, log]. */
+export type PlayReturn = [count: number, ordersJson: string, log: string];
+
+/** The handle the host keeps (never reachable from bot code). */
+export interface BotHandle {
+  setup(me: number, seed: number, logCapBytes: number): void;
+  /** Takes the bot file's exports; answers [PLAYER_NAME, GAME, log]. Throws a readable Error if the bot is malformed. */
+  load(exports: unknown): [name: string, game: string, log: string];
+  play(names: string, status: string, ...arrays: BotView[string][]): PlayReturn;
+}
+
+export const MAX_ORDERS = 1000;
+
+export function boot(api: BotApiModule): BotHandle {
+  // Intrinsics, captured before the bot can touch them.
+  const g = globalThis as Record<string, unknown>;
+  const defineProperty = Object.defineProperty;
+  const freeze = Object.freeze;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const StringCtor = String;
+  const isArray = Array.isArray;
+  const isInteger = Number.isInteger;
+  const mathFloor = Math.floor;
+  const ErrorCtor = Error;
+
+  // Nothing beyond standard ECMAScript; these three ignore the memory limit
+  // or allow blocking (DEVELOPERS.md).
+  for (const name of ['WebAssembly', 'SharedArrayBuffer', 'Atomics']) {
+    try {
+      delete g[name];
+    } catch {
+      /* non-configurable in some hosts: shadow it instead */
+      defineProperty(g, name, { value: undefined, writable: false, configurable: false });
+    }
+  }
+
+  let me = -1;
+  let rng = new Rng(0);
+  let currentView: BotView = {};
+  let status: number[] = [];
+  const viewListeners: ((view: BotView) => void)[] = [];
+  let orders = '';
+  let orderCount = 0;
+  let log = '';
+  let logUsed = 0;
+  let logCap = 65536;
+  let logTruncated = false;
+
+  function appendLog(text: string): void {
+    if (logTruncated) return;
+    const room = logCap - logUsed;
+    if (text.length > room) {
+      text = text.slice(0, room) + '\n[log truncated: 64 KiB per match]\n';
+      logTruncated = true;
+    }
+    logUsed += text.length;
+    log += text;
+  }
+
+  function show(value: unknown): string {
+    if (typeof value === 'string') return value;
+    try {
+      const s = stringify(value);
+      return s === undefined ? StringCtor(value) : s;
+    } catch {
+      try {
+        return StringCtor(value);
+      } catch {
+        return '[unprintable]';
+      }
+    }
+  }
+
+  function makeLogger(prefix: string) {
+    return (...args: unknown[]) => {
+      if (logTruncated) return;
+      let line = prefix;
+      for (let i = 0; i < args.length; i++) line += (i ? ' ' : '') + show(args[i]);
+      appendLog(line + '\n');
+    };
+  }
+  const consoleObject = freeze({
+    log: makeLogger(''),
+    info: makeLogger(''),
+    debug: makeLogger(''),
+    error: makeLogger(''),
+    warn: makeLogger(''),
+  });
+  defineProperty(g, 'console', { value: consoleObject, writable: true, configurable: true });
+
+  // Serialises orders without JSON.stringify on objects, which a bot could
+  // redirect through Array.prototype.toJSON.
+  function encodeItem(item: unknown): string {
+    if (typeof item === 'number') return item === item && item !== Infinity && item !== -Infinity ? '' + item : 'null';
+    if (typeof item === 'string') return stringify(item);
+    if (isArray(item)) {
+      let out = '[';
+      const n = item.length;
+      for (let i = 0; i < n && i < 64; i++) out += (i ? ',' : '') + (typeof item[i] === 'number' ? encodeItem(item[i]) : 'null');
+      return out + ']';
+    }
+    return 'null';
+  }
+
+  const rt: BotRuntime = {
+    view: () => currentView,
+    onView: (listener) => {
+      viewListeners[viewListeners.length] = listener;
+    },
+    me: () => me,
+    define: (name, value) => define(name, value),
+    order: (order) => {
+      orderCount++;
+      if (orderCount > MAX_ORDERS) return;
+      let out = '[';
+      for (let i = 0; i < order.length && i < 16; i++) out += (i ? ',' : '') + encodeItem(order[i]);
+      orders += (orders ? ',' : '') + out + ']';
+    },
+    warn: (message) => appendLog('warning: ' + message + '\n'),
+    get rng() {
+      return rng;
+    },
+  };
+
+  // The base class a bot extends; API names land on its prototype.
+  class Player {
+    play(): void {}
+  }
+  const proto = Player.prototype as unknown as Record<string, unknown>;
+
+  function define(name: string, value: unknown): void {
+    if (typeof value === 'function') {
+      const fn = value as (...args: unknown[]) => unknown;
+      defineProperty(g, name, { value: fn, writable: true, configurable: true });
+      defineProperty(proto, name, {
+        value: function (this: unknown, ...args: unknown[]) {
+          return fn(...args);
+        },
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      const frozen = typeof value === 'object' && value !== null ? freeze(value) : value;
+      defineProperty(g, name, { value: frozen, writable: true, configurable: true });
+      defineProperty(Player, name, { value: frozen, writable: true, configurable: true });
+    }
+  }
+
+  define('me', () => me);
+  define('random', (l: unknown, u: unknown) => rng.random(mathFloor(+(l as number)), mathFloor(+(u as number))));
+  define('random_permutation', (n: unknown) => {
+    const k = mathFloor(+(n as number));
+    if (!(k >= 0 && k <= 1e6)) throw new ErrorCtor('random_permutation: n out of range');
+    return rng.permutation(k, api.permutationFull === true);
+  });
+  define('status', (pl: unknown) => {
+    const v = status[pl as number];
+    return typeof v === 'number' ? v : -1;
+  });
+  defineProperty(g, 'Player', { value: Player, writable: true, configurable: true });
+
+  api.install(rt);
+
+  let instance: { play(): unknown } | null = null;
+
+  return {
+    setup(player, seed, logCapBytes) {
+      me = player;
+      rng = new Rng(seed + player + 1);
+      logCap = logCapBytes;
+      // Math.random, seeded per match and player: a bot's own randomness replays identically.
+      const mathRng = new Rng(seed * 7 + player * 101 + 12345);
+      defineProperty(Math, 'random', { value: () => mathRng.uniform(), writable: true, configurable: true });
+    },
+
+    load(exports) {
+      const mod = (exports ?? {}) as Record<string, unknown>;
+      const name = mod['PLAYER_NAME'];
+      const game = mod['GAME'];
+      const Cls = (mod['default'] ?? mod['Bot']) as unknown;
+      if (typeof name !== 'string') throw new ErrorCtor('the bot must export its name: export const PLAYER_NAME = "Gimli";');
+      if (typeof game !== 'string') throw new ErrorCtor('the bot must export the game it plays: export const GAME = "moria";');
+      if (typeof Cls !== 'function') throw new ErrorCtor('the bot must export its player class: export default class extends Player { play() { ... } }');
+      const created = new (Cls as new () => { play(): unknown })();
+      if (typeof created.play !== 'function') throw new ErrorCtor('the player class has no play() method');
+      instance = created;
+      const out = log;
+      log = '';
+      return [name, game, out];
+    },
+
+    play(names, statusJson, ...arrays) {
+      const keys = parse(names) as string[];
+      const view: BotView = {};
+      for (let i = 0; i < keys.length; i++) view[keys[i]!] = arrays[i]!;
+      currentView = view;
+      status = parse(statusJson) as number[];
+      orders = '';
+      orderCount = 0;
+      for (let i = 0; i < viewListeners.length; i++) viewListeners[i]!(view);
+      try {
+        if (instance) instance.play();
+      } finally {
+        // Whatever happens, the log so far goes out with the result or the error.
+      }
+      const out = log;
+      log = '';
+      return [orderCount, '[' + orders + ']', out];
+    },
+  };
+}
+
+/** Reads a whole-number argument the way the C++ API would (bots may pass anything). */
+export function toInt(value: unknown): number | null {
+  const n = typeof value === 'number' ? value : Number.NaN;
+  return Number.isInteger(n) ? n : null;
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// Type-checks Arbiter itself, then each game's bots against that game's
+// player.d.ts (bots see the API as globals, so every game needs its own program).
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const tsc = join('node_modules', '.bin', 'tsc');
+const projects = ['.'];
+for (const game of readdirSync(join('src', 'games'))) {
+  const bots = join('src', 'games', game, 'bots', 'tsconfig.json');
+  if (existsSync(bots)) projects.push(bots);
+}
+let failed = false;
+for (const project of projects) {
+  const r = spawnSync(tsc, ['-p', project], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`typecheck failed: ${project}`);
+    failed = true;
+  }
+}
+process.exit(failed ? 1 : 0);

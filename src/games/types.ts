@@ -75,10 +75,12 @@ export interface GameDefinition<Config extends object = object, State = unknown,
    */
   validateOrders(state: State, player: number, raw: unknown): { orders: Order[]; warnings: string[] };
   /**
-   * One round: a pure function of the state and the validated orders of every
-   * player (orders[p] is [] for a frozen player). Must not mutate `state`.
+   * One round: a pure function of the state, the validated orders of every
+   * player (orders[p] is [] for a frozen player) and which players are frozen
+   * ("out": some rules treat them apart, e.g. Bola de Drac never resurrects
+   * them). Must not mutate `state`.
    */
-  next(state: State, orders: Order[][]): RoundOutcome<State>;
+  next(state: State, orders: Order[][], frozen: readonly boolean[]): RoundOutcome<State>;
   /** Current score per player. */
   scores(state: State): number[];
   /** Per-player counters for the scoreboard, e.g. { cells: [...], treasures: [...] }. */

@@ -74,6 +74,7 @@ CREATE TABLE "Submission" (
     "status" "SubmissionStatus" NOT NULL DEFAULT 'queued',
     "reason" TEXT,
     "reasonLine" INTEGER,
+    "reasonDetail" JSONB,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
     "startedAt" TIMESTAMP(3),
@@ -197,6 +198,9 @@ CREATE UNIQUE INDEX "Submission_playerId_version_key" ON "Submission"("playerId"
 
 -- CreateIndex
 CREATE INDEX "Match_game_kind_createdAt_idx" ON "Match"("game", "kind", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Match_kind_status_idx" ON "Match"("kind", "status");
 
 -- CreateIndex
 CREATE INDEX "Match_submissionId_idx" ON "Match"("submissionId");

@@ -1,0 +1,168 @@
+// The Walking Dead (Albert Oliveras, UPC EDA Q1 2022-23) as an Arbiter game.
+
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BotView, GameDefinition } from '../types.ts';
+import { DEFAULT_CONFIG, parseConfig, type TwdConfig } from './config.ts';
+import { createState, nextState, scoreOf, strengthOf, aliveCount, UType, type TwdOrder, type TwdState } from './engine.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Order of the settings in the view's `info` array (after the round). */
+export const CONFIG_KEYS: readonly (keyof TwdConfig)[] = [
+  'num_players',
+  'num_rounds',
+  'board_rows',
+  'board_cols',
+  'num_ini_units_per_clan',
+  'num_ini_zombies',
+  'num_ini_food',
+  'clan_ini_strength',
+  'points_for_killing_person',
+  'points_for_killing_zombie',
+  'points_per_owned_cell',
+  'food_strength',
+  'rounds_before_becoming_zombie',
+];
+
+/** Accepts [id, dir] with integers; anything else is dropped with a reason. */
+function validateOrders(state: TwdState, player: number, raw: unknown): { orders: TwdOrder[]; warnings: string[] } {
+  const orders: TwdOrder[] = [];
+  const warnings: string[] = [];
+  if (!Array.isArray(raw)) return { orders, warnings: ['orders are not a list'] };
+  const seen = new Set<number>();
+  const n = state.uType.length;
+  const max = Math.min(raw.length, 1000);
+  for (let k = 0; k < max; k++) {
+    const o: unknown = raw[k];
+    if (!Array.isArray(o) || o.length < 2) {
+      warnings.push(`order ${k}: not a move [id, dir]`);
+      continue;
+    }
+    const [id, dir] = o as unknown[];
+    if (!Number.isInteger(id) || (id as number) < 0 || (id as number) >= n) {
+      warnings.push(`order ${k}: invalid unit id ${JSON.stringify(id)}`);
+      continue;
+    }
+    if (!Number.isInteger(dir) || (dir as number) < 0 || (dir as number) > 7) {
+      warnings.push(`order ${k}: invalid dir ${JSON.stringify(dir)} for unit ${id}`);
+      continue;
+    }
+    const u = id as number;
+    const d = dir as number;
+    if (state.uPlayer[u] !== player || state.uType[u] === UType.Zombie) {
+      warnings.push(`order ${k}: unit ${u} is not yours`);
+      continue;
+    }
+    if (state.uType[u] === UType.Dead) {
+      warnings.push(`order ${k}: unit ${u} is dead and cannot move`);
+      continue;
+    }
+    if (d & 1) {
+      warnings.push(`order ${k}: unit ${u} cannot move diagonally`);
+      continue;
+    }
+    if (seen.has(u)) {
+      warnings.push(`order ${k}: unit ${u} already has an order this round`);
+      continue;
+    }
+    seen.add(u);
+    orders.push([u, d]);
+  }
+  if (raw.length > max) warnings.push(`${raw.length - max} orders beyond the first 1000 ignored`);
+  return { orders, warnings };
+}
+
+function gridString(s: TwdState): string {
+  const out = new Array<string>(s.rows * s.cols);
+  for (let c = 0; c < out.length; c++) out[c] = s.waste[c] ? 'W' : s.owner[c]! >= 0 ? String(s.owner[c]) : '.';
+  return out.join('');
+}
+
+const game: GameDefinition<TwdConfig, TwdState, TwdOrder> = {
+  id: 'walking-dead',
+  title: 'The Walking Dead',
+  engineVersion: 'walking-dead-1',
+  nbPlayers: 4,
+  defaultConfig: DEFAULT_CONFIG,
+  defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },
+  bots: {
+    api: join(here, 'bot-api.ts'),
+    types: join(here, 'player.d.ts'),
+    builtin: {
+      Null: join(here, 'bots', 'Null.ts'),
+      Demo: join(here, 'bots', 'Demo.ts'),
+      Dummy: join(here, 'bots', 'Dummy.ts'),
+    },
+  },
+  statements: { ca: join(here, 'statement.ca.md') },
+
+  parseConfig,
+  create: (config, seed) => createState(config, seed),
+  round: (s) => s.round,
+  isOver: (s) => s.round >= s.cfg.num_rounds,
+  validateOrders,
+  next(state, orders) {
+    return nextState(state, orders);
+  },
+  scores: (s) => Array.from({ length: s.cfg.num_players }, (_, pl) => scoreOf(s, pl)),
+  counters(s) {
+    const np = s.cfg.num_players;
+    const alive = new Array<number>(np).fill(0);
+    const dead = new Array<number>(np).fill(0);
+    for (let u = 0; u < s.uType.length; u++) {
+      const pl = s.uPlayer[u]!;
+      if (pl < 0) continue;
+      if (s.uType[u] === UType.Alive) alive[pl]!++;
+      else if (s.uType[u] === UType.Dead) dead[pl]!++;
+    }
+    return {
+      alive,
+      dead,
+      strength: alive.map((n, pl) => (n === 0 ? 0 : Math.floor(s.points[pl]! / n))),
+      cells: Array.from(s.nbCells),
+    };
+  },
+  encodeView(s): BotView {
+    const np = s.cfg.num_players;
+    const info = new Int32Array(1 + CONFIG_KEYS.length + 2 * np);
+    info[0] = s.round;
+    CONFIG_KEYS.forEach((k, i) => (info[1 + i] = s.cfg[k]));
+    for (let pl = 0; pl < np; pl++) {
+      info[1 + CONFIG_KEYS.length + pl] = s.points[pl]!;
+      info[1 + CONFIG_KEYS.length + np + pl] = scoreOf(s, pl);
+    }
+    // cells: -1 waste, else (owner + 1) | 8 if food.
+    const cells = new Int8Array(s.rows * s.cols);
+    for (let c = 0; c < cells.length; c++) cells[c] = s.waste[c] ? -1 : (s.owner[c]! + 1) | (s.food[c] ? 8 : 0);
+    const n = s.uType.length;
+    const units = new Int16Array(4 * n);
+    for (let u = 0; u < n; u++) {
+      units[4 * u] = s.uType[u]!;
+      units[4 * u + 1] = s.uPlayer[u]!;
+      units[4 * u + 2] = s.uPos[u]!;
+      units[4 * u + 3] = s.uRfz[u]!;
+    }
+    return { info, cells, units };
+  },
+  frame(s) {
+    const units: number[] = [];
+    for (let u = 0; u < s.uType.length; u++) units.push(s.uType[u]!, s.uPlayer[u]!, s.uPos[u]!, s.uRfz[u]!);
+    const food: number[] = [];
+    for (let c = 0; c < s.food.length; c++) if (s.food[c]) food.push(c);
+    const np = s.cfg.num_players;
+    return {
+      round: s.round,
+      rows: s.rows,
+      cols: s.cols,
+      grid: gridString(s),
+      food,
+      units,
+      points: Array.from(s.points),
+      strength: Array.from({ length: np }, (_, pl) => strengthOf(s, pl)),
+      alive: Array.from({ length: np }, (_, pl) => aliveCount(s, pl)),
+    };
+  },
+};
+
+export default game;

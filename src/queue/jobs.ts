@@ -1,0 +1,102 @@
+// The two queues and what travels on them. Workers read `matches` and write
+// `results`; the recorder (the only process with database credentials) reads
+// `results`. A match job carries everything needed to play it, so a worker
+// never opens the database.
+
+import type { MatchSpec } from '../runner/types.ts';
+import type { ReplayPlayer } from '../replay/format.ts';
+
+export const MATCHES_QUEUE = 'matches';
+export const RESULTS_QUEUE = 'results';
+
+export type MatchKind = 'gate' | 'ranked' | 'tournament' | 'challenge';
+
+/** BullMQ priorities (1 = first). Every gate job goes before any other match. */
+export const PRIORITY = {
+  check: 1,
+  selfplay: 2,
+  dummy: 3,
+  challenge: 5,
+  tournament: 6,
+  ranked: 10,
+} as const;
+
+/** Play one match. Job id = matchJobId(matchId), so a re-run is recognised. */
+export interface MatchJobData {
+  type: 'match';
+  matchId: string;
+  kind: MatchKind;
+  /** The submission whose gate this match belongs to (for live progress). */
+  submissionId?: string;
+  spec: MatchSpec;
+}
+
+/** The gate's compile step for one submission. Job id = checkJobId(submissionId). */
+export interface CheckJobData {
+  type: 'check';
+  submissionId: string;
+  game: string;
+  source: string;
+  filename: string;
+}
+
+export type JudgeJobData = MatchJobData | CheckJobData;
+
+export type CheckVerdict = { ok: true; name: string; game: string } | { ok: false; message: string; line?: number };
+
+export interface MatchResultOk {
+  type: 'match';
+  matchId: string;
+  ok: true;
+  /** The replay, gzip'd JSON (encodeReplay), base64. */
+  replayGz: string;
+  /** Each seat's console output (capped by the runner). */
+  logs: string[];
+  players: ReplayPlayer[];
+  scores: number[];
+  ranks: number[];
+  winner: number | null;
+  startedAt: string;
+  durationMs: number;
+  /** Which worker played it, and on which attempt (1 = first). */
+  worker: string;
+  attempt: number;
+}
+
+export interface MatchResultFailed {
+  type: 'match';
+  matchId: string;
+  ok: false;
+  /** Why the judge could not play it (an infrastructure problem, never the bot's fault). */
+  error: string;
+  worker: string;
+  attempt: number;
+}
+
+export interface CheckResult {
+  type: 'check';
+  submissionId: string;
+  verdict: CheckVerdict;
+  worker: string;
+}
+
+export type ResultJobData = MatchResultOk | MatchResultFailed | CheckResult;
+
+// BullMQ refuses custom ids that are plain integers or contain ':'.
+export const matchJobId = (matchId: string | number) => `m-${matchId}`;
+export const checkJobId = (submissionId: string | number) => `c-${submissionId}`;
+export const resultJobId = (r: ResultJobData) => (r.type === 'check' ? `r-c-${r.submissionId}` : `r-m-${r.matchId}`);
+
+/** What the recorder and the workers publish on `${prefix}:events` (S1's SSE forwards them). */
+export interface JudgeEvent {
+  submissionId?: string;
+  matchId?: string;
+  /** A submission status when only submissionId is set, else a match status. */
+  status: string;
+  reason?: string;
+  /** While a match runs: progress. */
+  round?: number;
+  totalRounds?: number;
+  /** Gate step of a match event: 'selfplay' | 'dummy'. */
+  step?: string;
+}

@@ -1,0 +1,133 @@
+// A pool of match runners: one BullMQ worker on the `matches` queue running up
+// to `concurrency` jobs at once. Each job plays a match (or the gate's compile
+// check) with the lead's runner, which runs every bot in a sandbox child
+// process it can kill, then puts the outcome on the `results` queue. This
+// module never opens the database and needs no database credentials.
+
+import { Worker, type Job } from 'bullmq';
+import { hostname } from 'node:os';
+import { runMatch } from '../src/runner/run-match.ts';
+import { checkBot } from '../src/runner/check-bot.ts';
+import { encodeReplay } from '../src/replay/io.ts';
+import {
+  MATCHES_QUEUE,
+  openJudgeQueues,
+  redisOptions,
+  type JudgeJobData,
+  type JudgeQueues,
+  type MatchJobData,
+  type CheckJobData,
+} from '../src/queue/index.ts';
+import type { RunOptions } from '../src/runner/types.ts';
+
+export interface WorkerPoolOptions {
+  redisUrl: string;
+  prefix: string;
+  /** Matches played at once by this pool. */
+  concurrency: number;
+  /** BullMQ lock of a running job: a worker that dies loses it after this long and the job is re-queued. */
+  lockDurationMs?: number;
+  /** How often this pool looks for stalled jobs (any pool's). */
+  stalledIntervalMs?: number;
+  /** Name shown in results and BullMQ's worker list. */
+  name?: string;
+  /** Runner host: the sandbox unless a benchmark asks otherwise. */
+  host?: RunOptions['host'];
+  log?: (message: string) => void;
+}
+
+export interface WorkerPool {
+  readonly name: string;
+  readonly worker: Worker<JudgeJobData>;
+  close(): Promise<void>;
+}
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export async function startWorkerPool(options: WorkerPoolOptions): Promise<WorkerPool> {
+  const name = options.name ?? `${hostname()}-${process.pid}`;
+  const queues: JudgeQueues = openJudgeQueues({ redisUrl: options.redisUrl, prefix: options.prefix });
+  const log = options.log ?? (() => {});
+
+  const isLastAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+
+  async function check(job: Job<JudgeJobData>, data: CheckJobData) {
+    let verdict;
+    try {
+      verdict = await checkBot({ game: data.game, source: data.source, filename: data.filename });
+    } catch (e) {
+      // checkBot reports the bot's own errors as { ok: false }; a throw is ours.
+      if (!isLastAttempt(job)) throw e;
+      verdict = { ok: false as const, message: `internal error while checking the bot: ${errorText(e)}` };
+    }
+    await queues.addResult({ type: 'check', submissionId: data.submissionId, verdict, worker: name });
+  }
+
+  async function play(job: Job<JudgeJobData>, data: MatchJobData) {
+    const attempt = job.attemptsStarted || job.attemptsMade + 1;
+    const base = { matchId: data.matchId, ...(data.submissionId ? { submissionId: data.submissionId } : {}) };
+    queues.publish({ ...base, status: 'running' }).catch(() => {});
+    let lastSent = 0;
+    const onRound = (round: number, totalRounds: number) => {
+      const now = Date.now();
+      if (now - lastSent < 500 && round < totalRounds) return;
+      lastSent = now;
+      queues.publish({ ...base, status: 'running', round, totalRounds }).catch(() => {});
+      job.updateProgress({ round, totalRounds }).catch(() => {});
+    };
+    const startedAt = new Date();
+    try {
+      const outcome = await runMatch(data.spec, { onRound, ...(options.host ? { host: options.host } : {}) });
+      const replay = outcome.replay;
+      await queues.addResult({
+        type: 'match',
+        matchId: data.matchId,
+        ok: true,
+        replayGz: encodeReplay(replay).toString('base64'),
+        logs: outcome.logs,
+        players: replay.players,
+        scores: replay.result.scores,
+        ranks: replay.result.ranks,
+        winner: replay.result.winner,
+        startedAt: startedAt.toISOString(),
+        durationMs: Date.now() - startedAt.getTime(),
+        worker: name,
+        attempt,
+      });
+    } catch (e) {
+      log(`match ${data.matchId} attempt ${attempt} failed: ${errorText(e)}`);
+      if (!isLastAttempt(job)) throw e;
+      await queues.addResult({ type: 'match', matchId: data.matchId, ok: false, error: errorText(e), worker: name, attempt });
+    }
+  }
+
+  const worker = new Worker<JudgeJobData>(
+    MATCHES_QUEUE,
+    async (job) => {
+      const data = job.data;
+      if (data.type === 'check') await check(job, data);
+      else await play(job, data);
+    },
+    {
+      connection: redisOptions(options.redisUrl),
+      prefix: options.prefix,
+      concurrency: Math.max(1, options.concurrency),
+      name,
+      lockDuration: options.lockDurationMs ?? 30_000,
+      stalledInterval: options.stalledIntervalMs ?? 15_000,
+      // A worker killed twice on the same match is a problem with the match; the scheduler's sweep sees it failed.
+      maxStalledCount: 2,
+    },
+  );
+  worker.on('error', (e) => log(`worker error: ${errorText(e)}`));
+  await worker.waitUntilReady();
+
+  return {
+    name,
+    worker,
+    async close() {
+      await worker.close();
+      await queues.close();
+    },
+  };
+}

@@ -1,0 +1,129 @@
+// Arbiter's configuration: read from the environment once at start, validated,
+// typed. A bad value stops the process with a message naming the variable.
+// Every key is documented in .env.example; none is required (the embedded
+// defaults of DEVELOPERS.md run everything on a laptop).
+
+import { availableParallelism } from 'node:os';
+
+export interface Config {
+  /** postgres:// URL, or null for embedded PGlite under DATA_DIR. */
+  databaseUrl: string | null;
+  /** redis:// URL, or null: 127.0.0.1:6379 if it answers, else a private redis-server. */
+  redisUrl: string | null;
+  port: number;
+  host: string;
+  /** BullMQ prefix; live events go to `${queuePrefix}:events`. */
+  queuePrefix: string;
+  /** Match runners per worker process. */
+  workerConcurrency: number;
+  dataDir: string;
+  submissionMaxBytes: number;
+  /** Extra words refused in player names (lowercase). */
+  offensiveWords: string[];
+  /** Usernames (lowercase) that are admins. */
+  adminUsers: string[];
+  /** Per IP per minute. */
+  rateLimitLogin: number;
+  /** Per user (or IP) per minute. */
+  rateLimitSubmit: number;
+  sessionTtlHours: number;
+  /** Set the Secure flag on the session cookie (behind HTTPS). */
+  cookieSecure: boolean;
+  trustProxy: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** BullMQ lockDuration for match jobs, ms. */
+  matchLockMs: number;
+  /** BullMQ stalled-job check interval, ms. */
+  stalledIntervalMs: number;
+  /** Max ranked matches waiting/active; 0 = 2 x the workers' concurrency seen. */
+  rankedQueueTarget: number;
+  rankedIntervalMs: number;
+  rankedEnabled: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, key: string): string | undefined {
+  const v = env[key];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function int(env: Env, key: string, def: number, min: number, max: number): number {
+  const v = str(env, key);
+  if (v === undefined) return def;
+  if (!/^-?\d+$/.test(v)) throw new ConfigError(`${key} must be an integer, got "${v}"`);
+  const n = Number(v);
+  if (n < min || n > max) throw new ConfigError(`${key} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, key: string, def: boolean): boolean {
+  const v = str(env, key)?.toLowerCase();
+  if (v === undefined) return def;
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${key} must be true or false, got "${v}"`);
+}
+
+function list(env: Env, key: string): string[] {
+  const v = str(env, key);
+  if (v === undefined) return [];
+  return v
+    .split(',')
+    .map((w) => w.trim().toLowerCase())
+    .filter((w) => w !== '');
+}
+
+function url(env: Env, key: string, schemes: string[]): string | null {
+  const v = str(env, key);
+  if (v === undefined) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(v);
+  } catch {
+    throw new ConfigError(`${key} is not a valid URL`);
+  }
+  const scheme = parsed.protocol.replace(/:$/, '');
+  if (!schemes.includes(scheme)) throw new ConfigError(`${key} must be a ${schemes.map((s) => s + '://').join(' or ')} URL, got ${scheme}://`);
+  return v;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Parses and validates the environment. Throws ConfigError naming the bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = (str(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const host = str(env, 'HOST') ?? '127.0.0.1';
+  const queuePrefix = str(env, 'QUEUE_PREFIX') ?? 'arbiter';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(queuePrefix)) throw new ConfigError(`QUEUE_PREFIX must be 1-64 characters of A-Z a-z 0-9 _ . -, got "${queuePrefix}"`);
+  return {
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
+    redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host,
+    queuePrefix,
+    workerConcurrency: int(env, 'WORKER_CONCURRENCY', availableParallelism(), 1, 1024),
+    dataDir: str(env, 'DATA_DIR') ?? './data',
+    submissionMaxBytes: int(env, 'SUBMISSION_MAX_BYTES', 256 * 1024, 1, 16 * 1024 * 1024),
+    offensiveWords: list(env, 'OFFENSIVE_WORDS'),
+    adminUsers: list(env, 'ADMIN_USERS'),
+    rateLimitLogin: int(env, 'RATE_LIMIT_LOGIN', 10, 1, 1_000_000),
+    rateLimitSubmit: int(env, 'RATE_LIMIT_SUBMIT', 20, 1, 1_000_000),
+    sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 24 * 14, 1, 24 * 365),
+    cookieSecure: bool(env, 'COOKIE_SECURE', false),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    logLevel: logLevel as Config['logLevel'],
+    matchLockMs: int(env, 'MATCH_LOCK_MS', 30_000, 1000, 3_600_000),
+    stalledIntervalMs: int(env, 'STALLED_INTERVAL_MS', 15_000, 500, 3_600_000),
+    rankedQueueTarget: int(env, 'RANKED_QUEUE_TARGET', 0, 0, 100_000),
+    rankedIntervalMs: int(env, 'RANKED_INTERVAL_MS', 2000, 100, 3_600_000),
+    rankedEnabled: bool(env, 'RANKED_ENABLED', true),
+  };
+}

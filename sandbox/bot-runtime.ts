@@ -52,6 +52,8 @@ export interface BotHandle {
   /** Takes the bot file's exports; answers [PLAYER_NAME, GAME, log]. Throws a readable Error if the bot is malformed. */
   load(exports: unknown): [name: string, game: string, log: string];
   play(names: string, status: string, ...arrays: BotView[string][]): PlayReturn;
+  /** The log written since the last call (after a play() that threw). */
+  drainLog(): string;
 }
 
 export const MAX_ORDERS = 1000;
@@ -65,7 +67,6 @@ export function boot(api: BotApiModule): BotHandle {
   const parse = JSON.parse;
   const StringCtor = String;
   const isArray = Array.isArray;
-  const isInteger = Number.isInteger;
   const mathFloor = Math.floor;
   const ErrorCtor = Error;
 
@@ -204,6 +205,14 @@ export function boot(api: BotApiModule): BotHandle {
     return typeof v === 'number' ? v : -1;
   });
   defineProperty(g, 'Player', { value: Player, writable: true, configurable: true });
+  // esbuild turns a stray `import` into require(): say plainly why it fails.
+  defineProperty(g, 'require', {
+    value: (what: unknown) => {
+      throw new ErrorCtor(`a bot is one self-contained file: it cannot import "${StringCtor(what)}"`);
+    },
+    writable: true,
+    configurable: true,
+  });
 
   api.install(rt);
 
@@ -244,14 +253,16 @@ export function boot(api: BotApiModule): BotHandle {
       orders = '';
       orderCount = 0;
       for (let i = 0; i < viewListeners.length; i++) viewListeners[i]!(view);
-      try {
-        if (instance) instance.play();
-      } finally {
-        // Whatever happens, the log so far goes out with the result or the error.
-      }
+      if (instance) instance.play();
       const out = log;
       log = '';
       return [orderCount, '[' + orders + ']', out];
+    },
+
+    drainLog() {
+      const out = log;
+      log = '';
+      return out;
     },
   };
 }

@@ -1,0 +1,77 @@
+// The runner talks to every bot through a BotHost, whether the bot runs in an
+// isolated-vm isolate inside a killable child process (SandboxBotHost, for
+// anything untrusted) or in a node:vm context in this process (InProcessBotHost,
+// for benchmarks and fast tests of the built-in bots).
+
+import type { ViewArray } from '../src/games/types.ts';
+import type { FreezeReason } from '../src/replay/format.ts';
+
+export interface LoadRequest {
+  /** The game's prelude (sandbox/prelude.ts). */
+  prelude: string;
+  /** The compiled bot (sandbox/compile.ts). */
+  code: string;
+  filename: string;
+  me: number;
+  seed: number;
+  cpuBudgetMs: number;
+  memoryMb: number;
+  logCapBytes: number;
+}
+
+export interface Failure {
+  ok: false;
+  reason: FreezeReason;
+  message: string;
+  log: string;
+  /** CPU used by this call, ms. */
+  cpuMs: number;
+}
+
+export type LoadReply = { ok: true; name: string; game: string; log: string; cpuMs: number } | Failure;
+
+export type PlayReply =
+  | {
+      ok: true;
+      /** Orders given this round, ignored ones included (the 1000 rule). */
+      count: number;
+      /** JSON array of orders, at most 1000 of them. */
+      orders: string;
+      log: string;
+      cpuMs: number;
+    }
+  | Failure;
+
+export interface PlayRequest {
+  /** JSON array of the view's keys, in the order of `arrays`. */
+  names: string;
+  /** JSON array: status(pl) for every player. */
+  status: string;
+  arrays: ViewArray[];
+}
+
+export interface BotHost {
+  load(request: LoadRequest): Promise<LoadReply>;
+  play(request: PlayRequest): Promise<PlayReply>;
+  /** Frees the bot; the host is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+/** Orders arrive as a JSON string; anything longer than this is refused unparsed. */
+export const MAX_ORDERS_JSON = 256 * 1024;
+
+/** Reads "TypeError: x at bot.ts:12" style messages out of anything thrown. */
+export function describeError(err: unknown): string {
+  if (err instanceof Error) return err.stack && err.stack.includes(err.message) ? firstLines(err.stack) : `${err.name}: ${err.message}`;
+  if (typeof err === 'object' && err !== null && 'message' in err) return String((err as { message: unknown }).message);
+  return String(err);
+}
+
+function firstLines(stack: string): string {
+  return stack.split('\n').slice(0, 4).join('\n');
+}
+
+export function cpuSinceMs(start: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+}

@@ -1,0 +1,62 @@
+// Bots as plain functions in a node:vm context of this process: no isolation
+// worth the name and no way to stop an endless loop, so only for code we
+// trust (built-in bots in tests, and the benchmark's baseline). Same prelude,
+// same compiled bot, same protocol as the sandbox.
+
+import vm from 'node:vm';
+import type { BotHandle } from './bot-runtime.ts';
+import { cpuSinceMs, describeError, MAX_ORDERS_JSON, type BotHost, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
+
+export class InProcessBotHost implements BotHost {
+  private handle: BotHandle | null = null;
+  private used = 0;
+  private budget = Infinity;
+
+  async load(req: LoadRequest): Promise<LoadReply> {
+    const start = process.cpuUsage();
+    this.budget = req.cpuBudgetMs;
+    try {
+      const context = vm.createContext({});
+      const handle = vm.runInContext(req.prelude, context, { filename: 'prelude.js' }) as BotHandle;
+      handle.setup(req.me, req.seed, req.logCapBytes);
+      const exports = vm.runInContext(req.code, context, { filename: req.filename, timeout: req.cpuBudgetMs });
+      const [name, game, log] = handle.load(exports);
+      this.handle = handle;
+      const cpuMs = cpuSinceMs(start);
+      this.used += cpuMs;
+      return { ok: true, name, game, log, cpuMs };
+    } catch (err) {
+      const cpuMs = cpuSinceMs(start);
+      this.used += cpuMs;
+      return { ok: false, reason: 'compile', message: describeError(err), log: '', cpuMs };
+    }
+  }
+
+  async play(req: PlayRequest): Promise<PlayReply> {
+    const handle = this.handle;
+    if (!handle) return { ok: false, reason: 'crash', message: 'bot not loaded', log: '', cpuMs: 0 };
+    const start = process.cpuUsage();
+    try {
+      const [count, orders, log] = handle.play(req.names, req.status, ...req.arrays);
+      const cpuMs = cpuSinceMs(start);
+      this.used += cpuMs;
+      if (this.used > this.budget) return { ok: false, reason: 'cpu', message: `CPU budget of ${this.budget} ms used up`, log, cpuMs };
+      if (orders.length > MAX_ORDERS_JSON) return { ok: false, reason: 'output', message: 'orders too large', log, cpuMs };
+      return { ok: true, count, orders, log, cpuMs };
+    } catch (err) {
+      const cpuMs = cpuSinceMs(start);
+      this.used += cpuMs;
+      let log = '';
+      try {
+        log = handle.drainLog();
+      } catch {
+        /* the bot broke its own runtime */
+      }
+      return { ok: false, reason: 'exception', message: describeError(err), log, cpuMs };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.handle = null;
+  }
+}

@@ -1,0 +1,44 @@
+// The `arbiter` command. Each subcommand is a function from its arguments to
+// an exit code; bad input is one line on stderr and a non-zero exit.
+
+import { playCommand } from './play.ts';
+import { verifyCommand } from './verify.ts';
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+type Command = { run: (args: string[]) => Promise<number>; help: string };
+
+export const commands: Record<string, Command> = {
+  play: { run: playCommand, help: 'play <game> <p1> <p2> <p3> <p4> [--seed N] [-o match.json.gz] [--set key=value]...   (play --list)' },
+  verify: { run: verifyCommand, help: 'verify <match.json[.gz]>   re-run the engine and check every recorded state' },
+};
+
+function usage(): string {
+  return ['usage: arbiter <command> ...', '', ...Object.entries(commands).map(([name, c]) => `  arbiter ${c.help.startsWith(name) ? c.help : `${name} ${c.help}`}`)].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    console.error(`arbiter: unknown command "${name}"\n${usage()}`);
+    return 2;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    const e = err as Error;
+    const expected = ['UsageError', 'UnknownGameError', 'UnknownPlayerError', 'GameConfigError', 'MatchSpecError', 'ReplayFormatError', 'BotCompileError'];
+    if (expected.includes(e.name) || (e as NodeJS.ErrnoException).code === 'ENOENT') {
+      console.error(`arbiter ${name}: ${e.message}`);
+      return 2;
+    }
+    throw err;
+  }
+}

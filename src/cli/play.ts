@@ -1,0 +1,108 @@
+// `arbiter play`: the counterpart of the original `./Game`, with the same bots
+// and the same sandbox as the server.
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { getGame, loadGames } from '../games/registry.ts';
+import { encodeReplay } from '../replay/io.ts';
+import { builtinSeat, UnknownPlayerError } from '../runner/builtins.ts';
+import { checkSeed, runMatch } from '../runner/run-match.ts';
+import type { MatchSeat } from '../runner/types.ts';
+import { sharedPool } from '../../sandbox/sandbox-host.ts';
+import { UsageError } from './main.ts';
+
+export async function playCommand(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        seed: { type: 'string', short: 's' },
+        output: { type: 'string', short: 'o' },
+        set: { type: 'string', multiple: true },
+        list: { type: 'boolean' },
+        quiet: { type: 'boolean', short: 'q' },
+        inprocess: { type: 'boolean' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.list) {
+    for (const game of (await loadGames()).values()) console.log(`${game.id.padEnd(14)} ${game.title.padEnd(18)} built-in players: ${Object.keys(game.bots.builtin).join(' ')}`);
+    return 0;
+  }
+  const [gameId, ...players] = positionals;
+  if (!gameId) throw new UsageError('which game? arbiter play <game> <p1> <p2> <p3> <p4> (arbiter play --list)');
+  const game = await getGame(gameId);
+  if (players.length !== game.nbPlayers) throw new UsageError(`${game.title} needs ${game.nbPlayers} players, got ${players.length}`);
+  const seed = values.seed === undefined ? Math.floor(Math.random() * 0x7fffffff) : parseSeed(values.seed);
+  const config: Record<string, unknown> = {};
+  for (const kv of values.set ?? []) {
+    const m = /^([A-Za-z_][\w]*)=(.*)$/.exec(kv);
+    if (!m) throw new UsageError(`--set wants key=value, got "${kv}"`);
+    const n = Number(m[2]);
+    config[m[1]!] = m[2] !== '' && Number.isFinite(n) ? n : m[2];
+  }
+  game.parseConfig(config); // refuse a bad setting before any bot starts
+  const seats: MatchSeat[] = [];
+  for (const p of players) seats.push(await resolvePlayer(game.id, p, Object.keys(game.bots.builtin)));
+
+  try {
+    const started = Date.now();
+    let lastShown = 0;
+    const { replay, logs } = await runMatch(
+      { game: game.id, seed, config, seats },
+      {
+        host: values.inprocess ? 'inprocess' : 'sandbox',
+        onRound: (round, total) => {
+          if (values.quiet || !process.stderr.isTTY || Date.now() - lastShown < 100) return;
+          lastShown = Date.now();
+          process.stderr.write(`\rround ${round}/${total}`);
+        },
+      },
+    );
+    if (!values.quiet && process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+    console.log(`${game.title}, seed ${seed}, ${replay.rounds.length - 1} rounds, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const width = Math.max(...replay.players.map((p) => p.name.length), 6);
+    console.log(`${'rank'.padEnd(5)}${'player'.padEnd(width + 2)}${'score'.padStart(8)}${'cpu ms'.padStart(10)}  status`);
+    const order = replay.players.map((_, i) => i).sort((a, b) => replay.result.ranks[a]! - replay.result.ranks[b]! || a - b);
+    for (const i of order) {
+      const p = replay.players[i]!;
+      const status = p.frozenReason ? `out in round ${p.frozenRound} (${p.frozenReason}): ${p.frozenMessage?.split('\n')[0]}` : 'ok';
+      console.log(`${String(replay.result.ranks[i]).padEnd(5)}${p.name.padEnd(width + 2)}${String(replay.result.scores[i]).padStart(8)}${p.cpuMs.toFixed(0).padStart(10)}  ${status}`);
+    }
+    for (const [i, log] of logs.entries()) {
+      if (log && !values.quiet) process.stderr.write(`--- log of player ${i} (${replay.players[i]!.name}) ---\n${log.length > 2000 ? log.slice(0, 2000) + '\n[...]\n' : log}`);
+    }
+    if (values.output) {
+      const gz = values.output.endsWith('.gz');
+      writeFileSync(values.output, gz ? encodeReplay(replay) : JSON.stringify(replay));
+      console.log(`replay written to ${values.output}`);
+    }
+    return 0;
+  } finally {
+    sharedPool.shutdown();
+  }
+}
+
+function parseSeed(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim())) throw new UsageError(`bad seed "${text}": a whole number from 0 to 2147483647`);
+  return checkSeed(n);
+}
+
+async function resolvePlayer(gameId: string, arg: string, builtins: string[]): Promise<MatchSeat> {
+  if (builtins.includes(arg)) return builtinSeat(gameId, arg);
+  if (existsSync(arg)) {
+    try {
+      return { source: readFileSync(arg, 'utf8'), filename: basename(arg) };
+    } catch (err) {
+      throw new UnknownPlayerError(`cannot read ${arg}: ${(err as Error).message}`);
+    }
+  }
+  throw new UnknownPlayerError(`"${arg}" is neither a built-in player of ${gameId} (${builtins.join(', ')}) nor a readable file`);
+}

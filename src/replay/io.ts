@@ -1,0 +1,36 @@
+import { gzipSync, gunzipSync } from 'node:zlib';
+import { REPLAY_FORMAT, REPLAY_VERSION, type Replay } from './format.ts';
+
+export class ReplayFormatError extends Error {
+  override name = 'ReplayFormatError';
+}
+
+/** The replay as stored and downloaded: gzip'd JSON. */
+export function encodeReplay(replay: Replay): Buffer {
+  return gzipSync(JSON.stringify(replay), { level: 9 });
+}
+
+/** Reads gzip'd or plain JSON and checks it is a replay this version understands. */
+export function decodeReplay(data: Buffer | string): Replay {
+  let text: string;
+  if (typeof data === 'string') text = data;
+  else if (data[0] === 0x1f && data[1] === 0x8b) {
+    try {
+      text = gunzipSync(data).toString('utf8');
+    } catch {
+      throw new ReplayFormatError('not a replay: corrupt gzip data');
+    }
+  } else text = data.toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ReplayFormatError('not a replay: not JSON');
+  }
+  const r = parsed as Partial<Replay> | null;
+  if (!r || typeof r !== 'object' || r.format !== REPLAY_FORMAT) throw new ReplayFormatError(`not a replay: "format" must be "${REPLAY_FORMAT}"`);
+  if (r.version !== REPLAY_VERSION) throw new ReplayFormatError(`replay version ${String(r.version)} is not supported (this Arbiter reads version ${REPLAY_VERSION})`);
+  if (typeof r.game !== 'string' || !Array.isArray(r.rounds) || !Array.isArray(r.players) || typeof r.seed !== 'number')
+    throw new ReplayFormatError('not a replay: missing game, seed, players or rounds');
+  return r as Replay;
+}

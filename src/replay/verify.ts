@@ -1,0 +1,41 @@
+// `arbiter verify`: re-runs the engine from the replay's config, seed and
+// recorded orders and checks that every recorded frame and score matches.
+
+import { isDeepStrictEqual } from 'node:util';
+import { getGame } from '../games/registry.ts';
+import type { AnyGame } from '../games/types.ts';
+import type { Replay } from './format.ts';
+
+export type VerifyResult = { ok: true; rounds: number } | { ok: false; round: number; message: string };
+
+export async function verifyReplay(replay: Replay): Promise<VerifyResult> {
+  return verifyReplayWithGame(await getGame(replay.game), replay);
+}
+
+export function verifyReplayWithGame(game: AnyGame, replay: Replay): VerifyResult {
+  if (replay.engineVersion !== game.engineVersion)
+    return { ok: false, round: 0, message: `recorded with engine ${replay.engineVersion}, this Arbiter has ${game.engineVersion}` };
+  let state: unknown;
+  try {
+    state = game.create(game.parseConfig(replay.config), replay.seed);
+  } catch (err) {
+    return { ok: false, round: 0, message: `cannot set the match up: ${(err as Error).message}` };
+  }
+  const first = replay.rounds[0];
+  if (!first || !isDeepStrictEqual(game.frame(state), first.frame)) return { ok: false, round: 0, message: 'the initial board differs' };
+  for (let i = 1; i < replay.rounds.length; i++) {
+    const rec = replay.rounds[i]!;
+    if (game.isOver(state)) return { ok: false, round: rec.round, message: 'the replay has more rounds than the match' };
+    try {
+      // `frozen` is recorded as the engine saw it in that round (bots frozen during it included).
+      state = game.next(state, rec.orders, rec.frozen).state;
+    } catch (err) {
+      return { ok: false, round: rec.round, message: `the engine refused the recorded orders: ${(err as Error).message}` };
+    }
+    if (!isDeepStrictEqual(game.frame(state), rec.frame)) return { ok: false, round: rec.round, message: `the board after round ${rec.round} differs` };
+    if (!isDeepStrictEqual(game.scores(state), rec.scores)) return { ok: false, round: rec.round, message: `the scores after round ${rec.round} differ` };
+  }
+  if (!game.isOver(state)) return { ok: false, round: replay.rounds.length - 1, message: 'the replay ends before the match does' };
+  if (!isDeepStrictEqual(game.scores(state), replay.result.scores)) return { ok: false, round: replay.rounds.length - 1, message: 'the final scores differ' };
+  return { ok: true, rounds: replay.rounds.length - 1 };
+}

@@ -1,0 +1,21 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { getGame } from '../games/registry.ts';
+import type { MatchSeat } from './types.ts';
+
+export class UnknownPlayerError extends Error {
+  override name = 'UnknownPlayerError';
+}
+
+/** Names of a game's built-in players (Null, Demo, Dummy, ...). */
+export async function builtinNames(gameId: string): Promise<string[]> {
+  return Object.keys((await getGame(gameId)).bots.builtin);
+}
+
+/** A built-in player as an ordinary seat: its source file, run like any submission. */
+export async function builtinSeat(gameId: string, name: string): Promise<MatchSeat> {
+  const game = await getGame(gameId);
+  const path = game.bots.builtin[name];
+  if (!path) throw new UnknownPlayerError(`${game.id} has no built-in player "${name}" (built-ins: ${Object.keys(game.bots.builtin).join(', ')})`);
+  return { source: await readFile(path, 'utf8'), filename: basename(path) };
+}

@@ -1,0 +1,42 @@
+// The gate's first step (judging.md, "Compile"): the file parses, loads in a
+// fresh isolate, and exposes what the player API requires.
+
+import { getGame } from '../games/registry.ts';
+import { BotCompileError, compileBot } from '../../sandbox/compile.ts';
+import { buildPrelude } from '../../sandbox/prelude.ts';
+import { SandboxBotHost } from '../../sandbox/sandbox-host.ts';
+import { LOG_CAP_BYTES } from './run-match.ts';
+
+export type CheckResult = { ok: true; name: string; game: string } | { ok: false; message: string; line?: number };
+
+export async function checkBot(req: { game: string; source: string; filename: string }): Promise<CheckResult> {
+  const game = await getGame(req.game);
+  let code: string;
+  try {
+    code = await compileBot(req.source, req.filename);
+  } catch (err) {
+    if (err instanceof BotCompileError) return { ok: false, message: `compile error: ${err.message}`, ...(err.line ? { line: err.line } : {}) };
+    throw err;
+  }
+  const host = new SandboxBotHost();
+  try {
+    const reply = await host.load({
+      prelude: await buildPrelude(game),
+      code,
+      filename: req.filename,
+      me: 0,
+      seed: 1,
+      cpuBudgetMs: game.defaultLimits.cpuBudgetMs,
+      memoryMb: game.defaultLimits.memoryMb,
+      logCapBytes: LOG_CAP_BYTES,
+    });
+    if (!reply.ok) {
+      const line = /:(\d+)(?::\d+)?\)?\s*$/m.exec(reply.message)?.[1];
+      return { ok: false, message: `compile error: ${reply.message}`, ...(line ? { line: Number(line) } : {}) };
+    }
+    if (reply.game !== game.id) return { ok: false, message: `compile error: the file declares GAME = "${reply.game}" but was submitted for ${game.id}` };
+    return { ok: true, name: reply.name, game: reply.game };
+  } finally {
+    await host.close();
+  }
+}

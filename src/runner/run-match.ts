@@ -1,0 +1,187 @@
+// Plays one match: the game's engine in this process, each bot behind a
+// BotHost. The result is a self-contained replay plus the bots' private logs.
+// A bot that breaks a rule is frozen (its orders stop, its units stay) and the
+// match goes on; nothing a bot does can stop the match or change how the
+// other bots are treated.
+
+import { getGame } from '../games/registry.ts';
+import { ranksFromScores } from '../games/ranking.ts';
+import type { AnyGame, Limits } from '../games/types.ts';
+import { REPLAY_FORMAT, REPLAY_VERSION, type FreezeReason, type Replay, type ReplayPlayer, type ReplayRound } from '../replay/format.ts';
+import { BotCompileError, compileBot, readBotHeader } from '../../sandbox/compile.ts';
+import { buildPrelude } from '../../sandbox/prelude.ts';
+import { MAX_ORDERS } from '../../sandbox/bot-runtime.ts';
+import type { BotHost } from '../../sandbox/host.ts';
+import { InProcessBotHost } from '../../sandbox/inprocess-host.ts';
+import { SandboxBotHost } from '../../sandbox/sandbox-host.ts';
+import type { MatchOutcome, MatchSpec, RunOptions } from './types.ts';
+
+/** judging.md: the console log is capped at 64 KiB per bot per match. */
+export const LOG_CAP_BYTES = 64 * 1024;
+
+export class MatchSpecError extends Error {
+  override name = 'MatchSpecError';
+}
+
+export function checkSeed(seed: unknown): number {
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff)
+    throw new MatchSpecError(`bad seed ${JSON.stringify(seed)}: a whole number from 0 to 2147483647`);
+  return seed;
+}
+
+export async function runMatch(spec: MatchSpec, options: RunOptions = {}): Promise<MatchOutcome> {
+  return runMatchWithGame(await getGame(spec.game), spec, options);
+}
+
+interface Seat {
+  host: BotHost;
+  player: ReplayPlayer;
+  frozen: boolean;
+  log: string;
+  logFull: boolean;
+}
+
+export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: RunOptions = {}): Promise<MatchOutcome> {
+  const seed = checkSeed(spec.seed);
+  if (spec.seats.length !== game.nbPlayers) throw new MatchSpecError(`${game.title} needs ${game.nbPlayers} players, got ${spec.seats.length}`);
+  const config = game.parseConfig(spec.config ?? {});
+  const limits: Limits = { ...game.defaultLimits, ...spec.limits };
+  const prelude = await buildPrelude(game);
+
+  const seats: Seat[] = spec.seats.map((s) => ({
+    host: options.host === 'inprocess' ? new InProcessBotHost() : new SandboxBotHost(),
+    player: {
+      name: readBotHeader(s.source).name ?? s.filename.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, ''),
+      cpuMs: 0,
+      frozenRound: null,
+      frozenReason: null,
+      frozenMessage: null,
+    },
+    frozen: false,
+    log: '',
+    logFull: false,
+  }));
+
+  const appendLog = (seat: Seat, text: string) => {
+    if (!text || seat.logFull) return;
+    const room = LOG_CAP_BYTES - seat.log.length;
+    if (text.length > room) {
+      seat.log += text.slice(0, room) + '\n[log truncated: 64 KiB per match]\n';
+      seat.logFull = true;
+    } else seat.log += text;
+  };
+  const freeze = (seat: Seat, round: number, reason: FreezeReason, message: string) => {
+    seat.frozen = true;
+    seat.player.frozenRound = round;
+    seat.player.frozenReason = reason;
+    seat.player.frozenMessage = message;
+    appendLog(seat, `frozen in round ${round} (${reason}): ${message}\n`);
+  };
+
+  try {
+    // Load the four bots side by side; each has its own process.
+    await Promise.all(
+      seats.map(async (seat, me) => {
+        const source = spec.seats[me]!;
+        let code: string;
+        try {
+          code = await compileBot(source.source, source.filename);
+        } catch (err) {
+          freeze(seat, 0, 'compile', err instanceof BotCompileError ? err.message : String(err));
+          return;
+        }
+        const reply = await seat.host.load({
+          prelude,
+          code,
+          filename: source.filename,
+          me,
+          seed,
+          cpuBudgetMs: limits.cpuBudgetMs,
+          memoryMb: limits.memoryMb,
+          logCapBytes: LOG_CAP_BYTES,
+        });
+        seat.player.cpuMs += reply.cpuMs;
+        appendLog(seat, reply.log);
+        if (!reply.ok) freeze(seat, 0, reply.reason, reply.message);
+        else if (reply.game !== game.id) freeze(seat, 0, 'compile', `the bot declares GAME = "${reply.game}" but this match is ${game.id}`);
+        else seat.player.name = reply.name;
+      }),
+    );
+
+    let state = game.create(config, seed);
+    const rounds: ReplayRound[] = [record(game, state, 0, seats.map(() => []), [], seats)];
+    const totalRounds = (config as { nb_rounds?: number }).nb_rounds ?? 0;
+
+    while (!game.isOver(state)) {
+      const round = game.round(state) + 1;
+      const view = game.encodeView(state);
+      const request = {
+        names: JSON.stringify(Object.keys(view)),
+        status: JSON.stringify(seats.map((s) => (s.frozen ? -1 : Math.min(1, s.player.cpuMs / limits.cpuBudgetMs)))),
+        arrays: Object.values(view),
+      };
+      const replies = await Promise.all(seats.map((seat) => (seat.frozen ? null : seat.host.play(request))));
+      const orders: unknown[][] = seats.map(() => []);
+      replies.forEach((reply, p) => {
+        const seat = seats[p]!;
+        if (!reply) return;
+        seat.player.cpuMs += reply.cpuMs;
+        appendLog(seat, reply.log);
+        if (!reply.ok) return freeze(seat, round, reply.reason, reply.message);
+        if (reply.count > MAX_ORDERS) return freeze(seat, round, 'orders', `${reply.count} orders in one round (the limit is ${MAX_ORDERS})`);
+        if (seat.player.cpuMs > limits.cpuBudgetMs) return freeze(seat, round, 'cpu', `CPU budget of ${limits.cpuBudgetMs} ms for the match used up`);
+        let raw: unknown;
+        try {
+          raw = JSON.parse(reply.orders);
+        } catch {
+          return appendLog(seat, `warning: round ${round}: unreadable orders ignored\n`);
+        }
+        const checked = game.validateOrders(state, p, raw);
+        orders[p] = checked.orders;
+        for (const w of checked.warnings) appendLog(seat, `warning: round ${round}: ${w}\n`);
+      });
+      const frozen = seats.map((s) => s.frozen);
+      const outcome = game.next(state, orders, frozen);
+      state = outcome.state;
+      rounds.push(record(game, state, round, orders, outcome.events, seats));
+      options.onRound?.(round, totalRounds);
+    }
+
+    const scores = game.scores(state);
+    const ranks = ranksFromScores(scores);
+    const firsts = ranks.filter((r) => r === 1).length;
+    const replay: Replay = {
+      format: REPLAY_FORMAT,
+      version: REPLAY_VERSION,
+      game: game.id,
+      title: game.title,
+      engineVersion: game.engineVersion,
+      config: config as Record<string, unknown>,
+      seed,
+      limits,
+      players: seats.map((s) => ({ ...s.player, cpuMs: round3(s.player.cpuMs) })),
+      rounds,
+      result: { scores, ranks, winner: firsts === 1 ? ranks.indexOf(1) : null },
+    };
+    return { replay, logs: seats.map((s) => s.log) };
+  } finally {
+    await Promise.all(seats.map((s) => s.host.close().catch(() => {})));
+  }
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+function record(game: AnyGame, state: unknown, round: number, orders: unknown[][], events: unknown[], seats: Seat[]): ReplayRound {
+  return {
+    round,
+    orders,
+    events,
+    frame: game.frame(state),
+    scores: game.scores(state),
+    counters: game.counters(state),
+    cpuMs: seats.map((s) => round3(s.player.cpuMs)),
+    frozen: seats.map((s) => s.frozen),
+  };
+}

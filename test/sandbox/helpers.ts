@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import tally from '../fixtures/tally/index.ts';
+import { runMatchWithGame } from '../../src/runner/run-match.ts';
+import type { MatchOutcome, MatchSeat, RunOptions } from '../../src/runner/types.ts';
+import type { Limits } from '../../src/games/types.ts';
+
+export const adder: MatchSeat = { source: readFileSync(new URL('../fixtures/bots/adder.js', import.meta.url), 'utf8'), filename: 'adder.js' };
+
+/** A tally bot whose class body is `body` (a play() method and anything else). */
+export function bot(name: string, body: string, topLevel = ''): MatchSeat {
+  return {
+    source: `export const GAME = 'tally';\nexport const PLAYER_NAME = '${name}';\n${topLevel}\nexport default class extends Player {\n${body}\n}\n`,
+    filename: `${name}.js`,
+  };
+}
+
+/** Seat 1 is the bot under test; seats 0, 2, 3 add 1 every round. */
+export function playAgainstAdders(suspect: MatchSeat, limits: Partial<Limits> = {}, rounds = 10, options: RunOptions = {}): Promise<MatchOutcome> {
+  return runMatchWithGame(tally, { game: 'tally', seed: 7, config: { nb_rounds: rounds }, limits, seats: [adder, suspect, adder, adder] }, options);
+}
+
+/** The three honest bots played every round and the result reflects it. */
+export function othersUnaffected(out: MatchOutcome, rounds = 10): boolean {
+  const { replay } = out;
+  return [0, 2, 3].every((p) => replay.players[p]!.frozenReason === null && replay.result.scores[p] === rounds);
+}

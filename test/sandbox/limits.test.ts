@@ -1,0 +1,166 @@
+// judging.md "Limits and what breaking them means", case by case: the bad bot
+// is frozen with the right reason, the three others play on, and the result
+// is what their orders make it.
+
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bot, othersUnaffected, playAgainstAdders } from './helpers.ts';
+import { sharedPool } from '../../sandbox/sandbox-host.ts';
+
+after(() => sharedPool.shutdown());
+
+test('an infinite loop in play() is frozen for CPU in that round', async () => {
+  const out = await playAgainstAdders(bot('Loop', `play() { if (round() >= 3) for (;;) {} add(2); }`), { cpuBudgetMs: 400 });
+  const p = out.replay.players[1]!;
+  assert.equal(p.frozenReason, 'cpu');
+  assert.equal(p.frozenRound, 4);
+  assert.ok(p.cpuMs >= 400 && p.cpuMs < 1500, `cpu ${p.cpuMs}`);
+  assert.equal(out.replay.result.scores[1], 6, 'three rounds of 2 before the loop');
+  assert.ok(othersUnaffected(out));
+});
+
+test('an infinite loop at top level is frozen at load (round 0)', async () => {
+  const out = await playAgainstAdders(bot('TopLoop', `play() { add(3); }`, 'for (;;) {}'), { cpuBudgetMs: 300 });
+  const p = out.replay.players[1]!;
+  assert.equal(p.frozenReason, 'cpu');
+  assert.equal(p.frozenRound, 0);
+  assert.equal(out.replay.result.scores[1], 0);
+  assert.ok(othersUnaffected(out));
+});
+
+test('an infinite loop in a promise callback is frozen too', async () => {
+  const out = await playAgainstAdders(bot('Promise', `play() { add(1); if (round() === 2) Promise.resolve().then(() => { for (;;) {} }); }`), { cpuBudgetMs: 300 });
+  const p = out.replay.players[1]!;
+  assert.equal(p.frozenReason, 'cpu');
+  assert.ok(p.frozenRound === 3 || p.frozenRound === 4, `frozen in ${p.frozenRound}`);
+  assert.ok(othersUnaffected(out));
+});
+
+test('a memory bomb by array growth is frozen for memory', async () => {
+  const out = await playAgainstAdders(bot('Grow', `play() { add(1); if (round() === 1) { const a = []; for (;;) a.push(new Array(100000).fill(round())); } }`), {
+    memoryMb: 64,
+    cpuBudgetMs: 20000,
+  });
+  const p = out.replay.players[1]!;
+  assert.equal(p.frozenReason, 'memory', p.frozenMessage ?? '');
+  assert.equal(p.frozenRound, 2);
+  assert.equal(out.replay.result.scores[1], 1);
+  assert.ok(othersUnaffected(out));
+});
+
+test('one huge allocation is frozen for memory', async () => {
+  const out = await playAgainstAdders(bot('Huge', `play() { add(1); if (round() === 4) { this.big = new Float64Array(400 * 1024 * 1024); this.big.fill(1); } }`), {
+    memoryMb: 64,
+  });
+  const p = out.replay.players[1]!;
+  assert.equal(p.frozenReason, 'memory', p.frozenMessage ?? '');
+  assert.equal(p.frozenRound, 5);
+  assert.ok(othersUnaffected(out));
+});
+
+test('a huge string allocation is frozen for memory', async () => {
+  const out = await playAgainstAdders(bot('Str', `play() { add(1); if (round() === 1) { let s = 'x'; const keep = []; for (;;) { s = s + s; keep.push(s + '!'); } } }`), {
+    memoryMb: 64,
+  });
+  const p = out.replay.players[1]!;
+  assert.ok(p.frozenReason === 'memory' || p.frozenReason === 'exception', `${p.frozenReason}: ${p.frozenMessage}`);
+  assert.equal(p.frozenRound, 2);
+  assert.ok(othersUnaffected(out));
+});
+
+test('WebAssembly.Memory is not available (it would ignore the memory cap)', async () => {
+  const out = await playAgainstAdders(
+    bot('Wasm', `play() { add(1); if (round() === 2) { this.m = new WebAssembly.Memory({ initial: 16000 }); } }`),
+  );
+  const p = out.replay.players[1]!;
+  assert.equal(p.frozenReason, 'exception');
+  assert.match(p.frozenMessage ?? '', /WebAssembly is not defined/);
+  assert.equal(p.frozenRound, 3, 'round() is 2 in the third round');
+  assert.ok(othersUnaffected(out));
+});
+
+test('SharedArrayBuffer and Atomics are gone too', async () => {
+  const out = await playAgainstAdders(bot('Shared', `play() { add(typeof SharedArrayBuffer === 'undefined' && typeof Atomics === 'undefined' && typeof WebAssembly === 'undefined' ? 1 : 3); }`));
+  assert.equal(out.replay.result.scores[1], 10);
+});
+
+test('1001 orders in one round freeze the bot; 1000 do not', async () => {
+  const out = await playAgainstAdders(bot('Spam', `play() { const n = round() === 5 ? 1001 : 1000; for (let i = 0; i < n; i++) add(1); }`));
+  const p = out.replay.players[1]!;
+  assert.equal(p.frozenReason, 'orders');
+  assert.equal(p.frozenRound, 6);
+  assert.equal(out.replay.result.scores[1], 5, 'one order counts per round; round 6 orders are dropped');
+  assert.ok(othersUnaffected(out));
+});
+
+test('a throw freezes the bot with its message and line', async () => {
+  const out = await playAgainstAdders(bot('Thrower', `play() {\n add(2);\n if (round() === 3) throw new Error('boom at three');\n}`));
+  const p = out.replay.players[1]!;
+  assert.equal(p.frozenReason, 'exception');
+  assert.match(p.frozenMessage ?? '', /boom at three/);
+  assert.equal(p.frozenRound, 4);
+  assert.equal(out.replay.result.scores[1], 6);
+  assert.ok(othersUnaffected(out));
+});
+
+test('1 MB of console output is capped at 64 KiB and costs nothing else', async () => {
+  const out = await playAgainstAdders(bot('Chatty', `play() { console.log('y'.repeat(1 << 20)); console.error('z'); add(1); }`));
+  assert.equal(out.replay.players[1]!.frozenReason, null);
+  assert.equal(out.replay.result.scores[1], 10);
+  assert.ok(out.logs[1]!.length <= 64 * 1024 + 200, `log is ${out.logs[1]!.length} chars`);
+  assert.match(out.logs[1]!, /log truncated/);
+  assert.ok(othersUnaffected(out));
+});
+
+test('a bot that returns garbage or gives garbage orders only loses those orders', async () => {
+  const out = await playAgainstAdders(
+    bot('Garbage', `play() { add('x'); add({}); add(NaN); add(Infinity); add([1, 2]); add(7); if (round() % 2) add(2); return { evil: true, n: 1e9 }; }`),
+  );
+  const p = out.replay.players[1]!;
+  assert.equal(p.frozenReason, null);
+  assert.equal(out.replay.result.scores[1], 10, 'five odd rounds of 2');
+  assert.match(out.logs[1]!, /bad order/);
+  assert.ok(othersUnaffected(out));
+});
+
+test('fields of the player object keep their values between rounds', async () => {
+  const out = await playAgainstAdders(bot('Memory', `n = 0; play() { this.n++; add(this.n === round() + 1 ? 3 : 1); }`));
+  assert.equal(out.replay.result.scores[1], 30);
+});
+
+test('Math.random is seeded: the same match replays identically', async () => {
+  const r = bot('Dice', `play() { add(1 + Math.floor(Math.random() * 3)); }`);
+  const a = await playAgainstAdders(r);
+  const b = await playAgainstAdders(r);
+  assert.deepEqual(a.replay.rounds.map((x) => x.orders), b.replay.rounds.map((x) => x.orders));
+  assert.notEqual(a.replay.result.scores[1], 10, 'it really is random');
+});
+
+test('a bot whose sandbox process dies (as on a V8 catastrophic OOM) is frozen; the match completes', async () => {
+  const { SandboxBotHost } = await import('../../sandbox/sandbox-host.ts');
+  const pids: number[] = [];
+  const original = SandboxBotHost.prototype.play;
+  // Kill the child of seat 1 from outside in round 3, the way a fatal V8 error ends it.
+  let calls = 0;
+  SandboxBotHost.prototype.play = async function (this: InstanceType<typeof SandboxBotHost>, req) {
+    calls++;
+    const pid = this.pid;
+    if (pid && !pids.includes(pid)) pids.push(pid);
+    return original.call(this, req);
+  };
+  try {
+    const out = await playAgainstAdders(bot('Victim', `play() { add(1); if (round() === 2) { const t = Date.now(); while (Date.now() - t < 3000) {} } }`), { cpuBudgetMs: 20000 }, 10, {
+      onRound: (round) => {
+        if (round === 2) setTimeout(() => process.kill(pids[1]!, 'SIGKILL'), 500);
+      },
+    });
+    const p = out.replay.players[1]!;
+    assert.equal(p.frozenReason, 'crash');
+    assert.equal(p.frozenRound, 3);
+    assert.equal(out.replay.result.scores[1], 2);
+    assert.ok(othersUnaffected(out));
+    assert.ok(calls > 0);
+  } finally {
+    SandboxBotHost.prototype.play = original;
+  }
+});

@@ -2,7 +2,7 @@
 // fresh isolate, and exposes what the player API requires.
 
 import { getGame } from '../games/registry.ts';
-import { BotCompileError, compileBot } from '../../sandbox/compile.ts';
+import { BotCompileError, compileBot, mapBotPositions } from '../../sandbox/compile.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
 import { SandboxBotHost } from '../../sandbox/sandbox-host.ts';
 import { LOG_CAP_BYTES } from './run-match.ts';
@@ -31,6 +31,7 @@ export async function checkBot(req: { game: string; source: string; filename: st
       logCapBytes: LOG_CAP_BYTES,
     });
     if (!reply.ok) {
+      reply.message = mapBotPositions(code, req.filename, reply.message);
       const line = /:(\d+)(?::\d+)?\)?\s*$/m.exec(reply.message)?.[1];
       return { ok: false, message: `compile error: ${reply.message}`, ...(line ? { line: Number(line) } : {}) };
     }

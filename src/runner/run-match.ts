@@ -8,7 +8,7 @@ import { getGame } from '../games/registry.ts';
 import { ranksFromScores } from '../games/ranking.ts';
 import type { AnyGame, Limits } from '../games/types.ts';
 import { REPLAY_FORMAT, REPLAY_VERSION, type FreezeReason, type Replay, type ReplayPlayer, type ReplayRound } from '../replay/format.ts';
-import { BotCompileError, compileBot, readBotHeader } from '../../sandbox/compile.ts';
+import { BotCompileError, compileBot, mapBotPositions, readBotHeader } from '../../sandbox/compile.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
 import { MAX_ORDERS } from '../../sandbox/bot-runtime.ts';
 import type { BotHost } from '../../sandbox/host.ts';
@@ -35,6 +35,9 @@ export async function runMatch(spec: MatchSpec, options: RunOptions = {}): Promi
 
 interface Seat {
   host: BotHost;
+  /** The compiled bot, to map error positions back to the author's lines. */
+  code: string;
+  filename: string;
   player: ReplayPlayer;
   frozen: boolean;
   log: string;
@@ -50,6 +53,8 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
 
   const seats: Seat[] = spec.seats.map((s) => ({
     host: options.host === 'inprocess' ? new InProcessBotHost() : new SandboxBotHost(),
+    code: '',
+    filename: s.filename,
     player: {
       name: readBotHeader(s.source).name ?? s.filename.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, ''),
       cpuMs: 0,
@@ -72,6 +77,7 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
   };
   const freeze = (seat: Seat, round: number, reason: FreezeReason, message: string) => {
     seat.frozen = true;
+    if (seat.code) message = mapBotPositions(seat.code, seat.filename, message);
     seat.player.frozenRound = round;
     seat.player.frozenReason = reason;
     seat.player.frozenMessage = message;
@@ -90,6 +96,7 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
           freeze(seat, 0, 'compile', err instanceof BotCompileError ? err.message : String(err));
           return;
         }
+        seat.code = code;
         const reply = await seat.host.load({
           prelude,
           code,

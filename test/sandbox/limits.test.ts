@@ -98,6 +98,7 @@ test('a throw freezes the bot with its message and line', async () => {
   const p = out.replay.players[1]!;
   assert.equal(p.frozenReason, 'exception');
   assert.match(p.frozenMessage ?? '', /boom at three/);
+  assert.match(p.frozenMessage ?? '', /Thrower\.js:7:/, 'the line in the author\'s file (the throw is on line 7)');
   assert.equal(p.frozenRound, 4);
   assert.equal(out.replay.result.scores[1], 6);
   assert.ok(othersUnaffected(out));

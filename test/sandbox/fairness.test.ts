@@ -1,0 +1,65 @@
+// judging.md: CPU is counted per bot as CPU time, not wall time. Here three
+// matches run at once on top of a busy-looping process, so the machine's two
+// cores are heavily oversubscribed and every bot waits for a core most of the
+// time; bots that do about half their budget's worth of work must never be
+// frozen, and the CPU recorded for them must be about what they did.
+
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { runMatchWithGame } from '../../src/runner/run-match.ts';
+import tally from '../fixtures/tally/index.ts';
+import { bot } from './helpers.ts';
+import { sharedPool } from '../../sandbox/sandbox-host.ts';
+
+after(() => sharedPool.shutdown());
+
+const BUDGET_MS = 1500;
+const ROUNDS = 10;
+
+function spin(n: number): number {
+  let x = 1;
+  for (let i = 0; i < n; i++) x = (Math.imul(x, 1103515245) + 12345) | 0;
+  return x;
+}
+
+/** Iterations of spin() per CPU millisecond on this machine, measured unloaded. */
+function calibrate(): number {
+  spin(2e6);
+  const start = process.cpuUsage();
+  const n = 2e7;
+  spin(n);
+  const d = process.cpuUsage(start);
+  return n / ((d.user + d.system) / 1000);
+}
+
+test('bots using half their CPU budget are never frozen when the machine is oversubscribed', async () => {
+  const perMs = calibrate();
+  const perRound = Math.round((0.5 * BUDGET_MS * perMs) / ROUNDS);
+  const worker = bot(
+    'Half',
+    `play() { let x = 1; for (let i = 0; i < ${perRound}; i++) x = (Math.imul(x, 1103515245) + 12345) | 0; add(x === 0.5 ? 3 : 1); }`,
+  );
+  const burner = spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' });
+  try {
+    const started = Date.now();
+    const matches = await Promise.all(
+      [1, 2, 3].map((seed) =>
+        runMatchWithGame(tally, { game: 'tally', seed, config: { nb_rounds: ROUNDS }, limits: { cpuBudgetMs: BUDGET_MS }, seats: [worker, worker, worker, worker] }),
+      ),
+    );
+    const wall = Date.now() - started;
+    for (const { replay } of matches) {
+      for (const p of replay.players) {
+        assert.equal(p.frozenReason, null, `frozen: ${p.frozenMessage} after ${p.cpuMs} ms`);
+        assert.ok(p.cpuMs > 0.25 * BUDGET_MS && p.cpuMs < 0.85 * BUDGET_MS, `recorded ${p.cpuMs} ms of CPU for ~${0.5 * BUDGET_MS} ms of work`);
+      }
+      assert.deepEqual(replay.result.scores, [ROUNDS, ROUNDS, ROUNDS, ROUNDS]);
+    }
+    // The point of the test: wall time per bot far exceeded its budget.
+    const cpuTotal = matches.flatMap((m) => m.replay.players.map((p) => p.cpuMs)).reduce((a, b) => a + b, 0);
+    assert.ok(wall > BUDGET_MS, `the load was real: ${wall} ms of wall time for ${Math.round(cpuTotal)} ms of bot CPU`);
+  } finally {
+    burner.kill('SIGKILL');
+  }
+});

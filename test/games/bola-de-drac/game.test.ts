@@ -1,0 +1,169 @@
+// Configuration, order validation, views, frames, determinism, invariants and speed.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { game } from './helpers.ts';
+import { GameConfigError } from '../../../src/games/types.ts';
+import { CType, GOKU_LEN, META, META_LEN } from '../../../src/games/bola-de-drac/consts.ts';
+import type { Order, State } from '../../../src/games/bola-de-drac/engine.ts';
+import { Rng } from '../../../src/games/rng.ts';
+
+const NF = [false, false, false, false];
+
+/** A whole match with random orders from a local generator; returns frames and the final state. */
+function randomMatch(seed: number, over: Record<string, unknown> = {}) {
+  const cfg = game.parseConfig(over);
+  let s = game.create(cfg, seed);
+  const r = new Rng(seed * 31 + 7);
+  const frames: string[] = [JSON.stringify(game.frame(s))];
+  const states: State[] = [s];
+  while (!game.isOver(s)) {
+    const orders: Order[][] = [0, 1, 2, 3].map(() => [[r.random(0, 9) === 0 ? 't' : 'm', r.random(0, 4)]]);
+    s = game.next(s, orders, NF).state;
+    frames.push(JSON.stringify(game.frame(s)));
+    states.push(s);
+  }
+  return { s, frames, states };
+}
+
+describe('configuration', () => {
+  test('defaults are the original cnf values', () => {
+    const c = game.parseConfig();
+    assert.equal(c.nb_rounds, 601);
+    assert.equal(c.max_strength, 999);
+    assert.equal(c.res_strength, 200);
+    assert.equal(c.kamehame_penalty, 700);
+    assert.equal(c.moving_penalty, 10);
+    assert.equal(c.combat_penalty, 25);
+    assert.equal(c.goku_regen_time, 60);
+    assert.equal(c.kinton_life_time, 55);
+    assert.deepEqual(game.defaultLimits, { cpuBudgetMs: 2000, memoryMb: 128 });
+  });
+
+  test('overrides by original key names; numeric strings accepted', () => {
+    const c = game.parseConfig({ nb_rounds: 11, nb_balls: '4' });
+    assert.equal(c.nb_rounds, 11);
+    assert.equal(c.nb_balls, 4);
+  });
+
+  test('unknown keys and bad values are refused with a clear message', () => {
+    assert.throws(() => game.parseConfig({ nb_round: 3 }), (e: Error) => e instanceof GameConfigError && /unknown parameter "nb_round"/.test(e.message));
+    assert.throws(() => game.parseConfig({ nb_rounds: 0 }), GameConfigError);
+    assert.throws(() => game.parseConfig({ nb_rounds: 2.5 }), GameConfigError);
+    assert.throws(() => game.parseConfig({ nb_balls: 'many' }), GameConfigError);
+    assert.throws(() => game.parseConfig({ nb_players: 3 }), GameConfigError);
+    assert.throws(() => game.parseConfig({ res_strength: 1000 }), /res_strength/);
+    assert.throws(() => game.parseConfig({ rows: 20 }), /both rows and cols/);
+    assert.throws(() => game.parseConfig({ rows: 5, cols: 5 }), GameConfigError);
+    assert.throws(() => game.parseConfig({ rows: 61, cols: 20 }), GameConfigError);
+  });
+});
+
+describe('validateOrders', () => {
+  const s = game.create(game.parseConfig(), 3);
+  test('garbage is dropped with a warning each', () => {
+    const raw: unknown = [null, 5, 'move', ['fly', 1], ['move'], ['move', 9], ['move', 1.5], ['move', '2'], { a: 1 }];
+    const v = game.validateOrders(s, 0, raw);
+    assert.deepEqual(v.orders, []);
+    assert.equal(v.warnings.length, 9);
+    assert.deepEqual(game.validateOrders(s, 0, 'nope').orders, []);
+    assert.deepEqual(game.validateOrders(s, 0, undefined), { orders: [], warnings: [] });
+  });
+
+  test('both spellings of both actions', () => {
+    assert.deepEqual(game.validateOrders(s, 1, [['throw_kamehame', 3]]).orders, [['t', 3]]);
+    assert.deepEqual(game.validateOrders(s, 1, [['t', 0]]).orders, [['t', 0]]);
+    assert.deepEqual(game.validateOrders(s, 1, [['move', 4]]).orders, [['m', 4]]);
+  });
+
+  test('a bad first order does not block a good one; a second good one is dropped', () => {
+    const v = game.validateOrders(s, 2, [['move', 7], ['move', 2], ['move', 3]]);
+    assert.deepEqual(v.orders, [['m', 2]]);
+    assert.equal(v.warnings.length, 2);
+  });
+});
+
+describe('view and frame', () => {
+  test('encodeView carries the board, parameters, gokus, beans and kintons in two small typed arrays', () => {
+    const s = game.create(game.parseConfig(), 5);
+    const v = game.encodeView(s);
+    assert.deepEqual(Object.keys(v).sort(), ['g', 'm']);
+    assert.ok(v.g instanceof Int8Array);
+    assert.equal(v.g.length, s.rows * s.cols);
+    const m = v.m as Int32Array;
+    assert.equal(m[META.rows], s.rows);
+    assert.equal(m[META.max_strength], 999);
+    assert.equal(m[META.nb_beans], 4);
+    assert.equal(m.length, META_LEN + 4 * GOKU_LEN + 4 * (4 + 4));
+    const g1 = META_LEN + GOKU_LEN;
+    assert.equal(m[g1]! * s.cols + m[g1 + 1]!, s.gokus[1]!.pos);
+    assert.equal(m[g1 + 4], 999);
+  });
+
+  test('frame: grid string with one char per cell and flat goku numbers', () => {
+    const s = game.create(game.parseConfig(), 5);
+    const f = game.frame(s) as { grid: string; gokus: number[]; rows: number; cols: number };
+    assert.equal(f.grid.length, f.rows * f.cols);
+    assert.equal(f.gokus.length, 32);
+    assert.match(f.grid, /^[.XCBKM]+$/);
+  });
+
+  test('a default match replay (all frames) gzips well under 1 MB', () => {
+    const { frames } = randomMatch(17);
+    const size = gzipSync(JSON.stringify(frames.map((f) => JSON.parse(f)))).length;
+    assert.ok(size < 300_000, `${size} bytes`);
+  });
+});
+
+describe('determinism and invariants', () => {
+  test('same seed and orders → identical frames; different seeds → different matches', () => {
+    const a = randomMatch(99).frames;
+    const b = randomMatch(99).frames;
+    assert.deepEqual(a, b);
+    const c = randomMatch(100).frames;
+    assert.notDeepEqual(a, c);
+  });
+
+  test('invariants hold every round of random matches', () => {
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const { states } = randomMatch(seed, { nb_rounds: 601 });
+      for (const s of states) {
+        const free = s.grid.reduce((n, c) => n + (c === CType.Ball ? 1 : 0), 0);
+        const carried = s.gokus.filter((g) => g.alive && g.ball).length;
+        assert.equal(free + carried, s.cfg.nb_balls, `round ${s.round}: balls on the board`);
+        assert.equal(s.grid.reduce((n, c) => n + (c === CType.Capsule ? 1 : 0), 0), s.cfg.nb_capsules);
+        for (let p = 0; p < 4; p++) {
+          const g = s.gokus[p]!;
+          assert.ok(g.strength >= 0 && g.strength <= 999);
+          if (g.alive) {
+            assert.equal(s.occ[g.pos], p);
+            assert.ok(s.grid[g.pos] === CType.Empty || s.grid[g.pos] === CType.Capsule || (s.grid[g.pos] === CType.Ball && g.ball));
+          } else {
+            assert.equal(g.strength, 0);
+            assert.equal(g.kinton, 0);
+            assert.equal(g.ball, false);
+          }
+        }
+        assert.equal(s.occ.reduce((n, c) => n + (c >= 0 ? 1 : 0), 0), s.gokus.filter((g) => g.alive).length);
+      }
+    }
+  });
+
+  test('engine speed: idle 200 rounds on 60x60 and a default 601-round match', () => {
+    let s = game.create(game.parseConfig({ rows: 60, cols: 60, nb_rounds: 200 }), 8);
+    let t0 = performance.now();
+    while (!game.isOver(s)) s = game.next(s, [[], [], [], []], NF).state;
+    const idle = performance.now() - t0;
+    s = game.create(game.parseConfig(), 8);
+    t0 = performance.now();
+    while (!game.isOver(s)) {
+      game.encodeView(s);
+      game.frame(s);
+      s = game.next(s, [[['m', 1]], [['m', 2]], [['m', 3]], [['m', 4]]], NF).state;
+    }
+    const full = performance.now() - t0;
+    console.log(`engine: 60x60 idle 200 rounds ${idle.toFixed(1)} ms; default match with view+frame ${full.toFixed(1)} ms`);
+    assert.ok(idle < 100, `${idle} ms`);
+    assert.ok(full < 500, `${full} ms`);
+  });
+});

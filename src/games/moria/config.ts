@@ -1,0 +1,79 @@
+// Moria settings: the keys of the original default.cnf (game-facts §1) plus
+// the constants Settings.hh hard-codes.
+
+import { GameConfigError } from '../types.ts';
+
+export interface MoriaConfig {
+  nb_players: number;
+  nb_rounds: number;
+  nb_dwarves: number;
+  nb_wizards: number;
+  max_nb_orcs: number;
+  nb_trolls: number;
+  treasure_value: number;
+  rock_resistance: number;
+  rows: number;
+  cols: number;
+}
+
+export const DEFAULT_CONFIG: Readonly<MoriaConfig> = Object.freeze({
+  nb_players: 4,
+  nb_rounds: 200,
+  nb_dwarves: 20,
+  nb_wizards: 5,
+  max_nb_orcs: 20,
+  nb_trolls: 4,
+  treasure_value: 10,
+  rock_resistance: 5,
+  rows: 60,
+  cols: 60,
+});
+
+/** Hard-coded in Settings.hh (not configurable in the original either). */
+export const CONST = Object.freeze({
+  dwarves_health: 100,
+  wizards_health: 50,
+  orcs_health: 75,
+  trolls_health: 500,
+  min_damage_dwarves: 20,
+  max_damage_dwarves: 40,
+  min_damage_orcs: 15,
+  max_damage_orcs: 30,
+  min_damage_trolls: 50,
+  max_damage_trolls: 150,
+  ini_treasures: 80,
+  inv_prob_abyss: 25,
+  inv_prob_orc: 50,
+});
+
+/** Allowed range per key. Settings.cc asserts nb_players == 4 and rows == cols == 60. */
+const RANGES: Record<keyof MoriaConfig, [number, number]> = {
+  nb_players: [4, 4],
+  nb_rounds: [1, 1000],
+  nb_dwarves: [1, 20],
+  nb_wizards: [0, 5],
+  max_nb_orcs: [0, 20],
+  nb_trolls: [0, 4],
+  treasure_value: [0, 1000],
+  rock_resistance: [1, 100],
+  rows: [60, 60],
+  cols: [60, 60],
+};
+
+export function parseConfig(overrides: Record<string, unknown> = {}): MoriaConfig {
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
+    throw new GameConfigError('moria: the configuration must be an object of key: value pairs');
+  }
+  const cfg: MoriaConfig = { ...DEFAULT_CONFIG };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (!Object.hasOwn(RANGES, key)) {
+      throw new GameConfigError(`moria: unknown setting "${key}" (known: ${Object.keys(RANGES).join(', ')})`);
+    }
+    const [lo, hi] = RANGES[key as keyof MoriaConfig];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < lo || value > hi) {
+      throw new GameConfigError(`moria: ${key} must be an integer in [${lo}, ${hi}], got ${JSON.stringify(value)}`);
+    }
+    cfg[key as keyof MoriaConfig] = value;
+  }
+  return cfg;
+}

@@ -1,0 +1,170 @@
+// Moria (Salvador Roura, UPC EDA Q1 2019-20, Jutge P44849).
+// Rules: ../shared/seeds/moria.en.md; gaps filled from game-facts.md §1.
+
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Rng } from '../rng.ts';
+import type { GameDefinition } from '../types.ts';
+import { CONST, DEFAULT_CONFIG, parseConfig, type MoriaConfig } from './config.ts';
+import { blankState, CT, generateUnits, layout, NONE_DIR, playRound, UT, type MoriaOrder, type MoriaState } from './engine.ts';
+import { generateGrid } from './mapgen.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const seeds = resolve(here, '..', '..', '..', '..', 'shared', 'seeds');
+
+/** Board generation with retries ("Wrong number of cave cells. Generating another grid..."). */
+export function createState(cfg: MoriaConfig, seed: number): MoriaState {
+  const rng = new Rng(seed);
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const s = blankState(cfg, seed);
+    if (!generateGrid(s, rng)) continue;
+    if (!generateUnits(s, rng)) continue;
+    s.seed = rng.seed;
+    return s;
+  }
+  throw new Error(`moria: could not generate a board for seed ${seed}`);
+}
+
+/** One grid char per cell, as in the original .res: O C T 0-3 G A R a-d. */
+export function gridString(s: MoriaState): string {
+  const out: string[] = [];
+  const res = s.cfg.rock_resistance;
+  for (let p = 0; p < s.type.length; p++) {
+    switch (s.type[p] as CT) {
+      case CT.Outside:
+        out.push('O');
+        break;
+      case CT.Cave:
+        out.push(s.treasure[p] ? 'T' : s.owner[p]! >= 0 ? String(s.owner[p]) : 'C');
+        break;
+      case CT.Abyss:
+        out.push('A');
+        break;
+      case CT.Granite:
+        out.push('G');
+        break;
+      default: {
+        const t = s.turns[p]!;
+        // 'a'+turns-1 for a rock that has been dug (turns < resistance); beyond 'z' stays 'z'.
+        out.push(t >= res ? 'R' : String.fromCharCode(97 + Math.min(25, Math.max(0, t - 1))));
+      }
+    }
+  }
+  return out.join('');
+}
+
+export function scoresOf(s: MoriaState): number[] {
+  return Array.from(s.nbCells, (c, pl) => c + s.cfg.treasure_value * s.nbTreasures[pl]!);
+}
+
+const game: GameDefinition<MoriaConfig, MoriaState, MoriaOrder> = {
+  id: 'moria',
+  title: 'Moria',
+  engineVersion: 'moria-1',
+  nbPlayers: 4,
+  defaultConfig: DEFAULT_CONFIG,
+  defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },
+  bots: {
+    api: join(here, 'bot-api.ts'),
+    types: join(here, 'player.d.ts'),
+    builtin: {
+      Null: join(here, 'bots', 'Null.ts'),
+      Demo: join(here, 'bots', 'Demo.ts'),
+      Dummy: join(here, 'bots', 'Dummy.ts'),
+    },
+  },
+  statements: { en: join(seeds, 'moria.en.md'), ca: join(seeds, 'moria.ca.md') },
+
+  parseConfig,
+  create: createState,
+  round: (s) => s.round,
+  isOver: (s) => s.round >= s.cfg.nb_rounds,
+
+  validateOrders(s, player, raw) {
+    const orders: MoriaOrder[] = [];
+    const warnings: string[] = [];
+    if (!Array.isArray(raw)) return { orders, warnings: ['orders must be an array'] };
+    const L = layout(s.cfg);
+    const seen = new Set<number>();
+    for (const o of raw as unknown[]) {
+      if (!Array.isArray(o) || o.length < 2 || !Number.isInteger(o[0]) || !Number.isInteger(o[1])) {
+        warnings.push(`malformed order ${JSON.stringify(o)?.slice(0, 60)}`);
+        continue;
+      }
+      const id = o[0] as number;
+      const dir = o[1] as number;
+      if (dir < 0 || dir > NONE_DIR) {
+        warnings.push(`direction ${dir} out of range for unit ${id}`);
+        continue;
+      }
+      if (seen.has(id)) {
+        warnings.push(`another command for unit ${id} already requested`);
+        continue;
+      }
+      seen.add(id);
+      if (id < 0 || id >= L.firstOrc || s.upos[id]! < 0) {
+        warnings.push(`id out of range or dead unit: ${id}`);
+        continue;
+      }
+      if (s.uplayer[id] !== player) {
+        warnings.push(`unit ${id} does not belong to player ${player}`);
+        continue;
+      }
+      if (s.utype[id] === UT.Wizard && dir % 2 === 1) {
+        warnings.push(`wizard ${id} cannot move diagonally`);
+        continue;
+      }
+      if (dir === NONE_DIR) continue; // None: dropped (it still used the unit's one order)
+      orders.push([id, dir]);
+    }
+    return { orders, warnings };
+  },
+
+  next(s, orders) {
+    return playRound(s, orders);
+  },
+
+  scores: scoresOf,
+
+  counters: (s) => ({ cells: Array.from(s.nbCells), treasures: Array.from(s.nbTreasures) }),
+
+  encodeView(s) {
+    // cells: type | (owner+1)<<3 | treasure<<6 | turns<<7
+    const n = s.type.length;
+    const cells = new Uint16Array(n);
+    for (let p = 0; p < n; p++) cells[p] = s.type[p]! | ((s.owner[p]! + 1) << 3) | (s.treasure[p]! << 6) | (s.turns[p]! << 7);
+    // units: [player, health, pos] per id (types are fixed by id)
+    const nu = s.utype.length;
+    const units = new Int16Array(nu * 3);
+    for (let id = 0; id < nu; id++) {
+      units[3 * id] = s.uplayer[id]!;
+      units[3 * id + 1] = s.uhealth[id]!;
+      units[3 * id + 2] = s.upos[id]!;
+    }
+    const c = s.cfg;
+    const meta = new Int32Array([
+      s.round, c.nb_players, c.nb_rounds, c.nb_dwarves, c.nb_wizards, c.max_nb_orcs, c.nb_trolls,
+      c.treasure_value, c.rock_resistance, c.rows, c.cols, ...s.nbCells, ...s.nbTreasures,
+    ]);
+    return { cells, units, meta };
+  },
+
+  frame(s) {
+    const units: number[] = [];
+    for (let id = 0; id < s.utype.length; id++) units.push(s.uplayer[id]!, s.uhealth[id]!, s.upos[id]!);
+    return {
+      round: s.round,
+      rows: s.cfg.rows,
+      cols: s.cfg.cols,
+      grid: gridString(s),
+      /** Per unit id: player, health, pos (i*cols+j, -1 = not on the board). Types by id: see unitTypes. */
+      units,
+      unitTypes: Array.from(s.utype).join(''),
+      nbCells: Array.from(s.nbCells),
+      nbTreasures: Array.from(s.nbTreasures),
+    };
+  },
+};
+
+export { CONST };
+export default game;

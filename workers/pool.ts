@@ -11,6 +11,9 @@ import { checkBot } from '../src/runner/check-bot.ts';
 import { encodeReplay } from '../src/replay/io.ts';
 import {
   MATCHES_QUEUE,
+  WORKER_HEARTBEAT_MS,
+  WORKER_HEARTBEAT_TTL_MS,
+  workerKey,
   openJudgeQueues,
   redisOptions,
   type JudgeJobData,
@@ -122,11 +125,21 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
   worker.on('error', (e) => log(`worker error: ${errorText(e)}`));
   await worker.waitUntilReady();
 
+  // Heartbeat: /health and the scheduler count live pools and their runners.
+  const key = workerKey(options.prefix, name);
+  const beat = JSON.stringify({ name, concurrency: Math.max(1, options.concurrency), host: hostname(), pid: process.pid });
+  const heartbeat = () => queues.redis().set(key, beat, 'PX', WORKER_HEARTBEAT_TTL_MS).catch(() => {});
+  await heartbeat();
+  const timer = setInterval(heartbeat, WORKER_HEARTBEAT_MS);
+  timer.unref();
+
   return {
     name,
     worker,
     async close() {
+      clearInterval(timer);
       await worker.close();
+      await queues.redis().del(key).catch(() => {});
       await queues.close();
     },
   };

@@ -25,8 +25,22 @@ export interface QueueStats {
   results: { waiting: number; active: number; delayed: number; failed: number };
   /** Matches waiting or being played. */
   depth: number;
-  /** Worker connections on the matches queue right now. */
+  /** Worker pools alive right now (heartbeat within WORKER_HEARTBEAT_TTL_MS). */
   workersSeen: number;
+  /** Their match runners in all (sum of WORKER_CONCURRENCY). */
+  workerSlots: number;
+}
+
+/** A worker pool refreshes `${prefix}:workers:<name>` this often; the key lives three times as long. */
+export const WORKER_HEARTBEAT_MS = 5000;
+export const WORKER_HEARTBEAT_TTL_MS = 15000;
+export const workerKey = (prefix: string, name: string) => `${prefix}:workers:${name}`;
+
+export interface WorkerHeartbeat {
+  name: string;
+  concurrency: number;
+  host: string;
+  pid: number;
 }
 
 export interface JudgeQueues {
@@ -37,6 +51,10 @@ export interface JudgeQueues {
   /** `${prefix}:events`: JSON JudgeEvent messages (SSE). */
   readonly eventsChannel: string;
   publish(event: JudgeEvent): Promise<void>;
+  /** A plain Redis client (not a subscriber) for small commands. */
+  redis(): Redis;
+  /** Live worker pools (from their heartbeats). */
+  workers(): Promise<WorkerHeartbeat[]>;
   addResult(result: ResultJobData): Promise<void>;
   stats(): Promise<QueueStats>;
   close(): Promise<void>;
@@ -53,6 +71,13 @@ export const RESULT_JOB_OPTIONS: JobsOptions = {
   backoff: { type: 'exponential', delay: 1000 },
   removeOnComplete: { age: 3600, count: 1000 },
   removeOnFail: false,
+};
+
+export const CHECK_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: { age: 24 * 3600, count: 5000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
 };
 
 export const MATCH_JOB_OPTIONS: JobsOptions = {
@@ -72,6 +97,26 @@ export function openJudgeQueues(settings: QueueSettings): JudgeQueues {
   const results = new Queue<ResultJobData>(RESULTS_QUEUE, { connection, prefix: settings.prefix });
   let publisher: Redis | null = null;
   const channel = eventsChannel(settings.prefix);
+  const redis = () => (publisher ??= new Redis(settings.redisUrl, { maxRetriesPerRequest: 3 }));
+  async function workers(): Promise<WorkerHeartbeat[]> {
+    const client = redis();
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await client.scan(cursor, 'MATCH', workerKey(settings.prefix, '*'), 'COUNT', 200);
+      cursor = next;
+      keys.push(...found);
+    } while (cursor !== '0');
+    if (keys.length === 0) return [];
+    const values = await client.mget(...keys);
+    return values.flatMap((v) => {
+      try {
+        return v ? [JSON.parse(v) as WorkerHeartbeat] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
   return {
     prefix: settings.prefix,
     redisUrl: settings.redisUrl,
@@ -79,17 +124,18 @@ export function openJudgeQueues(settings: QueueSettings): JudgeQueues {
     results,
     eventsChannel: channel,
     async publish(event) {
-      publisher ??= new Redis(settings.redisUrl, { maxRetriesPerRequest: 3 });
-      await publisher.publish(channel, JSON.stringify(event));
+      await redis().publish(channel, JSON.stringify(event));
     },
+    redis,
+    workers,
     async addResult(result) {
       await results.add(result.type, result, { ...RESULT_JOB_OPTIONS, jobId: resultJobId(result) });
     },
     async stats() {
-      const [m, r, workers] = await Promise.all([
+      const [m, r, live] = await Promise.all([
         matches.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed'),
         results.getJobCounts('waiting', 'active', 'delayed', 'failed'),
-        matches.getWorkersCount().catch(() => 0),
+        workers().catch(() => [] as WorkerHeartbeat[]),
       ]);
       const n = (x: number | undefined) => x ?? 0;
       return {
@@ -103,7 +149,8 @@ export function openJudgeQueues(settings: QueueSettings): JudgeQueues {
         },
         results: { waiting: n(r.waiting), active: n(r.active), delayed: n(r.delayed), failed: n(r.failed) },
         depth: n(m.waiting) + n(m.prioritized) + n(m.active) + n(m.delayed),
-        workersSeen: workers,
+        workersSeen: live.length,
+        workerSlots: live.reduce((sum, w) => sum + (Number(w.concurrency) || 0), 0),
       };
     },
     async close() {

@@ -1,0 +1,142 @@
+// Writing one result to Postgres. Idempotent: the match row is claimed with a
+// conditional update (queued|running → done|failed) inside the transaction,
+// so a result delivered twice (a re-run after a worker died, a retried job)
+// is stored once. Side effects that are not database writes (queue the next
+// gate matches, cancel the ones no longer needed, publish events) happen
+// after the commit; if they are lost, the scheduler's sweep repairs them.
+
+import type { Db } from '../db/client.ts';
+import type { JudgeEvent, JudgeQueues, MatchResultFailed, MatchResultOk, ResultJobData } from '../queue/index.ts';
+import { matchJobId } from '../queue/index.ts';
+import { rateMatch, initialRating } from '../ratings/index.ts';
+import { emptyEffects, gateOnCheck, gateOnMatch, type GateEffects, type GateOptions } from '../scheduler/gate.ts';
+import { enqueueMatch, type Tx } from '../scheduler/matches.ts';
+
+export interface RecordDeps {
+  db: Db;
+  queues: JudgeQueues;
+  gate?: GateOptions;
+  log?: (message: string) => void;
+}
+
+const TX = { timeout: 60_000, maxWait: 60_000 } as const;
+
+/** Records one result; returns what it did ('duplicate' when it was already stored). */
+export async function recordResult(deps: RecordDeps, result: ResultJobData): Promise<'recorded' | 'duplicate' | 'unknown'> {
+  let outcome: 'recorded' | 'duplicate' | 'unknown' = 'recorded';
+  let effects: GateEffects;
+  if (result.type === 'check') {
+    const submissionId = Number(result.submissionId);
+    effects = await deps.db.$transaction((tx) => gateOnCheck(tx, submissionId, result.verdict, deps.gate), TX);
+  } else {
+    effects = await deps.db.$transaction(async (tx) => {
+      const r = await recordMatch(tx, result, deps.gate);
+      outcome = r.outcome;
+      return r.effects;
+    }, TX);
+  }
+  await applyEffects(deps, effects);
+  return outcome;
+}
+
+async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, gate: GateOptions | undefined) {
+  const effects = emptyEffects();
+  const matchId = Number(result.matchId);
+  const match = await tx.match.findUnique({ where: { id: matchId }, select: { id: true, kind: true, game: true, submissionId: true, gateStep: true, attempts: true } });
+  if (!match) return { outcome: 'unknown' as const, effects };
+  const finishedAt = new Date();
+  const claimed = await tx.match.updateMany({
+    where: { id: matchId, status: { in: ['queued', 'running'] } },
+    data: result.ok
+      ? {
+          status: 'done',
+          startedAt: new Date(result.startedAt),
+          finishedAt,
+          durationMs: Math.round(result.durationMs),
+          winnerSeat: result.winner,
+          attempts: Math.max(match.attempts, result.attempt),
+          error: null,
+        }
+      : { status: 'failed', finishedAt, error: result.error, attempts: Math.max(match.attempts, result.attempt) },
+  });
+  if (claimed.count === 0) return { outcome: 'duplicate' as const, effects };
+
+  const base: JudgeEvent = { matchId: String(matchId), status: result.ok ? 'done' : 'failed', ...(match.submissionId !== null ? { submissionId: String(match.submissionId) } : {}), ...(match.gateStep ? { step: match.gateStep } : {}) };
+  if (result.ok) {
+    for (let seat = 0; seat < result.players.length; seat++) {
+      const p = result.players[seat]!;
+      await tx.participant.update({
+        where: { matchId_seat: { matchId, seat } },
+        data: {
+          score: result.scores[seat] ?? null,
+          rank: result.ranks[seat] ?? null,
+          cpuMs: p.cpuMs,
+          frozenRound: p.frozenRound,
+          frozenReason: p.frozenReason,
+          frozenMessage: p.frozenMessage,
+          log: result.logs[seat] ?? '',
+        },
+      });
+    }
+    const data = Buffer.from(result.replayGz, 'base64');
+    await tx.replay.create({ data: { matchId, data, sizeBytes: data.length } });
+    if (match.kind === 'ranked') await rate(tx, matchId, match.game);
+  }
+
+  if (match.kind === 'gate') {
+    const full = await tx.match.findUniqueOrThrow({ where: { id: matchId }, include: { participants: true } });
+    const gateEffects = await gateOnMatch(tx, { ...full, status: result.ok ? 'done' : 'failed' }, gate);
+    effects.enqueue.push(...gateEffects.enqueue);
+    effects.cancel.push(...gateEffects.cancel);
+    effects.events.push(base, ...gateEffects.events);
+  } else effects.events.push(base);
+  return { outcome: 'recorded' as const, effects };
+}
+
+/** OpenSkill update of the players (built-ins padding a match are not rated). */
+async function rate(tx: Tx, matchId: number, game: string) {
+  const seats = await tx.participant.findMany({ where: { matchId, playerId: { not: null } }, orderBy: { seat: 'asc' } });
+  const players = [...new Map(seats.map((s) => [s.playerId!, s])).values()]; // one rating per player, even if seated twice
+  if (players.length === 0) return;
+  const start = initialRating();
+  const current = [];
+  for (const p of players) {
+    current.push(
+      await tx.rating.upsert({
+        where: { playerId_game: { playerId: p.playerId!, game } },
+        create: { playerId: p.playerId!, game, mu: start.mu, sigma: start.sigma, ordinal: start.ordinal },
+        update: {},
+      }),
+    );
+  }
+  const next = players.length >= 2 ? rateMatch(current, players.map((p) => p.rank ?? 4)) : current;
+  for (let i = 0; i < players.length; i++) {
+    const r = next[i]!;
+    await tx.rating.update({
+      where: { id: current[i]!.id },
+      data: { mu: r.mu, sigma: r.sigma, ordinal: r.ordinal, matchesPlayed: { increment: 1 } },
+    });
+    await tx.ratingHistory.create({ data: { playerId: players[i]!.playerId!, game, matchId, mu: r.mu, sigma: r.sigma, ordinal: r.ordinal } });
+  }
+}
+
+export async function applyEffects(deps: RecordDeps, effects: GateEffects): Promise<void> {
+  for (const id of effects.enqueue) {
+    try {
+      await enqueueMatch(deps.db, deps.queues, id);
+    } catch (e) {
+      deps.log?.(`could not queue match ${id} (the sweep will retry): ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  for (const id of effects.cancel) {
+    try {
+      const job = await deps.queues.matches.getJob(matchJobId(id));
+      const removed = job ? await deps.queues.matches.remove(matchJobId(id)) : 1;
+      // A match already being played is left to finish; it is recorded like any other.
+      if (removed === 1) await deps.db.match.deleteMany({ where: { id, status: 'queued' } });
+    } catch (e) {
+      deps.log?.(`could not cancel match ${id}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  for (const event of effects.events) await deps.queues.publish(event).catch(() => {});
+}

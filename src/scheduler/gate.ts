@@ -1,0 +1,253 @@
+// The Dummy gate (judging.md, "Qualification"), stopping at the first failure:
+//   1. compile check (a `check` job on a worker),
+//   2. self-play: one match of four copies; rejected if any copy froze,
+//   3. four matches, the submission against three Dummies, on seeds the judge
+//      picks (the submission takes seat 0, 1, 2, 3 in turn); accepted only if
+//      it is ranked strictly first in all four (ties are not wins).
+// On acceptance the player name locks and the player enters the ranked pool.
+//
+// startGate() is what the API calls after inserting a submission. The later
+// steps run inside the recorder's transaction when a result comes back
+// (gateOnCheck / gateOnMatch); they return the side effects (jobs to queue or
+// cancel, events to publish) the recorder applies after the commit.
+
+import type { Db } from '../db/client.ts';
+import type { Prisma } from '../db/generated/client.ts';
+import { isOutrightWinner } from '../games/ranking.ts';
+import { CHECK_JOB_OPTIONS, PRIORITY, checkJobId, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
+import { initialRating } from '../ratings/index.ts';
+import { createMatch, type SeatRef, type Tx } from './matches.ts';
+
+/** The production gate's opponent: always Dummy (judging.md). */
+export const GATE_OPPONENT = 'Dummy';
+export const GATE_DUMMY_MATCHES = 4;
+
+export interface GateDeps {
+  db: Db;
+  queues: JudgeQueues;
+}
+
+/**
+ * Options of the gate's later steps (the recorder holds them). Production
+ * passes none. Tests may shorten gate matches (`config`) and, to build a
+ * submission that surely qualifies, play the gate against another built-in
+ * (`opponent`, e.g. Null); nothing outside tests sets these.
+ */
+export interface GateOptions {
+  opponent?: string;
+  config?: Record<string, unknown>;
+}
+
+export interface GateEffects {
+  /** Matches to queue after the commit. */
+  enqueue: number[];
+  /** Queued gate matches no longer needed (the submission was rejected): remove their jobs, then their rows. */
+  cancel: number[];
+  events: JudgeEvent[];
+}
+
+export const emptyEffects = (): GateEffects => ({ enqueue: [], cancel: [], events: [] });
+
+/** The API's name for a status (Prisma's `self_play` is 'self-play' on the wire). */
+export const wireStatus = (s: string) => (s === 'self_play' ? 'self-play' : s);
+
+/**
+ * Starts judging a submission the API has just inserted (status `queued`):
+ * queues the compile check, then marks the row `compiling`. Idempotent. If it
+ * throws (Redis unreachable), the row stays `queued` and the scheduler's
+ * sweep starts the gate later.
+ */
+export async function startGate(deps: GateDeps, submissionId: number): Promise<void> {
+  const sub = await deps.db.submission.findUnique({ where: { id: submissionId }, select: { id: true, status: true, game: true, source: true, filename: true } });
+  if (!sub) throw new Error(`startGate: no submission ${submissionId}`);
+  if (sub.status !== 'queued' && sub.status !== 'compiling') return;
+  await deps.queues.matches.add(
+    'check',
+    { type: 'check', submissionId: String(sub.id), game: sub.game, source: sub.source, filename: sub.filename },
+    { ...CHECK_JOB_OPTIONS, jobId: checkJobId(sub.id), priority: PRIORITY.check },
+  );
+  const moved = await deps.db.submission.updateMany({
+    where: { id: sub.id, status: 'queued' },
+    data: { status: 'compiling', startedAt: new Date() },
+  });
+  if (moved.count > 0) await deps.queues.publish({ submissionId: String(sub.id), status: 'compiling' }).catch(() => {});
+}
+
+async function lockSubmission(tx: Tx, submissionId: number) {
+  // One verdict at a time per submission, whatever the recorder's concurrency.
+  await tx.$queryRaw`SELECT id FROM "Submission" WHERE id = ${submissionId} FOR UPDATE`;
+  return tx.submission.findUnique({ where: { id: submissionId }, include: { player: true } });
+}
+
+async function reject(
+  tx: Tx,
+  effects: GateEffects,
+  submissionId: number,
+  reason: string,
+  detail: Record<string, unknown>,
+  line?: number,
+): Promise<void> {
+  await tx.submission.update({
+    where: { id: submissionId },
+    data: {
+      status: 'rejected',
+      reason,
+      reasonDetail: detail as Prisma.InputJsonValue,
+      ...(line !== undefined ? { reasonLine: line } : {}),
+      finishedAt: new Date(),
+    },
+  });
+  // Stop at the first failure: the gate matches still waiting are not played.
+  const waiting = await tx.match.findMany({ where: { submissionId, kind: 'gate', status: 'queued' }, select: { id: true } });
+  effects.cancel.push(...waiting.map((m) => m.id));
+  effects.events.push({ submissionId: String(submissionId), status: 'rejected', reason });
+}
+
+/** Step 1 done: the compile check's verdict arrived. */
+export async function gateOnCheck(tx: Tx, submissionId: number, verdict: CheckVerdict, options: GateOptions = {}): Promise<GateEffects> {
+  const effects = emptyEffects();
+  const sub = await lockSubmission(tx, submissionId);
+  if (!sub || (sub.status !== 'queued' && sub.status !== 'compiling')) return effects; // delivered twice, or gone
+  if (!verdict.ok) {
+    const where = verdict.line !== undefined && !/\bline \d+/.test(verdict.message) ? ` (line ${verdict.line})` : '';
+    await reject(tx, effects, sub.id, `${verdict.message}${where}`, { step: 'compile', message: verdict.message, ...(verdict.line !== undefined ? { line: verdict.line } : {}) }, verdict.line);
+    return effects;
+  }
+  if (verdict.game !== sub.game) {
+    await reject(tx, effects, sub.id, `compile error: the file declares GAME = "${verdict.game}" but was submitted for ${sub.game}`, { step: 'compile' });
+    return effects;
+  }
+  if (verdict.name.toLowerCase() !== sub.player.nameLower) {
+    await reject(tx, effects, sub.id, `compile error: the file declares PLAYER_NAME = "${verdict.name}" but was submitted as "${sub.player.name}"`, { step: 'compile' });
+    return effects;
+  }
+  const me: SeatRef = { submissionId: sub.id, playerId: sub.playerId, name: sub.player.name };
+  const matchId = await createMatch(tx, {
+    game: sub.game,
+    kind: 'gate',
+    submissionId: sub.id,
+    gateStep: 'selfplay',
+    config: options.config ?? null,
+    seats: [me, me, me, me],
+  });
+  await tx.submission.update({ where: { id: sub.id }, data: { status: 'self_play', ...(sub.startedAt ? {} : { startedAt: new Date() }) } });
+  effects.enqueue.push(matchId);
+  effects.events.push({ submissionId: String(sub.id), status: 'self-play' });
+  return effects;
+}
+
+interface FinishedGateMatch {
+  id: number;
+  seed: number;
+  submissionId: number | null;
+  gateStep: string | null;
+  gateIndex: number | null;
+  status: 'done' | 'failed';
+  error: string | null;
+  participants: {
+    seat: number;
+    submissionId: number | null;
+    builtinName: string | null;
+    score: number | null;
+    rank: number | null;
+    frozenRound: number | null;
+    frozenReason: string | null;
+    frozenMessage: string | null;
+  }[];
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Step 2 or 3: a gate match was recorded (its participants already hold the result). */
+export async function gateOnMatch(tx: Tx, match: FinishedGateMatch, options: GateOptions = {}): Promise<GateEffects> {
+  const effects = emptyEffects();
+  if (match.submissionId === null) return effects;
+  const sub = await lockSubmission(tx, match.submissionId);
+  if (!sub) return effects;
+  const opponent = options.opponent ?? GATE_OPPONENT;
+  const seats = [...match.participants].sort((a, b) => a.seat - b.seat);
+
+  if (match.gateStep === 'selfplay') {
+    if (sub.status !== 'self_play') return effects;
+    if (match.status === 'failed') {
+      await reject(tx, effects, sub.id, `self-play: the judge could not play match #${match.id} (${match.error ?? 'unknown error'}); not your bot's fault, please resubmit`, { step: 'selfplay', matchId: match.id, internal: true });
+      return effects;
+    }
+    const frozen = seats.filter((p) => p.frozenReason !== null);
+    if (frozen.length > 0) {
+      const first = [...frozen].sort((a, b) => (a.frozenRound ?? 0) - (b.frozenRound ?? 0) || a.seat - b.seat)[0]!;
+      const others = frozen.length > 1 ? ` (${plural(frozen.length, 'copy')} of 4 froze)` : '';
+      const reason =
+        `self-play: copy ${first.seat + 1} of 4 froze in round ${first.frozenRound ?? 0} (${first.frozenReason}): ` +
+        `${first.frozenMessage ?? 'no message'}${others}; see match #${match.id}`;
+      await reject(tx, effects, sub.id, reason, {
+        step: 'selfplay',
+        matchId: match.id,
+        frozen: frozen.map((p) => ({ seat: p.seat, round: p.frozenRound, reason: p.frozenReason, message: p.frozenMessage })),
+      });
+      return effects;
+    }
+    const me: SeatRef = { submissionId: sub.id, playerId: sub.playerId, name: sub.player.name };
+    const them: SeatRef = { builtinName: opponent };
+    for (let i = 0; i < GATE_DUMMY_MATCHES; i++) {
+      const matchSeats: SeatRef[] = [them, them, them, them];
+      matchSeats[i % 4] = me;
+      effects.enqueue.push(
+        await createMatch(tx, { game: sub.game, kind: 'gate', submissionId: sub.id, gateStep: 'dummy', gateIndex: i, config: options.config ?? null, seats: matchSeats }),
+      );
+    }
+    await tx.submission.update({ where: { id: sub.id }, data: { status: 'qualifying' } });
+    effects.events.push({ submissionId: String(sub.id), status: 'qualifying' });
+    return effects;
+  }
+
+  // A match against the Dummies.
+  if (sub.status !== 'qualifying') return effects; // already rejected by another one: recorded, nothing more
+  if (match.status === 'failed') {
+    await reject(tx, effects, sub.id, `the judge could not play gate match #${match.id} (${match.error ?? 'unknown error'}); not your bot's fault, please resubmit`, { step: 'dummy', matchId: match.id, internal: true });
+    return effects;
+  }
+  const mine = seats.find((p) => p.submissionId === sub.id);
+  const scores = seats.map((p) => p.score ?? 0);
+  if (!mine || !isOutrightWinner(scores, mine.seat)) {
+    const myScore = mine?.score ?? 0;
+    const best = Math.max(...seats.filter((p) => p !== mine).map((p) => p.score ?? 0));
+    const how = myScore === best ? `tied for first with ${opponent} at ${myScore} (ties are not wins)` : `ranked ${mine?.rank ?? '?'} of 4 with ${myScore} against ${opponent}'s best ${best}`;
+    const froze = mine?.frozenReason ? `; your bot froze in round ${mine.frozenRound ?? 0} (${mine.frozenReason}): ${mine.frozenMessage ?? ''}` : '';
+    await reject(tx, effects, sub.id, `lost to ${opponent} in match #${match.id} (seed ${match.seed}): ${how}${froze}`, {
+      step: 'dummy',
+      matchId: match.id,
+      seed: match.seed,
+      seat: mine?.seat ?? null,
+      scores,
+    });
+    return effects;
+  }
+  const dummyMatches = await tx.match.findMany({ where: { submissionId: sub.id, kind: 'gate', gateStep: 'dummy' }, include: { participants: true } });
+  const won = dummyMatches.filter((m) => {
+    if (m.status !== 'done') return false;
+    const ps = [...m.participants].sort((a, b) => a.seat - b.seat);
+    const seat = ps.findIndex((p) => p.submissionId === sub.id);
+    return seat >= 0 && isOutrightWinner(ps.map((p) => p.score ?? 0), seat);
+  });
+  if (won.length < GATE_DUMMY_MATCHES) {
+    effects.events.push({ submissionId: String(sub.id), status: 'qualifying', reason: `won ${won.length} of ${GATE_DUMMY_MATCHES}` });
+    return effects;
+  }
+  // Accepted. A name locks once: another version that qualified first keeps it.
+  if (sub.player.locked && sub.player.qualifiedSubmissionId !== sub.id) {
+    await reject(tx, effects, sub.id, `name locked: version ${sub.version} beat ${opponent}, but another version of ${sub.player.name} qualified first`, { step: 'dummy', locked: true });
+    return effects;
+  }
+  const now = new Date();
+  await tx.submission.update({ where: { id: sub.id }, data: { status: 'qualified', reason: null, finishedAt: now } });
+  await tx.playerName.update({ where: { id: sub.playerId }, data: { locked: true, lockedAt: now, qualifiedSubmissionId: sub.id } });
+  const start = initialRating();
+  await tx.rating.upsert({
+    where: { playerId_game: { playerId: sub.playerId, game: sub.game } },
+    create: { playerId: sub.playerId, game: sub.game, mu: start.mu, sigma: start.sigma, ordinal: start.ordinal },
+    update: {},
+  });
+  effects.events.push({ submissionId: String(sub.id), status: 'qualified' });
+  return effects;
+}

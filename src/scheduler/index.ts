@@ -1,0 +1,60 @@
+// The scheduler process: ranked matches for qualified players, continuously,
+// and the sweep that repairs lost jobs. (Gate matches are queued by the gate
+// itself, first by priority: see gate.ts.)
+
+import type { Db } from '../db/client.ts';
+import type { JudgeQueues } from '../queue/index.ts';
+import { scheduleRanked, type RankedOptions } from './ranked.ts';
+import { sweep } from './sweep.ts';
+
+export { startGate, gateOnCheck, gateOnMatch, GATE_OPPONENT, type GateDeps, type GateOptions } from './gate.ts';
+export { scheduleRanked, pickPlayers } from './ranked.ts';
+export { sweep } from './sweep.ts';
+
+export interface SchedulerOptions {
+  db: Db;
+  queues: JudgeQueues;
+  rankedEnabled?: boolean;
+  rankedIntervalMs?: number;
+  ranked?: RankedOptions;
+  sweepIntervalMs?: number;
+  sweepOlderThanMs?: number;
+  log?: (message: string) => void;
+}
+
+export interface Scheduler {
+  close(): Promise<void>;
+}
+
+export function startScheduler(options: SchedulerOptions): Scheduler {
+  const log = options.log ?? (() => {});
+  const deps = { db: options.db, queues: options.queues };
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  const loop = (name: string, every: number, fn: () => Promise<unknown>) => {
+    const tick = async () => {
+      if (stopped) return;
+      running = fn().catch((e: unknown) => log(`${name}: ${e instanceof Error ? e.message : String(e)}`));
+      await running;
+      if (!stopped) timer = setTimeout(tick, every);
+    };
+    let timer = setTimeout(tick, Math.min(every, 1000));
+    return () => clearTimeout(timer);
+  };
+  const stops = [
+    loop('sweep', options.sweepIntervalMs ?? 15_000, async () => {
+      const r = await sweep(deps, { olderThanMs: options.sweepOlderThanMs ?? 30_000 });
+      if (r.started + r.requeued + r.failed + r.retried > 0) log(`sweep: ${JSON.stringify(r)}`);
+    }),
+  ];
+  if (options.rankedEnabled ?? true) {
+    stops.push(loop('ranked', options.rankedIntervalMs ?? 2000, () => scheduleRanked(deps, options.ranked)));
+  }
+  return {
+    async close() {
+      stopped = true;
+      for (const stop of stops) stop();
+      await running;
+    },
+  };
+}

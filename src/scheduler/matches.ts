@@ -1,0 +1,96 @@
+// Creating matches and queueing them. A match row and its participants are
+// written first; the job is then built from the database alone (sources of
+// the submissions, files of the built-ins), so a job can always be rebuilt
+// and re-queued under the same id (the sweep does that for a job Redis lost).
+
+import { randomInt } from 'node:crypto';
+import type { Db } from '../db/client.ts';
+import type { Prisma } from '../db/generated/client.ts';
+import { builtinSeat } from '../runner/builtins.ts';
+import type { MatchSeat, MatchSpec } from '../runner/types.ts';
+import {
+  MATCH_JOB_OPTIONS,
+  PRIORITY,
+  matchJobId,
+  type JudgeQueues,
+  type MatchKind,
+} from '../queue/index.ts';
+
+export type Tx = Prisma.TransactionClient;
+
+/** A seat: a submission (with its player name) or a built-in bot. */
+export type SeatRef =
+  | { submissionId: number; playerId: number | null; name: string }
+  | { builtinName: string };
+
+/** Seeds the judge picks: 0 .. 2^31-1 (the games' RNG takes 31 bits). */
+export function pickSeed(): number {
+  return randomInt(0, 0x7fffffff);
+}
+
+export interface NewMatch {
+  game: string;
+  kind: MatchKind;
+  seed?: number;
+  config?: Record<string, unknown> | null;
+  seats: SeatRef[];
+  submissionId?: number;
+  gateStep?: 'selfplay' | 'dummy';
+  gateIndex?: number;
+}
+
+export async function createMatch(tx: Tx | Db, m: NewMatch): Promise<number> {
+  const match = await tx.match.create({
+    data: {
+      game: m.game,
+      seed: m.seed ?? pickSeed(),
+      kind: m.kind,
+      status: 'queued',
+      ...(m.config ? { config: m.config as Prisma.InputJsonValue } : {}),
+      ...(m.submissionId !== undefined ? { submissionId: m.submissionId } : {}),
+      ...(m.gateStep ? { gateStep: m.gateStep } : {}),
+      ...(m.gateIndex !== undefined ? { gateIndex: m.gateIndex } : {}),
+      participants: {
+        create: m.seats.map((s, seat) =>
+          'builtinName' in s
+            ? { seat, builtinName: s.builtinName, name: s.builtinName }
+            : { seat, submissionId: s.submissionId, playerId: s.playerId, name: s.name },
+        ),
+      },
+    },
+    select: { id: true },
+  });
+  return match.id;
+}
+
+export function priorityOf(kind: MatchKind, gateStep: string | null | undefined): number {
+  if (kind === 'gate') return gateStep === 'selfplay' ? PRIORITY.selfplay : PRIORITY.dummy;
+  return PRIORITY[kind];
+}
+
+/** The job payload of a match, from the database alone. */
+export async function matchSpecFromDb(db: Db | Tx, matchId: number): Promise<{ spec: MatchSpec; kind: MatchKind; submissionId: number | null; gateStep: string | null }> {
+  const match = await db.match.findUniqueOrThrow({
+    where: { id: matchId },
+    include: { participants: { orderBy: { seat: 'asc' }, include: { submission: { select: { source: true, filename: true } } } } },
+  });
+  const seats: MatchSeat[] = [];
+  for (const p of match.participants) {
+    if (p.submission) seats.push({ source: p.submission.source, filename: p.submission.filename });
+    else if (p.builtinName) seats.push(await builtinSeat(match.game, p.builtinName));
+    else throw new Error(`match ${matchId} seat ${p.seat} has neither a submission nor a built-in`);
+  }
+  const spec: MatchSpec = { game: match.game, seed: match.seed, seats };
+  if (match.config && typeof match.config === 'object' && !Array.isArray(match.config)) spec.config = match.config as Record<string, unknown>;
+  return { spec, kind: match.kind, submissionId: match.submissionId, gateStep: match.gateStep };
+}
+
+/** Queues the match's job (idempotent: the job id is the match id, BullMQ keeps the first). */
+export async function enqueueMatch(db: Db, queues: JudgeQueues, matchId: number): Promise<void> {
+  const { spec, kind, submissionId, gateStep } = await matchSpecFromDb(db, matchId);
+  await queues.matches.add(
+    'match',
+    { type: 'match', matchId: String(matchId), kind, ...(submissionId !== null ? { submissionId: String(submissionId) } : {}), spec },
+    { ...MATCH_JOB_OPTIONS, jobId: matchJobId(matchId), priority: priorityOf(kind, gateStep) },
+  );
+}

@@ -1,0 +1,86 @@
+// Repairs what a crash between a database commit and a queue write can leave
+// behind, so no submission or match waits forever:
+// - a submission still `queued` (the API could not reach Redis): start its gate;
+// - a submission `compiling` or a match `queued`/`running` whose job Redis lost:
+//   queue it again under the same id;
+// - a job that failed for good (workers died on it twice): record it as failed;
+// - a result the recorder gave up on (database down too long): retry it.
+
+import type { Db } from '../db/client.ts';
+import { checkJobId, matchJobId, type JudgeQueues } from '../queue/index.ts';
+import { startGate } from './gate.ts';
+import { enqueueMatch } from './matches.ts';
+
+export interface SweepReport {
+  started: number;
+  requeued: number;
+  failed: number;
+  retried: number;
+}
+
+export async function sweep(deps: { db: Db; queues: JudgeQueues }, options: { olderThanMs?: number } = {}): Promise<SweepReport> {
+  const { db, queues } = deps;
+  const cutoff = new Date(Date.now() - (options.olderThanMs ?? 30_000));
+  const report: SweepReport = { started: 0, requeued: 0, failed: 0, retried: 0 };
+
+  const retryResult = async (id: string) => {
+    const r = await queues.results.getJob(id);
+    if (!r) return false;
+    if ((await r.getState()) === 'failed') {
+      await r.retry('failed');
+      report.retried++;
+    }
+    return true; // waiting for the recorder, or retried
+  };
+
+  const submissions = await db.submission.findMany({
+    where: { status: { in: ['queued', 'compiling'] }, updatedAt: { lt: cutoff } },
+    select: { id: true, status: true },
+  });
+  for (const s of submissions) {
+    const job = await queues.matches.getJob(checkJobId(s.id));
+    if (!job) {
+      if (await retryResult(`r-c-${s.id}`)) continue;
+      await startGate(deps, s.id);
+      if (s.status === 'queued') report.started++;
+      else report.requeued++;
+      continue;
+    }
+    const state = await job.getState();
+    if (state === 'failed') {
+      await queues.addResult({
+        type: 'check',
+        submissionId: String(s.id),
+        verdict: { ok: false, message: `internal error: the judge could not check the bot (${job.failedReason || 'workers stopped'}); please resubmit` },
+        worker: 'sweep',
+      });
+      report.failed++;
+    } else if (state === 'completed') {
+      await retryResult(`r-c-${s.id}`);
+    }
+  }
+
+  const matches = await db.match.findMany({
+    where: { status: { in: ['queued', 'running'] }, createdAt: { lt: cutoff } },
+    select: { id: true },
+  });
+  for (const m of matches) {
+    const rid = `r-m-${m.id}`;
+    const job = await queues.matches.getJob(matchJobId(m.id));
+    if (!job) {
+      if (await retryResult(rid)) continue;
+      await enqueueMatch(db, queues, m.id);
+      report.requeued++;
+      continue;
+    }
+    const state = await job.getState();
+    if (state === 'failed') {
+      if (await queues.results.getJob(rid)) continue;
+      await queues.addResult({ type: 'match', matchId: String(m.id), ok: false, error: job.failedReason || 'the match failed on the workers', worker: 'sweep', attempt: job.attemptsMade });
+      report.failed++;
+    } else if (state === 'completed') {
+      await retryResult(rid);
+    }
+  }
+  return report;
+}

@@ -1,0 +1,169 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import game, { gridString } from '../../../src/games/moria/index.ts';
+import { CT, UT, cloneState, type MoriaState } from '../../../src/games/moria/engine.ts';
+import { boardProblem, reachFromOutside } from '../../../src/games/moria/mapgen.ts';
+import { GameConfigError } from '../../../src/games/types.ts';
+import { Rng } from '../../../src/games/rng.ts';
+
+const cfg = game.parseConfig({});
+const SEEDS = Array.from({ length: 25 }, (_, k) => k * 7919 + 1);
+const boards = new Map<number, MoriaState>(SEEDS.map((seed) => [seed, game.create(cfg, seed)]));
+
+function count(s: MoriaState, t: CT): number {
+  return s.type.reduce((n, x) => n + (x === t ? 1 : 0), 0);
+}
+
+test('boards look like the original: 464 Outside, ~1008 Cave with 80 treasures, ~337 Granite, ~1791 Rock, no Abyss', () => {
+  for (const [seed, s] of boards) {
+    assert.equal(count(s, CT.Outside), 464, `seed ${seed}`);
+    const caves = count(s, CT.Cave);
+    assert.ok(Math.abs(caves - 1008) <= 60, `seed ${seed}: ${caves} caves`);
+    const granite = count(s, CT.Granite);
+    assert.ok(granite >= 250 && granite <= 420, `seed ${seed}: ${granite} granite`);
+    const rock = count(s, CT.Rock);
+    assert.ok(Math.abs(rock - 1791) <= 150, `seed ${seed}: ${rock} rock`);
+    assert.equal(count(s, CT.Abyss), 0);
+    assert.equal(s.treasure.reduce((a, b) => a + b, 0), 80);
+    // The outside band is exactly the 2 outer rows and columns.
+    for (let i = 0; i < 60; i++)
+      for (let j = 0; j < 60; j++) {
+        const out = i < 2 || j < 2 || i >= 58 || j >= 58;
+        assert.equal(s.type[i * 60 + j] === CT.Outside, out);
+      }
+    // Rock starts at full resistance.
+    for (let p = 0; p < 3600; p++) if (s.type[p] === CT.Rock) assert.equal(s.turns[p], 5);
+  }
+});
+
+test('treasures are buried in rock, and every one can be dug to from the Outside (never sealed by granite)', () => {
+  for (const [seed, s] of boards) {
+    const dig = reachFromOutside(s, (p) => s.type[p] !== CT.Granite);
+    for (let p = 0; p < 3600; p++) {
+      if (!s.treasure[p]) continue;
+      assert.equal(s.type[p], CT.Cave);
+      assert.ok(dig[p], `seed ${seed}: treasure ${p} sealed`);
+      for (let a = -1; a <= 1; a++)
+        for (let b = -1; b <= 1; b++) {
+          if (!a && !b) continue;
+          const t = s.type[p + a * 60 + b];
+          assert.ok(t === CT.Rock || t === CT.Granite, `seed ${seed}: treasure ${p} not buried`);
+        }
+    }
+    assert.equal(boardProblem(s), null);
+  }
+});
+
+test('caves are 2-3 wide tunnels connected to the Outside band', () => {
+  for (const [seed, s] of boards) {
+    const walk = reachFromOutside(s, (p) => s.type[p] === CT.Cave && !s.treasure[p]);
+    let thin = 0;
+    let caves = 0;
+    for (let p = 0; p < 3600; p++) {
+      if (s.type[p] !== CT.Cave || s.treasure[p]) continue;
+      caves++;
+      assert.ok(walk[p], `seed ${seed}: cave ${p} cut off`);
+      // Part of at least one 2x2 block of caves: tunnels are never 1 wide.
+      let inBlock = false;
+      for (const [a, b] of [[0, 0], [-1, 0], [0, -1], [-1, -1]] as const) {
+        const q = p + a * 60 + b;
+        if ([q, q + 1, q + 60, q + 61].every((r) => s.type[r] === CT.Cave && !s.treasure[r])) inBlock = true;
+      }
+      if (!inBlock) thin++;
+    }
+    assert.equal(thin, 0, `seed ${seed}: ${thin} of ${caves} caves in a 1-wide passage`);
+  }
+});
+
+test('initial units: ids by the facts, on distinct treasureless caves, dwarves conquer theirs, Balrog away from everyone', () => {
+  for (const [seed, s] of boards) {
+    assert.equal(s.utype.length, 125);
+    for (let pl = 0; pl < 4; pl++) {
+      for (let k = 0; k < 25; k++) {
+        const id = 25 * pl + k;
+        assert.equal(s.utype[id], k < 20 ? UT.Dwarf : UT.Wizard);
+        assert.equal(s.uplayer[id], pl);
+        const p = s.upos[id]!;
+        assert.equal(s.type[p], CT.Cave);
+        assert.equal(s.treasure[p], 0);
+        assert.equal(s.unitAt[p], id);
+        assert.equal(s.uhealth[id], k < 20 ? 100 : 50);
+        if (k < 20) assert.equal(s.owner[p], pl);
+      }
+      assert.equal(s.nbCells[pl], 20, `seed ${seed}: round 0 has 20 cells per clan`);
+    }
+    for (let id = 100; id < 120; id++) {
+      assert.equal(s.utype[id], UT.Orc);
+      assert.equal(s.upos[id], -1, 'orcs start dead');
+    }
+    for (let id = 120; id < 124; id++) {
+      assert.equal(s.utype[id], UT.Troll);
+      assert.equal(s.type[s.upos[id]!], CT.Cave);
+    }
+    assert.equal(s.utype[124], UT.Balrog);
+    const b = s.upos[124]!;
+    for (let id = 0; id < 124; id++) {
+      const p = s.upos[id]!;
+      if (p < 0) continue;
+      const d = Math.max(Math.abs(Math.floor(p / 60) - Math.floor(b / 60)), Math.abs((p % 60) - (b % 60)));
+      assert.ok(d > 3, `seed ${seed}: unit ${id} within 3 of the Balrog`);
+    }
+  }
+});
+
+test('the same seed gives the same match; different seeds give different boards; next() never mutates its input', () => {
+  const play = (seed: number) => {
+    let s = game.create(cfg, seed);
+    const rng = new Rng(seed * 3 + 1);
+    const frames: string[] = [JSON.stringify(game.frame(s))];
+    for (let r = 0; r < 60; r++) {
+      const orders = [0, 1, 2, 3].map((pl) => {
+        const raw = [];
+        for (let k = 0; k < 25; k++) raw.push([25 * pl + k, rng.random(0, 8)]);
+        return game.validateOrders(s, pl, raw).orders;
+      });
+      const before = cloneState(s);
+      const out = game.next(s, orders, [false, false, false, false]);
+      assert.deepEqual(s, before, 'input state untouched');
+      s = out.state;
+      frames.push(JSON.stringify(game.frame(s)) + JSON.stringify(out.events));
+    }
+    return frames;
+  };
+  assert.deepEqual(play(11), play(11));
+  const grids = new Set(SEEDS.map((seed) => gridString(boards.get(seed)!)));
+  assert.equal(grids.size, SEEDS.length);
+});
+
+test('parseConfig: default.cnf names; unknown keys and bad values are errors', () => {
+  assert.equal(game.parseConfig({ nb_rounds: 50 }).nb_rounds, 50);
+  assert.equal(game.parseConfig().nb_dwarves, 20);
+  assert.throws(() => game.parseConfig({ nb_round: 50 }), GameConfigError);
+  assert.throws(() => game.parseConfig({ nb_rounds: 0 }), GameConfigError);
+  assert.throws(() => game.parseConfig({ nb_rounds: '10' }), GameConfigError);
+  assert.throws(() => game.parseConfig({ rows: 40 }), /rows/);
+  assert.throws(() => game.parseConfig({ nb_players: 3 }), GameConfigError);
+});
+
+test('a match lasts nb_rounds rounds; the replay frames of a whole match gzip well under 1 MB', () => {
+  let s = game.create(game.parseConfig({}), 5);
+  const frames = [game.frame(s)];
+  let rounds = 0;
+  while (!game.isOver(s)) {
+    s = game.next(s, [[], [], [], []], [false, false, false, false]).state;
+    frames.push(game.frame(s));
+    rounds++;
+  }
+  assert.equal(rounds, 200);
+  assert.equal(game.round(s), 200);
+  const size = gzipSync(JSON.stringify(frames)).length;
+  assert.ok(size < 400_000, `${size} bytes`);
+  // Scores are c + 10t.
+  assert.deepEqual(game.scores(s), [0, 1, 2, 3].map((pl) => s.nbCells[pl]! + 10 * s.nbTreasures[pl]!));
+});
+
+test('encodeView is typed arrays only', () => {
+  const v = game.encodeView(boards.get(1)!);
+  for (const a of Object.values(v)) assert.ok(ArrayBuffer.isView(a));
+});

@@ -1,30 +1,32 @@
 // `npm run worker`: a match-worker process. Start as many as wanted, on any
-// machine that reaches Redis (REDIS_URL). It holds no database credentials.
+// machine that reaches Redis (REDIS_URL). It never opens the database and
+// needs no database credentials.
 //   WORKER_CONCURRENCY  matches played at once (default: cores)
+//   MATCH_LOCK_MS / STALLED_INTERVAL_MS  how soon a dead worker's match is re-queued
 
-import { judgeSettings } from '../src/queue/settings.ts';
+import { loadConfig } from '../src/config.ts';
 import { resolveRedis } from '../src/queue/redis.ts';
 import { startWorkerPool } from './pool.ts';
 
 const log = (m: string) => console.log(`[worker ${process.pid}] ${m}`);
 
 async function main() {
-  const settings = judgeSettings();
-  const redis = await resolveRedis({ redisUrl: settings.redisUrl, dataDir: settings.dataDir, log });
+  const config = loadConfig();
+  const redis = await resolveRedis({ redisUrl: config.redisUrl, dataDir: config.dataDir, log });
   const pool = await startWorkerPool({
     redisUrl: redis.url,
-    prefix: settings.prefix,
-    concurrency: settings.workerConcurrency,
-    lockDurationMs: settings.matchLockMs,
-    stalledIntervalMs: settings.stalledIntervalMs,
+    prefix: config.queuePrefix,
+    concurrency: config.workerConcurrency,
+    lockDurationMs: config.matchLockMs,
+    stalledIntervalMs: config.stalledIntervalMs,
     log,
   });
-  log(`ready: ${settings.workerConcurrency} match runner(s) on ${redis.url} (prefix ${settings.prefix}), name ${pool.name}`);
+  log(`ready: ${config.workerConcurrency} match runner(s) on ${redis.url} (prefix ${config.queuePrefix}), name ${pool.name}`);
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) process.exit(1); // second signal: leave now; the matches are re-queued by the others
     stopping = true;
-    log(`${signal}: finishing running matches, then exiting`);
+    log(`${signal}: finishing running matches, then exiting (again to quit now)`);
     await pool.close();
     await redis.stop();
     process.exit(0);

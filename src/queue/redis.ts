@@ -80,7 +80,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface ResolveRedisOptions {
   /** REDIS_URL from the config; unset means the embedded default. */
-  redisUrl?: string | undefined;
+  redisUrl?: string | null | undefined;
   /** DATA_DIR: the private server keeps its data under DATA_DIR/redis. */
   dataDir: string;
   /** Where to look for the local default (tests may point elsewhere). */

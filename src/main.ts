@@ -1,0 +1,148 @@
+// `npm start`: everything in one process with the embedded defaults (PGlite
+// under DATA_DIR without DATABASE_URL; Redis on 127.0.0.1:6379 or a private
+// redis-server without REDIS_URL): the API, the recorder, the scheduler and
+// one pool of match runners (WORKER_CONCURRENCY, default: cores).
+//
+// Each part also starts alone for a real deployment:
+//   npm run api | recorder | scheduler | worker
+// (= node --no-node-snapshot --import tsx src/main.ts <part>). Parts that open
+// the database need DATABASE_URL when run apart: embedded PGlite serves a single
+// process. The worker never opens the database.
+
+import { loadConfig, type Config } from './config.ts';
+import { resolveRedis, type RedisHandle } from './queue/redis.ts';
+import { openJudgeQueues, type JudgeQueues } from './queue/index.ts';
+
+type Part = 'api' | 'recorder' | 'scheduler' | 'worker';
+const PARTS: Part[] = ['api', 'recorder', 'scheduler', 'worker'];
+
+interface Running {
+  name: string;
+  close(): Promise<void>;
+}
+
+function logger(part: string) {
+  return (message: string) => console.log(`[${part}] ${message}`);
+}
+
+export async function start(parts: Part[], config: Config = loadConfig()): Promise<{ close(): Promise<void> }> {
+  const log = logger('arbiter');
+  const needsDb = parts.some((p) => p !== 'worker');
+  if (needsDb && parts.length < PARTS.length && !config.databaseUrl) {
+    throw new Error(
+      `running ${parts.join(', ')} apart needs DATABASE_URL (postgres://...): the embedded PGlite database serves one process. ` +
+        'Use `npm start` to run everything in one process with the embedded database.',
+    );
+  }
+  const running: Running[] = [];
+  const redis: RedisHandle = await resolveRedis({ redisUrl: config.redisUrl, dataDir: config.dataDir, log });
+  running.push({ name: 'redis', close: () => redis.stop() });
+  if (redis.source !== 'env') log(`Redis: ${redis.url} (${redis.source === 'private' ? 'a private redis-server, data under ' + config.dataDir + '/redis' : redis.source === 'local' ? 'found on 127.0.0.1:6379' : 'shared with another Arbiter process'})`);
+  const queues: JudgeQueues = openJudgeQueues({ redisUrl: redis.url, prefix: config.queuePrefix });
+  running.push({ name: 'queues', close: () => queues.close() });
+
+  const closeAll = async () => {
+    for (const r of running.reverse()) {
+      try {
+        await r.close();
+      } catch (e) {
+        log(`closing ${r.name}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  };
+
+  try {
+    let db: import('./db/client.ts').Db | null = null;
+    if (needsDb) {
+      const { createDb, migrate, closeDb } = await import('./db/client.ts');
+      db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      const dbRef = db;
+      running.push({ name: 'database', close: () => closeDb(dbRef) });
+      const applied = await migrate(db, { log: logger('db') });
+      log(`database: ${config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/pglite`}${applied.length ? `, applied ${applied.length} migration(s)` : ''}`);
+    }
+    if (parts.includes('worker')) {
+      const { startWorkerPool } = await import('../workers/pool.ts');
+      const pool = await startWorkerPool({
+        redisUrl: redis.url,
+        prefix: config.queuePrefix,
+        concurrency: config.workerConcurrency,
+        lockDurationMs: config.matchLockMs,
+        stalledIntervalMs: config.stalledIntervalMs,
+        log: logger('worker'),
+      });
+      running.push({ name: 'worker', close: () => pool.close() });
+      log(`worker pool: ${config.workerConcurrency} match runner(s)`);
+    }
+    if (parts.includes('recorder')) {
+      const { startRecorder } = await import('./recorder/index.ts');
+      const recorder = await startRecorder({ db: db!, queues, log: logger('recorder') });
+      running.push({ name: 'recorder', close: () => recorder.close() });
+      log('recorder: consuming results');
+    }
+    if (parts.includes('scheduler')) {
+      const { startScheduler } = await import('./scheduler/index.ts');
+      const scheduler = startScheduler({
+        db: db!,
+        queues,
+        rankedEnabled: config.rankedEnabled,
+        rankedIntervalMs: config.rankedIntervalMs,
+        ranked: { target: config.rankedQueueTarget },
+        log: logger('scheduler'),
+      });
+      running.push({ name: 'scheduler', close: () => scheduler.close() });
+      log(`scheduler: ranked play ${config.rankedEnabled ? 'on' : 'off'}`);
+    }
+    if (parts.includes('api')) {
+      const { buildApp } = await import('./server/app.ts');
+      const app = await buildApp({ config, db: db!, queues });
+      await app.listen({ port: config.port, host: config.host });
+      running.push({ name: 'api', close: () => app.close() });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : config.port;
+      log(`API on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port} (OpenAPI at /docs)`);
+    }
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+  return { close: closeAll };
+}
+
+function parseParts(argv: string[]): Part[] {
+  if (argv.length === 0 || (argv.length === 1 && argv[0] === 'all')) return [...PARTS];
+  for (const a of argv) {
+    if (!(PARTS as string[]).includes(a)) throw new Error(`unknown part "${a}": use one or more of ${PARTS.join(', ')} (or nothing for all)`);
+  }
+  return argv as Part[];
+}
+
+async function cli() {
+  let parts: Part[];
+  let config: Config;
+  try {
+    parts = parseParts(process.argv.slice(2));
+    config = loadConfig();
+  } catch (e) {
+    console.error(`arbiter: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(2);
+  }
+  const running = await start(parts, config);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    console.log(`[arbiter] ${signal}: stopping (again to quit now)`);
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('src/main.ts')) {
+  cli().catch((e: unknown) => {
+    console.error(`arbiter: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  });
+}

@@ -165,3 +165,14 @@ test('a bot whose sandbox process dies (as on a V8 catastrophic OOM) is frozen; 
     SandboxBotHost.prototype.play = original;
   }
 });
+
+test('a real V8 catastrophic OOM kills only that bot’s process: frozen for memory, the match completes', async () => {
+  // Measured here: this allocation makes V8 call onCatastrophicError, after
+  // which the process can only abort.
+  const out = await playAgainstAdders(bot('Fatal', `play() { add(1); if (round() === 2) { this.a = new Array(2 ** 27).fill(1.5); } }`), { memoryMb: 64 });
+  const p = out.replay.players[1]!;
+  assert.equal(p.frozenReason, 'memory', `${p.frozenReason}: ${p.frozenMessage}`);
+  assert.equal(p.frozenRound, 3);
+  assert.equal(out.replay.result.scores[1], 2);
+  assert.ok(othersUnaffected(out));
+});

@@ -1,0 +1,112 @@
+// Per game: engine-only time of a full match (no bots, no orders), a full
+// match of four Demo bots sandboxed and in-process (the sandbox tax), and the
+// host overhead of one sandboxed play() call with the game's real view.
+
+import { loadGames } from '../src/games/registry.ts';
+import type { AnyGame } from '../src/games/types.ts';
+import { builtinSeat } from '../src/runner/builtins.ts';
+import { runMatch, LOG_CAP_BYTES } from '../src/runner/run-match.ts';
+import { compileBot } from '../sandbox/compile.ts';
+import { buildPrelude } from '../sandbox/prelude.ts';
+import { SandboxBotHost, sharedPool } from '../sandbox/sandbox-host.ts';
+import { InProcessBotHost } from '../sandbox/inprocess-host.ts';
+import { encodeReplay } from '../src/replay/io.ts';
+import type { BotHost } from '../sandbox/host.ts';
+
+const SEED = 30;
+
+function ms(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function engineOnly(game: AnyGame): { ms: number; rounds: number } {
+  const config = game.parseConfig({});
+  const runs: number[] = [];
+  let rounds = 0;
+  for (let i = 0; i < 5; i++) {
+    const start = process.hrtime.bigint();
+    let state = game.create(config, SEED + i);
+    const none = Array.from({ length: game.nbPlayers }, () => []);
+    const frozen = none.map(() => false);
+    rounds = 0;
+    while (!game.isOver(state)) {
+      state = game.next(state, none, frozen).state;
+      rounds++;
+    }
+    runs.push(ms(start));
+  }
+  return { ms: median(runs), rounds };
+}
+
+async function callOverhead(game: AnyGame, host: BotHost): Promise<number> {
+  const seat = await builtinSeat(game.id, 'Null');
+  const reply = await host.load({
+    prelude: await buildPrelude(game),
+    code: await compileBot(seat.source, seat.filename),
+    filename: seat.filename,
+    me: 0,
+    seed: SEED,
+    cpuBudgetMs: 60_000,
+    memoryMb: 128,
+    logCapBytes: LOG_CAP_BYTES,
+  });
+  if (!reply.ok) throw new Error(reply.message);
+  const view = game.encodeView(game.create(game.parseConfig({}), SEED));
+  const request = { names: JSON.stringify(Object.keys(view)), status: '[0,0,0,0]', arrays: Object.values(view) };
+  for (let i = 0; i < 50; i++) await host.play(request);
+  const n = 400;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await host.play(request);
+  const perCall = (ms(start) * 1000) / n;
+  await host.close();
+  return perCall;
+}
+
+export async function run(filter?: string[]): Promise<void> {
+  const games = [...(await loadGames()).values()].filter((g) => !filter?.length || filter.includes(g.id));
+  for (const game of games) {
+    if (!game.bots.builtin['Demo'] || !game.bots.builtin['Null']) {
+      console.log(`${game.id}: no Demo/Null bots yet, skipped`);
+      continue;
+    }
+    const demo = await builtinSeat(game.id, 'Demo');
+    const seats = [demo, demo, demo, demo];
+    const engine = engineOnly(game);
+    // Warm the process pool (a worker keeps its processes), then time.
+    const coldStart = process.hrtime.bigint();
+    await runMatch({ game: game.id, seed: SEED, seats });
+    const cold = ms(coldStart);
+    const sandboxRuns: number[] = [];
+    const inprocRuns: number[] = [];
+    let size = 0;
+    let cpu = 0;
+    for (let i = 0; i < 3; i++) {
+      let start = process.hrtime.bigint();
+      const out = await runMatch({ game: game.id, seed: SEED + i, seats });
+      sandboxRuns.push(ms(start));
+      size = encodeReplay(out.replay).length;
+      cpu = Math.max(...out.replay.players.map((p) => p.cpuMs));
+      start = process.hrtime.bigint();
+      await runMatch({ game: game.id, seed: SEED + i, seats }, { host: 'inprocess' });
+      inprocRuns.push(ms(start));
+    }
+    const sandboxed = median(sandboxRuns);
+    const inproc = median(inprocRuns);
+    const sandboxCall = await callOverhead(game, new SandboxBotHost());
+    const inprocCall = await callOverhead(game, new InProcessBotHost());
+    console.log(`\n${game.title} (${engine.rounds} rounds, seed ${SEED}+)`);
+    console.log(`  engine only, no bots:                 ${engine.ms.toFixed(1)} ms per match`);
+    console.log(`  4 x Demo sandboxed (warm pool):       ${sandboxed.toFixed(0)} ms per match (first match, cold pool: ${cold.toFixed(0)} ms)`);
+    console.log(`  4 x Demo as in-process functions:     ${inproc.toFixed(0)} ms per match`);
+    console.log(`  sandbox tax (sandboxed / in-process): ${(sandboxed / inproc).toFixed(2)}`);
+    console.log(`  host overhead per bot call:           ${sandboxCall.toFixed(0)} µs sandboxed, ${inprocCall.toFixed(0)} µs in-process`);
+    console.log(`  Demo CPU per match (max of 4):        ${cpu.toFixed(0)} ms of ${game.defaultLimits.cpuBudgetMs} ms budget`);
+    console.log(`  replay size, gzip:                    ${(size / 1024).toFixed(0)} KiB`);
+  }
+  sharedPool.shutdown();
+}

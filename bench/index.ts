@@ -1,0 +1,19 @@
+// `npm run bench [part...]`: the figures the issues ask for. Parts: games
+// (engines, sandbox tax, call overhead), judge (gate latency, matches per
+// minute), api (throughput and p99 latency). `npm run bench games moria`
+// runs one game.
+import { existsSync } from 'node:fs';
+
+const [part, ...rest] = process.argv.slice(2);
+const parts = part ? [part] : ['games', 'judge', 'api'];
+for (const name of parts) {
+  const file = new URL(`./${name}.ts`, import.meta.url);
+  if (!existsSync(file)) {
+    console.log(`bench ${name}: not present`);
+    continue;
+  }
+  console.log(`=== bench: ${name}`);
+  const mod = (await import(file.href)) as { run: (args?: string[]) => Promise<void> };
+  await mod.run(rest);
+}
+process.exit(0);

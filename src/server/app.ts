@@ -1,0 +1,113 @@
+// The HTTP API as a fastify plugin-style app (fastify/demo's layout): the
+// app is built from its dependencies, routes are thin and declare schemas,
+// one error handler turns bad input into 4xx messages, OpenAPI at /docs.
+// `buildApp` does not listen; src/server/main.ts does.
+
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { JudgeQueues } from '../queue/index.ts';
+import { errorHandler, notFound } from './errors.ts';
+import { resolveUser } from './auth.ts';
+import { createEventHub, type EventHub } from './events.ts';
+import accountRoutes from './routes/accounts.ts';
+import submissionRoutes from './routes/submissions.ts';
+import gameRoutes from './routes/games.ts';
+import matchRoutes from './routes/matches.ts';
+import opsRoutes from './routes/ops.ts';
+
+/** S2's gate entry point (src/scheduler/gate.ts): called after a submission row is inserted. */
+export type StartGate = (deps: { db: Db; queues: JudgeQueues }, submissionId: number) => Promise<void>;
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  /** The judge queues; without them submissions stay `queued` and /health reports no Redis. */
+  queues?: JudgeQueues | null;
+  /** Defaults to src/scheduler/gate.ts's startGate when queues are given. */
+  startGate?: StartGate | null;
+  /** fastify's logger option (default: at config.logLevel). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  queues: JudgeQueues | null;
+  startGate: StartGate | null;
+  events: EventHub | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+async function defaultStartGate(): Promise<StartGate | null> {
+  try {
+    const path = '../scheduler/gate.ts';
+    const mod = (await import(path)) as { startGate?: StartGate };
+    return mod.startGate ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { config, db } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    // Ids in URLs are integers; anything else is a 400 from the params schema.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
+    bodyLimit: 1024 * 1024,
+  });
+  const queues = opts.queues ?? null;
+  const startGate = opts.startGate !== undefined ? opts.startGate : queues ? await defaultStartGate() : null;
+  const events = queues ? createEventHub(queues.redisUrl, queues.eventsChannel, (msg, err) => app.log.warn({ err }, msg)) : null;
+  app.decorate('deps', { config, db, queues, startGate, events });
+  app.addHook('onClose', async () => {
+    await events?.close();
+  });
+
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request) => {
+    throw notFound(`no route ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  await app.register(cookie);
+  await app.register(multipart, {
+    limits: { fileSize: config.submissionMaxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Arbiter judge API', version: '1.0.0', description: 'Submit bots, follow the Dummy gate, read leaderboards, matches and replays.' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'A token from POST /api/tokens' },
+          session: { type: 'apiKey', in: 'cookie', name: 'arbiter_session' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (request) => {
+    request.user = await resolveUser(db, request, config.adminUsers);
+  });
+
+  await app.register(accountRoutes);
+  await app.register(submissionRoutes);
+  await app.register(gameRoutes);
+  await app.register(matchRoutes);
+  await app.register(opsRoutes);
+  return app;
+}

@@ -1,0 +1,88 @@
+// One error type for routes and one error handler for the app: bad input of
+// any kind (body, query, params, multipart, JSON syntax, size) becomes a 4xx
+// with a message; only a real fault is a 5xx, and its details stay in the log.
+
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, code?: string) => new HttpError(400, message, code);
+export const unauthorized = (message = 'log in first: a session cookie or an Authorization: Bearer token') => new HttpError(401, message, 'unauthorized');
+export const forbidden = (message: string) => new HttpError(403, message, 'forbidden');
+export const notFound = (message: string) => new HttpError(404, message, 'not-found');
+export const conflict = (message: string, code?: string) => new HttpError(409, message, code);
+export const tooLarge = (message: string) => new HttpError(413, message, 'too-large');
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  code?: string;
+}
+
+function prismaStatus(err: { code?: unknown }): number | null {
+  if (typeof err.code !== 'string' || !/^P\d{4}$/.test(err.code)) return null;
+  if (err.code === 'P2025') return 404; // record not found
+  if (err.code === 'P2002') return 409; // unique constraint
+  return null;
+}
+
+export function errorHandler(this: unknown, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  let status = 500;
+  let message = 'internal error';
+  let code: string | undefined;
+  if (error instanceof HttpError) {
+    status = error.statusCode;
+    message = error.message;
+    code = error.code;
+  } else if (error.validation) {
+    status = 400;
+    const where = error.validationContext ?? 'request';
+    message = `bad ${where}: ${error.message.replace(/^(body|querystring|params|headers)\/?/, '')}`;
+    code = 'validation';
+  } else if (error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    status = 413;
+    message = 'request too large';
+    code = 'too-large';
+  } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    status = error.statusCode;
+    message = error.message || STATUS_TEXT[status] || 'bad request';
+    code = error.code;
+  } else {
+    const p = prismaStatus(error);
+    if (p) {
+      status = p;
+      message = p === 404 ? 'not found' : 'conflict with existing data';
+    }
+  }
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ status, message }, 'request refused');
+  const body: ErrorBody = { statusCode: status, error: STATUS_TEXT[status] ?? 'Error', message };
+  if (code) body.code = code;
+  void reply.status(status).send(body);
+}

@@ -1,0 +1,382 @@
+// Submissions: upload (multipart or JSON), status with the gate's matches,
+// live status (SSE), source (owner/admin only), my submissions.
+
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { readBotHeader } from '../../../sandbox/compile.ts';
+import { loadGames } from '../../games/registry.ts';
+import { checkNameForSubmission, NameError, type NameClaim } from '../../judge/names.ts';
+import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
+import { HttpError, badRequest, conflict, notFound, tooLarge } from '../errors.ts';
+import { statusOut, FINAL_STATUSES, matchOut, matchInclude } from '../serialize.ts';
+import type { JudgeEventMessage } from '../events.ts';
+
+const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+} as const;
+
+const EXT_RE = /\.(ts|js|mts|mjs|cts|cjs)$/i;
+
+interface Upload {
+  game: string | undefined;
+  source: string;
+  filename: string | undefined;
+}
+
+export default async function submissionRoutes(app: FastifyInstance) {
+  const { db, config } = app.deps;
+  const max = config.submissionMaxBytes;
+
+  function decodeUtf8(buf: Buffer): string {
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    } catch {
+      throw badRequest('the file is not UTF-8 text: upload the bot source file (.ts or .js)', 'not-text');
+    }
+  }
+
+  async function readUpload(request: FastifyRequest): Promise<Upload> {
+    if (request.isMultipart()) {
+      let game: string | undefined;
+      let source: string | undefined;
+      let filename: string | undefined;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'file') throw badRequest(`unexpected file field "${part.fieldname}": send the bot as "file"`);
+            const buf = await part.toBuffer();
+            source = decodeUtf8(buf);
+            filename = part.filename;
+          } else if (part.fieldname === 'game') {
+            game = String(part.value);
+          } else if (part.fieldname === 'source' && typeof part.value === 'string') {
+            source = part.value;
+          }
+        }
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT') {
+          throw tooLarge(code === 'FST_FILES_LIMIT' ? 'send one file only' : `file too large: at most ${max} bytes`);
+        }
+        throw err;
+      }
+      if (source === undefined) throw badRequest('no file: send the bot source as the multipart field "file"', 'no-file');
+      return { game, source, filename };
+    }
+    const body = request.body as unknown;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      throw badRequest('send multipart/form-data (game, file) or JSON {"game": "...", "source": "..."}');
+    }
+    const b = body as Record<string, unknown>;
+    for (const key of Object.keys(b)) {
+      if (!['game', 'source', 'filename'].includes(key)) throw badRequest(`unknown field "${key}" (expected game, source, filename)`);
+    }
+    if (typeof b.source !== 'string') throw badRequest('"source" must be the bot source as a string', 'no-file');
+    if (b.game !== undefined && typeof b.game !== 'string') throw badRequest('"game" must be a string');
+    if (b.filename !== undefined && (typeof b.filename !== 'string' || b.filename.length > 200)) throw badRequest('"filename" must be a short string');
+    return { game: b.game as string | undefined, source: b.source, filename: b.filename as string | undefined };
+  }
+
+  app.post(
+    '/api/submissions',
+    {
+      bodyLimit: max * 6 + 64 * 1024,
+      config: {
+        rateLimit: {
+          max: config.rateLimitSubmit,
+          timeWindow: '1 minute',
+          keyGenerator: (req: FastifyRequest) => (req.user ? `user:${req.user.id}` : `ip:${req.ip}`),
+        },
+      },
+      schema: {
+        tags: ['submissions'],
+        summary: 'Submit a bot: multipart (game, file) or JSON {game, source}. Answers 202 at once; the gate runs after.',
+        consumes: ['multipart/form-data', 'application/json'],
+        security: [{ bearer: [] }, { session: [] }],
+      },
+    },
+    async (request, reply) => {
+      const me = requireUser(request);
+      const upload = await readUpload(request);
+      const size = Buffer.byteLength(upload.source, 'utf8');
+      if (size > max) throw tooLarge(`file too large: ${size} bytes, at most ${max}`);
+      if (size === 0 || upload.source.trim() === '') throw badRequest('the file is empty', 'empty');
+      const games = await loadGames();
+      if (!upload.game) throw badRequest(`missing field "game" (one of: ${[...games.keys()].join(', ')})`, 'no-game');
+      const game = games.get(upload.game);
+      if (!game) throw badRequest(`unknown game "${upload.game}" (known: ${[...games.keys()].join(', ')})`, 'unknown-game');
+      const header = readBotHeader(upload.source);
+      if (!header.name) throw badRequest('no player name in the file: add  export const PLAYER_NAME = "YourName";', 'no-name');
+      if (!header.game) throw badRequest(`no game in the file: add  export const GAME = "${game.id}";`, 'no-game-in-file');
+      if (header.game !== game.id) {
+        throw badRequest(`game mismatch: the file says GAME = "${header.game}" but the submission is for "${game.id}"`, 'game-mismatch');
+      }
+      let filename = upload.filename ? upload.filename.split(/[\\/]/).pop()! : `${header.name}.ts`;
+      if (!EXT_RE.test(filename)) throw badRequest(`"${filename}": the bot must be a .ts or .js file`, 'bad-filename');
+      filename = filename.slice(0, 100);
+
+      let claim: NameClaim;
+      try {
+        claim = await checkNameForSubmission(db, { name: header.name, game: game.id, userId: me.id, offensiveWords: config.offensiveWords });
+      } catch (err) {
+        if (err instanceof NameError) {
+          throw new HttpError(err.problem === 'taken' || err.problem === 'locked' ? 409 : 400, err.message, `name-${err.problem}`);
+        }
+        throw err;
+      }
+
+      const create = () =>
+        db.$transaction(async (tx) => {
+          let playerId = claim.playerId;
+          if (playerId === null) {
+            const p = await tx.playerName.create({ data: { game: game.id, name: header.name!, nameLower: header.name!.toLowerCase(), ownerId: me.id } });
+            playerId = p.id;
+          } else {
+            const p = await tx.playerName.findUniqueOrThrow({ where: { id: playerId } });
+            if (p.locked) throw conflict(`name locked: "${p.name}" already qualified; choose a new name for a new bot`, 'name-locked');
+          }
+          const last = await tx.submission.aggregate({ where: { playerId }, _max: { version: true } });
+          return tx.submission.create({
+            data: {
+              playerId,
+              userId: me.id,
+              game: game.id,
+              version: (last._max.version ?? 0) + 1,
+              source: upload.source,
+              filename,
+              sizeBytes: size,
+            },
+            include: { player: true },
+          });
+        });
+      let sub;
+      try {
+        sub = await create();
+      } catch (err) {
+        // Two uploads at once under one name: the unique (player, version) or (game, name) index refused one.
+        if ((err as { code?: string }).code !== 'P2002') throw err;
+        claim = await checkNameForSubmission(db, { name: header.name, game: game.id, userId: me.id, offensiveWords: config.offensiveWords });
+        sub = await create();
+      }
+
+      const { queues, startGate } = app.deps;
+      if (queues && startGate) {
+        try {
+          await startGate({ db, queues }, sub.id);
+        } catch (err) {
+          // The row stays queued; the scheduler's sweep starts it later.
+          request.log.warn({ err, submissionId: sub.id }, 'startGate failed; submission left queued');
+        }
+      }
+      const current = await db.submission.findUnique({ where: { id: sub.id }, select: { status: true } });
+      return reply.status(202).send({
+        id: sub.id,
+        status: statusOut(current?.status ?? sub.status),
+        game: sub.game,
+        player: sub.player.name,
+        version: sub.version,
+        filename: sub.filename,
+        sizeBytes: sub.sizeBytes,
+        links: { self: `/api/submissions/${sub.id}`, events: `/api/submissions/${sub.id}/events` },
+      });
+    },
+  );
+
+  async function loadSubmission(id: number) {
+    const s = await db.submission.findUnique({
+      where: { id },
+      select: {
+        id: true,
+        game: true,
+        version: true,
+        filename: true,
+        sizeBytes: true,
+        status: true,
+        reason: true,
+        reasonLine: true,
+        reasonDetail: true,
+        createdAt: true,
+        startedAt: true,
+        finishedAt: true,
+        userId: true,
+        user: { select: { username: true } },
+        player: { select: { name: true, locked: true } },
+      },
+    });
+    if (!s) throw notFound(`no submission ${id}`);
+    return s;
+  }
+
+  async function submissionOut(id: number) {
+    const s = await loadSubmission(id);
+    const matches = await db.match.findMany({ where: { submissionId: id, kind: 'gate' }, include: matchInclude, orderBy: { id: 'asc' } });
+    return {
+      id: s.id,
+      game: s.game,
+      player: s.player.name,
+      owner: s.user.username,
+      version: s.version,
+      filename: s.filename,
+      sizeBytes: s.sizeBytes,
+      status: statusOut(s.status),
+      reason: s.reason,
+      reasonLine: s.reasonLine,
+      reasonDetail: s.reasonDetail,
+      createdAt: s.createdAt,
+      startedAt: s.startedAt,
+      finishedAt: s.finishedAt,
+      gateMatches: matches.map(matchOut),
+    };
+  }
+
+  app.get<{ Params: { id: number } }>(
+    '/api/submissions/:id',
+    { schema: { tags: ['submissions'], summary: 'Status, reason, and the gate matches', params: idParams } },
+    async (request) => submissionOut(request.params.id),
+  );
+
+  app.get<{ Params: { id: number } }>(
+    '/api/submissions/:id/events',
+    {
+      schema: {
+        tags: ['submissions'],
+        summary: 'Server-sent events: the current status first, then every change until the verdict',
+        params: idParams,
+      },
+    },
+    async (request, reply) => {
+      const id = request.params.id;
+      const first = await loadSubmission(id);
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      let closed = false;
+      let lastStatus = statusOut(first.status);
+      const send = (data: unknown, event?: string) => {
+        if (closed) return;
+        res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
+      };
+      const cleanups: (() => void)[] = [];
+      const finish = () => {
+        if (closed) return;
+        closed = true;
+        for (const c of cleanups) c();
+        res.end();
+      };
+      request.raw.on('close', finish);
+      send({ submissionId: String(id), status: lastStatus, reason: first.reason, current: true });
+      if (FINAL_STATUSES.has(lastStatus)) return finish();
+
+      const onStatus = (status: string) => {
+        lastStatus = status;
+        if (FINAL_STATUSES.has(status)) setImmediate(finish);
+      };
+      if (app.deps.events) {
+        cleanups.push(
+          app.deps.events.subscribe((event: JudgeEventMessage) => {
+            if (String(event.submissionId) !== String(id)) return;
+            send(event);
+            if (event.matchId === undefined) onStatus(event.status);
+          }),
+        );
+      }
+      // A safety net for a lost message (or no Redis): poll the row now and then.
+      const poll = setInterval(() => {
+        db.submission
+          .findUnique({ where: { id }, select: { status: true, reason: true } })
+          .then((row) => {
+            if (!row) return finish();
+            const s = statusOut(row.status);
+            if (s !== lastStatus) {
+              send({ submissionId: String(id), status: s, reason: row.reason });
+              onStatus(s);
+            }
+          })
+          .catch(() => {});
+      }, 3000);
+      const ping = setInterval(() => !closed && res.write(': ping\n\n'), 15000);
+      cleanups.push(() => clearInterval(poll), () => clearInterval(ping));
+    },
+  );
+
+  app.get<{ Params: { id: number } }>(
+    '/api/submissions/:id/source',
+    { schema: { tags: ['submissions'], summary: 'The source file (its owner or an admin only)', params: idParams } },
+    async (request, reply) => {
+      const s = await db.submission.findUnique({ where: { id: request.params.id }, select: { userId: true, source: true, filename: true } });
+      if (!s) throw notFound(`no submission ${request.params.id}`);
+      requireOwnerOrAdmin(request, s.userId, 'submission');
+      return reply
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('content-disposition', `inline; filename="${s.filename.replace(/["\\\r\n]/g, '_')}"`)
+        .header('cache-control', 'private, no-store')
+        .send(s.source);
+    },
+  );
+
+  app.get<{ Querystring: { limit: number; offset: number; game?: string } }>(
+    '/api/me/submissions',
+    {
+      schema: {
+        tags: ['submissions'],
+        summary: 'My submissions, newest first',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+            offset: { type: 'integer', minimum: 0, maximum: 1000000, default: 0 },
+            game: { type: 'string', maxLength: 64 },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const me = requireUser(request);
+      const where = { userId: me.id, ...(request.query.game ? { game: request.query.game } : {}) };
+      const [rows, total] = await Promise.all([
+        db.submission.findMany({
+          where,
+          orderBy: { id: 'desc' },
+          take: request.query.limit,
+          skip: request.query.offset,
+          select: {
+            id: true,
+            game: true,
+            version: true,
+            filename: true,
+            status: true,
+            reason: true,
+            createdAt: true,
+            finishedAt: true,
+            player: { select: { name: true, locked: true } },
+          },
+        }),
+        db.submission.count({ where }),
+      ]);
+      return {
+        total,
+        limit: request.query.limit,
+        offset: request.query.offset,
+        submissions: rows.map((s) => ({
+          id: s.id,
+          game: s.game,
+          player: s.player.name,
+          nameLocked: s.player.locked,
+          version: s.version,
+          filename: s.filename,
+          status: statusOut(s.status),
+          reason: s.reason,
+          createdAt: s.createdAt,
+          finishedAt: s.finishedAt,
+        })),
+      };
+    },
+  );
+}

@@ -1,0 +1,93 @@
+// Rows → JSON as the API shows them.
+
+import type { SubmissionStatus } from '../db/client.ts';
+
+/** The database enum value `self_play` is 'self-play' on the wire. */
+export const statusOut = (s: SubmissionStatus | string) => (s === 'self_play' ? 'self-play' : s);
+export const FINAL_STATUSES = new Set(['qualified', 'rejected']);
+
+export interface ParticipantRow {
+  seat: number;
+  name: string;
+  builtinName: string | null;
+  submissionId: number | null;
+  playerId: number | null;
+  score: number | null;
+  rank: number | null;
+  cpuMs: number | null;
+  frozenRound: number | null;
+  frozenReason: string | null;
+  frozenMessage: string | null;
+}
+
+export function participantOut(p: ParticipantRow) {
+  return {
+    seat: p.seat,
+    name: p.name,
+    builtin: p.builtinName,
+    submissionId: p.submissionId,
+    score: p.score,
+    rank: p.rank,
+    cpuMs: p.cpuMs,
+    frozen: p.frozenReason ? { round: p.frozenRound, reason: p.frozenReason, message: p.frozenMessage } : null,
+  };
+}
+
+export interface MatchRow {
+  id: number;
+  game: string;
+  seed: number;
+  kind: string;
+  status: string;
+  submissionId: number | null;
+  gateStep: string | null;
+  gateIndex: number | null;
+  winnerSeat: number | null;
+  error: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  durationMs: number | null;
+  participants: ParticipantRow[];
+  replay?: { sizeBytes: number } | null;
+}
+
+export function matchOut(m: MatchRow) {
+  return {
+    id: m.id,
+    game: m.game,
+    seed: m.seed,
+    kind: m.kind,
+    status: m.status,
+    submissionId: m.submissionId,
+    gateStep: m.gateStep,
+    gateIndex: m.gateIndex,
+    winnerSeat: m.winnerSeat,
+    error: m.error,
+    createdAt: m.createdAt,
+    startedAt: m.startedAt,
+    finishedAt: m.finishedAt,
+    durationMs: m.durationMs,
+    participants: [...m.participants].sort((a, b) => a.seat - b.seat).map(participantOut),
+    replay: m.replay ? { url: `/api/matches/${m.id}/replay`, sizeBytes: m.replay.sizeBytes } : null,
+  };
+}
+
+export const participantSelect = {
+  seat: true,
+  name: true,
+  builtinName: true,
+  submissionId: true,
+  playerId: true,
+  score: true,
+  rank: true,
+  cpuMs: true,
+  frozenRound: true,
+  frozenReason: true,
+  frozenMessage: true,
+} as const;
+
+export const matchInclude = {
+  participants: { select: participantSelect },
+  replay: { select: { sizeBytes: true } },
+} as const;

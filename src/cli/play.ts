@@ -10,6 +10,7 @@ import { builtinSeat, UnknownPlayerError } from '../runner/builtins.ts';
 import { checkSeed, runMatch } from '../runner/run-match.ts';
 import type { MatchSeat } from '../runner/types.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
+import { compileBot, readBotHeader } from '../../sandbox/compile.ts';
 import { UsageError } from './main.ts';
 
 export async function playCommand(args: string[]): Promise<number> {
@@ -98,11 +99,17 @@ function parseSeed(text: string): number {
 async function resolvePlayer(gameId: string, arg: string, builtins: string[]): Promise<MatchSeat> {
   if (builtins.includes(arg)) return builtinSeat(gameId, arg);
   if (existsSync(arg)) {
+    let source: string;
     try {
-      return { source: readFileSync(arg, 'utf8'), filename: basename(arg) };
+      source = readFileSync(arg, 'utf8');
     } catch (err) {
       throw new UnknownPlayerError(`cannot read ${arg}: ${(err as Error).message}`);
     }
+    // A local run refuses a broken file outright instead of playing it frozen.
+    await compileBot(source, basename(arg));
+    const { game } = readBotHeader(source);
+    if (game !== null && game !== gameId) throw new UnknownPlayerError(`${arg} declares GAME = "${game}", not ${gameId}`);
+    return { source, filename: basename(arg) };
   }
   throw new UnknownPlayerError(`"${arg}" is neither a built-in player of ${gameId} (${builtins.join(', ')}) nor a readable file`);
 }

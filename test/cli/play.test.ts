@@ -1,0 +1,77 @@
+// The local runner as a student uses it: `arbiter play`, `arbiter verify`.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+const bin = new URL('../../bin/arbiter.js', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'arbiter-cli-'));
+
+function arbiter(...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 240_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function oneLineError(r: ReturnType<typeof arbiter>, pattern: RegExp) {
+  assert.notEqual(r.code, 0);
+  assert.equal(r.err.trim().split('\n').length, 1, r.err);
+  assert.match(r.err, pattern);
+}
+
+test('play --list names every game and its built-in players', () => {
+  const r = arbiter('play', '--list');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^moria\s+Moria\s+built-in players: .*Null.*Demo.*Dummy/m);
+});
+
+test('bad input is a one-line error and a non-zero exit', () => {
+  oneLineError(arbiter('play', 'chess', 'Demo', 'Demo', 'Demo', 'Demo'), /unknown game "chess"/);
+  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', 'Gandalf'), /"Gandalf" is neither a built-in player of moria/);
+  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo'), /needs 4 players, got 3/);
+  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--seed', 'abc'), /bad seed "abc"/);
+  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--seed', '99999999999'), /bad seed/);
+  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--set', 'nb_rounds=-3'), /nb_rounds/);
+  const broken = join(dir, 'broken.ts');
+  writeFileSync(broken, "export const GAME = 'moria';\nexport const PLAYER_NAME = 'Broken';\nexport default class extends Player {\n  play() { let x = ; }\n}\n");
+  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', broken), /broken\.ts:4:\d+: Unexpected ";"/);
+  const wrongGame = join(dir, 'twd.ts');
+  writeFileSync(wrongGame, "export const GAME = 'walking-dead';\nexport const PLAYER_NAME = 'W';\nexport default class extends Player { play() {} }\n");
+  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', wrongGame), /declares GAME = "walking-dead", not moria/);
+  oneLineError(arbiter('verify', join(dir, 'missing.json')), /ENOENT|no such file/);
+  writeFileSync(join(dir, 'junk.json'), '{"hello": 1}');
+  oneLineError(arbiter('verify', join(dir, 'junk.json')), /not a replay/);
+  oneLineError(arbiter('frobnicate'), /unknown command/);
+});
+
+test('a Moria match with built-ins and a file: scores, ranks, a replay that verifies, and one that does not once tampered with', () => {
+  const mine = join(dir, 'mine.ts');
+  writeFileSync(mine, readFileSync(new URL('../../src/games/moria/bots/Demo.ts', import.meta.url), 'utf8').replace(/PLAYER_NAME\s*=\s*['"]\w+['"]/, "PLAYER_NAME = 'Mine'"));
+  const replayFile = join(dir, 'match.json.gz');
+  const r = arbiter('play', 'moria', 'Demo', 'Null', 'Dummy', mine, '--seed', '30', '-o', replayFile, '--quiet');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /Moria, seed 30, 200 rounds/);
+  for (const name of ['Demo', 'Null', 'Dummy', 'Mine']) assert.match(r.out, new RegExp(`^\\d\\s+${name}\\s+\\d+\\s+\\d+\\s+ok$`, 'm'));
+  const replay = JSON.parse(gunzipSync(readFileSync(replayFile)).toString());
+  assert.equal(replay.format, 'arbiter-replay');
+  assert.equal(replay.rounds.length, 201);
+  assert.deepEqual(replay.players.map((p: { name: string }) => p.name), ['Demo', 'Null', 'Dummy', 'Mine']);
+  assert.ok(readFileSync(replayFile).length < 1024 * 1024, 'a 200-round replay is well under 1 MB compressed');
+
+  const ok = arbiter('verify', replayFile);
+  assert.equal(ok.code, 0, ok.err);
+  assert.match(ok.out, /200 rounds replayed, every state matches/);
+
+  // Change one recorded order: verify must notice where.
+  const round = replay.rounds.findIndex((x: { orders: unknown[][] }, i: number) => i > 0 && x.orders[0]!.length > 0);
+  replay.rounds[round].orders[0] = [];
+  const tampered = join(dir, 'tampered.json.gz');
+  writeFileSync(tampered, gzipSync(JSON.stringify(replay)));
+  const bad = arbiter('verify', tampered);
+  assert.equal(bad.code, 1);
+  const at = Number(/mismatch in round (\d+)/.exec(bad.err)?.[1]);
+  assert.ok(at >= round, `reported round ${at}, tampered round ${round}`);
+});

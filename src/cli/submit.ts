@@ -1,0 +1,314 @@
+// `arbiter submit my-bot.ts [--game moria]`: uploads a bot to an Arbiter
+// server, follows the Dummy gate live (server-sent events) with a progress
+// line, and prints the verdict, the gate matches' results and replay links.
+//
+// Server and token: --url/--token, else ARBITER_URL / ARBITER_TOKEN, else
+// ~/.config/arbiter.json ({"url": "...", "token": "..."}; $XDG_CONFIG_HOME is
+// honoured). Get a token with POST /api/tokens {username, password}.
+//
+// Exit codes: 0 qualified (or submitted, with --no-follow), 1 rejected or a
+// server/network error, 2 bad input (usage, missing file, refused upload).
+
+import { readFileSync, existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { homedir } from 'node:os';
+import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const USAGE = 'usage: arbiter submit <bot.ts|bot.js> [--game <id>] [--url <server>] [--token <token>] [--no-follow]';
+const FINAL = new Set(['qualified', 'rejected']);
+
+interface ClientConfig {
+  url: string;
+  token: string;
+}
+
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'arbiter.json');
+}
+
+export function clientConfig(flags: { url?: string | undefined; token?: string | undefined }, env: NodeJS.ProcessEnv = process.env): ClientConfig {
+  let file: Partial<ClientConfig> = {};
+  const path = configPath(env);
+  if (existsSync(path)) {
+    try {
+      const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+      if (parsed && typeof parsed === 'object') file = parsed as Partial<ClientConfig>;
+    } catch (e) {
+      throw new CliError(`${path} is not valid JSON: ${(e as Error).message}`, 2);
+    }
+  }
+  const url = flags.url || env.ARBITER_URL || (typeof file.url === 'string' ? file.url : '');
+  const token = flags.token || env.ARBITER_TOKEN || (typeof file.token === 'string' ? file.token : '');
+  if (!url) throw new CliError(`no server: set ARBITER_URL (e.g. http://127.0.0.1:3000), pass --url, or write {"url": ..., "token": ...} to ${path}`, 2);
+  if (!/^https?:\/\//.test(url)) throw new CliError(`the server URL must start with http:// or https://, got "${url}"`, 2);
+  if (!token) throw new CliError(`no token: set ARBITER_TOKEN, pass --token, or add "token" to ${path} (get one with POST ${url.replace(/\/+$/, '')}/api/tokens {"username","password"})`, 2);
+  return { url: url.replace(/\/+$/, ''), token };
+}
+
+interface Participant {
+  seat: number;
+  name: string;
+  builtinName: string | null;
+  submissionId: number | null;
+  score: number | null;
+  rank: number | null;
+  frozenRound: number | null;
+  frozenReason: string | null;
+  frozenMessage?: string | null;
+}
+interface GateMatch {
+  id: number;
+  seed: number;
+  status: string;
+  gateStep: string | null;
+  gateIndex: number | null;
+  participants: Participant[];
+  replay: { url: string } | null;
+}
+interface SubmissionView {
+  id: number;
+  game: string;
+  player: string;
+  version: number;
+  status: string;
+  reason: string | null;
+  reasonLine?: number | null;
+  gateMatches?: GateMatch[];
+}
+
+async function api<T>(cfg: ClientConfig, method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(cfg.url + path, {
+      method,
+      headers: { authorization: `Bearer ${cfg.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  } catch (e) {
+    throw new CliError(`cannot reach ${cfg.url}: ${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}`, 1);
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  if (!res.ok) {
+    const message = (data as { message?: string } | null)?.message ?? (text.slice(0, 200) || res.statusText);
+    throw new CliError(`${message} (HTTP ${res.status})`, res.status >= 400 && res.status < 500 ? 2 : 1);
+  }
+  return data as T;
+}
+
+/** Reads server-sent events; calls onEvent per data message; resolves when the stream ends or onEvent returns true. */
+async function followEvents(cfg: ClientConfig, path: string, onEvent: (e: Record<string, unknown>) => boolean, signal: AbortSignal): Promise<void> {
+  const res = await fetch(cfg.url + path, { headers: { authorization: `Bearer ${cfg.token}`, accept: 'text/event-stream' }, signal });
+  if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let cut: number;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trimStart())
+        .join('\n');
+      if (!data) continue;
+      try {
+        if (onEvent(JSON.parse(data) as Record<string, unknown>)) {
+          await reader.cancel().catch(() => {});
+          return;
+        }
+      } catch {
+        /* a malformed event: skip it */
+      }
+    }
+  }
+}
+
+/** One line that rewrites itself on a terminal, or plain lines on change elsewhere. */
+function progressLine(out: NodeJS.WriteStream) {
+  const tty = out.isTTY === true;
+  let last = '';
+  return {
+    show(text: string) {
+      if (text === last) return;
+      last = text;
+      if (tty) out.write(`\r\x1b[2K${text}`);
+      else out.write(text + '\n');
+    },
+    done() {
+      if (tty && last) out.write('\n');
+      last = '';
+    },
+  };
+}
+
+const STEP_TEXT: Record<string, string> = {
+  queued: 'queued, waiting for a worker',
+  compiling: 'compiling',
+  'self-play': 'self-play: four copies of your bot',
+  qualifying: 'qualifying: four matches against three Dummies',
+};
+
+function describeMatch(m: GateMatch, submissionId: number): string {
+  const seats = [...m.participants].sort((a, b) => a.seat - b.seat);
+  const label = m.gateStep === 'selfplay' ? 'self-play' : `vs Dummies ${(m.gateIndex ?? 0) + 1}/4`;
+  if (m.status !== 'done') return `  #${m.id} ${label.padEnd(15)} ${m.status}`;
+  const scores = seats
+    .map((p) => {
+      const me = p.submissionId === submissionId;
+      const who = m.gateStep === 'selfplay' ? `copy ${p.seat + 1}` : me ? `${p.name} (you)` : p.name;
+      const frozen = p.frozenReason ? ` [frozen r${p.frozenRound} ${p.frozenReason}]` : '';
+      return `${who} ${p.score ?? '-'}${frozen}`;
+    })
+    .join(', ');
+  let verdict = '';
+  if (m.gateStep === 'dummy') {
+    const mine = seats.find((p) => p.submissionId === submissionId);
+    const won = mine && seats.every((p) => p === mine || (p.score ?? 0) < (mine.score ?? 0));
+    verdict = won ? ' WON' : ' lost';
+  } else if (m.gateStep === 'selfplay') verdict = seats.some((p) => p.frozenReason) ? ' a copy froze' : ' ok';
+  return `  #${m.id} ${label.padEnd(15)} seed ${m.seed}:${verdict}  ${scores}`;
+}
+
+export async function submitCommand(args: string[]): Promise<number> {
+  try {
+    return await submit(args);
+  } catch (e) {
+    if (e instanceof CliError) {
+      console.error(`arbiter submit: ${e.message}`);
+      return e.code;
+    }
+    throw e;
+  }
+}
+
+async function submit(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        game: { type: 'string', short: 'g' },
+        url: { type: 'string' },
+        token: { type: 'string' },
+        'no-follow': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    throw new CliError(`${(e as Error).message}\n${USAGE}`, 2);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new CliError(positionals.length === 0 ? `which file?\n${USAGE}` : `one file at a time\n${USAGE}`, 2);
+  const file = positionals[0]!;
+  if (!/\.(ts|js|mjs|mts)$/.test(file)) throw new CliError(`"${file}": a bot is one .ts or .js file`, 2);
+  let source: string;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, 2);
+  }
+  const declared = /export\s+const\s+GAME\s*(?::\s*string\s*)?=\s*(['"`])([^'"`\n]*)\1/.exec(source)?.[2];
+  const game = values.game ?? declared;
+  if (!game) throw new CliError(`which game? pass --game <id> or declare  export const GAME = "<id>";  in ${file}`, 2);
+  const cfg = clientConfig({ url: values.url, token: values.token });
+
+  const created = await api<{ id: number; status: string; player: string; version: number; game: string }>(cfg, 'POST', '/api/submissions', {
+    game,
+    source,
+    filename: basename(file),
+  });
+  console.log(`submitted ${created.player} v${created.version} for ${created.game}: submission #${created.id}, ${created.status}`);
+  if (values['no-follow']) {
+    console.log(`follow it: ${cfg.url}/api/submissions/${created.id}`);
+    return 0;
+  }
+
+  const line = progressLine(process.stdout);
+  let status = created.status;
+  const progress = new Map<string, string>(); // matchId -> "round/total" or "done"
+  const render = () => {
+    const parts = [...progress.entries()].map(([id, p]) => `#${id} ${p}`);
+    line.show(`${STEP_TEXT[status] ?? status}${parts.length ? '  ' + parts.join('  ') : ''}`);
+  };
+  render();
+  const controller = new AbortController();
+  const onEvent = (e: Record<string, unknown>) => {
+    if (e.matchId !== undefined && e.matchId !== null) {
+      const id = String(e.matchId);
+      if (e.status === 'running' && typeof e.round === 'number') progress.set(id, `round ${e.round}/${String(e.totalRounds ?? '?')}`);
+      else if (e.status === 'running') progress.set(id, 'starting');
+      else progress.set(id, String(e.status));
+    } else if (typeof e.status === 'string') {
+      if (e.status !== status) progress.clear();
+      status = e.status;
+    }
+    render();
+    return FINAL.has(status);
+  };
+  // Live events, with a poll as a safety net (a proxy that buffers SSE, a dropped connection).
+  const poll = async () => {
+    while (!FINAL.has(status) && !controller.signal.aborted) {
+      try {
+        await sleep(2000, undefined, { signal: controller.signal });
+      } catch {
+        return; // aborted: the events said the verdict
+      }
+      try {
+        const s = await api<SubmissionView>(cfg, 'GET', `/api/submissions/${created.id}`);
+        if (s.status !== status) onEvent({ status: s.status });
+      } catch {
+        /* keep trying */
+      }
+    }
+    controller.abort();
+  };
+  const polling = poll();
+  try {
+    await followEvents(cfg, `/api/submissions/${created.id}/events`, onEvent, controller.signal);
+    if (FINAL.has(status)) controller.abort();
+  } catch {
+    /* aborted or no SSE: the poll carries on */
+  }
+  await polling.catch(() => {});
+  controller.abort();
+  line.done();
+
+  const final = await api<SubmissionView>(cfg, 'GET', `/api/submissions/${created.id}`);
+  if (final.status === 'qualified') console.log(`QUALIFIED: ${final.player} beat the Dummies in all four matches; the name ${final.player} is now locked and plays ranked matches.`);
+  else console.log(`REJECTED: ${final.reason ?? 'no reason given'}`);
+  const matches = final.gateMatches ?? [];
+  if (matches.length > 0) {
+    console.log('gate matches:');
+    for (const m of matches) {
+      console.log(describeMatch(m, final.id));
+      if (m.replay) console.log(`      replay: ${cfg.url}${m.replay.url}`);
+    }
+  }
+  return final.status === 'qualified' ? 0 : 1;
+}

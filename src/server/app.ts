@@ -15,6 +15,7 @@ import type { JudgeQueues } from '../queue/index.ts';
 import { errorHandler, notFound } from './errors.ts';
 import { resolveUser } from './auth.ts';
 import { createEventHub, type EventHub } from './events.ts';
+import { startGate as gateStart } from '../scheduler/gate.ts';
 import accountRoutes from './routes/accounts.ts';
 import submissionRoutes from './routes/submissions.ts';
 import gameRoutes from './routes/games.ts';
@@ -49,16 +50,6 @@ declare module 'fastify' {
   }
 }
 
-async function defaultStartGate(): Promise<StartGate | null> {
-  try {
-    const path = '../scheduler/gate.ts';
-    const mod = (await import(path)) as { startGate?: StartGate };
-    return mod.startGate ?? null;
-  } catch {
-    return null;
-  }
-}
-
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, db } = opts;
   const app = Fastify({
@@ -69,7 +60,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
   });
   const queues = opts.queues ?? null;
-  const startGate = opts.startGate !== undefined ? opts.startGate : queues ? await defaultStartGate() : null;
+  const startGate: StartGate | null = opts.startGate !== undefined ? opts.startGate : queues ? gateStart : null;
   const events = queues ? createEventHub(queues.redisUrl, queues.eventsChannel, (msg, err) => app.log.warn({ err }, msg)) : null;
   app.decorate('deps', { config, db, queues, startGate, events });
   app.addHook('onClose', async () => {

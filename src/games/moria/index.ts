@@ -27,30 +27,34 @@ export function createState(cfg: MoriaConfig, seed: number): MoriaState {
 
 /** One grid char per cell, as in the original .res: O C T 0-3 G A R a-d. */
 export function gridString(s: MoriaState): string {
-  const out: string[] = [];
   const res = s.cfg.rock_resistance;
+  const codes = new Uint16Array(s.type.length);
   for (let p = 0; p < s.type.length; p++) {
+    let c: number;
     switch (s.type[p] as CT) {
       case CT.Outside:
-        out.push('O');
+        c = 79; // O
         break;
       case CT.Cave:
-        out.push(s.treasure[p] ? 'T' : s.owner[p]! >= 0 ? String(s.owner[p]) : 'C');
+        c = s.treasure[p] ? 84 : s.owner[p]! >= 0 ? 48 + s.owner[p]! : 67; // T, 0-3, C
         break;
       case CT.Abyss:
-        out.push('A');
+        c = 65; // A
         break;
       case CT.Granite:
-        out.push('G');
+        c = 71; // G
         break;
       default: {
+        // R at full resistance, else 'a'+turns-1 (a..d by default).
         const t = s.turns[p]!;
-        // 'a'+turns-1 for a rock that has been dug (turns < resistance); beyond 'z' stays 'z'.
-        out.push(t >= res ? 'R' : String.fromCharCode(97 + Math.min(25, Math.max(0, t - 1))));
+        c = t >= res ? 82 : 97 + Math.min(25, Math.max(0, t - 1));
       }
     }
+    codes[p] = c;
   }
-  return out.join('');
+  let out = '';
+  for (let p = 0; p < codes.length; p += 4096) out += String.fromCharCode.apply(null, codes.subarray(p, p + 4096) as unknown as number[]);
+  return out;
 }
 
 export function scoresOf(s: MoriaState): number[] {

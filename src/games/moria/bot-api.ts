@@ -1,0 +1,219 @@
+// The Moria API inside a bot's isolate, under the statement's names
+// (State.hh, Settings.hh, Structs.hh, Action.hh; game-facts §1 "API").
+// Decodes the typed arrays of index.ts encodeView:
+//   cells[p] = type | (owner+1)<<3 | treasure<<6 | turns<<7     (p = i*cols+j)
+//   units[3*id..] = player, health, pos (-1 = not on the board)
+//   meta = round, nb_players, nb_rounds, nb_dwarves, nb_wizards, max_nb_orcs,
+//          nb_trolls, treasure_value, rock_resistance, rows, cols,
+//          nb_cells[np], nb_treasures[np]
+// Pure module: no Node APIs (bundled into the isolate).
+
+import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
+
+export const permutationFull = false;
+
+// Globals are captured once: in a node:vm context every global lookup is slow.
+const isInteger = Number.isInteger;
+const Int16Array16 = Int16Array;
+const floor = Math.floor;
+
+const Dir = { Bottom: 0, BR: 1, Right: 2, RT: 3, Top: 4, TL: 5, Left: 6, LB: 7, None: 8, DirSize: 9 };
+const CellType = { Outside: 0, Cave: 1, Abyss: 2, Granite: 3, Rock: 4, CellTypeSize: 5 };
+const UnitType = { Dwarf: 0, Wizard: 1, Orc: 2, Troll: 3, Balrog: 4, UnitTypeSize: 5 };
+const DI = [1, 1, 0, -1, -1, -1, 0, 1, 0];
+const DJ = [0, 1, 1, 1, 0, -1, -1, -1, 0];
+
+interface Pos {
+  i: number;
+  j: number;
+}
+
+export function install(rt: BotRuntime): void {
+  let cells = new Uint16Array(0);
+  let units = new Int16Array(0);
+  let meta = new Int32Array(20);
+  let np = 4;
+  let rows = 60;
+  let cols = 60;
+  let firstOrc = 100;
+  let firstTroll = 120;
+  let balrog = 124;
+  let nd = 20;
+  let perPlayer = 25;
+  // Per-view caches, built on first use.
+  let unitAt: Int16Array | null = null;
+  let byPlayer: { d: number[][]; w: number[][] } | null = null;
+  // Orders given this round (Action: one per unit).
+  let given = new Set<number>();
+
+  rt.onView((view) => {
+    cells = view['cells'] as Uint16Array;
+    units = view['units'] as Int16Array;
+    meta = view['meta'] as Int32Array;
+    np = meta[1]!;
+    nd = meta[3]!;
+    perPlayer = nd + meta[4]!;
+    rows = meta[9]!;
+    cols = meta[10]!;
+    firstOrc = np * perPlayer;
+    firstTroll = firstOrc + meta[5]!;
+    balrog = firstTroll + meta[6]!;
+    unitAt = null;
+    byPlayer = null;
+    given = new Set<number>();
+  });
+
+  const isInt = (x: unknown): x is number => typeof x === 'number' && isInteger(x);
+  const typeOf = (id: number): number =>
+    id < firstOrc ? (id % perPlayer < nd ? UnitType.Dwarf : UnitType.Wizard) : id < firstTroll ? UnitType.Orc : id < balrog ? UnitType.Troll : UnitType.Balrog;
+
+  function posOk(a: unknown, b?: unknown): boolean {
+    let i: unknown = a;
+    let j: unknown = b;
+    if (typeof a === 'object' && a !== null) {
+      i = (a as Pos).i;
+      j = (a as Pos).j;
+    }
+    return isInt(i) && isInt(j) && i >= 0 && j >= 0 && i < rows && j < cols;
+  }
+
+  function getUnitAt(): Int16Array {
+    if (!unitAt) {
+      unitAt = new Int16Array16(rows * cols).fill(-1);
+      for (let id = 0; 3 * id < units.length; id++) {
+        const p = units[3 * id + 2]!;
+        if (p >= 0) unitAt[p] = id;
+      }
+    }
+    return unitAt;
+  }
+
+  function lists() {
+    if (!byPlayer) {
+      const d: number[][] = [];
+      const w: number[][] = [];
+      for (let pl = 0; pl < np; pl++) {
+        d.push([]);
+        w.push([]);
+      }
+      for (let id = 0; id < firstOrc; id++) {
+        const pl = units[3 * id]!;
+        if (pl < 0 || pl >= np || units[3 * id + 2]! < 0) continue;
+        (typeOf(id) === UnitType.Dwarf ? d : w)[pl]!.push(id);
+      }
+      byPlayer = { d, w };
+    }
+    return byPlayer;
+  }
+
+  const d = rt.define;
+
+  d('Dir', Dir);
+  d('CellType', CellType);
+  d('UnitType', UnitType);
+
+  // Pos helpers (C++ operators + == on Pos and Dir).
+  d('Pos', (i: number, j: number): Pos => ({ i, j }));
+  d('pos_add', (p: Pos, dir: number): Pos => ({ i: p.i + (DI[dir] ?? 0), j: p.j + (DJ[dir] ?? 0) }));
+  d('pos_eq', (a: Pos, b: Pos): boolean => a.i === b.i && a.j === b.j);
+  d('dir_ok', (dir: unknown): boolean => isInt(dir) && dir >= 0 && dir <= 8);
+
+  // Settings.
+  d('version', () => 'Moria 1.1');
+  d('nb_players', () => np);
+  d('nb_rounds', () => meta[2]);
+  d('nb_dwarves', () => meta[3]);
+  d('nb_wizards', () => meta[4]);
+  d('max_nb_orcs', () => meta[5]);
+  d('nb_trolls', () => meta[6]);
+  d('treasure_value', () => meta[7]);
+  d('rock_resistance', () => meta[8]);
+  d('rows', () => rows);
+  d('cols', () => cols);
+  d('dwarves_health', () => 100);
+  d('wizards_health', () => 50);
+  d('orcs_health', () => 75);
+  d('trolls_health', () => 500);
+  d('min_damage_dwarves', () => 20);
+  d('max_damage_dwarves', () => 40);
+  d('min_damage_orcs', () => 15);
+  d('max_damage_orcs', () => 30);
+  d('min_damage_trolls', () => 50);
+  d('max_damage_trolls', () => 150);
+  d('ini_treasures', () => 80);
+  d('inv_prob_abyss', () => 25);
+  d('inv_prob_orc', () => 50);
+  d('player_ok', (pl: unknown) => isInt(pl) && pl >= 0 && pl < np);
+  d('pos_ok', posOk);
+
+  // State.
+  d('round', () => meta[0]);
+  d('nb_units', () => balrog + 1);
+  d('cell', (a: unknown, b?: unknown) => {
+    let i = a as number;
+    let j = b as number;
+    if (typeof a === 'object' && a !== null) {
+      i = (a as Pos).i;
+      j = (a as Pos).j;
+    }
+    if (!posOk(i, j)) {
+      rt.warn(`cell: position (${String(i)}, ${String(j)}) is not on the board`);
+      return { type: CellType.Cave, owner: -1, id: -1, turns: 0, treasure: false };
+    }
+    const p = i * cols + j;
+    const c = cells[p]!;
+    return { type: c & 7, owner: ((c >> 3) & 7) - 1, id: getUnitAt()[p]!, turns: c >> 7, treasure: ((c >> 6) & 1) === 1 };
+  });
+  d('unit', (id: unknown) => {
+    if (!isInt(id) || id < 0 || id > balrog || units[3 * id + 2]! < 0) {
+      rt.warn(`unit: id out of range or dead unit: ${String(id)}`);
+      return { type: UnitType.UnitTypeSize, id: -1, player: -1, health: 0, pos: { i: -1, j: -1 } };
+    }
+    const p = units[3 * id + 2]!;
+    return {
+      type: typeOf(id),
+      id,
+      player: units[3 * id]!,
+      health: units[3 * id + 1]!,
+      pos: { i: floor(p / cols), j: p % cols },
+    };
+  });
+  d('dwarves', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < np ? lists().d[pl]!.slice() : []));
+  d('wizards', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < np ? lists().w[pl]!.slice() : []));
+  d('orcs', () => {
+    const out: number[] = [];
+    for (let id = firstOrc; id < firstTroll; id++) if (units[3 * id + 2]! >= 0) out.push(id);
+    return out;
+  });
+  d('trolls', () => {
+    const out: number[] = [];
+    for (let id = firstTroll; id < balrog; id++) out.push(id);
+    return out;
+  });
+  d('balrog_id', () => balrog);
+  d('nb_cells', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < np ? meta[11 + pl]! : -1));
+  d('nb_treasures', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < np ? meta[11 + np + pl]! : -1));
+
+  // Action: command(id, dir) or command({ id, dir }). Every call counts toward
+  // the 1000-orders abort; the host validates again.
+  d('command', (a: unknown, b?: unknown) => {
+    let id = a;
+    let dir = b;
+    if (typeof a === 'object' && a !== null) {
+      id = (a as { id: unknown }).id;
+      dir = (a as { dir: unknown }).dir;
+    }
+    const idn = isInt(id) ? id : -1;
+    const dn = isInt(dir) ? dir : -1;
+    rt.order([idn, dn]);
+    if (dn < 0 || dn > 8) {
+      rt.warn(`command: direction ${String(dir)} out of range for unit ${String(id)}`);
+      return;
+    }
+    if (given.has(idn)) {
+      rt.warn(`command: another command for unit ${idn} already requested`);
+      return;
+    }
+    given.add(idn);
+  });
+}

@@ -58,13 +58,11 @@ export function clientConfig(flags: { url?: string | undefined; token?: string |
 interface Participant {
   seat: number;
   name: string;
-  builtinName: string | null;
+  builtin: string | null;
   submissionId: number | null;
   score: number | null;
   rank: number | null;
-  frozenRound: number | null;
-  frozenReason: string | null;
-  frozenMessage?: string | null;
+  frozen: { round: number | null; reason: string; message: string | null } | null;
 }
 interface GateMatch {
   id: number;
@@ -177,7 +175,7 @@ function describeMatch(m: GateMatch, submissionId: number): string {
     .map((p) => {
       const me = p.submissionId === submissionId;
       const who = m.gateStep === 'selfplay' ? `copy ${p.seat + 1}` : me ? `${p.name} (you)` : p.name;
-      const frozen = p.frozenReason ? ` [frozen r${p.frozenRound} ${p.frozenReason}]` : '';
+      const frozen = p.frozen ? ` [frozen in round ${p.frozen.round ?? 0}: ${p.frozen.reason}]` : '';
       return `${who} ${p.score ?? '-'}${frozen}`;
     })
     .join(', ');
@@ -186,7 +184,7 @@ function describeMatch(m: GateMatch, submissionId: number): string {
     const mine = seats.find((p) => p.submissionId === submissionId);
     const won = mine && seats.every((p) => p === mine || (p.score ?? 0) < (mine.score ?? 0));
     verdict = won ? ' WON' : ' lost';
-  } else if (m.gateStep === 'selfplay') verdict = seats.some((p) => p.frozenReason) ? ' a copy froze' : ' ok';
+  } else if (m.gateStep === 'selfplay') verdict = seats.some((p) => p.frozen) ? ' a copy froze' : ' ok';
   return `  #${m.id} ${label.padEnd(15)} seed ${m.seed}:${verdict}  ${scores}`;
 }
 

@@ -156,7 +156,16 @@ interface FinishedGateMatch {
   }[];
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => `${n} ${n === 1 ? word : word.replace(/y$/, 'ie') + 's'}`;
+
+/** A bot's error in one line: its first line, plus where in the bot's file it happened when the stack says. */
+export function oneLine(message: string | null | undefined): string {
+  if (!message) return 'no message';
+  const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
+  const first = lines[0] ?? 'no message';
+  const at = lines.slice(1).map((l) => /\(([^()]+:\d+:\d+)\)$/.exec(l)?.[1] ?? /^at ([^\s()]+:\d+:\d+)$/.exec(l)?.[1]).find((x) => x && !/^(prelude|bot-runtime)\.js:/.test(x));
+  return at ? `${first} (${at})` : first;
+}
 
 /** Step 2 or 3: a gate match was recorded (its participants already hold the result). */
 export async function gateOnMatch(tx: Tx, match: FinishedGateMatch, options: GateOptions = {}): Promise<GateEffects> {
@@ -179,7 +188,7 @@ export async function gateOnMatch(tx: Tx, match: FinishedGateMatch, options: Gat
       const others = frozen.length > 1 ? ` (${plural(frozen.length, 'copy')} of 4 froze)` : '';
       const reason =
         `self-play: copy ${first.seat + 1} of 4 froze in round ${first.frozenRound ?? 0} (${first.frozenReason}): ` +
-        `${first.frozenMessage ?? 'no message'}${others}; see match #${match.id}`;
+        `${oneLine(first.frozenMessage)}${others}; see match #${match.id}`;
       await reject(tx, effects, sub.id, reason, {
         step: 'selfplay',
         matchId: match.id,
@@ -213,7 +222,7 @@ export async function gateOnMatch(tx: Tx, match: FinishedGateMatch, options: Gat
     const myScore = mine?.score ?? 0;
     const best = Math.max(...seats.filter((p) => p !== mine).map((p) => p.score ?? 0));
     const how = myScore === best ? `tied for first with ${opponent} at ${myScore} (ties are not wins)` : `ranked ${mine?.rank ?? '?'} of 4 with ${myScore} against ${opponent}'s best ${best}`;
-    const froze = mine?.frozenReason ? `; your bot froze in round ${mine.frozenRound ?? 0} (${mine.frozenReason}): ${mine.frozenMessage ?? ''}` : '';
+    const froze = mine?.frozenReason ? `; your bot froze in round ${mine.frozenRound ?? 0} (${mine.frozenReason}): ${oneLine(mine.frozenMessage)}` : '';
     await reject(tx, effects, sub.id, `lost to ${opponent} in match #${match.id} (seed ${match.seed}): ${how}${froze}`, {
       step: 'dummy',
       matchId: match.id,

@@ -1,0 +1,115 @@
+// The Dummy gate end to end: the API takes a submission, real worker
+// processes compile and play it in the sandbox, the recorder writes the
+// verdict. judging.md, "Qualification" and "Player names".
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { botAs, startTestJudge, TEST_GATE_CONFIG, type TestJudge } from './setup.ts';
+
+let judge: TestJudge;
+let alice: string;
+
+before(async () => {
+  // The production gate: three Dummies.
+  judge = await startTestJudge({ gate: { config: TEST_GATE_CONFIG }, concurrency: 4 });
+  alice = await judge.user('alice');
+});
+after(async () => {
+  await judge?.close();
+});
+
+test('a file that does not compile is rejected with "compile error", the message and the line', async () => {
+  const source = botAs('Null', 'Broken', (s) => s.replace('play(): void {', 'play(): void {\n    const x = ;'));
+  const sub = await judge.submit(alice, source);
+  assert.equal(sub.statusCode, 202, JSON.stringify(sub.body));
+  const v = await judge.verdict(sub.body.id);
+  assert.equal(v.status, 'rejected');
+  assert.match(v.reason, /^compile error: /);
+  const line = source.split('\n').findIndex((l) => l.includes('const x = ;')) + 1;
+  assert.equal(v.reasonLine, line);
+  assert.match(v.reason, new RegExp(`\\b${line}\\b`));
+  assert.equal(v.gateMatches.length, 0, 'no match is played for a file that does not compile');
+});
+
+test('a bot that crashes in self-play is rejected, saying which copy froze, when and why', async () => {
+  const source = botAs('Null', 'Crasher', (s) =>
+    s.replace('play(): void {', 'play(): void {\n    if (round() >= 3 && me() === 2) throw new Error("boom at " + round());'),
+  );
+  const sub = await judge.submit(alice, source);
+  assert.equal(sub.statusCode, 202);
+  const v = await judge.verdict(sub.body.id);
+  assert.equal(v.status, 'rejected');
+  // round() is 3 while the bot plays round 4 (round 0 is the initial board).
+  assert.match(v.reason, /^self-play: copy 3 of 4 froze in round 4 \(exception\): Error: boom at 3 \(Crasher\.ts:\d+:\d+\); see match #\d+$/);
+  assert.equal(v.gateMatches.length, 1);
+  const m = v.gateMatches[0];
+  assert.equal(m.gateStep, 'selfplay');
+  assert.equal(m.status, 'done');
+  assert.ok(m.replay, 'the self-play match is stored with its replay');
+  assert.equal(m.participants[2].frozen.reason, 'exception');
+  assert.equal(m.participants[2].frozen.round, 4);
+  assert.equal(m.participants[0].frozen, null);
+  const name = await judge.db.playerName.findFirstOrThrow({ where: { nameLower: 'crasher' } });
+  assert.equal(name.locked, false);
+});
+
+test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and the match', async () => {
+  const sub = await judge.submit(alice, botAs('Null', 'Loser'));
+  assert.equal(sub.statusCode, 202);
+  const v = await judge.verdict(sub.body.id);
+  assert.equal(v.status, 'rejected');
+  assert.match(v.reason, /^lost to Dummy in match #(\d+) \(seed \d+\)/);
+  const lostIn = Number(/#(\d+)/.exec(v.reason)![1]);
+  const steps = v.gateMatches.map((m: { gateStep: string }) => m.gateStep);
+  assert.equal(steps[0], 'selfplay');
+  assert.ok(steps.filter((s: string) => s === 'dummy').length >= 1);
+  const lost = v.gateMatches.find((m: { id: number }) => m.id === lostIn);
+  assert.ok(lost && lost.status === 'done' && lost.replay, 'the lost match is stored with its replay');
+  const dummies = lost.participants.filter((p: { builtin: string | null }) => p.builtin === 'Dummy');
+  assert.equal(dummies.length, 3);
+  const name = await judge.db.playerName.findFirstOrThrow({ where: { nameLower: 'loser' } });
+  assert.equal(name.locked, false, 'a rejected name stays open');
+  // Its owner may resubmit under the same name: a new version.
+  const again = await judge.submit(alice, botAs('Null', 'Loser'));
+  assert.equal(again.statusCode, 202);
+  assert.equal(again.body.version, 2);
+});
+
+test('a submission that wins all four gate matches qualifies, its name locks, and nobody may submit under it again', async () => {
+  // Demo surely beats three Nulls; the test gate uses Null so the outcome is certain (production uses Dummy).
+  await judge.startRecorder({ opponent: 'Null', config: TEST_GATE_CONFIG });
+  try {
+    const sub = await judge.submit(alice, botAs('Demo', 'Winner'));
+    assert.equal(sub.statusCode, 202);
+    const v = await judge.verdict(sub.body.id);
+    assert.equal(v.status, 'qualified', v.reason);
+    assert.equal(v.reason, null);
+    const dummy = v.gateMatches.filter((m: { gateStep: string }) => m.gateStep === 'dummy');
+    assert.equal(dummy.length, 4);
+    // The submission sat in each seat once and was strictly first each time.
+    assert.deepEqual(dummy.map((m: { participants: { submissionId: number | null }[] }) => m.participants.findIndex((p) => p.submissionId === sub.body.id)).sort(), [0, 1, 2, 3]);
+    for (const m of dummy) {
+      const me = m.participants.find((p: { submissionId: number | null }) => p.submissionId === sub.body.id);
+      assert.equal(me.rank, 1);
+      assert.ok(m.participants.every((p: { score: number }) => p === me || p.score < me.score));
+      assert.ok(m.replay);
+    }
+    const name = await judge.db.playerName.findFirstOrThrow({ where: { nameLower: 'winner' } });
+    assert.equal(name.locked, true);
+    assert.equal(name.qualifiedSubmissionId, sub.body.id);
+    const rating = await judge.db.rating.findUnique({ where: { playerId_game: { playerId: name.id, game: 'moria' } } });
+    assert.ok(rating, 'a qualified player enters the ranked pool');
+
+    const again = await judge.submit(alice, botAs('Demo', 'Winner'));
+    assert.equal(again.statusCode, 409);
+    assert.match(again.body.message, /name locked/);
+    const otherCase = await judge.submit(alice, botAs('Demo', 'WINNER'));
+    assert.equal(otherCase.statusCode, 409);
+    const bob = await judge.user('bob');
+    const taken = await judge.submit(bob, botAs('Demo', 'winner'));
+    assert.equal(taken.statusCode, 409);
+    assert.equal(await judge.db.submission.count({ where: { player: { nameLower: 'winner' } } }), 1);
+  } finally {
+    await judge.startRecorder();
+  }
+});

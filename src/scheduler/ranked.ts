@@ -15,6 +15,8 @@ export interface RankedOptions {
   target?: number;
   /** Only these games (default: every game with qualified players). */
   games?: string[];
+  /** Game config overrides (tests shorten matches; production plays the game's defaults). */
+  config?: Record<string, unknown>;
 }
 
 interface Candidate {
@@ -84,7 +86,7 @@ export async function scheduleRanked(deps: { db: Db; queues: JudgeQueues }, opti
       const chosen = pickPlayers(candidates);
       const seats: SeatRef[] = chosen.map((c) => ({ submissionId: c.submissionId, playerId: c.playerId, name: c.name }));
       while (seats.length < 4) seats.push({ builtinName: GATE_OPPONENT });
-      const id = await createMatch(db, { game, kind: 'ranked', seats: shuffle(seats) });
+      const id = await createMatch(db, { game, kind: 'ranked', seats: shuffle(seats), config: options.config ?? null });
       for (const c of chosen) c.load++;
       await enqueueMatch(db, queues, id);
       created.push(id);

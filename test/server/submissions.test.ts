@@ -1,0 +1,266 @@
+// Submissions over HTTP: multipart and JSON uploads answer 202 at once (and
+// call the gate), refusals with a reason (too large, unknown game, game
+// mismatch, no name), privacy of sources and logs, status with gate
+// matches, SSE, bad input → 4xx.
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { startTestApi, registerUser, bot, multipart, submitJson, insertMatch } from './setup.ts';
+import { freshQueues } from '../helpers/queue.ts';
+
+// Real Redis with a private prefix, and S2's real startGate behind the API.
+const fq = await freshQueues();
+const api = await startTestApi({ SUBMISSION_MAX_BYTES: '4096' }, { queues: fq.queues });
+after(() => fq.cleanup());
+const { app, db } = api;
+const ana = await registerUser(app, 'ana');
+const bob = await registerUser(app, 'bob');
+
+test('multipart (game + file), as a form or curl sends it: 202 with id at once, the gate started (compile job queued)', async () => {
+  const form = multipart({ game: 'moria' }, { filename: 'gimli.ts', content: bot('Gimli') });
+  const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...ana.auth, ...form.headers }, payload: form.payload });
+  assert.equal(res.statusCode, 202, res.body);
+  const body = res.json();
+  assert.equal(body.status, 'compiling', 'startGate queued the compile check');
+  assert.equal(body.player, 'Gimli');
+  assert.equal(body.filename, 'gimli.ts');
+  assert.equal(body.version, 1);
+  const row = await db.submission.findUniqueOrThrow({ where: { id: body.id } });
+  assert.equal(row.source, bot('Gimli'));
+  assert.equal(row.status, 'compiling');
+  const jobs = await fq.queues.matches.getJobs(['prioritized', 'waiting']);
+  assert.ok(
+    jobs.some((j) => (j.data as { submissionId?: string }).submissionId === String(body.id)),
+    'a job for this submission is in the matches queue',
+  );
+});
+
+test('JSON {game, source} with a session cookie: 202', async () => {
+  const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: { cookie: ana.cookie }, payload: { game: 'moria', source: bot('Thorin') } });
+  assert.equal(res.statusCode, 202, res.body);
+  assert.equal(res.json().filename, 'Thorin.ts');
+});
+
+test('a file over SUBMISSION_MAX_BYTES is refused at once with 413, multipart or JSON, and nothing is stored', async () => {
+  const before = await db.submission.count();
+  const big = bot('Big') + '//' + 'x'.repeat(5000) + '\n';
+  const form = multipart({ game: 'moria' }, { filename: 'big.ts', content: big });
+  const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...ana.auth, ...form.headers }, payload: form.payload });
+  assert.equal(res.statusCode, 413);
+  assert.match(res.json().message, /file too large.*4096/);
+  const json = await submitJson(app, ana, big);
+  assert.equal(json.statusCode, 413);
+  assert.match(json.json().message, /file too large/);
+  assert.equal(await db.submission.count(), before);
+});
+
+test('unknown game, game mismatch, no name, no game in the file, empty or binary file: 400 with the reason', async () => {
+  const cases: [string, { game?: string; source: string }, RegExp][] = [
+    ['unknown game', { game: 'chess', source: bot('Kasparov', 'chess') }, /unknown game "chess"/],
+    ['mismatch', { game: 'moria', source: bot('Frodo', 'bola-de-drac') }, /game mismatch.*bola-de-drac.*moria/],
+    ['no name', { game: 'moria', source: "export const GAME = 'moria';\nexport default class extends Player { play() {} }\n" }, /no player name/],
+    ['no game in file', { game: 'moria', source: "export const PLAYER_NAME = 'Sam';\nexport default class extends Player { play() {} }\n" }, /no game in the file/],
+    ['no game field', { source: bot('Pippin') }, /missing field "game"/],
+    ['empty', { game: 'moria', source: '   ' }, /empty/],
+  ];
+  for (const [what, payload, re] of cases) {
+    const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: ana.auth, payload });
+    assert.equal(res.statusCode, 400, what);
+    assert.match(res.json().message, re, what);
+  }
+  const binary = multipart({ game: 'moria' }, { filename: 'bot.ts', content: Buffer.from([0xff, 0xfe, 0x00, 0x80]) });
+  const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...ana.auth, ...binary.headers }, payload: binary.payload });
+  assert.equal(res.statusCode, 400);
+  assert.match(res.json().message, /not UTF-8/);
+  const noFile = multipart({ game: 'moria' });
+  const res2 = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...ana.auth, ...noFile.headers }, payload: noFile.payload });
+  assert.equal(res2.statusCode, 400);
+  assert.match(res2.json().message, /no file/);
+  const exe = multipart({ game: 'moria' }, { filename: 'bot.exe', content: bot('Merry') });
+  const res3 = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...ana.auth, ...exe.headers }, payload: exe.payload });
+  assert.equal(res3.statusCode, 400);
+  assert.match(res3.json().message, /\.ts or \.js/);
+});
+
+test('status: the gate matches with their results; bad or unknown ids are 4xx', async () => {
+  const res = await submitJson(app, ana, bot('Dwalin'));
+  const id = res.json().id as number;
+  const sub = await db.submission.findUniqueOrThrow({ where: { id } });
+  await db.submission.update({ where: { id }, data: { status: 'rejected', reason: 'lost to Dummy in gate match 2', finishedAt: new Date() } });
+  await insertMatch(db, {
+    kind: 'gate',
+    submissionId: id,
+    seats: [
+      { name: 'Dwalin', playerId: sub.playerId, submissionId: id, score: 10, rank: 2 },
+      { name: 'Dummy', builtinName: 'Dummy', score: 20, rank: 1 },
+      { name: 'Dummy', builtinName: 'Dummy', score: 5, rank: 3 },
+      { name: 'Dummy', builtinName: 'Dummy', score: 1, rank: 4 },
+    ],
+  });
+  const status = await app.inject({ url: `/api/submissions/${id}` });
+  assert.equal(status.statusCode, 200);
+  const body = status.json();
+  assert.equal(body.status, 'rejected');
+  assert.match(body.reason, /lost to Dummy/);
+  assert.equal(body.gateMatches.length, 1);
+  assert.deepEqual(
+    body.gateMatches[0].participants.map((p: { name: string; rank: number }) => `${p.name}:${p.rank}`),
+    ['Dwalin:2', 'Dummy:1', 'Dummy:3', 'Dummy:4'],
+  );
+  assert.ok(!JSON.stringify(body).includes('play(): void'), 'no source in the status');
+  for (const [url, code] of [
+    ['/api/submissions/999999', 404],
+    ['/api/submissions/abc', 400],
+    ['/api/submissions/-1', 400],
+    ['/api/submissions/1.5', 400],
+    ['/api/submissions/99999999999999', 400],
+  ] as const) {
+    const r = await app.inject({ url });
+    assert.equal(r.statusCode, code, url);
+    assert.ok(r.json().message, url);
+  }
+});
+
+test("one user cannot read another's source or logs; the owner can", async () => {
+  const res = await submitJson(app, ana, bot('Oin', 'moria', ' /* secret plan */ '));
+  const id = res.json().id as number;
+  const own = await app.inject({ url: `/api/submissions/${id}/source`, headers: ana.auth });
+  assert.equal(own.statusCode, 200);
+  assert.match(own.body, /secret plan/);
+  const other = await app.inject({ url: `/api/submissions/${id}/source`, headers: bob.auth });
+  assert.equal(other.statusCode, 403);
+  assert.ok(!other.body.includes('secret plan'));
+  assert.equal((await app.inject({ url: `/api/submissions/${id}/source` })).statusCode, 401);
+
+  const sub = await db.submission.findUniqueOrThrow({ where: { id } });
+  const m = await insertMatch(db, {
+    kind: 'gate',
+    submissionId: id,
+    seats: [
+      { name: 'Oin', playerId: sub.playerId, submissionId: id, score: 1, rank: 1, log: 'ana debug output' },
+      { name: 'Dummy', builtinName: 'Dummy', score: 0, rank: 2, log: 'dummy says hi' },
+      { name: 'Dummy', builtinName: 'Dummy', score: 0, rank: 2 },
+      { name: 'Dummy', builtinName: 'Dummy', score: 0, rank: 2 },
+    ],
+  });
+  const log = await app.inject({ url: `/api/matches/${m.id}/log`, headers: ana.auth });
+  assert.equal(log.statusCode, 200);
+  assert.deepEqual(log.json().logs, [{ seat: 0, name: 'Oin', log: 'ana debug output' }]);
+  assert.equal((await app.inject({ url: `/api/matches/${m.id}/log?seat=1`, headers: ana.auth })).statusCode, 403);
+  const bobs = await app.inject({ url: `/api/matches/${m.id}/log`, headers: bob.auth });
+  assert.equal(bobs.statusCode, 403);
+  assert.ok(!bobs.body.includes('ana debug'));
+  assert.equal((await app.inject({ url: `/api/matches/${m.id}/log?seat=0`, headers: bob.auth })).statusCode, 403);
+  assert.equal((await app.inject({ url: `/api/matches/${m.id}/log?seat=9`, headers: ana.auth })).statusCode, 400);
+  assert.equal((await app.inject({ url: `/api/matches/${m.id}/log` })).statusCode, 401);
+  // The match detail never carries logs.
+  const detail = await app.inject({ url: `/api/matches/${m.id}` });
+  assert.equal(detail.statusCode, 200);
+  assert.ok(!detail.body.includes('ana debug output'));
+});
+
+test('an admin (ADMIN_USERS) reads any source', async () => {
+  const res = await submitJson(app, ana, bot('Gloin'));
+  const id = res.json().id as number;
+  const { buildApp } = await import('../../src/server/app.ts');
+  const { loadConfig } = await import('../../src/config.ts');
+  const adminApp = await buildApp({ config: loadConfig({ ADMIN_USERS: 'bob' }), db, queues: null, logger: false });
+  try {
+    assert.equal((await adminApp.inject({ url: `/api/submissions/${id}/source`, headers: bob.auth })).statusCode, 200);
+  } finally {
+    await adminApp.close();
+  }
+});
+
+test('my submissions: newest first, only mine, paginated; bad query is 400', async () => {
+  const mine = await app.inject({ url: '/api/me/submissions?limit=2', headers: ana.auth });
+  assert.equal(mine.statusCode, 200);
+  const body = mine.json();
+  assert.equal(body.submissions.length, 2);
+  assert.ok(body.total >= 5);
+  assert.ok(body.submissions[0].id > body.submissions[1].id);
+  const bobs = await app.inject({ url: '/api/me/submissions', headers: bob.auth });
+  assert.equal(bobs.json().total, 0);
+  for (const q of ['limit=0', 'limit=abc', 'offset=-1', 'nope=1']) {
+    assert.equal((await app.inject({ url: `/api/me/submissions?${q}`, headers: ana.auth })).statusCode, 400, q);
+  }
+});
+
+test('bad bodies: unknown fields, wrong types, wrong content type, broken JSON are 4xx, never 5xx', async () => {
+  const bodies: [unknown, string][] = [
+    [{ game: 'moria', source: 42 }, 'application/json'],
+    [{ game: 7, source: 'x' }, 'application/json'],
+    [{ game: 'moria', source: 'x', hack: true }, 'application/json'],
+    [[1, 2], 'application/json'],
+    ['{"game": "moria", "sou', 'application/json'],
+    ['game=moria', 'text/plain'],
+    ['', 'application/json'],
+  ];
+  for (const [payload, type] of bodies) {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/submissions',
+      headers: { ...ana.auth, 'content-type': type },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
+    assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${JSON.stringify(payload)} → ${res.statusCode}`);
+    assert.ok(res.json().message, JSON.stringify(payload));
+  }
+});
+
+test('SSE: the current status first, then every event published for it, closed at the verdict', async () => {
+  const res = await submitJson(app, ana, bot('Nori'));
+  const id = res.json().id as number;
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const text = await new Promise<string>((resolve, reject) => {
+    const req = httpRequest(`${address}/api/submissions/${id}/events`, (r) => {
+      assert.equal(r.headers['content-type'], 'text/event-stream; charset=utf-8');
+      let data = '';
+      let sent = false;
+      r.setEncoding('utf8');
+      r.on('data', (c: string) => {
+        data += c;
+        if (!sent && data.includes('"current":true')) {
+          sent = true;
+          void (async () => {
+            // Give the subscriber a moment to be subscribed, then play the recorder's part.
+            await new Promise((ok) => setTimeout(ok, 200));
+            const q = fq.queues;
+            await q.publish({ submissionId: String(id + 1000), status: 'qualified' }); // someone else's: not forwarded
+            await q.publish({ submissionId: String(id), status: 'self-play' });
+            await q.publish({ submissionId: String(id), matchId: '77', status: 'running', round: 10, totalRounds: 200 });
+            await db.submission.update({ where: { id }, data: { status: 'rejected', reason: 'self-play: copy 2 froze (cpu)' } });
+            await q.publish({ submissionId: String(id), status: 'rejected', reason: 'self-play: copy 2 froze (cpu)' });
+          })().catch(reject);
+        }
+      });
+      r.on('end', () => resolve(data));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  const events = text
+    .split('\n\n')
+    .filter((b) => b.startsWith('data: '))
+    .map((b) => JSON.parse(b.slice(6)) as { status: string; submissionId: string; matchId?: string; reason?: string; round?: number });
+  assert.equal(events[0]!.status, 'compiling', 'the current status first');
+  assert.deepEqual(
+    events.slice(1).map((e) => `${e.matchId ?? '-'}:${e.status}`),
+    ['-:self-play', '77:running', '-:rejected'],
+  );
+  assert.ok(events.every((e) => e.submissionId === String(id)));
+  assert.equal(events[2]!.round, 10, 'progress forwarded as published');
+  assert.match(events.at(-1)!.reason!, /froze/);
+});
+
+test('SSE: a submission already judged gets its status and the stream ends; an unknown id is 404', async () => {
+  const res = await submitJson(app, ana, bot('Ori'));
+  const id = res.json().id as number;
+  await db.submission.update({ where: { id }, data: { status: 'qualified' } });
+  const done = await app.inject({ url: `/api/submissions/${id}/events` });
+  assert.equal(done.statusCode, 200);
+  assert.match(done.body, /"status":"qualified"/);
+  assert.equal((await app.inject({ url: '/api/submissions/424242/events' })).statusCode, 404);
+  assert.equal((await app.inject({ url: '/api/submissions/x/events' })).statusCode, 400);
+});

@@ -3,6 +3,7 @@
 
 import { playCommand } from './play.ts';
 import { verifyCommand } from './verify.ts';
+import { submitCommand } from './submit.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -13,6 +14,7 @@ type Command = { run: (args: string[]) => Promise<number>; help: string };
 export const commands: Record<string, Command> = {
   play: { run: playCommand, help: 'play <game> <p1> <p2> <p3> <p4> [--seed N] [-o match.json.gz] [--set key=value]...   (play --list)' },
   verify: { run: verifyCommand, help: 'verify <match.json[.gz]>   re-run the engine and check every recorded state' },
+  submit: { run: submitCommand, help: 'submit <bot.ts> [--game <id>]   upload to the server (ARBITER_URL, ARBITER_TOKEN) and follow the Dummy gate' },
 };
 
 function usage(): string {

@@ -29,7 +29,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = commands[name];
   if (!command) {
-    console.error(`arbiter: unknown command "${name}"\n${usage()}`);
+    console.error(`arbiter: unknown command "${name}" (commands: ${Object.keys(commands).join(', ')}; arbiter --help)`);
     return 2;
   }
   try {

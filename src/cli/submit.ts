@@ -142,12 +142,16 @@ async function followEvents(cfg: ClientConfig, path: string, onEvent: (e: Record
   }
 }
 
-/** One line that rewrites itself on a terminal, or plain lines on change elsewhere. */
+/**
+ * Progress: on a terminal one line that rewrites itself (step and each
+ * running match's round); elsewhere (CI logs, pipes) a plain line per step.
+ */
 function progressLine(out: NodeJS.WriteStream) {
   const tty = out.isTTY === true;
   let last = '';
   return {
-    show(text: string) {
+    show(step: string, detail: string) {
+      const text = tty && detail ? `${step}  ${detail}` : step;
       if (text === last) return;
       last = text;
       if (tty) out.write(`\r\x1b[2K${text}`);
@@ -252,7 +256,7 @@ async function submit(args: string[]): Promise<number> {
   const progress = new Map<string, string>(); // matchId -> "round/total" or "done"
   const render = () => {
     const parts = [...progress.entries()].map(([id, p]) => `#${id} ${p}`);
-    line.show(`${STEP_TEXT[status] ?? status}${parts.length ? '  ' + parts.join('  ') : ''}`);
+    line.show(STEP_TEXT[status] ?? status, parts.join('  '));
   };
   render();
   const controller = new AbortController();
@@ -261,7 +265,7 @@ async function submit(args: string[]): Promise<number> {
       const id = String(e.matchId);
       if (e.status === 'running' && typeof e.round === 'number') progress.set(id, `round ${e.round}/${String(e.totalRounds ?? '?')}`);
       else if (e.status === 'running') progress.set(id, 'starting');
-      else progress.set(id, String(e.status));
+      else progress.delete(id); // done or failed: its result shows in the summary
     } else if (typeof e.status === 'string') {
       if (e.status !== status) progress.clear();
       status = e.status;

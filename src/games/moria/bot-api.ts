@@ -29,9 +29,9 @@ interface Pos {
 }
 
 export function install(rt: BotRuntime): void {
-  let cells = new Uint16Array(0);
-  let units = new Int16Array(0);
-  let meta = new Int32Array(20);
+  let cells: Uint16Array<ArrayBufferLike> = new Uint16Array(0);
+  let units: Int16Array<ArrayBufferLike> = new Int16Array(0);
+  let meta: Int32Array<ArrayBufferLike> = new Int32Array(20);
   let np = 4;
   let rows = 60;
   let cols = 60;

@@ -1,0 +1,208 @@
+// Harry Potter (EDA Q1 2024-25) as an Arbiter game. Rules: engine.ts; board
+// generation: mapgen.ts; bot API: bot-api.ts and player.d.ts.
+
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Rng } from '../rng.ts';
+import type { BotView, GameDefinition } from '../types.ts';
+import { DEFAULT_CONFIG, parseConfig, type HPConfig } from './config.ts';
+import { GHOST, WIZARD, countWizards, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
+import { createState } from './mapgen.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** View layout: info = [round, rows, cols, vi, vj, nbUnits, then per player score, strength, then 15 ingredients, then the 14 settings]. */
+export const INFO_HEADER = 6;
+export const SETTINGS_KEYS = [
+  'num_players',
+  'num_rounds',
+  'board_rows',
+  'board_cols',
+  'num_ini_wizards_per_clan',
+  'num_ini_books',
+  'clan_ini_magic_strength',
+  'points_for_converting_wizard',
+  'points_per_owned_cell',
+  'book_magic_strength',
+  'rounds_for_converting',
+  'rounds_attack_resting_ghost',
+  'rounds_spell_resting_ghost',
+  'rounds_no_attack_ghost',
+] as const satisfies readonly (keyof HPConfig)[];
+
+/** Fields per unit in the view's `units` array: type, player, i, j, rounds_pending, next_player. */
+export const UNIT_FIELDS = 6;
+
+function describe(raw: unknown): string {
+  try {
+    const s = JSON.stringify(raw);
+    return s === undefined ? String(raw) : s.length > 80 ? s.slice(0, 77) + '...' : s;
+  } catch {
+    return String(raw);
+  }
+}
+
+export function validateOrders(state: HPState, player: number, raw: unknown): { orders: HPOrder[]; warnings: string[] } {
+  const orders: HPOrder[] = [];
+  const warnings: string[] = [];
+  if (!Array.isArray(raw)) return { orders, warnings: [`orders must be an array, got ${describe(raw)}`] };
+  const n = nbUnits(state);
+  const seen = new Set<number>();
+  for (const item of raw as unknown[]) {
+    if (!Array.isArray(item) || item.length !== 3) {
+      warnings.push(`malformed order ${describe(item)}`);
+      continue;
+    }
+    const [kind, id, arg] = item as unknown[];
+    if (kind !== 0 && kind !== 1) {
+      warnings.push(`unknown command type in ${describe(item)}`);
+      continue;
+    }
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= n) {
+      warnings.push(`unit id out of range: ${describe(id)}`);
+      continue;
+    }
+    if (state.uplayer[id] !== player) {
+      warnings.push(`unit ${id} is not yours`);
+      continue;
+    }
+    if (seen.has(id)) {
+      warnings.push(`unit ${id} already has a command this round`);
+      continue;
+    }
+    if (kind === 0) {
+      if (typeof arg !== 'number' || !Number.isInteger(arg) || arg < 0 || arg > 7) {
+        warnings.push(`invalid direction ${describe(arg)} for unit ${id}`);
+        continue;
+      }
+      if (state.utype[id] === WIZARD && arg % 2 === 1) {
+        warnings.push(`wizard ${id} cannot move diagonally`);
+        continue;
+      }
+      orders.push([0, id, arg]);
+    } else {
+      if (state.utype[id] !== GHOST) {
+        warnings.push(`unit ${id} is a wizard: only ghosts cast spells`);
+        continue;
+      }
+      if (!Array.isArray(arg) || arg.length > 64 || !arg.every((x) => typeof x === 'number' && Number.isInteger(x))) {
+        warnings.push(`spell of unit ${id}: the solution must be an array of integers`);
+        continue;
+      }
+      orders.push([1, id, (arg as number[]).slice()]);
+    }
+    seen.add(id);
+  }
+  return { orders, warnings };
+}
+
+export function encodeView(s: HPState): BotView {
+  const n = nbUnits(s);
+  const np = s.cfg.num_players;
+  // cells: bit0 wall, bit1 book, bits 2.. owner+1.
+  const cells = new Uint8Array(s.rows * s.cols);
+  for (let k = 0; k < cells.length; k++) cells[k] = s.wall[k]! | (s.book[k]! << 1) | ((s.owner[k]! + 1) << 2);
+  const units = new Int16Array(n * UNIT_FIELDS);
+  for (let id = 0; id < n; id++) {
+    const o = id * UNIT_FIELDS;
+    const k = s.upos[id]!;
+    units[o] = s.utype[id]!;
+    units[o + 1] = s.uplayer[id]!;
+    units[o + 2] = (k / s.cols) | 0;
+    units[o + 3] = k % s.cols;
+    units[o + 4] = s.upending[id]!;
+    units[o + 5] = s.unext[id]!;
+  }
+  const info = new Int32Array(INFO_HEADER + 2 * np + s.spell.length + SETTINGS_KEYS.length);
+  info[0] = s.round;
+  info[1] = s.rows;
+  info[2] = s.cols;
+  info[3] = s.vi;
+  info[4] = s.vj;
+  info[5] = n;
+  let o = INFO_HEADER;
+  for (let p = 0; p < np; p++) info[o++] = s.score[p]!;
+  for (let p = 0; p < np; p++) info[o++] = s.strength[p]!;
+  for (const x of s.spell) info[o++] = x;
+  for (const key of SETTINGS_KEYS) info[o++] = s.cfg[key];
+  return { cells, units, info };
+}
+
+/**
+ * The replay frame: g = one char per cell ('#' wall, 'B' book, '0'-'3' owned,
+ * '.' free; a book on an owned cell shows as 'B'), u = per unit [type, player,
+ * row, col, rounds_pending, next_player] flattened, v = Voldemort [row, col],
+ * s = overall strength per clan, m = magic strength per clan, w = wizards per
+ * clan, sp = the spell ingredients.
+ */
+export function frame(s: HPState): unknown {
+  let g = '';
+  for (let k = 0; k < s.wall.length; k++) {
+    g += s.wall[k] ? '#' : s.book[k] ? 'B' : s.owner[k]! >= 0 ? String.fromCharCode(48 + s.owner[k]!) : '.';
+  }
+  const u: number[] = [];
+  for (let id = 0; id < nbUnits(s); id++) {
+    const k = s.upos[id]!;
+    u.push(s.utype[id]!, s.uplayer[id]!, (k / s.cols) | 0, k % s.cols, s.upending[id]!, s.unext[id]!);
+  }
+  const np = s.cfg.num_players;
+  const w = Array.from({ length: np }, (_, p) => countWizards(s, p));
+  return {
+    round: s.round,
+    rows: s.rows,
+    cols: s.cols,
+    g,
+    u,
+    v: [s.vi, s.vj],
+    s: Array.from(s.strength),
+    m: w.map((x, p) => magicStrength(s, p, x)),
+    w,
+    sp: Array.from(s.spell),
+  };
+}
+
+const game: GameDefinition<HPConfig, HPState, HPOrder> = {
+  id: 'harry-potter',
+  title: 'Harry Potter',
+  engineVersion: 'harry-potter-1',
+  nbPlayers: 4,
+  defaultConfig: DEFAULT_CONFIG as HPConfig,
+  defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },
+  bots: {
+    api: join(here, 'bot-api.ts'),
+    types: join(here, 'player.d.ts'),
+    builtin: {
+      Null: join(here, 'bots', 'Null.ts'),
+      Demo: join(here, 'bots', 'Demo.ts'),
+      Dummy: join(here, 'bots', 'Dummy.ts'),
+    },
+  },
+  statements: { ca: join(here, 'statement.ca.md') },
+
+  parseConfig,
+  create(config, seed) {
+    return createState(config, new Rng(seed));
+  },
+  round: (s) => s.round,
+  isOver: (s) => s.round >= s.cfg.num_rounds,
+  validateOrders,
+  next(state, orders) {
+    // Frozen players simply give no orders (their units stay, as in the original).
+    return playRound(state, orders);
+  },
+  scores: (s) => Array.from(s.score),
+  counters(s) {
+    const np = s.cfg.num_players;
+    const w = Array.from({ length: np }, (_, p) => countWizards(s, p));
+    return {
+      cells: Array.from(s.nbCells),
+      wizards: w,
+      magic: w.map((x, p) => magicStrength(s, p, x)),
+      conversions: Array.from(s.scoreAcc, (x) => (s.cfg.points_for_converting_wizard ? x / s.cfg.points_for_converting_wizard : 0)),
+    };
+  },
+  encodeView,
+  frame,
+};
+
+export default game;

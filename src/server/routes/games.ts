@@ -50,17 +50,19 @@ export default async function gameRoutes(app: FastifyInstance) {
     async (request) => {
       const game = await gameOr404(request.params.game);
       const { limit, offset } = request.query;
-      const where = { game: game.id, player: { locked: true } };
-      const [rows, total] = await Promise.all([
-        db.rating.findMany({
-          where,
-          orderBy: [{ ordinal: 'desc' }, { mu: 'desc' }, { matchesPlayed: 'desc' }, { playerId: 'asc' }],
-          take: limit,
-          skip: offset,
-          include: { player: { select: { name: true, owner: { select: { username: true } } } } },
-        }),
-        db.rating.count({ where }),
-      ]);
+      // One query (the hot public page): qualified = the name is locked.
+      const rows = await db.$queryRaw<
+        { player: string; owner: string; ordinal: number; mu: number; sigma: number; matchesPlayed: number; total: number }[]
+      >`SELECT p."name" AS player, u."username" AS owner, r."ordinal", r."mu", r."sigma", r."matchesPlayed",
+               (count(*) OVER ())::int AS total
+        FROM "Rating" r
+        JOIN "PlayerName" p ON p."id" = r."playerId"
+        JOIN "User" u ON u."id" = p."ownerId"
+        WHERE r."game" = ${game.id} AND p."locked"
+        ORDER BY r."ordinal" DESC, r."mu" DESC, r."matchesPlayed" DESC, r."playerId" ASC
+        LIMIT ${limit} OFFSET ${offset}`;
+      const total =
+        rows.length > 0 ? rows[0]!.total : await db.rating.count({ where: { game: game.id, player: { locked: true } } });
       return {
         game: game.id,
         total,
@@ -68,8 +70,8 @@ export default async function gameRoutes(app: FastifyInstance) {
         offset,
         players: rows.map((r, i) => ({
           rank: offset + i + 1,
-          player: r.player.name,
-          owner: r.player.owner.username,
+          player: r.player,
+          owner: r.owner,
           rating: r.ordinal,
           mu: r.mu,
           sigma: r.sigma,

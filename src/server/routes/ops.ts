@@ -109,7 +109,8 @@ export default async function opsRoutes(app: FastifyInstance) {
       'Submissions per status.',
       byStatus.map((r): [string, number] => [`{status="${r.status === 'self_play' ? 'self-play' : r.status}"}`, r._count._all]),
     );
-    const lat = verdicts.map((v) => (v.finishedAt!.getTime() - v.createdAt.getTime()) / 1000).sort((a, b) => a - b);
+    // Clamped at 0: the verdict time comes from the recorder's clock, the creation time from the database's.
+    const lat = verdicts.map((v) => Math.max(0, (v.finishedAt!.getTime() - v.createdAt.getTime()) / 1000)).sort((a, b) => a - b);
     metric('arbiter_gate_latency_seconds', 'summary', 'Submission to verdict, over the last 200 verdicts.', [
       ['{quantile="0.5"}', quantile(lat, 0.5)],
       ['{quantile="0.9"}', quantile(lat, 0.9)],

@@ -1,0 +1,131 @@
+// `npm run bench judge`: the judge's figures, through the whole pipeline
+// (queue → match runners in the sandbox → results queue → recorder → database).
+// - Gate latency, submission to verdict, for a Demo-strength bot against the
+//   production gate (three Dummies, the game's default config), on an idle machine.
+// - Matches per minute with one and with two match runners (Moria, default config).
+// Uses the embedded defaults: PGlite in memory and Redis as `npm start` finds it.
+//   npm run bench judge [gateRuns=2] [matchesPerRun=4]
+
+import { availableParallelism } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createDb, migrate, closeDb, type Db } from '../src/db/client.ts';
+import { openJudgeQueues, resolveRedis, type JudgeQueues } from '../src/queue/index.ts';
+import { startRecorder } from '../src/recorder/index.ts';
+import { startGate } from '../src/scheduler/gate.ts';
+import { createMatch, enqueueMatch } from '../src/scheduler/matches.ts';
+import { startWorkerPool } from '../workers/pool.ts';
+
+const DEMO = fileURLToPath(new URL('../src/games/moria/bots/Demo.ts', import.meta.url));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 600_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error('bench: timed out');
+    await sleep(50);
+  }
+}
+
+async function withJudge<T>(runners: number, fn: (db: Db, queues: JudgeQueues) => Promise<T>): Promise<T> {
+  const redis = await resolveRedis({ dataDir: './data' });
+  const prefix = `bench-${randomBytes(4).toString('hex')}`;
+  const queues = openJudgeQueues({ redisUrl: redis.url, prefix });
+  const db = await createDb({ dataDir: 'memory://' });
+  await migrate(db);
+  const pool = await startWorkerPool({ redisUrl: redis.url, prefix, concurrency: runners });
+  const recorder = await startRecorder({ db, queues });
+  try {
+    return await fn(db, queues);
+  } finally {
+    await recorder.close();
+    await pool.close();
+    const client = queues.redis();
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await client.del(...keys);
+    } while (cursor !== '0');
+    await queues.close();
+    await closeDb(db);
+    await redis.stop();
+  }
+}
+
+async function gateLatency(runs: number): Promise<void> {
+  const runners = availableParallelism();
+  await withJudge(runners, async (db, queues) => {
+    const user = await db.user.create({ data: { username: 'bench', usernameLower: 'bench', passwordHash: 'x' } });
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const name = `DemoBench${i}`;
+      const source = readFileSync(DEMO, 'utf8').replace(/PLAYER_NAME = '[^']*'/, `PLAYER_NAME = '${name}'`);
+      const player = await db.playerName.create({ data: { game: 'moria', name, nameLower: name.toLowerCase(), ownerId: user.id } });
+      const t0 = Date.now();
+      const sub = await db.submission.create({
+        data: { playerId: player.id, userId: user.id, game: 'moria', version: 1, source, filename: `${name}.ts`, sizeBytes: source.length },
+      });
+      await startGate({ db, queues }, sub.id);
+      const done = await until(async () => {
+        const s = await db.submission.findUniqueOrThrow({ where: { id: sub.id } });
+        return s.status === 'qualified' || s.status === 'rejected' ? s : null;
+      });
+      const ms = Date.now() - t0;
+      times.push(ms);
+      const played = await db.match.count({ where: { submissionId: sub.id, status: 'done' } });
+      console.log(`gate latency, Demo-strength bot, run ${i + 1}: ${(ms / 1000).toFixed(1)} s to "${done.status}" (${done.reason ?? 'no reason'}); ${played} gate match(es) played; ${runners} match runner(s)`);
+      // Let the gate matches still running (after an early rejection) finish before the next run.
+      await until(async () => (await queues.stats()).depth === 0);
+    }
+    const mean = times.reduce((a, b) => a + b, 0) / times.length;
+    console.log(`gate latency: mean ${(mean / 1000).toFixed(1)} s over ${times.length} run(s)`);
+  });
+}
+
+async function matchesPerMinute(runners: number, count: number): Promise<void> {
+  await withJudge(runners, async (db, queues) => {
+    const seats = ['Demo', 'Dummy', 'Demo', 'Dummy'].map((builtinName) => ({ builtinName }));
+    // One warm-up match (module loading, bundling the bot API) not counted.
+    const warm = await createMatch(db, { game: 'moria', kind: 'challenge', seed: 999, seats });
+    await enqueueMatch(db, queues, warm);
+    await until(async () => (await db.match.findUniqueOrThrow({ where: { id: warm } })).status === 'done');
+    const ids: number[] = [];
+    const t0 = Date.now();
+    for (let i = 0; i < count; i++) {
+      const id = await createMatch(db, { game: 'moria', kind: 'challenge', seed: 1000 + i, seats });
+      await enqueueMatch(db, queues, id);
+      ids.push(id);
+    }
+    await until(async () => (await db.match.count({ where: { id: { in: ids }, status: 'done' } })) === count);
+    const ms = Date.now() - t0;
+    const rows = await db.match.findMany({ where: { id: { in: ids } }, select: { durationMs: true } });
+    const perMatch = rows.reduce((a, r) => a + (r.durationMs ?? 0), 0) / rows.length;
+    console.log(
+      `matches per minute, ${runners} match runner(s): ${((count * 60_000) / ms).toFixed(1)} ` +
+        `(${count} Moria matches of 200 rounds, Demo/Dummy x2, in ${(ms / 1000).toFixed(1)} s; ${(perMatch / 1000).toFixed(1)} s per match on a runner)`,
+    );
+  });
+}
+
+export async function run(args: string[] = []): Promise<void> {
+  const gateRuns = Number(args[0] ?? 2) || 2;
+  const perRun = Number(args[1] ?? 4) || 4;
+  console.log(`machine: ${availableParallelism()} core(s), node ${process.version}`);
+  await gateLatency(gateRuns);
+  await matchesPerMinute(1, perRun);
+  await matchesPerMinute(2, perRun);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  run(process.argv.slice(2)).then(
+    () => process.exit(0),
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

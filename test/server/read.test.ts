@@ -114,6 +114,10 @@ test('matches: list newest first with filters (game, player, kind) and paginatio
     ['0:Top:bob:1', '1:Mid:ana:2', '2:Low:ana:3', '3:TieA:bob:4'],
   );
   assert.equal(detail.replay.url, `/api/matches/${m1.id}/replay`);
+  // The list (one SQL query) and the detail (Prisma) describe a match the same way.
+  const { config: _config, ...rest } = detail;
+  const listed = all.matches.find((m: { id: number }) => m.id === m1.id);
+  assert.deepEqual(listed, { ...rest, participants: rest.participants.map(({ owner: _o, ...p2 }: { owner: string }) => p2) });
   assert.equal((await app.inject({ url: `/api/matches/${m2.id}` })).json().replay, null);
 });
 

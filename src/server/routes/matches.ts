@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../auth.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { matchOut, matchInclude } from '../serialize.ts';
-import type { Prisma } from '../../db/generated/client.ts';
+import { Prisma } from '../../db/generated/client.ts';
+import type { MatchRow, ParticipantRow } from '../serialize.ts';
 
 const idParams = {
   type: 'object',
@@ -50,25 +51,34 @@ export default async function matchRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const q = request.query;
-      const where: Prisma.MatchWhereInput = {};
-      if (q.game) where.game = q.game;
-      if (q.kind) where.kind = q.kind;
-      if (q.status) where.status = q.status;
-      if (q.submission) where.submissionId = q.submission;
-      if (q.before) where.id = { lt: q.before };
+      // One query per page (the hot public list): filters, the page, its participants and the total.
+      const conds: Prisma.Sql[] = [];
+      if (q.game) conds.push(Prisma.sql`m."game" = ${q.game}`);
+      if (q.kind) conds.push(Prisma.sql`m."kind"::text = ${q.kind}`);
+      if (q.status) conds.push(Prisma.sql`m."status"::text = ${q.status}`);
+      if (q.submission) conds.push(Prisma.sql`m."submissionId" = ${q.submission}`);
+      if (q.before) conds.push(Prisma.sql`m."id" < ${q.before}`);
       if (q.player) {
-        const lower = q.player.toLowerCase();
-        const players = await db.playerName.findMany({ where: { nameLower: lower }, select: { id: true } });
-        where.participants = {
-          some: {
-            OR: [{ playerId: { in: players.map((p) => p.id) } }, { builtinName: { equals: q.player, mode: 'insensitive' } }],
-          },
-        };
+        conds.push(Prisma.sql`EXISTS (SELECT 1 FROM "Participant" x LEFT JOIN "PlayerName" pn ON pn."id" = x."playerId"
+          WHERE x."matchId" = m."id" AND (pn."nameLower" = ${q.player.toLowerCase()} OR lower(x."builtinName") = ${q.player.toLowerCase()}))`);
       }
-      const [rows, total] = await Promise.all([
-        db.match.findMany({ where, orderBy: { id: 'desc' }, take: q.limit, skip: q.offset, include: matchInclude }),
-        db.match.count({ where }),
-      ]);
+      const where = conds.length ? Prisma.sql`WHERE ${Prisma.join(conds, ' AND ')}` : Prisma.empty;
+      const found = await db.$queryRaw<(Omit<MatchRow, 'participants' | 'replay'> & { participants: ParticipantRow[] | null; replaySize: number | null; total: number })[]>`
+        SELECT m."id", m."game", m."seed", m."kind"::text AS kind, m."status"::text AS status, m."submissionId",
+               m."gateStep"::text AS "gateStep", m."gateIndex", m."winnerSeat", m."error", m."createdAt", m."startedAt",
+               m."finishedAt", m."durationMs",
+               (SELECT json_agg(json_build_object('seat', p."seat", 'name', p."name", 'builtinName', p."builtinName",
+                         'submissionId', p."submissionId", 'playerId', p."playerId", 'score', p."score", 'rank', p."rank",
+                         'cpuMs', p."cpuMs", 'frozenRound', p."frozenRound", 'frozenReason', p."frozenReason",
+                         'frozenMessage', p."frozenMessage") ORDER BY p."seat")
+                  FROM "Participant" p WHERE p."matchId" = m."id") AS participants,
+               (SELECT r."sizeBytes" FROM "Replay" r WHERE r."matchId" = m."id") AS "replaySize",
+               (count(*) OVER ())::int AS total
+        FROM "Match" m ${where}
+        ORDER BY m."id" DESC
+        LIMIT ${q.limit} OFFSET ${q.offset}`;
+      const rows = found.map((r) => ({ ...r, participants: r.participants ?? [], replay: r.replaySize === null ? null : { sizeBytes: r.replaySize } }));
+      const total = rows.length > 0 ? found[0]!.total : await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Match" m ${where}`.then((x) => x[0]!.n);
       return { total, limit: q.limit, offset: q.offset, matches: rows.map(matchOut) };
     },
   );

@@ -1,0 +1,169 @@
+// Map generator, determinism, configuration, order validation, views and speed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import game from '../../../src/games/walking-dead/index.ts';
+import { streetComponents, generateWaste } from '../../../src/games/walking-dead/mapgen.ts';
+import { UType, type TwdOrder, type TwdState } from '../../../src/games/walking-dead/engine.ts';
+import { Rng } from '../../../src/games/rng.ts';
+import { GameConfigError } from '../../../src/games/types.ts';
+
+const cfg = game.parseConfig({});
+const noOrders = () => [[], [], [], []] as TwdOrder[][];
+const F = [false, false, false, false];
+
+test('generated boards: one 4-connected street component, waste never on the border, snakes as in the original', () => {
+  for (let seed = 1; seed <= 25; seed++) {
+    const s = game.create(cfg, seed);
+    const { rows, cols, waste } = s;
+    assert.equal(streetComponents(waste, rows, cols), 1, `seed ${seed}`);
+    let w = 0;
+    for (let i = 0; i < rows; i++)
+      for (let j = 0; j < cols; j++) {
+        const c = i * cols + j;
+        w += waste[c]!;
+        if (i === 0 || j === 0 || i === rows - 1 || j === cols - 1) assert.equal(waste[c], 0, 'border is street');
+        // No 2x2 block of waste: snakes are one cell wide and never touch each other.
+        if (i + 1 < rows && j + 1 < cols) assert.ok(!(waste[c] && waste[c + 1] && waste[c + cols] && waste[c + cols + 1]));
+      }
+    // Target 50%, but snakes stop when they cannot go on: the original boards
+    // (e.g. mostazomarc/joc_eda default.res, seed 30) have about a quarter of waste.
+    assert.ok(w > 0.15 * rows * cols && w <= 0.5 * rows * cols + 8, `waste ${w}`);
+  }
+});
+
+test('initial position: 20 alive units per clan owning their cells, 10 zombies, 15 food, each at a regeneration position', () => {
+  for (let seed = 1; seed <= 10; seed++) {
+    const s = game.create(cfg, seed);
+    const c = game.counters(s);
+    assert.deepEqual(c['alive'], [20, 20, 20, 20]);
+    assert.deepEqual(c['cells'], [20, 20, 20, 20]);
+    assert.deepEqual(c['strength'], [50, 50, 50, 50], '1000 points / 20 units');
+    let zombies = 0;
+    for (let u = 0; u < s.uType.length; u++) {
+      if (s.uType[u] === UType.Zombie) zombies++;
+      if (u < 80) assert.equal(s.uPlayer[u], Math.floor(u / 20), 'ids 0..79 player by player');
+    }
+    assert.equal(zombies, 10);
+    assert.equal(s.uType.length, 90);
+    let food = 0;
+    for (const f of s.food) food += f;
+    assert.equal(food, 15);
+    // Units and food were placed with an empty 5x5 around them (there is plenty of room at the start).
+    const items: number[] = [];
+    for (let k = 0; k < s.food.length; k++) if (s.food[k] || s.cellUnit[k] !== -1) items.push(k);
+    for (const a of items)
+      for (const b of items) {
+        if (a === b) continue;
+        const di = Math.abs(Math.floor(a / 60) - Math.floor(b / 60));
+        const dj = Math.abs((a % 60) - (b % 60));
+        assert.ok(di > 2 || dj > 2, `items ${a} and ${b} too close (seed ${seed})`);
+      }
+  }
+});
+
+test('same seed → identical match; different seeds → different boards', () => {
+  const play = (seed: number) => {
+    let s = game.create(cfg, seed);
+    const frames = [JSON.stringify(game.frame(s))];
+    for (let r = 0; r < 30; r++) {
+      const orders = [0, 1, 2, 3].map((pl) => {
+        const o: TwdOrder[] = [];
+        for (let u = 0; u < s.uType.length; u++) if (s.uPlayer[u] === pl && s.uType[u] === UType.Alive) o.push([u, ((u + r) % 4) * 2]);
+        return o;
+      });
+      s = game.next(s, orders, F).state;
+      frames.push(JSON.stringify(game.frame(s)));
+    }
+    return frames;
+  };
+  assert.deepEqual(play(7), play(7));
+  const a = game.create(cfg, 1);
+  const b = game.create(cfg, 2);
+  assert.notDeepEqual(a.waste, b.waste);
+});
+
+test('next() does not mutate its input', () => {
+  const s = game.create(cfg, 3);
+  const before = JSON.stringify(game.frame(s));
+  const seed = s.rng.seed;
+  const orders = [[[0, 0] as TwdOrder], [], [], []];
+  game.next(s, orders, F);
+  assert.equal(JSON.stringify(game.frame(s)), before);
+  assert.equal(s.rng.seed, seed);
+  assert.equal(s.round, 0);
+});
+
+test('parseConfig: defaults of default.cnf; unknown keys and bad values are rejected', () => {
+  assert.equal(cfg.num_rounds, 200);
+  assert.equal(cfg.rounds_before_becoming_zombie, 5);
+  assert.equal(game.parseConfig({ num_rounds: 50 }).num_rounds, 50);
+  assert.throws(() => game.parseConfig({ nb_rounds: 5 }), GameConfigError);
+  assert.throws(() => game.parseConfig({ num_rounds: -1 }), GameConfigError);
+  assert.throws(() => game.parseConfig({ food_strength: 1.5 }), GameConfigError);
+  assert.throws(() => game.parseConfig({ board_rows: '60' }), GameConfigError);
+  assert.throws(() => game.parseConfig({ num_players: 3 }), GameConfigError);
+  assert.throws(() => game.parseConfig({ board_rows: 12, board_cols: 12 }), /do not fit/);
+});
+
+test('a smaller configured board is generated and playable', () => {
+  const small = game.parseConfig({ board_rows: 30, board_cols: 30, num_ini_units_per_clan: 5, num_ini_zombies: 4, num_ini_food: 5, num_rounds: 20 });
+  let s = game.create(small, 4);
+  assert.equal(streetComponents(s.waste, 30, 30), 1);
+  while (!game.isOver(s)) s = game.next(s, noOrders(), F).state;
+  assert.equal(s.round, 20);
+});
+
+test('validateOrders keeps the first valid order per own alive unit and explains the rest', () => {
+  const s = game.create(cfg, 5);
+  const raw: unknown = [
+    [0, 0],
+    [0, 2], // second for unit 0
+    [25, 0], // player 1's unit
+    [85, 0], // a zombie
+    [1, 9], // bad dir
+    [1, 1], // diagonal
+    'garbage',
+    null,
+    [1.5, 0],
+    [1e9, 0],
+    [2, 4, 'extra'],
+  ];
+  const v = game.validateOrders(s, 0, raw);
+  assert.deepEqual(v.orders, [
+    [0, 0],
+    [2, 4],
+  ]);
+  assert.equal(v.warnings.length, 9);
+  assert.deepEqual(game.validateOrders(s, 0, { not: 'a list' }).orders, []);
+  assert.deepEqual(game.validateOrders(s, 1, [[25, 6]]).orders, [[25, 6]]);
+});
+
+test('encodeView is typed arrays only; frames of a whole match gzip well under 1 MB', () => {
+  let s = game.create(cfg, 11);
+  const v = game.encodeView(s);
+  for (const a of Object.values(v)) assert.ok(ArrayBuffer.isView(a));
+  assert.equal(v['cells']!.length, 3600);
+  const frames: unknown[] = [game.frame(s)];
+  while (!game.isOver(s)) {
+    s = game.next(s, noOrders(), F).state;
+    frames.push(game.frame(s));
+  }
+  const size = gzipSync(JSON.stringify(frames)).length;
+  assert.ok(size < 400_000, `${size} bytes`);
+});
+
+test('a 200-round match with no orders takes well under 100 ms of engine time', () => {
+  // Warm up, then measure.
+  let s: TwdState = game.create(cfg, 21);
+  for (let r = 0; r < 20; r++) s = game.next(s, noOrders(), F).state;
+  s = game.create(cfg, 22);
+  const t0 = performance.now();
+  while (!game.isOver(s)) s = game.next(s, noOrders(), F).state;
+  const ms = performance.now() - t0;
+  assert.ok(ms < 100, `${ms.toFixed(1)} ms`);
+});
+
+test('the generator only uses the Rng it is given (same Rng seed → same waste)', () => {
+  assert.deepEqual(generateWaste(40, 40, new Rng(9)), generateWaste(40, 40, new Rng(9)));
+});

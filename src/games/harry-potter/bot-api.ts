@@ -1,0 +1,239 @@
+// The Harry Potter API inside a bot's isolate, under the statement's names
+// (State.hh, Settings.hh, Structs.hh, Action.hh; game-facts §2 "API").
+// Decodes the typed arrays of index.ts encodeView:
+//   cells[p] = wall | book<<1 | (owner+1)<<2                  (p = i*cols+j)
+//   units[6*id..] = type, player, i, j, rounds_pending, next_player
+//   info = round, rows, cols, voldemort i, j, nb units, score[np], overall strength[np],
+//          15 spell ingredients, 14 settings (config.ts order)
+// Pure module: no Node APIs (bundled into the isolate).
+
+import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
+
+/** random_permutation(n) draws n swaps in this game (Random.hh of HP). */
+export const permutationFull = true;
+
+const isInteger = Number.isInteger;
+const floor = Math.floor;
+const Int16ArrayCtor = Int16Array;
+
+const Dir = { Down: 0, DR: 1, Right: 2, RU: 3, Up: 4, UL: 5, Left: 6, LD: 7 };
+const CellType = { Corridor: 0, Wall: 1 };
+const UnitType = { Wizard: 0, Ghost: 1 };
+const DI = [1, 1, 0, -1, -1, -1, 0, 1];
+const DJ = [0, 1, 1, 1, 0, -1, -1, -1];
+const NP = 4;
+const SPELL = 15;
+const UF = 6;
+const HEADER = 6;
+
+interface Pos {
+  i: number;
+  j: number;
+}
+
+/** Cell, with the C++ helper is_empty() as a method. */
+class Cell {
+  constructor(
+    public type: number,
+    public owner: number,
+    public id: number,
+    public book: boolean,
+  ) {}
+  is_empty(): boolean {
+    return this.type === CellType.Corridor && this.id === -1 && !this.book;
+  }
+}
+
+/** Unit, with the C++ helpers as methods (also exposed as global functions taking the unit). */
+class Unit {
+  constructor(
+    public type: number,
+    public id: number,
+    public player: number,
+    public pos: Pos,
+    public rounds_pending: number,
+    public next_player: number,
+  ) {}
+  is_in_conversion_process(): boolean {
+    return this.type === UnitType.Wizard && this.rounds_pending > 0;
+  }
+  rounds_for_converting(): number {
+    return this.type !== UnitType.Wizard ? -1 : this.rounds_pending;
+  }
+  player_to_be_converted_to(): number {
+    return this.type !== UnitType.Wizard || this.next_player === -1 ? -1 : this.next_player;
+  }
+  last_attack_received(): number {
+    return this.type === UnitType.Wizard ? -1 : this.next_player;
+  }
+  resting_rounds(): number {
+    return this.type === UnitType.Wizard ? -1 : this.rounds_pending;
+  }
+}
+
+export function install(rt: BotRuntime): void {
+  let cells: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  let units: Int16Array<ArrayBufferLike> = new Int16Array(0);
+  let info: Int32Array<ArrayBufferLike> = new Int32Array(64);
+  let rows = 60;
+  let cols = 60;
+  let n = 0;
+  let unitAt: Int16Array | null = null;
+  let wizardLists: number[][] | null = null;
+  let given = new Set<number>();
+
+  rt.onView((view) => {
+    cells = view['cells'] as Uint8Array;
+    units = view['units'] as Int16Array;
+    info = view['info'] as Int32Array;
+    rows = info[1]!;
+    cols = info[2]!;
+    n = info[5]!;
+    unitAt = null;
+    wizardLists = null;
+    given = new Set<number>();
+  });
+
+  const isInt = (x: unknown): x is number => typeof x === 'number' && isInteger(x);
+  const setting = (k: number): number => info[HEADER + 2 * NP + SPELL + k]!;
+
+  function posOk(a: unknown, b?: unknown): boolean {
+    let i: unknown = a;
+    let j: unknown = b;
+    if (typeof a === 'object' && a !== null) {
+      i = (a as Pos).i;
+      j = (a as Pos).j;
+    }
+    return isInt(i) && isInt(j) && i >= 0 && j >= 0 && i < rows && j < cols;
+  }
+
+  function getUnitAt(): Int16Array {
+    if (!unitAt) {
+      unitAt = new Int16ArrayCtor(rows * cols).fill(-1);
+      for (let id = 0; id < n; id++) unitAt[units[UF * id + 2]! * cols + units[UF * id + 3]!] = id;
+    }
+    return unitAt;
+  }
+
+  function lists(): number[][] {
+    if (!wizardLists) {
+      const w: number[][] = [[], [], [], []];
+      for (let id = 0; id < n; id++) if (units[UF * id] === UnitType.Wizard) w[units[UF * id + 1]!]?.push(id);
+      wizardLists = w;
+    }
+    return wizardLists;
+  }
+
+  function makeUnit(id: number): Unit {
+    const o = UF * id;
+    return new Unit(units[o]!, id, units[o + 1]!, { i: units[o + 2]!, j: units[o + 3]! }, units[o + 4]!, units[o + 5]!);
+  }
+
+  const d = rt.define;
+
+  d('Dir', Dir);
+  d('CellType', CellType);
+  d('UnitType', UnitType);
+  // C++ enums are unscoped: `move(id, Up)`, `cell(p).type == Wall`, `u.type == Ghost` port as they are.
+  for (const [k, v] of Object.entries(Dir)) d(k, v);
+  for (const [k, v] of Object.entries(CellType)) d(k, v);
+  for (const [k, v] of Object.entries(UnitType)) d(k, v);
+
+  // Pos helpers (C++ operators + and == on Pos and Dir).
+  d('Pos', (i: number, j: number): Pos => ({ i, j }));
+  d('pos_add', (p: Pos, x: number | Pos): Pos =>
+    typeof x === 'object' && x !== null ? { i: p.i + x.i, j: p.j + x.j } : { i: p.i + (DI[x] ?? 0), j: p.j + (DJ[x] ?? 0) },
+  );
+  d('pos_eq', (a: Pos, b: Pos): boolean => a.i === b.i && a.j === b.j);
+  d('dir_ok', (dir: unknown): boolean => isInt(dir) && dir >= 0 && dir <= 7);
+
+  // Unit helpers as functions too: is_in_conversion_process(unit(id)).
+  d('is_in_conversion_process', (u: Unit) => Unit.prototype.is_in_conversion_process.call(u));
+  d('rounds_for_converting', (u: Unit) => Unit.prototype.rounds_for_converting.call(u));
+  d('player_to_be_converted_to', (u: Unit) => Unit.prototype.player_to_be_converted_to.call(u));
+  d('last_attack_received', (u: Unit) => Unit.prototype.last_attack_received.call(u));
+  d('resting_rounds', (u: Unit) => Unit.prototype.resting_rounds.call(u));
+
+  // Settings.
+  d('version', () => 'HarryPotter 1.0');
+  d('num_players', () => setting(0));
+  d('num_rounds', () => setting(1));
+  d('board_rows', () => rows);
+  d('board_cols', () => cols);
+  d('num_ini_wizards_per_clan', () => setting(4));
+  d('num_ini_books', () => setting(5));
+  d('clan_ini_magic_strength', () => setting(6));
+  d('points_for_converting_wizard', () => setting(7));
+  d('points_per_owned_cell', () => setting(8));
+  d('book_magic_strength', () => setting(9));
+  d('rounds_for_converting_wizard', () => setting(10));
+  d('rounds_attack_resting_ghost', () => setting(11));
+  d('rounds_spell_resting_ghost', () => setting(12));
+  d('rounds_no_attack_ghost', () => setting(13));
+  d('player_ok', (pl: unknown) => isInt(pl) && pl >= 0 && pl < NP);
+  d('pos_ok', posOk);
+
+  // State.
+  d('round', () => info[0]);
+  d('cell', (a: unknown, b?: unknown) => {
+    let i = a as number;
+    let j = b as number;
+    if (typeof a === 'object' && a !== null) {
+      i = (a as Pos).i;
+      j = (a as Pos).j;
+    }
+    if (!posOk(i, j)) return new Cell(CellType.Corridor, -1, -1, false); // the C++ default Cell
+    const p = i * cols + j;
+    const c = cells[p]!;
+    return new Cell(c & 1, (c >> 2) - 1, getUnitAt()[p]!, (c & 2) !== 0);
+  });
+  d('unit', (id: unknown) => {
+    if (!isInt(id) || id < 0 || id >= n) {
+      rt.warn(`unit requested for identifier ${String(id)}`);
+      return new Unit(UnitType.Wizard, -1, -1, { i: 0, j: 0 }, -1, -1);
+    }
+    return makeUnit(id);
+  });
+  d('wizards', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < NP ? lists()[pl]!.slice() : []));
+  d('ghost', (pl: unknown) => {
+    if (!(isInt(pl) && pl >= 0 && pl < NP)) return -1;
+    for (let id = 0; id < n; id++) if (units[UF * id] === UnitType.Ghost && units[UF * id + 1] === pl) return id;
+    return -1;
+  });
+  d('pos_voldemort', (): Pos => ({ i: info[3]!, j: info[4]! }));
+  d('magic_strength', (pl: unknown) =>
+    isInt(pl) && pl >= 0 && pl < NP ? floor(info[HEADER + NP + pl]! / (1 + lists()[pl]!.length)) : -1,
+  );
+  d('score', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < NP ? info[HEADER + pl]! : -1));
+  d('spell_ingredients', (): number[] => {
+    const out: number[] = [];
+    for (let k = 0; k < SPELL; k++) out.push(info[HEADER + 2 * NP + k]!);
+    return out;
+  });
+
+  // Action. Every call counts toward the 1000-orders abort; the host validates again.
+  function once(id: number, what: string): boolean {
+    if (given.has(id)) {
+      rt.warn(`${what}: command already requested for unit ${id}`);
+      return false;
+    }
+    given.add(id);
+    return true;
+  }
+  d('move', (id: unknown, dir: unknown) => {
+    const idn = isInt(id) ? id : -1;
+    const dn = isInt(dir) ? dir : -1;
+    rt.order([0, idn, dn]);
+    once(idn, 'move');
+  });
+  d('spell', (id: unknown, sol: unknown) => {
+    const idn = isInt(id) ? id : -1;
+    const arr: number[] = [];
+    if (sol && typeof (sol as ArrayLike<unknown>).length === 'number') {
+      const s = sol as ArrayLike<unknown>;
+      for (let k = 0; k < s.length && k < 64; k++) arr.push(isInt(s[k]) ? (s[k] as number) : -1);
+    }
+    rt.order([1, idn, arr]);
+    once(idn, 'spell');
+  });
+}

@@ -63,7 +63,7 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
       if (!isLastAttempt(job)) throw e;
       verdict = { ok: false as const, message: `internal error while checking the bot: ${errorText(e)}` };
     }
-    await queues.addResult({ type: 'check', submissionId: data.submissionId, verdict, worker: name });
+    await queues.addResult({ type: 'check', submissionId: data.submissionId, jobId: job.id!, verdict, worker: name });
   }
 
   async function play(job: Job<JudgeJobData>, data: MatchJobData) {
@@ -85,6 +85,7 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
       await queues.addResult({
         type: 'match',
         matchId: data.matchId,
+        jobId: job.id!,
         ok: true,
         replayGz: encodeReplay(replay).toString('base64'),
         logs: outcome.logs,
@@ -100,7 +101,7 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
     } catch (e) {
       log(`match ${data.matchId} attempt ${attempt} failed: ${errorText(e)}`);
       if (!isLastAttempt(job)) throw e;
-      await queues.addResult({ type: 'match', matchId: data.matchId, ok: false, error: errorText(e), worker: name, attempt });
+      await queues.addResult({ type: 'match', matchId: data.matchId, jobId: job.id!, ok: false, error: errorText(e), worker: name, attempt });
     }
   }
 

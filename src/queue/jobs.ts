@@ -21,7 +21,7 @@ export const PRIORITY = {
   ranked: 10,
 } as const;
 
-/** Play one match. Job id = matchJobId(matchId), so a re-run is recognised. */
+/** Play one match. Job id = matchJobId(...), so a re-run is recognised. */
 export interface MatchJobData {
   type: 'match';
   matchId: string;
@@ -31,7 +31,7 @@ export interface MatchJobData {
   spec: MatchSpec;
 }
 
-/** The gate's compile step for one submission. Job id = checkJobId(submissionId). */
+/** The gate's compile step for one submission. Job id = checkJobId(...). */
 export interface CheckJobData {
   type: 'check';
   submissionId: string;
@@ -47,6 +47,8 @@ export type CheckVerdict = { ok: true; name: string; game: string } | { ok: fals
 export interface MatchResultOk {
   type: 'match';
   matchId: string;
+  /** The match job's id (the result's own id is derived from it). */
+  jobId: string;
   ok: true;
   /** The replay, gzip'd JSON (encodeReplay), base64. */
   replayGz: string;
@@ -66,6 +68,7 @@ export interface MatchResultOk {
 export interface MatchResultFailed {
   type: 'match';
   matchId: string;
+  jobId: string;
   ok: false;
   /** Why the judge could not play it (an infrastructure problem, never the bot's fault). */
   error: string;
@@ -76,16 +79,25 @@ export interface MatchResultFailed {
 export interface CheckResult {
   type: 'check';
   submissionId: string;
+  jobId: string;
   verdict: CheckVerdict;
   worker: string;
 }
 
 export type ResultJobData = MatchResultOk | MatchResultFailed | CheckResult;
 
-// BullMQ refuses custom ids that are plain integers or contain ':'.
-export const matchJobId = (matchId: string | number) => `m-${matchId}`;
-export const checkJobId = (submissionId: string | number) => `c-${submissionId}`;
-export const resultJobId = (r: ResultJobData) => (r.type === 'check' ? `r-c-${r.submissionId}` : `r-m-${r.matchId}`);
+// Job ids: the row's id and creation time. Re-queuing a row gives the same id
+// (BullMQ keeps the first job with an id), while a fresh database whose ids
+// start again at 1 never meets the jobs an older one left in Redis. BullMQ
+// refuses custom ids that are plain integers or contain ':'.
+export const matchJobId = (matchId: string | number, createdAt: Date) => `m-${matchId}-${createdAt.getTime()}`;
+export const checkJobId = (submissionId: string | number, createdAt: Date) => `c-${submissionId}-${createdAt.getTime()}`;
+export const resultJobId = (r: Pick<ResultJobData, 'jobId'> | string) => `r-${typeof r === 'string' ? r : r.jobId}`;
+/** The match id in a match job's id, or null. */
+export const matchIdOfJob = (jobId: string): number | null => {
+  const m = /^m-(\d+)-\d+$/.exec(jobId);
+  return m ? Number(m[1]) : null;
+};
 
 /** What the recorder and the workers publish on `${prefix}:events` (S1's SSE forwards them). */
 export interface JudgeEvent {

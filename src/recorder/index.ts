@@ -4,7 +4,7 @@
 // a result that fails to record (database unreachable) is retried with backoff.
 
 import { QueueEvents, Worker } from 'bullmq';
-import { MATCHES_QUEUE, RESULTS_QUEUE, redisOptions, type ResultJobData } from '../queue/index.ts';
+import { MATCHES_QUEUE, RESULTS_QUEUE, matchIdOfJob, redisOptions, type ResultJobData } from '../queue/index.ts';
 import { recordResult, type RecordDeps } from './record.ts';
 
 export { recordResult, type RecordDeps } from './record.ts';
@@ -32,11 +32,11 @@ export async function startRecorder(deps: RecordDeps & { concurrency?: number })
   // Match status 'running' and attempt count, from BullMQ's event stream (cosmetic: the result is what counts).
   const events = new QueueEvents(MATCHES_QUEUE, { connection: redisOptions(queues.redisUrl), prefix: queues.prefix });
   events.on('active', ({ jobId }) => {
-    const m = /^m-(\d+)$/.exec(jobId);
-    if (!m) return;
+    const id = matchIdOfJob(jobId);
+    if (id === null) return;
     deps.db.match
-      .updateMany({ where: { id: Number(m[1]), status: { in: ['queued', 'running'] } }, data: { status: 'running', startedAt: new Date(), attempts: { increment: 1 } } })
-      .catch((e: unknown) => log(`recorder: could not mark match ${m[1]} running: ${e instanceof Error ? e.message : String(e)}`));
+      .updateMany({ where: { id, status: { in: ['queued', 'running'] } }, data: { status: 'running', startedAt: new Date(), attempts: { increment: 1 } } })
+      .catch((e: unknown) => log(`recorder: could not mark match ${id} running: ${e instanceof Error ? e.message : String(e)}`));
   });
   await Promise.all([worker.waitUntilReady(), events.waitUntilReady()]);
   return {

@@ -128,10 +128,12 @@ export async function applyEffects(deps: RecordDeps, effects: GateEffects): Prom
       deps.log?.(`could not queue match ${id} (the sweep will retry): ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  for (const id of effects.cancel) {
+  const cancel = effects.cancel.length ? await deps.db.match.findMany({ where: { id: { in: effects.cancel } }, select: { id: true, createdAt: true } }) : [];
+  for (const { id, createdAt } of cancel) {
     try {
-      const job = await deps.queues.matches.getJob(matchJobId(id));
-      const removed = job ? await deps.queues.matches.remove(matchJobId(id)) : 1;
+      const jobId = matchJobId(id, createdAt);
+      const job = await deps.queues.matches.getJob(jobId);
+      const removed = job ? await deps.queues.matches.remove(jobId) : 1;
       // A match already being played is left to finish; it is recorded like any other.
       if (removed === 1) await deps.db.match.deleteMany({ where: { id, status: 'queued' } });
     } catch (e) {

@@ -58,13 +58,13 @@ export const wireStatus = (s: string) => (s === 'self_play' ? 'self-play' : s);
  * sweep starts the gate later.
  */
 export async function startGate(deps: GateDeps, submissionId: number): Promise<void> {
-  const sub = await deps.db.submission.findUnique({ where: { id: submissionId }, select: { id: true, status: true, game: true, source: true, filename: true } });
+  const sub = await deps.db.submission.findUnique({ where: { id: submissionId }, select: { id: true, status: true, game: true, source: true, filename: true, createdAt: true } });
   if (!sub) throw new Error(`startGate: no submission ${submissionId}`);
   if (sub.status !== 'queued' && sub.status !== 'compiling') return;
   await deps.queues.matches.add(
     'check',
     { type: 'check', submissionId: String(sub.id), game: sub.game, source: sub.source, filename: sub.filename },
-    { ...CHECK_JOB_OPTIONS, jobId: checkJobId(sub.id), priority: PRIORITY.check },
+    { ...CHECK_JOB_OPTIONS, jobId: checkJobId(sub.id, sub.createdAt), priority: PRIORITY.check },
   );
   const moved = await deps.db.submission.updateMany({
     where: { id: sub.id, status: 'queued' },

@@ -69,7 +69,10 @@ export function priorityOf(kind: MatchKind, gateStep: string | null | undefined)
 }
 
 /** The job payload of a match, from the database alone. */
-export async function matchSpecFromDb(db: Db | Tx, matchId: number): Promise<{ spec: MatchSpec; kind: MatchKind; submissionId: number | null; gateStep: string | null }> {
+export async function matchSpecFromDb(
+  db: Db | Tx,
+  matchId: number,
+): Promise<{ spec: MatchSpec; kind: MatchKind; submissionId: number | null; gateStep: string | null; createdAt: Date }> {
   const match = await db.match.findUniqueOrThrow({
     where: { id: matchId },
     include: { participants: { orderBy: { seat: 'asc' }, include: { submission: { select: { source: true, filename: true } } } } },
@@ -82,15 +85,15 @@ export async function matchSpecFromDb(db: Db | Tx, matchId: number): Promise<{ s
   }
   const spec: MatchSpec = { game: match.game, seed: match.seed, seats };
   if (match.config && typeof match.config === 'object' && !Array.isArray(match.config)) spec.config = match.config as Record<string, unknown>;
-  return { spec, kind: match.kind, submissionId: match.submissionId, gateStep: match.gateStep };
+  return { spec, kind: match.kind, submissionId: match.submissionId, gateStep: match.gateStep, createdAt: match.createdAt };
 }
 
 /** Queues the match's job (idempotent: the job id is the match id, BullMQ keeps the first). */
 export async function enqueueMatch(db: Db, queues: JudgeQueues, matchId: number): Promise<void> {
-  const { spec, kind, submissionId, gateStep } = await matchSpecFromDb(db, matchId);
+  const { spec, kind, submissionId, gateStep, createdAt } = await matchSpecFromDb(db, matchId);
   await queues.matches.add(
     'match',
     { type: 'match', matchId: String(matchId), kind, ...(submissionId !== null ? { submissionId: String(submissionId) } : {}), spec },
-    { ...MATCH_JOB_OPTIONS, jobId: matchJobId(matchId), priority: priorityOf(kind, gateStep) },
+    { ...MATCH_JOB_OPTIONS, jobId: matchJobId(matchId, createdAt), priority: priorityOf(kind, gateStep) },
   );
 }

@@ -7,7 +7,7 @@
 // - a result the recorder gave up on (database down too long): retry it.
 
 import type { Db } from '../db/client.ts';
-import { checkJobId, matchJobId, type JudgeQueues } from '../queue/index.ts';
+import { checkJobId, matchJobId, resultJobId, type JudgeQueues } from '../queue/index.ts';
 import { startGate } from './gate.ts';
 import { enqueueMatch } from './matches.ts';
 
@@ -35,12 +35,13 @@ export async function sweep(deps: { db: Db; queues: JudgeQueues }, options: { ol
 
   const submissions = await db.submission.findMany({
     where: { status: { in: ['queued', 'compiling'] }, updatedAt: { lt: cutoff } },
-    select: { id: true, status: true },
+    select: { id: true, status: true, createdAt: true },
   });
   for (const s of submissions) {
-    const job = await queues.matches.getJob(checkJobId(s.id));
+    const jobId = checkJobId(s.id, s.createdAt);
+    const job = await queues.matches.getJob(jobId);
     if (!job) {
-      if (await retryResult(`r-c-${s.id}`)) continue;
+      if (await retryResult(resultJobId(jobId))) continue;
       await startGate(deps, s.id);
       if (s.status === 'queued') report.started++;
       else report.requeued++;
@@ -51,22 +52,24 @@ export async function sweep(deps: { db: Db; queues: JudgeQueues }, options: { ol
       await queues.addResult({
         type: 'check',
         submissionId: String(s.id),
+        jobId,
         verdict: { ok: false, message: `internal error: the judge could not check the bot (${job.failedReason || 'workers stopped'}); please resubmit` },
         worker: 'sweep',
       });
       report.failed++;
     } else if (state === 'completed') {
-      await retryResult(`r-c-${s.id}`);
+      await retryResult(resultJobId(jobId));
     }
   }
 
   const matches = await db.match.findMany({
     where: { status: { in: ['queued', 'running'] }, createdAt: { lt: cutoff } },
-    select: { id: true },
+    select: { id: true, createdAt: true },
   });
   for (const m of matches) {
-    const rid = `r-m-${m.id}`;
-    const job = await queues.matches.getJob(matchJobId(m.id));
+    const jobId = matchJobId(m.id, m.createdAt);
+    const rid = resultJobId(jobId);
+    const job = await queues.matches.getJob(jobId);
     if (!job) {
       if (await retryResult(rid)) continue;
       await enqueueMatch(db, queues, m.id);
@@ -76,7 +79,7 @@ export async function sweep(deps: { db: Db; queues: JudgeQueues }, options: { ol
     const state = await job.getState();
     if (state === 'failed') {
       if (await queues.results.getJob(rid)) continue;
-      await queues.addResult({ type: 'match', matchId: String(m.id), ok: false, error: job.failedReason || 'the match failed on the workers', worker: 'sweep', attempt: job.attemptsMade });
+      await queues.addResult({ type: 'match', matchId: String(m.id), jobId, ok: false, error: job.failedReason || 'the match failed on the workers', worker: 'sweep', attempt: job.attemptsMade });
       report.failed++;
     } else if (state === 'completed') {
       await retryResult(rid);

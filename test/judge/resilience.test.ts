@@ -4,7 +4,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { matchJobId, type ResultJobData } from '../../src/queue/index.ts';
+import { matchJobId, resultJobId, type ResultJobData } from '../../src/queue/index.ts';
 import { recordResult } from '../../src/recorder/index.ts';
 import { createMatch, enqueueMatch } from '../../src/scheduler/matches.ts';
 import { waitFor } from '../helpers/queue.ts';
@@ -35,8 +35,9 @@ test('a worker killed in the middle of a match: the match is re-run by another w
   const fast = { concurrency: 1, lockMs: 1000, stalledMs: 500 };
   const doomed = await judge.addWorker(fast);
   const id = await builtinMatch(200, 7);
+  const jobId = matchJobId(id, (await judge.db.match.findUniqueOrThrow({ where: { id } })).createdAt);
   // Mid-match: the job is active and the worker has published progress.
-  await waitFor('the match to run', async () => (await judge.queues.matches.getJob(matchJobId(id)))?.progress && true, 60_000, 50);
+  await waitFor('the match to run', async () => (await judge.queues.matches.getJob(jobId))?.progress && true, 60_000, 50);
   await doomed.kill();
   const match0 = await judge.db.match.findUniqueOrThrow({ where: { id } });
   assert.notEqual(match0.status, 'done', 'killed before it finished');
@@ -53,7 +54,7 @@ test('a worker killed in the middle of a match: the match is re-run by another w
   assert.ok(seats.every((p) => p.score !== null && p.rank !== null));
 
   // The same result delivered again changes nothing.
-  const job = await judge.queues.results.getJob(`r-m-${id}`);
+  const job = await judge.queues.results.getJob(resultJobId(jobId));
   assert.ok(job, 'the result went through the results queue');
   assert.equal(await recordResult({ db: judge.db, queues: judge.queues }, job.data as ResultJobData), 'duplicate');
   assert.equal(await judge.db.replay.count({ where: { matchId: id } }), 1);
@@ -65,7 +66,7 @@ test('a worker killed in the middle of a match: the match is re-run by another w
 test('the recorder down for a while: results wait in the queue and are all recorded when it returns', async () => {
   await judge.stopRecorder();
   const ids = [await builtinMatch(20, 1), await builtinMatch(20, 2), await builtinMatch(20, 3)];
-  await waitFor('three results waiting', async () => (await judge.queues.results.getJobCounts('waiting')).waiting >= 3);
+  await waitFor('three results waiting', async () => ((await judge.queues.results.getJobCounts('waiting')).waiting ?? 0) >= 3);
   for (const id of ids) {
     const m = await judge.db.match.findUniqueOrThrow({ where: { id } });
     assert.ok(m.status === 'queued' || m.status === 'running', 'nothing recorded while the recorder is down');

@@ -36,7 +36,8 @@ test('a submission left queued (Redis was down when it arrived) is started by th
 
 test('a match whose job Redis lost is queued again by the sweep, under the same id, and recorded', async () => {
   const id = await createMatch(judge.db, { game: 'moria', kind: 'challenge', seed: 5, config: { nb_rounds: 10 }, seats: ['Demo', 'Null', 'Null', 'Null'].map((builtinName) => ({ builtinName })) });
-  assert.equal(await judge.queues.matches.getJob(matchJobId(id)), undefined);
+  const row = await judge.db.match.findUniqueOrThrow({ where: { id } });
+  assert.equal(await judge.queues.matches.getJob(matchJobId(id, row.createdAt)), undefined);
   const report = await sweep({ db: judge.db, queues: judge.queues }, { olderThanMs: 0 });
   assert.ok(report.requeued >= 1);
   await waitFor('the match recorded', async () => (await judge.db.match.findUniqueOrThrow({ where: { id } })).status === 'done');

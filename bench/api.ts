@@ -34,7 +34,7 @@ async function adminQuery(sql: string) {
   }
 }
 
-async function seed(db: Db) {
+export async function seed(db: Db) {
   const game = 'moria';
   const user = await db.user.create({ data: { username: 'bench', usernameLower: 'bench', passwordHash: 'x' } });
   const names = await db.playerName.createManyAndReturn({

@@ -73,10 +73,11 @@ export default async function matchRoutes(app: FastifyInstance) {
                          'frozenMessage', p."frozenMessage") ORDER BY p."seat")
                   FROM "Participant" p WHERE p."matchId" = m."id") AS participants,
                (SELECT r."sizeBytes" FROM "Replay" r WHERE r."matchId" = m."id") AS "replaySize",
-               (count(*) OVER ())::int AS total
-        FROM "Match" m ${where}
-        ORDER BY m."id" DESC
-        LIMIT ${q.limit} OFFSET ${q.offset}`;
+               page.total
+        FROM (SELECT m."id", (count(*) OVER ())::int AS total FROM "Match" m ${where}
+              ORDER BY m."id" DESC LIMIT ${q.limit} OFFSET ${q.offset}) page
+        JOIN "Match" m ON m."id" = page."id"
+        ORDER BY m."id" DESC`;
       const rows = found.map((r) => ({ ...r, participants: r.participants ?? [], replay: r.replaySize === null ? null : { sizeBytes: r.replaySize } }));
       const total = rows.length > 0 ? found[0]!.total : await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Match" m ${where}`.then((x) => x[0]!.n);
       return { total, limit: q.limit, offset: q.offset, matches: rows.map(matchOut) };

@@ -315,15 +315,21 @@ test('orcs attack an adjacent dwarf or wizard; otherwise they approach the neare
   assert.equal(k.type[k.upos[4]!], CT.Outside);
 });
 
-test('orcs ignore units on the Outside band and never leave Moria', () => {
-  const s = build(OPEN, [{ id: ORC, at: [2, 2] }, { id: 0, at: [1, 1] }]);
-  let st = s;
+test('orcs ignore units on the Outside band and never leave Moria (but hit an adjacent one)', () => {
+  // (0,0) is outside and not adjacent to anything the orc can reach: it wanders inside.
+  let st = build(OPEN, [{ id: ORC, at: [2, 2] }, { id: 0, at: [0, 0] }]);
   for (let k = 0; k < 20; k++) {
-    st = play(st, {}).state;
+    const r = play(st, {});
+    assert.equal(kinds(r.events, 'atk').length, 0);
+    st = r.state;
     assert.notEqual(st.type[st.upos[ORC]!], CT.Outside);
   }
-  // (1,1) is diagonal-adjacent to (2,2): an adjacent unit is attacked even on Outside.
-  assert.ok(st.uhealth[0]! <= 100);
+  // An adjacent unit is attacked even when it stands outside.
+  const adj = build(OPEN, [{ id: ORC, at: [2, 2] }, { id: 0, at: [1, 1] }]);
+  const a = kinds(play(adj, {}).events, 'atk');
+  assert.equal(a.length, 1);
+  assert.equal(a[0]!.v, 0);
+  assert.ok(a[0]!.d >= 15 && a[0]!.d <= 30);
 });
 
 test('Sauron units never attack Sauron units', () => {

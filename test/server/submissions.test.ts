@@ -173,6 +173,23 @@ test('an admin (ADMIN_USERS) reads any source', async () => {
   }
 });
 
+test('rate limit on submissions: past RATE_LIMIT_SUBMIT a minute per user, 429; another user is not affected', async () => {
+  const { buildApp } = await import('../../src/server/app.ts');
+  const { loadConfig } = await import('../../src/config.ts');
+  const limited = await buildApp({ config: loadConfig({ RATE_LIMIT_SUBMIT: '2' }), db, queues: null, logger: false });
+  try {
+    const codes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      codes.push((await limited.inject({ method: 'POST', url: '/api/submissions', headers: ana.auth, payload: { game: 'chess', source: 'x' } })).statusCode);
+    }
+    assert.deepEqual(codes, [400, 400, 429]);
+    const other = await limited.inject({ method: 'POST', url: '/api/submissions', headers: bob.auth, payload: { game: 'chess', source: 'x' } });
+    assert.equal(other.statusCode, 400, 'counted per user');
+  } finally {
+    await limited.close();
+  }
+});
+
 test('my submissions: newest first, only mine, paginated; bad query is 400', async () => {
   const mine = await app.inject({ url: '/api/me/submissions?limit=2', headers: ana.auth });
   assert.equal(mine.statusCode, 200);

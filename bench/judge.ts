@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createDb, migrate, closeDb, type Db } from '../src/db/client.ts';
-import { openJudgeQueues, resolveRedis, type JudgeQueues } from '../src/queue/index.ts';
+import { deletePrefix, openJudgeQueues, resolveRedis, type JudgeQueues } from '../src/queue/index.ts';
 import { startRecorder } from '../src/recorder/index.ts';
 import { startGate } from '../src/scheduler/gate.ts';
 import { createMatch, enqueueMatch } from '../src/scheduler/matches.ts';
@@ -43,13 +43,7 @@ async function withJudge<T>(runners: number, fn: (db: Db, queues: JudgeQueues) =
   } finally {
     await recorder.close();
     await pool.close();
-    const client = queues.redis();
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) await client.del(...keys);
-    } while (cursor !== '0');
+    await deletePrefix(queues.redis(), prefix);
     await queues.close();
     await closeDb(db);
     await redis.stop();

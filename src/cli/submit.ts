@@ -14,6 +14,7 @@ import { basename, join } from 'node:path';
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isOutrightWinner } from '../games/ranking.ts';
 
 const USAGE = 'usage: arbiter submit <bot.ts|bot.js> [--game <id>] [--url <server>] [--token <token>] [--no-follow]';
 const FINAL = new Set(['qualified', 'rejected']);
@@ -186,7 +187,7 @@ function describeMatch(m: GateMatch, submissionId: number): string {
   let verdict = '';
   if (m.gateStep === 'dummy') {
     const mine = seats.find((p) => p.submissionId === submissionId);
-    const won = mine && seats.every((p) => p === mine || (p.score ?? 0) < (mine.score ?? 0));
+    const won = mine && isOutrightWinner(seats.map((p) => p.score ?? 0), seats.indexOf(mine));
     verdict = won ? ' WON' : ' lost';
   } else if (m.gateStep === 'selfplay') verdict = seats.some((p) => p.frozen) ? ' a copy froze' : ' ok';
   return `  #${m.id} ${label.padEnd(15)} seed ${m.seed}:${verdict}  ${scores}`;

@@ -87,6 +87,16 @@ export const MATCH_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
+/** Deletes every key under a prefix (tests and benchmarks clean up after themselves). */
+export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
+}
+
 export function eventsChannel(prefix: string) {
   return `${prefix}:events`;
 }

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { openJudgeQueues, type JudgeQueues } from '../../src/queue/index.ts';
+import { deletePrefix, openJudgeQueues, type JudgeQueues } from '../../src/queue/index.ts';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,13 +28,7 @@ export async function freshQueues(): Promise<FreshQueues> {
     prefix,
     queues,
     async cleanup() {
-      const redis = queues.redis();
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-        cursor = next;
-        if (keys.length) await redis.del(...keys);
-      } while (cursor !== '0');
+      await deletePrefix(queues.redis(), prefix);
       await queues.close();
     },
   };

@@ -1,7 +1,7 @@
 // The HTTP API as a fastify plugin-style app (fastify/demo's layout): the
 // app is built from its dependencies, routes are thin and declare schemas,
 // one error handler turns bad input into 4xx messages, OpenAPI at /docs.
-// `buildApp` does not listen; src/server/main.ts does.
+// `buildApp` does not listen; src/main.ts (npm start / npm run api) does.
 
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';

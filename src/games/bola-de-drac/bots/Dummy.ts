@@ -27,6 +27,13 @@ export default class extends Player {
   mine = new Int32Array(0);
   first = new Int8Array(0);
   capDist = new Int32Array(0);
+  back = new Int32Array(0);
+  /** Acting rounds spent waiting for a risky cell to clear. */
+  waited = 0;
+  /** How much a ray must be worth (see kamehame()). */
+  KAME_NEED = 2;
+  /** What being able to throw a Kame Hame again is worth. */
+  BEAN_KAME = 600;
 
   play(): void {
     const id = me();
@@ -37,7 +44,7 @@ export default class extends Player {
     this.read();
     for (let p = 0; p < nb_players(); p++) {
       const o = goku(p);
-      if (o.alive) this.bfs(o.pos.i * this.C + o.pos.j, this.dist[p]!, null, -1);
+      if (o.alive && p !== id) this.bfs(o.pos.i * this.C + o.pos.j, this.dist[p]!, null, -1);
     }
     const here = g.pos.i * this.C + g.pos.j;
     this.bfs(here, this.mine, this.first, id);
@@ -46,8 +53,58 @@ export default class extends Player {
 
     const target = this.choose(g);
     if (target < 0) return;
-    const d = this.first[target]!;
+    const d = this.safeStep(g, here, target, this.first[target]!);
     if (d > 0) move(d as Dir);
+  }
+
+  /**
+   * Whether stepping into cell n risks a fight we would probably lose: an
+   * enemy that can act this round stands next to n (both of us moving there
+   * means a combat).
+   */
+  risky(g: Goku, n: number): boolean {
+    const C = this.C;
+    const even = round() % 2 === 0;
+    for (let p = 0; p < nb_players(); p++) {
+      const o = goku(p);
+      if (p === g.id || !o.alive || (!even && !has_kinton(o.type))) continue;
+      const k = o.pos.i * C + o.pos.j;
+      if (k === n) return false; // a fight we chose
+      const adjacent = k === n - C || k === n + C || k === n - 1 || k === n + 1;
+      if (adjacent && (1 + g.strength) / (2 + g.strength + o.strength) < 0.75) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The first step d towards target, or another one just as short that
+   * avoids a likely lost fight, or 0 to wait. After waiting twice in a row it
+   * takes the risk half of the time (two careful gokus would wait forever).
+   */
+  safeStep(g: Goku, here: number, target: number, d: number): number {
+    const n = here + DI[d]! * this.C + DJ[d]!;
+    if (!this.risky(g, n)) {
+      this.waited = 0;
+      return d;
+    }
+    if (this.waited >= 2 && random(0, 1) === 0) {
+      this.waited = 0;
+      return d;
+    }
+    this.waited++;
+    const back = this.back;
+    if (back.length !== this.grid.length) this.back = new Int32Array(this.grid.length);
+    this.bfs(target, this.back, null, -1);
+    const want = this.back[n]!;
+    for (const e of DIRS) {
+      const m = here + DI[e]! * this.C + DJ[e]!;
+      if (m === n || this.grid[m] === CType.Rock || this.who[m]! >= 0) continue;
+      if (this.back[m] === want && !this.risky(g, m)) {
+        this.waited = 0;
+        return e;
+      }
+    }
+    return 0;
   }
 
   /** Copies the board into typed arrays (once per acting round). */
@@ -72,7 +129,6 @@ export default class extends Player {
         this.who[i * C + j] = c.id;
       }
     }
-    for (const m of this.dist) m.fill(FAR);
   }
 
   /**
@@ -82,21 +138,27 @@ export default class extends Player {
    */
   bfs(from: number, dist: Int32Array, first: Int8Array | null, self: number): void {
     const C = this.C;
+    const grid = this.grid;
+    const who = this.who;
+    const queue = this.queue;
+    const step = [0, -C, C, -1, 1];
+    const rock = CType.Rock;
     dist.fill(FAR);
     dist[from] = 0;
     if (first) first.fill(0);
     let head = 0;
     let tail = 0;
-    this.queue[tail++] = from;
+    queue[tail++] = from;
     while (head < tail) {
-      const k = this.queue[head++]!;
-      if (first && k !== from && this.who[k]! >= 0 && this.who[k] !== self) continue;
-      for (const d of DIRS) {
-        const n = k + DI[d]! * C + DJ[d]!;
-        if (dist[n] !== FAR || this.grid[n] === CType.Rock) continue;
-        dist[n] = dist[k]! + 1;
+      const k = queue[head++]!;
+      if (first && k !== from && who[k]! >= 0 && who[k] !== self) continue;
+      const dk = dist[k]! + 1;
+      for (let d = 1; d <= 4; d++) {
+        const n = k + step[d]!;
+        if (dist[n] !== FAR || grid[n] === rock) continue;
+        dist[n] = dk;
         if (first) first[n] = k === from ? d : first[k]!;
-        this.queue[tail++] = n;
+        queue[tail++] = n;
       }
     }
   }
@@ -165,9 +227,10 @@ export default class extends Player {
       if (this.who[k]! >= 0) continue;
       const t = this.grid[k];
       if (t === CType.Bean) {
-        let value = max - g.strength;
+        // Strength drains while walking, so it is worth its face value only near the end.
+        let value = rest < 150 ? max - g.strength : 0;
         if (g.strength < moving_penalty() * 4) value += 300;
-        if (g.strength < kamehame_penalty()) value += 200;
+        if (g.strength < kamehame_penalty()) value += this.BEAN_KAME;
         consider(k, value, this.time(me_, mine[k]!));
       } else if (t === CType.Kinton && g.kinton < 10) {
         consider(k, Math.min(rest, kinton_life_time()) * 6, this.time(me_, mine[k]!));
@@ -207,7 +270,7 @@ export default class extends Player {
     if (g.strength < kamehame_penalty()) return false;
     const C = this.C;
     const from = g.pos.i * C + g.pos.j;
-    // Balls a rival would reach before us.
+    const rest = nb_rounds() - round();
     let bestDir: Dir = Dir.None;
     let bestValue = 0;
     for (const d of DIRS) {
@@ -217,17 +280,20 @@ export default class extends Player {
         const p = this.who[k]!;
         if (p < 0 || p === g.id) continue;
         const o = goku(p);
+        // Every kill costs its victim goku_regen_time rounds; a carried ball is lost.
+        value += 1;
         if (has_ball(o.type)) value += 3 + (this.capsuleNear(p) ? 2 : 0);
         else if (this.racing(g, p)) value += 1;
-        if (o.balls > g.balls) value += 1;
+        if (o.balls >= g.balls) value += 1;
       }
       if (value > bestValue) {
         bestValue = value;
         bestDir = d;
       }
     }
-    // Worth 700 points of strength only against a ball carrier, or two threats at once.
-    if (bestValue >= 3 || (bestValue >= 2 && g.strength > 900)) {
+    // 700 points of strength: near the end only against a ball carrier.
+    const need = rest < 40 ? 4 : this.KAME_NEED;
+    if (bestValue >= need) {
       throw_kamehame(bestDir);
       return true;
     }

@@ -1,7 +1,7 @@
 // Moria (Salvador Roura, UPC EDA Q1 2019-20, Jutge P44849).
 // Rules: ../shared/seeds/moria.en.md; gaps filled from game-facts.md §1.
 
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../rng.ts';
 import type { GameDefinition } from '../types.ts';
@@ -10,7 +10,6 @@ import { blankState, CT, generateUnits, layout, NONE_DIR, playRound, UT, type Mo
 import { generateGrid } from './mapgen.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const seeds = resolve(here, '..', '..', '..', '..', 'shared', 'seeds');
 
 /** Board generation with retries ("Wrong number of cave cells. Generating another grid..."). */
 export function createState(cfg: MoriaConfig, seed: number): MoriaState {
@@ -77,7 +76,8 @@ const game: GameDefinition<MoriaConfig, MoriaState, MoriaOrder> = {
       Dummy: join(here, 'bots', 'Dummy.ts'),
     },
   },
-  statements: { en: join(seeds, 'moria.en.md'), ca: join(seeds, 'moria.ca.md') },
+  // Copies of ../shared/seeds/moria.*.md, so a deployment carries its statements.
+  statements: { en: join(here, 'statement.en.md'), ca: join(here, 'statement.ca.md') },
 
   parseConfig,
   create: createState,

@@ -12,7 +12,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { JudgeQueues } from '../queue/index.ts';
-import { errorHandler, notFound } from './errors.ts';
+import { errorHandler, notFound, badRequest } from './errors.ts';
 import { resolveUser } from './auth.ts';
 import { createEventHub, type EventHub } from './events.ts';
 import { startGate as gateStart } from '../scheduler/gate.ts';
@@ -48,6 +48,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
   }
+}
+
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (depth > 20 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return false;
+  if (Array.isArray(value)) return value.some((v) => hasNul(v, depth + 1));
+  return Object.entries(value).some(([k, v]) => k.includes('\0') || hasNul(v, depth + 1));
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -89,6 +96,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  // Postgres text cannot hold NUL: refuse it anywhere in the input instead of failing in the database.
+  app.addHook('preValidation', async (request) => {
+    if (hasNul(request.params) || hasNul(request.query) || hasNul(request.body)) throw badRequest('NUL characters are not allowed in the request');
+  });
 
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {

@@ -63,7 +63,7 @@ export function errorHandler(this: unknown, error: FastifyError, request: Fastif
   } else if (error.validation) {
     status = 400;
     const where = error.validationContext ?? 'request';
-    message = `bad ${where}: ${error.message.replace(/^(body|querystring|params|headers)\/?/, '')}`;
+    message = `bad ${where}: ${error.message.replace(/^(body|querystring|params|headers)\/?/, '').trim()}`;
     code = 'validation';
   } else if (error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     status = 413;

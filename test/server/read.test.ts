@@ -186,6 +186,12 @@ test('/docs serves the OpenAPI description of every route', async () => {
     assert.ok(spec.paths[path], path);
   }
   assert.equal((await app.inject({ url: '/docs' })).statusCode < 400, true);
+  // Input Postgres cannot hold (NUL) is a 400 too, not a database error.
+  for (const url of ['/api/players/%00', '/api/matches?game=%00', '/api/games/%00/leaderboard']) {
+    const r = await app.inject({ url });
+    assert.equal(r.statusCode, 400, url);
+    assert.match(r.json().message, /NUL/);
+  }
   const nf = await app.inject({ url: '/api/nothing-here' });
   assert.equal(nf.statusCode, 404);
   assert.match(nf.json().message, /no route GET \/api\/nothing-here/);

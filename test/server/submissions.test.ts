@@ -213,6 +213,7 @@ test('bad bodies: unknown fields, wrong types, wrong content type, broken JSON a
     ['{"game": "moria", "sou', 'application/json'],
     ['game=moria', 'text/plain'],
     ['', 'application/json'],
+    [{ game: 'moria', source: bot('Nul') + '\u0000' }, 'application/json'],
   ];
   for (const [payload, type] of bodies) {
     const res = await app.inject({

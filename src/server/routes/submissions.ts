@@ -102,6 +102,8 @@ export default async function submissionRoutes(app: FastifyInstance) {
       const size = Buffer.byteLength(upload.source, 'utf8');
       if (size > max) throw tooLarge(`file too large: ${size} bytes, at most ${max}`);
       if (size === 0 || upload.source.trim() === '') throw badRequest('the file is empty', 'empty');
+      if (upload.source.includes('\0')) throw badRequest('the file contains NUL bytes: upload the bot source file (.ts or .js)', 'not-text');
+      if (upload.game?.includes('\0')) throw badRequest('NUL characters are not allowed in "game"');
       const games = await loadGames();
       if (!upload.game) throw badRequest(`missing field "game" (one of: ${[...games.keys()].join(', ')})`, 'no-game');
       const game = games.get(upload.game);

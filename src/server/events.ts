@@ -15,17 +15,28 @@ type Listener = (event: JudgeEventMessage, raw: string) => void;
 
 export interface EventHub {
   subscribe(listener: Listener): () => void;
+  /** Resolves once the Redis subscription is live (events published after that reach listeners). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function createEventHub(redisUrl: string, channel: string, log?: (msg: string, err?: unknown) => void): EventHub {
   const listeners = new Set<Listener>();
   let sub: Redis | null = null;
+  let subscribed: Promise<void> | null = null;
   function ensure() {
     if (sub) return;
     sub = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
     sub.on('error', (err) => log?.('event subscriber error', err));
-    sub.subscribe(channel).catch((err) => log?.('event subscribe failed', err));
+    subscribed = sub.subscribe(channel).then(
+      () => undefined,
+      (err) => {
+        log?.('event subscribe failed', err);
+        subscribed = null;
+        throw err;
+      },
+    );
+    subscribed.catch(() => {});
     sub.on('message', (ch: string, raw: string) => {
       if (ch !== channel) return;
       let event: JudgeEventMessage;
@@ -43,6 +54,10 @@ export function createEventHub(redisUrl: string, channel: string, log?: (msg: st
       ensure();
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    async ready() {
+      ensure();
+      await subscribed;
     },
     async close() {
       listeners.clear();

@@ -242,8 +242,7 @@ test('SSE: the current status first, then every event published for it, closed a
         if (!sent && data.includes('"current":true')) {
           sent = true;
           void (async () => {
-            // Give the subscriber a moment to be subscribed, then play the recorder's part.
-            await new Promise((ok) => setTimeout(ok, 200));
+            // No sleep: the stream subscribes before it sends the current status, so nothing published after is lost.
             const q = fq.queues;
             await q.publish({ submissionId: String(id + 1000), status: 'qualified' }); // someone else's: not forwarded
             await q.publish({ submissionId: String(id), status: 'self-play' });

@@ -37,6 +37,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     const value = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + config.sessionTtlHours * 3600_000);
     await db.session.create({ data: { id: sha256(value), userId, expiresAt } });
+    await db.session.deleteMany({ where: { userId, expiresAt: { lt: new Date() } } }); // the user's expired ones
     void reply.setCookie(SESSION_COOKIE, value, {
       path: '/',
       httpOnly: true,

@@ -249,17 +249,13 @@ export default async function submissionRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const id = request.params.id;
-      const first = await loadSubmission(id);
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
+      await loadSubmission(id); // 404 before the stream starts
+      // Subscribe first, then read the current status: no change can fall between the two.
+      // Events before the current status is read are already reflected in it (the recorder writes, then publishes).
+      let live = false;
       let closed = false;
-      let lastStatus = statusOut(first.status);
+      let lastStatus = '';
+      const res = reply.raw;
       const send = (data: unknown, event?: string) => {
         if (closed) return;
         res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
@@ -271,23 +267,39 @@ export default async function submissionRoutes(app: FastifyInstance) {
         for (const c of cleanups) c();
         res.end();
       };
-      request.raw.on('close', finish);
-      send({ submissionId: String(id), status: lastStatus, reason: first.reason, current: true });
-      if (FINAL_STATUSES.has(lastStatus)) return finish();
-
       const onStatus = (status: string) => {
         lastStatus = status;
         if (FINAL_STATUSES.has(status)) setImmediate(finish);
       };
-      if (app.deps.events) {
+      const hub = app.deps.events;
+      if (hub) {
         cleanups.push(
-          app.deps.events.subscribe((event: JudgeEventMessage) => {
+          hub.subscribe((event: JudgeEventMessage) => {
             if (String(event.submissionId) !== String(id)) return;
+            if (!live) return;
             send(event);
             if (event.matchId === undefined) onStatus(event.status);
           }),
         );
+        await Promise.race([hub.ready(), new Promise((ok) => setTimeout(ok, 2000))]).catch(() => {});
       }
+      const current = await db.submission.findUnique({ where: { id }, select: { status: true, reason: true } });
+      if (!current) {
+        for (const c of cleanups) c();
+        throw notFound(`no submission ${id}`);
+      }
+      reply.hijack();
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      request.raw.on('close', finish);
+      lastStatus = statusOut(current.status);
+      send({ submissionId: String(id), status: lastStatus, reason: current.reason, current: true });
+      if (FINAL_STATUSES.has(lastStatus)) return finish();
+      live = true;
       // A safety net for a lost message (or no Redis): poll the row now and then.
       const poll = setInterval(() => {
         db.submission

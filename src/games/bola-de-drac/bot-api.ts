@@ -36,8 +36,8 @@ export function install(rt: BotRuntime): void {
   const isInteger = Number.isInteger;
   const floor = Math.floor;
 
-  let m = new Int32Array(META_LEN);
-  let g = new Int8Array(0);
+  let m: Int32Array<ArrayBufferLike> = new Int32Array(META_LEN);
+  let g: Int8Array<ArrayBufferLike> = new Int8Array(0);
   let rows = 0;
   let cols = 0;
   let np = 0;

@@ -28,10 +28,31 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Drops test databases left behind by test processes that were killed (their pid is gone). */
+async function dropOrphans(c: pg.Client) {
+  const { rows } = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'arbiter\\_test\\_%'`);
+  for (const { datname } of rows) {
+    const pid = Number(/^arbiter_test_(\d+)_/.exec(datname)?.[1]);
+    if (pid && pid !== process.pid && !alive(pid)) await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
+  }
+}
+
 /** Creates an empty database; `migrated: false` leaves it without tables. */
 export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<FreshDatabase> {
   const name = `arbiter_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  await admin(async (c) => {
+    await dropOrphans(c);
+    await c.query(`CREATE DATABASE "${name}"`);
+  });
   const url = new URL(ADMIN_URL);
   url.pathname = '/' + name;
   const db = await createDb({ databaseUrl: url.toString() });

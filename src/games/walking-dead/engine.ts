@@ -161,6 +161,7 @@ function updateCells(s: TwdState): void {
 let scratchPrefix = new Int32Array(0);
 let scratchDist = new Int32Array(0);
 let scratchQueue = new Int32Array(0);
+let scratchCand = new Int32Array(0);
 
 /**
  * Regeneration position (statement, "Regeneració d'objectes"): an empty cell
@@ -193,17 +194,11 @@ export function regenPos(s: TwdState): number {
     const j1 = j + 3 > cols ? cols : j + 3;
     return P[i1 * W + j1]! - P[i0 * W + j1]! - P[i1 * W + j0]! + P[i0 * W + j0]! === 0;
   };
+  if (scratchCand.length < rows * cols) scratchCand = new Int32Array(rows * cols);
+  const cand = scratchCand;
   let n = 0;
-  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) if (good(i, j)) n++;
-  if (n > 0) {
-    let k = s.rng.random(0, n - 1);
-    for (let i = 0; i < rows; i++)
-      for (let j = 0; j < cols; j++)
-        if (good(i, j)) {
-          if (k === 0) return i * cols + j;
-          k--;
-        }
-  }
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) if (good(i, j)) cand[n++] = i * cols + j;
+  if (n > 0) return cand[s.rng.random(0, n - 1)]!;
   for (let tries = 0; tries < 1_000_000; tries++) {
     const i = s.rng.random(0, rows - 1);
     const j = s.rng.random(0, cols - 1);
@@ -419,9 +414,10 @@ function clanSwitch(s: TwdState, w: RoundWork): void {
   let wins: number;
   let loses: number;
   if (max === min) {
-    loses = s.rng.random(0, np - 1);
+    // As the original selectLargestSmallestClan: the winner first, then a distinct loser.
     wins = s.rng.random(0, np - 1);
-    while (wins === loses) wins = s.rng.random(0, np - 1);
+    loses = s.rng.random(0, np - 1);
+    while (loses === wins) loses = s.rng.random(0, np - 1);
   } else {
     const largest = cnt.flatMap((c, pl) => (c === max ? [pl] : []));
     const smallest = cnt.flatMap((c, pl) => (c === min ? [pl] : []));

@@ -208,7 +208,7 @@ export function regenPos(s: TwdState): number {
   throw new Error('walking-dead: no empty cell left to regenerate an object');
 }
 
-/** True if the unit at the alive-unit's adjacent cell in `dir` is on the board. */
+/** The neighbour of cell p in direction dir, or -1 off the board. */
 function dest(s: TwdState, p: number, dir: number): number {
   const i = ((p / s.cols) | 0) + DI[dir]!;
   const j = (p % s.cols) + DJ[dir]!;
@@ -251,6 +251,8 @@ function moveAlive(s: TwdState, w: RoundWork, id: number, dir: number): void {
   const other = s.cellUnit[np]!;
   if (other === -1) {
     if (s.food[np]) {
+      // The strength points come at the end of the round (fights of this
+      // round use the strengths of its start, as in the original).
       s.food[np] = 0;
       w.ate[pl]!++;
       w.events.push({ k: 'eat', u: id, p: np });

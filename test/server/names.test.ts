@@ -105,3 +105,14 @@ test('a locked name (a submission under it qualified) refuses every further subm
   );
   assert.equal(await api.db.submission.count({ where: { playerId: sub.playerId } }), 1, 'the qualified submission stays alone');
 });
+
+test('races: concurrent uploads under one new name get distinct versions; two users racing for a name, one wins', async () => {
+  const ana = await registerUser(api.app);
+  const bob = await registerUser(api.app);
+  const results = await Promise.all([1, 2, 3, 4].map((i) => submitJson(api.app, ana, bot('Racer', 'moria', ` /* ${i} */ `))));
+  assert.deepEqual(results.map((r) => r.statusCode), [202, 202, 202, 202]);
+  assert.deepEqual(results.map((r) => r.json().version as number).sort(), [1, 2, 3, 4]);
+  const duel = await Promise.all([submitJson(api.app, ana, bot('Duel')), submitJson(api.app, bob, bot('duel'))]);
+  assert.deepEqual(duel.map((r) => r.statusCode).sort(), [202, 409]);
+  assert.match(duel.find((r) => r.statusCode === 409)!.json().message, /taken/);
+});

@@ -118,15 +118,17 @@ export default async function submissionRoutes(app: FastifyInstance) {
       if (!EXT_RE.test(filename)) throw badRequest(`"${filename}": the bot must be a .ts or .js file`, 'bad-filename');
       filename = filename.slice(0, 100);
 
-      let claim: NameClaim;
-      try {
-        claim = await checkNameForSubmission(db, { name: header.name, game: game.id, userId: me.id, offensiveWords: config.offensiveWords });
-      } catch (err) {
-        if (err instanceof NameError) {
-          throw new HttpError(err.problem === 'taken' || err.problem === 'locked' ? 409 : 400, err.message, `name-${err.problem}`);
+      const checkName = async (): Promise<NameClaim> => {
+        try {
+          return await checkNameForSubmission(db, { name: header.name!, game: game.id, userId: me.id, offensiveWords: config.offensiveWords });
+        } catch (err) {
+          if (err instanceof NameError) {
+            throw new HttpError(err.problem === 'taken' || err.problem === 'locked' ? 409 : 400, err.message, `name-${err.problem}`);
+          }
+          throw err;
         }
-        throw err;
-      }
+      };
+      let claim = await checkName();
 
       const create = () =>
         db.$transaction(async (tx) => {
@@ -135,7 +137,9 @@ export default async function submissionRoutes(app: FastifyInstance) {
             const p = await tx.playerName.create({ data: { game: game.id, name: header.name!, nameLower: header.name!.toLowerCase(), ownerId: me.id } });
             playerId = p.id;
           } else {
-            const p = await tx.playerName.findUniqueOrThrow({ where: { id: playerId } });
+            // Row lock: a qualification (which locks the name) cannot commit between this check and the insert.
+            const [p] = await tx.$queryRaw<{ name: string; locked: boolean }[]>`SELECT "name", "locked" FROM "PlayerName" WHERE "id" = ${playerId} FOR UPDATE`;
+            if (!p) throw conflict('the player name changed meanwhile: submit again');
             if (p.locked) throw conflict(`name locked: "${p.name}" already qualified; choose a new name for a new bot`, 'name-locked');
           }
           const last = await tx.submission.aggregate({ where: { playerId }, _max: { version: true } });
@@ -158,7 +162,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       } catch (err) {
         // Two uploads at once under one name: the unique (player, version) or (game, name) index refused one.
         if ((err as { code?: string }).code !== 'P2002') throw err;
-        claim = await checkNameForSubmission(db, { name: header.name, game: game.id, userId: me.id, offensiveWords: config.offensiveWords });
+        claim = await checkName();
         sub = await create();
       }
 

@@ -1,0 +1,55 @@
+// Config: parsed once from the environment, defaults for everything, a bad
+// value refused with a message naming the variable.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
+import { loadConfig, ConfigError } from '../../src/config.ts';
+
+test('defaults: embedded database and Redis, port 3000 on loopback, 256 KiB files, one runner per core', () => {
+  const c = loadConfig({});
+  assert.equal(c.databaseUrl, null);
+  assert.equal(c.redisUrl, null);
+  assert.equal(c.port, 3000);
+  assert.equal(c.host, '127.0.0.1');
+  assert.equal(c.queuePrefix, 'arbiter');
+  assert.equal(c.dataDir, './data');
+  assert.equal(c.submissionMaxBytes, 256 * 1024);
+  assert.equal(c.workerConcurrency, availableParallelism());
+});
+
+test('values are parsed and typed', () => {
+  const c = loadConfig({
+    DATABASE_URL: 'postgresql://u@db:5432/x',
+    REDIS_URL: 'redis://r:6379',
+    PORT: '8080',
+    WORKER_CONCURRENCY: '3',
+    OFFENSIVE_WORDS: ' Foo, bar ,,',
+    ADMIN_USERS: 'Root',
+    COOKIE_SECURE: 'yes',
+    RANKED_ENABLED: '0',
+  });
+  assert.equal(c.databaseUrl, 'postgresql://u@db:5432/x');
+  assert.equal(c.port, 8080);
+  assert.equal(c.workerConcurrency, 3);
+  assert.deepEqual(c.offensiveWords, ['foo', 'bar']);
+  assert.deepEqual(c.adminUsers, ['root']);
+  assert.equal(c.cookieSecure, true);
+  assert.equal(c.rankedEnabled, false);
+});
+
+test('a bad value is refused with a message naming the variable', () => {
+  const bad: [Record<string, string>, RegExp][] = [
+    [{ PORT: 'eighty' }, /^PORT must be an integer/],
+    [{ PORT: '70000' }, /^PORT must be between 0 and 65535/],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/],
+    [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL is not a valid URL/],
+    [{ REDIS_URL: 'http://x' }, /^REDIS_URL must be a redis:\/\//],
+    [{ WORKER_CONCURRENCY: '0' }, /^WORKER_CONCURRENCY must be between 1/],
+    [{ SUBMISSION_MAX_BYTES: '1.5' }, /^SUBMISSION_MAX_BYTES must be an integer/],
+    [{ COOKIE_SECURE: 'maybe' }, /^COOKIE_SECURE must be true or false/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
+    [{ QUEUE_PREFIX: 'a b' }, /^QUEUE_PREFIX must be/],
+  ];
+  for (const [env, re] of bad) assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && re.test(e.message), JSON.stringify(env));
+});

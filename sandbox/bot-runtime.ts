@@ -17,6 +17,8 @@ export interface BotRuntime {
   onView(listener: (view: BotView) => void): void;
   /** This bot's player number. */
   me(): number;
+  /** The name a player declared (PLAYER_NAME), for APIs such as Bola de Drac's name(id). */
+  playerName(pl: number): string;
   /**
    * Exposes an API name to the bot both as a global and as a method of the
    * `Player` base class (`cell(i, j)` and `this.cell(i, j)`), so a C++ player
@@ -85,6 +87,7 @@ export function boot(api: BotApiModule): BotHandle {
   let rng = new Rng(0);
   let currentView: BotView = {};
   let status: number[] = [];
+  let playerNames: string[] = [];
   const viewListeners: ((view: BotView) => void)[] = [];
   let orders = '';
   let orderCount = 0;
@@ -155,6 +158,10 @@ export function boot(api: BotApiModule): BotHandle {
       viewListeners[viewListeners.length] = listener;
     },
     me: () => me,
+    playerName: (pl) => {
+      const n = playerNames[pl];
+      return typeof n === 'string' ? n : '';
+    },
     define: (name, value) => define(name, value),
     order: (order) => {
       orderCount++;
@@ -249,7 +256,13 @@ export function boot(api: BotApiModule): BotHandle {
       const view: BotView = {};
       for (let i = 0; i < keys.length; i++) view[keys[i]!] = arrays[i]!;
       currentView = view;
-      status = parse(statusJson) as number[];
+      // `{ status, names }` (or a bare status array).
+      const header = parse(statusJson) as { status?: number[]; names?: string[] } | number[];
+      if (isArray(header)) status = header;
+      else {
+        status = header.status ?? [];
+        playerNames = header.names ?? playerNames;
+      }
       orders = '';
       orderCount = 0;
       for (let i = 0; i < viewListeners.length; i++) viewListeners[i]!(view);

@@ -45,7 +45,7 @@ export type PlayReply =
 export interface PlayRequest {
   /** JSON array of the view's keys, in the order of `arrays`. */
   names: string;
-  /** JSON array: status(pl) for every player. */
+  /** JSON `{ status, names }`: status(pl) and the declared name of every player. */
   status: string;
   arrays: ViewArray[];
 }

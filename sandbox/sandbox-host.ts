@@ -88,14 +88,18 @@ class BotProcess {
     });
   }
 
+  /** An idle process must not keep its parent alive: the child, its IPC channel and its stderr pipe are all unref'd. */
   setBusy(busy: boolean): void {
     const channel = (this.child as unknown as { channel?: { ref(): void; unref(): void } }).channel;
+    const stderr = this.child.stderr as unknown as { ref?(): void; unref?(): void } | null;
     if (busy) {
       this.child.ref();
       channel?.ref();
+      stderr?.ref?.();
     } else {
       this.child.unref();
       channel?.unref();
+      stderr?.unref?.();
     }
   }
 

@@ -124,7 +124,10 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
       const view = game.encodeView(state);
       const request = {
         names: JSON.stringify(Object.keys(view)),
-        status: JSON.stringify(seats.map((s) => (s.frozen ? -1 : Math.min(1, s.player.cpuMs / limits.cpuBudgetMs)))),
+        status: JSON.stringify({
+          status: seats.map((s) => (s.frozen ? -1 : Math.min(1, s.player.cpuMs / limits.cpuBudgetMs))),
+          names: seats.map((s) => s.player.name),
+        }),
         arrays: Object.values(view),
       };
       const replies = await Promise.all(seats.map((seat) => (seat.frozen ? null : seat.host.play(request))));

@@ -153,8 +153,8 @@ export function install(rt: BotRuntime): void {
     const x = gokuOf(id);
     return x.balls * (m[META.max_strength]! + 1) + x.strength;
   });
-  // The isolate is not told the players' names; bots see "player0".."player3".
-  rt.define('name', (id: unknown) => (typeof id === 'number' && isInteger(id) && id >= 0 && id < np ? 'player' + id : ''));
+  // The names the four bots declared (PLAYER_NAME), as the original Board::name(id).
+  rt.define('name', (id: unknown) => (typeof id === 'number' && isInteger(id) && id >= 0 && id < np ? rt.playerName(id) : ''));
 
   function items(first: number, count: number): readonly Item[] {
     const out: Item[] = [];

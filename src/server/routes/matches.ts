@@ -2,6 +2,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../auth.ts';
+import { loadGames } from '../../games/registry.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { matchOut, matchInclude } from '../serialize.ts';
 import { Prisma } from '../../db/generated/client.ts';
@@ -59,8 +60,14 @@ export default async function matchRoutes(app: FastifyInstance) {
       if (q.submission) conds.push(Prisma.sql`m."submissionId" = ${q.submission}`);
       if (q.before) conds.push(Prisma.sql`m."id" < ${q.before}`);
       if (q.player) {
-        conds.push(Prisma.sql`EXISTS (SELECT 1 FROM "Participant" x LEFT JOIN "PlayerName" pn ON pn."id" = x."playerId"
-          WHERE x."matchId" = m."id" AND (pn."nameLower" = ${q.player.toLowerCase()} OR lower(x."builtinName") = ${q.player.toLowerCase()}))`);
+        // Resolve the name first (indexed lookups), then filter participants by id or built-in name.
+        const lower = q.player.toLowerCase();
+        const ids = (await db.playerName.findMany({ where: { nameLower: lower }, select: { id: true } })).map((p) => p.id);
+        const builtins = [...new Set([...(await loadGames()).values()].flatMap((g) => Object.keys(g.bots.builtin)))].filter((n) => n.toLowerCase() === lower);
+        const who: Prisma.Sql[] = [];
+        if (ids.length) who.push(Prisma.sql`x."playerId" = ANY(${ids}::int[])`);
+        if (builtins.length) who.push(Prisma.sql`x."builtinName" = ANY(${builtins}::text[])`);
+        conds.push(who.length ? Prisma.sql`m."id" IN (SELECT x."matchId" FROM "Participant" x WHERE ${Prisma.join(who, ' OR ')})` : Prisma.sql`FALSE`);
       }
       const where = conds.length ? Prisma.sql`WHERE ${Prisma.join(conds, ' AND ')}` : Prisma.empty;
       const found = await db.$queryRaw<(Omit<MatchRow, 'participants' | 'replay'> & { participants: ParticipantRow[] | null; replaySize: number | null; total: number })[]>`

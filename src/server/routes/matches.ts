@@ -104,14 +104,8 @@ export default async function matchRoutes(app: FastifyInstance) {
       });
       if (!m) throw notFound(`no match ${request.params.id}`);
       const out = matchOut(m);
-      return {
-        ...out,
-        config: m.config,
-        participants: out.participants.map((p, i) => {
-          const row = [...m.participants].sort((a, b) => a.seat - b.seat)[i]!;
-          return { ...p, owner: row.player?.owner.username ?? null };
-        }),
-      };
+      const owners = new Map(m.participants.map((p) => [p.seat, p.player?.owner.username ?? null]));
+      return { ...out, config: m.config, participants: out.participants.map((p) => ({ ...p, owner: owners.get(p.seat) ?? null })) };
     },
   );
 

@@ -204,3 +204,18 @@ test('frames are compact: a 200-round replay of frames gzips well under 1 MB', a
   const size = gzipSync(JSON.stringify(frames)).length;
   check(size < 400_000, `${size} bytes gzip'd`);
 });
+
+test('a frozen player gives no orders: its units stay where they are (unless Voldemort interferes)', () => {
+  const s = game.create(cfg, 13);
+  const o: unknown[][] = [[], [], [], []];
+  for (let id = 0; id < 84; id++) o[s.uplayer[id]!]!.push([0, id, 2]);
+  const valid = o.map((x, p) => game.validateOrders(s, p, x).orders);
+  valid[1] = [];
+  const { state, events } = game.next(s, valid, [false, true, false, false]);
+  const killed = new Set((events as { t: string; id: number }[]).filter((e) => e.t === 'kill').map((e) => e.id));
+  for (let id = 0; id < 84; id++) {
+    if (s.uplayer[id] === 1 && !killed.has(id) && state.uplayer[id] === 1) assert.equal(state.upos[id], s.upos[id], `unit ${id}`);
+  }
+  const json = JSON.stringify(events);
+  assert.deepEqual(JSON.parse(json), events, 'events are plain JSON');
+});

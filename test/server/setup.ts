@@ -116,7 +116,7 @@ export async function insertMatch(
           log: s.log ?? null,
         })),
       },
-      ...(opts.replay ? { replay: { create: { data: opts.replay, sizeBytes: opts.replay.length } } } : {}),
+      ...(opts.replay ? { replay: { create: { data: new Uint8Array(opts.replay), sizeBytes: opts.replay.length } } } : {}),
     },
   });
 }

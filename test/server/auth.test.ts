@@ -96,6 +96,15 @@ test('tokens: created from username/password, stored hashed, work as Bearer, rev
   assert.equal((await app.inject({ method: 'DELETE', url: '/api/tokens/xyz', headers: { authorization: `Bearer ${t2}` } })).statusCode, 400);
 });
 
+test('logged in with the cookie, a token needs no body', async () => {
+  const reg = await app.inject({ method: 'POST', url: '/api/users', payload: { username: 'gina', password: 'gina password' } });
+  const cookie = `arbiter_session=${reg.cookies.find((c) => c.name === 'arbiter_session')!.value}`;
+  const res = await app.inject({ method: 'POST', url: '/api/tokens', headers: { cookie } });
+  assert.equal(res.statusCode, 201, res.body);
+  assert.equal((await app.inject({ url: '/api/me', headers: { authorization: `Bearer ${res.json().token}` } })).json().username, 'gina');
+  assert.equal((await app.inject({ method: 'POST', url: '/api/tokens' })).statusCode, 401);
+});
+
 test('without credentials, private endpoints answer 401', async () => {
   for (const url of ['/api/me', '/api/me/submissions', '/api/tokens']) {
     assert.equal((await app.inject({ url })).statusCode, 401, url);

@@ -108,6 +108,10 @@ export default async function accountRoutes(app: FastifyInstance) {
     '/api/tokens',
     {
       config: loginLimit,
+      // Logged in with the cookie, the body may be empty.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
       schema: {
         tags: ['accounts'],
         summary: 'Create a bearer token ({username, password}, or logged in)',

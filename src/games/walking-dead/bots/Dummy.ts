@@ -3,11 +3,11 @@
 //
 // Its strategy uses breadth-first distance maps, as the original Dummy did
 // (distances to food, to zombies and to attackable enemies):
-//   1. kill any zombie next to a unit; attack an adjacent enemy when the odds
-//      are good (30% surprise + strength ratio);
+//   1. kill any zombie next to a unit; attack an adjacent enemy unless the odds
+//      are clearly bad (30% surprise + strength ratio); a won fight is worth 50;
 //   2. never end a move next to a zombie (a zombie bites whatever is within
 //      one step, diagonals included);
-//   3. otherwise walk towards, in this order of preference, a weaker enemy
+//   3. otherwise walk towards, in this order of preference, a beatable enemy
 //      close by, food close by, or the nearest cell the clan does not own,
 //      each unit with its own target so that they spread out.
 export const GAME = 'walking-dead';
@@ -63,7 +63,7 @@ export default class extends Player {
           }
         } else if (this.utype[o] === Alive && this.uplayer[o] !== me()) {
           const win = this.winChance(myStrength, strength(this.uplayer[o]!));
-          if (win >= 0.5 && bestValue < 1 + win / 2) {
+          if (win >= 0.45 && bestValue < 1 + win / 2) {
             best = d;
             bestValue = 1 + win / 2;
           }
@@ -214,9 +214,9 @@ export default class extends Player {
         if (q < 0 || seen[q] === this.stamp || this.waste[q]) continue;
         const o = this.uid[q]!;
         if (o !== -1) {
-          // An enemy next to a reachable cell: worth the walk if we are clearly stronger.
+          // An enemy next to a reachable cell: worth the walk if we are likely to win.
           if (du <= 6 && this.utype[o] === Alive && this.uplayer[o] !== me_ && !this.reserved[q]) {
-            if (this.winChance(myStrength, strength(this.uplayer[o]!)) >= 0.75) {
+            if (this.winChance(myStrength, strength(this.uplayer[o]!)) >= 0.6) {
               this.reserved[q] = 1;
               return first[u]!;
             }

@@ -7,6 +7,7 @@ import type { GameDefinition, BotView } from '../types.ts';
 import { DEFAULT_CONFIG, parseConfig, type BdConfig } from './config.ts';
 import { BEAN_LEN, CELL_CHARS, GOKU_LEN, META, META_LEN, ORDER_MOVE, ORDER_THROW } from './consts.ts';
 import { create, next, score, type Order, type State } from './engine.ts';
+import { conventionalBotFiles } from '../bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -30,15 +31,7 @@ const game: GameDefinition<BdConfig, State, Order> = {
   defaultConfig: { ...DEFAULT_CONFIG },
   // The statement: "2 segons per tota la partida".
   defaultLimits: { cpuBudgetMs: 2000, memoryMb: 128 },
-  bots: {
-    api: join(here, 'bot-api.ts'),
-    types: join(here, 'player.d.ts'),
-    builtin: {
-      Null: join(here, 'bots', 'Null.ts'),
-      Demo: join(here, 'bots', 'Demo.ts'),
-      Dummy: join(here, 'bots', 'Dummy.ts'),
-    },
-  },
+  bots: conventionalBotFiles(here),
   statements: { ca: join(here, 'statement.ca.md') },
 
   parseConfig,

@@ -8,6 +8,7 @@ import type { BotView, GameDefinition } from '../types.ts';
 import { DEFAULT_CONFIG, parseConfig, type HPConfig } from './config.ts';
 import { GHOST, WIZARD, countWizards, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
 import { createState } from './mapgen.ts';
+import { conventionalBotFiles } from '../bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -168,15 +169,7 @@ const game: GameDefinition<HPConfig, HPState, HPOrder> = {
   nbPlayers: 4,
   defaultConfig: DEFAULT_CONFIG as HPConfig,
   defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },
-  bots: {
-    api: join(here, 'bot-api.ts'),
-    types: join(here, 'player.d.ts'),
-    builtin: {
-      Null: join(here, 'bots', 'Null.ts'),
-      Demo: join(here, 'bots', 'Demo.ts'),
-      Dummy: join(here, 'bots', 'Dummy.ts'),
-    },
-  },
+  bots: conventionalBotFiles(here),
   statements: { ca: join(here, 'statement.ca.md') },
 
   parseConfig,

@@ -8,6 +8,7 @@ import type { GameDefinition } from '../types.ts';
 import { CONST, DEFAULT_CONFIG, parseConfig, type MoriaConfig } from './config.ts';
 import { blankState, CT, generateUnits, layout, NONE_DIR, playRound, UT, type MoriaOrder, type MoriaState } from './engine.ts';
 import { generateGrid } from './mapgen.ts';
+import { conventionalBotFiles } from '../bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -67,15 +68,7 @@ const game: GameDefinition<MoriaConfig, MoriaState, MoriaOrder> = {
   nbPlayers: 4,
   defaultConfig: DEFAULT_CONFIG,
   defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },
-  bots: {
-    api: join(here, 'bot-api.ts'),
-    types: join(here, 'player.d.ts'),
-    builtin: {
-      Null: join(here, 'bots', 'Null.ts'),
-      Demo: join(here, 'bots', 'Demo.ts'),
-      Dummy: join(here, 'bots', 'Dummy.ts'),
-    },
-  },
+  bots: conventionalBotFiles(here),
   // Copies of ../shared/seeds/moria.*.md, so a deployment carries its statements.
   statements: { en: join(here, 'statement.en.md'), ca: join(here, 'statement.ca.md') },
 

@@ -75,3 +75,19 @@ test('a Moria match with built-ins and a file: scores, ranks, a replay that veri
   const at = Number(/mismatch in round (\d+)/.exec(bad.err)?.[1]);
   assert.ok(at >= round, `reported round ${at}, tampered round ${round}`);
 });
+
+test('every game plays with its built-ins and its replay verifies', async () => {
+  const { loadGames } = await import('../../src/games/registry.ts');
+  const games = [...(await loadGames()).values()];
+  assert.ok(games.length >= 4, `games: ${games.map((g) => g.id).join(', ')}`);
+  for (const game of games) {
+    const file = join(dir, `${game.id}.json.gz`);
+    // A short match keeps the suite quick; the rules are each game's own tests.
+    const rounds = game.id === 'bola-de-drac' ? 'nb_rounds=61' : game.id === 'moria' ? 'nb_rounds=40' : 'num_rounds=40';
+    const r = arbiter('play', game.id, 'Dummy', 'Demo', 'Null', 'Demo', '--seed', '5', '--set', rounds, '-o', file, '--quiet');
+    assert.equal(r.code, 0, `${game.id}: ${r.err}`);
+    assert.match(r.out, new RegExp(`${game.title}, seed 5`));
+    const v = arbiter('verify', file);
+    assert.equal(v.code, 0, `${game.id}: ${v.err}`);
+  }
+});

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { BotView, GameDefinition } from '../types.ts';
 import { DEFAULT_CONFIG, parseConfig, type TwdConfig } from './config.ts';
 import { createState, nextState, scoreOf, strengthOf, aliveCount, UType, type TwdOrder, type TwdState } from './engine.ts';
+import { conventionalBotFiles } from '../bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -86,15 +87,7 @@ const game: GameDefinition<TwdConfig, TwdState, TwdOrder> = {
   nbPlayers: 4,
   defaultConfig: DEFAULT_CONFIG,
   defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },
-  bots: {
-    api: join(here, 'bot-api.ts'),
-    types: join(here, 'player.d.ts'),
-    builtin: {
-      Null: join(here, 'bots', 'Null.ts'),
-      Demo: join(here, 'bots', 'Demo.ts'),
-      Dummy: join(here, 'bots', 'Dummy.ts'),
-    },
-  },
+  bots: conventionalBotFiles(here),
   statements: { ca: join(here, 'statement.ca.md') },
 
   parseConfig,

@@ -4,7 +4,7 @@
 // the viewer all go through this interface.
 //
 // Engines are pure and deterministic: the same config, seed and orders give the
-// same match, bit for bit. No Math.random, no clock; the RNG (src/games/rng.ts)
+// same match, bit for bit. No other source of randomness and no clock: the RNG (src/games/rng.ts)
 // lives inside the state.
 
 /** Typed arrays: the cheapest thing to copy into a bot's isolate every round. */

@@ -8,6 +8,7 @@
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
+import { posWithin, definePosHelpers } from '../bot-pos.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of HP). */
 export const permutationFull = true;
@@ -97,15 +98,7 @@ export function install(rt: BotRuntime): void {
   const isInt = (x: unknown): x is number => typeof x === 'number' && isInteger(x);
   const setting = (k: number): number => info[HEADER + 2 * NP + SPELL + k]!;
 
-  function posOk(a: unknown, b?: unknown): boolean {
-    let i: unknown = a;
-    let j: unknown = b;
-    if (typeof a === 'object' && a !== null) {
-      i = (a as Pos).i;
-      j = (a as Pos).j;
-    }
-    return isInt(i) && isInt(j) && i >= 0 && j >= 0 && i < rows && j < cols;
-  }
+  const posOk = (a: unknown, b?: unknown): boolean => posWithin(a, b, rows, cols);
 
   function getUnitAt(): Int16Array {
     if (!unitAt) {
@@ -140,12 +133,7 @@ export function install(rt: BotRuntime): void {
   for (const [k, v] of Object.entries(UnitType)) d(k, v);
 
   // Pos helpers (C++ operators + and == on Pos and Dir).
-  d('Pos', (i: number, j: number): Pos => ({ i, j }));
-  d('pos_add', (p: Pos, x: number | Pos): Pos =>
-    typeof x === 'object' && x !== null ? { i: p.i + x.i, j: p.j + x.j } : { i: p.i + (DI[x] ?? 0), j: p.j + (DJ[x] ?? 0) },
-  );
-  d('pos_eq', (a: Pos, b: Pos): boolean => a.i === b.i && a.j === b.j);
-  d('dir_ok', (dir: unknown): boolean => isInt(dir) && dir >= 0 && dir <= 7);
+  definePosHelpers(rt, DI, DJ);
 
   // Unit helpers as functions too: is_in_conversion_process(unit(id)).
   d('is_in_conversion_process', (u: Unit) => Unit.prototype.is_in_conversion_process.call(u));

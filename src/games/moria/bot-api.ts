@@ -9,6 +9,7 @@
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
+import { posWithin } from '../bot-pos.ts';
 
 export const permutationFull = false;
 
@@ -67,15 +68,7 @@ export function install(rt: BotRuntime): void {
   const typeOf = (id: number): number =>
     id < firstOrc ? (id % perPlayer < nd ? UnitType.Dwarf : UnitType.Wizard) : id < firstTroll ? UnitType.Orc : id < balrog ? UnitType.Troll : UnitType.Balrog;
 
-  function posOk(a: unknown, b?: unknown): boolean {
-    let i: unknown = a;
-    let j: unknown = b;
-    if (typeof a === 'object' && a !== null) {
-      i = (a as Pos).i;
-      j = (a as Pos).j;
-    }
-    return isInt(i) && isInt(j) && i >= 0 && j >= 0 && i < rows && j < cols;
-  }
+  const posOk = (a: unknown, b?: unknown): boolean => posWithin(a, b, rows, cols);
 
   function getUnitAt(): Int16Array {
     if (!unitAt) {

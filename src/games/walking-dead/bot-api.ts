@@ -7,6 +7,7 @@
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
+import { posWithin, definePosHelpers } from '../bot-pos.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of TWD). */
 export const permutationFull = true;
@@ -78,15 +79,7 @@ export function install(rt: BotRuntime): void {
   const setting = (k: number): number => info[1 + k]!;
   const plOk = (pl: unknown): pl is number => isInt(pl) && pl >= 0 && pl < np;
 
-  function posOk(a: unknown, b?: unknown): boolean {
-    let i: unknown = a;
-    let j: unknown = b;
-    if (typeof a === 'object' && a !== null) {
-      i = (a as Pos).i;
-      j = (a as Pos).j;
-    }
-    return isInt(i) && isInt(j) && i >= 0 && j >= 0 && i < rows && j < cols;
-  }
+  const posOk = (a: unknown, b?: unknown): boolean => posWithin(a, b, rows, cols);
 
   function getUnitAt(): Int16Array {
     if (!unitAt) {
@@ -124,12 +117,7 @@ export function install(rt: BotRuntime): void {
   for (const [k, v] of Object.entries(UnitType)) d(k, v);
 
   // Pos helpers (the C++ operators + and == of Structs.hh).
-  d('Pos', (i: number, j: number): Pos => ({ i, j }));
-  d('pos_add', (p: Pos, x: number | Pos): Pos =>
-    typeof x === 'object' && x !== null ? { i: p.i + x.i, j: p.j + x.j } : { i: p.i + (DI[x] ?? 0), j: p.j + (DJ[x] ?? 0) },
-  );
-  d('pos_eq', (a: Pos, b: Pos): boolean => a.i === b.i && a.j === b.j);
-  d('dir_ok', (dir: unknown): boolean => isInt(dir) && dir >= 0 && dir <= 7);
+  definePosHelpers(rt, DI, DJ);
 
   // Settings.
   d('version', () => 'TheWalkingDead 1.0');

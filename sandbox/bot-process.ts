@@ -90,6 +90,10 @@ function failure(b: Bot | null, error: unknown, cpuMs: number, log: string, fall
   return { ok: false, reason, message: text, log, cpuMs };
 }
 
+function memoryFailure(b: Bot, cpuMs: number, log: string): Failure {
+  return { ok: false, reason: 'memory', message: `memory limit of ${b.memoryMb} MiB exceeded`, log, cpuMs };
+}
+
 function drain(b: Bot): string {
   if (b.isolate.isDisposed) return '';
   try {
@@ -140,11 +144,8 @@ async function load(req: LoadRequest): Promise<LoadReply> {
     const exports = (await script.run(context, { reference: true })) as ivm.Reference<unknown>;
     return (await loadFn.apply(undefined, [exports.derefInto()], { result: { copy: true } })) as [string, string, string];
   });
-  if (run.error !== undefined || !run.value) {
-    const f = failure(b, run.error, run.cpuMs, drain(b), 'compile');
-    return f;
-  }
-  if (overMemory(b)) return failure({ ...b, stoppedFor: 'memory' }, null, run.cpuMs, run.value[2], 'memory');
+  if (run.error !== undefined || !run.value) return failure(b, run.error, run.cpuMs, drain(b), 'compile');
+  if (overMemory(b)) return memoryFailure(b, run.cpuMs, run.value[2]);
   const [name, game, log] = run.value;
   return { ok: true, name, game, log, cpuMs: run.cpuMs };
 }
@@ -158,7 +159,7 @@ async function play(names: string, status: string, arrays: ViewArray[]): Promise
   if (run.error !== undefined || !run.value) return failure(b, run.error, run.cpuMs, drain(b), 'exception');
   const [count, orders, log] = run.value;
   if (b.usedMs > b.budgetMs) return { ok: false, reason: 'cpu', message: `CPU budget of ${b.budgetMs} ms for the match used up`, log, cpuMs: run.cpuMs };
-  if (overMemory(b)) return { ok: false, reason: 'memory', message: `memory limit of ${b.memoryMb} MiB exceeded`, log, cpuMs: run.cpuMs };
+  if (overMemory(b)) return memoryFailure(b, run.cpuMs, log);
   if (typeof orders !== 'string' || orders.length > MAX_ORDERS_JSON || typeof count !== 'number')
     return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: String(log).slice(0, 65536), cpuMs: run.cpuMs };
   return { ok: true, count, orders, log, cpuMs: run.cpuMs };

@@ -279,9 +279,3 @@ export function boot(api: BotApiModule): BotHandle {
     },
   };
 }
-
-/** Reads a whole-number argument the way the C++ API would (bots may pass anything). */
-export function toInt(value: unknown): number | null {
-  const n = typeof value === 'number' ? value : Number.NaN;
-  return Number.isInteger(n) ? n : null;
-}

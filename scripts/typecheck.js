@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Type-checks Arbiter itself, then each game's bots against that game's
-// player.d.ts (bots see the API as globals, so every game needs its own program).
+// player.d.ts (bots see the API as globals, so every game needs its own program),
+// and the browser code (src/web/client, each game's viewer.ts) with DOM types.
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const tsc = join('node_modules', '.bin', 'tsc');
-const projects = ['.'];
+const projects = ['.', join('src', 'web', 'client', 'tsconfig.json')];
 for (const game of readdirSync(join('src', 'games'))) {
   const bots = join('src', 'games', game, 'bots', 'tsconfig.json');
   if (existsSync(bots)) projects.push(bots);

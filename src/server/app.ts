@@ -21,6 +21,7 @@ import submissionRoutes from './routes/submissions.ts';
 import gameRoutes from './routes/games.ts';
 import matchRoutes from './routes/matches.ts';
 import opsRoutes from './routes/ops.ts';
+import webRoutes, { sendErrorPage, wantsPage } from '../web/index.ts';
 
 /** S2's gate entry point (src/scheduler/gate.ts): called after a submission row is inserted. */
 export type StartGate = (deps: { db: Db; queues: JudgeQueues }, submissionId: number) => Promise<void>;
@@ -75,7 +76,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((request) => {
+  app.setNotFoundHandler((request, reply) => {
+    if (wantsPage(request)) return sendErrorPage(request, reply, 404, `There is no page at ${request.url.split('?')[0]}.`);
     throw notFound(`no route ${request.method} ${request.url.split('?')[0]}`);
   });
 
@@ -112,5 +114,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(gameRoutes);
   await app.register(matchRoutes);
   await app.register(opsRoutes);
+  await app.register(webRoutes);
   return app;
 }

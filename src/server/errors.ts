@@ -52,7 +52,8 @@ function prismaStatus(err: { code?: unknown }): number | null {
   return null;
 }
 
-export function errorHandler(this: unknown, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+/** The status, message and code an error answers with (and logs it). */
+export function classifyError(error: FastifyError, request: FastifyRequest): ErrorBody {
   let status = 500;
   let message = 'internal error';
   let code: string | undefined;
@@ -84,5 +85,10 @@ export function errorHandler(this: unknown, error: FastifyError, request: Fastif
   else request.log.info({ status, message }, 'request refused');
   const body: ErrorBody = { statusCode: status, error: STATUS_TEXT[status] ?? 'Error', message };
   if (code) body.code = code;
-  void reply.status(status).send(body);
+  return body;
+}
+
+export function errorHandler(this: unknown, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const body = classifyError(error, request);
+  void reply.status(body.statusCode).send(body);
 }

@@ -1,0 +1,81 @@
+// The website, served by the same process as the API (registered by
+// src/server/app.ts). Pages are server-rendered HTML under /, browser code
+// and styles under /assets. Forms post urlencoded (or multipart for files)
+// and redirect or re-render with their errors, so everything works without
+// JavaScript; scripts enhance (live gate, the viewer, drag and drop).
+
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import assetRoutes from './assets.ts';
+import homePages from './pages/home.ts';
+import authPages from './pages/auth.ts';
+import accountPages from './pages/account.ts';
+import submitPages from './pages/submit.ts';
+import submissionPages from './pages/submissions.ts';
+import leaderboardPages from './pages/leaderboard.ts';
+import matchPages from './pages/matches.ts';
+import queuePages from './pages/queue.ts';
+import viewPages from './pages/view.ts';
+import { HttpError, classifyError } from '../server/errors.ts';
+import { html } from './html.ts';
+import { sendPage } from './layout.ts';
+
+/** A browser form post from another site is refused (the session cookie is also SameSite=Lax). */
+export function checkSameOrigin(request: FastifyRequest) {
+  const origin = request.headers.origin;
+  if (!origin || origin === 'null') return;
+  const host = request.headers['x-forwarded-host'] ?? request.headers.host;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    throw new HttpError(403, 'bad Origin header', 'cross-origin');
+  }
+  if (originHost !== host) throw new HttpError(403, `form posted from another site (${origin})`, 'cross-origin');
+}
+
+export default async function webRoutes(app: FastifyInstance) {
+  // HTML forms: application/x-www-form-urlencoded, parsed into a plain object (last value wins).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of new URLSearchParams(body as string)) out[k] = v;
+    done(null, out);
+  });
+  app.addHook('preHandler', async (request) => {
+    if (request.method === 'POST' && !request.url.startsWith('/api/')) checkSameOrigin(request);
+  });
+
+  // Pages answer errors with a page; assets keep the API's JSON errors.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const body = classifyError(error, request);
+    if (request.url.startsWith('/assets/')) return reply.status(body.statusCode).send(body);
+    return sendErrorPage(request, reply, body.statusCode, body.message);
+  });
+
+  await app.register(assetRoutes);
+  await app.register(homePages);
+  await app.register(authPages);
+  await app.register(accountPages);
+  await app.register(submitPages);
+  await app.register(submissionPages);
+  await app.register(leaderboardPages);
+  await app.register(matchPages);
+  await app.register(queuePages);
+  await app.register(viewPages);
+}
+
+/** An error as a page (the API's error handler answers JSON). */
+export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
+  const title = status === 404 ? 'Not found' : status === 401 ? 'Log in first' : status === 403 ? 'Not allowed' : status >= 500 ? 'Something went wrong' : 'Cannot do that';
+  const body = html`<h1>${title}</h1>
+<p class="notice bad" role="alert">${message}</p>
+${status === 401 ? html`<p><a class="button" href="/login?next=${encodeURIComponent(request.url)}">Log in</a> or <a href="/signup">sign up</a>.</p>` : ''}
+<p><a href="/">Back to the games</a></p>`;
+  return sendPage(reply, { title, user: request.user, body }, status);
+}
+
+/** Whether a request not matched by any route wants a page rather than JSON. */
+export function wantsPage(request: FastifyRequest): boolean {
+  const path = request.url.split('?')[0]!;
+  if (/^\/(api|assets|docs|health|metrics)(\/|$)/.test(path)) return false;
+  return (request.headers.accept ?? '').includes('text/html');
+}

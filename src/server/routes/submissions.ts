@@ -1,8 +1,10 @@
 // Submissions: upload (multipart or JSON), status with the gate's matches,
 // live status (SSE), source (owner/admin only), my submissions.
 
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { readBotHeader } from '../../../sandbox/compile.ts';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { BotCompileError, compileBot, readBotHeader } from '../../../sandbox/compile.ts';
+import type { Config } from '../../config.ts';
+import type { AppDeps } from '../app.ts';
 import { loadGames } from '../../games/registry.ts';
 import { checkNameForSubmission, NameError, type NameClaim } from '../../judge/names.ts';
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
@@ -24,17 +26,148 @@ interface Upload {
   filename: string | undefined;
 }
 
+/** A file esbuild cannot parse, refused at upload (400, code compile-error), with its line when known. */
+export class SubmissionCompileError extends HttpError {
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
+    super(400, message, 'compile-error');
+  }
+}
+
+/** An uploaded file's bytes as text, or a 400 (not-text). */
+export function decodeUtf8(buf: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    throw badRequest('the file is not UTF-8 text: upload the bot source file (.ts or .js)', 'not-text');
+  }
+}
+
+/** The upload rate limit, per user (the API and the form share it). */
+export const submitRateLimit = (config: Config) => ({
+  rateLimit: {
+    max: config.rateLimitSubmit,
+    timeWindow: '1 minute',
+    keyGenerator: (req: FastifyRequest) => (req.user ? `user:${req.user.id}` : `ip:${req.ip}`),
+  },
+});
+
+/** The checks and the insert every upload goes through (the API and the website's form). */
+export interface NewSubmission {
+  userId: number;
+  game: string | undefined;
+  source: string;
+  filename: string | undefined;
+}
+
+/**
+ * Validates an upload, claims or reuses its player name, inserts the new
+ * version and starts the gate. Bad input throws an HttpError whose code says
+ * which check failed (no-game, unknown-game, empty, not-text, too-large,
+ * no-name, no-game-in-file, game-mismatch, bad-filename, name-<problem>,
+ * compile-error). `syntaxCheck` also refuses, before anything is stored, a
+ * file esbuild cannot parse (the gate's compile step would reject it anyway).
+ */
+export async function createSubmission(deps: AppDeps, upload: NewSubmission, log: FastifyBaseLogger, options: { syntaxCheck?: boolean } = {}) {
+  const { db, config } = deps;
+  const max = config.submissionMaxBytes;
+  const me = { id: upload.userId };
+  const size = Buffer.byteLength(upload.source, 'utf8');
+  if (size > max) throw tooLarge(`file too large: ${size} bytes, at most ${max}`);
+  if (size === 0 || upload.source.trim() === '') throw badRequest('the file is empty', 'empty');
+  if (upload.source.includes('\0')) throw badRequest('the file contains NUL bytes: upload the bot source file (.ts or .js)', 'not-text');
+  if (upload.game?.includes('\0')) throw badRequest('NUL characters are not allowed in "game"');
+  const games = await loadGames();
+  if (!upload.game) throw badRequest(`missing field "game" (one of: ${[...games.keys()].join(', ')})`, 'no-game');
+  const game = games.get(upload.game);
+  if (!game) throw badRequest(`unknown game "${upload.game}" (known: ${[...games.keys()].join(', ')})`, 'unknown-game');
+  const header = readBotHeader(upload.source);
+  if (!header.name) throw badRequest('no player name in the file: add  export const PLAYER_NAME = "YourName";', 'no-name');
+  if (!header.game) throw badRequest(`no game in the file: add  export const GAME = "${game.id}";`, 'no-game-in-file');
+  if (header.game !== game.id) {
+    throw badRequest(`game mismatch: the file says GAME = "${header.game}" but the submission is for "${game.id}"`, 'game-mismatch');
+  }
+  let filename = upload.filename ? upload.filename.split(/[\\/]/).pop()! : `${header.name}.ts`;
+  if (!EXT_RE.test(filename)) throw badRequest(`"${filename}": the bot must be a .ts or .js file`, 'bad-filename');
+  filename = filename.slice(0, 100);
+  if (options.syntaxCheck) {
+    // esbuild parses in milliseconds; the message and line are the ones the gate's compile step gives.
+    try {
+      await compileBot(upload.source, filename);
+    } catch (err) {
+      if (!(err instanceof BotCompileError)) throw err;
+      // Worded as the gate words it (src/scheduler/gate.ts gateOnCheck).
+      const where = err.line !== undefined && !/\bline \d+/.test(err.message) ? ` (line ${err.line})` : '';
+      throw new SubmissionCompileError(`compile error: ${err.message}${where}`, err.line);
+    }
+  }
+
+  const checkName = async (): Promise<NameClaim> => {
+    try {
+      return await checkNameForSubmission(db, { name: header.name!, game: game.id, userId: me.id, offensiveWords: config.offensiveWords });
+    } catch (err) {
+      if (err instanceof NameError) {
+        throw new HttpError(err.problem === 'taken' || err.problem === 'locked' ? 409 : 400, err.message, `name-${err.problem}`);
+      }
+      throw err;
+    }
+  };
+  let claim = await checkName();
+
+  const create = () =>
+    db.$transaction(async (tx) => {
+      let playerId = claim.playerId;
+      if (playerId === null) {
+        const p = await tx.playerName.create({ data: { game: game.id, name: header.name!, nameLower: header.name!.toLowerCase(), ownerId: me.id } });
+        playerId = p.id;
+      } else {
+        // Row lock: a qualification (which locks the name) cannot commit between this check and the insert.
+        const [p] = await tx.$queryRaw<{ name: string; locked: boolean }[]>`SELECT "name", "locked" FROM "PlayerName" WHERE "id" = ${playerId} FOR UPDATE`;
+        if (!p) throw conflict('the player name changed meanwhile: submit again');
+        if (p.locked) throw conflict(`name locked: "${p.name}" already qualified; choose a new name for a new bot`, 'name-locked');
+      }
+      const last = await tx.submission.aggregate({ where: { playerId }, _max: { version: true } });
+      return tx.submission.create({
+        data: {
+          playerId,
+          userId: me.id,
+          game: game.id,
+          version: (last._max.version ?? 0) + 1,
+          source: upload.source,
+          filename,
+          sizeBytes: size,
+        },
+        include: { player: true },
+      });
+    });
+  let sub;
+  try {
+    sub = await create();
+  } catch (err) {
+    // Two uploads at once under one name: the unique (player, version) or (game, name) index refused one.
+    if ((err as { code?: string }).code !== 'P2002') throw err;
+    claim = await checkName();
+    sub = await create();
+  }
+
+  const { queues, startGate } = deps;
+  if (queues && startGate) {
+    try {
+      await startGate({ db, queues }, sub.id);
+    } catch (err) {
+      // The row stays queued; the scheduler's sweep starts it later.
+      log.warn({ err, submissionId: sub.id }, 'startGate failed; submission left queued');
+    }
+  }
+  const current = await db.submission.findUnique({ where: { id: sub.id }, select: { status: true } });
+  return { ...sub, status: current?.status ?? sub.status };
+}
+
 export default async function submissionRoutes(app: FastifyInstance) {
   const { db, config } = app.deps;
   const max = config.submissionMaxBytes;
-
-  function decodeUtf8(buf: Buffer): string {
-    try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(buf);
-    } catch {
-      throw badRequest('the file is not UTF-8 text: upload the bot source file (.ts or .js)', 'not-text');
-    }
-  }
 
   async function readUpload(request: FastifyRequest): Promise<Upload> {
     if (request.isMultipart()) {
@@ -82,13 +215,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
     '/api/submissions',
     {
       bodyLimit: max * 6 + 64 * 1024,
-      config: {
-        rateLimit: {
-          max: config.rateLimitSubmit,
-          timeWindow: '1 minute',
-          keyGenerator: (req: FastifyRequest) => (req.user ? `user:${req.user.id}` : `ip:${req.ip}`),
-        },
-      },
+      config: submitRateLimit(config),
       schema: {
         tags: ['submissions'],
         summary: 'Submit a bot: multipart (game, file) or JSON {game, source}. Answers 202 at once; the gate runs after.',
@@ -99,86 +226,10 @@ export default async function submissionRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const me = requireUser(request);
       const upload = await readUpload(request);
-      const size = Buffer.byteLength(upload.source, 'utf8');
-      if (size > max) throw tooLarge(`file too large: ${size} bytes, at most ${max}`);
-      if (size === 0 || upload.source.trim() === '') throw badRequest('the file is empty', 'empty');
-      if (upload.source.includes('\0')) throw badRequest('the file contains NUL bytes: upload the bot source file (.ts or .js)', 'not-text');
-      if (upload.game?.includes('\0')) throw badRequest('NUL characters are not allowed in "game"');
-      const games = await loadGames();
-      if (!upload.game) throw badRequest(`missing field "game" (one of: ${[...games.keys()].join(', ')})`, 'no-game');
-      const game = games.get(upload.game);
-      if (!game) throw badRequest(`unknown game "${upload.game}" (known: ${[...games.keys()].join(', ')})`, 'unknown-game');
-      const header = readBotHeader(upload.source);
-      if (!header.name) throw badRequest('no player name in the file: add  export const PLAYER_NAME = "YourName";', 'no-name');
-      if (!header.game) throw badRequest(`no game in the file: add  export const GAME = "${game.id}";`, 'no-game-in-file');
-      if (header.game !== game.id) {
-        throw badRequest(`game mismatch: the file says GAME = "${header.game}" but the submission is for "${game.id}"`, 'game-mismatch');
-      }
-      let filename = upload.filename ? upload.filename.split(/[\\/]/).pop()! : `${header.name}.ts`;
-      if (!EXT_RE.test(filename)) throw badRequest(`"${filename}": the bot must be a .ts or .js file`, 'bad-filename');
-      filename = filename.slice(0, 100);
-
-      const checkName = async (): Promise<NameClaim> => {
-        try {
-          return await checkNameForSubmission(db, { name: header.name!, game: game.id, userId: me.id, offensiveWords: config.offensiveWords });
-        } catch (err) {
-          if (err instanceof NameError) {
-            throw new HttpError(err.problem === 'taken' || err.problem === 'locked' ? 409 : 400, err.message, `name-${err.problem}`);
-          }
-          throw err;
-        }
-      };
-      let claim = await checkName();
-
-      const create = () =>
-        db.$transaction(async (tx) => {
-          let playerId = claim.playerId;
-          if (playerId === null) {
-            const p = await tx.playerName.create({ data: { game: game.id, name: header.name!, nameLower: header.name!.toLowerCase(), ownerId: me.id } });
-            playerId = p.id;
-          } else {
-            // Row lock: a qualification (which locks the name) cannot commit between this check and the insert.
-            const [p] = await tx.$queryRaw<{ name: string; locked: boolean }[]>`SELECT "name", "locked" FROM "PlayerName" WHERE "id" = ${playerId} FOR UPDATE`;
-            if (!p) throw conflict('the player name changed meanwhile: submit again');
-            if (p.locked) throw conflict(`name locked: "${p.name}" already qualified; choose a new name for a new bot`, 'name-locked');
-          }
-          const last = await tx.submission.aggregate({ where: { playerId }, _max: { version: true } });
-          return tx.submission.create({
-            data: {
-              playerId,
-              userId: me.id,
-              game: game.id,
-              version: (last._max.version ?? 0) + 1,
-              source: upload.source,
-              filename,
-              sizeBytes: size,
-            },
-            include: { player: true },
-          });
-        });
-      let sub;
-      try {
-        sub = await create();
-      } catch (err) {
-        // Two uploads at once under one name: the unique (player, version) or (game, name) index refused one.
-        if ((err as { code?: string }).code !== 'P2002') throw err;
-        claim = await checkName();
-        sub = await create();
-      }
-
-      const { queues, startGate } = app.deps;
-      if (queues && startGate) {
-        try {
-          await startGate({ db, queues }, sub.id);
-        } catch (err) {
-          // The row stays queued; the scheduler's sweep starts it later.
-          request.log.warn({ err, submissionId: sub.id }, 'startGate failed; submission left queued');
-        }
-      }
-      const current = await db.submission.findUnique({ where: { id: sub.id }, select: { status: true } });
+      const sub = await createSubmission(app.deps, { userId: me.id, ...upload }, request.log);
       return reply.status(202).send({
         id: sub.id,
-        status: statusOut(current?.status ?? sub.status),
+        status: statusOut(sub.status),
         game: sub.game,
         player: sub.player.name,
         version: sub.version,

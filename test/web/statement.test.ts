@@ -1,0 +1,91 @@
+// Statement text (converted PDFs) to HTML: headings, paragraphs, lists, code, escaping.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { renderInline, renderStatement } from '../../src/web/statement.ts';
+import { loadGames } from '../../src/games/registry.ts';
+
+test('numbered headings, paragraphs, lists with indented commands, code lines, fenced code', () => {
+  const out = renderStatement(`Title line
+
+1  Game rules
+
+This is a game
+for four players.
+
+2.1  Running your first game
+
+  1. Open a console.
+  2. Run:
+
+    cp AIDummy.o.Linux64 AIDummy.o
+
+    If you use another architecture, choose.
+
+  3. Done
+
+./Game --help
+
+to see the parameters.
+
+- first
+ - nested
+- second **bold** and *em* and \`code\` and PLAYER\\_NAME
+
+A paragraph ends the list.
+
+\`\`\`
+int main() { return 0; }
+\`\`\`
+
+#### #define PLAYER\\_NAME Gimli
+
+#### Utilitzeu
+
+pdf   zip
+Official solutions
+`).value;
+  assert.match(out, /<p>Title line<\/p>/);
+  assert.match(out, /<h2 id="s-1">1 Game rules<\/h2>/);
+  assert.match(out, /<p>This is a game for four players\.<\/p>/, 'wrapped lines join');
+  assert.match(out, /<h3 id="s-2-1">2\.1 Running your first game<\/h3>/);
+  assert.match(out, /<ol><li value="1">Open a console\.<\/li><li value="2">Run:<pre><code>cp AIDummy\.o\.Linux64 AIDummy\.o<\/code><\/pre><p>If you use another architecture, choose\.<\/p><\/li><li value="3">Done<\/li><\/ol>/);
+  assert.match(out, /<pre><code>\.\/Game --help<\/code><\/pre>\n<p>to see the parameters\.<\/p>/);
+  assert.match(out, /<ul><li>first<ul><li>nested<\/li><\/ul><\/li><li>second <strong>bold<\/strong> and <em>em<\/em> and <code>code<\/code> and PLAYER_NAME<\/li><\/ul>/);
+  assert.match(out, /<pre><code>int main\(\) \{ return 0; \}<\/code><\/pre>/);
+  assert.match(out, /<pre><code>#define PLAYER_NAME Gimli<\/code><\/pre>/, 'a #### in front of a #define is conversion noise');
+  assert.match(out, /<p>Utilitzeu<\/p>/);
+  assert.doesNotMatch(out, /Official solutions|pdf/, 'Jutge page boilerplate dropped');
+});
+
+test('everything is escaped: markup in text, code, links and headings', () => {
+  const out = renderStatement(`1  A <b>bold</b> title
+
+<script>alert(1)</script> & "quotes" 'too'
+
+\`\`\`
+if (a < b && c > d) {}
+\`\`\`
+
+See <https://example.org/?a=1&b="x"> and \`<img src=x onerror=alert(1)>\`
+`).value;
+  assert.doesNotMatch(out, /<script>|<b>|<img/);
+  assert.match(out, /<h2 id="s-1">1 A &lt;b&gt;bold&lt;\/b&gt; title<\/h2>/);
+  assert.match(out, /&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; &quot;quotes&quot; &#39;too&#39;/);
+  assert.match(out, /if \(a &lt; b &amp;&amp; c &gt; d\) \{\}/);
+  assert.match(out, /<a href="https:\/\/example\.org\/\?a=1&amp;b=&quot;x&quot;" rel="nofollow noopener">/);
+  assert.match(out, /<code>&lt;img src=x onerror=alert\(1\)&gt;<\/code>/);
+  assert.equal(renderInline('a "b" <c>'), 'a &quot;b&quot; &lt;c&gt;');
+});
+
+test("every game's statements render with their section headings", async () => {
+  for (const game of (await loadGames()).values()) {
+    for (const [lang, path] of Object.entries(game.statements)) {
+      const out = renderStatement(readFileSync(path, 'utf8')).value;
+      assert.ok(out.length > 5000, `${game.id}/${lang}`);
+      assert.match(out, /<h2[ >]/, `${game.id}/${lang} has headings`);
+      assert.doesNotMatch(out, /<(script|iframe|img)\b/i, `${game.id}/${lang}`);
+    }
+  }
+});

@@ -1,4 +1,128 @@
-// Placeholder until its pages are written.
-import type { FastifyInstance } from 'fastify';
+// Sign up, log in, log out. The rules are the API's (src/server/routes/accounts.ts
+// exports them): same username pattern, password length, taken names, rate
+// limit and session cookie. A bad form is re-rendered with its values (never
+// the password) and the errors, under the status the API would answer.
 
-export default async function pages(_app: FastifyInstance) {}
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { checkCredentials, closeSession, loginRateLimit, openSession, registerAccount, PASSWORD_MIN } from '../../server/routes/accounts.ts';
+import { HttpError } from '../../server/errors.ts';
+import type { AuthUser } from '../../server/auth.ts';
+import { html } from '../html.ts';
+import { sendPage } from '../layout.ts';
+import { errorSummary, field, type FieldErrors } from '../forms.ts';
+
+/** Where to go after logging in: only a path on this site ("/x", not "//host" or "/\host"), else the default. */
+export function safeNext(next: unknown, fallback = '/'): string {
+  if (typeof next !== 'string' || next.length > 2000) return fallback;
+  if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
+  if (/[\u0000-\u001f\u007f\\]/.test(next)) return fallback;
+  return next;
+}
+
+/** The logged-in user, or null after answering with a 303 to the login page (coming back here afterwards). */
+export function pageUser(request: FastifyRequest, reply: FastifyReply, backTo = request.url): AuthUser | null {
+  if (request.user) return request.user;
+  void reply.redirect(`/login?next=${encodeURIComponent(safeNext(backTo))}`, 303);
+  return null;
+}
+
+type FormBody = Record<string, string | undefined>;
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+const LABELS = { username: 'Username', password: 'Password' };
+
+function authForm(kind: 'signup' | 'login', values: { username: string; next: string }, errors: FieldErrors) {
+  const signup = kind === 'signup';
+  const action = signup ? '/signup' : '/login';
+  const nextQuery = values.next !== '/' ? `?next=${encodeURIComponent(values.next)}` : '';
+  return html`<h1>${signup ? 'Sign up' : 'Log in'}</h1>
+${errorSummary(errors, LABELS)}
+<form method="post" action="${action}" class="auth-form" id="${kind}-form" novalidate>
+  <input type="hidden" name="next" value="${values.next}">
+  ${field({
+    name: 'username',
+    label: 'Username',
+    value: values.username,
+    required: true,
+    autocomplete: 'username',
+    hint: signup ? '3 to 32 characters: letters, digits, _ . -' : undefined,
+    errors,
+    attrs: html`autocapitalize="none" spellcheck="false" maxlength="64"`,
+  })}
+  ${field({
+    name: 'password',
+    label: 'Password',
+    type: 'password',
+    required: true,
+    autocomplete: signup ? 'new-password' : 'current-password',
+    hint: signup ? `At least ${PASSWORD_MIN} characters.` : undefined,
+    errors,
+    attrs: html`maxlength="256"`,
+  })}
+  <p><button type="submit">${signup ? 'Create my account' : 'Log in'}</button></p>
+</form>
+<p>${signup ? html`Already have an account? <a href="/login${nextQuery}">Log in</a>.` : html`New here? <a href="/signup${nextQuery}">Sign up</a>.`}</p>`;
+}
+
+function sendAuthPage(request: FastifyRequest, reply: FastifyReply, kind: 'signup' | 'login', values: { username: string; next: string }, errors: FieldErrors = {}, status = 200) {
+  const already = request.user ? html`<p class="notice">You are logged in as <strong>${request.user.username}</strong>.</p>` : '';
+  return sendPage(reply, { title: kind === 'signup' ? 'Sign up' : 'Log in', user: request.user, nav: `/${kind}`, body: html`${already}${authForm(kind, values, errors)}` }, status);
+}
+
+export default async function authPages(app: FastifyInstance) {
+  const { db, config } = app.deps;
+  const limit = loginRateLimit(config);
+
+  app.get<{ Querystring: { next?: string } }>('/signup', async (request, reply) =>
+    sendAuthPage(request, reply, 'signup', { username: '', next: safeNext(request.query.next, '/submit') }),
+  );
+  app.get<{ Querystring: { next?: string } }>('/login', async (request, reply) =>
+    sendAuthPage(request, reply, 'login', { username: '', next: safeNext(request.query.next) }),
+  );
+
+  app.post<{ Body: FormBody }>('/signup', { config: limit }, async (request, reply) => {
+    const body = request.body ?? {};
+    const username = str(body.username).trim();
+    const password = str(body.password);
+    const next = safeNext(body.next, '/submit');
+    const errors: FieldErrors = {};
+    if (password.length > 256) errors.password = 'password must be at most 256 characters';
+    if (Object.keys(errors).length === 0) {
+      try {
+        const user = await registerAccount(db, { username, password });
+        await openSession(app.deps, reply, user.id);
+        return reply.redirect(next, 303);
+      } catch (err) {
+        if (!(err instanceof HttpError)) throw err;
+        errors[err.code === 'weak-password' ? 'password' : 'username'] = err.message;
+        return sendAuthPage(request, reply, 'signup', { username, next }, errors, err.statusCode);
+      }
+    }
+    return sendAuthPage(request, reply, 'signup', { username, next }, errors, 400);
+  });
+
+  app.post<{ Body: FormBody }>('/login', { config: limit }, async (request, reply) => {
+    const body = request.body ?? {};
+    const username = str(body.username).trim();
+    const password = str(body.password);
+    const next = safeNext(body.next);
+    const errors: FieldErrors = {};
+    if (!username) errors.username = 'enter your username';
+    if (!password) errors.password = 'enter your password';
+    if (Object.keys(errors).length > 0) return sendAuthPage(request, reply, 'login', { username, next }, errors, 400);
+    try {
+      const user = await checkCredentials(db, { username, password: password.slice(0, 256) });
+      await openSession(app.deps, reply, user.id);
+      return reply.redirect(next, 303);
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.statusCode !== 401) throw err;
+      // Not tied to one field: which of the two is wrong is not told.
+      return sendAuthPage(request, reply, 'login', { username, next }, { '': err.message }, 401);
+    }
+  });
+
+  app.post('/logout', async (request, reply) => {
+    await closeSession(db, request, reply);
+    return reply.redirect('/', 303);
+  });
+}

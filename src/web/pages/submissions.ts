@@ -1,4 +1,337 @@
-// Placeholder until its pages are written.
-import type { FastifyInstance } from 'fastify';
+// My submissions (grouped by player name), one submission's page with the
+// Dummy gate's timeline, and its source. Only the owner (or an admin) sees
+// them. The timeline is one server-side renderer: the page embeds it and
+// GET /submissions/:id/timeline returns it alone, which the page's script
+// (src/web/client/gate-live.ts) fetches again on every judge event.
 
-export default async function pages(_app: FastifyInstance) {}
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { isOutrightWinner } from '../../games/ranking.ts';
+import { loadGames } from '../../games/registry.ts';
+import { GATE_DUMMY_MATCHES, GATE_OPPONENT } from '../../scheduler/gate.ts';
+import type { AuthUser } from '../../server/auth.ts';
+import { forbidden, notFound } from '../../server/errors.ts';
+import { FINAL_STATUSES, matchInclude, statusOut } from '../../server/serialize.ts';
+import { html, type Html, type HtmlValue } from '../html.ts';
+import { sendPage } from '../layout.ts';
+import { select } from '../forms.ts';
+import { pageUser } from './auth.ts';
+
+/** A time as people read it, in UTC, with the machine-readable value. */
+export function formatTime(d: Date): Html {
+  return html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+}
+
+export function formatBytes(n: number): string {
+  return n < 1024 ? `${n} bytes` : `${(n / 1024).toFixed(1)} KiB`;
+}
+
+export function statusBadge(status: string, id?: string): Html {
+  const s = statusOut(status);
+  return html`<span class="badge ${s}"${id ? html` id="${id}"` : ''} data-status="${s}">${s}</span>`;
+}
+
+const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+} as const;
+
+const PAGE_NAMES = 20;
+const VERSIONS_SHOWN = 30;
+
+const submissionSelect = {
+  id: true,
+  game: true,
+  version: true,
+  filename: true,
+  sizeBytes: true,
+  status: true,
+  reason: true,
+  reasonLine: true,
+  reasonDetail: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+  userId: true,
+  player: { select: { name: true, locked: true, qualifiedSubmissionId: true } },
+} as const;
+
+/** A submission its owner or an admin may read: 404 if there is none, 403 for anyone else (as the API's source route). */
+async function ownSubmission(db: Db, me: AuthUser, id: number) {
+  const s = await db.submission.findUnique({ where: { id }, select: submissionSelect });
+  if (!s) throw notFound(`There is no submission ${id}.`);
+  if (s.userId !== me.id && !me.isAdmin) throw forbidden('Only the owner of this submission (or an admin) may see it.');
+  return s;
+}
+
+type SubmissionRow = Awaited<ReturnType<typeof ownSubmission>>;
+
+type StepState = 'pending' | 'running' | 'passed' | 'failed' | 'skipped' | 'won' | 'lost' | 'error';
+
+const STATE_TEXT: Record<StepState, string> = {
+  pending: 'waiting',
+  running: 'running',
+  passed: 'passed',
+  failed: 'failed',
+  skipped: 'not played',
+  won: 'won',
+  lost: 'lost',
+  error: 'judge error',
+};
+const STATE_BADGE: Record<StepState, string> = {
+  pending: 'queued',
+  running: 'running',
+  passed: 'done',
+  failed: 'rejected',
+  skipped: '',
+  won: 'won',
+  lost: 'lost',
+  error: 'failed',
+};
+
+function stateBadge(state: StepState): Html {
+  return html`<span class="badge ${STATE_BADGE[state]}">${STATE_TEXT[state]}</span>`;
+}
+
+/** Which step rejected it: reasonDetail.step, or the compile step for older rows without detail. */
+function failedStep(s: SubmissionRow): string | null {
+  if (s.status !== 'rejected') return null;
+  const detail = s.reasonDetail as { step?: unknown } | null;
+  return typeof detail?.step === 'string' ? detail.step : 'compile';
+}
+
+/** The gate as it stands: summary, steps, verdict. Everything the live script swaps in. */
+async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
+  const status = statusOut(s.status);
+  const final = FINAL_STATUSES.has(status);
+  const failed = failedStep(s);
+  const matches = await db.match.findMany({ where: { submissionId: s.id, kind: 'gate' }, include: matchInclude, orderBy: { id: 'asc' } });
+  const selfplay = matches.find((m) => m.gateStep === 'selfplay');
+  const dummies = new Map(matches.filter((m) => m.gateStep === 'dummy').map((m) => [m.gateIndex ?? -1, m]));
+
+  const order = ['queued', 'compiling', 'self-play', 'qualifying', 'qualified'];
+  const reached = (step: string) => order.indexOf(status) > order.indexOf(step);
+  const compileState: StepState =
+    failed === 'compile' ? 'failed' : status === 'queued' ? 'pending' : status === 'compiling' ? 'running' : 'passed';
+  const selfplayState: StepState =
+    failed === 'compile' ? 'skipped' : failed === 'selfplay' ? 'failed' : status === 'self-play' ? 'running' : reached('self-play') || failed === 'dummy' ? 'passed' : 'pending';
+
+  const watch = (id: number, label: string) => html`<a href="/matches/${id}" id="watch-${id}" aria-label="Watch ${label} (match ${id})">Watch</a>`;
+
+  const seats = (m: (typeof matches)[number]) => {
+    const ps = [...m.participants].sort((a, b) => a.seat - b.seat);
+    return html`<ol class="gate-seats">${ps.map(
+      (p) => html`<li${p.submissionId === s.id ? html` class="mine"` : ''}><span class="seat seat-${p.seat}" aria-hidden="true"></span><span class="visually-hidden">Seat ${p.seat + 1}: </span>${
+        p.submissionId === s.id ? html`<strong>${p.name}</strong> <span class="muted">(this bot)</span>` : p.name
+      }${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozenReason ? html` <span class="badge rejected" title="${p.frozenMessage ?? ''}">frozen, round ${p.frozenRound ?? 0} (${p.frozenReason})</span>` : ''}</li>`,
+    )}</ol>`;
+  };
+
+  const steps: HtmlValue[] = [];
+  steps.push(html`<li class="gate-step" data-step="compile" data-state="${compileState}" data-label="Compile">
+  <span class="gate-step-title">Compile</span> ${stateBadge(compileState)}
+  <p class="hint">The file parses, loads in a fresh sandbox and exposes the player API.</p>
+</li>`);
+  steps.push(html`<li class="gate-step" data-step="selfplay" data-state="${selfplayState}" data-label="Self-play">
+  <span class="gate-step-title">Self-play</span> ${stateBadge(selfplayState)}${selfplay && selfplay.status === 'done' ? html` ${watch(selfplay.id, 'the self-play match')}` : ''}
+  <p class="hint">Four copies of the bot play each other; none may freeze.</p>
+  ${selfplay && selfplay.participants.some((p) => p.score !== null) ? seats(selfplay) : ''}
+</li>`);
+  for (let i = 0; i < GATE_DUMMY_MATCHES; i++) {
+    const m = dummies.get(i);
+    let state: StepState;
+    if (m) {
+      if (m.status === 'done') {
+        const ps = [...m.participants].sort((a, b) => a.seat - b.seat);
+        const mine = ps.findIndex((p) => p.submissionId === s.id);
+        state = mine >= 0 && isOutrightWinner(ps.map((p) => p.score ?? 0), mine) ? 'won' : 'lost';
+      } else if (m.status === 'failed') state = 'error';
+      else state = m.status === 'running' ? 'running' : final ? 'skipped' : 'pending';
+    } else state = final || failed ? 'skipped' : 'pending';
+    const label = `Match ${i + 1} against ${GATE_OPPONENT}`;
+    steps.push(html`<li class="gate-step" data-step="dummy-${i}" data-state="${state}" data-label="${label}"${m ? html` data-match-id="${m.id}"` : ''}>
+  <span class="gate-step-title">${label}</span> ${stateBadge(state)}${m && m.status === 'done' ? html` ${watch(m.id, label.toLowerCase())}` : ''}${m ? html` <span class="muted">seed ${m.seed}</span>` : ''}
+  ${m && m.status === 'done' ? seats(m) : ''}
+</li>`);
+  }
+
+  let verdict: Html;
+  if (status === 'qualified') {
+    verdict = html`<p><strong>Qualified.</strong> It beat ${GATE_OPPONENT} in all ${GATE_DUMMY_MATCHES} matches. The name ${s.player.name} is now locked 🔒 and the bot plays ranked matches.</p>`;
+  } else if (status === 'rejected') {
+    verdict = html`<p><strong>Rejected.</strong> <span id="verdict-reason">${s.reason ?? 'no reason recorded'}</span></p>
+${s.reasonLine !== null ? await sourceExcerpt(db, s.id, s.reasonLine) : ''}`;
+  } else {
+    verdict = html`<p>Judging: <strong>${status}</strong>. ${status === 'queued' ? 'Waiting for a worker.' : 'This page follows the gate as it runs.'}</p>`;
+  }
+
+  return html`<div id="gate-state" data-status="${status}" data-final="${final ? 'true' : 'false'}">
+<dl class="submission-facts">
+  <div><dt>Player</dt><dd id="submission-player">${s.player.name}${s.player.locked ? html` <span class="badge locked" title="name locked">🔒 locked</span>` : ''}</dd></div>
+  <div><dt>Game</dt><dd>${s.game}</dd></div>
+  <div><dt>Version</dt><dd>${s.version}</dd></div>
+  <div><dt>File</dt><dd class="mono">${s.filename} <span class="muted">(${formatBytes(s.sizeBytes)})</span></dd></div>
+  <div><dt>Submitted</dt><dd>${formatTime(s.createdAt)}</dd></div>
+  <div><dt>Status</dt><dd>${statusBadge(s.status, 'submission-status')}</dd></div>
+</dl>
+<h2 id="gate-title">The ${GATE_OPPONENT} gate</h2>
+<ol id="gate-timeline" class="gate-timeline" aria-labelledby="gate-title">
+${steps}
+</ol>
+<section id="verdict" class="verdict ${status}" data-status="${final ? status : 'pending'}" aria-labelledby="verdict-title">
+<h2 id="verdict-title">Verdict</h2>
+${verdict}
+</section>
+</div>`;
+}
+
+/** The lines around a compile error, the error's line marked. */
+async function sourceExcerpt(db: Db, id: number, line: number): Promise<HtmlValue> {
+  const row = await db.submission.findUnique({ where: { id }, select: { source: true } });
+  const lines = row?.source.split('\n') ?? [];
+  if (line < 1 || line > lines.length) return '';
+  const from = Math.max(1, line - 2);
+  const to = Math.min(lines.length, line + 2);
+  const out: Html[] = [];
+  for (let n = from; n <= to; n++) {
+    const text = lines[n - 1]!.slice(0, 200);
+    out.push(n === line ? html`<mark><span class="ln">${n}</span>${text}</mark>\n` : html`<span class="ln">${n}</span>${text}\n`);
+  }
+  return html`<figure class="source-excerpt"><figcaption>Line ${line} of the file</figcaption><pre id="verdict-source"><code>${out}</code></pre></figure>`;
+}
+
+export default async function submissionPages(app: FastifyInstance) {
+  const { db } = app.deps;
+
+  app.get<{ Params: { id: number } }>('/submissions/:id', { schema: { params: idParams } }, async (request, reply) => {
+    const me = pageUser(request, reply);
+    if (!me) return reply;
+    const s = await ownSubmission(db, me, request.params.id);
+    const status = statusOut(s.status);
+    const final = FINAL_STATUSES.has(status);
+    const body = html`<h1>${s.player.name} <span class="muted">v${s.version}</span></h1>
+<div id="gate-live" data-submission-id="${s.id}" data-final="${final ? 'true' : 'false'}">
+${await renderTimeline(db, s)}
+</div>
+<div id="gate-announcer" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>
+<p id="gate-refresh"${final ? html` hidden` : ''}><a href="/submissions/${s.id}" id="gate-refresh-link">Refresh</a> <span class="muted">(this page also refreshes by itself while the gate runs)</span></p>
+<p class="submission-links"><a href="/submissions/${s.id}/source" id="source-link">Source</a> · <a href="/submissions/${s.id}/source?download=1" download="${s.filename}" id="source-download">Download</a> · <a href="/submissions">My submissions</a> · <a href="/submit?game=${s.game}">Submit a new version</a></p>`;
+    return sendPage(reply, {
+      title: `${s.player.name} v${s.version}`,
+      user: request.user,
+      nav: '/submissions',
+      body,
+      scripts: final ? [] : ['gate-live'],
+      // Without JavaScript the page reloads itself until the verdict; with it, gate-live follows the events.
+      head: final ? '' : html`<noscript><meta http-equiv="refresh" content="5"></noscript>`,
+    });
+  });
+
+  app.get<{ Params: { id: number } }>('/submissions/:id/timeline', { schema: { params: idParams } }, async (request, reply) => {
+    const me = pageUser(request, reply, `/submissions/${request.params.id}`);
+    if (!me) return reply;
+    const s = await ownSubmission(db, me, request.params.id);
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send((await renderTimeline(db, s)).value);
+  });
+
+  app.get<{ Params: { id: number }; Querystring: { download?: string } }>('/submissions/:id/source', { schema: { params: idParams } }, async (request, reply) => {
+    const me = pageUser(request, reply);
+    if (!me) return reply;
+    const s = await ownSubmission(db, me, request.params.id);
+    const row = await db.submission.findUniqueOrThrow({ where: { id: s.id }, select: { source: true } });
+    const name = s.filename.replace(/["\\\r\n]/g, '_');
+    return reply
+      .header('content-type', 'text/plain; charset=utf-8')
+      .header('content-disposition', `${request.query.download ? 'attachment' : 'inline'}; filename="${name}"`)
+      .header('cache-control', 'private, no-store')
+      .send(row.source);
+  });
+
+  app.get<{ Querystring: { game?: string; page?: number } }>(
+    '/submissions',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { game: { type: 'string', maxLength: 64 }, page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const me = pageUser(request, reply);
+      if (!me) return reply;
+      const games = await loadGames();
+      const game = request.query.game && games.has(request.query.game) ? request.query.game : '';
+      const pageNo = request.query.page ?? 1;
+      const where = { userId: me.id, ...(game ? { game } : {}) };
+      // Names ordered by their newest submission, then a page of names with their versions.
+      const latest = await db.submission.groupBy({ by: ['playerId'], where, _max: { id: true } });
+      latest.sort((a, b) => (b._max.id ?? 0) - (a._max.id ?? 0));
+      const pages = Math.max(1, Math.ceil(latest.length / PAGE_NAMES));
+      const ids = latest.slice((pageNo - 1) * PAGE_NAMES, pageNo * PAGE_NAMES).map((r) => r.playerId);
+      const players = await db.playerName.findMany({
+        where: { id: { in: ids } },
+        select: {
+          id: true,
+          name: true,
+          game: true,
+          locked: true,
+          qualifiedSubmissionId: true,
+          submissions: {
+            where,
+            orderBy: { version: 'desc' },
+            take: VERSIONS_SHOWN,
+            select: { id: true, version: true, filename: true, status: true, reason: true, createdAt: true },
+          },
+          _count: { select: { submissions: { where } } },
+        },
+      });
+      const byId = new Map(players.map((p) => [p.id, p]));
+      const ordered = ids.map((id) => byId.get(id)).filter((p) => p !== undefined);
+
+      const query = (p: number) => `/submissions?${new URLSearchParams({ ...(game ? { game } : {}), ...(p > 1 ? { page: String(p) } : {}) }).toString()}`;
+      const groups = ordered.map(
+        (p) => html`<section class="player-group" id="player-${p.id}" data-player="${p.name}" data-locked="${p.locked ? 'true' : 'false'}" aria-labelledby="player-${p.id}-title">
+  <h2 id="player-${p.id}-title">${p.name} ${p.locked ? html`<span class="badge locked">🔒 locked</span>` : ''} <span class="muted game-id">${games.get(p.game)?.title ?? p.game}</span></h2>
+  ${p.locked ? html`<p class="hint">This name qualified: it is locked, so a new bot needs a new name.</p>` : ''}
+  <div class="table-wrap"><table>
+    <thead><tr><th scope="col">Version</th><th scope="col">Status</th><th scope="col">Submitted</th><th scope="col">File</th><th scope="col">Reason</th></tr></thead>
+    <tbody>${p.submissions.map(
+      (v) => html`<tr id="submission-${v.id}">
+      <td><a href="/submissions/${v.id}">v${v.version}</a>${p.qualifiedSubmissionId === v.id ? html` <span class="muted">(qualified)</span>` : ''}</td>
+      <td>${statusBadge(v.status)}</td>
+      <td>${formatTime(v.createdAt)}</td>
+      <td><a href="/submissions/${v.id}/source" class="mono">${v.filename}</a></td>
+      <td class="reason">${v.reason ? (v.reason.length > 160 ? v.reason.slice(0, 159) + '…' : v.reason) : ''}</td>
+    </tr>`,
+    )}</tbody>
+  </table></div>
+  ${p._count.submissions > VERSIONS_SHOWN ? html`<p class="muted">The ${VERSIONS_SHOWN} newest of ${p._count.submissions} versions.</p>` : ''}
+</section>`,
+      );
+      const gameOptions = [{ value: '', label: 'All games' }, ...[...games.values()].map((g) => ({ value: g.id, label: g.title }))];
+      const body = html`<h1>My submissions</h1>
+<form method="get" action="/submissions" class="filters" id="submissions-filter">
+  ${select({ name: 'game', label: 'Game', options: gameOptions, value: game })}
+  <div><button type="submit">Show</button></div>
+</form>
+${
+  ordered.length === 0
+    ? html`<p id="no-submissions">No submissions${game ? ` for ${games.get(game)?.title ?? game}` : ''} yet. <a href="/submit${game ? `?game=${game}` : ''}">Submit a bot</a>.</p>`
+    : html`<div id="submissions-list">${groups}</div>`
+}
+${
+  pages > 1
+    ? html`<nav class="pager" aria-label="Pages">
+  ${pageNo > 1 ? html`<a href="${query(pageNo - 1)}" rel="prev">Newer</a>` : ''}
+  <span>Page ${pageNo} of ${pages}</span>
+  ${pageNo < pages ? html`<a href="${query(pageNo + 1)}" rel="next">Older</a>` : ''}
+</nav>`
+    : ''
+}`;
+      return sendPage(reply, { title: 'My submissions', user: request.user, nav: '/submissions', body });
+    },
+  );
+}
+

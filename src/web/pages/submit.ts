@@ -1,4 +1,113 @@
-// Placeholder until its pages are written.
-import type { FastifyInstance } from 'fastify';
+// Submit a bot: pick the game, choose (or drop) the file, submit. A plain
+// multipart form that works without JavaScript (src/web/client/submit.ts only
+// adds dropping a file onto the zone). The checks are the API's own
+// (createSubmission in src/server/routes/submissions.ts), plus esbuild's
+// syntax check, so a file that cannot parse is refused here with its line
+// instead of being stored to fail the gate's compile step.
 
-export default async function pages(_app: FastifyInstance) {}
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { loadGames } from '../../games/registry.ts';
+import { HttpError, badRequest, tooLarge } from '../../server/errors.ts';
+import { createSubmission, decodeUtf8, submitRateLimit } from '../../server/routes/submissions.ts';
+import { html } from '../html.ts';
+import { sendPage } from '../layout.ts';
+import { errorSummary, field, select, type FieldErrors } from '../forms.ts';
+import { pageUser } from './auth.ts';
+import { formatBytes } from './submissions.ts';
+
+const LABELS = { game: 'Game', file: 'Bot file' };
+
+/** Which field an error code of createSubmission belongs to. */
+const GAME_ERRORS = new Set(['no-game', 'unknown-game']);
+
+export default async function submitPages(app: FastifyInstance) {
+  const { config } = app.deps;
+  const max = config.submissionMaxBytes;
+
+  async function sendForm(request: FastifyRequest, reply: FastifyReply, values: { game: string; filename?: string }, errors: FieldErrors = {}, status = 200) {
+    const games = await loadGames();
+    const options = [...games.values()].map((g) => ({ value: g.id, label: g.title }));
+    const game = games.has(values.game) ? values.game : '';
+    const body = html`<h1>Submit a bot</h1>
+<p>One JavaScript or TypeScript file that declares <code>export const GAME</code> and <code>export const PLAYER_NAME</code>
+(1 to 12 characters: A-Z a-z 0-9 _). It must beat Dummy in four matches to qualify; then its name is locked.</p>
+${errorSummary(errors, LABELS)}
+<form method="post" action="/submit" enctype="multipart/form-data" id="submit-form" novalidate>
+  ${select({
+    name: 'game',
+    label: 'Game',
+    options: [{ value: '', label: 'Choose a game…' }, ...options],
+    value: game,
+    required: true,
+    errors,
+  })}
+  <div class="dropzone" id="dropzone">
+    ${field({
+      name: 'file',
+      label: 'Bot file',
+      type: 'file',
+      required: true,
+      hint: `A .ts or .js file, at most ${formatBytes(max)}. You can also drop it here.${values.filename ? ` You chose ${values.filename}: choose it again.` : ''}`,
+      errors,
+      attrs: html`accept=".ts,.js,.mts,.mjs,.cts,.cjs,text/typescript,text/javascript" data-max-bytes="${max}"`,
+    })}
+    <p class="dropzone-status" id="dropzone-status" aria-live="polite"></p>
+  </div>
+  <p><button type="submit" id="submit-button">Submit</button></p>
+</form>
+<p class="hint">From a terminal: <code>npx arbiter submit my-bot.ts --game ${game || 'moria'}</code> with a token from <a href="/account">your account</a>.</p>`;
+    return sendPage(reply, { title: 'Submit a bot', user: request.user, nav: '/submit', body, scripts: ['submit'] }, status);
+  }
+
+  app.get<{ Querystring: { game?: string } }>('/submit', async (request, reply) => {
+    if (!pageUser(request, reply)) return reply;
+    return sendForm(request, reply, { game: typeof request.query.game === 'string' ? request.query.game : '' });
+  });
+
+  app.post('/submit', { bodyLimit: max * 6 + 64 * 1024, config: submitRateLimit(config) }, async (request, reply) => {
+    const me = pageUser(request, reply, '/submit');
+    if (!me) return reply;
+    let game = '';
+    let source: string | undefined;
+    let filename: string | undefined;
+    const errors: FieldErrors = {};
+    let status = 400;
+    try {
+      if (!request.isMultipart()) throw badRequest('no file: choose your bot file', 'no-file');
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file') {
+            await part.toBuffer();
+            continue;
+          }
+          const buf = await part.toBuffer();
+          filename = part.filename || undefined;
+          // A form submitted with no file chosen sends an empty part without a name.
+          if (!filename && buf.length === 0) continue;
+          source = decodeUtf8(buf);
+        } else if (part.fieldname === 'game') {
+          game = String(part.value);
+        }
+      }
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'FST_REQ_FILE_TOO_LARGE') err = tooLarge(`file too large: at most ${max} bytes (${formatBytes(max)})`);
+      else if (code === 'FST_FILES_LIMIT') err = badRequest('send one file only');
+      if (!(err instanceof HttpError)) throw err;
+      errors.file = err.message;
+      status = err.statusCode;
+    }
+    if (!errors.file && source === undefined) errors.file = 'no file: choose your bot file (.ts or .js)';
+    if (!game) errors.game = 'choose the game your bot plays';
+    if (Object.keys(errors).length > 0 || source === undefined) return sendForm(request, reply, { game, filename }, errors, status);
+
+    try {
+      const sub = await createSubmission(app.deps, { userId: me.id, game, source, filename }, request.log, { syntaxCheck: true });
+      return reply.redirect(`/submissions/${sub.id}`, 303);
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      errors[err.code && GAME_ERRORS.has(err.code) ? 'game' : 'file'] = err.message;
+      return sendForm(request, reply, { game, filename }, errors, err.statusCode);
+    }
+  });
+}

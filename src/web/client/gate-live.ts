@@ -1,0 +1,93 @@
+// Entry of /assets/js/gate-live.js (a submission's page): follows the Dummy
+// gate live. On every event of /api/submissions/:id/events it fetches the
+// server-rendered timeline (GET /submissions/:id/timeline) and swaps it in,
+// so the page and the live view share one renderer; it announces what
+// changed in the aria-live region, and stops at the verdict.
+
+const root = document.getElementById('gate-live');
+const announcer = document.getElementById('gate-announcer');
+const id = root?.dataset.submissionId;
+
+interface StepSnapshot {
+  label: string;
+  state: string;
+}
+
+function snapshot(): { status: string; final: boolean; steps: Map<string, StepSnapshot> } {
+  const state = document.getElementById('gate-state');
+  const steps = new Map<string, StepSnapshot>();
+  for (const li of document.querySelectorAll<HTMLElement>('#gate-timeline [data-step]')) {
+    steps.set(li.dataset.step ?? '', { label: li.dataset.label ?? '', state: li.dataset.state ?? '' });
+  }
+  return { status: state?.dataset.status ?? '', final: state?.dataset.final === 'true', steps };
+}
+
+const STATE_WORDS: Record<string, string> = { running: 'running', passed: 'passed', failed: 'failed', won: 'won', lost: 'lost', error: 'judge error', skipped: 'not played' };
+
+function announce(before: ReturnType<typeof snapshot>, after: ReturnType<typeof snapshot>) {
+  if (!announcer) return;
+  const news: string[] = [];
+  for (const [key, step] of after.steps) {
+    const old = before.steps.get(key);
+    if (old?.state !== step.state && STATE_WORDS[step.state] && step.state !== 'skipped') news.push(`${step.label}: ${STATE_WORDS[step.state]}.`);
+  }
+  if (after.final) {
+    const reason = document.getElementById('verdict-reason')?.textContent;
+    news.push(`Verdict: ${after.status}${reason ? `: ${reason}` : ''}.`);
+  } else if (before.status !== after.status) {
+    news.push(`Status: ${after.status}.`);
+  }
+  if (news.length > 0) announcer.textContent = news.join(' ');
+}
+
+if (root && id && root.dataset.final !== 'true' && 'EventSource' in window) {
+  let source: EventSource | null = new EventSource(`/api/submissions/${encodeURIComponent(id)}/events`);
+  let fetching: Promise<void> | null = null;
+  let again = false;
+
+  const stop = () => {
+    source?.close();
+    source = null;
+    root.dataset.final = 'true';
+    document.getElementById('gate-refresh')?.setAttribute('hidden', '');
+  };
+
+  const refresh = async (): Promise<void> => {
+    const res = await fetch(`/submissions/${encodeURIComponent(id)}/timeline`, { headers: { accept: 'text/html' }, credentials: 'same-origin' });
+    if (!res.ok) throw new Error(`timeline: HTTP ${res.status}`);
+    const markup = await res.text();
+    const before = snapshot();
+    // Keep keyboard focus on the same control (e.g. a Watch link) across the swap.
+    const focused = document.activeElement instanceof HTMLElement && root.contains(document.activeElement) ? document.activeElement.id : '';
+    root.innerHTML = markup;
+    if (focused) document.getElementById(focused)?.focus();
+    const after = snapshot();
+    announce(before, after);
+    if (after.final) stop();
+  };
+
+  // Events can arrive faster than the fragment loads: one fetch at a time, and one more after it if needed.
+  const schedule = () => {
+    if (fetching) {
+      again = true;
+      return;
+    }
+    fetching = refresh()
+      .catch((err: unknown) => console.warn(err))
+      .finally(() => {
+        fetching = null;
+        if (again && source) {
+          again = false;
+          schedule();
+        }
+      });
+  };
+
+  source.addEventListener('message', schedule);
+  source.addEventListener('error', () => {
+    // The server ends the stream at the verdict; EventSource would reconnect, so look once more and stop if final.
+    if (source && source.readyState !== EventSource.OPEN) schedule();
+  });
+}
+
+export {}; // a module: its names stay its own

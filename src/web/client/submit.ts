@@ -1,0 +1,65 @@
+// Entry of /assets/js/submit.js (the submit page): dropping a file on the drop
+// zone puts it into the form's file input (through a DataTransfer), says which
+// file is chosen, warns early about a file over the size cap, and stops a
+// second submit while the first is on its way. The form works without it.
+
+const form = document.getElementById('submit-form') as HTMLFormElement | null;
+const zone = document.getElementById('dropzone');
+const input = document.getElementById('f-file') as HTMLInputElement | null;
+const status = document.getElementById('dropzone-status');
+
+function describe(file: File | undefined) {
+  if (!status || !input) return;
+  if (!file) {
+    status.textContent = '';
+    return;
+  }
+  const max = Number(input.dataset.maxBytes ?? 0);
+  const size = file.size < 1024 ? `${file.size} bytes` : `${(file.size / 1024).toFixed(1)} KiB`;
+  status.textContent = max > 0 && file.size > max ? `${file.name} is ${size}: too large, at most ${(max / 1024).toFixed(0)} KiB.` : `Chosen: ${file.name} (${size}).`;
+  status.classList.toggle('bad', max > 0 && file.size > max);
+}
+
+if (form && zone && input) {
+  zone.classList.add('droppable');
+  input.addEventListener('change', () => describe(input.files?.[0]));
+  for (const type of ['dragenter', 'dragover'] as const) {
+    zone.addEventListener(type, (e) => {
+      if (!e.dataTransfer || ![...e.dataTransfer.types].includes('Files')) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+      zone.classList.add('over');
+    });
+  }
+  zone.addEventListener('dragleave', (e) => {
+    if (e.relatedTarget instanceof Node && zone.contains(e.relatedTarget)) return;
+    zone.classList.remove('over');
+  });
+  zone.addEventListener('drop', (e) => {
+    zone.classList.remove('over');
+    const file = e.dataTransfer?.files[0];
+    if (!file) return;
+    e.preventDefault();
+    const dt = new DataTransfer();
+    dt.items.add(file);
+    input.files = dt.files;
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  form.addEventListener('submit', (e) => {
+    const button = document.getElementById('submit-button') as HTMLButtonElement | null;
+    if (form.dataset.sending === 'true') {
+      e.preventDefault();
+      return;
+    }
+    form.dataset.sending = 'true';
+    if (button) button.textContent = 'Submitting…';
+  });
+  // Back from the next page (bfcache): the form is usable again.
+  window.addEventListener('pageshow', () => {
+    delete form.dataset.sending;
+    const button = document.getElementById('submit-button');
+    if (button) button.textContent = 'Submit';
+  });
+}
+
+export {}; // a module: its names stay its own

@@ -4,6 +4,7 @@
 
 import Fastify, { type FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import assetRoutes from './assets.ts';
 import viewPages from './pages/view.ts';
 import { errorHandler } from '../server/errors.ts';
@@ -15,14 +16,28 @@ export interface ViewServer {
   close(): Promise<void>;
 }
 
-export async function startViewServer(opts: { file: string; port?: number; host?: string }): Promise<ViewServer> {
-  const data = readFileSync(opts.file);
+export interface ViewServerOptions {
+  file: string;
+  /** The file's bytes when the caller already read them. */
+  data?: Buffer;
+  /** 0 (the default) = any free port. */
+  port?: number;
+  host?: string;
+}
+
+export async function startViewServer(opts: ViewServerOptions): Promise<ViewServer> {
+  const data = opts.data ?? readFileSync(opts.file);
+  const host = opts.host ?? '127.0.0.1';
   const app = Fastify({ logger: false });
   app.setErrorHandler(errorHandler);
   app.decorateRequest('user', null);
   await app.register(assetRoutes);
   await app.register(viewPages);
   app.get('/replay', async (_request, reply) => reply.type('application/octet-stream').header('cache-control', 'no-store').send(data));
-  const address = await app.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
-  return { app, url: `${address}/view?replay=/replay`, close: () => app.close() };
+  await app.listen({ port: opts.port ?? 0, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  // A wildcard address is not one a browser can open: point it at this machine.
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : isIP(host) === 6 ? `[${host}]` : host;
+  return { app, url: `http://${shown}:${port}/view?replay=/replay`, close: () => app.close() };
 }

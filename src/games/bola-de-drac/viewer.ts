@@ -1,0 +1,376 @@
+// Bola de Drac's board for the one viewer: the maze of rocks, the Hoi Poi
+// capsules, dragon balls, magic beans and Kinton clouds (and where a bean or a
+// cloud will come back), each player's goku with its strength, ball and
+// cloud, dead gokus where they fell, and this round's Kame Hame, fights and
+// pickups. It reads only the replay (frames from index.ts frame(), events
+// from engine.ts BdEvent).
+
+import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../web/client/viewer/game-view.ts';
+import { CELL_CHARS, CType, DI, DJ } from './consts.ts';
+import * as sp from './viewer/sprites.ts';
+
+/** What index.ts frame() returns. */
+interface BdFrame {
+  round: number;
+  rows: number;
+  cols: number;
+  /** One CELL_CHARS character per cell, row-major. */
+  grid: string;
+  /** GOKU_FIELDS numbers per player, see G_*. */
+  gokus: number[];
+}
+// Per goku in the frame: i, j, alive (0/1), GType, deposited balls, strength, kinton life, regen time.
+const G_I = 0;
+const G_J = 1;
+const G_ALIVE = 2;
+const G_TYPE = 3;
+const G_BALLS = 4;
+const G_STRENGTH = 5;
+const G_KINTON = 6;
+const G_TIME = 7;
+const GOKU_FIELDS = 8;
+/** GType bits: 1 = on a Kinton cloud, 2 = with a ball. */
+const ON_KINTON = 1;
+const WITH_BALL = 2;
+
+const ROCK = CELL_CHARS.charCodeAt(CType.Rock);
+const CAPSULE = CELL_CHARS.charCodeAt(CType.Capsule);
+const BALL = CELL_CHARS.charCodeAt(CType.Ball);
+const KINTON = CELL_CHARS.charCodeAt(CType.Kinton);
+const BEAN = CELL_CHARS.charCodeAt(CType.Bean);
+
+const CELL_NAMES: Record<number, string> = {
+  [CELL_CHARS.charCodeAt(CType.Empty)]: 'empty',
+  [ROCK]: 'rock',
+  [CAPSULE]: 'Hoi Poi capsule',
+  [BALL]: 'dragon ball',
+  [KINTON]: 'Kinton cloud',
+  [BEAN]: 'magic bean',
+};
+
+type BdEvent =
+  | { e: 'kamehame'; p: number; d: number; from: [number, number]; to: [number, number]; killed: number[] }
+  | { e: 'combat'; a: number; b: number; winner: number; at: [number, number] }
+  | { e: 'take'; p: number; what: 'ball' | 'bean' | 'kinton'; at: [number, number] }
+  | { e: 'deposit'; p: number; at: [number, number] }
+  | { e: 'ball'; at: [number, number] }
+  | { e: 'resurrect'; p: number; at: [number, number] };
+
+/** Per replay, computed once: the board size, the rules' numbers, and when each bean or cloud spot was last emptied. */
+interface Prep {
+  rows: number;
+  cols: number;
+  maxStrength: number;
+  kamehamePenalty: number;
+  beanRegen: number;
+  kintonRegen: number;
+  /** Cells where a bean or a cloud lives (they never move), and which it is. */
+  spotCell: Int32Array;
+  spotIsBean: Uint8Array;
+  /** Cell → spot index, or -1. */
+  spotAt: Int16Array;
+  /** [spot * rounds + index] = the round index its item was taken, or -1 while it is there. */
+  takenAt: Int16Array;
+  /** Cell edges in pixels for the last drawing size, snapped so neighbouring rocks leave no seams. */
+  xs: Float64Array;
+  ys: Float64Array;
+  width: number;
+  height: number;
+}
+
+const preps = new WeakMap<Replay, Prep>();
+
+function frameOf(round: ReplayRound): BdFrame {
+  return round.frame as BdFrame;
+}
+
+function num(config: Record<string, unknown>, key: string, fallback: number): number {
+  const v = config[key];
+  return typeof v === 'number' && v > 0 ? v : fallback;
+}
+
+function prepare(replay: Replay): Prep {
+  let p = preps.get(replay);
+  if (p) return p;
+  const first = frameOf(replay.rounds[0]!);
+  const { rows, cols } = first;
+  const cells: number[] = [];
+  const beans: number[] = [];
+  const spotAt = new Int16Array(rows * cols).fill(-1);
+  for (let k = 0; k < first.grid.length; k++) {
+    const c = first.grid.charCodeAt(k);
+    if (c === BEAN || c === KINTON) {
+      spotAt[k] = cells.length;
+      cells.push(k);
+      beans.push(c === BEAN ? 1 : 0);
+    }
+  }
+  const n = replay.rounds.length;
+  const takenAt = new Int16Array(cells.length * n).fill(-1);
+  for (let s = 0; s < cells.length; s++) {
+    const want = beans[s] ? BEAN : KINTON;
+    for (let r = 0; r < n; r++) {
+      if (frameOf(replay.rounds[r]!).grid.charCodeAt(cells[s]!) === want) continue;
+      const before = r > 0 ? takenAt[s * n + r - 1]! : -1;
+      takenAt[s * n + r] = before >= 0 ? before : r;
+    }
+  }
+  const cfg = replay.config;
+  p = {
+    rows,
+    cols,
+    maxStrength: num(cfg, 'max_strength', 999),
+    kamehamePenalty: num(cfg, 'kamehame_penalty', 700),
+    beanRegen: num(cfg, 'bean_regen_time', 60),
+    kintonRegen: num(cfg, 'kinton_regen_time', 60),
+    spotCell: Int32Array.from(cells),
+    spotIsBean: Uint8Array.from(beans),
+    spotAt,
+    takenAt,
+    xs: new Float64Array(cols + 1),
+    ys: new Float64Array(rows + 1),
+    width: -1,
+    height: -1,
+  };
+  preps.set(replay, p);
+  return p;
+}
+
+function layout(p: Prep, width: number, height: number): void {
+  if (p.width === width && p.height === height) return;
+  for (let j = 0; j <= p.cols; j++) p.xs[j] = Math.round((j * width) / p.cols);
+  for (let i = 0; i <= p.rows; i++) p.ys[i] = Math.round((i * height) / p.rows);
+  p.width = width;
+  p.height = height;
+}
+
+/** Rounds a bean or cloud spot still waits (0: due, it comes back once no goku or ball is on it). */
+function waitLeft(p: Prep, spot: number, index: number, nRounds: number): number {
+  const taken = p.takenAt[spot * nRounds + index]!;
+  if (taken < 0) return 0;
+  const regen = p.spotIsBean[spot] ? p.beanRegen : p.kintonRegen;
+  return Math.max(0, regen - (index - taken));
+}
+
+function playerName(replay: Replay, seat: number): string {
+  return replay.players[seat]?.name ?? `player ${seat + 1}`;
+}
+
+/** Units keep a readable size on a phone, where a 43-column board has 8 px cells. */
+function unitSize(cell: number): number {
+  return Math.max(cell, 12);
+}
+
+function draw(args: DrawArgs): void {
+  const { ctx, width, height, replay, index, round, prev, colors } = args;
+  const p = prepare(replay);
+  layout(p, width, height);
+  const f = frameOf(round);
+  const { rows, cols, grid, gokus } = f;
+  const { xs, ys } = p;
+  const cw = width / cols;
+  const ch = height / rows;
+  const s = Math.min(cw, ch);
+  const u = unitSize(s);
+  const cx = (j: number) => (j + 0.5) * cw;
+  const cy = (i: number) => (i + 0.5) * ch;
+
+  ctx.fillStyle = sp.GROUND;
+  ctx.fillRect(0, 0, width, height);
+  if (s >= 10) {
+    ctx.strokeStyle = sp.GRID_LINE;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let j = 1; j < cols; j++) {
+      ctx.moveTo(xs[j]! + 0.5, 0);
+      ctx.lineTo(xs[j]! + 0.5, height);
+    }
+    for (let i = 1; i < rows; i++) {
+      ctx.moveTo(0, ys[i]! + 0.5);
+      ctx.lineTo(width, ys[i]! + 0.5);
+    }
+    ctx.stroke();
+  }
+
+  // Cells: rocks (lit on top where open ground is above) and the capsules' floor, then the items.
+  for (let i = 0, k = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++, k++) {
+      const c = grid.charCodeAt(k);
+      if (c === ROCK) sp.rock(ctx, xs[j]!, ys[i]!, xs[j + 1]! - xs[j]!, ys[i + 1]! - ys[i]!, i === 0 || grid.charCodeAt(k - cols) !== ROCK);
+      else if (c === CAPSULE) {
+        ctx.fillStyle = sp.CAPSULE_CELL;
+        ctx.fillRect(xs[j]!, ys[i]!, xs[j + 1]! - xs[j]!, ys[i + 1]! - ys[i]!);
+      }
+    }
+  }
+  const n = replay.rounds.length;
+  for (let spot = 0; spot < p.spotCell.length; spot++) {
+    const k = p.spotCell[spot]!;
+    if (p.takenAt[spot * n + index]! < 0) continue;
+    const regen = p.spotIsBean[spot] ? p.beanRegen : p.kintonRegen;
+    const i = Math.floor(k / cols);
+    const j = k - i * cols;
+    sp.respawning(ctx, cx(j), cy(i), s, p.spotIsBean[spot] === 1, 1 - waitLeft(p, spot, index, n) / regen);
+  }
+  for (let i = 0, k = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++, k++) {
+      const c = grid.charCodeAt(k);
+      if (c === CAPSULE) sp.capsule(ctx, cx(j), cy(i), Math.max(s, 11));
+      else if (c === BALL) sp.dragonBall(ctx, cx(j), cy(i), Math.max(s * 0.3, 3.5));
+      else if (c === BEAN) sp.bean(ctx, cx(j), cy(i), Math.max(s, 10));
+      else if (c === KINTON) sp.cloud(ctx, cx(j), cy(i), Math.max(s, 10));
+    }
+  }
+
+  const np = Math.floor(gokus.length / GOKU_FIELDS);
+  // Where each living goku came from: a faint trail in its colour.
+  const pg = prev ? frameOf(prev).gokus : null;
+  if (pg) {
+    ctx.lineCap = 'round';
+    ctx.lineWidth = Math.max(2, s * 0.22);
+    for (let q = 0; q < np; q++) {
+      const o = q * GOKU_FIELDS;
+      if (!gokus[o + G_ALIVE] || !pg[o + G_ALIVE]) continue;
+      const di = gokus[o + G_I]! - pg[o + G_I]!;
+      const dj = gokus[o + G_J]! - pg[o + G_J]!;
+      if (Math.abs(di) + Math.abs(dj) !== 1) continue;
+      ctx.strokeStyle = colors[q] ?? '#555555';
+      ctx.globalAlpha = 0.35;
+      ctx.beginPath();
+      ctx.moveTo(cx(pg[o + G_J]!), cy(pg[o + G_I]!));
+      ctx.lineTo(cx(gokus[o + G_J]!), cy(gokus[o + G_I]!));
+      ctx.stroke();
+    }
+    ctx.globalAlpha = 1;
+    ctx.lineCap = 'butt';
+  }
+
+  const events = round.events as BdEvent[];
+  for (const ev of events) {
+    if (ev.e === 'kamehame') {
+      // To the far edge of the last cell before the rock.
+      const d = DI[ev.d] !== undefined ? ev.d : 0;
+      sp.beam(ctx, cx(ev.from[1]), cy(ev.from[0]), cx(ev.to[1]) + DJ[d]! * cw * 0.4, cy(ev.to[0]) + DI[d]! * ch * 0.4, s);
+    } else if (ev.e === 'combat') sp.clash(ctx, cx(ev.at[1]), cy(ev.at[0]), u);
+  }
+
+  for (let q = 0; q < np; q++) {
+    const o = q * GOKU_FIELDS;
+    if (!gokus[o + G_ALIVE]) sp.deadGoku(ctx, cx(gokus[o + G_J]!), cy(gokus[o + G_I]!), u, colors[q] ?? '#555555');
+  }
+  const look: sp.GokuLook = { color: '', label: null, strength: 0, ki: false, ball: false, kinton: false };
+  for (let q = 0; q < np; q++) {
+    const o = q * GOKU_FIELDS;
+    if (!gokus[o + G_ALIVE]) continue;
+    const t = gokus[o + G_TYPE]!;
+    const strength = gokus[o + G_STRENGTH]!;
+    look.color = colors[q] ?? '#555555';
+    look.label = u >= 15 ? String(q + 1) : null;
+    look.strength = strength / p.maxStrength;
+    look.ki = strength >= p.kamehamePenalty;
+    look.ball = (t & WITH_BALL) !== 0;
+    look.kinton = (t & ON_KINTON) !== 0;
+    sp.goku(ctx, cx(gokus[o + G_J]!), cy(gokus[o + G_I]!), u, look);
+  }
+
+  for (const ev of events) {
+    if (ev.e === 'take' || ev.e === 'deposit') sp.ring(ctx, cx(ev.at[1]), cy(ev.at[0]), u, colors[ev.p] ?? '#555555', false);
+    else if (ev.e === 'resurrect') sp.ring(ctx, cx(ev.at[1]), cy(ev.at[0]), u, colors[ev.p] ?? '#555555', true);
+    else if (ev.e === 'ball') sp.ring(ctx, cx(ev.at[1]), cy(ev.at[0]), u, '#e07000', true);
+  }
+}
+
+function describeCell(args: DrawArgs, row: number, col: number): string | null {
+  const { replay, round, index } = args;
+  const p = prepare(replay);
+  const f = frameOf(round);
+  if (row < 0 || col < 0 || row >= f.rows || col >= f.cols) return null;
+  const k = row * f.cols + col;
+  const parts: string[] = [];
+  const c = f.grid.charCodeAt(k);
+  let cell = CELL_NAMES[c] ?? 'unknown';
+  const spot = p.spotAt[k]!;
+  if (spot >= 0 && p.takenAt[spot * replay.rounds.length + index]! >= 0) {
+    const what = p.spotIsBean[spot] ? 'magic bean' : 'Kinton cloud';
+    const left = waitLeft(p, spot, index, replay.rounds.length);
+    const when = left > 0 ? `back in ${left} round${left === 1 ? '' : 's'}` : 'back once the cell is free';
+    cell += c === BALL ? `; ${what} spot (${when})` : ` (${what} ${when})`;
+  }
+  parts.push(`(${row}, ${col}) ${cell}`);
+  const g = f.gokus;
+  // The living goku first: a dead one only marks where it fell.
+  for (const wantAlive of [1, 0]) {
+    for (let q = 0; q * GOKU_FIELDS < g.length; q++) {
+      const o = q * GOKU_FIELDS;
+      if (g[o + G_I] !== row || g[o + G_J] !== col || g[o + G_ALIVE] !== wantAlive) continue;
+      const who = `goku of ${playerName(replay, q)}`;
+      const balls = g[o + G_BALLS]!;
+      const deposited = `${balls} ball${balls === 1 ? '' : 's'} deposited`;
+      if (wantAlive) {
+        const t = g[o + G_TYPE]!;
+        let text = `${who}, strength ${g[o + G_STRENGTH]}`;
+        if (t & WITH_BALL) text += ', carrying a dragon ball';
+        if (t & ON_KINTON) text += `, on a Kinton cloud (${g[o + G_KINTON]} rounds left)`;
+        parts.push(`${text}, ${deposited}`);
+      } else {
+        const time = g[o + G_TIME]!;
+        const back = round.frozen[q] ? 'its bot is frozen, it stays dead' : time > 0 ? `revives in ${time}+ rounds` : 'revives at the end of an odd round';
+        parts.push(`${who}, dead (${back}), ${deposited}`);
+      }
+    }
+  }
+  return parts.join('; ');
+}
+
+function boardSize(replay: Replay): { rows: number; cols: number } {
+  const f = frameOf(replay.rounds[0]!);
+  return { rows: f.rows, cols: f.cols };
+}
+
+/** A swatch as one cell of the board: the ground, then the picture centred in it. */
+function cellSwatch(picture: (ctx: CanvasRenderingContext2D, s: number, colors: readonly string[]) => void): LegendItem['swatch'] {
+  return (ctx, size, colors) => {
+    ctx.fillStyle = sp.GROUND;
+    ctx.fillRect(0, 0, size, size);
+    picture(ctx, size, colors);
+  };
+}
+
+function lookOf(colors: readonly string[], over: Partial<sp.GokuLook>): sp.GokuLook {
+  return { color: colors[0] ?? '#555555', label: null, strength: 0.6, ki: false, ball: false, kinton: false, ...over };
+}
+
+const legend: LegendItem[] = [
+  { label: 'rock', swatch: (ctx, s) => sp.rock(ctx, 0, 0, s, s, true) },
+  { label: 'empty ground', swatch: cellSwatch(() => {}) },
+  {
+    label: 'Hoi Poi capsule: drop balls here',
+    swatch: (ctx, s) => {
+      ctx.fillStyle = sp.CAPSULE_CELL;
+      ctx.fillRect(0, 0, s, s);
+      sp.capsule(ctx, s / 2, s / 2, s);
+    },
+  },
+  { label: 'dragon ball', swatch: cellSwatch((ctx, s) => sp.dragonBall(ctx, s / 2, s / 2, s * 0.3)) },
+  { label: 'magic bean: full strength', swatch: cellSwatch((ctx, s) => sp.bean(ctx, s / 2, s / 2, s)) },
+  { label: 'Kinton cloud: moves every round', swatch: cellSwatch((ctx, s) => sp.cloud(ctx, s / 2, s / 2, s)) },
+  { label: 'bean or cloud coming back (arc: wait done)', swatch: cellSwatch((ctx, s) => sp.respawning(ctx, s / 2, s / 2, s, true, 0.6)) },
+  { label: 'goku in its player’s colour; ring: strength', swatch: cellSwatch((ctx, s, colors) => sp.goku(ctx, s / 2, s / 2, s, lookOf(colors, {}))) },
+  { label: 'cyan ring: strong enough for a Kame Hame', swatch: cellSwatch((ctx, s, colors) => sp.goku(ctx, s / 2, s / 2, s, lookOf(colors, { strength: 0.9, ki: true }))) },
+  { label: 'goku carrying a dragon ball', swatch: cellSwatch((ctx, s, colors) => sp.goku(ctx, s / 2, s / 2, s, lookOf(colors, { ball: true }))) },
+  { label: 'goku on a Kinton cloud', swatch: cellSwatch((ctx, s, colors) => sp.goku(ctx, s / 2, s / 2, s, lookOf(colors, { kinton: true }))) },
+  { label: 'dead goku, where it fell, until it revives', swatch: cellSwatch((ctx, s, colors) => sp.deadGoku(ctx, s / 2, s / 2, s, colors[0] ?? '#555555')) },
+  { label: 'Kame Hame ray this round', swatch: cellSwatch((ctx, s) => sp.beam(ctx, s * 0.1, s / 2, s * 0.9, s / 2, s)) },
+  { label: 'fight this round', swatch: cellSwatch((ctx, s) => sp.clash(ctx, s / 2, s / 2, s * 0.75)) },
+  { label: 'pickup or deposit; dashed: new ball or revival', swatch: cellSwatch((ctx, s, colors) => sp.ring(ctx, s / 2, s / 2, s * 0.85, colors[0] ?? '#555555', false)) },
+];
+
+const view: GameView = {
+  boardSize,
+  draw,
+  counterLabels: { balls: 'dragon balls', strength: 'strength' },
+  legend,
+  describeCell,
+};
+
+export default view;

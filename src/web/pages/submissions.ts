@@ -149,7 +149,9 @@ async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
       } else if (m.status === 'failed') state = 'error';
       else state = m.status === 'running' ? 'running' : final ? 'skipped' : 'pending';
     } else state = final || failed ? 'skipped' : 'pending';
-    const label = `Match ${i + 1} against ${GATE_OPPONENT}`;
+    // The opponent as recorded (tests may gate against another built-in); Dummy before the match exists.
+    const opponent = m?.participants.find((p) => p.builtinName)?.builtinName ?? GATE_OPPONENT;
+    const label = `Match ${i + 1} against ${opponent}`;
     steps.push(html`<li class="gate-step" data-step="dummy-${i}" data-state="${state}" data-label="${label}"${m ? html` data-match-id="${m.id}"` : ''}>
   <span class="gate-step-title">${label}</span> ${stateBadge(state)}${m && m.status === 'done' ? html` ${watch(m.id, label.toLowerCase())}` : ''}${m ? html` <span class="muted">seed ${m.seed}</span>` : ''}
   ${m && m.status === 'done' ? seats(m) : ''}

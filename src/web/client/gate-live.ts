@@ -54,6 +54,12 @@ if (root && id && root.dataset.final !== 'true' && 'EventSource' in window) {
 
   const refresh = async (): Promise<void> => {
     const res = await fetch(`/submissions/${encodeURIComponent(id)}/timeline`, { headers: { accept: 'text/html' }, credentials: 'same-origin' });
+    if (res.redirected) {
+      // Logged out meanwhile (the fragment answered with the login page): stop; the Refresh link still works.
+      source?.close();
+      source = null;
+      throw new Error('timeline: no longer logged in');
+    }
     if (!res.ok) throw new Error(`timeline: HTTP ${res.status}`);
     const markup = await res.text();
     const before = snapshot();

@@ -1,4 +1,177 @@
-// Placeholder until its pages are written.
-import type { FastifyInstance } from 'fastify';
+// Leaderboards (/games/:id/leaderboard) and player pages (/players/:name):
+// rank, rating and matches, the rating history as an SVG chart with a table
+// fallback, versions and recent matches.
 
-export default async function pages(_app: FastifyInstance) {}
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { loadGames } from '../../games/registry.ts';
+import type { AnyGame } from '../../games/types.ts';
+import { notFound } from '../../server/errors.ts';
+import { matchInclude, statusOut } from '../../server/serialize.ts';
+import { matchOut } from '../../server/serialize.ts';
+import { lineChart } from '../chart.ts';
+import { html, type Html } from '../html.ts';
+import { sendPage } from '../layout.ts';
+import { matchesTable, pager, when } from './matches.ts';
+
+export const LEADERBOARD_PAGE = 50;
+
+export interface LeaderboardRow {
+  rank: number;
+  player: string;
+  owner: string;
+  rating: number;
+  matchesPlayed: number;
+}
+
+/** Qualified players by rating (the same order as GET /api/games/:game/leaderboard). */
+export async function leaderboard(db: Db, game: string, limit: number, offset: number): Promise<{ total: number; rows: LeaderboardRow[] }> {
+  const rows = await db.$queryRaw<{ player: string; owner: string; ordinal: number; matchesPlayed: number; total: number }[]>`
+    SELECT p."name" AS player, u."username" AS owner, r."ordinal", r."matchesPlayed", (count(*) OVER ())::int AS total
+    FROM "Rating" r
+    JOIN "PlayerName" p ON p."id" = r."playerId"
+    JOIN "User" u ON u."id" = p."ownerId"
+    WHERE r."game" = ${game} AND p."locked"
+    ORDER BY r."ordinal" DESC, r."mu" DESC, r."matchesPlayed" DESC, r."playerId" ASC
+    LIMIT ${limit} OFFSET ${offset}`;
+  const total = rows.length > 0 ? rows[0]!.total : await db.rating.count({ where: { game, player: { locked: true } } });
+  return { total, rows: rows.map((r, i) => ({ rank: offset + i + 1, player: r.player, owner: r.owner, rating: r.ordinal, matchesPlayed: r.matchesPlayed })) };
+}
+
+export const playerLink = (name: string, game?: string) => html`<a href="/players/${encodeURIComponent(name)}${game ? `?game=${encodeURIComponent(game)}` : ''}">${name}</a>`;
+
+export function leaderboardTable(rows: LeaderboardRow[], game: AnyGame, id = 'leaderboard'): Html {
+  if (rows.length === 0) return html`<p class="muted" id="${id}">No qualified player yet: be the first to beat the Dummy.</p>`;
+  return html`<div class="table-wrap"><table id="${id}">
+<caption class="visually-hidden">${game.title} leaderboard</caption>
+<thead><tr><th scope="col" class="num">Rank</th><th scope="col">Player</th><th scope="col">Owner</th><th scope="col" class="num">Rating</th><th scope="col" class="num">Matches</th></tr></thead>
+<tbody>${rows.map(
+    (r) => html`<tr><td class="num">${r.rank}</td><td>${playerLink(r.player, game.id)}</td><td>${r.owner}</td><td class="num">${r.rating.toFixed(2)}</td><td class="num">${r.matchesPlayed}</td></tr>`,
+  )}</tbody>
+</table></div>`;
+}
+
+export async function gameOr404(id: string): Promise<AnyGame> {
+  const game = (await loadGames()).get(id);
+  if (!game) throw notFound(`There is no game "${id}". The games are: ${[...(await loadGames()).keys()].join(', ')}.`);
+  return game;
+}
+
+const GAME_ID = { type: 'string', minLength: 1, maxLength: 64 } as const;
+const PAGE = { type: 'integer', minimum: 1, maximum: 100000, default: 1 } as const;
+
+export default async function leaderboardPages(app: FastifyInstance) {
+  const { db } = app.deps;
+
+  app.get<{ Params: { game: string }; Querystring: { page: number } }>(
+    '/games/:game/leaderboard',
+    {
+      schema: {
+        hide: true,
+        params: { type: 'object', required: ['game'], properties: { game: GAME_ID } },
+        querystring: { type: 'object', additionalProperties: false, properties: { page: PAGE } },
+      },
+    },
+    async (request, reply) => {
+      const game = await gameOr404(request.params.game);
+      const { page } = request.query;
+      const { total, rows } = await leaderboard(db, game.id, LEADERBOARD_PAGE, (page - 1) * LEADERBOARD_PAGE);
+      const pages = Math.max(1, Math.ceil(total / LEADERBOARD_PAGE));
+      if (page > pages) throw notFound(`The leaderboard has ${pages} page${pages === 1 ? '' : 's'}; there is no page ${page}.`);
+      return sendPage(reply, {
+        title: `${game.title} leaderboard`,
+        user: request.user,
+        nav: '/',
+        body: html`<p class="breadcrumbs"><a href="/">Games</a> › <a href="/games/${game.id}">${game.title}</a></p>
+<h1>${game.title} leaderboard</h1>
+<p>${total} qualified player${total === 1 ? '' : 's'}, ordered by rating (OpenSkill: μ − 3σ, a cautious estimate that rises as a player's results settle).</p>
+${leaderboardTable(rows, game)}
+${pager({ page, pages, href: (p) => `/games/${game.id}/leaderboard${p > 1 ? `?page=${p}` : ''}`, label: 'Leaderboard pages' })}`,
+      });
+    },
+  );
+
+  app.get<{ Params: { name: string }; Querystring: { game?: string } }>(
+    '/players/:name',
+    {
+      schema: {
+        hide: true,
+        params: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 64 } } },
+        querystring: { type: 'object', additionalProperties: false, properties: { game: GAME_ID } },
+      },
+    },
+    async (request, reply) => {
+      const { name } = request.params;
+      const games = await loadGames();
+      if (request.query.game && !games.has(request.query.game)) throw notFound(`There is no game "${request.query.game}".`);
+      const players = await db.playerName.findMany({
+        where: { nameLower: name.toLowerCase(), ...(request.query.game ? { game: request.query.game } : {}) },
+        include: {
+          owner: { select: { username: true } },
+          ratings: true,
+          submissions: { orderBy: { version: 'desc' }, select: { id: true, version: true, status: true, reason: true, createdAt: true } },
+        },
+        orderBy: { game: 'asc' },
+      });
+      if (players.length === 0) throw notFound(`There is no player named "${name}"${request.query.game ? ` in ${request.query.game}` : ''}.`);
+      const sections: Html[] = [];
+      for (const p of players) {
+        const game = games.get(p.game);
+        const title = game?.title ?? p.game;
+        const rating = p.ratings.find((r) => r.game === p.game) ?? null;
+        const [history, matches, rank] = await Promise.all([
+          db.ratingHistory.findMany({ where: { playerId: p.id, game: p.game }, orderBy: { id: 'asc' }, take: 1000 }),
+          db.match.findMany({ where: { participants: { some: { playerId: p.id } } }, orderBy: { id: 'desc' }, take: 20, include: matchInclude }),
+          rating && p.locked
+            ? db.rating.count({ where: { game: p.game, player: { locked: true }, ordinal: { gt: rating.ordinal } } }).then((n) => n + 1)
+            : Promise.resolve(null),
+        ]);
+        const chartId = `rating-chart-${p.game}`;
+        const points = history.map((h) => ({ y: h.ordinal, label: `match ${h.matchId}` }));
+        const first = history[0];
+        const last = history.at(-1);
+        sections.push(html`<section class="player-game" id="game-${p.game}" aria-labelledby="game-${p.game}-h">
+<h2 id="game-${p.game}-h">${title}</h2>
+<dl class="facts">
+  <dt>Status</dt><dd>${p.locked ? html`<span class="badge qualified">qualified</span> (name locked${p.lockedAt ? html` ${when(p.lockedAt)}` : ''})` : html`<span class="badge queued">not qualified yet</span>`}</dd>
+  ${rating ? html`<dt>Rank</dt><dd>${rank ? html`${rank} on the <a href="/games/${p.game}/leaderboard">leaderboard</a>` : 'not ranked (not qualified)'}</dd>
+  <dt>Rating</dt><dd><span class="rating">${rating.ordinal.toFixed(2)}</span> <span class="muted">(μ ${rating.mu.toFixed(2)}, σ ${rating.sigma.toFixed(2)})</span></dd>
+  <dt>Matches</dt><dd>${rating.matchesPlayed} ranked</dd>` : ''}
+</dl>
+<h3>Rating history</h3>
+${points.length === 0
+  ? html`<p class="muted">No ranked match yet.</p>`
+  : html`${lineChart({
+      id: chartId,
+      title: `${p.name}'s rating in ${title}`,
+      description: `${points.length} ranked match${points.length === 1 ? '' : 'es'}: from ${first!.ordinal.toFixed(2)} after match ${first!.matchId} to ${last!.ordinal.toFixed(2)} after match ${last!.matchId}.`,
+      points,
+      format: (v) => v.toFixed(1),
+    })}
+<details class="chart-data"><summary>The rating history as a table</summary>
+<div class="table-wrap"><table id="rating-history-${p.game}"><thead><tr><th scope="col">After match</th><th scope="col">When</th><th scope="col" class="num">Rating</th><th scope="col" class="num">μ</th><th scope="col" class="num">σ</th></tr></thead>
+<tbody>${history.map((h) => html`<tr><td><a href="/matches/${h.matchId}">${h.matchId}</a></td><td>${when(h.createdAt)}</td><td class="num">${h.ordinal.toFixed(2)}</td><td class="num">${h.mu.toFixed(2)}</td><td class="num">${h.sigma.toFixed(2)}</td></tr>`)}</tbody></table></div>
+</details>`}
+<h3>Versions</h3>
+<div class="table-wrap"><table id="versions-${p.game}"><thead><tr><th scope="col" class="num">Version</th><th scope="col">Submitted</th><th scope="col">Status</th><th scope="col">Reason</th></tr></thead>
+<tbody>${p.submissions.map((s) => {
+          const status = statusOut(s.status);
+          return html`<tr><td class="num">${s.version}</td><td>${when(s.createdAt)}</td><td><span class="badge ${status}">${status}</span>${s.id === p.qualifiedSubmissionId ? ' (the qualified version)' : ''}</td><td>${s.reason ?? ''}</td></tr>`;
+        })}</tbody></table></div>
+<h3>Recent matches</h3>
+${matches.length ? matchesTable(matches.map(matchOut), games, `recent-matches-${p.game}`) : html`<p class="muted">No match yet.</p>`}
+<p><a href="/matches?player=${encodeURIComponent(p.name)}&amp;game=${encodeURIComponent(p.game)}">All of ${p.name}'s matches in ${title}</a></p>
+</section>`);
+      }
+      const first = players[0]!;
+      return sendPage(reply, {
+        title: first.name,
+        user: request.user,
+        nav: '/',
+        body: html`<h1>${first.name}</h1>
+<p>A player of <strong>${first.owner.username}</strong>.</p>
+${sections}`,
+      });
+    },
+  );
+}

@@ -1,4 +1,243 @@
-// Placeholder until its pages are written.
-import type { FastifyInstance } from 'fastify';
+// The matches list (/matches: filters by game, player and kind, pages) and a
+// match's page (/matches/:id: the viewer, the final result table, downloads;
+// /matches/:id/log/:seat: a bot's console output for its owner).
 
-export default async function pages(_app: FastifyInstance) {}
+import type { FastifyInstance } from 'fastify';
+import { loadGames } from '../../games/registry.ts';
+import type { AnyGame } from '../../games/types.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../server/errors.ts';
+import { listMatches } from '../../server/routes/matches.ts';
+import { matchInclude, matchOut } from '../../server/serialize.ts';
+import { select, field } from '../forms.ts';
+import { html, type Html } from '../html.ts';
+import { sendPage } from '../layout.ts';
+
+export type MatchView = ReturnType<typeof matchOut>;
+
+export const MATCHES_PAGE = 25;
+const KINDS = ['gate', 'ranked', 'tournament', 'challenge'] as const;
+
+/** A date as a <time> element: UTC, to the minute. */
+export function when(d: Date | string | null): Html | string {
+  if (!d) return '';
+  const date = new Date(d);
+  return html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+}
+
+/** Previous / next links and "page N of M"; `href` builds a page's URL (keeping the filters). */
+export function pager(o: { page: number; pages: number; href: (page: number) => string; label: string }): Html | string {
+  if (o.pages <= 1) return '';
+  return html`<nav class="pager" aria-label="${o.label}">
+${o.page > 1 ? html`<a rel="prev" href="${o.href(o.page - 1)}">← Newer</a>` : html`<span class="muted">← Newer</span>`}
+<span>Page ${o.page} of ${o.pages}</span>
+${o.page < o.pages ? html`<a rel="next" href="${o.href(o.page + 1)}">Older →</a>` : html`<span class="muted">Older →</span>`}
+</nav>`;
+}
+
+const seatSwatch = (seat: number) => html`<span class="seat seat-${seat}" aria-hidden="true"></span>`;
+
+function playerCell(p: MatchView['participants'][number], game: string): Html {
+  if (p.builtin) return html`${p.name} <span class="muted">(built-in)</span>`;
+  return html`<a href="/players/${encodeURIComponent(p.name)}?game=${encodeURIComponent(game)}">${p.name}</a>`;
+}
+
+/** Matches as a table: id, game, kind, when, players with seat colours and scores, winner, status. */
+export function matchesTable(matches: MatchView[], games: Map<string, AnyGame>, id = 'matches'): Html {
+  return html`<div class="table-wrap"><table id="${id}" class="matches">
+<thead><tr><th scope="col">Match</th><th scope="col">Game</th><th scope="col">Kind</th><th scope="col">When</th><th scope="col">Players and scores</th><th scope="col">Winner</th><th scope="col">Status</th></tr></thead>
+<tbody>${matches.map((m) => {
+    const winner = m.winnerSeat !== null ? m.participants.find((p) => p.seat === m.winnerSeat) : undefined;
+    return html`<tr data-match="${m.id}">
+<td><a href="/matches/${m.id}">#${m.id}</a></td>
+<td>${games.get(m.game)?.title ?? m.game}</td>
+<td>${m.kind}</td>
+<td>${when(m.finishedAt ?? m.createdAt)}</td>
+<td><ul class="seats">${m.participants.map((p) => html`<li>${seatSwatch(p.seat)}<span class="visually-hidden">seat ${p.seat}: </span>${playerCell(p, m.game)}${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozen ? html` <span class="badge failed" title="${p.frozen.reason}">out</span>` : ''}</li>`)}</ul></td>
+<td>${winner ? html`${seatSwatch(winner.seat)}${winner.name}` : ''}</td>
+<td><span class="badge ${m.status}">${m.status}</span></td>
+</tr>`;
+  })}</tbody>
+</table></div>`;
+}
+
+interface ListQuery {
+  game?: string;
+  player?: string;
+  kind?: string;
+  page: number;
+}
+
+export default async function matchPages(app: FastifyInstance) {
+  const { db } = app.deps;
+
+  app.get<{ Querystring: ListQuery }>(
+    '/matches',
+    {
+      schema: {
+        hide: true,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            // Empty values are what the filter form sends for "any".
+            game: { type: 'string', maxLength: 64 },
+            player: { type: 'string', maxLength: 64 },
+            kind: { type: 'string', maxLength: 32 },
+            page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const games = await loadGames();
+      const game = request.query.game?.trim() || undefined;
+      const player = request.query.player?.trim() || undefined;
+      const kind = request.query.kind?.trim() || undefined;
+      const { page } = request.query;
+      if (game && !games.has(game)) throw badRequest(`Unknown game "${game}": choose one of ${[...games.keys()].join(', ')}.`);
+      if (kind && !(KINDS as readonly string[]).includes(kind)) throw badRequest(`Unknown kind of match "${kind}": choose one of ${KINDS.join(', ')}.`);
+      if (player) {
+        const builtin = [...games.values()].some((g) => Object.keys(g.bots.builtin).some((n) => n.toLowerCase() === player.toLowerCase()));
+        if (!builtin && !(await db.playerName.findFirst({ where: { nameLower: player.toLowerCase() }, select: { id: true } }))) {
+          throw badRequest(`There is no player named "${player}".`);
+        }
+      }
+      const result = await listMatches(db, {
+        game,
+        player,
+        kind: kind as ListQueryKind,
+        limit: MATCHES_PAGE,
+        offset: (page - 1) * MATCHES_PAGE,
+      });
+      const pages = Math.max(1, Math.ceil(result.total / MATCHES_PAGE));
+      const href = (p: number) => {
+        const qs = new URLSearchParams();
+        if (game) qs.set('game', game);
+        if (player) qs.set('player', player);
+        if (kind) qs.set('kind', kind);
+        if (p > 1) qs.set('page', String(p));
+        const s = qs.toString();
+        return `/matches${s ? `?${s}` : ''}`;
+      };
+      const filtered = game || player || kind;
+      return sendPage(reply, {
+        title: 'Matches',
+        user: request.user,
+        nav: '/matches',
+        body: html`<h1>Matches</h1>
+<form method="get" action="/matches" id="matches-filter" class="filters" role="search" aria-label="Filter matches">
+${select({ name: 'game', label: 'Game', value: game ?? '', options: [{ value: '', label: 'Any game' }, ...[...games.values()].map((g) => ({ value: g.id, label: g.title }))] })}
+${field({ name: 'player', label: 'Player', type: 'search', value: player ?? '', attrs: html`maxlength="64" autocomplete="off"` })}
+${select({ name: 'kind', label: 'Kind', value: kind ?? '', options: [{ value: '', label: 'Any kind' }, ...KINDS.map((k) => ({ value: k, label: k }))] })}
+<div><button type="submit">Filter</button>${filtered ? html` <a href="/matches" id="matches-filter-clear">Clear</a>` : ''}</div>
+</form>
+<p id="matches-count" role="status">${result.total} match${result.total === 1 ? '' : 'es'}${filtered ? ' with these filters' : ''}${pages > 1 ? `, page ${Math.min(page, pages)} of ${pages}` : ''}.</p>
+${result.matches.length ? matchesTable(result.matches, games) : html`<p class="muted" id="matches-empty">${page > pages ? 'There is no such page.' : 'No match yet.'}</p>`}
+${pager({ page, pages, href, label: 'Match pages' })}`,
+      });
+    },
+  );
+
+  const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } } as const;
+
+  app.get<{ Params: { id: number } }>('/matches/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {
+    const m = await db.match.findUnique({
+      where: { id: request.params.id },
+      include: {
+        ...matchInclude,
+        participants: {
+          select: {
+            ...matchInclude.participants.select,
+            submission: { select: { userId: true } },
+            player: { select: { owner: { select: { username: true } } } },
+          },
+        },
+      },
+    });
+    if (!m) throw notFound(`There is no match ${request.params.id}.`);
+    const games = await loadGames();
+    const game = games.get(m.game);
+    const title = `${game?.title ?? m.game} ${m.kind} match #${m.id}`;
+    const out = matchOut(m);
+    const me = request.user;
+    const extra = new Map(m.participants.map((p) => [p.seat, { owner: p.player?.owner.username ?? null, userId: p.submission?.userId ?? null }]));
+    const budget = game?.defaultLimits.cpuBudgetMs ?? null;
+    const mine = out.participants.filter((p) => me && (me.isAdmin || extra.get(p.seat)?.userId === me.id));
+    const done = m.status === 'done';
+    const resultTable = html`<div class="table-wrap"><table id="match-result">
+<caption>Final result${done ? '' : ' (not played yet)'}</caption>
+<thead><tr><th scope="col">Seat</th><th scope="col">Player</th><th scope="col">Owner</th><th scope="col" class="num">Score</th><th scope="col" class="num">Rank</th><th scope="col" class="num">CPU ms</th><th scope="col" class="num">% of budget</th><th scope="col">Out</th></tr></thead>
+<tbody>${out.participants.map((p) => html`<tr data-seat="${p.seat}">
+<td>${seatSwatch(p.seat)}${p.seat}</td>
+<td>${playerCell(p, m.game)}</td>
+<td>${extra.get(p.seat)?.owner ?? ''}</td>
+<td class="num">${p.score ?? ''}</td>
+<td class="num">${p.rank ?? ''}</td>
+<td class="num">${p.cpuMs !== null ? Math.round(p.cpuMs) : ''}</td>
+<td class="num">${p.cpuMs !== null && budget ? `${((100 * p.cpuMs) / budget).toFixed(1)}%` : ''}</td>
+<td>${p.frozen ? html`<span class="badge failed">out</span> ${p.frozen.reason}${p.frozen.round !== null ? ` in round ${p.frozen.round}` : ''}${p.frozen.message ? html`: <code>${p.frozen.message}</code>` : ''}` : ''}</td>
+</tr>`)}</tbody>
+</table></div>`;
+    let main: Html;
+    if (m.status === 'queued' || m.status === 'running') {
+      main = html`<p class="notice" id="match-status" role="status"><span class="badge ${m.status}">${m.status}</span> This match ${m.status === 'queued' ? 'is waiting for a match runner' : 'is being played'}: reload the page in a moment to watch it. <a href="/queue">How long the queue is</a>.</p>`;
+    } else if (m.status === 'failed') {
+      main = html`<p class="notice bad" id="match-status" role="alert"><span class="badge failed">failed</span> The match could not be played${m.error ? html`: <code>${m.error}</code>` : '.'}</p>`;
+    } else if (out.replay) {
+      main = html`<div class="viewer" data-viewer data-replay="/api/matches/${m.id}/replay"></div>`;
+    } else {
+      main = html`<p class="notice" id="match-status">This match has no replay.</p>`;
+    }
+    return sendPage(reply, {
+      title,
+      user: me,
+      nav: '/matches',
+      head: out.replay && done ? html`<link rel="stylesheet" href="/assets/viewer.css">` : undefined,
+      scripts: out.replay && done ? ['viewer'] : undefined,
+      body: html`<p class="breadcrumbs"><a href="/matches">Matches</a> › <a href="/matches?game=${encodeURIComponent(m.game)}">${game?.title ?? m.game}</a></p>
+<h1>${title}</h1>
+<dl class="facts">
+  <dt>Status</dt><dd><span class="badge ${m.status}">${m.status}</span></dd>
+  <dt>Seed</dt><dd>${m.seed}</dd>
+  ${m.finishedAt ? html`<dt>Finished</dt><dd>${when(m.finishedAt)}${m.durationMs !== null ? ` in ${(m.durationMs / 1000).toFixed(1)} s` : ''}</dd>` : html`<dt>Created</dt><dd>${when(m.createdAt)}</dd>`}
+  ${m.kind === 'gate' && m.submissionId !== null ? html`<dt>Gate</dt><dd>${m.gateStep === 'selfplay' ? 'self-play' : `Dummy match ${(m.gateIndex ?? 0) + 1} of 4`} of <a id="gate-submission" href="/submissions/${m.submissionId}">submission ${m.submissionId}</a></dd>` : ''}
+</dl>
+${main}
+${resultTable}
+<div class="downloads" id="match-downloads">
+${out.replay ? html`<a class="button" id="download-replay" href="/api/matches/${m.id}/replay" download>Download the replay (${Math.max(1, Math.round(out.replay.sizeBytes / 1024))} KiB)</a>` : ''}
+${mine.map((p) => html`<a class="button secondary" id="download-log-${p.seat}" href="/matches/${m.id}/log/${p.seat}" download>Log of ${p.name} (seat ${p.seat})</a>`)}
+</div>
+${out.replay ? html`<p class="hint">Watch it offline with <code>npx arbiter view ${m.game}-${m.id}.replay.json.gz</code>, or check it with <code>npx arbiter verify</code>.</p>` : ''}`,
+    });
+  });
+
+  app.get<{ Params: { id: number; seat: number } }>(
+    '/matches/:id/log/:seat',
+    {
+      schema: {
+        hide: true,
+        params: { type: 'object', required: ['id', 'seat'], properties: { ...idParams.properties, seat: { type: 'integer', minimum: 0, maximum: 3 } } },
+      },
+    },
+    async (request, reply) => {
+      const me = request.user;
+      if (!me) throw unauthorized('Log in to download your bot\'s log.');
+      const m = await db.match.findUnique({
+        where: { id: request.params.id },
+        select: { id: true, game: true, participants: { where: { seat: request.params.seat }, select: { seat: true, name: true, log: true, submission: { select: { userId: true } } } } },
+      });
+      if (!m) throw notFound(`There is no match ${request.params.id}.`);
+      const p = m.participants[0];
+      if (!p) throw notFound(`Match ${m.id} has no seat ${request.params.seat}.`);
+      if (!me.isAdmin && p.submission?.userId !== me.id) throw forbidden('Only the owner of a bot (or an admin) may read its log.');
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${m.game}-${m.id}-seat${p.seat}.log.txt"`)
+        .header('cache-control', 'private, no-store')
+        .send(p.log ?? '');
+    },
+  );
+}
+
+type ListQueryKind = 'gate' | 'ranked' | 'tournament' | 'challenge' | undefined;

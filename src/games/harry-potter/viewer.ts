@@ -37,7 +37,7 @@ const CH_BOOK = 66; // 'B'
 const CH_OWNER0 = 48; // '0'
 
 const CORRIDOR = '#f3ecda';
-const WALL = '#3b3446';
+export const WALL = '#3b3446';
 const GRID = 'rgba(60, 40, 20, 0.08)';
 /** Clan colour painted over the corridor: light enough for units in that colour to stand out. */
 const OWNED_ALPHA = 0.4;

@@ -1,0 +1,272 @@
+// Harry Potter's view (src/games/harry-potter/viewer.ts) over a real match:
+// its board size, counters, cell descriptions, every round drawn into a
+// recording fake of the 2D canvas context (cells painted where the frame puts
+// them), the legend, and the browser bundle.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runMatch } from '../../../src/runner/run-match.ts';
+import { builtinSeat } from '../../../src/runner/builtins.ts';
+import { bundled } from '../../../src/web/assets.ts';
+import { GHOST, WIZARD } from '../../../src/games/harry-potter/engine.ts';
+import type { Replay } from '../../../src/replay/format.ts';
+
+// The view is browser code (DOM types): imported by a path the Node type-check does not follow.
+interface Args {
+  ctx: unknown;
+  width: number;
+  height: number;
+  replay: Replay;
+  index: number;
+  round: Replay['rounds'][number];
+  prev: Replay['rounds'][number] | null;
+  colors: readonly string[];
+}
+interface View {
+  boardSize(replay: Replay): { rows: number; cols: number };
+  draw(args: Args): void;
+  counterLabels: Record<string, string>;
+  legend: { label: string; swatch(ctx: unknown, size: number, colors: readonly string[]): void }[];
+  describeCell(args: Args, row: number, col: number): string | null;
+}
+interface ViewModule {
+  default: View;
+  WIZARD: number;
+  GHOST: number;
+  WALL: string;
+}
+interface Frame {
+  round: number;
+  rows: number;
+  cols: number;
+  g: string;
+  u: number[];
+  v: [number, number];
+}
+const viewerFile = new URL('../../../src/games/harry-potter/viewer.ts', import.meta.url);
+const viewerPath: string = viewerFile.href;
+
+const COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#e6a100'];
+const ROWS = 30;
+const COLS = 40;
+// Demo, Dummy, Demo, Null: the two Demos are told apart by seat.
+const NAMES = ['Demo (seat 0)', 'Dummy', 'Demo (seat 2)', 'Null'];
+
+/**
+ * Records the 2D context calls the view makes, fails on a method a real
+ * context lacks (no such method here) or a coordinate that is not a finite
+ * number, and adds up the area of opaque rectangles per fill colour.
+ */
+class RecordingContext {
+  calls = new Map<string, number>();
+  /** Area of fillRect per fillStyle, at full opacity and at partial opacity. */
+  opaqueArea = new Map<string, number>();
+  tintArea = new Map<string, number>();
+  fillStyle = '#000';
+  strokeStyle = '#000';
+  lineWidth = 1;
+  lineJoin = 'miter';
+  lineCap = 'butt';
+  globalAlpha = 1;
+  private depth = 0;
+  private dash: number[] = [];
+
+  private rec(name: string, args: unknown[]) {
+    for (const a of args) if (typeof a === 'number') assert.ok(Number.isFinite(a), `${name}(${args.join(', ')})`);
+    this.calls.set(name, (this.calls.get(name) ?? 0) + 1);
+  }
+  count(name: string) {
+    return this.calls.get(name) ?? 0;
+  }
+  get balanced() {
+    return this.depth === 0 && this.dash.length === 0 && this.globalAlpha === 1;
+  }
+  save() {
+    this.depth++;
+    this.rec('save', []);
+  }
+  restore() {
+    this.depth--;
+    this.rec('restore', []);
+  }
+  beginPath() {
+    this.rec('beginPath', []);
+  }
+  closePath() {
+    this.rec('closePath', []);
+  }
+  moveTo(...a: number[]) {
+    this.rec('moveTo', a);
+  }
+  lineTo(...a: number[]) {
+    this.rec('lineTo', a);
+  }
+  arc(...a: number[]) {
+    this.rec('arc', a);
+  }
+  quadraticCurveTo(...a: number[]) {
+    this.rec('quadraticCurveTo', a);
+  }
+  fill() {
+    this.rec('fill', []);
+  }
+  stroke() {
+    this.rec('stroke', []);
+  }
+  strokeRect(...a: number[]) {
+    this.rec('strokeRect', a);
+  }
+  setLineDash(d: number[]) {
+    this.rec('setLineDash', d);
+    this.dash = d.slice();
+  }
+  fillRect(x: number, y: number, w: number, h: number) {
+    this.rec('fillRect', [x, y, w, h]);
+    const areas = this.globalAlpha === 1 ? this.opaqueArea : this.tintArea;
+    areas.set(this.fillStyle, (areas.get(this.fillStyle) ?? 0) + w * h);
+  }
+}
+
+let replay: Replay;
+let mod: ViewModule;
+let view: View;
+
+before(async () => {
+  mod = (await import(viewerPath)) as ViewModule;
+  view = mod.default;
+  const seats = await Promise.all(['Demo', 'Dummy', 'Demo', 'Null'].map((n) => builtinSeat('harry-potter', n)));
+  // Ghosts rest only 5 rounds at the start so Dummy's ghost casts spells before the last 50 rounds.
+  const config = {
+    num_rounds: 90,
+    board_rows: ROWS,
+    board_cols: COLS,
+    num_ini_wizards_per_clan: 8,
+    num_ini_books: 20,
+    rounds_spell_resting_ghost: 5,
+  };
+  replay = (await runMatch({ game: 'harry-potter', seed: 11, config, seats }, { host: 'inprocess' })).replay;
+});
+
+const frameAt = (index: number) => replay.rounds[index]!.frame as Frame;
+
+function argsAt(index: number, ctx: unknown, width: number, height: number): Args {
+  return {
+    ctx,
+    width,
+    height,
+    replay,
+    index,
+    round: replay.rounds[index]!,
+    prev: index > 0 ? replay.rounds[index - 1]! : null,
+    colors: COLORS,
+  };
+}
+
+test('the unit types are the engine\'s, the board is the configured size and the counters named are the ones the game reports', () => {
+  assert.equal(mod.WIZARD, WIZARD);
+  assert.equal(mod.GHOST, GHOST);
+  assert.deepEqual(view.boardSize(replay), { rows: ROWS, cols: COLS });
+  assert.deepEqual(Object.keys(view.counterLabels), ['cells', 'wizards', 'magic', 'conversions']);
+  for (const round of replay.rounds) {
+    for (const key of Object.keys(view.counterLabels)) {
+      assert.ok(Array.isArray(round.counters[key]) && round.counters[key]!.length === 4, `round ${round.round}: counter ${key}`);
+    }
+  }
+});
+
+test('describeCell names the cell type, its owner, a book, the unit on it (converting, resting) and Voldemort', () => {
+  const seen = { wall: 0, owned: 0, book: 0, wizard: 0, converting: 0, ghostResting: 0, ghostReady: 0, voldemort: 0 };
+  for (let index = 0; index < replay.rounds.length; index += 3) {
+    const f = frameAt(index);
+    const args = argsAt(index, null, COLS * 10, ROWS * 10);
+    const unitAt = new Map<number, number>();
+    for (let id = 0; id * 6 < f.u.length; id++) unitAt.set(f.u[id * 6 + 2]! * f.cols + f.u[id * 6 + 3]!, id);
+    for (let i = 0; i < f.rows; i++) {
+      for (let j = 0; j < f.cols; j++) {
+        const text = view.describeCell(args, i, j);
+        assert.ok(text, `(${i}, ${j})`);
+        assert.ok(text.startsWith(`(${i}, ${j}) `), text);
+        const c = f.g[i * f.cols + j]!;
+        if (c === '#') {
+          assert.match(text, /^\(\d+, \d+\) wall(;|$)/);
+          seen.wall++;
+        } else assert.match(text, /^\(\d+, \d+\) corridor/);
+        if (c >= '0' && c <= '3') {
+          assert.ok(text.includes(`, owned by ${NAMES[Number(c)]!}`), text);
+          seen.owned++;
+        } else assert.ok(!text.includes('owned by'), text);
+        if (c === 'B') {
+          assert.ok(text.includes(', book'), text);
+          seen.book++;
+        }
+        const id = unitAt.get(i * f.cols + j);
+        if (id !== undefined) {
+          const [type, pl, , , pending, next] = f.u.slice(id * 6, id * 6 + 6) as [number, number, number, number, number, number];
+          if (type === WIZARD) {
+            assert.ok(text.includes(`; wizard ${id} of ${NAMES[pl]!}`), text);
+            if (pending > 0) {
+              assert.ok(text.includes(`(converting to ${NAMES[next]!}, ${pending} round${pending === 1 ? '' : 's'} left)`), text);
+              seen.converting++;
+            } else seen.wizard++;
+          } else {
+            assert.ok(text.includes(`; ghost ${id} of ${NAMES[pl]!} (`), text);
+            if (pending > 0) {
+              assert.ok(text.includes(`resting, can cast a spell in ${pending} round`), text);
+              seen.ghostResting++;
+            } else {
+              assert.ok(text.includes('(can cast a spell'), text);
+              seen.ghostReady++;
+            }
+          }
+        } else assert.ok(!/wizard|ghost/.test(text), text);
+        const [vi, vj] = f.v;
+        if (vi === i && vj === j) {
+          assert.ok(text.endsWith('; Voldemort'), text);
+          seen.voldemort++;
+        } else if (Math.abs(vi - i) <= 1 && Math.abs(vj - j) <= 1) assert.ok(text.endsWith("; in Voldemort's reach"), text);
+        else assert.ok(!text.includes('Voldemort'), text);
+      }
+    }
+    assert.equal(view.describeCell(args, -1, 0), null);
+    assert.equal(view.describeCell(args, f.rows, 0), null);
+  }
+  // The match shows every case the tooltip knows.
+  for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} seen in the match`);
+});
+
+test('every round draws at desktop and phone sizes: walls and owned cells painted exactly where the frame has them, state restored', () => {
+  const kinds = new Set(replay.rounds.flatMap((r) => r.events.map((e) => (e as { t: string }).t)));
+  for (const t of ['attack', 'convert', 'kill', 'respawn', 'spell']) assert.ok(kinds.has(t), `the match has no ${t} event`);
+  const cell = 15; // whole pixels: the painted areas are exact
+  for (let index = 0; index < replay.rounds.length; index++) {
+    const f = frameAt(index);
+    const ctx = new RecordingContext();
+    view.draw(argsAt(index, ctx, COLS * cell, ROWS * cell));
+    assert.ok(ctx.balanced, `round ${index}: save/restore, dash and alpha left as found`);
+    const count = (ch: string) => f.g.split(ch).length - 1;
+    assert.equal(ctx.opaqueArea.get(mod.WALL), count('#') * cell * cell, `round ${index}: wall area`);
+    for (let p = 0; p < 4; p++) assert.equal(ctx.tintArea.get(COLORS[p]!) ?? 0, count(String(p)) * cell * cell, `round ${index}: cells of ${p}`);
+    // Cells come in runs, units in a few batched paths: far fewer calls than cells.
+    assert.ok(ctx.count('fillRect') < f.rows * f.cols, `round ${index}: ${ctx.count('fillRect')} fillRect`);
+    assert.ok(ctx.count('fill') < 40 + f.u.length / 6, `round ${index}: ${ctx.count('fill')} fills`);
+
+    const phone = new RecordingContext();
+    view.draw(argsAt(index, phone, 360, (360 * ROWS) / COLS));
+    assert.ok(phone.balanced);
+  }
+});
+
+test('every legend swatch draws, with distinct labels, and the view bundles for the browser', async () => {
+  assert.ok(view.legend.length >= 10);
+  assert.equal(new Set(view.legend.map((l) => l.label)).size, view.legend.length);
+  for (const item of view.legend) {
+    for (const size of [14, 24]) {
+      const ctx = new RecordingContext();
+      item.swatch(ctx, size, COLORS);
+      assert.ok(ctx.balanced, item.label);
+      assert.ok(ctx.count('fill') + ctx.count('fillRect') + ctx.count('stroke') > 0, item.label);
+    }
+  }
+  const { js } = await bundled(viewerFile.pathname);
+  assert.ok(js.body.length > 1000);
+  assert.ok(!js.body.toString().includes('node:'), 'no Node module in the browser bundle');
+});

@@ -1,0 +1,669 @@
+// Moria's board for the one viewer: the cells of the statement (outside, cave,
+// abyss, granite, rock being dug), caves tinted by the clan that conquered
+// them, treasures, dwarves and wizards in their clan's colour, Sauron's orcs,
+// trolls and Balrog, and what happened this round (attacks, deaths, captures,
+// treasures picked). Drawn with one path per colour so a 60 × 60 board takes
+// a few milliseconds at 32 rounds per second.
+
+import type { DrawArgs, GameView, LegendItem, Replay } from '../../web/client/viewer/game-view.ts';
+import { NEUTRAL_COLOR } from '../../web/client/viewer/game-view.ts';
+import {
+  CELL_CAVE,
+  CELL_GRANITE,
+  CELL_NAMES,
+  CELL_ROCK,
+  UNIT_NAMES,
+  UT,
+  cellKind,
+  cellOwner,
+  cellTreasure,
+  emptyMarks,
+  frameOf,
+  maxHealth,
+  rockHitsLeft,
+  rockResistance,
+  roundMarks,
+  unitKinds,
+  type MoriaFrame,
+  type RoundMarks,
+} from './viewer/frame.ts';
+
+const OUTSIDE = '#dde4e9';
+const CAVE = '#ede3cd';
+const ABYSS = '#110d17';
+const GRANITE = '#5e6a78';
+const GRANITE_FLECK = '#a3adb8';
+const ROCK = '#8b6946';
+/** Rock lightens towards the cave colour as dwarves dig it. */
+const ROCK_DUG = ['#a08160', '#b4997a', '#c8b295'] as const;
+const CRACK = '#6a4b2e';
+const GOLD = '#ffd21f';
+const GOLD_EDGE = '#5c4300';
+const OUTLINE = '#161616';
+const BALROG_BODY = '#1c1410';
+const BALROG_FIRE = '#ff6a13';
+const BALROG_REACH = 'rgba(255, 106, 19, 0.16)';
+const BALROG_REACH_EDGE = 'rgba(170, 50, 0, 0.85)';
+/** How much of the clan's colour shows on a conquered cave. */
+const TINT = 0.5;
+
+// Terrain keys: one colour (one path) each.
+const K_DUG = 5; // 5, 6, 7: rock dug a third, two thirds, almost open
+const K_OWNED = 8; // 8 + clan
+const NB_KEYS = 12;
+const TERRAIN: readonly string[] = [OUTSIDE, CAVE, ABYSS, GRANITE, ROCK, ...ROCK_DUG];
+
+// Reused between draws: no allocation per cell or per frame once warm.
+let keys: Uint8Array = new Uint8Array(0);
+let xs = new Float64Array(0);
+let ys = new Float64Array(0);
+let kinds: Uint8Array = new Uint8Array(0);
+let kindsOf = '';
+const marks = emptyMarks();
+let marksReplay: Replay | null = null;
+let marksIndex = -1;
+
+function kindsFor(f: MoriaFrame): Uint8Array {
+  if (f.unitTypes !== kindsOf) {
+    kinds = unitKinds(f);
+    kindsOf = f.unitTypes;
+  }
+  return kinds;
+}
+
+function marksFor(args: DrawArgs): RoundMarks {
+  if (args.replay !== marksReplay || args.index !== marksIndex) {
+    roundMarks(args.replay, args.index, marks);
+    marksReplay = args.replay;
+    marksIndex = args.index;
+  }
+  return marks;
+}
+
+// Shapes, added to the current path around a cell centre, s = cell size.
+
+function pathDwarf(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) {
+  const r = 0.36 * s;
+  ctx.moveTo(cx + r, cy);
+  ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+}
+
+/** A pointed hat. */
+function pathWizard(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) {
+  ctx.moveTo(cx, cy - 0.44 * s);
+  ctx.lineTo(cx + 0.4 * s, cy + 0.36 * s);
+  ctx.lineTo(cx - 0.4 * s, cy + 0.36 * s);
+  ctx.closePath();
+}
+
+function pathOrc(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) {
+  const r = 0.42 * s;
+  ctx.moveTo(cx, cy - r);
+  ctx.lineTo(cx + r, cy);
+  ctx.lineTo(cx, cy + r);
+  ctx.lineTo(cx - r, cy);
+  ctx.closePath();
+}
+
+function pathTroll(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) {
+  const h = 0.4 * s;
+  ctx.rect(cx - h, cy - h, 2 * h, 2 * h);
+}
+
+/** An eight-pointed star, a little larger than its cell. */
+const STAR: number[] = [];
+for (let k = 0; k < 16; k++) {
+  const r = k % 2 === 0 ? 0.58 : 0.3;
+  const a = (k * Math.PI) / 8 - Math.PI / 2;
+  STAR.push(r * Math.cos(a), r * Math.sin(a));
+}
+function pathBalrog(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) {
+  ctx.moveTo(cx + STAR[0]! * s, cy + STAR[1]! * s);
+  for (let k = 2; k < STAR.length; k += 2) ctx.lineTo(cx + STAR[k]! * s, cy + STAR[k + 1]! * s);
+  ctx.closePath();
+}
+
+const UNIT_PATHS = [pathDwarf, pathWizard, pathOrc, pathTroll, pathBalrog] as const;
+
+function strokeOutline(ctx: CanvasRenderingContext2D, s: number) {
+  ctx.lineWidth = Math.max(0.6, s * 0.08);
+  ctx.strokeStyle = OUTLINE;
+  ctx.stroke();
+}
+
+function drawBalrog(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) {
+  ctx.beginPath();
+  pathBalrog(ctx, cx, cy, s);
+  ctx.fillStyle = BALROG_BODY;
+  ctx.fill();
+  ctx.lineWidth = Math.max(0.8, s * 0.09);
+  ctx.strokeStyle = BALROG_FIRE;
+  ctx.stroke();
+  ctx.beginPath();
+  ctx.arc(cx, cy, 0.17 * s, 0, 2 * Math.PI);
+  ctx.fillStyle = BALROG_FIRE;
+  ctx.fill();
+}
+
+/** The 3 × 3 cells where everything dies, under the Balrog. */
+function drawBalrogReach(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, s: number) {
+  ctx.fillStyle = BALROG_REACH;
+  ctx.fillRect(x, y, w, h);
+  ctx.lineWidth = Math.max(0.8, s * 0.08);
+  ctx.strokeStyle = BALROG_REACH_EDGE;
+  ctx.setLineDash([Math.max(2, s * 0.3), Math.max(1.5, s * 0.2)]);
+  ctx.strokeRect(x, y, w, h);
+  ctx.setLineDash([]);
+}
+
+/** A treasure: a small gold chest, square so it is never taken for the yellow clan's round dwarves. */
+function pathChest(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) {
+  const h = Math.max(1.2, 0.24 * s);
+  ctx.rect(cx - h, cy - 0.8 * h, 2 * h, 1.6 * h);
+}
+
+function fillChests(ctx: CanvasRenderingContext2D, s: number) {
+  ctx.fillStyle = GOLD;
+  ctx.fill();
+  ctx.lineWidth = Math.max(0.5, s * 0.07);
+  ctx.strokeStyle = GOLD_EDGE;
+  ctx.stroke();
+}
+
+function pathFlecks(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number) {
+  const d = Math.max(1, 0.16 * Math.min(w, h));
+  ctx.rect(x + 0.18 * w, y + 0.22 * h, d, d);
+  ctx.rect(x + 0.62 * w, y + 0.58 * h, d, d);
+  ctx.rect(x + 0.3 * w, y + 0.7 * h, d * 0.7, d * 0.7);
+}
+
+function pathCrack(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number) {
+  ctx.moveTo(x + 0.22 * w, y + 0.2 * h);
+  ctx.lineTo(x + 0.5 * w, y + 0.48 * h);
+  ctx.lineTo(x + 0.38 * w, y + 0.62 * h);
+  ctx.lineTo(x + 0.7 * w, y + 0.85 * h);
+}
+
+function pathCross(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) {
+  const r = 0.3 * s;
+  ctx.moveTo(cx - r, cy - r);
+  ctx.lineTo(cx + r, cy + r);
+  ctx.moveTo(cx + r, cy - r);
+  ctx.lineTo(cx - r, cy + r);
+}
+
+/** A death mark: a cross in the dead unit's colour over a dark one, readable on any cell. */
+function strokeCross(ctx: CanvasRenderingContext2D, s: number, color: string) {
+  ctx.lineCap = 'round';
+  ctx.lineWidth = Math.max(1.6, s * 0.2);
+  ctx.strokeStyle = OUTLINE;
+  ctx.stroke();
+  ctx.lineWidth = Math.max(0.8, s * 0.1);
+  ctx.strokeStyle = color;
+  ctx.stroke();
+  ctx.lineCap = 'butt';
+}
+
+function healthColor(frac: number): string {
+  return frac > 0.6 ? '#4cd964' : frac > 0.3 ? '#ffcc00' : '#ff3b30';
+}
+
+const clanColor = (colors: readonly string[], seat: number): string => (seat >= 0 ? (colors[seat] ?? NEUTRAL_COLOR) : NEUTRAL_COLOR);
+
+/** Adds the runs of cells with this key to the current path; false if there are none. */
+function pathRuns(ctx: CanvasRenderingContext2D, key: number, rows: number, cols: number): boolean {
+  let any = false;
+  for (let i = 0; i < rows; i++) {
+    const row = i * cols;
+    let j = 0;
+    while (j < cols) {
+      if (keys[row + j] !== key) {
+        j++;
+        continue;
+      }
+      let k = j + 1;
+      while (k < cols && keys[row + k] === key) k++;
+      ctx.rect(xs[j]!, ys[i]!, xs[k]! - xs[j]!, ys[i + 1]! - ys[i]!);
+      any = true;
+      j = k;
+    }
+  }
+  return any;
+}
+
+function boardSize(replay: Replay): { rows: number; cols: number } {
+  const f = frameOf(replay.rounds[0]!);
+  return { rows: f.rows, cols: f.cols };
+}
+
+function draw(args: DrawArgs): void {
+  const { ctx, width, height, colors } = args;
+  const f = frameOf(args.round);
+  const { rows, cols, grid, units } = f;
+  const n = rows * cols;
+  if (keys.length < n) keys = new Uint8Array(n);
+  if (xs.length < cols + 1) xs = new Float64Array(cols + 1);
+  if (ys.length < rows + 1) ys = new Float64Array(rows + 1);
+  // Cell edges on whole pixels, so neighbouring cells leave no seams.
+  const cw = width / cols;
+  const ch = height / rows;
+  for (let j = 0; j <= cols; j++) xs[j] = Math.round(j * cw);
+  for (let i = 0; i <= rows; i++) ys[i] = Math.round(i * ch);
+  const s = Math.min(cw, ch);
+  const res = rockResistance(args.replay);
+
+  let present = 0;
+  let treasures = 0;
+  for (let p = 0; p < n; p++) {
+    const code = grid.charCodeAt(p);
+    let key = cellKind(code);
+    if (key === CELL_CAVE) {
+      const o = cellOwner(code);
+      if (o >= 0 && o < 4) key = K_OWNED + o;
+      else if (cellTreasure(code)) treasures++;
+    } else if (key === CELL_ROCK) {
+      const left = rockHitsLeft(code, res);
+      if (left < res) key = K_DUG + Math.min(2, Math.floor((3 * (res - left)) / res));
+    }
+    keys[p] = key;
+    present |= 1 << key;
+  }
+
+  ctx.save();
+  for (let key = 0; key < NB_KEYS; key++) {
+    if (!(present & (1 << key))) continue;
+    ctx.beginPath();
+    pathRuns(ctx, key, rows, cols);
+    if (key < K_OWNED) {
+      ctx.fillStyle = TERRAIN[key]!;
+      ctx.fill();
+    } else {
+      ctx.fillStyle = CAVE;
+      ctx.fill();
+      ctx.globalAlpha = TINT;
+      ctx.fillStyle = clanColor(colors, key - K_OWNED);
+      ctx.fill();
+      ctx.globalAlpha = 1;
+    }
+  }
+
+  // Textures: granite flecks, cracks in rock being dug, treasures.
+  if (s >= 5 && present & (1 << CELL_GRANITE)) {
+    ctx.beginPath();
+    for (let p = 0; p < n; p++) {
+      if (keys[p] !== CELL_GRANITE) continue;
+      const i = Math.floor(p / cols);
+      const j = p - i * cols;
+      pathFlecks(ctx, xs[j]!, ys[i]!, xs[j + 1]! - xs[j]!, ys[i + 1]! - ys[i]!);
+    }
+    ctx.fillStyle = GRANITE_FLECK;
+    ctx.fill();
+  }
+  if (s >= 7 && present & (7 << K_DUG)) {
+    ctx.beginPath();
+    for (let p = 0; p < n; p++) {
+      const k = keys[p]!;
+      if (k < K_DUG || k >= K_OWNED) continue;
+      const i = Math.floor(p / cols);
+      const j = p - i * cols;
+      pathCrack(ctx, xs[j]!, ys[i]!, xs[j + 1]! - xs[j]!, ys[i + 1]! - ys[i]!);
+    }
+    ctx.lineWidth = Math.max(0.6, s * 0.05);
+    ctx.strokeStyle = CRACK;
+    ctx.stroke();
+  }
+  if (treasures > 0) {
+    ctx.beginPath();
+    for (let p = 0; p < n; p++) {
+      if (!cellTreasure(grid.charCodeAt(p))) continue;
+      const i = Math.floor(p / cols);
+      const j = p - i * cols;
+      pathChest(ctx, (xs[j]! + xs[j + 1]!) / 2, (ys[i]! + ys[i + 1]!) / 2, s);
+    }
+    fillChests(ctx, s);
+  }
+
+  const uk = kindsFor(f);
+  const nbUnits = uk.length;
+  const cx = (p: number) => (xs[p % cols]! + xs[(p % cols) + 1]!) / 2;
+  const cy = (p: number) => (ys[Math.floor(p / cols)]! + ys[Math.floor(p / cols) + 1]!) / 2;
+
+  // The Balrog's deadly reach, under everything else.
+  let balrog = -1;
+  for (let id = nbUnits - 1; id >= 0; id--)
+    if (uk[id] === UT.Balrog) {
+      balrog = id;
+      break;
+    }
+  const bp = balrog >= 0 ? units[3 * balrog + 2]! : -1;
+  if (bp >= 0) {
+    const bi = Math.floor(bp / cols);
+    const bj = bp % cols;
+    const i0 = Math.max(0, bi - 1);
+    const i1 = Math.min(rows, bi + 2);
+    const j0 = Math.max(0, bj - 1);
+    const j1 = Math.min(cols, bj + 2);
+    drawBalrogReach(ctx, xs[j0]!, ys[i0]!, xs[j1]! - xs[j0]!, ys[i1]! - ys[i0]!, s);
+  }
+
+  // Units, one path per kind and clan.
+  const nbSeats = args.replay.players.length;
+  for (let kind = UT.Dwarf; kind <= UT.Troll; kind++) {
+    const clans = kind === UT.Dwarf || kind === UT.Wizard;
+    for (let seat = clans ? 0 : -1; seat < (clans ? nbSeats : 0); seat++) {
+      ctx.beginPath();
+      let any = false;
+      for (let id = 0; id < nbUnits; id++) {
+        const p = units[3 * id + 2]!;
+        if (p < 0 || uk[id] !== kind || (clans && units[3 * id] !== seat)) continue;
+        UNIT_PATHS[kind](ctx, cx(p), cy(p), s);
+        any = true;
+      }
+      if (!any) continue;
+      ctx.fillStyle = clanColor(colors, seat);
+      ctx.fill();
+      strokeOutline(ctx, s);
+    }
+  }
+  if (bp >= 0) drawBalrog(ctx, cx(bp), cy(bp), s);
+
+  const m = marksFor(args);
+  // Attacks: a slash from the attacker's edge into its victim, over both.
+  if (s >= 6 && m.attacks.length > 0) {
+    ctx.beginPath();
+    for (let k = 0; k < m.attacks.length; k += 2) {
+      const a = m.attacks[k]!;
+      const v = m.attacks[k + 1]!;
+      const ax = cx(a);
+      const ay = cy(a);
+      const dx = cx(v) - ax;
+      const dy = cy(v) - ay;
+      ctx.moveTo(ax + 0.3 * dx, ay + 0.3 * dy);
+      ctx.lineTo(ax + 0.8 * dx, ay + 0.8 * dy);
+    }
+    ctx.lineCap = 'round';
+    ctx.lineWidth = Math.max(1.5, s * 0.16);
+    ctx.strokeStyle = 'rgba(20, 20, 20, 0.55)';
+    ctx.stroke();
+    ctx.lineWidth = Math.max(0.7, s * 0.07);
+    ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
+    ctx.stroke();
+    ctx.lineCap = 'butt';
+  }
+
+  // Health of hurt units, when cells are big enough to read a bar.
+  if (s >= 7) {
+    const bh = Math.max(1.5, Math.round(s * 0.14));
+    for (let id = 0; id < nbUnits; id++) {
+      const p = units[3 * id + 2]!;
+      const max = maxHealth(uk[id]!);
+      const h = units[3 * id + 1]!;
+      if (p < 0 || max <= 0 || h >= max) continue;
+      const j = p % cols;
+      const i = Math.floor(p / cols);
+      const x = xs[j]! + 0.1 * cw;
+      const w = 0.8 * cw;
+      const y = ys[i + 1]! - bh - 0.5;
+      ctx.fillStyle = 'rgba(0, 0, 0, 0.75)';
+      ctx.fillRect(x - 0.5, y - 0.5, w + 1, bh + 1);
+      ctx.fillStyle = healthColor(h / max);
+      ctx.fillRect(x, y, (w * Math.max(0, h)) / max, bh);
+    }
+  }
+
+  // Captured units: reborn in another clan, ringed in their former clan's colour.
+  if (m.captured.length > 0) {
+    ctx.lineWidth = Math.max(1, s * 0.12);
+    for (let k = 0; k < m.captured.length; k += 2) {
+      const p = units[3 * m.captured[k]! + 2]!;
+      if (p < 0) continue;
+      ctx.beginPath();
+      ctx.arc(cx(p), cy(p), 0.52 * s, 0, 2 * Math.PI);
+      ctx.strokeStyle = clanColor(colors, m.captured[k + 1]!);
+      ctx.stroke();
+    }
+  }
+  // Treasures picked this round: a gold ring round the cell.
+  if (m.gold.length > 0) {
+    ctx.beginPath();
+    for (const p of m.gold) {
+      ctx.moveTo(cx(p) + 0.5 * s, cy(p));
+      ctx.arc(cx(p), cy(p), 0.5 * s, 0, 2 * Math.PI);
+    }
+    ctx.lineWidth = Math.max(1, s * 0.12);
+    ctx.strokeStyle = GOLD;
+    ctx.stroke();
+  }
+  // Deaths: a cross where the unit died, in its colour.
+  for (let k = 0; k < m.deaths.length; k += 4) {
+    const p = m.deaths[k]!;
+    ctx.beginPath();
+    pathCross(ctx, cx(p), cy(p), Math.max(s, 5));
+    strokeCross(ctx, s, clanColor(colors, m.deaths[k + 1]!));
+  }
+  ctx.restore();
+}
+
+function playerName(replay: Replay, seat: number): string {
+  const name = replay.players[seat]?.name ?? `player ${seat}`;
+  // Two seats with the same bot: say which.
+  const twin = replay.players.some((p, k) => k !== seat && p.name === name);
+  return twin ? `${name} (player ${seat})` : name;
+}
+
+function unitText(replay: Replay, kind: number, player: number, health: number): string {
+  if (kind === UT.Balrog) return 'the Balrog';
+  const who = kind === UT.Dwarf || kind === UT.Wizard ? `${UNIT_NAMES[kind]} of ${playerName(replay, player)}` : UNIT_NAMES[kind]!;
+  return `${who}, ${health}/${maxHealth(kind)} hp`;
+}
+
+function describeCell(args: DrawArgs, row: number, col: number): string | null {
+  const f = frameOf(args.round);
+  if (row < 0 || col < 0 || row >= f.rows || col >= f.cols) return null;
+  const { replay } = args;
+  const p = row * f.cols + col;
+  const code = f.grid.charCodeAt(p);
+  const kind = cellKind(code);
+  let text = `(${row}, ${col}) ${CELL_NAMES[kind]}`;
+  const owner = cellOwner(code);
+  if (owner >= 0) text += `, conquered by ${playerName(replay, owner)}`;
+  if (cellTreasure(code)) text += ', treasure';
+  if (kind === CELL_ROCK) {
+    const res = rockResistance(replay);
+    const left = rockHitsLeft(code, res);
+    if (left < res) text += `, dug ${res - left} of ${res} times`;
+  }
+  const uk = kindsFor(f);
+  const m = marksFor(args);
+  for (let id = 0; id < uk.length; id++) {
+    if (f.units[3 * id + 2] !== p) continue;
+    text += `; ${unitText(replay, uk[id]!, f.units[3 * id]!, f.units[3 * id + 1]!)}`;
+    for (let k = 0; k < m.captured.length; k += 2)
+      if (m.captured[k] === id) text += `, captured from ${playerName(replay, m.captured[k + 1]!)} this round`;
+    break;
+  }
+  for (let k = 0; k < m.deaths.length; k += 4) {
+    if (m.deaths[k] !== p) continue;
+    const dk = m.deaths[k + 2]!;
+    const who = dk === UT.Dwarf || dk === UT.Wizard ? `${UNIT_NAMES[dk]} of ${playerName(replay, m.deaths[k + 1]!)}` : UNIT_NAMES[dk];
+    text += `; ${dk === UT.Orc ? 'an' : 'a'} ${who} died here`;
+  }
+  return text;
+}
+
+// Legend swatches, drawn with the board's own functions.
+
+function cellSwatch(color: string) {
+  return (ctx: CanvasRenderingContext2D, size: number) => {
+    ctx.fillStyle = color;
+    ctx.fillRect(0, 0, size, size);
+  };
+}
+
+function unitSwatch(kind: number) {
+  return (ctx: CanvasRenderingContext2D, size: number, colors: readonly string[]) => {
+    ctx.fillStyle = CAVE;
+    ctx.fillRect(0, 0, size, size);
+    const c = size / 2;
+    if (kind === UT.Balrog) return drawBalrog(ctx, c, c, size * 0.8);
+    ctx.beginPath();
+    UNIT_PATHS[kind]!(ctx, c, c, size);
+    ctx.fillStyle = kind === UT.Dwarf || kind === UT.Wizard ? clanColor(colors, 0) : NEUTRAL_COLOR;
+    ctx.fill();
+    strokeOutline(ctx, size);
+  };
+}
+
+const legend: LegendItem[] = [
+  { label: 'outside Moria', swatch: cellSwatch(OUTSIDE) },
+  { label: 'cave', swatch: cellSwatch(CAVE) },
+  {
+    label: "cave conquered by a clan (its colour)",
+    swatch(ctx, size, colors) {
+      const h = size / 2;
+      for (let q = 0; q < 4; q++) {
+        const x = (q % 2) * h;
+        const y = Math.floor(q / 2) * h;
+        ctx.fillStyle = CAVE;
+        ctx.fillRect(x, y, h, h);
+        ctx.globalAlpha = TINT;
+        ctx.fillStyle = clanColor(colors, q);
+        ctx.fillRect(x, y, h, h);
+        ctx.globalAlpha = 1;
+      }
+    },
+  },
+  {
+    label: 'treasure',
+    swatch(ctx, size) {
+      ctx.fillStyle = CAVE;
+      ctx.fillRect(0, 0, size, size);
+      ctx.beginPath();
+      pathChest(ctx, size / 2, size / 2, size);
+      fillChests(ctx, size);
+    },
+  },
+  { label: 'rock (dwarves dig it)', swatch: cellSwatch(ROCK) },
+  {
+    label: 'rock being dug',
+    swatch(ctx, size) {
+      ctx.fillStyle = ROCK_DUG[1];
+      ctx.fillRect(0, 0, size, size);
+      ctx.beginPath();
+      pathCrack(ctx, 0, 0, size, size);
+      ctx.lineWidth = Math.max(0.7, size * 0.07);
+      ctx.strokeStyle = CRACK;
+      ctx.stroke();
+    },
+  },
+  {
+    label: 'granite',
+    swatch(ctx, size) {
+      ctx.fillStyle = GRANITE;
+      ctx.fillRect(0, 0, size, size);
+      ctx.beginPath();
+      pathFlecks(ctx, 0, 0, size, size);
+      ctx.fillStyle = GRANITE_FLECK;
+      ctx.fill();
+    },
+  },
+  { label: 'abyss', swatch: cellSwatch(ABYSS) },
+  { label: "dwarf (its clan's colour)", swatch: unitSwatch(UT.Dwarf) },
+  { label: "wizard (its clan's colour)", swatch: unitSwatch(UT.Wizard) },
+  { label: 'orc', swatch: unitSwatch(UT.Orc) },
+  { label: 'troll', swatch: unitSwatch(UT.Troll) },
+  { label: 'the Balrog', swatch: unitSwatch(UT.Balrog) },
+  {
+    label: "the Balrog's reach: everything there dies",
+    swatch(ctx, size) {
+      ctx.fillStyle = CAVE;
+      ctx.fillRect(0, 0, size, size);
+      drawBalrogReach(ctx, 1, 1, size - 2, size - 2, size / 3);
+    },
+  },
+  {
+    label: 'health of a hurt unit',
+    swatch(ctx, size, colors) {
+      unitSwatch(UT.Dwarf)(ctx, size, colors);
+      const bh = Math.max(2, Math.round(size * 0.14));
+      ctx.fillStyle = 'rgba(0, 0, 0, 0.75)';
+      ctx.fillRect(0.1 * size - 0.5, size - bh - 1, 0.8 * size + 1, bh + 1);
+      ctx.fillStyle = healthColor(0.45);
+      ctx.fillRect(0.1 * size, size - bh - 0.5, 0.8 * size * 0.45, bh);
+    },
+  },
+  {
+    label: 'attack this round',
+    swatch(ctx, size) {
+      ctx.fillStyle = CAVE;
+      ctx.fillRect(0, 0, size, size);
+      ctx.beginPath();
+      ctx.moveTo(size * 0.15, size * 0.85);
+      ctx.lineTo(size * 0.85, size * 0.15);
+      ctx.lineCap = 'round';
+      ctx.lineWidth = Math.max(1.5, size * 0.16);
+      ctx.strokeStyle = 'rgba(20, 20, 20, 0.55)';
+      ctx.stroke();
+      ctx.lineWidth = Math.max(0.7, size * 0.07);
+      ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
+      ctx.stroke();
+      ctx.lineCap = 'butt';
+    },
+  },
+  {
+    label: 'killed here this round',
+    swatch(ctx, size, colors) {
+      ctx.fillStyle = CAVE;
+      ctx.fillRect(0, 0, size, size);
+      ctx.beginPath();
+      pathCross(ctx, size / 2, size / 2, size);
+      strokeCross(ctx, size, clanColor(colors, 0));
+    },
+  },
+  {
+    label: "captured: reborn in another clan (ring: the old clan's colour)",
+    swatch(ctx, size, colors) {
+      ctx.fillStyle = OUTSIDE;
+      ctx.fillRect(0, 0, size, size);
+      const c = size / 2;
+      ctx.beginPath();
+      pathDwarf(ctx, c, c, size * 0.8);
+      ctx.fillStyle = clanColor(colors, 1);
+      ctx.fill();
+      strokeOutline(ctx, size * 0.8);
+      ctx.beginPath();
+      ctx.arc(c, c, 0.52 * size * 0.8, 0, 2 * Math.PI);
+      ctx.lineWidth = Math.max(1, size * 0.1);
+      ctx.strokeStyle = clanColor(colors, 0);
+      ctx.stroke();
+    },
+  },
+  {
+    label: 'treasure picked this round',
+    swatch(ctx, size, colors) {
+      ctx.fillStyle = CAVE;
+      ctx.fillRect(0, 0, size, size);
+      const c = size / 2;
+      ctx.beginPath();
+      pathDwarf(ctx, c, c, size * 0.8);
+      ctx.fillStyle = clanColor(colors, 0);
+      ctx.fill();
+      strokeOutline(ctx, size * 0.8);
+      ctx.beginPath();
+      ctx.arc(c, c, 0.5 * size * 0.8, 0, 2 * Math.PI);
+      ctx.lineWidth = Math.max(1, size * 0.1);
+      ctx.strokeStyle = GOLD;
+      ctx.stroke();
+    },
+  },
+];
+
+const view: GameView = {
+  boardSize,
+  draw,
+  counterLabels: { cells: 'cells', treasures: 'treasures' },
+  legend,
+  describeCell,
+};
+
+export default view;

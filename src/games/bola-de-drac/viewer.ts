@@ -144,12 +144,17 @@ function layout(p: Prep, width: number, height: number): void {
   p.height = height;
 }
 
-/** Rounds a bean or cloud spot still waits (0: due, it comes back once no goku or ball is on it). */
+/**
+ * Rounds until a bean or cloud taken in the round of index `taken` shows
+ * again: its timer starts at the regen time and already ticks at the end of
+ * that round, so it is back at index taken + regen − 1 (0: due, it comes back
+ * once no goku or ball is on the cell).
+ */
 function waitLeft(p: Prep, spot: number, index: number, nRounds: number): number {
   const taken = p.takenAt[spot * nRounds + index]!;
   if (taken < 0) return 0;
   const regen = p.spotIsBean[spot] ? p.beanRegen : p.kintonRegen;
-  return Math.max(0, regen - (index - taken));
+  return Math.max(0, regen - 1 - (index - taken));
 }
 
 function playerName(replay: Replay, seat: number): string {
@@ -314,7 +319,8 @@ function describeCell(args: DrawArgs, row: number, col: number): string | null {
         parts.push(`${text}, ${deposited}`);
       } else {
         const time = g[o + G_TIME]!;
-        const back = round.frozen[q] ? 'its bot is frozen, it stays dead' : time > 0 ? `revives in ${time}+ rounds` : 'revives at the end of an odd round';
+        // The timer ticks at the end of each round; a goku revives once it is 0, at the end of an odd round only.
+        const back = round.frozen[q] ? 'its bot is frozen, it stays dead' : `revives in ${Math.max(1, time)} or more rounds`;
         parts.push(`${who}, dead (${back}), ${deposited}`);
       }
     }

@@ -1,0 +1,206 @@
+// Bola de Drac's view against a real match: board size, counter labels, cell
+// descriptions read from the frames, and drawing every round (and every
+// legend swatch) on a recording stand-in for the canvas.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { runMatch } from '../../../src/runner/run-match.ts';
+import { builtinSeat } from '../../../src/runner/builtins.ts';
+import type { Replay, ReplayRound } from '../../../src/replay/format.ts';
+
+// The view is browser code (DOM types, excluded from the Node program), so it
+// is loaded by a computed path and used through the shape of the contract.
+interface Args {
+  ctx: object;
+  width: number;
+  height: number;
+  replay: Replay;
+  index: number;
+  round: ReplayRound;
+  prev: ReplayRound | null;
+  colors: readonly string[];
+}
+interface View {
+  boardSize(replay: Replay): { rows: number; cols: number };
+  draw(args: Args): void;
+  counterLabels: Record<string, string>;
+  legend: { label: string; swatch(ctx: object, size: number, colors: readonly string[]): void }[];
+  describeCell(args: Args, row: number, col: number): string | null;
+}
+interface Frame {
+  rows: number;
+  cols: number;
+  grid: string;
+  gokus: number[];
+}
+type Ev = { e: string; p?: number; what?: string; at?: [number, number]; killed?: number[] };
+
+const COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#e6a100'];
+const CONFIG = { rows: 15, cols: 31, nb_rounds: 150 };
+let view: View;
+let replay: Replay;
+
+/** A 2D context that records calls and property writes, and refuses non-finite numbers (a NaN coordinate is a drawing bug). */
+function recordingContext() {
+  const calls: string[] = [];
+  const state: Record<string | symbol, unknown> = {};
+  const ctx = new Proxy(state, {
+    get(target, prop) {
+      if (prop in target) return target[prop];
+      return (...args: unknown[]) => {
+        for (const a of args) if (typeof a === 'number') assert.ok(Number.isFinite(a), `${String(prop)}(${args.join(', ')})`);
+        calls.push(String(prop));
+        if (prop === 'setLineDash') target.lineDash = args[0];
+      };
+    },
+    set(target, prop, value) {
+      if (typeof value === 'number') assert.ok(Number.isFinite(value), `${String(prop)} = ${value}`);
+      target[prop] = value;
+      return true;
+    },
+  });
+  return { ctx, calls, state };
+}
+
+function args(index: number, ctx: object, width = 900): Args {
+  const { rows, cols } = view.boardSize(replay);
+  return {
+    ctx,
+    width,
+    height: Math.round((width * rows) / cols),
+    replay,
+    index,
+    round: replay.rounds[index]!,
+    prev: index > 0 ? replay.rounds[index - 1]! : null,
+    colors: COLORS,
+  };
+}
+
+const frame = (index: number) => replay.rounds[index]!.frame as Frame;
+
+before(async () => {
+  view = ((await import(new URL('../../../src/games/bola-de-drac/viewer.ts', import.meta.url).href)) as { default: View }).default;
+  const seats = await Promise.all(['Demo', 'Dummy', 'Demo', 'Null'].map((n) => builtinSeat('bola-de-drac', n)));
+  // Seed 7 on this board has a Kame Hame, a fight, beans and clouds taken, deposits and revivals.
+  ({ replay } = await runMatch({ game: 'bola-de-drac', seed: 7, config: CONFIG, seats }, { host: 'inprocess' }));
+  const kinds = new Set(replay.rounds.flatMap((r) => (r.events as Ev[]).map((e) => e.e + (e.what ? `:${e.what}` : ''))));
+  for (const k of ['kamehame', 'combat', 'take:bean', 'take:kinton', 'take:ball', 'deposit', 'resurrect']) assert.ok(kinds.has(k), `the match has no ${k}`);
+});
+
+test('board size is the configured one', () => {
+  assert.deepEqual(view.boardSize(replay), { rows: CONFIG.rows, cols: CONFIG.cols });
+});
+
+test('every counter label names a counter of every round', () => {
+  const keys = Object.keys(view.counterLabels);
+  assert.ok(keys.length > 0);
+  for (const r of replay.rounds) for (const k of keys) assert.equal(r.counters[k]?.length, 4, `round ${r.round} counter ${k}`);
+});
+
+test('describeCell names the cell type and item of every cell', () => {
+  const names: Record<string, RegExp> = { X: /^\(\d+, \d+\) rock/, '.': /^\(\d+, \d+\) empty/, C: /Hoi Poi capsule/, B: /dragon ball/, K: /Kinton cloud/, M: /magic bean/ };
+  const seen = new Set<string>();
+  for (const index of [0, 40, 75, replay.rounds.length - 1]) {
+    const f = frame(index);
+    const a = args(index, recordingContext().ctx);
+    for (let i = 0; i < f.rows; i++) {
+      for (let j = 0; j < f.cols; j++) {
+        const ch = f.grid[i * f.cols + j]!;
+        const text = view.describeCell(a, i, j);
+        assert.ok(text?.startsWith(`(${i}, ${j}) `), String(text));
+        assert.match(text!, names[ch]!, `round ${index} (${i}, ${j}) is '${ch}'`);
+        seen.add(ch);
+      }
+    }
+  }
+  assert.deepEqual([...seen].sort(), ['.', 'B', 'C', 'K', 'M', 'X']);
+  assert.equal(view.describeCell(args(0, {}), -1, 0), null);
+  assert.equal(view.describeCell(args(0, {}), 0, CONFIG.cols), null);
+});
+
+test('describeCell tells each goku: owner, strength, ball, cloud, or dead', () => {
+  let alive = 0;
+  let dead = 0;
+  let withBall = 0;
+  let onKinton = 0;
+  for (let index = 0; index < replay.rounds.length; index++) {
+    const g = frame(index).gokus;
+    const a = args(index, {});
+    for (let q = 0; q < 4; q++) {
+      const [i, j, isAlive, type, balls, strength] = g.slice(q * 8, q * 8 + 6) as number[];
+      const text = view.describeCell(a, i!, j!)!;
+      const name = replay.players[q]!.name;
+      if (isAlive) {
+        alive++;
+        assert.ok(text.includes(`goku of ${name}, strength ${strength}`), text);
+        assert.equal(text.includes(`goku of ${name}, strength ${strength}, carrying a dragon ball`), (type! & 2) !== 0, text);
+        if (type! & 2) withBall++;
+        if (type! & 1) {
+          onKinton++;
+          assert.match(text, /on a Kinton cloud \(\d+ rounds left\)/);
+        }
+      } else {
+        dead++;
+        assert.match(text, new RegExp(`goku of ${name}, dead \\(revives in \\d+ or more rounds\\), ${balls} balls? deposited`));
+      }
+    }
+  }
+  assert.ok(alive > 0 && dead > 0 && withBall > 0 && onKinton > 0, `alive ${alive} dead ${dead} ball ${withBall} kinton ${onKinton}`);
+});
+
+test('a taken bean is described as coming back, and shows again when the countdown says', () => {
+  const regen = replay.config.bean_regen_time as number;
+  let checked = 0;
+  for (let index = 1; index < replay.rounds.length; index++) {
+    for (const e of replay.rounds[index]!.events as Ev[]) {
+      if (e.e !== 'take' || e.what !== 'bean') continue;
+      const [i, j] = e.at!;
+      const text = view.describeCell(args(index, {}), i, j)!;
+      assert.match(text, new RegExp(`magic bean back in ${regen - 1} rounds`), text);
+      const back = index + regen - 1;
+      if (back >= replay.rounds.length) continue;
+      // Back on time unless a goku stands there (then it waits, and says so).
+      const f = frame(back);
+      const occupied = [0, 1, 2, 3].some((q) => f.gokus[q * 8 + 2] === 1 && f.gokus[q * 8] === i && f.gokus[q * 8 + 1] === j);
+      if (occupied) continue;
+      assert.equal(f.grid[i * f.cols + j], 'M', `bean at (${i}, ${j}) taken at ${index} is back at ${back}`);
+      assert.equal(frame(back - 1).grid[i * f.cols + j], '.', `bean at (${i}, ${j}) not back before ${back}`);
+      assert.match(view.describeCell(args(back - 1, {}), i, j)!, /magic bean back in 1 round\)/);
+      checked++;
+    }
+  }
+  assert.ok(checked > 0);
+});
+
+test('draw runs over every round at desktop and phone widths, leaving alpha and dashes reset', () => {
+  for (const width of [900, 360]) {
+    const { ctx, calls, state } = recordingContext();
+    for (let index = 0; index < replay.rounds.length; index++) {
+      view.draw(args(index, ctx, width));
+      assert.equal(state.globalAlpha ?? 1, 1, `round ${index}`);
+      assert.deepEqual(state.lineDash ?? [], [], `round ${index}`);
+    }
+    // Every cell is drawn: one fillRect per rock at least.
+    const rocks = [...frame(0).grid].filter((c) => c === 'X').length;
+    assert.ok(calls.filter((c) => c === 'fillRect').length >= rocks * replay.rounds.length);
+  }
+});
+
+test('the Kame Hame of the match is drawn as a ray', () => {
+  const index = replay.rounds.findIndex((r) => (r.events as Ev[]).some((e) => e.e === 'kamehame'));
+  const { ctx, calls } = recordingContext();
+  view.draw({ ...args(index, ctx), round: { ...replay.rounds[index]!, events: [] } });
+  const without = calls.length;
+  calls.length = 0;
+  view.draw(args(index, ctx));
+  assert.ok(calls.length > without, 'the ray adds drawing');
+});
+
+test('every legend swatch draws', () => {
+  assert.ok(view.legend.length >= 10);
+  for (const item of view.legend) {
+    const { ctx, calls } = recordingContext();
+    item.swatch(ctx, 24, COLORS);
+    assert.ok(calls.length > 0, item.label);
+    assert.ok(item.label.length > 0);
+  }
+});

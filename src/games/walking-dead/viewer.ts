@@ -1,0 +1,536 @@
+// The Walking Dead's board for the one replay viewer. It follows the
+// statement's own visor (§2 "El Visor"): streets white, waste dark grey,
+// owned cells in the owner's colour, alive units as circles, units being
+// converted (bitten) as squares, dead units as crosses, zombies as squares
+// with a black outline, food with a black outline. Two departures, because
+// seat 0 is red here: zombies are grey-green (not red) and food is a purple
+// diamond (not a red circle). Owned cells are a light tint so that units in
+// the same colour stand out on them.
+
+import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../web/client/viewer/game-view.ts';
+
+/** What index.ts's frame() returns for one round. */
+export interface TwdFrame {
+  round: number;
+  rows: number;
+  cols: number;
+  /** Row-major, one char per cell: 'W' waste, '.' street nobody owns, '0'..'3' street owned by that clan. */
+  grid: string;
+  /** Cell indexes (row * cols + col) holding food. */
+  food: number[];
+  /** Four numbers per unit id: type (UNIT_*), clan (-1 for zombies), cell (-1: a killed zombie waiting to come back), rounds left before becoming a zombie (-1: not converting). */
+  units: number[];
+  /** Strength points per clan. */
+  points: number[];
+  strength: number[];
+  alive: number[];
+}
+
+// engine.ts's UType, mirrored rather than imported so that the browser bundle
+// does not pull the engine in (the test checks they agree).
+export const UNIT_ALIVE = 0;
+export const UNIT_DEAD = 1;
+export const UNIT_ZOMBIE = 2;
+
+const STREET = '#f7f6f2';
+const WASTE = '#4a4a4a';
+/** Over STREET, so an owned cell is a light version of its clan's colour. */
+const OWNED_ALPHA = 0.42;
+const OUTLINE = '#161616';
+const ZOMBIE = '#8fa35c';
+/** Bitten units' border and the ring of bites and new zombies: a stronger zombie green. */
+const ZOMBIE_MARK = '#4f6b22';
+const FOOD = '#8e44ad';
+const TAU = Math.PI * 2;
+const CODE_WASTE = 87; // 'W'
+const CODE_OWNER0 = 48; // '0'
+/** Below this cell size (CSS px) countdown digits and zombie eyes would be noise. */
+const MIN_TEXT_CELL = 11;
+const MIN_EYES_CELL = 8;
+
+function frameOf(round: ReplayRound): TwdFrame {
+  return round.frame as TwdFrame;
+}
+
+function playerName(replay: Replay, pl: number): string {
+  return replay.players[pl]?.name ?? `player ${pl}`;
+}
+
+// ---- Symbols. Each one is a path builder (several can share one path, so
+// the board fills a whole batch at once) and a painter; the legend draws its
+// swatches with the very same functions.
+
+function outlineWidth(s: number): number {
+  return Math.max(0.75, s * 0.08);
+}
+
+function pathCircle(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
+  const r = 0.4 * s;
+  ctx.moveTo(cx + r, cy);
+  ctx.arc(cx, cy, r, 0, TAU);
+}
+
+function pathSquare(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
+  const h = 0.38 * s;
+  ctx.rect(cx - h, cy - h, 2 * h, 2 * h);
+}
+
+function pathCross(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
+  const h = 0.34 * s;
+  ctx.moveTo(cx - h, cy - h);
+  ctx.lineTo(cx + h, cy + h);
+  ctx.moveTo(cx + h, cy - h);
+  ctx.lineTo(cx - h, cy + h);
+}
+
+function pathDiamond(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
+  const h = 0.32 * s;
+  ctx.moveTo(cx, cy - h);
+  ctx.lineTo(cx + h, cy);
+  ctx.lineTo(cx, cy + h);
+  ctx.lineTo(cx - h, cy);
+  ctx.closePath();
+}
+
+function pathZombieEyes(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
+  const e = Math.max(1, 0.12 * s);
+  ctx.rect(cx - 0.2 * s, cy - 0.14 * s, e, e);
+  ctx.rect(cx + 0.2 * s - e, cy - 0.14 * s, e, e);
+  ctx.rect(cx - 0.16 * s, cy + 0.12 * s, 0.32 * s, Math.max(1, 0.07 * s));
+}
+
+function pathRing(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
+  // Just outside the cell, so the unit inside stays readable.
+  const r = 0.62 * s;
+  ctx.moveTo(cx + r, cy);
+  ctx.arc(cx, cy, r, 0, TAU);
+}
+
+function paintAlive(ctx: CanvasRenderingContext2D, color: string, s: number): void {
+  ctx.fillStyle = color;
+  ctx.fill();
+  ctx.strokeStyle = OUTLINE;
+  ctx.lineWidth = outlineWidth(s);
+  ctx.stroke();
+}
+
+/** A bitten unit still plays; its zombie-green border says it is turning. */
+function paintBitten(ctx: CanvasRenderingContext2D, color: string, s: number): void {
+  ctx.fillStyle = color;
+  ctx.fill();
+  ctx.strokeStyle = ZOMBIE_MARK;
+  ctx.lineWidth = Math.max(1.25, s * 0.12);
+  ctx.stroke();
+}
+
+function paintDead(ctx: CanvasRenderingContext2D, color: string, s: number): void {
+  ctx.lineCap = 'round';
+  ctx.strokeStyle = OUTLINE;
+  ctx.lineWidth = Math.max(2.5, s * 0.26);
+  ctx.stroke();
+  ctx.strokeStyle = color;
+  ctx.lineWidth = Math.max(1.25, s * 0.14);
+  ctx.stroke();
+  ctx.lineCap = 'butt';
+}
+
+function paintZombie(ctx: CanvasRenderingContext2D, s: number): void {
+  ctx.fillStyle = ZOMBIE;
+  ctx.fill();
+  ctx.strokeStyle = OUTLINE;
+  ctx.lineWidth = outlineWidth(s);
+  ctx.stroke();
+}
+
+function paintZombieEyes(ctx: CanvasRenderingContext2D): void {
+  ctx.fillStyle = OUTLINE;
+  ctx.fill();
+}
+
+function paintFood(ctx: CanvasRenderingContext2D, s: number): void {
+  ctx.fillStyle = FOOD;
+  ctx.fill();
+  ctx.strokeStyle = OUTLINE;
+  ctx.lineWidth = outlineWidth(s);
+  ctx.stroke();
+}
+
+function paintRing(ctx: CanvasRenderingContext2D, color: string, s: number): void {
+  ctx.strokeStyle = color;
+  ctx.lineWidth = Math.max(1, s * 0.09);
+  ctx.stroke();
+}
+
+function setCountdownFont(ctx: CanvasRenderingContext2D, s: number): void {
+  ctx.font = `bold ${Math.round(s * 0.52)}px system-ui, sans-serif`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.lineJoin = 'round';
+}
+
+/** Rounds left before becoming a zombie, white on a dark halo (readable on every clan colour). */
+function drawCountdown(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number, n: number): void {
+  const text = String(n);
+  const y = cy + 0.04 * s;
+  ctx.strokeStyle = OUTLINE;
+  ctx.lineWidth = Math.max(2, s * 0.16);
+  ctx.strokeText(text, cx, y);
+  ctx.fillStyle = '#ffffff';
+  ctx.fillText(text, cx, y);
+}
+
+// ---- What happened this round, as rings around cells.
+
+/** A mark's ring colour: a clan, or the zombies (-1). */
+type MarkVisitor = (cell: number, clan: number, what: string) => void;
+
+function num(v: unknown): number {
+  return typeof v === 'number' ? v : -1;
+}
+
+/**
+ * Calls visit for each cell where something worth seeing happened during this
+ * round: a clan won a fight (the loser's cell) or killed a zombie (where the
+ * zombie stood), a unit appeared or joined a clan, a zombie bit a unit or a
+ * unit became a zombie. Eating food is left out: the food moving is enough.
+ */
+function visitMarks(args: DrawArgs, visit: MarkVisitor): void {
+  const units = frameOf(args.round).units;
+  const prevUnits = args.prev ? frameOf(args.prev).units : null;
+  const name = (pl: number) => playerName(args.replay, pl);
+  for (const raw of args.round.events) {
+    const e = raw as Record<string, unknown>;
+    switch (e.k) {
+      case 'fight': {
+        const winner = num(e.w);
+        const loser = winner === num(e.a) ? num(e.d) : num(e.a);
+        const clan = units[4 * winner + 1] ?? -1;
+        visit(units[4 * loser + 2] ?? -1, clan, `killed in a fight by ${name(clan)}${e.surprise ? ' (surprise attack)' : ''}`);
+        break;
+      }
+      case 'zkill': {
+        const clan = units[4 * num(e.u) + 1] ?? -1;
+        const at = prevUnits?.[4 * num(e.z) + 2] ?? -1;
+        visit(at, clan, `zombie killed by ${name(clan)}`);
+        break;
+      }
+      case 'spawn':
+        visit(num(e.p), num(e.pl), `unit ${num(e.u)} appeared for ${name(num(e.pl))} (a zombie it killed)`);
+        break;
+      case 'switch':
+        visit(units[4 * num(e.u) + 2] ?? -1, num(e.to), `unit ${num(e.u)} left ${name(num(e.from))} for ${name(num(e.to))}`);
+        break;
+      case 'bite':
+        visit(units[4 * num(e.u) + 2] ?? -1, -1, `bitten by zombie ${num(e.z)}`);
+        break;
+      case 'zombie':
+        visit(num(e.p), -1, `became a zombie`);
+        break;
+    }
+  }
+}
+
+// ---- The board.
+
+// Reused between draws: the marks of the current draw (cell, clan) pairs.
+let markCells = new Int32Array(64);
+let markClans = new Int8Array(64);
+let markCount = 0;
+
+function collectMark(cell: number, clan: number): void {
+  if (cell < 0) return;
+  if (markCount === markCells.length) {
+    const cells = new Int32Array(markCount * 2);
+    cells.set(markCells);
+    const clans = new Int8Array(markCount * 2);
+    clans.set(markClans);
+    markCells = cells;
+    markClans = clans;
+  }
+  markCells[markCount] = cell;
+  markClans[markCount++] = clan;
+}
+
+/** Fills every run of cells whose grid char is `code` as one path (no seams between neighbours). */
+function fillCellRuns(ctx: CanvasRenderingContext2D, grid: string, rows: number, cols: number, code: number, cw: number, ch: number): void {
+  ctx.beginPath();
+  for (let i = 0; i < rows; i++) {
+    const y0 = Math.round(i * ch);
+    const y1 = Math.round((i + 1) * ch);
+    const base = i * cols;
+    let j = 0;
+    while (j < cols) {
+      if (grid.charCodeAt(base + j) !== code) {
+        j++;
+        continue;
+      }
+      let k = j + 1;
+      while (k < cols && grid.charCodeAt(base + k) === code) k++;
+      const x0 = Math.round(j * cw);
+      ctx.rect(x0, y0, Math.round(k * cw) - x0, y1 - y0);
+      j = k;
+    }
+  }
+  ctx.fill();
+}
+
+function draw(args: DrawArgs): void {
+  const { ctx, width, height, colors } = args;
+  const f = frameOf(args.round);
+  const { rows, cols, grid, units, food } = f;
+  const cw = width / cols;
+  const ch = height / rows;
+  const s = Math.min(cw, ch);
+  const nUnits = units.length >> 2;
+  const nClans = Math.min(colors.length, 4);
+  ctx.save();
+
+  ctx.fillStyle = STREET;
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = WASTE;
+  fillCellRuns(ctx, grid, rows, cols, CODE_WASTE, cw, ch);
+  ctx.globalAlpha = OWNED_ALPHA;
+  for (let pl = 0; pl < nClans; pl++) {
+    ctx.fillStyle = colors[pl]!;
+    fillCellRuns(ctx, grid, rows, cols, CODE_OWNER0 + pl, cw, ch);
+  }
+  ctx.globalAlpha = 1;
+
+  ctx.beginPath();
+  for (let k = 0; k < food.length; k++) {
+    const c = food[k]!;
+    const i = (c / cols) | 0;
+    pathDiamond(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
+  }
+  paintFood(ctx, s);
+
+  // One pass per (kind, clan) batch: a few hundred units at most, so
+  // re-scanning beats building per-frame lists.
+  for (let pl = 0; pl < nClans; pl++) {
+    ctx.beginPath();
+    for (let u = 0; u < nUnits; u++) {
+      const c = units[4 * u + 2]!;
+      if (units[4 * u] !== UNIT_ALIVE || units[4 * u + 1] !== pl || c < 0 || units[4 * u + 3]! >= 0) continue;
+      const i = (c / cols) | 0;
+      pathCircle(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
+    }
+    paintAlive(ctx, colors[pl]!, s);
+    ctx.beginPath();
+    for (let u = 0; u < nUnits; u++) {
+      const c = units[4 * u + 2]!;
+      if (units[4 * u] !== UNIT_ALIVE || units[4 * u + 1] !== pl || c < 0 || units[4 * u + 3]! < 0) continue;
+      const i = (c / cols) | 0;
+      pathSquare(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
+    }
+    paintBitten(ctx, colors[pl]!, s);
+    ctx.beginPath();
+    for (let u = 0; u < nUnits; u++) {
+      const c = units[4 * u + 2]!;
+      if (units[4 * u] !== UNIT_DEAD || units[4 * u + 1] !== pl || c < 0) continue;
+      const i = (c / cols) | 0;
+      pathCross(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
+    }
+    paintDead(ctx, colors[pl]!, s);
+  }
+
+  ctx.beginPath();
+  for (let u = 0; u < nUnits; u++) {
+    const c = units[4 * u + 2]!;
+    if (units[4 * u] !== UNIT_ZOMBIE || c < 0) continue;
+    const i = (c / cols) | 0;
+    pathSquare(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
+  }
+  paintZombie(ctx, s);
+  if (s >= MIN_EYES_CELL) {
+    ctx.beginPath();
+    for (let u = 0; u < nUnits; u++) {
+      const c = units[4 * u + 2]!;
+      if (units[4 * u] !== UNIT_ZOMBIE || c < 0) continue;
+      const i = (c / cols) | 0;
+      pathZombieEyes(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
+    }
+    paintZombieEyes(ctx);
+  }
+
+  if (s >= MIN_TEXT_CELL) {
+    setCountdownFont(ctx, s);
+    for (let u = 0; u < nUnits; u++) {
+      const c = units[4 * u + 2]!;
+      const left = units[4 * u + 3]!;
+      if (c < 0 || left < 0 || units[4 * u] === UNIT_ZOMBIE) continue;
+      const i = (c / cols) | 0;
+      drawCountdown(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s, left);
+    }
+  }
+
+  markCount = 0;
+  visitMarks(args, collectMark);
+  for (let m = 0; m < markCount; m++) {
+    const c = markCells[m]!;
+    const clan = markClans[m]!;
+    const i = (c / cols) | 0;
+    ctx.beginPath();
+    pathRing(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
+    paintRing(ctx, clan >= 0 ? (colors[clan] ?? OUTLINE) : ZOMBIE_MARK, s);
+  }
+
+  ctx.restore();
+}
+
+// ---- Legend, tooltip, view.
+
+function swatchCell(ctx: CanvasRenderingContext2D, size: number): void {
+  ctx.fillStyle = STREET;
+  ctx.fillRect(0, 0, size, size);
+}
+
+const legend: LegendItem[] = [
+  { label: 'street', swatch: (ctx, size) => swatchCell(ctx, size) },
+  {
+    label: 'waste',
+    swatch(ctx, size) {
+      ctx.fillStyle = WASTE;
+      ctx.fillRect(0, 0, size, size);
+    },
+  },
+  {
+    label: 'street owned by a clan',
+    swatch(ctx, size, colors) {
+      swatchCell(ctx, size);
+      const h = size / 2;
+      ctx.globalAlpha = OWNED_ALPHA;
+      for (let pl = 0; pl < 4 && pl < colors.length; pl++) {
+        ctx.fillStyle = colors[pl]!;
+        ctx.fillRect((pl % 2) * h, (pl >> 1) * h, h, h);
+      }
+      ctx.globalAlpha = 1;
+    },
+  },
+  {
+    label: 'food',
+    swatch(ctx, size) {
+      swatchCell(ctx, size);
+      ctx.beginPath();
+      pathDiamond(ctx, size / 2, size / 2, size);
+      paintFood(ctx, size);
+    },
+  },
+  {
+    label: 'alive unit',
+    swatch(ctx, size, colors) {
+      swatchCell(ctx, size);
+      ctx.beginPath();
+      pathCircle(ctx, size / 2, size / 2, size);
+      paintAlive(ctx, colors[0] ?? OUTLINE, size);
+    },
+  },
+  {
+    label: 'bitten unit: zombie in N rounds',
+    swatch(ctx, size, colors) {
+      swatchCell(ctx, size);
+      ctx.beginPath();
+      pathSquare(ctx, size / 2, size / 2, size);
+      paintBitten(ctx, colors[0] ?? OUTLINE, size);
+      if (size >= MIN_TEXT_CELL) {
+        setCountdownFont(ctx, size);
+        drawCountdown(ctx, size / 2, size / 2, size, 3);
+      }
+    },
+  },
+  {
+    label: 'dead unit: zombie in N rounds',
+    swatch(ctx, size, colors) {
+      swatchCell(ctx, size);
+      ctx.beginPath();
+      pathCross(ctx, size / 2, size / 2, size);
+      paintDead(ctx, colors[0] ?? OUTLINE, size);
+      if (size >= MIN_TEXT_CELL) {
+        setCountdownFont(ctx, size);
+        drawCountdown(ctx, size / 2, size / 2, size, 5);
+      }
+    },
+  },
+  {
+    label: 'zombie',
+    swatch(ctx, size) {
+      swatchCell(ctx, size);
+      ctx.beginPath();
+      pathSquare(ctx, size / 2, size / 2, size);
+      paintZombie(ctx, size);
+      if (size >= MIN_EYES_CELL) {
+        ctx.beginPath();
+        pathZombieEyes(ctx, size / 2, size / 2, size);
+        paintZombieEyes(ctx);
+      }
+    },
+  },
+  {
+    label: 'ring in a clan’s colour: it killed or gained a unit here this round',
+    swatch(ctx, size, colors) {
+      // A smaller cell, so that the ring (which overlaps the neighbours on the board) fits.
+      const s = size * 0.78;
+      swatchCell(ctx, size);
+      ctx.beginPath();
+      pathCross(ctx, size / 2, size / 2, s);
+      paintDead(ctx, colors[1] ?? OUTLINE, s);
+      ctx.beginPath();
+      pathRing(ctx, size / 2, size / 2, s);
+      paintRing(ctx, colors[0] ?? OUTLINE, s);
+    },
+  },
+  {
+    label: 'green ring: bitten, or became a zombie, this round',
+    swatch(ctx, size) {
+      const s = size * 0.78;
+      swatchCell(ctx, size);
+      ctx.beginPath();
+      pathSquare(ctx, size / 2, size / 2, s);
+      paintZombie(ctx, s);
+      ctx.beginPath();
+      pathRing(ctx, size / 2, size / 2, s);
+      paintRing(ctx, ZOMBIE_MARK, s);
+    },
+  },
+];
+
+function describeUnit(replay: Replay, units: number[], u: number): string {
+  const type = units[4 * u];
+  const clan = units[4 * u + 1]!;
+  const left = units[4 * u + 3]!;
+  const rounds = left === 1 ? '1 round' : `${left} rounds`;
+  if (type === UNIT_ZOMBIE) return `zombie ${u}`;
+  if (type === UNIT_DEAD) return `dead unit ${u} of ${playerName(replay, clan)}, zombie in ${rounds}`;
+  return `unit ${u} of ${playerName(replay, clan)}${left >= 0 ? `, bitten: zombie in ${rounds}` : ''}`;
+}
+
+function describeCell(args: DrawArgs, row: number, col: number): string | null {
+  const f = frameOf(args.round);
+  if (row < 0 || col < 0 || row >= f.rows || col >= f.cols) return null;
+  const c = row * f.cols + col;
+  const code = f.grid.charCodeAt(c);
+  const parts: string[] = [];
+  if (code === CODE_WASTE) parts.push(`(${row}, ${col}) waste`);
+  else if (code >= CODE_OWNER0 && code < CODE_OWNER0 + 4) parts.push(`(${row}, ${col}) street, owned by ${playerName(args.replay, code - CODE_OWNER0)}`);
+  else parts.push(`(${row}, ${col}) street`);
+  if (f.food.includes(c)) parts.push('food');
+  for (let u = 0; u < f.units.length >> 2; u++) if (f.units[4 * u + 2] === c) parts.push(describeUnit(args.replay, f.units, u));
+  visitMarks(args, (cell, _clan, what) => {
+    if (cell === c) parts.push(`this round: ${what}`);
+  });
+  return parts.join('; ');
+}
+
+const view: GameView = {
+  boardSize(replay) {
+    const f = replay.rounds[0] ? frameOf(replay.rounds[0]) : null;
+    const rows = typeof replay.config.board_rows === 'number' ? replay.config.board_rows : (f?.rows ?? 60);
+    const cols = typeof replay.config.board_cols === 'number' ? replay.config.board_cols : (f?.cols ?? 60);
+    return { rows, cols };
+  },
+  draw,
+  counterLabels: { strength: 'strength', alive: 'alive units', dead: 'dead units', cells: 'cells owned' },
+  legend,
+  describeCell,
+};
+
+export default view;

@@ -36,19 +36,25 @@ function cpuPercent(ms: number, budget: number): string {
   return `${pct < 10 ? pct.toFixed(1) : Math.round(pct)}%`;
 }
 
-interface Row {
-  tr: HTMLTableRowElement;
+/** One player's column. */
+interface Column {
+  head: HTMLTableCellElement;
   score: HTMLTableCellElement;
   counters: HTMLTableCellElement[];
   cpu: HTMLTableCellElement;
   status: HTMLTableCellElement;
-  rank: HTMLTableCellElement;
+  /** What the status cell shows now, to rebuild it only on change. */
+  statusKey: string;
 }
 
+/**
+ * Players are the columns and the figures the rows, so the table is as wide
+ * with four counters as with one and fits beside the board or on a phone.
+ */
 export class Scoreboard {
   readonly el: HTMLElement;
   private readonly caption: HTMLElement;
-  private readonly rows: Row[];
+  private readonly cols: Column[];
   private readonly outs: HTMLUListElement;
   private readonly counterKeys: string[];
 
@@ -59,45 +65,37 @@ export class Scoreboard {
   ) {
     this.counterKeys = Object.keys(view.counterLabels ?? {});
     this.caption = h('span', { class: 'viewer-caption-status' });
-    const head = h(
-      'tr',
-      {},
-      h('th', { scope: 'col' }, 'Player'),
-      h('th', { scope: 'col', class: 'num' }, 'Score'),
-      ...this.counterKeys.map((k) => h('th', { scope: 'col', class: 'num' }, view.counterLabels[k]!)),
-      h('th', { scope: 'col', class: 'num', title: `CPU time used, of ${replay.limits.cpuBudgetMs / 1000} s for the match` }, 'CPU'),
-      h('th', { scope: 'col' }, 'Status'),
-      h('th', { scope: 'col', class: 'num' }, 'Rank'),
-    );
-    this.rows = replay.players.map((p, seat) => {
-      const cell = (col: string) => h('td', { class: 'num', 'data-col': col });
-      const row: Row = {
-        tr: h('tr', { 'data-seat': seat }),
-        score: cell('score'),
-        counters: this.counterKeys.map((k) => cell(`counter-${k}`)),
-        cpu: cell('cpu'),
-        status: h('td', { 'data-col': 'status' }),
-        rank: cell('rank'),
-      };
-      const swatch = h('span', { class: `seat seat-${seat}`, style: `background:${colors[seat] ?? '#888'}`, 'aria-hidden': 'true' });
-      row.tr.append(
-        h('th', { scope: 'row', 'data-col': 'player' }, swatch, h('span', { class: 'viewer-name' }, p.name)),
-        row.score,
-        ...row.counters,
-        row.cpu,
-        row.status,
-        row.rank,
-      );
-      return row;
-    });
-    this.outs = h('ul', { class: 'viewer-outs', 'data-outs': '' });
+    const cell = (seat: number, col: string) => h('td', { class: 'num', 'data-seat': seat, 'data-col': col });
+    this.cols = replay.players.map((p, seat) => ({
+      head: h(
+        'th',
+        { scope: 'col', class: 'num', 'data-seat': seat, 'data-col': 'player' },
+        h('span', { class: `seat seat-${seat}`, style: `background:${colors[seat] ?? '#888'}`, 'aria-hidden': 'true' }),
+        h('span', { class: 'viewer-name' }, p.name),
+      ),
+      score: cell(seat, 'score'),
+      counters: this.counterKeys.map((k) => cell(seat, `counter-${k}`)),
+      cpu: cell(seat, 'cpu'),
+      status: cell(seat, 'status'),
+      statusKey: '',
+    }));
+    const row = (name: string, label: Node | string, cells: HTMLTableCellElement[], title?: string) =>
+      h('tr', { 'data-row': name }, h('th', { scope: 'row', title: title ?? null }, label), ...cells);
     const table = h(
       'table',
       { class: 'viewer-scoreboard', 'data-scoreboard': '' },
       h('caption', {}, 'Scoreboard', this.caption),
-      h('thead', {}, head),
-      h('tbody', {}, ...this.rows.map((r) => r.tr)),
+      h('thead', {}, h('tr', {}, h('td', {}), ...this.cols.map((c) => c.head))),
+      h(
+        'tbody',
+        {},
+        row('score', 'Score', this.cols.map((c) => c.score)),
+        ...this.counterKeys.map((k, i) => row(`counter-${k}`, view.counterLabels[k]!, this.cols.map((c) => c.counters[i]!))),
+        row('cpu', 'CPU', this.cols.map((c) => c.cpu), `CPU time used, of the ${replay.limits.cpuBudgetMs / 1000} s each player has for the match`),
+        row('status', 'Status', this.cols.map((c) => c.status)),
+      ),
     );
+    this.outs = h('ul', { class: 'viewer-outs', 'data-outs': '' });
     this.el = h('div', { class: 'viewer-scores' }, h('div', { class: 'table-wrap' }, table), this.outs);
   }
 
@@ -106,24 +104,30 @@ export class Scoreboard {
     const round = replay.rounds[index]!;
     const final = index === replay.rounds.length - 1;
     const budget = replay.limits.cpuBudgetMs;
-    const outs: string[] = [];
-    for (const [seat, row] of this.rows.entries()) {
-      setText(row.score, formatNumber(round.scores[seat]));
-      for (const [i, key] of this.counterKeys.entries()) setText(row.counters[i]!, formatNumber(round.counters[key]?.[seat]));
+    const outs: number[] = [];
+    for (const [seat, col] of this.cols.entries()) {
+      setText(col.score, formatNumber(round.scores[seat]));
+      for (const [i, key] of this.counterKeys.entries()) setText(col.counters[i]!, formatNumber(round.counters[key]?.[seat]));
       const ms = round.cpuMs[seat] ?? 0;
-      setText(row.cpu, cpuPercent(ms, budget));
-      setAttr(row.cpu, 'title', `${Math.round(ms)} ms of ${budget} ms`);
+      setText(col.cpu, cpuPercent(ms, budget));
+      setAttr(col.cpu, 'title', `${Math.round(ms)} ms of ${budget} ms`);
       const frozen = round.frozen[seat] === true;
-      setAttr(row.tr, 'data-frozen', frozen ? 'true' : null);
-      if (frozen) outs.push(seat.toString());
+      if (frozen) outs.push(seat);
       const winner = final && replay.result.winner === seat;
-      setAttr(row.tr, 'data-winner', winner ? 'true' : null);
-      const status = frozen ? 'out' : winner ? 'winner' : '';
-      if (row.status.dataset.status !== status) {
-        row.status.dataset.status = status;
-        row.status.replaceChildren(status ? h('span', { class: `badge ${frozen ? 'lost' : 'won'}`, title: frozen ? freezeText(replay, seat) : null }, status) : '');
+      const rank = final ? replay.result.ranks[seat]! : null;
+      setAttr(col.head, 'data-frozen', frozen ? 'true' : null);
+      setAttr(col.head, 'data-winner', winner ? 'true' : null);
+      setAttr(col.head, 'data-rank', rank === null ? null : String(rank));
+      for (const td of [col.score, ...col.counters, col.cpu, col.status]) setAttr(td, 'data-winner', winner ? 'true' : null);
+      // At the last round the status leads with the final rank.
+      const status = `${rank ?? ''}|${frozen ? 'out' : ''}`;
+      if (col.statusKey !== status) {
+        col.statusKey = status;
+        col.status.replaceChildren(
+          ...(rank === null ? [] : [h('span', { class: 'viewer-rank', title: winner ? 'the winner' : null }, ordinal(rank)), ' ']),
+          ...(frozen ? [h('span', { class: 'badge lost', title: freezeText(replay, seat) }, 'out')] : []),
+        );
       }
-      setText(row.rank, final ? ordinal(replay.result.ranks[seat]!) : '');
     }
     setText(this.caption, final ? ` · final: ${this.resultText()}` : ` · round ${round.round}`);
     // The reasons, in words, for readers without a pointer to hover the badge.
@@ -131,10 +135,14 @@ export class Scoreboard {
     if (this.outs.dataset.seats !== key) {
       this.outs.dataset.seats = key;
       this.outs.replaceChildren(
-        ...outs.map((s) => {
-          const seat = Number(s);
-          return h('li', { 'data-seat': seat }, h('span', { class: `seat seat-${seat}`, style: `background:${this.colors[seat] ?? '#888'}`, 'aria-hidden': 'true' }), `${replay.players[seat]!.name} ${freezeText(replay, seat)}`);
-        }),
+        ...outs.map((seat) =>
+          h(
+            'li',
+            { 'data-seat': seat },
+            h('span', { class: `seat seat-${seat}`, style: `background:${this.colors[seat] ?? '#888'}`, 'aria-hidden': 'true' }),
+            `${replay.players[seat]!.name} ${freezeText(replay, seat)}`,
+          ),
+        ),
       );
     }
   }

@@ -36,7 +36,7 @@ const CH_WALL = 35; // '#'
 const CH_BOOK = 66; // 'B'
 const CH_OWNER0 = 48; // '0'
 
-const CORRIDOR = '#f3ecda';
+export const CORRIDOR = '#f3ecda';
 export const WALL = '#3b3446';
 const GRID = 'rgba(60, 40, 20, 0.08)';
 /** Clan colour painted over the corridor: light enough for units in that colour to stand out. */
@@ -109,9 +109,14 @@ function drawBook(ctx: CanvasRenderingContext2D, x: number, y: number, s: number
   }
 }
 
+/** Disc radius of a wizard: a little larger on phone-sized cells so it stays visible. */
+function wizardRadius(s: number): number {
+  return s * (s < 8 ? 0.44 : 0.38);
+}
+
 /** Wizard: a disc in its clan's colour. */
 function wizardPath(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
-  const r = s * 0.38;
+  const r = wizardRadius(s);
   ctx.moveTo(cx + r, cy);
   ctx.arc(cx, cy, r, 0, Math.PI * 2);
 }
@@ -122,7 +127,7 @@ function outlineWidth(s: number): number {
 
 /** A wizard being converted: its clan's disc with a wedge of the new clan's colour that grows as the conversion ends. */
 function drawConverting(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number, from: string, to: string, done: number): void {
-  const r = s * 0.38;
+  const r = wizardRadius(s);
   ctx.fillStyle = from;
   ctx.beginPath();
   ctx.arc(cx, cy, r, 0, Math.PI * 2);
@@ -221,7 +226,8 @@ function drawVoldemortArea(ctx: CanvasRenderingContext2D, x: number, y: number, 
 
 /** Voldemort: a black hood with red eyes, ringed in white so he shows on walls too. */
 function drawVoldemort(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
-  const r = s * 0.5;
+  // Bigger than a cell on phone-sized boards: the one unit everybody must see.
+  const r = s * (s < 8 ? 0.75 : 0.5);
   ctx.beginPath();
   ctx.arc(cx, cy, r, 0, Math.PI * 2);
   ctx.fillStyle = '#050505';
@@ -293,24 +299,90 @@ function drawSpellBurst(ctx: CanvasRenderingContext2D, cx: number, cy: number, s
 
 // ---- The board ------------------------------------------------------------
 
-/** Fills the horizontal runs of cells whose char is `ch`, one rectangle per run. */
-function fillRuns(ctx: CanvasRenderingContext2D, g: string, rows: number, cols: number, cw: number, ch: number, code: number): void {
-  for (let i = 0; i < rows; i++) {
-    const y0 = Math.round(i * ch);
-    const y1 = Math.round((i + 1) * ch);
-    const base = i * cols;
-    let j = 0;
-    while (j < cols) {
-      if (g.charCodeAt(base + j) !== code) {
-        j++;
-        continue;
-      }
-      const start = j;
-      while (j < cols && g.charCodeAt(base + j) === code) j++;
-      const x0 = Math.round(start * cw);
-      ctx.fillRect(x0, y0, Math.round(j * cw) - x0, y1 - y0);
-    }
+// The cells are painted as one pixel each into a small scratch canvas, then
+// scaled up in a single drawImage: a 60×60 board is 3600 array writes and one
+// draw call instead of a rectangle per run of cells.
+
+/** [r, g, b] of '#rgb', '#rrggbb' or 'rgb(a)(r, g, b...)' (what a context gives back for any CSS colour). */
+export function parseRgb(css: string): [number, number, number] | null {
+  let m = /^#([0-9a-f]{6})$/i.exec(css);
+  if (m) {
+    const n = parseInt(m[1]!, 16);
+    return [n >> 16, (n >> 8) & 255, n & 255];
   }
+  m = /^#([0-9a-f])([0-9a-f])([0-9a-f])$/i.exec(css);
+  if (m) return [parseInt(m[1]! + m[1]!, 16), parseInt(m[2]! + m[2]!, 16), parseInt(m[3]! + m[3]!, 16)];
+  m = /^rgba?\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)/i.exec(css);
+  if (m) return [Number(m[1]), Number(m[2]), Number(m[3])];
+  return null;
+}
+
+/** A clan's colour laid over the corridor at OWNED_ALPHA, as an opaque colour. */
+export function ownedTint(color: [number, number, number]): [number, number, number] {
+  const base = parseRgb(CORRIDOR)!;
+  return [0, 1, 2].map((c) => Math.round(base[c]! * (1 - OWNED_ALPHA) + color[c]! * OWNED_ALPHA)) as [number, number, number];
+}
+
+function cssOf([r, g, b]: [number, number, number]): string {
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+/** Colour of a clan's cells as CSS, any CSS colour accepted (normalised by the context when not hex). */
+function tintCss(ctx: CanvasRenderingContext2D, color: string): string {
+  let rgb = parseRgb(color);
+  if (!rgb) {
+    const saved = ctx.fillStyle;
+    ctx.fillStyle = color;
+    rgb = parseRgb(String(ctx.fillStyle)) ?? [136, 136, 136];
+    ctx.fillStyle = saved;
+  }
+  return cssOf(ownedTint(rgb));
+}
+
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+function packRgb([r, g, b]: [number, number, number]): number {
+  return littleEndian ? ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0 : ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
+}
+
+/** Pixel per frame char ('#', '.', 'B', '0'..'9'), rebuilt when the colours change. */
+let palette: Uint32Array | null = null;
+let paletteKey = '';
+
+function paletteFor(ctx: CanvasRenderingContext2D, colors: readonly string[]): Uint32Array {
+  const key = colors.join('|');
+  if (palette && key === paletteKey) return palette;
+  const corridor = packRgb(parseRgb(CORRIDOR)!);
+  const table = new Uint32Array(128).fill(corridor);
+  table[CH_WALL] = packRgb(parseRgb(WALL)!);
+  for (let p = 0; p < colors.length && p < 10; p++) table[CH_OWNER0 + p] = packRgb(parseRgb(tintCss(ctx, colors[p]!))!);
+  palette = table;
+  paletteKey = key;
+  return table;
+}
+
+/** Writes one pixel per cell of the frame's grid string. */
+export function paintCells(g: string, table: Uint32Array, out: Uint32Array): void {
+  const n = Math.min(g.length, out.length);
+  for (let k = 0; k < n; k++) out[k] = table[g.charCodeAt(k) & 127]!;
+}
+
+let scratch: { canvas: HTMLCanvasElement; ctx: CanvasRenderingContext2D; image: ImageData; pixels: Uint32Array } | null = null;
+
+function drawCells(ctx: CanvasRenderingContext2D, f: HPFrame, colors: readonly string[], width: number, height: number): void {
+  const { rows, cols } = f;
+  if (!scratch || scratch.image.width !== cols || scratch.image.height !== rows) {
+    const canvas = ctx.canvas.ownerDocument.createElement('canvas');
+    canvas.width = cols;
+    canvas.height = rows;
+    const sctx = canvas.getContext('2d')!;
+    const image = sctx.createImageData(cols, rows);
+    scratch = { canvas, ctx: sctx, image, pixels: new Uint32Array(image.data.buffer) };
+  }
+  paintCells(f.g, paletteFor(ctx, colors), scratch.pixels);
+  scratch.ctx.putImageData(scratch.image, 0, 0);
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(scratch.canvas, 0, 0, width, height);
 }
 
 function drawBoard(args: DrawArgs): void {
@@ -325,32 +397,13 @@ function drawBoard(args: DrawArgs): void {
 
   ctx.save();
   ctx.lineJoin = 'round';
-  ctx.fillStyle = CORRIDOR;
-  ctx.fillRect(0, 0, width, height);
-  ctx.globalAlpha = OWNED_ALPHA;
-  for (let p = 0; p < colors.length && p < 10; p++) {
-    ctx.fillStyle = colors[p]!;
-    fillRuns(ctx, g, rows, cols, cw, ch, CH_OWNER0 + p);
-  }
-  ctx.globalAlpha = 1;
-  ctx.fillStyle = WALL;
-  fillRuns(ctx, g, rows, cols, cw, ch, CH_WALL);
+  drawCells(ctx, f, colors, width, height);
 
+  // Faint grid on big boards: thin rectangles, far cheaper than stroked lines.
   if (s >= 10) {
-    ctx.beginPath();
-    for (let i = 1; i < rows; i++) {
-      const y = Math.round(i * ch) + 0.5;
-      ctx.moveTo(0, y);
-      ctx.lineTo(width, y);
-    }
-    for (let j = 1; j < cols; j++) {
-      const x = Math.round(j * cw) + 0.5;
-      ctx.moveTo(x, 0);
-      ctx.lineTo(x, height);
-    }
-    ctx.strokeStyle = GRID;
-    ctx.lineWidth = 1;
-    ctx.stroke();
+    ctx.fillStyle = GRID;
+    for (let i = 1; i < rows; i++) ctx.fillRect(0, Math.round(i * ch), width, 1);
+    for (let j = 1; j < cols; j++) ctx.fillRect(Math.round(j * cw), 0, 1, height);
   }
 
   for (let k = g.indexOf('B'); k !== -1; k = g.indexOf('B', k + 1)) {
@@ -525,27 +578,25 @@ export const legend: LegendItem[] = [
   { label: 'Corridor', swatch: (ctx, size) => swatchBox(ctx, size, CORRIDOR) },
   { label: 'Wall', swatch: (ctx, size) => swatchBox(ctx, size, WALL) },
   {
-    label: "Corridor owned by a clan (its colour)",
+    label: 'Cell owned by a clan',
     swatch: (ctx, size, colors) => {
       swatchBox(ctx, size, CORRIDOR);
-      ctx.globalAlpha = OWNED_ALPHA;
       const h = size / 2;
       for (let p = 0; p < 4; p++) {
-        ctx.fillStyle = colors[p] ?? '#888888';
+        ctx.fillStyle = tintCss(ctx, colors[p] ?? '#888888');
         ctx.fillRect((p % 2) * h, ((p / 2) | 0) * h, h, h);
       }
-      ctx.globalAlpha = 1;
     },
   },
   {
-    label: 'Book (magic strength for the clan that reads it)',
+    label: 'Book (gives magic strength)',
     swatch: (ctx, size) => {
       swatchBox(ctx, size, CORRIDOR);
       drawBook(ctx, 0, 0, size);
     },
   },
   {
-    label: "Wizard (its clan's colour)",
+    label: 'Wizard',
     swatch: (ctx, size, colors) => {
       const h = size / 2;
       ctx.strokeStyle = OUTLINE;
@@ -560,15 +611,15 @@ export const legend: LegendItem[] = [
     },
   },
   {
-    label: "Wizard being converted: the new clan's colour fills in as the rounds pass",
+    label: "Wizard being converted (the new clan's colour fills in)",
     swatch: (ctx, size, colors) => drawConverting(ctx, size / 2, size / 2, size, colors[0] ?? '#888888', colors[1] ?? '#888888', 0.6),
   },
   {
-    label: 'Ghost that can cast a spell',
+    label: 'Ghost, can cast a spell',
     swatch: (ctx, size, colors) => drawGhost(ctx, size / 2, size / 2, size, colors[0] ?? '#888888', false),
   },
   {
-    label: 'Ghost resting (after a spell, an attack or reappearing)',
+    label: 'Ghost, resting (cannot cast yet)',
     swatch: (ctx, size, colors) => drawGhost(ctx, size / 2, size / 2, size, colors[1] ?? '#888888', true),
   },
   {
@@ -604,7 +655,7 @@ export const legend: LegendItem[] = [
     },
   },
   {
-    label: 'Killed by Voldemort this round (where it stood)',
+    label: 'Killed by Voldemort this round',
     swatch: (ctx, size) => {
       ctx.beginPath();
       crossPath(ctx, size / 2, size / 2, size);
@@ -626,7 +677,7 @@ const view: GameView = {
     };
   },
   draw: drawBoard,
-  counterLabels: { cells: 'cells', wizards: 'wizards', magic: 'magic strength', conversions: 'conversions' },
+  counterLabels: { cells: 'cells', wizards: 'wizards', magic: 'magic', conversions: 'conversions' },
   legend,
   describeCell,
 };

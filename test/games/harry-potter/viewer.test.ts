@@ -33,6 +33,9 @@ interface ViewModule {
   WIZARD: number;
   GHOST: number;
   WALL: string;
+  CORRIDOR: string;
+  parseRgb(css: string): [number, number, number] | null;
+  ownedTint(rgb: [number, number, number]): [number, number, number];
 }
 interface Frame {
   round: number;
@@ -51,22 +54,54 @@ const COLS = 40;
 // Demo, Dummy, Demo, Null: the two Demos are told apart by seat.
 const NAMES = ['Demo (seat 0)', 'Dummy', 'Demo (seat 2)', 'Null'];
 
+/** The cell layer: the view paints one pixel per cell into a scratch canvas it makes from the board's document. */
+interface FakeImage {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray;
+}
+const scratch = {
+  created: 0,
+  /** The last image put into the scratch canvas. */
+  image: null as FakeImage | null,
+};
+const fakeDocument = {
+  createElement(tag: string) {
+    assert.equal(tag, 'canvas');
+    scratch.created++;
+    const canvas = {
+      width: 0,
+      height: 0,
+      getContext: (kind: string) => {
+        assert.equal(kind, '2d');
+        return {
+          createImageData: (w: number, h: number): FakeImage => ({ width: w, height: h, data: new Uint8ClampedArray(w * h * 4) }),
+          putImageData: (image: FakeImage, x: number, y: number) => {
+            assert.deepEqual([image.width, image.height, x, y], [canvas.width, canvas.height, 0, 0]);
+            scratch.image = image;
+          },
+        };
+      },
+    };
+    return canvas;
+  },
+};
+
 /**
- * Records the 2D context calls the view makes, fails on a method a real
- * context lacks (no such method here) or a coordinate that is not a finite
- * number, and adds up the area of opaque rectangles per fill colour.
+ * Records the 2D context calls the view makes, and fails on a method a real
+ * context lacks (no such method here) or a coordinate that is not a finite number.
  */
 class RecordingContext {
+  canvas = { ownerDocument: fakeDocument };
   calls = new Map<string, number>();
-  /** Area of fillRect per fillStyle, at full opacity and at partial opacity. */
-  opaqueArea = new Map<string, number>();
-  tintArea = new Map<string, number>();
   fillStyle = '#000';
   strokeStyle = '#000';
   lineWidth = 1;
   lineJoin = 'miter';
   lineCap = 'butt';
   globalAlpha = 1;
+  imageSmoothingEnabled = true;
+  drawnImages: number[][] = [];
   private depth = 0;
   private dash: number[] = [];
 
@@ -115,14 +150,17 @@ class RecordingContext {
   strokeRect(...a: number[]) {
     this.rec('strokeRect', a);
   }
+  fillRect(...a: number[]) {
+    this.rec('fillRect', a);
+  }
   setLineDash(d: number[]) {
     this.rec('setLineDash', d);
     this.dash = d.slice();
   }
-  fillRect(x: number, y: number, w: number, h: number) {
-    this.rec('fillRect', [x, y, w, h]);
-    const areas = this.globalAlpha === 1 ? this.opaqueArea : this.tintArea;
-    areas.set(this.fillStyle, (areas.get(this.fillStyle) ?? 0) + w * h);
+  drawImage(image: unknown, ...a: number[]) {
+    this.rec('drawImage', a);
+    assert.equal(this.imageSmoothingEnabled, false, 'cells are scaled up without blurring');
+    this.drawnImages.push(a);
   }
 }
 
@@ -233,26 +271,39 @@ test('describeCell names the cell type, its owner, a book, the unit on it (conve
   for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} seen in the match`);
 });
 
-test('every round draws at desktop and phone sizes: walls and owned cells painted exactly where the frame has them, state restored', () => {
+test('every round draws at desktop and phone sizes: each cell painted in its type\'s or its clan\'s colour, units batched, state restored', () => {
   const kinds = new Set(replay.rounds.flatMap((r) => r.events.map((e) => (e as { t: string }).t)));
   for (const t of ['attack', 'convert', 'kill', 'respawn', 'spell']) assert.ok(kinds.has(t), `the match has no ${t} event`);
-  const cell = 15; // whole pixels: the painted areas are exact
+  const rgb = (css: string) => mod.parseRgb(css)!;
+  const expected: Record<string, [number, number, number]> = {
+    '#': rgb(mod.WALL),
+    '.': rgb(mod.CORRIDOR),
+    B: rgb(mod.CORRIDOR),
+  };
+  COLORS.forEach((c, p) => (expected[String(p)] = mod.ownedTint(rgb(c))));
   for (let index = 0; index < replay.rounds.length; index++) {
     const f = frameAt(index);
     const ctx = new RecordingContext();
-    view.draw(argsAt(index, ctx, COLS * cell, ROWS * cell));
+    scratch.image = null;
+    view.draw(argsAt(index, ctx, 600, 450));
     assert.ok(ctx.balanced, `round ${index}: save/restore, dash and alpha left as found`);
-    const count = (ch: string) => f.g.split(ch).length - 1;
-    assert.equal(ctx.opaqueArea.get(mod.WALL), count('#') * cell * cell, `round ${index}: wall area`);
-    for (let p = 0; p < 4; p++) assert.equal(ctx.tintArea.get(COLORS[p]!) ?? 0, count(String(p)) * cell * cell, `round ${index}: cells of ${p}`);
-    // Cells come in runs, units in a few batched paths: far fewer calls than cells.
-    assert.ok(ctx.count('fillRect') < f.rows * f.cols, `round ${index}: ${ctx.count('fillRect')} fillRect`);
+    assert.deepEqual(ctx.drawnImages, [[0, 0, 600, 450]], `round ${index}: one cell layer over the whole board`);
+    const data = scratch.image!.data;
+    for (let k = 0; k < f.rows * f.cols; k++) {
+      const want = expected[f.g[k]!]!;
+      assert.deepEqual([data[4 * k], data[4 * k + 1], data[4 * k + 2], data[4 * k + 3]], [...want, 255], `round ${index}, cell ${k} '${f.g[k]}'`);
+    }
+    // Units in a few batched paths, not one fill per cell.
     assert.ok(ctx.count('fill') < 40 + f.u.length / 6, `round ${index}: ${ctx.count('fill')} fills`);
 
     const phone = new RecordingContext();
     view.draw(argsAt(index, phone, 360, (360 * ROWS) / COLS));
     assert.ok(phone.balanced);
   }
+  // One scratch canvas for the whole match (same board size).
+  assert.equal(scratch.created, 1);
+  assert.deepEqual(mod.parseRgb('rgb(1, 2, 3)'), [1, 2, 3]);
+  assert.deepEqual(mod.parseRgb('#0a0'), [0, 170, 0]);
 });
 
 test('every legend swatch draws, with distinct labels, and the view bundles for the browser', async () => {

@@ -34,9 +34,8 @@ const ABYSS = '#110d17';
 const GRANITE = '#5e6a78';
 const GRANITE_FLECK = '#a3adb8';
 const ROCK = '#8b6946';
-/** Rock lightens towards the cave colour as dwarves dig it. */
-const ROCK_DUG = ['#a08160', '#b4997a', '#c8b295'] as const;
-const CRACK = '#6a4b2e';
+/** The hole dwarves dig into a rock: it grows with every hit until the rock opens. */
+const DUG_HOLE = '#d2bd9b';
 const GOLD = '#ffd21f';
 const GOLD_EDGE = '#5c4300';
 const OUTLINE = '#161616';
@@ -47,11 +46,10 @@ const BALROG_REACH_EDGE = 'rgba(170, 50, 0, 0.85)';
 /** How much of the clan's colour shows on a conquered cave. */
 const TINT = 0.5;
 
-// Terrain keys: one colour (one path) each.
-const K_DUG = 5; // 5, 6, 7: rock dug a third, two thirds, almost open
-const K_OWNED = 8; // 8 + clan
-const NB_KEYS = 12;
-const TERRAIN: readonly string[] = [OUTSIDE, CAVE, ABYSS, GRANITE, ROCK, ...ROCK_DUG];
+// Terrain keys, one colour each: the cell kinds, then caves conquered by clan 0-3.
+const K_OWNED = 5;
+const NB_KEYS = 9;
+const TERRAIN: readonly string[] = [OUTSIDE, CAVE, ABYSS, GRANITE, ROCK];
 
 // Reused between draws: no allocation per cell or per frame once warm.
 let keys: Uint8Array = new Uint8Array(0);
@@ -62,6 +60,31 @@ let kindsOf = '';
 const marks = emptyMarks();
 let marksReplay: Replay | null = null;
 let marksIndex = -1;
+
+/** Conquered-cave colours: the cave mixed with each clan's colour (null where a colour is not #rgb / #rrggbb: drawn with alpha). */
+let tints: (string | null)[] = [];
+let tintsOf: readonly string[] | null = null;
+
+function hexRgb(c: string): [number, number, number] | null {
+  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(c);
+  if (!m) return null;
+  const h = m[1]!.length === 3 ? m[1]!.replace(/./g, '$&$&') : m[1]!;
+  return [parseInt(h.slice(0, 2), 16), parseInt(h.slice(2, 4), 16), parseInt(h.slice(4, 6), 16)];
+}
+
+function tintsFor(colors: readonly string[]): (string | null)[] {
+  if (colors !== tintsOf) {
+    const base = hexRgb(CAVE)!;
+    tints = [0, 1, 2, 3].map((seat) => {
+      const c = hexRgb(clanColor(colors, seat));
+      if (!c) return null;
+      const mix = (k: number) => Math.round(base[k]! * (1 - TINT) + c[k]! * TINT);
+      return `rgb(${mix(0)}, ${mix(1)}, ${mix(2)})`;
+    });
+    tintsOf = colors;
+  }
+  return tints;
+}
 
 function kindsFor(f: MoriaFrame): Uint8Array {
   if (f.unitTypes !== kindsOf) {
@@ -157,31 +180,28 @@ function drawBalrogReach(ctx: CanvasRenderingContext2D, x: number, y: number, w:
 }
 
 /** A treasure: a small gold chest, square so it is never taken for the yellow clan's round dwarves. */
-function pathChest(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) {
-  const h = Math.max(1.2, 0.24 * s);
-  ctx.rect(cx - h, cy - 0.8 * h, 2 * h, 1.6 * h);
-}
-
-function fillChests(ctx: CanvasRenderingContext2D, s: number) {
+function fillChest(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) {
+  const w = Math.max(2.4, 0.5 * s);
+  const h = 0.8 * w;
+  const e = Math.max(0.6, 0.07 * s);
+  ctx.fillStyle = GOLD_EDGE;
+  ctx.fillRect(cx - w / 2 - e, cy - h / 2 - e, w + 2 * e, h + 2 * e);
   ctx.fillStyle = GOLD;
-  ctx.fill();
-  ctx.lineWidth = Math.max(0.5, s * 0.07);
-  ctx.strokeStyle = GOLD_EDGE;
-  ctx.stroke();
+  ctx.fillRect(cx - w / 2, cy - h / 2, w, h);
 }
 
-function pathFlecks(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number) {
-  const d = Math.max(1, 0.16 * Math.min(w, h));
-  ctx.rect(x + 0.18 * w, y + 0.22 * h, d, d);
-  ctx.rect(x + 0.62 * w, y + 0.58 * h, d, d);
-  ctx.rect(x + 0.3 * w, y + 0.7 * h, d * 0.7, d * 0.7);
+function fillFlecks(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number) {
+  const d = Math.max(1, 0.18 * Math.min(w, h));
+  ctx.fillRect(x + 0.2 * w, y + 0.24 * h, d, d);
+  ctx.fillRect(x + 0.6 * w, y + 0.58 * h, d, d);
 }
 
-function pathCrack(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number) {
-  ctx.moveTo(x + 0.22 * w, y + 0.2 * h);
-  ctx.lineTo(x + 0.5 * w, y + 0.48 * h);
-  ctx.lineTo(x + 0.38 * w, y + 0.62 * h);
-  ctx.lineTo(x + 0.7 * w, y + 0.85 * h);
+/** The hole in a rock dug `done` times out of `resistance`. */
+function fillHole(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, done: number, resistance: number) {
+  const f = 0.15 + (0.6 * (done - 1)) / Math.max(1, resistance - 1);
+  const hw = Math.max(1, f * w);
+  const hh = Math.max(1, f * h);
+  ctx.fillRect(x + (w - hw) / 2, y + (h - hh) / 2, hw, hh);
 }
 
 function pathCross(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) {
@@ -210,9 +230,8 @@ function healthColor(frac: number): string {
 
 const clanColor = (colors: readonly string[], seat: number): string => (seat >= 0 ? (colors[seat] ?? NEUTRAL_COLOR) : NEUTRAL_COLOR);
 
-/** Adds the runs of cells with this key to the current path; false if there are none. */
-function pathRuns(ctx: CanvasRenderingContext2D, key: number, rows: number, cols: number): boolean {
-  let any = false;
+/** Fills the runs of cells with this key, one fillRect per run (the canvas' fast path). */
+function fillRuns(ctx: CanvasRenderingContext2D, key: number, rows: number, cols: number) {
   for (let i = 0; i < rows; i++) {
     const row = i * cols;
     let j = 0;
@@ -223,12 +242,10 @@ function pathRuns(ctx: CanvasRenderingContext2D, key: number, rows: number, cols
       }
       let k = j + 1;
       while (k < cols && keys[row + k] === key) k++;
-      ctx.rect(xs[j]!, ys[i]!, xs[k]! - xs[j]!, ys[i + 1]! - ys[i]!);
-      any = true;
+      ctx.fillRect(xs[j]!, ys[i]!, xs[k]! - xs[j]!, ys[i + 1]! - ys[i]!);
       j = k;
     }
   }
-  return any;
 }
 
 function boardSize(replay: Replay): { rows: number; cols: number } {
@@ -254,6 +271,7 @@ function draw(args: DrawArgs): void {
 
   let present = 0;
   let treasures = 0;
+  let dug = 0;
   for (let p = 0; p < n; p++) {
     const code = grid.charCodeAt(p);
     let key = cellKind(code);
@@ -261,66 +279,58 @@ function draw(args: DrawArgs): void {
       const o = cellOwner(code);
       if (o >= 0 && o < 4) key = K_OWNED + o;
       else if (cellTreasure(code)) treasures++;
-    } else if (key === CELL_ROCK) {
-      const left = rockHitsLeft(code, res);
-      if (left < res) key = K_DUG + Math.min(2, Math.floor((3 * (res - left)) / res));
-    }
+    } else if (key === CELL_ROCK && rockHitsLeft(code, res) < res) dug++;
     keys[p] = key;
     present |= 1 << key;
   }
 
   ctx.save();
+  const tint = tintsFor(colors);
   for (let key = 0; key < NB_KEYS; key++) {
     if (!(present & (1 << key))) continue;
-    ctx.beginPath();
-    pathRuns(ctx, key, rows, cols);
-    if (key < K_OWNED) {
-      ctx.fillStyle = TERRAIN[key]!;
-      ctx.fill();
-    } else {
-      ctx.fillStyle = CAVE;
-      ctx.fill();
-      ctx.globalAlpha = TINT;
-      ctx.fillStyle = clanColor(colors, key - K_OWNED);
-      ctx.fill();
-      ctx.globalAlpha = 1;
+    if (key < K_OWNED) ctx.fillStyle = TERRAIN[key]!;
+    else {
+      const t = tint[key - K_OWNED];
+      if (t) ctx.fillStyle = t;
+      else {
+        ctx.fillStyle = CAVE;
+        fillRuns(ctx, key, rows, cols);
+        ctx.globalAlpha = TINT;
+        ctx.fillStyle = clanColor(colors, key - K_OWNED);
+      }
     }
+    fillRuns(ctx, key, rows, cols);
+    ctx.globalAlpha = 1;
   }
 
-  // Textures: granite flecks, cracks in rock being dug, treasures.
+  // Textures: granite flecks, holes in rock being dug, treasures.
   if (s >= 5 && present & (1 << CELL_GRANITE)) {
-    ctx.beginPath();
+    ctx.fillStyle = GRANITE_FLECK;
     for (let p = 0; p < n; p++) {
       if (keys[p] !== CELL_GRANITE) continue;
       const i = Math.floor(p / cols);
       const j = p - i * cols;
-      pathFlecks(ctx, xs[j]!, ys[i]!, xs[j + 1]! - xs[j]!, ys[i + 1]! - ys[i]!);
+      fillFlecks(ctx, xs[j]!, ys[i]!, xs[j + 1]! - xs[j]!, ys[i + 1]! - ys[i]!);
     }
-    ctx.fillStyle = GRANITE_FLECK;
-    ctx.fill();
   }
-  if (s >= 7 && present & (7 << K_DUG)) {
-    ctx.beginPath();
+  if (dug > 0) {
+    ctx.fillStyle = DUG_HOLE;
     for (let p = 0; p < n; p++) {
-      const k = keys[p]!;
-      if (k < K_DUG || k >= K_OWNED) continue;
+      if (keys[p] !== CELL_ROCK) continue;
+      const left = rockHitsLeft(grid.charCodeAt(p), res);
+      if (left >= res) continue;
       const i = Math.floor(p / cols);
       const j = p - i * cols;
-      pathCrack(ctx, xs[j]!, ys[i]!, xs[j + 1]! - xs[j]!, ys[i + 1]! - ys[i]!);
+      fillHole(ctx, xs[j]!, ys[i]!, xs[j + 1]! - xs[j]!, ys[i + 1]! - ys[i]!, res - left, res);
     }
-    ctx.lineWidth = Math.max(0.6, s * 0.05);
-    ctx.strokeStyle = CRACK;
-    ctx.stroke();
   }
   if (treasures > 0) {
-    ctx.beginPath();
     for (let p = 0; p < n; p++) {
       if (!cellTreasure(grid.charCodeAt(p))) continue;
       const i = Math.floor(p / cols);
       const j = p - i * cols;
-      pathChest(ctx, (xs[j]! + xs[j + 1]!) / 2, (ys[i]! + ys[i + 1]!) / 2, s);
+      fillChest(ctx, (xs[j]! + xs[j + 1]!) / 2, (ys[i]! + ys[i + 1]!) / 2, s);
     }
-    fillChests(ctx, s);
   }
 
   const uk = kindsFor(f);
@@ -346,7 +356,8 @@ function draw(args: DrawArgs): void {
     drawBalrogReach(ctx, xs[j0]!, ys[i0]!, xs[j1]! - xs[j0]!, ys[i1]! - ys[i0]!, s);
   }
 
-  // Units, one path per kind and clan.
+  // Units, one path per kind and clan; a little larger on phone-sized cells to stay legible.
+  const us = s < 8 ? s * 1.15 : s;
   const nbSeats = args.replay.players.length;
   for (let kind = UT.Dwarf; kind <= UT.Troll; kind++) {
     const clans = kind === UT.Dwarf || kind === UT.Wizard;
@@ -356,16 +367,16 @@ function draw(args: DrawArgs): void {
       for (let id = 0; id < nbUnits; id++) {
         const p = units[3 * id + 2]!;
         if (p < 0 || uk[id] !== kind || (clans && units[3 * id] !== seat)) continue;
-        UNIT_PATHS[kind](ctx, cx(p), cy(p), s);
+        UNIT_PATHS[kind](ctx, cx(p), cy(p), us);
         any = true;
       }
       if (!any) continue;
       ctx.fillStyle = clanColor(colors, seat);
       ctx.fill();
-      strokeOutline(ctx, s);
+      strokeOutline(ctx, us);
     }
   }
-  if (bp >= 0) drawBalrog(ctx, cx(bp), cy(bp), s);
+  if (bp >= 0) drawBalrog(ctx, cx(bp), cy(bp), us);
 
   const m = marksFor(args);
   // Attacks: a slash from the attacker's edge into its victim, over both.
@@ -521,11 +532,13 @@ const legend: LegendItem[] = [
     label: "cave conquered by a clan (its colour)",
     swatch(ctx, size, colors) {
       const h = size / 2;
+      const tint = tintsFor(colors);
       for (let q = 0; q < 4; q++) {
         const x = (q % 2) * h;
         const y = Math.floor(q / 2) * h;
-        ctx.fillStyle = CAVE;
+        ctx.fillStyle = tint[q] ?? CAVE;
         ctx.fillRect(x, y, h, h);
+        if (tint[q]) continue;
         ctx.globalAlpha = TINT;
         ctx.fillStyle = clanColor(colors, q);
         ctx.fillRect(x, y, h, h);
@@ -538,22 +551,17 @@ const legend: LegendItem[] = [
     swatch(ctx, size) {
       ctx.fillStyle = CAVE;
       ctx.fillRect(0, 0, size, size);
-      ctx.beginPath();
-      pathChest(ctx, size / 2, size / 2, size);
-      fillChests(ctx, size);
+      fillChest(ctx, size / 2, size / 2, size);
     },
   },
   { label: 'rock (dwarves dig it)', swatch: cellSwatch(ROCK) },
   {
-    label: 'rock being dug',
+    label: 'rock being dug (the hole grows each hit)',
     swatch(ctx, size) {
-      ctx.fillStyle = ROCK_DUG[1];
+      ctx.fillStyle = ROCK;
       ctx.fillRect(0, 0, size, size);
-      ctx.beginPath();
-      pathCrack(ctx, 0, 0, size, size);
-      ctx.lineWidth = Math.max(0.7, size * 0.07);
-      ctx.strokeStyle = CRACK;
-      ctx.stroke();
+      ctx.fillStyle = DUG_HOLE;
+      fillHole(ctx, 0, 0, size, size, 3, 5);
     },
   },
   {
@@ -561,10 +569,8 @@ const legend: LegendItem[] = [
     swatch(ctx, size) {
       ctx.fillStyle = GRANITE;
       ctx.fillRect(0, 0, size, size);
-      ctx.beginPath();
-      pathFlecks(ctx, 0, 0, size, size);
       ctx.fillStyle = GRANITE_FLECK;
-      ctx.fill();
+      fillFlecks(ctx, 0, 0, size, size);
     },
   },
   { label: 'abyss', swatch: cellSwatch(ABYSS) },
@@ -574,7 +580,7 @@ const legend: LegendItem[] = [
   { label: 'troll', swatch: unitSwatch(UT.Troll) },
   { label: 'the Balrog', swatch: unitSwatch(UT.Balrog) },
   {
-    label: "the Balrog's reach: everything there dies",
+    label: "the Balrog's reach: all there die",
     swatch(ctx, size) {
       ctx.fillStyle = CAVE;
       ctx.fillRect(0, 0, size, size);
@@ -621,7 +627,7 @@ const legend: LegendItem[] = [
     },
   },
   {
-    label: "captured: reborn in another clan (ring: the old clan's colour)",
+    label: "captured, reborn in another clan (ring: the old one)",
     swatch(ctx, size, colors) {
       ctx.fillStyle = OUTSIDE;
       ctx.fillRect(0, 0, size, size);

@@ -260,10 +260,11 @@ test('every round draws at desktop and phone sizes, batched into a few paths, an
       const ctx = new RecordingContext();
       view.draw(argsAt(index, ctx, width, height));
       assert.ok(ctx.balanced, 'save and restore pair up');
-      assert.ok(ctx.count('rect') > 60, 'the terrain is drawn');
+      // Terrain: one fillRect per run of same-coloured cells in a row (at least one per row, far fewer than cells).
+      assert.ok(ctx.count('fillRect') >= 60 && ctx.count('fillRect') < 3600, `round ${index}: ${ctx.count('fillRect')} fillRects`);
       assert.ok(ctx.count('arc') + ctx.count('lineTo') > 100, 'the units are drawn');
-      // One path per colour, not per cell: fills stay far below the 3600 cells.
-      assert.ok(ctx.count('fill') + ctx.count('stroke') < 120, `round ${index}: ${ctx.count('fill')} fills, ${ctx.count('stroke')} strokes`);
+      // Units: one path per kind and clan, not one per unit.
+      assert.ok(ctx.count('fill') + ctx.count('stroke') < 80, `round ${index}: ${ctx.count('fill')} fills, ${ctx.count('stroke')} strokes`);
     }
   }
   const ctx = new RecordingContext();

@@ -1,6 +1,7 @@
-// The HTTP API as a fastify plugin-style app (fastify/demo's layout): the
-// app is built from its dependencies, routes are thin and declare schemas,
-// one error handler turns bad input into 4xx messages, OpenAPI at /docs.
+// The HTTP API and the website as a fastify plugin-style app (fastify/demo's
+// layout): the app is built from its dependencies, routes are thin and
+// declare schemas, one error handler turns bad input into 4xx messages
+// (pages get an error page from src/web), OpenAPI at /docs.
 // `buildApp` does not listen; src/main.ts (npm start / npm run api) does.
 
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loadGames } from '../../games/registry.ts';
 import { notFound } from '../errors.ts';
+import { readLeaderboard } from '../../ratings/leaderboard.ts';
 import { statusOut, matchOut, matchInclude } from '../serialize.ts';
 
 const page = {
@@ -50,34 +51,8 @@ export default async function gameRoutes(app: FastifyInstance) {
     async (request) => {
       const game = await gameOr404(request.params.game);
       const { limit, offset } = request.query;
-      // One query (the hot public page): qualified = the name is locked.
-      const rows = await db.$queryRaw<
-        { player: string; owner: string; ordinal: number; mu: number; sigma: number; matchesPlayed: number; total: number }[]
-      >`SELECT p."name" AS player, u."username" AS owner, r."ordinal", r."mu", r."sigma", r."matchesPlayed",
-               (count(*) OVER ())::int AS total
-        FROM "Rating" r
-        JOIN "PlayerName" p ON p."id" = r."playerId"
-        JOIN "User" u ON u."id" = p."ownerId"
-        WHERE r."game" = ${game.id} AND p."locked"
-        ORDER BY r."ordinal" DESC, r."mu" DESC, r."matchesPlayed" DESC, r."playerId" ASC
-        LIMIT ${limit} OFFSET ${offset}`;
-      const total =
-        rows.length > 0 ? rows[0]!.total : await db.rating.count({ where: { game: game.id, player: { locked: true } } });
-      return {
-        game: game.id,
-        total,
-        limit,
-        offset,
-        players: rows.map((r, i) => ({
-          rank: offset + i + 1,
-          player: r.player,
-          owner: r.owner,
-          rating: r.ordinal,
-          mu: r.mu,
-          sigma: r.sigma,
-          matchesPlayed: r.matchesPlayed,
-        })),
-      };
+      const { total, players } = await readLeaderboard(db, game.id, limit, offset);
+      return { game: game.id, total, limit, offset, players };
     },
   );
 

@@ -10,6 +10,7 @@ import { notFound } from '../../server/errors.ts';
 import { matchInclude, statusOut } from '../../server/serialize.ts';
 import { matchOut } from '../../server/serialize.ts';
 import { lineChart } from '../chart.ts';
+import { readLeaderboard } from '../../ratings/leaderboard.ts';
 import { html, type Html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { matchesTable, pager, when } from './matches.ts';
@@ -26,16 +27,8 @@ export interface LeaderboardRow {
 
 /** Qualified players by rating (the same order as GET /api/games/:game/leaderboard). */
 export async function leaderboard(db: Db, game: string, limit: number, offset: number): Promise<{ total: number; rows: LeaderboardRow[] }> {
-  const rows = await db.$queryRaw<{ player: string; owner: string; ordinal: number; matchesPlayed: number; total: number }[]>`
-    SELECT p."name" AS player, u."username" AS owner, r."ordinal", r."matchesPlayed", (count(*) OVER ())::int AS total
-    FROM "Rating" r
-    JOIN "PlayerName" p ON p."id" = r."playerId"
-    JOIN "User" u ON u."id" = p."ownerId"
-    WHERE r."game" = ${game} AND p."locked"
-    ORDER BY r."ordinal" DESC, r."mu" DESC, r."matchesPlayed" DESC, r."playerId" ASC
-    LIMIT ${limit} OFFSET ${offset}`;
-  const total = rows.length > 0 ? rows[0]!.total : await db.rating.count({ where: { game, player: { locked: true } } });
-  return { total, rows: rows.map((r, i) => ({ rank: offset + i + 1, player: r.player, owner: r.owner, rating: r.ordinal, matchesPlayed: r.matchesPlayed })) };
+  const { total, players } = await readLeaderboard(db, game, limit, offset);
+  return { total, rows: players };
 }
 
 export const playerLink = (name: string, game?: string) => html`<a href="/players/${encodeURIComponent(name)}${game ? `?game=${encodeURIComponent(game)}` : ''}">${name}</a>`;

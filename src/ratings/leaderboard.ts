@@ -1,0 +1,41 @@
+// The leaderboard of a game: qualified players (name locked) by OpenSkill
+// ordinal, one query. The API and the website read it through here.
+
+import type { Db } from '../db/client.ts';
+
+export interface LeaderboardEntry {
+  rank: number;
+  player: string;
+  owner: string;
+  /** The ordinal, mu - 3 sigma. */
+  rating: number;
+  mu: number;
+  sigma: number;
+  matchesPlayed: number;
+}
+
+export async function readLeaderboard(db: Db, game: string, limit: number, offset: number): Promise<{ total: number; players: LeaderboardEntry[] }> {
+  const rows = await db.$queryRaw<{ player: string; owner: string; ordinal: number; mu: number; sigma: number; matchesPlayed: number; total: number }[]>`
+    SELECT p."name" AS player, u."username" AS owner, r."ordinal", r."mu", r."sigma", r."matchesPlayed",
+           (count(*) OVER ())::int AS total
+    FROM "Rating" r
+    JOIN "PlayerName" p ON p."id" = r."playerId"
+    JOIN "User" u ON u."id" = p."ownerId"
+    WHERE r."game" = ${game} AND p."locked"
+    ORDER BY r."ordinal" DESC, r."mu" DESC, r."matchesPlayed" DESC, r."playerId" ASC
+    LIMIT ${limit} OFFSET ${offset}`;
+  // Past the last page the window count is not there: count apart.
+  const total = rows.length > 0 ? rows[0]!.total : await db.rating.count({ where: { game, player: { locked: true } } });
+  return {
+    total,
+    players: rows.map((r, i) => ({
+      rank: offset + i + 1,
+      player: r.player,
+      owner: r.owner,
+      rating: r.ordinal,
+      mu: r.mu,
+      sigma: r.sigma,
+      matchesPlayed: r.matchesPlayed,
+    })),
+  };
+}

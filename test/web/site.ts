@@ -60,3 +60,90 @@ export async function startSite(options: { gate?: GateOptions; workers?: number 
     throw err;
   }
 }
+
+// ---- Helpers for the browser tests (test/web/browser-*.test.ts) ----
+
+export interface PageWeight {
+  /** Bytes on the wire (headers + body, as Chromium counts them) of everything but the excluded URLs. */
+  total: number;
+  /** The same by resource type (Document, Stylesheet, Script, Image, Fetch...). */
+  byType: Record<string, number>;
+  /** Bytes of the excluded responses (the replay data). */
+  excluded: number;
+  urls: { url: string; type: string; bytes: number }[];
+}
+
+/**
+ * Opens `path` in a fresh context (an empty cache) and counts what Chromium transferred
+ * (CDP Network.loadingFinished encodedDataLength) until `ready` resolves and the network
+ * is idle. URLs matching `exclude` (the replay data) are counted apart.
+ */
+export async function pageWeight(
+  site: Site,
+  path: string,
+  o: { cookies?: Parameters<import('playwright-core').BrowserContext['addCookies']>[0]; ready?: (page: Page) => Promise<unknown>; exclude?: RegExp; width?: number; height?: number } = {},
+): Promise<PageWeight & { errors: string[] }> {
+  const page = await site.newPage({ width: o.width, height: o.height });
+  try {
+    if (o.cookies) await page.context().addCookies(o.cookies);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const seen = new Map<string, { url: string; type: string }>();
+    const done = new Map<string, number>();
+    cdp.on('Network.requestWillBeSent', (e) => seen.set(e.requestId, { url: e.request.url, type: e.type ?? 'Other' }));
+    cdp.on('Network.responseReceived', (e) => seen.set(e.requestId, { url: e.response.url, type: e.type }));
+    cdp.on('Network.loadingFinished', (e) => done.set(e.requestId, e.encodedDataLength));
+    const res = await page.goto(path, { waitUntil: 'load' });
+    if (!res || res.status() >= 400) throw new Error(`${path}: HTTP ${res?.status()}`);
+    if (o.ready) await o.ready(page);
+    await page.waitForLoadState('networkidle');
+    const weight: PageWeight = { total: 0, byType: {}, excluded: 0, urls: [] };
+    for (const [id, bytes] of done) {
+      const r = seen.get(id);
+      if (!r) continue;
+      if (o.exclude?.test(r.url)) {
+        weight.excluded += bytes;
+        continue;
+      }
+      weight.total += bytes;
+      weight.byType[r.type] = (weight.byType[r.type] ?? 0) + bytes;
+      weight.urls.push({ url: r.url.replace(site.url, ''), type: r.type, bytes });
+    }
+    await cdp.detach();
+    return { ...weight, errors: [...page.errors] };
+  } finally {
+    await page.context().close();
+  }
+}
+
+/** The page's width against the viewport's: no horizontal scrolling means scrollWidth <= innerWidth (+1 for rounding). */
+export async function overflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number; widest: string[] }> {
+  return page.evaluate(() => {
+    // Runs in the page (this project's tsconfig has no DOM types).
+    const { window, document } = globalThis as any;
+    const innerWidth: number = window.innerWidth;
+    const widest: string[] = [];
+    // What sticks out, to make a failure readable.
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = (el as any).getBoundingClientRect();
+      if (r.right > innerWidth + 1 && widest.length < 5) {
+        const e = el as any;
+        const id = e.id ? `#${e.id}` : '';
+        const cls = typeof e.className === 'string' && e.className ? `.${e.className.trim().split(/\s+/).join('.')}` : '';
+        widest.push(`${e.tagName.toLowerCase()}${id}${cls} right=${Math.round(r.right)}`);
+      }
+    }
+    return { scrollWidth: document.scrollingElement.scrollWidth as number, innerWidth, widest };
+  });
+}
+
+/** A short match of built-ins played in process (trusted code), as the gzip'd replay `arbiter play -o x.json.gz` writes. */
+export async function playReplay(game: string, players: string[], config: Record<string, unknown>, seed = 3): Promise<Buffer> {
+  const { runMatch } = await import('../../src/runner/run-match.ts');
+  const { builtinSeat } = await import('../../src/runner/builtins.ts');
+  const { encodeReplay } = await import('../../src/replay/io.ts');
+  const seats = await Promise.all(players.map((p) => builtinSeat(game, p)));
+  const { replay } = await runMatch({ game, seed, config, seats }, { host: 'inprocess' });
+  return encodeReplay(replay);
+}

@@ -46,7 +46,7 @@ test('GET /submit: a multipart form with the games, a file input in a drop zone,
 test('each bad upload re-renders the form with the message on the right field (aria-invalid) and stores nothing', async () => {
   const before = await db.submission.count();
   const cases: { what: string; fields: Record<string, string>; file?: { filename: string; content: string | Buffer }; field: 'game' | 'file'; status: number; message: RegExp }[] = [
-    { what: 'no game', fields: { game: '' }, file: { filename: 'A.ts', content: bot('Abc') }, field: 'game', status: 400, message: /choose the game/ },
+    { what: 'no game chosen, none in the file', fields: { game: '' }, file: { filename: 'A.ts', content: bot('Abc').replace(/export const GAME[^\n]*\n/, '') }, field: 'game', status: 400, message: /choose the game/ },
     { what: 'unknown game', fields: { game: 'chess' }, file: { filename: 'A.ts', content: bot('Abc') }, field: 'game', status: 400, message: /unknown game &quot;chess&quot;/ },
     { what: 'no file', fields: { game: 'moria' }, field: 'file', status: 400, message: /no file/ },
     { what: 'no file chosen', fields: { game: 'moria' }, file: { filename: '', content: '' }, field: 'file', status: 400, message: /no file/ },
@@ -106,6 +106,12 @@ test('a good submit redirects to its page; only its owner (or an admin) sees it;
   const row = await db.submission.findUniqueOrThrow({ where: { id }, include: { player: true } });
   assert.equal(row.player.name, 'Anna');
   assert.equal(row.filename, 'Anna.ts');
+
+  // No game chosen: the file's GAME decides.
+  const byFile = await submitForm(ana, { game: '' }, { filename: 'Annb.ts', content: bot('Annb') });
+  assert.equal(byFile.statusCode, 303);
+  const byFileId = Number(/^\/submissions\/(\d+)$/.exec(byFile.headers.location as string)?.[1]);
+  assert.equal((await db.submission.findUniqueOrThrow({ where: { id: byFileId } })).game, 'moria');
 
   const page = await app.inject({ url: `/submissions/${id}`, headers: { cookie: ana.cookie } });
   assert.equal(page.statusCode, 200);

@@ -7,6 +7,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadGames } from '../../games/registry.ts';
+import { readBotHeader } from '../../../sandbox/compile.ts';
 import { HttpError, badRequest, tooLarge } from '../../server/errors.ts';
 import { createSubmission, decodeUtf8, submitRateLimit } from '../../server/routes/submissions.ts';
 import { html } from '../html.ts';
@@ -36,9 +37,9 @@ ${errorSummary(errors, LABELS)}
   ${select({
     name: 'game',
     label: 'Game',
-    options: [{ value: '', label: 'Choose a game…' }, ...options],
+    options: [{ value: '', label: 'The one the file declares (GAME)' }, ...options],
     value: game,
-    required: true,
+    hint: 'Left as is, the file\'s export const GAME decides.',
     errors,
   })}
   <div class="dropzone" id="dropzone">
@@ -98,6 +99,8 @@ ${errorSummary(errors, LABELS)}
       status = err.statusCode;
     }
     if (!errors.file && source === undefined) errors.file = 'no file: choose your bot file (.ts or .js)';
+    // No game chosen: the file's own `export const GAME` says which (a mismatch is refused later).
+    if (!game && source !== undefined && !errors.file) game = readBotHeader(source).game ?? '';
     if (!game) errors.game = 'choose the game your bot plays';
     if (Object.keys(errors).length > 0 || source === undefined) return sendForm(request, reply, { game, filename }, errors, status);
 

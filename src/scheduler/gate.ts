@@ -223,7 +223,9 @@ export async function gateOnMatch(tx: Tx, match: FinishedGateMatch, options: Gat
     const best = Math.max(...seats.filter((p) => p !== mine).map((p) => p.score ?? 0));
     const how = myScore === best ? `tied for first with ${opponent} at ${myScore} (ties are not wins)` : `ranked ${mine?.rank ?? '?'} of 4 with ${myScore} against ${opponent}'s best ${best}`;
     const froze = mine?.frozenReason ? `; your bot froze in round ${mine.frozenRound ?? 0} (${mine.frozenReason}): ${oneLine(mine.frozenMessage)}` : '';
-    await reject(tx, effects, sub.id, `lost to ${opponent} in match #${match.id} (seed ${match.seed}): ${how}${froze}`, {
+    // The gate's own numbering (as the submission page shows it) and the match id (its URL).
+    const which = `gate match ${(match.gateIndex ?? 0) + 1} of ${GATE_DUMMY_MATCHES} (match #${match.id}, seed ${match.seed})`;
+    await reject(tx, effects, sub.id, `lost to ${opponent} in ${which}: ${how}${froze}`, {
       step: 'dummy',
       matchId: match.id,
       seed: match.seed,

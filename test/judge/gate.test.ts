@@ -58,7 +58,7 @@ test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and th
   assert.equal(sub.statusCode, 202);
   const v = await judge.verdict(sub.body.id);
   assert.equal(v.status, 'rejected');
-  assert.match(v.reason, /^lost to Dummy in match #(\d+) \(seed \d+\)/);
+  assert.match(v.reason, /^lost to Dummy in gate match [1-4] of 4 \(match #(\d+), seed \d+\)/);
   const lostIn = Number(/#(\d+)/.exec(v.reason)![1]);
   const steps = v.gateMatches.map((m: { gateStep: string }) => m.gateStep);
   assert.equal(steps[0], 'selfplay');

@@ -264,7 +264,7 @@ test('with the judge: a Null copy is rejected and a Demo copy qualifies, followe
 
     const lost = await final(bad);
     assert.match(lost, /<section id="verdict" class="verdict rejected" data-status="rejected"/);
-    assert.match(lost, /<span id="verdict-reason">lost to Null in match #\d+ \(seed \d+\): (tied for first|ranked \d of 4)/);
+    assert.match(lost, /<span id="verdict-reason">lost to Null in gate match [1-4] of 4 \(match #\d+, seed \d+\): (tied for first|ranked \d of 4)/);
     assert.match(lost, /data-state="lost" data-label="Match \d against Null"/);
 
     // The live stream the page's script follows answers at once with the final status and ends.

@@ -1,4 +1,4 @@
-// API throughput and latency of the leaderboard and match endpoints under a
+// API and page throughput and latency (leaderboard, matches, home) under a
 // bounded load generator on loopback (`npm run bench api`).
 //
 // A fresh Postgres database (BENCH_DATABASE_URL's server, default the test
@@ -168,6 +168,11 @@ export async function run(): Promise<void> {
       ['GET /api/matches?player=P7&limit=20', () => '/api/matches?player=P7&limit=20'],
       ['GET /api/matches/:id', () => `/api/matches/${pick(ids)}`],
       ['GET /api/matches/:id/replay (20 KB)', () => `/api/matches/${pick(ids)}/replay`],
+      // The website's pages over the same data (server-rendered HTML).
+      ['GET / (home page)', () => '/'],
+      ['GET /games/moria/leaderboard (page)', () => '/games/moria/leaderboard'],
+      ['GET /matches?game=moria (page)', () => '/matches?game=moria'],
+      ['GET /matches/:id (page)', () => `/matches/${pick(ids)}`],
     ];
     // Warm up (JIT, connection pool, plan caches).
     await load(base, () => scenarios[0]![1](), 1, CONNECTIONS);

@@ -90,7 +90,7 @@ for (const g of GAMES) {
       assert.equal(await page.getByRole('button', { name: 'Step forward' }).getAttribute('aria-disabled'), 'true');
       const ranks = await heads.evaluateAll((els: any[]) => els.map((e) => Number(e.dataset.rank)));
       assert.deepEqual(ranks, replay.result.ranks, 'the final ranks on the scoreboard are the replay\'s');
-      assert.ok((await paintedPixels(page)) > 1000);
+      assert.ok((await paintedPixels(page)) > 1000, 'the last round is drawn');
       assert.deepEqual(page.errors, []);
     } finally {
       await page.context().close();

@@ -16,9 +16,20 @@ export interface Site {
   url: string;
   browser: Browser;
   /** A new page (its own cookies) with console errors collected. */
-  newPage(options?: { width?: number; height?: number }): Promise<Page & { errors: string[] }>;
+  newPage(options?: { width?: number; height?: number }): Promise<SitePage>;
   close(): Promise<void>;
 }
+
+export type SitePage = Page & {
+  /** Page errors and console errors, in order. */
+  errors: string[];
+  /**
+   * Chromium logs "Failed to load resource: ... status of N" as a console error for every
+   * response >= 400, including a page the server answers with 400 on purpose (a form with
+   * errors). Such a message is not collected when its URL matches `url` and its status is `status`.
+   */
+  expectHttpError(url: RegExp, status: number): void;
+};
 
 export async function startSite(options: { gate?: GateOptions; workers?: number } = {}): Promise<Site> {
   if (!existsSync(CHROMIUM)) {
@@ -40,11 +51,16 @@ export async function startSite(options: { gate?: GateOptions; workers?: number 
       browser: b,
       async newPage(o = {}) {
         const context = await b.newContext({ baseURL: address, viewport: { width: o.width ?? 1100, height: o.height ?? 900 } });
-        const page = (await context.newPage()) as Page & { errors: string[] };
+        const page = (await context.newPage()) as SitePage;
         page.errors = [];
+        const expected: { url: RegExp; status: number }[] = [];
+        page.expectHttpError = (url, status) => void expected.push({ url, status });
         page.on('pageerror', (e) => page.errors.push(e.message));
         page.on('console', (m) => {
-          if (m.type() === 'error') page.errors.push(m.text());
+          if (m.type() !== 'error') return;
+          const failed = /^Failed to load resource: the server responded with a status of (\d+)/.exec(m.text());
+          if (failed && expected.some((x) => x.status === Number(failed[1]) && x.url.test(m.location().url))) return;
+          page.errors.push(m.text());
         });
         page.setDefaultTimeout(20_000);
         return page;

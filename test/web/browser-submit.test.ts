@@ -84,6 +84,7 @@ test('sign up: a short password is an announced error on the field; then the acc
   assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('href')), '#f-password', 'the link takes the focus');
   await page.keyboard.press('Enter');
   await page.waitForURL(/#f-password$/);
+  assert.equal(await page.evaluate('document.activeElement?.id'), 'f-password', 'following the link puts the focus in the field');
 
   await password.fill(PASSWORD);
   await page.getByRole('button', { name: 'Create my account' }).click();
@@ -229,8 +230,10 @@ test('watch a gate match from the timeline: step (button and →), jump to the e
   await dialog.waitFor({ state: 'hidden' });
   await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
   await dialog.waitFor();
+  assert.equal(await page.evaluate('document.activeElement?.closest("dialog[data-help]") !== null'), true, 'the focus is in the open dialog');
   await dialog.getByRole('button', { name: 'Close' }).click();
   await dialog.waitFor({ state: 'hidden' });
+  assert.equal(await page.evaluate('document.activeElement?.getAttribute("aria-label")'), 'Keyboard shortcuts', 'the focus goes back to the button that opened it');
 
   // The slider: set it, then move it by keyboard.
   const slider = page.getByRole('slider', { name: 'Round' });
@@ -250,6 +253,21 @@ test('watch a gate match from the timeline: step (button and →), jump to the e
   assert.equal(await page.getByRole('button', { name: 'Pause' }).count(), 1);
   await page.locator('[data-viewer][data-playing="false"]').waitFor({ timeout: 10_000 });
   assert.equal(await v.getAttribute('data-round'), String(TEST_GATE_CONFIG.nb_rounds), 'played to the end');
+
+  // The round shown is in the address (#round=N, once it settles), and such a link opens at that round.
+  await page.waitForURL(new RegExp(`/matches/${gateMatchId}#round=${TEST_GATE_CONFIG.nb_rounds}$`));
+  const deep = await site.newPage();
+  try {
+    await deep.context().addCookies(await context.cookies());
+    await deep.goto(`/matches/${gateMatchId}#round=7`);
+    await deep.locator('[data-viewer][data-ready="true"]').waitFor();
+    await atRound(deep, 7, '#round=7');
+    await deep.evaluate('location.hash = "#round=3"');
+    await atRound(deep, 3, 'the hash changed to #round=3');
+    assert.deepEqual(deep.errors, []);
+  } finally {
+    await deep.context().close();
+  }
 
   // The result and the downloads.
   const rows = page.locator('table#match-result tr[data-seat]');

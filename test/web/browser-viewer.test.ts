@@ -170,6 +170,10 @@ test('/view on a phone (390×844): no horizontal overflow, the board and every c
       await page.getByRole('button', { name: 'Step forward' }).click();
       await atRound(page, 1, `${g.id}: Step forward on a phone`);
     }
+    // The measure itself sees an overflow when there is one.
+    await page.evaluate('document.body.append(Object.assign(document.createElement("div"), { style: "width: 600px; height: 1px" }))');
+    const wide = await overflow(page);
+    assert.ok(wide.scrollWidth > wide.innerWidth + 1, `a 600 px block overflows a 390 px screen: ${JSON.stringify(wide)}`);
     assert.deepEqual(page.errors, []);
   } finally {
     await page.context().close();

@@ -60,7 +60,7 @@ export function select(o: SelectOptions): Html {
 export function errorSummary(errors: FieldErrors | undefined, labels: Record<string, string> = {}): HtmlValue {
   const entries = Object.entries(errors ?? {});
   if (entries.length === 0) return '';
-  return html`<div class="form-errors" role="alert" tabindex="-1" id="form-errors">
+  return html`<div class="form-errors" role="alert" tabindex="-1" id="form-errors" autofocus>
   <p><strong>${entries.length === 1 ? 'There is a problem' : `There are ${entries.length} problems`}</strong></p>
   <ul>${entries.map(([name, msg]) => (name ? html`<li><a href="#f-${name}">${labels[name] ? `${labels[name]}: ` : ''}${msg}</a></li>` : html`<li>${msg}</li>`))}</ul>
 </div>`;

@@ -2,7 +2,8 @@
 // gate live. On every event of /api/submissions/:id/events it fetches the
 // server-rendered timeline (GET /submissions/:id/timeline) and swaps it in,
 // so the page and the live view share one renderer; it announces what
-// changed in the aria-live region, and stops at the verdict.
+// changed in the aria-live region, and stops at the verdict (then refreshes
+// a while longer if gate matches are still being played).
 
 const root = document.getElementById('gate-live');
 const announcer = document.getElementById('gate-announcer');
@@ -31,10 +32,10 @@ function announce(before: ReturnType<typeof snapshot>, after: ReturnType<typeof 
     const old = before.steps.get(key);
     if (old?.state !== step.state && STATE_WORDS[step.state] && step.state !== 'skipped') news.push(`${step.label}: ${STATE_WORDS[step.state]}.`);
   }
-  if (after.final) {
+  if (after.final && !before.final) {
     const reason = document.getElementById('verdict-reason')?.textContent;
     news.push(`Verdict: ${after.status}${reason ? `: ${reason}` : ''}.`);
-  } else if (before.status !== after.status) {
+  } else if (!after.final && before.status !== after.status) {
     news.push(`Status: ${after.status}.`);
   }
   if (news.length > 0) announcer.textContent = news.join(' ');
@@ -44,6 +45,7 @@ if (root && id && root.dataset.final !== 'true' && 'EventSource' in window) {
   let source: EventSource | null = new EventSource(`/api/submissions/${encodeURIComponent(id)}/events`);
   let fetching: Promise<void> | null = null;
   let again = false;
+  let settleChecks = 0;
 
   const stop = () => {
     source?.close();
@@ -69,7 +71,12 @@ if (root && id && root.dataset.final !== 'true' && 'EventSource' in window) {
     if (focused) document.getElementById(focused)?.focus();
     const after = snapshot();
     announce(before, after);
-    if (after.final) stop();
+    if (after.final) {
+      stop();
+      // Gate matches already running at the verdict still finish and are recorded: keep their rows current a while.
+      const running = [...after.steps.values()].some((step) => step.state === 'running');
+      if (running && settleChecks++ < 40) setTimeout(() => void refresh().catch((err: unknown) => console.warn(err)), 3000);
+    }
   };
 
   // Events can arrive faster than the fragment loads: one fetch at a time, and one more after it if needed.

@@ -88,6 +88,10 @@ async function page(url: string, headers: Record<string, string> = {}) {
 test('home: a card per game with its leaderboard top 5, latest matches and starter kit; how it works', async () => {
   const res = await page('/');
   assert.equal(res.statusCode, 200);
+  // Pages run only their own scripts and styles (no inline code).
+  assert.match(String(res.headers['content-security-policy']), /script-src 'self'; style-src 'self';/);
+  assert.equal(res.headers['x-content-type-options'], 'nosniff');
+  assert.doesNotMatch(res.body, /<script(?![^>]*\ssrc=)[^>]*>|\sstyle="|\son[a-z]+="/, 'no inline script, style or handler');
   for (const id of ['moria', 'walking-dead', 'harry-potter', 'bola-de-drac']) {
     assert.match(res.body, new RegExp(`<article class="card game-card" id="game-${id}"`), id);
     assert.match(res.body, new RegExp(`href="/games/${id}/starter-kit.zip"`), id);

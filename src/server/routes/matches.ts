@@ -30,7 +30,7 @@ export interface ListQuery {
  * Matches, newest first, with the API's filters (shared by GET /api/matches
  * and the /matches page). An unknown player or game simply matches nothing.
  */
-export async function listMatches(db: Db, q: ListQuery) {
+async function queryMatches(db: Db, q: ListQuery, countTotal: boolean) {
   // One query per page (the hot public list): filters, the page, its participants and the total.
   const conds: Prisma.Sql[] = [];
   if (q.game) conds.push(Prisma.sql`m."game" = ${q.game}`);
@@ -60,13 +60,28 @@ export async function listMatches(db: Db, q: ListQuery) {
               FROM "Participant" p WHERE p."matchId" = m."id") AS participants,
            (SELECT r."sizeBytes" FROM "Replay" r WHERE r."matchId" = m."id") AS "replaySize",
            page.total
-    FROM (SELECT m."id", (count(*) OVER ())::int AS total FROM "Match" m ${where}
+    FROM (SELECT m."id", ${!countTotal ? Prisma.sql`NULL::int` : Prisma.sql`(count(*) OVER ())::int`} AS total FROM "Match" m ${where}
           ORDER BY m."id" DESC LIMIT ${q.limit} OFFSET ${q.offset}) page
     JOIN "Match" m ON m."id" = page."id"
     ORDER BY m."id" DESC`;
   const rows = found.map((r) => ({ ...r, participants: r.participants ?? [], replay: r.replaySize === null ? null : { sizeBytes: r.replaySize } }));
-  const total = rows.length > 0 ? found[0]!.total : await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Match" m ${where}`.then((x) => x[0]!.n);
+  const total =
+    !countTotal
+      ? null
+      : rows.length > 0
+        ? found[0]!.total
+        : await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Match" m ${where}`.then((x) => x[0]!.n);
   return { total, limit: q.limit, offset: q.offset, matches: rows.map(matchOut) };
+}
+
+export async function listMatches(db: Db, q: ListQuery) {
+  const page = await queryMatches(db, q, true);
+  return { ...page, total: page.total! };
+}
+
+/** The newest matches for a "latest N" box: no total count (it would scan every match the filters select). */
+export async function latestMatches(db: Db, q: ListQuery) {
+  return (await queryMatches(db, q, false)).matches;
 }
 
 export default async function matchRoutes(app: FastifyInstance) {

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { loadGames } from '../../games/registry.ts';
 import type { AnyGame } from '../../games/types.ts';
 import { notFound } from '../../server/errors.ts';
-import { listMatches } from '../../server/routes/matches.ts';
+import { latestMatches } from '../../server/routes/matches.ts';
 import { html, type Html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { renderStatement } from '../statement.ts';
@@ -153,9 +153,13 @@ export default async function homePages(app: FastifyInstance) {
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     const games = await loadGames();
     const qualified = await qualifiedCounts(app);
+    // Every game's boxes at once; the latest matches need no total count.
+    const boxes = await Promise.all(
+      [...games.values()].map((game) => Promise.all([leaderboard(db, game.id, 5, 0), latestMatches(db, { game: game.id, limit: 5, offset: 0 })])),
+    );
     const cards: Html[] = [];
-    for (const game of games.values()) {
-      const [top, latest] = await Promise.all([leaderboard(db, game.id, 5, 0), listMatches(db, { game: game.id, limit: 5, offset: 0 })]);
+    for (const [g, game] of [...games.values()].entries()) {
+      const [top, latest] = boxes[g]!;
       const n = qualified.get(game.id) ?? 0;
       cards.push(html`<article class="card game-card" id="game-${game.id}" aria-labelledby="game-${game.id}-h">
 <h2 id="game-${game.id}-h"><a href="/games/${game.id}">${game.title}</a></h2>
@@ -164,7 +168,7 @@ export default async function homePages(app: FastifyInstance) {
 ${leaderboardTable(top.rows, game, `leaderboard-${game.id}`)}
 ${top.total > 5 ? html`<p><a href="/games/${game.id}/leaderboard">All ${top.total} players</a></p>` : ''}
 <h3>Latest matches</h3>
-${latest.matches.length ? html`<ul class="latest" id="latest-${game.id}">${latest.matches.map(
+${latest.length ? html`<ul class="latest" id="latest-${game.id}">${latest.map(
         (m) => html`<li><a href="/matches/${m.id}">#${m.id}</a> ${m.kind}: ${m.participants.map((p, i) => html`${i ? ', ' : ''}<span class="seat seat-${p.seat}" aria-hidden="true"></span>${p.name}${p.score !== null ? ` ${p.score}` : ''}`)}${m.status !== 'done' ? html` <span class="badge ${m.status}">${m.status}</span>` : ''}</li>`,
       )}</ul>
 <p><a href="/matches?game=${game.id}">More matches</a></p>` : html`<p class="muted">No match yet.</p>`}
@@ -200,7 +204,7 @@ ${howItWorks}`,
       const [statement, top, latest, qualified] = await Promise.all([
         lang ? readFile(game.statements[lang]!, 'utf8').then(renderStatement) : Promise.resolve(null),
         leaderboard(db, game.id, 10, 0),
-        listMatches(db, { game: game.id, limit: 10, offset: 0 }),
+        latestMatches(db, { game: game.id, limit: 10, offset: 0 }),
         qualifiedCounts(app).then((c) => c.get(game.id) ?? 0),
       ]);
       const games = await loadGames();
@@ -236,7 +240,7 @@ ${statement ?? html`<p class="muted">No statement yet.</p>`}
 </div>
 <section id="latest-matches" aria-labelledby="latest-matches-h">
 <h2 id="latest-matches-h">Latest matches</h2>
-${latest.matches.length ? html`${matchesTable(latest.matches, games, 'latest-matches-table')}<p><a href="/matches?game=${game.id}">All ${game.title} matches</a></p>` : html`<p class="muted">No match yet.</p>`}
+${latest.length ? html`${matchesTable(latest, games, 'latest-matches-table')}<p><a href="/matches?game=${game.id}">All ${game.title} matches</a></p>` : html`<p class="muted">No match yet.</p>`}
 </section>`,
       });
     },

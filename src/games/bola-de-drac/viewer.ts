@@ -7,6 +7,7 @@
 
 import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../web/client/viewer/game-view.ts';
 import { CELL_CHARS, CType, DI, DJ } from './consts.ts';
+import type { BdEvent } from './engine.ts';
 import * as sp from './viewer/sprites.ts';
 
 /** What index.ts frame() returns. */
@@ -47,14 +48,6 @@ const CELL_NAMES: Record<number, string> = {
   [KINTON]: 'Kinton cloud',
   [BEAN]: 'magic bean',
 };
-
-type BdEvent =
-  | { e: 'kamehame'; p: number; d: number; from: [number, number]; to: [number, number]; killed: number[] }
-  | { e: 'combat'; a: number; b: number; winner: number; at: [number, number] }
-  | { e: 'take'; p: number; what: 'ball' | 'bean' | 'kinton'; at: [number, number] }
-  | { e: 'deposit'; p: number; at: [number, number] }
-  | { e: 'ball'; at: [number, number] }
-  | { e: 'resurrect'; p: number; at: [number, number] };
 
 /** Per replay, computed once: the board size, the rules' numbers, and when each bean or cloud spot was last emptied. */
 interface Prep {

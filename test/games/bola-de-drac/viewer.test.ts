@@ -5,27 +5,9 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { runMatch } from '../../../src/runner/run-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
-import type { Replay, ReplayRound } from '../../../src/replay/format.ts';
+import type { Replay } from '../../../src/replay/format.ts';
+import { importGameView, PLAYER_COLORS, RecordingContext, viewArgs, type ViewArgs, type ViewUnderTest } from '../../helpers/game-view.ts';
 
-// The view is browser code (DOM types, excluded from the Node program), so it
-// is loaded by a computed path and used through the shape of the contract.
-interface Args {
-  ctx: object;
-  width: number;
-  height: number;
-  replay: Replay;
-  index: number;
-  round: ReplayRound;
-  prev: ReplayRound | null;
-  colors: readonly string[];
-}
-interface View {
-  boardSize(replay: Replay): { rows: number; cols: number };
-  draw(args: Args): void;
-  counterLabels: Record<string, string>;
-  legend: { label: string; swatch(ctx: object, size: number, colors: readonly string[]): void }[];
-  describeCell(args: Args, row: number, col: number): string | null;
-}
 interface Frame {
   rows: number;
   cols: number;
@@ -34,51 +16,19 @@ interface Frame {
 }
 type Ev = { e: string; p?: number; what?: string; at?: [number, number]; killed?: number[] };
 
-const COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#e6a100'];
 const CONFIG = { rows: 15, cols: 31, nb_rounds: 150 };
-let view: View;
+let view: ViewUnderTest;
 let replay: Replay;
 
-/** A 2D context that records calls and property writes, and refuses non-finite numbers (a NaN coordinate is a drawing bug). */
-function recordingContext() {
-  const calls: string[] = [];
-  const state: Record<string | symbol, unknown> = {};
-  const ctx = new Proxy(state, {
-    get(target, prop) {
-      if (prop in target) return target[prop];
-      return (...args: unknown[]) => {
-        for (const a of args) if (typeof a === 'number') assert.ok(Number.isFinite(a), `${String(prop)}(${args.join(', ')})`);
-        calls.push(String(prop));
-        if (prop === 'setLineDash') target.lineDash = args[0];
-      };
-    },
-    set(target, prop, value) {
-      if (typeof value === 'number') assert.ok(Number.isFinite(value), `${String(prop)} = ${value}`);
-      target[prop] = value;
-      return true;
-    },
-  });
-  return { ctx, calls, state };
-}
-
-function args(index: number, ctx: object, width = 900): Args {
+function args(index: number, ctx: unknown, width = 900): ViewArgs {
   const { rows, cols } = view.boardSize(replay);
-  return {
-    ctx,
-    width,
-    height: Math.round((width * rows) / cols),
-    replay,
-    index,
-    round: replay.rounds[index]!,
-    prev: index > 0 ? replay.rounds[index - 1]! : null,
-    colors: COLORS,
-  };
+  return viewArgs(replay, index, ctx, width, Math.round((width * rows) / cols));
 }
 
 const frame = (index: number) => replay.rounds[index]!.frame as Frame;
 
 before(async () => {
-  view = ((await import(new URL('../../../src/games/bola-de-drac/viewer.ts', import.meta.url).href)) as { default: View }).default;
+  view = (await importGameView('bola-de-drac')).default;
   const seats = await Promise.all(['Demo', 'Dummy', 'Demo', 'Null'].map((n) => builtinSeat('bola-de-drac', n)));
   // Seed 7 on this board has a Kame Hame, a fight, beans and clouds taken, deposits and revivals.
   ({ replay } = await runMatch({ game: 'bola-de-drac', seed: 7, config: CONFIG, seats }, { host: 'inprocess' }));
@@ -101,7 +51,7 @@ test('describeCell names the cell type and item of every cell', () => {
   const seen = new Set<string>();
   for (const index of [0, 40, 75, replay.rounds.length - 1]) {
     const f = frame(index);
-    const a = args(index, recordingContext().ctx);
+    const a = args(index, new RecordingContext().ctx);
     for (let i = 0; i < f.rows; i++) {
       for (let j = 0; j < f.cols; j++) {
         const ch = f.grid[i * f.cols + j]!;
@@ -173,21 +123,21 @@ test('a taken bean is described as coming back, and shows again when the countdo
 
 test('draw runs over every round at desktop and phone widths, leaving alpha and dashes reset', () => {
   for (const width of [900, 360]) {
-    const { ctx, calls, state } = recordingContext();
+    const rec = new RecordingContext();
     for (let index = 0; index < replay.rounds.length; index++) {
-      view.draw(args(index, ctx, width));
-      assert.equal(state.globalAlpha ?? 1, 1, `round ${index}`);
-      assert.deepEqual(state.lineDash ?? [], [], `round ${index}`);
+      view.draw(args(index, rec.ctx, width));
+      assert.equal(rec.state.globalAlpha, 1, `round ${index}`);
+      assert.deepEqual(rec.lineDash, [], `round ${index}`);
     }
     // Every cell is drawn: one fillRect per rock at least.
     const rocks = [...frame(0).grid].filter((c) => c === 'X').length;
-    assert.ok(calls.filter((c) => c === 'fillRect').length >= rocks * replay.rounds.length);
+    assert.ok(rec.count('fillRect') >= rocks * replay.rounds.length);
   }
 });
 
 test('the Kame Hame of the match is drawn as a ray', () => {
   const index = replay.rounds.findIndex((r) => (r.events as Ev[]).some((e) => e.e === 'kamehame'));
-  const { ctx, calls } = recordingContext();
+  const { ctx, calls } = new RecordingContext();
   view.draw({ ...args(index, ctx), round: { ...replay.rounds[index]!, events: [] } });
   const without = calls.length;
   calls.length = 0;
@@ -198,8 +148,8 @@ test('the Kame Hame of the match is drawn as a ray', () => {
 test('every legend swatch draws', () => {
   assert.ok(view.legend.length >= 10);
   for (const item of view.legend) {
-    const { ctx, calls } = recordingContext();
-    item.swatch(ctx, 24, COLORS);
+    const { ctx, calls } = new RecordingContext();
+    item.swatch(ctx, 24, PLAYER_COLORS);
     assert.ok(calls.length > 0, item.label);
     assert.ok(item.label.length > 0);
   }

@@ -9,27 +9,9 @@ import { builtinSeat } from '../../../src/runner/builtins.ts';
 import { bundled } from '../../../src/web/assets.ts';
 import { GHOST, WIZARD } from '../../../src/games/harry-potter/engine.ts';
 import type { Replay } from '../../../src/replay/format.ts';
+import { importGameView, PLAYER_COLORS, RecordingContext, viewArgs, type ViewArgs, type ViewUnderTest } from '../../helpers/game-view.ts';
 
-// The view is browser code (DOM types): imported by a path the Node type-check does not follow.
-interface Args {
-  ctx: unknown;
-  width: number;
-  height: number;
-  replay: Replay;
-  index: number;
-  round: Replay['rounds'][number];
-  prev: Replay['rounds'][number] | null;
-  colors: readonly string[];
-}
-interface View {
-  boardSize(replay: Replay): { rows: number; cols: number };
-  draw(args: Args): void;
-  counterLabels: Record<string, string>;
-  legend: { label: string; swatch(ctx: unknown, size: number, colors: readonly string[]): void }[];
-  describeCell(args: Args, row: number, col: number): string | null;
-}
 interface ViewModule {
-  default: View;
   WIZARD: number;
   GHOST: number;
   WALL: string;
@@ -46,9 +28,7 @@ interface Frame {
   v: [number, number];
 }
 const viewerFile = new URL('../../../src/games/harry-potter/viewer.ts', import.meta.url);
-const viewerPath: string = viewerFile.href;
 
-const COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#e6a100'];
 const ROWS = 30;
 const COLS = 40;
 // Demo, Dummy, Demo, Null: the two Demos are told apart by seat.
@@ -87,89 +67,26 @@ const fakeDocument = {
   },
 };
 
-/**
- * Records the 2D context calls the view makes, and fails on a method a real
- * context lacks (no such method here) or a coordinate that is not a finite number.
- */
-class RecordingContext {
-  canvas = { ownerDocument: fakeDocument };
-  calls = new Map<string, number>();
-  fillStyle = '#000';
-  strokeStyle = '#000';
-  lineWidth = 1;
-  lineJoin = 'miter';
-  lineCap = 'butt';
-  globalAlpha = 1;
-  imageSmoothingEnabled = true;
-  drawnImages: number[][] = [];
-  private depth = 0;
-  private dash: number[] = [];
-
-  private rec(name: string, args: unknown[]) {
-    for (const a of args) if (typeof a === 'number') assert.ok(Number.isFinite(a), `${name}(${args.join(', ')})`);
-    this.calls.set(name, (this.calls.get(name) ?? 0) + 1);
-  }
-  count(name: string) {
-    return this.calls.get(name) ?? 0;
-  }
-  get balanced() {
-    return this.depth === 0 && this.dash.length === 0 && this.globalAlpha === 1;
-  }
-  save() {
-    this.depth++;
-    this.rec('save', []);
-  }
-  restore() {
-    this.depth--;
-    this.rec('restore', []);
-  }
-  beginPath() {
-    this.rec('beginPath', []);
-  }
-  closePath() {
-    this.rec('closePath', []);
-  }
-  moveTo(...a: number[]) {
-    this.rec('moveTo', a);
-  }
-  lineTo(...a: number[]) {
-    this.rec('lineTo', a);
-  }
-  arc(...a: number[]) {
-    this.rec('arc', a);
-  }
-  quadraticCurveTo(...a: number[]) {
-    this.rec('quadraticCurveTo', a);
-  }
-  fill() {
-    this.rec('fill', []);
-  }
-  stroke() {
-    this.rec('stroke', []);
-  }
-  strokeRect(...a: number[]) {
-    this.rec('strokeRect', a);
-  }
-  fillRect(...a: number[]) {
-    this.rec('fillRect', a);
-  }
-  setLineDash(d: number[]) {
-    this.rec('setLineDash', d);
-    this.dash = d.slice();
-  }
-  drawImage(image: unknown, ...a: number[]) {
-    this.rec('drawImage', a);
-    assert.equal(this.imageSmoothingEnabled, false, 'cells are scaled up without blurring');
-    this.drawnImages.push(a);
-  }
+/** The shared recorder, with the canvas whose document makes the scratch canvas, and the cell layers drawn. */
+function recordingContext() {
+  const drawnImages: number[][] = [];
+  const rec = new RecordingContext({
+    canvas: { ownerDocument: fakeDocument },
+    onCall: ({ name, args }, r) => {
+      if (name !== 'drawImage') return;
+      assert.equal(r.state.imageSmoothingEnabled, false, 'cells are scaled up without blurring');
+      drawnImages.push(args.slice(1) as number[]);
+    },
+  });
+  return Object.assign(rec, { drawnImages });
 }
 
 let replay: Replay;
-let mod: ViewModule;
-let view: View;
+let mod: { default: ViewUnderTest } & ViewModule;
+let view: ViewUnderTest;
 
 before(async () => {
-  mod = (await import(viewerPath)) as ViewModule;
+  mod = await importGameView<ViewModule>('harry-potter');
   view = mod.default;
   const seats = await Promise.all(['Demo', 'Dummy', 'Demo', 'Null'].map((n) => builtinSeat('harry-potter', n)));
   // Ghosts rest only 5 rounds at the start so Dummy's ghost casts spells before the last 50 rounds.
@@ -186,17 +103,8 @@ before(async () => {
 
 const frameAt = (index: number) => replay.rounds[index]!.frame as Frame;
 
-function argsAt(index: number, ctx: unknown, width: number, height: number): Args {
-  return {
-    ctx,
-    width,
-    height,
-    replay,
-    index,
-    round: replay.rounds[index]!,
-    prev: index > 0 ? replay.rounds[index - 1]! : null,
-    colors: COLORS,
-  };
+function argsAt(index: number, ctx: unknown, width: number, height: number): ViewArgs {
+  return viewArgs(replay, index, ctx, width, height);
 }
 
 test('the unit types are the engine\'s, the board is the configured size and the counters named are the ones the game reports', () => {
@@ -280,12 +188,12 @@ test('every round draws at desktop and phone sizes: each cell painted in its typ
     '.': rgb(mod.CORRIDOR),
     B: rgb(mod.CORRIDOR),
   };
-  COLORS.forEach((c, p) => (expected[String(p)] = mod.ownedTint(rgb(c))));
+  PLAYER_COLORS.forEach((c, p) => (expected[String(p)] = mod.ownedTint(rgb(c))));
   for (let index = 0; index < replay.rounds.length; index++) {
     const f = frameAt(index);
-    const ctx = new RecordingContext();
+    const ctx = recordingContext();
     scratch.image = null;
-    view.draw(argsAt(index, ctx, 600, 450));
+    view.draw(argsAt(index, ctx.ctx, 600, 450));
     assert.ok(ctx.balanced, `round ${index}: save/restore, dash and alpha left as found`);
     assert.deepEqual(ctx.drawnImages, [[0, 0, 600, 450]], `round ${index}: one cell layer over the whole board`);
     const data = scratch.image!.data;
@@ -296,8 +204,8 @@ test('every round draws at desktop and phone sizes: each cell painted in its typ
     // Units in a few batched paths, not one fill per cell.
     assert.ok(ctx.count('fill') < 40 + f.u.length / 6, `round ${index}: ${ctx.count('fill')} fills`);
 
-    const phone = new RecordingContext();
-    view.draw(argsAt(index, phone, 360, (360 * ROWS) / COLS));
+    const phone = recordingContext();
+    view.draw(argsAt(index, phone.ctx, 360, (360 * ROWS) / COLS));
     assert.ok(phone.balanced);
   }
   // One scratch canvas for the whole match (same board size).
@@ -311,8 +219,8 @@ test('every legend swatch draws, with distinct labels, and the view bundles for 
   assert.equal(new Set(view.legend.map((l) => l.label)).size, view.legend.length);
   for (const item of view.legend) {
     for (const size of [14, 24]) {
-      const ctx = new RecordingContext();
-      item.swatch(ctx, size, COLORS);
+      const ctx = recordingContext();
+      item.swatch(ctx.ctx, size, PLAYER_COLORS);
       assert.ok(ctx.balanced, item.label);
       assert.ok(ctx.count('fill') + ctx.count('fillRect') + ctx.count('stroke') > 0, item.label);
     }

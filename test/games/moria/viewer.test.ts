@@ -6,111 +6,25 @@ import assert from 'node:assert/strict';
 import { runMatch } from '../../../src/runner/run-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { Replay } from '../../../src/replay/format.ts';
+import { importGameView, PLAYER_COLORS, RecordingContext, viewArgs, type ViewArgs, type ViewUnderTest } from '../../helpers/game-view.ts';
 import type { MoriaEvent, MoriaOrder } from '../../../src/games/moria/engine.ts';
 import { UT, chebyshev, emptyMarks, frameOf, roundMarks } from '../../../src/games/moria/viewer/frame.ts';
 import moria from '../../../src/games/moria/index.ts';
 import { at, build, Dir, play } from './helpers.ts';
 
-// The view is browser code (DOM types): imported by a path the Node type-check does not follow.
-interface Args {
-  ctx: unknown;
-  width: number;
-  height: number;
-  replay: Replay;
-  index: number;
-  round: Replay['rounds'][number];
-  prev: Replay['rounds'][number] | null;
-  colors: readonly string[];
-}
-interface View {
-  boardSize(replay: Replay): { rows: number; cols: number };
-  draw(args: Args): void;
-  counterLabels: Record<string, string>;
-  legend: { label: string; swatch(ctx: unknown, size: number, colors: readonly string[]): void }[];
-  describeCell(args: Args, row: number, col: number): string | null;
-}
-const viewerPath: string = new URL('../../../src/games/moria/viewer.ts', import.meta.url).href;
-
-const COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#e6a100'];
 const ROUNDS = 60;
 
-/**
- * Records every call of the 2D context methods the view may use, and fails
- * on a method a real context lacks or a coordinate that is not a finite number.
- */
-class RecordingContext {
-  calls = new Map<string, number>();
-  fillStyle: string = '#000';
-  strokeStyle: string = '#000';
-  lineWidth = 1;
-  lineCap = 'butt';
-  globalAlpha = 1;
-  private depth = 0;
-
-  private rec(name: string, args: unknown[]) {
-    for (const a of args) if (typeof a === 'number') assert.ok(Number.isFinite(a), `${name}(${args.join(', ')})`);
-    this.calls.set(name, (this.calls.get(name) ?? 0) + 1);
-  }
-  count(name: string) {
-    return this.calls.get(name) ?? 0;
-  }
-  save() {
-    this.depth++;
-    this.rec('save', []);
-  }
-  restore() {
-    this.depth--;
-    this.rec('restore', []);
-  }
-  get balanced() {
-    return this.depth === 0;
-  }
-  beginPath() {
-    this.rec('beginPath', []);
-  }
-  closePath() {
-    this.rec('closePath', []);
-  }
-  moveTo(...a: number[]) {
-    this.rec('moveTo', a);
-  }
-  lineTo(...a: number[]) {
-    this.rec('lineTo', a);
-  }
-  arc(...a: number[]) {
-    this.rec('arc', a);
-  }
-  rect(...a: number[]) {
-    this.rec('rect', a);
-  }
-  fill() {
-    this.rec('fill', []);
-  }
-  stroke() {
-    this.rec('stroke', []);
-  }
-  fillRect(...a: number[]) {
-    this.rec('fillRect', a);
-  }
-  strokeRect(...a: number[]) {
-    this.rec('strokeRect', a);
-  }
-  setLineDash(segments: number[]) {
-    this.rec('setLineDash', segments);
-  }
-}
-
 let replay: Replay;
-let view: View;
+let view: ViewUnderTest;
 
 before(async () => {
-  view = ((await import(viewerPath)) as { default: View }).default;
+  view = (await importGameView('moria')).default;
   const seats = await Promise.all(['Demo', 'Dummy', 'Demo', 'Null'].map((n) => builtinSeat('moria', n)));
   replay = (await runMatch({ game: 'moria', seed: 11, config: { nb_rounds: ROUNDS }, seats }, { host: 'inprocess' })).replay;
 });
 
-function argsAt(index: number, ctx: unknown = new RecordingContext(), width = 900, height = 900): Args {
-  return { ctx, width, height, replay, index, round: replay.rounds[index]!, prev: index > 0 ? replay.rounds[index - 1]! : null, colors: COLORS };
+function argsAt(index: number, ctx: unknown = new RecordingContext().ctx, width = 900, height = 900): ViewArgs {
+  return viewArgs(replay, index, ctx, width, height);
 }
 
 test('the board is the configured size and the counters named are the ones the game reports', () => {
@@ -244,7 +158,7 @@ test('a fall into an abyss, a walk into the Balrog and its ring are each marked 
   assert.equal(deathAt.get(4), at(s0, 5, 5), 'caught where it stood when the Balrog came');
   assert.deepEqual([marks.captured[0], marks.captured[2], marks.captured[4]].sort(), [0, 4, 5], 'the three are reborn in other clans');
 
-  const args = { ctx: new RecordingContext(), width: 200, height: 180, replay: mini, index: 1, round: mini.rounds[1]!, prev: mini.rounds[0]!, colors: COLORS };
+  const args = viewArgs(mini, 1, new RecordingContext().ctx, 200, 180);
   view.draw(args);
   assert.match(view.describeCell(args, 3, 3)!, /^\(3, 3\) abyss; a dwarf of A died here$/);
   assert.match(view.describeCell(args, 5, 5)!, /^\(5, 5\) cave; a dwarf of B died here$/);
@@ -258,8 +172,8 @@ test('every round draws at desktop and phone sizes, batched into a few paths, an
   ] as const) {
     for (let index = 0; index < replay.rounds.length; index++) {
       const ctx = new RecordingContext();
-      view.draw(argsAt(index, ctx, width, height));
-      assert.ok(ctx.balanced, 'save and restore pair up');
+      view.draw(argsAt(index, ctx.ctx, width, height));
+      assert.ok(ctx.balanced, 'save and restore pair up, no dash or transparency left behind');
       // Terrain: one fillRect per run of same-coloured cells in a row (at least one per row, far fewer than cells).
       assert.ok(ctx.count('fillRect') >= 60 && ctx.count('fillRect') < 3600, `round ${index}: ${ctx.count('fillRect')} fillRects`);
       assert.ok(ctx.count('arc') + ctx.count('lineTo') > 100, 'the units are drawn');
@@ -270,7 +184,7 @@ test('every round draws at desktop and phone sizes, batched into a few paths, an
   const ctx = new RecordingContext();
   assert.ok(view.legend.length >= 13);
   for (const item of view.legend) {
-    item.swatch(ctx, 16, COLORS);
+    item.swatch(ctx.ctx, 16, PLAYER_COLORS);
     assert.ok(ctx.count('fillRect') > 0, item.label);
   }
   for (const name of ['outside', 'cave', 'treasure', 'rock', 'granite', 'abyss', 'dwarf', 'wizard', 'orc', 'troll', 'Balrog'])

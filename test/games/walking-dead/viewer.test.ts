@@ -6,36 +6,16 @@ import assert from 'node:assert/strict';
 import { runMatch } from '../../../src/runner/run-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { MatchSeat } from '../../../src/runner/types.ts';
-import type { Replay, ReplayRound } from '../../../src/replay/format.ts';
 import { UType } from '../../../src/games/walking-dead/engine.ts';
+import { importGameView, PLAYER_COLORS, RecordingContext, viewArgs, type ViewArgs } from '../../helpers/game-view.ts';
 
-// viewer.ts is browser code (type-checked with the DOM lib by
-// src/web/client/tsconfig.json); importing it through a variable keeps it out
-// of this Node program, which has no DOM types. What the test uses of it:
-interface DrawArgs {
-  ctx: unknown;
-  width: number;
-  height: number;
-  replay: Replay;
-  index: number;
-  round: ReplayRound;
-  prev: ReplayRound | null;
-  colors: readonly string[];
-}
+// What the test reads of the view module besides the view.
 interface ViewerModule {
-  default: {
-    boardSize(replay: Replay): { rows: number; cols: number };
-    draw(args: DrawArgs): void;
-    counterLabels: Record<string, string>;
-    legend: { label: string; swatch(ctx: unknown, size: number, colors: readonly string[]): void }[];
-    describeCell(args: DrawArgs, row: number, col: number): string | null;
-  };
   UNIT_ALIVE: number;
   UNIT_DEAD: number;
   UNIT_ZOMBIE: number;
 }
-const viewerPath = '../../../src/games/walking-dead/viewer.ts';
-const viewer = (await import(viewerPath)) as ViewerModule;
+const viewer = await importGameView<ViewerModule>('walking-dead');
 const view = viewer.default;
 
 interface Frame {
@@ -45,8 +25,6 @@ interface Frame {
   food: number[];
   units: number[];
 }
-
-const COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#e6a100'];
 
 const RANDY: MatchSeat = {
   filename: 'Randy.js',
@@ -81,39 +59,8 @@ const { replay } = await runMatch(
 );
 const NAMES = replay.players.map((p) => p.name);
 
-interface Call {
-  name: string;
-  args: unknown[];
-}
-
-/** A CanvasRenderingContext2D stand-in: records every method call and every property set. */
-function recordingContext(): { ctx: unknown; calls: Call[]; sets: { name: string; value: unknown }[] } {
-  const calls: Call[] = [];
-  const sets: { name: string; value: unknown }[] = [];
-  const state: Record<string, unknown> = {};
-  const ctx = new Proxy(state, {
-    get(target, prop) {
-      if (typeof prop !== 'string') return undefined;
-      if (prop in target) return target[prop];
-      return (...args: unknown[]) => {
-        calls.push({ name: prop, args });
-        if (prop === 'measureText') return { width: String(args[0]).length * 6 };
-        return undefined;
-      };
-    },
-    set(target, prop, value) {
-      if (typeof prop === 'string') {
-        target[prop] = value;
-        sets.push({ name: prop, value });
-      }
-      return true;
-    },
-  });
-  return { ctx, calls, sets };
-}
-
-function argsFor(index: number, ctx: unknown, width = 600, height = 400): DrawArgs {
-  return { ctx, width, height, replay, index, round: replay.rounds[index]!, prev: index > 0 ? replay.rounds[index - 1]! : null, colors: COLORS };
+function argsFor(index: number, ctx: unknown, width = 600, height = 400): ViewArgs {
+  return viewArgs(replay, index, ctx, width, height);
 }
 
 function frameAt(index: number): Frame {
@@ -144,7 +91,7 @@ test('draw runs over every round, with finite coordinates on the board and balan
   const cell = Math.min(width / CONFIG.board_cols, height / CONFIG.board_rows);
   const coordCalls = new Set(['rect', 'fillRect', 'moveTo', 'lineTo', 'arc', 'fillText', 'strokeText']);
   for (let i = 0; i < replay.rounds.length; i++) {
-    const { ctx, calls, sets } = recordingContext();
+    const { ctx, calls, sets } = new RecordingContext();
     view.draw(argsFor(i, ctx, width, height));
     let depth = 0;
     let arcs = 0;
@@ -169,15 +116,15 @@ test('draw runs over every round, with finite coordinates on the board and balan
     assert.ok(arcs >= plainAlive, `round ${i}: ${arcs} arcs for ${plainAlive} alive units`);
     // Every clan's colour is used (its cells and units).
     const styles = new Set(sets.filter((s) => s.name === 'fillStyle' || s.name === 'strokeStyle').map((s) => s.value));
-    for (let pl = 0; pl < 4; pl++) assert.ok(styles.has(COLORS[pl]), `round ${i}: colour of clan ${pl} never used`);
+    for (let pl = 0; pl < 4; pl++) assert.ok(styles.has(PLAYER_COLORS[pl]), `round ${i}: colour of clan ${pl} never used`);
   }
 });
 
 test('the legend swatches draw', () => {
   assert.ok(view.legend.length >= 8);
   for (const item of view.legend) {
-    const { ctx, calls } = recordingContext();
-    item.swatch(ctx, 18, COLORS);
+    const { ctx, calls } = new RecordingContext();
+    item.swatch(ctx, 18, PLAYER_COLORS);
     assert.ok(calls.some((c) => c.name === 'fillRect'), `${item.label}: no cell drawn`);
   }
 });

@@ -3,7 +3,6 @@
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import { getGame, loadGames } from '../games/registry.ts';
 import { encodeReplay } from '../replay/io.ts';
 import { builtinSeat, UnknownPlayerError } from '../runner/builtins.ts';
@@ -11,27 +10,17 @@ import { checkSeed, runMatch } from '../runner/run-match.ts';
 import type { MatchSeat } from '../runner/types.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
 import { compileBot, readBotHeader } from '../../sandbox/compile.ts';
-import { UsageError } from './main.ts';
+import { parseCommandArgs, UsageError } from './main.ts';
 
 export async function playCommand(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        seed: { type: 'string', short: 's' },
-        output: { type: 'string', short: 'o' },
-        set: { type: 'string', multiple: true },
-        list: { type: 'boolean' },
-        quiet: { type: 'boolean', short: 'q' },
-        inprocess: { type: 'boolean' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs(args, {
+    seed: { type: 'string', short: 's' },
+    output: { type: 'string', short: 'o' },
+    set: { type: 'string', multiple: true },
+    list: { type: 'boolean' },
+    quiet: { type: 'boolean', short: 'q' },
+    inprocess: { type: 'boolean' },
+  });
   if (values.list) {
     for (const game of (await loadGames()).values()) console.log(`${game.id.padEnd(14)} ${game.title.padEnd(18)} built-in players: ${Object.keys(game.bots.builtin).join(' ')}`);
     return 0;

@@ -4,26 +4,15 @@
 
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { parseArgs } from 'node:util';
 import { decodeReplay } from '../replay/io.ts';
-import { UsageError } from './main.ts';
+import { parseCommandArgs, UsageError } from './main.ts';
 
 export async function viewCommand(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        port: { type: 'string', short: 'p' },
-        host: { type: 'string' },
-        'no-open': { type: 'boolean' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs(args, {
+    port: { type: 'string', short: 'p' },
+    host: { type: 'string' },
+    'no-open': { type: 'boolean' },
+  });
   if (positionals.length !== 1) throw new UsageError('which replay? arbiter view <match.json[.gz]> [--port N] [--host H] [--no-open]');
   const file = positionals[0]!;
   const port = values.port === undefined ? 0 : parsePort(values.port);

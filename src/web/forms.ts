@@ -20,16 +20,26 @@ export interface FieldOptions {
   attrs?: Html;
 }
 
-export function field(o: FieldOptions): Html {
+/** A labelled control with its hint and error: the control gets the aria attributes that tie them to it. */
+function labelled(o: { name: string; label: string; hint?: string; errors?: FieldErrors }, control: (id: string, aria: Html) => Html): Html {
   const id = `f-${o.name}`;
   const error = o.errors?.[o.name];
   const described = [o.hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ');
+  const aria = html`${described ? html` aria-describedby="${described}"` : ''}${error ? html` aria-invalid="true"` : ''}`;
   return html`<div class="field">
   <label for="${id}">${o.label}</label>
   ${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}
   ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
-  <input id="${id}" name="${o.name}" type="${o.type ?? 'text'}"${o.type !== 'file' && o.value !== undefined ? html` value="${o.value}"` : ''}${o.required ? html` required` : ''}${o.autocomplete ? html` autocomplete="${o.autocomplete}"` : ''}${described ? html` aria-describedby="${described}"` : ''}${error ? html` aria-invalid="true"` : ''}${o.attrs ? html` ${o.attrs}` : ''}>
+  ${control(id, aria)}
 </div>`;
+}
+
+export function field(o: FieldOptions): Html {
+  return labelled(
+    o,
+    (id, aria) =>
+      html`<input id="${id}" name="${o.name}" type="${o.type ?? 'text'}"${o.type !== 'file' && o.value !== undefined ? html` value="${o.value}"` : ''}${o.required ? html` required` : ''}${o.autocomplete ? html` autocomplete="${o.autocomplete}"` : ''}${aria}${o.attrs ? html` ${o.attrs}` : ''}>`,
+  );
 }
 
 export interface SelectOptions {
@@ -43,17 +53,12 @@ export interface SelectOptions {
 }
 
 export function select(o: SelectOptions): Html {
-  const id = `f-${o.name}`;
-  const error = o.errors?.[o.name];
-  const described = [o.hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ');
-  return html`<div class="field">
-  <label for="${id}">${o.label}</label>
-  ${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}
-  ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
-  <select id="${id}" name="${o.name}"${o.required ? html` required` : ''}${described ? html` aria-describedby="${described}"` : ''}${error ? html` aria-invalid="true"` : ''}>
+  return labelled(
+    o,
+    (id, aria) => html`<select id="${id}" name="${o.name}"${o.required ? html` required` : ''}${aria}>
     ${o.options.map((opt) => html`<option value="${opt.value}"${opt.value === o.value ? html` selected` : ''}>${opt.label}</option>`)}
-  </select>
-</div>`;
+  </select>`,
+  );
 }
 
 /** The error summary: announced, and each error links to its field. Errors under the key "" are about the whole form. */

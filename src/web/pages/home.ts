@@ -147,6 +147,18 @@ const kits = new Map<string, Promise<Buffer>>();
 
 const GAME_PARAMS = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 
+/** Statements are files shipped with the game: each is read and rendered once. */
+const statements = new Map<string, Promise<Html>>();
+function statementHtml(path: string): Promise<Html> {
+  let p = statements.get(path);
+  if (!p) {
+    p = readFile(path, 'utf8').then(renderStatement);
+    statements.set(path, p);
+    p.catch(() => statements.delete(path));
+  }
+  return p;
+}
+
 export default async function homePages(app: FastifyInstance) {
   const { db } = app.deps;
 
@@ -202,7 +214,7 @@ ${howItWorks}`,
         throw notFound(`The ${game.title} statement is not available in "${request.query.lang}" (it is in: ${langs.join(', ')}).`);
       }
       const [statement, top, latest, qualified] = await Promise.all([
-        lang ? readFile(game.statements[lang]!, 'utf8').then(renderStatement) : Promise.resolve(null),
+        lang ? statementHtml(game.statements[lang]!) : Promise.resolve(null),
         leaderboard(db, game.id, 10, 0),
         latestMatches(db, { game: game.id, limit: 10, offset: 0 }),
         qualifiedCounts(app).then((c) => c.get(game.id) ?? 0),

@@ -18,13 +18,13 @@ import { createDb, migrate, closeDb, type Db } from '../src/db/client.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/server/app.ts';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_API_CONNECTIONS ?? 16);
 const MATCHES = Number(process.env.BENCH_API_MATCHES ?? 5000);
 const PLAYERS = 200;
 
-async function adminQuery(sql: string) {
+export async function adminQuery(sql: string) {
   const c = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
   await c.connect();
   try {

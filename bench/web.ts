@@ -14,7 +14,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { createDb, migrate, closeDb } from '../src/db/client.ts';
 import { loadConfig } from '../src/config.ts';
@@ -22,27 +21,16 @@ import { buildApp } from '../src/server/app.ts';
 import { hashPassword, sha256 } from '../src/server/auth.ts';
 import { loadGames } from '../src/games/registry.ts';
 import { startViewServer } from '../src/web/view-server.ts';
-import { seed } from './api.ts';
+import { ADMIN_URL, adminQuery, seed } from './api.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LIMIT_KB = 300;
-
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 async function pageWeights() {
   const dbName = `arbiter_bench_web_${randomBytes(4).toString('hex')}`;
   try {
-    await admin(`CREATE DATABASE "${dbName}"`);
+    await adminQuery(`CREATE DATABASE "${dbName}"`);
   } catch {
     console.log('web: no Postgres answers; page weights skipped');
     return;
@@ -100,7 +88,7 @@ async function pageWeights() {
     await app.close();
   } finally {
     await closeDb(db);
-    await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
+    await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
   }
 }
 

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadGames } from '../../games/registry.ts';
 import { notFound } from '../errors.ts';
 import { readLeaderboard } from '../../ratings/leaderboard.ts';
-import { statusOut, matchOut, matchInclude } from '../serialize.ts';
+import { readPlayerProfile } from '../players.ts';
 
 const page = {
   limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
@@ -71,54 +71,9 @@ export default async function gameRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { name } = request.params;
-      const players = await db.playerName.findMany({
-        where: { nameLower: name.toLowerCase(), ...(request.query.game ? { game: request.query.game } : {}) },
-        include: {
-          owner: { select: { username: true } },
-          ratings: true,
-          submissions: {
-            orderBy: { version: 'desc' },
-            select: { id: true, version: true, status: true, reason: true, createdAt: true, finishedAt: true },
-          },
-        },
-        orderBy: { game: 'asc' },
-      });
-      if (players.length === 0) throw notFound(`no player named "${name}"`);
-      const out = [];
-      for (const p of players) {
-        const rating = p.ratings.find((r) => r.game === p.game) ?? null;
-        const [history, matches, rank] = await Promise.all([
-          db.ratingHistory.findMany({ where: { playerId: p.id, game: p.game }, orderBy: { id: 'asc' }, take: 1000 }),
-          db.match.findMany({
-            where: { participants: { some: { playerId: p.id } } },
-            orderBy: { id: 'desc' },
-            take: request.query.matches,
-            include: matchInclude,
-          }),
-          rating && p.locked
-            ? db.rating.count({ where: { game: p.game, player: { locked: true }, ordinal: { gt: rating.ordinal } } }).then((n) => n + 1)
-            : Promise.resolve(null),
-        ]);
-        out.push({
-          game: p.game,
-          qualified: p.locked,
-          lockedAt: p.lockedAt,
-          qualifiedSubmissionId: p.qualifiedSubmissionId,
-          rating: rating ? { rank, rating: rating.ordinal, mu: rating.mu, sigma: rating.sigma, matchesPlayed: rating.matchesPlayed } : null,
-          versions: p.submissions.map((s) => ({
-            submissionId: s.id,
-            version: s.version,
-            status: statusOut(s.status),
-            reason: s.reason,
-            createdAt: s.createdAt,
-            finishedAt: s.finishedAt,
-          })),
-          ratingHistory: history.map((h) => ({ matchId: h.matchId, rating: h.ordinal, mu: h.mu, sigma: h.sigma, at: h.createdAt })),
-          recentMatches: matches.map(matchOut),
-        });
-      }
-      return { name: players[0]!.name, owner: players[0]!.owner.username, games: out };
+      const profile = await readPlayerProfile(db, request.params.name, { game: request.query.game, matches: request.query.matches });
+      if (!profile) throw notFound(`no player named "${request.params.name}"`);
+      return profile;
     },
   );
 }

@@ -13,7 +13,8 @@ import { html, type Html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { renderStatement } from '../statement.ts';
 import { zip } from '../zip.ts';
-import { gameOr404, leaderboard, leaderboardTable } from './leaderboard.ts';
+import { gameOr404, leaderboardTable } from './leaderboard.ts';
+import { readLeaderboard } from '../../ratings/leaderboard.ts';
 import { matchesTable } from './matches.ts';
 
 const LANGUAGES: Record<string, string> = { en: 'English', ca: 'Català', es: 'Español' };
@@ -167,7 +168,7 @@ export default async function homePages(app: FastifyInstance) {
     const qualified = await qualifiedCounts(app);
     // Every game's boxes at once; the latest matches need no total count.
     const boxes = await Promise.all(
-      [...games.values()].map((game) => Promise.all([leaderboard(db, game.id, 5, 0), latestMatches(db, { game: game.id, limit: 5, offset: 0 })])),
+      [...games.values()].map((game) => Promise.all([readLeaderboard(db, game.id, 5, 0), latestMatches(db, { game: game.id, limit: 5, offset: 0 })])),
     );
     const cards: Html[] = [];
     for (const [g, game] of [...games.values()].entries()) {
@@ -177,7 +178,7 @@ export default async function homePages(app: FastifyInstance) {
 <h2 id="game-${game.id}-h"><a href="/games/${game.id}">${game.title}</a></h2>
 <p>${n} qualified player${n === 1 ? '' : 's'} · ${seconds(game.defaultLimits.cpuBudgetMs)} of CPU per match · <a href="/games/${game.id}/starter-kit.zip">starter kit</a></p>
 <h3>Leaderboard</h3>
-${leaderboardTable(top.rows, game, `leaderboard-${game.id}`)}
+${leaderboardTable(top.players, game, `leaderboard-${game.id}`)}
 ${top.total > 5 ? html`<p><a href="/games/${game.id}/leaderboard">All ${top.total} players</a></p>` : ''}
 <h3>Latest matches</h3>
 ${latest.length ? html`<ul class="latest" id="latest-${game.id}">${latest.map(
@@ -215,7 +216,7 @@ ${howItWorks}`,
       }
       const [statement, top, latest, qualified] = await Promise.all([
         lang ? statementHtml(game.statements[lang]!) : Promise.resolve(null),
-        leaderboard(db, game.id, 10, 0),
+        readLeaderboard(db, game.id, 10, 0),
         latestMatches(db, { game: game.id, limit: 10, offset: 0 }),
         qualifiedCounts(app).then((c) => c.get(game.id) ?? 0),
       ]);
@@ -241,7 +242,7 @@ ${howItWorks}`,
 <h2>Built-in players</h2>
 <ul id="builtin-players">${Object.keys(game.bots.builtin).map((n) => html`<li>${n}${n === 'Dummy' ? ' (the gate: beat it to qualify)' : n === 'Null' ? ' (does nothing: the template)' : n === 'Demo' ? ' (a simple example)' : ''}</li>`)}</ul>
 <h2>Leaderboard</h2>
-${leaderboardTable(top.rows, game)}
+${leaderboardTable(top.players, game)}
 <p><a href="/games/${game.id}/leaderboard">The whole leaderboard</a></p>
 </aside>
 <section class="statement" id="statement" aria-labelledby="statement-h"${lang ? html` lang="${lang}"` : ''}>

@@ -3,37 +3,21 @@
 // fallback, versions and recent matches.
 
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/client.ts';
 import { loadGames } from '../../games/registry.ts';
 import type { AnyGame } from '../../games/types.ts';
 import { notFound } from '../../server/errors.ts';
-import { matchInclude, statusOut } from '../../server/serialize.ts';
-import { matchOut } from '../../server/serialize.ts';
+import { readPlayerProfile } from '../../server/players.ts';
 import { lineChart } from '../chart.ts';
-import { readLeaderboard } from '../../ratings/leaderboard.ts';
+import { readLeaderboard, type LeaderboardEntry } from '../../ratings/leaderboard.ts';
 import { html, type Html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { matchesTable, pager, when } from './matches.ts';
 
 export const LEADERBOARD_PAGE = 50;
 
-export interface LeaderboardRow {
-  rank: number;
-  player: string;
-  owner: string;
-  rating: number;
-  matchesPlayed: number;
-}
-
-/** Qualified players by rating (the same order as GET /api/games/:game/leaderboard). */
-export async function leaderboard(db: Db, game: string, limit: number, offset: number): Promise<{ total: number; rows: LeaderboardRow[] }> {
-  const { total, players } = await readLeaderboard(db, game, limit, offset);
-  return { total, rows: players };
-}
-
 export const playerLink = (name: string, game?: string) => html`<a href="/players/${encodeURIComponent(name)}${game ? `?game=${encodeURIComponent(game)}` : ''}">${name}</a>`;
 
-export function leaderboardTable(rows: LeaderboardRow[], game: AnyGame, id = 'leaderboard'): Html {
+export function leaderboardTable(rows: LeaderboardEntry[], game: AnyGame, id = 'leaderboard'): Html {
   if (rows.length === 0) return html`<p class="muted" id="${id}">No qualified player yet: be the first to beat the Dummy.</p>`;
   return html`<div class="table-wrap"><table id="${id}">
 <caption class="visually-hidden">${game.title} leaderboard</caption>
@@ -68,7 +52,7 @@ export default async function leaderboardPages(app: FastifyInstance) {
     async (request, reply) => {
       const game = await gameOr404(request.params.game);
       const { page } = request.query;
-      const { total, rows } = await leaderboard(db, game.id, LEADERBOARD_PAGE, (page - 1) * LEADERBOARD_PAGE);
+      const { total, players: rows } = await readLeaderboard(db, game.id, LEADERBOARD_PAGE, (page - 1) * LEADERBOARD_PAGE);
       const pages = Math.max(1, Math.ceil(total / LEADERBOARD_PAGE));
       if (page > pages) throw notFound(`The leaderboard has ${pages} page${pages === 1 ? '' : 's'}; there is no page ${page}.`);
       return sendPage(reply, {
@@ -97,38 +81,23 @@ ${pager({ page, pages, href: (p) => `/games/${game.id}/leaderboard${p > 1 ? `?pa
       const { name } = request.params;
       const games = await loadGames();
       if (request.query.game && !games.has(request.query.game)) throw notFound(`There is no game "${request.query.game}".`);
-      const players = await db.playerName.findMany({
-        where: { nameLower: name.toLowerCase(), ...(request.query.game ? { game: request.query.game } : {}) },
-        include: {
-          owner: { select: { username: true } },
-          ratings: true,
-          submissions: { orderBy: { version: 'desc' }, select: { id: true, version: true, status: true, reason: true, createdAt: true } },
-        },
-        orderBy: { game: 'asc' },
-      });
-      if (players.length === 0) throw notFound(`There is no player named "${name}"${request.query.game ? ` in ${request.query.game}` : ''}.`);
+      const profile = await readPlayerProfile(db, name, { game: request.query.game, matches: 20 });
+      if (!profile) throw notFound(`There is no player named "${name}"${request.query.game ? ` in ${request.query.game}` : ''}.`);
       const sections: Html[] = [];
-      for (const p of players) {
+      for (const p of profile.games) {
         const game = games.get(p.game);
         const title = game?.title ?? p.game;
-        const rating = p.ratings.find((r) => r.game === p.game) ?? null;
-        const [history, matches, rank] = await Promise.all([
-          db.ratingHistory.findMany({ where: { playerId: p.id, game: p.game }, orderBy: { id: 'asc' }, take: 1000 }),
-          db.match.findMany({ where: { participants: { some: { playerId: p.id } } }, orderBy: { id: 'desc' }, take: 20, include: matchInclude }),
-          rating && p.locked
-            ? db.rating.count({ where: { game: p.game, player: { locked: true }, ordinal: { gt: rating.ordinal } } }).then((n) => n + 1)
-            : Promise.resolve(null),
-        ]);
+        const { rating, ratingHistory: history } = p;
         const chartId = `rating-chart-${p.game}`;
-        const points = history.map((h) => ({ y: h.ordinal, label: `match ${h.matchId}` }));
+        const points = history.map((h) => ({ y: h.rating, label: `match ${h.matchId}` }));
         const first = history[0];
         const last = history.at(-1);
         sections.push(html`<section class="player-game" id="game-${p.game}" aria-labelledby="game-${p.game}-h">
 <h2 id="game-${p.game}-h">${title}</h2>
 <dl class="facts">
-  <dt>Status</dt><dd>${p.locked ? html`<span class="badge qualified">qualified</span> (name locked${p.lockedAt ? html` ${when(p.lockedAt)}` : ''})` : html`<span class="badge queued">not qualified yet</span>`}</dd>
-  ${rating ? html`<dt>Rank</dt><dd>${rank ? html`${rank} on the <a href="/games/${p.game}/leaderboard">leaderboard</a>` : 'not ranked (not qualified)'}</dd>
-  <dt>Rating</dt><dd><span class="rating">${rating.ordinal.toFixed(2)}</span> <span class="muted">(μ ${rating.mu.toFixed(2)}, σ ${rating.sigma.toFixed(2)})</span></dd>
+  <dt>Status</dt><dd>${p.qualified ? html`<span class="badge qualified">qualified</span> (name locked${p.lockedAt ? html` ${when(p.lockedAt)}` : ''})` : html`<span class="badge queued">not qualified yet</span>`}</dd>
+  ${rating ? html`<dt>Rank</dt><dd>${rating.rank ? html`${rating.rank} on the <a href="/games/${p.game}/leaderboard">leaderboard</a>` : 'not ranked (not qualified)'}</dd>
+  <dt>Rating</dt><dd><span class="rating">${rating.rating.toFixed(2)}</span> <span class="muted">(μ ${rating.mu.toFixed(2)}, σ ${rating.sigma.toFixed(2)})</span></dd>
   <dt>Matches</dt><dd>${rating.matchesPlayed} ranked</dd>` : ''}
 </dl>
 <h3>Rating history</h3>
@@ -136,33 +105,32 @@ ${points.length === 0
   ? html`<p class="muted">No ranked match yet.</p>`
   : html`${lineChart({
       id: chartId,
-      title: `${p.name}'s rating in ${title}`,
-      description: `${points.length} ranked match${points.length === 1 ? '' : 'es'}: from ${first!.ordinal.toFixed(2)} after match ${first!.matchId} to ${last!.ordinal.toFixed(2)} after match ${last!.matchId}.`,
+      title: `${profile.name}'s rating in ${title}`,
+      description: `${points.length} ranked match${points.length === 1 ? '' : 'es'}: from ${first!.rating.toFixed(2)} after match ${first!.matchId} to ${last!.rating.toFixed(2)} after match ${last!.matchId}.`,
       points,
       format: (v) => v.toFixed(1),
     })}
 <details class="chart-data"><summary>The rating history as a table</summary>
 <div class="table-wrap"><table id="rating-history-${p.game}"><thead><tr><th scope="col">After match</th><th scope="col">When</th><th scope="col" class="num">Rating</th><th scope="col" class="num">μ</th><th scope="col" class="num">σ</th></tr></thead>
-<tbody>${history.map((h) => html`<tr><td><a href="/matches/${h.matchId}">${h.matchId}</a></td><td>${when(h.createdAt)}</td><td class="num">${h.ordinal.toFixed(2)}</td><td class="num">${h.mu.toFixed(2)}</td><td class="num">${h.sigma.toFixed(2)}</td></tr>`)}</tbody></table></div>
+<tbody>${history.map((h) => html`<tr><td><a href="/matches/${h.matchId}">${h.matchId}</a></td><td>${when(h.at)}</td><td class="num">${h.rating.toFixed(2)}</td><td class="num">${h.mu.toFixed(2)}</td><td class="num">${h.sigma.toFixed(2)}</td></tr>`)}</tbody></table></div>
 </details>`}
 <h3>Versions</h3>
 <div class="table-wrap"><table id="versions-${p.game}"><thead><tr><th scope="col" class="num">Version</th><th scope="col">Submitted</th><th scope="col">Status</th><th scope="col">Reason</th></tr></thead>
-<tbody>${p.submissions.map((s) => {
-          const status = statusOut(s.status);
-          return html`<tr><td class="num">${s.version}</td><td>${when(s.createdAt)}</td><td><span class="badge ${status}">${status}</span>${s.id === p.qualifiedSubmissionId ? ' (the qualified version)' : ''}</td><td>${s.reason ?? ''}</td></tr>`;
-        })}</tbody></table></div>
+<tbody>${p.versions.map(
+          (v) =>
+            html`<tr><td class="num">${v.version}</td><td>${when(v.createdAt)}</td><td><span class="badge ${v.status}">${v.status}</span>${v.submissionId === p.qualifiedSubmissionId ? ' (the qualified version)' : ''}</td><td>${v.reason ?? ''}</td></tr>`,
+        )}</tbody></table></div>
 <h3>Recent matches</h3>
-${matches.length ? matchesTable(matches.map(matchOut), games, `recent-matches-${p.game}`) : html`<p class="muted">No match yet.</p>`}
-<p><a href="/matches?player=${encodeURIComponent(p.name)}&amp;game=${encodeURIComponent(p.game)}">All of ${p.name}'s matches in ${title}</a></p>
+${p.recentMatches.length ? matchesTable(p.recentMatches, games, `recent-matches-${p.game}`) : html`<p class="muted">No match yet.</p>`}
+<p><a href="/matches?player=${encodeURIComponent(profile.name)}&amp;game=${encodeURIComponent(p.game)}">All of ${profile.name}'s matches in ${title}</a></p>
 </section>`);
       }
-      const first = players[0]!;
       return sendPage(reply, {
-        title: first.name,
+        title: profile.name,
         user: request.user,
         nav: '/',
-        body: html`<h1>${first.name}</h1>
-<p>A player of <strong>${first.owner.username}</strong>.</p>
+        body: html`<h1>${profile.name}</h1>
+<p>A player of <strong>${profile.owner}</strong>.</p>
 ${sections}`,
       });
     },

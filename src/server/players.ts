@@ -1,0 +1,57 @@
+// A player name as the API and the player page show it: per game, whether it
+// qualified, its rank and rating, its versions, its rating history and its
+// recent matches.
+
+import type { Db } from '../db/client.ts';
+import { matchInclude, matchOut, statusOut } from './serialize.ts';
+
+export async function readPlayerProfile(db: Db, name: string, options: { game?: string; matches: number }) {
+  const players = await db.playerName.findMany({
+    where: { nameLower: name.toLowerCase(), ...(options.game ? { game: options.game } : {}) },
+    include: {
+      owner: { select: { username: true } },
+      ratings: true,
+      submissions: {
+        orderBy: { version: 'desc' },
+        select: { id: true, version: true, status: true, reason: true, createdAt: true, finishedAt: true },
+      },
+    },
+    orderBy: { game: 'asc' },
+  });
+  if (players.length === 0) return null;
+  const games = await Promise.all(
+    players.map(async (p) => {
+      const rating = p.ratings.find((r) => r.game === p.game) ?? null;
+      const [history, matches, rank] = await Promise.all([
+        db.ratingHistory.findMany({ where: { playerId: p.id, game: p.game }, orderBy: { id: 'asc' }, take: 1000 }),
+        db.match.findMany({
+          where: { participants: { some: { playerId: p.id } } },
+          orderBy: { id: 'desc' },
+          take: options.matches,
+          include: matchInclude,
+        }),
+        rating && p.locked
+          ? db.rating.count({ where: { game: p.game, player: { locked: true }, ordinal: { gt: rating.ordinal } } }).then((n) => n + 1)
+          : Promise.resolve(null),
+      ]);
+      return {
+        game: p.game,
+        qualified: p.locked,
+        lockedAt: p.lockedAt,
+        qualifiedSubmissionId: p.qualifiedSubmissionId,
+        rating: rating ? { rank, rating: rating.ordinal, mu: rating.mu, sigma: rating.sigma, matchesPlayed: rating.matchesPlayed } : null,
+        versions: p.submissions.map((s) => ({
+          submissionId: s.id,
+          version: s.version,
+          status: statusOut(s.status),
+          reason: s.reason,
+          createdAt: s.createdAt,
+          finishedAt: s.finishedAt,
+        })),
+        ratingHistory: history.map((h) => ({ matchId: h.matchId, rating: h.ordinal, mu: h.mu, sigma: h.sigma, at: h.createdAt })),
+        recentMatches: matches.map(matchOut),
+      };
+    }),
+  );
+  return { name: players[0]!.name, owner: players[0]!.owner.username, games };
+}

@@ -10,6 +10,7 @@
 // process. The worker never opens the database.
 
 import { loadConfig, type Config } from './config.ts';
+import { partLog, type Log } from './log.ts';
 import { resolveRedis, type RedisHandle } from './queue/redis.ts';
 import { openJudgeQueues, type JudgeQueues } from './queue/index.ts';
 
@@ -21,8 +22,8 @@ interface Running {
   close(): Promise<void>;
 }
 
-function logger(part: string) {
-  return (message: string) => console.log(`[${part}] ${message}`);
+function logger(part: string): Log {
+  return partLog(part);
 }
 
 export async function start(parts: Part[], config: Config = loadConfig()): Promise<{ close(): Promise<void> }> {

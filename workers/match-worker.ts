@@ -5,10 +5,11 @@
 //   MATCH_LOCK_MS / STALLED_INTERVAL_MS  how soon a dead worker's match is re-queued
 
 import { loadConfig } from '../src/config.ts';
+import { partLog } from '../src/log.ts';
 import { resolveRedis } from '../src/queue/redis.ts';
 import { startWorkerPool } from './pool.ts';
 
-const log = (m: string) => console.log(`[worker ${process.pid}] ${m}`);
+const log = partLog('worker');
 
 async function main() {
   const config = loadConfig();

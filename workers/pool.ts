@@ -4,6 +4,7 @@
 // process it can kill, then puts the outcome on the `results` queue. This
 // module never opens the database and needs no database credentials.
 
+import type { Log } from '../src/log.ts';
 import { Worker, type Job } from 'bullmq';
 import { hostname } from 'node:os';
 import { runMatch } from '../src/runner/run-match.ts';
@@ -36,7 +37,7 @@ export interface WorkerPoolOptions {
   name?: string;
   /** Runner host: the sandbox unless a benchmark asks otherwise. */
   host?: RunOptions['host'];
-  log?: (message: string) => void;
+  log?: Log;
 }
 
 export interface WorkerPool {

@@ -3,6 +3,7 @@
 // (noeviction, data under DATA_DIR/redis), shared by the Arbiter processes of
 // this checkout through DATA_DIR/redis/redis.url; else a clear error.
 
+import type { Log } from '../log.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection, createServer } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -85,7 +86,7 @@ export interface ResolveRedisOptions {
   dataDir: string;
   /** Where to look for the local default (tests may point elsewhere). */
   localPort?: number;
-  log?: (message: string) => void;
+  log?: Log;
 }
 
 export async function resolveRedis(options: ResolveRedisOptions): Promise<RedisHandle> {

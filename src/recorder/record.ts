@@ -5,6 +5,7 @@
 // gate matches, cancel the ones no longer needed, publish events) happen
 // after the commit; if they are lost, the scheduler's sweep repairs them.
 
+import type { Log } from '../log.ts';
 import type { Db } from '../db/client.ts';
 import type { JudgeEvent, JudgeQueues, MatchResultFailed, MatchResultOk, ResultJobData } from '../queue/index.ts';
 import { matchJobId } from '../queue/index.ts';
@@ -16,7 +17,7 @@ export interface RecordDeps {
   db: Db;
   queues: JudgeQueues;
   gate?: GateOptions;
-  log?: (message: string) => void;
+  log?: Log;
 }
 
 const TX = { timeout: 60_000, maxWait: 60_000 } as const;

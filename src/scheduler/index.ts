@@ -2,6 +2,7 @@
 // and the sweep that repairs lost jobs. (Gate matches are queued by the gate
 // itself, first by priority: see gate.ts.)
 
+import type { Log } from '../log.ts';
 import type { Db } from '../db/client.ts';
 import type { JudgeQueues } from '../queue/index.ts';
 import { scheduleRanked, type RankedOptions } from './ranked.ts';
@@ -19,7 +20,7 @@ export interface SchedulerOptions {
   ranked?: RankedOptions;
   sweepIntervalMs?: number;
   sweepOlderThanMs?: number;
-  log?: (message: string) => void;
+  log?: Log;
 }
 
 export interface Scheduler {

@@ -5,16 +5,17 @@
 // - the viewer's drawing cost per game: each game's view draws every round
 //   of a real match (Demo, Dummy, Demo, Null, seed 7) on a 900 px canvas at
 //   device pixel ratio 1 and 2 in Debian's Chromium (software rendering).
-// Needs Postgres on 127.0.0.1 (BENCH_DATABASE_URL) and /usr/bin/chromium (CHROMIUM_PATH).
+// Needs Postgres on 127.0.0.1 (BENCH_DATABASE_URL) and a Chromium (scripts/chromium.ts).
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { findChromium } from '../scripts/chromium.ts';
 import { createDb, migrate, closeDb } from '../src/db/client.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/server/app.ts';
@@ -24,7 +25,6 @@ import { startViewServer } from '../src/web/view-server.ts';
 import { ADMIN_URL, adminQuery, seed } from './api.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LIMIT_KB = 300;
 
 async function pageWeights() {
@@ -93,14 +93,17 @@ async function pageWeights() {
 }
 
 async function drawTimes(gameIds: string[]) {
-  if (!existsSync(CHROMIUM)) {
-    console.log(`web: no Chromium at ${CHROMIUM}; drawing times skipped`);
+  let chromiumBuild;
+  try {
+    chromiumBuild = await findChromium();
+  } catch (e) {
+    console.log(`web: ${e instanceof Error ? e.message : String(e)}; drawing times skipped`);
     return;
   }
   const tmp = mkdtempSync(join(tmpdir(), 'arbiter-bench-web-'));
   const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    executablePath: chromiumBuild.executablePath,
+    args: chromiumBuild.args,
   });
   try {
     const games = [...(await loadGames()).values()].filter((g) => gameIds.length === 0 || gameIds.includes(g.id));

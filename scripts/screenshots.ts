@@ -1,6 +1,6 @@
 // Regenerates docs/screenshots/: each game in the viewer (a mid-game round of
 // Demo, Dummy, Demo, Null on seed 7, the whole viewer at 1100 px) and one at
-// phone width. Needs Debian's Chromium (CHROMIUM_PATH to override).
+// phone width. Uses scripts/chromium.ts's Chromium.
 //   node --no-node-snapshot --import tsx scripts/screenshots.ts [gameId...]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

@@ -5,6 +5,7 @@
 // and reports how many rounds went by (a pacing check).
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
+import { findChromium } from './chromium.ts';
 import { startViewServer } from '../src/web/view-server.ts';
 
 const { values, positionals } = parseArgs({
@@ -17,10 +18,8 @@ if (!file) {
   process.exit(2);
 }
 const server = await startViewServer({ file });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const chromiumBuild = await findChromium();
+const browser = await chromium.launch({ executablePath: chromiumBuild.executablePath, args: chromiumBuild.args });
 let failed = false;
 try {
   const page = await browser.newPage({ viewport: { width: Number(width), height: Number(values.height ?? 1000) } });

@@ -1,14 +1,12 @@
 // The whole judge behind a real port, for the browser tests: a fresh Postgres
 // database, a fresh Redis prefix, the app listening on 127.0.0.1, the
-// recorder in process and a real worker process. Debian's Chromium
-// (playwright-core, /usr/bin/chromium or CHROMIUM_PATH) drives it.
+// recorder in process and a real worker process. playwright-core drives a
+// Chromium (scripts/chromium.ts: CHROMIUM_PATH, a system one, or the npm one).
 
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestJudge, type TestJudge } from '../judge/setup.ts';
 import type { GateOptions } from '../../src/scheduler/gate.ts';
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { findChromium } from '../../scripts/chromium.ts';
 
 export interface Site {
   judge: TestJudge;
@@ -32,17 +30,14 @@ export type SitePage = Page & {
 };
 
 export async function startSite(options: { gate?: GateOptions; workers?: number } = {}): Promise<Site> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`);
-  }
+  const chromiumBuild = await findChromium();
   const judge = await startTestJudge({ gate: options.gate, workers: options.workers ?? 1, concurrency: 2 });
   let browser: Browser | null = null;
   try {
     const address = await judge.app.listen({ port: 0, host: '127.0.0.1' });
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      // As root in a closed network: no sandbox, and no background connections Chromium would make.
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      executablePath: chromiumBuild.executablePath,
+      args: chromiumBuild.args,
     });
     const b = browser;
     return {

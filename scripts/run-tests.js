@@ -1,8 +1,15 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts with node's test runner (Node 20 has no globs
-// for --test). Pass paths or substrings to run a subset:
-//   node scripts/run-tests.js moria sandbox
-import { readdirSync, statSync } from 'node:fs';
+// for --test), in two phases so the suite fits the machine's cores:
+//   1. files that only compute (engines, bots in process, the CLI's parsing,
+//      the statement and zip writers) run side by side, one per core;
+//   2. files that start servers, workers, sandbox processes or a browser run
+//      one at a time, since they measure CPU, wait on timers and load the
+//      machine on purpose (the fairness tests).
+// It closes with one line for both phases. Pass paths or substrings to run a
+// subset:   node scripts/run-tests.js moria sandbox
+import { readdirSync, statSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -13,6 +20,9 @@ function walk(dir) {
   });
 }
 
+/** Files that run nothing but this process's own computation. */
+const COMPUTE_ONLY = [/^test\/games\//, /^test\/rng\.test\.ts$/, /^test\/web\/statement\.test\.ts$/, /^test\/web\/zip\.test\.ts$/];
+
 const filters = process.argv.slice(2);
 const files = walk('test')
   .map((f) => relative('.', f))
@@ -22,9 +32,48 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const result = spawnSync(
-  process.execPath,
-  ['--no-node-snapshot', '--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files],
-  { stdio: 'inherit' },
-);
-process.exit(result.status ?? 1);
+const computeOnly = files.filter((f) => COMPUTE_ONLY.some((re) => re.test(f)));
+const rest = files.filter((f) => !computeOnly.includes(f));
+
+const tmp = mkdtempSync(join(tmpdir(), 'arbiter-tests-'));
+const totals = { pass: 0, fail: 0, skipped: 0, cancelled: 0, todo: 0 };
+let status = 0;
+const phases = [
+  { files: computeOnly, concurrency: Math.max(1, Math.min(2, availableParallelism())) },
+  { files: rest, concurrency: 1 },
+];
+for (const [i, phase] of phases.entries()) {
+  if (phase.files.length === 0) continue;
+  const tap = join(tmp, `phase-${i}.tap`);
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--no-node-snapshot',
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${phase.concurrency}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...phase.files,
+    ],
+    { stdio: 'inherit' },
+  );
+  if (result.status !== 0) status = result.status ?? 1;
+  let text = '';
+  try {
+    text = readFileSync(tap, 'utf8');
+  } catch {
+    status ||= 1;
+  }
+  for (const key of Object.keys(totals)) {
+    const m = new RegExp(`^# ${key} (\\d+)$`, 'm').exec(text);
+    if (m) totals[key] += Number(m[1]);
+  }
+}
+rmSync(tmp, { recursive: true, force: true });
+if (totals.pass + totals.fail === 0) status ||= 1;
+console.log(`\ntests: ${totals.pass} passed, ${totals.fail + totals.cancelled} failed, ${totals.skipped} skipped`);
+process.exit(status);

@@ -60,8 +60,34 @@ export interface BotHost {
 /** Orders arrive as a JSON string; anything longer than this is refused unparsed. */
 export const MAX_ORDERS_JSON = 256 * 1024;
 
+/** Anything a bot controls that ends up in a message (errors, stacks) is cut to this. */
+export const MAX_MESSAGE_CHARS = 2048;
+
+/** Names are 1 to 12 characters; a longer one never travels further than this. */
+export const MAX_NAME_CHARS = 64;
+
+/** Cuts bot-controlled text to `max` characters, saying so. */
+export function capText(text: string, max: number = MAX_MESSAGE_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters cut]`;
+}
+
+/**
+ * The judge, not the bot, failed: a sandbox process killed by a signal we did
+ * not send, one that died while its pool was closing, one that could not
+ * start, or a watchdog that fired before the bot had used its CPU budget (the
+ * machine was too busy). A match that meets this is abandoned and played
+ * again; it never freezes a bot.
+ */
+export class SandboxInfraError extends Error {
+  override name = 'SandboxInfraError';
+}
+
 /** Reads "TypeError: x at bot.ts:12" style messages out of anything thrown. */
 export function describeError(err: unknown): string {
+  return capText(describeWhole(err));
+}
+
+function describeWhole(err: unknown): string {
   if (err instanceof Error) return err.stack && err.stack.includes(err.message) ? firstLines(err.stack) : `${err.name}: ${err.message}`;
   if (typeof err === 'object' && err !== null && 'message' in err) return String((err as { message: unknown }).message);
   return String(err);

@@ -3,6 +3,13 @@
 // A bot that breaks a rule is frozen (its orders stop, its units stay) and the
 // match goes on; nothing a bot does can stop the match or change how the
 // other bots are treated.
+//
+// A bot's name is the one its file's header declares (what the judge checked
+// at upload), in every match: what its code computes at run time never
+// reaches the other bots or the replay. The bots of a match play one after
+// another, so a match never runs more than one bot at a time. When the judge
+// itself fails (SandboxInfraError, CompileInternalError), runMatch throws and
+// the match is played again: that never freezes a bot.
 
 import { getGame } from '../games/registry.ts';
 import { ranksFromScores } from '../games/ranking.ts';
@@ -11,7 +18,7 @@ import { REPLAY_FORMAT, REPLAY_VERSION, type FreezeReason, type Replay, type Rep
 import { BotCompileError, compileBot, mapBotPositions, readBotHeader } from '../../sandbox/compile.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
 import { MAX_ORDERS } from '../../sandbox/bot-runtime.ts';
-import type { BotHost } from '../../sandbox/host.ts';
+import { capText, MAX_NAME_CHARS, type BotHost } from '../../sandbox/host.ts';
 import { InProcessBotHost } from '../../sandbox/inprocess-host.ts';
 import { SandboxBotHost } from '../../sandbox/sandbox-host.ts';
 import type { MatchOutcome, MatchSpec, RunOptions } from './types.ts';
@@ -56,7 +63,7 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
     code: '',
     filename: s.filename,
     player: {
-      name: readBotHeader(s.source).name ?? s.filename.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, ''),
+      name: (readBotHeader(s.source).name ?? s.filename.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '')).slice(0, MAX_NAME_CHARS),
       cpuMs: 0,
       frozenRound: null,
       frozenReason: null,
@@ -77,7 +84,8 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
   };
   const freeze = (seat: Seat, round: number, reason: FreezeReason, message: string) => {
     seat.frozen = true;
-    if (seat.code) message = mapBotPositions(seat.code, seat.filename, message);
+    if (seat.code) message = mapBotPositions(seat.code, seat.filename, capText(message));
+    message = capText(message);
     seat.player.frozenRound = round;
     seat.player.frozenReason = reason;
     seat.player.frozenMessage = message;
@@ -85,15 +93,20 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
   };
 
   try {
-    // Load the four bots side by side; each has its own process.
-    await Promise.all(
+    // Load the four bots side by side (each has its own process; the sandbox
+    // runs no more bot calls at once than there are cores). Every load is
+    // settled before a failure of the judge's is thrown, so no process is
+    // released while it is still loading.
+    const loads = await Promise.allSettled(
       seats.map(async (seat, me) => {
         const source = spec.seats[me]!;
         let code: string;
         try {
           code = await compileBot(source.source, source.filename);
         } catch (err) {
-          freeze(seat, 0, 'compile', err instanceof BotCompileError ? err.message : String(err));
+          // Anything but the bot's own compile error is the judge's: the match is played again.
+          if (!(err instanceof BotCompileError)) throw err;
+          freeze(seat, 0, 'compile', err.message);
           return;
         }
         seat.code = code;
@@ -110,10 +123,10 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
         seat.player.cpuMs += reply.cpuMs;
         appendLog(seat, reply.log);
         if (!reply.ok) freeze(seat, 0, reply.reason, reply.message);
-        else if (reply.game !== game.id) freeze(seat, 0, 'compile', `the bot declares GAME = "${reply.game}" but this match is ${game.id}`);
-        else seat.player.name = reply.name;
+        else if (reply.game !== game.id) freeze(seat, 0, 'compile', `the bot declares GAME = "${capText(reply.game, MAX_NAME_CHARS)}" but this match is ${game.id}`);
       }),
     );
+    for (const l of loads) if (l.status === 'rejected') throw l.reason;
 
     let state = game.create(config, seed);
     const rounds: ReplayRound[] = [record(game, state, 0, seats.map(() => []), [], seats)];
@@ -130,7 +143,8 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
         }),
         arrays: Object.values(view),
       };
-      const replies = await Promise.all(seats.map((seat) => (seat.frozen ? null : seat.host.play(request))));
+      const replies = [];
+      for (const seat of seats) replies.push(seat.frozen ? null : await seat.host.play(request));
       const orders: unknown[][] = seats.map(() => []);
       replies.forEach((reply, p) => {
         const seat = seats[p]!;

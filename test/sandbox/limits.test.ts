@@ -137,30 +137,23 @@ test('Math.random is seeded: the same match replays identically', async () => {
   assert.notEqual(a.replay.result.scores[1], 10, 'it really is random');
 });
 
-test('a bot whose sandbox process dies (as on a V8 catastrophic OOM) is frozen; the match completes', async () => {
-  const { SandboxBotHost } = await import('../../sandbox/sandbox-host.ts');
+test('a bot process killed from outside is the judge\'s failure: runMatch throws SandboxInfraError, nobody is frozen', async () => {
+  const { SandboxBotHost, SandboxInfraError } = await import('../../sandbox/sandbox-host.ts');
   const pids: number[] = [];
   const original = SandboxBotHost.prototype.play;
-  // Kill the child of seat 1 from outside in round 3, the way a fatal V8 error ends it.
-  let calls = 0;
   SandboxBotHost.prototype.play = async function (this: InstanceType<typeof SandboxBotHost>, req) {
-    calls++;
     const pid = this.pid;
     if (pid && !pids.includes(pid)) pids.push(pid);
     return original.call(this, req);
   };
   try {
-    const out = await playAgainstAdders(bot('Victim', `play() { add(1); if (round() === 2) { const t = Date.now(); while (Date.now() - t < 3000) {} } }`), { cpuBudgetMs: 20000 }, 10, {
+    // Kill the child of seat 1 with SIGKILL in round 3, while it is busy (the bot did nothing wrong).
+    const match = playAgainstAdders(bot('Victim', `play() { add(1); if (round() === 2) { const t = Date.now(); while (Date.now() - t < 3000) {} } }`), { cpuBudgetMs: 20000 }, 10, {
       onRound: (round) => {
         if (round === 2) setTimeout(() => process.kill(pids[1]!, 'SIGKILL'), 500);
       },
     });
-    const p = out.replay.players[1]!;
-    assert.equal(p.frozenReason, 'crash');
-    assert.equal(p.frozenRound, 3);
-    assert.equal(out.replay.result.scores[1], 2);
-    assert.ok(othersUnaffected(out));
-    assert.ok(calls > 0);
+    await assert.rejects(match, (err: Error) => err instanceof SandboxInfraError && /SIGKILL/.test(err.message));
   } finally {
     SandboxBotHost.prototype.play = original;
   }
@@ -175,4 +168,8 @@ test('a real V8 catastrophic OOM kills only that bot’s process: frozen for mem
   assert.equal(p.frozenRound, 3);
   assert.equal(out.replay.result.scores[1], 2);
   assert.ok(othersUnaffected(out));
+  // The CPU of the fatal call counts (the child reports it as it aborts): filling 2^27 doubles takes real work.
+  const before = out.replay.rounds[2]!.cpuMs[1]!;
+  assert.match(p.frozenMessage ?? '', /crashed V8|out of memory/);
+  assert.ok(p.cpuMs - before > 5, `CPU recorded for the fatal round: ${p.cpuMs - before} ms`);
 });

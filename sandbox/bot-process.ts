@@ -202,14 +202,16 @@ async function load(req: LoadRequest): Promise<LoadReply> {
   get('setup').applySync(undefined, [req.me, req.seed, req.logCapBytes]);
   let script: ivm.Script;
   try {
-    script = await isolate.compileScript(req.code, { filename: req.filename });
+    // A function that evaluates the bot: the runtime calls it, so what the bot's
+    // top level throws is cut inside the isolate. Same line numbers as `code`.
+    script = await isolate.compileScript(`(function(){return ${req.code}\n})`, { filename: req.filename });
   } catch (err) {
     return { ok: false, reason: 'compile', message: describeError(err), log: '', cpuMs: 0 };
   }
   const loadFn = get('load');
   const run = await metered(b, async () => {
-    const exports = (await script.run(context, { reference: true })) as ivm.Reference<unknown>;
-    return (await loadFn.apply(undefined, [exports.derefInto()], { result: { copy: true } })) as [string, string, string];
+    const factory = (await script.run(context, { reference: true })) as ivm.Reference<unknown>;
+    return (await loadFn.apply(undefined, [factory.derefInto()], { result: { copy: true } })) as [string, string, string];
   });
   if (run.error !== undefined || !run.value) return failure(b, run.error, run.cpuMs, drain(b), 'compile');
   if (overMemory(b)) return memoryFailure(b, run.cpuMs, run.value[2]);

@@ -51,7 +51,12 @@ export type PlayReturn = [count: number, ordersJson: string, log: string];
 /** The handle the host keeps (never reachable from bot code). */
 export interface BotHandle {
   setup(me: number, seed: number, logCapBytes: number): void;
-  /** Takes the bot file's exports; answers [PLAYER_NAME, GAME, log]. Throws a readable Error if the bot is malformed. */
+  /**
+   * Takes the bot file's exports, or a function that evaluates the bot file
+   * and returns them; answers [PLAYER_NAME, GAME, log]. Throws a readable
+   * Error if the bot is malformed; what the bot's own code throws comes out
+   * as a string of at most MAX_ERROR_CHARS (plus a note of what was cut).
+   */
   load(exports: unknown): [name: string, game: string, log: string];
   play(names: string, status: string, ...arrays: BotView[string][]): PlayReturn;
   /** The log written since the last call (after a play() that threw). */
@@ -59,6 +64,9 @@ export interface BotHandle {
 }
 
 export const MAX_ORDERS = 1000;
+
+/** What the bot's own errors (message and stack) may take once they leave the isolate. */
+export const MAX_ERROR_CHARS = 2048;
 
 export function boot(api: BotApiModule): BotHandle {
   // Intrinsics, captured before the bot can touch them.
@@ -71,6 +79,38 @@ export function boot(api: BotApiModule): BotHandle {
   const isArray = Array.isArray;
   const mathFloor = Math.floor;
   const ErrorCtor = Error;
+  // Bound now, so a bot that replaces String.prototype methods cannot grow what leaves the isolate.
+  const sliceOf = Function.prototype.call.bind(String.prototype.slice) as (s: string, a: number, b?: number) => string;
+  const indexOf = Function.prototype.call.bind(String.prototype.indexOf) as (s: string, t: string) => number;
+
+  /** A thrown value as the author should read it (first stack lines), cut to MAX_ERROR_CHARS. */
+  function describeThrown(e: unknown): string {
+    let text: string;
+    try {
+      if (e instanceof ErrorCtor) {
+        const stack: unknown = e.stack;
+        const message = StringCtor(e.message);
+        if (typeof stack === 'string' && indexOf(stack, message) >= 0) {
+          // First four lines: the message and where it was thrown.
+          let end = -1;
+          for (let i = 0; i < 4; i++) {
+            const next = indexOf(sliceOf(stack, end + 1, end + 1 + MAX_ERROR_CHARS + 1), '\n');
+            if (next < 0) {
+              end = stack.length;
+              break;
+            }
+            end = end + 1 + next;
+          }
+          text = sliceOf(stack, 0, end < 0 ? stack.length : end);
+        } else text = StringCtor(e.name) + ': ' + message;
+      } else if (typeof e === 'object' && e !== null && 'message' in e) text = StringCtor((e as { message: unknown }).message);
+      else text = StringCtor(e);
+    } catch {
+      text = '[an error that cannot be printed]';
+    }
+    if (typeof text !== 'string') text = '[an error that cannot be printed]';
+    return text.length > MAX_ERROR_CHARS ? sliceOf(text, 0, MAX_ERROR_CHARS) + '… [' + (text.length - MAX_ERROR_CHARS) + ' more characters cut]' : text;
+  }
 
   // Nothing beyond standard ECMAScript; these three ignore the memory limit
   // or allow blocking (DEVELOPERS.md).
@@ -236,6 +276,13 @@ export function boot(api: BotApiModule): BotHandle {
     },
 
     load(exports) {
+      if (typeof exports === 'function') {
+        try {
+          exports = (exports as () => unknown)();
+        } catch (e) {
+          throw describeThrown(e);
+        }
+      }
       const mod = (exports ?? {}) as Record<string, unknown>;
       const name = mod['PLAYER_NAME'];
       const game = mod['GAME'];
@@ -265,8 +312,12 @@ export function boot(api: BotApiModule): BotHandle {
       }
       orders = '';
       orderCount = 0;
-      for (let i = 0; i < viewListeners.length; i++) viewListeners[i]!(view);
-      if (instance) instance.play();
+      try {
+        for (let i = 0; i < viewListeners.length; i++) viewListeners[i]!(view);
+        if (instance) instance.play();
+      } catch (e) {
+        throw describeThrown(e);
+      }
       const out = log;
       log = '';
       return [orderCount, '[' + orders + ']', out];

@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { runMatchWithGame } from '../../src/runner/run-match.ts';
 import tally from '../fixtures/tally/index.ts';
-import { bot } from './helpers.ts';
-import { sharedPool } from '../../sandbox/sandbox-host.ts';
+import { availableParallelism } from 'node:os';
+import { adder, bot } from './helpers.ts';
+import { SandboxInfraError, sharedPool, watchdogSettings } from '../../sandbox/sandbox-host.ts';
 
 after(() => sharedPool.shutdown());
 
@@ -61,5 +62,54 @@ test('bots using half their CPU budget are never frozen when the machine is over
     assert.ok(wall > BUDGET_MS, `the load was real: ${wall} ms of wall time for ${Math.round(cpuTotal)} ms of bot CPU`);
   } finally {
     burner.kill('SIGKILL');
+  }
+});
+
+test('on a machine loaded to twice its cores, a bot within its budget is never frozen and an endless loop is frozen by the CPU meter', async () => {
+  const budget = 400;
+  const perMs = calibrate();
+  // About 70% of the budget over the match, spread over its rounds.
+  const perRound = Math.round((0.7 * budget * perMs) / 5);
+  const busy = bot('Busy', `play() { let x = 1; for (let i = 0; i < ${perRound}; i++) x = (Math.imul(x, 1103515245) + 12345) | 0; add(x === 0.5 ? 3 : 1); }`);
+  const loop = bot('Loop', `play() { add(1); if (round() === 2) for (;;) {} }`);
+  const burners = Array.from({ length: 2 * availableParallelism() }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
+  try {
+    const { replay } = await runMatchWithGame(tally, { game: 'tally', seed: 5, config: { nb_rounds: 5 }, limits: { cpuBudgetMs: budget }, seats: [busy, loop, busy, busy] });
+    for (const p of [0, 2, 3]) {
+      const player = replay.players[p]!;
+      assert.equal(player.frozenReason, null, `frozen: ${player.frozenMessage} after ${player.cpuMs} ms`);
+      assert.ok(player.cpuMs > 0.4 * budget && player.cpuMs < budget, `recorded ${player.cpuMs} ms`);
+    }
+    assert.equal(replay.players[1]!.frozenReason, 'cpu', `${replay.players[1]!.frozenReason}: ${replay.players[1]!.frozenMessage}`);
+    assert.equal(replay.players[1]!.frozenRound, 3);
+  } finally {
+    for (const b of burners) b.kill('SIGKILL');
+  }
+});
+
+test('a watchdog that fires on a bot that did not use its budget is the machine\'s failure: the match throws, nobody is frozen', async () => {
+  // A stopped process gets no CPU at all: the extreme of a busy machine.
+  const { SandboxBotHost } = await import('../../sandbox/sandbox-host.ts');
+  const original = SandboxBotHost.prototype.play;
+  let stopped: number | undefined;
+  SandboxBotHost.prototype.play = async function (this: InstanceType<typeof SandboxBotHost>, req) {
+    if (stopped === undefined && this.pid) {
+      stopped = this.pid;
+      process.kill(stopped, 'SIGSTOP');
+    }
+    return original.call(this, req);
+  };
+  const startMs = watchdogSettings.startMs;
+  watchdogSettings.startMs = 300;
+  try {
+    const started = Date.now();
+    await assert.rejects(
+      runMatchWithGame(tally, { game: 'tally', seed: 5, config: { nb_rounds: 3 }, limits: { cpuBudgetMs: 100 }, seats: [adder, adder, adder, adder] }),
+      (err: Error) => err instanceof SandboxInfraError && /too busy/.test(err.message),
+    );
+    assert.ok(Date.now() - started < 5000, 'the watchdog is sized from the CPU left');
+  } finally {
+    SandboxBotHost.prototype.play = original;
+    watchdogSettings.startMs = startMs;
   }
 });

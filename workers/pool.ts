@@ -3,10 +3,17 @@
 // check) with the lead's runner, which runs every bot in a sandbox child
 // process it can kill, then puts the outcome on the `results` queue. This
 // module never opens the database and needs no database credentials.
+//
+// A failure of the judge's own (a sandbox process killed from outside, a
+// watchdog on a busy machine: SandboxInfraError) throws, so BullMQ plays the
+// match again; only after the last attempt does a failed result (never a
+// result with frozen bots) go to the recorder.
 
 import type { Log } from '../src/log.ts';
 import { Worker, type Job } from 'bullmq';
 import { hostname } from 'node:os';
+import { readBotHeader } from '../sandbox/compile.ts';
+import { SandboxInfraError } from '../sandbox/host.ts';
 import { runMatch } from '../src/runner/run-match.ts';
 import { checkBot } from '../src/runner/check-bot.ts';
 import { encodeReplay } from '../src/replay/io.ts';
@@ -80,9 +87,21 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
       job.updateProgress({ round, totalRounds }).catch(() => {});
     };
     const startedAt = new Date();
+    const fields = {
+      ...base,
+      kind: data.kind,
+      game: data.spec.game,
+      seed: data.spec.seed,
+      seats: data.spec.seats.map((s) => (readBotHeader(s.source).name ?? s.filename).slice(0, 64)),
+      worker: name,
+      attempt,
+    };
+    log('match start', fields);
     try {
       const outcome = await runMatch(data.spec, { onRound, ...(options.host ? { host: options.host } : {}) });
       const replay = outcome.replay;
+      const frozen = replay.players.flatMap((p, seat) => (p.frozenReason ? [{ seat, reason: p.frozenReason, round: p.frozenRound }] : []));
+      log('match end', { ...fields, durationMs: Date.now() - startedAt.getTime(), frozen, scores: replay.result.scores });
       await queues.addResult({
         type: 'match',
         matchId: data.matchId,
@@ -100,7 +119,15 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
         attempt,
       });
     } catch (e) {
-      log(`match ${data.matchId} attempt ${attempt} failed: ${errorText(e)}`);
+      const infra = e instanceof SandboxInfraError;
+      log(infra ? 'match abandoned: the judge failed, not a bot; it will be played again' : 'match failed', {
+        ...fields,
+        durationMs: Date.now() - startedAt.getTime(),
+        error: errorText(e),
+        infra,
+        lastAttempt: isLastAttempt(job),
+        level: infra ? 'warn' : 'error',
+      });
       if (!isLastAttempt(job)) throw e;
       await queues.addResult({ type: 'match', matchId: data.matchId, jobId: job.id!, ok: false, error: errorText(e), worker: name, attempt });
     }

@@ -39,6 +39,14 @@ export interface Config {
   rankedQueueTarget: number;
   rankedIntervalMs: number;
   rankedEnabled: boolean;
+  /** The scheduler's sweep: how often it runs, and how old a row must be before it is repaired (ms). */
+  sweepIntervalMs: number;
+  sweepAfterMs: number;
+  /** Ranked replays older than this many days are pruned; 0 = keep. */
+  retentionRankedDays: number;
+  /** A ranked replay is kept while among the newest N ranked matches of any of its players; 0 = keep. */
+  retentionRankedPerPlayer: number;
+  retentionIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -125,5 +133,10 @@ export function loadConfig(env: Env = process.env): Config {
     rankedQueueTarget: int(env, 'RANKED_QUEUE_TARGET', 0, 0, 100_000),
     rankedIntervalMs: int(env, 'RANKED_INTERVAL_MS', 2000, 100, 3_600_000),
     rankedEnabled: bool(env, 'RANKED_ENABLED', true),
+    sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 15_000, 100, 3_600_000),
+    sweepAfterMs: int(env, 'SWEEP_AFTER_MS', 30_000, 0, 86_400_000),
+    retentionRankedDays: int(env, 'RETENTION_RANKED_DAYS', 0, 0, 36_500),
+    retentionRankedPerPlayer: int(env, 'RETENTION_RANKED_PER_PLAYER', 0, 0, 1_000_000),
+    retentionIntervalMs: int(env, 'RETENTION_INTERVAL_MS', 600_000, 1000, 86_400_000),
   };
 }

@@ -89,6 +89,9 @@ export async function start(parts: Part[], config: Config = loadConfig()): Promi
         rankedEnabled: config.rankedEnabled,
         rankedIntervalMs: config.rankedIntervalMs,
         ranked: { target: config.rankedQueueTarget },
+        sweepIntervalMs: config.sweepIntervalMs,
+        sweepOlderThanMs: config.sweepAfterMs,
+        retention: { rankedDays: config.retentionRankedDays, rankedPerPlayer: config.retentionRankedPerPlayer, intervalMs: config.retentionIntervalMs },
         log: logger('scheduler'),
       });
       running.push({ name: 'scheduler', close: () => scheduler.close() });

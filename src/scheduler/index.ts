@@ -1,16 +1,18 @@
 // The scheduler process: ranked matches for qualified players, continuously,
-// and the sweep that repairs lost jobs. (Gate matches are queued by the gate
-// itself, first by priority: see gate.ts.)
+// the sweep that repairs lost jobs, and the ranked replays' retention. (Gate
+// matches are queued by the gate itself, first by priority: see gate.ts.)
 
 import type { Log } from '../log.ts';
 import type { Db } from '../db/client.ts';
 import type { JudgeQueues } from '../queue/index.ts';
 import { scheduleRanked, type RankedOptions } from './ranked.ts';
 import { sweep } from './sweep.ts';
+import { retentionPass, type RetentionOptions } from './retention.ts';
 
 export { startGate, gateOnCheck, gateOnMatch, GATE_OPPONENT, type GateDeps, type GateOptions } from './gate.ts';
 export { scheduleRanked, pickPlayers } from './ranked.ts';
 export { sweep } from './sweep.ts';
+export { pruneReplays, replayWasPruned, type RetentionOptions } from './retention.ts';
 
 export interface SchedulerOptions {
   db: Db;
@@ -20,6 +22,8 @@ export interface SchedulerOptions {
   ranked?: RankedOptions;
   sweepIntervalMs?: number;
   sweepOlderThanMs?: number;
+  /** Ranked replay retention; the loop runs only when a limit is set. */
+  retention?: RetentionOptions & { intervalMs?: number };
   log?: Log;
 }
 
@@ -48,6 +52,10 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       if (r.started + r.requeued + r.failed + r.retried > 0) log(`sweep: ${JSON.stringify(r)}`);
     }),
   ];
+  const retention = options.retention;
+  if (retention && ((retention.rankedDays ?? 0) > 0 || (retention.rankedPerPlayer ?? 0) > 0)) {
+    stops.push(loop('retention', retention.intervalMs ?? 600_000, () => retentionPass(options.db, retention, log)));
+  }
   if (options.rankedEnabled ?? true) {
     stops.push(loop('ranked', options.rankedIntervalMs ?? 2000, () => scheduleRanked(deps, options.ranked)));
   }

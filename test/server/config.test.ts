@@ -50,6 +50,8 @@ test('a bad value is refused with a message naming the variable', () => {
     [{ COOKIE_SECURE: 'maybe' }, /^COOKIE_SECURE must be true or false/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
     [{ QUEUE_PREFIX: 'a b' }, /^QUEUE_PREFIX must be/],
+    [{ RETENTION_RANKED_DAYS: '-1' }, /^RETENTION_RANKED_DAYS must be between 0/],
+    [{ RETENTION_RANKED_PER_PLAYER: 'ten' }, /^RETENTION_RANKED_PER_PLAYER must be an integer/],
   ];
   for (const [env, re] of bad) assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && re.test(e.message), JSON.stringify(env));
 });

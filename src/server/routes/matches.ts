@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../auth.ts';
 import { loadGames } from '../../games/registry.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { forbidden, HttpError, notFound } from '../errors.ts';
+import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../scheduler/retention.ts';
 import { matchOut, matchInclude } from '../serialize.ts';
 import { Prisma } from '../../db/generated/client.ts';
 import type { MatchRow, ParticipantRow } from '../serialize.ts';
@@ -134,8 +135,9 @@ export default async function matchRoutes(app: FastifyInstance) {
     '/api/matches/:id/replay',
     { schema: { tags: ['matches'], summary: 'The replay file (gzip JSON), as a download', params: idParams } },
     async (request, reply) => {
-      const m = await db.match.findUnique({ where: { id: request.params.id }, select: { id: true, game: true, replay: { select: { data: true } } } });
+      const m = await db.match.findUnique({ where: { id: request.params.id }, select: { id: true, game: true, kind: true, status: true, replay: { select: { data: true } } } });
       if (!m) throw notFound(`no match ${request.params.id}`);
+      if (replayWasPruned(m)) throw new HttpError(410, `match ${m.id} was played, but ${PRUNED_REPLAY_MESSAGE}`, 'replay-pruned');
       if (!m.replay) throw notFound(`match ${m.id} has no replay (not played yet, or it failed)`);
       const data = Buffer.from(m.replay.data);
       return reply

@@ -7,6 +7,7 @@ import { loadGames } from '../../games/registry.ts';
 import type { AnyGame } from '../../games/types.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../server/errors.ts';
 import { listMatches } from '../../server/routes/matches.ts';
+import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../scheduler/retention.ts';
 import { matchInclude, matchOut } from '../../server/serialize.ts';
 import { select, field } from '../forms.ts';
 import { html, type Html } from '../html.ts';
@@ -185,6 +186,8 @@ ${pager({ page, pages, href, label: 'Match pages' })}`,
       main = html`<p class="notice bad" id="match-status" role="alert"><span class="badge failed">failed</span> The match could not be played${m.error ? html`: <code>${m.error}</code>` : '.'}</p>`;
     } else if (out.replay) {
       main = html`<div class="viewer" data-viewer data-replay="/api/matches/${m.id}/replay"></div>`;
+    } else if (replayWasPruned(m)) {
+      main = html`<p class="notice" id="match-status">This match was played, but ${PRUNED_REPLAY_MESSAGE}.</p>`;
     } else {
       main = html`<p class="notice" id="match-status">This match has no replay.</p>`;
     }

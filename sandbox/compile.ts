@@ -2,9 +2,16 @@
 // runs: esbuild strips the types and rewrites `export` into a CommonJS shape,
 // and a wrapper makes the script's completion value the bot's exports, so no
 // global is needed to hand them over.
+//
+// Each compile runs esbuild in a process of its own (sandbox/compile-process.ts),
+// so a file that crashes the compiler cannot break the next one. A crash, a
+// timeout or a memory blow-up is tried once more on a fresh process: when it
+// happens again it is the file's doing (BotCompileError), otherwise, like a
+// compiler that cannot start or is killed from outside, it is the judge's
+// (CompileInfraError), which is never reported as the file's compile error.
 
-import { transform } from 'esbuild';
 import { createHash } from 'node:crypto';
+import { compilerSettings, runEsbuild, type EsbuildRun } from './compile-process.ts';
 
 export class BotCompileError extends Error {
   override name = 'BotCompileError';
@@ -15,6 +22,11 @@ export class BotCompileError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The judge could not compile the file (not the file's fault): try again later. */
+export class CompileInfraError extends Error {
+  override name = 'CompileInfraError';
 }
 
 export interface BotHeader {
@@ -93,33 +105,65 @@ export function mapBotPositions(code: string, filename: string, message: string)
   });
 }
 
-/** Compiles a bot for its isolate. Throws BotCompileError with the line of the first error. */
+const INLINE_MAP = '//# sourceMappingURL=data:application/json;base64,';
+
+/** What a failure that happened twice says about the file. */
+function reproducedFailure(run: Extract<EsbuildRun, { kind: 'crash' | 'memory' | 'timeout' | 'output' }>, filename: string): BotCompileError {
+  const s = compilerSettings();
+  const text = {
+    crash: `the compiler crashed on this file (${/stack overflow|stack exceeds/i.test(run.detail) ? 'stack overflow: code nested too deeply?' : 'stack overflow?'})`,
+    memory: `compiling this file needed more than ${s.memoryMb} MiB of memory (code nested too deeply?)`,
+    timeout: `compiling this file took more than ${s.timeoutMs / 1000} s`,
+    output: 'the compiled code of this file is too large',
+  }[run.kind];
+  return new BotCompileError(`${filename}: ${text}`);
+}
+
+/** esbuild's first error, as `file:line:col: text` with the author's file name. */
+function firstError(stderr: string, filename: string): BotCompileError {
+  const text = /\[ERROR\] (.*)$/m.exec(stderr)?.[1]?.trim() ?? 'the file does not compile';
+  // The error's position is the first "    file:line:column:" line after it.
+  const at = /^ {4}\S.*:(\d+):(\d+):$/m.exec(stderr.slice(stderr.indexOf('[ERROR]')));
+  if (!at) return new BotCompileError(`${filename}: ${text}`);
+  const line = Number(at[1]);
+  const column = Number(at[2]) + 1;
+  return new BotCompileError(`${filename}:${line}:${column}: ${text}`, line, column);
+}
+
+/**
+ * Compiles a bot for its isolate. Throws BotCompileError (the file's fault,
+ * with the line of the first error when there is one) or CompileInfraError.
+ */
 export async function compileBot(source: string, filename: string): Promise<string> {
   const isTs = /\.(ts|mts|cts)$/i.test(filename);
   const key = createHash('sha256').update(isTs ? 'ts\0' : 'js\0').update(source).digest('hex');
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  let code: string;
-  let map: string;
-  try {
-    const out = await transform(source, {
-      loader: isTs ? 'ts' : 'js',
-      format: 'cjs',
-      target: 'es2022',
-      sourcefile: filename,
-      sourcemap: 'external',
-      logLevel: 'silent',
-    });
-    code = out.code;
-    map = out.map;
-  } catch (err) {
-    const first = (err as { errors?: { text: string; location?: { line: number; column: number } | null }[] }).errors?.[0];
-    if (first) {
-      const where = first.location ? `${filename}:${first.location.line}:${first.location.column + 1}: ` : '';
-      throw new BotCompileError(`${where}${first.text}`, first.location?.line, first.location ? first.location.column + 1 : undefined);
+  const args = [
+    `--loader=${isTs ? 'ts' : 'js'}`,
+    '--format=cjs',
+    '--target=es2022',
+    // The name shapes the code (esbuild names a helper after it), as it always has.
+    `--sourcefile=${filename}`,
+    '--sourcemap=inline',
+    '--sources-content=false',
+    '--log-level=error',
+    '--color=false',
+  ];
+  let run = await runEsbuild(source, args);
+  if (run.kind !== 'ok' && run.kind !== 'rejected') {
+    const first = run;
+    run = await runEsbuild(source, args);
+    if (run.kind !== 'ok' && run.kind !== 'rejected') {
+      if (first.kind !== 'infra' && run.kind !== 'infra') throw reproducedFailure(run, filename);
+      throw new CompileInfraError(`could not compile ${filename}: ${first.detail}; then, on a second try: ${run.detail}`);
     }
-    throw new BotCompileError(String(err));
   }
+  if (run.kind === 'rejected') throw firstError(run.stderr, filename);
+  const at = run.stdout.lastIndexOf(INLINE_MAP);
+  if (at < 0) throw new CompileInfraError(`could not compile ${filename}: the compiler's output has no source map`);
+  const code = run.stdout.slice(0, at);
+  const map = Buffer.from(run.stdout.slice(at + INLINE_MAP.length).trim(), 'base64').toString('utf8');
   // One line of wrapper before the code keeps esbuild's line numbers close to the author's.
   const wrapped = `(function(){var module={exports:{}},exports=module.exports;\n${code}\nreturn module.exports;})()`;
   if (cache.size > 200) {

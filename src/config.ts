@@ -47,6 +47,9 @@ export interface Config {
   /** A ranked replay is kept while among the newest N ranked matches of any of its players; 0 = keep. */
   retentionRankedPerPlayer: number;
   retentionIntervalMs: number;
+  /** One bot file's compile: wall time (ms) and memory (MiB) allowed to its compiler process. */
+  compileTimeoutMs: number;
+  compileMemoryMb: number;
 }
 
 export class ConfigError extends Error {
@@ -100,6 +103,17 @@ function url(env: Env, key: string, schemes: string[]): string | null {
   return v;
 }
 
+/**
+ * The compiler's limits alone: the compiler reads them where it runs (API,
+ * worker, command line), and loadConfig checks them at start.
+ */
+export function compilerLimits(env: Env = process.env): Pick<Config, 'compileTimeoutMs' | 'compileMemoryMb'> {
+  return {
+    compileTimeoutMs: int(env, 'COMPILE_TIMEOUT_MS', 10_000, 100, 600_000),
+    compileMemoryMb: int(env, 'COMPILE_MEMORY_MB', 256, 128, 16_384),
+  };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Parses and validates the environment. Throws ConfigError naming the bad variable. */
@@ -138,5 +152,6 @@ export function loadConfig(env: Env = process.env): Config {
     retentionRankedDays: int(env, 'RETENTION_RANKED_DAYS', 0, 0, 36_500),
     retentionRankedPerPlayer: int(env, 'RETENTION_RANKED_PER_PLAYER', 0, 0, 1_000_000),
     retentionIntervalMs: int(env, 'RETENTION_INTERVAL_MS', 600_000, 1000, 86_400_000),
+    ...compilerLimits(env),
   };
 }

@@ -16,6 +16,7 @@ export async function checkBot(req: { game: string; source: string; filename: st
     code = await compileBot(req.source, req.filename);
   } catch (err) {
     if (err instanceof BotCompileError) return { ok: false, message: `compile error: ${err.message}`, ...(err.line ? { line: err.line } : {}) };
+    // CompileInfraError and the like are the judge's: the check job fails and is tried again.
     throw err;
   }
   const host = new SandboxBotHost();

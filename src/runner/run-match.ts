@@ -8,17 +8,17 @@
 // at upload), in every match: what its code computes at run time never
 // reaches the other bots or the replay. The bots of a match play one after
 // another, so a match never runs more than one bot at a time. When the judge
-// itself fails (SandboxInfraError, CompileInternalError), runMatch throws and
-// the match is played again: that never freezes a bot.
+// itself fails (SandboxInfraError, which a CompileInfraError becomes),
+// runMatch throws and the match is played again: that never freezes a bot.
 
 import { getGame } from '../games/registry.ts';
 import { ranksFromScores } from '../games/ranking.ts';
 import type { AnyGame, Limits } from '../games/types.ts';
 import { REPLAY_FORMAT, REPLAY_VERSION, type FreezeReason, type Replay, type ReplayPlayer, type ReplayRound } from '../replay/format.ts';
-import { BotCompileError, compileBot, mapBotPositions, readBotHeader } from '../../sandbox/compile.ts';
+import { BotCompileError, CompileInfraError, compileBot, mapBotPositions, readBotHeader } from '../../sandbox/compile.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
 import { MAX_ORDERS } from '../../sandbox/bot-runtime.ts';
-import { capText, MAX_NAME_CHARS, type BotHost } from '../../sandbox/host.ts';
+import { capText, MAX_NAME_CHARS, SandboxInfraError, type BotHost } from '../../sandbox/host.ts';
 import { InProcessBotHost } from '../../sandbox/inprocess-host.ts';
 import { SandboxBotHost } from '../../sandbox/sandbox-host.ts';
 import type { MatchOutcome, MatchSpec, RunOptions } from './types.ts';
@@ -105,6 +105,7 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
           code = await compileBot(source.source, source.filename);
         } catch (err) {
           // Anything but the bot's own compile error is the judge's: the match is played again.
+          if (err instanceof CompileInfraError) throw new SandboxInfraError(`seat ${me}: ${err.message}`, { cause: err });
           if (!(err instanceof BotCompileError)) throw err;
           freeze(seat, 0, 'compile', err.message);
           return;

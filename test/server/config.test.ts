@@ -52,6 +52,8 @@ test('a bad value is refused with a message naming the variable', () => {
     [{ QUEUE_PREFIX: 'a b' }, /^QUEUE_PREFIX must be/],
     [{ RETENTION_RANKED_DAYS: '-1' }, /^RETENTION_RANKED_DAYS must be between 0/],
     [{ RETENTION_RANKED_PER_PLAYER: 'ten' }, /^RETENTION_RANKED_PER_PLAYER must be an integer/],
+    [{ COMPILE_MEMORY_MB: '64' }, /^COMPILE_MEMORY_MB must be between 128/],
+    [{ COMPILE_TIMEOUT_MS: 'soon' }, /^COMPILE_TIMEOUT_MS must be an integer/],
   ];
   for (const [env, re] of bad) assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && re.test(e.message), JSON.stringify(env));
 });

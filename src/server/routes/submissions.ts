@@ -2,7 +2,7 @@
 // live status (SSE), source (owner/admin only), my submissions.
 
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import { BotCompileError, compileBot, readBotHeader } from '../../../sandbox/compile.ts';
+import { BotCompileError, CompileInfraError, compileBot, readBotHeader } from '../../../sandbox/compile.ts';
 import type { Config } from '../../config.ts';
 import type { AppDeps } from '../app.ts';
 import { loadGames } from '../../games/registry.ts';
@@ -97,10 +97,15 @@ export async function createSubmission(deps: AppDeps, upload: NewSubmission, log
     try {
       await compileBot(upload.source, filename);
     } catch (err) {
-      if (!(err instanceof BotCompileError)) throw err;
-      // Worded as the gate words it (src/scheduler/gate.ts gateOnCheck).
-      const where = err.line !== undefined && !/\bline \d+/.test(err.message) ? ` (line ${err.line})` : '';
-      throw new SubmissionCompileError(`compile error: ${err.message}${where}`, err.line);
+      if (err instanceof CompileInfraError) {
+        // The judge could not compile it, not the file's fault: the upload is taken and the gate compiles it again.
+        log.warn({ err: err.message }, 'syntax check skipped: the compiler failed; the gate will compile the file');
+      } else {
+        if (!(err instanceof BotCompileError)) throw err;
+        // Worded as the gate words it (src/scheduler/gate.ts gateOnCheck).
+        const where = err.line !== undefined && !/\bline \d+/.test(err.message) ? ` (line ${err.line})` : '';
+        throw new SubmissionCompileError(`compile error: ${err.message}${where}`, err.line);
+      }
     }
   }
 

@@ -22,8 +22,15 @@ export interface Config {
   offensiveWords: string[];
   /** Usernames (lowercase) that are admins. */
   adminUsers: string[];
-  /** Per IP per minute. */
-  rateLimitLogin: number;
+  /** Failed password checks per account (username, any case) per window. */
+  passwordFailuresPerAccount: number;
+  /** Failed password checks per client address per window. */
+  passwordFailuresPerIp: number;
+  passwordFailuresWindowMinutes: number;
+  /** Accounts created per client address per hour. */
+  rateLimitSignup: number;
+  /** Open live-status streams (SSE) per client address. */
+  sseMaxPerIp: number;
   /** Per user (or IP) per minute. */
   rateLimitSubmit: number;
   sessionTtlHours: number;
@@ -136,7 +143,11 @@ export function loadConfig(env: Env = process.env): Config {
     submissionMaxBytes: int(env, 'SUBMISSION_MAX_BYTES', 256 * 1024, 1, 16 * 1024 * 1024),
     offensiveWords: list(env, 'OFFENSIVE_WORDS'),
     adminUsers: list(env, 'ADMIN_USERS'),
-    rateLimitLogin: int(env, 'RATE_LIMIT_LOGIN', 10, 1, 1_000_000),
+    passwordFailuresPerAccount: int(env, 'PASSWORD_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),
+    passwordFailuresPerIp: int(env, 'PASSWORD_FAILURES_PER_IP', 100, 1, 1_000_000),
+    passwordFailuresWindowMinutes: int(env, 'PASSWORD_FAILURES_WINDOW_MINUTES', 15, 1, 24 * 60),
+    rateLimitSignup: int(env, 'RATE_LIMIT_SIGNUP', 500, 1, 1_000_000),
+    sseMaxPerIp: int(env, 'SSE_MAX_PER_IP', 20, 1, 100_000),
     rateLimitSubmit: int(env, 'RATE_LIMIT_SUBMIT', 20, 1, 1_000_000),
     sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 24 * 14, 1, 24 * 365),
     cookieSecure: bool(env, 'COOKIE_SECURE', false),

@@ -39,7 +39,7 @@ export async function start(parts: Part[], config: Config = loadConfig()): Promi
   const redis: RedisHandle = await resolveRedis({ redisUrl: config.redisUrl, dataDir: config.dataDir, log });
   running.push({ name: 'redis', close: () => redis.stop() });
   if (redis.source !== 'env') log(`Redis: ${redis.url} (${redis.source === 'private' ? 'a private redis-server, data under ' + config.dataDir + '/redis' : redis.source === 'local' ? 'found on 127.0.0.1:6379' : 'shared with another Arbiter process'})`);
-  const queues: JudgeQueues = openJudgeQueues({ redisUrl: redis.url, prefix: config.queuePrefix });
+  const queues: JudgeQueues = openJudgeQueues({ redisUrl: redis.url, prefix: config.queuePrefix, log: logger('queue') });
   running.push({ name: 'queues', close: () => queues.close() });
 
   const closeAll = async () => {
@@ -77,7 +77,13 @@ export async function start(parts: Part[], config: Config = loadConfig()): Promi
     }
     if (parts.includes('recorder')) {
       const { startRecorder } = await import('./recorder/index.ts');
-      const recorder = await startRecorder({ db: db!, queues, log: logger('recorder') });
+      const recorder = await startRecorder({
+        db: db!,
+        queues,
+        lockDurationMs: config.resultLockMs,
+        stalledIntervalMs: config.resultStalledIntervalMs,
+        log: logger('recorder'),
+      });
       running.push({ name: 'recorder', close: () => recorder.close() });
       log('recorder: consuming results');
     }

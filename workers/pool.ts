@@ -24,6 +24,7 @@ import {
   workerKey,
   openJudgeQueues,
   redisOptions,
+  watchRedis,
   type JudgeJobData,
   type JudgeQueues,
   type MatchJobData,
@@ -57,8 +58,8 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export async function startWorkerPool(options: WorkerPoolOptions): Promise<WorkerPool> {
   const name = options.name ?? `${hostname()}-${process.pid}`;
-  const queues: JudgeQueues = openJudgeQueues({ redisUrl: options.redisUrl, prefix: options.prefix });
   const log = options.log ?? (() => {});
+  const queues: JudgeQueues = openJudgeQueues({ redisUrl: options.redisUrl, prefix: options.prefix, log });
 
   const isLastAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 
@@ -151,7 +152,7 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
       maxStalledCount: 2,
     },
   );
-  worker.on('error', (e) => log(`worker error: ${errorText(e)}`));
+  watchRedis(worker, 'match worker', log);
   await worker.waitUntilReady();
 
   // Heartbeat: /health and the scheduler count live pools and their runners.

@@ -9,6 +9,7 @@
 // Exit codes: 0 qualified (or submitted, with --no-follow), 1 rejected or a
 // server/network error, 2 bad input (usage, missing file, refused upload).
 
+import { randomUUID } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { homedir } from 'node:os';
@@ -85,16 +86,23 @@ interface SubmissionView {
   gateMatches?: GateMatch[];
 }
 
-async function api<T>(cfg: ClientConfig, method: string, path: string, body?: unknown): Promise<T> {
+/** Tries of an upload that did not get an answer (a dropped connection, a timeout, a 5xx); its Idempotency-Key makes a retry return the same submission. */
+const UPLOAD_TRIES = 3;
+const UPLOAD_TIMEOUT_MS = 60_000;
+
+class NoAnswer extends CliError {}
+
+async function api<T>(cfg: ClientConfig, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
   let res: Response;
   try {
     res = await fetch(cfg.url + path, {
       method,
-      headers: { authorization: `Bearer ${cfg.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { authorization: `Bearer ${cfg.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...extraHeaders },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(method === 'POST' ? { signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS) } : {}),
     });
   } catch (e) {
-    throw new CliError(`cannot reach ${cfg.url}: ${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}`, 1);
+    throw new NoAnswer(`cannot reach ${cfg.url}: ${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}`, 1);
   }
   const text = await res.text();
   let data: unknown = null;
@@ -105,6 +113,7 @@ async function api<T>(cfg: ClientConfig, method: string, path: string, body?: un
   }
   if (!res.ok) {
     const message = (data as { message?: string } | null)?.message ?? (text.slice(0, 200) || res.statusText);
+    if (res.status >= 500) throw new NoAnswer(`${message} (HTTP ${res.status})`, 1);
     throw new CliError(`${message} (HTTP ${res.status})`, res.status >= 400 && res.status < 500 ? 2 : 1);
   }
   return data as T;
@@ -241,11 +250,18 @@ async function submit(args: string[]): Promise<number> {
   if (!game) throw new CliError(`which game? pass --game <id> or declare  export const GAME = "<id>";  in ${file}`, 2);
   const cfg = clientConfig({ url: values.url, token: values.token });
 
-  const created = await api<{ id: number; status: string; player: string; version: number; game: string }>(cfg, 'POST', '/api/submissions', {
-    game,
-    source,
-    filename: basename(file),
-  });
+  // One key for this invocation: a retry after a lost answer gets the same submission, never a second version.
+  const idempotencyKey = randomUUID();
+  let created: { id: number; status: string; player: string; version: number; game: string } | undefined;
+  for (let attempt = 1; !created; attempt++) {
+    try {
+      created = await api(cfg, 'POST', '/api/submissions', { game, source, filename: basename(file) }, { 'idempotency-key': idempotencyKey });
+    } catch (e) {
+      if (!(e instanceof NoAnswer) || attempt >= UPLOAD_TRIES) throw e;
+      console.error(`arbiter submit: ${e.message}; trying again`);
+      await sleep(1000 * attempt);
+    }
+  }
   console.log(`submitted ${created.player} v${created.version} for ${created.game}: submission #${created.id}, ${created.status}`);
   if (values['no-follow']) {
     console.log(`follow it: ${cfg.url}/api/submissions/${created.id}`);

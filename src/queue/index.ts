@@ -2,6 +2,8 @@
 
 import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
+import type { Log } from '../log.ts';
+import { watchRedis } from './connection.ts';
 import {
   MATCHES_QUEUE,
   RESULTS_QUEUE,
@@ -13,11 +15,24 @@ import {
 
 export * from './jobs.ts';
 export { resolveRedis, pingRedis, RedisUnavailableError, HOW_TO_GET_REDIS, type RedisHandle } from './redis.ts';
+export { watchRedis, withTimeout, isConnectionError, TimeoutError, type RedisWatch } from './connection.ts';
 
 export interface QueueSettings {
   redisUrl: string;
   /** QUEUE_PREFIX: namespaces every key and the events channel. */
   prefix: string;
+  /** Where connection state changes (Redis lost, Redis back) are logged. */
+  log?: Log;
+}
+
+/** Results not recorded yet: what /health reports as the recorder's backlog. */
+export interface ResultBacklog {
+  /** Waiting, being recorded, or waiting to be retried. */
+  waiting: number;
+  /** Given up on (the sweep retries them). */
+  failed: number;
+  /** Age of the oldest of all those, in seconds; null when there is none. */
+  oldestSeconds: number | null;
 }
 
 export interface QueueStats {
@@ -57,6 +72,7 @@ export interface JudgeQueues {
   workers(): Promise<WorkerHeartbeat[]>;
   addResult(result: ResultJobData): Promise<void>;
   stats(): Promise<QueueStats>;
+  resultBacklog(now?: number): Promise<ResultBacklog>;
   close(): Promise<void>;
 }
 
@@ -65,10 +81,22 @@ export function redisOptions(url: string) {
   return { url, maxRetriesPerRequest: null, enableReadyCheck: true } as const;
 }
 
+/** The results' retry backoff: 1 s, 2 s, 4 s... never more than this, so recording resumes soon after a long database outage. */
+export const RESULT_BACKOFF_CAP_MS = 30_000;
+export const RESULT_BACKOFF_TYPE = 'capped';
+
+/** Delay before retry `attemptsMade` (1 = after the first failure) of a result. */
+export function resultBackoffMs(attemptsMade: number): number {
+  const n = Math.max(1, Math.min(attemptsMade, 30)); // 2^30 s is past the cap already; keeps the number finite
+  return Math.min(1000 * 2 ** (n - 1), RESULT_BACKOFF_CAP_MS);
+}
+
 export const RESULT_JOB_OPTIONS: JobsOptions = {
-  // The recorder down or the database unreachable: results wait, retried with backoff.
-  attempts: 15,
-  backoff: { type: 'exponential', delay: 1000 },
+  // The recorder down or the database unreachable: results wait, retried with
+  // a capped backoff (the recorder's worker implements RESULT_BACKOFF_TYPE).
+  // 2880 attempts at 30 s ride out a day's outage; after that the sweep retries.
+  attempts: 2880,
+  backoff: { type: RESULT_BACKOFF_TYPE, delay: 1000 },
   removeOnComplete: { age: 3600, count: 1000 },
   removeOnFail: false,
 };
@@ -103,11 +131,19 @@ export function eventsChannel(prefix: string) {
 
 export function openJudgeQueues(settings: QueueSettings): JudgeQueues {
   const connection = redisOptions(settings.redisUrl);
+  const log = settings.log ?? (() => {});
   const matches = new Queue<JudgeJobData>(MATCHES_QUEUE, { connection, prefix: settings.prefix });
   const results = new Queue<ResultJobData>(RESULTS_QUEUE, { connection, prefix: settings.prefix });
+  watchRedis(matches, 'matches queue', log);
+  watchRedis(results, 'results queue', log);
   let publisher: Redis | null = null;
   const channel = eventsChannel(settings.prefix);
-  const redis = () => (publisher ??= new Redis(settings.redisUrl, { maxRetriesPerRequest: 3 }));
+  const redis = () => {
+    if (publisher) return publisher;
+    publisher = new Redis(settings.redisUrl, { maxRetriesPerRequest: 3 });
+    watchRedis(publisher, 'redis client', log);
+    return publisher;
+  };
   async function workers(): Promise<WorkerHeartbeat[]> {
     const client = redis();
     const keys: string[] = [];
@@ -140,6 +176,26 @@ export function openJudgeQueues(settings: QueueSettings): JudgeQueues {
     workers,
     async addResult(result) {
       await results.add(result.type, result, { ...RESULT_JOB_OPTIONS, jobId: resultJobId(result) });
+    },
+    async resultBacklog(now = Date.now()) {
+      const client = redis();
+      // Ids only, then each one's creation time: result jobs carry replays, so whole jobs are not read.
+      const [waitIds, activeIds, delayedIds, failedIds, counts] = await Promise.all([
+        client.lrange(results.toKey('wait'), -1, -1), // LPUSH order: the oldest is last
+        client.lrange(results.toKey('active'), 0, 99),
+        client.zrange(results.toKey('delayed'), '0', '99'),
+        client.zrange(results.toKey('failed'), '0', '0'), // by time of failure: the first failed first
+        results.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed'),
+      ]);
+      const ids = [...new Set([...waitIds, ...activeIds, ...delayedIds, ...failedIds])];
+      const stamps = ids.length ? await Promise.all(ids.map((id) => client.hget(results.toKey(id), 'timestamp'))) : [];
+      const times = stamps.map(Number).filter((t) => Number.isFinite(t) && t > 0);
+      const n = (x: number | undefined) => x ?? 0;
+      return {
+        waiting: n(counts.waiting) + n(counts.prioritized) + n(counts.active) + n(counts.delayed),
+        failed: n(counts.failed),
+        oldestSeconds: times.length ? Math.max(0, Math.round((now - Math.min(...times)) / 100) / 10) : null,
+      };
     },
     async stats() {
       const [m, r, live] = await Promise.all([

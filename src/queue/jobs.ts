@@ -11,15 +11,32 @@ export const RESULTS_QUEUE = 'results';
 
 export type MatchKind = 'gate' | 'ranked' | 'tournament' | 'challenge';
 
-/** BullMQ priorities (1 = first). Every gate job goes before any other match. */
+/**
+ * BullMQ priorities: an integer 1..2,097,152, lower first, first in first out
+ * within one priority. Gate jobs (compile check, self-play, Dummy matches) take
+ * their submission's priority from the band 1..GATE_PRIORITY_BAND, so a
+ * submission's whole gate goes before any job of a later submission (first
+ * come, first served), and every gate job goes before the other kinds, which
+ * sit above the band.
+ */
+export const GATE_PRIORITY_BAND = 2_000_000;
 export const PRIORITY = {
-  check: 1,
-  selfplay: 2,
-  dummy: 3,
-  challenge: 5,
-  tournament: 6,
-  ranked: 10,
+  challenge: GATE_PRIORITY_BAND + 5,
+  tournament: GATE_PRIORITY_BAND + 6,
+  ranked: GATE_PRIORITY_BAND + 10,
 } as const;
+
+/**
+ * The priority of every gate job of a submission: its id in the band. At the
+ * band's end the numbering wraps: submission 2,000,001 takes priority 1 again,
+ * so once every two million submissions a new one may pass the few submissions
+ * just below the end that are still waiting; nothing is lost or starved, since
+ * later ids keep rising from 1.
+ */
+export function gatePriority(submissionId: number | string): number {
+  const id = Math.max(1, Math.trunc(Number(submissionId)) || 1);
+  return 1 + ((id - 1) % GATE_PRIORITY_BAND);
+}
 
 /** Play one match. Job id = matchJobId(...), so a re-run is recognised. */
 export interface MatchJobData {

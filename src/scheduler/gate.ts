@@ -14,7 +14,7 @@
 import type { Db } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import { isOutrightWinner } from '../games/ranking.ts';
-import { CHECK_JOB_OPTIONS, PRIORITY, checkJobId, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
+import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
 import { initialRating } from '../ratings/index.ts';
 import { createMatch, type SeatRef, type Tx } from './matches.ts';
 
@@ -64,7 +64,7 @@ export async function startGate(deps: GateDeps, submissionId: number): Promise<v
   await deps.queues.matches.add(
     'check',
     { type: 'check', submissionId: String(sub.id), game: sub.game, source: sub.source, filename: sub.filename },
-    { ...CHECK_JOB_OPTIONS, jobId: checkJobId(sub.id, sub.createdAt), priority: PRIORITY.check },
+    { ...CHECK_JOB_OPTIONS, jobId: checkJobId(sub.id, sub.createdAt), priority: gatePriority(sub.id) },
   );
   const moved = await deps.db.submission.updateMany({
     where: { id: sub.id, status: 'queued' },

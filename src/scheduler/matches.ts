@@ -11,6 +11,7 @@ import type { MatchSeat, MatchSpec } from '../runner/types.ts';
 import {
   MATCH_JOB_OPTIONS,
   PRIORITY,
+  gatePriority,
   matchJobId,
   type JudgeQueues,
   type MatchKind,
@@ -63,8 +64,12 @@ export async function createMatch(tx: Tx | Db, m: NewMatch): Promise<number> {
   return match.id;
 }
 
-export function priorityOf(kind: MatchKind, gateStep: string | null | undefined): number {
-  if (kind === 'gate') return gateStep === 'selfplay' ? PRIORITY.selfplay : PRIORITY.dummy;
+/** A match job's BullMQ priority: a gate match takes its submission's (first come, first served); the other kinds come after every gate job. */
+export function priorityOf(kind: MatchKind, submissionId: number | null | undefined): number {
+  if (kind === 'gate') {
+    if (submissionId === null || submissionId === undefined) throw new Error('a gate match belongs to a submission');
+    return gatePriority(submissionId);
+  }
   return PRIORITY[kind];
 }
 
@@ -90,10 +95,10 @@ export async function matchSpecFromDb(
 
 /** Queues the match's job (idempotent: the job id is the match id, BullMQ keeps the first). */
 export async function enqueueMatch(db: Db, queues: JudgeQueues, matchId: number): Promise<void> {
-  const { spec, kind, submissionId, gateStep, createdAt } = await matchSpecFromDb(db, matchId);
+  const { spec, kind, submissionId, createdAt } = await matchSpecFromDb(db, matchId);
   await queues.matches.add(
     'match',
     { type: 'match', matchId: String(matchId), kind, ...(submissionId !== null ? { submissionId: String(submissionId) } : {}), spec },
-    { ...MATCH_JOB_OPTIONS, jobId: matchJobId(matchId, createdAt), priority: priorityOf(kind, gateStep) },
+    { ...MATCH_JOB_OPTIONS, jobId: matchJobId(matchId, createdAt), priority: priorityOf(kind, submissionId) },
   );
 }

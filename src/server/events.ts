@@ -3,6 +3,7 @@
 // every open stream.
 
 import { Redis } from 'ioredis';
+import { watchRedis } from '../queue/connection.ts';
 
 export interface JudgeEventMessage {
   submissionId?: string | number;
@@ -27,7 +28,8 @@ export function createEventHub(redisUrl: string, channel: string, log?: (msg: st
   function ensure() {
     if (sub) return;
     sub = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
-    sub.on('error', (err) => log?.('event subscriber error', err));
+    // Connection state once per change, not once per retry.
+    watchRedis(sub, 'event subscriber', (message, fields) => log?.(message, fields));
     subscribed = sub.subscribe(channel).then(
       () => undefined,
       (err) => {

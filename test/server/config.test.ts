@@ -16,6 +16,10 @@ test('defaults: embedded database and Redis, port 3000 on loopback, 256 KiB file
   assert.equal(c.dataDir, './data');
   assert.equal(c.submissionMaxBytes, 256 * 1024);
   assert.equal(c.workerConcurrency, availableParallelism());
+  // Password guessing per account and per address; a lab of 300 signs up from one address within the hour.
+  assert.deepEqual([c.passwordFailuresPerAccount, c.passwordFailuresPerIp, c.passwordFailuresWindowMinutes], [10, 100, 15]);
+  assert.ok(c.rateLimitSignup >= 300);
+  assert.equal(c.sseMaxPerIp, 20);
 });
 
 test('values are parsed and typed', () => {
@@ -50,6 +54,10 @@ test('a bad value is refused with a message naming the variable', () => {
     [{ COOKIE_SECURE: 'maybe' }, /^COOKIE_SECURE must be true or false/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
     [{ QUEUE_PREFIX: 'a b' }, /^QUEUE_PREFIX must be/],
+    [{ GATE_START_TIMEOUT_MS: '10' }, /^GATE_START_TIMEOUT_MS must be between 50/],
+    [{ RESULT_LOCK_MS: 'soon' }, /^RESULT_LOCK_MS must be an integer/],
+    [{ PASSWORD_FAILURES_PER_ACCOUNT: '0' }, /^PASSWORD_FAILURES_PER_ACCOUNT must be between 1/],
+    [{ SSE_MAX_PER_IP: 'many' }, /^SSE_MAX_PER_IP must be an integer/],
     [{ RETENTION_RANKED_DAYS: '-1' }, /^RETENTION_RANKED_DAYS must be between 0/],
     [{ RETENTION_RANKED_PER_PLAYER: 'ten' }, /^RETENTION_RANKED_PER_PLAYER must be an integer/],
     [{ COMPILE_MEMORY_MB: '64' }, /^COMPILE_MEMORY_MB must be between 128/],

@@ -5,17 +5,8 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
-import { PRIORITY, type QueueStats, type WorkerHeartbeat } from '../../queue/index.ts';
-
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    p.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-    }),
-  ]);
-}
+import { GATE_DUMMY_MATCHES } from '../../scheduler/gate.ts';
+import { withTimeout, type QueueStats, type ResultBacklog, type WorkerHeartbeat } from '../../queue/index.ts';
 
 function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;
@@ -56,15 +47,46 @@ export interface QueueOverview {
   matchSeconds: number | null;
   /** Submission to verdict over the last 50 verdicts: median and 90th percentile; gate work = start to verdict. */
   gate: { samples: number; latencyP50: number | null; latencyP90: number | null; workSeconds: number | null; ahead: number };
+  /** Median run time (a worker's start to end, no queue time) of the last matches of each kind, in seconds. */
+  durations: MatchDurations;
   /** Expected seconds from a new submission to its verdict, and how it was computed. */
-  expectedWait: { seconds: number | null; explanation: string };
+  expectedWait: { seconds: number | null; explanation: string; ahead: GateWorkAhead };
 }
+
+export interface MatchDurations {
+  selfplay: number | null;
+  dummy: number | null;
+  ranked: number | null;
+  tournament: number | null;
+  challenge: number | null;
+}
+
+/** The gate work of earlier submissions, which a new submission waits for (first come, first served). */
+export interface GateWorkAhead {
+  /** Submissions whose gate is not finished. */
+  submissions: number;
+  /** Compile checks still to do. */
+  checks: number;
+  /** Self-play matches waiting, running, or still to come. */
+  selfplays: number;
+  /** Dummy matches waiting, running, or still to come. */
+  dummies: number;
+  /** Matches of other kinds being played (never interrupted: they hold a runner until they end). */
+  otherRunning: number;
+}
+
+/** A compile check is not a match and its time is not stored; it takes about this long (esbuild and one isolate). */
+export const CHECK_SECONDS = 1;
+/** Medians are taken over this many recent matches of each kind. */
+const DURATION_SAMPLES = 50;
 
 /** The queue's state for the /queue page and GET /api/queue. Without Redis it still answers from the database. */
 export async function queueOverview(deps: Pick<AppDeps, 'db' | 'queues'>, now = Date.now()): Promise<QueueOverview> {
   const { db } = deps;
   const since = new Date(now - THROUGHPUT_MINUTES * 60_000);
-  const [q, open, finished, durations, verdicts, workers] = await Promise.all([
+  const recentOf = (where: { kind: 'gate' | 'ranked' | 'tournament' | 'challenge'; gateStep?: 'selfplay' | 'dummy' }) =>
+    db.match.findMany({ where: { ...where, status: 'done', durationMs: { not: null } }, orderBy: { id: 'desc' }, take: DURATION_SAMPLES, select: { durationMs: true } });
+  const [q, open, finished, durations, verdicts, workers, gateOpen, pending, kindDurations] = await Promise.all([
     readQueueStats(deps),
     db.match.groupBy({ by: ['kind', 'status'], where: { status: { in: ['queued', 'running'] } }, _count: { _all: true } }),
     db.match.findMany({ where: { status: { in: ['done', 'failed'] }, finishedAt: { gte: since } }, select: { finishedAt: true } }),
@@ -76,6 +98,15 @@ export async function queueOverview(deps: Pick<AppDeps, 'db' | 'queues'>, now = 
       select: { createdAt: true, startedAt: true, finishedAt: true },
     }),
     deps.queues ? withTimeout(deps.queues.workers(), 3000, 'workers').catch(() => [] as WorkerHeartbeat[]) : Promise.resolve([] as WorkerHeartbeat[]),
+    db.match.groupBy({ by: ['gateStep', 'status'], where: { kind: 'gate', status: { in: ['queued', 'running'] } }, _count: { _all: true } }),
+    db.submission.groupBy({ by: ['status'], where: { status: { in: ['queued', 'compiling', 'self_play', 'qualifying'] } }, _count: { _all: true } }),
+    Promise.all([
+      recentOf({ kind: 'gate', gateStep: 'selfplay' }),
+      recentOf({ kind: 'gate', gateStep: 'dummy' }),
+      recentOf({ kind: 'ranked' }),
+      recentOf({ kind: 'tournament' }),
+      recentOf({ kind: 'challenge' }),
+    ]),
   ]);
   const count = (kind: string, status: string) => open.find((r) => r.kind === kind && r.status === status)?._count._all ?? 0;
   const matches = KINDS.map((kind) => ({ kind, waiting: count(kind, 'queued'), running: count(kind, 'running') }));
@@ -103,6 +134,20 @@ export async function queueOverview(deps: Pick<AppDeps, 'db' | 'queues'>, now = 
   };
   const live = workers.map((w) => ({ name: w.name, host: w.host, concurrency: Number(w.concurrency) || 0 }));
   const slots = q.stats?.workerSlots ?? live.reduce((n, w) => n + w.concurrency, 0);
+  const medianSeconds = (rows: { durationMs: number | null }[]) => orNull(median(rows.map((r) => r.durationMs! / 1000)));
+  const [selfplay, dummy, ranked, tournament, challenge] = kindDurations.map(medianSeconds) as [number | null, number | null, number | null, number | null, number | null];
+  const measured: MatchDurations = { selfplay, dummy, ranked, tournament, challenge };
+  const gateCount = (step: string, status: string) => gateOpen.find((r) => r.gateStep === step && r.status === status)?._count._all ?? 0;
+  const subs = (status: string) => pending.find((r) => r.status === status)?._count._all ?? 0;
+  const compiling = subs('queued') + subs('compiling');
+  const workAhead: WorkAhead = {
+    compiling,
+    inSelfPlay: subs('self_play'),
+    selfplay: { queued: gateCount('selfplay', 'queued'), running: gateCount('selfplay', 'running') },
+    dummy: { queued: gateCount('dummy', 'queued'), running: gateCount('dummy', 'running') },
+    otherRunning: KINDS.filter((k) => k !== 'gate').map((kind) => ({ kind, running: count(kind, 'running') })),
+    submissions: compiling + subs('self_play') + subs('qualifying'),
+  };
   return {
     redis: { ok: q.ok, error: q.error ?? null },
     matches,
@@ -114,37 +159,74 @@ export async function queueOverview(deps: Pick<AppDeps, 'db' | 'queues'>, now = 
     throughput: { minutes: THROUGHPUT_MINUTES, perMinute, average },
     matchSeconds,
     gate,
-    expectedWait: expectedWait({ redisOk: q.ok, slots, running, ahead, matchSeconds, gateWork: gate.workSeconds }),
+    durations: measured,
+    expectedWait: expectedWait({ redisOk: q.ok, slots, durations: measured, matchSeconds, work: workAhead }),
   };
 }
 
+interface WorkAhead {
+  /** Submissions queued or compiling: each still needs its check, a self-play and the Dummy matches. */
+  compiling: number;
+  /** Submissions in self-play: their Dummy matches are still to come. */
+  inSelfPlay: number;
+  selfplay: { queued: number; running: number };
+  dummy: { queued: number; running: number };
+  otherRunning: { kind: (typeof KINDS)[number]; running: number }[];
+  submissions: number;
+}
+
+const s1 = (n: number) => Math.round(n * 10) / 10;
+
 /**
- * A new submission's wait, in words and seconds. Gate jobs have priority
- * over every other match (PRIORITY.check..dummy < ranked), so it waits only
- * for the gate matches already queued and for a runner to free up (running
- * matches are never interrupted), then for its own gate: the median of the
- * last verdicts' start-to-verdict time, or, with no history, its six jobs
- * (check, self-play, then four Dummy matches side by side) at the median
- * match time.
+ * A new submission's wait, in words and seconds. Gate jobs are served first
+ * come, first served (a whole gate before the next submission's) and before
+ * every other kind, so a new submission waits for all the gate work of the
+ * submissions before it: their checks, self-plays and Dummy matches, queued,
+ * running or still to come. That work is counted in runner-seconds from the
+ * measured run time of each kind of match (a running match is on average half
+ * done), spread over the runners; the matches of other kinds being played hold
+ * their runners until they end. Then comes its own gate: a check, a self-play,
+ * and the Dummy matches side by side as far as there are runners.
  */
-function expectedWait(o: { redisOk: boolean; slots: number; running: number; ahead: number; matchSeconds: number | null; gateWork: number | null }): QueueOverview['expectedWait'] {
-  if (!o.redisOk) return { seconds: null, explanation: 'The queue cannot be reached from this server, so no estimate.' };
-  if (o.slots === 0) return { seconds: null, explanation: 'No match runner is up right now: a new submission waits until one starts.' };
-  if (o.matchSeconds === null) return { seconds: null, explanation: 'No match has been played yet, so there is nothing to estimate from.' };
-  const d = o.matchSeconds;
-  const freeSlot = o.running >= o.slots ? d / 2 : 0; // on average a running match is half done
-  const queued = Math.ceil(o.ahead / o.slots) * d;
-  const dummyRounds = Math.ceil(4 / o.slots);
-  const gate = o.gateWork ?? (2 + dummyRounds) * d;
-  const seconds = Math.round(freeSlot + queued + gate);
-  const parts = [
-    freeSlot ? `a runner to free up (all ${o.slots} are busy: about half a match, ${Math.round(freeSlot)} s)` : `no wait for a runner (${o.slots - o.running} of ${o.slots} free)`,
-    o.ahead ? `${o.ahead} gate match${o.ahead === 1 ? '' : 'es'} queued ahead, ${o.slots} at a time (${Math.round(queued)} s)` : 'no gate match queued ahead',
-    o.gateWork !== null ? `its own gate, ${Math.round(gate)} s (the median of recent gates)` : `its own gate, ${Math.round(gate)} s (${2 + dummyRounds} matches of about ${d} s: compile check, self-play, four Dummy matches)`,
-  ];
+export function expectedWait(o: { redisOk: boolean; slots: number; durations: MatchDurations; matchSeconds: number | null; work: WorkAhead }): QueueOverview['expectedWait'] {
+  const w = o.work;
+  const selfplays = w.compiling + w.selfplay.queued + w.selfplay.running;
+  const dummies = (w.compiling + w.inSelfPlay) * GATE_DUMMY_MATCHES + w.dummy.queued + w.dummy.running;
+  const otherRunning = w.otherRunning.reduce((n, k) => n + k.running, 0);
+  const ahead: GateWorkAhead = { submissions: w.submissions, checks: w.compiling, selfplays, dummies, otherRunning };
+  if (!o.redisOk) return { seconds: null, explanation: 'The queue cannot be reached from this server, so no estimate.', ahead };
+  if (o.slots === 0) return { seconds: null, explanation: 'No match runner is up right now: a new submission waits until one starts.', ahead };
+  const d = o.durations;
+  const selfSec = d.selfplay ?? d.dummy ?? o.matchSeconds;
+  const dummySec = d.dummy ?? d.selfplay ?? o.matchSeconds;
+  if (selfSec === null || dummySec === null) return { seconds: null, explanation: 'No match has been played yet, so there is nothing to estimate from.', ahead };
+  const kindSec = (kind: string) => d[kind as keyof MatchDurations] ?? o.matchSeconds ?? dummySec;
+
+  const checkWork = w.compiling * CHECK_SECONDS;
+  const selfWork = (w.compiling + w.selfplay.queued) * selfSec + (w.selfplay.running * selfSec) / 2;
+  const dummyWork = ((w.compiling + w.inSelfPlay) * GATE_DUMMY_MATCHES + w.dummy.queued) * dummySec + (w.dummy.running * dummySec) / 2;
+  const otherWork = w.otherRunning.reduce((n, k) => n + (k.running * kindSec(k.kind)) / 2, 0);
+  const aheadSeconds = (checkWork + selfWork + dummyWork + otherWork) / o.slots;
+  const dummyRounds = Math.ceil(GATE_DUMMY_MATCHES / o.slots);
+  const own = CHECK_SECONDS + selfSec + dummyRounds * dummySec;
+  const seconds = Math.round(aheadSeconds + own);
+
+  const before =
+    w.submissions === 0 && otherRunning === 0
+      ? 'nothing ahead of it'
+      : [
+          w.submissions ? `the gates of ${w.submissions} earlier submission${w.submissions === 1 ? '' : 's'} (${ahead.checks} check${ahead.checks === 1 ? '' : 's'}, ${selfplays} self-play${selfplays === 1 ? '' : 's'}, ${dummies} Dummy match${dummies === 1 ? '' : 'es'})` : '',
+          otherRunning ? `${otherRunning} other match${otherRunning === 1 ? '' : 'es'} being played` : '',
+        ]
+          .filter(Boolean)
+          .join(' and ') + `: about ${Math.round(aheadSeconds)} s on ${o.slots} runner${o.slots === 1 ? '' : 's'}`;
   return {
     seconds,
-    explanation: `Gate jobs go before ranked and tournament matches (priority ${PRIORITY.check}-${PRIORITY.dummy} against ${PRIORITY.ranked}), so a new submission waits for: ${parts.join('; ')}.`,
+    ahead,
+    explanation:
+      `Gate jobs go before ranked and tournament matches, one submission after another in the order they arrived, so a new submission waits for ${before}; ` +
+      `then its own gate, about ${Math.round(own)} s (a check of about ${CHECK_SECONDS} s, a self-play of ${s1(selfSec)} s and ${GATE_DUMMY_MATCHES} Dummy matches of ${s1(dummySec)} s, ${Math.min(o.slots, GATE_DUMMY_MATCHES)} at a time). ` +
+      'Match times are the median run times of recent matches, queue time not included.',
   };
 }
 
@@ -177,7 +259,27 @@ const queueOverviewSchema = {
       type: 'object',
       properties: { samples: { type: 'integer' }, latencyP50: nullableNumber, latencyP90: nullableNumber, workSeconds: nullableNumber, ahead: { type: 'integer' } },
     },
-    expectedWait: { type: 'object', properties: { seconds: nullableNumber, explanation: { type: 'string' } } },
+    durations: {
+      type: 'object',
+      properties: { selfplay: nullableNumber, dummy: nullableNumber, ranked: nullableNumber, tournament: nullableNumber, challenge: nullableNumber },
+    },
+    expectedWait: {
+      type: 'object',
+      properties: {
+        seconds: nullableNumber,
+        explanation: { type: 'string' },
+        ahead: {
+          type: 'object',
+          properties: {
+            submissions: { type: 'integer' },
+            checks: { type: 'integer' },
+            selfplays: { type: 'integer' },
+            dummies: { type: 'integer' },
+            otherRunning: { type: 'integer' },
+          },
+        },
+      },
+    },
   },
 } as const;
 
@@ -197,7 +299,7 @@ export default async function opsRoutes(app: FastifyInstance) {
     async () => queueOverview(app.deps),
   );
 
-  app.get('/health', { schema: { tags: ['ops'], summary: 'Database, Redis, queue depth, workers seen (503 when a dependency is down)' } }, async (_request, reply) => {
+  app.get('/health', { schema: { tags: ['ops'], summary: "Database, Redis, queue depth, workers seen, the recorder's backlog (503 when a dependency is down)" } }, async (_request, reply) => {
     const t0 = performance.now();
     let dbOk = true;
     let dbError: string | undefined;
@@ -209,6 +311,8 @@ export default async function opsRoutes(app: FastifyInstance) {
     }
     const dbMs = Math.round((performance.now() - t0) * 10) / 10;
     const q = await queueStats();
+    let recorder: ResultBacklog | null = null;
+    if (q.ok && app.deps.queues) recorder = await withTimeout(app.deps.queues.resultBacklog(), 2000, 'recorder backlog').catch(() => null);
     const ok = dbOk && q.ok;
     return reply.status(ok ? 200 : 503).send({
       status: ok ? 'ok' : 'degraded',
@@ -216,6 +320,8 @@ export default async function opsRoutes(app: FastifyInstance) {
       redis: { ok: q.ok, ...(q.error ? { error: q.error } : {}) },
       queue: q.stats ? { depth: q.stats.depth, matches: q.stats.matches, results: q.stats.results } : null,
       workers: q.stats ? { seen: q.stats.workersSeen, slots: q.stats.workerSlots } : null,
+      // Results the recorder has not written yet, and how long the oldest has waited (seconds).
+      recorder,
     });
   });
 

@@ -10,6 +10,7 @@ import { checkNameForSubmission, NameError, type NameClaim } from '../../judge/n
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
 import { HttpError, badRequest, conflict, notFound, tooLarge } from '../errors.ts';
 import { statusOut, FINAL_STATUSES, matchOut, matchInclude } from '../serialize.ts';
+import { clientKey } from '../attempt-budgets.ts';
 import type { JudgeEventMessage } from '../events.ts';
 
 const idParams = {
@@ -270,8 +271,10 @@ export default async function submissionRoutes(app: FastifyInstance) {
     return s;
   }
 
-  async function submissionOut(id: number) {
+  /** reasonDetail (what a bot threw, its stack) is its owner's or an admin's to read; others get null. */
+  async function submissionOut(id: number, viewer: FastifyRequest['user']) {
     const s = await loadSubmission(id);
+    const mayReadDetail = viewer !== null && (viewer.id === s.userId || viewer.isAdmin);
     const matches = await db.match.findMany({ where: { submissionId: id, kind: 'gate' }, include: matchInclude, orderBy: { id: 'asc' } });
     return {
       id: s.id,
@@ -284,7 +287,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       status: statusOut(s.status),
       reason: s.reason,
       reasonLine: s.reasonLine,
-      reasonDetail: s.reasonDetail,
+      reasonDetail: mayReadDetail ? s.reasonDetail : null,
       createdAt: s.createdAt,
       startedAt: s.startedAt,
       finishedAt: s.finishedAt,
@@ -295,8 +298,27 @@ export default async function submissionRoutes(app: FastifyInstance) {
   app.get<{ Params: { id: number } }>(
     '/api/submissions/:id',
     { schema: { tags: ['submissions'], summary: 'Status, reason, and the gate matches', params: idParams } },
-    async (request) => submissionOut(request.params.id),
+    async (request) => submissionOut(request.params.id, request.user),
   );
+
+  // Live streams open per client address in this process: each holds a socket, a subscription and a poll.
+  const openStreams = new Map<string, number>();
+  function claimStream(ip: string): () => void {
+    const key = clientKey(ip);
+    const open = openStreams.get(key) ?? 0;
+    if (open >= config.sseMaxPerIp) {
+      throw new HttpError(429, `too many live status streams open from your address (at most ${config.sseMaxPerIp}): close one and try again`, 'too-many-streams');
+    }
+    openStreams.set(key, open + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (openStreams.get(key) ?? 1) - 1;
+      if (left > 0) openStreams.set(key, left);
+      else openStreams.delete(key);
+    };
+  }
 
   app.get<{ Params: { id: number } }>(
     '/api/submissions/:id/events',
@@ -310,6 +332,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const id = request.params.id;
       await loadSubmission(id); // 404 before the stream starts
+      const release = claimStream(request.ip); // 429 before it starts too
       // Subscribe first, then read the current status: no change can fall between the two.
       // Events before the current status is read are already reflected in it (the recorder writes, then publishes).
       let live = false;
@@ -320,7 +343,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
         if (closed) return;
         res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
       };
-      const cleanups: (() => void)[] = [];
+      const cleanups: (() => void)[] = [release];
       const finish = () => {
         if (closed) return;
         closed = true;
@@ -343,7 +366,13 @@ export default async function submissionRoutes(app: FastifyInstance) {
         );
         await Promise.race([hub.ready(), new Promise((ok) => setTimeout(ok, 2000))]).catch(() => {});
       }
-      const current = await db.submission.findUnique({ where: { id }, select: { status: true, reason: true } });
+      let current;
+      try {
+        current = await db.submission.findUnique({ where: { id }, select: { status: true, reason: true } });
+      } catch (err) {
+        for (const c of cleanups) c();
+        throw err;
+      }
       if (!current) {
         for (const c of cleanups) c();
         throw notFound(`no submission ${id}`);
@@ -356,6 +385,9 @@ export default async function submissionRoutes(app: FastifyInstance) {
         'x-accel-buffering': 'no',
       });
       request.raw.on('close', finish);
+      res.on('close', finish);
+      // The client may have gone while the stream was being set up: no 'close' is coming then.
+      if (res.destroyed || request.raw.socket?.destroyed) return finish();
       lastStatus = statusOut(current.status);
       send({ submissionId: String(id), status: lastStatus, reason: current.reason, current: true });
       if (FINAL_STATUSES.has(lastStatus)) return finish();

@@ -43,6 +43,17 @@ function engineOnly(game: AnyGame): { ms: number; rounds: number } {
   return { ms: median(runs), rounds };
 }
 
+/** One compile of the Demo bot, each in a fresh esbuild process (a comment makes every source new, so the cache does not answer). */
+async function compileCost(source: string, filename: string): Promise<number> {
+  const runs: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const start = process.hrtime.bigint();
+    await compileBot(`${source}\n// bench ${Date.now()} ${i}\n`, filename);
+    runs.push(ms(start));
+  }
+  return median(runs);
+}
+
 async function callOverhead(game: AnyGame, host: BotHost): Promise<number> {
   const seat = await builtinSeat(game.id, 'Null');
   const reply = await host.load({
@@ -99,12 +110,14 @@ export async function run(filter?: string[]): Promise<void> {
     const inproc = median(inprocRuns);
     const sandboxCall = await callOverhead(game, new SandboxBotHost());
     const inprocCall = await callOverhead(game, new InProcessBotHost());
+    const compile = await compileCost(demo.source, demo.filename);
     console.log(`\n${game.title} (${engine.rounds} rounds, seed ${SEED}+)`);
     console.log(`  engine only, no bots:                 ${engine.ms.toFixed(1)} ms per match`);
     console.log(`  4 x Demo sandboxed (warm pool):       ${sandboxed.toFixed(0)} ms per match (first match, cold pool: ${cold.toFixed(0)} ms)`);
     console.log(`  4 x Demo as in-process functions:     ${inproc.toFixed(0)} ms per match`);
     console.log(`  sandbox tax (sandboxed / in-process): ${(sandboxed / inproc).toFixed(2)}`);
     console.log(`  host overhead per bot call:           ${sandboxCall.toFixed(0)} µs sandboxed, ${inprocCall.toFixed(0)} µs in-process`);
+    console.log(`  Demo compile (own esbuild process):   ${compile.toFixed(1)} ms (${(demo.source.length / 1024).toFixed(0)} KiB of source)`);
     console.log(`  Demo CPU per match (max of 4):        ${cpu.toFixed(0)} ms of ${game.defaultLimits.cpuBudgetMs} ms budget`);
     console.log(`  replay size, gzip:                    ${(size / 1024).toFixed(0)} KiB`);
   }

@@ -42,6 +42,12 @@ export interface Config {
   matchLockMs: number;
   /** BullMQ stalled-job check interval, ms. */
   stalledIntervalMs: number;
+  /** How long an upload waits for the queue when starting the gate, ms; then the row stays queued for the sweep. */
+  gateStartTimeoutMs: number;
+  /** BullMQ lockDuration of a result being recorded, ms. */
+  resultLockMs: number;
+  /** The recorder's stalled-result check interval, ms. */
+  resultStalledIntervalMs: number;
   /** Max ranked matches waiting/active; 0 = 2 x the workers' concurrency seen. */
   rankedQueueTarget: number;
   rankedIntervalMs: number;
@@ -155,6 +161,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel as Config['logLevel'],
     matchLockMs: int(env, 'MATCH_LOCK_MS', 30_000, 1000, 3_600_000),
     stalledIntervalMs: int(env, 'STALLED_INTERVAL_MS', 15_000, 500, 3_600_000),
+    gateStartTimeoutMs: int(env, 'GATE_START_TIMEOUT_MS', 2000, 50, 60_000),
+    resultLockMs: int(env, 'RESULT_LOCK_MS', 5000, 1000, 600_000),
+    resultStalledIntervalMs: int(env, 'RESULT_STALLED_INTERVAL_MS', 5000, 500, 600_000),
     rankedQueueTarget: int(env, 'RANKED_QUEUE_TARGET', 0, 0, 100_000),
     rankedIntervalMs: int(env, 'RANKED_INTERVAL_MS', 2000, 100, 3_600_000),
     rankedEnabled: bool(env, 'RANKED_ENABLED', true),

@@ -9,6 +9,7 @@ import { loadGames } from '../../games/registry.ts';
 import { checkNameForSubmission, NameError, type NameClaim } from '../../judge/names.ts';
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
 import { HttpError, badRequest, conflict, notFound, tooLarge } from '../errors.ts';
+import { withTimeout } from '../../queue/connection.ts';
 import { statusOut, FINAL_STATUSES, matchOut, matchInclude } from '../serialize.ts';
 import { clientKey } from '../attempt-budgets.ts';
 import type { JudgeEventMessage } from '../events.ts';
@@ -61,6 +62,20 @@ export interface NewSubmission {
   game: string | undefined;
   source: string;
   filename: string | undefined;
+  /** The client's Idempotency-Key (checked by parseIdempotencyKey): the same key again returns the same submission. */
+  idempotencyKey?: string | undefined;
+}
+
+const IDEMPOTENCY_KEY_RE = /^[\x20-\x7e]{1,128}$/;
+
+/** The Idempotency-Key header: absent, or 1-128 printable ASCII characters (a 400 otherwise). */
+export function parseIdempotencyKey(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw badRequest('send one Idempotency-Key header, not several', 'bad-idempotency-key');
+  if (!IDEMPOTENCY_KEY_RE.test(value) || value.trim() === '') {
+    throw badRequest('Idempotency-Key must be 1 to 128 printable ASCII characters (a UUID, for example)', 'bad-idempotency-key');
+  }
+  return value;
 }
 
 /**
@@ -75,6 +90,35 @@ export async function createSubmission(deps: AppDeps, upload: NewSubmission, log
   const { db, config } = deps;
   const max = config.submissionMaxBytes;
   const me = { id: upload.userId };
+  const { queues, startGate } = deps;
+
+  // Starting the gate waits for Redis at most gateStartTimeoutMs: while Redis
+  // is down, BullMQ holds the command until it is back. The upload answers at
+  // once and the row stays queued for the sweep; if the queued command goes
+  // through later, it does what the sweep would have done (same job id).
+  const startGateQuickly = async (submissionId: number) => {
+    if (!queues || !startGate) return;
+    try {
+      await withTimeout(startGate({ db, queues }, submissionId), config.gateStartTimeoutMs, 'queueing the compile check');
+    } catch (err) {
+      log.warn({ err, submissionId }, 'startGate failed or timed out; submission left queued for the sweep');
+    }
+  };
+  const key = upload.idempotencyKey;
+  // The same upload sent again with its key (a client retrying): the first one's submission, not a new version.
+  const replay = async () => {
+    if (key === undefined) return null;
+    const earlier = await db.submission.findUnique({ where: { userId_idempotencyKey: { userId: me.id, idempotencyKey: key } }, include: { player: true } });
+    if (!earlier) return null;
+    if (earlier.source !== upload.source || earlier.game !== upload.game) {
+      throw new HttpError(422, `Idempotency-Key "${key}" was already used for submission ${earlier.id} with another file or game: use a new key for a new upload`, 'idempotency-key-reused');
+    }
+    if (earlier.status === 'queued') await startGateQuickly(earlier.id);
+    const current = await db.submission.findUnique({ where: { id: earlier.id }, select: { status: true } });
+    return { ...earlier, status: current?.status ?? earlier.status, replayed: true };
+  };
+  const replayed = await replay();
+  if (replayed) return replayed;
   const size = Buffer.byteLength(upload.source, 'utf8');
   if (size > max) throw tooLarge(`file too large: ${size} bytes, at most ${max}`);
   if (size === 0 || upload.source.trim() === '') throw badRequest('the file is empty', 'empty');
@@ -144,6 +188,7 @@ export async function createSubmission(deps: AppDeps, upload: NewSubmission, log
           source: upload.source,
           filename,
           sizeBytes: size,
+          ...(key !== undefined ? { idempotencyKey: key } : {}),
         },
         include: { player: true },
       });
@@ -154,21 +199,16 @@ export async function createSubmission(deps: AppDeps, upload: NewSubmission, log
   } catch (err) {
     // Two uploads at once under one name: the unique (player, version) or (game, name) index refused one.
     if ((err as { code?: string }).code !== 'P2002') throw err;
+    // Or the same key twice at once: the (user, key) index refused the second.
+    const again = await replay();
+    if (again) return again;
     claim = await checkName();
     sub = await create();
   }
 
-  const { queues, startGate } = deps;
-  if (queues && startGate) {
-    try {
-      await startGate({ db, queues }, sub.id);
-    } catch (err) {
-      // The row stays queued; the scheduler's sweep starts it later.
-      log.warn({ err, submissionId: sub.id }, 'startGate failed; submission left queued');
-    }
-  }
+  await startGateQuickly(sub.id);
   const current = await db.submission.findUnique({ where: { id: sub.id }, select: { status: true } });
-  return { ...sub, status: current?.status ?? sub.status };
+  return { ...sub, status: current?.status ?? sub.status, replayed: false };
 }
 
 export default async function submissionRoutes(app: FastifyInstance) {
@@ -231,8 +271,10 @@ export default async function submissionRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const me = requireUser(request);
+      const idempotencyKey = parseIdempotencyKey(request.headers['idempotency-key']);
       const upload = await readUpload(request);
-      const sub = await createSubmission(app.deps, { userId: me.id, ...upload }, request.log);
+      const sub = await createSubmission(app.deps, { userId: me.id, ...upload, idempotencyKey }, request.log);
+      if (sub.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(202).send({
         id: sub.id,
         status: statusOut(sub.status),

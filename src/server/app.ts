@@ -15,6 +15,8 @@ import type { Db } from '../db/client.ts';
 import type { JudgeQueues } from '../queue/index.ts';
 import { errorHandler, notFound, badRequest } from './errors.ts';
 import { resolveUser } from './auth.ts';
+import { checkWriteOrigin } from './origin-check.ts';
+import { createAttemptBudgets, MemoryCounters, RedisCounters, RetryLaterError, type AttemptBudgets } from './attempt-budgets.ts';
 import { createEventHub, type EventHub } from './events.ts';
 import { startGate as gateStart } from '../scheduler/gate.ts';
 import accountRoutes from './routes/accounts.ts';
@@ -44,6 +46,8 @@ export interface AppDeps {
   queues: JudgeQueues | null;
   startGate: StartGate | null;
   events: EventHub | null;
+  /** Failed password checks and sign-ups, shared by the API and the pages. */
+  budgets: AttemptBudgets;
 }
 
 declare module 'fastify' {
@@ -71,7 +75,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const queues = opts.queues ?? null;
   const startGate: StartGate | null = opts.startGate !== undefined ? opts.startGate : queues ? gateStart : null;
   const events = queues ? createEventHub(queues.redisUrl, queues.eventsChannel, (msg, err) => app.log.warn({ err }, msg)) : null;
-  app.decorate('deps', { config, db, queues, startGate, events });
+  const counters = queues ? new RedisCounters(queues.redis(), (msg, err) => app.log.warn({ err }, msg)) : new MemoryCounters();
+  const budgets = createAttemptBudgets(config, counters, queues?.prefix ?? config.queuePrefix);
+  app.decorate('deps', { config, db, queues, startGate, events, budgets });
   app.addHook('onClose', async () => {
     await events?.close();
   });
@@ -80,6 +86,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     if (wantsPage(request)) return sendErrorPage(request, reply, 404, `There is no page at ${request.url.split('?')[0]}.`);
     throw notFound(`no route ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  // On the raw response, so that streams (SSE hijacks its reply) carry them too; a page's own
+  // Content-Security-Policy (src/web/layout.ts) replaces this one. Swagger UI at /docs runs its own scripts.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.raw.setHeader('x-content-type-options', 'nosniff');
+    if (!/^\/docs(\/|\?|$)/.test(request.url)) reply.raw.setHeader('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+  });
+  app.addHook('onRequest', async (request) => checkWriteOrigin(request));
+  app.addHook('onError', async (_request, reply, error) => {
+    if (error instanceof RetryLaterError) void reply.header('retry-after', String(error.retryAfterSeconds));
   });
 
   await app.register(cookie);

@@ -2,7 +2,9 @@
 // src/server/app.ts). Pages are server-rendered HTML under /, browser code
 // and styles under /assets. Forms post urlencoded (or multipart for files)
 // and redirect or re-render with their errors, so everything works without
-// JavaScript; scripts enhance (live gate, the viewer, drag and drop).
+// JavaScript; scripts enhance (live gate, the viewer, drag and drop). Form
+// posts from other sites are refused by the app's origin check
+// (src/server/origin-check.ts), as API writes are.
 
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import assetRoutes from './assets.ts';
@@ -15,23 +17,9 @@ import leaderboardPages from './pages/leaderboard.ts';
 import matchPages from './pages/matches.ts';
 import queuePages from './pages/queue.ts';
 import viewPages from './pages/view.ts';
-import { HttpError, classifyError } from '../server/errors.ts';
+import { classifyError } from '../server/errors.ts';
 import { html } from './html.ts';
 import { sendPage } from './layout.ts';
-
-/** A browser form post from another site is refused (the session cookie is also SameSite=Lax). */
-export function checkSameOrigin(request: FastifyRequest) {
-  const origin = request.headers.origin;
-  if (!origin || origin === 'null') return;
-  const host = request.headers['x-forwarded-host'] ?? request.headers.host;
-  let originHost: string;
-  try {
-    originHost = new URL(origin).host;
-  } catch {
-    throw new HttpError(403, 'bad Origin header', 'cross-origin');
-  }
-  if (originHost !== host) throw new HttpError(403, `form posted from another site (${origin})`, 'cross-origin');
-}
 
 export default async function webRoutes(app: FastifyInstance) {
   // HTML forms: application/x-www-form-urlencoded, parsed into a plain object (last value wins).
@@ -39,9 +27,6 @@ export default async function webRoutes(app: FastifyInstance) {
     const out: Record<string, string> = {};
     for (const [k, v] of new URLSearchParams(body as string)) out[k] = v;
     done(null, out);
-  });
-  app.addHook('preHandler', async (request) => {
-    if (request.method === 'POST' && !request.url.startsWith('/api/')) checkSameOrigin(request);
   });
 
   // Pages answer errors with a page; assets keep the API's JSON errors.

@@ -1,5 +1,5 @@
 // Accounts: register, log in (cookie), bearer tokens (create, use, revoke),
-// wrong passwords, scrypt hashes, rate limit on login.
+// wrong passwords, scrypt hashes, the budget of failed logins.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -112,8 +112,8 @@ test('without credentials, private endpoints answer 401', async () => {
   assert.equal((await app.inject({ method: 'POST', url: '/api/submissions', payload: { game: 'moria', source: 'x' } })).statusCode, 401);
 });
 
-test('rate limit on login: past RATE_LIMIT_LOGIN attempts a minute, 429 with a message', async () => {
-  const limited = await buildApp({ config: loadConfig({ RATE_LIMIT_LOGIN: '3' }), db, queues: null, logger: false });
+test('failed logins: past PASSWORD_FAILURES_PER_ACCOUNT in the window, 429 with a message (test/server/security.test.ts has the rest)', async () => {
+  const limited = await buildApp({ config: loadConfig({ PASSWORD_FAILURES_PER_ACCOUNT: '3' }), db, queues: null, logger: false });
   try {
     const codes: number[] = [];
     let last;
@@ -122,7 +122,7 @@ test('rate limit on login: past RATE_LIMIT_LOGIN attempts a minute, 429 with a m
       codes.push(last.statusCode);
     }
     assert.deepEqual(codes, [401, 401, 401, 429, 429]);
-    assert.match(last!.json().message, /rate limit/i);
+    assert.match(last!.json().message, /too many failed password attempts/);
     // Reading is not limited.
     assert.equal((await limited.inject({ url: '/api/games' })).statusCode, 200);
   } finally {

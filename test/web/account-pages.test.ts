@@ -124,7 +124,7 @@ test('/account: a new token is shown once with how to use it, works as a bearer 
   const token = /id="new-token"[^>]*value="(arb_[A-Za-z0-9_-]+)"/.exec(made.body)?.[1];
   assert.ok(token, 'the secret is in the answer');
   assert.match(made.body, /shown only this once/);
-  assert.match(made.body, /ARBITER_URL=http:\/\/localhost:80/);
+  assert.match(made.body, /ARBITER_URL=http:\/\/localhost\n/);
   assert.ok(made.body.includes(`ARBITER_TOKEN=${token}`));
   assert.match(made.body, /arbiter submit/);
   assert.match(made.headers['cache-control'] as string, /no-store/);

@@ -9,6 +9,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { hashPassword, verifyPassword, dummyPasswordHash, sha256, newToken, requireUser, SESSION_COOKIE } from '../auth.ts';
 import { badRequest, conflict, notFound, unauthorized } from '../errors.ts';
+import type { AttemptBudgets, PasswordOutcome } from '../attempt-budgets.ts';
 
 const credentials = {
   type: 'object',
@@ -29,30 +30,48 @@ export interface Credentials {
 }
 
 type AccountDeps = { db: Db; config: Config };
+type BudgetDeps = { db: Db; budgets: AttemptBudgets };
 
-/** The rate limit of everything that checks a password (the API and the pages share it). */
-export const loginRateLimit = (config: Config) => ({ rateLimit: { max: config.rateLimitLogin, timeWindow: '1 minute' } });
-
-/** The user with these credentials, or a 401 (the same time whether the user exists or not). */
-export async function checkCredentials(db: Db, { username, password }: Credentials) {
-  const user = await db.user.findUnique({ where: { usernameLower: username.toLowerCase() } });
-  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-  if (!user || !ok) throw unauthorized('wrong username or password');
-  return user;
+/**
+ * The user with these credentials, or a 401 (the same time whether the user exists or not).
+ * Every password check goes through here: past the failures budget of the account or of the
+ * client's address, a 429 before the password is hashed.
+ */
+export async function checkCredentials({ db, budgets }: BudgetDeps, { username, password }: Credentials, ip: string) {
+  await budgets.beforePasswordCheck(username, ip);
+  // A check that failed on the server's side (the database) is not the client's failure.
+  let outcome: PasswordOutcome = 'unchecked';
+  try {
+    const user = await db.user.findUnique({ where: { usernameLower: username.toLowerCase() } });
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+    outcome = user && ok ? 'right' : 'wrong';
+    if (!user || !ok) throw unauthorized('wrong username or password');
+    return user;
+  } finally {
+    await budgets.afterPasswordCheck(username, ip, outcome);
+  }
 }
 
-/** Creates a user; a 400 (bad-username, weak-password) or 409 (username-taken) says why not. */
-export async function registerAccount(db: Db, { username, password }: Credentials) {
+/** Creates a user; a 400 (bad-username, weak-password), 409 (username-taken) or 429 (sign-ups from this address) says why not. */
+export async function registerAccount({ db, budgets }: BudgetDeps, { username, password }: Credentials, ip: string) {
   if (!USERNAME_RE.test(username)) throw badRequest('username must be 3 to 32 characters from A-Z a-z 0-9 _ . -', 'bad-username');
   if (password.length < PASSWORD_MIN) throw badRequest(`password must be at least ${PASSWORD_MIN} characters`, 'weak-password');
-  const lower = username.toLowerCase();
-  if (await db.user.findUnique({ where: { usernameLower: lower } })) throw conflict(`username "${username}" is taken`, 'username-taken');
-  const passwordHash = await hashPassword(password);
+  await budgets.beforeSignup(ip);
+  let created = false;
   try {
-    return await db.user.create({ data: { username, usernameLower: lower, passwordHash } });
-  } catch (err) {
-    if ((err as { code?: string }).code === 'P2002') throw conflict(`username "${username}" is taken`, 'username-taken');
-    throw err;
+    const lower = username.toLowerCase();
+    if (await db.user.findUnique({ where: { usernameLower: lower } })) throw conflict(`username "${username}" is taken`, 'username-taken');
+    const passwordHash = await hashPassword(password);
+    try {
+      const user = await db.user.create({ data: { username, usernameLower: lower, passwordHash } });
+      created = true;
+      return user;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'P2002') throw conflict(`username "${username}" is taken`, 'username-taken');
+      throw err;
+    }
+  } finally {
+    await budgets.afterSignup(ip, created);
   }
 }
 
@@ -66,7 +85,8 @@ export async function openSession({ db, config }: AccountDeps, reply: FastifyRep
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: config.cookieSecure,
+    // Over HTTPS (directly, or as a trusted proxy's X-Forwarded-Proto says) the cookie never travels in clear.
+    secure: config.cookieSecure || reply.request.protocol === 'https',
     expires: expiresAt,
   });
 }
@@ -96,7 +116,6 @@ export async function revokeApiToken(db: Db, userId: number, tokenId: number) {
 
 export default async function accountRoutes(app: FastifyInstance) {
   const { db, config } = app.deps;
-  const loginLimit = loginRateLimit(config);
 
   const userOut = (u: { id: number; username: string; isAdmin: boolean; usernameLower: string }) => ({
     id: u.id,
@@ -107,7 +126,6 @@ export default async function accountRoutes(app: FastifyInstance) {
   app.post<{ Body: Credentials }>(
     '/api/users',
     {
-      config: loginLimit,
       schema: {
         tags: ['accounts'],
         summary: 'Register (also logs in: sets the session cookie)',
@@ -115,7 +133,7 @@ export default async function accountRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const user = await registerAccount(db, request.body);
+      const user = await registerAccount(app.deps, request.body, request.ip);
       await openSession(app.deps, reply, user.id);
       return reply.status(201).send(userOut(user));
     },
@@ -123,9 +141,9 @@ export default async function accountRoutes(app: FastifyInstance) {
 
   app.post<{ Body: Credentials }>(
     '/api/sessions',
-    { config: loginLimit, schema: { tags: ['accounts'], summary: 'Log in: sets the session cookie', body: credentials } },
+    { schema: { tags: ['accounts'], summary: 'Log in: sets the session cookie', body: credentials } },
     async (request, reply) => {
-      const user = await checkCredentials(db, request.body);
+      const user = await checkCredentials(app.deps, request.body, request.ip);
       await openSession(app.deps, reply, user.id);
       return userOut(user);
     },
@@ -144,7 +162,6 @@ export default async function accountRoutes(app: FastifyInstance) {
   app.post<{ Body: Partial<Credentials> & { label?: string } }>(
     '/api/tokens',
     {
-      config: loginLimit,
       // Logged in with the cookie, the body may be empty.
       preValidation: async (request) => {
         if (request.body === undefined || request.body === null) request.body = {};
@@ -164,7 +181,7 @@ export default async function accountRoutes(app: FastifyInstance) {
       let userId: number;
       if (body.username !== undefined || body.password !== undefined) {
         if (body.username === undefined || body.password === undefined) throw badRequest('give both username and password');
-        userId = (await checkCredentials(db, { username: body.username, password: body.password })).id;
+        userId = (await checkCredentials(app.deps, { username: body.username, password: body.password }, request.ip)).id;
       } else {
         userId = requireUser(request).id;
       }

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../../server/auth.ts';
 import { createApiToken, revokeApiToken } from '../../server/routes/accounts.ts';
+import { ownOrigin } from '../../server/origin-check.ts';
 import { html, type HtmlValue } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { errorSummary, field, type FieldErrors } from '../forms.ts';
@@ -34,11 +35,6 @@ export default async function accountPages(app: FastifyInstance) {
     return payload;
   });
 
-  function origin(request: FastifyRequest) {
-    const host = request.headers['x-forwarded-host'] ?? request.headers.host ?? '127.0.0.1:3000';
-    return `${request.protocol}://${host}`;
-  }
-
   async function sendAccount(request: FastifyRequest, reply: FastifyReply, me: AuthUser, view: AccountView = {}, status = 200) {
     const tokens = await db.apiToken.findMany({ where: { userId: me.id }, orderBy: { id: 'desc' } });
     const created: HtmlValue = view.created
@@ -49,7 +45,7 @@ export default async function accountPages(app: FastifyInstance) {
   <input id="new-token" class="mono token-secret" type="text" readonly value="${view.created.token}" aria-describedby="new-token-hint" autocomplete="off" spellcheck="false"></p>
   <p class="hint" id="new-token-hint">Select it and copy (Ctrl+C or ⌘C). Keep it secret: it acts as you.</p>
   <p>Use it with <code>arbiter submit</code>:</p>
-  <pre><code>export ARBITER_URL=${origin(request)}
+  <pre><code>export ARBITER_URL=${ownOrigin(request) ?? 'http://127.0.0.1:3000'}
 export ARBITER_TOKEN=${view.created.token}
 npx arbiter submit my-bot.ts --game moria</code></pre>
 </section>`

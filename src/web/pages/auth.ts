@@ -1,11 +1,12 @@
 // Sign up, log in, log out. The rules are the API's (src/server/routes/accounts.ts
-// exports them): same username pattern, password length, taken names, rate
-// limit and session cookie. A bad form is re-rendered with its values (never
+// exports them): same username pattern, password length, taken names, the
+// same budgets of password failures and sign-ups, and the session cookie. A bad form is re-rendered with its values (never
 // the password) and the errors, under the status the API would answer.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkCredentials, closeSession, loginRateLimit, openSession, registerAccount, PASSWORD_MIN } from '../../server/routes/accounts.ts';
+import { checkCredentials, closeSession, openSession, registerAccount, PASSWORD_MIN } from '../../server/routes/accounts.ts';
 import { HttpError } from '../../server/errors.ts';
+import { RetryLaterError } from '../../server/attempt-budgets.ts';
 import type { AuthUser } from '../../server/auth.ts';
 import { html } from '../html.ts';
 import { sendPage } from '../layout.ts';
@@ -70,8 +71,7 @@ function sendAuthPage(request: FastifyRequest, reply: FastifyReply, kind: 'signu
 }
 
 export default async function authPages(app: FastifyInstance) {
-  const { db, config } = app.deps;
-  const limit = loginRateLimit(config);
+  const { db } = app.deps;
 
   app.get<{ Querystring: { next?: string } }>('/signup', async (request, reply) =>
     sendAuthPage(request, reply, 'signup', { username: '', next: safeNext(request.query.next, '/submit') }),
@@ -80,7 +80,7 @@ export default async function authPages(app: FastifyInstance) {
     sendAuthPage(request, reply, 'login', { username: '', next: safeNext(request.query.next) }),
   );
 
-  app.post<{ Body: FormBody }>('/signup', { config: limit }, async (request, reply) => {
+  app.post<{ Body: FormBody }>('/signup', async (request, reply) => {
     const body = request.body ?? {};
     const username = str(body.username).trim();
     const password = str(body.password);
@@ -89,11 +89,15 @@ export default async function authPages(app: FastifyInstance) {
     if (password.length > 256) errors.password = 'password must be at most 256 characters';
     if (Object.keys(errors).length === 0) {
       try {
-        const user = await registerAccount(db, { username, password });
+        const user = await registerAccount(app.deps, { username, password }, request.ip);
         await openSession(app.deps, reply, user.id);
         return reply.redirect(next, 303);
       } catch (err) {
         if (!(err instanceof HttpError)) throw err;
+        if (err instanceof RetryLaterError) {
+          void reply.header('retry-after', String(err.retryAfterSeconds));
+          return sendAuthPage(request, reply, 'signup', { username, next }, { '': err.message }, err.statusCode);
+        }
         errors[err.code === 'weak-password' ? 'password' : 'username'] = err.message;
         return sendAuthPage(request, reply, 'signup', { username, next }, errors, err.statusCode);
       }
@@ -101,7 +105,7 @@ export default async function authPages(app: FastifyInstance) {
     return sendAuthPage(request, reply, 'signup', { username, next }, errors, 400);
   });
 
-  app.post<{ Body: FormBody }>('/login', { config: limit }, async (request, reply) => {
+  app.post<{ Body: FormBody }>('/login', async (request, reply) => {
     const body = request.body ?? {};
     const username = str(body.username).trim();
     const password = str(body.password);
@@ -111,13 +115,14 @@ export default async function authPages(app: FastifyInstance) {
     if (!password) errors.password = 'enter your password';
     if (Object.keys(errors).length > 0) return sendAuthPage(request, reply, 'login', { username, next }, errors, 400);
     try {
-      const user = await checkCredentials(db, { username, password: password.slice(0, 256) });
+      const user = await checkCredentials(app.deps, { username: username.slice(0, 64), password: password.slice(0, 256) }, request.ip);
       await openSession(app.deps, reply, user.id);
       return reply.redirect(next, 303);
     } catch (err) {
-      if (!(err instanceof HttpError) || err.statusCode !== 401) throw err;
+      if (err instanceof RetryLaterError) void reply.header('retry-after', String(err.retryAfterSeconds));
+      else if (!(err instanceof HttpError) || err.statusCode !== 401) throw err;
       // Not tied to one field: which of the two is wrong is not told.
-      return sendAuthPage(request, reply, 'login', { username, next }, { '': err.message }, 401);
+      return sendAuthPage(request, reply, 'login', { username, next }, { '': err.message }, err.statusCode);
     }
   });
 

@@ -1,0 +1,231 @@
+// Budgets for what an attacker repeats: password checks (failed ones, counted
+// per account and per client address, checked before the costly scrypt) and
+// sign-ups (per client address). Fixed windows, kept in Redis when the app has
+// queues so that every API process shares them, in memory otherwise (and while
+// Redis does not answer).
+
+import { createHash } from 'node:crypto';
+import { isIPv6 } from 'node:net';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
+import { HttpError } from './errors.ts';
+
+/** A 429 that says when to come back (the app's onError hook turns it into Retry-After). */
+export class RetryLaterError extends HttpError {
+  override name = 'RetryLaterError';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message, 'too-many-attempts');
+  }
+}
+
+export interface WindowLimit {
+  key: string;
+  max: number;
+  windowMs: number;
+}
+
+export interface CounterStore {
+  /**
+   * Counts one against every limit, unless one of them is spent: then nothing
+   * is counted and the answer is that limit's index and the time left in its window.
+   */
+  take(limits: WindowLimit[]): Promise<{ spent: number; retryAfterMs: number } | null>;
+  /** Gives back one count of a key, or clears it. */
+  giveBack(key: string, clear: boolean): Promise<void>;
+}
+
+/** One process's counters; stale windows are swept when the map grows past maxKeys. */
+export class MemoryCounters implements CounterStore {
+  private readonly windows = new Map<string, { count: number; endsAt: number }>();
+  constructor(private readonly maxKeys = 100_000) {}
+
+  private live(key: string, now: number) {
+    const w = this.windows.get(key);
+    if (w && w.endsAt <= now) {
+      this.windows.delete(key);
+      return undefined;
+    }
+    return w;
+  }
+
+  async take(limits: WindowLimit[]) {
+    const now = Date.now();
+    for (const [i, l] of limits.entries()) {
+      const w = this.live(l.key, now);
+      if (w && w.count >= l.max) return { spent: i, retryAfterMs: w.endsAt - now };
+    }
+    for (const l of limits) {
+      const w = this.live(l.key, now);
+      if (w) w.count++;
+      else this.windows.set(l.key, { count: 1, endsAt: now + l.windowMs });
+    }
+    if (this.windows.size > this.maxKeys) this.sweep(now);
+    return null;
+  }
+
+  async giveBack(key: string, clear: boolean) {
+    const w = this.live(key, Date.now());
+    if (!w) return;
+    if (clear || w.count <= 1) this.windows.delete(key);
+    else w.count--;
+  }
+
+  private sweep(now: number) {
+    for (const [k, w] of this.windows) if (w.endsAt <= now) this.windows.delete(k);
+    // Still full of live windows (many addresses at once): forget the oldest, so memory stays bounded.
+    const target = Math.floor(this.maxKeys * 0.9);
+    for (const k of this.windows.keys()) {
+      if (this.windows.size <= target) break;
+      this.windows.delete(k);
+    }
+  }
+}
+
+// Atomic, so concurrent attempts cannot all pass the check before any is counted.
+const TAKE_SCRIPT = `
+for i = 1, #KEYS do
+  local n = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if n >= tonumber(ARGV[2 * i - 1]) then
+    local ttl = redis.call('PTTL', KEYS[i])
+    if ttl < 0 then ttl = tonumber(ARGV[2 * i]) end
+    return {i, ttl}
+  end
+end
+for i = 1, #KEYS do
+  redis.call('INCR', KEYS[i])
+  if redis.call('PTTL', KEYS[i]) < 0 then redis.call('PEXPIRE', KEYS[i], ARGV[2 * i]) end
+end
+return {0, 0}
+`;
+
+const GIVE_BACK_SCRIPT = `
+if ARGV[1] == '1' then return redis.call('DEL', KEYS[1]) end
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 1 then return redis.call('DECR', KEYS[1]) end
+return redis.call('DEL', KEYS[1])
+`;
+
+/** Counters in Redis; when Redis fails or is slow, this process's own counters stand in. */
+export class RedisCounters implements CounterStore {
+  private readonly fallback = new MemoryCounters();
+  private failing = false;
+  constructor(
+    private readonly redis: Redis,
+    private readonly warn: (msg: string, err?: unknown) => void = () => {},
+    private readonly timeoutMs = 1000,
+  ) {}
+
+  private async attempt<T>(run: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const out = await Promise.race([
+        run(),
+        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from Redis in ${this.timeoutMs} ms`)), this.timeoutMs))),
+      ]);
+      if (this.failing) {
+        this.failing = false;
+        this.warn('attempt budgets: Redis answers again');
+      }
+      return out;
+    } catch (err) {
+      if (!this.failing) {
+        this.failing = true;
+        this.warn('attempt budgets: Redis failed, counting in this process until it answers', err);
+      }
+      return fallback();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  take(limits: WindowLimit[]) {
+    return this.attempt(
+      async () => {
+        const args = limits.flatMap((l) => [String(l.max), String(l.windowMs)]);
+        const [spent, ttl] = (await this.redis.eval(TAKE_SCRIPT, limits.length, ...limits.map((l) => l.key), ...args)) as [number, number];
+        return spent === 0 ? null : { spent: spent - 1, retryAfterMs: ttl };
+      },
+      () => this.fallback.take(limits),
+    );
+  }
+
+  giveBack(key: string, clear: boolean) {
+    return this.attempt(
+      async () => {
+        await this.redis.eval(GIVE_BACK_SCRIPT, 1, key, clear ? '1' : '0');
+      },
+      () => this.fallback.giveBack(key, clear),
+    );
+  }
+}
+
+/** The address a budget counts: IPv6 clients by their /64, which one host usually holds whole. */
+export function clientKey(ip: string): string {
+  if (!isIPv6(ip) || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip)) return ip.replace(/^::ffff:/i, '');
+  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const front = head ? head.split(':') : [];
+  const back = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back] : front;
+  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':') + '::/64';
+}
+
+function waitText(seconds: number): string {
+  if (seconds < 90) return `${seconds} seconds`;
+  return `${Math.ceil(seconds / 60)} minutes`;
+}
+
+/** How a password check ended: the right password, a wrong one (or no such user), or not decided (a server fault). */
+export type PasswordOutcome = 'right' | 'wrong' | 'unchecked';
+
+export interface AttemptBudgets {
+  /** Before a password check: a 429 if the account or the address has used up its failures. */
+  beforePasswordCheck(username: string, ip: string): Promise<void>;
+  /** After it: only a wrong password stays counted; the right one also clears its account's failures. */
+  afterPasswordCheck(username: string, ip: string, outcome: PasswordOutcome): Promise<void>;
+  /** Before creating an account: a 429 past the address's sign-ups this hour. */
+  beforeSignup(ip: string): Promise<void>;
+  /** After it: only an account actually created is counted. */
+  afterSignup(ip: string, created: boolean): Promise<void>;
+}
+
+export function createAttemptBudgets(
+  config: Pick<Config, 'passwordFailuresPerAccount' | 'passwordFailuresPerIp' | 'passwordFailuresWindowMinutes' | 'rateLimitSignup'>,
+  store: CounterStore,
+  keyPrefix: string,
+): AttemptBudgets {
+  const windowMs = config.passwordFailuresWindowMinutes * 60_000;
+  // Hashed: the key's size does not depend on what a client typed.
+  const accountKey = (username: string) => `${keyPrefix}:limits:password:account:${createHash('sha256').update(username.toLowerCase()).digest('hex').slice(0, 32)}`;
+  const ipKey = (ip: string) => `${keyPrefix}:limits:password:ip:${clientKey(ip)}`;
+  const signupKey = (ip: string) => `${keyPrefix}:limits:signup:ip:${clientKey(ip)}`;
+  const refuse = (what: string, retryAfterMs: number): never => {
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    throw new RetryLaterError(`${what}: try again in ${waitText(seconds)}`, seconds);
+  };
+
+  return {
+    async beforePasswordCheck(username, ip) {
+      const spent = await store.take([
+        { key: ipKey(ip), max: config.passwordFailuresPerIp, windowMs },
+        { key: accountKey(username), max: config.passwordFailuresPerAccount, windowMs },
+      ]);
+      if (!spent) return;
+      refuse(spent.spent === 0 ? 'too many failed password attempts from your address' : 'too many failed password attempts for this account', spent.retryAfterMs);
+    },
+    async afterPasswordCheck(username, ip, outcome) {
+      if (outcome === 'wrong') return;
+      await store.giveBack(ipKey(ip), false);
+      await store.giveBack(accountKey(username), outcome === 'right');
+    },
+    async beforeSignup(ip) {
+      const spent = await store.take([{ key: signupKey(ip), max: config.rateLimitSignup, windowMs: 3600_000 }]);
+      if (spent) refuse('too many accounts created from your address this hour', spent.retryAfterMs);
+    },
+    async afterSignup(ip, created) {
+      if (!created) await store.giveBack(signupKey(ip), false);
+    },
+  };
+}

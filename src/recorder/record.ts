@@ -22,10 +22,19 @@ export interface RecordDeps {
 
 const TX = { timeout: 60_000, maxWait: 60_000 } as const;
 
+/** What the logs say about a recorded match. */
+interface RecordedMatch {
+  kind: string;
+  submissionId: number | null;
+  gateStep: string | null;
+  gateIndex: number | null;
+}
+
 /** Records one result; returns what it did ('duplicate' when it was already stored). */
 export async function recordResult(deps: RecordDeps, result: ResultJobData): Promise<'recorded' | 'duplicate' | 'unknown'> {
   let outcome: 'recorded' | 'duplicate' | 'unknown' = 'recorded';
   let effects: GateEffects;
+  let match: RecordedMatch | null = null;
   if (result.type === 'check') {
     const submissionId = Number(result.submissionId);
     effects = await deps.db.$transaction((tx) => gateOnCheck(tx, submissionId, result.verdict, deps.gate), TX);
@@ -33,18 +42,58 @@ export async function recordResult(deps: RecordDeps, result: ResultJobData): Pro
     effects = await deps.db.$transaction(async (tx) => {
       const r = await recordMatch(tx, result, deps.gate);
       outcome = r.outcome;
+      match = r.match;
       return r.effects;
     }, TX);
   }
+  if (deps.log) await logRecorded(deps.log, deps.db, result, outcome, match, effects).catch(() => {});
   await applyEffects(deps, effects);
   return outcome;
+}
+
+/**
+ * One line per step of a submission's gate and per verdict, each with its
+ * submissionId, so `grep '"submissionId":42'` across the logs tells where a
+ * submission is (and why it is stuck, when the last line is old).
+ */
+async function logRecorded(log: Log, db: Db, result: ResultJobData, outcome: string, match: RecordedMatch | null, effects: GateEffects) {
+  if (result.type === 'check') {
+    const v = result.verdict;
+    log('compile check recorded', {
+      submissionId: Number(result.submissionId),
+      ok: v.ok,
+      ...(v.ok ? { name: v.name } : { message: v.message.slice(0, 300) }),
+      worker: result.worker,
+    });
+  } else {
+    log(outcome === 'recorded' ? 'match recorded' : `match result ${outcome}, nothing stored`, {
+      matchId: Number(result.matchId),
+      ...(match ? { kind: match.kind, ...(match.submissionId !== null ? { submissionId: match.submissionId, step: match.gateStep, gateIndex: match.gateIndex } : {}) } : {}),
+      status: result.ok ? 'done' : 'failed',
+      ...(result.ok ? { durationMs: Math.round(result.durationMs), winner: result.winner } : { error: result.error.slice(0, 300) }),
+      worker: result.worker,
+      attempt: result.attempt,
+      ...(outcome !== 'recorded' ? { level: 'warn' as const } : {}),
+    });
+  }
+  if (effects.enqueue.length > 0) {
+    const queued = await db.match.findMany({ where: { id: { in: effects.enqueue } }, select: { id: true, kind: true, submissionId: true, gateStep: true, gateIndex: true } });
+    for (const m of queued) log('gate match created', { matchId: m.id, kind: m.kind, submissionId: m.submissionId, step: m.gateStep, gateIndex: m.gateIndex });
+  }
+  for (const id of effects.cancel) log('gate match cancelled', { matchId: id, level: 'debug' });
+  for (const e of effects.events) {
+    if (e.submissionId === undefined || e.matchId !== undefined) continue;
+    const fields = { submissionId: Number(e.submissionId), status: e.status, ...(e.reason !== undefined ? { reason: e.reason.slice(0, 500) } : {}) };
+    if (e.status === 'qualified' || e.status === 'rejected') log('submission verdict', { ...fields, verdict: e.status });
+    else log('submission step', fields);
+  }
 }
 
 async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, gate: GateOptions | undefined) {
   const effects = emptyEffects();
   const matchId = Number(result.matchId);
-  const match = await tx.match.findUnique({ where: { id: matchId }, select: { id: true, kind: true, game: true, submissionId: true, gateStep: true, attempts: true } });
-  if (!match) return { outcome: 'unknown' as const, effects };
+  const match = await tx.match.findUnique({ where: { id: matchId }, select: { id: true, kind: true, game: true, submissionId: true, gateStep: true, gateIndex: true, attempts: true } });
+  if (!match) return { outcome: 'unknown' as const, effects, match: null };
   const finishedAt = new Date();
   const claimed = await tx.match.updateMany({
     where: { id: matchId, status: { in: ['queued', 'running'] } },
@@ -60,7 +109,8 @@ async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, ga
         }
       : { status: 'failed', finishedAt, error: result.error, attempts: Math.max(match.attempts, result.attempt) },
   });
-  if (claimed.count === 0) return { outcome: 'duplicate' as const, effects };
+  const recorded: RecordedMatch = { kind: match.kind, submissionId: match.submissionId, gateStep: match.gateStep, gateIndex: match.gateIndex };
+  if (claimed.count === 0) return { outcome: 'duplicate' as const, effects, match: recorded };
 
   const base: JudgeEvent = { matchId: String(matchId), status: result.ok ? 'done' : 'failed', ...(match.submissionId !== null ? { submissionId: String(match.submissionId) } : {}), ...(match.gateStep ? { step: match.gateStep } : {}) };
   if (result.ok) {
@@ -91,7 +141,7 @@ async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, ga
     effects.cancel.push(...gateEffects.cancel);
     effects.events.push(base, ...gateEffects.events);
   } else effects.events.push(base);
-  return { outcome: 'recorded' as const, effects };
+  return { outcome: 'recorded' as const, effects, match: recorded };
 }
 
 /** OpenSkill update of the players (built-ins padding a match are not rated). */
@@ -125,6 +175,7 @@ export async function applyEffects(deps: RecordDeps, effects: GateEffects): Prom
   for (const id of effects.enqueue) {
     try {
       await enqueueMatch(deps.db, deps.queues, id);
+      deps.log?.('match queued', { matchId: id, level: 'debug' });
     } catch (e) {
       deps.log?.(`could not queue match ${id} (the sweep will retry): ${e instanceof Error ? e.message : String(e)}`);
     }

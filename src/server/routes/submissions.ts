@@ -208,6 +208,7 @@ export async function createSubmission(deps: AppDeps, upload: NewSubmission, log
 
   await startGateQuickly(sub.id);
   const current = await db.submission.findUnique({ where: { id: sub.id }, select: { status: true } });
+  log.info({ part: 'api', submissionId: sub.id, userId: sub.userId, game: sub.game, player: sub.player.name, version: sub.version, status: current?.status ?? sub.status }, 'submission stored');
   return { ...sub, status: current?.status ?? sub.status, replayed: false };
 }
 

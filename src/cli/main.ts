@@ -53,6 +53,11 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`arbiter ${name}: ${e.message}`);
       return 2;
     }
+    // The machinery failed (no compiler, a sandbox process killed from outside): not the user's input, so exit 1.
+    if (e.name === 'CompileInfraError' || e.name === 'SandboxInfraError') {
+      console.error(`arbiter ${name}: ${e.message}`);
+      return 1;
+    }
     throw err;
   }
 }

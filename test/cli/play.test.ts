@@ -28,6 +28,19 @@ test('play --list names every game and its built-in players', () => {
   assert.match(r.out, /^moria\s+Moria\s+built-in players: .*Null.*Demo.*Dummy/m);
 });
 
+test('a compiler that cannot run is the machinery\'s failure: one line and exit 1, not a compile error', () => {
+  const good = join(dir, 'good.ts');
+  writeFileSync(good, "export const GAME = 'moria';\nexport const PLAYER_NAME = 'Good';\nexport default class extends Player {\n  play() {}\n}\n");
+  const r = spawnSync(process.execPath, [bin, 'play', 'moria', 'Demo', 'Demo', 'Demo', good], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, ESBUILD_BINARY_PATH: join(dir, 'no-such-esbuild') },
+  });
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.doesNotMatch(r.stderr, /compile error|Unexpected/);
+});
+
 test('bad input is a one-line error and a non-zero exit', () => {
   oneLineError(arbiter('play', 'chess', 'Demo', 'Demo', 'Demo', 'Demo'), /unknown game "chess"/);
   oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', 'Gandalf'), /"Gandalf" is neither a built-in player of moria/);

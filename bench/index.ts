@@ -1,12 +1,13 @@
 // `npm run bench [part...]`: the figures the issues ask for. Parts: games
 // (engines, sandbox tax, call overhead), judge (gate latency, matches per
 // minute), api (throughput and p99 latency of the API and the pages), web
-// (page weight, the viewer's drawing time per game). `npm run bench games
-// moria` runs one game.
+// (page weight, the viewer's drawing time per game), recovery (seconds from
+// each fault to every match recorded, with the default settings).
+// `npm run bench games moria` runs one game.
 import { existsSync } from 'node:fs';
 
 const [part, ...rest] = process.argv.slice(2);
-const parts = part ? [part] : ['games', 'judge', 'api', 'web'];
+const parts = part ? [part] : ['games', 'judge', 'api', 'web', 'recovery'];
 for (const name of parts) {
   const file = new URL(`./${name}.ts`, import.meta.url);
   if (!existsSync(file)) {

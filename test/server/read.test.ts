@@ -121,15 +121,19 @@ test('matches: list newest first with filters (game, player, kind) and paginatio
   assert.equal((await app.inject({ url: `/api/matches/${m2.id}` })).json().replay, null);
 });
 
-test('replay: a gzip download (Content-Disposition: attachment); none yet is 404', async () => {
+test('replay: a gzip download (Content-Disposition: attachment); none yet is 404, a pruned ranked one 410', async () => {
   const res = await app.inject({ url: `/api/matches/${matchIds[0]}/replay` });
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['content-type'], 'application/gzip');
   assert.match(String(res.headers['content-disposition']), /^attachment; filename="moria-\d+\.replay\.json\.gz"$/);
   assert.equal(JSON.parse(gunzipSync(res.rawPayload).toString()).format, 'arbiter-replay');
-  const none = await app.inject({ url: `/api/matches/${matchIds[1]}/replay` });
+  // A gate match without a replay has none (404); a done ranked one without it was pruned (410).
+  const none = await app.inject({ url: `/api/matches/${matchIds[2]}/replay` });
   assert.equal(none.statusCode, 404);
   assert.match(none.json().message, /no replay/);
+  const pruned = await app.inject({ url: `/api/matches/${matchIds[1]}/replay` });
+  assert.equal(pruned.statusCode, 410);
+  assert.match(pruned.json().message, /retention/);
   assert.equal((await app.inject({ url: '/api/matches/99999/replay' })).statusCode, 404);
 });
 

@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts with node's test runner (Node 20 has no globs
-// for --test), in two phases so the suite fits the machine's cores:
-//   1. files that only compute (engines, bots in process, the CLI's parsing,
-//      the statement and zip writers) run side by side, one per core;
-//   2. files that start servers, workers, sandbox processes or a browser run
-//      one at a time, since they measure CPU, wait on timers and load the
-//      machine on purpose (the fairness tests).
-// It closes with one line for both phases. Pass paths or substrings to run a
+// for --test), in three phases so the suite fits the machine's cores:
+//   1. files that only compute (engines, bots in process, the statement and
+//      zip writers) or only talk to Postgres and Redis through app.inject run
+//      side by side, one per core;
+//   2. files that start workers, sandbox processes or servers but measure no
+//      time run side by side too: their matches are judged by CPU, not by
+//      the clock, so sharing the cores changes no result;
+//   3. files that load the machine on purpose or watch wall time (the
+//      sandbox's fairness and signal tests, the browser, the fault tests
+//      with their short locks) run one at a time.
+// It closes with one line for all phases. Pass paths or substrings to run a
 // subset:   node scripts/run-tests.js moria sandbox
 import { readdirSync, statSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -20,8 +24,16 @@ function walk(dir) {
   });
 }
 
-/** Files that run nothing but this process's own computation. */
-const COMPUTE_ONLY = [/^test\/games\//, /^test\/rng\.test\.ts$/, /^test\/web\/statement\.test\.ts$/, /^test\/web\/zip\.test\.ts$/];
+/** Files that run nothing but this process's own computation, or only queries through app.inject. */
+const COMPUTE_ONLY = [
+  /^test\/games\//,
+  /^test\/rng\.test\.ts$/,
+  /^test\/web\/(statement|zip|account-pages|read-pages)\.test\.ts$/,
+  /^test\/server\//,
+  /^test\/judge\/redis\.test\.ts$/,
+];
+/** Files that load the machine on purpose or watch the clock: alone. */
+const ALONE = [/^test\/sandbox\/(fairness|worker-signals)\.test\.ts$/, /^test\/web\/browser-/, /^test\/judge\/recovery\.test\.ts$/];
 
 const filters = process.argv.slice(2);
 const files = walk('test')
@@ -33,14 +45,17 @@ if (files.length === 0) {
   process.exit(1);
 }
 const computeOnly = files.filter((f) => COMPUTE_ONLY.some((re) => re.test(f)));
-const rest = files.filter((f) => !computeOnly.includes(f));
+const alone = files.filter((f) => !computeOnly.includes(f) && ALONE.some((re) => re.test(f)));
+const shared = files.filter((f) => !computeOnly.includes(f) && !alone.includes(f));
 
 const tmp = mkdtempSync(join(tmpdir(), 'arbiter-tests-'));
 const totals = { pass: 0, fail: 0, skipped: 0, cancelled: 0, todo: 0 };
 let status = 0;
+const perCore = Math.max(1, Math.min(2, availableParallelism()));
 const phases = [
-  { files: computeOnly, concurrency: Math.max(1, Math.min(2, availableParallelism())) },
-  { files: rest, concurrency: 1 },
+  { files: computeOnly, concurrency: perCore },
+  { files: shared, concurrency: perCore },
+  { files: alone, concurrency: 1 },
 ];
 for (const [i, phase] of phases.entries()) {
   if (phase.files.length === 0) continue;

@@ -157,7 +157,8 @@ function runOnce(source: string, args: string[], s: CompilerSettings): Promise<E
       clearTimeout(timer);
       clearInterval(poll);
       const said = firstLines(stderr);
-      if (spawnError && code === null && signal === null) return resolve({ kind: 'infra', detail: `the compiler could not start: ${spawnError.message}` });
+      // No process ran (spawn failed: no binary, no permission): the machine's doing, whatever the exit looks like.
+      if (spawnError) return resolve({ kind: 'infra', detail: `the compiler could not start: ${(spawnError as Error).message}` });
       if (killedFor === 'timeout') return resolve({ kind: 'timeout', detail: `killed after ${s.timeoutMs} ms` });
       if (killedFor === 'memory') return resolve({ kind: 'memory', detail: `killed at more than ${s.memoryMb} MiB of RSS` });
       if (killedFor === 'output') return resolve({ kind: 'output', detail: `more than ${outputCap} bytes of output` });
@@ -167,7 +168,6 @@ function runOnce(source: string, args: string[], s: CompilerSettings): Promise<E
       }
       if (code === 0) return resolve({ kind: 'ok', stdout: Buffer.concat(stdout).toString('utf8') });
       if (code === 1 && /\[ERROR\]/.test(stderr)) return resolve({ kind: 'rejected', stderr });
-      if (spawnError) return resolve({ kind: 'infra', detail: `the compiler could not start: ${(spawnError as Error).message}` });
       // prlimit's own failures (it could not run the compiler) are the machine's.
       if (PRLIMIT && /^prlimit: /m.test(stderr)) return resolve({ kind: 'infra', detail: said });
       return resolve({ kind: OUT_OF_MEMORY.test(stderr) ? 'memory' : 'crash', detail: `exit code ${code}${said ? `: ${said}` : ''}` });

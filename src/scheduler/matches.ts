@@ -77,7 +77,7 @@ export function priorityOf(kind: MatchKind, submissionId: number | null | undefi
 export async function matchSpecFromDb(
   db: Db | Tx,
   matchId: number,
-): Promise<{ spec: MatchSpec; kind: MatchKind; submissionId: number | null; gateStep: string | null; createdAt: Date }> {
+): Promise<{ spec: MatchSpec; kind: MatchKind; submissionId: number | null; createdAt: Date }> {
   const match = await db.match.findUniqueOrThrow({
     where: { id: matchId },
     include: { participants: { orderBy: { seat: 'asc' }, include: { submission: { select: { source: true, filename: true } } } } },
@@ -90,7 +90,7 @@ export async function matchSpecFromDb(
   }
   const spec: MatchSpec = { game: match.game, seed: match.seed, seats };
   if (match.config && typeof match.config === 'object' && !Array.isArray(match.config)) spec.config = match.config as Record<string, unknown>;
-  return { spec, kind: match.kind, submissionId: match.submissionId, gateStep: match.gateStep, createdAt: match.createdAt };
+  return { spec, kind: match.kind, submissionId: match.submissionId, createdAt: match.createdAt };
 }
 
 /** Queues the match's job (idempotent: the job id is the match id, BullMQ keeps the first). */

@@ -9,6 +9,7 @@ import { isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { HttpError } from './errors.ts';
+import { withTimeout } from '../queue/connection.ts';
 
 /** A 429 that says when to come back (the app's onError hook turns it into Retry-After). */
 export class RetryLaterError extends HttpError {
@@ -119,12 +120,8 @@ export class RedisCounters implements CounterStore {
   ) {}
 
   private async attempt<T>(run: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const out = await Promise.race([
-        run(),
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from Redis in ${this.timeoutMs} ms`)), this.timeoutMs))),
-      ]);
+      const out = await withTimeout(run(), this.timeoutMs, 'Redis');
       if (this.failing) {
         this.failing = false;
         this.warn('attempt budgets: Redis answers again');
@@ -136,8 +133,6 @@ export class RedisCounters implements CounterStore {
         this.warn('attempt budgets: Redis failed, counting in this process until it answers', err);
       }
       return fallback();
-    } finally {
-      clearTimeout(timer);
     }
   }
 

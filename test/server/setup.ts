@@ -18,7 +18,7 @@ export interface TestApi {
 
 export async function startTestApi(env: Record<string, string> = {}, opts: Partial<AppOptions> = {}): Promise<TestApi> {
   const fresh = await freshDatabase();
-  const config = loadConfig({ RATE_LIMIT_LOGIN: '1000', RATE_LIMIT_SUBMIT: '1000', ...env });
+  const config = loadConfig({ RATE_LIMIT_SUBMIT: '1000', ...env });
   const app = await buildApp({ config, db: fresh.db, queues: null, logger: false, ...opts });
   await app.ready();
   after(async () => {

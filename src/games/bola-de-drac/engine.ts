@@ -1,4 +1,4 @@
-// Bola de Drac 2015: the rules. Statement: ../shared/seeds/bola-de-drac-2015.ca.md
+// Bola de Drac 2015: the rules. Statement: statement.ca.md in this folder
 // (copied as statement.ca.md); gaps filled from game-facts §4 (the 2012
 // engine, Board::next), with the 2015 parities.
 //

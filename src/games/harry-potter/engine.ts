@@ -1,5 +1,5 @@
 // Harry Potter engine (Albert Oliveras, EDA Q1 2024-25). The statement
-// (../shared/seeds/harry-potter.ca.md) is the primary spec; game-facts §0 and
+// (statement.ca.md in this folder) is the primary spec; game-facts §0 and
 // §2 fill its gaps (movement of ghosts and wizards, the order of a round,
 // Voldemort's targeting, regeneration, the spell puzzle).
 //

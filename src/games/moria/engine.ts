@@ -1,6 +1,6 @@
 // The Moria engine: one round of Board::next (game-facts §1 "Round", "move()
 // semantics", "Sauron AI"), on typed arrays. The statement
-// (../shared/seeds/moria.en.md) wins where it is explicit; the facts fill in
+// (statement.en.md in this folder) wins where it is explicit; the facts fill in
 // the order of operations and the non-player AI.
 
 import { Rng } from '../rng.ts';

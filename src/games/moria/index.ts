@@ -1,5 +1,5 @@
 // Moria (Salvador Roura, UPC EDA Q1 2019-20, Jutge P44849).
-// Rules: ../shared/seeds/moria.en.md; gaps filled from game-facts.md §1.
+// Rules: statement.en.md (this folder); gaps filled from the original game's behaviour.
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,7 +69,7 @@ const game: GameDefinition<MoriaConfig, MoriaState, MoriaOrder> = {
   defaultConfig: DEFAULT_CONFIG,
   defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },
   bots: conventionalBotFiles(here),
-  // Copies of ../shared/seeds/moria.*.md, so a deployment carries its statements.
+  // The statements, kept in this folder so a deployment carries them.
   statements: { en: join(here, 'statement.en.md'), ca: join(here, 'statement.ca.md') },
 
   parseConfig,

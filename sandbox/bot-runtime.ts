@@ -113,7 +113,7 @@ export function boot(api: BotApiModule): BotHandle {
   }
 
   // Nothing beyond standard ECMAScript; these three ignore the memory limit
-  // or allow blocking (DEVELOPERS.md).
+  // (WebAssembly.Memory) or allow blocking (Atomics.wait).
   for (const name of ['WebAssembly', 'SharedArrayBuffer', 'Atomics']) {
     try {
       delete g[name];

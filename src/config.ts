@@ -1,7 +1,7 @@
 // Arbiter's configuration: read from the environment once at start, validated,
 // typed. A bad value stops the process with a message naming the variable.
 // Every key is documented in .env.example; none is required (the embedded
-// defaults of DEVELOPERS.md run everything on a laptop).
+// defaults run everything on a laptop).
 
 import { availableParallelism } from 'node:os';
 

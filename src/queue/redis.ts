@@ -1,4 +1,4 @@
-// Finding Redis (DEVELOPERS.md, embedded defaults): REDIS_URL if set; else
+// Finding Redis (the embedded defaults): REDIS_URL if set; else
 // 127.0.0.1:6379 if it answers; else a private `redis-server` from PATH
 // (noeviction, data under DATA_DIR/redis), shared by the Arbiter processes of
 // this checkout through DATA_DIR/redis/redis.url; else a clear error.

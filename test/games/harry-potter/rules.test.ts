@@ -1,5 +1,5 @@
-// One test per rule of the statement (../shared/seeds/harry-potter.ca.md) and
-// of game-facts §2 where the statement is silent, on hand-built boards.
+// One test per rule of the statement (src/games/harry-potter/statement.ca.md)
+// and of the original game's behaviour where the statement is silent, on hand-built boards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Dir, GHOST, WIZARD, isSpellSolutionCorrect, magicStrength, regenPosition, type HPEvent } from '../../../src/games/harry-potter/engine.ts';

@@ -1,0 +1,109 @@
+// Golden traces: per-round digests of matches played by the original C++
+// engines, which Arbiter's engines must reproduce state for state.
+//
+// A fixture (test/fixtures/golden/<game>/<name>.json) names the seed, the
+// settings and four players (files in the fixture folder's players/, or
+// built-in names) and holds, for every state from round 0 to the last, the
+// first 16 hex digits of the sha256 of that state's canonical text. Each game
+// defines its canonical text twice in test/games/<game>/golden.ts: parsed from
+// the original's output file (`originalStates`) and printed from Arbiter's
+// state (`arbiterState`). scripts/golden-import.ts turns an original output
+// file into a fixture.
+
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getGame } from '../../src/games/registry.ts';
+import { builtinSeat } from '../../src/runner/builtins.ts';
+import { runMatch } from '../../src/runner/run-match.ts';
+import type { MatchSeat } from '../../src/runner/types.ts';
+
+export const GOLDEN_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/golden');
+
+export interface GoldenTrace {
+  format: 'arbiter-golden';
+  game: string;
+  /** Which original engine produced it: repository, folder, engine file. */
+  original: string;
+  /** Arbiter's engine version the trace was last checked against. */
+  engineVersion: string;
+  seed: number;
+  config: Record<string, unknown>;
+  /** Files in test/fixtures/golden/<game>/players/, or built-in names. */
+  players: string[];
+  /** One per state, round 0 first. */
+  digests: string[];
+  /** The canonical text of round 0, to show where a board differs. */
+  round0?: string;
+}
+
+export function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** A fixture player: a file in the game's players/ folder, else a built-in. */
+export async function goldenSeat(game: string, name: string): Promise<MatchSeat> {
+  const file = join(GOLDEN_ROOT, game, 'players', name);
+  if (existsSync(file)) return { source: await readFile(file, 'utf8'), filename: basename(file) };
+  return builtinSeat(game, name);
+}
+
+/**
+ * Plays a match in process and returns the engine state after every round
+ * (index = round, 0 = the initial state), by running the engine again on the
+ * orders the match recorded.
+ */
+export async function playStates(gameId: string, seed: number, seats: MatchSeat[], config: Record<string, unknown> = {}): Promise<unknown[]> {
+  const game = await getGame(gameId);
+  const { replay } = await runMatch({ game: gameId, seed, seats, config }, { host: 'inprocess' });
+  const frozenAt = replay.players.filter((p) => p.frozenRound !== null);
+  if (frozenAt.length) throw new Error(`a golden player was frozen: ${frozenAt.map((p) => `${p.name} (${p.frozenReason}: ${p.frozenMessage})`).join('; ')}`);
+  let state = game.create(game.parseConfig(replay.config), replay.seed);
+  const states = [state];
+  for (const rec of replay.rounds.slice(1)) {
+    state = game.next(state, rec.orders, rec.frozen).state;
+    states.push(state);
+  }
+  return states;
+}
+
+export function readTrace(path: string): GoldenTrace {
+  const trace = JSON.parse(readFileSync(path, 'utf8')) as GoldenTrace;
+  if (trace.format !== 'arbiter-golden') throw new Error(`${path} is not a golden trace`);
+  return trace;
+}
+
+/** The first line where two texts differ, both versions, for a readable failure. */
+export function firstDifference(expected: string, actual: string): string {
+  const a = expected.split('\n');
+  const b = actual.split('\n');
+  for (let i = 0; i < Math.max(a.length, b.length); i++)
+    if (a[i] !== b[i]) return `line ${i + 1}:\n  original: ${JSON.stringify(a[i] ?? '(none)')}\n  arbiter:  ${JSON.stringify(b[i] ?? '(none)')}`;
+  return 'no line differs';
+}
+
+export type Mismatch = { round: number; message: string } | null;
+
+/** Compares Arbiter's match with the trace; null when every state matches. */
+export async function compareTrace<S>(trace: GoldenTrace, arbiterState: (state: S) => string): Promise<Mismatch> {
+  const seats = await Promise.all(trace.players.map((p) => goldenSeat(trace.game, p)));
+  const states = (await playStates(trace.game, trace.seed, seats, trace.config)) as S[];
+  if (states.length !== trace.digests.length)
+    return { round: Math.min(states.length, trace.digests.length), message: `the original has ${trace.digests.length - 1} rounds, Arbiter ${states.length - 1}` };
+  for (let r = 0; r < states.length; r++) {
+    const text = arbiterState(states[r]!);
+    if (digest(text) === trace.digests[r]) continue;
+    const detail = r === 0 && trace.round0 ? `\n${firstDifference(trace.round0, text)}` : '';
+    return { round: r, message: `state after round ${r} differs from the original's${detail}` };
+  }
+  return null;
+}
+
+/** Asserts that Arbiter plays the fixture's match exactly as the original did. */
+export async function checkGolden<S>(fixturePath: string, arbiterState: (state: S) => string): Promise<void> {
+  const trace = readTrace(fixturePath);
+  const mismatch = await compareTrace(trace, arbiterState);
+  if (mismatch) throw new Error(`${basename(fixturePath)} (seed ${trace.seed}): round ${mismatch.round}: ${mismatch.message}`);
+}

@@ -12,6 +12,10 @@ export async function verifyCommand(args: string[]): Promise<number> {
     console.log(`ok: ${replay.game}, seed ${replay.seed}, ${result.rounds} rounds replayed, every state matches (scores ${replay.result.scores.join(' ')})`);
     return 0;
   }
+  if (result.otherEngine) {
+    console.error(`cannot verify: ${result.message}`);
+    return 3;
+  }
   console.error(`mismatch in round ${result.round}: ${result.message}`);
   return 1;
 }

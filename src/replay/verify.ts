@@ -6,15 +6,31 @@ import { getGame } from '../games/registry.ts';
 import type { AnyGame } from '../games/types.ts';
 import type { Replay } from './format.ts';
 
-export type VerifyResult = { ok: true; rounds: number } | { ok: false; round: number; message: string };
+export type VerifyResult =
+  | { ok: true; rounds: number }
+  | { ok: false; round: number; message: string; /** The replay's rules are another version: nothing was re-run. */ otherEngine?: boolean };
+
+/** The trailing release number of an engine version ('moria-2' is 2), or null. */
+function engineRelease(version: string): number | null {
+  const m = /-(\d+)$/.exec(version);
+  return m ? Number(m[1]) : null;
+}
+
+/** Why a replay recorded under other rules cannot be re-run, in words a student reads. */
+export function otherEngineMessage(game: AnyGame, recorded: string): string {
+  const then = engineRelease(recorded);
+  const now = engineRelease(game.engineVersion);
+  const age = then !== null && now !== null ? (then < now ? 'an older' : 'a newer') : 'another';
+  const advice = age === 'an older' ? 'the Arbiter release that recorded it can still verify it' : 'verify it with the Arbiter release that recorded it';
+  return `this replay was recorded under ${age} version of ${game.title}'s rules (engine ${recorded}); this Arbiter plays engine ${game.engineVersion}, so re-running it would not reproduce the match (${advice})`;
+}
 
 export async function verifyReplay(replay: Replay): Promise<VerifyResult> {
   return verifyReplayWithGame(await getGame(replay.game), replay);
 }
 
 export function verifyReplayWithGame(game: AnyGame, replay: Replay): VerifyResult {
-  if (replay.engineVersion !== game.engineVersion)
-    return { ok: false, round: 0, message: `recorded with engine ${replay.engineVersion}, this Arbiter has ${game.engineVersion}` };
+  if (replay.engineVersion !== game.engineVersion) return { ok: false, round: 0, message: otherEngineMessage(game, replay.engineVersion), otherEngine: true };
   let state: unknown;
   try {
     state = game.create(game.parseConfig(replay.config), replay.seed);

@@ -87,6 +87,17 @@ test('a Moria match with built-ins and a file: scores, ranks, a replay that veri
   assert.equal(bad.code, 1);
   const at = Number(/mismatch in round (\d+)/.exec(bad.err)?.[1]);
   assert.ok(at >= round, `reported round ${at}, tampered round ${round}`);
+
+  // A replay of other rules is not a mismatch: verify says which version recorded it, and exits 3.
+  const current = JSON.parse(gunzipSync(readFileSync(replayFile)).toString()).engineVersion as string;
+  for (const [version, age] of [['moria-0', 'an older'], ['moria-99', 'a newer']] as const) {
+    const other = join(dir, `${version}.json.gz`);
+    writeFileSync(other, gzipSync(JSON.stringify({ ...replay, engineVersion: version })));
+    const v = arbiter('verify', other);
+    assert.equal(v.code, 3, v.err);
+    assert.equal(v.err.trim().split('\n').length, 1, v.err);
+    assert.match(v.err, new RegExp(`^cannot verify: this replay was recorded under ${age} version of Moria's rules \\(engine ${version}\\); this Arbiter plays engine ${current}`));
+  }
 });
 
 test('every game plays with its built-ins and its replay verifies', async () => {

@@ -43,12 +43,24 @@ function describe(raw: unknown): string {
   }
 }
 
+/**
+ * The original's rule (Action::execute, Board::next): a unit's FIRST command of
+ * the round is the one that counts, valid or not. A later command for the same
+ * unit is ignored even when the first one cannot be carried out (a diagonal
+ * wizard move, a direction outside 0..7, a wizard's spell, a wrong solution):
+ * the engine then runs the first one, which does nothing but still takes its
+ * turn (and its random draw) in the interleaving. Commands for units the player
+ * does not own are dropped before the interleaving, as in Board::next. What C++
+ * cannot express (not an array of three, an unknown command type, an id that is
+ * not a unit) is dropped without claiming the unit.
+ */
 export function validateOrders(state: HPState, player: number, raw: unknown): { orders: HPOrder[]; warnings: string[] } {
   const orders: HPOrder[] = [];
   const warnings: string[] = [];
   if (!Array.isArray(raw)) return { orders, warnings: [`orders must be an array, got ${describe(raw)}`] };
   const n = nbUnits(state);
   const seen = new Set<number>();
+  const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
   for (const item of raw as unknown[]) {
     if (!Array.isArray(item) || item.length !== 3) {
       warnings.push(`malformed order ${describe(item)}`);
@@ -59,40 +71,32 @@ export function validateOrders(state: HPState, player: number, raw: unknown): { 
       warnings.push(`unknown command type in ${describe(item)}`);
       continue;
     }
-    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= n) {
+    if (!isInt(id) || id < 0 || id >= n) {
       warnings.push(`unit id out of range: ${describe(id)}`);
       continue;
     }
+    if (seen.has(id)) {
+      warnings.push(`unit ${id} already has a command this round: ignored`);
+      continue;
+    }
+    seen.add(id);
     if (state.uplayer[id] !== player) {
       warnings.push(`unit ${id} is not yours`);
       continue;
     }
-    if (seen.has(id)) {
-      warnings.push(`unit ${id} already has a command this round`);
-      continue;
-    }
     if (kind === 0) {
-      if (typeof arg !== 'number' || !Number.isInteger(arg) || arg < 0 || arg > 7) {
-        warnings.push(`invalid direction ${describe(arg)} for unit ${id}`);
-        continue;
-      }
-      if (state.utype[id] === WIZARD && arg % 2 === 1) {
-        warnings.push(`wizard ${id} cannot move diagonally`);
-        continue;
-      }
-      orders.push([0, id, arg]);
+      const dir = isInt(arg) ? arg : -1;
+      if (dir < 0 || dir > 7) warnings.push(`invalid direction ${describe(arg)} for unit ${id}: it does nothing this round`);
+      else if (state.utype[id] === WIZARD && dir % 2 === 1)
+        warnings.push(`wizard ${id} cannot move diagonally: it does nothing this round`);
+      orders.push([0, id, dir]);
     } else {
-      if (state.utype[id] !== GHOST) {
-        warnings.push(`unit ${id} is a wizard: only ghosts cast spells`);
-        continue;
-      }
-      if (!Array.isArray(arg) || arg.length > 64 || !arg.every((x) => typeof x === 'number' && Number.isInteger(x))) {
-        warnings.push(`spell of unit ${id}: the solution must be an array of integers`);
-        continue;
-      }
-      orders.push([1, id, (arg as number[]).slice()]);
+      const sol: number[] = [];
+      if (Array.isArray(arg)) for (let k = 0; k < arg.length && k < 64; k++) sol.push(isInt(arg[k]) ? (arg[k] as number) : -1);
+      else warnings.push(`spell of unit ${id}: the solution must be an array of integers`);
+      if (state.utype[id] !== GHOST) warnings.push(`unit ${id} is a wizard: only ghosts cast spells; it does nothing this round`);
+      orders.push([1, id, sol]);
     }
-    seen.add(id);
   }
   return { orders, warnings };
 }
@@ -165,7 +169,7 @@ export function frame(s: HPState): unknown {
 const game: GameDefinition<HPConfig, HPState, HPOrder> = {
   id: 'harry-potter',
   title: 'Harry Potter',
-  engineVersion: 'harry-potter-1',
+  engineVersion: 'harry-potter-2',
   nbPlayers: 4,
   defaultConfig: DEFAULT_CONFIG as HPConfig,
   defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },

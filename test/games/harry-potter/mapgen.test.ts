@@ -165,25 +165,27 @@ test('parseConfig: defaults, overrides, unknown keys and bad values', () => {
   for (let r = 0; r < 20; r++) s = game.next(s, [[], [], [], []], [false, false, false, false]).state;
 });
 
-test('validateOrders keeps the first valid order per unit and explains every drop', () => {
+test('validateOrders keeps the first order per unit, valid or not (as the original), and explains every drop', () => {
   const s = game.create(cfg, 1);
   const r = game.validateOrders(s, 1, [
     [0, 24, 2], // wizard of player 1 (ids 24..43)
-    [0, 24, 4], // second order for the same unit
+    [0, 24, 4], // second order for the same unit: ignored
     [0, 4, 2], // not ours
-    [0, 25, 1], // wizard diagonal
-    [0, 26, 8], // bad dir
+    [0, 25, 1], // wizard diagonal: kept, it does nothing
+    [0, 26, 8], // bad dir: kept, it does nothing
     [0, 999, 0],
-    [1, 25, [0, 1]], // a wizard cannot cast
-    [1, 1, [0, null]], // malformed solution
-    [1, 1, Array(15).fill(0)], // well formed (wrong, the engine ignores it)
+    [1, 25, [0, 1]], // unit 25 already has its (invalid) command
+    [1, 1, [0, null]], // malformed solution: kept as a wrong one
+    [1, 1, Array(15).fill(0)], // the ghost already has a command
     'garbage',
     [7, 1, 0],
     null,
   ]);
   assert.deepEqual(r.orders, [
     [0, 24, 2],
-    [1, 1, Array(15).fill(0)],
+    [0, 25, 1],
+    [0, 26, 8],
+    [1, 1, [0, -1]],
   ]);
   assert.equal(r.warnings.length, 10);
   assert.equal(game.validateOrders(s, 0, 'nope').orders.length, 0);

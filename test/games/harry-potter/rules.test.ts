@@ -39,8 +39,10 @@ test('a ghost moves in the 8 directions and owns the cells it enters', () => {
 test('a wizard moves only horizontally or vertically: diagonals are ignored', () => {
   const s0 = build({ map: open(20, 20), units: [w(1, 5, 5)], v: FAR });
   for (const d of [Dir.DR, Dir.RU, Dir.UL, Dir.LD]) {
-    // The host drops it with a warning, and the engine ignores it anyway.
-    assert.equal(game.validateOrders(s0, 1, [mv(0, d)]).orders.length, 0);
+    // The host keeps it with a warning (it is the unit's command for the round), and the engine ignores it.
+    const v = game.validateOrders(s0, 1, [mv(0, d), mv(0, Dir.Down)]);
+    assert.deepEqual(v.orders, [[0, 0, d]]);
+    assert.equal(v.warnings.length, 2);
     const direct = game.next(s0, [[], [[0, 0, d]], [], []], [false, false, false, false]);
     assert.deepEqual(at(direct.state, 0), [5, 5]);
   }
@@ -496,4 +498,15 @@ test('the number of units is constant and ids never change, whatever happens', (
   }
   assert.equal(s.round, 200);
   assert.equal(game.isOver(s), true);
+});
+
+test('an invalid first command still takes its turn in the interleaving (one random draw), as in the original', () => {
+  const s0 = build({ map: open(20, 20), units: [w(0, 5, 5), w(1, 8, 8)], v: FAR, seed: 7 });
+  const idle = game.next(s0, [[], [], [], []], [false, false, false, false]).state;
+  const invalid = game.next(s0, [[[0, 0, Dir.DR]], [], [], []], [false, false, false, false]).state;
+  const valid = game.next(s0, [[[0, 0, Dir.Down]], [], [], []], [false, false, false, false]).state;
+  // The diagonal does nothing, but the generator moved on exactly like after a valid command.
+  assert.deepEqual(at(invalid, 0), [5, 5]);
+  assert.notDeepEqual(Array.from(invalid.spell), Array.from(idle.spell));
+  assert.deepEqual(Array.from(invalid.spell), Array.from(valid.spell));
 });

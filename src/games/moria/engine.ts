@@ -157,15 +157,20 @@ export function computeNbCells(s: MoriaState): void {
   const np = s.cfg.nb_players;
   for (let p = 0; p < s.owner.length; p++) {
     const o = s.owner[p]!;
-    if (o >= 0 && o < np && s.type[p] === CT.Cave) s.nbCells[o]!++;
+    if (o >= 0 && o < np) s.nbCells[o]!++;
   }
 }
 
-/** Puts unit id on cell p (no checks); a dwarf conquers the Cave it lands on (place(), game-facts §1). */
+/**
+ * Puts unit id on cell p (no checks, the cell it left is not touched): a dwarf
+ * conquers the Cave it lands on, a Sauron unit unconquers its cell.
+ */
 export function place(s: MoriaState, id: number, p: number): void {
   s.unitAt[p] = id;
   s.upos[id] = p;
-  if (s.utype[id] === UT.Dwarf && s.type[p] === CT.Cave) s.owner[p] = s.uplayer[id]!;
+  const pl = s.uplayer[id]!;
+  if (pl < 0) s.owner[p] = -1;
+  else if (s.utype[id] === UT.Dwarf && s.type[p] === CT.Cave) s.owner[p] = pl;
 }
 
 function ban(banned: Uint8Array, rows: number, cols: number, p: number, r: number): void {
@@ -176,39 +181,58 @@ function ban(banned: Uint8Array, rows: number, cols: number, p: number, r: numbe
 }
 
 /**
- * Initial placement (generate_units): on treasureless caves, the Balrog first
- * with a ban radius of 3, then dwarves, wizards and trolls, each banning radius
- * 1, candidates and units both permuted. Returns false when there is no room.
+ * Initial placement (the original's generate_units): the Balrog on a random
+ * cell of rows [3, rows-4] x cols [3, cols-4] (the column drawn first), ban
+ * radius 3; then, over one permutation of the treasureless caves (row-major),
+ * the trolls (highest id first) and the clan units in the order of a second
+ * permutation of their ids, each on the next candidate not banned and banning
+ * radius 1. Clan units left over go, without bans, on a fresh permutation of
+ * the free treasureless caves outside the bans made before them. Returns false
+ * when there is no room at all.
  */
 export function generateUnits(s: MoriaState, rng: Rng): boolean {
   const { rows, cols } = s.cfg;
   const L = layout(s.cfg);
   const banned = new Uint8Array(rows * cols);
   const cands: number[] = [];
-  for (let i = 2; i < rows - 2; i++)
-    for (let j = 2; j < cols - 2; j++) {
-      const p = i * cols + j;
-      if (s.type[p] === CT.Cave && !s.treasure[p] && s.unitAt[p]! < 0) cands.push(p);
-    }
-  const cperm = rng.permutation(cands.length);
-  let ci = 0;
-  const next = (): number => {
-    while (ci < cands.length && banned[cands[cperm[ci]!]!]) ci++;
-    return ci < cands.length ? cands[cperm[ci++]!]! : -1;
-  };
-  const bp = next();
-  if (bp < 0) return false;
-  place(s, L.balrog, bp);
+  for (let p = 0; p < rows * cols; p++) if (s.type[p] === CT.Cave && !s.treasure[p]) cands.push(p);
+  const perm = rng.permutation(cands.length);
+  const bj = rng.random(3, cols - 4);
+  const bi = rng.random(3, rows - 4);
+  const bp = bi * cols + bj;
+  if (s.unitAt[bp]! >= 0) return false;
+  s.unitAt[bp] = L.balrog;
+  s.upos[L.balrog] = bp;
   ban(banned, rows, cols, bp, 3);
-  const ids: number[] = [];
-  for (let id = 0; id < L.firstOrc; id++) ids.push(id);
-  for (let id = L.firstTroll; id < L.balrog; id++) ids.push(id);
-  const uperm = rng.permutation(ids.length);
-  for (const k of uperm) {
-    const p = next();
-    if (p < 0) return false;
-    place(s, ids[k]!, p);
+  let k = -1;
+  for (let t = 0; t < s.cfg.nb_trolls; t++) {
+    const id = L.balrog - 1 - t;
+    for (k++; k < cands.length && banned[cands[perm[k]!]!]; k++);
+    if (k >= cands.length) return false;
+    const p = cands[perm[k]!]!;
+    s.unitAt[p] = id;
+    s.upos[id] = p;
     ban(banned, rows, cols, p, 1);
+  }
+  const total = L.firstOrc;
+  const uperm = rng.permutation(total);
+  const bannedBefore = banned.slice();
+  let placed = 0;
+  while (k < cands.length && placed < total) {
+    for (k++; k < cands.length && banned[cands[perm[k]!]!]; k++);
+    if (k >= cands.length) break;
+    const p = cands[perm[k]!]!;
+    place(s, uperm[placed]!, p);
+    ban(banned, rows, cols, p, 1);
+    placed++;
+  }
+  if (placed < total) {
+    const rest: number[] = [];
+    for (let p = 0; p < rows * cols; p++)
+      if (s.type[p] === CT.Cave && !s.treasure[p] && s.unitAt[p]! < 0 && !bannedBefore[p]) rest.push(p);
+    if (total - placed > rest.length) return false;
+    const rperm = rng.permutation(rest.length);
+    for (let m = 0; placed < total; m++, placed++) place(s, uperm[placed]!, rest[rperm[m]!]!);
   }
   computeNbCells(s);
   return true;
@@ -246,18 +270,20 @@ class RoundRunner {
   run(orders: readonly (readonly MoriaOrder[])[]): void {
     const s = this.s;
     const np = s.cfg.nb_players;
-    // 1. Validation again (the host already did it): own, alive unit; dir 0..7
-    // (None dropped); wizards only straight.
+    // 1. Validation again (the host already did it): an alive unit of the
+    // player, first order per unit, dir 0..8, wizards only straight; None
+    // orders are dropped here, so they take no part in the interleaving.
     const lists: MoriaOrder[][] = [];
+    const seen = new Uint8Array(this.L.nbUnits);
     for (let pl = 0; pl < np; pl++) {
       const list: MoriaOrder[] = [];
-      const seen = new Set<number>();
       for (const o of orders[pl] ?? []) {
         const [id, dir] = o;
-        if (seen.has(id)) continue;
-        seen.add(id);
-        if (!this.ownedBy(id, pl) || !(dir >= 0 && dir < NONE_DIR)) continue;
+        if (!this.ownedBy(id, pl) || seen[id]) continue;
+        seen[id] = 1;
+        if (!(Number.isInteger(dir) && dir >= 0 && dir <= NONE_DIR)) continue;
         if (s.utype[id] === UT.Wizard && dir % 2 === 1) continue;
+        if (dir === NONE_DIR) continue;
         list.push([id, dir]);
       }
       lists.push(list);
@@ -272,7 +298,7 @@ class RoundRunner {
       let pl = 0;
       for (; pl < np; pl++) if (idx[pl]! < lists[pl]!.length && --ran === 0) break;
       const [id, dir] = lists[pl]![idx[pl]!++]!;
-      // A unit killed earlier this round skips its order.
+      // A unit killed earlier this round skips its order (its draw is spent).
       if (this.killed[id]) continue;
       this.move(id, dir);
     }
@@ -280,9 +306,18 @@ class RoundRunner {
     this.moveOrcs();
     this.moveTrolls();
     this.moveBalrog();
-    // 5. Respawns, healing, cells.
-    this.spawnOrcs();
-    this.spawnUnits();
+    // 4. Respawns (every orc at 0 health; every dwarf, wizard and troll
+    // killed this round, in id order), healing, cells.
+    const deadOrcs: number[] = [];
+    const deadOthers: number[] = [];
+    for (let id = 0; id < this.L.nbUnits; id++) {
+      const t = s.utype[id] as UT;
+      if (t === UT.Orc) {
+        if (s.uhealth[id]! === 0) deadOrcs.push(id);
+      } else if (this.killed[id] && t !== UT.Balrog) deadOthers.push(id);
+    }
+    this.spawnOrcs(deadOrcs);
+    this.spawnUnits(deadOthers);
     this.heal();
     computeNbCells(s);
     s.round++;
@@ -312,6 +347,12 @@ class RoundRunner {
     return this.s.upos[this.L.balrog]!;
   }
 
+  /** Manhattan distance to the Balrog, or Infinity on a board without one. */
+  balrogDist(p: number): number {
+    const b = this.balrogPos();
+    return b >= 0 ? this.manhattan(p, b) : Infinity;
+  }
+
   nearBalrog(p: number): boolean {
     const b = this.balrogPos();
     return b >= 0 && this.chebyshev(p, b) <= 1;
@@ -321,11 +362,16 @@ class RoundRunner {
     return id >= 0 && id < this.L.firstOrc;
   }
 
-  /** move(id, dir) of the original, for every unit but the Balrog. */
+  /**
+   * move(id, dir) of the original, for every unit but the Balrog. It starts
+   * from the unit's recorded position even when the unit was killed earlier
+   * this round (a troll does act then: see moveTrolls).
+   */
   move(id: number, dir: number): boolean {
     const s = this.s;
     if (dir === NONE_DIR) return true;
     const from = s.upos[id]!;
+    if (from < 0) return false;
     const to = this.neighbour(from, dir);
     if (to < 0) return false;
     const t = s.utype[id] as UT;
@@ -357,7 +403,6 @@ class RoundRunner {
       if (left <= 0) {
         const abyss = this.rng.random(1, CONST.inv_prob_abyss) === 1;
         s.type[to] = abyss ? CT.Abyss : CT.Cave;
-        s.owner[to] = -1;
         this.ev.push({ t: 'open', p: to, abyss });
       } else this.ev.push({ t: 'dig', p: to, left });
       return true;
@@ -375,13 +420,15 @@ class RoundRunner {
       this.capture(id, -1, this.L.balrog, 'balrog');
       return true;
     }
-    this.step(id, from, to);
+    this.step(id, to);
     return true;
   }
 
-  step(id: number, from: number, to: number): void {
+  /** The unit leaves its recorded cell (whoever the grid shows there) for `to`. */
+  step(id: number, to: number): void {
     const s = this.s;
-    s.unitAt[from] = -1;
+    const from = s.upos[id]!;
+    if (from >= 0) s.unitAt[from] = -1;
     s.unitAt[to] = id;
     s.upos[id] = to;
     const t = s.utype[id] as UT;
@@ -398,20 +445,24 @@ class RoundRunner {
   }
 
   /**
-   * capture(id, pl): the unit leaves the board and skips the rest of the round.
-   * A dwarf or wizard changes clan: to the killer's clan, or (Sauron, abyss)
-   * to a random different clan.
+   * capture(id, pl): the unit leaves the grid and is marked killed this round.
+   * An orc is dead (health 0, no position). A troll gets full health back; a
+   * dwarf or wizard changes clan (to the killer's clan, or for Sauron and the
+   * abyss to a random different clan) and gets full health back. Trolls,
+   * dwarves and wizards keep their recorded position until they are reborn at
+   * the end of the round, as in the original.
    */
   capture(id: number, pl: number, by: number, why: 'attack' | 'abyss' | 'balrog'): void {
     const s = this.s;
     const p = s.upos[id]!;
     if (p >= 0) s.unitAt[p] = -1;
-    s.upos[id] = -1;
     this.killed[id] = 1;
     const t = s.utype[id] as UT;
     let to = -1;
-    if (t === UT.Orc) s.uhealth[id] = 0;
-    else if (t === UT.Troll) s.uhealth[id] = CONST.trolls_health;
+    if (t === UT.Orc) {
+      s.uhealth[id] = 0;
+      s.upos[id] = -1;
+    } else if (t === UT.Troll) s.uhealth[id] = CONST.trolls_health;
     else if (t === UT.Dwarf || t === UT.Wizard) {
       const old = s.uplayer[id]!;
       if (pl >= 0) to = pl;
@@ -478,15 +529,14 @@ class RoundRunner {
   moveOrcs(): void {
     const s = this.s;
     const n = this.rows * this.cols;
-    const bp = this.balrogPos();
+    let anyOrc = false;
+    for (let id = this.L.firstOrc; id < this.L.firstTroll; id++) if (s.uhealth[id]! > 0) anyOrc = true;
+    if (!anyOrc) return;
     const val = new Int32Array(n).fill(1e9);
     const queue = new Int32Array(n);
     let qlen = 0;
-    let anyOrc = false;
-    for (let id = this.L.firstOrc; id < this.L.firstTroll; id++) if (s.upos[id]! >= 0) anyOrc = true;
-    if (!anyOrc) return;
     for (let p = 0; p < n; p++) {
-      if (bp >= 0 && this.manhattan(p, bp) <= 4) continue;
+      if (this.balrogDist(p) <= 4) continue;
       const ct = s.type[p];
       const u = s.unitAt[p]!;
       if (ct === CT.Cave && u >= 0 && this.isClan(u)) {
@@ -495,19 +545,24 @@ class RoundRunner {
       } else if (ct === CT.Cave || ct === CT.Abyss) val[p] = 0;
     }
     this.bfs(val, queue, qlen);
+    // The orcs alive when the round began, in id order; one killed since is skipped.
     for (let id = this.L.firstOrc; id < this.L.firstTroll; id++) {
       const p = s.upos[id]!;
-      if (p < 0 || this.killed[id]) continue;
+      if (p < 0 || s.uhealth[id]! <= 0) continue;
       let d = this.attackDir(p);
       if (d < 0) d = this.bestDir(p, val);
       this.sauronMove(id, d < 0 ? NONE_DIR : d);
     }
   }
 
+  /**
+   * Every troll acts, in id order, from its recorded position: as in the
+   * original, even one killed earlier this round (it is reborn at the end of
+   * the round all the same).
+   */
   moveTrolls(): void {
     const s = this.s;
     const n = this.rows * this.cols;
-    const bp = this.balrogPos();
     let val: Int32Array | null = null;
     for (let id = this.L.firstTroll; id < this.L.balrog; id++) {
       const p = s.upos[id]!;
@@ -516,7 +571,7 @@ class RoundRunner {
         const queue = new Int32Array(n);
         let qlen = 0;
         for (let q = 0; q < n; q++) {
-          if (bp >= 0 && this.manhattan(q, bp) <= 4) continue;
+          if (this.balrogDist(q) <= 4) continue;
           if (s.type[q] === CT.Cave) {
             val[q] = 1;
             queue[qlen++] = q;
@@ -528,7 +583,7 @@ class RoundRunner {
     }
     for (let id = this.L.firstTroll; id < this.L.balrog; id++) {
       const p = s.upos[id]!;
-      if (p < 0 || this.killed[id]) continue;
+      if (p < 0) continue;
       let d = this.attackDir(p);
       if (d < 0) {
         if (s.type[p] === CT.Outside) d = this.bestDir(p, val!);
@@ -536,7 +591,7 @@ class RoundRunner {
           const list: number[] = [];
           for (let k = 0; k < 8; k++) {
             const q = this.neighbour(p, k);
-            if (q >= 0 && s.unitAt[q]! < 0 && s.type[q] === CT.Cave && (bp < 0 || this.manhattan(q, bp) > 4)) list.push(k);
+            if (q >= 0 && s.unitAt[q]! < 0 && s.type[q] === CT.Cave && this.balrogDist(q) > 4) list.push(k);
           }
           if (list.length) d = list[this.rng.random(0, list.length - 1)]!;
         }
@@ -550,7 +605,9 @@ class RoundRunner {
     const b = this.L.balrog;
     const p1 = s.upos[b]!;
     if (p1 < 0) return;
-    // Targets: the nearest (Manhattan) dwarves and wizards inside Moria.
+    // Targets: the nearest (Manhattan) dwarves and wizards not on Outside, at
+    // their recorded positions (as in the original, a unit killed earlier this
+    // round still counts, where it fell).
     let minim = 1e8;
     const possib: number[] = [];
     for (let id = 0; id < this.L.firstOrc; id++) {
@@ -583,7 +640,7 @@ class RoundRunner {
     if (res === NONE_DIR) return;
     const to = this.neighbour(p1, res);
     if (s.unitAt[to]! >= 0) return;
-    this.step(b, p1, to);
+    this.step(b, to);
     // Everything in the ring around it dies; the ring is unconquered.
     for (let d = 0; d < 8; d++) {
       const q = this.neighbour(to, d);
@@ -594,16 +651,17 @@ class RoundRunner {
     }
   }
 
-  /** spawn_orcs: each empty abyss (Manhattan > 2 from the Balrog) yields a dead orc with probability 1/inv_prob_orc. */
-  spawnOrcs(): void {
+  /**
+   * spawn_orcs: the empty abysses at Manhattan distance > 2 from the Balrog,
+   * row-major, are permuted (always, even with no dead orc); each, in that
+   * order and while dead orcs remain, yields the last dead orc with
+   * probability 1/inv_prob_orc.
+   */
+  spawnOrcs(dead: number[]): void {
     const s = this.s;
-    const dead: number[] = [];
-    for (let id = this.L.firstOrc; id < this.L.firstTroll; id++) if (s.upos[id]! < 0) dead.push(id);
-    if (dead.length === 0) return;
-    const bp = this.balrogPos();
     const cands: number[] = [];
     for (let p = 0; p < this.rows * this.cols; p++)
-      if (s.type[p] === CT.Abyss && s.unitAt[p]! < 0 && (bp < 0 || this.manhattan(p, bp) > 2)) cands.push(p);
+      if (s.type[p] === CT.Abyss && s.unitAt[p]! < 0 && this.balrogDist(p) > 2) cands.push(p);
     const perm = this.rng.permutation(cands.length);
     for (const k of perm) {
       if (dead.length === 0) break;
@@ -616,24 +674,22 @@ class RoundRunner {
     }
   }
 
-  /** spawn_units: killed dwarves, wizards and trolls are reborn on the Outside band, away from everything. */
-  spawnUnits(): void {
+  /**
+   * spawn_units: the dwarves, wizards and trolls killed this round are reborn
+   * on the Outside band, away from every unit on the grid (radius 1, the
+   * Balrog radius 3). The band and the list are permuted every round, even
+   * when nobody died. With no band cell left, free treasureless caves inside
+   * [2, rows-2) x [2, cols-2) outside the bans, permuted, take the rest.
+   */
+  spawnUnits(list: number[]): void {
     const s = this.s;
     const { rows, cols } = this;
-    const list: number[] = [];
-    for (let id = 0; id < this.L.balrog; id++) {
-      if (s.upos[id]! >= 0) continue;
-      const t = s.utype[id];
-      if (t === UT.Dwarf || t === UT.Wizard || t === UT.Troll) list.push(id);
-    }
-    if (list.length === 0) return;
     const banned = new Uint8Array(rows * cols);
-    const bp = this.balrogPos();
-    for (let id = 0; id < this.L.nbUnits; id++) {
-      const p = s.upos[id]!;
-      if (p >= 0) ban(banned, rows, cols, p, id === this.L.balrog ? 3 : 1);
+    for (let p = 0; p < rows * cols; p++) {
+      const u = s.unitAt[p]!;
+      if (u >= 0) ban(banned, rows, cols, p, u === this.L.balrog ? 3 : 1);
     }
-    const cands: number[] = [];
+    let cands: number[] = [];
     const add = (i: number, j: number) => {
       const p = i * cols + j;
       if (!banned[p]) cands.push(p);
@@ -650,41 +706,36 @@ class RoundRunner {
       add(rows - 2, j);
       add(rows - 1, j);
     }
-    const cperm = this.rng.permutation(cands.length);
+    let cperm = this.rng.permutation(cands.length);
     const uperm = this.rng.permutation(list.length);
-    let ci = 0;
-    let fallback: number[] | null = null;
-    let fi = 0;
-    for (const k of uperm) {
-      const id = list[k]!;
-      while (ci < cands.length && banned[cands[cperm[ci]!]!]) ci++;
-      let p = -1;
-      if (ci < cands.length) p = cands[cperm[ci++]!]!;
-      else {
-        // Rare: no safe outside cell; any empty treasureless cave away from the Balrog.
-        if (!fallback) {
-          const f: number[] = [];
-          for (let i = 2; i < rows - 2; i++)
-            for (let j = 2; j < cols - 2; j++) {
-              const q = i * cols + j;
-              if (s.type[q] === CT.Cave && !s.treasure[q] && (bp < 0 || this.chebyshev(q, bp) > 3)) f.push(q);
-            }
-          const perm = this.rng.permutation(f.length);
-          fallback = perm.map((x) => f[x]!);
-        }
-        while (fi < fallback.length && (banned[fallback[fi]!] || s.unitAt[fallback[fi]!]! >= 0)) fi++;
-        if (fi >= fallback.length) {
-          // Last resort: ignore the radius-1 bans.
-          fi = 0;
-          while (fi < fallback.length && s.unitAt[fallback[fi]!]! >= 0) fi++;
-        }
-        if (fi < fallback.length) p = fallback[fi++]!;
-      }
-      if (p < 0) continue; // a board with no room at all (cannot happen on a generated board)
-      place(s, id, p);
-      ban(banned, rows, cols, p, 1);
-      this.ev.push({ t: 'spawn', v: id, p });
+    let k = 0;
+    let ci = -1;
+    while (k < list.length) {
+      for (ci++; ci < cands.length && banned[cands[cperm[ci]!]!]; ci++);
+      if (ci >= cands.length) break;
+      this.respawn(list[uperm[k]!]!, cands[cperm[ci]!]!, banned);
+      k++;
     }
+    if (k >= list.length) return;
+    cands = [];
+    for (let i = 2; i < rows - 2; i++)
+      for (let j = 2; j < cols - 2; j++) {
+        const p = i * cols + j;
+        if (s.type[p] === CT.Cave && !s.treasure[p] && s.unitAt[p]! < 0 && !banned[p]) cands.push(p);
+      }
+    cperm = this.rng.permutation(cands.length);
+    ci = -1;
+    for (; k < list.length; k++) {
+      for (ci++; ci < cands.length && banned[cands[cperm[ci]!]!]; ci++);
+      if (ci >= cands.length) throw new Error('moria: no room to place a reborn unit');
+      this.respawn(list[uperm[k]!]!, cands[cperm[ci]!]!, banned);
+    }
+  }
+
+  respawn(id: number, p: number, banned: Uint8Array): void {
+    place(this.s, id, p);
+    ban(banned, this.rows, this.cols, p, 1);
+    this.ev.push({ t: 'spawn', v: id, p });
   }
 
   /** heal_units: at the very end, a wizard fully heals 4-adjacent units of its clan (not itself). */

@@ -7,7 +7,7 @@ import { Rng } from '../rng.ts';
 import type { GameDefinition } from '../types.ts';
 import { CONST, DEFAULT_CONFIG, parseConfig, type MoriaConfig } from './config.ts';
 import { blankState, CT, generateUnits, layout, NONE_DIR, playRound, UT, type MoriaOrder, type MoriaState } from './engine.ts';
-import { generateGrid } from './mapgen.ts';
+import { generateGrid, readGrid } from './mapgen.ts';
 import { conventionalBotFiles } from '../bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -15,6 +15,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Board generation with retries ("Wrong number of cave cells. Generating another grid..."). */
 export function createState(cfg: MoriaConfig, seed: number): MoriaState {
   const rng = new Rng(seed);
+  if (cfg.board !== undefined) {
+    // A fixed board: only the units are placed from the seed.
+    const s = blankState(cfg, seed);
+    readGrid(s, cfg.board);
+    if (!generateUnits(s, rng)) throw new Error('moria: no room for the units on the fixed board');
+    s.seed = rng.seed;
+    return s;
+  }
   for (let attempt = 0; attempt < 1000; attempt++) {
     const s = blankState(cfg, seed);
     if (!generateGrid(s, rng)) continue;
@@ -64,7 +72,7 @@ export function scoresOf(s: MoriaState): number[] {
 const game: GameDefinition<MoriaConfig, MoriaState, MoriaOrder> = {
   id: 'moria',
   title: 'Moria',
-  engineVersion: 'moria-1',
+  engineVersion: 'moria-2',
   nbPlayers: 4,
   defaultConfig: DEFAULT_CONFIG,
   defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },

@@ -372,3 +372,33 @@ export function generateGrid(s: MoriaState, rng: Rng): boolean {
   if (!placeTreasures(g, CONST.ini_treasures)) return false;
   return boardProblem(s) === null;
 }
+
+/** A fixed board (the `board` setting, already checked by parseConfig), as the original reads a FIXED grid. */
+export function readGrid(s: MoriaState, board: string): void {
+  const rows = board.split('\n');
+  const cols = s.cfg.cols;
+  for (let i = 0; i < s.cfg.rows; i++)
+    for (let j = 0; j < cols; j++) {
+      const ch = rows[i]![j]!;
+      const p = i * cols + j;
+      s.owner[p] = -1;
+      s.turns[p] = 0;
+      s.treasure[p] = 0;
+      if (ch === 'R') {
+        s.type[p] = CT.Rock;
+        s.turns[p] = s.cfg.rock_resistance;
+      } else if (ch === 'C' || ch === 'T') {
+        s.type[p] = CT.Cave;
+        s.treasure[p] = ch === 'T' ? 1 : 0;
+      } else if (ch === 'O') s.type[p] = CT.Outside;
+      else if (ch === 'G') s.type[p] = CT.Granite;
+      else if (ch === 'A') s.type[p] = CT.Abyss;
+      else if (ch >= '0' && ch <= '3') {
+        s.type[p] = CT.Cave;
+        s.owner[p] = ch.charCodeAt(0) - 48;
+      } else {
+        s.type[p] = CT.Rock;
+        s.turns[p] = ch.charCodeAt(0) - 96;
+      }
+    }
+}

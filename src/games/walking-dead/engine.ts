@@ -1,10 +1,14 @@
-// The Walking Dead engine (statement: regles-TWD, Albert Oliveras 2022;
-// gaps filled from game-facts §0 and §3). Pure: next() clones the state.
+// The Walking Dead engine (statement: regles-TWD, Albert Oliveras 2022),
+// in lockstep with the original engine (mostazomarc/joc_eda, Board.o.Linux64):
+// the same seed gives the same board and the same rounds, draw for draw.
+// FIDELITY.md in this folder lists where the original wins over the statement.
+// Pure: next() clones the state.
 //
 // Positions are cell indexes r*cols+c (-1 = not on the board). Unit ids never
 // change: alive units 0..np*U-1 (U per clan, player by player), then zombies.
 
 import { Rng } from '../rng.ts';
+import { LibcRand } from '../libc-rand.ts';
 import type { TwdConfig } from './config.ts';
 import { generateWaste } from './mapgen.ts';
 
@@ -45,6 +49,11 @@ export interface TwdState {
   scrAcc: Int32Array;
   /** Owned cells per clan. */
   nbCells: Int32Array;
+  /**
+   * Score per clan as the original keeps it: scrAcc + nbCells, set at the end
+   * of every round (so 0 in round 0).
+   */
+  score: Int32Array;
 }
 
 export type TwdEvent =
@@ -76,6 +85,7 @@ export function cloneState(s: TwdState): TwdState {
     points: s.points.slice(),
     scrAcc: s.scrAcc.slice(),
     nbCells: s.nbCells.slice(),
+    score: s.score.slice(),
   };
 }
 
@@ -102,12 +112,14 @@ export function emptyState(cfg: TwdConfig, waste: Uint8Array, nUnits: number, se
     points: new Int32Array(np).fill(cfg.clan_ini_strength),
     scrAcc: new Int32Array(np),
     nbCells: new Int32Array(np),
+    score: new Int32Array(np),
   };
 }
 
 export function createState(cfg: TwdConfig, seed: number): TwdState {
   const rng = new Rng(seed);
-  const waste = generateWaste(cfg.board_rows, cfg.board_cols, rng);
+  // glibc rand() is never seeded by the original: every match starts it at 1.
+  const waste = generateWaste(cfg.board_rows, cfg.board_cols, rng, new LibcRand(1));
   const np = cfg.num_players;
   const nAlive = np * cfg.num_ini_units_per_clan;
   const s = emptyState(cfg, waste, nAlive + cfg.num_ini_zombies, 0);
@@ -147,8 +159,13 @@ export function strengthOf(s: TwdState, pl: number): number {
   return n === 0 ? 0 : Math.floor(s.points[pl]! / n);
 }
 
+/**
+ * The score the original prints and players see: scr_acc + owned cells as of
+ * the end of the last round; 0 before the first round. The original adds the
+ * cells once each whatever points_per_owned_cell says.
+ */
 export function scoreOf(s: TwdState, pl: number): number {
-  return s.scrAcc[pl]! + s.nbCells[pl]! * s.cfg.points_per_owned_cell;
+  return s.score[pl]!;
 }
 
 function updateCells(s: TwdState): void {
@@ -164,11 +181,12 @@ let scratchQueue = new Int32Array(0);
 let scratchCand = new Int32Array(0);
 
 /**
- * Regeneration position (statement, "Regeneració d'objectes"): an empty cell
- * (street, no unit, no food) with no unit and no food in the 5x5 square around
- * it, uniformly among those (row-major list, random(0,n-1)). The original
- * program ignored food in the square; the statement wins. If there is none,
- * a random empty cell (rejection sampling, as the original get_empty_pos).
+ * Regeneration position (statement, "Regeneració d'objectes", as the original
+ * implements it): an empty cell (street, no unit, no food) with no unit in the
+ * 5x5 square around it (food in the square does not matter, unlike the
+ * statement's wording), uniformly among those (row-major list,
+ * random(0,n-1)). If there is none, a random empty cell (rejection sampling
+ * with random(0,rows-1), random(0,cols-1), as the original get_empty_pos).
  */
 export function regenPos(s: TwdState): number {
   const { rows, cols } = s;
@@ -181,7 +199,7 @@ export function regenPos(s: TwdState): number {
     P[(i + 1) * W] = 0;
     for (let j = 0; j < cols; j++) {
       const c = i * cols + j;
-      if (s.cellUnit[c] !== -1 || s.food[c]) run++;
+      if (s.cellUnit[c] !== -1) run++;
       P[(i + 1) * W + j + 1] = P[i * W + j + 1]! + run;
     }
   }
@@ -230,19 +248,21 @@ interface RoundWork {
 
 /**
  * Who wins a fight (statement: "Amb un 30% de probabilitat ... sorpresa; en
- * cas contrari ... N/(N+M)"; N=M=0: even odds). The original drew
- * random(0,100)<30 (30/101) and random(0,1000); here the statement's exact
- * probabilities: random(0,99)<30 and random(0,999) < N/(N+M)*1000.
+ * cas contrari ... N/(N+M)"; N=M=0: even odds), with the original's draws:
+ * random(0,100) < 30 (so 30/101), then random(0,1000) < N/(N+M)*1000 in
+ * doubles (N=M=0: random(0,1) == 0).
  */
 function attackerWins(s: TwdState, n: number, m: number): { win: boolean; surprise: boolean } {
-  if (s.rng.random(0, 99) < 30) return { win: true, surprise: true };
+  if (s.rng.random(0, 100) < 30) return { win: true, surprise: true };
   if (n + m === 0) return { win: s.rng.random(0, 1) === 0, surprise: false };
-  return { win: s.rng.random(0, 999) < (n / (n + m)) * 1000, surprise: false };
+  return { win: s.rng.random(0, 1000) < (n / (n + m)) * 1000, surprise: false };
 }
 
 /** One alive unit's move (statement, "Moviments de les unitats vives"). */
 function moveAlive(s: TwdState, w: RoundWork, id: number, dir: number): void {
-  if (s.uType[id] !== UType.Alive) return; // killed earlier this round
+  // Orders that fail still took their turn (and draw) in the interleaving.
+  if (!(dir >= 0 && dir <= 7)) return; // not a direction
+  if (s.uType[id] !== UType.Alive) return; // dead (maybe killed earlier this round)
   if (dir & 1) return; // never diagonally
   const op = s.uPos[id]!;
   const np = dest(s, op, dir);
@@ -405,6 +425,9 @@ function runOrders(s: TwdState, w: RoundWork, orders: readonly (readonly TwdOrde
  * The 20% clan switch: a random alive unit of the clan with most alive units
  * joins the clan with fewest (random among ties; if all are equal, two
  * distinct random clans). The cell it stands on changes owner with it.
+ * As in the original (which sorts (count, clan) pairs in descending order),
+ * tied largest clans are listed in descending clan order and tied smallest
+ * ones in ascending order before the random pick.
  */
 function clanSwitch(s: TwdState, w: RoundWork): void {
   if (s.rng.random(0, 4) !== 0) return;
@@ -421,7 +444,7 @@ function clanSwitch(s: TwdState, w: RoundWork): void {
     loses = s.rng.random(0, np - 1);
     while (loses === wins) loses = s.rng.random(0, np - 1);
   } else {
-    const largest = cnt.flatMap((c, pl) => (c === max ? [pl] : []));
+    const largest = cnt.flatMap((c, pl) => (c === max ? [pl] : [])).reverse();
     const smallest = cnt.flatMap((c, pl) => (c === min ? [pl] : []));
     loses = largest[s.rng.random(0, largest.length - 1)]!;
     wins = smallest[s.rng.random(0, smallest.length - 1)]!;
@@ -492,8 +515,9 @@ export function nextState(state: TwdState, orders: readonly (readonly TwdOrder[]
       w.events.push({ k: 'food', p });
     }
   }
-  // 5. Scores.
+  // 5. Scores: the accumulated points plus one per owned cell.
   updateCells(s);
+  for (let pl = 0; pl < np; pl++) s.score[pl] = s.scrAcc[pl]! + s.nbCells[pl]!;
   s.round++;
   return { state: s, events: w.events };
 }

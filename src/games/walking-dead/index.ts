@@ -26,7 +26,15 @@ export const CONFIG_KEYS: readonly (keyof TwdConfig)[] = [
   'rounds_before_becoming_zombie',
 ];
 
-/** Accepts [id, dir] with integers; anything else is dropped with a reason. */
+/**
+ * The orders that reach the engine, as the original's Action and Board::next
+ * filter them: the first order per unit id counts (a later one is dropped
+ * even when the first is invalid); orders for ids that are not one of the
+ * player's units (alive or dead) are dropped. Orders of the player's own
+ * units are kept even when they cannot succeed (a dead unit, a diagonal, a
+ * direction outside 0..7, given as -1): in the original they still take their
+ * turn, and a random draw, in the interleaving of the round.
+ */
 function validateOrders(state: TwdState, player: number, raw: unknown): { orders: TwdOrder[]; warnings: string[] } {
   const orders: TwdOrder[] = [];
   const warnings: string[] = [];
@@ -41,33 +49,33 @@ function validateOrders(state: TwdState, player: number, raw: unknown): { orders
       continue;
     }
     const [id, dir] = o as unknown[];
-    if (!Number.isInteger(id) || (id as number) < 0 || (id as number) >= n) {
+    if (!Number.isInteger(id)) {
       warnings.push(`order ${k}: invalid unit id ${JSON.stringify(id)}`);
       continue;
     }
-    if (!Number.isInteger(dir) || (dir as number) < 0 || (dir as number) > 7) {
-      warnings.push(`order ${k}: invalid dir ${JSON.stringify(dir)} for unit ${id}`);
-      continue;
-    }
     const u = id as number;
-    const d = dir as number;
-    if (state.uPlayer[u] !== player || state.uType[u] === UType.Zombie) {
-      warnings.push(`order ${k}: unit ${u} is not yours`);
-      continue;
-    }
-    if (state.uType[u] === UType.Dead) {
-      warnings.push(`order ${k}: unit ${u} is dead and cannot move`);
-      continue;
-    }
-    if (d & 1) {
-      warnings.push(`order ${k}: unit ${u} cannot move diagonally`);
-      continue;
-    }
     if (seen.has(u)) {
       warnings.push(`order ${k}: unit ${u} already has an order this round`);
       continue;
     }
     seen.add(u);
+    if (u < 0 || u >= n) {
+      warnings.push(`order ${k}: invalid unit id ${u}`);
+      continue;
+    }
+    if (state.uPlayer[u] !== player || state.uType[u] === UType.Zombie) {
+      warnings.push(`order ${k}: unit ${u} is not yours`);
+      continue;
+    }
+    let d = dir as number;
+    if (!Number.isInteger(dir) || d < 0 || d > 7) {
+      warnings.push(`order ${k}: invalid dir ${JSON.stringify(dir)} for unit ${u} (it does nothing)`);
+      d = -1;
+    } else if (state.uType[u] === UType.Dead) {
+      warnings.push(`order ${k}: unit ${u} is dead and cannot move (it does nothing)`);
+    } else if (d & 1) {
+      warnings.push(`order ${k}: unit ${u} cannot move diagonally (it does nothing)`);
+    }
     orders.push([u, d]);
   }
   if (raw.length > max) warnings.push(`${raw.length - max} orders beyond the first 1000 ignored`);
@@ -83,7 +91,7 @@ function gridString(s: TwdState): string {
 const game: GameDefinition<TwdConfig, TwdState, TwdOrder> = {
   id: 'walking-dead',
   title: 'The Walking Dead',
-  engineVersion: 'walking-dead-1',
+  engineVersion: 'walking-dead-2',
   nbPlayers: 4,
   defaultConfig: DEFAULT_CONFIG,
   defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },

@@ -5,10 +5,18 @@
 // {Up, Down, Left, Right}. A cell is valid for a snake when it is not on the
 // border, touches no other snake in its 8 neighbours and has at most 2 cells
 // of its own snake there. The grid is redone until the streets form exactly
-// one 4-connected component. The original shuffled with glibc rand(); here
-// every draw comes from the game Rng (exact boards are not reproduced).
+// one 4-connected component.
+//
+// The draws are those of the original engine (Board.o.Linux64 of
+// mostazomarc/joc_eda), so a seed gives the original's board: the starting
+// direction, the starting cells and the 7/8 draws come from the game Rng,
+// while the turning directions are one list {Up, Down, Left, Right} per
+// snake, reshuffled in place before every step with std::random_shuffle,
+// i.e. glibc rand(), which the original never seeds (so it starts from seed 1
+// in every match and runs on across the retries of the whole grid).
 
 import type { Rng } from '../rng.ts';
+import { LibcRand, randomShuffle } from '../libc-rand.ts';
 
 // Up, Down, Left, Right as (di, dj).
 const SDI = [-1, 1, 0, 0];
@@ -16,8 +24,11 @@ const SDJ = [0, 0, -1, 1];
 const NB8I = [1, 1, 0, -1, -1, -1, 0, 1];
 const NB8J = [0, 1, 1, 1, 0, -1, -1, -1];
 
-/** Returns waste[r*cols+c] = 1 for waste, 0 for street. */
-export function generateWaste(rows: number, cols: number, rng: Rng): Uint8Array {
+/**
+ * Returns waste[r*cols+c] = 1 for waste, 0 for street. `libc` is the glibc
+ * rand() stream of the turning shuffles (a fresh one, seed 1, by default).
+ */
+export function generateWaste(rows: number, cols: number, rng: Rng, libc: LibcRand = new LibcRand(1)): Uint8Array {
   const numWaste = Math.floor(0.5 * rows * cols);
   const numSnakes = 8;
   const plan = new Int8Array(rows * cols);
@@ -60,10 +71,12 @@ export function generateWaste(rows: number, cols: number, rng: Rng): Uint8Array 
     if (pi < 0) return 0; // no room left for a new snake
     plan[pi * cols + pj] = sid;
     let filled = 1;
+    // Indexes into SDI/SDJ: Up, Down, Left, Right; shuffled cumulatively.
+    const dirs = [0, 1, 2, 3];
     while (length > 0) {
-      const perm = rng.permutation(4, true);
+      randomShuffle(dirs, libc);
       let turn = -1;
-      for (const d of perm) {
+      for (const d of dirs) {
         if (okStreet(sid, pi + SDI[d]!, pj + SDJ[d]!)) {
           turn = d;
           break;

@@ -26,19 +26,20 @@ test('generated boards: one 4-connected street component, waste never on the bor
         // No 2x2 block of waste: snakes are one cell wide and never touch each other.
         if (i + 1 < rows && j + 1 < cols) assert.ok(!(waste[c] && waste[c + 1] && waste[c + cols] && waste[c + cols + 1]));
       }
-    // Target 50%, but snakes stop when they cannot go on: the original boards
-    // (e.g. mostazomarc/joc_eda default.res, seed 30) have about a quarter of waste.
-    assert.ok(w > 0.15 * rows * cols && w <= 0.5 * rows * cols + 8, `waste ${w}`);
+    // Target 50%, but snakes stop when they cannot go on: the original's boards
+    // have 12% to 29% of waste (seeds 1 to 300, which these boards equal).
+    assert.ok(w > 0.1 * rows * cols && w <= 0.5 * rows * cols + 8, `waste ${w}`);
   }
 });
 
-test('initial position: 20 alive units per clan owning their cells, 10 zombies, 15 food, each at a regeneration position', () => {
+test('initial position: 20 alive units per clan owning their cells, 10 zombies, 15 food, each at a regeneration position; scores 0', () => {
   for (let seed = 1; seed <= 10; seed++) {
     const s = game.create(cfg, seed);
     const c = game.counters(s);
     assert.deepEqual(c['alive'], [20, 20, 20, 20]);
     assert.deepEqual(c['cells'], [20, 20, 20, 20]);
     assert.deepEqual(c['strength'], [50, 50, 50, 50], '1000 points / 20 units');
+    assert.deepEqual(game.scores(s), [0, 0, 0, 0], 'the original counts no score before the first round');
     let zombies = 0;
     for (let u = 0; u < s.uType.length; u++) {
       if (s.uType[u] === UType.Zombie) zombies++;
@@ -49,12 +50,13 @@ test('initial position: 20 alive units per clan owning their cells, 10 zombies, 
     let food = 0;
     for (const f of s.food) food += f;
     assert.equal(food, 15);
-    // Units and food were placed with an empty 5x5 around them (there is plenty of room at the start).
+    // Units and food were placed with no unit in the 5x5 around them (there is
+    // plenty of room at the start); food near food is allowed, as in the original.
     const items: number[] = [];
     for (let k = 0; k < s.food.length; k++) if (s.food[k] || s.cellUnit[k] !== -1) items.push(k);
     for (const a of items)
       for (const b of items) {
-        if (a === b) continue;
+        if (a === b || (s.food[a] && s.food[b])) continue;
         const di = Math.abs(Math.floor(a / 60) - Math.floor(b / 60));
         const dj = Math.abs((a % 60) - (b % 60));
         assert.ok(di > 2 || dj > 2, `items ${a} and ${b} too close (seed ${seed})`);
@@ -114,27 +116,38 @@ test('a smaller configured board is generated and playable', () => {
   assert.equal(s.round, 20);
 });
 
-test('validateOrders keeps the first valid order per own alive unit and explains the rest', () => {
+test('validateOrders: the first order per unit id counts; only orders for the player\'s own units (alive or dead) reach the engine', () => {
   const s = game.create(cfg, 5);
+  s.uType[3] = UType.Dead; // a dead unit of player 0
   const raw: unknown = [
     [0, 0],
     [0, 2], // second for unit 0
     [25, 0], // player 1's unit
     [85, 0], // a zombie
-    [1, 9], // bad dir
-    [1, 1], // diagonal
+    [1, 9], // bad dir: kept as -1, it takes its turn and does nothing
+    [1, 0], // second for unit 1, whose first order was invalid
+    [4, 1], // diagonal: kept, does nothing
+    [3, 2], // dead unit: kept, does nothing
     'garbage',
     null,
     [1.5, 0],
     [1e9, 0],
+    [1e9, 0], // second for that id
     [2, 4, 'extra'],
   ];
   const v = game.validateOrders(s, 0, raw);
   assert.deepEqual(v.orders, [
     [0, 0],
+    [1, -1],
+    [4, 1],
+    [3, 2],
     [2, 4],
   ]);
-  assert.equal(v.warnings.length, 9);
+  assert.equal(v.warnings.length, 12);
+  assert.match(v.warnings.join('\n'), /unit 0 already has an order/);
+  assert.match(v.warnings.join('\n'), /unit 1 already has an order/);
+  assert.match(v.warnings.join('\n'), /diagonally/);
+  assert.match(v.warnings.join('\n'), /dead/);
   assert.deepEqual(game.validateOrders(s, 0, { not: 'a list' }).orders, []);
   assert.deepEqual(game.validateOrders(s, 1, [[25, 6]]).orders, [[25, 6]]);
 });

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { build, withSeed, step, posOf, at, foodCount, Dir } from './helpers.ts';
+import { Rng } from '../../../src/games/rng.ts';
 import { UType, strengthOf, scoreOf, regenPos, type TwdOrder, type TwdState, type TwdEvent } from '../../../src/games/walking-dead/engine.ts';
 import game from '../../../src/games/walking-dead/index.ts';
 
@@ -26,10 +27,10 @@ test('an alive unit moves to an adjacent empty street cell and its clan owns it'
   assert.equal(r.state.round, 1);
 });
 
-test('alive units never move diagonally: validateOrders drops it, and the engine ignores one anyway', () => {
+test('alive units never move diagonally: validateOrders warns but keeps the order (it takes its turn), and the engine ignores it', () => {
   const s = build(open('.....', '..a..', '.....'));
   const v = game.validateOrders(s, 0, [[0, Dir.DR]]);
-  assert.equal(v.orders.length, 0);
+  assert.deepEqual(v.orders, [[0, Dir.DR]]);
   assert.match(v.warnings[0]!, /diagonal/);
   const r = stepNoSwitch(s, [[[0, Dir.DR]]]);
   assert.deepEqual(posOf(r.state, 0), [1, 2]);
@@ -210,7 +211,9 @@ test('a unit killed in a fight restarts its conversion even if it had been bitte
 
 test('a dead unit cannot move and becomes a zombie after its countdown', () => {
   const s = build(open('.......', '.A.....', '.......'));
-  assert.equal(game.validateOrders(s, 0, [[0, Dir.Right]]).orders.length, 0);
+  const v = game.validateOrders(s, 0, [[0, Dir.Right]]);
+  assert.deepEqual(v.orders, [[0, Dir.Right]], 'kept: in the original it takes its turn in the interleaving');
+  assert.match(v.warnings[0]!, /dead/);
   let st = s;
   for (let k = 0; k < 4; k++) {
     st = stepNoSwitch(st, [[[0, Dir.Right]]]).state;
@@ -310,13 +313,66 @@ test('score: 10 per killed zombie, 50 per killed unit, plus 1 per cell owned in 
   assert.equal(st.nbCells[0], 2, 'its cell and the reappeared unit');
   // Losing cells lowers the score.
   const z = build(open('XXXXX', 'Z000a', 'XXXXX'));
-  const r2 = stepNoSwitch(z);
-  assert.ok(game.scores(r2.state)[0]! < game.scores(z)[0]!);
+  const r1 = stepNoSwitch(z);
+  const r2 = stepNoSwitch(r1.state);
+  assert.ok(game.scores(r2.state)[0]! < game.scores(r1.state)[0]!);
 });
 
-test('points_per_owned_cell comes from the configuration', () => {
+test('the score is counted at the end of each round: 0 before the first round, as in the original', () => {
+  const s = build(open('.a.00', '.....'));
+  assert.deepEqual(game.scores(s), [0, 0, 0, 0]);
+  assert.deepEqual(game.scores(stepNoSwitch(s).state), [3, 0, 0, 0]);
+});
+
+test('points_per_owned_cell does not change the score: the original adds one point per owned cell whatever it says', () => {
   const s = build(open('.a.00', '.....'), { cfg: { points_per_owned_cell: 3 } });
-  assert.equal(game.scores(s)[0], 9);
+  assert.equal(game.scores(stepNoSwitch(s).state)[0], 3);
+});
+
+test('the original\'s fight draws: random(0,100) < 30 is a surprise, else random(0,1000) against N/(N+M)*1000', () => {
+  const s = build(open('.....', '.ab..', '.....'), { points: [300, 700, 0, 0] });
+  for (let seed = 1; seed <= 300; seed++) {
+    const rng = new Rng(seed);
+    rng.random(1, 1); // the interleaving of the only order
+    const surprise = rng.random(0, 100) < 30;
+    const win = surprise || rng.random(0, 1000) < (300 / 1000) * 1000;
+    const r = step(withSeed(s, seed), [[[0, Dir.Right]], [], [], []]);
+    const f = r.events.find((e) => e.k === 'fight') as Extract<TwdEvent, { k: 'fight' }>;
+    assert.equal(f.surprise, surprise, `seed ${seed}`);
+    assert.equal(f.w === 0, win, `seed ${seed}`);
+  }
+});
+
+test('orders that fail still take their turn in the interleaving: a dead unit\'s order and a bad direction each draw random(1,q)', () => {
+  const s = build(open('.......', '.A.a...', '.......'));
+  // ids: 0 dead (clan 0), 1 alive (clan 0). No zombies: the only other draw is the clan switch.
+  for (let seed = 1; seed <= 20; seed++) {
+    const expected = new Rng(seed);
+    expected.random(1, 1);
+    expected.random(1, 1);
+    if (expected.random(0, 4) === 0) continue; // a clan switch draws more
+    const r = step(withSeed(s, seed), [[[0, Dir.Right], [1, -1]], [], [], []]);
+    assert.equal(r.state.rng.seed, expected.seed, `seed ${seed}`);
+    assert.deepEqual(posOf(r.state, 0), [1, 1]);
+    assert.deepEqual(posOf(r.state, 1), [1, 3]);
+  }
+});
+
+test('clan switch: tied largest clans are drawn from in descending clan order, tied smallest ones in ascending order (the original\'s sort)', () => {
+  // Clans 0 and 1 have two alive units, clans 2 and 3 one each; no zombies, no orders.
+  const s = build(open('.a.a.....', '.........', '.b.b.....', '.........', '.c...d...'));
+  let switches = 0;
+  for (let seed = 1; seed <= 200; seed++) {
+    const rng = new Rng(seed);
+    if (rng.random(0, 4) !== 0) continue;
+    const loses = [1, 0][rng.random(0, 1)]!;
+    const wins = [2, 3][rng.random(0, 1)]!;
+    const k = rng.random(0, 1);
+    const sw = step(withSeed(s, seed)).events.find((e) => e.k === 'switch') as Extract<TwdEvent, { k: 'switch' }>;
+    assert.deepEqual([sw.from, sw.to, sw.u], [loses, wins, 2 * loses + k], `seed ${seed}`);
+    switches++;
+  }
+  assert.ok(switches > 20);
 });
 
 test('end-of-round order: zombies killed this round are alive again before strength points decay', () => {
@@ -390,22 +446,26 @@ test('the total number of units is constant and identifiers never change', () =>
   }
 });
 
-test('regeneration: a cell with no unit and no food in its 5x5; otherwise any empty cell', () => {
+test('regeneration: a cell with no unit in its 5x5 (food there does not matter, as in the original); otherwise any empty cell', () => {
   const s = build(open('.........', '.a.....F.', '.........', '.........', '.........', '.........'));
+  let nearFood = 0;
   for (let seed = 1; seed <= 50; seed++) {
     const t = withSeed(s, seed);
     const p = regenPos(t);
     const i = Math.floor(p / 9);
     const j = p % 9;
+    assert.equal(t.cellUnit[p], -1);
+    assert.equal(t.food[p], 0, 'never on the food itself');
     for (let di = -2; di <= 2; di++)
       for (let dj = -2; dj <= 2; dj++) {
         const a = i + di;
         const b = j + dj;
         if (a < 0 || b < 0 || a >= 6 || b >= 9) continue;
         assert.equal(t.cellUnit[a * 9 + b], -1);
-        assert.equal(t.food[a * 9 + b], 0, 'food counts too (statement)');
+        if (t.food[a * 9 + b]) nearFood++;
       }
   }
+  assert.ok(nearFood > 0, 'cells next to the food are candidates');
   // No safe cell at all: any empty street cell.
   const full = build(open('a.F.b', 'X.X.X'));
   for (let seed = 1; seed <= 20; seed++) {

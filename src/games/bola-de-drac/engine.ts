@@ -9,8 +9,10 @@
 
 import { Rng } from '../rng.ts';
 import type { BdConfig } from './config.ts';
+import { cnfText, parseCnf, type Cnf } from './cnf.ts';
 import { CType, DI, DJ, ORDER_MOVE, ORDER_THROW } from './consts.ts';
-import { generateMap } from './mapgen.ts';
+import { generateMap, type GeneratedMap } from './mapgen.ts';
+import { BdRandom } from './random.ts';
 
 export interface Goku {
   /** Cell index i*cols+j (kept where it died while dead). */
@@ -42,7 +44,8 @@ export interface State {
   /** Cell → bean index or -1 (never mutated after create: shared between states). */
   beanAt: Int16Array;
   kintonAt: Int16Array;
-  rng: Rng;
+  /** The board's random sources (random.ts). */
+  rng: BdRandom;
 }
 
 /** A validated order: [kind, dir], kind 'm' (move) or 't' (throw_kamehame), dir 0..4 (0 = None: a no-op that still counts as the action). */
@@ -57,8 +60,14 @@ export type BdEvent =
   | { e: 'resurrect'; p: number; at: [number, number] };
 
 export function create(cfg: BdConfig, seed: number): State {
-  const rng = new Rng(seed);
-  const map = generateMap(cfg, rng);
+  const rng = new BdRandom(seed);
+  const board = cfg.map !== '' ? fromCnf(parseCnf(cfg.map)) : fromGenerated(cfg, generateMap(cfg, new Rng(seed)));
+  return { cfg, ...board, rng };
+}
+
+type Board = Omit<State, 'cfg' | 'rng'>;
+
+function fromGenerated(cfg: BdConfig, map: GeneratedMap): Board {
   const { rows, cols } = map;
   const n = rows * cols;
   const occ = new Int8Array(n).fill(-1);
@@ -83,7 +92,63 @@ export function create(cfg: BdConfig, seed: number): State {
     kintons[b * 3 + 1] = 1;
     kintonAt[k] = b;
   });
-  return { cfg, rows, cols, round: 0, grid: map.grid, occ, gokus, beans, kintons, beanAt, kintonAt, rng };
+  return { rows, cols, round: 0, grid: map.grid, occ, gokus, beans, kintons, beanAt, kintonAt };
+}
+
+/** A fixed board (config `map`), as the original reads its .cnf file. */
+function fromCnf(c: Cnf): Board {
+  const { rows, cols } = c;
+  const n = rows * cols;
+  const occ = new Int8Array(n).fill(-1);
+  const gokus: Goku[] = c.gokus.map((g, p) => {
+    const pos = g.i * cols + g.j;
+    if (g.alive) occ[pos] = p;
+    return { pos, ball: g.ball, balls: g.balls, strength: g.strength, kinton: g.kinton, alive: g.alive, time: g.time };
+  });
+  const items = (list: Cnf['beans']): [Int32Array, Int16Array] => {
+    const arr = new Int32Array(list.length * 3);
+    const at = new Int16Array(n).fill(-1);
+    list.forEach((b, x) => {
+      const k = b.i * cols + b.j;
+      arr[x * 3] = k;
+      arr[x * 3 + 1] = b.present ? 1 : 0;
+      arr[x * 3 + 2] = b.time;
+      at[k] = x;
+    });
+    return [arr, at];
+  };
+  const [beans, beanAt] = items(c.beans);
+  const [kintons, kintonAt] = items(c.kintons);
+  return { rows, cols, round: c.round, grid: c.grid.slice(), occ, gokus, beans, kintons, beanAt, kintonAt };
+}
+
+/** The board as a .cnf text the original engine reads (its parameters, names "?"). */
+export function toCnf(s: State): string {
+  const { cfg, cols } = s;
+  const params: Record<string, number> = {};
+  for (const key of Object.keys(cfg) as (keyof BdConfig)[]) {
+    const v = cfg[key];
+    if (typeof v === 'number' && key !== 'edition') params[key] = v;
+  }
+  params['rows'] = s.rows;
+  params['cols'] = cols;
+  params['nb_beans'] = s.beans.length / 3;
+  params['nb_kintons'] = s.kintons.length / 3;
+  const items = (arr: Int32Array) => {
+    const out = [];
+    for (let b = 0; b < arr.length; b += 3) out.push({ i: Math.floor(arr[b]! / cols), j: arr[b]! % cols, present: arr[b + 1] === 1, time: arr[b + 2]! });
+    return out;
+  };
+  return cnfText({
+    params,
+    round: s.round,
+    rows: s.rows,
+    cols,
+    grid: s.grid,
+    beans: items(s.beans),
+    kintons: items(s.kintons),
+    gokus: s.gokus.map((g) => ({ i: Math.floor(g.pos / cols), j: g.pos % cols, ball: g.ball, kinton: g.kinton, alive: g.alive, time: g.time, balls: g.balls, strength: g.strength })),
+  });
 }
 
 export function cloneState(s: State): State {
@@ -109,6 +174,11 @@ export function score(s: State, p: number): number {
   return g.balls * (s.cfg.max_strength + 1) + g.strength;
 }
 
+/** Rounds a match plays: nb_rounds (2015: rounds 0 .. nb_rounds-1); the 2012 game played nb_rounds - 1. */
+export function lastRound(cfg: BdConfig): number {
+  return cfg.edition === 2012 ? cfg.nb_rounds - 1 : cfg.nb_rounds;
+}
+
 /** Mutable round context (one per next()). */
 class RoundRun {
   readonly events: BdEvent[] = [];
@@ -118,6 +188,10 @@ class RoundRun {
   readonly penaltyRound: boolean;
 
   constructor(readonly s: State) {
+    // The 2012 engine tests the parity of the round being computed (one more
+    // than the round the players saw): its "odd rounds" and "round % 4 == 3"
+    // are the 2015 statement's even rounds and rounds ≡ 2 (mod 4), counted as
+    // here, from the round the players see. Both editions act alike.
     this.even = s.round % 2 === 0;
     // "quan la ronda és congruent amb 2 mòdul 4 ... perd moving_penalty()"
     this.penaltyRound = s.round % 4 === 2;
@@ -142,17 +216,22 @@ class RoundRun {
     g.time = this.s.cfg.goku_regen_time;
   }
 
-  /** Tries player p's Kame Hame; true when granted (then no other is, this round). */
-  kamehame(p: number, d: number): boolean {
+  /**
+   * The Kame Hame draw of one goku: every goku with at least kamehame_penalty
+   * strength draws, in turn order, whether or not it asked (2012 engine); the
+   * throw is granted when the draw allows it and the order is a valid throw.
+   * The odds are the statement's: (1 + força − kp) / (1 + max − kp).
+   */
+  kamehame(p: number, order: Order | undefined): boolean {
     const s = this.s;
     const { cfg } = s;
     const g = s.gokus[p]!;
-    if (d < 1 || d > 4 || !this.mayAct(g)) return false;
-    // "Si força(A) < kamehame_penalty() ... s'ignora la petició"
     if (g.strength < cfg.kamehame_penalty) return false;
-    // Granted with probability (1 + força − kp) / (1 + max − kp).
-    const draw = s.rng.random(0, cfg.max_strength - cfg.kamehame_penalty);
+    const draw = s.rng.draw(cfg.max_strength - cfg.kamehame_penalty + 1);
     if (draw > g.strength - cfg.kamehame_penalty) return false;
+    if (!order || order[0] !== ORDER_THROW) return false;
+    const d = order[1];
+    if (d < 1 || d > 4 || !this.mayAct(g)) return false;
     g.strength -= cfg.kamehame_penalty;
     const step = DI[d]! * s.cols + DJ[d]!;
     const killed: number[] = [];
@@ -174,7 +253,7 @@ class RoundRun {
     return true;
   }
 
-  /** Arrival on a free cell (or on the cell just won in combat): beans, kintons, balls, capsules. */
+  /** Arrival on a free cell: beans, kintons, balls, capsules. */
   arrive(p: number, k: number): void {
     const s = this.s;
     const g = s.gokus[p]!;
@@ -237,23 +316,31 @@ class RoundRun {
     }
     // Combat: A (the mover) wins with probability (1 + s(A)) / (2 + s(A) + s(B)).
     const h = s.gokus[q]!;
-    const draw = s.rng.random(0, 1 + g.strength + h.strength);
+    const draw = s.rng.draw(2 + g.strength + h.strength);
     if (draw <= g.strength) {
       this.events.push({ e: 'combat', a: p, b: q, winner: p, at: this.at(to) });
       // The winner pays combat_penalty (and the movement penalty, as in the 2012 engine), floored at 0.
       g.strength = Math.max(0, g.strength - cfg.combat_penalty - (pays ? cfg.moving_penalty : 0));
       // "En cas que el goku vençut estigui muntat sobre un núvol Kínton, aquest passa a mans del vencedor."
       g.kinton += h.kinton;
-      // The loser's ball passes to the winner; a surplus ball reappears elsewhere.
+      // The loser's ball passes to the winner; a surplus ball reappears elsewhere. A
+      // winner without a ball that beats a carrier standing on a free ball takes the
+      // carrier's ball, and the cell's ball reappears elsewhere (2012 engine).
       if (h.ball) {
         if (g.ball) this.surplus++;
-        else g.ball = true;
+        else {
+          g.ball = true;
+          if (s.grid[to] === CType.Ball) {
+            s.grid[to] = CType.Empty;
+            this.surplus++;
+          }
+        }
       }
       this.kill(q);
       s.occ[from] = -1;
       s.occ[to] = p;
       g.pos = to;
-      this.arrive(p, to);
+      if (g.ball && s.grid[to] === CType.Capsule) this.deposit(p, to);
     } else {
       this.events.push({ e: 'combat', a: p, b: q, winner: q, at: this.at(to) });
       h.strength = Math.max(0, h.strength - cfg.combat_penalty);
@@ -268,38 +355,55 @@ class RoundRun {
     }
   }
 
-  /** A random Empty cell, not a bean/kinton spot, with no goku within Chebyshev distance `radius` (or -1). */
-  freeCell(radius: number, spots: boolean): number {
+  /** Whether cell k is Empty with no goku within Chebyshev distance 2 (and, unless `spots`, no bean or kinton spot). */
+  free(k: number, radius: number, spots: boolean): boolean {
     const s = this.s;
     const { rows, cols } = s;
-    const ok = (k: number): boolean => {
-      if (s.grid[k] !== CType.Empty) return false;
-      if (!spots && (s.beanAt[k]! >= 0 || s.kintonAt[k]! >= 0)) return false;
-      const i = Math.floor(k / cols);
-      const j = k % cols;
-      for (let a = Math.max(0, i - radius); a <= Math.min(rows - 1, i + radius); a++) {
-        for (let b = Math.max(0, j - radius); b <= Math.min(cols - 1, j + radius); b++) {
-          if (s.occ[a * cols + b]! >= 0) return false;
-        }
+    if (s.grid[k] !== CType.Empty) return false;
+    const i = Math.floor(k / cols);
+    const j = k % cols;
+    for (let a = Math.max(0, i - radius); a <= Math.min(rows - 1, i + radius); a++) {
+      for (let b = Math.max(0, j - radius); b <= Math.min(cols - 1, j + radius); b++) {
+        if (s.occ[a * cols + b]! >= 0) return false;
       }
-      return true;
-    };
-    // Random tries as in the original (200), then a scan so a cell is always found if one exists.
+    }
+    return spots || (s.beanAt[k]! < 0 && s.kintonAt[k]! < 0);
+  }
+
+  /** Up to 200 random cells, as the 2012 engine draws them: the column first, then the row. */
+  tryCells(ok: (k: number) => boolean): number {
+    const s = this.s;
     for (let tries = 0; tries < 200; tries++) {
-      const k = s.rng.random(0, rows - 1) * cols + s.rng.random(0, cols - 1);
+      const j = s.rng.draw(s.cols);
+      const i = s.rng.draw(s.rows);
+      const k = i * s.cols + j;
       if (ok(k)) return k;
     }
-    const cand: number[] = [];
-    for (let k = 0; k < rows * cols; k++) if (ok(k)) cand.push(k);
-    return cand.length ? cand[s.rng.random(0, cand.length - 1)]! : -1;
+    return -1;
   }
 
   placeBall(): void {
-    // Empty, not a bean/kinton spot, no goku in the 5x5 around (2012 place_new_ball); relaxed if the board is crowded.
-    let k = this.freeCell(2, false);
-    if (k < 0) k = this.freeCell(0, false);
-    if (k < 0) k = this.freeCell(0, true);
-    if (k < 0) return; // cannot happen on a generated board
+    // Empty, not a bean/kinton spot, no goku in the 5x5 around (2012 place_new_ball).
+    let k = this.tryCells((c) => this.free(c, 2, false));
+    if (k < 0) {
+      // The 2012 engine stops on an assertion here. The ball must reappear
+      // ("El nombre de boles de drac al tauler és sempre nb_balls()"): a
+      // random one of the cells that qualify, relaxed step by step if none does.
+      const s = this.s;
+      for (const [radius, spots] of [
+        [2, false],
+        [0, false],
+        [0, true],
+      ] as const) {
+        const cand: number[] = [];
+        for (let c = 0; c < s.rows * s.cols; c++) if (this.free(c, radius, spots)) cand.push(c);
+        if (cand.length) {
+          k = cand[s.rng.draw(cand.length)]!;
+          break;
+        }
+      }
+    }
+    if (k < 0) return; // a board with no empty cell left
     this.s.grid[k] = CType.Ball;
     this.events.push({ e: 'ball', at: this.at(k) });
   }
@@ -315,11 +419,13 @@ class RoundRun {
       } else if (!frozen[p]) {
         // Frozen players never resurrect.
         if (g.time > 0) g.time--;
-        // After at least goku_regen_time rounds; 2015 parity: only at the end of an odd
-        // round, so the goku is back for an even round, when it can act.
+        // After at least goku_regen_time rounds, only at the end of an odd
+        // round (so the goku is back for an even round, when it can act).
         if (g.time === 0 && s.round % 2 === 1) {
-          // "Els gokus sempre ressusciten en posicions buides i sense altres gokus al voltant" (5x5, as in 2012).
-          const k = this.freeCell(2, true);
+          // "Els gokus sempre ressusciten en posicions buides i sense altres gokus
+          // al voltant" (5x5, as in 2012). After 200 failed tries the goku stays
+          // dead and tries again at the end of the next odd round (2012 engine).
+          const k = this.tryCells((c) => this.free(c, 2, true));
           if (k >= 0) {
             g.alive = true;
             g.pos = k;
@@ -357,14 +463,11 @@ export function next(prev: State, orders: Order[][], frozen: readonly boolean[])
   const run = new RoundRun(s);
   const np = s.gokus.length;
   // "Inicialment es determina un ordre aleatori dels jugadors."
-  const turn = s.rng.permutation(np);
+  const turn = s.rng.order(np);
   const act: (Order | undefined)[] = [];
   for (let p = 0; p < np; p++) act.push(frozen[p] ? undefined : orders[p]?.[0]);
   // Kame Hames first: "A cada ronda només es pot llançar un sol Kame Hame."
-  for (const p of turn) {
-    const a = act[p];
-    if (a && a[0] === ORDER_THROW && run.kamehame(p, a[1])) break;
-  }
+  for (const p of turn) if (run.kamehame(p, act[p])) break;
   // Then the moves (and their combats), in the same order.
   for (const p of turn) {
     const a = act[p];

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { GameDefinition, BotView } from '../types.ts';
 import { DEFAULT_CONFIG, parseConfig, type BdConfig } from './config.ts';
 import { BEAN_LEN, CELL_CHARS, GOKU_LEN, META, META_LEN, ORDER_MOVE, ORDER_THROW } from './consts.ts';
-import { create, next, score, type Order, type State } from './engine.ts';
+import { create, lastRound, next, score, type Order, type State } from './engine.ts';
 import { conventionalBotFiles } from '../bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -26,7 +26,7 @@ const KINDS: Record<string, 'm' | 't'> = {
 const game: GameDefinition<BdConfig, State, Order> = {
   id: 'bola-de-drac',
   title: 'Bola de Drac',
-  engineVersion: 'bola-de-drac-2015-1',
+  engineVersion: 'bola-de-drac-2015-2',
   nbPlayers: 4,
   defaultConfig: { ...DEFAULT_CONFIG },
   // The statement: "2 segons per tota la partida".
@@ -37,7 +37,7 @@ const game: GameDefinition<BdConfig, State, Order> = {
   parseConfig,
   create,
   round: (s) => s.round,
-  isOver: (s) => s.round >= s.cfg.nb_rounds,
+  isOver: (s) => s.round >= lastRound(s.cfg),
 
   validateOrders(_state, _player, raw) {
     // One goku per player: the first action asked is the only one ("En cas de

@@ -4,7 +4,7 @@
 // Gokus not drawn are dead (far away, regen time left); override any goku
 // field with `gokus`.
 
-import { Rng } from '../../../src/games/rng.ts';
+import { BdRandom } from '../../../src/games/bola-de-drac/random.ts';
 import game from '../../../src/games/bola-de-drac/index.ts';
 import { CType } from '../../../src/games/bola-de-drac/consts.ts';
 import type { Goku, Order, State } from '../../../src/games/bola-de-drac/engine.ts';
@@ -65,34 +65,36 @@ export function build(
     kintons: Int32Array.from(kintons),
     beanAt,
     kintonAt,
-    rng: new Rng(opts.seed ?? 1),
+    rng: new BdRandom(opts.seed ?? 1),
   };
 }
 
-/** An Rng whose player order and draws are scripted (then it falls back to the real generator). */
-export class ScriptedRng extends Rng {
+/** Board random sources whose player order and draws are scripted (then they fall back to the real generators). */
+export class ScriptedRng extends BdRandom {
   constructor(
-    public order: number[] | null,
+    public script: number[] | null,
     public draws: number[] = [],
     seed = 1,
   ) {
     super(seed);
   }
   override clone(): ScriptedRng {
-    const c = new ScriptedRng(this.order ? [...this.order] : null, [...this.draws]);
-    c.seed = this.seed;
+    const c = new ScriptedRng(this.script ? [...this.script] : null, [...this.draws]);
+    c.pm = this.pm.clone();
+    c.libc = this.libc.clone();
     return c;
   }
-  override permutation(n: number, full = false): number[] {
-    return this.order ? [...this.order] : super.permutation(n, full);
+  override order(n: number): number[] {
+    return this.script ? [...this.script] : super.order(n);
   }
-  override random(l: number, u: number): number {
+  /** A scripted draw in [0, n - 1]. */
+  override draw(n: number): number {
     if (this.draws.length > 0) {
       const v = this.draws.shift()!;
-      if (v < l || v > u) throw new Error(`scripted draw ${v} outside [${l}, ${u}]`);
+      if (v < 0 || v >= n) throw new Error(`scripted draw ${v} outside [0, ${n - 1}]`);
       return v;
     }
-    return super.random(l, u);
+    return super.draw(n);
   }
 }
 

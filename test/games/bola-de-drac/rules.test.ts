@@ -228,8 +228,8 @@ describe('Kinton clouds', () => {
 
 describe('combat', () => {
   test('moving onto a goku is a combat; the winner stays with max(0, s − combat_penalty)', () => {
-    // Draw 0 ≤ s(A): the mover wins.
-    const s = scripted(build(picture([2, 2, '0'], [2, 3, '1']), { gokus: { 1: { strength: 300 } } }), [0, 1, 2, 3], [0]);
+    // Goku 0 (strength ≥ 700) makes its Kame Hame draw first; then draw 0 ≤ s(A): the mover wins.
+    const s = scripted(build(picture([2, 2, '0'], [2, 3, '1']), { gokus: { 1: { strength: 300 } } }), [0, 1, 2, 3], [0, 0]);
     const t = step(s, [M(Right)]);
     const g0 = t.state.gokus[0]!;
     const g1 = t.state.gokus[1]!;
@@ -254,14 +254,26 @@ describe('combat', () => {
   });
 
   test('the winner takes the loser\'s ball; a surplus ball reappears at random', () => {
-    const s1 = scripted(build(picture([2, 2, '0'], [2, 3, '1']), { gokus: { 1: { ball: true } } }), [0, 1, 2, 3], [0]);
+    // Two Kame Hame draws (both gokus are at 999), then the combat.
+    const s1 = scripted(build(picture([2, 2, '0'], [2, 3, '1']), { gokus: { 1: { ball: true } } }), [0, 1, 2, 3], [0, 0, 0]);
     const t1 = step(s1, [M(Right)]).state;
     assert.equal(t1.gokus[0]!.ball, true);
     assert.equal(countFreeBalls(t1), 0);
-    const s2 = scripted(build(picture([2, 2, '0'], [2, 3, '1']), { gokus: { 0: { ball: true }, 1: { ball: true } } }), [0, 1, 2, 3], [0]);
+    const s2 = scripted(build(picture([2, 2, '0'], [2, 3, '1']), { gokus: { 0: { ball: true }, 1: { ball: true } } }), [0, 1, 2, 3], [0, 0, 0]);
     const t2 = step(s2, [M(Right)]).state;
     assert.equal(t2.gokus[0]!.ball, true);
     assert.equal(countFreeBalls(t2), 1, 'the surplus ball reappears');
+  });
+
+  test('a winner without a ball that beats a carrier standing on a free ball takes one; the cell\'s ball reappears elsewhere (2012 engine)', () => {
+    const s = scripted(build(picture([2, 2, '0'], [2, 3, 'B']), { gokus: { 0: { strength: 500 } } }), [0, 1, 2, 3], [0]);
+    s.occ[2 * 10 + 3] = 1;
+    s.gokus[1] = { pos: 2 * 10 + 3, ball: true, balls: 0, strength: 100, kinton: 0, alive: true, time: 0 };
+    const t = step(s, [M(Right)]).state;
+    assert.equal(t.gokus[0]!.ball, true);
+    assert.equal(t.gokus[1]!.alive, false);
+    assert.notEqual(cellAt(t, 2, 3), CType.Ball, 'the ball under the carrier moved');
+    assert.equal(countFreeBalls(t), 1, 'nb_balls is kept');
   });
 
   test('a defender that wins on a capsule with the mover\'s ball deposits it', () => {
@@ -269,7 +281,7 @@ describe('combat', () => {
     // put goku 1 on the capsule
     s.occ[2 * 10 + 3] = 1;
     s.gokus[1] = { pos: 2 * 10 + 3, ball: false, balls: 0, strength: 999, kinton: 0, alive: true, time: 0 };
-    (s.rng as any).draws = [1500];
+    (s.rng as any).draws = [0, 0, 1500];
     const t = step(s, [M(Right)]).state;
     assert.equal(t.gokus[1]!.balls, 1);
     assert.equal(t.gokus[1]!.ball, false);
@@ -277,7 +289,7 @@ describe('combat', () => {
   });
 
   test('the winner gets the loser\'s Kinton cloud, adding its life', () => {
-    const s = scripted(build(picture([2, 2, '0'], [2, 3, '1']), { gokus: { 0: { kinton: 7 }, 1: { kinton: 20 } } }), [0, 1, 2, 3], [0]);
+    const s = scripted(build(picture([2, 2, '0'], [2, 3, '1']), { gokus: { 0: { kinton: 7 }, 1: { kinton: 20 } } }), [0, 1, 2, 3], [0, 0, 0]);
     const t = step(s, [M(Right)]).state;
     assert.equal(t.gokus[0]!.kinton, 7 + 20 - 1);
     assert.equal(t.gokus[1]!.kinton, 0);
@@ -285,7 +297,7 @@ describe('combat', () => {
 
   test('combat with a goku that has just moved into the cell', () => {
     // Player 1 moves first to (2,4); then player 0 moves there too.
-    const s = scripted(build(picture([2, 3, '0'], [2, 5, '1'])), [1, 0, 2, 3], [0]);
+    const s = scripted(build(picture([2, 3, '0'], [2, 5, '1'])), [1, 0, 2, 3], [0, 0, 0]);
     const t = step(s, [M(Right), M(Left)]);
     assert.ok(t.events.some((e: any) => e.e === 'combat' && e.a === 0 && e.b === 1));
     assert.equal(t.state.gokus[1]!.alive, false);
@@ -493,9 +505,9 @@ describe('score', () => {
 describe('purity', () => {
   test('next does not mutate its input', () => {
     const s = build(picture([2, 2, '0'], [2, 3, 'B'], [2, 5, '1'], [3, 3, 'M']));
-    const before = JSON.stringify(game.frame(s)) + JSON.stringify(s.gokus) + s.rng.seed + Array.from(s.beans).join();
+    const before = JSON.stringify(game.frame(s)) + JSON.stringify(s.gokus) + s.rng.pm.seed + JSON.stringify(s.rng.libc) + Array.from(s.beans).join();
     step(s, [M(Right), T(Left)]);
-    const after = JSON.stringify(game.frame(s)) + JSON.stringify(s.gokus) + s.rng.seed + Array.from(s.beans).join();
+    const after = JSON.stringify(game.frame(s)) + JSON.stringify(s.gokus) + s.rng.pm.seed + JSON.stringify(s.rng.libc) + Array.from(s.beans).join();
     assert.equal(after, before);
   });
 });

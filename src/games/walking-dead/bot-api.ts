@@ -158,7 +158,7 @@ export function install(rt: BotRuntime): void {
   d('unit', (id: unknown) => {
     if (!isInt(id) || id < 0 || id >= n) {
       rt.warn(`unit requested for identifier ${String(id)}`);
-      return new Unit(UnitType.Alive, -1, -1, { i: -1, j: -1 }, -1);
+      return new Unit(UnitType.Alive, -1, -1, { i: 0, j: 0 }, -1); // the C++ default Unit
     }
     const o = 4 * id;
     const p = units[o + 2]!;

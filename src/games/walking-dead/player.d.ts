@@ -113,7 +113,7 @@ declare function round(): number;
 /** The cell at (i, j) or p (a warning and a default Street cell outside the board). */
 declare function cell(i: number, j: number): Cell;
 declare function cell(p: Pos): Cell;
-/** The unit with this id (a warning and a default unit with id -1 for a bad id). */
+/** The unit with this id (a warning and the C++ default unit for a bad id: Alive, id -1, player -1, pos (0, 0), rounds -1). */
 declare function unit(id: number): Unit;
 /** Ids of the alive units of player pl (converting ones included), increasing. */
 declare function alive_units(pl: number): number[];
@@ -123,6 +123,7 @@ declare function dead_units(pl: number): number[];
 declare function zombies(): number[];
 /** ⌊strength points of pl / alive units of pl⌋ (0 with no alive units): decides fights. */
 declare function strength(pl: number): number;
+/** Points for killed zombies and units plus one per owned cell, as of the end of the last round (0 in round 0). */
 declare function score(pl: number): number;
 /** Fraction of the CPU budget used by pl (0..1), or -1 once it is out. */
 declare function status(pl: number): number;

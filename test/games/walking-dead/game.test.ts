@@ -6,6 +6,7 @@ import game from '../../../src/games/walking-dead/index.ts';
 import { streetComponents, generateWaste } from '../../../src/games/walking-dead/mapgen.ts';
 import { UType, type TwdOrder, type TwdState } from '../../../src/games/walking-dead/engine.ts';
 import { Rng } from '../../../src/games/rng.ts';
+import { LibcRand } from '../../../src/games/libc-rand.ts';
 import { GameConfigError } from '../../../src/games/types.ts';
 
 const cfg = game.parseConfig({});
@@ -180,6 +181,10 @@ test('a 200-round match with no orders takes well under 100 ms of engine time', 
   assert.ok(best < 100, `${best.toFixed(1)} ms`);
 });
 
-test('the generator only uses the Rng it is given (same Rng seed → same waste)', () => {
+test('the generator only uses the streams it is given: the game Rng and glibc rand(), which starts at seed 1 in every match', () => {
   assert.deepEqual(generateWaste(40, 40, new Rng(9)), generateWaste(40, 40, new Rng(9)));
+  assert.deepEqual(generateWaste(40, 40, new Rng(9)), generateWaste(40, 40, new Rng(9), new LibcRand(1)));
+  assert.notDeepEqual(generateWaste(40, 40, new Rng(9)), generateWaste(40, 40, new Rng(9), new LibcRand(2)), 'the turning shuffles come from rand()');
+  const s = game.create(cfg, 9);
+  assert.deepEqual(s.waste, generateWaste(60, 60, new Rng(9)), 'a match board is the generator\'s with a fresh rand()');
 });

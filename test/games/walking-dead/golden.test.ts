@@ -64,3 +64,16 @@ test('the test players exercise every rule: fights of both kinds, zombie kills, 
   for (const k of ['bad direction', 'dead unit order', 'diagonal', 'fight', 'surprise fight', 'zkill', 'bite', 'eat', 'zeat', 'zombie', 'spawn', 'food', 'switch', 'switch, all equal', 'switch, tied largest'])
     assert.ok((seen.get(k) ?? 0) > 0, `${k} never happens: ${JSON.stringify([...seen])}`);
 });
+
+test('the crowded trace reaches the regeneration fallback: some units start closer than the 5x5 rule allows', () => {
+  const t = readTrace(join(dir, 'seed-5-crowded.json'));
+  const s = game.create(game.parseConfig(t.config), t.seed);
+  let close = 0;
+  for (let u = 0; u < s.uType.length; u++)
+    for (let v = u + 1; v < s.uType.length; v++) {
+      const a = s.uPos[u]!;
+      const b = s.uPos[v]!;
+      if (Math.abs(Math.floor(a / s.cols) - Math.floor(b / s.cols)) <= 2 && Math.abs((a % s.cols) - (b % s.cols)) <= 2) close++;
+    }
+  assert.ok(close > 0);
+});

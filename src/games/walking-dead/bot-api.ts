@@ -1,5 +1,5 @@
 // The Walking Dead API inside a bot's isolate, under the statement's names
-// (State.hh, Settings.hh, Structs.hh, Action.hh; game-facts §3 "API").
+// (the original package's State.hh, Settings.hh, Structs.hh, Action.hh).
 // Decodes the typed arrays of index.ts encodeView:
 //   info  = round, the 13 settings (CONFIG_KEYS order), strength points[np], score[np]
 //   cells[p] = -1 waste, else (owner + 1) | 8 if food             (p = i*cols+j)

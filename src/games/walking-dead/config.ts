@@ -1,5 +1,5 @@
 // The Walking Dead: parameters, named as in the original default.cnf (in
-// snake case), with the values of that file (game-facts §3).
+// snake case), with the values of that file.
 
 import { GameConfigError } from '../types.ts';
 

@@ -307,7 +307,7 @@ function moveAlive(s: TwdState, w: RoundWork, id: number, dir: number): void {
 }
 
 /**
- * Zombies (statement, "Moviments dels zombis"; BFS of game-facts §3): one
+ * Zombies (statement, "Moviments dels zombis"; the BFS of the original engine): one
  * multi-source BFS from every alive unit over 8 neighbours, through cells
  * that are not waste and hold no dead unit and no zombie. Each zombie, in id
  * order, steps to a neighbour at minimum distance (random tie); unreachable
@@ -391,13 +391,13 @@ function moveZombie(s: TwdState, w: RoundWork, z: number, dir: number): void {
   }
   if (s.uType[other] !== UType.Alive) return; // never onto a zombie or a dead unit
   // A bite: the conversion starts unless it already had. The countdown is
-  // decremented at the end of this same round, hence +1 (game-facts §3).
+  // decremented at the end of this same round, hence +1 (as in the original).
   if (s.uRfz[other] === -1) s.uRfz[other] = s.cfg.rounds_before_becoming_zombie + 1;
   w.events.push({ k: 'bite', z, u: other });
 }
 
 /**
- * The random interleaving of the players' orders (game-facts §0): while some
+ * The random interleaving of the players' orders (as the original Board::next does it): while some
  * order is pending, q = players with orders pending, pick the random(1,q)-th
  * of them in id order and run its next order.
  */

@@ -1,4 +1,4 @@
-// Board generation (game-facts §3 / §2 "Board generation"): 8 waste "snakes"
+// Board generation (the original engine's generate_random_board): 8 waste "snakes"
 // aiming at 50% of the cells. Each snake starts on an interior cell with no
 // waste in its 8 neighbours and goes straight with probability 7/8, otherwise
 // turns to the first valid direction of a random permutation of

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { runMatch } from '../../../src/runner/run-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { Replay } from '../../../src/replay/format.ts';
+import type { MatchSeat } from '../../../src/runner/types.ts';
 import { importGameView, PLAYER_COLORS, RecordingContext, viewArgs, type ViewArgs, type ViewUnderTest } from '../../helpers/game-view.ts';
 
 interface Frame {
@@ -29,9 +30,17 @@ const frame = (index: number) => replay.rounds[index]!.frame as Frame;
 
 before(async () => {
   view = (await importGameView('bola-de-drac')).default;
-  const seats = await Promise.all(['Demo', 'Dummy', 'Demo', 'Null'].map((n) => builtinSeat('bola-de-drac', n)));
-  // Seed 1 on this board has a Kame Hame, a fight, beans and clouds taken, deposits and revivals.
-  ({ replay } = await runMatch({ game: 'bola-de-drac', seed: 1, config: CONFIG, seats }, { host: 'inprocess' }));
+  const [demo, dummy, nul] = (await Promise.all(['Demo', 'Dummy', 'Null'].map((n) => builtinSeat('bola-de-drac', n)))) as [MatchSeat, MatchSeat, MatchSeat];
+  // Neither built-in throws Kame Hames: a random mover that does, now and then.
+  const randy = {
+    filename: 'Randy.js',
+    source: `export const GAME = 'bola-de-drac';
+export const PLAYER_NAME = 'Randy';
+export default class extends Player { play() { const d = random(1, 4); if (random(0, 9) === 0) throw_kamehame(d); else move(d); } }
+`,
+  };
+  // Seed 4 on this board has a Kame Hame, a fight, beans and clouds taken, deposits and revivals.
+  ({ replay } = await runMatch({ game: 'bola-de-drac', seed: 4, config: CONFIG, seats: [demo, dummy, randy, nul] }, { host: 'inprocess' }));
   const kinds = new Set(replay.rounds.flatMap((r) => (r.events as Ev[]).map((e) => e.e + (e.what ? `:${e.what}` : ''))));
   for (const k of ['kamehame', 'combat', 'take:bean', 'take:kinton', 'take:ball', 'deposit', 'resurrect']) assert.ok(kinds.has(k), `the match has no ${k}`);
 });

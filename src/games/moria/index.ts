@@ -12,25 +12,18 @@ import { conventionalBotFiles } from '../bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** Board generation with retries ("Wrong number of cave cells. Generating another grid..."). */
+/**
+ * The original's Board constructor: the board's generator is seeded with the
+ * seed, makes the board (or reads the fixed one), then places the units.
+ */
 export function createState(cfg: MoriaConfig, seed: number): MoriaState {
   const rng = new Rng(seed);
-  if (cfg.board !== undefined) {
-    // A fixed board: only the units are placed from the seed.
-    const s = blankState(cfg, seed);
-    readGrid(s, cfg.board);
-    if (!generateUnits(s, rng)) throw new Error('moria: no room for the units on the fixed board');
-    s.seed = rng.seed;
-    return s;
-  }
-  for (let attempt = 0; attempt < 1000; attempt++) {
-    const s = blankState(cfg, seed);
-    if (!generateGrid(s, rng)) continue;
-    if (!generateUnits(s, rng)) continue;
-    s.seed = rng.seed;
-    return s;
-  }
-  throw new Error(`moria: could not generate a board for seed ${seed}`);
+  const s = blankState(cfg, seed);
+  if (cfg.board !== undefined) readGrid(s, cfg.board);
+  else generateGrid(s, rng);
+  if (!generateUnits(s, rng)) throw new Error(`moria: no room for the units (seed ${seed})`);
+  s.seed = rng.seed;
+  return s;
 }
 
 /** One grid char per cell, as in the original .res: O C T 0-3 G A R a-d. */

@@ -1,261 +1,410 @@
-// Board generator. The original's is only in Board.o (generator, maze, chess,
-// tunnel, path, generate_paths, find_space, try_cell), so this one aims at
-// boards that look and play like its observed map (seed 100, Viewer/sample.out:
-// 464 Outside, 1008 Cave of which 80 hold a treasure, 337 Granite, 1791 Rock,
-// 0 Abyss): cave tunnels 2-3 wide reaching the Outside band, granite frames and
-// maze / chess blocks, treasures buried in rock. Like the original it retries
-// until the board is right.
+// Board generator, written from a reading of the original's (Board.o only:
+// generate_grid, generate_paths, path, tunnel, try_cell, find_space,
+// max_area, maze, chess), drawing from the board's random generator in the
+// same order, so that a seed gives the original's board:
+//  1. All rock inside a 2-cell Outside band.
+//  2. Paths: one random walk from each side of the inner area (the sides in a
+//     random order) toward the other sides, then ten "tunnels", each a walk
+//     from the inner border cells farthest (around the border) from the caves
+//     already there. A side or tunnel that fails 11 times starts the paths
+//     again, on the same grid.
+//  3. Every path cell becomes a 2x2 block of cave (down and right).
+//  4. Between 800 and 1100 cave cells inside, else a new grid from step 1.
+//  5. Up to two "mazes" (nested granite frames, each with a 2-cell gap, and
+//     8-12 treasures in each corridor) and up to three "chess" blocks
+//     (granite on one colour with probability 4/5, treasures on the other with
+//     probability 1/4), each in the largest all-rock rectangle of the right
+//     size, away from the caves.
+//  6. Treasures at random on the rock left away from the caves, until 80
+//     (a new grid from step 1 if there is no room).
 
 import type { Rng } from '../rng.ts';
-import { CONST } from './config.ts';
 import { CT, type MoriaState } from './engine.ts';
 
-export interface Rect {
-  i: number;
-  j: number;
-  h: number;
-  w: number;
-}
+const R_ = 82; // 'R'
+const C_ = 67; // 'C'
+const O_ = 79; // 'O'
+const G_ = 71; // 'G'
+const T_ = 84; // 'T'
 
-/** Targets, from the observed original map. */
-export const TARGET = { cave: 1008, granite: 337 } as const;
+/** The original's treasure count (Settings.hh ini_treasures). */
+const TREASURES = 80;
 
-interface Gen {
-  s: MoriaState;
-  rng: Rng;
-  rows: number;
-  cols: number;
-  /** Cells of granite structures plus a margin: tunnels keep out. */
-  reserved: Uint8Array;
-  /** Rock cells inside structures (preferred treasure spots). */
-  inner: Uint8Array;
-  rects: Rect[];
-}
-
-function inside(g: Gen, i: number, j: number): boolean {
-  return i >= 2 && j >= 2 && i < g.rows - 2 && j < g.cols - 2;
-}
-
-function setGranite(g: Gen, i: number, j: number): void {
-  const p = i * g.cols + j;
-  g.s.type[p] = CT.Granite;
-  g.s.turns[p] = 0;
-  g.inner[p] = 0;
-}
-
-function unGranite(g: Gen, i: number, j: number): void {
-  const p = i * g.cols + j;
-  g.s.type[p] = CT.Rock;
-  g.s.turns[p] = g.s.cfg.rock_resistance;
-}
-
-function overlaps(g: Gen, r: Rect, margin: number): boolean {
-  for (const o of g.rects) {
-    if (r.i - margin < o.i + o.h && o.i - margin < r.i + r.h && r.j - margin < o.j + o.w && o.j - margin < r.j + r.w) return true;
-  }
-  return false;
-}
-
-/** A granite rectangle outline with `gaps` openings of 1-2 cells (so the inside stays reachable by digging). */
-function frame(g: Gen, r: Rect, gaps: number): void {
-  const border: [number, number][] = [];
-  for (let j = r.j; j < r.j + r.w; j++) border.push([r.i, j], [r.i + r.h - 1, j]);
-  for (let i = r.i + 1; i < r.i + r.h - 1; i++) border.push([i, r.j], [i, r.j + r.w - 1]);
-  for (const [i, j] of border) setGranite(g, i, j);
-  for (let k = 0; k < gaps; k++) {
-    // A gap on one side, away from the corners.
-    const side = g.rng.random(0, 3);
-    const len = g.rng.random(1, 2);
-    if (side < 2) {
-      const i = side === 0 ? r.i : r.i + r.h - 1;
-      const j0 = g.rng.random(r.j + 1, r.j + r.w - 2 - len + 1);
-      for (let j = j0; j < j0 + len; j++) unGranite(g, i, j);
-    } else {
-      const j = side === 2 ? r.j : r.j + r.w - 1;
-      const i0 = g.rng.random(r.i + 1, r.i + r.h - 2 - len + 1);
-      for (let i = i0; i < i0 + len; i++) unGranite(g, i, j);
-    }
+/** Ordered set of cells (the original keeps std::set<Pos>, i.e. row-major order). */
+class CellSet {
+  readonly has: Uint8Array;
+  constructor(n: number) {
+    this.has = new Uint8Array(n);
   }
 }
 
-/** A perfect maze of granite walls on the odd lattice inside r (odd h and w). */
-function maze(g: Gen, r: Rect): void {
-  for (let i = r.i; i < r.i + r.h; i++) for (let j = r.j; j < r.j + r.w; j++) setGranite(g, i, j);
-  const ch = (r.h - 1) / 2;
-  const cw = (r.w - 1) / 2;
-  const seen = new Uint8Array(ch * cw);
-  const open = (i: number, j: number) => {
-    const p = i * g.cols + j;
-    g.s.type[p] = CT.Rock;
-    g.s.turns[p] = g.s.cfg.rock_resistance;
-    g.inner[p] = 1;
-  };
-  const stack: number[] = [g.rng.random(0, ch * cw - 1)];
-  seen[stack[0]!] = 1;
-  open(r.i + 1 + 2 * Math.floor(stack[0]! / cw), r.j + 1 + 2 * (stack[0]! % cw));
-  while (stack.length) {
-    const c = stack[stack.length - 1]!;
-    const ci = Math.floor(c / cw);
-    const cj = c % cw;
-    const nb: number[] = [];
-    if (ci > 0 && !seen[c - cw]) nb.push(c - cw);
-    if (ci < ch - 1 && !seen[c + cw]) nb.push(c + cw);
-    if (cj > 0 && !seen[c - 1]) nb.push(c - 1);
-    if (cj < cw - 1 && !seen[c + 1]) nb.push(c + 1);
-    if (nb.length === 0) {
-      stack.pop();
-      continue;
-    }
-    const n = nb[g.rng.random(0, nb.length - 1)]!;
-    seen[n] = 1;
-    const ni = Math.floor(n / cw);
-    const nj = n % cw;
-    open(r.i + 1 + ci + ni, r.j + 1 + cj + nj); // the wall between
-    open(r.i + 1 + 2 * ni, r.j + 1 + 2 * nj);
-    stack.push(n);
+class Generator {
+  readonly rows: number;
+  readonly cols: number;
+  m: Uint8Array;
+  constructor(
+    readonly rng: Rng,
+    rows: number,
+    cols: number,
+  ) {
+    this.rows = rows;
+    this.cols = cols;
+    this.m = new Uint8Array(rows * cols);
   }
-  // Entrances on two opposite sides.
-  const e1 = r.j + 1 + 2 * g.rng.random(0, cw - 1);
-  const e2 = r.j + 1 + 2 * g.rng.random(0, cw - 1);
-  open(r.i, e1);
-  open(r.i + r.h - 1, e2);
-}
 
-/** Granite pillars on every other cell: a chess-like block, rock between. */
-function chess(g: Gen, r: Rect): void {
-  for (let i = r.i; i < r.i + r.h; i++)
-    for (let j = r.j; j < r.j + r.w; j++) {
-      if ((i - r.i) % 2 === 0 && (j - r.j) % 2 === 0) setGranite(g, i, j);
-      else g.inner[i * g.cols + j] = 1;
-    }
-}
+  at(i: number, j: number): number {
+    return this.m[i * this.cols + j]!;
+  }
 
-function countType(s: MoriaState, t: CT): number {
-  let n = 0;
-  for (let p = 0; p < s.type.length; p++) if (s.type[p] === t) n++;
-  return n;
-}
+  set(i: number, j: number, c: number): void {
+    this.m[i * this.cols + j] = c;
+  }
 
-function placeStructures(g: Gen, target: number): void {
-  let granite = 0;
-  for (let attempt = 0; attempt < 1000 && granite < target; attempt++) {
-    const kind = g.rng.random(0, 3); // 0-1 frame (maybe nested), 2 maze, 3 chess
-    let h: number, w: number;
-    if (kind === 2) {
-      h = 2 * g.rng.random(3, 6) + 1;
-      w = 2 * g.rng.random(3, 6) + 1;
-    } else if (kind === 3) {
-      h = 2 * g.rng.random(3, 5) + 1;
-      w = 2 * g.rng.random(3, 5) + 1;
-    } else {
-      h = g.rng.random(7, 14);
-      w = g.rng.random(7, 14);
-    }
-    const r: Rect = { i: g.rng.random(5, g.rows - 5 - h), j: g.rng.random(5, g.cols - 5 - w), h, w };
-    if (overlaps(g, r, 3)) continue;
-    const before = countType(g.s, CT.Granite);
-    if (kind <= 1) {
-      frame(g, r, g.rng.random(1, 2));
-      for (let i = r.i + 1; i < r.i + h - 1; i++) for (let j = r.j + 1; j < r.j + w - 1; j++) g.inner[i * g.cols + j] = 1;
-      // Nested: a maze or chess block (or a second frame) inside a large frame.
-      if (h >= 11 && w >= 11) {
-        const ih = (h - 5) % 2 ? h - 5 : h - 6;
-        const iw = (w - 5) % 2 ? w - 5 : w - 6;
-        const inner: Rect = { i: r.i + 3, j: r.j + 3, h: ih, w: iw };
-        const k = g.rng.random(0, 2);
-        if (k === 0 && ih >= 5 && iw >= 5) maze(g, inner);
-        else if (k === 1) chess(g, inner);
-        else if (ih >= 3 && iw >= 3) frame(g, inner, 1);
+  /** Fills the grid; returns the char grid (rows x cols). */
+  grid(): Uint8Array {
+    const { rows: R, cols: C } = this;
+    for (;;) {
+      this.m.fill(R_);
+      for (let i = 0; i < R; i++) {
+        this.set(i, C - 1, O_);
+        this.set(i, C - 2, O_);
+        this.set(i, 1, O_);
+        this.set(i, 0, O_);
       }
-    } else if (kind === 2) maze(g, r);
-    else chess(g, r);
-    granite += countType(g.s, CT.Granite) - before;
-    g.rects.push(r);
-    for (let i = Math.max(0, r.i - 1); i < Math.min(g.rows, r.i + h + 1); i++)
-      for (let j = Math.max(0, r.j - 1); j < Math.min(g.cols, r.j + w + 1); j++) g.reserved[i * g.cols + j] = 1;
+      for (let j = 0; j < C; j++) {
+        this.set(0, j, O_);
+        this.set(1, j, O_);
+        this.set(R - 2, j, O_);
+        this.set(R - 1, j, O_);
+      }
+      while (!this.paths());
+      // Widen: every path cell becomes a 2x2 block, inside the inner area.
+      const m0 = this.m.slice();
+      for (let i = 2; i < R - 2; i++)
+        for (let j = 2; j < C - 2; j++) {
+          if (m0[i * C + j] !== C_) continue;
+          for (let ii = i; ii < i + 2; ii++) {
+            if (ii >= R - 2) continue;
+            if (j < C - 2) this.set(ii, j, C_);
+            if (j + 1 < C - 2) this.set(ii, j + 1, C_);
+          }
+        }
+      let caves = 0;
+      for (let i = 2; i < R - 2; i++) for (let j = 2; j < C - 2; j++) if (this.at(i, j) === C_) caves++;
+      if (caves < 800 || caves > 1100) continue; // "Wrong number of cave cells"
+      // Rock cells away from the caves, where structures and treasures may go.
+      const free = new CellSet(R * C);
+      for (let i = 3; i < R - 3; i++) for (let j = 3; j < C - 3; j++) if (this.at(i, j) === R_) free.has[i * C + j] = 1;
+      for (let i = 2; i < R - 2; i++)
+        for (let j = 2; j < C - 2; j++) {
+          if (this.at(i, j) !== C_) continue;
+          for (let a = -1; a <= 1; a++) for (let b = -1; b <= 1; b++) free.has[(i + a) * C + j + b] = 0;
+        }
+      const nb = { n: 0 };
+      if (this.maze(free, nb)) this.maze(free, nb);
+      for (let k = 0; k < 3; k++) if (!this.chess(free, nb)) break;
+      if (nb.n >= TREASURES) return this.m;
+      const v: number[] = [];
+      for (let p = 0; p < R * C; p++) if (free.has[p]) v.push(p);
+      let ok = true;
+      while (nb.n < TREASURES) {
+        if (v.length === 0) {
+          ok = false; // "No room for treasures"
+          break;
+        }
+        const k = this.rng.random(0, v.length - 1);
+        const p = v[k]!;
+        v[k] = v[v.length - 1]!;
+        v.pop();
+        this.m[p] = T_;
+        nb.n++;
+      }
+      if (ok) return this.m;
+    }
+  }
+
+  /** generate_paths: one path per side (sides in random order), then ten tunnels. */
+  paths(): boolean {
+    const { rows: R, cols: C } = this;
+    const perm = this.rng.permutation(4);
+    for (const side of perm) {
+      let tries = 11;
+      for (;;) {
+        let ok: boolean;
+        if (side === 0) ok = this.path(2, this.rng.random(3, C - 4));
+        else if (side === 1) ok = this.path(R - 3, this.rng.random(3, C - 4));
+        else if (side === 2) ok = this.path(this.rng.random(3, R - 4), 2);
+        else ok = this.path(this.rng.random(3, R - 4), C - 3);
+        if (ok) break;
+        if (--tries === 0) return false;
+      }
+    }
+    for (let t = 0; t < 10; t++) {
+      let tries = 11;
+      while (!this.tunnel()) if (--tries === 0) return false;
+    }
+    return true;
+  }
+
+  /**
+   * path(x, y): a random walk (4 directions, no cell twice) from a cell of the
+   * inner border to a cave or the Outside band, weighted by the distance from
+   * the starting side; its cells become caves. False when it gets stuck.
+   */
+  path(x: number, y: number): boolean {
+    const { rows: R, cols: C } = this;
+    let mask: number;
+    if (x === 2) mask = 1;
+    else if (x === R - 3) mask = 2;
+    else if (y === 2) mask = 4;
+    else if (y === C - 3) mask = 8;
+    else return false;
+    const end = (c: number) => c === C_ || c === O_;
+    if (end(this.at(x, y))) return true;
+    const seen = new Set<number>();
+    const DX = [1, 0, -1, 0];
+    const DY = [0, 1, 0, -1];
+    for (;;) {
+      seen.add(x * C + y);
+      const cand: number[] = [];
+      const ws: number[] = [];
+      let total = 0;
+      for (let k = 0; k < 4; k++) {
+        const nx = x + DX[k]!;
+        const ny = y + DY[k]!;
+        if (nx === 1 && mask & 1) continue;
+        if (nx === R - 2 && mask & 2) continue;
+        if (ny === 1 && mask & 4) continue;
+        if (ny === C - 2 && mask & 8) continue;
+        if (seen.has(nx * C + ny)) continue;
+        let w = mask === 1 ? nx - 2 : mask === 2 ? R - 3 - nx : mask === 4 ? ny - 2 : C - 3 - ny;
+        if (1 << k === mask) w *= 2;
+        cand.push(nx * C + ny);
+        ws.push(w);
+        total += w;
+      }
+      if (total === 0) return false;
+      const r = total < 0 ? 1 : this.rng.random(1, total);
+      let idx = 0;
+      for (let cum = ws[0]!; cum < r; cum += ws[++idx]!);
+      x = Math.floor(cand[idx]! / C);
+      y = cand[idx]! % C;
+      if (end(this.at(x, y))) {
+        for (const p of seen) this.m[p] = C_;
+        return true;
+      }
+    }
+  }
+
+  /**
+   * tunnel: a breadth-first walk around the inner border from its non-rock
+   * cells; a path from the last cells reached (in a random order, the first
+   * that succeeds).
+   */
+  tunnel(): boolean {
+    const { rows: R, cols: C } = this;
+    const seen = new Uint8Array(R * C);
+    let q: number[] = [];
+    const push = (list: number[], i: number, j: number) => {
+      list.push(i * C + j);
+      seen[i * C + j] = 1;
+    };
+    for (let i = 2; i < R - 2; i++) {
+      if (this.at(i, 2) !== R_) push(q, i, 2);
+      if (this.at(i, C - 3) !== R_) push(q, i, C - 3);
+    }
+    for (let j = 3; j < C - 3; j++) {
+      if (this.at(2, j) !== R_) push(q, 2, j);
+      if (this.at(R - 3, j) !== R_) push(q, R - 3, j);
+    }
+    if (q.length === 0) return false;
+    const tryCell = (next: number[], i: number, j: number) => {
+      if (i <= 1 || i >= R - 2 || j <= 1 || j >= C - 2) return;
+      if (seen[i * C + j]) return;
+      push(next, i, j);
+    };
+    let last = q;
+    while (q.length) {
+      last = q;
+      const next: number[] = [];
+      for (const p of q) {
+        const i = Math.floor(p / C);
+        const j = p % C;
+        if (i === 2 || i === R - 3) {
+          tryCell(next, i, j - 1);
+          tryCell(next, i, j + 1);
+        }
+        if (j === C - 3 || j === 2) {
+          tryCell(next, i - 1, j);
+          tryCell(next, i + 1, j);
+        }
+      }
+      q = next;
+    }
+    const perm = this.rng.permutation(last.length);
+    for (const k of perm) if (this.path(Math.floor(last[k]! / C), last[k]! % C)) return true;
+    return false;
+  }
+
+  /**
+   * find_space: the largest rectangle (sides > minSide, area <= maxArea) of
+   * cells whose 3x3 block is all rock, scanning rows top-down; at least
+   * minArea, or false. Its cells and a 1-cell margin leave `free`.
+   */
+  findSpace(minSide: number, maxArea: number, minArea: number, free: CellSet): [number, number, number, number] | null {
+    const { rows: R, cols: C } = this;
+    const n = C - 4;
+    const h = new Array<number>(n).fill(0);
+    let best = 0;
+    let bi = -1;
+    let bh = -1;
+    let bj1 = -1;
+    let bj2 = -1;
+    for (let i = 3; i < R - 1; i++) {
+      const ci = i - 1;
+      for (let k = 0; k < n; k++) {
+        const cj = k + 2;
+        let all = true;
+        for (let a = -1; a <= 1 && all; a++) for (let b = -1; b <= 1 && all; b++) if (this.at(ci + a, cj + b) !== R_) all = false;
+        h[k] = all ? h[k]! + 1 : 0;
+      }
+      const [j1, j2, hh] = maxArea_(h, minSide, maxArea);
+      const area = (j2 - j1 - 1) * hh;
+      if (area > best) {
+        best = area;
+        bi = ci;
+        bh = hh;
+        bj2 = j2;
+        bj1 = j1;
+      }
+    }
+    if (minArea > best) return null;
+    const x1 = bi + 1 - bh;
+    const x2 = bi;
+    const y1 = bj1 + 3;
+    const y2 = bj2 + 1;
+    for (let i = x1 - 1; i <= x2 + 1; i++) for (let j = y1 - 1; j <= y2 + 1; j++) free.has[i * C + j] = 0;
+    return [x1, x2, y1, y2];
+  }
+
+  /** maze: nested granite frames, each with a 2-cell gap on a random side, treasures in the corridors. */
+  maze(free: CellSet, nb: { n: number }): boolean {
+    const sp = this.findSpace(9, 500, 100, free);
+    if (!sp) return false;
+    let [x1, x2, y1, y2] = sp;
+    while (x1 + 2 < x2 && y1 + 2 < y2) {
+      for (let i = x1; i <= x2; i++) {
+        this.set(i, y2, G_);
+        this.set(i, y1, G_);
+      }
+      for (let j = y1; j <= y2; j++) {
+        this.set(x2, j, G_);
+        this.set(x1, j, G_);
+      }
+      const side = this.rng.random(0, 3);
+      if (side % 2 === 1) {
+        const k = this.rng.random(y1 + 1, y2 - 2);
+        const row = side === 1 ? x1 : x2;
+        this.set(row, k + 1, R_);
+        this.set(row, k, R_);
+      } else {
+        const k = this.rng.random(x1 + 1, x2 - 2);
+        const col = side === 0 ? y1 : y2;
+        this.set(k + 1, col, R_);
+        this.set(k, col, R_);
+      }
+      const ring = new Set<number>();
+      const C = this.cols;
+      for (let i = x1 + 1; i < x2; i++) for (const j of [y1 + 1, y1 + 2, y2 - 1, y2 - 2]) ring.add(i * C + j);
+      for (let j = y1 + 1; j < y2; j++) for (const i of [x1 + 1, x1 + 2, x2 - 1, x2 - 2]) ring.add(i * C + j);
+      const v = [...ring].sort((a, b) => a - b);
+      const want = this.rng.random(8, 12);
+      for (let placed = 0; placed < want && v.length; placed++) {
+        const k = this.rng.random(0, v.length - 1);
+        const p = v[k]!;
+        v[k] = v[v.length - 1]!;
+        v.pop();
+        this.m[p] = T_;
+        if (++nb.n === TREASURES) return true;
+      }
+      x1 += 3;
+      x2 -= 3;
+      y1 += 3;
+      y2 -= 3;
+    }
+    return true;
+  }
+
+  /** chess: granite on one colour (4 in 5), treasures on the other (1 in 4). */
+  chess(free: CellSet, nb: { n: number }): boolean {
+    const sp = this.findSpace(4, 300, 50, free);
+    if (!sp) return false;
+    const [x1, x2, y1, y2] = sp;
+    const par = this.rng.random(0, 1);
+    for (let i = x1; i <= x2; i++) for (let j = y1; j <= y2; j++) if ((i + j) % 2 === par && this.rng.random(0, 4) > 0) this.set(i, j, G_);
+    for (let i = x1; i <= x2; i++)
+      for (let j = y1; j <= y2; j++) {
+        if ((i + j) % 2 === par) continue;
+        if (this.rng.random(0, 3) === 0) {
+          this.set(i, j, T_);
+          if (++nb.n === TREASURES) return true;
+        }
+      }
+    return true;
   }
 }
 
-/** Can a width×width brush sit at (i, j) without touching a structure or leaving Moria? */
-function brushFree(g: Gen, i: number, j: number, width: number): boolean {
-  for (let a = 0; a < width; a++)
-    for (let b = 0; b < width; b++) {
-      if (!inside(g, i + a, j + b) || g.reserved[(i + a) * g.cols + j + b]) return false;
-    }
-  return true;
-}
-
-function carve(g: Gen, i: number, j: number, width: number): number {
-  let n = 0;
-  for (let a = 0; a < width; a++)
-    for (let b = 0; b < width; b++) {
-      const ii = i + a;
-      const jj = j + b;
-      if (!inside(g, ii, jj)) continue;
-      const p = ii * g.cols + jj;
-      if (g.reserved[p] || g.s.type[p] !== CT.Rock) continue;
-      g.s.type[p] = CT.Cave;
-      g.s.turns[p] = 0;
-      n++;
-    }
-  return n;
-}
-
-/** A tunnel: straight runs of 3-9 steps toward a goal, brush 2 or 3 wide. Returns cells carved. */
-function tunnel(g: Gen, i: number, j: number, ti: number, tj: number, width: number, budget: number): number {
-  let n = carve(g, i, j, width);
-  for (let runs = 0; runs < 40 && n < budget; runs++) {
-    if (Math.abs(ti - i) + Math.abs(tj - j) <= 1) break;
-    // Mostly toward the goal along the axis with more to go; sometimes sideways.
-    let di = 0;
-    let dj = 0;
-    const wobble = g.rng.random(0, 4) === 0;
-    const vertical = Math.abs(ti - i) > Math.abs(tj - j) ? !wobble : wobble;
-    if (vertical) di = ti > i ? 1 : ti < i ? -1 : g.rng.random(0, 1) * 2 - 1;
-    else dj = tj > j ? 1 : tj < j ? -1 : g.rng.random(0, 1) * 2 - 1;
-    const len = g.rng.random(3, 9);
-    let moved = 0;
-    for (let k = 0; k < len; k++) {
-      if (!brushFree(g, i + di, j + dj, width)) break;
-      i += di;
-      j += dj;
-      n += carve(g, i, j, width);
-      moved++;
-      if (i === ti && vertical) break;
-      if (j === tj && !vertical) break;
-    }
-    if (moved === 0 && !wobble && g.rng.random(0, 2) === 0) break;
+/**
+ * max_area: the largest rectangle under the histogram h (as the original's
+ * stack-based scan), among those with both sides > minSide and area <=
+ * maxArea: [left bound, right bound (both exclusive), height], or [-1, 0, -1].
+ */
+function maxArea_(h: number[], minSide: number, maxArea: number): [number, number, number] {
+  const n = h.length;
+  const left = new Array<number>(n);
+  const right = new Array<number>(n);
+  const st: number[] = [];
+  for (let i = 0; i < n; i++) {
+    while (st.length && h[st[st.length - 1]!]! >= h[i]!) st.pop();
+    left[i] = st.length ? st[st.length - 1]! : -1;
+    st.push(i);
   }
-  return n;
+  st.length = 0;
+  for (let i = n - 1; i >= 0; i--) {
+    while (st.length && h[st[st.length - 1]!]! >= h[i]!) st.pop();
+    right[i] = st.length ? st[st.length - 1]! : n;
+    st.push(i);
+  }
+  let best = 0;
+  let out: [number, number, number] = [-1, 0, -1];
+  for (let i = 0; i < n; i++) {
+    const w = right[i]! - left[i]! - 1;
+    const area = w * h[i]!;
+    if (minSide < Math.min(w, h[i]!) && area > best && area <= maxArea) {
+      best = area;
+      out = [left[i]!, right[i]!, h[i]!];
+    }
+  }
+  return out;
 }
 
-function carveTunnels(g: Gen, target: number): void {
-  const { rows, cols } = g;
-  let caves = 0;
-  // Entrances from the Outside band: at least one per side.
-  const entrances = g.rng.random(5, 8);
-  for (let k = 0; k < entrances && caves < target; k++) {
-    const side = k < 4 ? k : g.rng.random(0, 3);
-    const width = g.rng.random(2, 3);
-    let i: number, j: number;
-    if (side === 0) [i, j] = [2, g.rng.random(4, cols - 7)];
-    else if (side === 1) [i, j] = [rows - 2 - width, g.rng.random(4, cols - 7)];
-    else if (side === 2) [i, j] = [g.rng.random(4, rows - 7), 2];
-    else [i, j] = [g.rng.random(4, rows - 7), cols - 2 - width];
-    if (!brushFree(g, i, j, width)) continue;
-    caves += tunnel(g, i, j, g.rng.random(12, rows - 14), g.rng.random(12, cols - 14), width, target - caves);
-  }
-  // Branches from existing caves until the cave count is reached.
-  for (let attempt = 0; attempt < 600 && caves < target; attempt++) {
-    const list: number[] = [];
-    for (let p = 0; p < g.s.type.length; p++) if (g.s.type[p] === CT.Cave) list.push(p);
-    if (list.length === 0) break;
-    const start = list[g.rng.random(0, list.length - 1)]!;
-    const width = g.rng.random(2, 3);
-    const si = Math.floor(start / cols);
-    const sj = start % cols;
-    if (!brushFree(g, si, sj, width)) continue;
-    caves += tunnel(g, si, sj, g.rng.random(3, rows - 4), g.rng.random(3, cols - 4), width, target - caves);
+/** Fills the board of a blank state from the board generator (the original's GENERATOR). */
+export function generateGrid(s: MoriaState, rng: Rng): void {
+  const { rows, cols } = s.cfg;
+  const m = new Generator(rng, rows, cols).grid();
+  for (let p = 0; p < rows * cols; p++) {
+    s.owner[p] = -1;
+    s.treasure[p] = 0;
+    s.turns[p] = 0;
+    const c = m[p]!;
+    if (c === R_) {
+      s.type[p] = CT.Rock;
+      s.turns[p] = s.cfg.rock_resistance;
+    } else if (c === C_ || c === T_) {
+      s.type[p] = CT.Cave;
+      s.treasure[p] = c === T_ ? 1 : 0;
+    } else if (c === O_) s.type[p] = CT.Outside;
+    else s.type[p] = CT.Granite;
   }
 }
 
@@ -286,91 +435,6 @@ export function reachFromOutside(s: MoriaState, pass: (p: number) => boolean): U
       }
   }
   return seen;
-}
-
-function placeTreasures(g: Gen, count: number): boolean {
-  const { s, rows, cols } = g;
-  const reach = reachFromOutside(s, (p) => s.type[p] !== CT.Granite);
-  const nearCave = (p: number): boolean => {
-    const i = Math.floor(p / cols);
-    const j = p % cols;
-    for (let a = -1; a <= 1; a++)
-      for (let b = -1; b <= 1; b++) if (s.type[(i + a) * cols + j + b] === CT.Cave) return true;
-    return false;
-  };
-  const innerList: number[] = [];
-  const openList: number[] = [];
-  for (let i = 3; i < rows - 3; i++)
-    for (let j = 3; j < cols - 3; j++) {
-      const p = i * cols + j;
-      if (s.type[p] !== CT.Rock || !reach[p] || nearCave(p)) continue;
-      (g.inner[p] ? innerList : openList).push(p);
-    }
-  let placed = 0;
-  const take = (list: number[], want: number) => {
-    const perm = g.rng.permutation(list.length);
-    for (const k of perm) {
-      if (placed >= count || want <= 0) return;
-      const p = list[k]!;
-      // Buried: only rock around (never next to a cave or another treasure).
-      if (s.type[p] !== CT.Rock || nearCave(p)) continue;
-      s.type[p] = CT.Cave;
-      s.turns[p] = 0;
-      s.treasure[p] = 1;
-      placed++;
-      want--;
-    }
-  };
-  take(innerList, Math.ceil(count / 2));
-  take(openList, count - placed);
-  take(innerList, count - placed);
-  return placed === count;
-}
-
-/** Checks that make a board playable; returns the first problem, or null. */
-export function boardProblem(s: MoriaState): string | null {
-  const { rows, cols } = s.cfg;
-  let caves = 0;
-  let free = 0;
-  let treasures = 0;
-  for (let p = 0; p < rows * cols; p++) {
-    if (s.type[p] === CT.Cave) {
-      caves++;
-      if (s.treasure[p]) treasures++;
-      else free++;
-    }
-    if (s.type[p] === CT.Abyss) return 'abyss at start';
-  }
-  if (treasures !== CONST.ini_treasures) return `${treasures} treasures instead of ${CONST.ini_treasures}`;
-  if (caves < TARGET.cave - 60 || caves > TARGET.cave + 60) return `wrong number of cave cells: ${caves}`;
-  const np = s.cfg.nb_players;
-  const needed = np * (s.cfg.nb_dwarves + s.cfg.nb_wizards) + s.cfg.nb_trolls + 1;
-  if (free < needed * 4) return `no room for the units: ${free} free caves`;
-  const dig = reachFromOutside(s, (p) => s.type[p] !== CT.Granite);
-  const walk = reachFromOutside(s, (p) => s.type[p] === CT.Cave && !s.treasure[p]);
-  for (let p = 0; p < rows * cols; p++) {
-    if (s.treasure[p] && !dig[p]) return `treasure at ${Math.floor(p / cols)},${p % cols} sealed by granite`;
-    if (s.type[p] === CT.Cave && !s.treasure[p] && !walk[p]) return `cave at ${Math.floor(p / cols)},${p % cols} not connected to the outside`;
-  }
-  return null;
-}
-
-/** Fills the board of a blank state (all rock). False if this attempt failed (retry). */
-export function generateGrid(s: MoriaState, rng: Rng): boolean {
-  const { rows, cols } = s.cfg;
-  const n = rows * cols;
-  for (let p = 0; p < n; p++) {
-    if (s.type[p] === CT.Outside) continue;
-    s.type[p] = CT.Rock;
-    s.turns[p] = s.cfg.rock_resistance;
-    s.treasure[p] = 0;
-    s.owner[p] = -1;
-  }
-  const g: Gen = { s, rng, rows, cols, reserved: new Uint8Array(n), inner: new Uint8Array(n), rects: [] };
-  placeStructures(g, TARGET.granite + rng.random(-25, 25));
-  carveTunnels(g, TARGET.cave - CONST.ini_treasures + rng.random(-30, 30));
-  if (!placeTreasures(g, CONST.ini_treasures)) return false;
-  return boardProblem(s) === null;
 }
 
 /** A fixed board (the `board` setting, already checked by parseConfig), as the original reads a FIXED grid. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import game, { gridString } from '../../../src/games/moria/index.ts';
 import { CT, UT, cloneState, type MoriaState } from '../../../src/games/moria/engine.ts';
-import { boardProblem, reachFromOutside } from '../../../src/games/moria/mapgen.ts';
+import { reachFromOutside } from '../../../src/games/moria/mapgen.ts';
 import { GameConfigError } from '../../../src/games/types.ts';
 import { Rng } from '../../../src/games/rng.ts';
 
@@ -15,17 +15,18 @@ function count(s: MoriaState, t: CT): number {
   return s.type.reduce((n, x) => n + (x === t ? 1 : 0), 0);
 }
 
-test('boards look like the original: 464 Outside, ~1008 Cave with 80 treasures, ~337 Granite, ~1791 Rock, no Abyss', () => {
+// The original's generator (reproduced cell for cell: golden.test.ts) guarantees
+// these; the figures are its own bounds, not statistics of a sample.
+test('boards as the original makes them: the 2-cell Outside band, 800-1100 treasureless caves, at least 80 treasures, granite structures, no Abyss', () => {
   for (const [seed, s] of boards) {
     assert.equal(count(s, CT.Outside), 464, `seed ${seed}`);
-    const caves = count(s, CT.Cave);
-    assert.ok(Math.abs(caves - 1008) <= 60, `seed ${seed}: ${caves} caves`);
-    const granite = count(s, CT.Granite);
-    assert.ok(granite >= 250 && granite <= 420, `seed ${seed}: ${granite} granite`);
-    const rock = count(s, CT.Rock);
-    assert.ok(Math.abs(rock - 1791) <= 150, `seed ${seed}: ${rock} rock`);
+    const caves = s.type.reduce((n, t, p) => n + (t === CT.Cave && !s.treasure[p] ? 1 : 0), 0);
+    assert.ok(caves >= 800 && caves <= 1100, `seed ${seed}: ${caves} caves`);
+    assert.ok(count(s, CT.Granite) > 0, `seed ${seed}: no granite structure`);
     assert.equal(count(s, CT.Abyss), 0);
-    assert.equal(s.treasure.reduce((a, b) => a + b, 0), 80);
+    // 80 treasures, or a few more when a chess block goes on past the 80th.
+    const treasures = s.treasure.reduce((a, b) => a + b, 0);
+    assert.ok(treasures >= 80 && treasures <= 120, `seed ${seed}: ${treasures} treasures`);
     // The outside band is exactly the 2 outer rows and columns.
     for (let i = 0; i < 60; i++)
       for (let j = 0; j < 60; j++) {
@@ -37,7 +38,7 @@ test('boards look like the original: 464 Outside, ~1008 Cave with 80 treasures, 
   }
 });
 
-test('treasures are buried in rock, and every one can be dug to from the Outside (never sealed by granite)', () => {
+test('treasures lie in the rock, never next to a tunnel, and every one can be dug to from the Outside (never sealed by granite)', () => {
   for (const [seed, s] of boards) {
     const dig = reachFromOutside(s, (p) => s.type[p] !== CT.Granite);
     for (let p = 0; p < 3600; p++) {
@@ -46,16 +47,14 @@ test('treasures are buried in rock, and every one can be dug to from the Outside
       assert.ok(dig[p], `seed ${seed}: treasure ${p} sealed`);
       for (let a = -1; a <= 1; a++)
         for (let b = -1; b <= 1; b++) {
-          if (!a && !b) continue;
-          const t = s.type[p + a * 60 + b];
-          assert.ok(t === CT.Rock || t === CT.Granite, `seed ${seed}: treasure ${p} not buried`);
+          const q = p + a * 60 + b;
+          assert.ok(!(s.type[q] === CT.Cave && !s.treasure[q]), `seed ${seed}: treasure ${p} next to a tunnel`);
         }
     }
-    assert.equal(boardProblem(s), null);
   }
 });
 
-test('caves are 2-3 wide tunnels connected to the Outside band', () => {
+test('caves are tunnels of 2x2 blocks (but for a few cells on the bottom and right edges) connected to the Outside band', () => {
   for (const [seed, s] of boards) {
     const walk = reachFromOutside(s, (p) => s.type[p] === CT.Cave && !s.treasure[p]);
     let thin = 0;
@@ -64,15 +63,19 @@ test('caves are 2-3 wide tunnels connected to the Outside band', () => {
       if (s.type[p] !== CT.Cave || s.treasure[p]) continue;
       caves++;
       assert.ok(walk[p], `seed ${seed}: cave ${p} cut off`);
-      // Part of at least one 2x2 block of caves: tunnels are never 1 wide.
       let inBlock = false;
       for (const [a, b] of [[0, 0], [-1, 0], [0, -1], [-1, -1]] as const) {
         const q = p + a * 60 + b;
         if ([q, q + 1, q + 60, q + 61].every((r) => s.type[r] === CT.Cave && !s.treasure[r])) inBlock = true;
       }
-      if (!inBlock) thin++;
+      if (!inBlock) {
+        thin++;
+        const i = Math.floor(p / 60);
+        const j = p % 60;
+        assert.ok(i >= 56 || j >= 56, `seed ${seed}: cave ${p} in a 1-wide passage away from the edges`);
+      }
     }
-    assert.equal(thin, 0, `seed ${seed}: ${thin} of ${caves} caves in a 1-wide passage`);
+    assert.ok(thin <= caves / 50, `seed ${seed}: ${thin} of ${caves} caves in a 1-wide passage`);
   }
 });
 
@@ -144,6 +147,32 @@ test('parseConfig: default.cnf names; unknown keys and bad values are errors', (
   assert.throws(() => game.parseConfig({ nb_rounds: '10' }), GameConfigError);
   assert.throws(() => game.parseConfig({ rows: 40 }), /rows/);
   assert.throws(() => game.parseConfig({ nb_players: 3 }), GameConfigError);
+});
+
+test('a fixed board (the original\'s FIXED grid): read as given, owners and dug rock included; units placed from the seed; bad boards are errors', () => {
+  const rows = gridString(boards.get(SEEDS[0]!)!).match(/.{60}/g)!;
+  // Some owned caves and a half-dug rock, as the original's output files show them.
+  rows[10] = rows[10]!.slice(0, 2) + 'Ab' + rows[10]!.slice(4);
+  const text = rows.join('\n');
+  const cfgB = game.parseConfig({ board: `\n${text}\n` });
+  assert.equal(cfgB.board, text);
+  const s = game.create(cfgB, 77);
+  const grid = gridString(s).match(/.{60}/g)!;
+  for (let i = 0; i < 60; i++)
+    for (let j = 0; j < 60; j++) {
+      const want = rows[i]![j]!;
+      // Round 0 shows the original cells, but for the caves the dwarves now stand on.
+      if (grid[i]![j] !== want) assert.ok(s.utype[s.unitAt[i * 60 + j]!] === UT.Dwarf, `cell ${i},${j}`);
+    }
+  assert.equal(s.type[10 * 60 + 2], CT.Abyss);
+  assert.equal(s.turns[10 * 60 + 3], 2);
+  assert.deepEqual(game.create(cfgB, 77), s);
+  assert.notDeepEqual(game.create(cfgB, 78).upos, s.upos);
+  assert.deepEqual(game.parseConfig({ board: rows }).board, text);
+  assert.throws(() => game.parseConfig({ board: rows.slice(1) }), /59 rows/);
+  assert.throws(() => game.parseConfig({ board: text.replace('R', 'X') }), /"X" is not a cell/);
+  assert.throws(() => game.parseConfig({ board: text.replace(/R/, 'e') }), /not a cell/);
+  assert.throws(() => game.parseConfig({ board: 42 }), GameConfigError);
 });
 
 test('a match lasts nb_rounds rounds; the replay frames of a whole match gzip well under 1 MB', () => {

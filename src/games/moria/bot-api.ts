@@ -1,5 +1,5 @@
 // The Moria API inside a bot's isolate, under the statement's names
-// (State.hh, Settings.hh, Structs.hh, Action.hh; game-facts §1 "API").
+// (State.hh, Settings.hh, Structs.hh, Action.hh of the original package).
 // Decodes the typed arrays of index.ts encodeView:
 //   cells[p] = type | (owner+1)<<3 | treasure<<6 | turns<<7     (p = i*cols+j)
 //   units[3*id..] = player, health, pos (-1 = not on the board)

@@ -1,4 +1,4 @@
-// Moria settings: the keys of the original default.cnf (game-facts §1) plus
+// Moria settings: the keys of the original default.cnf plus
 // the constants Settings.hh hard-codes.
 
 import { GameConfigError } from '../types.ts';

@@ -1,7 +1,9 @@
-// The Moria engine: one round of Board::next (game-facts §1 "Round", "move()
-// semantics", "Sauron AI"), on typed arrays. The statement
-// (statement.en.md in this folder) wins where it is explicit; the facts fill in
-// the order of operations and the non-player AI.
+// The Moria engine: one round of the original's Board::next (the original
+// engine, repository alvaroarino/JOC-EDA-2019-2020, folder game19/, Board.o),
+// on typed arrays.
+// It follows the original's behaviour, random draws included, even where the
+// statement (statement.en.md in this folder) says otherwise: FIDELITY.md lists
+// those places and how the two were compared.
 
 import { Rng } from '../rng.ts';
 import { CONST, type MoriaConfig } from './config.ts';
@@ -74,7 +76,7 @@ export function layout(cfg: MoriaConfig): Layout {
   return { nbUnits: balrog + 1, firstOrc, firstTroll, balrog, perPlayer };
 }
 
-/** The type an id has for its whole life (ids are fixed: game-facts §1 "Unit ids"). */
+/** The type an id has for its whole life (ids are fixed, as in the original's output files). */
 export function typeOfId(cfg: MoriaConfig, id: number): UT {
   const L = layout(cfg);
   if (id < L.firstOrc) return id % L.perPlayer < cfg.nb_dwarves ? UT.Dwarf : UT.Wizard;
@@ -288,7 +290,7 @@ class RoundRunner {
       }
       lists.push(list);
     }
-    // 2. Interleave (game-facts §0): pick the ran-th player with orders left.
+    // 2. Interleave as the original: pick the ran-th player with orders left.
     const idx = new Array<number>(np).fill(0);
     for (;;) {
       let q = 0;

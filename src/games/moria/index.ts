@@ -1,5 +1,6 @@
 // Moria (Salvador Roura, UPC EDA Q1 2019-20, Jutge P44849).
-// Rules: statement.en.md (this folder); gaps filled from the original game's behaviour.
+// Rules: the original engine's (repository alvaroarino/JOC-EDA-2019-2020, folder
+// game19/), state for state; statement.en.md in this folder; FIDELITY.md.
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -372,6 +372,54 @@ test('a killed troll is reborn outside Moria with full health', () => {
   assert.equal(state.uplayer[TROLL], -1);
 });
 
+test('a troll killed by the clans still takes its turn, from where it fell, and is reborn outside afterwards (as in the original)', () => {
+  const s = build(OPEN, [{ id: TROLL, at: [3, 4], health: 10 }, { id: 0, at: [3, 3] }], T);
+  const { state, events } = play(s, { 0: [[0, Dir.Right]] });
+  const kill = events.findIndex((e) => e.t === 'kill' && e.v === TROLL);
+  const hit = events.findIndex((e) => e.t === 'atk' && e.a === TROLL && e.v === 0);
+  assert.ok(kill >= 0 && hit > kill, 'the dead troll hits its killer');
+  assert.equal(state.type[state.upos[TROLL]!], CT.Outside);
+  assert.equal(state.uhealth[TROLL], 500);
+});
+
+test('a killed troll that walks before its rebirth leaves its id on the cell it walked to (the original does not clear it)', () => {
+  // Clan 0's dwarf kills the troll, then clan 1 kills that dwarf: the troll has
+  // nobody to hit and walks (inside: to a random cave); it is then reborn outside.
+  let seen = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    const s = build(OPEN, [{ id: TROLL, at: [4, 6], health: 10 }, { id: 0, at: [4, 5], health: 10 }, { id: 4, at: [4, 4] }], { ...T, seed });
+    const { state, events } = play(s, { 0: [[0, Dir.Right]], 1: [[4, Dir.Right]] });
+    const order = events.filter((e) => e.t === 'kill').map((e) => e.t === 'kill' && e.v);
+    if (order.join() !== `${TROLL},0`) continue;
+    const walk = events.find((e) => e.t === 'move' && e.v === TROLL);
+    assert.ok(walk && walk.t === 'move' && walk.d !== Dir.None);
+    seen++;
+    const ghost = at(state, 4 + [1, 1, 0, -1, -1, -1, 0, 1][walk.d]!, 6 + [0, 1, 1, 1, 0, -1, -1, -1][walk.d]!);
+    assert.equal(state.unitAt[ghost], TROLL, 'the cell still shows the troll');
+    assert.notEqual(state.upos[TROLL], ghost);
+    assert.equal(state.type[state.upos[TROLL]!], CT.Outside);
+    assert.equal(state.unitAt[at(state, 4, 6)], -1);
+  }
+  assert.ok(seen > 0);
+});
+
+test('the Balrog heads for a dwarf killed earlier in the round, at the cell where it fell (as in the original)', () => {
+  // Balrog (4,6); clan 0's dwarf at (4,9), distance 3, is killed by clan 1's at
+  // (3,10), distance 5; the nearest living one is clan 2's at (4,2), distance 4.
+  const s = build(OPEN, [{ id: BALROG, at: [4, 6] }, { id: 0, at: [4, 9], health: 10 }, { id: 4, at: [3, 10] }, { id: 8, at: [4, 2] }]);
+  const { state, events } = play(s, { 1: [[4, Dir.LB]] });
+  assert.ok(events.some((e) => e.t === 'kill' && e.v === 0));
+  assert.deepEqual(posOf(state, BALROG), [4, 7], 'toward where the dead dwarf fell');
+});
+
+test('a round where nothing happens still draws from the board generator (the rebirth shuffles run every round)', () => {
+  const s = build(OPEN, [{ id: 0, at: [3, 3] }]);
+  const r = play(s, {});
+  assert.equal(r.events.length, 0);
+  assert.notEqual(r.state.seed, s.seed);
+  assert.deepEqual({ ...r.state, seed: 0, round: 0 }, { ...s, seed: 0, round: 0 });
+});
+
 test('orcs and trolls unconquer the caves they visit', () => {
   const pic = OPEN.slice();
   pic[3] = 'OO0000000000OO';

@@ -388,6 +388,16 @@ describe('Kame Hame', () => {
     assert.equal(t.state.gokus[1]!.strength, 750, 'a refused request costs nothing');
   });
 
+  test('every goku with strength ≥ kamehame_penalty draws in turn order, asked or not (2012 engine)', () => {
+    const pic = picture([1, 1, '0'], [1, 8, '1'], [4, 1, '2']);
+    // Player 0 (999) asks nothing but draws first (0); player 1 (750) then draws 60 > 50: refused.
+    const s = scripted(build(pic, { gokus: { 1: { strength: 750 }, 2: { strength: 100 } } }), [0, 1, 2, 3], [0, 60]);
+    const t = step(s, [null, T(Left)]);
+    assert.equal(t.events.filter((e: any) => e.e === 'kamehame').length, 0);
+    assert.equal(t.state.gokus[0]!.alive, true);
+    assert.equal(t.state.gokus[1]!.strength, 750);
+  });
+
   test('granted with probability (1 + s − kp) / (1 + max − kp)', () => {
     for (const strength of [700, 850]) {
       let granted = 0;
@@ -442,6 +452,26 @@ describe('resurrection', () => {
     s = step(s).state; // round 1 ends
     assert.equal(s.gokus[1]!.alive, true);
     assert.equal(s.round % 2, 0);
+  });
+
+  test('with no free cell after 200 tries it stays dead and tries again at the end of the next odd round (2012 engine)', () => {
+    // Alive gokus at columns 2 and 6 of every inner row leave no Empty cell without a goku in its 5x5.
+    const marks: [number, number, string][] = [];
+    for (let i = 1; i <= 5; i++) for (let j = 1; j <= 8; j++) marks.push([i, j, 'X']);
+    marks.push([2, 2, '0'], [2, 6, '2'], [4, 4, '3']);
+    const s = build(picture(...marks.slice(0, -3), [2, 2, '.'], [2, 3, '.'], [2, 6, '.'], [4, 4, '.'], ...marks.slice(-3)), {
+      round: 1,
+      gokus: { 1: { alive: false, time: 0, strength: 0 } },
+    });
+    const t = step(s).state;
+    assert.equal(t.gokus[1]!.alive, false, 'no cell: still dead');
+    assert.equal(t.gokus[1]!.time, 0);
+    t.grid[5 * 10 + 8] = CType.Empty; // a free cell appears
+    const u = step(t).state;
+    assert.equal(u.gokus[1]!.alive, false, 'not at the end of an even round');
+    const v = step(u).state;
+    assert.equal(v.gokus[1]!.alive, true, 'back at the end of round 3');
+    assert.deepEqual(at(v, 1), [5, 8]);
   });
 
   test('a killed goku waits at least goku_regen_time rounds', () => {

@@ -1,5 +1,5 @@
 // The bot-side API of Bola de Drac, under the names of the original Board.hh /
-// Action.hh / PosDir.hh (game-facts §4): runs inside each bot's isolate, so
+// Action.hh / PosDir.hh (2012, hecrj/bola-de-drac): runs inside each bot's isolate, so
 // it imports only pure modules. Documented for students in player.d.ts.
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';

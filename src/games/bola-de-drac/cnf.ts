@@ -1,5 +1,5 @@
-// Boards in the format of the original game's .cnf files (game-facts §4
-// "Parameters"): an optional preamble of `key value` lines (`boladedrac v1`,
+// Boards in the format of the original game's .cnf files (2012,
+// hecrj/bola-de-drac): an optional preamble of `key value` lines (`boladedrac v1`,
 // nb_players ... cols, `names a b c d`), then `round N`, the rows of the maze
 // (X rock, . empty, C capsule, B ball; the border all rock), `beans` and
 // `kintons` with one `i j y|n time` line each, and one line per goku:

@@ -1,5 +1,5 @@
 // Bola de Drac 2015: the parameters of a match, named as in the original
-// .cnf files (game-facts §4 "Parameters"). Defaults are those of the shipped
+// .cnf files (2012, hecrj/bola-de-drac). Defaults are those of the shipped
 // demo.cnf (601 rounds, 3 capsules, 2 balls, 4 beans, 4 kintons) with the
 // constants every cnf shares (regen 60, life 55, max 999, res 200, penalties
 // 10 / 700 / 25). The original shipped fixed maps; here the board is generated

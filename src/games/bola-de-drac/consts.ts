@@ -1,6 +1,6 @@
 // Enums and the layout of the bots' view, shared by the engine and the bot
 // API (pure: bundled into the isolates too). Values as in the original
-// Board.hh / PosDir.hh (game-facts §4 "API").
+// Board.hh / PosDir.hh (2012, hecrj/bola-de-drac).
 
 /** enum Dir { None, Top, Bottom, Left, Right } */
 export const Dir = { None: 0, Top: 1, Bottom: 2, Left: 3, Right: 4 } as const;

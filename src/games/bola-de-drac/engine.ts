@@ -1,6 +1,6 @@
-// Bola de Drac 2015: the rules. Statement: statement.ca.md in this folder
-// (copied as statement.ca.md); gaps filled from game-facts §4 (the 2012
-// engine, Board::next), with the 2015 parities.
+// Bola de Drac 2015: the rules. Statement: statement.ca.md in this folder;
+// gaps filled from the 2012 engine (repository hecrj/bola-de-drac, Board.cc
+// Board::next), which Arbiter follows draw for draw (FIDELITY.md).
 //
 // Round numbering: `state.round` is the round the bots see in play() and the
 // round their actions are played in. The first round is round 0 ("La primera

@@ -1,5 +1,5 @@
 // Seeded board generator. The original game shipped fixed maps (demo, maze,
-// zigzag, cnord, ... game-facts §4): a rock border, rock walls inside, sizes
+// zigzag, cnord, ... in hecrj/bola-de-drac): a rock border, rock walls inside, sizes
 // 15x31, 20x38, 19x19, 15x43, the four gokus placed symmetrically. We generate
 // boards of the same kind: walls are mirrored in both axes (so all four start
 // positions are equivalent), every non-rock cell is connected to every other,

@@ -3,9 +3,11 @@
 // (test/fixtures/golden/bola-de-drac/players/Tracer.{cc,ts}) on fixed boards
 // (config `map`); Arbiter, with edition 2012, must reproduce every state.
 import { test } from 'node:test';
-import { readdirSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkGolden, GOLDEN_ROOT } from '../../helpers/golden.ts';
+import { checkGolden, GOLDEN_ROOT, goldenSeat, playStates } from '../../helpers/golden.ts';
+import type { State } from '../../../src/games/bola-de-drac/engine.ts';
 import { arbiterState } from './golden.ts';
 
 const dir = join(GOLDEN_ROOT, 'bola-de-drac');
@@ -20,3 +22,14 @@ for (const f of fixtures) {
     await checkGolden(join(dir, f), arbiterState);
   });
 }
+
+test('the 2015 edition plays the same states as the 2012 one, one round more', async () => {
+  const trace = JSON.parse(readFileSync(join(dir, 'tracer-g1.json'), 'utf8')) as { seed: number; config: Record<string, unknown>; players: string[] };
+  const seats = await Promise.all(trace.players.map((p) => goldenSeat('bola-de-drac', p)));
+  const config = { ...trace.config, nb_rounds: 101 };
+  const old = (await playStates('bola-de-drac', trace.seed, seats, { ...config, edition: 2012 })) as State[];
+  const now = (await playStates('bola-de-drac', trace.seed, seats, { ...config, edition: 2015 })) as State[];
+  assert.equal(old.length, 101);
+  assert.equal(now.length, 102);
+  for (let r = 0; r < old.length; r++) assert.equal(arbiterState(now[r]!), arbiterState(old[r]!), `round ${r}`);
+});

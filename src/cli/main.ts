@@ -23,7 +23,7 @@ export function parseCommandArgs<O extends ParseArgsConfig['options'] & object>(
 type Command = { run: (args: string[]) => Promise<number>; help: string };
 
 export const commands: Record<string, Command> = {
-  play: { run: playCommand, help: 'play <game> <p1> <p2> <p3> <p4> [--seed N] [-o match.json.gz] [--set key=value]...   (play --list)' },
+  play: { run: playCommand, help: 'play <game> <p1> <p2> <p3> <p4> [--seed N] [-o match.json.gz] [--set key=value or key=@file]...   (play --list)' },
   verify: { run: verifyCommand, help: 'verify <match.json[.gz]>   re-run the engine and check every recorded state (exit 1: a state differs; 3: recorded under another engine version)' },
   view: { run: viewCommand, help: 'view <match.json[.gz]> [--port N] [--host H] [--no-open]   watch a replay in the browser' },
   submit: { run: submitCommand, help: 'submit <bot.ts> [--game <id>]   upload to the server (ARBITER_URL, ARBITER_TOKEN) and follow the Dummy gate' },

@@ -35,7 +35,8 @@ export async function playCommand(args: string[]): Promise<number> {
     const m = /^([A-Za-z_][\w]*)=(.*)$/.exec(kv);
     if (!m) throw new UsageError(`--set wants key=value, got "${kv}"`);
     const n = Number(m[2]);
-    config[m[1]!] = m[2] !== '' && Number.isFinite(n) ? n : m[2];
+    // key=@file reads the value from a file: a fixed board (Moria's `board`, Bola de Drac's `map`).
+    config[m[1]!] = m[2]!.startsWith('@') ? readFileSync(m[2]!.slice(1), 'utf8') : m[2] !== '' && Number.isFinite(n) ? n : m[2];
   }
   game.parseConfig(config); // refuse a bad setting before any bot starts
   const seats: MatchSeat[] = [];

@@ -58,6 +58,18 @@ test('bad input is a one-line error and a non-zero exit', () => {
   writeFileSync(join(dir, 'junk.json'), '{"hello": 1}');
   oneLineError(arbiter('verify', join(dir, 'junk.json')), /not a replay/);
   oneLineError(arbiter('frobnicate'), /unknown command/);
+  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--set', `board=@${join(dir, 'no-board.txt')}`), /ENOENT|no such file/);
+});
+
+test('--set key=@file reads a setting from a file: a Bola de Drac board in the original .cnf format', () => {
+  const trace = JSON.parse(readFileSync(new URL('../fixtures/golden/bola-de-drac/tracer-g1.json', import.meta.url), 'utf8'));
+  const map = join(dir, 'board.cnf');
+  writeFileSync(map, trace.config.map);
+  const file = join(dir, 'bdd-map.json.gz');
+  const r = arbiter('play', 'bola-de-drac', 'Dummy', 'Demo', 'Dummy', 'Demo', '--seed', '3', '--set', `map=@${map}`, '--set', 'nb_rounds=21', '-o', file, '--quiet');
+  assert.equal(r.code, 0, r.err);
+  const replay = JSON.parse(gunzipSync(readFileSync(file)).toString());
+  assert.equal(replay.config.map, trace.config.map);
 });
 
 test('a Moria match with built-ins and a file: scores, ranks, a replay that verifies, and one that does not once tampered with', () => {

@@ -3,6 +3,9 @@
 // Decodes the typed arrays of index.ts encodeView:
 //   cells[p] = type | (owner+1)<<3 | treasure<<6 | turns<<7     (p = i*cols+j)
 //   units[3*id..] = player, health, pos (-1 = not on the board)
+//   grid[p] = id of the unit the board shows on cell p, or -1 (as the
+//             original's grid: after a killed troll walks before its rebirth,
+//             a cell can show it away from its position)
 //   meta = round, nb_players, nb_rounds, nb_dwarves, nb_wizards, max_nb_orcs,
 //          nb_trolls, treasure_value, rock_resistance, rows, cols,
 //          nb_cells[np], nb_treasures[np]
@@ -42,7 +45,7 @@ export function install(rt: BotRuntime): void {
   let nd = 20;
   let perPlayer = 25;
   // Per-view caches, built on first use.
-  let unitAt: Int16Array | null = null;
+  let unitAt: Int16Array<ArrayBufferLike> | null = null;
   let byPlayer: { d: number[][]; w: number[][] } | null = null;
   // Orders given this round (Action: one per unit).
   let given = new Set<number>();
@@ -51,6 +54,7 @@ export function install(rt: BotRuntime): void {
     cells = view['cells'] as Uint16Array;
     units = view['units'] as Int16Array;
     meta = view['meta'] as Int32Array;
+    const grid = view['grid'] as Int16Array | undefined;
     np = meta[1]!;
     nd = meta[3]!;
     perPlayer = nd + meta[4]!;
@@ -59,7 +63,7 @@ export function install(rt: BotRuntime): void {
     firstOrc = np * perPlayer;
     firstTroll = firstOrc + meta[5]!;
     balrog = firstTroll + meta[6]!;
-    unitAt = null;
+    unitAt = grid ?? null;
     byPlayer = null;
     given = new Set<number>();
   });
@@ -70,7 +74,7 @@ export function install(rt: BotRuntime): void {
 
   const posOk = (a: unknown, b?: unknown): boolean => posWithin(a, b, rows, cols);
 
-  function getUnitAt(): Int16Array {
+  function getUnitAt(): Int16Array<ArrayBufferLike> {
     if (!unitAt) {
       unitAt = new Int16Array16(rows * cols).fill(-1);
       for (let id = 0; 3 * id < units.length; id++) {

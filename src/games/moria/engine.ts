@@ -560,7 +560,10 @@ class RoundRunner {
   /**
    * Every troll acts, in id order, from its recorded position: as in the
    * original, even one killed earlier this round (it is reborn at the end of
-   * the round all the same).
+   * the round all the same). If such a troll walks, the cell it walks to keeps
+   * showing it after its rebirth elsewhere (a "ghost": the original's rebirth
+   * does not clear it): it blocks, can be hit (hurting the troll), and bans
+   * rebirths around it, as in the original.
    */
   moveTrolls(): void {
     const s = this.s;
@@ -638,10 +641,13 @@ class RoundRunner {
         }
       }
     }
+    // The original aborts the whole game (an assertion) when that cell shows a
+    // unit, which only a troll's ghost cell can do (see moveTrolls): here the
+    // Balrog stays put instead.
+    const to = res === NONE_DIR ? -1 : this.neighbour(p1, res);
+    if (to >= 0 && s.unitAt[to]! >= 0) res = NONE_DIR;
     this.ev.push({ t: 'move', v: b, d: res });
     if (res === NONE_DIR) return;
-    const to = this.neighbour(p1, res);
-    if (s.unitAt[to]! >= 0) return;
     this.step(b, to);
     // Everything in the ring around it dies; the ring is unconquered.
     for (let d = 0; d < 8; d++) {

@@ -145,7 +145,9 @@ const game: GameDefinition<MoriaConfig, MoriaState, MoriaOrder> = {
       s.round, c.nb_players, c.nb_rounds, c.nb_dwarves, c.nb_wizards, c.max_nb_orcs, c.nb_trolls,
       c.treasure_value, c.rock_resistance, c.rows, c.cols, ...s.nbCells, ...s.nbTreasures,
     ]);
-    return { cells, units, meta };
+    // The grid's own unit ids (the original's Cell::id), not derived from the
+    // positions: they differ where a killed troll walked before its rebirth.
+    return { cells, units, meta, grid: s.unitAt.slice() };
   },
 
   frame(s) {

@@ -396,6 +396,7 @@ test('a killed troll that walks before its rebirth leaves its id on the cell it 
     seen++;
     const ghost = at(state, 4 + [1, 1, 0, -1, -1, -1, 0, 1][walk.d]!, 6 + [0, 1, 1, 1, 0, -1, -1, -1][walk.d]!);
     assert.equal(state.unitAt[ghost], TROLL, 'the cell still shows the troll');
+    assert.equal((game.encodeView(state)['grid'] as Int16Array)[ghost], TROLL, "and so does the bots' cell(i, j).id");
     assert.notEqual(state.upos[TROLL], ghost);
     assert.equal(state.type[state.upos[TROLL]!], CT.Outside);
     assert.equal(state.unitAt[at(state, 4, 6)], -1);

@@ -22,8 +22,11 @@ interface Fixture {
   dummies: number[];
   /** Per Dummy player: its generator's seed before the first round of the fixture. */
   generatorBefore: Record<string, number>;
-  /** state: the board the players saw (60 grid lines, then round, nb_cells, nb_treasures, status and one line per unit). */
-  rounds: { round: number; state: string[]; orders: Record<string, string> }[];
+  /**
+   * state: the board the players saw (60 grid lines, then round, nb_cells, nb_treasures, status and one line per unit);
+   * ghosts: [i, j, id] where the original's grid shows a unit away from its position (a troll killed and reborn).
+   */
+  rounds: { round: number; state: string[]; ghosts?: [number, number, number][]; orders: Record<string, string> }[];
 }
 
 const DIR = new URL('../../fixtures/dummy/moria/', import.meta.url);
@@ -32,7 +35,7 @@ const COLS = 60;
 const ROCK = 5;
 
 /** The view Arbiter's engine would give a bot for this printed state (index.ts encodeView). */
-function viewOf(state: string[]) {
+function viewOf(state: string[], ghosts: [number, number, number][] = []) {
   const cells = new Uint16Array(ROWS * COLS);
   for (let i = 0; i < ROWS; i++)
     for (let j = 0; j < COLS; j++) {
@@ -64,7 +67,11 @@ function viewOf(state: string[]) {
     +roundLine![1]!, 4, 200, 20, 5, 20, 4, 10, ROCK, ROWS, COLS,
     ...cellsLine!.slice(1).map(Number), ...treasuresLine!.slice(1).map(Number),
   ]);
-  return [cells, units, meta];
+  // The unit id each cell shows (Cell::id): the units' positions, then the ghost cells.
+  const grid = new Int16Array(ROWS * COLS).fill(-1);
+  for (let id = 0; id < unitLines.length; id++) if (units[3 * id + 2]! >= 0) grid[units[3 * id + 2]!] = id;
+  for (const [i, j, id] of ghosts) grid[i * COLS + j] = id;
+  return [cells, units, meta, grid];
 }
 
 test("Arbiter's Dummy gives the original Dummy's commands on the original's states", async () => {
@@ -86,9 +93,9 @@ test("Arbiter's Dummy gives the original Dummy's commands on the original's stat
       assert.ok(loaded.ok, `${file}: the Dummy does not load`);
       for (const r of fx.rounds) {
         const reply = await host.play({
-          names: JSON.stringify(['cells', 'units', 'meta']),
+          names: JSON.stringify(['cells', 'units', 'meta', 'grid']),
           status: JSON.stringify({ status: [0, 0, 0, 0], names: fx.names }),
-          arrays: viewOf(r.state),
+          arrays: viewOf(r.state, r.ghosts),
         });
         assert.ok(reply.ok, `${file} round ${r.round}: the Dummy failed`);
         const ours = (JSON.parse(reply.orders) as [number, number][]).map(([id, d]) => `${id}:${d}`).join(' ');
@@ -98,5 +105,5 @@ test("Arbiter's Dummy gives the original Dummy's commands on the original's stat
       await host.close();
     }
   }
-  assert.equal(compared, 16 * (4 + 4 + 2));
+  assert.ok(compared >= 16 * (4 + 4 + 2), `only ${compared} rounds compared`);
 });

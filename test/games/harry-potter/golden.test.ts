@@ -1,12 +1,13 @@
 // Golden traces: matches played by the original engine (repository
 // gbg4812/TheGame, folder game/, Board.cc) with the deterministic test players
 // in test/fixtures/golden/harry-potter/players/ (C++ and TypeScript twins);
-// Arbiter must reproduce every state, round 0 to 200.
+// Arbiter must reproduce every state, round 0 to 200; and round 0 (the board
+// and the initial placement) for seeds 0-299 (boards/round0-seeds-0-299.json).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GOLDEN_ROOT, checkGolden, goldenSeat, readTrace } from '../../helpers/golden.ts';
+import { GOLDEN_ROOT, checkGolden, digest, goldenSeat, readTrace } from '../../helpers/golden.ts';
 import { runMatch } from '../../../src/runner/run-match.ts';
 import game from '../../../src/games/harry-potter/index.ts';
 import type { HPEvent, HPOrder, HPState } from '../../../src/games/harry-potter/engine.ts';
@@ -14,6 +15,12 @@ import { arbiterState } from './golden.ts';
 
 const dir = join(GOLDEN_ROOT, 'harry-potter');
 const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+
+test('round 0 (board generation and the initial placement) equals the original for seeds 0-299', () => {
+  const boards = JSON.parse(readFileSync(join(dir, 'boards', 'round0-seeds-0-299.json'), 'utf8')) as { firstSeed: number; digests: string[] };
+  const cfg = game.parseConfig({});
+  boards.digests.forEach((d, k) => assert.equal(digest(arbiterState(game.create(cfg, boards.firstSeed + k))), d, `seed ${boards.firstSeed + k}`));
+});
 
 test('there are golden traces of at least five seeds, all for the current engine', () => {
   const seeds = new Set(fixtures.map((f) => readTrace(join(dir, f)).seed));

@@ -4,9 +4,11 @@
 // TypeScript twins); Arbiter must reproduce every state, round 0 to the last
 // (200 with the default settings; seed6-settings.json changes them all).
 // seed*.json use the boards the original generates for their seed; fixed*.json
-// a fixed board (the `board` setting, the original's FIXED grid) that the
-// original generated for another seed, with the units placed from the match
-// seed. boards/ holds the original's round 0 (board and units) for 300 seeds.
+// a fixed board (the `board` setting, the original's FIXED grid), with the units
+// placed from the match seed: one the original generated for another seed, or
+// (fixed6, fixed7) rock around one block of caves, crowded enough for the
+// placement and rebirth fallbacks. boards/ holds the original's round 0 (board
+// and units) for 300 seeds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';

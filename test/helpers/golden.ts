@@ -10,12 +10,15 @@
 // state (`arbiterState`). scripts/golden-import.ts turns an original output
 // file into a fixture.
 
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getGame } from '../../src/games/registry.ts';
+import type { AnyGame } from '../../src/games/types.ts';
 import { builtinSeat } from '../../src/runner/builtins.ts';
 import { runMatch } from '../../src/runner/run-match.ts';
 import type { MatchSeat } from '../../src/runner/types.ts';
@@ -106,4 +109,37 @@ export async function checkGolden<S>(fixturePath: string, arbiterState: (state: 
   const trace = readTrace(fixturePath);
   const mismatch = await compareTrace(trace, arbiterState);
   if (mismatch) throw new Error(`${basename(fixturePath)} (seed ${trace.seed}): round ${mismatch.round}: ${mismatch.message}`);
+}
+
+/**
+ * Registers a game's golden tests: traces of at least five seeds, each
+ * recorded for the current engine version, and one test per trace that plays
+ * it again. Returns the fixture folder.
+ */
+export function registerGoldenTests<S>(game: AnyGame, arbiterState: (state: S) => string, original = "the original's"): string {
+  const dir = join(GOLDEN_ROOT, game.id);
+  const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  test('there are golden traces of at least five seeds, all recorded for the current engine', () => {
+    const traces = fixtures.map((f) => readTrace(join(dir, f)));
+    const seeds = new Set(traces.map((t) => t.seed));
+    assert.ok(seeds.size >= 5, `${seeds.size} seeds`);
+    for (const [i, t] of traces.entries()) assert.equal(t.engineVersion, game.engineVersion, fixtures[i]);
+  });
+  for (const f of fixtures) {
+    test(`golden trace ${f}: every state equals ${original}`, async () => {
+      await checkGolden(join(dir, f), arbiterState);
+    });
+  }
+  return dir;
+}
+
+/** Asserts that round 0 (the board and the initial placement) equals the original's for a range of seeds, default settings. */
+export function registerRound0Test<S>(game: AnyGame, arbiterState: (state: S) => string, file = 'boards/round0-seeds-0-299.json'): void {
+  const boards = JSON.parse(readFileSync(join(GOLDEN_ROOT, game.id, file), 'utf8')) as { firstSeed: number; digests: string[] };
+  const last = boards.firstSeed + boards.digests.length - 1;
+  test(`round 0 (board generation and the initial placement) equals the original's for seeds ${boards.firstSeed}-${last}`, () => {
+    const cfg = game.parseConfig({});
+    const wrong = boards.digests.flatMap((d, k) => (digest(arbiterState(game.create(cfg, boards.firstSeed + k) as S)) === d ? [] : [boards.firstSeed + k]));
+    assert.deepEqual(wrong, [], `seeds whose round 0 differs: ${wrong.join(' ')}`);
+  });
 }

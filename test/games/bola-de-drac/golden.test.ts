@@ -4,24 +4,14 @@
 // (config `map`); Arbiter, with edition 2012, must reproduce every state.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkGolden, GOLDEN_ROOT, goldenSeat, playStates } from '../../helpers/golden.ts';
+import { goldenSeat, playStates, registerGoldenTests } from '../../helpers/golden.ts';
+import game from '../../../src/games/bola-de-drac/index.ts';
 import type { State } from '../../../src/games/bola-de-drac/engine.ts';
 import { arbiterState } from './golden.ts';
 
-const dir = join(GOLDEN_ROOT, 'bola-de-drac');
-const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json'));
-
-test('at least five golden traces', () => {
-  if (fixtures.length < 5) throw new Error(`only ${fixtures.length} traces`);
-});
-
-for (const f of fixtures) {
-  test(`golden trace ${f}: every state as the 2012 engine`, async () => {
-    await checkGolden(join(dir, f), arbiterState);
-  });
-}
+const dir = registerGoldenTests<State>(game, arbiterState, 'the 2012 engine\'s');
 
 test('the 2015 edition plays the same states as the 2012 one, one round more', async () => {
   const trace = JSON.parse(readFileSync(join(dir, 'tracer-g1.json'), 'utf8')) as { seed: number; config: Record<string, unknown>; players: string[] };

@@ -5,38 +5,15 @@
 // and the initial placement) for seeds 0-299 (boards/round0-seeds-0-299.json).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GOLDEN_ROOT, checkGolden, digest, goldenSeat, readTrace } from '../../helpers/golden.ts';
+import { goldenSeat, readTrace, registerGoldenTests, registerRound0Test } from '../../helpers/golden.ts';
 import { runMatch } from '../../../src/runner/run-match.ts';
 import game from '../../../src/games/harry-potter/index.ts';
 import type { HPEvent, HPOrder, HPState } from '../../../src/games/harry-potter/engine.ts';
 import { arbiterState } from './golden.ts';
 
-const dir = join(GOLDEN_ROOT, 'harry-potter');
-const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-
-test('round 0 (board generation and the initial placement) equals the original for seeds 0-299', () => {
-  const boards = JSON.parse(readFileSync(join(dir, 'boards', 'round0-seeds-0-299.json'), 'utf8')) as { firstSeed: number; digests: string[] };
-  const cfg = game.parseConfig({});
-  boards.digests.forEach((d, k) => assert.equal(digest(arbiterState(game.create(cfg, boards.firstSeed + k))), d, `seed ${boards.firstSeed + k}`));
-});
-
-test('there are golden traces of at least five seeds, all for the current engine', () => {
-  const seeds = new Set(fixtures.map((f) => readTrace(join(dir, f)).seed));
-  assert.ok(seeds.size >= 5, `${seeds.size} seeds`);
-  for (const f of fixtures) {
-    const t = readTrace(join(dir, f));
-    assert.equal(t.engineVersion, game.engineVersion, f);
-    assert.equal(t.digests.length, Number(t.config.num_rounds ?? 200) + 1, f);
-  }
-});
-
-for (const f of fixtures) {
-  test(`golden trace ${f}: every state equals the original's`, async () => {
-    await checkGolden<HPState>(join(dir, f), arbiterState);
-  });
-}
+registerRound0Test<HPState>(game, arbiterState);
+const dir = registerGoldenTests<HPState>(game, arbiterState);
 
 test('the test players exercise every rule: battles of every outcome, ghost attacks, rescues, spells, Voldemort, invalid and duplicate commands', async () => {
   const t = readTrace(join(dir, 'seed3-mixed.json'));

@@ -11,42 +11,16 @@
 // and units) for 300 seeds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { GOLDEN_ROOT, checkGolden, digest, goldenSeat, readTrace } from '../../helpers/golden.ts';
+import { goldenSeat, readTrace, registerGoldenTests, registerRound0Test } from '../../helpers/golden.ts';
 import { runMatch } from '../../../src/runner/run-match.ts';
 import game from '../../../src/games/moria/index.ts';
 import { type MoriaEvent, type MoriaOrder, type MoriaState } from '../../../src/games/moria/engine.ts';
 import { arbiterState } from './golden.ts';
 
-const dir = join(GOLDEN_ROOT, 'moria');
-const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-
-test('there are golden traces of at least five seeds, all for the current engine', () => {
-  const seeds = new Set(fixtures.map((f) => readTrace(join(dir, f)).seed));
-  assert.ok(seeds.size >= 5, `${seeds.size} seeds`);
-  for (const f of fixtures) {
-    const t = readTrace(join(dir, f));
-    assert.equal(t.engineVersion, game.engineVersion, f);
-    assert.equal(t.digests.length, game.parseConfig(t.config).nb_rounds + 1, f);
-  }
-});
-
-for (const f of fixtures) {
-  test(`golden trace ${f}: every state equals the original's`, async () => {
-    await checkGolden<MoriaState>(join(dir, f), arbiterState);
-  });
-}
-
-test("the board generator and the initial placement give the original's round 0 for 300 seeds (restarts included)", () => {
-  const t = JSON.parse(readFileSync(join(dir, 'boards', 'round0-seeds-0-299.json'), 'utf8')) as { firstSeed: number; digests: string[] };
-  const cfg = game.parseConfig({});
-  const wrong: number[] = [];
-  t.digests.forEach((d, k) => {
-    if (digest(arbiterState(game.create(cfg, t.firstSeed + k))) !== d) wrong.push(t.firstSeed + k);
-  });
-  assert.deepEqual(wrong, [], `seeds whose round 0 differs: ${wrong.join(' ')}`);
-});
+const dir = registerGoldenTests<MoriaState>(game, arbiterState);
+// The seeds include those where the original throws a grid away and draws another.
+registerRound0Test<MoriaState>(game, arbiterState);
 
 const KIND = ['dwarf', 'wizard', 'orc', 'troll', 'balrog'];
 

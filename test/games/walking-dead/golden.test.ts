@@ -6,32 +6,14 @@
 // round 0 to the last.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { GOLDEN_ROOT, checkGolden, goldenSeat, readTrace } from '../../helpers/golden.ts';
+import { goldenSeat, readTrace, registerGoldenTests } from '../../helpers/golden.ts';
 import { runMatch } from '../../../src/runner/run-match.ts';
 import game from '../../../src/games/walking-dead/index.ts';
 import { UType, type TwdEvent, type TwdOrder, type TwdState } from '../../../src/games/walking-dead/engine.ts';
 import { arbiterState } from './golden.ts';
 
-const dir = join(GOLDEN_ROOT, 'walking-dead');
-const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-
-test('there are golden traces of at least five seeds, all for the current engine', () => {
-  const seeds = new Set(fixtures.map((f) => readTrace(join(dir, f)).seed));
-  assert.ok(seeds.size >= 5, `${seeds.size} seeds`);
-  for (const f of fixtures) {
-    const t = readTrace(join(dir, f));
-    assert.equal(t.engineVersion, game.engineVersion, f);
-    assert.equal(t.digests.length, game.parseConfig(t.config).num_rounds + 1, f);
-  }
-});
-
-for (const f of fixtures) {
-  test(`golden trace ${f}: every state equals the original's`, async () => {
-    await checkGolden<TwdState>(join(dir, f), arbiterState);
-  });
-}
+const dir = registerGoldenTests<TwdState>(game, arbiterState);
 
 test('the test players exercise every rule: fights of both kinds, zombie kills, bites, conversions, clan switches, food, and orders that fail', async () => {
   const t = readTrace(join(dir, 'seed-1.json'));

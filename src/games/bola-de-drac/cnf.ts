@@ -43,7 +43,8 @@ export interface Cnf {
   gokus: CnfGoku[];
 }
 
-const PARAM_KEYS = new Set([
+/** The parameters of a .cnf file, in the order the original prints them. */
+const PARAM_ORDER = [
   'nb_players',
   'nb_rounds',
   'nb_capsules',
@@ -61,7 +62,8 @@ const PARAM_KEYS = new Set([
   'combat_penalty',
   'rows',
   'cols',
-]);
+];
+const PARAM_KEYS = new Set(PARAM_ORDER);
 
 const GOKU_TYPES: Record<string, [ball: boolean, kinton: boolean]> = {
   normal: [false, false],
@@ -215,30 +217,11 @@ export interface CnfSource {
   gokus: CnfGoku[];
 }
 
-const PRINT_ORDER = [
-  'nb_players',
-  'nb_rounds',
-  'nb_capsules',
-  'nb_balls',
-  'nb_beans',
-  'nb_kintons',
-  'goku_regen_time',
-  'bean_regen_time',
-  'kinton_regen_time',
-  'kinton_life_time',
-  'max_strength',
-  'res_strength',
-  'moving_penalty',
-  'kamehame_penalty',
-  'combat_penalty',
-  'rows',
-  'cols',
-];
 
 /** A board as the original reads it (status 0 for every goku). */
 export function cnfText(src: CnfSource): string {
   const out: string[] = ['boladedrac v1'];
-  for (const key of PRINT_ORDER) if (src.params[key] !== undefined) out.push(`${key} ${src.params[key]}`);
+  for (const key of PARAM_ORDER) if (src.params[key] !== undefined) out.push(`${key} ${src.params[key]}`);
   out.push(`names ${(src.names ?? ['?', '?', '?', '?']).join(' ')}`);
   out.push(`round ${src.round}`);
   for (let i = 0; i < src.rows; i++) {

@@ -136,7 +136,9 @@ test('Dummy beats Null and a random-moving bot', async () => {
   }
 });
 
-test('Dummy clearly beats Demo: strictly first against three Demos in at least 10 of 12 matches, and well within its CPU budget', async () => {
+// The Dummy is the original's (same decisions, same random() calls): it is strictly first against
+// three of Arbiter's Demos in 8 of these 12 matches (the earlier home-made Dummy won 10 or more).
+test('Dummy beats Demo: strictly first against three Demos in at least 7 of 12 matches, and well within its CPU budget', async () => {
   const dummy = await seat('Dummy');
   const demo = await seat('Demo');
   let won = 0;
@@ -153,7 +155,7 @@ test('Dummy clearly beats Demo: strictly first against three Demos in at least 1
       assert.ok(p.cpuMs < 2500, `${p.name} used ${p.cpuMs} ms`);
     }
   }
-  assert.ok(won >= 10, `Dummy won ${won}/12: ${results.join(' ')}`);
+  assert.ok(won >= 7, `Dummy won ${won}/12: ${results.join(' ')}`);
 });
 
 test('a Demo-strength player does not pass the gate (four wins out of four against three Dummies)', async () => {

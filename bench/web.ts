@@ -1,7 +1,7 @@
 // The website's figures (`npm run bench web`):
 // - page weight: each main page's HTML plus the styles and scripts it loads
 //   (the viewer's game code included on a match page), raw and gzipped,
-//   against issue 5's 300 KB per page before replay data;
+//   against a goal of 300 KB per page before replay data;
 // - the viewer's drawing cost per game: each game's view draws every round
 //   of a real match (Demo, Dummy, Demo, Null, seed 7) on a 900 px canvas at
 //   device pixel ratio 1 and 2 in Debian's Chromium (software rendering).

@@ -1,4 +1,4 @@
-// The account pages (issue 5): sign up, log in, log out, API tokens. Real
+// The account pages: sign up, log in, log out, API tokens. Real
 // Postgres through test/server/setup.ts; forms posted as a browser posts them.
 
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// In Chromium, through the pages as a student uses them (issue 5): sign up,
+// In Chromium, through the pages as a student uses them: sign up,
 // submit a bot and watch the verdict arrive live, open a gate match and step
 // through it, download its replay, find the player on the leaderboard and
 // its rating chart; the same pages on a phone and their weight. The whole

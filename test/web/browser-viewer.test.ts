@@ -1,4 +1,4 @@
-// In Chromium (issue 5): the replay viewer on /view with local files of all
+// In Chromium: the replay viewer on /view with local files of all
 // four games (drawn round by round without a page error), files that are not
 // replays, the viewer and the reading pages on a phone, the home page's game
 // cards, and the weight of the pages a visitor opens first. The judge runs

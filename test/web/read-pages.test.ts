@@ -1,4 +1,4 @@
-// The reading pages (issue 5) against real Postgres and Redis: the home page,
+// The reading pages against real Postgres and Redis: the home page,
 // a game's page with its statement, the starter kit, leaderboards, player
 // pages, the matches list with filters and pages, a match's page, its log
 // download for the owner only, /queue and /api/queue.

@@ -1,4 +1,4 @@
-// The submitting pages (issue 5): the submit form and its errors, the
+// The submitting pages: the submit form and its errors, the
 // submission page and its gate timeline, my submissions, the source. Real
 // Postgres (and, in the last test, the whole judge: Redis, the recorder and a
 // real worker process following the gate).

@@ -200,18 +200,21 @@ function visitMarks(args: DrawArgs, visit: MarkVisitor): void {
   const units = frameOf(args.round).units;
   const prevUnits = args.prev ? frameOf(args.prev).units : null;
   const name = (pl: number) => playerName(args.replay, pl);
+  // A fighter's clan as it was when it fought: by the end of the round the
+  // winner may have become a zombie (clan -1) or switched clans.
+  const clanBefore = (u: number) => (prevUnits ?? units)[4 * u + 1] ?? -1;
   for (const raw of args.round.events) {
     const e = raw as Record<string, unknown>;
     switch (e.k) {
       case 'fight': {
         const winner = num(e.w);
         const loser = winner === num(e.a) ? num(e.d) : num(e.a);
-        const clan = units[4 * winner + 1] ?? -1;
+        const clan = clanBefore(winner);
         visit(units[4 * loser + 2] ?? -1, clan, `killed in a fight by ${name(clan)}${e.surprise ? ' (surprise attack)' : ''}`);
         break;
       }
       case 'zkill': {
-        const clan = units[4 * num(e.u) + 1] ?? -1;
+        const clan = clanBefore(num(e.u));
         const at = prevUnits?.[4 * num(e.z) + 2] ?? -1;
         visit(at, clan, `zombie killed by ${name(clan)}`);
         break;

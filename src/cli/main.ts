@@ -1,24 +1,11 @@
 // The `arbiter` command. Each subcommand is a function from its arguments to
 // an exit code; bad input is one line on stderr and a non-zero exit.
 
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { playCommand } from './play.ts';
 import { verifyCommand } from './verify.ts';
 import { submitCommand } from './submit.ts';
 import { viewCommand } from './view.ts';
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-/** A command's flags and positionals; an unknown or malformed flag is a UsageError (one line, exit 2). */
-export function parseCommandArgs<O extends ParseArgsConfig['options'] & object>(args: string[], options: O) {
-  try {
-    return parseArgs({ args, allowPositionals: true, strict: true, options });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-}
 
 type Command = { run: (args: string[]) => Promise<number>; help: string };
 

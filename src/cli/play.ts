@@ -10,7 +10,7 @@ import { checkSeed, runMatch } from '../runner/run-match.ts';
 import type { MatchSeat } from '../runner/types.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
 import { compileBot, readBotHeader } from '../../sandbox/compile.ts';
-import { parseCommandArgs, UsageError } from './main.ts';
+import { parseCommandArgs, UsageError } from './args.ts';
 
 export async function playCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {

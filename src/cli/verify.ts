@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { decodeReplay } from '../replay/io.ts';
 import { verifyReplay } from '../replay/verify.ts';
-import { UsageError } from './main.ts';
+import { UsageError } from './args.ts';
 
 export async function verifyCommand(args: string[]): Promise<number> {
   const [file, ...extra] = args;

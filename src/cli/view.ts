@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { decodeReplay } from '../replay/io.ts';
-import { parseCommandArgs, UsageError } from './main.ts';
+import { parseCommandArgs, UsageError } from './args.ts';
 
 export async function viewCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {

@@ -7,11 +7,6 @@ export class UnknownPlayerError extends Error {
   override name = 'UnknownPlayerError';
 }
 
-/** Names of a game's built-in players (Null, Demo, Dummy, ...). */
-export async function builtinNames(gameId: string): Promise<string[]> {
-  return Object.keys((await getGame(gameId)).bots.builtin);
-}
-
 /** A built-in player as an ordinary seat: its source file, run like any submission. */
 export async function builtinSeat(gameId: string, name: string): Promise<MatchSeat> {
   const game = await getGame(gameId);

@@ -33,5 +33,3 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Htm
 /** Trusted markup, printed as is. */
 export const raw = (s: string) => new Html(s);
 
-/** JSON for a <script type="application/json"> block: `<` escaped so it cannot close the tag. */
-export const jsonScript = (value: unknown) => raw(JSON.stringify(value).replace(/</g, '\\u003c'));

@@ -2,7 +2,7 @@
 // main content, footer. Pages are server-rendered HTML that works without
 // JavaScript; scripts only enhance (live gate, viewer, drag and drop).
 
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { html, type Html, type HtmlValue } from './html.ts';
 import type { AuthUser } from '../server/auth.ts';
 
@@ -81,5 +81,3 @@ export function sendPage(reply: FastifyReply, o: PageOptions, status = 200) {
   return reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').headers(PAGE_SECURITY_HEADERS).send(page(o).value);
 }
 
-/** The user of a request (set by the server's auth hook). */
-export const userOf = (request: FastifyRequest) => request.user;

@@ -9,12 +9,7 @@ import { matchOut, matchInclude } from '../serialize.ts';
 import { Prisma } from '../../db/generated/client.ts';
 import type { MatchRow, ParticipantRow } from '../serialize.ts';
 import type { Db } from '../../db/client.ts';
-
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-} as const;
+import { idParams } from '../schemas.ts';
 
 export interface ListQuery {
   game?: string;

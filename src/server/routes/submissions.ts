@@ -13,12 +13,7 @@ import { withTimeout } from '../../queue/connection.ts';
 import { statusOut, FINAL_STATUSES, matchOut, matchInclude } from '../serialize.ts';
 import { clientKey } from '../attempt-budgets.ts';
 import type { JudgeEventMessage } from '../events.ts';
-
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-} as const;
+import { idParams } from '../schemas.ts';
 
 const EXT_RE = /\.(ts|js|mts|mjs|cts|cjs)$/i;
 

@@ -11,6 +11,7 @@ import { sendPage } from '../layout.ts';
 import { errorSummary, field, type FieldErrors } from '../forms.ts';
 import { pageUser } from './auth.ts';
 import { formatTime } from './submissions.ts';
+import { idParams } from '../../server/schemas.ts';
 
 const LABEL_MAX = 100;
 
@@ -20,12 +21,6 @@ interface AccountView {
   created?: { token: string; label: string | null };
   notice?: string;
 }
-
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-} as const;
 
 export default async function accountPages(app: FastifyInstance) {
   const { db } = app.deps;

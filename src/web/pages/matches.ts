@@ -12,6 +12,7 @@ import { matchInclude, matchOut } from '../../server/serialize.ts';
 import { select, field } from '../forms.ts';
 import { html, type Html } from '../html.ts';
 import { sendPage } from '../layout.ts';
+import { idParams } from '../../server/schemas.ts';
 
 export type MatchView = ReturnType<typeof matchOut>;
 
@@ -139,7 +140,6 @@ ${pager({ page, pages, href, label: 'Match pages' })}`,
     },
   );
 
-  const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } } as const;
 
   app.get<{ Params: { id: number } }>('/matches/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {
     const m = await db.match.findUnique({

@@ -16,6 +16,7 @@ import { html, type Html, type HtmlValue } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { select } from '../forms.ts';
 import { pageUser } from './auth.ts';
+import { idParams } from '../../server/schemas.ts';
 
 /** A time as people read it, in UTC, with the machine-readable value. */
 export function formatTime(d: Date): Html {
@@ -30,12 +31,6 @@ export function statusBadge(status: string, id?: string): Html {
   const s = statusOut(status);
   return html`<span class="badge ${s}"${id ? html` id="${id}"` : ''} data-status="${s}">${s}</span>`;
 }
-
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-} as const;
 
 const PAGE_NAMES = 20;
 const VERSIONS_SHOWN = 30;

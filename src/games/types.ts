@@ -66,6 +66,8 @@ export interface GameDefinition<Config extends object = object, State = unknown,
   /** Round 0, the board generated from the seed. Never an unplayable board. */
   create(config: Config, seed: number): State;
   round(state: State): number;
+  /** How many rounds a match of this config plays (progress displays; the match ends by isOver). */
+  totalRounds(config: Config): number;
   /** True once the last round has been played. */
   isOver(state: State): boolean;
   /**

@@ -131,7 +131,7 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
 
     let state = game.create(config, seed);
     const rounds: ReplayRound[] = [record(game, state, 0, seats.map(() => []), [], seats)];
-    const totalRounds = Number((config as { nb_rounds?: number; num_rounds?: number }).nb_rounds ?? (config as { num_rounds?: number }).num_rounds ?? 0);
+    const totalRounds = game.totalRounds(config);
 
     while (!game.isOver(state)) {
       const round = game.round(state) + 1;

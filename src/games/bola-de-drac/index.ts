@@ -37,6 +37,7 @@ const game: GameDefinition<BdConfig, State, Order> = {
   parseConfig,
   create,
   round: (s) => s.round,
+  totalRounds: lastRound,
   isOver: (s) => s.round >= lastRound(s.cfg),
 
   validateOrders(_state, _player, raw) {

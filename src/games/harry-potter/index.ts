@@ -181,6 +181,7 @@ const game: GameDefinition<HPConfig, HPState, HPOrder> = {
     return createState(config, new Rng(seed));
   },
   round: (s) => s.round,
+  totalRounds: (c) => c.num_rounds,
   isOver: (s) => s.round >= s.cfg.num_rounds,
   validateOrders,
   next(state, orders) {

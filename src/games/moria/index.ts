@@ -77,6 +77,7 @@ const game: GameDefinition<MoriaConfig, MoriaState, MoriaOrder> = {
   parseConfig,
   create: createState,
   round: (s) => s.round,
+  totalRounds: (c) => c.nb_rounds,
   isOver: (s) => s.round >= s.cfg.nb_rounds,
 
   validateOrders(s, player, raw) {

@@ -101,6 +101,7 @@ const game: GameDefinition<TwdConfig, TwdState, TwdOrder> = {
   parseConfig,
   create: (config, seed) => createState(config, seed),
   round: (s) => s.round,
+  totalRounds: (c) => c.num_rounds,
   isOver: (s) => s.round >= s.cfg.num_rounds,
   validateOrders,
   next(state, orders) {

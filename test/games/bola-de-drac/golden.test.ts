@@ -21,5 +21,8 @@ test('the 2015 edition plays the same states as the 2012 one, one round more', a
   const now = (await playStates('bola-de-drac', trace.seed, seats, { ...config, edition: 2015 })) as State[];
   assert.equal(old.length, 101);
   assert.equal(now.length, 102);
+  // The platform's round count (progress displays) agrees with what each edition plays.
+  assert.equal(game.totalRounds(game.parseConfig({ ...config, edition: 2012 })), old.length - 1);
+  assert.equal(game.totalRounds(game.parseConfig({ ...config, edition: 2015 })), now.length - 1);
   for (let r = 0; r < old.length; r++) assert.equal(arbiterState(now[r]!), arbiterState(old[r]!), `round ${r}`);
 });

@@ -2,8 +2,8 @@
 // match of four Demo bots sandboxed and in-process (the sandbox tax), and the
 // host overhead of one sandboxed play() call with the game's real view.
 
-import { loadGames } from '../src/games/registry.ts';
-import type { AnyGame } from '../src/games/types.ts';
+import { loadGames } from '../src/game-kit/registry.ts';
+import type { AnyGame } from '../src/game-kit/types.ts';
 import { builtinSeat } from '../src/runner/builtins.ts';
 import { runMatch, LOG_CAP_BYTES } from '../src/runner/run-match.ts';
 import { compileBot } from '../sandbox/compile.ts';

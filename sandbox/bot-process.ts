@@ -24,7 +24,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeSync } from 'node:fs';
 import { capText, cpuSinceMs, describeError, MAX_NAME_CHARS, MAX_ORDERS_JSON, type Failure, type LoadReply, type LoadRequest, type PlayReply } from './host.ts';
 import type { PlayReturn } from './bot-runtime.ts';
-import type { ViewArray } from '../src/games/types.ts';
+import type { ViewArray } from '../src/game-kit/types.ts';
 import type { FreezeReason } from '../src/replay/format.ts';
 
 type Message =

@@ -6,8 +6,8 @@
 // that tampers with prototypes or globals only hurts itself: the host
 // validates every order again anyway, and never trusts `me()`.
 
-import { Rng } from '../src/games/rng.ts';
-import type { BotView } from '../src/games/types.ts';
+import { Rng } from '../src/game-kit/rng.ts';
+import type { BotView } from '../src/game-kit/types.ts';
 
 /** What a game's bot API module receives in `install(rt)`. */
 export interface BotRuntime {

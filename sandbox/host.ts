@@ -3,7 +3,7 @@
 // anything untrusted) or in a node:vm context in this process (InProcessBotHost,
 // for benchmarks and fast tests of the built-in bots).
 
-import type { ViewArray } from '../src/games/types.ts';
+import type { ViewArray } from '../src/game-kit/types.ts';
 import type { FreezeReason } from '../src/replay/format.ts';
 
 export interface LoadRequest {

@@ -4,7 +4,7 @@
 
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import type { AnyGame } from '../src/games/types.ts';
+import type { AnyGame } from '../src/game-kit/types.ts';
 
 const runtimePath = fileURLToPath(new URL('./bot-runtime.ts', import.meta.url));
 const preludes = new Map<string, Promise<string>>();

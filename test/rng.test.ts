@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Rng, playerRng } from '../src/games/rng.ts';
-import { LibcRand, randomShuffle } from '../src/games/libc-rand.ts';
-import { ranksFromScores, isOutrightWinner } from '../src/games/ranking.ts';
+import { Rng, playerRng } from '../src/game-kit/rng.ts';
+import { LibcRand, randomShuffle } from '../src/game-kit/libc-rand.ts';
+import { ranksFromScores, isOutrightWinner } from '../src/game-kit/ranking.ts';
 
 test('the generator follows Random.hh: seed*843314861+453816693 mod 2^31', () => {
   const r = new Rng(1);

@@ -3,7 +3,7 @@
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { getGame, loadGames } from '../games/registry.ts';
+import { getGame, loadGames } from '../game-kit/registry.ts';
 import { encodeReplay } from '../replay/io.ts';
 import { builtinSeat, UnknownPlayerError } from '../runner/builtins.ts';
 import { checkSeed, runMatch } from '../runner/run-match.ts';

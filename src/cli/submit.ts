@@ -15,7 +15,7 @@ import { basename, join } from 'node:path';
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isOutrightWinner } from '../games/ranking.ts';
+import { isOutrightWinner } from '../game-kit/ranking.ts';
 
 const USAGE = 'usage: arbiter submit <bot.ts|bot.js> [--game <id>] [--url <server>] [--token <token>] [--no-follow]';
 const FINAL = new Set(['qualified', 'rejected']);

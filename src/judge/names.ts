@@ -6,7 +6,7 @@
 // - the first submission with a name claims it for its owner; the owner may
 //   resubmit under it until a submission under it qualifies, then it is locked.
 
-import { loadGames } from '../games/registry.ts';
+import { loadGames } from '../game-kit/registry.ts';
 import type { Db } from '../db/client.ts';
 
 export const NAME_MAX = 12;

@@ -2,8 +2,8 @@
 // recorded orders and checks that every recorded frame and score matches.
 
 import { isDeepStrictEqual } from 'node:util';
-import { getGame } from '../games/registry.ts';
-import type { AnyGame } from '../games/types.ts';
+import { getGame } from '../game-kit/registry.ts';
+import type { AnyGame } from '../game-kit/types.ts';
 import type { Replay } from './format.ts';
 
 export type VerifyResult =

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { getGame } from '../games/registry.ts';
+import { getGame } from '../game-kit/registry.ts';
 import type { MatchSeat } from './types.ts';
 
 export class UnknownPlayerError extends Error {

@@ -1,7 +1,7 @@
 // The gate's first step (judging.md, "Compile"): the file parses, loads in a
 // fresh isolate, and exposes what the player API requires.
 
-import { getGame } from '../games/registry.ts';
+import { getGame } from '../game-kit/registry.ts';
 import { BotCompileError, compileBot, mapBotPositions } from '../../sandbox/compile.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
 import { SandboxBotHost } from '../../sandbox/sandbox-host.ts';

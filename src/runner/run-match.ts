@@ -11,9 +11,9 @@
 // itself fails (SandboxInfraError, which a CompileInfraError becomes),
 // runMatch throws and the match is played again: that never freezes a bot.
 
-import { getGame } from '../games/registry.ts';
-import { ranksFromScores } from '../games/ranking.ts';
-import type { AnyGame, Limits } from '../games/types.ts';
+import { getGame } from '../game-kit/registry.ts';
+import { ranksFromScores } from '../game-kit/ranking.ts';
+import type { AnyGame, Limits } from '../game-kit/types.ts';
 import { REPLAY_FORMAT, REPLAY_VERSION, type FreezeReason, type Replay, type ReplayPlayer, type ReplayRound } from '../replay/format.ts';
 import { BotCompileError, CompileInfraError, compileBot, mapBotPositions, readBotHeader } from '../../sandbox/compile.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';

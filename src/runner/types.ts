@@ -1,4 +1,4 @@
-import type { Limits } from '../games/types.ts';
+import type { Limits } from '../game-kit/types.ts';
 import type { Replay } from '../replay/format.ts';
 
 /** One seat of a match: a bot source file (built-ins are ordinary files too). */

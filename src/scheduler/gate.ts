@@ -13,7 +13,7 @@
 
 import type { Db } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
-import { isOutrightWinner } from '../games/ranking.ts';
+import { isOutrightWinner } from '../game-kit/ranking.ts';
 import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
 import { initialRating } from '../ratings/index.ts';
 import { createMatch, type SeatRef, type Tx } from './matches.ts';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import tally from '../fixtures/tally/index.ts';
 import { runMatchWithGame } from '../../src/runner/run-match.ts';
 import type { MatchOutcome, MatchSeat, RunOptions } from '../../src/runner/types.ts';
-import type { Limits } from '../../src/games/types.ts';
+import type { Limits } from '../../src/game-kit/types.ts';
 
 export const adder: MatchSeat = { source: readFileSync(new URL('../fixtures/bots/adder.js', import.meta.url), 'utf8'), filename: 'adder.js' };
 

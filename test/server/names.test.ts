@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { nameSyntaxError, nameRuleError, reservedNames, checkNameForSubmission, NameError } from '../../src/judge/names.ts';
-import { loadGames } from '../../src/games/registry.ts';
+import { loadGames } from '../../src/game-kit/registry.ts';
 import { startTestApi, registerUser, bot, submitJson } from './setup.ts';
 
 const api = await startTestApi({ OFFENSIVE_WORDS: 'badword, Zorglub' });

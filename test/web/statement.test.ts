@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { renderInline, renderStatement } from '../../src/web/statement.ts';
-import { loadGames } from '../../src/games/registry.ts';
+import { loadGames } from '../../src/game-kit/registry.ts';
 
 test('numbered headings, paragraphs, lists with indented commands, code lines, fenced code', () => {
   const out = renderStatement(`Title line

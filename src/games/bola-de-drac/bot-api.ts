@@ -3,7 +3,7 @@
 // it imports only pure modules. Documented for students in player.d.ts.
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
-import type { BotView } from '../types.ts';
+import type { BotView } from '../../game-kit/types.ts';
 import { BEAN_LEN, CType, DI, DJ, Dir, GOKU_LEN, GType, META, META_LEN, ORDER_MOVE, ORDER_THROW } from './consts.ts';
 
 interface Pos {

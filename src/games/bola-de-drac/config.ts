@@ -11,7 +11,7 @@
 // or 2012 (the original engine of 2012, hecrj/bola-de-drac, for comparisons:
 // it plays nb_rounds - 1 rounds). See FIDELITY.md.
 
-import { GameConfigError } from '../types.ts';
+import { GameConfigError } from '../../game-kit/types.ts';
 import { parseCnf } from './cnf.ts';
 
 export interface BdConfig {

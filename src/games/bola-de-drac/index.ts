@@ -3,11 +3,11 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GameDefinition, BotView } from '../types.ts';
+import type { GameDefinition, BotView } from '../../game-kit/types.ts';
 import { DEFAULT_CONFIG, parseConfig, type BdConfig } from './config.ts';
 import { BEAN_LEN, CELL_CHARS, GOKU_LEN, META, META_LEN, ORDER_MOVE, ORDER_THROW } from './consts.ts';
 import { create, lastRound, next, score, type Order, type State } from './engine.ts';
-import { conventionalBotFiles } from '../bot-files.ts';
+import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

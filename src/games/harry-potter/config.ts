@@ -1,7 +1,7 @@
 // Harry Potter settings: the keys of the original default.cnf in snake case
 // (game-facts §2, "default.cnf"). NUM_PLAYERS is fixed to 4.
 
-import { GameConfigError } from '../types.ts';
+import { GameConfigError } from '../../game-kit/types.ts';
 
 export interface HPConfig {
   num_players: number;

@@ -5,7 +5,7 @@
 //
 // Pure: next() clones what it changes and keeps the RNG inside the state.
 
-import { Rng } from '../rng.ts';
+import { Rng } from '../../game-kit/rng.ts';
 import type { HPConfig } from './config.ts';
 
 // Dir {Down, DR, Right, RU, Up, UL, Left, LD}: offsets (di, dj).

@@ -3,12 +3,12 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Rng } from '../rng.ts';
-import type { BotView, GameDefinition } from '../types.ts';
+import { Rng } from '../../game-kit/rng.ts';
+import type { BotView, GameDefinition } from '../../game-kit/types.ts';
 import { DEFAULT_CONFIG, parseConfig, type HPConfig } from './config.ts';
 import { GHOST, WIZARD, countWizards, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
 import { createState } from './mapgen.ts';
-import { conventionalBotFiles } from '../bot-files.ts';
+import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -4,7 +4,7 @@
 // all placed through the regeneration-position rule. Everything draws from the
 // game Rng, so a seed always gives the same board.
 
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../game-kit/rng.ts';
 import type { HPConfig } from './config.ts';
 import { GHOST, WIZARD, generateSpellIngredients, regenPosition, type HPState } from './engine.ts';
 

@@ -12,7 +12,7 @@
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
-import { posWithin } from '../bot-pos.ts';
+import { posWithin } from '../../game-kit/bot-pos.ts';
 
 export const permutationFull = false;
 

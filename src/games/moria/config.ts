@@ -1,7 +1,7 @@
 // Moria settings: the keys of the original default.cnf plus
 // the constants Settings.hh hard-codes.
 
-import { GameConfigError } from '../types.ts';
+import { GameConfigError } from '../../game-kit/types.ts';
 
 export interface MoriaConfig {
   nb_players: number;

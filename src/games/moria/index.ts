@@ -4,12 +4,12 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Rng } from '../rng.ts';
-import type { GameDefinition } from '../types.ts';
+import { Rng } from '../../game-kit/rng.ts';
+import type { GameDefinition } from '../../game-kit/types.ts';
 import { CONST, DEFAULT_CONFIG, parseConfig, type MoriaConfig } from './config.ts';
 import { blankState, CT, generateUnits, layout, NONE_DIR, playRound, UT, type MoriaOrder, type MoriaState } from './engine.ts';
 import { generateGrid, readGrid } from './mapgen.ts';
-import { conventionalBotFiles } from '../bot-files.ts';
+import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

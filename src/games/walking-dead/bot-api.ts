@@ -7,7 +7,7 @@
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
-import { posWithin, definePosHelpers } from '../bot-pos.ts';
+import { posWithin, definePosHelpers } from '../../game-kit/bot-pos.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of TWD). */
 export const permutationFull = true;

@@ -1,7 +1,7 @@
 // The Walking Dead: parameters, named as in the original default.cnf (in
 // snake case), with the values of that file.
 
-import { GameConfigError } from '../types.ts';
+import { GameConfigError } from '../../game-kit/types.ts';
 
 export interface TwdConfig {
   num_players: number;

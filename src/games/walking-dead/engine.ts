@@ -7,8 +7,8 @@
 // Positions are cell indexes r*cols+c (-1 = not on the board). Unit ids never
 // change: alive units 0..np*U-1 (U per clan, player by player), then zombies.
 
-import { Rng } from '../rng.ts';
-import { LibcRand } from '../libc-rand.ts';
+import { Rng } from '../../game-kit/rng.ts';
+import { LibcRand } from '../../game-kit/libc-rand.ts';
 import type { TwdConfig } from './config.ts';
 import { generateWaste } from './mapgen.ts';
 

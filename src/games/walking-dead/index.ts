@@ -2,10 +2,10 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BotView, GameDefinition } from '../types.ts';
+import type { BotView, GameDefinition } from '../../game-kit/types.ts';
 import { DEFAULT_CONFIG, parseConfig, type TwdConfig } from './config.ts';
 import { createState, nextState, scoreOf, strengthOf, aliveCount, UType, type TwdOrder, type TwdState } from './engine.ts';
-import { conventionalBotFiles } from '../bot-files.ts';
+import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -15,8 +15,8 @@
 // i.e. glibc rand(), which the original never seeds (so it starts from seed 1
 // in every match and runs on across the retries of the whole grid).
 
-import type { Rng } from '../rng.ts';
-import { LibcRand, randomShuffle } from '../libc-rand.ts';
+import type { Rng } from '../../game-kit/rng.ts';
+import { LibcRand, randomShuffle } from '../../game-kit/libc-rand.ts';
 
 // Up, Down, Left, Right as (di, dj).
 const SDI = [-1, 1, 0, 0];

@@ -1,7 +1,7 @@
 // Games, leaderboards and player pages.
 
 import type { FastifyInstance } from 'fastify';
-import { loadGames } from '../../games/registry.ts';
+import { loadGames } from '../../game-kit/registry.ts';
 import { notFound } from '../errors.ts';
 import { readLeaderboard } from '../../ratings/leaderboard.ts';
 import { readPlayerProfile } from '../players.ts';

@@ -2,7 +2,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../auth.ts';
-import { loadGames } from '../../games/registry.ts';
+import { loadGames } from '../../game-kit/registry.ts';
 import { forbidden, HttpError, notFound } from '../errors.ts';
 import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../scheduler/retention.ts';
 import { matchOut, matchInclude } from '../serialize.ts';

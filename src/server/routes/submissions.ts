@@ -5,7 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import { BotCompileError, CompileInfraError, compileBot, readBotHeader } from '../../../sandbox/compile.ts';
 import type { Config } from '../../config.ts';
 import type { AppDeps } from '../app.ts';
-import { loadGames } from '../../games/registry.ts';
+import { loadGames } from '../../game-kit/registry.ts';
 import { checkNameForSubmission, NameError, type NameClaim } from '../../judge/names.ts';
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
 import { HttpError, badRequest, conflict, notFound, tooLarge } from '../errors.ts';

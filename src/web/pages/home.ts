@@ -5,8 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { loadGames } from '../../games/registry.ts';
-import type { AnyGame } from '../../games/types.ts';
+import { loadGames } from '../../game-kit/registry.ts';
+import type { AnyGame } from '../../game-kit/types.ts';
 import { notFound } from '../../server/errors.ts';
 import { latestMatches } from '../../server/routes/matches.ts';
 import { html, type Html } from '../html.ts';

@@ -3,8 +3,8 @@
 // fallback, versions and recent matches.
 
 import type { FastifyInstance } from 'fastify';
-import { loadGames } from '../../games/registry.ts';
-import type { AnyGame } from '../../games/types.ts';
+import { loadGames } from '../../game-kit/registry.ts';
+import type { AnyGame } from '../../game-kit/types.ts';
 import { notFound } from '../../server/errors.ts';
 import { readPlayerProfile } from '../../server/players.ts';
 import { lineChart } from '../chart.ts';

@@ -3,8 +3,8 @@
 // /matches/:id/log/:seat: a bot's console output for its owner).
 
 import type { FastifyInstance } from 'fastify';
-import { loadGames } from '../../games/registry.ts';
-import type { AnyGame } from '../../games/types.ts';
+import { loadGames } from '../../game-kit/registry.ts';
+import type { AnyGame } from '../../game-kit/types.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../server/errors.ts';
 import { listMatches } from '../../server/routes/matches.ts';
 import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../scheduler/retention.ts';

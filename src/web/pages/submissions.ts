@@ -6,8 +6,8 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { isOutrightWinner } from '../../games/ranking.ts';
-import { loadGames } from '../../games/registry.ts';
+import { isOutrightWinner } from '../../game-kit/ranking.ts';
+import { loadGames } from '../../game-kit/registry.ts';
 import { GATE_DUMMY_MATCHES, GATE_OPPONENT } from '../../scheduler/gate.ts';
 import type { AuthUser } from '../../server/auth.ts';
 import { forbidden, notFound } from '../../server/errors.ts';

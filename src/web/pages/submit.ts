@@ -6,7 +6,7 @@
 // instead of being stored to fail the gate's compile step.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { loadGames } from '../../games/registry.ts';
+import { loadGames } from '../../game-kit/registry.ts';
 import { readBotHeader } from '../../../sandbox/compile.ts';
 import { HttpError, badRequest, tooLarge } from '../../server/errors.ts';
 import { createSubmission, decodeUtf8, submitRateLimit } from '../../server/routes/submissions.ts';

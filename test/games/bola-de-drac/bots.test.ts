@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { runMatch } from '../../../src/runner/run-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { MatchSeat } from '../../../src/runner/types.ts';
-import { isOutrightWinner } from '../../../src/games/ranking.ts';
+import { isOutrightWinner } from '../../../src/game-kit/ranking.ts';
 
 const GAME = 'bola-de-drac';
 const seat = (name: string) => builtinSeat(GAME, name);

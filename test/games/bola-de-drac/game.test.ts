@@ -3,10 +3,10 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { game } from './helpers.ts';
-import { GameConfigError } from '../../../src/games/types.ts';
+import { GameConfigError } from '../../../src/game-kit/types.ts';
 import { CType, GOKU_LEN, META, META_LEN } from '../../../src/games/bola-de-drac/consts.ts';
 import type { Order, State } from '../../../src/games/bola-de-drac/engine.ts';
-import { Rng } from '../../../src/games/rng.ts';
+import { Rng } from '../../../src/game-kit/rng.ts';
 
 const NF = [false, false, false, false];
 

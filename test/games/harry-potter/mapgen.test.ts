@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import game from '../../../src/games/harry-potter/index.ts';
 import { GHOST, WIZARD, isSpellSolutionCorrect } from '../../../src/games/harry-potter/engine.ts';
 import { countComponents, generateWalls } from '../../../src/games/harry-potter/mapgen.ts';
-import { GameConfigError } from '../../../src/games/types.ts';
-import { Rng } from '../../../src/games/rng.ts';
+import { GameConfigError } from '../../../src/game-kit/types.ts';
+import { Rng } from '../../../src/game-kit/rng.ts';
 import { solveSpell } from './helpers.ts';
 
 function check(cond: unknown, message: string): asserts cond {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Dir, GHOST, WIZARD, isSpellSolutionCorrect, magicStrength, regenPosition, type HPEvent } from '../../../src/games/harry-potter/engine.ts';
-import { Rng } from '../../../src/games/rng.ts';
+import { Rng } from '../../../src/game-kit/rng.ts';
 import game from '../../../src/games/harry-potter/index.ts';
 import { at, books, build, cell, open, solveSpell, step, type UnitSpec } from './helpers.ts';
 

@@ -4,8 +4,8 @@ import { gzipSync } from 'node:zlib';
 import game, { gridString } from '../../../src/games/moria/index.ts';
 import { CT, UT, cloneState, type MoriaState } from '../../../src/games/moria/engine.ts';
 import { reachFromOutside } from '../../../src/games/moria/mapgen.ts';
-import { GameConfigError } from '../../../src/games/types.ts';
-import { Rng } from '../../../src/games/rng.ts';
+import { GameConfigError } from '../../../src/game-kit/types.ts';
+import { Rng } from '../../../src/game-kit/rng.ts';
 
 const cfg = game.parseConfig({});
 const SEEDS = Array.from({ length: 25 }, (_, k) => k * 7919 + 1);

@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { getGame } from '../../../src/games/registry.ts';
+import { getGame } from '../../../src/game-kit/registry.ts';
 import { buildPrelude } from '../../../sandbox/prelude.ts';
 import { compileBot } from '../../../sandbox/compile.ts';
 import { InProcessBotHost } from '../../../sandbox/inprocess-host.ts';

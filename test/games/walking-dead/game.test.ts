@@ -5,9 +5,9 @@ import { gzipSync } from 'node:zlib';
 import game from '../../../src/games/walking-dead/index.ts';
 import { streetComponents, generateWaste } from '../../../src/games/walking-dead/mapgen.ts';
 import { UType, type TwdOrder, type TwdState } from '../../../src/games/walking-dead/engine.ts';
-import { Rng } from '../../../src/games/rng.ts';
-import { LibcRand } from '../../../src/games/libc-rand.ts';
-import { GameConfigError } from '../../../src/games/types.ts';
+import { Rng } from '../../../src/game-kit/rng.ts';
+import { LibcRand } from '../../../src/game-kit/libc-rand.ts';
+import { GameConfigError } from '../../../src/game-kit/types.ts';
 
 const cfg = game.parseConfig({});
 const noOrders = () => [[], [], [], []] as TwdOrder[][];

@@ -7,7 +7,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AnyGame } from './types.ts';
 
-const gamesDir = dirname(fileURLToPath(import.meta.url));
+const gamesDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'games');
 let loaded: Map<string, AnyGame> | null = null;
 
 export async function loadGames(): Promise<Map<string, AnyGame>> {

@@ -1,10 +1,10 @@
 // The game contract. A game is one folder under src/games/<id>/ whose index.ts
-// default-exports a GameDefinition; src/games/registry.ts lists them. Nothing
+// default-exports a GameDefinition; src/game-kit/registry.ts lists them. Nothing
 // else in Arbiter knows a game's rules: the runner, the judge, the replay and
 // the viewer all go through this interface.
 //
 // Engines are pure and deterministic: the same config, seed and orders give the
-// same match, bit for bit. No other source of randomness and no clock: the RNG (src/games/rng.ts)
+// same match, bit for bit. No other source of randomness and no clock: the RNG (src/game-kit/rng.ts)
 // lives inside the state.
 
 /** Typed arrays: the cheapest thing to copy into a bot's isolate every round. */

@@ -3,7 +3,7 @@
 // host overhead of one sandboxed play() call with the game's real view.
 
 import { loadGames } from '../src/game-kit/registry.ts';
-import type { AnyGame } from '../src/game-kit/types.ts';
+import { isOver, type AnyGame } from '../src/game-kit/types.ts';
 import { builtinSeat } from '../src/runner/builtins.ts';
 import { runMatch, LOG_CAP_BYTES } from '../src/runner/run-match.ts';
 import { compileBot } from '../sandbox/compile.ts';
@@ -34,7 +34,7 @@ function engineOnly(game: AnyGame): { ms: number; rounds: number } {
     const none = Array.from({ length: game.nbPlayers }, () => []);
     const frozen = none.map(() => false);
     rounds = 0;
-    while (!game.isOver(state)) {
+    while (!isOver(game, config, state)) {
       state = game.next(state, none, frozen).state;
       rounds++;
     }

@@ -2,7 +2,10 @@
 // platform parses every game's overrides with the same rules and messages, and
 // reads the number of rounds from the setting the table names.
 
-import { GameConfigError } from './types.ts';
+/** Thrown for an unknown setting or a value out of range; the message names the setting. */
+export class GameConfigError extends Error {
+  override name = 'GameConfigError';
+}
 
 export interface IntSetting {
   readonly kind: 'int';
@@ -26,9 +29,9 @@ export type SettingsTable = Readonly<Record<string, Setting>>;
 
 /** The config object a table describes: integers and texts under the table's keys. */
 export type ConfigOf<T extends SettingsTable> = {
-  -readonly [K in keyof T as T[K] extends TextSetting ? (T[K]['default'] extends string ? K : never) : K]: T[K] extends IntSetting ? number : string;
+  -readonly [K in keyof T & string as T[K] extends TextSetting ? (T[K]['default'] extends string ? K : never) : K]: T[K] extends IntSetting ? number : string;
 } & {
-  -readonly [K in keyof T as T[K] extends TextSetting ? (T[K]['default'] extends string ? never : K) : never]?: string;
+  -readonly [K in keyof T & string as T[K] extends TextSetting ? (T[K]['default'] extends string ? never : K) : never]?: string;
 };
 
 export interface SettingsDeclaration<T extends SettingsTable> {
@@ -59,11 +62,9 @@ export function defaultSettings<T extends SettingsTable>(declaration: SettingsDe
   return config as ConfigOf<T>;
 }
 
-/** An integer, or the decimal text of one (settings read from files arrive as text). */
+/** Integers are JSON numbers in every game (the CLI's --set converts text). */
 function asInteger(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isInteger(value) ? value : null;
-  if (typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value)) return Number(value);
-  return null;
+  return typeof value === 'number' && Number.isInteger(value) ? value : null;
 }
 
 /** Defaults merged with the overrides, each checked against the table, then the game's own check. */

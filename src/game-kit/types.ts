@@ -1,11 +1,14 @@
 // The game contract. A game is one folder under src/games/<id>/ whose index.ts
-// default-exports a GameDefinition; src/game-kit/registry.ts lists them. Nothing
+// default-exports defineGame({...}); src/game-kit/registry.ts finds them. Nothing
 // else in Arbiter knows a game's rules: the runner, the judge, the replay and
 // the viewer all go through this interface.
 //
 // Engines are pure and deterministic: the same config, seed and orders give the
 // same match, bit for bit. No other source of randomness and no clock: the RNG (src/game-kit/rng.ts)
 // lives inside the state.
+
+import { defaultSettings, parseSettings, type ConfigOf, type SettingsDeclaration, type SettingsTable } from './settings.ts';
+import type { ArrayLayout } from './view-layout.ts';
 
 /** Typed arrays: the cheapest thing to copy into a bot's isolate every round. */
 export type ViewArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Float64Array;
@@ -25,10 +28,7 @@ export interface Limits {
   memoryMb: number;
 }
 
-/** Thrown by parseConfig for an unknown key or a value out of range. */
-export class GameConfigError extends Error {
-  override name = 'GameConfigError';
-}
+export { GameConfigError } from './settings.ts';
 
 export interface BotFiles {
   /** Absolute path of the bot-side API module, bundled into each bot's isolate (see sandbox/bot-runtime.ts). */
@@ -45,31 +45,40 @@ export interface RoundOutcome<State> {
   events: unknown[];
 }
 
-export interface GameDefinition<Config extends object = object, State = unknown, Order = unknown> {
+/**
+ * What a game's folder declares (index.ts default-exports
+ * `defineGame({...})`). The platform fills in the rest: parsing settings,
+ * the defaults, the number of rounds, and the end of the match.
+ */
+export interface GameDeclaration<T extends SettingsTable, State, Order, Frame> {
   /** URL and folder id: 'moria'. */
   readonly id: string;
   /** Display name: 'Moria'. */
   readonly title: string;
   /** Bumped whenever a rule changes; replays record it and verify refuses a mismatch. */
   readonly engineVersion: string;
+  /** Seats at a match: the gate, ranked play and tournaments fill this many. */
   readonly nbPlayers: number;
-  /** Defaults from the statement and game-facts.md. */
-  readonly defaultConfig: Config;
+  /** The settings table (src/game-kit/settings.ts): defaults from the statement and the original game. */
+  readonly settings: SettingsDeclaration<T>;
+  /**
+   * The last round's number when it is not the rounds setting itself (an
+   * edition that stops one round earlier). The platform plays rounds until
+   * `round(state)` reaches it.
+   */
+  lastRound?(config: ConfigOf<T>): number;
   /** The judge's per-game defaults (judging.md: "rather short" CPU; 128 MiB). */
   readonly defaultLimits: Limits;
   readonly bots: BotFiles;
   /** Paths of the statement documents by language ('en', 'ca'), for the website. */
   readonly statements: Record<string, string>;
+  /** The bot's view, declared once (src/game-kit/view-layout.ts): encodeView fills exactly these arrays. */
+  readonly view: Readonly<Record<string, ArrayLayout>>;
 
-  /** Defaults merged with overrides; throws GameConfigError on an unknown key or a bad value. */
-  parseConfig(overrides?: Record<string, unknown>): Config;
   /** Round 0, the board generated from the seed. Never an unplayable board. */
-  create(config: Config, seed: number): State;
+  create(config: ConfigOf<T>, seed: number): State;
+  /** The number of the last round played (0 before the first). */
   round(state: State): number;
-  /** How many rounds a match of this config plays (progress displays; the match ends by isOver). */
-  totalRounds(config: Config): number;
-  /** True once the last round has been played. */
-  isOver(state: State): boolean;
   /**
    * Host-side check of one player's raw orders (the JSON array the bot API
    * produced; anything may arrive). Keeps valid orders in the given order,
@@ -93,9 +102,40 @@ export interface GameDefinition<Config extends object = object, State = unknown,
    * JSON-able snapshot stored in the replay for every round, enough for the
    * viewer to draw the board; `arbiter verify` compares them after re-running.
    */
-  frame(state: State): unknown;
+  frame(state: State): Frame;
+}
+
+/** A game as the platform holds it: the declaration plus what the platform derives from it. */
+export interface GameDefinition<Config extends object = object, State = unknown, Order = unknown, Frame = unknown>
+  extends Omit<GameDeclaration<SettingsTable, State, Order, Frame>, 'create' | 'lastRound' | 'settings'> {
+  readonly settings: { readonly table: SettingsTable; readonly rounds: string };
+  readonly defaultConfig: Readonly<Config>;
+  /** Defaults merged with overrides; throws GameConfigError on an unknown key or a bad value. */
+  parseConfig(overrides?: Record<string, unknown>): Config;
+  create(config: Config, seed: number): State;
+  /** The last round's number: the match is over once `round(state)` reaches it. */
+  totalRounds(config: Config): number;
+}
+
+/** The platform's side of a game: settings parsed by the shared parser, the number of rounds read from them. */
+export function defineGame<const T extends SettingsTable, State, Order, Frame>(
+  declaration: GameDeclaration<T, State, Order, Frame>,
+): GameDefinition<ConfigOf<T>, State, Order, Frame> {
+  const { lastRound, ...rest } = declaration;
+  const rounds = declaration.settings.rounds;
+  return Object.freeze({
+    ...rest,
+    defaultConfig: Object.freeze(defaultSettings(declaration.settings)),
+    parseConfig: (overrides: Record<string, unknown> = {}) => parseSettings(declaration.id, declaration.settings, overrides),
+    totalRounds: lastRound ?? ((config: ConfigOf<T>) => (config as Record<string, number>)[rounds]!),
+  }) as unknown as GameDefinition<ConfigOf<T>, State, Order, Frame>;
+}
+
+/** True once the last round has been played. */
+export function isOver<Config extends object, State>(game: GameDefinition<Config, State>, config: Config, state: State): boolean {
+  return game.round(state) >= game.totalRounds(config);
 }
 
 /** Any game, as the generic parts of Arbiter hold it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyGame = GameDefinition<any, any, any>;
+export type AnyGame = GameDefinition<any, any, any, any>;

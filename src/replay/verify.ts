@@ -3,7 +3,7 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import { getGame } from '../game-kit/registry.ts';
-import type { AnyGame } from '../game-kit/types.ts';
+import { isOver, type AnyGame } from '../game-kit/types.ts';
 import type { Replay } from './format.ts';
 
 export type VerifyResult =
@@ -32,8 +32,10 @@ export async function verifyReplay(replay: Replay): Promise<VerifyResult> {
 export function verifyReplayWithGame(game: AnyGame, replay: Replay): VerifyResult {
   if (replay.engineVersion !== game.engineVersion) return { ok: false, round: 0, message: otherEngineMessage(game, replay.engineVersion), otherEngine: true };
   let state: unknown;
+  let config: object;
   try {
-    state = game.create(game.parseConfig(replay.config), replay.seed);
+    config = game.parseConfig(replay.config);
+    state = game.create(config, replay.seed);
   } catch (err) {
     return { ok: false, round: 0, message: `cannot set the match up: ${(err as Error).message}` };
   }
@@ -41,7 +43,7 @@ export function verifyReplayWithGame(game: AnyGame, replay: Replay): VerifyResul
   if (!first || !isDeepStrictEqual(game.frame(state), first.frame)) return { ok: false, round: 0, message: 'the initial board differs' };
   for (let i = 1; i < replay.rounds.length; i++) {
     const rec = replay.rounds[i]!;
-    if (game.isOver(state)) return { ok: false, round: rec.round, message: 'the replay has more rounds than the match' };
+    if (isOver(game, config, state)) return { ok: false, round: rec.round, message: 'the replay has more rounds than the match' };
     try {
       // `frozen` is recorded as the engine saw it in that round (bots frozen during it included).
       state = game.next(state, rec.orders, rec.frozen).state;
@@ -51,7 +53,7 @@ export function verifyReplayWithGame(game: AnyGame, replay: Replay): VerifyResul
     if (!isDeepStrictEqual(game.frame(state), rec.frame)) return { ok: false, round: rec.round, message: `the board after round ${rec.round} differs` };
     if (!isDeepStrictEqual(game.scores(state), rec.scores)) return { ok: false, round: rec.round, message: `the scores after round ${rec.round} differ` };
   }
-  if (!game.isOver(state)) return { ok: false, round: replay.rounds.length - 1, message: 'the replay ends before the match does' };
+  if (!isOver(game, config, state)) return { ok: false, round: replay.rounds.length - 1, message: 'the replay ends before the match does' };
   if (!isDeepStrictEqual(game.scores(state), replay.result.scores)) return { ok: false, round: replay.rounds.length - 1, message: 'the final scores differ' };
   return { ok: true, rounds: replay.rounds.length - 1 };
 }

@@ -13,7 +13,7 @@
 
 import { getGame } from '../game-kit/registry.ts';
 import { ranksFromScores } from '../game-kit/ranking.ts';
-import type { AnyGame, Limits } from '../game-kit/types.ts';
+import { isOver, type AnyGame, type Limits } from '../game-kit/types.ts';
 import { REPLAY_FORMAT, REPLAY_VERSION, type FreezeReason, type Replay, type ReplayPlayer, type ReplayRound } from '../replay/format.ts';
 import { BotCompileError, CompileInfraError, compileBot, mapBotPositions, readBotHeader } from '../../sandbox/compile.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
@@ -133,7 +133,7 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
     const rounds: ReplayRound[] = [record(game, state, 0, seats.map(() => []), [], seats)];
     const totalRounds = game.totalRounds(config);
 
-    while (!game.isOver(state)) {
+    while (!isOver(game, config, state)) {
       const round = game.round(state) + 1;
       const view = game.encodeView(state);
       const request = {

@@ -12,61 +12,12 @@
 // it plays nb_rounds - 1 rounds). See FIDELITY.md.
 
 import { GameConfigError } from '../../game-kit/types.ts';
+import { defaultSettings, defineSettings, type ConfigOf, type SettingsTable } from '../../game-kit/settings.ts';
 import { parseCnf } from './cnf.ts';
-
-export interface BdConfig {
-  nb_players: number;
-  nb_rounds: number;
-  nb_capsules: number;
-  nb_balls: number;
-  nb_beans: number;
-  nb_kintons: number;
-  goku_regen_time: number;
-  bean_regen_time: number;
-  kinton_regen_time: number;
-  kinton_life_time: number;
-  max_strength: number;
-  res_strength: number;
-  moving_penalty: number;
-  kamehame_penalty: number;
-  combat_penalty: number;
-  /** 0 = chosen from the seed among the original sizes (with cols = 0). */
-  rows: number;
-  /** 0 = chosen from the seed among the original sizes (with rows = 0). */
-  cols: number;
-  /** 2015 (default) or 2012: which edition's rules (FIDELITY.md). */
-  edition: number;
-  /** '' (a board generated from the seed) or a whole board in the original .cnf format. */
-  map: string;
-}
-
-export const DEFAULT_CONFIG: Readonly<BdConfig> = Object.freeze({
-  nb_players: 4,
-  nb_rounds: 601,
-  nb_capsules: 3,
-  nb_balls: 2,
-  nb_beans: 4,
-  nb_kintons: 4,
-  goku_regen_time: 60,
-  bean_regen_time: 60,
-  kinton_regen_time: 60,
-  kinton_life_time: 55,
-  max_strength: 999,
-  res_strength: 200,
-  moving_penalty: 10,
-  kamehame_penalty: 700,
-  combat_penalty: 25,
-  rows: 0,
-  cols: 0,
-  edition: 2015,
-  map: '',
-});
 
 export const EDITIONS = [2012, 2015] as const;
 /** Longest accepted map text. */
 export const MAX_MAP_CHARS = 20000;
-
-type IntKey = Exclude<keyof BdConfig, 'map'>;
 
 /** The board sizes of the original maps (demo/maze/zigzag, cnord, and the two others). */
 export const ORIGINAL_SIZES: readonly (readonly [number, number])[] = [
@@ -79,59 +30,56 @@ export const ORIGINAL_SIZES: readonly (readonly [number, number])[] = [
 export const MIN_SIDE = 7;
 export const MAX_SIDE = 60;
 
-/** Inclusive ranges accepted per key. */
-const RANGES: Record<IntKey, [number, number]> = {
-  nb_players: [4, 4],
-  nb_rounds: [1, 20001],
-  nb_capsules: [1, 12],
-  nb_balls: [1, 12],
-  nb_beans: [0, 16],
-  nb_kintons: [0, 16],
-  goku_regen_time: [1, 1000],
-  bean_regen_time: [1, 1000],
-  kinton_regen_time: [1, 1000],
-  kinton_life_time: [1, 1000],
-  max_strength: [1, 100000],
-  res_strength: [1, 100000],
-  moving_penalty: [0, 100000],
-  kamehame_penalty: [0, 100000],
-  combat_penalty: [0, 100000],
-  rows: [0, MAX_SIDE],
-  cols: [0, MAX_SIDE],
-  edition: [2012, 2015],
-};
+/** Items of one kind a board can hold (a map decides its own counts, up to a full board). */
+const MAX_ITEMS = MAX_SIDE * MAX_SIDE;
+/** Items of one kind the generator places (it keeps boards roomy). */
+const GENERATED_MAX: Readonly<Record<'nb_capsules' | 'nb_balls' | 'nb_beans' | 'nb_kintons', number>> = { nb_capsules: 12, nb_balls: 12, nb_beans: 16, nb_kintons: 16 };
 
-export function parseConfig(overrides: Record<string, unknown> = {}): BdConfig {
-  if (overrides === null || typeof overrides !== 'object' || Array.isArray(overrides)) {
-    throw new GameConfigError('bola-de-drac: the configuration must be an object of key → integer');
-  }
-  const cfg: BdConfig = { ...DEFAULT_CONFIG };
-  const given = new Set<string>();
-  const hasMap = typeof overrides['map'] === 'string' && overrides['map'].trim() !== '';
-  for (const [key, raw] of Object.entries(overrides)) {
-    if (key === 'map') {
-      if (typeof raw !== 'string' || raw.length > MAX_MAP_CHARS) {
-        throw new GameConfigError(`bola-de-drac: map must be the text of a .cnf board (at most ${MAX_MAP_CHARS} characters)`);
-      }
-      cfg.map = raw.trim() === '' ? '' : raw;
-      continue;
+const TABLE = {
+  nb_players: { kind: 'int', min: 4, max: 4, default: 4, doc: 'players (the game is for four)' },
+  nb_rounds: { kind: 'int', min: 1, max: 20001, default: 601, doc: 'rounds of a match (the last round\'s number)' },
+  nb_capsules: { kind: 'int', min: 1, max: MAX_ITEMS, default: 3, doc: 'Hoi Poi capsules' },
+  nb_balls: { kind: 'int', min: 1, max: MAX_ITEMS, default: 2, doc: 'dragon balls on the board at a time' },
+  nb_beans: { kind: 'int', min: 0, max: MAX_ITEMS, default: 4, doc: 'magic beans' },
+  nb_kintons: { kind: 'int', min: 0, max: MAX_ITEMS, default: 4, doc: 'kinton clouds' },
+  goku_regen_time: { kind: 'int', min: 1, max: 1000, default: 60, doc: 'rounds a dead goku waits to come back' },
+  bean_regen_time: { kind: 'int', min: 1, max: 1000, default: 60, doc: 'rounds an eaten bean takes to reappear' },
+  kinton_regen_time: { kind: 'int', min: 1, max: 1000, default: 60, doc: 'rounds a taken kinton takes to reappear' },
+  kinton_life_time: { kind: 'int', min: 1, max: 1000, default: 55, doc: 'rounds a kinton carries its goku' },
+  max_strength: { kind: 'int', min: 1, max: 100000, default: 999, doc: 'strength a goku can reach' },
+  res_strength: { kind: 'int', min: 1, max: 100000, default: 200, doc: 'strength of a goku when it comes back' },
+  moving_penalty: { kind: 'int', min: 0, max: 100000, default: 10, doc: 'strength a move on foot costs' },
+  kamehame_penalty: { kind: 'int', min: 0, max: 100000, default: 700, doc: 'strength a Kame Hame costs' },
+  combat_penalty: { kind: 'int', min: 0, max: 100000, default: 25, doc: 'strength a combat costs the loser' },
+  rows: { kind: 'int', min: 0, max: MAX_SIDE, default: 0, doc: 'rows of the board; 0 with cols 0: one of the original sizes, from the seed' },
+  cols: { kind: 'int', min: 0, max: MAX_SIDE, default: 0, doc: 'columns of the board; 0 with rows 0: one of the original sizes, from the seed' },
+  edition: { kind: 'int', min: 2012, max: 2015, default: 2015, doc: 'the rules: 2015 (the statement) or 2012 (the original engine, plays nb_rounds - 1 rounds)' },
+  map: { kind: 'text', maxChars: MAX_MAP_CHARS, default: '', doc: 'a whole board in the original .cnf format instead of a generated one' },
+} as const satisfies SettingsTable;
+
+export type BdConfig = ConfigOf<typeof TABLE>;
+
+export const SETTINGS = defineSettings({
+  table: TABLE,
+  rounds: 'nb_rounds',
+  check(cfg: BdConfig, given: ReadonlySet<string>): BdConfig {
+    if (cfg.map.trim() === '') cfg.map = '';
+    if (!(EDITIONS as readonly number[]).includes(cfg.edition)) {
+      throw new GameConfigError(`bola-de-drac: edition must be ${EDITIONS.join(' or ')}, got ${cfg.edition}`);
     }
-    if (!Object.prototype.hasOwnProperty.call(RANGES, key)) {
-      throw new GameConfigError(`bola-de-drac: unknown parameter "${key}" (known: ${[...Object.keys(RANGES), 'map'].join(', ')})`);
-    }
-    const value = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;
-    // With a map, the board decides its own counts and sizes (checked against it in withMap).
-    const [lo, hi] = hasMap && (BOARD_KEYS as readonly string[]).includes(key) ? [0, 1e6] : RANGES[key as IntKey];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < lo || value > hi) {
-      throw new GameConfigError(`bola-de-drac: ${key} must be an integer in [${lo}, ${hi}], got ${JSON.stringify(raw)}`);
-    }
-    cfg[key as IntKey] = value;
-    given.add(key);
+    return cfg.map !== '' ? withMap(cfg, given) : checkGenerated(cfg);
+  },
+});
+
+export const DEFAULT_CONFIG: Readonly<BdConfig> = Object.freeze(defaultSettings(SETTINGS));
+type IntKey = Exclude<keyof BdConfig, 'map'>;
+const RANGES = SETTINGS.table;
+
+function checkGenerated(cfg: BdConfig): BdConfig {
+  for (const [key, max] of Object.entries(GENERATED_MAX)) {
+    const value = cfg[key as keyof typeof GENERATED_MAX];
+    if (value > max) throw new GameConfigError(`bola-de-drac: ${key} must be at most ${max} on a generated board (a map may hold more), got ${value}`);
   }
-  if (!(EDITIONS as readonly number[]).includes(cfg.edition)) {
-    throw new GameConfigError(`bola-de-drac: edition must be ${EDITIONS.join(' or ')}, got ${cfg.edition}`);
-  }
-  if (cfg.map !== '') return withMap(cfg, given);
   if (cfg.res_strength > cfg.max_strength) {
     throw new GameConfigError(`bola-de-drac: res_strength (${cfg.res_strength}) must not exceed max_strength (${cfg.max_strength})`);
   }
@@ -160,7 +108,7 @@ const BOARD_KEYS = ['rows', 'cols', 'nb_capsules', 'nb_balls', 'nb_beans', 'nb_k
  * defaults (explicit keys still win), and the counts the board decides must
  * agree with it.
  */
-function withMap(cfg: BdConfig, given: Set<string>): BdConfig {
+function withMap(cfg: BdConfig, given: ReadonlySet<string>): BdConfig {
   let cnf;
   try {
     cnf = parseCnf(cfg.map);
@@ -176,7 +124,7 @@ function withMap(cfg: BdConfig, given: Set<string>): BdConfig {
       continue;
     }
     if ((BOARD_KEYS as readonly string[]).includes(key)) continue; // checked against the board below
-    const [lo, hi] = RANGES[key as IntKey];
+    const { min: lo, max: hi } = RANGES[key as IntKey];
     if (value < lo || value > hi) throw new GameConfigError(`bola-de-drac: map: ${key} must be in [${lo}, ${hi}], got ${value}`);
     cfg[key as IntKey] = value;
   }

@@ -3,8 +3,9 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GameDefinition, BotView } from '../../game-kit/types.ts';
-import { DEFAULT_CONFIG, parseConfig, type BdConfig } from './config.ts';
+import { defineGame, type BotView } from '../../game-kit/types.ts';
+import { defineView } from '../../game-kit/view-layout.ts';
+import { SETTINGS } from './config.ts';
 import { BEAN_LEN, CELL_CHARS, GOKU_LEN, META, META_LEN, ORDER_MOVE, ORDER_THROW } from './consts.ts';
 import { create, lastRound, next, score, type Order, type State } from './engine.ts';
 import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
@@ -23,22 +24,26 @@ const KINDS: Record<string, 'm' | 't'> = {
   throw_kamehame: ORDER_THROW,
 };
 
-const game: GameDefinition<BdConfig, State, Order> = {
+export const VIEW = defineView({
+  g: { type: 'Int8', doc: 'per cell: its CType' },
+  m: { type: 'Int32', doc: 'the round, the size and the settings; then per goku, per bean and per kinton cloud their fields' },
+});
+
+const game = defineGame<typeof SETTINGS.table, State, Order, unknown>({
   id: 'bola-de-drac',
   title: 'Bola de Drac',
   engineVersion: 'bola-de-drac-2015-2',
   nbPlayers: 4,
-  defaultConfig: { ...DEFAULT_CONFIG },
   // The statement: "2 segons per tota la partida".
   defaultLimits: { cpuBudgetMs: 2000, memoryMb: 128 },
   bots: conventionalBotFiles(here),
   statements: { ca: join(here, 'statement.ca.md') },
 
-  parseConfig,
+  settings: SETTINGS,
+  view: VIEW,
   create,
   round: (s) => s.round,
-  totalRounds: lastRound,
-  isOver: (s) => s.round >= lastRound(s.cfg),
+  lastRound,
 
   validateOrders(_state, _player, raw) {
     // One goku per player: the first action asked is the only one ("En cas de
@@ -145,6 +150,6 @@ const game: GameDefinition<BdConfig, State, Order> = {
     }
     return { round: s.round, rows: s.rows, cols: s.cols, grid, gokus };
   },
-};
+});
 
 export default game;

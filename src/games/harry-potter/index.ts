@@ -4,8 +4,9 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../../game-kit/rng.ts';
-import type { BotView, GameDefinition } from '../../game-kit/types.ts';
-import { DEFAULT_CONFIG, parseConfig, type HPConfig } from './config.ts';
+import { defineGame, type BotView } from '../../game-kit/types.ts';
+import { defineView } from '../../game-kit/view-layout.ts';
+import { SETTINGS, type HPConfig } from './config.ts';
 import { GHOST, WIZARD, countWizards, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
 import { createState } from './mapgen.ts';
 import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
@@ -166,23 +167,27 @@ export function frame(s: HPState): unknown {
   };
 }
 
-const game: GameDefinition<HPConfig, HPState, HPOrder> = {
+export const VIEW = defineView({
+  cells: { type: 'Uint8', doc: 'per cell: wall | book<<1 | (owner+1)<<2' },
+  units: { type: 'Int16', doc: 'per unit id: type, player, row, col, rounds_pending, next_player' },
+  info: { type: 'Int32', doc: 'round, rows, cols, Voldemort row and col, units; score and strength per player; the spell; the settings' },
+});
+
+const game = defineGame<typeof SETTINGS.table, HPState, HPOrder, unknown>({
   id: 'harry-potter',
   title: 'Harry Potter',
   engineVersion: 'harry-potter-2',
   nbPlayers: 4,
-  defaultConfig: DEFAULT_CONFIG as HPConfig,
   defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },
   bots: conventionalBotFiles(here),
   statements: { ca: join(here, 'statement.ca.md') },
 
-  parseConfig,
+  settings: SETTINGS,
+  view: VIEW,
   create(config, seed) {
     return createState(config, new Rng(seed));
   },
   round: (s) => s.round,
-  totalRounds: (c) => c.num_rounds,
-  isOver: (s) => s.round >= s.cfg.num_rounds,
   validateOrders,
   next(state, orders) {
     // Frozen players simply give no orders (their units stay, as in the original).
@@ -201,6 +206,6 @@ const game: GameDefinition<HPConfig, HPState, HPOrder> = {
   },
   encodeView,
   frame,
-};
+});
 
 export default game;

@@ -5,8 +5,9 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../../game-kit/rng.ts';
-import type { GameDefinition } from '../../game-kit/types.ts';
-import { CONST, DEFAULT_CONFIG, parseConfig, type MoriaConfig } from './config.ts';
+import { defineGame } from '../../game-kit/types.ts';
+import { defineView } from '../../game-kit/view-layout.ts';
+import { CONST, SETTINGS, type MoriaConfig } from './config.ts';
 import { blankState, CT, generateUnits, layout, NONE_DIR, playRound, UT, type MoriaOrder, type MoriaState } from './engine.ts';
 import { generateGrid, readGrid } from './mapgen.ts';
 import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
@@ -63,24 +64,29 @@ export function scoresOf(s: MoriaState): number[] {
   return Array.from(s.nbCells, (c, pl) => c + s.cfg.treasure_value * s.nbTreasures[pl]!);
 }
 
-const game: GameDefinition<MoriaConfig, MoriaState, MoriaOrder> = {
+export const VIEW = defineView({
+  cells: { type: 'Uint16', doc: 'per cell: type | (owner+1)<<3 | treasure<<6 | turns<<7' },
+  units: { type: 'Int16', doc: 'per unit id: player, health, pos' },
+  meta: { type: 'Int32', doc: 'round and settings, then nb_cells and nb_treasures per player' },
+  grid: { type: 'Int16', doc: 'per cell: the id of the unit the board shows there, or -1' },
+});
+
+const game = defineGame({
   id: 'moria',
   title: 'Moria',
   engineVersion: 'moria-2',
   nbPlayers: 4,
-  defaultConfig: DEFAULT_CONFIG,
   defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },
   bots: conventionalBotFiles(here),
   // The statements, kept in this folder so a deployment carries them.
   statements: { en: join(here, 'statement.en.md'), ca: join(here, 'statement.ca.md') },
 
-  parseConfig,
+  settings: SETTINGS,
+  view: VIEW,
   create: createState,
-  round: (s) => s.round,
-  totalRounds: (c) => c.nb_rounds,
-  isOver: (s) => s.round >= s.cfg.nb_rounds,
+  round: (s: MoriaState) => s.round,
 
-  validateOrders(s, player, raw) {
+  validateOrders(s: MoriaState, player: number, raw: unknown) {
     const orders: MoriaOrder[] = [];
     const warnings: string[] = [];
     if (!Array.isArray(raw)) return { orders, warnings: ['orders must be an array'] };
@@ -120,15 +126,15 @@ const game: GameDefinition<MoriaConfig, MoriaState, MoriaOrder> = {
     return { orders, warnings };
   },
 
-  next(s, orders) {
+  next(s: MoriaState, orders: MoriaOrder[][]) {
     return playRound(s, orders);
   },
 
   scores: scoresOf,
 
-  counters: (s) => ({ cells: Array.from(s.nbCells), treasures: Array.from(s.nbTreasures) }),
+  counters: (s: MoriaState) => ({ cells: Array.from(s.nbCells), treasures: Array.from(s.nbTreasures) }),
 
-  encodeView(s) {
+  encodeView(s: MoriaState) {
     // cells: type | (owner+1)<<3 | treasure<<6 | turns<<7
     const n = s.type.length;
     const cells = new Uint16Array(n);
@@ -151,7 +157,7 @@ const game: GameDefinition<MoriaConfig, MoriaState, MoriaOrder> = {
     return { cells, units, meta, grid: s.unitAt.slice() };
   },
 
-  frame(s) {
+  frame(s: MoriaState) {
     const units: number[] = [];
     for (let id = 0; id < s.utype.length; id++) units.push(s.uplayer[id]!, s.uhealth[id]!, s.upos[id]!);
     return {
@@ -166,7 +172,7 @@ const game: GameDefinition<MoriaConfig, MoriaState, MoriaOrder> = {
       nbTreasures: Array.from(s.nbTreasures),
     };
   },
-};
+});
 
 export { CONST };
 export default game;

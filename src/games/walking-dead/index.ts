@@ -2,8 +2,9 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BotView, GameDefinition } from '../../game-kit/types.ts';
-import { DEFAULT_CONFIG, parseConfig, type TwdConfig } from './config.ts';
+import { defineGame, type BotView } from '../../game-kit/types.ts';
+import { defineView } from '../../game-kit/view-layout.ts';
+import { SETTINGS, type TwdConfig } from './config.ts';
 import { createState, nextState, scoreOf, strengthOf, aliveCount, UType, type TwdOrder, type TwdState } from './engine.ts';
 import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
 
@@ -88,21 +89,25 @@ function gridString(s: TwdState): string {
   return out.join('');
 }
 
-const game: GameDefinition<TwdConfig, TwdState, TwdOrder> = {
+export const VIEW = defineView({
+  info: { type: 'Int32', doc: 'round, the settings, then points and score per player' },
+  cells: { type: 'Int8', doc: 'per cell: -1 waste, else (owner+1) | 8 with food' },
+  units: { type: 'Int16', doc: 'per unit id: type, player, pos, rounds before becoming a zombie' },
+});
+
+const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, unknown>({
   id: 'walking-dead',
   title: 'The Walking Dead',
   engineVersion: 'walking-dead-2',
   nbPlayers: 4,
-  defaultConfig: DEFAULT_CONFIG,
   defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },
   bots: conventionalBotFiles(here),
   statements: { ca: join(here, 'statement.ca.md') },
 
-  parseConfig,
+  settings: SETTINGS,
+  view: VIEW,
   create: (config, seed) => createState(config, seed),
   round: (s) => s.round,
-  totalRounds: (c) => c.num_rounds,
-  isOver: (s) => s.round >= s.cfg.num_rounds,
   validateOrders,
   next(state, orders) {
     return nextState(state, orders);
@@ -165,6 +170,6 @@ const game: GameDefinition<TwdConfig, TwdState, TwdOrder> = {
       alive: Array.from({ length: np }, (_, pl) => aliveCount(s, pl)),
     };
   },
-};
+});
 
 export default game;

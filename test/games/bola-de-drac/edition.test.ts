@@ -4,7 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import game from '../../../src/games/bola-de-drac/index.ts';
 import { toCnf } from '../../../src/games/bola-de-drac/engine.ts';
-import { GameConfigError } from '../../../src/game-kit/types.ts';
+import { GameConfigError, isOver } from '../../../src/game-kit/types.ts';
 import { arbiterState } from './golden.ts';
 
 const BOARD = `boladedrac v1
@@ -34,7 +34,7 @@ describe('editions', () => {
     ]) {
       let s = game.create(game.parseConfig({ nb_rounds: 9, edition }), 3);
       let n = 0;
-      while (!game.isOver(s)) {
+      while (!isOver(game, s.cfg, s)) {
         s = game.next(s, [[], [], [], []], [false, false, false, false]).state;
         n++;
       }

@@ -3,7 +3,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { game } from './helpers.ts';
-import { GameConfigError } from '../../../src/game-kit/types.ts';
+import { GameConfigError, isOver } from '../../../src/game-kit/types.ts';
 import { CType, GOKU_LEN, META, META_LEN } from '../../../src/games/bola-de-drac/consts.ts';
 import type { Order, State } from '../../../src/games/bola-de-drac/engine.ts';
 import { Rng } from '../../../src/game-kit/rng.ts';
@@ -17,7 +17,7 @@ function randomMatch(seed: number, over: Record<string, unknown> = {}) {
   const r = new Rng(seed * 31 + 7);
   const frames: string[] = [JSON.stringify(game.frame(s))];
   const states: State[] = [s];
-  while (!game.isOver(s)) {
+  while (!isOver(game, s.cfg, s)) {
     const orders: Order[][] = [0, 1, 2, 3].map(() => [[r.random(0, 9) === 0 ? 't' : 'm', r.random(0, 4)]]);
     s = game.next(s, orders, NF).state;
     frames.push(JSON.stringify(game.frame(s)));
@@ -40,14 +40,15 @@ describe('configuration', () => {
     assert.deepEqual(game.defaultLimits, { cpuBudgetMs: 2000, memoryMb: 128 });
   });
 
-  test('overrides by original key names; numeric strings accepted', () => {
-    const c = game.parseConfig({ nb_rounds: 11, nb_balls: '4' });
+  test('overrides by original key names; integers are numbers, as in every game', () => {
+    const c = game.parseConfig({ nb_rounds: 11, nb_balls: 4 });
     assert.equal(c.nb_rounds, 11);
     assert.equal(c.nb_balls, 4);
+    assert.throws(() => game.parseConfig({ nb_balls: '4' }), GameConfigError);
   });
 
   test('unknown keys and bad values are refused with a clear message', () => {
-    assert.throws(() => game.parseConfig({ nb_round: 3 }), (e: Error) => e instanceof GameConfigError && /unknown parameter "nb_round"/.test(e.message));
+    assert.throws(() => game.parseConfig({ nb_round: 3 }), (e: Error) => e instanceof GameConfigError && /unknown setting "nb_round"/.test(e.message));
     assert.throws(() => game.parseConfig({ nb_rounds: 0 }), GameConfigError);
     assert.throws(() => game.parseConfig({ nb_rounds: 2.5 }), GameConfigError);
     assert.throws(() => game.parseConfig({ nb_balls: 'many' }), GameConfigError);
@@ -152,11 +153,11 @@ describe('determinism and invariants', () => {
   test('engine speed: idle 200 rounds on 60x60 and a default 601-round match', () => {
     let s = game.create(game.parseConfig({ rows: 60, cols: 60, nb_rounds: 200 }), 8);
     let t0 = performance.now();
-    while (!game.isOver(s)) s = game.next(s, [[], [], [], []], NF).state;
+    while (!isOver(game, s.cfg, s)) s = game.next(s, [[], [], [], []], NF).state;
     const idle = performance.now() - t0;
     s = game.create(game.parseConfig(), 8);
     t0 = performance.now();
-    while (!game.isOver(s)) {
+    while (!isOver(game, s.cfg, s)) {
       game.encodeView(s);
       game.frame(s);
       s = game.next(s, [[['m', 1]], [['m', 2]], [['m', 3]], [['m', 4]]], NF).state;

@@ -1,4 +1,5 @@
 // One test per rule of the 2015 statement (statement.ca.md), on hand-built boards.
+import { isOver } from '../../../src/game-kit/types.ts';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { build, scripted, step, at, cellAt, countFreeBalls, M, T, game } from './helpers.ts';
@@ -524,7 +525,7 @@ describe('score', () => {
   test('the game is over after nb_rounds rounds', () => {
     let s = build(picture([2, 2, '0']), { cfg: { nb_rounds: 3 } });
     let n = 0;
-    while (!game.isOver(s)) {
+    while (!isOver(game, s.cfg, s)) {
       s = step(s).state;
       n++;
     }

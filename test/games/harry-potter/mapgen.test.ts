@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import game from '../../../src/games/harry-potter/index.ts';
 import { GHOST, WIZARD, isSpellSolutionCorrect } from '../../../src/games/harry-potter/engine.ts';
 import { countComponents, generateWalls } from '../../../src/games/harry-potter/mapgen.ts';
-import { GameConfigError } from '../../../src/game-kit/types.ts';
+import { GameConfigError, isOver } from '../../../src/game-kit/types.ts';
 import { Rng } from '../../../src/game-kit/rng.ts';
 import { solveSpell } from './helpers.ts';
 
@@ -115,7 +115,7 @@ test('a whole match replays identically from the seed and the orders', () => {
     const rng = new Rng(9);
     const frames: unknown[] = [game.frame(s)];
     const events: unknown[] = [];
-    while (!game.isOver(s)) {
+    while (!isOver(game, s.cfg, s)) {
       const o: unknown[][] = [[], [], [], []];
       for (let id = 0; id < 84; id++) o[s.uplayer[id]!]!.push([0, id, 2 * rng.random(0, 3)]);
       const valid = o.map((x, p) => game.validateOrders(s, p, x).orders);
@@ -144,7 +144,7 @@ test('next() does not mutate its input', () => {
 test('engine speed: a 200-round match without orders takes well under 100 ms', () => {
   let s = game.create(cfg, 5);
   const t0 = performance.now();
-  while (!game.isOver(s)) s = game.next(s, [[], [], [], []], [false, false, false, false]).state;
+  while (!isOver(game, s.cfg, s)) s = game.next(s, [[], [], [], []], [false, false, false, false]).state;
   const ms = performance.now() - t0;
   check(ms < 100, `${ms.toFixed(1)} ms`);
 });
@@ -197,7 +197,7 @@ test('frames are compact: a 200-round replay of frames gzips well under 1 MB', a
   let s = game.create(cfg, 6);
   const frames: unknown[] = [game.frame(s)];
   const rng = new Rng(1);
-  while (!game.isOver(s)) {
+  while (!isOver(game, s.cfg, s)) {
     const o: unknown[][] = [[], [], [], []];
     for (let id = 0; id < 84; id++) o[s.uplayer[id]!]!.push([0, id, s.utype[id] === GHOST ? rng.random(0, 7) : 2 * rng.random(0, 3)]);
     s = game.next(s, o.map((x, p) => game.validateOrders(s, p, x).orders), [false, false, false, false]).state;

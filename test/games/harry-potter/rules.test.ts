@@ -1,5 +1,6 @@
 // One test per rule of the statement (src/games/harry-potter/statement.ca.md)
 // and of the original game's behaviour where the statement is silent, on hand-built boards.
+import { isOver } from '../../../src/game-kit/types.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Dir, GHOST, WIZARD, isSpellSolutionCorrect, magicStrength, regenPosition, type HPEvent } from '../../../src/games/harry-potter/engine.ts';
@@ -497,7 +498,7 @@ test('the number of units is constant and ids never change, whatever happens', (
     }
   }
   assert.equal(s.round, 200);
-  assert.equal(game.isOver(s), true);
+  assert.equal(isOver(game, s.cfg, s), true);
 });
 
 test('an invalid first command still takes its turn in the interleaving (one random draw), as in the original', () => {

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import game, { gridString } from '../../../src/games/moria/index.ts';
 import { CT, UT, cloneState, type MoriaState } from '../../../src/games/moria/engine.ts';
 import { reachFromOutside } from '../../../src/games/moria/mapgen.ts';
-import { GameConfigError } from '../../../src/game-kit/types.ts';
+import { GameConfigError, isOver } from '../../../src/game-kit/types.ts';
 import { Rng } from '../../../src/game-kit/rng.ts';
 
 const cfg = game.parseConfig({});
@@ -168,8 +168,9 @@ test('a fixed board (the original\'s FIXED grid): read as given, owners and dug 
   assert.equal(s.turns[10 * 60 + 3], 2);
   assert.deepEqual(game.create(cfgB, 77), s);
   assert.notDeepEqual(game.create(cfgB, 78).upos, s.upos);
-  assert.deepEqual(game.parseConfig({ board: rows }).board, text);
-  assert.throws(() => game.parseConfig({ board: rows.slice(1) }), /59 rows/);
+  assert.deepEqual(game.parseConfig({ board: rows.join(' \n') }).board, text);
+  assert.throws(() => game.parseConfig({ board: rows }), /must be a text/);
+  assert.throws(() => game.parseConfig({ board: rows.slice(1).join('\n') }), /59 rows/);
   assert.throws(() => game.parseConfig({ board: text.replace('R', 'X') }), /"X" is not a cell/);
   assert.throws(() => game.parseConfig({ board: text.replace(/R/, 'e') }), /not a cell/);
   assert.throws(() => game.parseConfig({ board: 42 }), GameConfigError);
@@ -179,7 +180,7 @@ test('a match lasts nb_rounds rounds; the replay frames of a whole match gzip we
   let s = game.create(game.parseConfig({}), 5);
   const frames = [game.frame(s)];
   let rounds = 0;
-  while (!game.isOver(s)) {
+  while (!isOver(game, s.cfg, s)) {
     s = game.next(s, [[], [], [], []], [false, false, false, false]).state;
     frames.push(game.frame(s));
     rounds++;

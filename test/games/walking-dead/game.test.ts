@@ -7,7 +7,7 @@ import { streetComponents, generateWaste } from '../../../src/games/walking-dead
 import { UType, type TwdOrder, type TwdState } from '../../../src/games/walking-dead/engine.ts';
 import { Rng } from '../../../src/game-kit/rng.ts';
 import { LibcRand } from '../../../src/game-kit/libc-rand.ts';
-import { GameConfigError } from '../../../src/game-kit/types.ts';
+import { GameConfigError, isOver } from '../../../src/game-kit/types.ts';
 
 const cfg = game.parseConfig({});
 const noOrders = () => [[], [], [], []] as TwdOrder[][];
@@ -113,7 +113,7 @@ test('a smaller configured board is generated and playable', () => {
   const small = game.parseConfig({ board_rows: 30, board_cols: 30, num_ini_units_per_clan: 5, num_ini_zombies: 4, num_ini_food: 5, num_rounds: 20 });
   let s = game.create(small, 4);
   assert.equal(streetComponents(s.waste, 30, 30), 1);
-  while (!game.isOver(s)) s = game.next(s, noOrders(), F).state;
+  while (!isOver(game, s.cfg, s)) s = game.next(s, noOrders(), F).state;
   assert.equal(s.round, 20);
 });
 
@@ -159,7 +159,7 @@ test('encodeView is typed arrays only; frames of a whole match gzip well under 1
   for (const a of Object.values(v)) assert.ok(ArrayBuffer.isView(a));
   assert.equal(v['cells']!.length, 3600);
   const frames: unknown[] = [game.frame(s)];
-  while (!game.isOver(s)) {
+  while (!isOver(game, s.cfg, s)) {
     s = game.next(s, noOrders(), F).state;
     frames.push(game.frame(s));
   }
@@ -175,7 +175,7 @@ test('a 200-round match with no orders takes well under 100 ms of engine time', 
   for (let k = 0; k < 3; k++) {
     s = game.create(cfg, 22);
     const t0 = performance.now();
-    while (!game.isOver(s)) s = game.next(s, noOrders(), F).state;
+    while (!isOver(game, s.cfg, s)) s = game.next(s, noOrders(), F).state;
     best = Math.min(best, performance.now() - t0);
   }
   assert.ok(best < 100, `${best.toFixed(1)} ms`);

@@ -29,7 +29,8 @@ export interface ReplayPlayer {
   frozenMessage: string | null;
 }
 
-export interface ReplayRound {
+/** One recorded round; Frame is the game's frame type (`frame(state)`). */
+export interface ReplayRound<Frame = unknown> {
   /** Round number; rounds[0] is the initial state (round 0, no orders). */
   round: number;
   /** The orders applied, per player, after validation (what verify feeds the engine). */
@@ -37,7 +38,7 @@ export interface ReplayRound {
   /** What happened (game-specific). */
   events: unknown[];
   /** The game's frame after this round. */
-  frame: unknown;
+  frame: Frame;
   scores: number[];
   counters: Record<string, number[]>;
   /** Cumulative CPU per player at the end of this round, ms. */
@@ -46,7 +47,7 @@ export interface ReplayRound {
   frozen: boolean[];
 }
 
-export interface Replay {
+export interface Replay<Frame = unknown> {
   format: typeof REPLAY_FORMAT;
   version: typeof REPLAY_VERSION;
   game: string;
@@ -56,7 +57,7 @@ export interface Replay {
   seed: number;
   limits: Limits;
   players: ReplayPlayer[];
-  rounds: ReplayRound[];
+  rounds: ReplayRound<Frame>[];
   result: {
     scores: number[];
     /** 1 = first; ties share a rank. */

@@ -8,17 +8,17 @@ import type { Replay, ReplayRound } from '../../../replay/format.ts';
 
 export type { Replay, ReplayRound };
 
-export interface DrawArgs {
+export interface DrawArgs<Frame = unknown> {
   ctx: CanvasRenderingContext2D;
   /** Drawing area in CSS pixels (the context is already scaled for the device pixel ratio). */
   width: number;
   height: number;
-  replay: Replay;
+  replay: Replay<Frame>;
   /** Index into replay.rounds (0 = the initial state). */
   index: number;
-  round: ReplayRound;
+  round: ReplayRound<Frame>;
   /** The round before (null at index 0): to show moves, deaths, conversions. */
-  prev: ReplayRound | null;
+  prev: ReplayRound<Frame> | null;
   /** Colour per seat (PLAYER_COLORS unless the page overrides it). */
   colors: readonly string[];
 }
@@ -29,17 +29,18 @@ export interface LegendItem {
   swatch(ctx: CanvasRenderingContext2D, size: number, colors: readonly string[]): void;
 }
 
-export interface GameView {
+/** Frame is the game's frame type, from its DOM-free frame module (the engine's `frame(state)` returns it). */
+export interface GameView<Frame = unknown> {
   /** Board size in cells: the viewer sizes the canvas to this aspect ratio. */
-  boardSize(replay: Replay): { rows: number; cols: number };
+  boardSize(replay: Replay<Frame>): { rows: number; cols: number };
   /** Draws round `index` filling width × height. */
-  draw(args: DrawArgs): void;
+  draw(args: DrawArgs<Frame>): void;
   /** Scoreboard labels of the counters the game reports, in display order (e.g. { cells: 'cells' }). Counters not named are not shown. */
   counterLabels: Record<string, string>;
   /** What the board's symbols mean, shown beside the board. */
   legend: LegendItem[];
   /** A one-line description of a cell for the pointer tooltip ("(12, 30) cave, owned by Gimli; dwarf 80 hp"). */
-  describeCell?(args: DrawArgs, row: number, col: number): string | null;
+  describeCell?(args: DrawArgs<Frame>, row: number, col: number): string | null;
 }
 
 /** Seat colours: distinct, readable on light and dark cells, and told apart with common colour blindness. */

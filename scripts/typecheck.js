@@ -8,9 +8,12 @@ import { spawnSync } from 'node:child_process';
 
 const tsc = join('node_modules', '.bin', 'tsc');
 const projects = ['.', join('src', 'web', 'client', 'tsconfig.json')];
-for (const game of readdirSync(join('src', 'games'))) {
-  const bots = join('src', 'games', game, 'bots', 'tsconfig.json');
-  if (existsSync(bots)) projects.push(bots);
+// The project's games, and the test games that prove a game needs nothing but its folder.
+for (const root of [join('src', 'games'), join('test', 'fixtures', 'games')]) {
+  for (const game of readdirSync(root)) {
+    const bots = join(root, game, 'bots', 'tsconfig.json');
+    if (existsSync(bots)) projects.push(bots);
+  }
 }
 let failed = false;
 for (const project of projects) {

@@ -1,30 +1,70 @@
 // Games are discovered, not listed: every folder under src/games/ with an
-// index.ts that default-exports a GameDefinition is a game. Adding a game
-// touches nothing outside its own folder.
+// index.ts that default-exports a game (defineGame) is a game. Adding a game
+// touches nothing outside its own folder. ARBITER_GAMES_PATH names more
+// folders to search the same way (colon-separated), so a deployment or a test
+// can add a game without touching the project's tree.
 
-import { readdirSync, existsSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { readdirSync, existsSync, statSync } from 'node:fs';
+import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AnyGame } from './types.ts';
 
-const gamesDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'games');
+const builtinGamesDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'games');
 let loaded: Map<string, AnyGame> | null = null;
+const folders = new Map<string, string>();
+
+export class GamesPathError extends Error {
+  override name = 'GamesPathError';
+}
+
+/** The folders searched for games: src/games, then each of ARBITER_GAMES_PATH. */
+export function gameRoots(env: NodeJS.ProcessEnv = process.env): string[] {
+  const extra = (env['ARBITER_GAMES_PATH'] ?? '')
+    .split(':')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => resolve(p));
+  for (const dir of extra) {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new GamesPathError(`ARBITER_GAMES_PATH: ${dir} is not a folder`);
+  }
+  return [builtinGamesDir, ...extra];
+}
+
+/** Loads every game of a folder of game folders, by folder name. */
+export async function loadGamesFrom(root: string): Promise<Map<string, { game: AnyGame; dir: string }>> {
+  const found = new Map<string, { game: AnyGame; dir: string }>();
+  const names = readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(root, d.name, 'index.ts')))
+    .map((d) => d.name)
+    .sort();
+  for (const name of names) {
+    const dir = join(root, name);
+    const mod = (await import(pathToFileURL(join(dir, 'index.ts')).href)) as { default?: AnyGame };
+    const game = mod.default;
+    if (!game || game.id !== name) throw new Error(`${join(dir, 'index.ts')} must default-export a game with id "${name}"`);
+    found.set(name, { game, dir });
+  }
+  return found;
+}
 
 export async function loadGames(): Promise<Map<string, AnyGame>> {
   if (loaded) return loaded;
-  const found = new Map<string, AnyGame>();
-  const folders = readdirSync(gamesDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(gamesDir, d.name, 'index.ts')))
-    .map((d) => d.name)
-    .sort();
-  for (const folder of folders) {
-    const mod = (await import(pathToFileURL(join(gamesDir, folder, 'index.ts')).href)) as { default?: AnyGame };
-    const game = mod.default;
-    if (!game || game.id !== folder) throw new Error(`src/games/${folder}/index.ts must default-export a GameDefinition with id "${folder}"`);
-    found.set(game.id, game);
+  const games = new Map<string, AnyGame>();
+  for (const root of gameRoots()) {
+    for (const [id, { game, dir }] of await loadGamesFrom(root)) {
+      if (games.has(id)) throw new GamesPathError(`two games named "${id}": ${folders.get(id)} and ${dir}`);
+      games.set(id, game);
+      folders.set(id, dir);
+    }
   }
-  loaded = found;
-  return found;
+  loaded = games;
+  return games;
+}
+
+/** The folder of a loaded game (its viewer, statements and bots live there). */
+export async function gameDir(id: string): Promise<string | undefined> {
+  await loadGames();
+  return folders.get(id);
 }
 
 export class UnknownGameError extends Error {

@@ -11,11 +11,11 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { notFound } from '../server/errors.ts';
+import { gameDir } from '../game-kit/registry.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const clientDir = join(root, 'src', 'web', 'client');
 const staticDir = join(root, 'src', 'web', 'static');
-const gamesDir = join(root, 'src', 'games');
 
 interface Asset {
   body: Buffer;
@@ -148,8 +148,9 @@ export default async function assetRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { game, file } = request.params;
-      const entry = join(gamesDir, game, 'viewer.ts');
-      if (!existsSync(entry)) throw notFound(`no viewer for game "${game}"`);
+      const dir = await gameDir(game);
+      const entry = dir && join(dir, 'viewer.ts');
+      if (!entry || !existsSync(entry)) throw notFound(`no viewer for game "${game}"`);
       const b = await bundled(entry);
       return send(request, reply, file.endsWith('.map') ? b.map : b.js);
     },

@@ -5,7 +5,8 @@
 import { loadGames } from '../src/game-kit/registry.ts';
 import { isOver, type AnyGame } from '../src/game-kit/types.ts';
 import { builtinSeat } from '../src/runner/builtins.ts';
-import { runMatch, LOG_CAP_BYTES } from '../src/runner/run-match.ts';
+import { runMatch } from '../src/runner/run-match.ts';
+import { LOG_CAP_BYTES } from '../src/limits.ts';
 import { compileBot } from '../sandbox/compile.ts';
 import { buildPrelude } from '../sandbox/prelude.ts';
 import { SandboxBotHost, sharedPool } from '../sandbox/sandbox-host.ts';

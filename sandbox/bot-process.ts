@@ -22,7 +22,8 @@
 import ivm from 'isolated-vm';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeSync } from 'node:fs';
-import { capText, cpuSinceMs, describeError, MAX_NAME_CHARS, MAX_ORDERS_JSON, type Failure, type LoadReply, type LoadRequest, type PlayReply } from './host.ts';
+import { capText, cpuSinceMs, describeError, type Failure, type LoadReply, type LoadRequest, type PlayReply } from './host.ts';
+import { cpuBudgetUsedUp, MAX_NAME_CHARS, MAX_ORDERS_JSON, memoryLimitExceeded } from '../src/limits.ts';
 import type { PlayReturn } from './bot-runtime.ts';
 import type { ViewArray } from '../src/game-kit/types.ts';
 import type { FreezeReason } from '../src/replay/format.ts';
@@ -148,12 +149,12 @@ function failure(b: Bot | null, error: unknown, cpuMs: number, log: string, fall
   else if (/memory limit|out of memory|allocation failed|array buffer allocation/i.test(message)) reason = 'memory';
   else if (b?.isolate.isDisposed) reason = 'memory';
   const text =
-    reason === 'cpu' ? `CPU budget of ${b?.budgetMs} ms for the match used up` : reason === 'memory' ? `memory limit of ${b?.memoryMb} MiB exceeded` : message;
+    reason === 'cpu' && b ? cpuBudgetUsedUp(b.budgetMs) : reason === 'memory' && b ? memoryLimitExceeded(b.memoryMb) : message;
   return { ok: false, reason, message: capText(text), log: takeLog(b, log), cpuMs };
 }
 
 function memoryFailure(b: Bot, cpuMs: number, log: string): Failure {
-  return { ok: false, reason: 'memory', message: `memory limit of ${b.memoryMb} MiB exceeded`, log: takeLog(b, log), cpuMs };
+  return { ok: false, reason: 'memory', message: memoryLimitExceeded(b.memoryMb), log: takeLog(b, log), cpuMs };
 }
 
 function drain(b: Bot): string {
@@ -227,7 +228,7 @@ async function play(names: string, status: string, arrays: ViewArray[]): Promise
   const run = await metered(b, () => b.play.apply(undefined, args, { result: { copy: true } }) as Promise<PlayReturn>);
   if (run.error !== undefined || !run.value) return failure(b, run.error, run.cpuMs, drain(b), 'exception');
   const [count, orders, log] = run.value;
-  if (b.usedMs > b.budgetMs) return { ok: false, reason: 'cpu', message: `CPU budget of ${b.budgetMs} ms for the match used up`, log: takeLog(b, log), cpuMs: run.cpuMs };
+  if (b.usedMs > b.budgetMs) return { ok: false, reason: 'cpu', message: cpuBudgetUsedUp(b.budgetMs), log: takeLog(b, log), cpuMs: run.cpuMs };
   if (overMemory(b)) return memoryFailure(b, run.cpuMs, log);
   if (typeof orders !== 'string' || orders.length > MAX_ORDERS_JSON || typeof count !== 'number')
     return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: takeLog(b, log), cpuMs: run.cpuMs };

@@ -8,6 +8,7 @@
 
 import { Rng } from '../src/game-kit/rng.ts';
 import type { BotView } from '../src/game-kit/types.ts';
+import { LOG_CAP_BYTES, logTruncated as logTruncatedLine, MAX_MESSAGE_CHARS, MAX_ORDERS } from '../src/limits.ts';
 
 /** What a game's bot API module receives in `install(rt)`. */
 export interface BotRuntime {
@@ -55,7 +56,7 @@ export interface BotHandle {
    * Takes the bot file's exports, or a function that evaluates the bot file
    * and returns them; answers [PLAYER_NAME, GAME, log]. Throws a readable
    * Error if the bot is malformed; what the bot's own code throws comes out
-   * as a string of at most MAX_ERROR_CHARS (plus a note of what was cut).
+   * as a string of at most MAX_MESSAGE_CHARS (plus a note of what was cut).
    */
   load(exports: unknown): [name: string, game: string, log: string];
   play(names: string, status: string, ...arrays: BotView[string][]): PlayReturn;
@@ -63,10 +64,6 @@ export interface BotHandle {
   drainLog(): string;
 }
 
-export const MAX_ORDERS = 1000;
-
-/** What the bot's own errors (message and stack) may take once they leave the isolate. */
-export const MAX_ERROR_CHARS = 2048;
 
 export function boot(api: BotApiModule): BotHandle {
   // Intrinsics, captured before the bot can touch them.
@@ -83,7 +80,7 @@ export function boot(api: BotApiModule): BotHandle {
   const sliceOf = Function.prototype.call.bind(String.prototype.slice) as (s: string, a: number, b?: number) => string;
   const indexOf = Function.prototype.call.bind(String.prototype.indexOf) as (s: string, t: string) => number;
 
-  /** A thrown value as the author should read it (first stack lines), cut to MAX_ERROR_CHARS. */
+  /** A thrown value as the author should read it (first stack lines), cut to MAX_MESSAGE_CHARS. */
   function describeThrown(e: unknown): string {
     let text: string;
     try {
@@ -94,7 +91,7 @@ export function boot(api: BotApiModule): BotHandle {
           // First four lines: the message and where it was thrown.
           let end = -1;
           for (let i = 0; i < 4; i++) {
-            const next = indexOf(sliceOf(stack, end + 1, end + 1 + MAX_ERROR_CHARS + 1), '\n');
+            const next = indexOf(sliceOf(stack, end + 1, end + 1 + MAX_MESSAGE_CHARS + 1), '\n');
             if (next < 0) {
               end = stack.length;
               break;
@@ -109,7 +106,7 @@ export function boot(api: BotApiModule): BotHandle {
       text = '[an error that cannot be printed]';
     }
     if (typeof text !== 'string') text = '[an error that cannot be printed]';
-    return text.length > MAX_ERROR_CHARS ? sliceOf(text, 0, MAX_ERROR_CHARS) + '… [' + (text.length - MAX_ERROR_CHARS) + ' more characters cut]' : text;
+    return text.length > MAX_MESSAGE_CHARS ? sliceOf(text, 0, MAX_MESSAGE_CHARS) + '… [' + (text.length - MAX_MESSAGE_CHARS) + ' more characters cut]' : text;
   }
 
   // Nothing beyond standard ECMAScript; these three ignore the memory limit
@@ -133,14 +130,14 @@ export function boot(api: BotApiModule): BotHandle {
   let orderCount = 0;
   let log = '';
   let logUsed = 0;
-  let logCap = 65536;
+  let logCap = LOG_CAP_BYTES;
   let logTruncated = false;
 
   function appendLog(text: string): void {
     if (logTruncated) return;
     const room = logCap - logUsed;
     if (text.length > room) {
-      text = text.slice(0, room) + '\n[log truncated: 64 KiB per match]\n';
+      text = text.slice(0, room) + '\n' + logTruncatedLine() + '\n';
       logTruncated = true;
     }
     logUsed += text.length;

@@ -5,6 +5,7 @@
 
 import type { ViewArray } from '../src/game-kit/types.ts';
 import type { FreezeReason } from '../src/replay/format.ts';
+import { MAX_MESSAGE_CHARS } from '../src/limits.ts';
 
 export interface LoadRequest {
   /** The game's prelude (sandbox/prelude.ts). */
@@ -56,15 +57,6 @@ export interface BotHost {
   /** Frees the bot; the host is unusable afterwards. */
   close(): Promise<void>;
 }
-
-/** Orders arrive as a JSON string; anything longer than this is refused unparsed. */
-export const MAX_ORDERS_JSON = 256 * 1024;
-
-/** Anything a bot controls that ends up in a message (errors, stacks) is cut to this. */
-export const MAX_MESSAGE_CHARS = 2048;
-
-/** Names are 1 to 12 characters; a longer one never travels further than this. */
-export const MAX_NAME_CHARS = 64;
 
 /** Cuts bot-controlled text to `max` characters, saying so. */
 export function capText(text: string, max: number = MAX_MESSAGE_CHARS): string {

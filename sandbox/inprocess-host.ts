@@ -10,7 +10,8 @@
 
 import vm from 'node:vm';
 import type { BotHandle } from './bot-runtime.ts';
-import { cpuSinceMs, describeError, MAX_ORDERS_JSON, type BotHost, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
+import { MAX_ORDERS_JSON, cpuBudgetUsedUp } from '../src/limits.ts';
+import { cpuSinceMs, describeError, type BotHost, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
 
 export class InProcessBotHost implements BotHost {
   private handle: BotHandle | null = null;
@@ -45,7 +46,7 @@ export class InProcessBotHost implements BotHost {
       const [count, orders, log] = handle.play(req.names, req.status, ...req.arrays);
       const cpuMs = cpuSinceMs(start);
       this.used += cpuMs;
-      if (this.used > this.budget) return { ok: false, reason: 'cpu', message: `CPU budget of ${this.budget} ms used up`, log, cpuMs };
+      if (this.used > this.budget) return { ok: false, reason: 'cpu', message: cpuBudgetUsedUp(this.budget), log, cpuMs };
       if (orders.length > MAX_ORDERS_JSON) return { ok: false, reason: 'output', message: 'orders too large', log, cpuMs };
       return { ok: true, count, orders, log, cpuMs };
     } catch (err) {

@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { SandboxInfraError, type BotHost, type Failure, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
+import { cpuBudgetUsedUp } from '../src/limits.ts';
 
 export { SandboxInfraError } from './host.ts';
 
@@ -202,7 +203,7 @@ class BotProcess {
    * budget and is frozen for CPU; otherwise the machine was too slow to give
    * it that, and the call throws SandboxInfraError.
    */
-  request<T>(message: Record<string, unknown>, timeoutMs: number, cpuLeftMs = Infinity): Promise<T | Failure> {
+  request<T>(message: Record<string, unknown>, timeoutMs: number, cpuLeftMs = Infinity, budgetMs = cpuLeftMs): Promise<T | Failure> {
     if (this.dead) return Promise.reject(new SandboxInfraError(this.closing ? 'the sandbox pool is closing' : 'the sandbox process is gone'));
     const id = this.nextId++;
     const cpuAtStart = processCpuMs(this.child.pid);
@@ -217,7 +218,7 @@ class BotProcess {
         const seconds = Math.round(timeoutMs / 1000);
         // /proc counts in 10 ms ticks: allow one tick of rounding.
         if (used !== null && used + CLOCK_TICK_MS >= cpuLeftMs)
-          resolve({ ok: false, reason: 'cpu', message: `CPU budget used up (the call ran ${seconds} s of wall time)`, log: '', cpuMs: used });
+          resolve({ ok: false, reason: 'cpu', message: cpuBudgetUsedUp(budgetMs, `the call ran ${seconds} s of wall time`), log: '', cpuMs: used });
         else
           reject(
             new SandboxInfraError(
@@ -323,6 +324,7 @@ export const sharedPool = new BotProcessPool();
 export class SandboxBotHost implements BotHost {
   private proc: BotProcess | null = null;
   private budgetLeft = 0;
+  private budgetMs = 0;
 
   constructor(private readonly pool: BotProcessPool = sharedPool) {}
 
@@ -338,6 +340,7 @@ export class SandboxBotHost implements BotHost {
       throw err instanceof SandboxInfraError ? err : new SandboxInfraError(`sandbox process failed to start: ${String(err)}`);
     }
     this.budgetLeft = req.cpuBudgetMs;
+    this.budgetMs = req.cpuBudgetMs;
     return this.call<LoadReply>({ t: 'load', req });
   }
 
@@ -350,7 +353,7 @@ export class SandboxBotHost implements BotHost {
     if (!proc) throw new SandboxInfraError('bot not loaded');
     await botCallSlots.acquire();
     try {
-      const reply = (await proc.request<T>(message, watchdogMs(this.budgetLeft), this.budgetLeft)) as T;
+      const reply = (await proc.request<T>(message, watchdogMs(this.budgetLeft), this.budgetLeft, this.budgetMs)) as T;
       this.budgetLeft -= reply.cpuMs;
       return reply;
     } finally {

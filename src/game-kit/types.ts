@@ -20,13 +20,8 @@ export type ViewArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int3
  */
 export type BotView = Record<string, ViewArray>;
 
-/** Judge limits for one bot over one match. */
-export interface Limits {
-  /** CPU time for the whole match, load included, in milliseconds. */
-  cpuBudgetMs: number;
-  /** Heap cap of the bot's isolate, in MiB. */
-  memoryMb: number;
-}
+import type { Limits } from '../limits.ts';
+export type { Limits };
 
 export { GameConfigError } from './settings.ts';
 

@@ -5,7 +5,7 @@ import { getGame } from '../game-kit/registry.ts';
 import { BotCompileError, compileBot, mapBotPositions } from '../../sandbox/compile.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
 import { SandboxBotHost } from '../../sandbox/sandbox-host.ts';
-import { LOG_CAP_BYTES } from './run-match.ts';
+import { LOG_CAP_BYTES } from '../limits.ts';
 
 export type CheckResult = { ok: true; name: string; game: string } | { ok: false; message: string; line?: number };
 

@@ -17,14 +17,11 @@ import { isOver, type AnyGame, type Limits } from '../game-kit/types.ts';
 import { REPLAY_FORMAT, REPLAY_VERSION, type FreezeReason, type Replay, type ReplayPlayer, type ReplayRound } from '../replay/format.ts';
 import { BotCompileError, CompileInfraError, compileBot, mapBotPositions, readBotHeader } from '../../sandbox/compile.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
-import { MAX_ORDERS } from '../../sandbox/bot-runtime.ts';
-import { capText, MAX_NAME_CHARS, SandboxInfraError, type BotHost } from '../../sandbox/host.ts';
+import { capText, SandboxInfraError, type BotHost } from '../../sandbox/host.ts';
+import { cpuBudgetUsedUp, LOG_CAP_BYTES, logTruncated, MAX_NAME_CHARS, MAX_ORDERS, tooManyOrders } from '../limits.ts';
 import { InProcessBotHost } from '../../sandbox/inprocess-host.ts';
 import { SandboxBotHost } from '../../sandbox/sandbox-host.ts';
 import type { MatchOutcome, MatchSpec, RunOptions } from './types.ts';
-
-/** judging.md: the console log is capped at 64 KiB per bot per match. */
-export const LOG_CAP_BYTES = 64 * 1024;
 
 export class MatchSpecError extends Error {
   override name = 'MatchSpecError';
@@ -78,7 +75,7 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
     if (!text || seat.logFull) return;
     const room = LOG_CAP_BYTES - seat.log.length;
     if (text.length > room) {
-      seat.log += text.slice(0, room) + '\n[log truncated: 64 KiB per match]\n';
+      seat.log += text.slice(0, room) + '\n' + logTruncated() + '\n';
       seat.logFull = true;
     } else seat.log += text;
   };
@@ -153,8 +150,8 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
         seat.player.cpuMs += reply.cpuMs;
         appendLog(seat, reply.log);
         if (!reply.ok) return freeze(seat, round, reply.reason, reply.message);
-        if (reply.count > MAX_ORDERS) return freeze(seat, round, 'orders', `${reply.count} orders in one round (the limit is ${MAX_ORDERS})`);
-        if (seat.player.cpuMs > limits.cpuBudgetMs) return freeze(seat, round, 'cpu', `CPU budget of ${limits.cpuBudgetMs} ms for the match used up`);
+        if (reply.count > MAX_ORDERS) return freeze(seat, round, 'orders', `${tooManyOrders()}: ${reply.count}`);
+        if (seat.player.cpuMs > limits.cpuBudgetMs) return freeze(seat, round, 'cpu', cpuBudgetUsedUp(limits.cpuBudgetMs));
         let raw: unknown;
         try {
           raw = JSON.parse(reply.orders);

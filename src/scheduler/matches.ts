@@ -7,6 +7,8 @@ import { randomInt } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import { builtinSeat } from '../runner/builtins.ts';
+import { getGame } from '../game-kit/registry.ts';
+import type { Limits } from '../limits.ts';
 import type { MatchSeat, MatchSpec } from '../runner/types.ts';
 import {
   MATCH_JOB_OPTIONS,
@@ -38,12 +40,16 @@ export interface NewMatch {
   submissionId?: number;
   gateStep?: 'selfplay' | 'dummy';
   gateIndex?: number;
+  /** The judge's limits; the game's defaults unless given. */
+  limits?: Limits;
 }
 
 export async function createMatch(tx: Tx | Db, m: NewMatch): Promise<number> {
+  const limits = m.limits ?? (await getGame(m.game)).defaultLimits;
   const match = await tx.match.create({
     data: {
       game: m.game,
+      limits: { cpuBudgetMs: limits.cpuBudgetMs, memoryMb: limits.memoryMb },
       seed: m.seed ?? pickSeed(),
       kind: m.kind,
       status: 'queued',
@@ -90,6 +96,8 @@ export async function matchSpecFromDb(
   }
   const spec: MatchSpec = { game: match.game, seed: match.seed, seats };
   if (match.config && typeof match.config === 'object' && !Array.isArray(match.config)) spec.config = match.config as Record<string, unknown>;
+  const limits = matchLimits(match.limits);
+  if (limits) spec.limits = limits;
   return { spec, kind: match.kind, submissionId: match.submissionId, createdAt: match.createdAt };
 }
 
@@ -101,4 +109,11 @@ export async function enqueueMatch(db: Db, queues: JudgeQueues, matchId: number)
     { type: 'match', matchId: String(matchId), kind, ...(submissionId !== null ? { submissionId: String(submissionId) } : {}), spec },
     { ...MATCH_JOB_OPTIONS, jobId: matchJobId(matchId, createdAt), priority: priorityOf(kind, submissionId) },
   );
+}
+
+/** A match row's recorded limits, or null (older rows: the game's defaults apply). */
+export function matchLimits(value: unknown): Limits | null {
+  if (!value || typeof value !== 'object') return null;
+  const { cpuBudgetMs, memoryMb } = value as Record<string, unknown>;
+  return typeof cpuBudgetMs === 'number' && typeof memoryMb === 'number' ? { cpuBudgetMs, memoryMb } : null;
 }

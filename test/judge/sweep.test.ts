@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { matchJobId } from '../../src/queue/index.ts';
 import { createMatch, enqueueMatch } from '../../src/scheduler/matches.ts';
 import { sweep } from '../../src/scheduler/sweep.ts';
+import { decodeReplay } from '../../src/replay/io.ts';
 import { waitFor } from '../helpers/queue.ts';
 import { botAs, startTestJudge, TEST_GATE_CONFIG, type TestJudge } from './setup.ts';
 
@@ -35,13 +36,17 @@ test('a submission left queued (Redis was down when it arrived) is started by th
 });
 
 test('a match whose job Redis lost is queued again by the sweep, under the same id, and recorded', async () => {
-  const id = await createMatch(judge.db, { game: 'moria', kind: 'challenge', seed: 5, config: { nb_rounds: 10 }, seats: ['Demo', 'Null', 'Null', 'Null'].map((builtinName) => ({ builtinName })) });
+  const limits = { cpuBudgetMs: 3000, memoryMb: 96 };
+  const id = await createMatch(judge.db, { game: 'moria', kind: 'challenge', seed: 5, config: { nb_rounds: 10 }, limits, seats: ['Demo', 'Null', 'Null', 'Null'].map((builtinName) => ({ builtinName })) });
   const row = await judge.db.match.findUniqueOrThrow({ where: { id } });
+  assert.deepEqual(row.limits, limits);
   assert.equal(await judge.queues.matches.getJob(matchJobId(id, row.createdAt)), undefined);
   const report = await sweep({ db: judge.db, queues: judge.queues }, { olderThanMs: 0 });
   assert.ok(report.requeued >= 1);
   await waitFor('the match recorded', async () => (await judge.db.match.findUniqueOrThrow({ where: { id } })).status === 'done');
   assert.equal(await judge.db.replay.count({ where: { matchId: id } }), 1);
+  const recorded = decodeReplay(Buffer.from((await judge.db.replay.findUniqueOrThrow({ where: { matchId: id } })).data));
+  assert.deepEqual(recorded.limits, limits, 'the match was played under its own limits');
   // A second sweep finds nothing to do for it.
   const again = await sweep({ db: judge.db, queues: judge.queues }, { olderThanMs: 0 });
   assert.equal(again.requeued + again.failed, 0);

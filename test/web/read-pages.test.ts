@@ -14,6 +14,7 @@ import { startTestApi, registerUser, insertMatch } from '../server/setup.ts';
 import { freshQueues } from '../helpers/queue.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { workerKey } from '../../src/queue/index.ts';
+import { Prisma } from '../../src/db/generated/client.ts';
 
 const fq = await freshQueues();
 const api = await startTestApi({}, { queues: fq.queues });
@@ -240,6 +241,19 @@ test('matches list: filters (game, player, kind) applied and kept in the pager; 
     const r = await page(`/matches?${q}`);
     assert.equal(r.statusCode, 400, q);
     assert.match(r.body, msg, q);
+  }
+});
+
+test('match page: the limits shown are the match\'s own (recorded when it was created), the game\'s defaults for older rows', async () => {
+  const before = await page(`/matches/${ranked.id}`);
+  assert.match(before.body, /<dt>Limits<\/dt><dd id="match-limits">10 s of CPU and 128 MiB of memory per bot<\/dd>/);
+  await db.match.update({ where: { id: ranked.id }, data: { limits: { cpuBudgetMs: 2500, memoryMb: 64 } } });
+  try {
+    const after = await page(`/matches/${ranked.id}`);
+    assert.match(after.body, /<dt>Limits<\/dt><dd id="match-limits">2\.5 s of CPU and 64 MiB of memory per bot<\/dd>/);
+    assert.match(after.body, /<tr data-seat="0">[^]*?<td class="num">13<\/td>\s*<td class="num">0\.5%<\/td>/, 'the share of the budget is of the match\'s budget');
+  } finally {
+    await db.match.update({ where: { id: ranked.id }, data: { limits: Prisma.DbNull } });
   }
 });
 

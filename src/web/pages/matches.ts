@@ -8,6 +8,8 @@ import type { AnyGame } from '../../game-kit/types.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../server/errors.ts';
 import { listMatches } from '../../server/routes/matches.ts';
 import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../scheduler/retention.ts';
+import { matchLimits } from '../../scheduler/matches.ts';
+import { formatBudget } from '../../limits.ts';
 import { matchInclude, matchOut } from '../../server/serialize.ts';
 import { select, field } from '../forms.ts';
 import { html, type Html } from '../html.ts';
@@ -162,7 +164,8 @@ ${pager({ page, pages, href, label: 'Match pages' })}`,
     const out = matchOut(m);
     const me = request.user;
     const extra = new Map(m.participants.map((p) => [p.seat, { owner: p.player?.owner.username ?? null, userId: p.submission?.userId ?? null }]));
-    const budget = game?.defaultLimits.cpuBudgetMs ?? null;
+    const limits = matchLimits(m.limits) ?? game?.defaultLimits ?? null;
+    const budget = limits?.cpuBudgetMs ?? null;
     const mine = out.participants.filter((p) => me && (me.isAdmin || extra.get(p.seat)?.userId === me.id));
     const done = m.status === 'done';
     const resultTable = html`<div class="table-wrap"><table id="match-result">
@@ -202,6 +205,7 @@ ${pager({ page, pages, href, label: 'Match pages' })}`,
 <dl class="facts">
   <dt>Status</dt><dd><span class="badge ${m.status}">${m.status}</span></dd>
   <dt>Seed</dt><dd>${m.seed}</dd>
+  ${limits ? html`<dt>Limits</dt><dd id="match-limits">${formatBudget(limits.cpuBudgetMs)} of CPU and ${limits.memoryMb} MiB of memory per bot</dd>` : ''}
   ${m.finishedAt ? html`<dt>Finished</dt><dd>${when(m.finishedAt)}${m.durationMs !== null ? ` in ${(m.durationMs / 1000).toFixed(1)} s` : ''}</dd>` : html`<dt>Created</dt><dd>${when(m.createdAt)}</dd>`}
   ${m.kind === 'gate' && m.submissionId !== null ? html`<dt>Gate</dt><dd>${m.gateStep === 'selfplay' ? 'self-play' : `Dummy match ${(m.gateIndex ?? 0) + 1} of 4`} of <a id="gate-submission" href="/submissions/${m.submissionId}">submission ${m.submissionId}</a></dd>` : ''}
 </dl>

@@ -1,0 +1,43 @@
+// The judge's limits on a bot, in one place: the numbers and the words the
+// sandbox, the in-process host, the runner and the pages use. Pure (no Node
+// APIs): the bot runtime is bundled into isolates and imports it too.
+
+/** Per bot per match; each game sets its defaults and a match records its own. */
+export interface Limits {
+  /** CPU time for the whole match, loading included, in milliseconds. */
+  cpuBudgetMs: number;
+  /** Heap cap of the bot's isolate, in MiB. */
+  memoryMb: number;
+}
+
+/** Orders a bot may give in one round; past it the bot is frozen (judging.md). */
+export const MAX_ORDERS = 1000;
+/** The JSON of one round's orders, checked before it is parsed. */
+export const MAX_ORDERS_JSON = 256 * 1024;
+/** The console log each bot keeps per match (judging.md: 64 KiB). */
+export const LOG_CAP_BYTES = 64 * 1024;
+/** Anything a bot's code writes that the judge shows (error messages, stacks). */
+export const MAX_MESSAGE_CHARS = 2048;
+/** A player's name as a bot reports it. */
+export const MAX_NAME_CHARS = 64;
+
+export function cpuBudgetUsedUp(budgetMs: number, detail?: string): string {
+  return `CPU budget of ${budgetMs} ms for the match used up${detail ? ` (${detail})` : ''}`;
+}
+
+export function memoryLimitExceeded(memoryMb: number): string {
+  return `memory limit of ${memoryMb} MiB exceeded`;
+}
+
+export function tooManyOrders(): string {
+  return `more than ${MAX_ORDERS} orders in one round`;
+}
+
+export function logTruncated(): string {
+  return `[log truncated: ${LOG_CAP_BYTES / 1024} KiB per match]`;
+}
+
+/** "10 s", "2.5 s": a CPU budget for people. */
+export function formatBudget(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

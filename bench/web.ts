@@ -19,7 +19,7 @@ import { findChromium } from '../scripts/chromium.ts';
 import { createDb, migrate, closeDb } from '../src/db/client.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/server/app.ts';
-import { hashPassword, sha256 } from '../src/server/auth.ts';
+import { hashPassword, sha256 } from '../src/domain/secrets.ts';
 import { loadGames } from '../src/game-kit/registry.ts';
 import { startViewServer } from '../src/web/view-server.ts';
 import { ADMIN_URL, adminQuery, seed } from './api.ts';

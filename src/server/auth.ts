@@ -1,48 +1,13 @@
-// Accounts: passwords hashed with scrypt (memory-hard, salted), browser
-// sessions in a cookie, bearer tokens for scripts. Session ids and tokens are
-// random 32-byte values; the database keeps only their sha256.
+// Who is asking: the browser session in a cookie, or a bearer token for
+// scripts (src/domain/secrets.ts makes and hashes both); and the session
+// cookie itself.
 
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, createHash, type ScryptOptions } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { endSession, startSession } from '../domain/accounts.ts';
+import { sha256 } from '../domain/secrets.ts';
 import type { Db } from '../db/client.ts';
 import { unauthorized, forbidden } from './errors.ts';
-
-function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
-}
-
-/** N = 2^15, r = 8: 32 MiB per hash (OWASP's scrypt minimum is N=2^17 with r=8 for 128 MiB; 2^15 keeps logins under ~100 ms). */
-const SCRYPT = { N: 1 << 15, r: 8, p: 1, keylen: 32 };
-
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const { N, r, p, keylen } = SCRYPT;
-  const key = await scrypt(password, salt, keylen, { N, r, p, maxmem: 256 * N * r });
-  return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
-}
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const parts = stored.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
-  const salt = Buffer.from(parts[4]!, 'base64');
-  const expected = Buffer.from(parts[5]!, 'base64');
-  const key = await scrypt(password, salt, expected.length, { N, r, p, maxmem: 256 * N * r });
-  return timingSafeEqual(key, expected);
-}
-
-/** A hash to compare against when the user does not exist, so timing does not tell. */
-let dummyHash: Promise<string> | null = null;
-export function dummyPasswordHash(): Promise<string> {
-  return (dummyHash ??= hashPassword('not a real password'));
-}
-
-export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-
-export const TOKEN_PREFIX = 'arb_';
-export function newToken(): string {
-  return TOKEN_PREFIX + randomBytes(32).toString('base64url');
-}
 
 export const SESSION_COOKIE = 'arbiter_session';
 
@@ -94,4 +59,23 @@ export function requireOwnerOrAdmin(request: FastifyRequest, ownerId: number, wh
   const user = requireUser(request);
   if (user.id !== ownerId && !user.isAdmin) throw forbidden(`only the owner of this ${what} or an admin may read it`);
   return user;
+}
+
+/** A new session for the user, its cookie on the reply. */
+export async function openSession({ db, config }: { db: Db; config: Config }, reply: FastifyReply, userId: number) {
+  const { secret, expiresAt } = await startSession(db, userId, config.sessionTtlHours);
+  void reply.setCookie(SESSION_COOKIE, secret, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    // Over HTTPS (directly, or as a trusted proxy's X-Forwarded-Proto says) the cookie never travels in clear.
+    secure: config.cookieSecure || reply.request.protocol === 'https',
+    expires: expiresAt,
+  });
+}
+
+/** Ends the request's session (if any) and clears its cookie. */
+export async function closeSession(db: Db, request: FastifyRequest, reply: FastifyReply) {
+  await endSession(db, request.cookies[SESSION_COOKIE]);
+  void reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }

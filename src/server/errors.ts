@@ -3,6 +3,7 @@
 // with a message; only a real fault is a 5xx, and its details stay in the log.
 
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type Problem } from '../domain/errors.ts';
 
 export class HttpError extends Error {
   override name = 'HttpError';
@@ -21,6 +22,25 @@ export const forbidden = (message: string) => new HttpError(403, message, 'forbi
 export const notFound = (message: string) => new HttpError(404, message, 'not-found');
 export const conflict = (message: string, code?: string) => new HttpError(409, message, code);
 export const tooLarge = (message: string) => new HttpError(413, message, 'too-large');
+
+/** The status each kind of domain refusal answers with. */
+const STATUS_OF: Record<Problem, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  unprocessable: 422,
+  'too-many': 429,
+};
+
+/** A refusal's status, message and code (an HttpError or a DomainError), or null when the error is a fault. */
+export function asRefusal(err: unknown): { statusCode: number; message: string; code?: string | undefined } | null {
+  if (err instanceof HttpError) return { statusCode: err.statusCode, message: err.message, code: err.code };
+  if (err instanceof DomainError) return { statusCode: STATUS_OF[err.problem], message: err.message, code: err.code };
+  return null;
+}
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -60,6 +80,10 @@ export function classifyError(error: FastifyError, request: FastifyRequest): Err
   let code: string | undefined;
   if (error instanceof HttpError) {
     status = error.statusCode;
+    message = error.message;
+    code = error.code;
+  } else if (error instanceof DomainError) {
+    status = STATUS_OF[error.problem];
     message = error.message;
     code = error.code;
   } else if (error.validation) {

@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hashPassword, verifyPassword } from '../../src/server/auth.ts';
+import { hashPassword, verifyPassword } from '../../src/domain/secrets.ts';
 import { startTestApi } from './setup.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/config.ts';

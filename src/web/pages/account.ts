@@ -4,7 +4,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../../server/auth.ts';
-import { createApiToken, revokeApiToken } from '../../server/routes/accounts.ts';
+import { createApiToken, revokeApiToken } from '../../domain/accounts.ts';
 import { ownOrigin } from '../../server/origin-check.ts';
 import { html, type HtmlValue } from '../html.ts';
 import { sendPage } from '../layout.ts';

@@ -4,8 +4,9 @@
 // the password) and the errors, under the status the API would answer.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkCredentials, closeSession, openSession, registerAccount, PASSWORD_MIN } from '../../server/routes/accounts.ts';
-import { HttpError } from '../../server/errors.ts';
+import { checkCredentials, registerAccount, PASSWORD_MIN } from '../../domain/accounts.ts';
+import { closeSession, openSession } from '../../server/auth.ts';
+import { asRefusal } from '../../server/errors.ts';
 import { RetryLaterError } from '../../server/attempt-budgets.ts';
 import type { AuthUser } from '../../server/auth.ts';
 import { html } from '../html.ts';
@@ -93,13 +94,14 @@ export default async function authPages(app: FastifyInstance) {
         await openSession(app.deps, reply, user.id);
         return reply.redirect(next, 303);
       } catch (err) {
-        if (!(err instanceof HttpError)) throw err;
+        const refused = asRefusal(err);
+        if (!refused) throw err;
         if (err instanceof RetryLaterError) {
           void reply.header('retry-after', String(err.retryAfterSeconds));
-          return sendAuthPage(request, reply, 'signup', { username, next }, { '': err.message }, err.statusCode);
+          return sendAuthPage(request, reply, 'signup', { username, next }, { '': refused.message }, refused.statusCode);
         }
-        errors[err.code === 'weak-password' ? 'password' : 'username'] = err.message;
-        return sendAuthPage(request, reply, 'signup', { username, next }, errors, err.statusCode);
+        errors[refused.code === 'weak-password' ? 'password' : 'username'] = refused.message;
+        return sendAuthPage(request, reply, 'signup', { username, next }, errors, refused.statusCode);
       }
     }
     return sendAuthPage(request, reply, 'signup', { username, next }, errors, 400);
@@ -119,10 +121,11 @@ export default async function authPages(app: FastifyInstance) {
       await openSession(app.deps, reply, user.id);
       return reply.redirect(next, 303);
     } catch (err) {
+      const refused = asRefusal(err);
       if (err instanceof RetryLaterError) void reply.header('retry-after', String(err.retryAfterSeconds));
-      else if (!(err instanceof HttpError) || err.statusCode !== 401) throw err;
+      else if (refused?.statusCode !== 401) throw err;
       // Not tied to one field: which of the two is wrong is not told.
-      return sendAuthPage(request, reply, 'login', { username, next }, { '': err.message }, err.statusCode);
+      return sendAuthPage(request, reply, 'login', { username, next }, { '': refused!.message }, refused!.statusCode);
     }
   });
 

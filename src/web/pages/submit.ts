@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadGames } from '../../game-kit/registry.ts';
 import { readBotHeader } from '../../../sandbox/compile.ts';
-import { HttpError, badRequest, tooLarge } from '../../server/errors.ts';
+import { asRefusal, badRequest, tooLarge } from '../../server/errors.ts';
 import { createSubmission, decodeUtf8, submitRateLimit } from '../../server/routes/submissions.ts';
 import { html } from '../html.ts';
 import { sendPage } from '../layout.ts';
@@ -94,9 +94,10 @@ ${errorSummary(errors, LABELS)}
       const code = (err as { code?: string }).code;
       if (code === 'FST_REQ_FILE_TOO_LARGE') err = tooLarge(`file too large: at most ${max} bytes (${formatBytes(max)})`);
       else if (code === 'FST_FILES_LIMIT') err = badRequest('send one file only');
-      if (!(err instanceof HttpError)) throw err;
-      errors.file = err.message;
-      status = err.statusCode;
+      const refused = asRefusal(err);
+      if (!refused) throw err;
+      errors.file = refused.message;
+      status = refused.statusCode;
     }
     if (!errors.file && source === undefined) errors.file = 'no file: choose your bot file (.ts or .js)';
     // No game chosen: the file's own `export const GAME` says which (a mismatch is refused later).
@@ -108,9 +109,10 @@ ${errorSummary(errors, LABELS)}
       const sub = await createSubmission(app.deps, { userId: me.id, game, source, filename }, request.log, { syntaxCheck: true });
       return reply.redirect(`/submissions/${sub.id}`, 303);
     } catch (err) {
-      if (!(err instanceof HttpError)) throw err;
-      errors[err.code && GAME_ERRORS.has(err.code) ? 'game' : 'file'] = err.message;
-      return sendForm(request, reply, { game, filename }, errors, err.statusCode);
+      const refused = asRefusal(err);
+      if (!refused) throw err;
+      errors[refused.code && GAME_ERRORS.has(refused.code) ? 'game' : 'file'] = refused.message;
+      return sendForm(request, reply, { game, filename }, errors, refused.statusCode);
     }
   });
 }

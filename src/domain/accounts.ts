@@ -1,0 +1,92 @@
+// Accounts: sign-up, password checks (under the attempt budgets), sessions
+// and API tokens. The API's routes, the website's pages and the CLI's server
+// side all go through these, so they follow one set of rules.
+
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/client.ts';
+import { hashPassword, verifyPassword, dummyPasswordHash, sha256, newToken } from './secrets.ts';
+import type { AttemptBudgets, PasswordOutcome } from '../server/attempt-budgets.ts';
+import { conflict, invalid, notFound, unauthenticated } from './errors.ts';
+
+export const USERNAME_RE = /^[A-Za-z0-9_.-]{3,32}$/;
+export const PASSWORD_MIN = 8;
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+type BudgetDeps = { db: Db; budgets: AttemptBudgets };
+
+/**
+ * The user with these credentials, or an unauthenticated error (the same time whether the user
+ * exists or not). Every password check goes through here: past the failures budget of the
+ * account or of the client's address, the budget refuses before the password is hashed.
+ */
+export async function checkCredentials({ db, budgets }: BudgetDeps, { username, password }: Credentials, ip: string) {
+  await budgets.beforePasswordCheck(username, ip);
+  // A check that failed on the server's side (the database) is not the client's failure.
+  let outcome: PasswordOutcome = 'unchecked';
+  try {
+    const user = await db.user.findUnique({ where: { usernameLower: username.toLowerCase() } });
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+    outcome = user && ok ? 'right' : 'wrong';
+    if (!user || !ok) throw unauthenticated('wrong username or password');
+    return user;
+  } finally {
+    await budgets.afterPasswordCheck(username, ip, outcome);
+  }
+}
+
+/** Creates a user; an error coded bad-username, weak-password or username-taken (or the sign-up budget's refusal) says why not. */
+export async function registerAccount({ db, budgets }: BudgetDeps, { username, password }: Credentials, ip: string) {
+  if (!USERNAME_RE.test(username)) throw invalid('username must be 3 to 32 characters from A-Z a-z 0-9 _ . -', 'bad-username');
+  if (password.length < PASSWORD_MIN) throw invalid(`password must be at least ${PASSWORD_MIN} characters`, 'weak-password');
+  await budgets.beforeSignup(ip);
+  let created = false;
+  try {
+    const lower = username.toLowerCase();
+    if (await db.user.findUnique({ where: { usernameLower: lower } })) throw conflict(`username "${username}" is taken`, 'username-taken');
+    const passwordHash = await hashPassword(password);
+    try {
+      const user = await db.user.create({ data: { username, usernameLower: lower, passwordHash } });
+      created = true;
+      return user;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'P2002') throw conflict(`username "${username}" is taken`, 'username-taken');
+      throw err;
+    }
+  } finally {
+    await budgets.afterSignup(ip, created);
+  }
+}
+
+/** A new session: its secret (for the cookie) and when it ends; the database keeps its sha256. */
+export async function startSession(db: Db, userId: number, ttlHours: number): Promise<{ secret: string; expiresAt: Date }> {
+  const secret = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + ttlHours * 3600_000);
+  await db.session.create({ data: { id: sha256(secret), userId, expiresAt } });
+  await db.session.deleteMany({ where: { userId, expiresAt: { lt: new Date() } } }); // the user's expired ones
+  return { secret, expiresAt };
+}
+
+/** Ends the session with this secret, if there is one. */
+export async function endSession(db: Db, secret: string | undefined): Promise<void> {
+  if (secret) await db.session.deleteMany({ where: { id: sha256(secret) } });
+}
+
+/** A new bearer token: the secret is returned here once; the database keeps its sha256. */
+export async function createApiToken(db: Db, userId: number, label: string | null) {
+  const token = newToken();
+  const row = await db.apiToken.create({ data: { userId, tokenHash: sha256(token), prefix: token.slice(0, 10), label } });
+  return { row, token };
+}
+
+/** Revokes one of the user's tokens (revoking twice is fine); not-found if it is not theirs. */
+export async function revokeApiToken(db: Db, userId: number, tokenId: number) {
+  const res = await db.apiToken.updateMany({ where: { id: tokenId, userId, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (res.count === 0) {
+    const exists = await db.apiToken.findFirst({ where: { id: tokenId, userId } });
+    if (!exists) throw notFound(`no token ${tokenId} of yours`);
+  }
+}

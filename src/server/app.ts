@@ -19,6 +19,7 @@ import { checkWriteOrigin } from './origin-check.ts';
 import { createAttemptBudgets, MemoryCounters, RedisCounters, RetryLaterError, type AttemptBudgets } from './attempt-budgets.ts';
 import { createEventHub, type EventHub } from './events.ts';
 import { startGate as gateStart } from '../scheduler/gate.ts';
+import type { StartGate } from '../domain/submissions.ts';
 import accountRoutes from './routes/accounts.ts';
 import submissionRoutes from './routes/submissions.ts';
 import gameRoutes from './routes/games.ts';
@@ -26,16 +27,11 @@ import matchRoutes from './routes/matches.ts';
 import opsRoutes from './routes/ops.ts';
 import webRoutes, { sendErrorPage, wantsPage } from '../web/index.ts';
 
-/** S2's gate entry point (src/scheduler/gate.ts): called after a submission row is inserted. */
-export type StartGate = (deps: { db: Db; queues: JudgeQueues }, submissionId: number) => Promise<void>;
-
 export interface AppOptions {
   config: Config;
   db: Db;
   /** The judge queues; without them submissions stay `queued` and /health reports no Redis. */
   queues?: JudgeQueues | null;
-  /** Defaults to src/scheduler/gate.ts's startGate when queues are given. */
-  startGate?: StartGate | null;
   /** fastify's logger option (default: at config.logLevel). */
   logger?: FastifyServerOptions['logger'];
 }
@@ -73,7 +69,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
   });
   const queues = opts.queues ?? null;
-  const startGate: StartGate | null = opts.startGate !== undefined ? opts.startGate : queues ? gateStart : null;
+  const startGate: StartGate | null = queues ? gateStart : null;
   const events = queues ? createEventHub(queues.redisUrl, queues.eventsChannel, (msg, err) => app.log.warn({ err }, msg)) : null;
   const counters = queues ? new RedisCounters(queues.redis(), (msg, err) => app.log.warn({ err }, msg)) : new MemoryCounters();
   const budgets = createAttemptBudgets(config, counters, queues?.prefix ?? config.queuePrefix);

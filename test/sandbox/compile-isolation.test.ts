@@ -18,7 +18,7 @@ import { compilerSettings } from '../../sandbox/compile-process.ts';
 import { SandboxInfraError } from '../../sandbox/host.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
 import { checkBot } from '../../src/runner/check-bot.ts';
-import { createSubmission } from '../../src/server/routes/submissions.ts';
+import { createSubmission } from '../../src/domain/submissions.ts';
 import { bot, playAgainstAdders } from './helpers.ts';
 import { startTestApi, registerUser, bot as moriaBot } from '../server/setup.ts';
 

@@ -80,8 +80,8 @@ test('one address spreading guesses over many accounts hits the per-address budg
 test('in Redis (the app has queues): two API processes share the budget; keys under the queue prefix, with a TTL', async () => {
   const fq = await freshQueues();
   const config = loadConfig({ QUEUE_PREFIX: fq.prefix, PASSWORD_FAILURES_PER_ACCOUNT: '2', PASSWORD_FAILURES_PER_IP: '50' });
-  const one = await buildApp({ config, db, queues: fq.queues, startGate: null, logger: false });
-  const two = await buildApp({ config, db, queues: fq.queues, startGate: null, logger: false });
+  const one = await buildApp({ config, db, queues: fq.queues, logger: false });
+  const two = await buildApp({ config, db, queues: fq.queues, logger: false });
   try {
     await registerUser(app, 'shared', 'shared password');
     const ip = newIp();

@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { startTestApi, registerUser, bot, multipart, submitJson, insertMatch } from './setup.ts';
 import { freshQueues } from '../helpers/queue.ts';
 
-// Real Redis with a private prefix, and S2's real startGate behind the API.
+// Real Redis with a private prefix, and the gate's real startGate behind the API.
 const fq = await freshQueues();
 const api = await startTestApi({ SUBMISSION_MAX_BYTES: '4096' }, { queues: fq.queues });
 after(() => fq.cleanup());

@@ -1,210 +1,21 @@
 // Submissions: upload (multipart or JSON), status with the gate's matches,
 // live status (SSE), source (owner/admin only), my submissions.
 
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import { BotCompileError, CompileInfraError, compileBot, readBotHeader } from '../../../sandbox/compile.ts';
-import type { Config } from '../../config.ts';
-import type { AppDeps } from '../app.ts';
-import { loadGames } from '../../game-kit/registry.ts';
-import { checkNameForSubmission, NameError, type NameClaim } from '../../judge/names.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createSubmission, decodeUtf8, parseIdempotencyKey } from '../../domain/submissions.ts';
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
-import { HttpError, badRequest, conflict, notFound, tooLarge } from '../errors.ts';
-import { withTimeout } from '../../queue/connection.ts';
+import { HttpError, badRequest, notFound, tooLarge } from '../errors.ts';
+import { submitRateLimit } from '../rate-limits.ts';
 import { statusOut, FINAL_STATUSES, matchOut, matchInclude } from '../serialize.ts';
 import { clientKey } from '../attempt-budgets.ts';
 import type { JudgeEventMessage } from '../events.ts';
 import { idParams } from '../schemas.ts';
 
-const EXT_RE = /\.(ts|js|mts|mjs|cts|cjs)$/i;
-
+/** A file as the API receives it, before the domain's checks. */
 interface Upload {
   game: string | undefined;
   source: string;
   filename: string | undefined;
-}
-
-/** A file esbuild cannot parse, refused at upload (400, code compile-error), with its line when known. */
-export class SubmissionCompileError extends HttpError {
-  constructor(
-    message: string,
-    readonly line?: number,
-  ) {
-    super(400, message, 'compile-error');
-  }
-}
-
-/** An uploaded file's bytes as text, or a 400 (not-text). */
-export function decodeUtf8(buf: Buffer): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
-  } catch {
-    throw badRequest('the file is not UTF-8 text: upload the bot source file (.ts or .js)', 'not-text');
-  }
-}
-
-/** The upload rate limit, per user (the API and the form share it). */
-export const submitRateLimit = (config: Config) => ({
-  rateLimit: {
-    max: config.rateLimitSubmit,
-    timeWindow: '1 minute',
-    keyGenerator: (req: FastifyRequest) => (req.user ? `user:${req.user.id}` : `ip:${req.ip}`),
-  },
-});
-
-/** The checks and the insert every upload goes through (the API and the website's form). */
-export interface NewSubmission {
-  userId: number;
-  game: string | undefined;
-  source: string;
-  filename: string | undefined;
-  /** The client's Idempotency-Key (checked by parseIdempotencyKey): the same key again returns the same submission. */
-  idempotencyKey?: string | undefined;
-}
-
-const IDEMPOTENCY_KEY_RE = /^[\x20-\x7e]{1,128}$/;
-
-/** The Idempotency-Key header: absent, or 1-128 printable ASCII characters (a 400 otherwise). */
-export function parseIdempotencyKey(value: string | string[] | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) throw badRequest('send one Idempotency-Key header, not several', 'bad-idempotency-key');
-  if (!IDEMPOTENCY_KEY_RE.test(value) || value.trim() === '') {
-    throw badRequest('Idempotency-Key must be 1 to 128 printable ASCII characters (a UUID, for example)', 'bad-idempotency-key');
-  }
-  return value;
-}
-
-/**
- * Validates an upload, claims or reuses its player name, inserts the new
- * version and starts the gate. Bad input throws an HttpError whose code says
- * which check failed (no-game, unknown-game, empty, not-text, too-large,
- * no-name, no-game-in-file, game-mismatch, bad-filename, name-<problem>,
- * compile-error). `syntaxCheck` also refuses, before anything is stored, a
- * file esbuild cannot parse (the gate's compile step would reject it anyway).
- */
-export async function createSubmission(deps: AppDeps, upload: NewSubmission, log: FastifyBaseLogger, options: { syntaxCheck?: boolean } = {}) {
-  const { db, config } = deps;
-  const max = config.submissionMaxBytes;
-  const me = { id: upload.userId };
-  const { queues, startGate } = deps;
-
-  // Starting the gate waits for Redis at most gateStartTimeoutMs: while Redis
-  // is down, BullMQ holds the command until it is back. The upload answers at
-  // once and the row stays queued for the sweep; if the queued command goes
-  // through later, it does what the sweep would have done (same job id).
-  const startGateQuickly = async (submissionId: number) => {
-    if (!queues || !startGate) return;
-    try {
-      await withTimeout(startGate({ db, queues }, submissionId), config.gateStartTimeoutMs, 'queueing the compile check');
-    } catch (err) {
-      log.warn({ err, submissionId }, 'startGate failed or timed out; submission left queued for the sweep');
-    }
-  };
-  const key = upload.idempotencyKey;
-  // The same upload sent again with its key (a client retrying): the first one's submission, not a new version.
-  const replay = async () => {
-    if (key === undefined) return null;
-    const earlier = await db.submission.findUnique({ where: { userId_idempotencyKey: { userId: me.id, idempotencyKey: key } }, include: { player: true } });
-    if (!earlier) return null;
-    if (earlier.source !== upload.source || earlier.game !== upload.game) {
-      throw new HttpError(422, `Idempotency-Key "${key}" was already used for submission ${earlier.id} with another file or game: use a new key for a new upload`, 'idempotency-key-reused');
-    }
-    if (earlier.status === 'queued') await startGateQuickly(earlier.id);
-    const current = await db.submission.findUnique({ where: { id: earlier.id }, select: { status: true } });
-    return { ...earlier, status: current?.status ?? earlier.status, replayed: true };
-  };
-  const replayed = await replay();
-  if (replayed) return replayed;
-  const size = Buffer.byteLength(upload.source, 'utf8');
-  if (size > max) throw tooLarge(`file too large: ${size} bytes, at most ${max}`);
-  if (size === 0 || upload.source.trim() === '') throw badRequest('the file is empty', 'empty');
-  if (upload.source.includes('\0')) throw badRequest('the file contains NUL bytes: upload the bot source file (.ts or .js)', 'not-text');
-  if (upload.game?.includes('\0')) throw badRequest('NUL characters are not allowed in "game"');
-  const games = await loadGames();
-  if (!upload.game) throw badRequest(`missing field "game" (one of: ${[...games.keys()].join(', ')})`, 'no-game');
-  const game = games.get(upload.game);
-  if (!game) throw badRequest(`unknown game "${upload.game}" (known: ${[...games.keys()].join(', ')})`, 'unknown-game');
-  const header = readBotHeader(upload.source);
-  if (!header.name) throw badRequest('no player name in the file: add  export const PLAYER_NAME = "YourName";', 'no-name');
-  if (!header.game) throw badRequest(`no game in the file: add  export const GAME = "${game.id}";`, 'no-game-in-file');
-  if (header.game !== game.id) {
-    throw badRequest(`game mismatch: the file says GAME = "${header.game}" but the submission is for "${game.id}"`, 'game-mismatch');
-  }
-  let filename = upload.filename ? upload.filename.split(/[\\/]/).pop()! : `${header.name}.ts`;
-  if (!EXT_RE.test(filename)) throw badRequest(`"${filename}": the bot must be a .ts or .js file`, 'bad-filename');
-  filename = filename.slice(0, 100);
-  if (options.syntaxCheck) {
-    // esbuild parses in milliseconds; the message and line are the ones the gate's compile step gives.
-    try {
-      await compileBot(upload.source, filename);
-    } catch (err) {
-      if (err instanceof CompileInfraError) {
-        // The judge could not compile it, not the file's fault: the upload is taken and the gate compiles it again.
-        log.warn({ err: err.message }, 'syntax check skipped: the compiler failed; the gate will compile the file');
-      } else {
-        if (!(err instanceof BotCompileError)) throw err;
-        // Worded as the gate words it (src/scheduler/gate.ts gateOnCheck).
-        const where = err.line !== undefined && !/\bline \d+/.test(err.message) ? ` (line ${err.line})` : '';
-        throw new SubmissionCompileError(`compile error: ${err.message}${where}`, err.line);
-      }
-    }
-  }
-
-  const checkName = async (): Promise<NameClaim> => {
-    try {
-      return await checkNameForSubmission(db, { name: header.name!, game: game.id, userId: me.id, offensiveWords: config.offensiveWords });
-    } catch (err) {
-      if (err instanceof NameError) {
-        throw new HttpError(err.problem === 'taken' || err.problem === 'locked' ? 409 : 400, err.message, `name-${err.problem}`);
-      }
-      throw err;
-    }
-  };
-  let claim = await checkName();
-
-  const create = () =>
-    db.$transaction(async (tx) => {
-      let playerId = claim.playerId;
-      if (playerId === null) {
-        const p = await tx.playerName.create({ data: { game: game.id, name: header.name!, nameLower: header.name!.toLowerCase(), ownerId: me.id } });
-        playerId = p.id;
-      } else {
-        // Row lock: a qualification (which locks the name) cannot commit between this check and the insert.
-        const [p] = await tx.$queryRaw<{ name: string; locked: boolean }[]>`SELECT "name", "locked" FROM "PlayerName" WHERE "id" = ${playerId} FOR UPDATE`;
-        if (!p) throw conflict('the player name changed meanwhile: submit again');
-        if (p.locked) throw conflict(`name locked: "${p.name}" already qualified; choose a new name for a new bot`, 'name-locked');
-      }
-      const last = await tx.submission.aggregate({ where: { playerId }, _max: { version: true } });
-      return tx.submission.create({
-        data: {
-          playerId,
-          userId: me.id,
-          game: game.id,
-          version: (last._max.version ?? 0) + 1,
-          source: upload.source,
-          filename,
-          sizeBytes: size,
-          ...(key !== undefined ? { idempotencyKey: key } : {}),
-        },
-        include: { player: true },
-      });
-    });
-  let sub;
-  try {
-    sub = await create();
-  } catch (err) {
-    // Two uploads at once under one name: the unique (player, version) or (game, name) index refused one.
-    if ((err as { code?: string }).code !== 'P2002') throw err;
-    // Or the same key twice at once: the (user, key) index refused the second.
-    const again = await replay();
-    if (again) return again;
-    claim = await checkName();
-    sub = await create();
-  }
-
-  await startGateQuickly(sub.id);
-  const current = await db.submission.findUnique({ where: { id: sub.id }, select: { status: true } });
-  log.info({ part: 'api', submissionId: sub.id, userId: sub.userId, game: sub.game, player: sub.player.name, version: sub.version, status: current?.status ?? sub.status }, 'submission stored');
-  return { ...sub, status: current?.status ?? sub.status, replayed: false };
 }
 
 export default async function submissionRoutes(app: FastifyInstance) {

@@ -1,7 +1,7 @@
 // Submit a bot: pick the game, choose (or drop) the file, submit. A plain
 // multipart form that works without JavaScript (src/web/client/submit.ts only
 // adds dropping a file onto the zone). The checks are the API's own
-// (createSubmission in src/server/routes/submissions.ts), plus esbuild's
+// (createSubmission in src/domain/submissions.ts), plus esbuild's
 // syntax check, so a file that cannot parse is refused here with its line
 // instead of being stored to fail the gate's compile step.
 
@@ -9,7 +9,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadGames } from '../../game-kit/registry.ts';
 import { readBotHeader } from '../../../sandbox/compile.ts';
 import { asRefusal, badRequest, tooLarge } from '../../server/errors.ts';
-import { createSubmission, decodeUtf8, submitRateLimit } from '../../server/routes/submissions.ts';
+import { createSubmission, decodeUtf8 } from '../../domain/submissions.ts';
+import { submitRateLimit } from '../../server/rate-limits.ts';
 import { html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { errorSummary, field, select, type FieldErrors } from '../forms.ts';

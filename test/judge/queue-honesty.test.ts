@@ -39,7 +39,7 @@ import { startGate } from '../../src/scheduler/gate.ts';
 import { createMatch, enqueueMatch, type SeatRef } from '../../src/scheduler/matches.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { createEventHub } from '../../src/server/events.ts';
-import { queueOverview } from '../../src/server/routes/ops.ts';
+import { queueOverview } from '../../src/domain/queue-overview.ts';
 import { startWorkerPool } from '../../workers/pool.ts';
 import { freshDatabase, type FreshDatabase } from '../helpers/db.ts';
 import { freshQueues, waitFor, type FreshQueues } from '../helpers/queue.ts';

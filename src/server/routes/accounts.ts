@@ -2,7 +2,7 @@
 
 // The rules are the domain's (src/domain/accounts.ts); these are its HTTP doors.
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { checkCredentials, createApiToken, registerAccount, revokeApiToken, type Credentials } from '../../domain/accounts.ts';
 import { closeSession, openSession, requireUser } from '../auth.ts';
 import { badRequest } from '../errors.ts';

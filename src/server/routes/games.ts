@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadGames } from '../../game-kit/registry.ts';
 import { notFound } from '../errors.ts';
 import { readLeaderboard } from '../../ratings/leaderboard.ts';
-import { readPlayerProfile } from '../players.ts';
+import { readPlayerProfile } from '../../domain/players.ts';
 
 const page = {
   limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },

@@ -6,7 +6,7 @@ import { createSubmission, decodeUtf8, parseIdempotencyKey } from '../../domain/
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
 import { HttpError, badRequest, notFound, tooLarge } from '../errors.ts';
 import { submitRateLimit } from '../rate-limits.ts';
-import { statusOut, FINAL_STATUSES, matchOut, matchInclude } from '../serialize.ts';
+import { statusOut, FINAL_STATUSES, matchOut, matchInclude } from '../../domain/serialize.ts';
 import { clientKey } from '../attempt-budgets.ts';
 import type { JudgeEventMessage } from '../events.ts';
 import { idParams } from '../schemas.ts';

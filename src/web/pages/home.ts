@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { loadGames } from '../../game-kit/registry.ts';
 import type { AnyGame } from '../../game-kit/types.ts';
 import { notFound } from '../../server/errors.ts';
-import { latestMatches } from '../../server/routes/matches.ts';
+import { latestMatches } from '../../domain/matches.ts';
 import { html, type Html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { renderStatement } from '../statement.ts';

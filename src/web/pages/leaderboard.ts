@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadGames } from '../../game-kit/registry.ts';
 import type { AnyGame } from '../../game-kit/types.ts';
 import { notFound } from '../../server/errors.ts';
-import { readPlayerProfile } from '../../server/players.ts';
+import { readPlayerProfile } from '../../domain/players.ts';
 import { lineChart } from '../chart.ts';
 import { readLeaderboard, type LeaderboardEntry } from '../../ratings/leaderboard.ts';
 import { html, type Html } from '../html.ts';

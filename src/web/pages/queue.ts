@@ -4,7 +4,7 @@
 // the database knows.
 
 import type { FastifyInstance } from 'fastify';
-import { queueOverview } from '../../server/routes/ops.ts';
+import { queueOverview } from '../../domain/queue-overview.ts';
 import { html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 

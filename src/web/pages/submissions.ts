@@ -11,7 +11,7 @@ import { loadGames } from '../../game-kit/registry.ts';
 import { GATE_DUMMY_MATCHES, GATE_OPPONENT } from '../../scheduler/gate.ts';
 import type { AuthUser } from '../../server/auth.ts';
 import { forbidden, notFound } from '../../server/errors.ts';
-import { FINAL_STATUSES, matchInclude, statusOut } from '../../server/serialize.ts';
+import { FINAL_STATUSES, matchInclude, statusOut } from '../../domain/serialize.ts';
 import { html, type Html, type HtmlValue } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { select } from '../forms.ts';

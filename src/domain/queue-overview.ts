@@ -1,0 +1,229 @@
+// The queue as people see it: waiting and running matches per kind, the
+// workers, throughput, gate latency and the wait a new submission can
+// expect (GET /api/queue, the /queue page, /metrics).
+
+import type { Db } from '../db/client.ts';
+import { GATE_DUMMY_MATCHES } from '../scheduler/gate.ts';
+import { withTimeout, type JudgeQueues, type QueueStats, type WorkerHeartbeat } from '../queue/index.ts';
+
+export function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+export async function readQueueStats(deps: { queues: JudgeQueues | null }): Promise<{ ok: boolean; stats: QueueStats | null; error?: string }> {
+  const { queues } = deps;
+  if (!queues) return { ok: false, stats: null, error: 'no queues configured in this process' };
+  try {
+    await withTimeout(queues.redis().ping(), 2000, 'redis');
+    return { ok: true, stats: await withTimeout(queues.stats(), 3000, 'queue stats') };
+  } catch (err) {
+    return { ok: false, stats: null, error: (err as Error).message };
+  }
+}
+
+const KINDS = ['gate', 'ranked', 'tournament', 'challenge'] as const;
+/** Throughput is averaged over this many minutes (and shown minute by minute). */
+export const THROUGHPUT_MINUTES = 10;
+const median = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
+const orNull = (v: number) => (Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
+
+export interface QueueOverview {
+  redis: { ok: boolean; error: string | null };
+  /** Matches by kind as the database has them (queued = waiting for a runner). */
+  matches: { kind: string; waiting: number; running: number }[];
+  waiting: number;
+  running: number;
+  /** Jobs in Redis (null without Redis): gate jobs go first (BullMQ priority). */
+  jobs: { waiting: number; prioritized: number; active: number; delayed: number; failed: number } | null;
+  workers: { name: string; host: string; concurrency: number }[];
+  workerSlots: number;
+  /** Matches finished per minute, oldest minute first, and their average. */
+  throughput: { minutes: number; perMinute: number[]; average: number };
+  /** Median wall time of the last 100 matches played, in seconds. */
+  matchSeconds: number | null;
+  /** Submission to verdict over the last 50 verdicts: median and 90th percentile; gate work = start to verdict. */
+  gate: { samples: number; latencyP50: number | null; latencyP90: number | null; workSeconds: number | null; ahead: number };
+  /** Median run time (a worker's start to end, no queue time) of the last matches of each kind, in seconds. */
+  durations: MatchDurations;
+  /** Expected seconds from a new submission to its verdict, and how it was computed. */
+  expectedWait: { seconds: number | null; explanation: string; ahead: GateWorkAhead };
+}
+
+export interface MatchDurations {
+  selfplay: number | null;
+  dummy: number | null;
+  ranked: number | null;
+  tournament: number | null;
+  challenge: number | null;
+}
+
+/** The gate work of earlier submissions, which a new submission waits for (first come, first served). */
+export interface GateWorkAhead {
+  /** Submissions whose gate is not finished. */
+  submissions: number;
+  /** Compile checks still to do. */
+  checks: number;
+  /** Self-play matches waiting, running, or still to come. */
+  selfplays: number;
+  /** Dummy matches waiting, running, or still to come. */
+  dummies: number;
+  /** Matches of other kinds being played (never interrupted: they hold a runner until they end). */
+  otherRunning: number;
+}
+
+/** A compile check is not a match and its time is not stored; it takes about this long (esbuild and one isolate). */
+export const CHECK_SECONDS = 1;
+/** Medians are taken over this many recent matches of each kind. */
+const DURATION_SAMPLES = 50;
+
+/** The queue's state for the /queue page and GET /api/queue. Without Redis it still answers from the database. */
+export async function queueOverview(deps: { db: Db; queues: JudgeQueues | null }, now = Date.now()): Promise<QueueOverview> {
+  const { db } = deps;
+  const since = new Date(now - THROUGHPUT_MINUTES * 60_000);
+  const recentOf = (where: { kind: 'gate' | 'ranked' | 'tournament' | 'challenge'; gateStep?: 'selfplay' | 'dummy' }) =>
+    db.match.findMany({ where: { ...where, status: 'done', durationMs: { not: null } }, orderBy: { id: 'desc' }, take: DURATION_SAMPLES, select: { durationMs: true } });
+  const [q, open, finished, durations, verdicts, workers, gateOpen, pending, kindDurations] = await Promise.all([
+    readQueueStats(deps),
+    db.match.groupBy({ by: ['kind', 'status'], where: { status: { in: ['queued', 'running'] } }, _count: { _all: true } }),
+    db.match.findMany({ where: { status: { in: ['done', 'failed'] }, finishedAt: { gte: since } }, select: { finishedAt: true } }),
+    db.match.findMany({ where: { status: 'done', durationMs: { not: null } }, orderBy: { id: 'desc' }, take: 100, select: { durationMs: true } }),
+    db.submission.findMany({
+      where: { status: { in: ['qualified', 'rejected'] }, finishedAt: { not: null } },
+      orderBy: { finishedAt: 'desc' },
+      take: 50,
+      select: { createdAt: true, startedAt: true, finishedAt: true },
+    }),
+    deps.queues ? withTimeout(deps.queues.workers(), 3000, 'workers').catch(() => [] as WorkerHeartbeat[]) : Promise.resolve([] as WorkerHeartbeat[]),
+    db.match.groupBy({ by: ['gateStep', 'status'], where: { kind: 'gate', status: { in: ['queued', 'running'] } }, _count: { _all: true } }),
+    db.submission.groupBy({ by: ['status'], where: { status: { in: ['queued', 'compiling', 'self_play', 'qualifying'] } }, _count: { _all: true } }),
+    Promise.all([
+      recentOf({ kind: 'gate', gateStep: 'selfplay' }),
+      recentOf({ kind: 'gate', gateStep: 'dummy' }),
+      recentOf({ kind: 'ranked' }),
+      recentOf({ kind: 'tournament' }),
+      recentOf({ kind: 'challenge' }),
+    ]),
+  ]);
+  const count = (kind: string, status: string) => open.find((r) => r.kind === kind && r.status === status)?._count._all ?? 0;
+  const matches = KINDS.map((kind) => ({ kind, waiting: count(kind, 'queued'), running: count(kind, 'running') }));
+  const waiting = matches.reduce((n, m) => n + m.waiting, 0);
+  const running = matches.reduce((n, m) => n + m.running, 0);
+
+  const perMinute = Array.from({ length: THROUGHPUT_MINUTES }, () => 0);
+  for (const m of finished) {
+    const ago = Math.floor((now - m.finishedAt!.getTime()) / 60_000);
+    if (ago >= 0 && ago < THROUGHPUT_MINUTES) perMinute[THROUGHPUT_MINUTES - 1 - ago]!++;
+  }
+  const average = Math.round((finished.length / THROUGHPUT_MINUTES) * 100) / 100;
+
+  const matchSeconds = orNull(median(durations.map((d) => d.durationMs! / 1000)));
+  // Clamped at 0: the verdict time comes from the recorder's clock, the creation time from the database's.
+  const latency = verdicts.map((v) => Math.max(0, (v.finishedAt!.getTime() - v.createdAt.getTime()) / 1000)).sort((a, b) => a - b);
+  const work = verdicts.filter((v) => v.startedAt).map((v) => Math.max(0, (v.finishedAt!.getTime() - v.startedAt!.getTime()) / 1000));
+  const ahead = matches.find((m) => m.kind === 'gate')!.waiting;
+  const gate = {
+    samples: verdicts.length,
+    latencyP50: orNull(quantile(latency, 0.5)),
+    latencyP90: orNull(quantile(latency, 0.9)),
+    workSeconds: orNull(median(work)),
+    ahead,
+  };
+  const live = workers.map((w) => ({ name: w.name, host: w.host, concurrency: Number(w.concurrency) || 0 }));
+  const slots = q.stats?.workerSlots ?? live.reduce((n, w) => n + w.concurrency, 0);
+  const medianSeconds = (rows: { durationMs: number | null }[]) => orNull(median(rows.map((r) => r.durationMs! / 1000)));
+  const [selfplay, dummy, ranked, tournament, challenge] = kindDurations.map(medianSeconds) as [number | null, number | null, number | null, number | null, number | null];
+  const measured: MatchDurations = { selfplay, dummy, ranked, tournament, challenge };
+  const gateCount = (step: string, status: string) => gateOpen.find((r) => r.gateStep === step && r.status === status)?._count._all ?? 0;
+  const subs = (status: string) => pending.find((r) => r.status === status)?._count._all ?? 0;
+  const compiling = subs('queued') + subs('compiling');
+  const workAhead: WorkAhead = {
+    compiling,
+    inSelfPlay: subs('self_play'),
+    selfplay: { queued: gateCount('selfplay', 'queued'), running: gateCount('selfplay', 'running') },
+    dummy: { queued: gateCount('dummy', 'queued'), running: gateCount('dummy', 'running') },
+    otherRunning: KINDS.filter((k) => k !== 'gate').map((kind) => ({ kind, running: count(kind, 'running') })),
+    submissions: compiling + subs('self_play') + subs('qualifying'),
+  };
+  return {
+    redis: { ok: q.ok, error: q.error ?? null },
+    matches,
+    waiting,
+    running,
+    jobs: q.stats ? { waiting: q.stats.matches.waiting, prioritized: q.stats.matches.prioritized, active: q.stats.matches.active, delayed: q.stats.matches.delayed, failed: q.stats.matches.failed } : null,
+    workers: live,
+    workerSlots: slots,
+    throughput: { minutes: THROUGHPUT_MINUTES, perMinute, average },
+    matchSeconds,
+    gate,
+    durations: measured,
+    expectedWait: expectedWait({ redisOk: q.ok, slots, durations: measured, matchSeconds, work: workAhead }),
+  };
+}
+
+interface WorkAhead {
+  /** Submissions queued or compiling: each still needs its check, a self-play and the Dummy matches. */
+  compiling: number;
+  /** Submissions in self-play: their Dummy matches are still to come. */
+  inSelfPlay: number;
+  selfplay: { queued: number; running: number };
+  dummy: { queued: number; running: number };
+  otherRunning: { kind: (typeof KINDS)[number]; running: number }[];
+  submissions: number;
+}
+
+const s1 = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * A new submission's wait, in words and seconds. Gate jobs are served first
+ * come, first served (a whole gate before the next submission's) and before
+ * every other kind, so a new submission waits for all the gate work of the
+ * submissions before it: their checks, self-plays and Dummy matches, queued,
+ * running or still to come. That work is counted in runner-seconds from the
+ * measured run time of each kind of match (a running match is on average half
+ * done), spread over the runners; the matches of other kinds being played hold
+ * their runners until they end. Then comes its own gate: a check, a self-play,
+ * and the Dummy matches side by side as far as there are runners.
+ */
+export function expectedWait(o: { redisOk: boolean; slots: number; durations: MatchDurations; matchSeconds: number | null; work: WorkAhead }): QueueOverview['expectedWait'] {
+  const w = o.work;
+  const selfplays = w.compiling + w.selfplay.queued + w.selfplay.running;
+  const dummies = (w.compiling + w.inSelfPlay) * GATE_DUMMY_MATCHES + w.dummy.queued + w.dummy.running;
+  const otherRunning = w.otherRunning.reduce((n, k) => n + k.running, 0);
+  const ahead: GateWorkAhead = { submissions: w.submissions, checks: w.compiling, selfplays, dummies, otherRunning };
+  if (!o.redisOk) return { seconds: null, explanation: 'The queue cannot be reached from this server, so no estimate.', ahead };
+  if (o.slots === 0) return { seconds: null, explanation: 'No match runner is up right now: a new submission waits until one starts.', ahead };
+  const d = o.durations;
+  const selfSec = d.selfplay ?? d.dummy ?? o.matchSeconds;
+  const dummySec = d.dummy ?? d.selfplay ?? o.matchSeconds;
+  if (selfSec === null || dummySec === null) return { seconds: null, explanation: 'No match has been played yet, so there is nothing to estimate from.', ahead };
+  const kindSec = (kind: string) => d[kind as keyof MatchDurations] ?? o.matchSeconds ?? dummySec;
+
+  const checkWork = w.compiling * CHECK_SECONDS;
+  const selfWork = (w.compiling + w.selfplay.queued) * selfSec + (w.selfplay.running * selfSec) / 2;
+  const dummyWork = ((w.compiling + w.inSelfPlay) * GATE_DUMMY_MATCHES + w.dummy.queued) * dummySec + (w.dummy.running * dummySec) / 2;
+  const otherWork = w.otherRunning.reduce((n, k) => n + (k.running * kindSec(k.kind)) / 2, 0);
+  const aheadSeconds = (checkWork + selfWork + dummyWork + otherWork) / o.slots;
+  const dummyRounds = Math.ceil(GATE_DUMMY_MATCHES / o.slots);
+  const own = CHECK_SECONDS + selfSec + dummyRounds * dummySec;
+  const seconds = Math.round(aheadSeconds + own);
+
+  const before =
+    w.submissions === 0 && otherRunning === 0
+      ? 'nothing ahead of it'
+      : [
+          w.submissions ? `the gates of ${w.submissions} earlier submission${w.submissions === 1 ? '' : 's'} (${ahead.checks} check${ahead.checks === 1 ? '' : 's'}, ${selfplays} self-play${selfplays === 1 ? '' : 's'}, ${dummies} Dummy match${dummies === 1 ? '' : 'es'})` : '',
+          otherRunning ? `${otherRunning} other match${otherRunning === 1 ? '' : 'es'} being played` : '',
+        ]
+          .filter(Boolean)
+          .join(' and ') + `: about ${Math.round(aheadSeconds)} s on ${o.slots} runner${o.slots === 1 ? '' : 's'}`;
+  return {
+    seconds,
+    ahead,
+    explanation:
+      `Gate jobs go before ranked and tournament matches, one submission after another in the order they arrived, so a new submission waits for ${before}; ` +
+      `then its own gate, about ${Math.round(own)} s (a check of about ${CHECK_SECONDS} s, a self-play of ${s1(selfSec)} s and ${GATE_DUMMY_MATCHES} Dummy matches of ${s1(dummySec)} s, ${Math.min(o.slots, GATE_DUMMY_MATCHES)} at a time). ` +
+      'Match times are the median run times of recent matches, queue time not included.',
+  };
+}

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createDb, migrate, closeDb, type Db } from '../src/db/client.ts';
 import { deletePrefix, openJudgeQueues, resolveRedis, type JudgeQueues } from '../src/queue/index.ts';
 import { startRecorder } from '../src/recorder/index.ts';
-import { startGate } from '../src/scheduler/gate.ts';
+import { startGate } from '../src/domain/gate.ts';
 import { createMatch, enqueueMatch } from '../src/scheduler/matches.ts';
 import { startWorkerPool } from '../workers/pool.ts';
 

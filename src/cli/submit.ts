@@ -15,7 +15,7 @@ import { basename, join } from 'node:path';
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isOutrightWinner } from '../game-kit/ranking.ts';
+import type { GateProgress, GateStep } from '../domain/gate-progress.ts';
 
 const USAGE = 'usage: arbiter submit <bot.ts|bot.js> [--game <id>] [--url <server>] [--token <token>] [--no-follow]';
 const FINAL = new Set(['qualified', 'rejected']);
@@ -77,6 +77,8 @@ interface GateMatch {
 }
 interface SubmissionView {
   id: number;
+  /** The gate's steps as the server sees them (src/domain/gate-progress.ts). */
+  gate?: GateProgress;
   game: string;
   player: string;
   version: number;
@@ -181,10 +183,11 @@ const STEP_TEXT: Record<string, string> = {
   qualifying: 'qualifying: four matches against three Dummies',
 };
 
-function describeMatch(m: GateMatch, submissionId: number): string {
+/** One line per gate match: its step, its verdict as the server judged it, and every seat's score. */
+function describeMatch(m: GateMatch, step: GateStep | undefined, submissionId: number): string {
   const seats = [...m.participants].sort((a, b) => a.seat - b.seat);
-  const label = m.gateStep === 'selfplay' ? 'self-play' : `vs Dummies ${(m.gateIndex ?? 0) + 1}/4`;
-  if (m.status !== 'done') return `  #${m.id} ${label.padEnd(15)} ${m.status}`;
+  const label = step?.label ?? `match ${m.id}`;
+  if (m.status !== 'done') return `  #${m.id} ${label.padEnd(24)} ${m.status}`;
   const scores = seats
     .map((p) => {
       const me = p.submissionId === submissionId;
@@ -193,13 +196,8 @@ function describeMatch(m: GateMatch, submissionId: number): string {
       return `${who} ${p.score ?? '-'}${frozen}`;
     })
     .join(', ');
-  let verdict = '';
-  if (m.gateStep === 'dummy') {
-    const mine = seats.find((p) => p.submissionId === submissionId);
-    const won = mine && isOutrightWinner(seats.map((p) => p.score ?? 0), seats.indexOf(mine));
-    verdict = won ? ' WON' : ' lost';
-  } else if (m.gateStep === 'selfplay') verdict = seats.some((p) => p.frozen) ? ' a copy froze' : ' ok';
-  return `  #${m.id} ${label.padEnd(15)} seed ${m.seed}:${verdict}  ${scores}`;
+  const VERDICT: Partial<Record<GateStep['state'], string>> = { won: ' WON', lost: ' lost', passed: ' ok', failed: ' a copy froze' };
+  return `  #${m.id} ${label.padEnd(24)} seed ${m.seed}:${(step && VERDICT[step.state]) ?? ''}  ${scores}`;
 }
 
 export async function submitCommand(args: string[]): Promise<number> {
@@ -325,7 +323,7 @@ async function submit(args: string[]): Promise<number> {
   if (matches.length > 0) {
     console.log('gate matches:');
     for (const m of matches) {
-      console.log(describeMatch(m, final.id));
+      console.log(describeMatch(m, final.gate?.steps.find((step) => step.matchId === m.id), final.id));
       if (m.replay) console.log(`      replay: ${cfg.url}${m.replay.url}`);
     }
   }

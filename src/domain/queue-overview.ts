@@ -3,7 +3,7 @@
 // expect (GET /api/queue, the /queue page, /metrics).
 
 import type { Db } from '../db/client.ts';
-import { GATE_DUMMY_MATCHES } from '../scheduler/gate.ts';
+import { GATE_DUMMY_MATCHES } from './gate.ts';
 import { withTimeout, type JudgeQueues, type QueueStats, type WorkerHeartbeat } from '../queue/index.ts';
 
 export function quantile(sorted: number[], q: number): number {

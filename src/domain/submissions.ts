@@ -11,7 +11,7 @@ import { withTimeout } from '../queue/connection.ts';
 import type { JudgeQueues } from '../queue/index.ts';
 import { conflict, DomainError, invalid, tooLarge, unprocessable } from './errors.ts';
 
-/** Called after a submission row is inserted: queues its gate (src/scheduler/gate.ts's startGate). */
+/** Called after a submission row is inserted: queues its gate (src/domain/gate.ts's startGate). */
 export type StartGate = (deps: { db: Db; queues: JudgeQueues }, submissionId: number) => Promise<void>;
 
 /** Where the domain notes what happened (pino's and fastify's loggers fit). */
@@ -139,7 +139,7 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
         log.warn({ err: err.message }, 'syntax check skipped: the compiler failed; the gate will compile the file');
       } else {
         if (!(err instanceof BotCompileError)) throw err;
-        // Worded as the gate words it (src/scheduler/gate.ts gateOnCheck).
+        // Worded as the gate words it (src/domain/gate.ts gateOnCheck).
         const where = err.line !== undefined && !/\bline \d+/.test(err.message) ? ` (line ${err.line})` : '';
         throw new SubmissionCompileError(`compile error: ${err.message}${where}`, err.line);
       }

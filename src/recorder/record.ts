@@ -10,7 +10,7 @@ import type { Db } from '../db/client.ts';
 import type { JudgeEvent, JudgeQueues, MatchResultFailed, MatchResultOk, ResultJobData } from '../queue/index.ts';
 import { matchJobId } from '../queue/index.ts';
 import { rateMatch, initialRating } from '../ratings/index.ts';
-import { emptyEffects, gateOnCheck, gateOnMatch, type GateEffects, type GateOptions } from '../scheduler/gate.ts';
+import { emptyEffects, gateOnCheck, gateOnMatch, type GateEffects, type GateOptions } from '../domain/gate.ts';
 import { enqueueMatch, type Tx } from '../scheduler/matches.ts';
 
 export interface RecordDeps {

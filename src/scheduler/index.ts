@@ -9,7 +9,7 @@ import { scheduleRanked, type RankedOptions } from './ranked.ts';
 import { sweep } from './sweep.ts';
 import { retentionPass, type RetentionOptions } from './retention.ts';
 
-export { startGate, gateOnCheck, gateOnMatch, GATE_OPPONENT, type GateDeps, type GateOptions } from './gate.ts';
+export { startGate, gateOnCheck, gateOnMatch, GATE_OPPONENT, type GateDeps, type GateOptions } from '../domain/gate.ts';
 export { scheduleRanked, pickPlayers } from './ranked.ts';
 export { sweep } from './sweep.ts';
 export { pruneReplays, replayWasPruned, type RetentionOptions } from './retention.ts';

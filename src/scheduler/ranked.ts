@@ -7,7 +7,7 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { JudgeQueues } from '../queue/index.ts';
-import { GATE_OPPONENT } from './gate.ts';
+import { GATE_OPPONENT } from '../domain/gate.ts';
 import { createMatch, enqueueMatch, type SeatRef } from './matches.ts';
 
 export interface RankedOptions {

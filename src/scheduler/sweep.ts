@@ -8,7 +8,7 @@
 
 import type { Db } from '../db/client.ts';
 import { checkJobId, matchJobId, resultJobId, type JudgeQueues } from '../queue/index.ts';
-import { startGate } from './gate.ts';
+import { startGate } from '../domain/gate.ts';
 import { enqueueMatch } from './matches.ts';
 
 export interface SweepReport {

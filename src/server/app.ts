@@ -18,7 +18,7 @@ import { resolveUser } from './auth.ts';
 import { checkWriteOrigin } from './origin-check.ts';
 import { createAttemptBudgets, MemoryCounters, RedisCounters, RetryLaterError, type AttemptBudgets } from './attempt-budgets.ts';
 import { createEventHub, type EventHub } from './events.ts';
-import { startGate as gateStart } from '../scheduler/gate.ts';
+import { startGate as gateStart } from '../domain/gate.ts';
 import type { StartGate } from '../domain/submissions.ts';
 import accountRoutes from './routes/accounts.ts';
 import submissionRoutes from './routes/submissions.ts';

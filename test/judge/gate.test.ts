@@ -29,6 +29,11 @@ test('a file that does not compile is rejected with "compile error", the message
   assert.equal(v.reasonLine, line);
   assert.match(v.reason, new RegExp(`\\b${line}\\b`));
   assert.equal(v.gateMatches.length, 0, 'no match is played for a file that does not compile');
+  assert.deepEqual(
+    v.gate.steps.map((s: { key: string; state: string }) => `${s.key}:${s.state}`),
+    ['compile:failed', 'selfplay:skipped', 'dummy-0:skipped', 'dummy-1:skipped', 'dummy-2:skipped', 'dummy-3:skipped'],
+  );
+  assert.equal(v.gate.failedStep, 'compile');
 });
 
 test('a bot that crashes in self-play is rejected, saying which copy froze, when and why', async () => {
@@ -86,6 +91,12 @@ test('a submission that wins all four gate matches qualifies, its name locks, an
     assert.equal(v.reason, null);
     const dummy = v.gateMatches.filter((m: { gateStep: string }) => m.gateStep === 'dummy');
     assert.equal(dummy.length, 4);
+    // The gate's view model, as the page and the CLI show it.
+    assert.deepEqual(
+      v.gate.steps.map((s: { label: string; state: string; matchId: number | null }) => [s.label, s.state, s.matchId !== null]),
+      [['Compile', 'passed', false], ['Self-play', 'passed', true], ...[1, 2, 3, 4].map((i) => [`Match ${i} against Null`, 'won', true])],
+    );
+    assert.equal(v.gate.final, true);
     // The submission sat in each seat once and was strictly first each time.
     assert.deepEqual(dummy.map((m: { participants: { submissionId: number | null }[] }) => m.participants.findIndex((p) => p.submissionId === sub.body.id)).sort(), [0, 1, 2, 3]);
     for (const m of dummy) {

@@ -35,7 +35,7 @@ import {
   type JudgeQueues,
 } from '../../src/queue/index.ts';
 import { startRecorder } from '../../src/recorder/index.ts';
-import { startGate } from '../../src/scheduler/gate.ts';
+import { startGate } from '../../src/domain/gate.ts';
 import { createMatch, enqueueMatch, type SeatRef } from '../../src/scheduler/matches.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { createEventHub } from '../../src/server/events.ts';

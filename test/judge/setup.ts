@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/db/client.ts';
 import type { JudgeQueues } from '../../src/queue/index.ts';
 import { startRecorder, type Recorder } from '../../src/recorder/index.ts';
-import type { GateOptions } from '../../src/scheduler/gate.ts';
+import type { GateOptions } from '../../src/domain/gate.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import { freshQueues, spawnWorker, waitFor, type SpawnWorkerOptions, type WorkerProcess } from '../helpers/queue.ts';

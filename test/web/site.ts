@@ -5,7 +5,7 @@
 
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestJudge, type TestJudge } from '../judge/setup.ts';
-import type { GateOptions } from '../../src/scheduler/gate.ts';
+import type { GateOptions } from '../../src/domain/gate.ts';
 import { findChromium } from '../../scripts/chromium.ts';
 
 export interface Site {

@@ -3,6 +3,7 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createSubmission, decodeUtf8, parseIdempotencyKey } from '../../domain/submissions.ts';
+import { gateProgress } from '../../domain/gate-progress.ts';
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
 import { HttpError, badRequest, notFound, tooLarge } from '../errors.ts';
 import { submitRateLimit } from '../rate-limits.ts';
@@ -124,7 +125,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
   async function submissionOut(id: number, viewer: FastifyRequest['user']) {
     const s = await loadSubmission(id);
     const mayReadDetail = viewer !== null && (viewer.id === s.userId || viewer.isAdmin);
-    const matches = await db.match.findMany({ where: { submissionId: id, kind: 'gate' }, include: matchInclude, orderBy: { id: 'asc' } });
+    const matches = (await db.match.findMany({ where: { submissionId: id, kind: 'gate' }, include: matchInclude, orderBy: { id: 'asc' } })).map(matchOut);
     return {
       id: s.id,
       game: s.game,
@@ -140,7 +141,8 @@ export default async function submissionRoutes(app: FastifyInstance) {
       createdAt: s.createdAt,
       startedAt: s.startedAt,
       finishedAt: s.finishedAt,
-      gateMatches: matches.map(matchOut),
+      gate: gateProgress({ id: s.id, status: statusOut(s.status), reasonDetail: s.reasonDetail }, matches),
+      gateMatches: matches,
     };
   }
 

@@ -6,12 +6,12 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { isOutrightWinner } from '../../game-kit/ranking.ts';
 import { loadGames } from '../../game-kit/registry.ts';
-import { GATE_DUMMY_MATCHES, GATE_OPPONENT } from '../../scheduler/gate.ts';
+import { GATE_DUMMY_MATCHES, GATE_OPPONENT } from '../../domain/gate.ts';
 import type { AuthUser } from '../../server/auth.ts';
 import { forbidden, notFound } from '../../server/errors.ts';
-import { FINAL_STATUSES, matchInclude, statusOut } from '../../domain/serialize.ts';
+import { FINAL_STATUSES, matchInclude, matchOut, statusOut } from '../../domain/serialize.ts';
+import { gateProgress, type GateStepState } from '../../domain/gate-progress.ts';
 import { html, type Html, type HtmlValue } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { select } from '../forms.ts';
@@ -62,9 +62,7 @@ async function ownSubmission(db: Db, me: AuthUser, id: number) {
 
 type SubmissionRow = Awaited<ReturnType<typeof ownSubmission>>;
 
-type StepState = 'pending' | 'running' | 'passed' | 'failed' | 'skipped' | 'won' | 'lost' | 'error';
-
-const STATE_TEXT: Record<StepState, string> = {
+const STATE_TEXT: Record<GateStepState, string> = {
   pending: 'waiting',
   running: 'running',
   passed: 'passed',
@@ -74,7 +72,7 @@ const STATE_TEXT: Record<StepState, string> = {
   lost: 'lost',
   error: 'judge error',
 };
-const STATE_BADGE: Record<StepState, string> = {
+const STATE_BADGE: Record<GateStepState, string> = {
   pending: 'queued',
   running: 'running',
   passed: 'done',
@@ -85,32 +83,16 @@ const STATE_BADGE: Record<StepState, string> = {
   error: 'failed',
 };
 
-function stateBadge(state: StepState): Html {
+function stateBadge(state: GateStepState): Html {
   return html`<span class="badge ${STATE_BADGE[state]}">${STATE_TEXT[state]}</span>`;
-}
-
-/** Which step rejected it: reasonDetail.step, or the compile step for older rows without detail. */
-function failedStep(s: SubmissionRow): string | null {
-  if (s.status !== 'rejected') return null;
-  const detail = s.reasonDetail as { step?: unknown } | null;
-  return typeof detail?.step === 'string' ? detail.step : 'compile';
 }
 
 /** The gate as it stands: summary, steps, verdict. Everything the live script swaps in. */
 async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
-  const status = statusOut(s.status);
-  const final = FINAL_STATUSES.has(status);
-  const failed = failedStep(s);
   const matches = await db.match.findMany({ where: { submissionId: s.id, kind: 'gate' }, include: matchInclude, orderBy: { id: 'asc' } });
-  const selfplay = matches.find((m) => m.gateStep === 'selfplay');
-  const dummies = new Map(matches.filter((m) => m.gateStep === 'dummy').map((m) => [m.gateIndex ?? -1, m]));
-
-  const order = ['queued', 'compiling', 'self-play', 'qualifying', 'qualified'];
-  const reached = (step: string) => order.indexOf(status) > order.indexOf(step);
-  const compileState: StepState =
-    failed === 'compile' ? 'failed' : status === 'queued' ? 'pending' : status === 'compiling' ? 'running' : 'passed';
-  const selfplayState: StepState =
-    failed === 'compile' ? 'skipped' : failed === 'selfplay' ? 'failed' : status === 'self-play' ? 'running' : reached('self-play') || failed === 'dummy' ? 'passed' : 'pending';
+  const gate = gateProgress({ id: s.id, status: statusOut(s.status), reasonDetail: s.reasonDetail }, matches.map(matchOut));
+  const { status, final } = gate;
+  const byId = new Map(matches.map((m) => [m.id, m]));
 
   const watch = (id: number, label: string) => html`<a href="/matches/${id}" id="watch-${id}" aria-label="Watch ${label} (match ${id})">Watch</a>`;
 
@@ -123,35 +105,20 @@ async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
     )}</ol>`;
   };
 
-  const steps: HtmlValue[] = [];
-  steps.push(html`<li class="gate-step" data-step="compile" data-state="${compileState}" data-label="Compile">
-  <span class="gate-step-title">Compile</span> ${stateBadge(compileState)}
-  <p class="hint">The file parses, loads in a fresh sandbox and exposes the player API.</p>
-</li>`);
-  steps.push(html`<li class="gate-step" data-step="selfplay" data-state="${selfplayState}" data-label="Self-play">
-  <span class="gate-step-title">Self-play</span> ${stateBadge(selfplayState)}${selfplay && selfplay.status === 'done' ? html` ${watch(selfplay.id, 'the self-play match')}` : ''}
-  <p class="hint">Four copies of the bot play each other; none may freeze.</p>
-  ${selfplay && selfplay.participants.some((p) => p.score !== null) ? seats(selfplay) : ''}
-</li>`);
-  for (let i = 0; i < GATE_DUMMY_MATCHES; i++) {
-    const m = dummies.get(i);
-    let state: StepState;
-    if (m) {
-      if (m.status === 'done') {
-        const ps = [...m.participants].sort((a, b) => a.seat - b.seat);
-        const mine = ps.findIndex((p) => p.submissionId === s.id);
-        state = mine >= 0 && isOutrightWinner(ps.map((p) => p.score ?? 0), mine) ? 'won' : 'lost';
-      } else if (m.status === 'failed') state = 'error';
-      else state = m.status === 'running' ? 'running' : final ? 'skipped' : 'pending';
-    } else state = final || failed ? 'skipped' : 'pending';
-    // The opponent as recorded (tests may gate against another built-in); Dummy before the match exists.
-    const opponent = m?.participants.find((p) => p.builtinName)?.builtinName ?? GATE_OPPONENT;
-    const label = `Match ${i + 1} against ${opponent}`;
-    steps.push(html`<li class="gate-step" data-step="dummy-${i}" data-state="${state}" data-label="${label}"${m ? html` data-match-id="${m.id}"` : ''}>
-  <span class="gate-step-title">${label}</span> ${stateBadge(state)}${m && m.status === 'done' ? html` ${watch(m.id, label.toLowerCase())}` : ''}${m ? html` <span class="muted">seed ${m.seed}</span>` : ''}
-  ${m && m.status === 'done' ? seats(m) : ''}
-</li>`);
-  }
+  const HINTS: Record<string, string> = {
+    compile: 'The file parses, loads in a fresh sandbox and exposes the player API.',
+    selfplay: 'Four copies of the bot play each other; none may freeze.',
+  };
+  const steps: HtmlValue[] = gate.steps.map((step) => {
+    const m = step.matchId !== null ? byId.get(step.matchId) : undefined;
+    const played = m !== undefined && m.status === 'done';
+    const showSeats = step.key === 'selfplay' ? m !== undefined && m.participants.some((p) => p.score !== null) : played;
+    return html`<li class="gate-step" data-step="${step.key}" data-state="${step.state}" data-label="${step.label}"${m && step.key !== 'selfplay' ? html` data-match-id="${m.id}"` : ''}>
+  <span class="gate-step-title">${step.label}</span> ${stateBadge(step.state)}${played ? html` ${watch(m.id, step.key === 'selfplay' ? 'the self-play match' : step.label.toLowerCase())}` : ''}${m && step.key !== 'selfplay' ? html` <span class="muted">seed ${m.seed}</span>` : ''}
+  ${HINTS[step.key] ? html`<p class="hint">${HINTS[step.key]}</p>` : ''}
+  ${showSeats && m ? seats(m) : ''}
+</li>`;
+  });
 
   let verdict: Html;
   if (status === 'qualified') {

@@ -16,7 +16,7 @@ import type { Prisma } from '../db/generated/client.ts';
 import { isOutrightWinner } from '../game-kit/ranking.ts';
 import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
 import { initialRating } from '../ratings/index.ts';
-import { createMatch, type SeatRef, type Tx } from './matches.ts';
+import { createMatch, type SeatRef, type Tx } from '../scheduler/matches.ts';
 
 /** The production gate's opponent: always Dummy (judging.md). */
 export const GATE_OPPONENT = 'Dummy';

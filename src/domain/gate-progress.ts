@@ -1,0 +1,80 @@
+// The gate as it stands, one view model for everyone who shows it: the API's
+// submission (`gate`), the submission page's timeline and `arbiter submit`.
+// Pure: it reads a submission and its gate matches as the API shapes them.
+
+import { isOutrightWinner } from '../game-kit/ranking.ts';
+import { GATE_DUMMY_MATCHES, GATE_OPPONENT } from './gate.ts';
+import { FINAL_STATUSES, type matchOut } from './serialize.ts';
+
+export type GateStepState = 'pending' | 'running' | 'passed' | 'failed' | 'skipped' | 'won' | 'lost' | 'error';
+
+type GateMatch = Pick<ReturnType<typeof matchOut>, 'id' | 'seed' | 'status' | 'gateStep' | 'gateIndex' | 'participants'>;
+
+export interface GateStep {
+  /** 'compile', 'selfplay', 'dummy-0' .. 'dummy-3'. */
+  key: string;
+  label: string;
+  state: GateStepState;
+  /** The step's match, once it exists. */
+  matchId: number | null;
+  seed: number | null;
+}
+
+export interface GateProgress {
+  /** The submission's status as the API spells it ('self-play', not self_play). */
+  status: string;
+  final: boolean;
+  /** The step that rejected it, or null. */
+  failedStep: string | null;
+  steps: GateStep[];
+}
+
+/** Which step rejected it: reasonDetail.step, or the compile step for older rows without detail. */
+function failedStepOf(status: string, reasonDetail: unknown): string | null {
+  if (status !== 'rejected') return null;
+  const step = (reasonDetail as { step?: unknown } | null)?.step;
+  return typeof step === 'string' ? step : 'compile';
+}
+
+const ORDER = ['queued', 'compiling', 'self-play', 'qualifying', 'qualified'];
+
+export function gateProgress(submission: { id: number; status: string; reasonDetail: unknown }, matches: readonly GateMatch[]): GateProgress {
+  const { status } = submission;
+  const final = FINAL_STATUSES.has(status);
+  const failed = failedStepOf(status, submission.reasonDetail);
+  const reached = (step: string) => ORDER.indexOf(status) > ORDER.indexOf(step);
+  const selfplay = matches.find((m) => m.gateStep === 'selfplay');
+  const dummies = new Map(matches.filter((m) => m.gateStep === 'dummy').map((m) => [m.gateIndex ?? -1, m]));
+  const steps: GateStep[] = [
+    {
+      key: 'compile',
+      label: 'Compile',
+      state: failed === 'compile' ? 'failed' : status === 'queued' ? 'pending' : status === 'compiling' ? 'running' : 'passed',
+      matchId: null,
+      seed: null,
+    },
+    {
+      key: 'selfplay',
+      label: 'Self-play',
+      state:
+        failed === 'compile' ? 'skipped' : failed === 'selfplay' ? 'failed' : status === 'self-play' ? 'running' : reached('self-play') || failed === 'dummy' ? 'passed' : 'pending',
+      matchId: selfplay?.id ?? null,
+      seed: selfplay?.seed ?? null,
+    },
+  ];
+  for (let i = 0; i < GATE_DUMMY_MATCHES; i++) {
+    const m = dummies.get(i);
+    let state: GateStepState;
+    if (!m) state = final || failed ? 'skipped' : 'pending';
+    else if (m.status === 'done') {
+      const seats = [...m.participants].sort((a, b) => a.seat - b.seat);
+      const mine = seats.findIndex((p) => p.submissionId === submission.id);
+      state = mine >= 0 && isOutrightWinner(seats.map((p) => p.score ?? 0), mine) ? 'won' : 'lost';
+    } else if (m.status === 'failed') state = 'error';
+    else state = m.status === 'running' ? 'running' : final ? 'skipped' : 'pending';
+    // The opponent as recorded (tests may gate against another built-in); Dummy before the match exists.
+    const opponent = m?.participants.find((p) => p.builtin)?.builtin ?? GATE_OPPONENT;
+    steps.push({ key: `dummy-${i}`, label: `Match ${i + 1} against ${opponent}`, state, matchId: m?.id ?? null, seed: m?.seed ?? null });
+  }
+  return { status, final, failedStep: failed, steps };
+}

@@ -13,6 +13,7 @@ import { loadConfig, type Config } from './config.ts';
 import { partLog, type Log } from './log.ts';
 import { resolveRedis, type RedisHandle } from './queue/redis.ts';
 import { openJudgeQueues, type JudgeQueues } from './queue/index.ts';
+import type { Db } from './db/client.ts';
 
 type Part = 'api' | 'recorder' | 'scheduler' | 'worker';
 const PARTS: Part[] = ['api', 'recorder', 'scheduler', 'worker'];
@@ -26,6 +27,82 @@ function logger(part: string): Log {
   return partLog(part);
 }
 
+/** What every part is started with. */
+interface PartContext {
+  config: Config;
+  db: Db | null;
+  queues: JudgeQueues;
+  redisUrl: string;
+  log: Log;
+}
+
+/** How each part starts; `start` runs them in this order (runners first, the API last). */
+const STARTERS: Record<Part, (ctx: PartContext) => Promise<Running>> = {
+  async worker({ config, redisUrl, log }) {
+    const { startWorkerPool } = await import('../workers/pool.ts');
+    const pool = await startWorkerPool({
+      redisUrl,
+      prefix: config.queuePrefix,
+      concurrency: config.workerConcurrency,
+      lockDurationMs: config.matchLockMs,
+      stalledIntervalMs: config.stalledIntervalMs,
+      log: logger('worker'),
+    });
+    log(`worker pool: ${config.workerConcurrency} match runner(s)`);
+    return { name: 'worker', close: () => pool.close() };
+  },
+  async recorder({ config, db, queues, log }) {
+    const { startRecorder } = await import('./recorder/index.ts');
+    const recorder = await startRecorder({ db: db!, queues, lockDurationMs: config.resultLockMs, stalledIntervalMs: config.resultStalledIntervalMs, log: logger('recorder') });
+    log('recorder: consuming results');
+    return { name: 'recorder', close: () => recorder.close() };
+  },
+  async scheduler({ config, db, queues, log }) {
+    const { startScheduler } = await import('./scheduler/index.ts');
+    const scheduler = startScheduler({
+      db: db!,
+      queues,
+      rankedEnabled: config.rankedEnabled,
+      rankedIntervalMs: config.rankedIntervalMs,
+      ranked: { target: config.rankedQueueTarget },
+      sweepIntervalMs: config.sweepIntervalMs,
+      sweepOlderThanMs: config.sweepAfterMs,
+      retention: { rankedDays: config.retentionRankedDays, rankedPerPlayer: config.retentionRankedPerPlayer, intervalMs: config.retentionIntervalMs },
+      log: logger('scheduler'),
+    });
+    log(`scheduler: ranked play ${config.rankedEnabled ? 'on' : 'off'}`);
+    return { name: 'scheduler', close: () => scheduler.close() };
+  },
+  async api({ config, db, queues, log }) {
+    const { buildApp } = await import('./server/app.ts');
+    const app = await buildApp({ config, db: db!, queues });
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    log(`API on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port} (OpenAPI at /docs)`);
+    return { name: 'api', close: () => app.close() };
+  },
+};
+
+/** The database, migrated (Postgres with DATABASE_URL, else embedded PGlite). */
+async function openDatabase(config: Config, log: Log): Promise<Running & { db: Db }> {
+  const { createDb, migrate, closeDb } = await import('./db/client.ts');
+  const db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const applied = await migrate(db, { log: logger('db') });
+    log(`database: ${config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/pglite`}${applied.length ? `, applied ${applied.length} migration(s)` : ''}`);
+  } catch (e) {
+    await closeDb(db);
+    throw e;
+  }
+  return { name: 'database', db, close: () => closeDb(db) };
+}
+
+function describeRedis(redis: RedisHandle, config: Config): string {
+  const where = redis.source === 'private' ? `a private redis-server, data under ${config.dataDir}/redis` : redis.source === 'local' ? 'found on 127.0.0.1:6379' : 'shared with another Arbiter process';
+  return `Redis: ${redis.url} (${where})`;
+}
+
 export async function start(parts: Part[], config: Config = loadConfig()): Promise<{ close(): Promise<void> }> {
   const log = logger('arbiter');
   const needsDb = parts.some((p) => p !== 'worker');
@@ -36,12 +113,6 @@ export async function start(parts: Part[], config: Config = loadConfig()): Promi
     );
   }
   const running: Running[] = [];
-  const redis: RedisHandle = await resolveRedis({ redisUrl: config.redisUrl, dataDir: config.dataDir, log });
-  running.push({ name: 'redis', close: () => redis.stop() });
-  if (redis.source !== 'env') log(`Redis: ${redis.url} (${redis.source === 'private' ? 'a private redis-server, data under ' + config.dataDir + '/redis' : redis.source === 'local' ? 'found on 127.0.0.1:6379' : 'shared with another Arbiter process'})`);
-  const queues: JudgeQueues = openJudgeQueues({ redisUrl: redis.url, prefix: config.queuePrefix, log: logger('queue') });
-  running.push({ name: 'queues', close: () => queues.close() });
-
   const closeAll = async () => {
     for (const r of running.reverse()) {
       try {
@@ -51,67 +122,19 @@ export async function start(parts: Part[], config: Config = loadConfig()): Promi
       }
     }
   };
-
   try {
-    let db: import('./db/client.ts').Db | null = null;
+    const redis: RedisHandle = await resolveRedis({ redisUrl: config.redisUrl, dataDir: config.dataDir, log });
+    running.push({ name: 'redis', close: () => redis.stop() });
+    if (redis.source !== 'env') log(describeRedis(redis, config));
+    const queues: JudgeQueues = openJudgeQueues({ redisUrl: redis.url, prefix: config.queuePrefix, log: logger('queue') });
+    running.push({ name: 'queues', close: () => queues.close() });
+    let db: Db | null = null;
     if (needsDb) {
-      const { createDb, migrate, closeDb } = await import('./db/client.ts');
-      db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-      const dbRef = db;
-      running.push({ name: 'database', close: () => closeDb(dbRef) });
-      const applied = await migrate(db, { log: logger('db') });
-      log(`database: ${config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/pglite`}${applied.length ? `, applied ${applied.length} migration(s)` : ''}`);
+      const database = await openDatabase(config, log);
+      running.push(database);
+      db = database.db;
     }
-    if (parts.includes('worker')) {
-      const { startWorkerPool } = await import('../workers/pool.ts');
-      const pool = await startWorkerPool({
-        redisUrl: redis.url,
-        prefix: config.queuePrefix,
-        concurrency: config.workerConcurrency,
-        lockDurationMs: config.matchLockMs,
-        stalledIntervalMs: config.stalledIntervalMs,
-        log: logger('worker'),
-      });
-      running.push({ name: 'worker', close: () => pool.close() });
-      log(`worker pool: ${config.workerConcurrency} match runner(s)`);
-    }
-    if (parts.includes('recorder')) {
-      const { startRecorder } = await import('./recorder/index.ts');
-      const recorder = await startRecorder({
-        db: db!,
-        queues,
-        lockDurationMs: config.resultLockMs,
-        stalledIntervalMs: config.resultStalledIntervalMs,
-        log: logger('recorder'),
-      });
-      running.push({ name: 'recorder', close: () => recorder.close() });
-      log('recorder: consuming results');
-    }
-    if (parts.includes('scheduler')) {
-      const { startScheduler } = await import('./scheduler/index.ts');
-      const scheduler = startScheduler({
-        db: db!,
-        queues,
-        rankedEnabled: config.rankedEnabled,
-        rankedIntervalMs: config.rankedIntervalMs,
-        ranked: { target: config.rankedQueueTarget },
-        sweepIntervalMs: config.sweepIntervalMs,
-        sweepOlderThanMs: config.sweepAfterMs,
-        retention: { rankedDays: config.retentionRankedDays, rankedPerPlayer: config.retentionRankedPerPlayer, intervalMs: config.retentionIntervalMs },
-        log: logger('scheduler'),
-      });
-      running.push({ name: 'scheduler', close: () => scheduler.close() });
-      log(`scheduler: ranked play ${config.rankedEnabled ? 'on' : 'off'}`);
-    }
-    if (parts.includes('api')) {
-      const { buildApp } = await import('./server/app.ts');
-      const app = await buildApp({ config, db: db!, queues });
-      await app.listen({ port: config.port, host: config.host });
-      running.push({ name: 'api', close: () => app.close() });
-      const address = app.server.address();
-      const port = typeof address === 'object' && address ? address.port : config.port;
-      log(`API on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port} (OpenAPI at /docs)`);
-    }
+    for (const part of Object.keys(STARTERS) as Part[]) if (parts.includes(part)) running.push(await STARTERS[part]({ config, db, queues, redisUrl: redis.url, log }));
   } catch (e) {
     await closeAll();
     throw e;

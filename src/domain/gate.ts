@@ -14,6 +14,7 @@
 import type { Db } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import { isOutrightWinner } from '../game-kit/ranking.ts';
+import { getGame } from '../game-kit/registry.ts';
 import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
 import { initialRating } from '../ratings/index.ts';
 import { createMatch, type SeatRef, type Tx } from '../scheduler/matches.ts';
@@ -128,7 +129,7 @@ export async function gateOnCheck(tx: Tx, submissionId: number, verdict: CheckVe
     submissionId: sub.id,
     gateStep: 'selfplay',
     config: options.config ?? null,
-    seats: [me, me, me, me],
+    seats: Array.from({ length: (await getGame(sub.game)).nbPlayers }, () => me),
   });
   await tx.submission.update({ where: { id: sub.id }, data: { status: 'self_play', ...(sub.startedAt ? {} : { startedAt: new Date() }) } });
   effects.enqueue.push(matchId);
@@ -167,89 +168,100 @@ export function oneLine(message: string | null | undefined): string {
   return at ? `${first} (${at})` : first;
 }
 
+type LockedSubmission = NonNullable<Awaited<ReturnType<typeof lockSubmission>>>;
+type Seat = FinishedGateMatch['participants'][number];
+
 /** Step 2 or 3: a gate match was recorded (its participants already hold the result). */
 export async function gateOnMatch(tx: Tx, match: FinishedGateMatch, options: GateOptions = {}): Promise<GateEffects> {
   const effects = emptyEffects();
   if (match.submissionId === null) return effects;
   const sub = await lockSubmission(tx, match.submissionId);
   if (!sub) return effects;
-  const opponent = options.opponent ?? GATE_OPPONENT;
   const seats = [...match.participants].sort((a, b) => a.seat - b.seat);
-
   if (match.gateStep === 'selfplay') {
-    if (sub.status !== 'self_play') return effects;
-    if (match.status === 'failed') {
-      await reject(tx, effects, sub.id, `self-play: the judge could not play match #${match.id} (${match.error ?? 'unknown error'}); not your bot's fault, please resubmit`, { step: 'selfplay', matchId: match.id, internal: true });
-      return effects;
-    }
-    const frozen = seats.filter((p) => p.frozenReason !== null);
-    if (frozen.length > 0) {
-      const first = [...frozen].sort((a, b) => (a.frozenRound ?? 0) - (b.frozenRound ?? 0) || a.seat - b.seat)[0]!;
-      const others = frozen.length > 1 ? ` (${plural(frozen.length, 'copy')} of 4 froze)` : '';
-      const reason =
-        `self-play: copy ${first.seat + 1} of 4 froze in round ${first.frozenRound ?? 0} (${first.frozenReason}): ` +
-        `${oneLine(first.frozenMessage)}${others}; see match #${match.id}`;
-      await reject(tx, effects, sub.id, reason, {
-        step: 'selfplay',
-        matchId: match.id,
-        frozen: frozen.map((p) => ({ seat: p.seat, round: p.frozenRound, reason: p.frozenReason, message: p.frozenMessage })),
-      });
-      return effects;
-    }
-    const me: SeatRef = { submissionId: sub.id, playerId: sub.playerId, name: sub.player.name };
-    const them: SeatRef = { builtinName: opponent };
-    for (let i = 0; i < GATE_DUMMY_MATCHES; i++) {
-      const matchSeats: SeatRef[] = [them, them, them, them];
-      matchSeats[i % 4] = me;
-      effects.enqueue.push(
-        await createMatch(tx, { game: sub.game, kind: 'gate', submissionId: sub.id, gateStep: 'dummy', gateIndex: i, config: options.config ?? null, seats: matchSeats }),
-      );
-    }
-    await tx.submission.update({ where: { id: sub.id }, data: { status: 'qualifying' } });
-    effects.events.push({ submissionId: String(sub.id), status: 'qualifying' });
-    return effects;
-  }
+    // Recorded after a rejection by another step: nothing more to do.
+    if (sub.status === 'self_play') await afterSelfPlay(tx, effects, sub, match, seats, options);
+  } else if (sub.status === 'qualifying') await afterDummyMatch(tx, effects, sub, match, seats, options);
+  return effects;
+}
 
-  // A match against the Dummies.
-  if (sub.status !== 'qualifying') return effects; // already rejected by another one: recorded, nothing more
+/** Self-play: no copy may freeze; then the matches against the gate's opponent, the bot in each seat once. */
+async function afterSelfPlay(tx: Tx, effects: GateEffects, sub: LockedSubmission, match: FinishedGateMatch, seats: Seat[], options: GateOptions): Promise<void> {
+  if (match.status === 'failed') {
+    await reject(tx, effects, sub.id, `self-play: the judge could not play match #${match.id} (${match.error ?? 'unknown error'}); not your bot's fault, please resubmit`, { step: 'selfplay', matchId: match.id, internal: true });
+    return;
+  }
+  const frozen = seats.filter((p) => p.frozenReason !== null);
+  if (frozen.length > 0) {
+    const first = [...frozen].sort((a, b) => (a.frozenRound ?? 0) - (b.frozenRound ?? 0) || a.seat - b.seat)[0]!;
+    const others = frozen.length > 1 ? ` (${plural(frozen.length, 'copy')} of ${seats.length} froze)` : '';
+    const reason =
+      `self-play: copy ${first.seat + 1} of ${seats.length} froze in round ${first.frozenRound ?? 0} (${first.frozenReason}): ` +
+      `${oneLine(first.frozenMessage)}${others}; see match #${match.id}`;
+    await reject(tx, effects, sub.id, reason, {
+      step: 'selfplay',
+      matchId: match.id,
+      frozen: frozen.map((p) => ({ seat: p.seat, round: p.frozenRound, reason: p.frozenReason, message: p.frozenMessage })),
+    });
+    return;
+  }
+  const me: SeatRef = { submissionId: sub.id, playerId: sub.playerId, name: sub.player.name };
+  const them: SeatRef = { builtinName: options.opponent ?? GATE_OPPONENT };
+  for (let i = 0; i < GATE_DUMMY_MATCHES; i++) {
+    const matchSeats: SeatRef[] = seats.map(() => them);
+    matchSeats[i % seats.length] = me;
+    effects.enqueue.push(
+      await createMatch(tx, { game: sub.game, kind: 'gate', submissionId: sub.id, gateStep: 'dummy', gateIndex: i, config: options.config ?? null, seats: matchSeats }),
+    );
+  }
+  await tx.submission.update({ where: { id: sub.id }, data: { status: 'qualifying' } });
+  effects.events.push({ submissionId: String(sub.id), status: 'qualifying' });
+}
+
+/** A match against the opponent: a loss rejects; the last of the wins qualifies. */
+async function afterDummyMatch(tx: Tx, effects: GateEffects, sub: LockedSubmission, match: FinishedGateMatch, seats: Seat[], options: GateOptions): Promise<void> {
+  const opponent = options.opponent ?? GATE_OPPONENT;
   if (match.status === 'failed') {
     await reject(tx, effects, sub.id, `the judge could not play gate match #${match.id} (${match.error ?? 'unknown error'}); not your bot's fault, please resubmit`, { step: 'dummy', matchId: match.id, internal: true });
-    return effects;
+    return;
   }
   const mine = seats.find((p) => p.submissionId === sub.id);
   const scores = seats.map((p) => p.score ?? 0);
   if (!mine || !isOutrightWinner(scores, mine.seat)) {
     const myScore = mine?.score ?? 0;
     const best = Math.max(...seats.filter((p) => p !== mine).map((p) => p.score ?? 0));
-    const how = myScore === best ? `tied for first with ${opponent} at ${myScore} (ties are not wins)` : `ranked ${mine?.rank ?? '?'} of 4 with ${myScore} against ${opponent}'s best ${best}`;
+    const how = myScore === best ? `tied for first with ${opponent} at ${myScore} (ties are not wins)` : `ranked ${mine?.rank ?? '?'} of ${seats.length} with ${myScore} against ${opponent}'s best ${best}`;
     const froze = mine?.frozenReason ? `; your bot froze in round ${mine.frozenRound ?? 0} (${mine.frozenReason}): ${oneLine(mine.frozenMessage)}` : '';
     // The gate's own numbering (as the submission page shows it) and the match id (its URL).
     const which = `gate match ${(match.gateIndex ?? 0) + 1} of ${GATE_DUMMY_MATCHES} (match #${match.id}, seed ${match.seed})`;
-    await reject(tx, effects, sub.id, `lost to ${opponent} in ${which}: ${how}${froze}`, {
-      step: 'dummy',
-      matchId: match.id,
-      seed: match.seed,
-      seat: mine?.seat ?? null,
-      scores,
-    });
-    return effects;
+    await reject(tx, effects, sub.id, `lost to ${opponent} in ${which}: ${how}${froze}`, { step: 'dummy', matchId: match.id, seed: match.seed, seat: mine?.seat ?? null, scores });
+    return;
   }
-  const dummyMatches = await tx.match.findMany({ where: { submissionId: sub.id, kind: 'gate', gateStep: 'dummy' }, include: { participants: true } });
-  const won = dummyMatches.filter((m) => {
-    if (m.status !== 'done') return false;
-    const ps = [...m.participants].sort((a, b) => a.seat - b.seat);
-    const seat = ps.findIndex((p) => p.submissionId === sub.id);
-    return seat >= 0 && isOutrightWinner(ps.map((p) => p.score ?? 0), seat);
-  });
-  if (won.length < GATE_DUMMY_MATCHES) {
-    effects.events.push({ submissionId: String(sub.id), status: 'qualifying', reason: `won ${won.length} of ${GATE_DUMMY_MATCHES}` });
-    return effects;
+  const won = await wonDummyMatches(tx, sub.id);
+  if (won < GATE_DUMMY_MATCHES) {
+    effects.events.push({ submissionId: String(sub.id), status: 'qualifying', reason: `won ${won} of ${GATE_DUMMY_MATCHES}` });
+    return;
   }
-  // Accepted. A name locks once: another version that qualified first keeps it.
+  // A name locks once: another version that qualified first keeps it.
   if (sub.player.locked && sub.player.qualifiedSubmissionId !== sub.id) {
     await reject(tx, effects, sub.id, `name locked: version ${sub.version} beat ${opponent}, but another version of ${sub.player.name} qualified first`, { step: 'dummy', locked: true });
-    return effects;
+    return;
   }
+  await qualify(tx, effects, sub);
+}
+
+async function wonDummyMatches(tx: Tx, submissionId: number): Promise<number> {
+  const matches = await tx.match.findMany({ where: { submissionId, kind: 'gate', gateStep: 'dummy' }, include: { participants: true } });
+  return matches.filter((m) => {
+    if (m.status !== 'done') return false;
+    const ps = [...m.participants].sort((a, b) => a.seat - b.seat);
+    const seat = ps.findIndex((p) => p.submissionId === submissionId);
+    return seat >= 0 && isOutrightWinner(ps.map((p) => p.score ?? 0), seat);
+  }).length;
+}
+
+/** Accepted: the name locks and the player enters the ranked pool. */
+async function qualify(tx: Tx, effects: GateEffects, sub: LockedSubmission): Promise<void> {
   const now = new Date();
   await tx.submission.update({ where: { id: sub.id }, data: { status: 'qualified', reason: null, finishedAt: now } });
   await tx.playerName.update({ where: { id: sub.playerId }, data: { locked: true, lockedAt: now, qualifiedSubmissionId: sub.id } });
@@ -260,5 +272,4 @@ export async function gateOnMatch(tx: Tx, match: FinishedGateMatch, options: Gat
     update: {},
   });
   effects.events.push({ submissionId: String(sub.id), status: 'qualified' });
-  return effects;
 }

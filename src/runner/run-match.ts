@@ -48,146 +48,185 @@ interface Seat {
   logFull: boolean;
 }
 
+type PlayReply = Awaited<ReturnType<BotHost['play']>>;
+
 export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: RunOptions = {}): Promise<MatchOutcome> {
   const seed = checkSeed(spec.seed);
   if (spec.seats.length !== game.nbPlayers) throw new MatchSpecError(`${game.title} needs ${game.nbPlayers} players, got ${spec.seats.length}`);
-  const config = game.parseConfig(spec.config ?? {});
-  const limits: Limits = { ...game.defaultLimits, ...spec.limits };
-  const prelude = await buildPrelude(game);
+  const run = new MatchRun(game, spec, seed, options);
+  try {
+    await run.loadBots();
+    return await run.play();
+  } finally {
+    await run.close();
+  }
+}
 
-  const seats: Seat[] = spec.seats.map((s) => ({
-    host: options.host === 'inprocess' ? new InProcessBotHost() : new SandboxBotHost(),
-    code: '',
-    filename: s.filename,
-    player: {
-      name: (readBotHeader(s.source).name ?? s.filename.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '')).slice(0, MAX_NAME_CHARS),
-      cpuMs: 0,
-      frozenRound: null,
-      frozenReason: null,
-      frozenMessage: null,
-    },
-    frozen: false,
-    log: '',
-    logFull: false,
-  }));
+/** One match under way: its seats, their logs and freezes, and the rounds recorded so far. */
+class MatchRun {
+  private readonly config: object;
+  private readonly limits: Limits;
+  private readonly seats: Seat[];
 
-  const appendLog = (seat: Seat, text: string) => {
+  constructor(
+    private readonly game: AnyGame,
+    private readonly spec: MatchSpec,
+    private readonly seed: number,
+    private readonly options: RunOptions,
+  ) {
+    this.config = game.parseConfig(spec.config ?? {});
+    this.limits = { ...game.defaultLimits, ...spec.limits };
+    this.seats = spec.seats.map((s) => ({
+      host: options.host === 'inprocess' ? new InProcessBotHost() : new SandboxBotHost(),
+      code: '',
+      filename: s.filename,
+      player: {
+        name: (readBotHeader(s.source).name ?? s.filename.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '')).slice(0, MAX_NAME_CHARS),
+        cpuMs: 0,
+        frozenRound: null,
+        frozenReason: null,
+        frozenMessage: null,
+      },
+      frozen: false,
+      log: '',
+      logFull: false,
+    }));
+  }
+
+  private appendLog(seat: Seat, text: string): void {
     if (!text || seat.logFull) return;
     const room = LOG_CAP_BYTES - seat.log.length;
     if (text.length > room) {
       seat.log += text.slice(0, room) + '\n' + logTruncated() + '\n';
       seat.logFull = true;
     } else seat.log += text;
-  };
-  const freeze = (seat: Seat, round: number, reason: FreezeReason, message: string) => {
+  }
+
+  private freeze(seat: Seat, round: number, reason: FreezeReason, message: string): void {
     seat.frozen = true;
     if (seat.code) message = mapBotPositions(seat.code, seat.filename, capText(message));
     message = capText(message);
     seat.player.frozenRound = round;
     seat.player.frozenReason = reason;
     seat.player.frozenMessage = message;
-    appendLog(seat, `frozen in round ${round} (${reason}): ${message}\n`);
-  };
+    this.appendLog(seat, `frozen in round ${round} (${reason}): ${message}\n`);
+  }
 
-  try {
-    // Load the four bots side by side (each has its own process; the sandbox
-    // runs no more bot calls at once than there are cores). Every load is
-    // settled before a failure of the judge's is thrown, so no process is
-    // released while it is still loading.
-    const loads = await Promise.allSettled(
-      seats.map(async (seat, me) => {
-        const source = spec.seats[me]!;
-        let code: string;
-        try {
-          code = await compileBot(source.source, source.filename);
-        } catch (err) {
-          // Anything but the bot's own compile error is the judge's: the match is played again.
-          if (err instanceof CompileInfraError) throw new SandboxInfraError(`seat ${me}: ${err.message}`, { cause: err });
-          if (!(err instanceof BotCompileError)) throw err;
-          freeze(seat, 0, 'compile', err.message);
-          return;
-        }
-        seat.code = code;
-        const reply = await seat.host.load({
-          prelude,
-          code,
-          filename: source.filename,
-          me,
-          seed,
-          cpuBudgetMs: limits.cpuBudgetMs,
-          memoryMb: limits.memoryMb,
-          logCapBytes: LOG_CAP_BYTES,
-        });
-        seat.player.cpuMs += reply.cpuMs;
-        appendLog(seat, reply.log);
-        if (!reply.ok) freeze(seat, 0, reply.reason, reply.message);
-        else if (reply.game !== game.id) freeze(seat, 0, 'compile', `the bot declares GAME = "${capText(reply.game, MAX_NAME_CHARS)}" but this match is ${game.id}`);
-      }),
-    );
+  /**
+   * Loads the bots side by side (each has its own process; the sandbox runs
+   * no more bot calls at once than there are cores). Every load is settled
+   * before a failure of the judge's is thrown, so no process is released
+   * while it is still loading.
+   */
+  async loadBots(): Promise<void> {
+    const prelude = await buildPrelude(this.game);
+    const loads = await Promise.allSettled(this.seats.map((seat, me) => this.loadBot(seat, me, prelude)));
     for (const l of loads) if (l.status === 'rejected') throw l.reason;
+  }
 
-    let state = game.create(config, seed);
+  private async loadBot(seat: Seat, me: number, prelude: string): Promise<void> {
+    const source = this.spec.seats[me]!;
+    let code: string;
+    try {
+      code = await compileBot(source.source, source.filename);
+    } catch (err) {
+      // Anything but the bot's own compile error is the judge's: the match is played again.
+      if (err instanceof CompileInfraError) throw new SandboxInfraError(`seat ${me}: ${err.message}`, { cause: err });
+      if (!(err instanceof BotCompileError)) throw err;
+      return this.freeze(seat, 0, 'compile', err.message);
+    }
+    seat.code = code;
+    const { cpuBudgetMs, memoryMb } = this.limits;
+    const reply = await seat.host.load({ prelude, code, filename: source.filename, me, seed: this.seed, cpuBudgetMs, memoryMb, logCapBytes: LOG_CAP_BYTES });
+    seat.player.cpuMs += reply.cpuMs;
+    this.appendLog(seat, reply.log);
+    if (!reply.ok) this.freeze(seat, 0, reply.reason, reply.message);
+    else if (reply.game !== this.game.id) this.freeze(seat, 0, 'compile', `the bot declares GAME = "${capText(reply.game, MAX_NAME_CHARS)}" but this match is ${this.game.id}`);
+  }
+
+  /** Every round until the last, then the replay. */
+  async play(): Promise<MatchOutcome> {
+    const { game, config, seats } = this;
+    let state = game.create(config, this.seed);
     const rounds: ReplayRound[] = [record(game, state, 0, seats.map(() => []), [], seats)];
     const totalRounds = game.totalRounds(config);
-
     while (!isOver(game, config, state)) {
       const round = game.round(state) + 1;
-      const view = game.encodeView(state);
-      const request = {
-        names: JSON.stringify(Object.keys(view)),
-        status: JSON.stringify({
-          status: seats.map((s) => (s.frozen ? -1 : Math.min(1, s.player.cpuMs / limits.cpuBudgetMs))),
-          names: seats.map((s) => s.player.name),
-        }),
-        arrays: Object.values(view),
-      };
-      const replies = [];
-      for (const seat of seats) replies.push(seat.frozen ? null : await seat.host.play(request));
-      const orders: unknown[][] = seats.map(() => []);
-      replies.forEach((reply, p) => {
-        const seat = seats[p]!;
-        if (!reply) return;
-        seat.player.cpuMs += reply.cpuMs;
-        appendLog(seat, reply.log);
-        if (!reply.ok) return freeze(seat, round, reply.reason, reply.message);
-        if (reply.count > MAX_ORDERS) return freeze(seat, round, 'orders', `${tooManyOrders()}: ${reply.count}`);
-        if (seat.player.cpuMs > limits.cpuBudgetMs) return freeze(seat, round, 'cpu', cpuBudgetUsedUp(limits.cpuBudgetMs));
-        let raw: unknown;
-        try {
-          raw = JSON.parse(reply.orders);
-        } catch {
-          return appendLog(seat, `warning: round ${round}: unreadable orders ignored\n`);
-        }
-        const checked = game.validateOrders(state, p, raw);
-        orders[p] = checked.orders;
-        for (const w of checked.warnings) appendLog(seat, `warning: round ${round}: ${w}\n`);
-      });
-      const frozen = seats.map((s) => s.frozen);
-      const outcome = game.next(state, orders, frozen);
+      const orders = await this.collectOrders(state, round);
+      const outcome = game.next(state, orders, seats.map((s) => s.frozen));
       state = outcome.state;
       rounds.push(record(game, state, round, orders, outcome.events, seats));
-      options.onRound?.(round, totalRounds);
+      this.options.onRound?.(round, totalRounds);
     }
+    return { replay: this.replay(state, rounds), logs: seats.map((s) => s.log) };
+  }
 
+  /** The bots play one after another on the same view; each one's orders, checked by the game. */
+  private async collectOrders(state: unknown, round: number): Promise<unknown[][]> {
+    const { seats, limits } = this;
+    const view = this.game.encodeView(state);
+    const request = {
+      names: JSON.stringify(Object.keys(view)),
+      status: JSON.stringify({
+        status: seats.map((s) => (s.frozen ? -1 : Math.min(1, s.player.cpuMs / limits.cpuBudgetMs))),
+        names: seats.map((s) => s.player.name),
+      }),
+      arrays: Object.values(view),
+    };
+    const replies: (PlayReply | null)[] = [];
+    for (const seat of seats) replies.push(seat.frozen ? null : await seat.host.play(request));
+    return replies.map((reply, p) => (reply ? this.ordersOf(seats[p]!, p, reply, state, round) : []));
+  }
+
+  private ordersOf(seat: Seat, p: number, reply: PlayReply, state: unknown, round: number): unknown[] {
+    seat.player.cpuMs += reply.cpuMs;
+    this.appendLog(seat, reply.log);
+    if (!reply.ok) {
+      this.freeze(seat, round, reply.reason, reply.message);
+      return [];
+    }
+    if (reply.count > MAX_ORDERS) {
+      this.freeze(seat, round, 'orders', `${tooManyOrders()}: ${reply.count}`);
+      return [];
+    }
+    if (seat.player.cpuMs > this.limits.cpuBudgetMs) {
+      this.freeze(seat, round, 'cpu', cpuBudgetUsedUp(this.limits.cpuBudgetMs));
+      return [];
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(reply.orders);
+    } catch {
+      this.appendLog(seat, `warning: round ${round}: unreadable orders ignored\n`);
+      return [];
+    }
+    const checked = this.game.validateOrders(state, p, raw);
+    for (const w of checked.warnings) this.appendLog(seat, `warning: round ${round}: ${w}\n`);
+    return checked.orders;
+  }
+
+  private replay(state: unknown, rounds: ReplayRound[]): Replay {
+    const { game } = this;
     const scores = game.scores(state);
     const ranks = ranksFromScores(scores);
     const firsts = ranks.filter((r) => r === 1).length;
-    const replay: Replay = {
+    return {
       format: REPLAY_FORMAT,
       version: REPLAY_VERSION,
       game: game.id,
       title: game.title,
       engineVersion: game.engineVersion,
-      config: config as Record<string, unknown>,
-      seed,
-      limits,
-      players: seats.map((s) => ({ ...s.player, cpuMs: round3(s.player.cpuMs) })),
+      config: this.config as Record<string, unknown>,
+      seed: this.seed,
+      limits: this.limits,
+      players: this.seats.map((s) => ({ ...s.player, cpuMs: round3(s.player.cpuMs) })),
       rounds,
       result: { scores, ranks, winner: firsts === 1 ? ranks.indexOf(1) : null },
     };
-    return { replay, logs: seats.map((s) => s.log) };
-  } finally {
-    await Promise.all(seats.map((s) => s.host.close().catch(() => {})));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.seats.map((s) => s.host.close().catch(() => {})));
   }
 }
 

@@ -8,6 +8,7 @@ import { randomInt } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { JudgeQueues } from '../queue/index.ts';
 import { GATE_OPPONENT } from '../domain/gate.ts';
+import { getGame } from '../game-kit/registry.ts';
 import { createMatch, enqueueMatch, type SeatRef } from './matches.ts';
 
 export interface RankedOptions {
@@ -34,8 +35,8 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
-/** The fewest-played player, then three others drawn with a strong preference for few matches. */
-export function pickPlayers(candidates: Candidate[], seats = 4): Candidate[] {
+/** The fewest-played player, then the other seats drawn with a strong preference for few matches. */
+export function pickPlayers(candidates: Candidate[], seats: number): Candidate[] {
   const pool = shuffle([...candidates]).sort((a, b) => a.load - b.load);
   if (pool.length <= seats) return pool;
   const picked = [pool.shift()!];
@@ -63,6 +64,7 @@ export async function scheduleRanked(deps: { db: Db; queues: JudgeQueues }, opti
     (await db.playerName.findMany({ where: { qualifiedSubmissionId: { not: null } }, distinct: ['game'], select: { game: true } })).map((g) => g.game);
   const created: number[] = [];
   for (const game of games) {
+    const { nbPlayers } = await getGame(game);
     const inFlight = await db.match.findMany({
       where: { game, kind: 'ranked', status: { in: ['queued', 'running'] } },
       select: { participants: { select: { playerId: true } } },
@@ -83,9 +85,9 @@ export async function scheduleRanked(deps: { db: Db; queues: JudgeQueues }, opti
       load: (p.ratings[0]?.matchesPlayed ?? 0) + (pending.get(p.id) ?? 0),
     }));
     for (; need > 0; need--) {
-      const chosen = pickPlayers(candidates);
+      const chosen = pickPlayers(candidates, nbPlayers);
       const seats: SeatRef[] = chosen.map((c) => ({ submissionId: c.submissionId, playerId: c.playerId, name: c.name }));
-      while (seats.length < 4) seats.push({ builtinName: GATE_OPPONENT });
+      while (seats.length < nbPlayers) seats.push({ builtinName: GATE_OPPONENT });
       const id = await createMatch(db, { game, kind: 'ranked', seats: shuffle(seats), config: options.config ?? null });
       for (const c of chosen) c.load++;
       await enqueueMatch(db, queues, id);

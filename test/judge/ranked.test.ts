@@ -45,7 +45,7 @@ test('picking players: the fewest-played always, then a strong preference for fe
   const candidates = [0, 9, 9, 9, 9, 9, 1, 9].map((load, i) => ({ playerId: i, submissionId: i, name: `p${i}`, load }));
   const picked = new Map<number, number>();
   for (let k = 0; k < 400; k++) {
-    const four = pickPlayers(candidates);
+    const four = pickPlayers(candidates, 4);
     assert.equal(four.length, 4);
     assert.equal(new Set(four.map((c) => c.playerId)).size, 4, 'four different players');
     assert.equal(four[0]!.playerId, 0);
@@ -53,7 +53,7 @@ test('picking players: the fewest-played always, then a strong preference for fe
   }
   assert.equal(picked.get(0), 400);
   assert.ok(picked.get(6)! > 380, `the player with 1 match is nearly always picked (${picked.get(6)})`);
-  assert.equal(pickPlayers(candidates.slice(0, 3)).length, 3);
+  assert.equal(pickPlayers(candidates.slice(0, 3), 4).length, 3);
 });
 
 test('with two qualified players, Dummies fill the other seats; the queue stays at its target', async () => {

@@ -9,6 +9,7 @@ import { badRequest, forbidden, notFound, unauthorized } from '../../server/erro
 import { listMatches } from '../../domain/matches.ts';
 import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../scheduler/retention.ts';
 import { matchLimits } from '../../scheduler/matches.ts';
+import { GATE_DUMMY_MATCHES } from '../../domain/gate.ts';
 import { formatBudget } from '../../limits.ts';
 import { matchInclude, matchOut } from '../../domain/serialize.ts';
 import { select, field } from '../forms.ts';
@@ -207,7 +208,7 @@ ${pager({ page, pages, href, label: 'Match pages' })}`,
   <dt>Seed</dt><dd>${m.seed}</dd>
   ${limits ? html`<dt>Limits</dt><dd id="match-limits">${formatBudget(limits.cpuBudgetMs)} of CPU and ${limits.memoryMb} MiB of memory per bot</dd>` : ''}
   ${m.finishedAt ? html`<dt>Finished</dt><dd>${when(m.finishedAt)}${m.durationMs !== null ? ` in ${(m.durationMs / 1000).toFixed(1)} s` : ''}</dd>` : html`<dt>Created</dt><dd>${when(m.createdAt)}</dd>`}
-  ${m.kind === 'gate' && m.submissionId !== null ? html`<dt>Gate</dt><dd>${m.gateStep === 'selfplay' ? 'self-play' : `Dummy match ${(m.gateIndex ?? 0) + 1} of 4`} of <a id="gate-submission" href="/submissions/${m.submissionId}">submission ${m.submissionId}</a></dd>` : ''}
+  ${m.kind === 'gate' && m.submissionId !== null ? html`<dt>Gate</dt><dd>${m.gateStep === 'selfplay' ? 'self-play' : `Dummy match ${(m.gateIndex ?? 0) + 1} of ${GATE_DUMMY_MATCHES}`} of <a id="gate-submission" href="/submissions/${m.submissionId}">submission ${m.submissionId}</a></dd>` : ''}
 </dl>
 ${main}
 ${resultTable}

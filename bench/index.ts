@@ -1,4 +1,4 @@
-// `npm run bench [part...]`: the figures the issues ask for. Parts: games
+// `npm run bench [part...]`: the speed and size figures the project tracks. Parts: games
 // (engines, sandbox tax, call overhead), judge (gate latency, matches per
 // minute), api (throughput and p99 latency of the API and the pages), web
 // (page weight, the viewer's drawing time per game), recovery (seconds from

@@ -10,11 +10,11 @@ export interface Limits {
   memoryMb: number;
 }
 
-/** Orders a bot may give in one round; past it the bot is frozen (judging.md). */
+/** Orders a bot may give in one round; past it the bot is frozen (the judge's rules). */
 export const MAX_ORDERS = 1000;
 /** The JSON of one round's orders, checked before it is parsed. */
 export const MAX_ORDERS_JSON = 256 * 1024;
-/** The console log each bot keeps per match (judging.md: 64 KiB). */
+/** The console log each bot keeps per match (the judge's rules: 64 KiB). */
 export const LOG_CAP_BYTES = 64 * 1024;
 /** Anything a bot's code writes that the judge shows (error messages, stacks). */
 export const MAX_MESSAGE_CHARS = 2048;

@@ -5,7 +5,7 @@
 // records them in `_prisma_migrations` exactly as `prisma migrate deploy`
 // does, so either tool sees the other's work as applied.
 //
-// Used by the API (S1), the recorder and the scheduler (S2). Workers never
+// Used by the API, the recorder and the scheduler. Workers never
 // open the database.
 
 import { createHash, randomUUID } from 'node:crypto';

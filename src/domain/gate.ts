@@ -1,4 +1,4 @@
-// The Dummy gate (judging.md, "Qualification"), stopping at the first failure:
+// The Dummy gate, stopping at the first failure:
 //   1. compile check (a `check` job on a worker),
 //   2. self-play: one match of four copies; rejected if any copy froze,
 //   3. four matches, the submission against three Dummies, on seeds the judge
@@ -19,7 +19,7 @@ import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type Ju
 import { initialRating } from '../ratings/index.ts';
 import { createMatch, type SeatRef, type Tx } from '../scheduler/matches.ts';
 
-/** The production gate's opponent: always Dummy (judging.md). */
+/** The production gate's opponent: always Dummy (the judge's rules). */
 export const GATE_OPPONENT = 'Dummy';
 export const GATE_DUMMY_MATCHES = 4;
 

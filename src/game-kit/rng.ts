@@ -1,4 +1,4 @@
-// The original games' generator (Random.hh, game-facts §0), bit for bit, so a
+// The original games' generator (Random.hh), bit for bit, so a
 // seed means the same thing here as in the C++ package. Its whole state is one
 // 31-bit integer, kept inside the match state (engines) or the bot runtime.
 

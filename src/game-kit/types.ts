@@ -62,7 +62,7 @@ export interface GameDeclaration<T extends SettingsTable, State, Order, Frame> {
    * `round(state)` reaches it.
    */
   lastRound?(config: ConfigOf<T>): number;
-  /** The judge's per-game defaults (judging.md: "rather short" CPU; 128 MiB). */
+  /** The judge's per-game defaults ("rather short" CPU; 128 MiB). */
   readonly defaultLimits: Limits;
   readonly bots: BotFiles;
   /** Paths of the statement documents by language ('en', 'ca'), for the website. */

@@ -1,4 +1,4 @@
-// Player-name rules (judging.md "Player names"):
+// Player-name rules:
 // - 1 to 12 characters from A-Z a-z 0-9 _;
 // - unique across all users, compared case-insensitively;
 // - the built-in players' names of every game (Dummy, Demo, Null, ...) are reserved;

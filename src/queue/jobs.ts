@@ -116,7 +116,7 @@ export const matchIdOfJob = (jobId: string): number | null => {
   return m ? Number(m[1]) : null;
 };
 
-/** What the recorder and the workers publish on `${prefix}:events` (S1's SSE forwards them). */
+/** What the recorder and the workers publish on `${prefix}:events` (the API's live streams forward them). */
 export interface JudgeEvent {
   submissionId?: string;
   matchId?: string;

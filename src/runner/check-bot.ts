@@ -1,4 +1,4 @@
-// The gate's first step (judging.md, "Compile"): the file parses, loads in a
+// The gate's first step ("Compile"): the file parses, loads in a
 // fresh isolate, and exposes what the player API requires.
 
 import { getGame } from '../game-kit/registry.ts';

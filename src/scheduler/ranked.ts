@@ -1,4 +1,4 @@
-// Ranked play (judging.md, "Ranking"): qualified players of each game play
+// Ranked play: qualified players of each game play
 // four-player matches continuously. The queue is kept shallow (a few matches
 // per match runner seen), and players with few matches (played + already
 // queued) are picked first, so a new player's rating settles quickly. With

@@ -1,6 +1,6 @@
 // The Dummy gate end to end: the API takes a submission, real worker
 // processes compile and play it in the sandbox, the recorder writes the
-// verdict. judging.md, "Qualification" and "Player names".
+// verdict. the judge's qualification and player-name rules.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // The judge as the tests run it: a fresh Postgres database, a fresh Redis
-// prefix, S1's API (in process, through inject), the recorder (in process),
+// prefix, the API (in process, through inject), the recorder (in process),
 // and real worker processes.
 
 import { readFileSync } from 'node:fs';

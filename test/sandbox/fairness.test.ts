@@ -1,4 +1,4 @@
-// judging.md: CPU is counted per bot as CPU time, not wall time. Here three
+// The judge's rules: CPU is counted per bot as CPU time, not wall time. Here three
 // matches run at once on top of a busy-looping process, so the machine's two
 // cores are heavily oversubscribed and every bot waits for a core most of the
 // time; bots that do about half their budget's worth of work must never be

@@ -1,4 +1,4 @@
-// judging.md "Limits and what breaking them means", case by case: the bad bot
+// The judge's limits and what breaking them means, case by case: the bad bot
 // is frozen with the right reason, the three others play on, and the result
 // is what their orders make it.
 

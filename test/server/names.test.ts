@@ -1,4 +1,4 @@
-// Player names (judging.md "Player names"): 1-12 of [A-Za-z0-9_], unique
+// Player names: 1-12 of [A-Za-z0-9_], unique
 // across users ignoring case, built-in names reserved, offensive words
 // refused, the owner may resubmit until the name is locked.
 

@@ -1,5 +1,5 @@
 // The Harry Potter API inside a bot's isolate, under the statement's names
-// (State.hh, Settings.hh, Structs.hh, Action.hh; game-facts §2 "API").
+// (State.hh, Settings.hh, Structs.hh, Action.hh).
 // Decodes the typed arrays of index.ts encodeView:
 //   cells[p] = wall | book<<1 | (owner+1)<<2                  (p = i*cols+j)
 //   units[6*id..] = type, player, i, j, rounds_pending, next_player

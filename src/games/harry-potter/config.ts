@@ -1,5 +1,5 @@
 // Harry Potter settings: the keys of the original default.cnf in snake case
-// (game-facts §2, "default.cnf"). NUM_PLAYERS is fixed to 4.
+// (the original default.cnf). NUM_PLAYERS is fixed to 4.
 
 import { GameConfigError } from '../../game-kit/types.ts';
 import { defaultSettings, defineSettings, type ConfigOf } from '../../game-kit/settings.ts';

@@ -1,6 +1,6 @@
 // Harry Potter engine (Albert Oliveras, EDA Q1 2024-25). The statement
-// (statement.ca.md in this folder) is the primary spec; game-facts §0 and
-// §2 fill its gaps (movement of ghosts and wizards, the order of a round,
+// (statement.ca.md in this folder) is the primary spec; the original engine
+// fills its gaps (movement of ghosts and wizards, the order of a round,
 // Voldemort's targeting, regeneration, the spell puzzle).
 //
 // Pure: next() clones what it changes and keeps the RNG inside the state.
@@ -212,8 +212,8 @@ function emptyPosition(s: HPState, rng: Rng): number {
 }
 
 /**
- * One round in the order of Board::next (game-facts §2 "Round order"):
- * commands (interleaved, §0) → Voldemort moves and attacks → killed units
+ * One round in the order of Board::next:
+ * commands (interleaved) → Voldemort moves and attacks → killed units
  * regenerate → ghosts rest one round less → conversions progress/complete →
  * strength from books read and books regenerated → owned cells → score → new
  * spell ingredients → round + 1.
@@ -367,7 +367,7 @@ export function playRound(prev: HPState, orders: readonly (readonly HPOrder[])[]
 
   // --- Commands: first command per unit, only for units the player owns at the
   // start of the round (Board::next), then a random interleaving that keeps each
-  // clan's own order (§0). Ownership is not checked again while executing: a
+  // clan's own order. Ownership is not checked again while executing: a
   // wizard converted at once earlier in the round still runs its old clan's command.
   const lists: HPOrder[][] = [];
   const seen = new Uint8Array(n);

@@ -1,4 +1,4 @@
-// Board generation (Board::generate_random_board, game-facts §2): eight wall
+// Board generation (Board::generate_random_board): eight wall
 // "snakes" covering up to half the board, redrawn until the corridors form one
 // 4-connected component; then ghosts, wizards, books, the spell and Voldemort,
 // all placed through the regeneration-position rule. Everything draws from the

@@ -12,6 +12,8 @@
 //      with their short locks) run one at a time.
 // It closes with one line for all phases. Pass paths or substrings to run a
 // subset:   node scripts/run-tests.js moria sandbox
+// Statistical tests marked slow (test/helpers/slow.ts) are skipped unless
+// ARBITER_SLOW_TESTS=1; `--slow-only` runs just the files that have them.
 import { readdirSync, statSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -35,10 +37,13 @@ const COMPUTE_ONLY = [
 /** Files that load the machine on purpose or watch the clock: alone. */
 const ALONE = [/^test\/sandbox\/(fairness|worker-signals)\.test\.ts$/, /^test\/web\/browser-/, /^test\/judge\/recovery\.test\.ts$/];
 
-const filters = process.argv.slice(2);
+const slowOnly = process.argv.includes('--slow-only');
+const filters = process.argv.slice(2).filter((a) => a !== '--slow-only');
+if (slowOnly) process.env.ARBITER_SLOW_TESTS = '1';
 const files = walk('test')
   .map((f) => relative('.', f))
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .filter((f) => !slowOnly || readFileSync(f, 'utf8').includes('helpers/slow.ts'))
   .sort();
 if (files.length === 0) {
   console.error('no test files matched');

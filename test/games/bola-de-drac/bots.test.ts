@@ -5,6 +5,7 @@ import { runMatch } from '../../../src/runner/run-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { MatchSeat } from '../../../src/runner/types.ts';
 import { isOutrightWinner } from '../../../src/game-kit/ranking.ts';
+import { slow } from '../../helpers/slow.ts';
 
 const GAME = 'bola-de-drac';
 const seat = (name: string) => builtinSeat(GAME, name);
@@ -31,7 +32,7 @@ describe('built-in bots', () => {
   // The Dummy plays as the original game's dummy (FIDELITY.md): a weak player
   // that wanders at random once it leads. Arbiter's Demo (a breadth-first
   // walker to balls and capsules) is stronger than it.
-  test('the Dummy is weak: it finishes strictly first against three Demos in at most 3 of 12 matches (every seat)', async () => {
+  test('the Dummy is weak: it finishes strictly first against three Demos in at most 3 of 12 matches (every seat)', slow, async () => {
     const [dummy, demo] = await Promise.all([seat('Dummy'), seat('Demo')]);
     let wins = 0;
     const lines: string[] = [];
@@ -48,7 +49,7 @@ describe('built-in bots', () => {
     assert.ok(wins <= 3, `Dummy won ${wins} of 12`);
   });
 
-  test('a Demo beats three Dummies in at least half of 8 matches', async () => {
+  test('a Demo beats three Dummies in at least half of 8 matches', slow, async () => {
     const [dummy, demo] = await Promise.all([seat('Dummy'), seat('Demo')]);
     let wins = 0;
     for (let seed = 1; seed <= 8; seed++) {
@@ -62,7 +63,7 @@ describe('built-in bots', () => {
     assert.ok(wins >= 4, `Demo won only ${wins} of 8 against Dummies`);
   });
 
-  test('Dummy beats Null and random movers', async () => {
+  test('Dummy beats Null and random movers', slow, async () => {
     const [dummy, nul] = await Promise.all([seat('Dummy'), seat('Null')]);
     for (let seed = 1; seed <= 3; seed++) {
       const a = await play([nul, dummy, nul, nul], seed);

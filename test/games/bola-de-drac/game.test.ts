@@ -117,14 +117,6 @@ describe('view and frame', () => {
 });
 
 describe('determinism and invariants', () => {
-  test('same seed and orders → identical frames; different seeds → different matches', () => {
-    const a = randomMatch(99).frames;
-    const b = randomMatch(99).frames;
-    assert.deepEqual(a, b);
-    const c = randomMatch(100).frames;
-    assert.notDeepEqual(a, c);
-  });
-
   test('invariants hold every round of random matches', () => {
     for (const seed of [1, 2, 3, 4, 5, 6]) {
       const { states } = randomMatch(seed, { nb_rounds: 601 });

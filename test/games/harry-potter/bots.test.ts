@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { runMatch } from '../../../src/runner/run-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { MatchSeat } from '../../../src/runner/types.ts';
+import { slow } from '../../helpers/slow.ts';
 
 function check(cond: unknown, message: string): asserts cond {
   assert.ok(cond, message);
@@ -149,7 +150,7 @@ test('Null does nothing, Demo and Dummy play whole matches without errors, quick
   for (const p of out.replay.players) check(p.cpuMs < 3000, `${p.name} used ${p.cpuMs} ms of CPU`);
 });
 
-test('Dummy beats Null and a random mover', async () => {
+test('Dummy beats Null and a random mover', slow, async () => {
   for (const seed of [1, 2, 3]) {
     const out = await play([await seat('Dummy'), await seat('Null'), RANDOM_BOT, await seat('Null')], seed);
     assert.equal(out.replay.result.winner, 0, `seed ${seed}: ${out.replay.result.scores}`);
@@ -162,7 +163,7 @@ test('Dummy beats Null and a random mover', async () => {
 
 // The Dummy is the original package's (see dummy.test.ts): a modest bar. A
 // player that simply walks to books, like the built-in Demo, already clears it.
-test('Dummy is the qualification bar of the original: the built-in Demo beats three Dummies in at least 3 of 4 matches', async () => {
+test('Dummy is the qualification bar of the original: the built-in Demo beats three Dummies in at least 3 of 4 matches', slow, async () => {
   const demo = await seat('Demo');
   const dummy = await seat('Dummy');
   let demoWins = 0;
@@ -178,7 +179,7 @@ test('Dummy is the qualification bar of the original: the built-in Demo beats th
   check(demoWins >= 3, `Demo first in ${demoWins}/4 against three Dummies\n${lines.join('\n')}`);
 });
 
-test('one Dummy against three Demos does not finish first', async () => {
+test('one Dummy against three Demos does not finish first', slow, async () => {
   const demo = await seat('Demo');
   const dummy = await seat('Dummy');
   for (let seed = 1; seed <= 2; seed++) {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { runMatch } from '../../../src/runner/run-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { MatchSeat } from '../../../src/runner/types.ts';
+import { slow } from '../../helpers/slow.ts';
 
 const RANDOM_BOT: MatchSeat = {
   filename: 'Randy.js',
@@ -98,7 +99,7 @@ export default class extends Player { play() { if (round() === 2) for (let k = 0
   assert.equal(out.replay.players[0]!.frozenRound, 3);
 });
 
-test('Dummy beats Null and a random mover', async () => {
+test('Dummy beats Null and a random mover', slow, async () => {
   for (const seed of [1, 2]) {
     const out = await play([await seat('Null'), await seat('Dummy'), RANDOM_BOT, await seat('Null')], seed);
     assert.equal(out.replay.result.winner, 1, `seed ${seed}: ${out.replay.result.scores}`);
@@ -106,7 +107,7 @@ test('Dummy beats Null and a random mover', async () => {
   }
 });
 
-test('Dummy vs three Demos: Dummy finishes strictly first in at least 3 of 4 matches, over 12 seeds', async () => {
+test('Dummy vs three Demos: Dummy finishes strictly first in at least 3 of 4 matches, over 12 seeds', slow, async () => {
   let wins = 0;
   const seeds = Array.from({ length: 12 }, (_, k) => 1000 + 17 * k);
   for (const [k, seed] of seeds.entries()) {
@@ -122,7 +123,7 @@ test('Dummy vs three Demos: Dummy finishes strictly first in at least 3 of 4 mat
 
 // The Dummy is the original's (dummy.test.ts), a modest bar: the built-in Demo,
 // which walks to treasures, wins about 10 matches in 16 against three of them.
-test('a Demo does not pass the gate (win 4 of 4 against three Dummies)', async () => {
+test('a Demo does not pass the gate (win 4 of 4 against three Dummies)', slow, async () => {
   let wins = 0;
   for (const [k, seed] of [11, 22, 33, 44].entries()) {
     const seats = [await seat('Dummy'), await seat('Dummy'), await seat('Dummy')];

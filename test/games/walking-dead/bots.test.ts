@@ -6,6 +6,7 @@ import { runMatch } from '../../../src/runner/run-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { MatchSeat } from '../../../src/runner/types.ts';
 import game from '../../../src/games/walking-dead/index.ts';
+import { slow } from '../../helpers/slow.ts';
 
 const RANDOM_BOT: MatchSeat = {
   filename: 'Randy.js',
@@ -127,7 +128,7 @@ test('a replay of built-in bots is compact and its frames follow the engine', as
   assert.ok(size < 1_000_000, `${size} bytes`);
 });
 
-test('Dummy beats Null and a random-moving bot', async () => {
+test('Dummy beats Null and a random-moving bot', slow, async () => {
   for (const seed of [1, 2]) {
     const a = await play([await seat('Dummy'), await seat('Null'), await seat('Null'), await seat('Null')], seed);
     assert.ok(wins(a.replay.result.scores, 0), `vs Null: ${a.replay.result.scores}`);
@@ -138,7 +139,7 @@ test('Dummy beats Null and a random-moving bot', async () => {
 
 // The Dummy is the original's (same decisions, same random() calls): it is strictly first against
 // three of Arbiter's Demos in 8 of these 12 matches (the earlier home-made Dummy won 10 or more).
-test('Dummy beats Demo: strictly first against three Demos in at least 7 of 12 matches, and well within its CPU budget', async () => {
+test('Dummy beats Demo: strictly first against three Demos in at least 7 of 12 matches, and well within its CPU budget', slow, async () => {
   const dummy = await seat('Dummy');
   const demo = await seat('Demo');
   let won = 0;
@@ -158,7 +159,7 @@ test('Dummy beats Demo: strictly first against three Demos in at least 7 of 12 m
   assert.ok(won >= 7, `Dummy won ${won}/12: ${results.join(' ')}`);
 });
 
-test('a Demo-strength player does not pass the gate (four wins out of four against three Dummies)', async () => {
+test('a Demo-strength player does not pass the gate (four wins out of four against three Dummies)', slow, async () => {
   const dummy = await seat('Dummy');
   const demo = await seat('Demo');
   let won = 0;

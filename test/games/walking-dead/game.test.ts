@@ -65,38 +65,6 @@ test('initial position: 20 alive units per clan owning their cells, 10 zombies, 
   }
 });
 
-test('same seed → identical match; different seeds → different boards', () => {
-  const play = (seed: number) => {
-    let s = game.create(cfg, seed);
-    const frames = [JSON.stringify(game.frame(s))];
-    for (let r = 0; r < 30; r++) {
-      const orders = [0, 1, 2, 3].map((pl) => {
-        const o: TwdOrder[] = [];
-        for (let u = 0; u < s.uType.length; u++) if (s.uPlayer[u] === pl && s.uType[u] === UType.Alive) o.push([u, ((u + r) % 4) * 2]);
-        return o;
-      });
-      s = game.next(s, orders, F).state;
-      frames.push(JSON.stringify(game.frame(s)));
-    }
-    return frames;
-  };
-  assert.deepEqual(play(7), play(7));
-  const a = game.create(cfg, 1);
-  const b = game.create(cfg, 2);
-  assert.notDeepEqual(a.waste, b.waste);
-});
-
-test('next() does not mutate its input', () => {
-  const s = game.create(cfg, 3);
-  const before = JSON.stringify(game.frame(s));
-  const seed = s.rng.seed;
-  const orders = [[[0, 0] as TwdOrder], [], [], []];
-  game.next(s, orders, F);
-  assert.equal(JSON.stringify(game.frame(s)), before);
-  assert.equal(s.rng.seed, seed);
-  assert.equal(s.round, 0);
-});
-
 test('parseConfig: defaults of default.cnf; unknown keys and bad values are rejected', () => {
   assert.equal(cfg.num_rounds, 200);
   assert.equal(cfg.rounds_before_becoming_zombie, 5);
@@ -153,11 +121,8 @@ test('validateOrders: the first order per unit id counts; only orders for the pl
   assert.deepEqual(game.validateOrders(s, 1, [[25, 6]]).orders, [[25, 6]]);
 });
 
-test('encodeView is typed arrays only; frames of a whole match gzip well under 1 MB', () => {
+test('the frames of a whole match gzip well under 1 MB', () => {
   let s = game.create(cfg, 11);
-  const v = game.encodeView(s);
-  for (const a of Object.values(v)) assert.ok(ArrayBuffer.isView(a));
-  assert.equal(v['cells']!.length, 3600);
   const frames: unknown[] = [game.frame(s)];
   while (!isOver(game, s.cfg, s)) {
     s = game.next(s, noOrders(), F).state;

@@ -4,7 +4,14 @@
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
 import type { BotView } from '../../game-kit/types.ts';
-import { BEAN_LEN, CType, DI, DJ, Dir, GOKU_LEN, GType, META, META_LEN, ORDER_MOVE, ORDER_THROW } from './consts.ts';
+import { CType, DI, DJ, Dir, GType, ORDER_MOVE, ORDER_THROW } from './consts.ts';
+import { VIEW } from './view.ts';
+
+const M = VIEW.meta.at;
+const G = VIEW.gokus.at;
+const GS = VIEW.gokus.stride;
+const B = VIEW.beans.at;
+const BS = VIEW.beans.stride;
 
 interface Pos {
   i: number;
@@ -36,8 +43,11 @@ export function install(rt: BotRuntime): void {
   const isInteger = Number.isInteger;
   const floor = Math.floor;
 
-  let m: Int32Array<ArrayBufferLike> = new Int32Array(META_LEN);
+  let m: Int32Array<ArrayBufferLike> = new Int32Array(VIEW.meta.stride);
   let g: Int8Array<ArrayBufferLike> = new Int8Array(0);
+  let gk: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  let beanSpots: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  let kintonSpots: Int32Array<ArrayBufferLike> = new Int32Array(0);
   let rows = 0;
   let cols = 0;
   let np = 0;
@@ -50,16 +60,19 @@ export function install(rt: BotRuntime): void {
   let acted = false;
 
   function decode(view: BotView): void {
-    m = view['m'] as Int32Array;
-    g = view['g'] as Int8Array;
-    rows = m[META.rows]!;
-    cols = m[META.cols]!;
-    np = m[META.nb_players]!;
+    m = view['meta'] as Int32Array;
+    g = view['cells'] as Int8Array;
+    gk = view['gokus'] as Int32Array;
+    beanSpots = view['beans'] as Int32Array;
+    kintonSpots = view['kintons'] as Int32Array;
+    rows = m[M.rows]!;
+    cols = m[M.cols]!;
+    np = m[M.nb_players]!;
     if (occ.length !== rows * cols) occ = new Int8Array(rows * cols);
     occ.fill(-1);
     for (let p = 0; p < np; p++) {
-      const o = META_LEN + p * GOKU_LEN;
-      if (m[o + 6]) occ[m[o]! * cols + m[o + 1]!] = p;
+      const o = p * GS;
+      if (gk[o + G.alive]) occ[gk[o + G.i]! * cols + gk[o + G.j]!] = p;
     }
     cellCache = new Array(rows * cols);
     gokuCache = new Array(np);
@@ -76,8 +89,8 @@ export function install(rt: BotRuntime): void {
   const isDir = (d: unknown): d is number => typeof d === 'number' && isInteger(d) && d >= 0 && d <= 4;
 
   // Parameters (Board.hh getters).
-  const param = (key: keyof typeof META) => () => m[META[key]]!;
-  for (const key of Object.keys(META) as (keyof typeof META)[]) rt.define(key, param(key));
+  const param = (key: keyof typeof M) => () => m[M[key]]!;
+  for (const key of Object.keys(M) as (keyof typeof M)[]) rt.define(key, param(key));
 
   rt.define('Pos', Pos);
   rt.define('Dir', { ...Dir });
@@ -131,16 +144,16 @@ export function install(rt: BotRuntime): void {
     }
     let x = gokuCache[id];
     if (!x) {
-      const o = META_LEN + id * GOKU_LEN;
+      const o = id * GS;
       x = freeze({
         id,
-        pos: freeze({ i: m[o]!, j: m[o + 1]! }),
-        type: m[o + 2]!,
-        balls: m[o + 3]!,
-        strength: m[o + 4]!,
-        kinton: m[o + 5]!,
-        alive: m[o + 6] === 1,
-        time: m[o + 7]!,
+        pos: freeze({ i: gk[o + G.i]!, j: gk[o + G.j]! }),
+        type: gk[o + G.type]!,
+        balls: gk[o + G.balls]!,
+        strength: gk[o + G.strength]!,
+        kinton: gk[o + G.kinton]!,
+        alive: gk[o + G.alive] === 1,
+        time: gk[o + G.time]!,
       });
       gokuCache[id] = x;
     }
@@ -151,21 +164,19 @@ export function install(rt: BotRuntime): void {
   rt.define('strength', (id: unknown) => gokuOf(id).strength);
   rt.define('score', (id: unknown) => {
     const x = gokuOf(id);
-    return x.balls * (m[META.max_strength]! + 1) + x.strength;
+    return x.balls * (m[M.max_strength]! + 1) + x.strength;
   });
   // The names the four bots declared (PLAYER_NAME), as the original Board::name(id).
   rt.define('name', (id: unknown) => (typeof id === 'number' && isInteger(id) && id >= 0 && id < np ? rt.playerName(id) : ''));
 
-  function items(first: number, count: number): readonly Item[] {
+  /** Bean and kinton spots share one record layout. */
+  function items(spots: Int32Array<ArrayBufferLike>): readonly Item[] {
     const out: Item[] = [];
-    for (let b = 0; b < count; b++) {
-      const o = first + b * BEAN_LEN;
-      out.push(freeze({ pos: freeze({ i: m[o]!, j: m[o + 1]! }), present: m[o + 2] === 1, time: m[o + 3]! }));
-    }
+    for (let o = 0; o < spots.length; o += BS) out.push(freeze({ pos: freeze({ i: spots[o + B.i]!, j: spots[o + B.j]! }), present: spots[o + B.present] === 1, time: spots[o + B.time]! }));
     return freeze(out);
   }
-  rt.define('beans', () => (beansCache ??= items(META_LEN + np * GOKU_LEN, m[META.nb_beans]!)));
-  rt.define('kintons', () => (kintonsCache ??= items(META_LEN + np * GOKU_LEN + m[META.nb_beans]! * BEAN_LEN, m[META.nb_kintons]!)));
+  rt.define('beans', () => (beansCache ??= items(beanSpots)));
+  rt.define('kintons', () => (kintonsCache ??= items(kintonSpots)));
 
   // GType helpers (Board.hh).
   rt.define('has_kinton', (t: unknown) => t === GType.On_Kinton || t === GType.On_Kinton_With_Ball);

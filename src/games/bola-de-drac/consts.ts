@@ -19,33 +19,3 @@ export const GType = { Normal: 0, On_Kinton: 1, With_Ball: 2, On_Kinton_With_Bal
 
 export const ORDER_MOVE = 'm';
 export const ORDER_THROW = 't';
-
-// The view: two typed arrays.
-//   g: Int8Array(rows*cols), CType per cell, row-major.
-//   m: Int32Array: META_LEN header, then GOKU_LEN per player, then BEAN_LEN per
-//      bean, then BEAN_LEN per kinton cloud.
-export const META = {
-  round: 0,
-  rows: 1,
-  cols: 2,
-  nb_players: 3,
-  nb_rounds: 4,
-  nb_capsules: 5,
-  nb_balls: 6,
-  nb_beans: 7,
-  nb_kintons: 8,
-  goku_regen_time: 9,
-  bean_regen_time: 10,
-  kinton_regen_time: 11,
-  kinton_life_time: 12,
-  max_strength: 13,
-  res_strength: 14,
-  moving_penalty: 15,
-  kamehame_penalty: 16,
-  combat_penalty: 17,
-} as const;
-export const META_LEN = 18;
-/** Per goku: i, j, type (GType), balls, strength, kinton, alive (0/1), time. */
-export const GOKU_LEN = 8;
-/** Per bean or kinton cloud: i, j, present (0/1), time. */
-export const BEAN_LEN = 4;

@@ -4,9 +4,10 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineGame, type BotView } from '../../game-kit/types.ts';
-import { defineView } from '../../game-kit/view-layout.ts';
+import { record } from '../../game-kit/view-layout.ts';
+import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
-import { BEAN_LEN, CELL_CHARS, GOKU_LEN, META, META_LEN, ORDER_MOVE, ORDER_THROW } from './consts.ts';
+import { CELL_CHARS, ORDER_MOVE, ORDER_THROW } from './consts.ts';
 import { create, lastRound, next, score, type Order, type State } from './engine.ts';
 import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
 
@@ -24,10 +25,18 @@ const KINDS: Record<string, 'm' | 't'> = {
   throw_kamehame: ORDER_THROW,
 };
 
-export const VIEW = defineView({
-  g: { type: 'Int8', doc: 'per cell: its CType' },
-  m: { type: 'Int32', doc: 'the round, the size and the settings; then per goku, per bean and per kinton cloud their fields' },
-});
+/** Bean or kinton spots (cell, present, time per spot) as view records. */
+function spots(items: Int32Array, cols: number): Int32Array {
+  const B = VIEW.beans;
+  const out = new Int32Array((items.length / 3) * B.stride);
+  for (let k = 0, o = 0; k < items.length; k += 3, o += B.stride) {
+    out[o + B.at.i] = Math.floor(items[k]! / cols);
+    out[o + B.at.j] = items[k]! % cols;
+    out[o + B.at.present] = items[k + 1]!;
+    out[o + B.at.time] = items[k + 2]!;
+  }
+  return out;
+}
 
 const game = defineGame<typeof SETTINGS.table, State, Order, unknown>({
   id: 'bola-de-drac',
@@ -96,48 +105,43 @@ const game = defineGame<typeof SETTINGS.table, State, Order, unknown>({
   }),
 
   encodeView(s): BotView {
-    const { cfg } = s;
+    const { cfg, cols } = s;
     const nb = s.beans.length / 3;
     const nk = s.kintons.length / 3;
-    const m = new Int32Array(META_LEN + GOKU_LEN * s.gokus.length + BEAN_LEN * (nb + nk));
-    m[META.round] = s.round;
-    m[META.rows] = s.rows;
-    m[META.cols] = s.cols;
-    m[META.nb_players] = cfg.nb_players;
-    m[META.nb_rounds] = cfg.nb_rounds;
-    m[META.nb_capsules] = cfg.nb_capsules;
-    m[META.nb_balls] = cfg.nb_balls;
-    m[META.nb_beans] = nb;
-    m[META.nb_kintons] = nk;
-    m[META.goku_regen_time] = cfg.goku_regen_time;
-    m[META.bean_regen_time] = cfg.bean_regen_time;
-    m[META.kinton_regen_time] = cfg.kinton_regen_time;
-    m[META.kinton_life_time] = cfg.kinton_life_time;
-    m[META.max_strength] = cfg.max_strength;
-    m[META.res_strength] = cfg.res_strength;
-    m[META.moving_penalty] = cfg.moving_penalty;
-    m[META.kamehame_penalty] = cfg.kamehame_penalty;
-    m[META.combat_penalty] = cfg.combat_penalty;
-    let o = META_LEN;
-    for (const g of s.gokus) {
-      m[o++] = Math.floor(g.pos / s.cols);
-      m[o++] = g.pos % s.cols;
-      m[o++] = gtype(g.kinton, g.ball);
-      m[o++] = g.balls;
-      m[o++] = g.strength;
-      m[o++] = g.kinton;
-      m[o++] = g.alive ? 1 : 0;
-      m[o++] = g.time;
-    }
-    for (const arr of [s.beans, s.kintons]) {
-      for (let b = 0; b < arr.length; b += 3) {
-        m[o++] = Math.floor(arr[b]! / s.cols);
-        m[o++] = arr[b]! % s.cols;
-        m[o++] = arr[b + 1]!;
-        m[o++] = arr[b + 2]!;
-      }
-    }
-    return { g: new Int8Array(s.grid), m };
+    const meta = record(VIEW.meta, {
+      round: s.round,
+      rows: s.rows,
+      cols,
+      nb_players: cfg.nb_players,
+      nb_rounds: cfg.nb_rounds,
+      nb_capsules: cfg.nb_capsules,
+      nb_balls: cfg.nb_balls,
+      nb_beans: nb,
+      nb_kintons: nk,
+      goku_regen_time: cfg.goku_regen_time,
+      bean_regen_time: cfg.bean_regen_time,
+      kinton_regen_time: cfg.kinton_regen_time,
+      kinton_life_time: cfg.kinton_life_time,
+      max_strength: cfg.max_strength,
+      res_strength: cfg.res_strength,
+      moving_penalty: cfg.moving_penalty,
+      kamehame_penalty: cfg.kamehame_penalty,
+      combat_penalty: cfg.combat_penalty,
+    });
+    const G = VIEW.gokus;
+    const gokus = new Int32Array(G.stride * s.gokus.length);
+    s.gokus.forEach((g, p) => {
+      const o = G.stride * p;
+      gokus[o + G.at.i] = Math.floor(g.pos / cols);
+      gokus[o + G.at.j] = g.pos % cols;
+      gokus[o + G.at.type] = gtype(g.kinton, g.ball);
+      gokus[o + G.at.balls] = g.balls;
+      gokus[o + G.at.strength] = g.strength;
+      gokus[o + G.at.kinton] = g.kinton;
+      gokus[o + G.at.alive] = g.alive ? 1 : 0;
+      gokus[o + G.at.time] = g.time;
+    });
+    return { meta, cells: new Int8Array(s.grid), gokus, beans: spots(s.beans, cols), kintons: spots(s.kintons, cols) };
   },
 
   frame(s) {

@@ -1,14 +1,11 @@
 // The Harry Potter API inside a bot's isolate, under the statement's names
 // (State.hh, Settings.hh, Structs.hh, Action.hh).
-// Decodes the typed arrays of index.ts encodeView:
-//   cells[p] = wall | book<<1 | (owner+1)<<2                  (p = i*cols+j)
-//   units[6*id..] = type, player, i, j, rounds_pending, next_player
-//   info = round, rows, cols, voldemort i, j, nb units, score[np], overall strength[np],
-//          15 spell ingredients, 14 settings (config.ts order)
+// Reads the view through its declaration (view.ts), as encodeView writes it.
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
 import { posWithin, definePosHelpers } from '../../game-kit/bot-pos.ts';
+import { VIEW } from './view.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of HP). */
 export const permutationFull = true;
@@ -23,9 +20,14 @@ const UnitType = { Wizard: 0, Ghost: 1 };
 const DI = [1, 1, 0, -1, -1, -1, 0, 1];
 const DJ = [0, 1, 1, 1, 0, -1, -1, -1];
 const NP = 4;
-const SPELL = 15;
-const UF = 6;
-const HEADER = 6;
+const M = VIEW.meta.at;
+const P = VIEW.players.at;
+const PS = VIEW.players.stride;
+const S = VIEW.settings.at;
+const U = VIEW.units.at;
+const UF = VIEW.units.stride;
+const CS = VIEW.cells.shift;
+const CM = VIEW.cells.mask;
 
 interface Pos {
   i: number;
@@ -75,7 +77,10 @@ class Unit {
 export function install(rt: BotRuntime): void {
   let cells: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   let units: Int16Array<ArrayBufferLike> = new Int16Array(0);
-  let info: Int32Array<ArrayBufferLike> = new Int32Array(64);
+  let meta: Int32Array<ArrayBufferLike> = new Int32Array(VIEW.meta.stride);
+  let players: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  let spell: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  let settings: Int32Array<ArrayBufferLike> = new Int32Array(VIEW.settings.stride);
   let rows = 60;
   let cols = 60;
   let n = 0;
@@ -86,24 +91,26 @@ export function install(rt: BotRuntime): void {
   rt.onView((view) => {
     cells = view['cells'] as Uint8Array;
     units = view['units'] as Int16Array;
-    info = view['info'] as Int32Array;
-    rows = info[1]!;
-    cols = info[2]!;
-    n = info[5]!;
+    meta = view['meta'] as Int32Array;
+    players = view['players'] as Int32Array;
+    spell = view['spell'] as Int32Array;
+    settings = view['settings'] as Int32Array;
+    rows = meta[M.rows]!;
+    cols = meta[M.cols]!;
+    n = meta[M.nb_units]!;
     unitAt = null;
     wizardLists = null;
     given = new Set<number>();
   });
 
   const isInt = (x: unknown): x is number => typeof x === 'number' && isInteger(x);
-  const setting = (k: number): number => info[HEADER + 2 * NP + SPELL + k]!;
 
   const posOk = (a: unknown, b?: unknown): boolean => posWithin(a, b, rows, cols);
 
   function getUnitAt(): Int16Array {
     if (!unitAt) {
       unitAt = new Int16ArrayCtor(rows * cols).fill(-1);
-      for (let id = 0; id < n; id++) unitAt[units[UF * id + 2]! * cols + units[UF * id + 3]!] = id;
+      for (let id = 0; id < n; id++) unitAt[units[UF * id + U.i]! * cols + units[UF * id + U.j]!] = id;
     }
     return unitAt;
   }
@@ -111,7 +118,7 @@ export function install(rt: BotRuntime): void {
   function lists(): number[][] {
     if (!wizardLists) {
       const w: number[][] = [[], [], [], []];
-      for (let id = 0; id < n; id++) if (units[UF * id] === UnitType.Wizard) w[units[UF * id + 1]!]?.push(id);
+      for (let id = 0; id < n; id++) if (units[UF * id + U.type] === UnitType.Wizard) w[units[UF * id + U.player]!]?.push(id);
       wizardLists = w;
     }
     return wizardLists;
@@ -119,7 +126,7 @@ export function install(rt: BotRuntime): void {
 
   function makeUnit(id: number): Unit {
     const o = UF * id;
-    return new Unit(units[o]!, id, units[o + 1]!, { i: units[o + 2]!, j: units[o + 3]! }, units[o + 4]!, units[o + 5]!);
+    return new Unit(units[o + U.type]!, id, units[o + U.player]!, { i: units[o + U.i]!, j: units[o + U.j]! }, units[o + U.rounds_pending]!, units[o + U.next_player]!);
   }
 
   const d = rt.define;
@@ -144,25 +151,25 @@ export function install(rt: BotRuntime): void {
 
   // Settings.
   d('version', () => 'HarryPotter 1.0');
-  d('num_players', () => setting(0));
-  d('num_rounds', () => setting(1));
+  d('num_players', () => settings[S.num_players]);
+  d('num_rounds', () => settings[S.num_rounds]);
   d('board_rows', () => rows);
   d('board_cols', () => cols);
-  d('num_ini_wizards_per_clan', () => setting(4));
-  d('num_ini_books', () => setting(5));
-  d('clan_ini_magic_strength', () => setting(6));
-  d('points_for_converting_wizard', () => setting(7));
-  d('points_per_owned_cell', () => setting(8));
-  d('book_magic_strength', () => setting(9));
-  d('rounds_for_converting_wizard', () => setting(10));
-  d('rounds_attack_resting_ghost', () => setting(11));
-  d('rounds_spell_resting_ghost', () => setting(12));
-  d('rounds_no_attack_ghost', () => setting(13));
+  d('num_ini_wizards_per_clan', () => settings[S.num_ini_wizards_per_clan]);
+  d('num_ini_books', () => settings[S.num_ini_books]);
+  d('clan_ini_magic_strength', () => settings[S.clan_ini_magic_strength]);
+  d('points_for_converting_wizard', () => settings[S.points_for_converting_wizard]);
+  d('points_per_owned_cell', () => settings[S.points_per_owned_cell]);
+  d('book_magic_strength', () => settings[S.book_magic_strength]);
+  d('rounds_for_converting_wizard', () => settings[S.rounds_for_converting]);
+  d('rounds_attack_resting_ghost', () => settings[S.rounds_attack_resting_ghost]);
+  d('rounds_spell_resting_ghost', () => settings[S.rounds_spell_resting_ghost]);
+  d('rounds_no_attack_ghost', () => settings[S.rounds_no_attack_ghost]);
   d('player_ok', (pl: unknown) => isInt(pl) && pl >= 0 && pl < NP);
   d('pos_ok', posOk);
 
   // State.
-  d('round', () => info[0]);
+  d('round', () => meta[M.round]);
   d('cell', (a: unknown, b?: unknown) => {
     let i = a as number;
     let j = b as number;
@@ -173,7 +180,7 @@ export function install(rt: BotRuntime): void {
     if (!posOk(i, j)) return new Cell(CellType.Corridor, -1, -1, false); // the C++ default Cell
     const p = i * cols + j;
     const c = cells[p]!;
-    return new Cell(c & 1, (c >> 2) - 1, getUnitAt()[p]!, (c & 2) !== 0);
+    return new Cell((c >> CS.wall) & CM.wall, ((c >> CS.owner1) & CM.owner1) - 1, getUnitAt()[p]!, ((c >> CS.book) & CM.book) !== 0);
   });
   d('unit', (id: unknown) => {
     if (!isInt(id) || id < 0 || id >= n) {
@@ -185,17 +192,17 @@ export function install(rt: BotRuntime): void {
   d('wizards', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < NP ? lists()[pl]!.slice() : []));
   d('ghost', (pl: unknown) => {
     if (!(isInt(pl) && pl >= 0 && pl < NP)) return -1;
-    for (let id = 0; id < n; id++) if (units[UF * id] === UnitType.Ghost && units[UF * id + 1] === pl) return id;
+    for (let id = 0; id < n; id++) if (units[UF * id + U.type] === UnitType.Ghost && units[UF * id + U.player] === pl) return id;
     return -1;
   });
-  d('pos_voldemort', (): Pos => ({ i: info[3]!, j: info[4]! }));
+  d('pos_voldemort', (): Pos => ({ i: meta[M.voldemort_i]!, j: meta[M.voldemort_j]! }));
   d('magic_strength', (pl: unknown) =>
-    isInt(pl) && pl >= 0 && pl < NP ? floor(info[HEADER + NP + pl]! / (1 + lists()[pl]!.length)) : -1,
+    isInt(pl) && pl >= 0 && pl < NP ? floor(players[PS * pl + P.strength]! / (1 + lists()[pl]!.length)) : -1,
   );
-  d('score', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < NP ? info[HEADER + pl]! : -1));
+  d('score', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < NP ? players[PS * pl + P.score]! : -1));
   d('spell_ingredients', (): number[] => {
     const out: number[] = [];
-    for (let k = 0; k < SPELL; k++) out.push(info[HEADER + 2 * NP + k]!);
+    for (let k = 0; k < spell.length; k++) out.push(spell[k]!);
     return out;
   });
 

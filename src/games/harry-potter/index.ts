@@ -5,35 +5,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../../game-kit/rng.ts';
 import { defineGame, type BotView } from '../../game-kit/types.ts';
-import { defineView } from '../../game-kit/view-layout.ts';
-import { SETTINGS, type HPConfig } from './config.ts';
+import { record } from '../../game-kit/view-layout.ts';
+import { VIEW } from './view.ts';
+import { SETTINGS } from './config.ts';
 import { GHOST, WIZARD, countWizards, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
 import { createState } from './mapgen.ts';
 import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-/** View layout: info = [round, rows, cols, vi, vj, nbUnits, then per player score, strength, then 15 ingredients, then the 14 settings]. */
-export const INFO_HEADER = 6;
-export const SETTINGS_KEYS = [
-  'num_players',
-  'num_rounds',
-  'board_rows',
-  'board_cols',
-  'num_ini_wizards_per_clan',
-  'num_ini_books',
-  'clan_ini_magic_strength',
-  'points_for_converting_wizard',
-  'points_per_owned_cell',
-  'book_magic_strength',
-  'rounds_for_converting',
-  'rounds_attack_resting_ghost',
-  'rounds_spell_resting_ghost',
-  'rounds_no_attack_ghost',
-] as const satisfies readonly (keyof HPConfig)[];
-
-/** Fields per unit in the view's `units` array: type, player, i, j, rounds_pending, next_player. */
-export const UNIT_FIELDS = 6;
 
 function describe(raw: unknown): string {
   try {
@@ -105,33 +84,29 @@ export function validateOrders(state: HPState, player: number, raw: unknown): { 
 export function encodeView(s: HPState): BotView {
   const n = nbUnits(s);
   const np = s.cfg.num_players;
-  // cells: bit0 wall, bit1 book, bits 2.. owner+1.
+  const CB = VIEW.cells.shift;
   const cells = new Uint8Array(s.rows * s.cols);
-  for (let k = 0; k < cells.length; k++) cells[k] = s.wall[k]! | (s.book[k]! << 1) | ((s.owner[k]! + 1) << 2);
-  const units = new Int16Array(n * UNIT_FIELDS);
+  for (let k = 0; k < cells.length; k++) cells[k] = (s.wall[k]! << CB.wall) | (s.book[k]! << CB.book) | ((s.owner[k]! + 1) << CB.owner1);
+  const U = VIEW.units;
+  const units = new Int16Array(n * U.stride);
   for (let id = 0; id < n; id++) {
-    const o = id * UNIT_FIELDS;
+    const o = id * U.stride;
     const k = s.upos[id]!;
-    units[o] = s.utype[id]!;
-    units[o + 1] = s.uplayer[id]!;
-    units[o + 2] = (k / s.cols) | 0;
-    units[o + 3] = k % s.cols;
-    units[o + 4] = s.upending[id]!;
-    units[o + 5] = s.unext[id]!;
+    units[o + U.at.type] = s.utype[id]!;
+    units[o + U.at.player] = s.uplayer[id]!;
+    units[o + U.at.i] = (k / s.cols) | 0;
+    units[o + U.at.j] = k % s.cols;
+    units[o + U.at.rounds_pending] = s.upending[id]!;
+    units[o + U.at.next_player] = s.unext[id]!;
   }
-  const info = new Int32Array(INFO_HEADER + 2 * np + s.spell.length + SETTINGS_KEYS.length);
-  info[0] = s.round;
-  info[1] = s.rows;
-  info[2] = s.cols;
-  info[3] = s.vi;
-  info[4] = s.vj;
-  info[5] = n;
-  let o = INFO_HEADER;
-  for (let p = 0; p < np; p++) info[o++] = s.score[p]!;
-  for (let p = 0; p < np; p++) info[o++] = s.strength[p]!;
-  for (const x of s.spell) info[o++] = x;
-  for (const key of SETTINGS_KEYS) info[o++] = s.cfg[key];
-  return { cells, units, info };
+  const P = VIEW.players;
+  const players = new Int32Array(np * P.stride);
+  for (let p = 0; p < np; p++) {
+    players[p * P.stride + P.at.score] = s.score[p]!;
+    players[p * P.stride + P.at.strength] = s.strength[p]!;
+  }
+  const meta = record(VIEW.meta, { round: s.round, rows: s.rows, cols: s.cols, voldemort_i: s.vi, voldemort_j: s.vj, nb_units: n });
+  return { meta, players, spell: Int32Array.from(s.spell), settings: record(VIEW.settings, s.cfg), cells, units };
 }
 
 /**
@@ -166,12 +141,6 @@ export function frame(s: HPState): unknown {
     sp: Array.from(s.spell),
   };
 }
-
-export const VIEW = defineView({
-  cells: { type: 'Uint8', doc: 'per cell: wall | book<<1 | (owner+1)<<2' },
-  units: { type: 'Int16', doc: 'per unit id: type, player, row, col, rounds_pending, next_player' },
-  info: { type: 'Int32', doc: 'round, rows, cols, Voldemort row and col, units; score and strength per player; the spell; the settings' },
-});
 
 const game = defineGame<typeof SETTINGS.table, HPState, HPOrder, unknown>({
   id: 'harry-potter',

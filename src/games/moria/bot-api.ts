@@ -1,18 +1,11 @@
 // The Moria API inside a bot's isolate, under the statement's names
 // (State.hh, Settings.hh, Structs.hh, Action.hh of the original package).
-// Decodes the typed arrays of index.ts encodeView:
-//   cells[p] = type | (owner+1)<<3 | treasure<<6 | turns<<7     (p = i*cols+j)
-//   units[3*id..] = player, health, pos (-1 = not on the board)
-//   grid[p] = id of the unit the board shows on cell p, or -1 (as the
-//             original's grid: after a killed troll walks before its rebirth,
-//             a cell can show it away from its position)
-//   meta = round, nb_players, nb_rounds, nb_dwarves, nb_wizards, max_nb_orcs,
-//          nb_trolls, treasure_value, rock_resistance, rows, cols,
-//          nb_cells[np], nb_treasures[np]
+// Reads the view through its declaration (view.ts), as encodeView writes it.
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
 import { posWithin } from '../../game-kit/bot-pos.ts';
+import { VIEW } from './view.ts';
 
 export const permutationFull = false;
 
@@ -32,10 +25,19 @@ interface Pos {
   j: number;
 }
 
+const M = VIEW.meta.at;
+const P = VIEW.players.at;
+const PS = VIEW.players.stride;
+const U = VIEW.units.at;
+const US = VIEW.units.stride;
+const CS = VIEW.cells.shift;
+const CM = VIEW.cells.mask;
+
 export function install(rt: BotRuntime): void {
   let cells: Uint16Array<ArrayBufferLike> = new Uint16Array(0);
   let units: Int16Array<ArrayBufferLike> = new Int16Array(0);
-  let meta: Int32Array<ArrayBufferLike> = new Int32Array(20);
+  let meta: Int32Array<ArrayBufferLike> = new Int32Array(VIEW.meta.stride);
+  let players: Int32Array<ArrayBufferLike> = new Int32Array(0);
   let np = 4;
   let rows = 60;
   let cols = 60;
@@ -54,15 +56,16 @@ export function install(rt: BotRuntime): void {
     cells = view['cells'] as Uint16Array;
     units = view['units'] as Int16Array;
     meta = view['meta'] as Int32Array;
+    players = view['players'] as Int32Array;
     const grid = view['grid'] as Int16Array | undefined;
-    np = meta[1]!;
-    nd = meta[3]!;
-    perPlayer = nd + meta[4]!;
-    rows = meta[9]!;
-    cols = meta[10]!;
+    np = meta[M.nb_players]!;
+    nd = meta[M.nb_dwarves]!;
+    perPlayer = nd + meta[M.nb_wizards]!;
+    rows = meta[M.rows]!;
+    cols = meta[M.cols]!;
     firstOrc = np * perPlayer;
-    firstTroll = firstOrc + meta[5]!;
-    balrog = firstTroll + meta[6]!;
+    firstTroll = firstOrc + meta[M.max_nb_orcs]!;
+    balrog = firstTroll + meta[M.nb_trolls]!;
     unitAt = grid ?? null;
     byPlayer = null;
     given = new Set<number>();
@@ -77,8 +80,8 @@ export function install(rt: BotRuntime): void {
   function getUnitAt(): Int16Array<ArrayBufferLike> {
     if (!unitAt) {
       unitAt = new Int16Array16(rows * cols).fill(-1);
-      for (let id = 0; 3 * id < units.length; id++) {
-        const p = units[3 * id + 2]!;
+      for (let id = 0; US * id < units.length; id++) {
+        const p = units[US * id + U.pos]!;
         if (p >= 0) unitAt[p] = id;
       }
     }
@@ -94,8 +97,8 @@ export function install(rt: BotRuntime): void {
         w.push([]);
       }
       for (let id = 0; id < firstOrc; id++) {
-        const pl = units[3 * id]!;
-        if (pl < 0 || pl >= np || units[3 * id + 2]! < 0) continue;
+        const pl = units[US * id + U.player]!;
+        if (pl < 0 || pl >= np || units[US * id + U.pos]! < 0) continue;
         (typeOf(id) === UnitType.Dwarf ? d : w)[pl]!.push(id);
       }
       byPlayer = { d, w };
@@ -118,13 +121,13 @@ export function install(rt: BotRuntime): void {
   // Settings.
   d('version', () => 'Moria 1.1');
   d('nb_players', () => np);
-  d('nb_rounds', () => meta[2]);
-  d('nb_dwarves', () => meta[3]);
-  d('nb_wizards', () => meta[4]);
-  d('max_nb_orcs', () => meta[5]);
-  d('nb_trolls', () => meta[6]);
-  d('treasure_value', () => meta[7]);
-  d('rock_resistance', () => meta[8]);
+  d('nb_rounds', () => meta[M.nb_rounds]);
+  d('nb_dwarves', () => meta[M.nb_dwarves]);
+  d('nb_wizards', () => meta[M.nb_wizards]);
+  d('max_nb_orcs', () => meta[M.max_nb_orcs]);
+  d('nb_trolls', () => meta[M.nb_trolls]);
+  d('treasure_value', () => meta[M.treasure_value]);
+  d('rock_resistance', () => meta[M.rock_resistance]);
   d('rows', () => rows);
   d('cols', () => cols);
   d('dwarves_health', () => 100);
@@ -144,7 +147,7 @@ export function install(rt: BotRuntime): void {
   d('pos_ok', posOk);
 
   // State.
-  d('round', () => meta[0]);
+  d('round', () => meta[M.round]);
   d('nb_units', () => balrog + 1);
   d('cell', (a: unknown, b?: unknown) => {
     let i = a as number;
@@ -159,19 +162,25 @@ export function install(rt: BotRuntime): void {
     }
     const p = i * cols + j;
     const c = cells[p]!;
-    return { type: c & 7, owner: ((c >> 3) & 7) - 1, id: getUnitAt()[p]!, turns: c >> 7, treasure: ((c >> 6) & 1) === 1 };
+    return {
+      type: (c >> CS.type) & CM.type,
+      owner: ((c >> CS.owner1) & CM.owner1) - 1,
+      id: getUnitAt()[p]!,
+      turns: (c >> CS.turns) & CM.turns,
+      treasure: ((c >> CS.treasure) & CM.treasure) === 1,
+    };
   });
   d('unit', (id: unknown) => {
-    if (!isInt(id) || id < 0 || id > balrog || units[3 * id + 2]! < 0) {
+    if (!isInt(id) || id < 0 || id > balrog || units[US * id + U.pos]! < 0) {
       rt.warn(`unit: id out of range or dead unit: ${String(id)}`);
       return { type: UnitType.UnitTypeSize, id: -1, player: -1, health: 0, pos: { i: -1, j: -1 } };
     }
-    const p = units[3 * id + 2]!;
+    const p = units[US * id + U.pos]!;
     return {
       type: typeOf(id),
       id,
-      player: units[3 * id]!,
-      health: units[3 * id + 1]!,
+      player: units[US * id + U.player]!,
+      health: units[US * id + U.health]!,
       pos: { i: floor(p / cols), j: p % cols },
     };
   });
@@ -179,7 +188,7 @@ export function install(rt: BotRuntime): void {
   d('wizards', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < np ? lists().w[pl]!.slice() : []));
   d('orcs', () => {
     const out: number[] = [];
-    for (let id = firstOrc; id < firstTroll; id++) if (units[3 * id + 2]! >= 0) out.push(id);
+    for (let id = firstOrc; id < firstTroll; id++) if (units[US * id + U.pos]! >= 0) out.push(id);
     return out;
   });
   d('trolls', () => {
@@ -188,8 +197,8 @@ export function install(rt: BotRuntime): void {
     return out;
   });
   d('balrog_id', () => balrog);
-  d('nb_cells', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < np ? meta[11 + pl]! : -1));
-  d('nb_treasures', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < np ? meta[11 + np + pl]! : -1));
+  d('nb_cells', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < np ? players[PS * pl + P.nb_cells]! : -1));
+  d('nb_treasures', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < np ? players[PS * pl + P.nb_treasures]! : -1));
 
   // Action: command(id, dir) or command({ id, dir }). Every call counts toward
   // the 1000-orders abort; the host validates again.

@@ -6,13 +6,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../../game-kit/rng.ts';
 import { defineGame } from '../../game-kit/types.ts';
-import { defineView } from '../../game-kit/view-layout.ts';
+import { record } from '../../game-kit/view-layout.ts';
+import { VIEW } from './view.ts';
 import { CONST, SETTINGS, type MoriaConfig } from './config.ts';
 import { blankState, CT, generateUnits, layout, NONE_DIR, playRound, UT, type MoriaOrder, type MoriaState } from './engine.ts';
 import { generateGrid, readGrid } from './mapgen.ts';
 import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const CB = VIEW.cells.shift;
+const U = VIEW.units;
+const P = VIEW.players;
 
 /**
  * The original's Board constructor: the board's generator is seeded with the
@@ -63,13 +67,6 @@ export function gridString(s: MoriaState): string {
 export function scoresOf(s: MoriaState): number[] {
   return Array.from(s.nbCells, (c, pl) => c + s.cfg.treasure_value * s.nbTreasures[pl]!);
 }
-
-export const VIEW = defineView({
-  cells: { type: 'Uint16', doc: 'per cell: type | (owner+1)<<3 | treasure<<6 | turns<<7' },
-  units: { type: 'Int16', doc: 'per unit id: player, health, pos' },
-  meta: { type: 'Int32', doc: 'round and settings, then nb_cells and nb_treasures per player' },
-  grid: { type: 'Int16', doc: 'per cell: the id of the unit the board shows there, or -1' },
-});
 
 const game = defineGame({
   id: 'moria',
@@ -135,26 +132,40 @@ const game = defineGame({
   counters: (s: MoriaState) => ({ cells: Array.from(s.nbCells), treasures: Array.from(s.nbTreasures) }),
 
   encodeView(s: MoriaState) {
-    // cells: type | (owner+1)<<3 | treasure<<6 | turns<<7
     const n = s.type.length;
     const cells = new Uint16Array(n);
-    for (let p = 0; p < n; p++) cells[p] = s.type[p]! | ((s.owner[p]! + 1) << 3) | (s.treasure[p]! << 6) | (s.turns[p]! << 7);
-    // units: [player, health, pos] per id (types are fixed by id)
+    for (let p = 0; p < n; p++) cells[p] = (s.type[p]! << CB.type) | ((s.owner[p]! + 1) << CB.owner1) | (s.treasure[p]! << CB.treasure) | (s.turns[p]! << CB.turns);
     const nu = s.utype.length;
-    const units = new Int16Array(nu * 3);
+    const units = new Int16Array(nu * U.stride);
     for (let id = 0; id < nu; id++) {
-      units[3 * id] = s.uplayer[id]!;
-      units[3 * id + 1] = s.uhealth[id]!;
-      units[3 * id + 2] = s.upos[id]!;
+      const o = id * U.stride;
+      units[o + U.at.player] = s.uplayer[id]!;
+      units[o + U.at.health] = s.uhealth[id]!;
+      units[o + U.at.pos] = s.upos[id]!;
     }
-    const c = s.cfg;
-    const meta = new Int32Array([
-      s.round, c.nb_players, c.nb_rounds, c.nb_dwarves, c.nb_wizards, c.max_nb_orcs, c.nb_trolls,
-      c.treasure_value, c.rock_resistance, c.rows, c.cols, ...s.nbCells, ...s.nbTreasures,
-    ]);
+    const np = s.nbCells.length;
+    const players = new Int32Array(np * P.stride);
+    for (let pl = 0; pl < np; pl++) {
+      players[pl * P.stride + P.at.nb_cells] = s.nbCells[pl]!;
+      players[pl * P.stride + P.at.nb_treasures] = s.nbTreasures[pl]!;
+    }
+    const { round, cfg: c } = s;
+    const meta = record(VIEW.meta, {
+      round,
+      nb_players: c.nb_players,
+      nb_rounds: c.nb_rounds,
+      nb_dwarves: c.nb_dwarves,
+      nb_wizards: c.nb_wizards,
+      max_nb_orcs: c.max_nb_orcs,
+      nb_trolls: c.nb_trolls,
+      treasure_value: c.treasure_value,
+      rock_resistance: c.rock_resistance,
+      rows: c.rows,
+      cols: c.cols,
+    });
     // The grid's own unit ids (the original's Cell::id), not derived from the
     // positions: they differ where a killed troll walked before its rebirth.
-    return { cells, units, meta, grid: s.unitAt.slice() };
+    return { meta, players, cells, units, grid: s.unitAt.slice() };
   },
 
   frame(s: MoriaState) {

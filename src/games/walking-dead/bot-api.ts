@@ -1,12 +1,10 @@
 // The Walking Dead API inside a bot's isolate, under the statement's names
 // (the original package's State.hh, Settings.hh, Structs.hh, Action.hh).
-// Decodes the typed arrays of index.ts encodeView:
-//   info  = round, the 13 settings (CONFIG_KEYS order), strength points[np], score[np]
-//   cells[p] = -1 waste, else (owner + 1) | 8 if food             (p = i*cols+j)
-//   units[4*id..] = type, player, cell index (-1 = none), rounds_for_zombie
+// Reads the view through its declaration (view.ts), as encodeView writes it.
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
+import { VIEW } from './view.ts';
 import { posWithin, definePosHelpers } from '../../game-kit/bot-pos.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of TWD). */
@@ -20,7 +18,14 @@ const CellType = { Street: 0, Waste: 1 };
 const UnitType = { Alive: 0, Dead: 1, Zombie: 2 };
 const DI = [1, 1, 0, -1, -1, -1, 0, 1];
 const DJ = [0, 1, 1, 1, 0, -1, -1, -1];
-const NSET = 13;
+const M = VIEW.meta.at;
+const S = VIEW.settings.at;
+const P = VIEW.players.at;
+const PS = VIEW.players.stride;
+const U = VIEW.units.at;
+const US = VIEW.units.stride;
+const CS = VIEW.cells.shift;
+const CM = VIEW.cells.mask;
 
 interface Pos {
   i: number;
@@ -51,8 +56,10 @@ class Unit {
 }
 
 export function install(rt: BotRuntime): void {
-  let info: Int32Array<ArrayBufferLike> = new Int32Array(1 + NSET + 8);
-  let cells: Int8Array<ArrayBufferLike> = new Int8Array(0);
+  let meta: Int32Array<ArrayBufferLike> = new Int32Array(VIEW.meta.stride);
+  let settings: Int32Array<ArrayBufferLike> = new Int32Array(VIEW.settings.stride);
+  let players: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  let cells: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   let units: Int16Array<ArrayBufferLike> = new Int16Array(0);
   let rows = 60;
   let cols = 60;
@@ -63,20 +70,21 @@ export function install(rt: BotRuntime): void {
   let given = new Set<number>();
 
   rt.onView((view) => {
-    info = view['info'] as Int32Array;
-    cells = view['cells'] as Int8Array;
+    meta = view['meta'] as Int32Array;
+    settings = view['settings'] as Int32Array;
+    players = view['players'] as Int32Array;
+    cells = view['cells'] as Uint8Array;
     units = view['units'] as Int16Array;
-    np = info[1]!;
-    rows = info[3]!;
-    cols = info[4]!;
-    n = units.length >> 2;
+    np = settings[S.num_players]!;
+    rows = settings[S.board_rows]!;
+    cols = settings[S.board_cols]!;
+    n = units.length / US;
     unitAt = null;
     byType = null;
     given = new Set<number>();
   });
 
   const isInt = (x: unknown): x is number => typeof x === 'number' && isInteger(x);
-  const setting = (k: number): number => info[1 + k]!;
   const plOk = (pl: unknown): pl is number => isInt(pl) && pl >= 0 && pl < np;
 
   const posOk = (a: unknown, b?: unknown): boolean => posWithin(a, b, rows, cols);
@@ -85,7 +93,7 @@ export function install(rt: BotRuntime): void {
     if (!unitAt) {
       unitAt = new Int16Array(rows * cols).fill(-1);
       for (let id = 0; id < n; id++) {
-        const p = units[4 * id + 2]!;
+        const p = units[US * id + U.pos]!;
         if (p >= 0) unitAt[p] = id;
       }
     }
@@ -97,8 +105,8 @@ export function install(rt: BotRuntime): void {
       const l: number[][] = [];
       for (let k = 0; k < 2 * np + 1; k++) l.push([]);
       for (let id = 0; id < n; id++) {
-        const t = units[4 * id]!;
-        const pl = units[4 * id + 1]!;
+        const t = units[US * id + U.type]!;
+        const pl = units[US * id + U.player]!;
         if (t === UnitType.Zombie) l[2 * np]!.push(id);
         else if (pl >= 0 && pl < np) l[t * np + pl]!.push(id);
       }
@@ -121,24 +129,24 @@ export function install(rt: BotRuntime): void {
 
   // Settings.
   d('version', () => 'TheWalkingDead 1.0');
-  d('num_players', () => setting(0));
-  d('num_rounds', () => setting(1));
+  d('num_players', () => settings[S.num_players]);
+  d('num_rounds', () => settings[S.num_rounds]);
   d('board_rows', () => rows);
   d('board_cols', () => cols);
-  d('num_ini_units_per_clan', () => setting(4));
-  d('num_ini_zombies', () => setting(5));
-  d('num_ini_food', () => setting(6));
-  d('clan_ini_strength', () => setting(7));
-  d('points_for_killing_person', () => setting(8));
-  d('points_for_killing_zombie', () => setting(9));
-  d('points_per_owned_cell', () => setting(10));
-  d('food_strength', () => setting(11));
-  d('rounds_before_becoming_zombie', () => setting(12));
+  d('num_ini_units_per_clan', () => settings[S.num_ini_units_per_clan]);
+  d('num_ini_zombies', () => settings[S.num_ini_zombies]);
+  d('num_ini_food', () => settings[S.num_ini_food]);
+  d('clan_ini_strength', () => settings[S.clan_ini_strength]);
+  d('points_for_killing_person', () => settings[S.points_for_killing_person]);
+  d('points_for_killing_zombie', () => settings[S.points_for_killing_zombie]);
+  d('points_per_owned_cell', () => settings[S.points_per_owned_cell]);
+  d('food_strength', () => settings[S.food_strength]);
+  d('rounds_before_becoming_zombie', () => settings[S.rounds_before_becoming_zombie]);
   d('player_ok', (pl: unknown) => plOk(pl));
   d('pos_ok', posOk);
 
   // State.
-  d('round', () => info[0]);
+  d('round', () => meta[M.round]);
   d('cell', (a: unknown, b?: unknown) => {
     let i = a as number;
     let j = b as number;
@@ -152,18 +160,18 @@ export function install(rt: BotRuntime): void {
     }
     const p = i * cols + j;
     const c = cells[p]!;
-    if (c < 0) return new Cell(CellType.Waste, -1, -1, false);
-    return new Cell(CellType.Street, (c & 7) - 1, getUnitAt()[p]!, (c & 8) !== 0);
+    if ((c >> CS.waste) & CM.waste) return new Cell(CellType.Waste, -1, -1, false);
+    return new Cell(CellType.Street, ((c >> CS.owner1) & CM.owner1) - 1, getUnitAt()[p]!, ((c >> CS.food) & CM.food) !== 0);
   });
   d('unit', (id: unknown) => {
     if (!isInt(id) || id < 0 || id >= n) {
       rt.warn(`unit requested for identifier ${String(id)}`);
       return new Unit(UnitType.Alive, -1, -1, { i: 0, j: 0 }, -1); // the C++ default Unit
     }
-    const o = 4 * id;
-    const p = units[o + 2]!;
+    const o = US * id;
+    const p = units[o + U.pos]!;
     const pos = p < 0 ? { i: -1, j: -1 } : { i: floor(p / cols), j: p % cols };
-    return new Unit(units[o]!, id, units[o + 1]!, pos, units[o + 3]!);
+    return new Unit(units[o + U.type]!, id, units[o + U.player]!, pos, units[o + U.rounds_for_zombie]!);
   });
   d('alive_units', (pl: unknown) => {
     if (!plOk(pl)) {
@@ -186,14 +194,14 @@ export function install(rt: BotRuntime): void {
       return -1;
     }
     const alive = lists()[pl]!.length;
-    return alive === 0 ? 0 : floor(info[1 + NSET + pl]! / alive);
+    return alive === 0 ? 0 : floor(players[PS * pl + P.points]! / alive);
   });
   d('score', (pl: unknown) => {
     if (!plOk(pl)) {
       rt.warn(`score requested for player ${String(pl)}`);
       return -1;
     }
-    return info[1 + NSET + np + pl]!;
+    return players[PS * pl + P.score]!;
   });
 
   // Action. The first command for a unit counts; the host validates again.

@@ -3,29 +3,14 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineGame, type BotView } from '../../game-kit/types.ts';
-import { defineView } from '../../game-kit/view-layout.ts';
-import { SETTINGS, type TwdConfig } from './config.ts';
+import { record } from '../../game-kit/view-layout.ts';
+import { VIEW } from './view.ts';
+import { SETTINGS } from './config.ts';
 import { createState, nextState, scoreOf, strengthOf, aliveCount, UType, type TwdOrder, type TwdState } from './engine.ts';
 import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** Order of the settings in the view's `info` array (after the round). */
-export const CONFIG_KEYS: readonly (keyof TwdConfig)[] = [
-  'num_players',
-  'num_rounds',
-  'board_rows',
-  'board_cols',
-  'num_ini_units_per_clan',
-  'num_ini_zombies',
-  'num_ini_food',
-  'clan_ini_strength',
-  'points_for_killing_person',
-  'points_for_killing_zombie',
-  'points_per_owned_cell',
-  'food_strength',
-  'rounds_before_becoming_zombie',
-];
 
 /**
  * The orders that reach the engine, as the original's Action and Board::next
@@ -89,12 +74,6 @@ function gridString(s: TwdState): string {
   return out.join('');
 }
 
-export const VIEW = defineView({
-  info: { type: 'Int32', doc: 'round, the settings, then points and score per player' },
-  cells: { type: 'Int8', doc: 'per cell: -1 waste, else (owner+1) | 8 with food' },
-  units: { type: 'Int16', doc: 'per unit id: type, player, pos, rounds before becoming a zombie' },
-});
-
 const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, unknown>({
   id: 'walking-dead',
   title: 'The Walking Dead',
@@ -132,26 +111,28 @@ const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, unknown>({
   },
   encodeView(s): BotView {
     const np = s.cfg.num_players;
-    const info = new Int32Array(1 + CONFIG_KEYS.length + 2 * np);
-    info[0] = s.round;
-    CONFIG_KEYS.forEach((k, i) => (info[1 + i] = s.cfg[k]));
+    const P = VIEW.players;
+    const players = new Int32Array(np * P.stride);
     for (let pl = 0; pl < np; pl++) {
-      info[1 + CONFIG_KEYS.length + pl] = s.points[pl]!;
-      info[1 + CONFIG_KEYS.length + np + pl] = scoreOf(s, pl);
+      players[pl * P.stride + P.at.points] = s.points[pl]!;
+      players[pl * P.stride + P.at.score] = scoreOf(s, pl);
     }
-    // cells: -1 waste, else (owner + 1) | 8 if food.
-    const cells = new Int8Array(s.rows * s.cols);
-    for (let c = 0; c < cells.length; c++) cells[c] = s.waste[c] ? -1 : (s.owner[c]! + 1) | (s.food[c] ? 8 : 0);
+    const CB = VIEW.cells.shift;
+    const cells = new Uint8Array(s.rows * s.cols);
+    for (let c = 0; c < cells.length; c++) cells[c] = s.waste[c] ? 1 << CB.waste : ((s.owner[c]! + 1) << CB.owner1) | (s.food[c]! << CB.food);
+    const U = VIEW.units;
     const n = s.uType.length;
-    const units = new Int16Array(4 * n);
+    const units = new Int16Array(U.stride * n);
     for (let u = 0; u < n; u++) {
-      units[4 * u] = s.uType[u]!;
-      units[4 * u + 1] = s.uPlayer[u]!;
-      units[4 * u + 2] = s.uPos[u]!;
-      units[4 * u + 3] = s.uRfz[u]!;
+      const o = U.stride * u;
+      units[o + U.at.type] = s.uType[u]!;
+      units[o + U.at.player] = s.uPlayer[u]!;
+      units[o + U.at.pos] = s.uPos[u]!;
+      units[o + U.at.rounds_for_zombie] = s.uRfz[u]!;
     }
-    return { info, cells, units };
+    return { meta: record(VIEW.meta, { round: s.round }), settings: record(VIEW.settings, s.cfg), players, cells, units };
   },
+
   frame(s) {
     const units: number[] = [];
     for (let u = 0; u < s.uType.length; u++) units.push(s.uType[u]!, s.uPlayer[u]!, s.uPos[u]!, s.uRfz[u]!);

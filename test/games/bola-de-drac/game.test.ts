@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { game } from './helpers.ts';
 import { GameConfigError, isOver } from '../../../src/game-kit/types.ts';
-import { CType, GOKU_LEN, META, META_LEN } from '../../../src/games/bola-de-drac/consts.ts';
+import { CType } from '../../../src/games/bola-de-drac/consts.ts';
+import { VIEW } from '../../../src/games/bola-de-drac/view.ts';
+import { checkView } from '../../../src/game-kit/view-layout.ts';
 import type { Order, State } from '../../../src/games/bola-de-drac/engine.ts';
 import { Rng } from '../../../src/game-kit/rng.ts';
 
@@ -85,20 +87,22 @@ describe('validateOrders', () => {
 });
 
 describe('view and frame', () => {
-  test('encodeView carries the board, parameters, gokus, beans and kintons in two small typed arrays', () => {
+  test('encodeView carries the board, parameters, gokus, beans and kintons in small typed arrays, as view.ts declares them', () => {
     const s = game.create(game.parseConfig(), 5);
     const v = game.encodeView(s);
-    assert.deepEqual(Object.keys(v).sort(), ['g', 'm']);
-    assert.ok(v.g instanceof Int8Array);
-    assert.equal(v.g.length, s.rows * s.cols);
-    const m = v.m as Int32Array;
-    assert.equal(m[META.rows], s.rows);
-    assert.equal(m[META.max_strength], 999);
-    assert.equal(m[META.nb_beans], 4);
-    assert.equal(m.length, META_LEN + 4 * GOKU_LEN + 4 * (4 + 4));
-    const g1 = META_LEN + GOKU_LEN;
-    assert.equal(m[g1]! * s.cols + m[g1 + 1]!, s.gokus[1]!.pos);
-    assert.equal(m[g1 + 4], 999);
+    assert.deepEqual(Object.keys(v).sort(), ['beans', 'cells', 'gokus', 'kintons', 'meta']);
+    assert.deepEqual(checkView(VIEW, v), []);
+    assert.equal(v['cells']!.length, s.rows * s.cols);
+    const m = v['meta'] as Int32Array;
+    assert.equal(m[VIEW.meta.at.rows], s.rows);
+    assert.equal(m[VIEW.meta.at.max_strength], 999);
+    assert.equal(m[VIEW.meta.at.nb_beans], 4);
+    const G = VIEW.gokus;
+    const gokus = v['gokus'] as Int32Array;
+    assert.equal(gokus.length, 4 * G.stride);
+    assert.equal(gokus[G.stride + G.at.i]! * s.cols + gokus[G.stride + G.at.j]!, s.gokus[1]!.pos);
+    assert.equal(gokus[G.stride + G.at.strength], 999);
+    assert.equal(v['beans']!.length, 4 * VIEW.beans.stride);
   });
 
   test('frame: grid string with one char per cell and flat goku numbers', () => {

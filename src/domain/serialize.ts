@@ -91,3 +91,22 @@ export const matchInclude = {
   participants: { select: participantSelect },
   replay: { select: { sizeBytes: true } },
 } as const;
+
+/** A submission as the API and the submission page read it (never its source). */
+export const submissionSelect = {
+  id: true,
+  game: true,
+  version: true,
+  filename: true,
+  sizeBytes: true,
+  status: true,
+  reason: true,
+  reasonLine: true,
+  reasonDetail: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+  userId: true,
+  user: { select: { username: true } },
+  player: { select: { name: true, locked: true, qualifiedSubmissionId: true } },
+} as const;

@@ -12,14 +12,14 @@ export interface Pos {
 const isInteger = Number.isInteger;
 const isInt = (x: unknown): x is number => typeof x === 'number' && isInteger(x);
 
+/** The (i, j) of a call made as f(i, j) or as f(pos), unchecked. */
+export function ijOf(a: unknown, b: unknown): [i: number, j: number] {
+  return typeof a === 'object' && a !== null ? [(a as Pos).i, (a as Pos).j] : [a as number, b as number];
+}
+
 /** pos_ok(i, j) or pos_ok(pos) on a rows × cols board; anything else is false. */
 export function posWithin(a: unknown, b: unknown, rows: number, cols: number): boolean {
-  let i: unknown = a;
-  let j: unknown = b;
-  if (typeof a === 'object' && a !== null) {
-    i = (a as Pos).i;
-    j = (a as Pos).j;
-  }
+  const [i, j] = ijOf(a, b);
   return isInt(i) && isInt(j) && i >= 0 && j >= 0 && i < rows && j < cols;
 }
 
@@ -34,4 +34,23 @@ export function definePosHelpers(rt: BotRuntime, di: readonly number[], dj: read
   );
   rt.define('pos_eq', (a: Pos, b: Pos): boolean => a.i === b.i && a.j === b.j);
   rt.define('dir_ok', (dir: unknown): boolean => isInt(dir) && dir >= 0 && dir < di.length);
+}
+
+/**
+ * The eight directions of the 2020s games (The Walking Dead, Harry Potter):
+ * the C++ enum Dir { Down, DR, Right, RU, Up, UL, Left, LD } and its offsets.
+ */
+export const DIR8 = Object.freeze({ Down: 0, DR: 1, Right: 2, RU: 3, Up: 4, UL: 5, Left: 6, LD: 7 });
+export const DI8: readonly number[] = [1, 1, 0, -1, -1, -1, 0, 1];
+export const DJ8: readonly number[] = [0, 1, 1, 1, 0, -1, -1, -1];
+
+/**
+ * Defines C++ enums for a bot: each as a frozen object (Dir.Up) and, as C++
+ * enums are unscoped, each value by its own name too (move(id, Up)).
+ */
+export function defineUnscopedEnums(rt: BotRuntime, enums: Readonly<Record<string, Readonly<Record<string, number>>>>): void {
+  for (const [name, values] of Object.entries(enums)) {
+    rt.define(name, values);
+    for (const [k, v] of Object.entries(values)) rt.define(k, v);
+  }
 }

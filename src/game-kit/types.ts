@@ -9,6 +9,9 @@
 
 import { defaultSettings, parseSettings, type ConfigOf, type SettingsDeclaration, type SettingsTable } from './settings.ts';
 import type { ArrayLayout } from './view-layout.ts';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Typed arrays: the cheapest thing to copy into a bot's isolate every round. */
 export type ViewArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Float64Array;
@@ -64,9 +67,15 @@ export interface GameDeclaration<T extends SettingsTable, State, Order, Frame> {
   lastRound?(config: ConfigOf<T>): number;
   /** The judge's per-game defaults ("rather short" CPU; 128 MiB). */
   readonly defaultLimits: Limits;
-  readonly bots: BotFiles;
+  /**
+   * The game's folder (its index.ts's import.meta.url will do): the platform
+   * finds the bot files there (bot-api.ts, player.d.ts, bots/Null|Demo|Dummy.ts)
+   * and the statements (statement.<lang>.md) unless they are given.
+   */
+  readonly folder: string;
+  readonly bots?: BotFiles;
   /** Paths of the statement documents by language ('en', 'ca'), for the website. */
-  readonly statements: Record<string, string>;
+  readonly statements?: Record<string, string>;
   /** The bot's view, declared once (src/game-kit/view-layout.ts): encodeView fills exactly these arrays. */
   readonly view: Readonly<Record<string, ArrayLayout>>;
 
@@ -102,7 +111,9 @@ export interface GameDeclaration<T extends SettingsTable, State, Order, Frame> {
 
 /** A game as the platform holds it: the declaration plus what the platform derives from it. */
 export interface GameDefinition<Config extends object = object, State = unknown, Order = unknown, Frame = unknown>
-  extends Omit<GameDeclaration<SettingsTable, State, Order, Frame>, 'create' | 'lastRound' | 'settings'> {
+  extends Omit<GameDeclaration<SettingsTable, State, Order, Frame>, 'create' | 'lastRound' | 'settings' | 'folder' | 'bots' | 'statements'> {
+  readonly bots: BotFiles;
+  readonly statements: Record<string, string>;
   readonly settings: { readonly table: SettingsTable; readonly rounds: string };
   readonly defaultConfig: Readonly<Config>;
   /** Defaults merged with overrides; throws GameConfigError on an unknown key or a bad value. */
@@ -116,10 +127,13 @@ export interface GameDefinition<Config extends object = object, State = unknown,
 export function defineGame<const T extends SettingsTable, State, Order, Frame>(
   declaration: GameDeclaration<T, State, Order, Frame>,
 ): GameDefinition<ConfigOf<T>, State, Order, Frame> {
-  const { lastRound, ...rest } = declaration;
+  const { lastRound, folder, ...rest } = declaration;
   const rounds = declaration.settings.rounds;
+  const dir = folder.startsWith('file:') ? dirname(fileURLToPath(folder)) : folder;
   return Object.freeze({
     ...rest,
+    bots: declaration.bots ?? conventionalBotFiles(dir),
+    statements: declaration.statements ?? statementsIn(dir),
     defaultConfig: Object.freeze(defaultSettings(declaration.settings)),
     parseConfig: (overrides: Record<string, unknown> = {}) => parseSettings(declaration.id, declaration.settings, overrides),
     totalRounds: lastRound ?? ((config: ConfigOf<T>) => (config as Record<string, number>)[rounds]!),
@@ -134,3 +148,25 @@ export function isOver<Config extends object, State>(game: GameDefinition<Config
 /** Any game, as the generic parts of Arbiter hold it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyGame = GameDefinition<any, any, any, any>;
+
+/** The conventional layout of a game folder: bot-api.ts, player.d.ts and bots/<Name>.ts for the built-ins Null, Demo and Dummy. */
+export function conventionalBotFiles(gameDir: string, builtins: readonly string[] = ['Null', 'Demo', 'Dummy']): BotFiles {
+  return {
+    api: join(gameDir, 'bot-api.ts'),
+    types: join(gameDir, 'player.d.ts'),
+    builtin: Object.fromEntries(builtins.map((name) => [name, join(gameDir, 'bots', `${name}.ts`)])),
+  };
+}
+
+/** statement.<lang>.md files of a game folder, by language. */
+function statementsIn(gameDir: string): Record<string, string> {
+  if (!existsSync(gameDir)) return {};
+  const found: Record<string, string> = {};
+  // English first (the site's default), then the others by name.
+  const names = readdirSync(gameDir).sort((a, b) => Number(b === 'statement.en.md') - Number(a === 'statement.en.md') || a.localeCompare(b));
+  for (const name of names) {
+    const m = /^statement\.([a-z]{2})\.md$/.exec(name);
+    if (m) found[m[1]!] = join(gameDir, name);
+  }
+  return found;
+}

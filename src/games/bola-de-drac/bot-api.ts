@@ -7,11 +7,8 @@ import type { BotView } from '../../game-kit/types.ts';
 import { CType, DI, DJ, Dir, GType, ORDER_MOVE, ORDER_THROW } from './consts.ts';
 import { VIEW } from './view.ts';
 
-const M = VIEW.meta.at;
-const G = VIEW.gokus.at;
-const GS = VIEW.gokus.stride;
-const B = VIEW.beans.at;
-const BS = VIEW.beans.stride;
+// The view's indices, read once from its declaration (view.ts).
+const { meta: { at: M }, gokus: { at: G, stride: GS }, beans: { at: B, stride: BS } } = VIEW;
 
 interface Pos {
   i: number;
@@ -60,11 +57,7 @@ export function install(rt: BotRuntime): void {
   let acted = false;
 
   function decode(view: BotView): void {
-    m = view['meta'] as Int32Array;
-    g = view['cells'] as Int8Array;
-    gk = view['gokus'] as Int32Array;
-    beanSpots = view['beans'] as Int32Array;
-    kintonSpots = view['kintons'] as Int32Array;
+    ({ meta: m, cells: g, gokus: gk, beans: beanSpots, kintons: kintonSpots } = view as unknown as { meta: Int32Array; cells: Int8Array; gokus: Int32Array; beans: Int32Array; kintons: Int32Array });
     rows = m[M.rows]!;
     cols = m[M.cols]!;
     np = m[M.nb_players]!;

@@ -7,7 +7,7 @@
 // on_kinton, with_ball, on_kinton_with_ball. The checks are those the original
 // engine makes when it reads a board. Pure: no Node APIs.
 
-import { CType } from './consts.ts';
+import { CType, MATCH_PARAMS } from './consts.ts';
 
 export interface CnfItem {
   i: number;
@@ -44,25 +44,7 @@ export interface Cnf {
 }
 
 /** The parameters of a .cnf file, in the order the original prints them. */
-const PARAM_ORDER = [
-  'nb_players',
-  'nb_rounds',
-  'nb_capsules',
-  'nb_balls',
-  'nb_beans',
-  'nb_kintons',
-  'goku_regen_time',
-  'bean_regen_time',
-  'kinton_regen_time',
-  'kinton_life_time',
-  'max_strength',
-  'res_strength',
-  'moving_penalty',
-  'kamehame_penalty',
-  'combat_penalty',
-  'rows',
-  'cols',
-];
+const PARAM_ORDER: readonly string[] = [...MATCH_PARAMS, 'rows', 'cols'];
 const PARAM_KEYS = new Set(PARAM_ORDER);
 
 const GOKU_TYPES: Record<string, [ball: boolean, kinton: boolean]> = {

@@ -19,3 +19,22 @@ export const GType = { Normal: 0, On_Kinton: 1, With_Ball: 2, On_Kinton_With_Bal
 
 export const ORDER_MOVE = 'm';
 export const ORDER_THROW = 't';
+
+/** The parameters of a match, in the order the original's .cnf files print them (before rows and cols). */
+export const MATCH_PARAMS = [
+  'nb_players',
+  'nb_rounds',
+  'nb_capsules',
+  'nb_balls',
+  'nb_beans',
+  'nb_kintons',
+  'goku_regen_time',
+  'bean_regen_time',
+  'kinton_regen_time',
+  'kinton_life_time',
+  'max_strength',
+  'res_strength',
+  'moving_penalty',
+  'kamehame_penalty',
+  'combat_penalty',
+] as const;

@@ -1,17 +1,13 @@
 // Bola de Drac 2015 (Jordi Petit, Enric Rodríguez, Salvador Roura): one goku
 // per player collects dragon balls and drops them in Hoi Poi capsules.
 
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineGame, type BotView } from '../../game-kit/types.ts';
 import { record } from '../../game-kit/view-layout.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
 import { CELL_CHARS, ORDER_MOVE, ORDER_THROW } from './consts.ts';
 import { create, lastRound, next, score, type Order, type State } from './engine.ts';
-import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 
 /** GType of a goku: Normal 0, On_Kinton 1, With_Ball 2, On_Kinton_With_Ball 3. */
 function gtype(kinton: number, ball: boolean): number {
@@ -45,8 +41,7 @@ const game = defineGame<typeof SETTINGS.table, State, Order, unknown>({
   nbPlayers: 4,
   // The statement: "2 segons per tota la partida".
   defaultLimits: { cpuBudgetMs: 2000, memoryMb: 128 },
-  bots: conventionalBotFiles(here),
-  statements: { ca: join(here, 'statement.ca.md') },
+  folder: import.meta.url,
 
   settings: SETTINGS,
   view: VIEW,

@@ -4,19 +4,9 @@
 // the view carries the state faithfully and bot-api.ts decodes it right.
 
 import { score, type State } from './engine.ts';
+import { fnv1a, probeHeader } from '../../game-kit/view-probe.ts';
 
-/** 32-bit FNV-1a, written the same way in the probe. */
-function fnv(s: string): number {
-  let h = 0x811c9dc5;
-  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193) >>> 0;
-  return h;
-}
-
-export const probeBot = `/// <reference path="../player.d.ts" />
-export const GAME = 'bola-de-drac';
-export const PLAYER_NAME = 'Probe';
-${fnv.toString()}
-export default class extends Player {
+export const probeBot = `${probeHeader('bola-de-drac')}export default class extends Player {
   play(): void {
     const np = nb_players();
     let s = [me(), round(), np, nb_rounds(), nb_capsules(), nb_balls(), nb_beans(), nb_kintons(), goku_regen_time(), bean_regen_time(), kinton_regen_time(),
@@ -32,7 +22,7 @@ export default class extends Player {
         const c = cell(i, j);
         s += c.pos.i + '.' + c.pos.j + '.' + c.type + '.' + c.id + ' ';
       }
-    console.log('VIEW ' + round() + ' ' + fnv(s));
+    console.log('VIEW ' + round() + ' ' + fnv1a(s));
   }
 }
 `;
@@ -50,5 +40,5 @@ export function expectedViewHash(st: State, me: number): number {
     for (let k = 0; k < items.length; k += 3) s += ';' + Math.floor(items[k]! / st.cols) + '.' + (items[k]! % st.cols) + '.' + items[k + 1] + '.' + items[k + 2];
   s += ';';
   for (let p = 0; p < st.grid.length; p++) s += Math.floor(p / st.cols) + '.' + (p % st.cols) + '.' + st.grid[p] + '.' + st.occ[p] + ' ';
-  return fnv(s);
+  return fnv1a(s);
 }

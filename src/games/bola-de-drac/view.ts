@@ -2,30 +2,12 @@
 // bot-api.ts reads it. Pure: bundled into the bots' isolates.
 
 import { defineView } from '../../game-kit/view-layout.ts';
+import { MATCH_PARAMS } from './consts.ts';
 
 export const VIEW = defineView({
   meta: {
     type: 'Int32',
-    fields: [
-      'round',
-      'rows',
-      'cols',
-      'nb_players',
-      'nb_rounds',
-      'nb_capsules',
-      'nb_balls',
-      'nb_beans',
-      'nb_kintons',
-      'goku_regen_time',
-      'bean_regen_time',
-      'kinton_regen_time',
-      'kinton_life_time',
-      'max_strength',
-      'res_strength',
-      'moving_penalty',
-      'kamehame_penalty',
-      'combat_penalty',
-    ],
+    fields: ['round', 'rows', 'cols', ...MATCH_PARAMS],
     doc: 'the round, the board size and the parameters of the match (each one an API getter of the same name)',
   },
   cells: { type: 'Int8', doc: 'per cell (i*cols+j): its CType' },

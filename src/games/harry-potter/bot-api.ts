@@ -4,7 +4,7 @@
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
-import { posWithin, definePosHelpers } from '../../game-kit/bot-pos.ts';
+import { ijOf, posWithin, definePosHelpers, defineUnscopedEnums, DIR8, DI8, DJ8 } from '../../game-kit/bot-pos.ts';
 import { VIEW } from './view.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of HP). */
@@ -14,20 +14,14 @@ const isInteger = Number.isInteger;
 const floor = Math.floor;
 const Int16ArrayCtor = Int16Array;
 
-const Dir = { Down: 0, DR: 1, Right: 2, RU: 3, Up: 4, UL: 5, Left: 6, LD: 7 };
+const Dir = DIR8;
 const CellType = { Corridor: 0, Wall: 1 };
 const UnitType = { Wizard: 0, Ghost: 1 };
-const DI = [1, 1, 0, -1, -1, -1, 0, 1];
-const DJ = [0, 1, 1, 1, 0, -1, -1, -1];
+const DI = DI8;
+const DJ = DJ8;
 const NP = 4;
-const M = VIEW.meta.at;
-const P = VIEW.players.at;
-const PS = VIEW.players.stride;
-const S = VIEW.settings.at;
-const U = VIEW.units.at;
-const UF = VIEW.units.stride;
-const CS = VIEW.cells.shift;
-const CM = VIEW.cells.mask;
+// The view's indices, read once from its declaration (view.ts).
+const { meta: { at: M }, players: { at: P, stride: PS }, settings: { at: S }, units: { at: U, stride: UF }, cells: { shift: CS, mask: CM } } = VIEW;
 
 interface Pos {
   i: number;
@@ -89,12 +83,7 @@ export function install(rt: BotRuntime): void {
   let given = new Set<number>();
 
   rt.onView((view) => {
-    cells = view['cells'] as Uint8Array;
-    units = view['units'] as Int16Array;
-    meta = view['meta'] as Int32Array;
-    players = view['players'] as Int32Array;
-    spell = view['spell'] as Int32Array;
-    settings = view['settings'] as Int32Array;
+    ({ cells, units, meta, players, spell, settings } = view as unknown as { cells: Uint8Array; units: Int16Array; meta: Int32Array; players: Int32Array; spell: Int32Array; settings: Int32Array });
     rows = meta[M.rows]!;
     cols = meta[M.cols]!;
     n = meta[M.nb_units]!;
@@ -131,13 +120,7 @@ export function install(rt: BotRuntime): void {
 
   const d = rt.define;
 
-  d('Dir', Dir);
-  d('CellType', CellType);
-  d('UnitType', UnitType);
-  // C++ enums are unscoped: `move(id, Up)`, `cell(p).type == Wall`, `u.type == Ghost` port as they are.
-  for (const [k, v] of Object.entries(Dir)) d(k, v);
-  for (const [k, v] of Object.entries(CellType)) d(k, v);
-  for (const [k, v] of Object.entries(UnitType)) d(k, v);
+  defineUnscopedEnums(rt, { Dir, CellType, UnitType });
 
   // Pos helpers (C++ operators + and == on Pos and Dir).
   definePosHelpers(rt, DI, DJ);
@@ -171,12 +154,7 @@ export function install(rt: BotRuntime): void {
   // State.
   d('round', () => meta[M.round]);
   d('cell', (a: unknown, b?: unknown) => {
-    let i = a as number;
-    let j = b as number;
-    if (typeof a === 'object' && a !== null) {
-      i = (a as Pos).i;
-      j = (a as Pos).j;
-    }
+    const [i, j] = ijOf(a, b);
     if (!posOk(i, j)) return new Cell(CellType.Corridor, -1, -1, false); // the C++ default Cell
     const p = i * cols + j;
     const c = cells[p]!;

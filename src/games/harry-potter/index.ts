@@ -1,8 +1,6 @@
 // Harry Potter (EDA Q1 2024-25) as an Arbiter game. Rules: engine.ts; board
 // generation: mapgen.ts; bot API: bot-api.ts and player.d.ts.
 
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Rng } from '../../game-kit/rng.ts';
 import { defineGame, type BotView } from '../../game-kit/types.ts';
 import { record } from '../../game-kit/view-layout.ts';
@@ -10,9 +8,7 @@ import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
 import { GHOST, WIZARD, countWizards, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
 import { createState } from './mapgen.ts';
-import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 
 function describe(raw: unknown): string {
   try {
@@ -148,8 +144,7 @@ const game = defineGame<typeof SETTINGS.table, HPState, HPOrder, unknown>({
   engineVersion: 'harry-potter-2',
   nbPlayers: 4,
   defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },
-  bots: conventionalBotFiles(here),
-  statements: { ca: join(here, 'statement.ca.md') },
+  folder: import.meta.url,
 
   settings: SETTINGS,
   view: VIEW,

@@ -4,7 +4,7 @@
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
-import { posWithin } from '../../game-kit/bot-pos.ts';
+import { ijOf, posWithin } from '../../game-kit/bot-pos.ts';
 import { VIEW } from './view.ts';
 
 export const permutationFull = false;
@@ -25,13 +25,8 @@ interface Pos {
   j: number;
 }
 
-const M = VIEW.meta.at;
-const P = VIEW.players.at;
-const PS = VIEW.players.stride;
-const U = VIEW.units.at;
-const US = VIEW.units.stride;
-const CS = VIEW.cells.shift;
-const CM = VIEW.cells.mask;
+// The view's indices, read once from its declaration (view.ts).
+const { meta: { at: M }, players: { at: P, stride: PS }, units: { at: U, stride: US }, cells: { shift: CS, mask: CM } } = VIEW;
 
 export function install(rt: BotRuntime): void {
   let cells: Uint16Array<ArrayBufferLike> = new Uint16Array(0);
@@ -53,10 +48,7 @@ export function install(rt: BotRuntime): void {
   let given = new Set<number>();
 
   rt.onView((view) => {
-    cells = view['cells'] as Uint16Array;
-    units = view['units'] as Int16Array;
-    meta = view['meta'] as Int32Array;
-    players = view['players'] as Int32Array;
+    ({ cells, units, meta, players } = view as unknown as { cells: Uint16Array; units: Int16Array; meta: Int32Array; players: Int32Array });
     const grid = view['grid'] as Int16Array | undefined;
     np = meta[M.nb_players]!;
     nd = meta[M.nb_dwarves]!;
@@ -150,12 +142,7 @@ export function install(rt: BotRuntime): void {
   d('round', () => meta[M.round]);
   d('nb_units', () => balrog + 1);
   d('cell', (a: unknown, b?: unknown) => {
-    let i = a as number;
-    let j = b as number;
-    if (typeof a === 'object' && a !== null) {
-      i = (a as Pos).i;
-      j = (a as Pos).j;
-    }
+    const [i, j] = ijOf(a, b);
     if (!posOk(i, j)) {
       rt.warn(`cell: position (${String(i)}, ${String(j)}) is not on the board`);
       return { type: CellType.Cave, owner: -1, id: -1, turns: 0, treasure: false };

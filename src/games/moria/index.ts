@@ -2,8 +2,6 @@
 // Rules: the original engine's (repository alvaroarino/JOC-EDA-2019-2020, folder
 // game19/), state for state; statement.en.md in this folder; FIDELITY.md.
 
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Rng } from '../../game-kit/rng.ts';
 import { defineGame } from '../../game-kit/types.ts';
 import { record } from '../../game-kit/view-layout.ts';
@@ -11,9 +9,7 @@ import { VIEW } from './view.ts';
 import { CONST, SETTINGS, type MoriaConfig } from './config.ts';
 import { blankState, CT, generateUnits, layout, NONE_DIR, playRound, UT, type MoriaOrder, type MoriaState } from './engine.ts';
 import { generateGrid, readGrid } from './mapgen.ts';
-import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const CB = VIEW.cells.shift;
 const U = VIEW.units;
 const P = VIEW.players;
@@ -74,9 +70,7 @@ const game = defineGame({
   engineVersion: 'moria-2',
   nbPlayers: 4,
   defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },
-  bots: conventionalBotFiles(here),
-  // The statements, kept in this folder so a deployment carries them.
-  statements: { en: join(here, 'statement.en.md'), ca: join(here, 'statement.ca.md') },
+  folder: import.meta.url,
 
   settings: SETTINGS,
   view: VIEW,

@@ -4,19 +4,9 @@
 // the view carries the state faithfully and bot-api.ts decodes it right.
 
 import { layout, type MoriaState } from './engine.ts';
+import { fnv1a, probeHeader } from '../../game-kit/view-probe.ts';
 
-/** 32-bit FNV-1a, written the same way in the probe. */
-function fnv(s: string): number {
-  let h = 0x811c9dc5;
-  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193) >>> 0;
-  return h;
-}
-
-export const probeBot = `/// <reference path="../player.d.ts" />
-export const GAME = 'moria';
-export const PLAYER_NAME = 'Probe';
-${fnv.toString()}
-export default class extends Player {
+export const probeBot = `${probeHeader('moria')}export default class extends Player {
   play(): void {
     const np = nb_players();
     let s = [me(), round(), np, nb_rounds(), nb_dwarves(), nb_wizards(), max_nb_orcs(), nb_trolls(), treasure_value(), rock_resistance(), rows(), cols(), balrog_id(), nb_units()].join(',');
@@ -31,7 +21,7 @@ export default class extends Player {
       const u = unit(id);
       if (u.id >= 0) s += ';' + u.id + '.' + u.type + '.' + u.player + '.' + u.health + '.' + u.pos.i + '.' + u.pos.j;
     }
-    console.log('VIEW ' + round() + ' ' + fnv(s));
+    console.log('VIEW ' + round() + ' ' + fnv1a(s));
   }
 }
 `;
@@ -52,5 +42,5 @@ export function expectedViewHash(st: MoriaState, me: number): number {
     const p = st.upos[id]!;
     s += ';' + id + '.' + st.utype[id] + '.' + st.uplayer[id] + '.' + st.uhealth[id] + '.' + Math.floor(p / c.cols) + '.' + (p % c.cols);
   }
-  return fnv(s);
+  return fnv1a(s);
 }

@@ -5,7 +5,7 @@
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
 import { VIEW } from './view.ts';
-import { posWithin, definePosHelpers } from '../../game-kit/bot-pos.ts';
+import { ijOf, posWithin, definePosHelpers, defineUnscopedEnums, DIR8, DI8, DJ8 } from '../../game-kit/bot-pos.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of TWD). */
 export const permutationFull = true;
@@ -13,19 +13,13 @@ export const permutationFull = true;
 const isInteger = Number.isInteger;
 const floor = Math.floor;
 
-const Dir = { Down: 0, DR: 1, Right: 2, RU: 3, Up: 4, UL: 5, Left: 6, LD: 7 };
+const Dir = DIR8;
 const CellType = { Street: 0, Waste: 1 };
 const UnitType = { Alive: 0, Dead: 1, Zombie: 2 };
-const DI = [1, 1, 0, -1, -1, -1, 0, 1];
-const DJ = [0, 1, 1, 1, 0, -1, -1, -1];
-const M = VIEW.meta.at;
-const S = VIEW.settings.at;
-const P = VIEW.players.at;
-const PS = VIEW.players.stride;
-const U = VIEW.units.at;
-const US = VIEW.units.stride;
-const CS = VIEW.cells.shift;
-const CM = VIEW.cells.mask;
+const DI = DI8;
+const DJ = DJ8;
+// The view's indices, read once from its declaration (view.ts).
+const { meta: { at: M }, settings: { at: S }, players: { at: P, stride: PS }, units: { at: U, stride: US }, cells: { shift: CS, mask: CM } } = VIEW;
 
 interface Pos {
   i: number;
@@ -70,11 +64,7 @@ export function install(rt: BotRuntime): void {
   let given = new Set<number>();
 
   rt.onView((view) => {
-    meta = view['meta'] as Int32Array;
-    settings = view['settings'] as Int32Array;
-    players = view['players'] as Int32Array;
-    cells = view['cells'] as Uint8Array;
-    units = view['units'] as Int16Array;
+    ({ meta, settings, players, cells, units } = view as unknown as { meta: Int32Array; settings: Int32Array; players: Int32Array; cells: Uint8Array; units: Int16Array });
     np = settings[S.num_players]!;
     rows = settings[S.board_rows]!;
     cols = settings[S.board_cols]!;
@@ -116,13 +106,7 @@ export function install(rt: BotRuntime): void {
   }
 
   const d = rt.define;
-  d('Dir', Dir);
-  d('CellType', CellType);
-  d('UnitType', UnitType);
-  // C++ enums are unscoped: `move(id, Up)`, `cell(p).type == Waste`, `u.type == Zombie` port as they are.
-  for (const [k, v] of Object.entries(Dir)) d(k, v);
-  for (const [k, v] of Object.entries(CellType)) d(k, v);
-  for (const [k, v] of Object.entries(UnitType)) d(k, v);
+  defineUnscopedEnums(rt, { Dir, CellType, UnitType });
 
   // Pos helpers (the C++ operators + and == of Structs.hh).
   definePosHelpers(rt, DI, DJ);
@@ -148,12 +132,7 @@ export function install(rt: BotRuntime): void {
   // State.
   d('round', () => meta[M.round]);
   d('cell', (a: unknown, b?: unknown) => {
-    let i = a as number;
-    let j = b as number;
-    if (typeof a === 'object' && a !== null) {
-      i = (a as Pos).i;
-      j = (a as Pos).j;
-    }
+    const [i, j] = ijOf(a, b);
     if (!posOk(i, j)) {
       rt.warn(`cell requested for position (${String(i)}, ${String(j)})`);
       return new Cell(CellType.Street, -1, -1, false); // the C++ default Cell

@@ -1,15 +1,11 @@
 // The Walking Dead (Albert Oliveras, UPC EDA Q1 2022-23) as an Arbiter game.
 
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineGame, type BotView } from '../../game-kit/types.ts';
 import { record } from '../../game-kit/view-layout.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
 import { createState, nextState, scoreOf, strengthOf, aliveCount, UType, type TwdOrder, type TwdState } from './engine.ts';
-import { conventionalBotFiles } from '../../game-kit/bot-files.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 
 
 /**
@@ -80,8 +76,7 @@ const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, unknown>({
   engineVersion: 'walking-dead-2',
   nbPlayers: 4,
   defaultLimits: { cpuBudgetMs: 10000, memoryMb: 128 },
-  bots: conventionalBotFiles(here),
-  statements: { ca: join(here, 'statement.ca.md') },
+  folder: import.meta.url,
 
   settings: SETTINGS,
   view: VIEW,

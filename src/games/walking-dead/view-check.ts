@@ -4,19 +4,9 @@
 // the view carries the state faithfully and bot-api.ts decodes it right.
 
 import { strengthOf, UType, type TwdState } from './engine.ts';
+import { fnv1a, probeHeader } from '../../game-kit/view-probe.ts';
 
-/** 32-bit FNV-1a, written the same way in the probe. */
-function fnv(s: string): number {
-  let h = 0x811c9dc5;
-  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193) >>> 0;
-  return h;
-}
-
-export const probeBot = `/// <reference path="../player.d.ts" />
-export const GAME = 'walking-dead';
-export const PLAYER_NAME = 'Probe';
-${fnv.toString()}
-export default class extends Player {
+export const probeBot = `${probeHeader('walking-dead')}export default class extends Player {
   play(): void {
     const np = num_players();
     let s = [me(), round(), np, num_rounds(), board_rows(), board_cols(), num_ini_units_per_clan(), num_ini_zombies(), num_ini_food(), clan_ini_strength(),
@@ -37,7 +27,7 @@ export default class extends Player {
       const u = unit(id);
       s += ';' + u.id + '.' + u.type + '.' + u.player + '.' + u.pos.i + '.' + u.pos.j + '.' + u.rounds_for_zombie;
     }
-    console.log('VIEW ' + round() + ' ' + fnv(s));
+    console.log('VIEW ' + round() + ' ' + fnv1a(s));
   }
 }
 `;
@@ -61,5 +51,5 @@ export function expectedViewHash(st: TwdState, me: number): number {
     const p = st.uPos[id]!;
     s += ';' + id + '.' + st.uType[id] + '.' + st.uPlayer[id] + '.' + (p < 0 ? -1 : Math.floor(p / st.cols)) + '.' + (p < 0 ? -1 : p % st.cols) + '.' + st.uRfz[id];
   }
-  return fnv(s);
+  return fnv1a(s);
 }

@@ -7,7 +7,7 @@ import { gateProgress } from '../../domain/gate-progress.ts';
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
 import { HttpError, badRequest, notFound, tooLarge } from '../errors.ts';
 import { submitRateLimit } from '../rate-limits.ts';
-import { statusOut, FINAL_STATUSES, matchOut, matchInclude } from '../../domain/serialize.ts';
+import { statusOut, FINAL_STATUSES, matchOut, matchInclude, submissionSelect } from '../../domain/serialize.ts';
 import { clientKey } from '../attempt-budgets.ts';
 import type { JudgeEventMessage } from '../events.ts';
 import { idParams } from '../schemas.ts';
@@ -97,26 +97,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
   );
 
   async function loadSubmission(id: number) {
-    const s = await db.submission.findUnique({
-      where: { id },
-      select: {
-        id: true,
-        game: true,
-        version: true,
-        filename: true,
-        sizeBytes: true,
-        status: true,
-        reason: true,
-        reasonLine: true,
-        reasonDetail: true,
-        createdAt: true,
-        startedAt: true,
-        finishedAt: true,
-        userId: true,
-        user: { select: { username: true } },
-        player: { select: { name: true, locked: true } },
-      },
-    });
+    const s = await db.submission.findUnique({ where: { id }, select: submissionSelect });
     if (!s) throw notFound(`no submission ${id}`);
     return s;
   }

@@ -10,7 +10,7 @@ import { loadGames } from '../../game-kit/registry.ts';
 import { GATE_DUMMY_MATCHES, GATE_OPPONENT } from '../../domain/gate.ts';
 import type { AuthUser } from '../../server/auth.ts';
 import { forbidden, notFound } from '../../server/errors.ts';
-import { FINAL_STATUSES, matchInclude, matchOut, statusOut } from '../../domain/serialize.ts';
+import { FINAL_STATUSES, matchInclude, matchOut, statusOut, submissionSelect } from '../../domain/serialize.ts';
 import { gateProgress, type GateStepState } from '../../domain/gate-progress.ts';
 import { html, type Html, type HtmlValue } from '../html.ts';
 import { sendPage } from '../layout.ts';
@@ -35,22 +35,6 @@ export function statusBadge(status: string, id?: string): Html {
 const PAGE_NAMES = 20;
 const VERSIONS_SHOWN = 30;
 
-const submissionSelect = {
-  id: true,
-  game: true,
-  version: true,
-  filename: true,
-  sizeBytes: true,
-  status: true,
-  reason: true,
-  reasonLine: true,
-  reasonDetail: true,
-  createdAt: true,
-  startedAt: true,
-  finishedAt: true,
-  userId: true,
-  player: { select: { name: true, locked: true, qualifiedSubmissionId: true } },
-} as const;
 
 /** A submission its owner or an admin may read: 404 if there is none, 403 for anyone else (as the API's source route). */
 async function ownSubmission(db: Db, me: AuthUser, id: number) {

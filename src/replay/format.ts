@@ -2,7 +2,7 @@
 // nothing else, and `arbiter verify` re-runs the engine from its seed and
 // orders. Bump REPLAY_VERSION on any incompatible change.
 
-import type { Limits } from '../game-kit/types.ts';
+import type { Limits } from '../limits.ts';
 
 export const REPLAY_FORMAT = 'arbiter-replay';
 export const REPLAY_VERSION = 1;

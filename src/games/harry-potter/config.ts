@@ -1,8 +1,8 @@
 // Harry Potter settings: the keys of the original default.cnf in snake case
 // (the original default.cnf). NUM_PLAYERS is fixed to 4.
 
-import { GameConfigError } from '../../game-kit/types.ts';
-import { defaultSettings, defineSettings, type ConfigOf } from '../../game-kit/settings.ts';
+
+import { defaultSettings, defineSettings, GameConfigError, type ConfigOf } from '../../game-kit/settings.ts';
 
 export const SETTINGS = defineSettings({
   table: {

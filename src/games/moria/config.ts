@@ -1,8 +1,8 @@
 // Moria settings: the keys of the original default.cnf plus
 // the constants Settings.hh hard-codes.
 
-import { GameConfigError } from '../../game-kit/types.ts';
-import { defaultSettings, defineSettings, type ConfigOf } from '../../game-kit/settings.ts';
+
+import { defaultSettings, defineSettings, GameConfigError, type ConfigOf } from '../../game-kit/settings.ts';
 
 /** Ranges: Settings.cc asserts nb_players == 4 and rows == cols == 60. */
 export const SETTINGS = defineSettings({

@@ -1,8 +1,8 @@
 // The Walking Dead: parameters, named as in the original default.cnf (in
 // snake case), with the values of that file.
 
-import { GameConfigError } from '../../game-kit/types.ts';
-import { defaultSettings, defineSettings, type ConfigOf } from '../../game-kit/settings.ts';
+
+import { defaultSettings, defineSettings, GameConfigError, type ConfigOf } from '../../game-kit/settings.ts';
 
 export const SETTINGS = defineSettings({
   table: {

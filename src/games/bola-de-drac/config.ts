@@ -11,7 +11,6 @@
 // or 2012 (the original engine of 2012, hecrj/bola-de-drac, for comparisons:
 // it plays nb_rounds - 1 rounds). See FIDELITY.md.
 
-
 import { defaultSettings, defineSettings, GameConfigError, type ConfigOf, type SettingsTable } from '../../game-kit/settings.ts';
 import { parseCnf } from './cnf.ts';
 

@@ -1,7 +1,6 @@
 // Harry Potter settings: the keys of the original default.cnf in snake case
 // (the original default.cnf). NUM_PLAYERS is fixed to 4.
 
-
 import { defaultSettings, defineSettings, GameConfigError, type ConfigOf } from '../../game-kit/settings.ts';
 
 export const SETTINGS = defineSettings({

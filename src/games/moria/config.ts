@@ -1,7 +1,6 @@
 // Moria settings: the keys of the original default.cnf plus
 // the constants Settings.hh hard-codes.
 
-
 import { defaultSettings, defineSettings, GameConfigError, type ConfigOf } from '../../game-kit/settings.ts';
 
 /** Ranges: Settings.cc asserts nb_players == 4 and rows == cols == 60. */

@@ -1,7 +1,6 @@
 // The Walking Dead: parameters, named as in the original default.cnf (in
 // snake case), with the values of that file.
 
-
 import { defaultSettings, defineSettings, GameConfigError, type ConfigOf } from '../../game-kit/settings.ts';
 
 export const SETTINGS = defineSettings({

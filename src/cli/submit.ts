@@ -15,7 +15,8 @@ import { basename, join } from 'node:path';
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { GateProgress, GateStep } from '../domain/gate-progress.ts';
+import type { GateProgress, GateStepView } from '../domain/gate-progress.ts';
+import { GateStep } from '../domain/statuses.ts';
 
 const USAGE = 'usage: arbiter submit <bot.ts|bot.js> [--game <id>] [--url <server>] [--token <token>] [--no-follow]';
 const FINAL = new Set(['qualified', 'rejected']);
@@ -184,19 +185,19 @@ const STEP_TEXT: Record<string, string> = {
 };
 
 /** One line per gate match: its step, its verdict as the server judged it, and every seat's score. */
-function describeMatch(m: GateMatch, step: GateStep | undefined, submissionId: number): string {
+function describeMatch(m: GateMatch, step: GateStepView | undefined, submissionId: number): string {
   const seats = [...m.participants].sort((a, b) => a.seat - b.seat);
   const label = step?.label ?? `match ${m.id}`;
   if (m.status !== 'done') return `  #${m.id} ${label.padEnd(24)} ${m.status}`;
   const scores = seats
     .map((p) => {
       const me = p.submissionId === submissionId;
-      const who = m.gateStep === 'selfplay' ? `copy ${p.seat + 1}` : me ? `${p.name} (you)` : p.name;
+      const who = m.gateStep === GateStep.selfplay ? `copy ${p.seat + 1}` : me ? `${p.name} (you)` : p.name;
       const frozen = p.frozen ? ` [frozen in round ${p.frozen.round ?? 0}: ${p.frozen.reason}]` : '';
       return `${who} ${p.score ?? '-'}${frozen}`;
     })
     .join(', ');
-  const VERDICT: Partial<Record<GateStep['state'], string>> = { won: ' WON', lost: ' lost', passed: ' ok', failed: ' a copy froze' };
+  const VERDICT: Partial<Record<GateStepView['state'], string>> = { won: ' WON', lost: ' lost', passed: ' ok', failed: ' a copy froze' };
   return `  #${m.id} ${label.padEnd(24)} seed ${m.seed}:${(step && VERDICT[step.state]) ?? ''}  ${scores}`;
 }
 

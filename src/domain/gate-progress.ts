@@ -4,13 +4,14 @@
 
 import { isOutrightWinner } from '../game-kit/ranking.ts';
 import { GATE_DUMMY_MATCHES, GATE_OPPONENT } from './gate.ts';
-import { FINAL_STATUSES, type matchOut } from './serialize.ts';
+import type { matchOut } from './serialize.ts';
+import { FINAL_STATUSES, GATE_ORDER, GateStep, SELF_PLAY, type SubmissionStatusOut } from './statuses.ts';
 
 export type GateStepState = 'pending' | 'running' | 'passed' | 'failed' | 'skipped' | 'won' | 'lost' | 'error';
 
 type GateMatch = Pick<ReturnType<typeof matchOut>, 'id' | 'seed' | 'status' | 'gateStep' | 'gateIndex' | 'participants'>;
 
-export interface GateStep {
+export interface GateStepView {
   /** 'compile', 'selfplay', 'dummy-0' .. 'dummy-3'. */
   key: string;
   label: string;
@@ -26,7 +27,7 @@ export interface GateProgress {
   final: boolean;
   /** The step that rejected it, or null. */
   failedStep: string | null;
-  steps: GateStep[];
+  steps: GateStepView[];
 }
 
 /** Which step rejected it: reasonDetail.step, or the compile step for older rows without detail. */
@@ -36,16 +37,15 @@ function failedStepOf(status: string, reasonDetail: unknown): string | null {
   return typeof step === 'string' ? step : 'compile';
 }
 
-const ORDER = ['queued', 'compiling', 'self-play', 'qualifying', 'qualified'];
 
 export function gateProgress(submission: { id: number; status: string; reasonDetail: unknown }, matches: readonly GateMatch[]): GateProgress {
   const { status } = submission;
   const final = FINAL_STATUSES.has(status);
   const failed = failedStepOf(status, submission.reasonDetail);
-  const reached = (step: string) => ORDER.indexOf(status) > ORDER.indexOf(step);
-  const selfplay = matches.find((m) => m.gateStep === 'selfplay');
+  const reached = (step: string) => GATE_ORDER.indexOf(status as SubmissionStatusOut) > GATE_ORDER.indexOf(step as SubmissionStatusOut);
+  const selfplay = matches.find((m) => m.gateStep === GateStep.selfplay);
   const dummies = new Map(matches.filter((m) => m.gateStep === 'dummy').map((m) => [m.gateIndex ?? -1, m]));
-  const steps: GateStep[] = [
+  const steps: GateStepView[] = [
     {
       key: 'compile',
       label: 'Compile',
@@ -54,10 +54,10 @@ export function gateProgress(submission: { id: number; status: string; reasonDet
       seed: null,
     },
     {
-      key: 'selfplay',
+      key: GateStep.selfplay,
       label: 'Self-play',
       state:
-        failed === 'compile' ? 'skipped' : failed === 'selfplay' ? 'failed' : status === 'self-play' ? 'running' : reached('self-play') || failed === 'dummy' ? 'passed' : 'pending',
+        failed === 'compile' ? 'skipped' : failed === GateStep.selfplay ? 'failed' : status === SELF_PLAY ? 'running' : reached(SELF_PLAY) || failed === 'dummy' ? 'passed' : 'pending',
       matchId: selfplay?.id ?? null,
       seed: selfplay?.seed ?? null,
     },

@@ -18,6 +18,7 @@ import { getGame } from '../game-kit/registry.ts';
 import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
 import { initialRating } from '../ratings/index.ts';
 import { createMatch, type SeatRef, type Tx } from '../scheduler/matches.ts';
+import { GateStep, SELF_PLAY } from './statuses.ts';
 
 /** The production gate's opponent: always Dummy (the judge's rules). */
 export const GATE_OPPONENT = 'Dummy';
@@ -49,8 +50,6 @@ export interface GateEffects {
 
 export const emptyEffects = (): GateEffects => ({ enqueue: [], cancel: [], events: [] });
 
-/** The API's name for a status (Prisma's `self_play` is 'self-play' on the wire). */
-export const wireStatus = (s: string) => (s === 'self_play' ? 'self-play' : s);
 
 /**
  * Starts judging a submission the API has just inserted (status `queued`):
@@ -127,13 +126,13 @@ export async function gateOnCheck(tx: Tx, submissionId: number, verdict: CheckVe
     game: sub.game,
     kind: 'gate',
     submissionId: sub.id,
-    gateStep: 'selfplay',
+    gateStep: GateStep.selfplay,
     config: options.config ?? null,
     seats: Array.from({ length: (await getGame(sub.game)).nbPlayers }, () => me),
   });
   await tx.submission.update({ where: { id: sub.id }, data: { status: 'self_play', ...(sub.startedAt ? {} : { startedAt: new Date() }) } });
   effects.enqueue.push(matchId);
-  effects.events.push({ submissionId: String(sub.id), status: 'self-play' });
+  effects.events.push({ submissionId: String(sub.id), status: SELF_PLAY });
   return effects;
 }
 
@@ -178,7 +177,7 @@ export async function gateOnMatch(tx: Tx, match: FinishedGateMatch, options: Gat
   const sub = await lockSubmission(tx, match.submissionId);
   if (!sub) return effects;
   const seats = [...match.participants].sort((a, b) => a.seat - b.seat);
-  if (match.gateStep === 'selfplay') {
+  if (match.gateStep === GateStep.selfplay) {
     // Recorded after a rejection by another step: nothing more to do.
     if (sub.status === 'self_play') await afterSelfPlay(tx, effects, sub, match, seats, options);
   } else if (sub.status === 'qualifying') await afterDummyMatch(tx, effects, sub, match, seats, options);

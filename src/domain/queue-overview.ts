@@ -3,6 +3,7 @@
 // expect (GET /api/queue, the /queue page, /metrics).
 
 import type { Db } from '../db/client.ts';
+import { CLOSED_MATCH, GateStep, JUDGING, MATCH_KINDS, OPEN_MATCH, VERDICTS } from './statuses.ts';
 import { GATE_DUMMY_MATCHES } from './gate.ts';
 import { withTimeout, type JudgeQueues, type QueueStats, type WorkerHeartbeat } from '../queue/index.ts';
 
@@ -23,7 +24,6 @@ export async function readQueueStats(deps: { queues: JudgeQueues | null }): Prom
   }
 }
 
-const KINDS = ['gate', 'ranked', 'tournament', 'challenge'] as const;
 /** Throughput is averaged over this many minutes (and shown minute by minute). */
 export const THROUGHPUT_MINUTES = 10;
 const median = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
@@ -86,20 +86,20 @@ export async function queueOverview(deps: { db: Db; queues: JudgeQueues | null }
     db.match.findMany({ where: { ...where, status: 'done', durationMs: { not: null } }, orderBy: { id: 'desc' }, take: DURATION_SAMPLES, select: { durationMs: true } });
   const [q, open, finished, durations, verdicts, workers, gateOpen, pending, kindDurations] = await Promise.all([
     readQueueStats(deps),
-    db.match.groupBy({ by: ['kind', 'status'], where: { status: { in: ['queued', 'running'] } }, _count: { _all: true } }),
-    db.match.findMany({ where: { status: { in: ['done', 'failed'] }, finishedAt: { gte: since } }, select: { finishedAt: true } }),
+    db.match.groupBy({ by: ['kind', 'status'], where: { status: { in: OPEN_MATCH } }, _count: { _all: true } }),
+    db.match.findMany({ where: { status: { in: CLOSED_MATCH }, finishedAt: { gte: since } }, select: { finishedAt: true } }),
     db.match.findMany({ where: { status: 'done', durationMs: { not: null } }, orderBy: { id: 'desc' }, take: 100, select: { durationMs: true } }),
     db.submission.findMany({
-      where: { status: { in: ['qualified', 'rejected'] }, finishedAt: { not: null } },
+      where: { status: { in: VERDICTS }, finishedAt: { not: null } },
       orderBy: { finishedAt: 'desc' },
       take: 50,
       select: { createdAt: true, startedAt: true, finishedAt: true },
     }),
     deps.queues ? withTimeout(deps.queues.workers(), 3000, 'workers').catch(() => [] as WorkerHeartbeat[]) : Promise.resolve([] as WorkerHeartbeat[]),
-    db.match.groupBy({ by: ['gateStep', 'status'], where: { kind: 'gate', status: { in: ['queued', 'running'] } }, _count: { _all: true } }),
-    db.submission.groupBy({ by: ['status'], where: { status: { in: ['queued', 'compiling', 'self_play', 'qualifying'] } }, _count: { _all: true } }),
+    db.match.groupBy({ by: ['gateStep', 'status'], where: { kind: 'gate', status: { in: OPEN_MATCH } }, _count: { _all: true } }),
+    db.submission.groupBy({ by: ['status'], where: { status: { in: JUDGING } }, _count: { _all: true } }),
     Promise.all([
-      recentOf({ kind: 'gate', gateStep: 'selfplay' }),
+      recentOf({ kind: 'gate', gateStep: GateStep.selfplay }),
       recentOf({ kind: 'gate', gateStep: 'dummy' }),
       recentOf({ kind: 'ranked' }),
       recentOf({ kind: 'tournament' }),
@@ -107,7 +107,7 @@ export async function queueOverview(deps: { db: Db; queues: JudgeQueues | null }
     ]),
   ]);
   const count = (kind: string, status: string) => open.find((r) => r.kind === kind && r.status === status)?._count._all ?? 0;
-  const matches = KINDS.map((kind) => ({ kind, waiting: count(kind, 'queued'), running: count(kind, 'running') }));
+  const matches = MATCH_KINDS.map((kind) => ({ kind, waiting: count(kind, 'queued'), running: count(kind, 'running') }));
   const waiting = matches.reduce((n, m) => n + m.waiting, 0);
   const running = matches.reduce((n, m) => n + m.running, 0);
 
@@ -143,7 +143,7 @@ export async function queueOverview(deps: { db: Db; queues: JudgeQueues | null }
     inSelfPlay: subs('self_play'),
     selfplay: { queued: gateCount('selfplay', 'queued'), running: gateCount('selfplay', 'running') },
     dummy: { queued: gateCount('dummy', 'queued'), running: gateCount('dummy', 'running') },
-    otherRunning: KINDS.filter((k) => k !== 'gate').map((kind) => ({ kind, running: count(kind, 'running') })),
+    otherRunning: MATCH_KINDS.filter((k) => k !== 'gate').map((kind) => ({ kind, running: count(kind, 'running') })),
     submissions: compiling + subs('self_play') + subs('qualifying'),
   };
   return {
@@ -169,7 +169,7 @@ interface WorkAhead {
   inSelfPlay: number;
   selfplay: { queued: number; running: number };
   dummy: { queued: number; running: number };
-  otherRunning: { kind: (typeof KINDS)[number]; running: number }[];
+  otherRunning: { kind: (typeof MATCH_KINDS)[number]; running: number }[];
   submissions: number;
 }
 

@@ -1,10 +1,6 @@
 // Rows → JSON as the API shows them.
 
-import type { SubmissionStatus } from '../db/client.ts';
-
-/** The database enum value `self_play` is 'self-play' on the wire. */
-export const statusOut = (s: SubmissionStatus | string) => (s === 'self_play' ? 'self-play' : s);
-export const FINAL_STATUSES = new Set(['qualified', 'rejected']);
+export { FINAL_STATUSES, statusOut } from './statuses.ts';
 
 export interface ParticipantRow {
   seat: number;

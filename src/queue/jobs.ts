@@ -3,6 +3,7 @@
 // `results`. A match job carries everything needed to play it, so a worker
 // never opens the database.
 
+import type { GateStep, MatchStatus, SubmissionStatusOut } from '../domain/statuses.ts';
 import type { MatchSpec } from '../runner/types.ts';
 import type { ReplayPlayer } from '../replay/format.ts';
 
@@ -116,16 +117,25 @@ export const matchIdOfJob = (jobId: string): number | null => {
   return m ? Number(m[1]) : null;
 };
 
-/** What the recorder and the workers publish on `${prefix}:events` (the API's live streams forward them). */
-export interface JudgeEvent {
-  submissionId?: string;
-  matchId?: string;
-  /** A submission status when only submissionId is set, else a match status. */
-  status: string;
+/** A submission's status changed (the recorder publishes it). */
+export interface SubmissionEvent {
+  submissionId: string;
+  matchId?: undefined;
+  status: SubmissionStatusOut;
   reason?: string;
+}
+
+/** A match started, progressed or ended (the workers and the recorder publish it). */
+export interface MatchEvent {
+  matchId: string;
+  /** The gate's submission, for a gate match. */
+  submissionId?: string;
+  status: MatchStatus;
   /** While a match runs: progress. */
   round?: number;
   totalRounds?: number;
-  /** Gate step of a match event: 'selfplay' | 'dummy'. */
-  step?: string;
+  step?: GateStep;
 }
+
+/** What the recorder and the workers publish on `${prefix}:events` (the API's live streams forward them). */
+export type JudgeEvent = SubmissionEvent | MatchEvent;

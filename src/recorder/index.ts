@@ -9,6 +9,7 @@
 import { QueueEvents, Worker } from 'bullmq';
 import { MATCHES_QUEUE, RESULTS_QUEUE, RESULT_BACKOFF_TYPE, matchIdOfJob, redisOptions, resultBackoffMs, watchRedis, type ResultJobData } from '../queue/index.ts';
 import { recordResult, type RecordDeps } from './record.ts';
+import { OPEN_MATCH } from '../domain/statuses.ts';
 
 export { recordResult, type RecordDeps } from './record.ts';
 
@@ -60,7 +61,7 @@ export async function startRecorder(deps: RecordDeps & RecorderOptions): Promise
     const id = matchIdOfJob(jobId);
     if (id === null) return;
     deps.db.match
-      .updateMany({ where: { id, status: { in: ['queued', 'running'] } }, data: { status: 'running', startedAt: new Date(), attempts: { increment: 1 } } })
+      .updateMany({ where: { id, status: { in: OPEN_MATCH } }, data: { status: 'running', startedAt: new Date(), attempts: { increment: 1 } } })
       .catch((e: unknown) => log(`recorder: could not mark match ${id} running: ${e instanceof Error ? e.message : String(e)}`));
   });
   await Promise.all([worker.waitUntilReady(), events.waitUntilReady()]);

@@ -12,6 +12,7 @@ import { matchJobId } from '../queue/index.ts';
 import { rateMatch, initialRating } from '../ratings/index.ts';
 import { emptyEffects, gateOnCheck, gateOnMatch, type GateEffects, type GateOptions } from '../domain/gate.ts';
 import { enqueueMatch, type Tx } from '../scheduler/matches.ts';
+import { OPEN_MATCH } from '../domain/statuses.ts';
 
 export interface RecordDeps {
   db: Db;
@@ -96,7 +97,7 @@ async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, ga
   if (!match) return { outcome: 'unknown' as const, effects, match: null };
   const finishedAt = new Date();
   const claimed = await tx.match.updateMany({
-    where: { id: matchId, status: { in: ['queued', 'running'] } },
+    where: { id: matchId, status: { in: OPEN_MATCH } },
     data: result.ok
       ? {
           status: 'done',

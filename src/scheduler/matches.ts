@@ -10,6 +10,7 @@ import { builtinSeat } from '../runner/builtins.ts';
 import { getGame } from '../game-kit/registry.ts';
 import type { Limits } from '../limits.ts';
 import type { MatchSeat, MatchSpec } from '../runner/types.ts';
+import type { GateStep } from '../domain/statuses.ts';
 import {
   MATCH_JOB_OPTIONS,
   PRIORITY,
@@ -38,7 +39,7 @@ export interface NewMatch {
   config?: Record<string, unknown> | null;
   seats: SeatRef[];
   submissionId?: number;
-  gateStep?: 'selfplay' | 'dummy';
+  gateStep?: GateStep;
   gateIndex?: number;
   /** The judge's limits; the game's defaults unless given. */
   limits?: Limits;

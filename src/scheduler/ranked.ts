@@ -10,6 +10,7 @@ import type { JudgeQueues } from '../queue/index.ts';
 import { GATE_OPPONENT } from '../domain/gate.ts';
 import { getGame } from '../game-kit/registry.ts';
 import { createMatch, enqueueMatch, type SeatRef } from './matches.ts';
+import { OPEN_MATCH } from '../domain/statuses.ts';
 
 export interface RankedOptions {
   /** Ranked matches kept queued or running per game; 0 = twice the match runners seen (at least 2). */
@@ -66,7 +67,7 @@ export async function scheduleRanked(deps: { db: Db; queues: JudgeQueues }, opti
   for (const game of games) {
     const { nbPlayers } = await getGame(game);
     const inFlight = await db.match.findMany({
-      where: { game, kind: 'ranked', status: { in: ['queued', 'running'] } },
+      where: { game, kind: 'ranked', status: { in: OPEN_MATCH } },
       select: { participants: { select: { playerId: true } } },
     });
     let need = target - inFlight.length;

@@ -10,6 +10,7 @@ import type { Db } from '../db/client.ts';
 import { checkJobId, matchJobId, resultJobId, type JudgeQueues } from '../queue/index.ts';
 import { startGate } from '../domain/gate.ts';
 import { enqueueMatch } from './matches.ts';
+import { OPEN_MATCH, SubmissionStatus } from '../domain/statuses.ts';
 
 export interface SweepReport {
   started: number;
@@ -34,7 +35,7 @@ export async function sweep(deps: { db: Db; queues: JudgeQueues }, options: { ol
   };
 
   const submissions = await db.submission.findMany({
-    where: { status: { in: ['queued', 'compiling'] }, updatedAt: { lt: cutoff } },
+    where: { status: { in: [SubmissionStatus.queued, SubmissionStatus.compiling] }, updatedAt: { lt: cutoff } },
     select: { id: true, status: true, createdAt: true },
   });
   for (const s of submissions) {
@@ -63,7 +64,7 @@ export async function sweep(deps: { db: Db; queues: JudgeQueues }, options: { ol
   }
 
   const matches = await db.match.findMany({
-    where: { status: { in: ['queued', 'running'] }, createdAt: { lt: cutoff } },
+    where: { status: { in: OPEN_MATCH }, createdAt: { lt: cutoff } },
     select: { id: true, createdAt: true },
   });
   for (const m of matches) {

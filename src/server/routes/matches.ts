@@ -7,6 +7,7 @@ import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../scheduler/retentio
 import { matchOut, matchInclude } from '../../domain/serialize.ts';
 import { listMatches, type ListQuery } from '../../domain/matches.ts';
 import { idParams } from '../schemas.ts';
+import { MATCH_KINDS, MATCH_STATUSES } from '../../domain/statuses.ts';
 
 export default async function matchRoutes(app: FastifyInstance) {
   const { db } = app.deps;
@@ -23,8 +24,8 @@ export default async function matchRoutes(app: FastifyInstance) {
           properties: {
             game: { type: 'string', minLength: 1, maxLength: 64 },
             player: { type: 'string', minLength: 1, maxLength: 64 },
-            kind: { type: 'string', enum: ['gate', 'ranked', 'tournament', 'challenge'] },
-            status: { type: 'string', enum: ['queued', 'running', 'done', 'failed'] },
+            kind: { type: 'string', enum: MATCH_KINDS },
+            status: { type: 'string', enum: MATCH_STATUSES },
             submission: { type: 'integer', minimum: 1, maximum: 2147483647 },
             limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
             offset: { type: 'integer', minimum: 0, maximum: 1000000, default: 0 },

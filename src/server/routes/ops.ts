@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { quantile, queueOverview, readQueueStats } from '../../domain/queue-overview.ts';
 import { withTimeout, type ResultBacklog } from '../../queue/index.ts';
+import { MATCH_KINDS, statusOut, VERDICTS } from '../../domain/statuses.ts';
 
 const nullableNumber = { type: ['number', 'null'] } as const;
 const queueOverviewSchema = {
@@ -110,7 +111,7 @@ export default async function opsRoutes(app: FastifyInstance) {
       db.match.groupBy({ by: ['kind'], where: { status: 'done', finishedAt: { gte: since } }, _count: { _all: true } }),
       db.submission.groupBy({ by: ['status'], _count: { _all: true } }),
       db.submission.findMany({
-        where: { status: { in: ['qualified', 'rejected'] }, finishedAt: { not: null } },
+        where: { status: { in: VERDICTS }, finishedAt: { not: null } },
         orderBy: { finishedAt: 'desc' },
         take: 200,
         select: { createdAt: true, finishedAt: true },
@@ -141,19 +142,18 @@ export default async function opsRoutes(app: FastifyInstance) {
       metric('arbiter_workers_seen', 'gauge', 'Worker pools alive (heartbeats).', [['', s.workersSeen]]);
       metric('arbiter_worker_slots', 'gauge', 'Match runners of the live worker pools.', [['', s.workerSlots]]);
     }
-    const kinds = ['gate', 'ranked', 'tournament', 'challenge'];
     const perKind = new Map(recent.map((r) => [r.kind as string, r._count._all]));
     metric(
       'arbiter_matches_per_minute',
       'gauge',
       `Matches finished per minute, averaged over the last ${windowMin} minutes.`,
-      [['', [...perKind.values()].reduce((a, b) => a + b, 0) / windowMin], ...kinds.map((k): [string, number] => [`{kind="${k}"}`, (perKind.get(k) ?? 0) / windowMin])],
+      [['', [...perKind.values()].reduce((a, b) => a + b, 0) / windowMin], ...MATCH_KINDS.map((k): [string, number] => [`{kind="${k}"}`, (perKind.get(k) ?? 0) / windowMin])],
     );
     metric(
       'arbiter_submissions',
       'gauge',
       'Submissions per status.',
-      byStatus.map((r): [string, number] => [`{status="${r.status === 'self_play' ? 'self-play' : r.status}"}`, r._count._all]),
+      byStatus.map((r): [string, number] => [`{status="${statusOut(r.status)}"}`, r._count._all]),
     );
     // Clamped at 0: the verdict time comes from the recorder's clock, the creation time from the database's.
     const lat = verdicts.map((v) => Math.max(0, (v.finishedAt!.getTime() - v.createdAt.getTime()) / 1000)).sort((a, b) => a - b);

@@ -16,11 +16,11 @@ import { select, field } from '../forms.ts';
 import { html, type Html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { idParams } from '../../server/schemas.ts';
+import { GateStep, MATCH_KINDS } from '../../domain/statuses.ts';
 
 export type MatchView = ReturnType<typeof matchOut>;
 
 export const MATCHES_PAGE = 25;
-const KINDS = ['gate', 'ranked', 'tournament', 'challenge'] as const;
 
 /** A date as a <time> element: UTC, to the minute. */
 export function when(d: Date | string | null): Html | string {
@@ -100,7 +100,7 @@ export default async function matchPages(app: FastifyInstance) {
       const kind = request.query.kind?.trim() || undefined;
       const { page } = request.query;
       if (game && !games.has(game)) throw badRequest(`Unknown game "${game}": choose one of ${[...games.keys()].join(', ')}.`);
-      if (kind && !(KINDS as readonly string[]).includes(kind)) throw badRequest(`Unknown kind of match "${kind}": choose one of ${KINDS.join(', ')}.`);
+      if (kind && !(MATCH_KINDS as readonly string[]).includes(kind)) throw badRequest(`Unknown kind of match "${kind}": choose one of ${MATCH_KINDS.join(', ')}.`);
       if (player) {
         const builtin = [...games.values()].some((g) => Object.keys(g.bots.builtin).some((n) => n.toLowerCase() === player.toLowerCase()));
         if (!builtin && !(await db.playerName.findFirst({ where: { nameLower: player.toLowerCase() }, select: { id: true } }))) {
@@ -133,7 +133,7 @@ export default async function matchPages(app: FastifyInstance) {
 <form method="get" action="/matches" id="matches-filter" class="filters" role="search" aria-label="Filter matches">
 ${select({ name: 'game', label: 'Game', value: game ?? '', options: [{ value: '', label: 'Any game' }, ...[...games.values()].map((g) => ({ value: g.id, label: g.title }))] })}
 ${field({ name: 'player', label: 'Player', type: 'search', value: player ?? '', attrs: html`maxlength="64" autocomplete="off"` })}
-${select({ name: 'kind', label: 'Kind', value: kind ?? '', options: [{ value: '', label: 'Any kind' }, ...KINDS.map((k) => ({ value: k, label: k }))] })}
+${select({ name: 'kind', label: 'Kind', value: kind ?? '', options: [{ value: '', label: 'Any kind' }, ...MATCH_KINDS.map((k) => ({ value: k, label: k }))] })}
 <div><button type="submit">Filter</button>${filtered ? html` <a href="/matches" id="matches-filter-clear">Clear</a>` : ''}</div>
 </form>
 <p id="matches-count" role="status">${result.total} match${result.total === 1 ? '' : 'es'}${filtered ? ' with these filters' : ''}${pages > 1 ? `, page ${Math.min(page, pages)} of ${pages}` : ''}.</p>
@@ -208,7 +208,7 @@ ${pager({ page, pages, href, label: 'Match pages' })}`,
   <dt>Seed</dt><dd>${m.seed}</dd>
   ${limits ? html`<dt>Limits</dt><dd id="match-limits">${formatBudget(limits.cpuBudgetMs)} of CPU and ${limits.memoryMb} MiB of memory per bot</dd>` : ''}
   ${m.finishedAt ? html`<dt>Finished</dt><dd>${when(m.finishedAt)}${m.durationMs !== null ? ` in ${(m.durationMs / 1000).toFixed(1)} s` : ''}</dd>` : html`<dt>Created</dt><dd>${when(m.createdAt)}</dd>`}
-  ${m.kind === 'gate' && m.submissionId !== null ? html`<dt>Gate</dt><dd>${m.gateStep === 'selfplay' ? 'self-play' : `Dummy match ${(m.gateIndex ?? 0) + 1} of ${GATE_DUMMY_MATCHES}`} of <a id="gate-submission" href="/submissions/${m.submissionId}">submission ${m.submissionId}</a></dd>` : ''}
+  ${m.kind === 'gate' && m.submissionId !== null ? html`<dt>Gate</dt><dd>${m.gateStep === GateStep.selfplay ? 'self-play' : `Dummy match ${(m.gateIndex ?? 0) + 1} of ${GATE_DUMMY_MATCHES}`} of <a id="gate-submission" href="/submissions/${m.submissionId}">submission ${m.submissionId}</a></dd>` : ''}
 </dl>
 ${main}
 ${resultTable}

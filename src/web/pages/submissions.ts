@@ -12,6 +12,7 @@ import type { AuthUser } from '../../server/auth.ts';
 import { forbidden, notFound } from '../../server/errors.ts';
 import { FINAL_STATUSES, matchInclude, matchOut, statusOut, submissionSelect } from '../../domain/serialize.ts';
 import { gateProgress, type GateStepState } from '../../domain/gate-progress.ts';
+import { GateStep } from '../../domain/statuses.ts';
 import { html, type Html, type HtmlValue } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { select } from '../forms.ts';
@@ -96,9 +97,9 @@ async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
   const steps: HtmlValue[] = gate.steps.map((step) => {
     const m = step.matchId !== null ? byId.get(step.matchId) : undefined;
     const played = m !== undefined && m.status === 'done';
-    const showSeats = step.key === 'selfplay' ? m !== undefined && m.participants.some((p) => p.score !== null) : played;
-    return html`<li class="gate-step" data-step="${step.key}" data-state="${step.state}" data-label="${step.label}"${m && step.key !== 'selfplay' ? html` data-match-id="${m.id}"` : ''}>
-  <span class="gate-step-title">${step.label}</span> ${stateBadge(step.state)}${played ? html` ${watch(m.id, step.key === 'selfplay' ? 'the self-play match' : step.label.toLowerCase())}` : ''}${m && step.key !== 'selfplay' ? html` <span class="muted">seed ${m.seed}</span>` : ''}
+    const showSeats = step.key === GateStep.selfplay ? m !== undefined && m.participants.some((p) => p.score !== null) : played;
+    return html`<li class="gate-step" data-step="${step.key}" data-state="${step.state}" data-label="${step.label}"${m && step.key !== GateStep.selfplay ? html` data-match-id="${m.id}"` : ''}>
+  <span class="gate-step-title">${step.label}</span> ${stateBadge(step.state)}${played ? html` ${watch(m.id, step.key === GateStep.selfplay ? 'the self-play match' : step.label.toLowerCase())}` : ''}${m && step.key !== GateStep.selfplay ? html` <span class="muted">seed ${m.seed}</span>` : ''}
   ${HINTS[step.key] ? html`<p class="hint">${HINTS[step.key]}</p>` : ''}
   ${showSeats && m ? seats(m) : ''}
 </li>`;

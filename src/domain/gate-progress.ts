@@ -7,7 +7,8 @@ import { GATE_DUMMY_MATCHES, GATE_OPPONENT } from './gate.ts';
 import type { matchOut } from './serialize.ts';
 import { FINAL_STATUSES, GATE_ORDER, GateStep, SELF_PLAY, type SubmissionStatusOut } from './statuses.ts';
 
-export type GateStepState = 'pending' | 'running' | 'passed' | 'failed' | 'skipped' | 'won' | 'lost' | 'error';
+export const GATE_STEP_STATES = ['pending', 'running', 'passed', 'failed', 'skipped', 'won', 'lost', 'error'] as const;
+export type GateStepState = (typeof GATE_STEP_STATES)[number];
 
 type GateMatch = Pick<ReturnType<typeof matchOut>, 'id' | 'seed' | 'status' | 'gateStep' | 'gateIndex' | 'participants'>;
 

@@ -1,8 +1,128 @@
 // Route schemas shared by the API and the pages.
 
+import { GATE_STEP_STATES } from '../domain/gate-progress.ts';
+import { JUDGING, MATCH_KINDS, MATCH_STATUSES, statusOut, VERDICTS } from '../domain/statuses.ts';
+
 /** `:id` path parameters: a positive 32-bit database id. */
 export const idParams = {
   type: 'object',
   required: ['id'],
   properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+} as const;
+
+// Response schemas, so /docs shows the real status codes and bodies. Objects
+// keep additionalProperties: fields added later still go out, and /docs
+// documents the ones clients rely on.
+
+const nullable = (type: string) => ({ type: [type, 'null'] });
+const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', additionalProperties: true, properties, required }) as const;
+
+/** Every refusal: the one error handler's body (src/server/errors.ts). */
+export const errorBody = obj(
+  { statusCode: { type: 'integer' }, error: { type: 'string' }, message: { type: 'string' }, code: { type: 'string', description: 'a stable code for programs, e.g. name-taken' } },
+  ['statusCode', 'error', 'message'],
+);
+
+const REFUSAL_TEXT: Record<number, string> = {
+  400: 'bad input: the message says which field and why',
+  401: 'not logged in (session cookie or Authorization: Bearer token)',
+  403: 'not yours',
+  404: 'no such thing',
+  409: 'conflicts with existing data (a name taken or locked)',
+  410: 'gone (a pruned replay)',
+  413: 'too large',
+  422: 'an Idempotency-Key reused for another upload',
+  429: 'too many requests: Retry-After says when to try again',
+  503: 'a dependency (database, Redis) is down',
+};
+
+/** Response entries for the refusals a route can answer with. */
+export function refusals(...codes: number[]): Record<number, unknown> {
+  return Object.fromEntries(codes.map((c) => [c, { ...errorBody, description: REFUSAL_TEXT[c] ?? 'refused' }]));
+}
+
+const limits = obj({ cpuBudgetMs: { type: 'integer' }, memoryMb: { type: 'integer' } });
+
+export const participantSchema = obj({
+  seat: { type: 'integer' },
+  name: { type: 'string' },
+  builtin: nullable('string'),
+  submissionId: nullable('integer'),
+  score: nullable('number'),
+  rank: nullable('integer'),
+  cpuMs: nullable('number'),
+  frozen: { anyOf: [{ type: 'null' }, obj({ round: nullable('integer'), reason: { type: 'string' }, message: nullable('string') })] },
+});
+
+export const matchSchema = obj({
+  id: { type: 'integer' },
+  game: { type: 'string' },
+  seed: { type: 'integer' },
+  kind: { type: 'string', enum: MATCH_KINDS },
+  status: { type: 'string', enum: MATCH_STATUSES },
+  submissionId: nullable('integer'),
+  gateStep: nullable('string'),
+  gateIndex: nullable('integer'),
+  winnerSeat: nullable('integer'),
+  error: nullable('string'),
+  createdAt: { type: 'string', format: 'date-time' },
+  startedAt: { type: ['string', 'null'], format: 'date-time' },
+  finishedAt: { type: ['string', 'null'], format: 'date-time' },
+  durationMs: nullable('integer'),
+  participants: { type: 'array', items: participantSchema },
+  replay: { anyOf: [{ type: 'null' }, obj({ url: { type: 'string' }, sizeBytes: { type: 'integer' } })] },
+});
+
+export const matchListSchema = obj({ total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' }, matches: { type: 'array', items: matchSchema } });
+
+const gateStepSchema = obj({
+  key: { type: 'string' },
+  label: { type: 'string' },
+  state: { type: 'string', enum: GATE_STEP_STATES },
+  matchId: nullable('integer'),
+  seed: nullable('integer'),
+});
+
+export const submissionSchema = obj({
+  id: { type: 'integer' },
+  game: { type: 'string' },
+  player: { type: 'string' },
+  owner: { type: 'string' },
+  version: { type: 'integer' },
+  filename: { type: 'string' },
+  sizeBytes: { type: 'integer' },
+  status: { type: 'string', enum: [...JUDGING, ...VERDICTS].map(statusOut) },
+  reason: nullable('string'),
+  reasonLine: nullable('integer'),
+  createdAt: { type: 'string', format: 'date-time' },
+  startedAt: { type: ['string', 'null'], format: 'date-time' },
+  finishedAt: { type: ['string', 'null'], format: 'date-time' },
+  gate: obj({ status: { type: 'string' }, final: { type: 'boolean' }, failedStep: nullable('string'), steps: { type: 'array', items: gateStepSchema } }),
+  gateMatches: { type: 'array', items: matchSchema },
+});
+
+export const submissionCreatedSchema = obj({
+  id: { type: 'integer' },
+  status: { type: 'string' },
+  game: { type: 'string' },
+  player: { type: 'string' },
+  version: { type: 'integer' },
+  filename: { type: 'string' },
+  sizeBytes: { type: 'integer' },
+  links: obj({ self: { type: 'string' }, events: { type: 'string' } }),
+});
+
+export const userSchema = obj({ id: { type: 'integer' }, username: { type: 'string' }, isAdmin: { type: 'boolean' } });
+
+export const gamesSchema = {
+  type: 'array',
+  items: obj({
+    id: { type: 'string' },
+    title: { type: 'string' },
+    nbPlayers: { type: 'integer' },
+    builtinPlayers: { type: 'array', items: { type: 'string' } },
+    statements: { type: 'array', items: { type: 'string' } },
+    limits,
+    qualifiedPlayers: { type: 'integer' },
+  }),
 } as const;

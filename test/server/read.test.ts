@@ -189,6 +189,14 @@ test('/docs serves the OpenAPI description of every route', async () => {
   for (const path of ['/api/submissions', '/api/submissions/{id}', '/api/games/{game}/leaderboard', '/api/matches/{id}/replay', '/health']) {
     assert.ok(spec.paths[path], path);
   }
+  // Real status codes and bodies: what an answer holds, and the refusals with the error body.
+  const one = spec.paths['/api/submissions/{id}'].get.responses;
+  assert.deepEqual(Object.keys(one).sort(), ['200', '400', '404']);
+  const body = one['200'].content['application/json'].schema;
+  assert.ok(body.properties.gate.properties.steps, 'the gate steps are documented');
+  assert.deepEqual(body.properties.status.enum, ['queued', 'compiling', 'self-play', 'qualifying', 'qualified', 'rejected']);
+  assert.deepEqual(one['404'].content['application/json'].schema.required, ['statusCode', 'error', 'message']);
+  assert.ok(spec.paths['/api/submissions'].post.responses['202'] && spec.paths['/api/submissions'].post.responses['413'], 'the upload documents 202 and its refusals');
   assert.equal((await app.inject({ url: '/docs' })).statusCode < 400, true);
   // Input Postgres cannot hold (NUL) is a 400 too, not a database error.
   for (const url of ['/api/players/%00', '/api/matches?game=%00', '/api/games/%00/leaderboard']) {

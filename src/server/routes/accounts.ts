@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { checkCredentials, createApiToken, registerAccount, revokeApiToken, type Credentials } from '../../domain/accounts.ts';
 import { closeSession, openSession, requireUser } from '../auth.ts';
 import { badRequest } from '../errors.ts';
+import { refusals, userSchema } from '../schemas.ts';
 
 const credentials = {
   type: 'object',
@@ -33,6 +34,7 @@ export default async function accountRoutes(app: FastifyInstance) {
         tags: ['accounts'],
         summary: 'Register (also logs in: sets the session cookie)',
         body: credentials,
+        response: { 201: userSchema, ...refusals(400, 409, 429) },
       },
     },
     async (request, reply) => {
@@ -44,7 +46,7 @@ export default async function accountRoutes(app: FastifyInstance) {
 
   app.post<{ Body: Credentials }>(
     '/api/sessions',
-    { schema: { tags: ['accounts'], summary: 'Log in: sets the session cookie', body: credentials } },
+    { schema: { tags: ['accounts'], summary: 'Log in: sets the session cookie', body: credentials, response: { 200: userSchema, ...refusals(400, 401, 429) } } },
     async (request, reply) => {
       const user = await checkCredentials(app.deps, request.body, request.ip);
       await openSession(app.deps, reply, user.id);

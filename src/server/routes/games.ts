@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loadGames } from '../../game-kit/registry.ts';
 import { notFound } from '../errors.ts';
+import { gamesSchema } from '../schemas.ts';
 import { readLeaderboard } from '../../ratings/leaderboard.ts';
 import { readPlayerProfile } from '../../domain/players.ts';
 
@@ -23,7 +24,7 @@ export default async function gameRoutes(app: FastifyInstance) {
     return game;
   }
 
-  app.get('/api/games', { schema: { tags: ['games'], summary: 'The games this judge runs' } }, async () => {
+  app.get('/api/games', { schema: { tags: ['games'], summary: 'The games this judge runs', response: { 200: gamesSchema } } }, async () => {
     const games = await loadGames();
     const counts = await db.playerName.groupBy({ by: ['game'], where: { locked: true }, _count: { _all: true } });
     const qualified = new Map(counts.map((c) => [c.game, c._count._all]));

@@ -6,7 +6,7 @@ import { forbidden, HttpError, notFound } from '../errors.ts';
 import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../scheduler/retention.ts';
 import { matchOut, matchInclude } from '../../domain/serialize.ts';
 import { listMatches, type ListQuery } from '../../domain/matches.ts';
-import { idParams } from '../schemas.ts';
+import { idParams, matchListSchema, matchSchema, refusals } from '../schemas.ts';
 import { MATCH_KINDS, MATCH_STATUSES } from '../../domain/statuses.ts';
 
 export default async function matchRoutes(app: FastifyInstance) {
@@ -32,6 +32,7 @@ export default async function matchRoutes(app: FastifyInstance) {
             before: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'only matches with a smaller id (keyset paging)' },
           },
         },
+        response: { 200: matchListSchema, ...refusals(400) },
       },
     },
     async (request) => listMatches(db, request.query),
@@ -39,7 +40,7 @@ export default async function matchRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/matches/:id',
-    { schema: { tags: ['matches'], summary: 'One match: players, scores, ranks, CPU, freezes, replay link', params: idParams } },
+    { schema: { tags: ['matches'], summary: 'One match: players, scores, ranks, CPU, freezes, replay link', params: idParams, response: { 200: matchSchema, ...refusals(400, 404) } } },
     async (request) => {
       const m = await db.match.findUnique({
         where: { id: request.params.id },

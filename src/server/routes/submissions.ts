@@ -10,7 +10,7 @@ import { submitRateLimit } from '../rate-limits.ts';
 import { statusOut, FINAL_STATUSES, matchOut, matchInclude, submissionSelect } from '../../domain/serialize.ts';
 import { clientKey } from '../attempt-budgets.ts';
 import type { JudgeEventMessage } from '../events.ts';
-import { idParams } from '../schemas.ts';
+import { idParams, refusals, submissionCreatedSchema, submissionSchema } from '../schemas.ts';
 
 /** A file as the API receives it, before the domain's checks. */
 interface Upload {
@@ -75,6 +75,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
         summary: 'Submit a bot: multipart (game, file) or JSON {game, source}. Answers 202 at once; the gate runs after.',
         consumes: ['multipart/form-data', 'application/json'],
         security: [{ bearer: [] }, { session: [] }],
+        response: { 202: submissionCreatedSchema, ...refusals(400, 401, 409, 413, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -129,7 +130,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/submissions/:id',
-    { schema: { tags: ['submissions'], summary: 'Status, reason, and the gate matches', params: idParams } },
+    { schema: { tags: ['submissions'], summary: 'Status, reason, the gate step by step, and the gate matches', params: idParams, response: { 200: submissionSchema, ...refusals(400, 404) } } },
     async (request) => submissionOut(request.params.id, request.user),
   );
 

@@ -7,14 +7,14 @@
 import assert from 'node:assert/strict';
 import type { Replay, ReplayRound } from '../../src/replay/format.ts';
 
-export interface ViewArgs {
+export interface ViewArgs<Frame = unknown> {
   ctx: unknown;
   width: number;
   height: number;
-  replay: Replay;
+  replay: Replay<Frame>;
   index: number;
-  round: ReplayRound;
-  prev: ReplayRound | null;
+  round: ReplayRound<Frame>;
+  prev: ReplayRound<Frame> | null;
   colors: readonly string[];
 }
 
@@ -37,7 +37,7 @@ export async function importGameView<M extends object = object>(game: string): P
 export const PLAYER_COLORS = ((await import(url('web/client/viewer/game-view.ts'))) as { PLAYER_COLORS: readonly string[] }).PLAYER_COLORS;
 
 /** The draw arguments of round `index`, as the viewer builds them. */
-export function viewArgs(replay: Replay, index: number, ctx: unknown, width: number, height: number): ViewArgs {
+export function viewArgs<Frame>(replay: Replay<Frame>, index: number, ctx: unknown, width: number, height: number): ViewArgs<Frame> {
   return { ctx, width, height, replay, index, round: replay.rounds[index]!, prev: index > 0 ? replay.rounds[index - 1]! : null, colors: PLAYER_COLORS };
 }
 

@@ -38,3 +38,14 @@ export const MATCH_PARAMS = [
   'kamehame_penalty',
   'combat_penalty',
 ] as const;
+
+/** What index.ts frame() returns. */
+export interface BdFrame {
+  round: number;
+  rows: number;
+  cols: number;
+  /** One CELL_CHARS character per cell, row-major. */
+  grid: string;
+  /** GOKU_FIELDS numbers per player, see G_*. */
+  gokus: number[];
+}

@@ -5,7 +5,7 @@ import { defineGame, type BotView } from '../../game-kit/types.ts';
 import { record } from '../../game-kit/view-layout.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
-import { CELL_CHARS, ORDER_MOVE, ORDER_THROW } from './consts.ts';
+import { CELL_CHARS, ORDER_MOVE, ORDER_THROW, type BdFrame } from './consts.ts';
 import { create, lastRound, next, score, type Order, type State } from './engine.ts';
 
 
@@ -34,7 +34,7 @@ function spots(items: Int32Array, cols: number): Int32Array {
   return out;
 }
 
-const game = defineGame<typeof SETTINGS.table, State, Order, unknown>({
+const game = defineGame<typeof SETTINGS.table, State, Order, BdFrame>({
   id: 'bola-de-drac',
   title: 'Bola de Drac',
   engineVersion: 'bola-de-drac-2015-2',
@@ -139,7 +139,7 @@ const game = defineGame<typeof SETTINGS.table, State, Order, unknown>({
     return { meta, cells: new Int8Array(s.grid), gokus, beans: spots(s.beans, cols), kintons: spots(s.kintons, cols) };
   },
 
-  frame(s) {
+  frame(s): BdFrame {
     let grid = '';
     for (let k = 0; k < s.grid.length; k++) grid += CELL_CHARS[s.grid[k]!];
     // Per goku: i, j, alive (0/1), GType, deposited balls, strength, kinton life, regen time.

@@ -6,20 +6,10 @@
 // from engine.ts BdEvent).
 
 import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../web/client/viewer/game-view.ts';
-import { CELL_CHARS, CType, DI, DJ } from './consts.ts';
+import { CELL_CHARS, CType, DI, DJ, type BdFrame } from './consts.ts';
 import type { BdEvent } from './engine.ts';
 import * as sp from './viewer/sprites.ts';
 
-/** What index.ts frame() returns. */
-interface BdFrame {
-  round: number;
-  rows: number;
-  cols: number;
-  /** One CELL_CHARS character per cell, row-major. */
-  grid: string;
-  /** GOKU_FIELDS numbers per player, see G_*. */
-  gokus: number[];
-}
 // Per goku in the frame: i, j, alive (0/1), GType, deposited balls, strength, kinton life, regen time.
 const G_I = 0;
 const G_J = 1;
@@ -71,10 +61,10 @@ interface Prep {
   height: number;
 }
 
-const preps = new WeakMap<Replay, Prep>();
+const preps = new WeakMap<Replay<BdFrame>, Prep>();
 
-function frameOf(round: ReplayRound): BdFrame {
-  return round.frame as BdFrame;
+function frameOf(round: ReplayRound<BdFrame>): BdFrame {
+  return round.frame;
 }
 
 function num(config: Record<string, unknown>, key: string, fallback: number): number {
@@ -82,7 +72,7 @@ function num(config: Record<string, unknown>, key: string, fallback: number): nu
   return typeof v === 'number' && v > 0 ? v : fallback;
 }
 
-function prepare(replay: Replay): Prep {
+function prepare(replay: Replay<BdFrame>): Prep {
   let p = preps.get(replay);
   if (p) return p;
   const first = frameOf(replay.rounds[0]!);
@@ -150,7 +140,7 @@ function waitLeft(p: Prep, spot: number, index: number, nRounds: number): number
   return Math.max(0, regen - 1 - (index - taken));
 }
 
-function playerName(replay: Replay, seat: number): string {
+function playerName(replay: Replay<BdFrame>, seat: number): string {
   return replay.players[seat]?.name ?? `player ${seat + 1}`;
 }
 
@@ -159,7 +149,7 @@ function unitSize(cell: number): number {
   return Math.max(cell, 12);
 }
 
-function draw(args: DrawArgs): void {
+function draw(args: DrawArgs<BdFrame>): void {
   const { ctx, width, height, replay, index, round, prev, colors } = args;
   const p = prepare(replay);
   layout(p, width, height);
@@ -270,7 +260,7 @@ function draw(args: DrawArgs): void {
   }
 }
 
-function describeCell(args: DrawArgs, row: number, col: number): string | null {
+function describeCell(args: DrawArgs<BdFrame>, row: number, col: number): string | null {
   const { replay, round, index } = args;
   const p = prepare(replay);
   const f = frameOf(round);
@@ -313,7 +303,7 @@ function describeCell(args: DrawArgs, row: number, col: number): string | null {
   return parts.join('; ');
 }
 
-function boardSize(replay: Replay): { rows: number; cols: number } {
+function boardSize(replay: Replay<BdFrame>): { rows: number; cols: number } {
   const f = frameOf(replay.rounds[0]!);
   return { rows: f.rows, cols: f.cols };
 }
@@ -356,7 +346,7 @@ const legend: LegendItem[] = [
   { label: 'pickup or deposit; dashed: new ball or revival', swatch: cellSwatch((ctx, s, colors) => sp.ring(ctx, s / 2, s / 2, s * 0.85, colors[0] ?? '#555555', false)) },
 ];
 
-const view: GameView = {
+const view: GameView<BdFrame> = {
   boardSize,
   draw,
   counterLabels: { balls: 'dragon balls', strength: 'strength' },

@@ -14,8 +14,9 @@ export const DJ = [0, 1, 1, 1, 0, -1, -1, -1] as const;
 export const DIR_CHARS = 'dcreuqlz';
 export const Dir = { Down: 0, DR: 1, Right: 2, RU: 3, Up: 4, UL: 5, Left: 6, LD: 7 } as const;
 
-export const WIZARD = 0;
-export const GHOST = 1;
+import { GHOST, WIZARD } from './frame.ts';
+
+export { GHOST, WIZARD };
 
 /** A validated order: [0, id, dir] moves, [1, id, solution] casts a spell. */
 export type HPOrder = [0, number, number] | [1, number, number[]];

@@ -6,6 +6,7 @@ import { defineGame, type BotView } from '../../game-kit/types.ts';
 import { record } from '../../game-kit/view-layout.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
+import type { HPFrame } from './frame.ts';
 import { GHOST, WIZARD, countWizards, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
 import { createState } from './mapgen.ts';
 
@@ -112,7 +113,7 @@ export function encodeView(s: HPState): BotView {
  * s = overall strength per clan, m = magic strength per clan, w = wizards per
  * clan, sp = the spell ingredients.
  */
-export function frame(s: HPState): unknown {
+export function frame(s: HPState): HPFrame {
   let g = '';
   for (let k = 0; k < s.wall.length; k++) {
     g += s.wall[k] ? '#' : s.book[k] ? 'B' : s.owner[k]! >= 0 ? String.fromCharCode(48 + s.owner[k]!) : '.';
@@ -138,7 +139,7 @@ export function frame(s: HPState): unknown {
   };
 }
 
-const game = defineGame<typeof SETTINGS.table, HPState, HPOrder, unknown>({
+const game = defineGame<typeof SETTINGS.table, HPState, HPOrder, HPFrame>({
   id: 'harry-potter',
   title: 'Harry Potter',
   engineVersion: 'harry-potter-2',

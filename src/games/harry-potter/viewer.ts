@@ -10,26 +10,9 @@
 
 import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../web/client/viewer/game-view.ts';
 
-/** What frame() in index.ts returns for one round. */
-export interface HPFrame {
-  round: number;
-  rows: number;
-  cols: number;
-  /** One char per cell: '#' wall, 'B' book, '0'-'3' owned corridor, '.' free corridor. */
-  g: string;
-  /** Per unit (index = id): type, player, row, col, rounds_pending, next_player. */
-  u: number[];
-  /** Voldemort [row, col]. */
-  v: [number, number];
-  s: number[];
-  m: number[];
-  w: number[];
-  sp: number[];
-}
+import { GHOST, WIZARD, type HPFrame } from './frame.ts';
 
-/** utype in engine.ts (the test checks they agree). */
-export const WIZARD = 0;
-export const GHOST = 1;
+export { GHOST, WIZARD, type HPFrame };
 const UNIT_FIELDS = 6;
 
 const CH_WALL = 35; // '#'
@@ -49,17 +32,17 @@ const SPARK = '#ffd21f';
 
 // ---- Reading the replay ---------------------------------------------------
 
-function frameOf(round: ReplayRound): HPFrame {
-  return round.frame as HPFrame;
+function frameOf(round: ReplayRound<HPFrame>): HPFrame {
+  return round.frame;
 }
 
-function setting(replay: Replay, key: string, fallback: number): number {
+function setting(replay: Replay<HPFrame>, key: string, fallback: number): number {
   const v = replay.config[key];
   return typeof v === 'number' && v > 0 ? v : fallback;
 }
 
 /** The player's name, with the seat added when two seats share it (Demo vs Demo). */
-function playerName(replay: Replay, seat: number): string {
+function playerName(replay: Replay<HPFrame>, seat: number): string {
   const name = replay.players[seat]?.name ?? `player ${seat}`;
   const shared = replay.players.some((p, i) => i !== seat && p.name === name);
   return shared ? `${name} (seat ${seat})` : name;
@@ -385,7 +368,7 @@ function drawCells(ctx: CanvasRenderingContext2D, f: HPFrame, colors: readonly s
   ctx.drawImage(scratch.canvas, 0, 0, width, height);
 }
 
-function drawBoard(args: DrawArgs): void {
+function drawBoard(args: DrawArgs<HPFrame>): void {
   const { ctx, width, height, colors, round, replay } = args;
   const f = frameOf(round);
   const { rows, cols, g, u } = f;
@@ -454,7 +437,7 @@ function drawBoard(args: DrawArgs): void {
 }
 
 /** This round's events, over the units: battles, clan changes, kills, spells. */
-function drawEvents(args: DrawArgs, f: HPFrame, cw: number, ch: number, s: number): void {
+function drawEvents(args: DrawArgs<HPFrame>, f: HPFrame, cw: number, ch: number, s: number): void {
   const { ctx, round, prev, colors } = args;
   const events = round.events;
   if (!events.length) return;
@@ -524,7 +507,7 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function describeCell(args: DrawArgs, row: number, col: number): string | null {
+function describeCell(args: DrawArgs<HPFrame>, row: number, col: number): string | null {
   const f = frameOf(args.round);
   if (!f || row < 0 || col < 0 || row >= f.rows || col >= f.cols) return null;
   const { replay } = args;
@@ -668,8 +651,8 @@ export const legend: LegendItem[] = [
   },
 ];
 
-const view: GameView = {
-  boardSize(replay: Replay) {
+const view: GameView<HPFrame> = {
+  boardSize(replay: Replay<HPFrame>) {
     const f = replay.rounds[0] ? frameOf(replay.rounds[0]) : null;
     return {
       rows: f?.rows ?? setting(replay, 'board_rows', 60),

@@ -6,6 +6,7 @@ import { Rng } from '../../game-kit/rng.ts';
 import { defineGame } from '../../game-kit/types.ts';
 import { record } from '../../game-kit/view-layout.ts';
 import { VIEW } from './view.ts';
+import type { MoriaFrame } from './viewer/frame.ts';
 import { CONST, SETTINGS, type MoriaConfig } from './config.ts';
 import { blankState, CT, generateUnits, layout, NONE_DIR, playRound, UT, type MoriaOrder, type MoriaState } from './engine.ts';
 import { generateGrid, readGrid } from './mapgen.ts';
@@ -162,7 +163,7 @@ const game = defineGame({
     return { meta, players, cells, units, grid: s.unitAt.slice() };
   },
 
-  frame(s: MoriaState) {
+  frame(s: MoriaState): MoriaFrame {
     const units: number[] = [];
     for (let id = 0; id < s.utype.length; id++) units.push(s.uplayer[id]!, s.uhealth[id]!, s.upos[id]!);
     return {

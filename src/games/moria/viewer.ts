@@ -58,7 +58,7 @@ let ys = new Float64Array(0);
 let kinds: Uint8Array = new Uint8Array(0);
 let kindsOf = '';
 const marks = emptyMarks();
-let marksReplay: Replay | null = null;
+let marksReplay: Replay<MoriaFrame> | null = null;
 let marksIndex = -1;
 
 /** Conquered-cave colours: the cave mixed with each clan's colour (null where a colour is not #rgb / #rrggbb: drawn with alpha). */
@@ -94,7 +94,7 @@ function kindsFor(f: MoriaFrame): Uint8Array {
   return kinds;
 }
 
-function marksFor(args: DrawArgs): RoundMarks {
+function marksFor(args: DrawArgs<MoriaFrame>): RoundMarks {
   if (args.replay !== marksReplay || args.index !== marksIndex) {
     roundMarks(args.replay, args.index, marks);
     marksReplay = args.replay;
@@ -248,12 +248,12 @@ function fillRuns(ctx: CanvasRenderingContext2D, key: number, rows: number, cols
   }
 }
 
-function boardSize(replay: Replay): { rows: number; cols: number } {
+function boardSize(replay: Replay<MoriaFrame>): { rows: number; cols: number } {
   const f = frameOf(replay.rounds[0]!);
   return { rows: f.rows, cols: f.cols };
 }
 
-function draw(args: DrawArgs): void {
+function draw(args: DrawArgs<MoriaFrame>): void {
   const { ctx, width, height, colors } = args;
   const f = frameOf(args.round);
   const { rows, cols, grid, units } = f;
@@ -455,20 +455,20 @@ function draw(args: DrawArgs): void {
   ctx.restore();
 }
 
-function playerName(replay: Replay, seat: number): string {
+function playerName(replay: Replay<MoriaFrame>, seat: number): string {
   const name = replay.players[seat]?.name ?? `player ${seat}`;
   // Two seats with the same bot: say which.
   const twin = replay.players.some((p, k) => k !== seat && p.name === name);
   return twin ? `${name} (player ${seat})` : name;
 }
 
-function unitText(replay: Replay, kind: number, player: number, health: number): string {
+function unitText(replay: Replay<MoriaFrame>, kind: number, player: number, health: number): string {
   if (kind === UT.Balrog) return 'the Balrog';
   const who = kind === UT.Dwarf || kind === UT.Wizard ? `${UNIT_NAMES[kind]} of ${playerName(replay, player)}` : UNIT_NAMES[kind]!;
   return `${who}, ${health}/${maxHealth(kind)} hp`;
 }
 
-function describeCell(args: DrawArgs, row: number, col: number): string | null {
+function describeCell(args: DrawArgs<MoriaFrame>, row: number, col: number): string | null {
   const f = frameOf(args.round);
   if (row < 0 || col < 0 || row >= f.rows || col >= f.cols) return null;
   const { replay } = args;
@@ -664,7 +664,7 @@ const legend: LegendItem[] = [
   },
 ];
 
-const view: GameView = {
+const view: GameView<MoriaFrame> = {
   boardSize,
   draw,
   counterLabels: { cells: 'cells', treasures: 'treasures' },

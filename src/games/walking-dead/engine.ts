@@ -7,12 +7,13 @@
 // Positions are cell indexes r*cols+c (-1 = not on the board). Unit ids never
 // change: alive units 0..np*U-1 (U per clan, player by player), then zombies.
 
+import { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE } from './frame.ts';
 import { Rng } from '../../game-kit/rng.ts';
 import { LibcRand } from '../../game-kit/libc-rand.ts';
 import type { TwdConfig } from './config.ts';
 import { generateWaste } from './mapgen.ts';
 
-export const UType = { Alive: 0, Dead: 1, Zombie: 2 } as const;
+export const UType = { Alive: UNIT_ALIVE, Dead: UNIT_DEAD, Zombie: UNIT_ZOMBIE } as const;
 export type UType = (typeof UType)[keyof typeof UType];
 
 /** Dir as in the original Structs.hh: Down, DR, Right, RU, Up, UL, Left, LD. */

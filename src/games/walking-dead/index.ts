@@ -4,6 +4,7 @@ import { defineGame, type BotView } from '../../game-kit/types.ts';
 import { record } from '../../game-kit/view-layout.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
+import type { TwdFrame } from './frame.ts';
 import { createState, nextState, scoreOf, strengthOf, aliveCount, UType, type TwdOrder, type TwdState } from './engine.ts';
 
 
@@ -70,7 +71,7 @@ function gridString(s: TwdState): string {
   return out.join('');
 }
 
-const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, unknown>({
+const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, TwdFrame>({
   id: 'walking-dead',
   title: 'The Walking Dead',
   engineVersion: 'walking-dead-2',
@@ -128,7 +129,7 @@ const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, unknown>({
     return { meta: record(VIEW.meta, { round: s.round }), settings: record(VIEW.settings, s.cfg), players, cells, units };
   },
 
-  frame(s) {
+  frame(s): TwdFrame {
     const units: number[] = [];
     for (let u = 0; u < s.uType.length; u++) units.push(s.uType[u]!, s.uPlayer[u]!, s.uPos[u]!, s.uRfz[u]!);
     const food: number[] = [];

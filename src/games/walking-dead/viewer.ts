@@ -9,28 +9,10 @@
 
 import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../web/client/viewer/game-view.ts';
 
-/** What index.ts's frame() returns for one round. */
-export interface TwdFrame {
-  round: number;
-  rows: number;
-  cols: number;
-  /** Row-major, one char per cell: 'W' waste, '.' street nobody owns, '0'..'3' street owned by that clan. */
-  grid: string;
-  /** Cell indexes (row * cols + col) holding food. */
-  food: number[];
-  /** Four numbers per unit id: type (UNIT_*), clan (-1 for zombies), cell (-1: a killed zombie waiting to come back), rounds left before becoming a zombie (-1: not converting). */
-  units: number[];
-  /** Strength points per clan. */
-  points: number[];
-  strength: number[];
-  alive: number[];
-}
+import { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE, type TwdFrame } from './frame.ts';
 
-// engine.ts's UType, mirrored rather than imported so that the browser bundle
-// does not pull the engine in (the test checks they agree).
-export const UNIT_ALIVE = 0;
-export const UNIT_DEAD = 1;
-export const UNIT_ZOMBIE = 2;
+export { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE, type TwdFrame };
+
 
 const STREET = '#f7f6f2';
 const WASTE = '#4a4a4a';
@@ -50,11 +32,11 @@ const CODE_OWNER0 = 48; // '0'
 const MIN_TEXT_CELL = 11;
 const MIN_EYES_CELL = 8;
 
-function frameOf(round: ReplayRound): TwdFrame {
-  return round.frame as TwdFrame;
+function frameOf(round: ReplayRound<TwdFrame>): TwdFrame {
+  return round.frame;
 }
 
-function playerName(replay: Replay, pl: number): string {
+function playerName(replay: Replay<TwdFrame>, pl: number): string {
   return replay.players[pl]?.name ?? `player ${pl}`;
 }
 
@@ -196,7 +178,7 @@ function num(v: unknown): number {
  * zombie stood), a unit appeared or joined a clan, a zombie bit a unit or a
  * unit became a zombie. Eating food is left out: the food moving is enough.
  */
-function visitMarks(args: DrawArgs, visit: MarkVisitor): void {
+function visitMarks(args: DrawArgs<TwdFrame>, visit: MarkVisitor): void {
   const units = frameOf(args.round).units;
   const prevUnits = args.prev ? frameOf(args.prev).units : null;
   const name = (pl: number) => playerName(args.replay, pl);
@@ -351,7 +333,7 @@ function drawCellsAsRects(ctx: CanvasRenderingContext2D, f: TwdFrame, colors: re
   ctx.globalAlpha = 1;
 }
 
-function draw(args: DrawArgs): void {
+function draw(args: DrawArgs<TwdFrame>): void {
   const { ctx, width, height, colors } = args;
   const f = frameOf(args.round);
   const { rows, cols, units, food } = f;
@@ -561,7 +543,7 @@ const legend: LegendItem[] = [
   },
 ];
 
-function describeUnit(replay: Replay, units: number[], u: number): string {
+function describeUnit(replay: Replay<TwdFrame>, units: number[], u: number): string {
   const type = units[4 * u];
   const clan = units[4 * u + 1]!;
   const left = units[4 * u + 3]!;
@@ -571,7 +553,7 @@ function describeUnit(replay: Replay, units: number[], u: number): string {
   return `unit ${u} of ${playerName(replay, clan)}${left >= 0 ? `, bitten: zombie in ${rounds}` : ''}`;
 }
 
-function describeCell(args: DrawArgs, row: number, col: number): string | null {
+function describeCell(args: DrawArgs<TwdFrame>, row: number, col: number): string | null {
   const f = frameOf(args.round);
   if (row < 0 || col < 0 || row >= f.rows || col >= f.cols) return null;
   const c = row * f.cols + col;
@@ -588,7 +570,7 @@ function describeCell(args: DrawArgs, row: number, col: number): string | null {
   return parts.join('; ');
 }
 
-const view: GameView = {
+const view: GameView<TwdFrame> = {
   boardSize(replay) {
     const f = replay.rounds[0] ? frameOf(replay.rounds[0]) : null;
     const rows = typeof replay.config.board_rows === 'number' ? replay.config.board_rows : (f?.rows ?? 60);

@@ -8,22 +8,22 @@ import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { Replay } from '../../../src/replay/format.ts';
 import { importGameView, PLAYER_COLORS, RecordingContext, viewArgs, type ViewArgs, type ViewUnderTest } from '../../helpers/game-view.ts';
 import type { MoriaEvent, MoriaOrder } from '../../../src/games/moria/engine.ts';
-import { UT, chebyshev, emptyMarks, frameOf, roundMarks } from '../../../src/games/moria/viewer/frame.ts';
+import { UT, chebyshev, emptyMarks, frameOf, roundMarks, type MoriaFrame } from '../../../src/games/moria/viewer/frame.ts';
 import moria from '../../../src/games/moria/index.ts';
 import { at, build, Dir, play } from './helpers.ts';
 
 const ROUNDS = 60;
 
-let replay: Replay;
+let replay: Replay<MoriaFrame>;
 let view: ViewUnderTest;
 
 before(async () => {
   view = (await importGameView('moria')).default;
   const seats = await Promise.all(['Demo', 'Dummy', 'Demo', 'Null'].map((n) => builtinSeat('moria', n)));
-  replay = (await runMatch({ game: 'moria', seed: 11, config: { nb_rounds: ROUNDS }, seats }, { host: 'inprocess' })).replay;
+  replay = (await runMatch({ game: 'moria', seed: 11, config: { nb_rounds: ROUNDS }, seats }, { host: 'inprocess' })).replay as Replay<MoriaFrame>;
 });
 
-function argsAt(index: number, ctx: unknown = new RecordingContext().ctx, width = 900, height = 900): ViewArgs {
+function argsAt(index: number, ctx: unknown = new RecordingContext().ctx, width = 900, height = 900): ViewArgs<MoriaFrame> {
   return viewArgs(replay, index, ctx, width, height);
 }
 
@@ -146,7 +146,7 @@ test('a fall into an abyss, a walk into the Balrog and its ring are each marked 
     config: s0.cfg,
     players: ['A', 'B', 'C', 'D'].map((name) => ({ name })),
     rounds: [round(0, moria.frame(s0), [], [[], [], [], []]), round(1, moria.frame(s1), events, [orders[0]!, orders[1]!, [], []])],
-  } as unknown as Replay;
+  } as unknown as Replay<MoriaFrame>;
   const why = new Map((events as MoriaEvent[]).flatMap((e) => (e.t === 'kill' ? [[e.v, e.why] as const] : [])));
   assert.deepEqual([...why.entries()].sort(), [[0, 'abyss'], [4, 'balrog'], [5, 'balrog']], 'the scene plays as planned');
 

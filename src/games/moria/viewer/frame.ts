@@ -24,7 +24,7 @@ export interface MoriaFrame {
   nbTreasures: number[];
 }
 
-export const frameOf = (round: ReplayRound): MoriaFrame => round.frame as MoriaFrame;
+export const frameOf = (round: ReplayRound<MoriaFrame>): MoriaFrame => round.frame;
 
 /** Cell kinds as the viewer draws them (the engine's CT order). */
 export const CELL_OUTSIDE = 0;
@@ -78,7 +78,7 @@ export function unitKinds(frame: MoriaFrame): Uint8Array {
 
 export { maxHealth };
 
-export const rockResistance = (replay: Replay): number => {
+export const rockResistance = (replay: Replay<MoriaFrame>): number => {
   const r = Number(replay.config.rock_resistance);
   return Number.isInteger(r) && r > 0 ? r : 5;
 };
@@ -106,7 +106,7 @@ let attacked = new Uint8Array(0);
  * happened to it is its cell in the previous frame, or that plus its order's
  * direction if the order moved it.
  */
-export function roundMarks(replay: Replay, index: number, out: RoundMarks): RoundMarks {
+export function roundMarks(replay: Replay<MoriaFrame>, index: number, out: RoundMarks): RoundMarks {
   out.attacks.length = 0;
   out.deaths.length = 0;
   out.captured.length = 0;

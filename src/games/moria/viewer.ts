@@ -253,10 +253,20 @@ function boardSize(replay: Replay<MoriaFrame>): { rows: number; cols: number } {
   return { rows: f.rows, cols: f.cols };
 }
 
-function draw(args: DrawArgs<MoriaFrame>): void {
-  const { ctx, width, height, colors } = args;
-  const f = frameOf(args.round);
-  const { rows, cols, grid, units } = f;
+/** The board's geometry for one drawing: cell edges on whole pixels (xs, ys), cell size, centres. */
+interface Grid {
+  rows: number;
+  cols: number;
+  n: number;
+  cw: number;
+  ch: number;
+  /** The smaller side of a cell. */
+  s: number;
+  cx(p: number): number;
+  cy(p: number): number;
+}
+
+function gridFor(rows: number, cols: number, width: number, height: number): Grid {
   const n = rows * cols;
   if (keys.length < n) keys = new Uint8Array(n);
   if (xs.length < cols + 1) xs = new Float64Array(cols + 1);
@@ -266,9 +276,30 @@ function draw(args: DrawArgs<MoriaFrame>): void {
   const ch = height / rows;
   for (let j = 0; j <= cols; j++) xs[j] = Math.round(j * cw);
   for (let i = 0; i <= rows; i++) ys[i] = Math.round(i * ch);
-  const s = Math.min(cw, ch);
-  const res = rockResistance(args.replay);
+  return {
+    rows,
+    cols,
+    n,
+    cw,
+    ch,
+    s: Math.min(cw, ch),
+    cx: (p) => (xs[p % cols]! + xs[(p % cols) + 1]!) / 2,
+    cy: (p) => (ys[Math.floor(p / cols)]! + ys[Math.floor(p / cols) + 1]!) / 2,
+  };
+}
 
+/** Calls fn with the pixel box of every cell that passes `test`. */
+function eachCell(g: Grid, test: (p: number) => boolean, fn: (p: number, x: number, y: number, w: number, h: number) => void) {
+  for (let p = 0; p < g.n; p++) {
+    if (!test(p)) continue;
+    const i = Math.floor(p / g.cols);
+    const j = p - i * g.cols;
+    fn(p, xs[j]!, ys[i]!, xs[j + 1]! - xs[j]!, ys[i + 1]! - ys[i]!);
+  }
+}
+
+/** Sorts every cell into its drawing key (keys[]); says which keys occur and how many treasures and dug rocks there are. */
+function classifyCells(grid: string, n: number, res: number): { present: number; treasures: number; dug: number } {
   let present = 0;
   let treasures = 0;
   let dug = 0;
@@ -283,8 +314,11 @@ function draw(args: DrawArgs<MoriaFrame>): void {
     keys[p] = key;
     present |= 1 << key;
   }
+  return { present, treasures, dug };
+}
 
-  ctx.save();
+/** Terrain: one fill per kind of cell, owned caves tinted with their clan's colour. */
+function drawTerrain(ctx: CanvasRenderingContext2D, g: Grid, present: number, colors: readonly string[]) {
   const tint = tintsFor(colors);
   for (let key = 0; key < NB_KEYS; key++) {
     if (!(present & (1 << key))) continue;
@@ -294,80 +328,62 @@ function draw(args: DrawArgs<MoriaFrame>): void {
       if (t) ctx.fillStyle = t;
       else {
         ctx.fillStyle = CAVE;
-        fillRuns(ctx, key, rows, cols);
+        fillRuns(ctx, key, g.rows, g.cols);
         ctx.globalAlpha = TINT;
         ctx.fillStyle = clanColor(colors, key - K_OWNED);
       }
     }
-    fillRuns(ctx, key, rows, cols);
+    fillRuns(ctx, key, g.rows, g.cols);
     ctx.globalAlpha = 1;
   }
+}
 
-  // Textures: granite flecks, holes in rock being dug, treasures.
-  if (s >= 5 && present & (1 << CELL_GRANITE)) {
+/** Textures: granite flecks, holes in rock being dug, treasures. */
+function drawTextures(ctx: CanvasRenderingContext2D, g: Grid, grid: string, res: number, cells: { present: number; treasures: number; dug: number }) {
+  if (g.s >= 5 && cells.present & (1 << CELL_GRANITE)) {
     ctx.fillStyle = GRANITE_FLECK;
-    for (let p = 0; p < n; p++) {
-      if (keys[p] !== CELL_GRANITE) continue;
-      const i = Math.floor(p / cols);
-      const j = p - i * cols;
-      fillFlecks(ctx, xs[j]!, ys[i]!, xs[j + 1]! - xs[j]!, ys[i + 1]! - ys[i]!);
-    }
+    eachCell(g, (p) => keys[p] === CELL_GRANITE, (_p, x, y, w, h) => fillFlecks(ctx, x, y, w, h));
   }
-  if (dug > 0) {
+  if (cells.dug > 0) {
     ctx.fillStyle = DUG_HOLE;
-    for (let p = 0; p < n; p++) {
-      if (keys[p] !== CELL_ROCK) continue;
-      const left = rockHitsLeft(grid.charCodeAt(p), res);
-      if (left >= res) continue;
-      const i = Math.floor(p / cols);
-      const j = p - i * cols;
-      fillHole(ctx, xs[j]!, ys[i]!, xs[j + 1]! - xs[j]!, ys[i + 1]! - ys[i]!, res - left, res);
-    }
+    eachCell(
+      g,
+      (p) => keys[p] === CELL_ROCK && rockHitsLeft(grid.charCodeAt(p), res) < res,
+      (p, x, y, w, h) => fillHole(ctx, x, y, w, h, res - rockHitsLeft(grid.charCodeAt(p), res), res),
+    );
   }
-  if (treasures > 0) {
-    for (let p = 0; p < n; p++) {
-      if (!cellTreasure(grid.charCodeAt(p))) continue;
-      const i = Math.floor(p / cols);
-      const j = p - i * cols;
-      fillChest(ctx, (xs[j]! + xs[j + 1]!) / 2, (ys[i]! + ys[i + 1]!) / 2, s);
-    }
-  }
+  if (cells.treasures > 0) eachCell(g, (p) => cellTreasure(grid.charCodeAt(p)), (_p, x, y, w, h) => fillChest(ctx, x + w / 2, y + h / 2, g.s));
+}
 
-  const uk = kindsFor(f);
-  const nbUnits = uk.length;
-  const cx = (p: number) => (xs[p % cols]! + xs[(p % cols) + 1]!) / 2;
-  const cy = (p: number) => (ys[Math.floor(p / cols)]! + ys[Math.floor(p / cols) + 1]!) / 2;
-
-  // The Balrog's deadly reach, under everything else.
+/** The Balrog's deadly reach, under everything else; returns the Balrog's cell (-1: none). */
+function drawBalrogArea(ctx: CanvasRenderingContext2D, g: Grid, units: readonly number[], uk: Uint8Array): number {
   let balrog = -1;
-  for (let id = nbUnits - 1; id >= 0; id--)
-    if (uk[id] === UT.Balrog) {
-      balrog = id;
-      break;
-    }
+  for (let id = uk.length - 1; id >= 0 && balrog < 0; id--) if (uk[id] === UT.Balrog) balrog = id;
   const bp = balrog >= 0 ? units[3 * balrog + 2]! : -1;
   if (bp >= 0) {
-    const bi = Math.floor(bp / cols);
-    const bj = bp % cols;
+    const bi = Math.floor(bp / g.cols);
+    const bj = bp % g.cols;
     const i0 = Math.max(0, bi - 1);
-    const i1 = Math.min(rows, bi + 2);
+    const i1 = Math.min(g.rows, bi + 2);
     const j0 = Math.max(0, bj - 1);
-    const j1 = Math.min(cols, bj + 2);
-    drawBalrogReach(ctx, xs[j0]!, ys[i0]!, xs[j1]! - xs[j0]!, ys[i1]! - ys[i0]!, s);
+    const j1 = Math.min(g.cols, bj + 2);
+    drawBalrogReach(ctx, xs[j0]!, ys[i0]!, xs[j1]! - xs[j0]!, ys[i1]! - ys[i0]!, g.s);
   }
+  return bp;
+}
 
-  // Units, one path per kind and clan; a little larger on phone-sized cells to stay legible.
-  const us = s < 8 ? s * 1.15 : s;
-  const nbSeats = args.replay.players.length;
+/** Units, one path per kind and clan; a little larger on phone-sized cells to stay legible. */
+function drawUnits(ctx: CanvasRenderingContext2D, g: Grid, units: readonly number[], uk: Uint8Array, colors: readonly string[], nbSeats: number, balrogAt: number) {
+  const us = g.s < 8 ? g.s * 1.15 : g.s;
   for (let kind = UT.Dwarf; kind <= UT.Troll; kind++) {
     const clans = kind === UT.Dwarf || kind === UT.Wizard;
     for (let seat = clans ? 0 : -1; seat < (clans ? nbSeats : 0); seat++) {
       ctx.beginPath();
       let any = false;
-      for (let id = 0; id < nbUnits; id++) {
+      for (let id = 0; id < uk.length; id++) {
         const p = units[3 * id + 2]!;
         if (p < 0 || uk[id] !== kind || (clans && units[3 * id] !== seat)) continue;
-        UNIT_PATHS[kind](ctx, cx(p), cy(p), us);
+        UNIT_PATHS[kind](ctx, g.cx(p), g.cy(p), us);
         any = true;
       }
       if (!any) continue;
@@ -376,82 +392,98 @@ function draw(args: DrawArgs<MoriaFrame>): void {
       strokeOutline(ctx, us);
     }
   }
-  if (bp >= 0) drawBalrog(ctx, cx(bp), cy(bp), us);
+  if (balrogAt >= 0) drawBalrog(ctx, g.cx(balrogAt), g.cy(balrogAt), us);
+}
 
-  const m = marksFor(args);
-  // Attacks: a slash from the attacker's edge into its victim, over both.
-  if (s >= 6 && m.attacks.length > 0) {
-    ctx.beginPath();
-    for (let k = 0; k < m.attacks.length; k += 2) {
-      const a = m.attacks[k]!;
-      const v = m.attacks[k + 1]!;
-      const ax = cx(a);
-      const ay = cy(a);
-      const dx = cx(v) - ax;
-      const dy = cy(v) - ay;
-      ctx.moveTo(ax + 0.3 * dx, ay + 0.3 * dy);
-      ctx.lineTo(ax + 0.8 * dx, ay + 0.8 * dy);
-    }
-    ctx.lineCap = 'round';
-    ctx.lineWidth = Math.max(1.5, s * 0.16);
-    ctx.strokeStyle = 'rgba(20, 20, 20, 0.55)';
-    ctx.stroke();
-    ctx.lineWidth = Math.max(0.7, s * 0.07);
-    ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
-    ctx.stroke();
-    ctx.lineCap = 'butt';
+/** Attacks: a slash from the attacker's edge into its victim, over both. */
+function drawAttacks(ctx: CanvasRenderingContext2D, g: Grid, attacks: readonly number[]) {
+  if (g.s < 6 || attacks.length === 0) return;
+  ctx.beginPath();
+  for (let k = 0; k < attacks.length; k += 2) {
+    const ax = g.cx(attacks[k]!);
+    const ay = g.cy(attacks[k]!);
+    const dx = g.cx(attacks[k + 1]!) - ax;
+    const dy = g.cy(attacks[k + 1]!) - ay;
+    ctx.moveTo(ax + 0.3 * dx, ay + 0.3 * dy);
+    ctx.lineTo(ax + 0.8 * dx, ay + 0.8 * dy);
   }
+  ctx.lineCap = 'round';
+  ctx.lineWidth = Math.max(1.5, g.s * 0.16);
+  ctx.strokeStyle = 'rgba(20, 20, 20, 0.55)';
+  ctx.stroke();
+  ctx.lineWidth = Math.max(0.7, g.s * 0.07);
+  ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
+  ctx.stroke();
+  ctx.lineCap = 'butt';
+}
 
-  // Health of hurt units, when cells are big enough to read a bar.
-  if (s >= 7) {
-    const bh = Math.max(1.5, Math.round(s * 0.14));
-    for (let id = 0; id < nbUnits; id++) {
-      const p = units[3 * id + 2]!;
-      const max = maxHealth(uk[id]!);
-      const h = units[3 * id + 1]!;
-      if (p < 0 || max <= 0 || h >= max) continue;
-      const j = p % cols;
-      const i = Math.floor(p / cols);
-      const x = xs[j]! + 0.1 * cw;
-      const w = 0.8 * cw;
-      const y = ys[i + 1]! - bh - 0.5;
-      ctx.fillStyle = 'rgba(0, 0, 0, 0.75)';
-      ctx.fillRect(x - 0.5, y - 0.5, w + 1, bh + 1);
-      ctx.fillStyle = healthColor(h / max);
-      ctx.fillRect(x, y, (w * Math.max(0, h)) / max, bh);
-    }
+/** Health of hurt units, when cells are big enough to read a bar. */
+function drawHealth(ctx: CanvasRenderingContext2D, g: Grid, units: readonly number[], uk: Uint8Array) {
+  if (g.s < 7) return;
+  const bh = Math.max(1.5, Math.round(g.s * 0.14));
+  for (let id = 0; id < uk.length; id++) {
+    const p = units[3 * id + 2]!;
+    const max = maxHealth(uk[id]!);
+    const h = units[3 * id + 1]!;
+    if (p < 0 || max <= 0 || h >= max) continue;
+    const x = xs[p % g.cols]! + 0.1 * g.cw;
+    const w = 0.8 * g.cw;
+    const y = ys[Math.floor(p / g.cols) + 1]! - bh - 0.5;
+    ctx.fillStyle = 'rgba(0, 0, 0, 0.75)';
+    ctx.fillRect(x - 0.5, y - 0.5, w + 1, bh + 1);
+    ctx.fillStyle = healthColor(h / max);
+    ctx.fillRect(x, y, (w * Math.max(0, h)) / max, bh);
   }
+}
 
-  // Captured units: reborn in another clan, ringed in their former clan's colour.
+/** This round's captures (ringed in the former clan's colour), treasures picked (a gold ring) and deaths (a cross). */
+function drawRoundMarks(ctx: CanvasRenderingContext2D, g: Grid, m: RoundMarks, units: readonly number[], colors: readonly string[]) {
+  const { s } = g;
   if (m.captured.length > 0) {
     ctx.lineWidth = Math.max(1, s * 0.12);
     for (let k = 0; k < m.captured.length; k += 2) {
       const p = units[3 * m.captured[k]! + 2]!;
       if (p < 0) continue;
       ctx.beginPath();
-      ctx.arc(cx(p), cy(p), 0.52 * s, 0, 2 * Math.PI);
+      ctx.arc(g.cx(p), g.cy(p), 0.52 * s, 0, 2 * Math.PI);
       ctx.strokeStyle = clanColor(colors, m.captured[k + 1]!);
       ctx.stroke();
     }
   }
-  // Treasures picked this round: a gold ring round the cell.
   if (m.gold.length > 0) {
     ctx.beginPath();
     for (const p of m.gold) {
-      ctx.moveTo(cx(p) + 0.5 * s, cy(p));
-      ctx.arc(cx(p), cy(p), 0.5 * s, 0, 2 * Math.PI);
+      ctx.moveTo(g.cx(p) + 0.5 * s, g.cy(p));
+      ctx.arc(g.cx(p), g.cy(p), 0.5 * s, 0, 2 * Math.PI);
     }
     ctx.lineWidth = Math.max(1, s * 0.12);
     ctx.strokeStyle = GOLD;
     ctx.stroke();
   }
-  // Deaths: a cross where the unit died, in its colour.
   for (let k = 0; k < m.deaths.length; k += 4) {
     const p = m.deaths[k]!;
     ctx.beginPath();
-    pathCross(ctx, cx(p), cy(p), Math.max(s, 5));
+    pathCross(ctx, g.cx(p), g.cy(p), Math.max(s, 5));
     strokeCross(ctx, s, clanColor(colors, m.deaths[k + 1]!));
   }
+}
+
+function draw(args: DrawArgs<MoriaFrame>): void {
+  const { ctx, width, height, colors } = args;
+  const f = frameOf(args.round);
+  const g = gridFor(f.rows, f.cols, width, height);
+  const res = rockResistance(args.replay);
+  const cells = classifyCells(f.grid, g.n, res);
+  const uk = kindsFor(f);
+  ctx.save();
+  drawTerrain(ctx, g, cells.present, colors);
+  drawTextures(ctx, g, f.grid, res, cells);
+  const balrogAt = drawBalrogArea(ctx, g, f.units, uk);
+  drawUnits(ctx, g, f.units, uk, colors, args.replay.players.length, balrogAt);
+  const m = marksFor(args);
+  drawAttacks(ctx, g, m.attacks);
+  drawHealth(ctx, g, f.units, uk);
+  drawRoundMarks(ctx, g, m, f.units, colors);
   ctx.restore();
 }
 

@@ -8,6 +8,7 @@ import { runMatch } from '../../../src/runner/run-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import { bundled } from '../../../src/web/assets.ts';
 import { GHOST, WIZARD } from '../../../src/games/harry-potter/engine.ts';
+import type { HPFrame } from '../../../src/games/harry-potter/frame.ts';
 import type { Replay } from '../../../src/replay/format.ts';
 import { importGameView, PLAYER_COLORS, RecordingContext, viewArgs, type ViewArgs, type ViewUnderTest } from '../../helpers/game-view.ts';
 
@@ -19,14 +20,7 @@ interface ViewModule {
   parseRgb(css: string): [number, number, number] | null;
   ownedTint(rgb: [number, number, number]): [number, number, number];
 }
-interface Frame {
-  round: number;
-  rows: number;
-  cols: number;
-  g: string;
-  u: number[];
-  v: [number, number];
-}
+type Frame = HPFrame;
 const viewerFile = new URL('../../../src/games/harry-potter/viewer.ts', import.meta.url);
 
 const ROWS = 30;

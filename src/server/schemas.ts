@@ -126,3 +126,69 @@ export const gamesSchema = {
     qualifiedPlayers: { type: 'integer' },
   }),
 } as const;
+
+/** An answer with no body (204). */
+export const noContent = { type: 'null', description: 'done; no body' } as const;
+
+export const meSchema = obj({ id: { type: 'integer' }, username: { type: 'string' }, isAdmin: { type: 'boolean' }, via: { type: 'string', enum: ['session', 'token'] } });
+
+export const tokenCreatedSchema = obj({ id: { type: 'integer' }, token: { type: 'string', description: 'shown once: the server keeps only its hash' }, label: nullable('string'), createdAt: { type: 'string', format: 'date-time' } });
+
+export const tokenListSchema = {
+  type: 'array',
+  items: obj({
+    id: { type: 'integer' },
+    prefix: { type: 'string' },
+    label: nullable('string'),
+    createdAt: { type: 'string', format: 'date-time' },
+    lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
+    revokedAt: { type: ['string', 'null'], format: 'date-time' },
+  }),
+} as const;
+
+export const leaderboardSchema = obj({
+  game: { type: 'string' },
+  total: { type: 'integer' },
+  limit: { type: 'integer' },
+  offset: { type: 'integer' },
+  players: {
+    type: 'array',
+    items: obj({ rank: { type: 'integer' }, player: { type: 'string' }, owner: { type: 'string' }, rating: { type: 'number', description: 'OpenSkill ordinal, mu - 3 sigma' }, mu: { type: 'number' }, sigma: { type: 'number' }, matchesPlayed: { type: 'integer' } }),
+  },
+});
+
+/** A player's profile: its games, versions, rating history and recent matches (shape in src/domain/players.ts). */
+export const playerProfileSchema = obj({ name: { type: 'string' }, owner: { type: 'string' }, games: { type: 'array', items: obj({ game: { type: 'string' }, qualified: { type: 'boolean' } }) } });
+
+export const mySubmissionsSchema = obj({
+  total: { type: 'integer' },
+  limit: { type: 'integer' },
+  offset: { type: 'integer' },
+  submissions: {
+    type: 'array',
+    items: obj({
+      id: { type: 'integer' },
+      game: { type: 'string' },
+      player: { type: 'string' },
+      nameLocked: { type: 'boolean' },
+      version: { type: 'integer' },
+      filename: { type: 'string' },
+      status: { type: 'string' },
+      reason: nullable('string'),
+      createdAt: { type: 'string', format: 'date-time' },
+      finishedAt: { type: ['string', 'null'], format: 'date-time' },
+    }),
+  },
+});
+
+const healthSchema = obj({
+  status: { type: 'string', enum: ['ok', 'degraded'] },
+  db: obj({ ok: { type: 'boolean' }, latencyMs: nullable('number'), error: { type: 'string' } }),
+  redis: obj({ ok: { type: 'boolean' }, error: { type: 'string' } }),
+  queue: { anyOf: [{ type: 'null' }, obj({ depth: { type: 'integer' } })] },
+  workers: { anyOf: [{ type: 'null' }, obj({ seen: { type: 'integer' }, slots: { type: 'integer' } })] },
+  recorder: { type: ['object', 'null'], additionalProperties: true },
+});
+
+/** /health answers the same body with 200 (all well) or 503 (a dependency is down). */
+export const healthResponses = { 200: healthSchema, 503: { ...healthSchema, description: 'a dependency (database, Redis) is down' } };

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { checkCredentials, createApiToken, registerAccount, revokeApiToken, type Credentials } from '../../domain/accounts.ts';
 import { closeSession, openSession, requireUser } from '../auth.ts';
 import { badRequest } from '../errors.ts';
-import { refusals, userSchema } from '../schemas.ts';
+import { idParams, meSchema, noContent, refusals, tokenCreatedSchema, tokenListSchema, userSchema } from '../schemas.ts';
 
 const credentials = {
   type: 'object',
@@ -54,12 +54,12 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete('/api/sessions', { schema: { tags: ['accounts'], summary: 'Log out' } }, async (request, reply) => {
+  app.delete('/api/sessions', { schema: { tags: ['accounts'], summary: 'Log out', response: { 204: noContent } } }, async (request, reply) => {
     await closeSession(db, request, reply);
     return reply.status(204).send();
   });
 
-  app.get('/api/me', { schema: { tags: ['accounts'], summary: 'Who am I' } }, async (request) => {
+  app.get('/api/me', { schema: { tags: ['accounts'], summary: 'Who am I', response: { 200: meSchema, ...refusals(401) } } }, async (request) => {
     const me = requireUser(request);
     return { id: me.id, username: me.username, isAdmin: me.isAdmin, via: me.via };
   });
@@ -79,6 +79,7 @@ export default async function accountRoutes(app: FastifyInstance) {
           additionalProperties: false,
           properties: { ...credentials.properties, label: { type: 'string', maxLength: 100 } },
         },
+        response: { 201: tokenCreatedSchema, ...refusals(400, 401, 429) },
       },
     },
     async (request, reply) => {
@@ -95,7 +96,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/api/tokens', { schema: { tags: ['accounts'], summary: 'My tokens (never the secret)' } }, async (request) => {
+  app.get('/api/tokens', { schema: { tags: ['accounts'], summary: 'My tokens (never the secret)', response: { 200: tokenListSchema, ...refusals(401) } } }, async (request) => {
     const me = requireUser(request);
     const rows = await db.apiToken.findMany({ where: { userId: me.id }, orderBy: { id: 'asc' } });
     return rows.map((t) => ({ id: t.id, prefix: t.prefix, label: t.label, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt, revokedAt: t.revokedAt }));
@@ -107,7 +108,8 @@ export default async function accountRoutes(app: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         summary: 'Revoke one of my tokens',
-        params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } },
+        params: idParams,
+        response: { 204: noContent, ...refusals(400, 401, 404) },
       },
     },
     async (request, reply) => {

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loadGames } from '../../game-kit/registry.ts';
 import { notFound } from '../errors.ts';
-import { gamesSchema } from '../schemas.ts';
+import { gamesSchema, leaderboardSchema, playerProfileSchema, refusals } from '../schemas.ts';
 import { readLeaderboard } from '../../ratings/leaderboard.ts';
 import { readPlayerProfile } from '../../domain/players.ts';
 
@@ -47,6 +47,7 @@ export default async function gameRoutes(app: FastifyInstance) {
         summary: 'Qualified players by rating (OpenSkill ordinal = mu - 3 sigma)',
         params: { type: 'object', required: ['game'], properties: { game: GAME_ID } },
         querystring: { type: 'object', additionalProperties: false, properties: page },
+        response: { 200: leaderboardSchema, ...refusals(400, 404) },
       },
     },
     async (request) => {
@@ -69,6 +70,7 @@ export default async function gameRoutes(app: FastifyInstance) {
           additionalProperties: false,
           properties: { game: GAME_ID, matches: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
         },
+        response: { 200: playerProfileSchema, ...refusals(400, 404) },
       },
     },
     async (request) => {

@@ -58,7 +58,7 @@ export default async function matchRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/matches/:id/replay',
-    { schema: { tags: ['matches'], summary: 'The replay file (gzip JSON), as a download', params: idParams } },
+    { schema: { tags: ['matches'], summary: 'The replay file (gzip JSON), as a download', params: idParams, response: refusals(400, 404, 410) } },
     async (request, reply) => {
       const m = await db.match.findUnique({ where: { id: request.params.id }, select: { id: true, game: true, kind: true, status: true, replay: { select: { data: true } } } });
       if (!m) throw notFound(`no match ${request.params.id}`);
@@ -82,6 +82,7 @@ export default async function matchRoutes(app: FastifyInstance) {
         summary: "Bots' console output: only the seats you own (an admin: all)",
         params: idParams,
         querystring: { type: 'object', additionalProperties: false, properties: { seat: { type: 'integer', minimum: 0, maximum: 3 } } },
+        response: refusals(400, 401, 403, 404),
       },
     },
     async (request) => {

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { quantile, queueOverview, readQueueStats } from '../../domain/queue-overview.ts';
 import { withTimeout, type ResultBacklog } from '../../queue/index.ts';
 import { MATCH_KINDS, statusOut, VERDICTS } from '../../domain/statuses.ts';
+import { healthResponses } from '../schemas.ts';
 
 const nullableNumber = { type: ['number', 'null'] } as const;
 const queueOverviewSchema = {
@@ -77,7 +78,7 @@ export default async function opsRoutes(app: FastifyInstance) {
     async () => queueOverview(app.deps),
   );
 
-  app.get('/health', { schema: { tags: ['ops'], summary: "Database, Redis, queue depth, workers seen, the recorder's backlog (503 when a dependency is down)" } }, async (_request, reply) => {
+  app.get('/health', { schema: { tags: ['ops'], summary: "Database, Redis, queue depth, workers seen, the recorder's backlog (503 when a dependency is down)", response: healthResponses } }, async (_request, reply) => {
     const t0 = performance.now();
     let dbOk = true;
     let dbError: string | undefined;

@@ -10,7 +10,7 @@ import { submitRateLimit } from '../rate-limits.ts';
 import { statusOut, FINAL_STATUSES, matchOut, matchInclude, submissionSelect } from '../../domain/serialize.ts';
 import { clientKey } from '../attempt-budgets.ts';
 import type { JudgeEventMessage } from '../events.ts';
-import { idParams, refusals, submissionCreatedSchema, submissionSchema } from '../schemas.ts';
+import { idParams, mySubmissionsSchema, refusals, submissionCreatedSchema, submissionSchema } from '../schemas.ts';
 
 /** A file as the API receives it, before the domain's checks. */
 interface Upload {
@@ -160,6 +160,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
         tags: ['submissions'],
         summary: 'Server-sent events: the current status first, then every change until the verdict',
         params: idParams,
+        response: refusals(400, 404, 429),
       },
     },
     async (request, reply) => {
@@ -246,7 +247,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/submissions/:id/source',
-    { schema: { tags: ['submissions'], summary: 'The source file (its owner or an admin only)', params: idParams } },
+    { schema: { tags: ['submissions'], summary: 'The source file (its owner or an admin only)', params: idParams, response: refusals(400, 401, 403, 404) } },
     async (request, reply) => {
       const s = await db.submission.findUnique({ where: { id: request.params.id }, select: { userId: true, source: true, filename: true } });
       if (!s) throw notFound(`no submission ${request.params.id}`);
@@ -274,6 +275,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
             game: { type: 'string', maxLength: 64 },
           },
         },
+        response: { 200: mySubmissionsSchema, ...refusals(400, 401) },
       },
     },
     async (request) => {

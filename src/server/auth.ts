@@ -55,6 +55,13 @@ export function requireUser(request: FastifyRequest): AuthUser {
   return request.user;
 }
 
+/** The request's user, who must be an admin (403 otherwise). */
+export function requireAdmin(request: FastifyRequest): AuthUser {
+  const user = requireUser(request);
+  if (!user.isAdmin) throw forbidden('only an admin may do this');
+  return user;
+}
+
 export function requireOwnerOrAdmin(request: FastifyRequest, ownerId: number, what: string): AuthUser {
   const user = requireUser(request);
   if (user.id !== ownerId && !user.isAdmin) throw forbidden(`only the owner of this ${what} or an admin may read it`);

@@ -19,3 +19,9 @@ CREATE INDEX "AuditEntry_targetType_targetId_idx" ON "AuditEntry"("targetType", 
 
 -- AddForeignKey
 ALTER TABLE "AuditEntry" ADD CONSTRAINT "AuditEntry_actorId_fkey" FOREIGN KEY ("actorId") REFERENCES "User"("id") ON DELETE SET NULL ON UPDATE CASCADE;
+
+-- AlterTable
+ALTER TABLE "User" ADD COLUMN "disabledAt" TIMESTAMP(3);
+
+-- AlterTable
+ALTER TABLE "Submission" ADD COLUMN "disabledAt" TIMESTAMP(3);

@@ -12,6 +12,7 @@ import { matchJobId } from '../queue/index.ts';
 import { rateMatch, initialRating } from '../ratings/index.ts';
 import { emptyEffects, gateOnCheck, gateOnMatch, type GateEffects, type GateOptions } from '../domain/gate.ts';
 import { enqueueMatch, type Tx } from '../scheduler/matches.ts';
+import { tournamentOnMatch } from '../domain/tournaments.ts';
 import { OPEN_MATCH } from '../domain/statuses.ts';
 
 export interface RecordDeps {
@@ -79,7 +80,7 @@ async function logRecorded(log: Log, db: Db, result: ResultJobData, outcome: str
   }
   if (effects.enqueue.length > 0) {
     const queued = await db.match.findMany({ where: { id: { in: effects.enqueue } }, select: { id: true, kind: true, submissionId: true, gateStep: true, gateIndex: true } });
-    for (const m of queued) log('gate match created', { matchId: m.id, kind: m.kind, submissionId: m.submissionId, step: m.gateStep, gateIndex: m.gateIndex });
+    for (const m of queued) log(`${m.kind} match created`, { matchId: m.id, kind: m.kind, submissionId: m.submissionId, step: m.gateStep, gateIndex: m.gateIndex });
   }
   for (const id of effects.cancel) log('gate match cancelled', { matchId: id, level: 'debug' });
   for (const e of effects.events) {
@@ -141,6 +142,11 @@ async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, ga
     effects.enqueue.push(...gateEffects.enqueue);
     effects.cancel.push(...gateEffects.cancel);
     effects.events.push(base, ...gateEffects.events);
+  } else if (match.kind === 'tournament') {
+    // The tournament moves on in this transaction (eliminations, the next round's draw); its new matches are queued after the commit.
+    const next = await tournamentOnMatch(tx, matchId);
+    effects.enqueue.push(...next.enqueue);
+    effects.events.push(base, ...next.events);
   } else effects.events.push(base);
   return { outcome: 'recorded' as const, effects, match: recorded };
 }

@@ -1,5 +1,6 @@
 // The scheduler process: ranked matches for qualified players, continuously,
-// the sweep that repairs lost jobs, and the ranked replays' retention. (Gate
+// the sweep that repairs lost jobs, official tournaments (started at their
+// freeze time, repaired if a step was lost), and the ranked replays' retention. (Gate
 // matches are queued by the gate itself, first by priority: see gate.ts.)
 
 import type { Log } from '../log.ts';
@@ -8,11 +9,13 @@ import type { JudgeQueues } from '../queue/index.ts';
 import { scheduleRanked, type RankedOptions } from './ranked.ts';
 import { sweep } from './sweep.ts';
 import { retentionPass, type RetentionOptions } from './retention.ts';
+import { tournamentPass } from './tournaments.ts';
 
 export { startGate, gateOnCheck, gateOnMatch, GATE_OPPONENT, type GateDeps, type GateOptions } from '../domain/gate.ts';
 export { scheduleRanked, pickPlayers } from './ranked.ts';
 export { sweep } from './sweep.ts';
 export { pruneReplays, replayWasPruned, type RetentionOptions } from './retention.ts';
+export { tournamentPass, applyTournamentEffects } from './tournaments.ts';
 
 export interface SchedulerOptions {
   db: Db;
@@ -22,6 +25,8 @@ export interface SchedulerOptions {
   ranked?: RankedOptions;
   sweepIntervalMs?: number;
   sweepOlderThanMs?: number;
+  /** How often tournaments are started (at their freeze time) and repaired; 0 = never. */
+  tournamentIntervalMs?: number;
   /** Ranked replay retention; the loop runs only when a limit is set. */
   retention?: RetentionOptions & { intervalMs?: number };
   log?: Log;
@@ -52,6 +57,14 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       if (r.started + r.requeued + r.failed + r.retried > 0) log(`sweep: ${JSON.stringify(r)}`);
     }),
   ];
+  if ((options.tournamentIntervalMs ?? 2000) > 0) {
+    stops.push(
+      loop('tournaments', options.tournamentIntervalMs ?? 2000, async () => {
+        const n = await tournamentPass({ ...deps, log });
+        if (n > 0) log(`tournaments: ${n} matches queued`);
+      }),
+    );
+  }
   const retention = options.retention;
   if (retention && ((retention.rankedDays ?? 0) > 0 || (retention.rankedPerPlayer ?? 0) > 0)) {
     stops.push(loop('retention', retention.intervalMs ?? 600_000, () => retentionPass(options.db, retention, log)));

@@ -5,6 +5,7 @@
 //   queue it again under the same id;
 // - a job that failed for good (workers died on it twice): record it as failed;
 // - a result the recorder gave up on (database down too long): retry it.
+// (A paused tournament's queued matches have no job on purpose; they are left alone.)
 
 import type { Db } from '../db/client.ts';
 import { checkJobId, matchJobId, resultJobId, type JudgeQueues } from '../queue/index.ts';
@@ -64,7 +65,8 @@ export async function sweep(deps: { db: Db; queues: JudgeQueues }, options: { ol
   }
 
   const matches = await db.match.findMany({
-    where: { status: { in: OPEN_MATCH }, createdAt: { lt: cutoff } },
+    // A paused tournament's queued matches are held back on purpose: resuming queues them.
+    where: { status: { in: OPEN_MATCH }, createdAt: { lt: cutoff }, OR: [{ tournamentId: null }, { tournament: { status: { not: 'paused' } } }] },
     select: { id: true, createdAt: true },
   });
   for (const m of matches) {

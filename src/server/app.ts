@@ -25,6 +25,7 @@ import submissionRoutes from './routes/submissions.ts';
 import gameRoutes from './routes/games.ts';
 import matchRoutes from './routes/matches.ts';
 import opsRoutes from './routes/ops.ts';
+import tournamentRoutes from './routes/tournaments.ts';
 import webRoutes, { sendErrorPage, wantsPage } from '../web/index.ts';
 
 export interface AppOptions {
@@ -128,6 +129,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(gameRoutes);
   await app.register(matchRoutes);
   await app.register(opsRoutes);
+  await app.register(tournamentRoutes);
   await app.register(webRoutes);
   return app;
 }

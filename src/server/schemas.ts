@@ -192,3 +192,113 @@ const healthSchema = obj({
 
 /** /health answers the same body with 200 (all well) or 503 (a dependency is down). */
 export const healthResponses = { 200: healthSchema, 503: { ...healthSchema, description: 'a dependency (database, Redis) is down' } };
+
+// ---------------------------------------------------------------- tournaments
+
+export const TOURNAMENT_STATUSES = ['scheduled', 'running', 'paused', 'finished'];
+
+const tournamentSummary = {
+  id: { type: 'integer' },
+  game: { type: 'string' },
+  name: { type: 'string' },
+  status: { type: 'string', enum: TOURNAMENT_STATUSES },
+  freezeAt: { type: 'string', format: 'date-time' },
+  startedAt: { type: ['string', 'null'], format: 'date-time' },
+  finishedAt: { type: ['string', 'null'], format: 'date-time' },
+  round: { type: 'integer', description: 'the last round drawn (0 before the first)' },
+};
+
+export const tournamentListSchema = obj({
+  tournaments: { type: 'array', items: obj({ ...tournamentSummary, entries: { type: 'integer' }, champion: nullable('string') }) },
+});
+
+const tournamentSeatSchema = obj({
+  seat: { type: 'integer' },
+  entry: nullable('integer'),
+  name: { type: 'string' },
+  builtin: { type: 'boolean', description: 'a Dummy padding the group' },
+  rank: nullable('integer'),
+  score: nullable('number'),
+  frozen: { type: 'boolean' },
+  fell: { type: 'boolean', description: 'the player fell in this round' },
+});
+
+export const tournamentSchema = obj({
+  ...tournamentSummary,
+  seed: { type: ['integer', 'null'], description: 'secret (null) until the tournament starts' },
+  config: { type: ['object', 'null'], additionalProperties: true },
+  entries: {
+    type: 'array',
+    items: obj({ entry: { type: 'integer' }, name: { type: 'string' }, owner: { type: 'string' }, submissionId: { type: 'integer' }, eliminatedRound: nullable('integer'), place: nullable('integer') }),
+  },
+  rounds: {
+    type: 'array',
+    items: obj({
+      round: { type: 'integer' },
+      final: { type: 'boolean', description: 'the final phase: four or fewer left, the strictly last falls' },
+      groups: {
+        type: 'array',
+        items: obj({
+          group: { type: 'integer' },
+          seed: { type: 'integer' },
+          settled: { type: 'boolean' },
+          seats: { type: 'array', items: tournamentSeatSchema },
+          match: {
+            anyOf: [
+              { type: 'null' },
+              obj({ id: { type: 'integer' }, status: { type: 'string', enum: MATCH_STATUSES }, attempt: { type: 'integer' }, error: nullable('string'), replay: { anyOf: [{ type: 'null' }, obj({ url: { type: 'string' }, sizeBytes: { type: 'integer' } })] } }),
+            ],
+          },
+          failedAttempts: { type: 'array', items: obj({ id: { type: 'integer' }, status: { type: 'string' }, error: nullable('string') }) },
+          play: { type: 'string', description: 'the arbiter play command line that replays the match' },
+        }),
+      },
+    }),
+  },
+  standings: {
+    type: 'array',
+    items: obj({
+      place: { type: ['integer', 'null'], description: 'final place, once finished' },
+      position: { type: 'integer' },
+      entry: { type: 'integer' },
+      name: { type: 'string' },
+      owner: nullable('string'),
+      eliminatedRound: nullable('integer'),
+      lastRank: nullable('integer'),
+      lastScore: nullable('number'),
+    }),
+  },
+});
+
+export interface TournamentCreateBody {
+  game: string;
+  name: string;
+  freezeAt: string;
+  config?: Record<string, unknown>;
+  seed?: number;
+}
+
+export const tournamentCreateBody = {
+  type: 'object',
+  required: ['game', 'name', 'freezeAt'],
+  additionalProperties: false,
+  properties: {
+    game: { type: 'string', minLength: 1, maxLength: 64 },
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    freezeAt: { type: 'string', minLength: 1, maxLength: 64, description: 'when the entries freeze and round 1 is drawn (ISO 8601)' },
+    config: { type: 'object', additionalProperties: true, description: "overrides of the game's settings for every match" },
+    seed: { type: 'integer', minimum: 0, maximum: 2147483647, description: 'drawn when not given; published when the tournament starts' },
+  },
+} as const;
+
+const representativePlayer = obj({ name: { type: 'string' }, playerId: { type: 'integer' }, submissionId: { type: 'integer' } });
+
+export const representativeSchema = obj({
+  game: { type: 'string' },
+  current: { anyOf: [{ type: 'null' }, representativePlayer] },
+  chosen: { type: 'boolean', description: 'false: the default, the latest qualified player' },
+  players: { type: 'array', items: representativePlayer },
+  frozenBy: { anyOf: [{ type: 'null' }, obj({ id: { type: 'integer' }, name: { type: 'string' } })] },
+});
+
+export const representativesSchema = obj({ representatives: { type: 'array', items: representativeSchema } });

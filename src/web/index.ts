@@ -17,6 +17,7 @@ import leaderboardPages from './pages/leaderboard.ts';
 import matchPages from './pages/matches.ts';
 import queuePages from './pages/queue.ts';
 import viewPages from './pages/view.ts';
+import tournamentPages from './pages/tournaments.ts';
 import { classifyError } from '../server/errors.ts';
 import { html } from './html.ts';
 import { sendPage } from './layout.ts';
@@ -46,6 +47,7 @@ export default async function webRoutes(app: FastifyInstance) {
   await app.register(matchPages);
   await app.register(queuePages);
   await app.register(viewPages);
+  await app.register(tournamentPages);
 }
 
 /** An error as a page (the API's error handler answers JSON). */

@@ -24,6 +24,7 @@ const NAV: { href: string; label: string; auth?: boolean }[] = [
   { href: '/', label: 'Games' },
   { href: '/matches', label: 'Matches' },
   { href: '/queue', label: 'Queue' },
+  { href: '/tournaments', label: 'Tournaments' },
   { href: '/view', label: 'Viewer' },
   { href: '/submit', label: 'Submit', auth: true },
   { href: '/submissions', label: 'My submissions', auth: true },

@@ -1,6 +1,8 @@
 // A small zip writer for generated downloads (the starter kit): every entry
 // deflated with zlib's raw deflate, CRC-32 computed here (Node 20's zlib has
 // no crc32), one central directory, no zip64 (entries and archive < 4 GiB).
+// zipStream() writes the same format entry by entry, for archives too big to
+// hold in memory (a tournament's replays): only the central directory waits.
 
 import { deflateRawSync } from 'node:zlib';
 
@@ -96,4 +98,65 @@ export function zip(entries: ZipEntry[]): Buffer {
   end.writeUInt32LE(centralSize, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, ...centrals, end]);
+}
+
+export interface ZipStreamEntry extends ZipEntry {
+  /** Stored as is (method 0): for data already compressed (gzip'd replays). */
+  store?: boolean;
+}
+
+/** The archive as a sequence of chunks: each entry's header and data as soon as the entry comes, the central directory at the end. */
+export async function* zipStream(entries: AsyncIterable<ZipStreamEntry> | Iterable<ZipStreamEntry>): AsyncGenerator<Buffer> {
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  let count = 0;
+  const now = new Date();
+  for await (const e of entries) {
+    if (!e.name || e.name.startsWith('/') || e.name.split('/').includes('..')) throw new Error(`bad zip entry name "${e.name}"`);
+    const name = Buffer.from(e.name, 'utf8');
+    const data = typeof e.data === 'string' ? Buffer.from(e.data, 'utf8') : e.data;
+    const method = e.store ? 0 : DEFLATE;
+    const packed = e.store ? data : deflateRawSync(data, { level: 6 });
+    const crc = crc32(data);
+    const { time, date } = dosDateTime(e.date ?? now);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(VERSION, 4);
+    local.writeUInt16LE(UTF8_NAMES, 6);
+    local.writeUInt16LE(method, 8);
+    local.writeUInt16LE(time, 10);
+    local.writeUInt16LE(date, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    local.writeUInt16LE(0, 28);
+    yield Buffer.concat([local, name]);
+    yield packed;
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE((3 << 8) | VERSION, 4);
+    central.writeUInt16LE(VERSION, 6);
+    central.writeUInt16LE(UTF8_NAMES, 8);
+    central.writeUInt16LE(method, 10);
+    central.writeUInt16LE(time, 12);
+    central.writeUInt16LE(date, 14);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
+    central.writeUInt32LE(offset, 42);
+    centrals.push(central, name);
+    offset += local.length + name.length + packed.length;
+    count++;
+  }
+  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(count, 8);
+  end.writeUInt16LE(count, 10);
+  end.writeUInt32LE(centralSize, 12);
+  end.writeUInt32LE(offset, 16);
+  yield Buffer.concat([...centrals, end]);
 }

@@ -61,7 +61,7 @@ npx arbiter submit my-bot.ts --game moria</code></pre>
     const body = html`<h1>My account</h1>
 ${view.notice ? html`<p class="notice ok" role="status">${view.notice}</p>` : ''}
 <p>Logged in as <strong id="account-username">${me.username}</strong>${me.isAdmin ? html` <span class="badge">admin</span>` : ''}.
-<a href="/submissions">My submissions</a> · <a href="/submit">Submit a bot</a></p>
+<a href="/submissions">My submissions</a> · <a href="/submit">Submit a bot</a> · <a href="/account/representatives">My tournament representatives</a></p>
 ${created}
 <h2 id="tokens-title">API tokens</h2>
 <p>A token lets a script or the <code>arbiter</code> command act as you (<code>Authorization: Bearer …</code>).</p>

@@ -1,0 +1,285 @@
+// Official tournaments on the site: the list, a tournament's page (the
+// bracket round by round, every group with its match and the line that
+// replays it, the standings, the downloads), a user's representatives, and
+// the admin's page to create, start, pause, resume and rerun. A running
+// tournament's page refreshes itself (a meta refresh: no script needed).
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { loadGames } from '../../game-kit/registry.ts';
+import { asRefusal, forbidden } from '../../server/errors.ts';
+import type { AuthUser } from '../../server/auth.ts';
+import { idParams } from '../../server/schemas.ts';
+import {
+  createTournament,
+  listRepresentatives,
+  listTournaments,
+  pauseTournament,
+  rerunMatch,
+  resumeTournament,
+  setRepresentative,
+  startNow,
+  tournamentDetail,
+  type TournamentDetail,
+  type TournamentEffects,
+} from '../../domain/tournaments.ts';
+import { applyTournamentEffects } from '../../scheduler/tournaments.ts';
+import { html, type Html } from '../html.ts';
+import { sendPage } from '../layout.ts';
+import { errorSummary, field, select, type FieldErrors } from '../forms.ts';
+import { pageUser } from './auth.ts';
+import { formatTime } from './submissions.ts';
+
+/** Seconds between reloads of a tournament's page while it runs. */
+export const REFRESH_SECONDS = 5;
+
+type Form = Record<string, string | undefined>;
+const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+
+function statusBadge(status: string): Html {
+  const cls = status === 'finished' ? 'done' : status === 'running' ? 'running' : status === 'paused' ? 'failed' : 'queued';
+  return html`<span class="badge ${cls}">${status}</span>`;
+}
+
+function seatCell(s: TournamentDetail['rounds'][number]['groups'][number]['seats'][number]): Html {
+  const result = s.rank !== null ? html` <span class="muted">#${s.rank} · ${s.score ?? 0}</span>` : '';
+  const name = s.builtin ? html`<span class="muted">${s.name}</span>` : s.fell ? html`<s>${s.name}</s>` : html`<strong>${s.name}</strong>`;
+  return html`<li class="seat" data-entry="${s.entry === null ? '' : String(s.entry)}" data-fell="${s.fell ? 'true' : 'false'}">${name}${result}${s.frozen ? html` <span class="badge failed">froze</span>` : ''}</li>`;
+}
+
+function adminControls(d: TournamentDetail): Html {
+  const post = (action: string, label: string, cls = '') =>
+    html`<form method="post" action="/admin/tournaments/${d.id}/${action}" class="inline"><button type="submit"${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
+  return html`<p id="admin-controls">${d.status === 'scheduled' ? post('start', 'Start now (freeze the entries)') : ''}${d.status === 'running' ? post('pause', 'Pause', 'secondary') : ''}${d.status === 'paused' ? post('resume', 'Resume') : ''}</p>`;
+}
+
+function tournamentBody(d: TournamentDetail, user: AuthUser | null): Html {
+  const rounds = [...d.rounds].reverse().map(
+    (r) => html`<section class="round" id="round-${r.round}" aria-labelledby="round-${r.round}-title">
+<h3 id="round-${r.round}-title">Round ${r.round}${r.final ? ' (final phase)' : ''}</h3>
+<div class="table-wrap"><table class="groups">
+<thead><tr><th scope="col">Group</th><th scope="col">Seats (rank · score)</th><th scope="col">Match</th><th scope="col">Replay it</th></tr></thead>
+<tbody>${r.groups.map(
+      (g) => html`<tr id="group-${r.round}-${g.group + 1}">
+<td>${g.group + 1}</td>
+<td><ol class="seats">${g.seats.map(seatCell)}</ol></td>
+<td>${
+        g.match
+          ? html`<a href="/matches/${g.match.id}">#${g.match.id}</a> <span class="badge ${g.match.status}">${g.match.status}</span>${g.match.attempt > 0 ? html` <span class="muted">rerun ${g.match.attempt}</span>` : ''}${
+              g.match.status === 'failed'
+                ? html`<br><span class="muted">${g.match.error ?? 'the judge could not play it'}: waiting for an admin's rerun</span>${
+                    user?.isAdmin
+                      ? html`<form method="post" action="/admin/tournaments/${d.id}/matches/${g.match.id}/rerun" class="inline"><button type="submit" class="small">Rerun</button></form>`
+                      : ''
+                  }`
+                : ''
+            }${g.match.replay ? html`<br><a href="${g.match.replay.url}" download>replay</a>` : ''}`
+          : html`<span class="muted">none</span>`
+      }</td>
+<td><code class="play">${g.play}</code></td>
+</tr>`,
+    )}</tbody>
+</table></div>
+</section>`,
+  );
+  const standings = d.standings.length
+    ? html`<div class="table-wrap"><table id="standings">
+<thead><tr><th scope="col">${d.status === 'finished' ? 'Place' : 'Position'}</th><th scope="col">Player</th><th scope="col">Owner</th><th scope="col">Fell in</th><th scope="col">Last rank</th><th scope="col">Last score</th></tr></thead>
+<tbody>${d.standings.map(
+        (s) => html`<tr><td>${s.place ?? s.position}</td><td>${s.name}</td><td>${s.owner ?? ''}</td><td>${s.eliminatedRound !== null ? `round ${s.eliminatedRound}` : d.status === 'finished' ? html`<strong>champion</strong>` : 'still in'}</td><td>${s.lastRank ?? ''}</td><td>${s.lastScore ?? ''}</td></tr>`,
+      )}</tbody>
+</table></div>`
+    : html`<p class="muted">The entries freeze at ${formatTime(new Date(d.freezeAt))}.</p>`;
+  return html`<p class="breadcrumbs"><a href="/tournaments">Tournaments</a> › ${d.game}</p>
+<h1>${d.name}</h1>
+<dl class="facts">
+<dt>Game</dt><dd>${d.game}</dd>
+<dt>Status</dt><dd id="tournament-status">${statusBadge(d.status)}${d.status === 'running' ? html` round ${d.round}` : ''}</dd>
+<dt>Entries freeze</dt><dd>${formatTime(new Date(d.freezeAt))}</dd>
+<dt>Seed</dt><dd id="tournament-seed">${d.seed !== null ? html`<code>${d.seed}</code> (every draw and match seed derives from it)` : html`<span class="muted">secret until the tournament starts</span>`}</dd>
+${d.config ? html`<dt>Settings</dt><dd><code>${JSON.stringify(d.config)}</code></dd>` : ''}
+<dt>Entries</dt><dd>${d.entries.length}</dd>
+</dl>
+${user?.isAdmin ? adminControls(d) : ''}
+${d.status === 'running' ? html`<p class="muted" role="status">This page reloads every ${REFRESH_SECONDS} seconds while the tournament runs.</p>` : ''}
+<p class="downloads"><a class="button" id="download-replays" href="/api/tournaments/${d.id}/replays.zip" download>All replays (zip, with manifest.json)</a>
+<a class="button secondary" id="download-standings" href="/api/tournaments/${d.id}/standings.csv" download>Standings (CSV)</a></p>
+<h2>Standings</h2>
+${standings}
+<h2>Rounds</h2>
+<p class="hint">Each group plays one match; in a knockout round a player goes on by beating at least two of the other three seats (a tie beats nobody). With four or fewer left, the player strictly behind all the others falls; a tie for last replays the match. To replay a match on your machine, name each player's bot file after it.</p>
+${rounds.length ? rounds : html`<p class="muted">No round drawn yet.</p>`}`;
+}
+
+export default async function tournamentPages(app: FastifyInstance) {
+  const { db } = app.deps;
+  const apply = (effects: TournamentEffects) => applyTournamentEffects({ db, queues: app.deps.queues, log: (msg) => app.log.warn(msg) }, effects);
+
+  app.get('/tournaments', { schema: { hide: true } }, async (request, reply) => {
+    const list = await listTournaments(db);
+    const body = html`<h1>Tournaments</h1>
+<p>Official tournaments: each user enters one player, their <a href="/account/representatives">representative</a>. Every match and replay is public.</p>
+${request.user?.isAdmin ? html`<p><a href="/admin/tournaments">Manage tournaments</a></p>` : ''}
+${
+  list.length
+    ? html`<div class="table-wrap"><table id="tournaments">
+<thead><tr><th scope="col">Tournament</th><th scope="col">Game</th><th scope="col">Status</th><th scope="col">Entries freeze</th><th scope="col">Entries</th><th scope="col">Champion</th></tr></thead>
+<tbody>${list.map(
+        (t) => html`<tr><td><a href="/tournaments/${t.id}">${t.name}</a></td><td>${t.game}</td><td>${statusBadge(t.status)}</td><td>${formatTime(new Date(t.freezeAt))}</td><td>${t.entries}</td><td>${t.champion ?? ''}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p class="muted">No tournament yet.</p>`
+}`;
+    return sendPage(reply, { title: 'Tournaments', user: request.user, nav: '/tournaments', body });
+  });
+
+  app.get<{ Params: { id: number } }>('/tournaments/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {
+    const d = await tournamentDetail(db, request.params.id);
+    return sendPage(reply, {
+      title: d.name,
+      user: request.user,
+      nav: '/tournaments',
+      head: d.status === 'running' ? html`<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` : undefined,
+      body: tournamentBody(d, request.user),
+    });
+  });
+
+  // ---------------------------------------------------------------- representatives
+
+  async function sendRepresentatives(request: FastifyRequest, reply: FastifyReply, me: AuthUser, view: { errors?: FieldErrors; game?: string; notice?: string } = {}, status = 200) {
+    const reps = await listRepresentatives(db, me.id);
+    const body = html`<h1>My representatives</h1>
+<p>In each game, one of your qualified players represents you in the official tournaments. Until you pick one, it is your latest qualified player. Picking closes when a tournament of the game freezes its entries, until it finishes.</p>
+${view.notice ? html`<p class="notice ok" role="status">${view.notice}</p>` : ''}
+${errorSummary(view.errors, { player: 'Player' })}
+${
+  reps.length
+    ? reps.map(
+        (r) => html`<section class="card" id="representative-${r.game}">
+<h2>${r.game}</h2>
+<p>Representing you: <strong class="current">${r.current?.name ?? 'nobody'}</strong>${r.chosen ? '' : html` <span class="muted">(your latest qualified player)</span>`}</p>
+${
+  r.frozenBy
+    ? html`<p class="notice">Picking is closed: <a href="/tournaments/${r.frozenBy.id}">${r.frozenBy.name}</a> froze its entries.</p>`
+    : html`<form method="post" action="/account/representatives" novalidate>
+<input type="hidden" name="game" value="${r.game}">
+${select({ name: 'player', label: `Player for ${r.game}`, options: r.players.map((p) => ({ value: p.name, label: p.name })), value: r.current?.name, errors: view.game === r.game ? view.errors : undefined })}
+<p><button type="submit">Pick</button></p>
+</form>`
+}
+</section>`,
+      )
+    : html`<p class="muted">You have no qualified player yet: <a href="/submit">submit a bot</a> and pass the Dummy gate.</p>`
+}`;
+    return sendPage(reply, { title: 'My representatives', user: request.user, nav: '/account', body }, status);
+  }
+
+  app.get('/account/representatives', async (request, reply) => {
+    const me = pageUser(request, reply);
+    if (!me) return reply;
+    return sendRepresentatives(request, reply, me);
+  });
+
+  app.post<{ Body: Form }>('/account/representatives', async (request, reply) => {
+    const me = pageUser(request, reply, '/account/representatives');
+    if (!me) return reply;
+    const game = str(request.body?.game);
+    const player = str(request.body?.player);
+    try {
+      const r = await setRepresentative(db, me.id, game, player);
+      return sendRepresentatives(request, reply, me, { notice: `${r.current?.name ?? player} now represents you in ${game}.` });
+    } catch (e) {
+      const refusal = asRefusal(e);
+      if (!refusal) throw e;
+      return sendRepresentatives(request, reply, me, { game, errors: { player: refusal.message } }, refusal.statusCode);
+    }
+  });
+
+  // ---------------------------------------------------------------- admin
+
+  function pageAdmin(request: FastifyRequest, reply: FastifyReply): AuthUser | null {
+    const me = pageUser(request, reply);
+    if (me && !me.isAdmin) throw forbidden('Only an admin may manage tournaments.');
+    return me;
+  }
+
+  async function sendAdmin(request: FastifyRequest, reply: FastifyReply, view: { values?: Form; errors?: FieldErrors } = {}, status = 200) {
+    const games = [...(await loadGames()).values()];
+    const list = await listTournaments(db);
+    const v = view.values ?? {};
+    const body = html`<p class="breadcrumbs"><a href="/tournaments">Tournaments</a> › Manage</p>
+<h1>Manage tournaments</h1>
+<div class="table-wrap"><table id="admin-tournaments">
+<thead><tr><th scope="col">Tournament</th><th scope="col">Game</th><th scope="col">Status</th><th scope="col">Entries freeze</th><th scope="col">Actions</th></tr></thead>
+<tbody>${list.map(
+      (t) => html`<tr><td><a href="/tournaments/${t.id}">${t.name}</a></td><td>${t.game}</td><td>${statusBadge(t.status)}</td><td>${formatTime(new Date(t.freezeAt))}</td><td>${adminControls({ id: t.id, status: t.status } as TournamentDetail)}</td></tr>`,
+    )}</tbody></table></div>
+<h2>New tournament</h2>
+${errorSummary(view.errors, { game: 'Game', name: 'Name', freezeAt: 'Entries freeze', config: 'Settings', seed: 'Seed' })}
+<form method="post" action="/admin/tournaments" id="tournament-form" novalidate>
+${select({ name: 'game', label: 'Game', options: games.map((g) => ({ value: g.id, label: g.title })), value: v.game, errors: view.errors, required: true })}
+${field({ name: 'name', label: 'Name', value: v.name ?? '', errors: view.errors, required: true, attrs: html`maxlength="100"` })}
+${field({ name: 'freezeAt', label: 'Entries freeze (UTC)', value: v.freezeAt ?? '', hint: 'e.g. 2026-12-20T18:00Z; the first round is drawn then. Empty: now.', errors: view.errors })}
+${field({ name: 'config', label: 'Settings (optional)', value: v.config ?? '', hint: 'JSON overrides of the game settings for every match, e.g. {"nb_rounds": 100}', errors: view.errors })}
+${field({ name: 'seed', label: 'Seed (optional)', type: 'number', value: v.seed ?? '', hint: 'Drawn when empty; secret until the tournament starts.', errors: view.errors, attrs: html`min="0" max="2147483647"` })}
+<p><button type="submit">Create</button></p>
+</form>`;
+    return sendPage(reply, { title: 'Manage tournaments', user: request.user, nav: '/tournaments', body }, status);
+  }
+
+  app.get('/admin/tournaments', async (request, reply) => {
+    if (!pageAdmin(request, reply)) return reply;
+    return sendAdmin(request, reply);
+  });
+
+  app.post<{ Body: Form }>('/admin/tournaments', async (request, reply) => {
+    const me = pageAdmin(request, reply);
+    if (!me) return reply;
+    const v = request.body ?? {};
+    const errors: FieldErrors = {};
+    let config: Record<string, unknown> | null = null;
+    if (str(v.config)) {
+      try {
+        const parsed: unknown = JSON.parse(str(v.config));
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+        config = parsed as Record<string, unknown>;
+      } catch {
+        errors.config = 'not a JSON object';
+      }
+    }
+    const freezeAt = str(v.freezeAt) ? new Date(str(v.freezeAt)) : new Date();
+    if (Number.isNaN(freezeAt.getTime())) errors.freezeAt = 'not a date (e.g. 2026-12-20T18:00Z)';
+    const seed = str(v.seed) ? Number(str(v.seed)) : undefined;
+    if (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff)) errors.seed = 'an integer 0..2147483647';
+    if (Object.keys(errors).length) return sendAdmin(request, reply, { values: v, errors }, 400);
+    try {
+      const t = await createTournament(db, me.id, { game: str(v.game), name: str(v.name), freezeAt, config, ...(seed !== undefined ? { seed } : {}) });
+      return reply.redirect(`/tournaments/${t.id}`, 303);
+    } catch (e) {
+      const refusal = asRefusal(e);
+      if (!refusal) throw e;
+      const key = (e as { code?: string }).code;
+      return sendAdmin(request, reply, { values: v, errors: { [key && ['game', 'name', 'freezeAt', 'config', 'seed'].includes(key) ? key : '']: refusal.message } }, refusal.statusCode);
+    }
+  });
+
+  for (const action of ['start', 'pause', 'resume'] as const) {
+    app.post<{ Params: { id: number } }>(`/admin/tournaments/:id/${action}`, { schema: { params: idParams } }, async (request, reply) => {
+      const me = pageAdmin(request, reply);
+      if (!me) return reply;
+      const id = request.params.id;
+      await apply(action === 'start' ? await startNow(db, me.id, id) : action === 'pause' ? await pauseTournament(db, me.id, id) : await resumeTournament(db, me.id, id));
+      return reply.redirect(`/tournaments/${id}`, 303);
+    });
+  }
+
+  app.post<{ Params: { id: number; matchId: number } }>(
+    '/admin/tournaments/:id/matches/:matchId/rerun',
+    { schema: { params: { type: 'object', required: ['id', 'matchId'], properties: { id: idParams.properties.id, matchId: idParams.properties.id } } } },
+    async (request, reply) => {
+      const me = pageAdmin(request, reply);
+      if (!me) return reply;
+      const { effects } = await rerunMatch(db, me.id, request.params.id, request.params.matchId);
+      await apply(effects);
+      return reply.redirect(`/tournaments/${request.params.id}`, 303);
+    },
+  );
+}

@@ -33,9 +33,10 @@ const COMPUTE_ONLY = [
   /^test\/web\/(statement|zip|account-pages|read-pages)\.test\.ts$/,
   /^test\/server\//,
   /^test\/judge\/redis\.test\.ts$/,
+  /^test\/tournaments\/(rules|api)\.test\.ts$/,
 ];
 /** Files that load the machine on purpose or watch the clock: alone. */
-const ALONE = [/^test\/sandbox\/(fairness|worker-signals)\.test\.ts$/, /^test\/web\/browser-/, /^test\/judge\/recovery\.test\.ts$/];
+const ALONE = [/^test\/sandbox\/(fairness|worker-signals)\.test\.ts$/, /^test\/web\/browser-/, /^test\/judge\/recovery\.test\.ts$/, /^test\/tournaments\/e2e\.test\.ts$/];
 
 const slowOnly = process.argv.includes('--slow-only');
 const filters = process.argv.slice(2).filter((a) => a !== '--slow-only');

@@ -479,7 +479,7 @@ export async function listTournaments(db: Db) {
 
 /** The shell line that replays a match with `arbiter play` (the players' files named after them). */
 export function playCommandLine(game: string, seed: number, seats: { name: string; builtin: boolean }[], config: Record<string, unknown> | null): string {
-  const arg = (s: string) => (/^[\w.-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const arg = (s: string) => (/^[\w.=,:@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   const players = seats.map((s) => (s.builtin ? s.name : arg(`${s.name}.ts`)));
   const sets = Object.entries(config ?? {})
     .filter(([, v]) => typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean')

@@ -180,3 +180,29 @@ test('public pages and CSV: the list, the bracket with its match links, the stan
   assert.match(bad.body, /not a JSON object/);
   assert.equal((await form(alice.cookie, '/admin/tournaments', { game: 'coins', name: 'Y' })).statusCode, 403);
 });
+
+test('the scheduler’s steps: a tournament starts at its freeze time, and a round whose next step was lost is repaired', async () => {
+  const { startDueTournaments, advanceTournament } = await import('../../src/domain/tournaments.ts');
+  // Five more users, so round 1 is a knockout of two groups.
+  for (let i = 0; i < 5; i++) await qualifiedPlayer(db, { username: `extra${i}`, name: `E${i}`, source: coinsBot(`E${i}`, 2) });
+  const t = await db.tournament.create({ data: { game: 'coins', name: 'Due', seed: 5, freezeAt: new Date(Date.now() + day) } });
+  assert.equal((await startDueTournaments(db)).enqueue.length, 0, 'not yet');
+  const started = await startDueTournaments(db, new Date(Date.now() + 2 * day));
+  assert.equal((await db.tournament.findUniqueOrThrow({ where: { id: t.id } })).status, 'running');
+  const entries = await db.tournamentEntry.count({ where: { tournamentId: t.id } });
+  assert.equal(entries, 7, 'alice, bob and the five (carol’s submission is disabled)');
+  assert.equal(started.enqueue.length, 2, 'two groups: 4 + 3 players, one Dummy');
+  // Every match of round 1 recorded without the step that follows (as if the recorder died after its commit).
+  for (const id of started.enqueue) {
+    const ps = await db.participant.findMany({ where: { matchId: id }, orderBy: { seat: 'asc' } });
+    for (const p of ps) await db.participant.update({ where: { id: p.id }, data: { rank: p.seat + 1, score: 10 - p.seat } });
+    await db.match.update({ where: { id }, data: { status: 'done' } });
+  }
+  assert.equal((await db.tournament.findUniqueOrThrow({ where: { id: t.id } })).round, 1);
+  const repaired = await advanceTournament(db, t.id);
+  assert.equal((await db.tournament.findUniqueOrThrow({ where: { id: t.id } })).round, 2, 'round 2 drawn');
+  assert.equal(repaired.enqueue.length, 1, 'four left: one final-phase match');
+  assert.equal((await db.tournamentEntry.count({ where: { tournamentId: t.id, eliminatedRound: 1 } })), 3);
+  assert.equal((await advanceTournament(db, t.id)).enqueue.length, 0, 'idempotent: nothing more to do');
+  assert.equal(await db.match.count({ where: { tournamentId: t.id } }), 3);
+});

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, zip } from '../../src/web/zip.ts';
+import { crc32, zip, zipStream } from '../../src/web/zip.ts';
 
 test('crc32: the standard check value and the empty input', () => {
   assert.equal(crc32(Buffer.from('123456789')), 0xcbf43926);
@@ -36,4 +36,33 @@ test('zip: unzip -t accepts it and extracts the same bytes (UTF-8 names, folders
 test('zip: names that would escape the folder are refused', () => {
   assert.throws(() => zip([{ name: '../x', data: '' }]), /bad zip entry name/);
   assert.throws(() => zip([{ name: '/etc/x', data: '' }]), /bad zip entry name/);
+});
+
+test('zipStream: entries written as they come (stored or deflated) make an archive unzip and python read back', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-zipstream-'));
+  try {
+    const gz = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 31) % 256));
+    let produced = 0;
+    async function* entries() {
+      yield { name: 'manifest.json', data: '{"a": 1}\n' };
+      produced++;
+      yield { name: 'replays/one.json.gz', data: gz, store: true };
+      produced++;
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of zipStream(entries())) {
+      if (chunks.length === 0) assert.equal(produced, 0, 'the first bytes go out before the next entry is read');
+      chunks.push(c);
+    }
+    const path = join(dir, 's.zip');
+    writeFileSync(path, Buffer.concat(chunks));
+    assert.match(execFileSync('unzip', ['-t', path]).toString(), /No errors detected/);
+    execFileSync('unzip', ['-q', path, '-d', join(dir, 'out')]);
+    assert.deepEqual(readFileSync(join(dir, 'out', 'replays/one.json.gz')), gz);
+    assert.equal(readFileSync(join(dir, 'out', 'manifest.json'), 'utf8'), '{"a": 1}\n');
+    const methods = execFileSync('python3', ['-c', 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(z.testzip(), [i.compress_type for i in z.infolist()])', path]).toString();
+    assert.equal(methods.trim(), 'None [8, 0]', 'deflated, then stored');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

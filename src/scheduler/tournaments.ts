@@ -31,8 +31,9 @@ export async function applyTournamentEffects(deps: TournamentDeps, effects: Tour
     for (const m of rows) {
       try {
         const job = await queues.matches.getJob(matchJobId(m.id, m.createdAt));
-        // Only a job still waiting: one a worker holds is played and recorded as usual.
-        if (job && (await job.isWaiting())) await job.remove();
+        // Only a job still waiting (match jobs have priorities: 'prioritized'); one a worker holds is played and recorded as usual.
+        const state = job ? await job.getState() : null;
+        if (job && (state === 'waiting' || state === 'prioritized' || state === 'delayed')) await job.remove();
       } catch (e) {
         deps.log?.(`could not hold back tournament match ${m.id}: ${e instanceof Error ? e.message : String(e)}`);
       }

@@ -166,3 +166,49 @@ test('restarting the worker, the recorder and the scheduler in the middle change
   const groups = await judge.db.tournamentGroup.count({ where: { tournamentId: detail.id } });
   assert.equal(await judge.db.match.count({ where: { tournamentId: detail.id } }), groups, 'one match per group: none played twice, none lost');
 });
+
+test('pause holds the queued matches back (the sweep leaves them), a match the judge lost is rerun with its seed, and the result is the same', async () => {
+  const token = await judge.user('admin');
+  const admin = await judge.db.user.findFirstOrThrow({ where: { usernameLower: 'admin' } });
+  await judge.db.user.update({ where: { id: admin.id }, data: { isAdmin: true } });
+  const api = (url: string) => judge.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}` } });
+  const created = await judge.app.inject({
+    method: 'POST',
+    url: '/api/tournaments',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { game: 'coins', name: 'held', freezeAt: new Date(Date.now() + 86_400_000).toISOString(), config: CONFIG, seed: SEED },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const id = created.json().id as number;
+  // Start and pause at once: most of round 1 is still waiting.
+  assert.equal((await api(`/api/tournaments/${id}/start`)).statusCode, 200);
+  assert.equal((await api(`/api/tournaments/${id}/pause`)).statusCode, 200);
+  // Those a runner had already taken are played as usual; the waiting ones lost their jobs.
+  const queued = await judge.db.match.findMany({ where: { tournamentId: id, status: 'queued' }, select: { id: true, createdAt: true } });
+  const held = [];
+  for (const m of queued) if (!(await judge.queues.matches.getJob(`m-${m.id}-${m.createdAt.getTime()}`))) held.push(m);
+  assert.ok(held.length >= 8, `most of round 1 held back (${held.length} of 16)`);
+  // Longer than the sweep's age threshold: it must not queue them again.
+  await new Promise((r) => setTimeout(r, 4500));
+  for (const m of held) assert.equal(await judge.queues.matches.getJob(`m-${m.id}-${m.createdAt.getTime()}`), undefined, `match ${m.id} has no job while paused`);
+  assert.equal(await judge.db.match.count({ where: { id: { in: held.map((m) => m.id) }, status: { not: 'queued' } } }), 0, 'none played while paused');
+  // The judge loses one of them (as when workers die on it twice): recorded as failed.
+  const lost = held[0]!;
+  await judge.queues.addResult({ type: 'match', matchId: String(lost.id), jobId: `m-${lost.id}-${lost.createdAt.getTime()}`, ok: false, error: 'injected: the workers died on it', worker: 'test', attempt: 2 });
+  await waitFor('the failure recorded', async () => (await judge.db.match.findUnique({ where: { id: lost.id } }))?.status === 'failed', 20_000);
+  assert.equal((await api(`/api/tournaments/${id}/resume`)).statusCode, 200);
+  // Round 1 plays out but cannot finish without the lost match.
+  await waitFor('the rest of round 1', async () => (await judge.db.match.count({ where: { tournamentId: id, status: { in: ['queued', 'running'] } } })) === 0, 120_000);
+  await new Promise((r) => setTimeout(r, 1000));
+  assert.equal((await judge.db.tournament.findUniqueOrThrow({ where: { id } })).round, 1, 'the round waits for the failed match');
+  const page = await judge.app.inject({ url: `/tournaments/${id}` });
+  assert.match(page.body, /waiting for an admin's rerun/);
+  const played = await judge.db.match.findFirstOrThrow({ where: { tournamentId: id, status: 'done' } });
+  assert.equal((await api(`/api/tournaments/${id}/matches/${played.id}/rerun`)).statusCode, 409, 'a played match is a result');
+  const rerun = await api(`/api/tournaments/${id}/matches/${lost.id}/rerun`);
+  assert.equal(rerun.statusCode, 201, rerun.body);
+  await waitFor('the tournament to finish', async () => (await judge.db.tournament.findUnique({ where: { id } }))?.status === 'finished', 240_000, 200);
+  const detail = await tournamentDetail(judge.db, id);
+  assert.deepEqual(outcome(detail), outcome(calm), 'same seeds, same matches, same standings');
+  assert.equal(detail.rounds[0]!.groups.find((g) => g.failedAttempts.some((f) => f.id === lost.id))?.match?.attempt, 1);
+});

@@ -157,6 +157,7 @@ test('public pages and CSV: the list, the bracket with its match links, the stan
   assert.doesNotMatch(page.body, /<script(?! type="module" src=)/, 'no inline script');
   const m = await db.match.findFirstOrThrow({ where: { tournamentId: tid }, orderBy: { id: 'desc' } });
   assert.match(page.body, new RegExp(`<a href="/matches/${m.id}">#${m.id}</a>`));
+  assert.match((await app.inject({ url: `/matches/${m.id}` })).body, new RegExp(`<a id="match-tournament" href="/tournaments/${tid}">`), 'the match page links back');
   assert.match(page.body, /npx arbiter play coins/);
   assert.match(page.body, /<code>777<\/code>/);
   assert.equal((await app.inject({ url: '/tournaments/424242' })).statusCode, 404);

@@ -209,6 +209,7 @@ ${pager({ page, pages, href, label: 'Match pages' })}`,
   ${limits ? html`<dt>Limits</dt><dd id="match-limits">${formatBudget(limits.cpuBudgetMs)} of CPU and ${limits.memoryMb} MiB of memory per bot</dd>` : ''}
   ${m.finishedAt ? html`<dt>Finished</dt><dd>${when(m.finishedAt)}${m.durationMs !== null ? ` in ${(m.durationMs / 1000).toFixed(1)} s` : ''}</dd>` : html`<dt>Created</dt><dd>${when(m.createdAt)}</dd>`}
   ${m.kind === 'gate' && m.submissionId !== null ? html`<dt>Gate</dt><dd>${m.gateStep === GateStep.selfplay ? 'self-play' : `Dummy match ${(m.gateIndex ?? 0) + 1} of ${GATE_DUMMY_MATCHES}`} of <a id="gate-submission" href="/submissions/${m.submissionId}">submission ${m.submissionId}</a></dd>` : ''}
+  ${m.tournamentId !== null ? html`<dt>Tournament</dt><dd><a id="match-tournament" href="/tournaments/${m.tournamentId}">tournament ${m.tournamentId}</a></dd>` : ''}
 </dl>
 ${main}
 ${resultTable}

@@ -26,7 +26,8 @@
 //   rounds first; within a round, by rank in that round's match, then by
 //   score in it (higher first), then by entry order.
 // - A tournament stops after MAX_ROUNDS rounds (only endless ties could get
-//   there); whoever is still in then shares the top, ordered as above.
+//   there); whoever is still in then takes the top places, ordered as above
+//   (their eliminatedRound stays null).
 
 export const TOURNAMENT_DUMMY = 'Dummy';
 export const SEATS = 4;

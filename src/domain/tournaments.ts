@@ -128,6 +128,8 @@ export async function listRepresentatives(db: Db, userId: number): Promise<Repre
 /** The user picks the player representing them in the game (by name). */
 export async function setRepresentative(db: Db, userId: number, game: string, playerName: string): Promise<RepresentativeView> {
   await db.$transaction(async (tx) => {
+    // Waits for a freeze in progress (it holds its tournament's row), so a pick is either in its snapshot or refused.
+    await tx.$queryRaw`SELECT id FROM "Tournament" WHERE game = ${game} AND status::text IN ('scheduled', 'running', 'paused') FOR SHARE`;
     const frozen = await frozenTournament(tx, game);
     if (frozen) {
       throw conflict(

@@ -207,3 +207,46 @@ test('the scheduler’s steps: a tournament starts at its freeze time, and a rou
   assert.equal((await advanceTournament(db, t.id)).enqueue.length, 0, 'idempotent: nothing more to do');
   assert.equal(await db.match.count({ where: { tournamentId: t.id } }), 3);
 });
+
+test('final phase in the database: a tie for last replays the match as a new round with a new seed; a strict last falls; the last one left is the champion', async () => {
+  const { startNow: start, advanceTournament } = await import('../../src/domain/tournaments.ts');
+  const t = await db.tournament.create({ data: { game: 'coins', name: 'Ties', seed: 99, freezeAt: new Date(Date.now() + day) } });
+  // Seven users have a coins player by now: keep alice and bob by disabling the others' submissions for this one.
+  const keep = [alice.id, bob.id];
+  const others = await db.submission.findMany({ where: { game: 'coins', userId: { notIn: keep }, disabledAt: null }, select: { id: true } });
+  await db.submission.updateMany({ where: { id: { in: others.map((o) => o.id) } }, data: { disabledAt: new Date() } });
+  try {
+    const first = await start(db, boss.id, t.id);
+    assert.equal(first.enqueue.length, 1);
+    const seeds: number[] = [];
+    /** Records the round's match with these scores by entry (Dummies score 0), and advances as the recorder would. */
+    const play = async (matchId: number, scoreOf: (entry: number) => number) => {
+      const m = await db.match.findUniqueOrThrow({ where: { id: matchId }, include: { participants: true, tournamentGroup: true } });
+      seeds.push(m.seed);
+      const seats = m.tournamentGroup!.entries as (number | null)[];
+      const scores = seats.map((e) => (e === null ? 0 : scoreOf(e)));
+      for (const p of m.participants) {
+        await db.participant.update({ where: { id: p.id }, data: { score: scores[p.seat]!, rank: 1 + scores.filter((s) => s > scores[p.seat]!).length } });
+      }
+      await db.match.update({ where: { id: matchId }, data: { status: 'done' } });
+      return advanceTournament(db, t.id);
+    };
+    const tie = await play(first.enqueue[0]!, () => 5);
+    assert.equal(tie.enqueue.length, 1, 'a tie for last: the match is replayed');
+    const tie2 = await play(tie.enqueue[0]!, () => 7);
+    assert.equal(tie2.enqueue.length, 1, 'and again');
+    assert.equal(await db.tournamentEntry.count({ where: { tournamentId: t.id, eliminatedRound: { not: null } } }), 0, 'nobody fell in a tie');
+    const entries = await db.tournamentEntry.findMany({ where: { tournamentId: t.id }, orderBy: { entryIndex: 'asc' } });
+    const bobEntry = entries.find((e) => e.userId === bob.id)!.entryIndex;
+    const done = await play(tie2.enqueue[0]!, (e) => (e === bobEntry ? 1 : 9));
+    assert.equal(done.enqueue.length, 0);
+    const row = await db.tournament.findUniqueOrThrow({ where: { id: t.id } });
+    assert.equal(row.status, 'finished');
+    assert.equal(row.round, 3);
+    assert.equal(new Set(seeds).size, 3, 'each replay plays a new seed');
+    const places = await db.tournamentEntry.findMany({ where: { tournamentId: t.id }, orderBy: { place: 'asc' } });
+    assert.deepEqual(places.map((p) => [p.userId, p.place, p.eliminatedRound]), [[alice.id, 1, null], [bob.id, 2, 3]]);
+  } finally {
+    await db.submission.updateMany({ where: { id: { in: others.map((o) => o.id) } }, data: { disabledAt: null } });
+  }
+});

@@ -46,7 +46,7 @@ function seatCell(s: TournamentDetail['rounds'][number]['groups'][number]['seats
   return html`<li class="seat" data-entry="${s.entry === null ? '' : String(s.entry)}" data-fell="${s.fell ? 'true' : 'false'}">${name}${result}${s.frozen ? html` <span class="badge failed">froze</span>` : ''}</li>`;
 }
 
-function adminControls(d: TournamentDetail): Html {
+function adminControls(d: { id: number; status: string }): Html {
   const post = (action: string, label: string, cls = '') =>
     html`<form method="post" action="/admin/tournaments/${d.id}/${action}" class="inline"><button type="submit"${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
   return html`<p id="admin-controls">${d.status === 'scheduled' ? post('start', 'Start now (freeze the entries)') : ''}${d.status === 'running' ? post('pause', 'Pause', 'secondary') : ''}${d.status === 'paused' ? post('resume', 'Resume') : ''}</p>`;
@@ -210,7 +210,7 @@ ${select({ name: 'player', label: `Player for ${r.game}`, options: r.players.map
 <div class="table-wrap"><table id="admin-tournaments">
 <thead><tr><th scope="col">Tournament</th><th scope="col">Game</th><th scope="col">Status</th><th scope="col">Entries freeze</th><th scope="col">Actions</th></tr></thead>
 <tbody>${list.map(
-      (t) => html`<tr><td><a href="/tournaments/${t.id}">${t.name}</a></td><td>${t.game}</td><td>${statusBadge(t.status)}</td><td>${formatTime(new Date(t.freezeAt))}</td><td>${adminControls({ id: t.id, status: t.status } as TournamentDetail)}</td></tr>`,
+      (t) => html`<tr><td><a href="/tournaments/${t.id}">${t.name}</a></td><td>${t.game}</td><td>${statusBadge(t.status)}</td><td>${formatTime(new Date(t.freezeAt))}</td><td>${adminControls(t)}</td></tr>`,
     )}</tbody></table></div>
 <h2>New tournament</h2>
 ${errorSummary(view.errors, { game: 'Game', name: 'Name', freezeAt: 'Entries freeze', config: 'Settings', seed: 'Seed' })}

@@ -19,6 +19,7 @@ import { checkWriteOrigin } from './origin-check.ts';
 import { createAttemptBudgets, MemoryCounters, RedisCounters, RetryLaterError, type AttemptBudgets } from './attempt-budgets.ts';
 import { createEventHub, type EventHub } from './events.ts';
 import { startGate as gateStart } from '../domain/gate.ts';
+import { TooManyError } from '../domain/errors.ts';
 import type { StartGate } from '../domain/submissions.ts';
 import accountRoutes from './routes/accounts.ts';
 import submissionRoutes from './routes/submissions.ts';
@@ -92,7 +93,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onRequest', async (request) => checkWriteOrigin(request));
   app.addHook('onError', async (_request, reply, error) => {
-    if (error instanceof RetryLaterError) void reply.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof RetryLaterError || error instanceof TooManyError) void reply.header('retry-after', String(error.retryAfterSeconds));
   });
 
   await app.register(cookie);
@@ -119,8 +120,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('user', null);
+  app.decorateRequest('authRefusal', null);
   app.addHook('onRequest', async (request) => {
-    request.user = await resolveUser(db, request, config.adminUsers);
+    request.user = await resolveUser(db, request);
   });
 
   await app.register(accountRoutes);

@@ -20,7 +20,7 @@ import { formatBytes } from './submissions.ts';
 const LABELS = { game: 'Game', file: 'Bot file' };
 
 /** Which field an error code of createSubmission belongs to. */
-const GAME_ERRORS = new Set(['no-game', 'unknown-game']);
+const GAME_ERRORS = new Set(['no-game', 'unknown-game', 'deadline-passed']);
 
 export default async function submitPages(app: FastifyInstance) {
   const { config } = app.deps;

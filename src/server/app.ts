@@ -26,6 +26,8 @@ import submissionRoutes from './routes/submissions.ts';
 import gameRoutes from './routes/games.ts';
 import matchRoutes from './routes/matches.ts';
 import opsRoutes from './routes/ops.ts';
+import challengeRoutes from './routes/challenges.ts';
+import adminRoutes from './routes/admin.ts';
 import webRoutes, { sendErrorPage, wantsPage } from '../web/index.ts';
 
 export interface AppOptions {
@@ -130,6 +132,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(gameRoutes);
   await app.register(matchRoutes);
   await app.register(opsRoutes);
+  await app.register(challengeRoutes);
+  await app.register(adminRoutes);
   await app.register(webRoutes);
   return app;
 }

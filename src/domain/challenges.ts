@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { loadGames } from '../game-kit/registry.ts';
 import type { JudgeQueues } from '../queue/index.ts';
+import { withTimeout } from '../queue/connection.ts';
 import { createMatch, DUMMY, enqueueMatch, type SeatRef } from '../scheduler/matches.ts';
 import { conflict, forbidden, invalid, notFound, TooManyError } from './errors.ts';
 import { SubmissionStatus } from './statuses.ts';
@@ -42,6 +43,17 @@ function passedSelfPlay(sub: { status: string; reasonDetail: unknown }): boolean
   if (sub.status === SubmissionStatus.qualified || sub.status === SubmissionStatus.qualifying) return true;
   const d = sub.reasonDetail as { step?: string; internal?: boolean } | null;
   return sub.status === SubmissionStatus.rejected && d?.step === 'dummy' && !d.internal;
+}
+
+/** The user's submissions of a game that may play a challenge, newest first (for the challenge form). */
+export async function challengeableSubmissions(db: Db, userId: number, game: string) {
+  const rows = await db.submission.findMany({
+    where: { userId, game, disabledAt: null, status: { in: [SubmissionStatus.qualified, SubmissionStatus.qualifying, SubmissionStatus.rejected] } },
+    orderBy: { id: 'desc' },
+    take: 50,
+    select: { id: true, version: true, status: true, reasonDetail: true, player: { select: { name: true } } },
+  });
+  return rows.filter(passedSelfPlay).map((s) => ({ id: s.id, player: s.player.name, version: s.version, status: s.status }));
 }
 
 /** Resolves the seats of a challenge: the user's submission in seat 0, the opponents in order, Dummies after. */
@@ -78,6 +90,7 @@ async function challengeSeats(db: Db, req: ChallengeRequest) {
 /** Creates and queues a challenge; a TooManyError (429 with Retry-After) past the hourly limit. Returns the match id. */
 export async function createChallenge(deps: ChallengeDeps, req: ChallengeRequest): Promise<number> {
   const { db, queues, config } = deps;
+  if (!Number.isInteger(req.submissionId) || req.submissionId < 1 || req.submissionId > 0x7fffffff) throw invalid('choose one of your submissions', 'bad-submission');
   if (req.seed !== undefined && (!Number.isInteger(req.seed) || req.seed < 0 || req.seed > 0x7fffffff)) throw invalid('seed must be a whole number from 0 to 2147483647', 'bad-seed');
   const { game, seats } = await challengeSeats(db, req);
   const id = await db.$transaction(async (tx) => {
@@ -93,7 +106,7 @@ export async function createChallenge(deps: ChallengeDeps, req: ChallengeRequest
     }
     return createMatch(tx, { game, kind: 'challenge', seats, requestedById: req.userId, ...(req.seed !== undefined ? { seed: req.seed } : {}) });
   });
-  // Without Redis the match stays queued: the scheduler's sweep queues it.
-  if (queues) await enqueueMatch(db, queues, id).catch(() => {});
+  // Without Redis (or while it does not answer) the match stays queued: the scheduler's sweep queues it.
+  if (queues) await withTimeout(enqueueMatch(db, queues, id), 2000, 'queueing the challenge').catch(() => {});
   return id;
 }

@@ -12,7 +12,7 @@ import { MATCH_KINDS, MATCH_STATUSES } from '../../domain/statuses.ts';
 export default async function matchRoutes(app: FastifyInstance) {
   const { db } = app.deps;
 
-  app.get<{ Querystring: Omit<ListQuery, 'requestedBy'> & { mine?: boolean } }>(
+  app.get<{ Querystring: Omit<ListQuery, 'requestedBy'> & { mine?: 0 | 1 } }>(
     '/api/matches',
     {
       schema: {
@@ -30,7 +30,7 @@ export default async function matchRoutes(app: FastifyInstance) {
             limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
             offset: { type: 'integer', minimum: 0, maximum: 1000000, default: 0 },
             before: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'only matches with a smaller id (keyset paging)' },
-            mine: { type: 'boolean', description: 'only the challenges I asked for (logged in)' },
+            mine: { type: 'integer', enum: [0, 1], description: '1: only the challenges I asked for (logged in)' },
           },
         },
         response: { 200: matchListSchema, ...refusals(400, 401) },
@@ -38,7 +38,7 @@ export default async function matchRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { mine, ...q } = request.query;
-      return listMatches(db, { ...q, ...(mine ? { requestedBy: requireUser(request).id } : {}) });
+      return listMatches(db, { ...q, ...(mine === 1 ? { requestedBy: requireUser(request).id } : {}) });
     },
   );
 

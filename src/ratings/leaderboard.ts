@@ -22,12 +22,12 @@ export async function readLeaderboard(db: Db, game: string, limit: number, offse
     FROM "Rating" r
     JOIN "PlayerName" p ON p."id" = r."playerId"
     JOIN "User" u ON u."id" = p."ownerId"
-    JOIN "Submission" s ON s."id" = p."qualifiedSubmissionId"
+    LEFT JOIN "Submission" s ON s."id" = p."qualifiedSubmissionId"
     WHERE r."game" = ${game} AND p."locked" AND u."disabledAt" IS NULL AND s."disabledAt" IS NULL
     ORDER BY r."ordinal" DESC, r."mu" DESC, r."matchesPlayed" DESC, r."playerId" ASC
     LIMIT ${limit} OFFSET ${offset}`;
   // Past the last page the window count is not there: count apart.
-  const total = rows.length > 0 ? rows[0]!.total : await db.rating.count({ where: { game, player: { locked: true, owner: { disabledAt: null }, qualifiedSubmission: { disabledAt: null } } } });
+  const total = rows.length > 0 ? rows[0]!.total : await db.rating.count({ where: { game, player: { locked: true, owner: { disabledAt: null }, OR: [{ qualifiedSubmissionId: null }, { qualifiedSubmission: { disabledAt: null } }] } } });
   return {
     total,
     players: rows.map((r, i) => ({

@@ -236,6 +236,8 @@ test('a submission deadline: after it, new submissions are refused with the date
   const page = await app.inject({ method: 'POST', url: '/submit', headers: { cookie: ana.cookie, ...form.headers }, payload: form.payload });
   assert.equal(page.statusCode, 403);
   assert.match(page.body, /closed on/);
+  const submitPage = await app.inject({ url: '/submit', headers: { cookie: ana.cookie } });
+  assert.match(submitPage.body, /<ul class="notice" id="deadlines"><li>The Walking Dead: submissions closed on/);
   assert.equal((await submitJson(app, ana, bot('OnTime'))).statusCode, 202, 'other games are open');
   const future = await app.inject({ method: 'PUT', url: '/api/admin/games/walking-dead/deadline', headers: teacher.auth, payload: { deadline: new Date(Date.now() + 3600_000).toISOString() } });
   assert.equal(future.statusCode, 200);
@@ -295,6 +297,9 @@ test('the queue and health, the audit list by API and on the pages', async () =>
   assert.ok((await db.user.findUniqueOrThrow({ where: { id: bob.id } })).disabledAt);
   await post(`id=${bob.id}&action=enable`);
   assert.equal((await db.user.findUniqueOrThrow({ where: { id: bob.id } })).disabledAt, null);
+  // /docs lists the admin's routes and the challenges.
+  const spec = (await app.inject({ url: '/docs/json' })).json();
+  for (const path of ['/api/admin/users', '/api/admin/audit', '/api/admin/games/{game}/dummy', '/api/challenges']) assert.ok(spec.paths[path], path);
   const auditPage = await app.inject({ url: '/admin/audit', headers: { cookie: teacher.cookie } });
   assert.equal(auditPage.statusCode, 200);
   assert.ok(auditPage.body.includes('data-action="user.enable"'));

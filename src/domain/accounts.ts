@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { hashPassword, verifyPassword, dummyPasswordHash, sha256, newToken } from './secrets.ts';
 import type { AttemptBudgets, PasswordOutcome } from '../server/attempt-budgets.ts';
-import { conflict, forbidden, invalid, notFound, unauthenticated } from './errors.ts';
+import { conflict, forbidden, invalid, notFound, unauthenticated, type DomainError } from './errors.ts';
 
 export const USERNAME_RE = /^[A-Za-z0-9_.-]{3,32}$/;
 export const PASSWORD_MIN = 8;
@@ -95,7 +95,18 @@ export async function registerAccount(
 ) {
   if (!USERNAME_RE.test(username)) throw invalid('username must be 3 to 32 characters from A-Z a-z 0-9 _ . -', 'bad-username');
   if (password.length < PASSWORD_MIN) throw invalid(`password must be at least ${PASSWORD_MIN} characters`, 'weak-password');
-  const email = checkRegistrationPolicy(config, { email: givenEmail, inviteCode });
+  // A typed invite code spends the address's password-failure budget when wrong, so it cannot be guessed at speed.
+  const guessed = config.registration === 'invite' && (inviteCode?.trim() ?? '') !== '';
+  const codeKey = `#invite-code@${ip}`;
+  if (guessed) await budgets.beforePasswordCheck(codeKey, ip);
+  let email: string | null;
+  try {
+    email = checkRegistrationPolicy(config, { email: givenEmail, inviteCode });
+  } catch (err) {
+    if (guessed) await budgets.afterPasswordCheck(codeKey, ip, (err as DomainError).code === 'bad-invite' ? 'wrong' : 'unchecked');
+    throw err;
+  }
+  if (guessed) await budgets.afterPasswordCheck(codeKey, ip, 'right');
   await budgets.beforeSignup(ip);
   let created = false;
   try {

@@ -69,3 +69,12 @@ test('open: no extra field, anyone signs up; the username "root" or "admin" make
     assert.equal(res.json().isAdmin, false);
   }
 });
+
+test('invite: wrong codes spend the address budget of failed password checks (429 with Retry-After), so the code cannot be guessed at speed', async () => {
+  const limited = await startTestApi({ REGISTRATION: 'invite', REGISTRATION_INVITE_CODE: 'eda-spring-2026', PASSWORD_FAILURES_PER_ACCOUNT: '3' });
+  const attempt = (inviteCode: string) => limited.app.inject({ method: 'POST', url: '/api/users', payload: { username: 'guesser', password: 'correct horse', inviteCode } });
+  for (let i = 0; i < 3; i++) assert.equal((await attempt(`guess-${i}00000`)).statusCode, 403);
+  const blocked = await attempt('eda-spring-2026');
+  assert.equal(blocked.statusCode, 429, 'even the right code waits once the guesses are spent');
+  assert.ok(Number(blocked.headers['retry-after']) > 0);
+});

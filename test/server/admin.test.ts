@@ -297,6 +297,14 @@ test('the queue and health, the audit list by API and on the pages', async () =>
   assert.ok((await db.user.findUniqueOrThrow({ where: { id: bob.id } })).disabledAt);
   await post(`id=${bob.id}&action=enable`);
   assert.equal((await db.user.findUniqueOrThrow({ where: { id: bob.id } })).disabledAt, null);
+  // The submission page has the admin's buttons for an admin only; they come back to it.
+  const sub = await db.submission.findFirstOrThrow({ where: { userId: ana.id }, orderBy: { id: 'desc' } });
+  assert.ok((await app.inject({ url: `/submissions/${sub.id}`, headers: { cookie: teacher.cookie } })).body.includes('id="admin-submission"'));
+  assert.ok(!(await app.inject({ url: `/submissions/${sub.id}`, headers: { cookie: ana.cookie } })).body.includes('id="admin-submission"'));
+  const off = await app.inject({ method: 'POST', url: '/admin/actions/submission', headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: `id=${sub.id}&action=disable&back=/submissions/${sub.id}` });
+  assert.equal(off.statusCode, 303);
+  assert.equal(off.headers.location, `/submissions/${sub.id}`);
+  assert.ok((await db.submission.findUniqueOrThrow({ where: { id: sub.id } })).disabledAt);
   // /docs lists the admin's routes and the challenges.
   const spec = (await app.inject({ url: '/docs/json' })).json();
   for (const path of ['/api/admin/users', '/api/admin/audit', '/api/admin/games/{game}/dummy', '/api/challenges']) assert.ok(spec.paths[path], path);

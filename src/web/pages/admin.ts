@@ -191,15 +191,16 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     const b = request.body ?? {};
     const id = idOf(b.id);
     const action = str(b.action);
+    const to = /^\/submissions\/\d+$/.test(str(b.back)) ? str(b.back) : '/admin';
     if (action === 'rejudge') {
       const again = await rejudgeSubmission(db, me.id, id);
       const { queues, startGate } = app.deps;
       if (queues && startGate) await startGate({ db, queues }, again).catch((err: unknown) => request.log.warn({ err, submissionId: again }, 'rejudge: gate left queued for the sweep'));
-      return back(reply, `submission ${id} rejudged as submission ${again}`);
+      return to === '/admin' ? back(reply, `submission ${id} rejudged as submission ${again}`) : reply.redirect(`/submissions/${again}`, 303);
     }
     if (action !== 'disable' && action !== 'enable') throw badRequest('choose disable, enable or rejudge');
     await setSubmissionDisabled(db, me.id, id, action === 'disable');
-    return back(reply, `submission ${id} ${action}d`);
+    return to === '/admin' ? back(reply, `submission ${id} ${action}d`) : reply.redirect(to, 303);
   });
 
   app.post<{ Body: FormBody }>('/admin/actions/name', async (request, reply) => {

@@ -134,7 +134,7 @@ ${points.length === 0
 <div class="table-wrap"><table id="versions-${p.game}"><thead><tr><th scope="col" class="num">Version</th><th scope="col">Submitted</th><th scope="col">Status</th><th scope="col">Reason</th></tr></thead>
 <tbody>${p.versions.map(
           (v) =>
-            html`<tr><td class="num">${v.version}</td><td>${when(v.createdAt)}</td><td><span class="badge ${v.status}">${v.status}</span>${v.submissionId === p.qualifiedSubmissionId ? ' (the qualified version)' : ''}</td><td>${v.reason ?? ''}</td></tr>`,
+            html`<tr><td class="num">${me && (me.isAdmin || me.username === profile.owner) ? html`<a href="/submissions/${v.submissionId}">${v.version}</a>` : v.version}</td><td>${when(v.createdAt)}</td><td><span class="badge ${v.status}">${v.status}</span>${v.submissionId === p.qualifiedSubmissionId ? ' (the qualified version)' : ''}</td><td>${v.reason ?? ''}</td></tr>`,
         )}</tbody></table></div>
 <h3>Recent matches</h3>
 ${p.recentMatches.length ? matchesTable(p.recentMatches, games, `recent-matches-${p.game}`) : html`<p class="muted">No match yet.</p>`}

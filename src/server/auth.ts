@@ -27,9 +27,6 @@ declare module 'fastify' {
   }
 }
 
-/** What a disabled account's session, token or password gets. */
-export const DISABLED_ACCOUNT = ACCOUNT_DISABLED_MESSAGE;
-
 /**
  * Resolves the bearer token or session cookie of a request (null if none or
  * invalid). A disabled account's session or token resolves to no user and
@@ -38,7 +35,7 @@ export const DISABLED_ACCOUNT = ACCOUNT_DISABLED_MESSAGE;
 export async function resolveUser(db: Db, request: FastifyRequest): Promise<AuthUser | null> {
   const user = await resolveCredential(db, request);
   if (user && user.disabled) {
-    request.authRefusal = DISABLED_ACCOUNT;
+    request.authRefusal = ACCOUNT_DISABLED_MESSAGE;
     return null;
   }
   return user && { id: user.id, username: user.username, isAdmin: user.isAdmin, via: user.via };
@@ -46,7 +43,6 @@ export async function resolveUser(db: Db, request: FastifyRequest): Promise<Auth
 
 async function resolveCredential(db: Db, request: FastifyRequest): Promise<(AuthUser & { disabled: boolean }) | null> {
   const header = request.headers.authorization;
-  const admin = (u: { isAdmin: boolean }) => u.isAdmin;
   if (header) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
     if (!m) return null;
@@ -56,13 +52,13 @@ async function resolveCredential(db: Db, request: FastifyRequest): Promise<(Auth
     if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
       await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
     }
-    return { id: row.user.id, username: row.user.username, isAdmin: admin(row.user), via: 'token', disabled: row.user.disabledAt !== null };
+    return { id: row.user.id, username: row.user.username, isAdmin: row.user.isAdmin, via: 'token', disabled: row.user.disabledAt !== null };
   }
   const cookie = request.cookies?.[SESSION_COOKIE];
   if (cookie) {
     const row = await db.session.findUnique({ where: { id: sha256(cookie) }, include: { user: true } });
     if (!row || row.expiresAt.getTime() < Date.now()) return null;
-    return { id: row.user.id, username: row.user.username, isAdmin: admin(row.user), via: 'session', disabled: row.user.disabledAt !== null };
+    return { id: row.user.id, username: row.user.username, isAdmin: row.user.isAdmin, via: 'session', disabled: row.user.disabledAt !== null };
   }
   return null;
 }

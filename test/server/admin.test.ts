@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApi, registerUser, bot, submitJson, multipart, type TestUser } from './setup.ts';
 import { adminCommand, adminGrant } from '../../src/cli/admin.ts';
-import { RANKED_POOL } from '../../src/scheduler/ranked.ts';
+import { RANKED_POOL, scheduleRanked } from '../../src/scheduler/ranked.ts';
+import { freshQueues } from '../helpers/queue.ts';
 import { initialRating } from '../../src/ratings/index.ts';
 
 const api = await startTestApi();
@@ -142,6 +143,22 @@ test('disabling a user: audited; log-in, token and session refused with a clear 
   assert.match(form.body, /disabled by an admin/);
   assert.equal(await inPool(), false, 'out of the ranked pool');
   assert.equal(await onBoard(), false, 'off the leaderboard');
+  // The scheduler itself: with Dora out, ranked matches seat only the two others (and Dummies).
+  const eve = await registerUser(app, 'eve');
+  await qualified(eve, 'EveBot', 25, 'bola-de-drac');
+  await qualified(eve, 'EveBot2', 25, 'bola-de-drac');
+  const doraBdd = await qualified(dora, 'DoraBdd', 25, 'bola-de-drac');
+  const fq = await freshQueues();
+  try {
+    const ids = await scheduleRanked({ db, queues: fq.queues }, { target: 3, games: ['bola-de-drac'] });
+    assert.equal(ids.length, 3);
+    const seated = await db.participant.findMany({ where: { matchId: { in: ids }, playerId: { not: null } }, select: { playerId: true } });
+    assert.equal(seated.length, 6, 'two players in each of the three matches');
+    assert.ok(seated.every((p) => p.playerId !== doraBdd.playerId), 'a disabled user never plays ranked');
+  } finally {
+    await db.match.deleteMany({ where: { game: 'bola-de-drac', kind: 'ranked', status: 'queued' } });
+    await fq.cleanup();
+  }
   assert.ok(await db.match.findUnique({ where: { id: match.id } }), 'the matches stay');
   assert.equal((await app.inject({ url: `/api/matches/${match.id}` })).statusCode, 200);
 

@@ -20,8 +20,14 @@ export interface Config {
   submissionMaxBytes: number;
   /** Extra words refused in player names (lowercase). */
   offensiveWords: string[];
-  /** Usernames (lowercase) that are admins. */
-  adminUsers: string[];
+  /** Challenge matches a user may ask for per hour. */
+  challengesPerHour: number;
+  /** Who may sign up: anyone, whoever has the invite code, or e-mail addresses of the listed domains. */
+  registration: 'open' | 'invite' | 'domain';
+  /** REGISTRATION=invite: the code sign-up asks for. */
+  registrationInviteCode: string | null;
+  /** REGISTRATION=domain: the e-mail domains (lowercase) accepted at sign-up. */
+  registrationEmailDomains: string[];
   /** Failed password checks per account (username, any case) per window. */
   passwordFailuresPerAccount: number;
   /** Failed password checks per client address per window. */
@@ -127,6 +133,25 @@ export function compilerLimits(env: Env = process.env): Pick<Config, 'compileTim
   };
 }
 
+const REGISTRATION_POLICIES = ['open', 'invite', 'domain'] as const;
+const DOMAIN_RE = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/** REGISTRATION and what each policy needs: a code for invite, domains for domain. */
+function registration(env: Env): Pick<Config, 'registration' | 'registrationInviteCode' | 'registrationEmailDomains'> {
+  const policy = (str(env, 'REGISTRATION') ?? 'open').toLowerCase();
+  if (!(REGISTRATION_POLICIES as readonly string[]).includes(policy)) {
+    throw new ConfigError(`REGISTRATION must be one of ${REGISTRATION_POLICIES.join(', ')}, got "${policy}"`);
+  }
+  const code = str(env, 'REGISTRATION_INVITE_CODE') ?? null;
+  const domains = list(env, 'REGISTRATION_EMAIL_DOMAINS').map((d) => d.replace(/^@/, ''));
+  if (policy === 'invite' && !code) throw new ConfigError('REGISTRATION=invite needs REGISTRATION_INVITE_CODE (the code students type at sign-up)');
+  if (code !== null && code.length < 6) throw new ConfigError('REGISTRATION_INVITE_CODE must be at least 6 characters');
+  if (policy === 'domain' && domains.length === 0) throw new ConfigError('REGISTRATION=domain needs REGISTRATION_EMAIL_DOMAINS (comma-separated, e.g. estudiantat.upc.edu)');
+  const bad = domains.find((d) => !DOMAIN_RE.test(d));
+  if (bad !== undefined) throw new ConfigError(`REGISTRATION_EMAIL_DOMAINS: "${bad}" is not a domain name`);
+  return { registration: policy as Config['registration'], registrationInviteCode: code, registrationEmailDomains: domains };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Parses and validates the environment. Throws ConfigError naming the bad variable. */
@@ -134,6 +159,10 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = (str(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  // Admins were once named here, which made admin whoever registered such a username first.
+  if (str(env, 'ADMIN_USERS') !== undefined) {
+    throw new ConfigError('ADMIN_USERS is no longer read: unset it, and make admins on the server with `arbiter admin grant <username>` (after they have registered)');
   }
   const host = str(env, 'HOST') ?? '127.0.0.1';
   const queuePrefix = str(env, 'QUEUE_PREFIX') ?? 'arbiter';
@@ -148,7 +177,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: str(env, 'DATA_DIR') ?? './data',
     submissionMaxBytes: int(env, 'SUBMISSION_MAX_BYTES', 256 * 1024, 1, 16 * 1024 * 1024),
     offensiveWords: list(env, 'OFFENSIVE_WORDS'),
-    adminUsers: list(env, 'ADMIN_USERS'),
+    challengesPerHour: int(env, 'CHALLENGES_PER_HOUR', 30, 0, 100_000),
+    ...registration(env),
     passwordFailuresPerAccount: int(env, 'PASSWORD_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),
     passwordFailuresPerIp: int(env, 'PASSWORD_FAILURES_PER_IP', 100, 1, 1_000_000),
     passwordFailuresWindowMinutes: int(env, 'PASSWORD_FAILURES_WINDOW_MINUTES', 15, 1, 24 * 60),

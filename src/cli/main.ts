@@ -5,6 +5,7 @@ import { playCommand } from './play.ts';
 import { verifyCommand } from './verify.ts';
 import { submitCommand } from './submit.ts';
 import { viewCommand } from './view.ts';
+import { adminCommand } from './admin.ts';
 
 
 type Command = { run: (args: string[]) => Promise<number>; help: string };
@@ -13,6 +14,7 @@ export const commands: Record<string, Command> = {
   play: { run: playCommand, help: 'play <game> <p1> <p2> <p3> <p4> [--seed N] [-o match.json.gz] [--set key=value or key=@file]...   (play --list)' },
   verify: { run: verifyCommand, help: 'verify <match.json[.gz]>   re-run the engine and check every recorded state (exit 1: a state differs; 3: recorded under another engine version)' },
   view: { run: viewCommand, help: 'view <match.json[.gz]> [--port N] [--host H] [--no-open]   watch a replay in the browser' },
+  admin: { run: adminCommand, help: 'admin grant|revoke <username>   on the server (DATABASE_URL or DATA_DIR): make a registered user an admin, or no longer one (recorded in the audit)' },
   submit: { run: submitCommand, help: 'submit <bot.ts> [--game <id>]   upload to the server (ARBITER_URL, ARBITER_TOKEN) and follow the Dummy gate' },
 };
 
@@ -35,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (err) {
     const e = err as Error;
-    const expected = ['UsageError', 'UnknownGameError', 'UnknownPlayerError', 'GameConfigError', 'MatchSpecError', 'ReplayFormatError', 'BotCompileError'];
+    const expected = ['ConfigError', 'UsageError', 'UnknownGameError', 'UnknownPlayerError', 'GameConfigError', 'MatchSpecError', 'ReplayFormatError', 'BotCompileError'];
     if (expected.includes(e.name) || (e as NodeJS.ErrnoException).code === 'ENOENT') {
       console.error(`arbiter ${name}: ${e.message}`);
       return 2;

@@ -2,11 +2,12 @@
 // and API tokens. The API's routes, the website's pages and the CLI's server
 // side all go through these, so they follow one set of rules.
 
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { hashPassword, verifyPassword, dummyPasswordHash, sha256, newToken } from './secrets.ts';
 import type { AttemptBudgets, PasswordOutcome } from '../server/attempt-budgets.ts';
-import { conflict, invalid, notFound, unauthenticated } from './errors.ts';
+import { conflict, forbidden, invalid, notFound, unauthenticated, type DomainError } from './errors.ts';
 
 export const USERNAME_RE = /^[A-Za-z0-9_.-]{3,32}$/;
 export const PASSWORD_MIN = 8;
@@ -17,6 +18,48 @@ export interface Credentials {
 }
 
 type BudgetDeps = { db: Db; budgets: AttemptBudgets };
+type RegistrationPolicy = Pick<Config, 'registration' | 'registrationInviteCode' | 'registrationEmailDomains'>;
+
+/** What a disabled account gets at log-in and on every session or token. */
+export const ACCOUNT_DISABLED_MESSAGE = 'this account has been disabled by an admin: it can no longer log in or submit (ask the course staff)';
+
+/** Sign-up's extra fields, asked by some registration policies. */
+export interface SignupExtras {
+  /** REGISTRATION=domain: an address of one of the course's domains. */
+  email?: string | undefined;
+  /** REGISTRATION=invite: the course's code. */
+  inviteCode?: string | undefined;
+}
+
+const EMAIL_RE = /^[^\s@]{1,64}@([^\s@]{1,253})$/;
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The registration policy: open, invite (the code) or domain (an e-mail of a
+ * listed domain). Returns the e-mail to keep (lowercase), or null. Refusals
+ * are coded invite-required, bad-invite, email-required, bad-email, email-domain.
+ */
+export function checkRegistrationPolicy(policy: RegistrationPolicy, extras: SignupExtras): string | null {
+  const email = extras.email?.trim().toLowerCase() || null;
+  if (email !== null && !EMAIL_RE.test(email)) throw invalid(`"${extras.email}" is not an e-mail address`, 'bad-email');
+  if (policy.registration === 'invite') {
+    const code = extras.inviteCode?.trim() ?? '';
+    if (code === '') throw forbidden('sign-up needs the course\'s invite code: ask the course staff for it', 'invite-required');
+    if (!sameSecret(code, policy.registrationInviteCode ?? '')) throw forbidden('wrong invite code: check it with the course staff', 'bad-invite');
+  }
+  if (policy.registration === 'domain') {
+    const domains = policy.registrationEmailDomains;
+    if (email === null) throw invalid(`sign-up needs your e-mail address at ${domains.join(' or ')}`, 'email-required');
+    const domain = EMAIL_RE.exec(email)![1]!;
+    if (!domains.includes(domain)) throw forbidden(`sign-up is open to e-mail addresses at ${domains.join(' or ')} only, not ${domain}`, 'email-domain');
+  }
+  return email;
+}
 
 /**
  * The user with these credentials, or an unauthenticated error (the same time whether the user
@@ -32,16 +75,38 @@ export async function checkCredentials({ db, budgets }: BudgetDeps, { username, 
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
     outcome = user && ok ? 'right' : 'wrong';
     if (!user || !ok) throw unauthenticated('wrong username or password');
+    if (user.disabledAt) throw forbidden(ACCOUNT_DISABLED_MESSAGE, 'account-disabled');
     return user;
   } finally {
     await budgets.afterPasswordCheck(username, ip, outcome);
   }
 }
 
-/** Creates a user; an error coded bad-username, weak-password or username-taken (or the sign-up budget's refusal) says why not. */
-export async function registerAccount({ db, budgets }: BudgetDeps, { username, password }: Credentials, ip: string) {
+/**
+ * Creates a user; an error coded bad-username, weak-password, username-taken,
+ * or one of the registration policy's (checkRegistrationPolicy), or the
+ * sign-up budget's refusal, says why not. Nobody becomes an admin here
+ * (`arbiter admin grant` does that).
+ */
+export async function registerAccount(
+  { db, budgets, config }: BudgetDeps & { config: RegistrationPolicy },
+  { username, password, email: givenEmail, inviteCode }: Credentials & SignupExtras,
+  ip: string,
+) {
   if (!USERNAME_RE.test(username)) throw invalid('username must be 3 to 32 characters from A-Z a-z 0-9 _ . -', 'bad-username');
   if (password.length < PASSWORD_MIN) throw invalid(`password must be at least ${PASSWORD_MIN} characters`, 'weak-password');
+  // A typed invite code spends the address's password-failure budget when wrong, so it cannot be guessed at speed.
+  const guessed = config.registration === 'invite' && (inviteCode?.trim() ?? '') !== '';
+  const codeKey = `#invite-code@${ip}`;
+  if (guessed) await budgets.beforePasswordCheck(codeKey, ip);
+  let email: string | null;
+  try {
+    email = checkRegistrationPolicy(config, { email: givenEmail, inviteCode });
+  } catch (err) {
+    if (guessed) await budgets.afterPasswordCheck(codeKey, ip, (err as DomainError).code === 'bad-invite' ? 'wrong' : 'unchecked');
+    throw err;
+  }
+  if (guessed) await budgets.afterPasswordCheck(codeKey, ip, 'right');
   await budgets.beforeSignup(ip);
   let created = false;
   try {
@@ -49,7 +114,7 @@ export async function registerAccount({ db, budgets }: BudgetDeps, { username, p
     if (await db.user.findUnique({ where: { usernameLower: lower } })) throw conflict(`username "${username}" is taken`, 'username-taken');
     const passwordHash = await hashPassword(password);
     try {
-      const user = await db.user.create({ data: { username, usernameLower: lower, passwordHash } });
+      const user = await db.user.create({ data: { username, usernameLower: lower, passwordHash, email } });
       created = true;
       return user;
     } catch (err) {

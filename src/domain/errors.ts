@@ -21,3 +21,15 @@ export const notFound = (message: string) => new DomainError('not-found', messag
 export const conflict = (message: string, code?: string) => new DomainError('conflict', message, code);
 export const tooLarge = (message: string) => new DomainError('too-large', message, 'too-large');
 export const unprocessable = (message: string, code?: string) => new DomainError('unprocessable', message, code);
+export const forbidden = (message: string, code?: string) => new DomainError('forbidden', message, code ?? 'forbidden');
+
+/** Too many of something in a window: a 429 whose Retry-After is retryAfterSeconds (the message says when too). */
+export class TooManyError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    code = 'too-many',
+  ) {
+    super('too-many', message, code);
+  }
+}

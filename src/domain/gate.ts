@@ -20,7 +20,7 @@ import { initialRating } from '../ratings/index.ts';
 import { createMatch, type SeatRef, type Tx } from '../scheduler/matches.ts';
 import { GateStep, SELF_PLAY } from './statuses.ts';
 
-/** The production gate's opponent: always Dummy (the judge's rules). */
+/** The production gate's opponent: always Dummy (the judge's rules); a deployment's private Dummy when an admin installed one (src/domain/private-dummy.ts). */
 export const GATE_OPPONENT = 'Dummy';
 export const GATE_DUMMY_MATCHES = 4;
 

@@ -12,6 +12,8 @@ export interface ListQuery {
   kind?: MatchKind;
   status?: MatchStatus;
   submission?: number;
+  /** Challenges this user asked for ("my matches"). */
+  requestedBy?: number;
   limit: number;
   offset: number;
   before?: number;
@@ -28,6 +30,7 @@ async function queryMatches(db: Db, q: ListQuery, countTotal: boolean) {
   if (q.kind) conds.push(Prisma.sql`m."kind"::text = ${q.kind}`);
   if (q.status) conds.push(Prisma.sql`m."status"::text = ${q.status}`);
   if (q.submission) conds.push(Prisma.sql`m."submissionId" = ${q.submission}`);
+  if (q.requestedBy) conds.push(Prisma.sql`m."requestedById" = ${q.requestedBy}`);
   if (q.before) conds.push(Prisma.sql`m."id" < ${q.before}`);
   if (q.player) {
     // Resolve the name first (indexed lookups), then filter participants by id or built-in name.

@@ -9,7 +9,8 @@ import { loadGames } from '../game-kit/registry.ts';
 import { checkNameForSubmission, NameError, type NameClaim } from '../judge/names.ts';
 import { withTimeout } from '../queue/connection.ts';
 import type { JudgeQueues } from '../queue/index.ts';
-import { conflict, DomainError, invalid, tooLarge, unprocessable } from './errors.ts';
+import { conflict, DomainError, forbidden, invalid, tooLarge, unprocessable } from './errors.ts';
+import { submissionDeadline } from './admin.ts';
 
 /** Called after a submission row is inserted: queues its gate (src/domain/gate.ts's startGate). */
 export type StartGate = (deps: { db: Db; queues: JudgeQueues }, submissionId: number) => Promise<void>;
@@ -45,6 +46,14 @@ export function decodeUtf8(buf: Buffer): string {
     return new TextDecoder('utf-8', { fatal: true }).decode(buf);
   } catch {
     throw invalid('the file is not UTF-8 text: upload the bot source file (.ts or .js)', 'not-text');
+  }
+}
+
+/** After the game's submission deadline (set by an admin), a new submission is refused with the date (code deadline-passed). */
+export async function refuseAfterDeadline(db: Db, game: string, title = game, now = new Date()): Promise<void> {
+  const deadline = await submissionDeadline(db, game);
+  if (deadline && now.getTime() >= deadline.getTime()) {
+    throw forbidden(`submissions to ${title} closed on ${deadline.toISOString().slice(0, 16).replace('T', ' ')} UTC (the deadline): no new submission is accepted`, 'deadline-passed');
   }
 }
 
@@ -120,6 +129,7 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   if (!upload.game) throw invalid(`missing field "game" (one of: ${[...games.keys()].join(', ')})`, 'no-game');
   const game = games.get(upload.game);
   if (!game) throw invalid(`unknown game "${upload.game}" (known: ${[...games.keys()].join(', ')})`, 'unknown-game');
+  await refuseAfterDeadline(db, game.id, game.title);
   const header = readBotHeader(upload.source);
   if (!header.name) throw invalid('no player name in the file: add  export const PLAYER_NAME = "YourName";', 'no-name');
   if (!header.game) throw invalid(`no game in the file: add  export const GAME = "${game.id}";`, 'no-game-in-file');

@@ -1,5 +1,6 @@
 // The leaderboard of a game: qualified players (name locked) by OpenSkill
-// ordinal, one query. The API and the website read it through here.
+// ordinal, one query. Players of a disabled user, or whose qualified
+// submission an admin disabled, are left out. The API and the website read it through here.
 
 import type { Db } from '../db/client.ts';
 
@@ -21,11 +22,12 @@ export async function readLeaderboard(db: Db, game: string, limit: number, offse
     FROM "Rating" r
     JOIN "PlayerName" p ON p."id" = r."playerId"
     JOIN "User" u ON u."id" = p."ownerId"
-    WHERE r."game" = ${game} AND p."locked"
+    LEFT JOIN "Submission" s ON s."id" = p."qualifiedSubmissionId"
+    WHERE r."game" = ${game} AND p."locked" AND u."disabledAt" IS NULL AND s."disabledAt" IS NULL
     ORDER BY r."ordinal" DESC, r."mu" DESC, r."matchesPlayed" DESC, r."playerId" ASC
     LIMIT ${limit} OFFSET ${offset}`;
   // Past the last page the window count is not there: count apart.
-  const total = rows.length > 0 ? rows[0]!.total : await db.rating.count({ where: { game, player: { locked: true } } });
+  const total = rows.length > 0 ? rows[0]!.total : await db.rating.count({ where: { game, player: { locked: true, owner: { disabledAt: null }, OR: [{ qualifiedSubmissionId: null }, { qualifiedSubmission: { disabledAt: null } }] } } });
   return {
     total,
     players: rows.map((r, i) => ({

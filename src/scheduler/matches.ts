@@ -43,6 +43,8 @@ export interface NewMatch {
   gateIndex?: number;
   /** The judge's limits; the game's defaults unless given. */
   limits?: Limits;
+  /** A challenge: the user who asked for it. */
+  requestedById?: number;
 }
 
 export async function createMatch(tx: Tx | Db, m: NewMatch): Promise<number> {
@@ -58,6 +60,7 @@ export async function createMatch(tx: Tx | Db, m: NewMatch): Promise<number> {
       ...(m.submissionId !== undefined ? { submissionId: m.submissionId } : {}),
       ...(m.gateStep ? { gateStep: m.gateStep } : {}),
       ...(m.gateIndex !== undefined ? { gateIndex: m.gateIndex } : {}),
+      ...(m.requestedById !== undefined ? { requestedById: m.requestedById } : {}),
       participants: {
         create: m.seats.map((s, seat) =>
           'builtinName' in s
@@ -92,7 +95,7 @@ export async function matchSpecFromDb(
   const seats: MatchSeat[] = [];
   for (const p of match.participants) {
     if (p.submission) seats.push({ source: p.submission.source, filename: p.submission.filename });
-    else if (p.builtinName) seats.push(await builtinSeat(match.game, p.builtinName));
+    else if (p.builtinName) seats.push(await resolveBuiltin(db, match.game, p.builtinName));
     else throw new Error(`match ${matchId} seat ${p.seat} has neither a submission nor a built-in`);
   }
   const spec: MatchSpec = { game: match.game, seed: match.seed, seats };
@@ -100,6 +103,22 @@ export async function matchSpecFromDb(
   const limits = matchLimits(match.limits);
   if (limits) spec.limits = limits;
   return { spec, kind: match.kind, submissionId: match.submissionId, createdAt: match.createdAt };
+}
+
+/** The name of the built-in a deployment may replace with its own (PrivateDummy). */
+export const DUMMY = 'Dummy';
+
+/**
+ * A built-in seat when a job is built: the game's private Dummy when an admin
+ * installed one (every kind of match plays it: gate, ranked, tournament,
+ * challenge), else the shipped file. Matches and replays still call it Dummy.
+ */
+export async function resolveBuiltin(db: Db | Tx, game: string, name: string): Promise<MatchSeat> {
+  if (name === DUMMY) {
+    const own = await db.privateDummy.findUnique({ where: { game }, select: { source: true, filename: true } });
+    if (own) return { source: own.source, filename: own.filename };
+  }
+  return builtinSeat(game, name);
 }
 
 /** Queues the match's job (idempotent: the job id is the match id, BullMQ keeps the first). */

@@ -36,6 +36,13 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
+/** Who plays ranked: a qualified name whose qualified submission and owner an admin has not disabled. */
+export const RANKED_POOL = {
+  qualifiedSubmissionId: { not: null },
+  qualifiedSubmission: { disabledAt: null },
+  owner: { disabledAt: null },
+} as const;
+
 /** The fewest-played player, then the other seats drawn with a strong preference for few matches. */
 export function pickPlayers(candidates: Candidate[], seats: number): Candidate[] {
   const pool = shuffle([...candidates]).sort((a, b) => a.load - b.load);
@@ -73,7 +80,7 @@ export async function scheduleRanked(deps: { db: Db; queues: JudgeQueues }, opti
     let need = target - inFlight.length;
     if (need <= 0) continue;
     const players = await db.playerName.findMany({
-      where: { game, qualifiedSubmissionId: { not: null } },
+      where: { game, ...RANKED_POOL },
       select: { id: true, name: true, qualifiedSubmissionId: true, ratings: { where: { game }, select: { matchesPlayed: true } } },
     });
     if (players.length < 2) continue;

@@ -19,6 +19,7 @@ import { checkWriteOrigin } from './origin-check.ts';
 import { createAttemptBudgets, MemoryCounters, RedisCounters, RetryLaterError, type AttemptBudgets } from './attempt-budgets.ts';
 import { createEventHub, type EventHub } from './events.ts';
 import { startGate as gateStart } from '../domain/gate.ts';
+import { TooManyError } from '../domain/errors.ts';
 import type { StartGate } from '../domain/submissions.ts';
 import accountRoutes from './routes/accounts.ts';
 import submissionRoutes from './routes/submissions.ts';
@@ -26,6 +27,8 @@ import gameRoutes from './routes/games.ts';
 import matchRoutes from './routes/matches.ts';
 import opsRoutes from './routes/ops.ts';
 import tournamentRoutes from './routes/tournaments.ts';
+import challengeRoutes from './routes/challenges.ts';
+import adminRoutes from './routes/admin.ts';
 import webRoutes, { sendErrorPage, wantsPage } from '../web/index.ts';
 
 export interface AppOptions {
@@ -93,7 +96,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onRequest', async (request) => checkWriteOrigin(request));
   app.addHook('onError', async (_request, reply, error) => {
-    if (error instanceof RetryLaterError) void reply.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof RetryLaterError || error instanceof TooManyError) void reply.header('retry-after', String(error.retryAfterSeconds));
   });
 
   await app.register(cookie);
@@ -120,8 +123,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('user', null);
+  app.decorateRequest('authRefusal', null);
   app.addHook('onRequest', async (request) => {
-    request.user = await resolveUser(db, request, config.adminUsers);
+    request.user = await resolveUser(db, request);
   });
 
   await app.register(accountRoutes);
@@ -130,6 +134,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(matchRoutes);
   await app.register(opsRoutes);
   await app.register(tournamentRoutes);
+  await app.register(challengeRoutes);
+  await app.register(adminRoutes);
   await app.register(webRoutes);
   return app;
 }

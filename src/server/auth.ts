@@ -4,10 +4,10 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import { endSession, startSession } from '../domain/accounts.ts';
+import { ACCOUNT_DISABLED_MESSAGE, endSession, startSession } from '../domain/accounts.ts';
 import { sha256 } from '../domain/secrets.ts';
 import type { Db } from '../db/client.ts';
-import { unauthorized, forbidden } from './errors.ts';
+import { HttpError, unauthorized, forbidden } from './errors.ts';
 
 export const SESSION_COOKIE = 'arbiter_session';
 
@@ -22,13 +22,27 @@ export interface AuthUser {
 declare module 'fastify' {
   interface FastifyRequest {
     user: AuthUser | null;
+    /** Why the request's valid session or token counts for nothing (a disabled account), for requireUser's answer. */
+    authRefusal: string | null;
   }
 }
 
-/** Resolves the bearer token or session cookie of a request (null if none or invalid). */
-export async function resolveUser(db: Db, request: FastifyRequest, adminUsers: readonly string[]): Promise<AuthUser | null> {
+/**
+ * Resolves the bearer token or session cookie of a request (null if none or
+ * invalid). A disabled account's session or token resolves to no user and
+ * sets request.authRefusal, so requireUser says why.
+ */
+export async function resolveUser(db: Db, request: FastifyRequest): Promise<AuthUser | null> {
+  const user = await resolveCredential(db, request);
+  if (user && user.disabled) {
+    request.authRefusal = ACCOUNT_DISABLED_MESSAGE;
+    return null;
+  }
+  return user && { id: user.id, username: user.username, isAdmin: user.isAdmin, via: user.via };
+}
+
+async function resolveCredential(db: Db, request: FastifyRequest): Promise<(AuthUser & { disabled: boolean }) | null> {
   const header = request.headers.authorization;
-  const admin = (u: { isAdmin: boolean; usernameLower: string }) => u.isAdmin || adminUsers.includes(u.usernameLower);
   if (header) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
     if (!m) return null;
@@ -38,18 +52,19 @@ export async function resolveUser(db: Db, request: FastifyRequest, adminUsers: r
     if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
       await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
     }
-    return { id: row.user.id, username: row.user.username, isAdmin: admin(row.user), via: 'token' };
+    return { id: row.user.id, username: row.user.username, isAdmin: row.user.isAdmin, via: 'token', disabled: row.user.disabledAt !== null };
   }
   const cookie = request.cookies?.[SESSION_COOKIE];
   if (cookie) {
     const row = await db.session.findUnique({ where: { id: sha256(cookie) }, include: { user: true } });
     if (!row || row.expiresAt.getTime() < Date.now()) return null;
-    return { id: row.user.id, username: row.user.username, isAdmin: admin(row.user), via: 'session' };
+    return { id: row.user.id, username: row.user.username, isAdmin: row.user.isAdmin, via: 'session', disabled: row.user.disabledAt !== null };
   }
   return null;
 }
 
 export function requireUser(request: FastifyRequest): AuthUser {
+  if (request.authRefusal) throw new HttpError(403, request.authRefusal, 'account-disabled');
   if (request.headers.authorization && !request.user) throw unauthorized('invalid or revoked token');
   if (!request.user) throw unauthorized();
   return request.user;

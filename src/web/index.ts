@@ -13,11 +13,12 @@ import authPages from './pages/auth.ts';
 import accountPages from './pages/account.ts';
 import submitPages from './pages/submit.ts';
 import submissionPages from './pages/submissions.ts';
-import leaderboardPages from './pages/leaderboard.ts';
+import leaderboardPages, { challengePages } from './pages/leaderboard.ts';
 import matchPages from './pages/matches.ts';
 import queuePages from './pages/queue.ts';
 import viewPages from './pages/view.ts';
 import tournamentPages from './pages/tournaments.ts';
+import adminPages from './pages/admin.ts';
 import { classifyError } from '../server/errors.ts';
 import { html } from './html.ts';
 import { sendPage } from './layout.ts';
@@ -44,10 +45,12 @@ export default async function webRoutes(app: FastifyInstance) {
   await app.register(submitPages);
   await app.register(submissionPages);
   await app.register(leaderboardPages);
+  await app.register(challengePages);
   await app.register(matchPages);
   await app.register(queuePages);
   await app.register(viewPages);
   await app.register(tournamentPages);
+  await app.register(adminPages);
 }
 
 /** An error as a page (the API's error handler answers JSON). */

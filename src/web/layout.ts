@@ -20,7 +20,7 @@ export interface PageOptions {
   description?: string;
 }
 
-const NAV: { href: string; label: string; auth?: boolean }[] = [
+const NAV: { href: string; label: string; auth?: boolean; admin?: boolean }[] = [
   { href: '/', label: 'Games' },
   { href: '/matches', label: 'Matches' },
   { href: '/queue', label: 'Queue' },
@@ -28,10 +28,12 @@ const NAV: { href: string; label: string; auth?: boolean }[] = [
   { href: '/view', label: 'Viewer' },
   { href: '/submit', label: 'Submit', auth: true },
   { href: '/submissions', label: 'My submissions', auth: true },
+  { href: '/matches?kind=challenge&mine=1', label: 'My challenges', auth: true },
+  { href: '/admin', label: 'Admin', auth: true, admin: true },
 ];
 
 export function page(o: PageOptions): Html {
-  const navLinks = NAV.filter((n) => !n.auth || o.user).map(
+  const navLinks = NAV.filter((n) => (!n.auth || o.user) && (!n.admin || o.user?.isAdmin)).map(
     (n) => html`<li><a href="${n.href}"${n.href === o.nav ? html` aria-current="page"` : ''}>${n.label}</a></li>`,
   );
   const account = o.user

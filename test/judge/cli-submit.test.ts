@@ -96,3 +96,18 @@ test('bad input: no file, a missing file, no server, no token, a bad token: a me
   assert.equal(down.code, 1);
   assert.match(down.stderr, /cannot reach http:\/\/127\.0\.0\.1:9/);
 });
+
+test("after a game's submission deadline, arbiter submit says it closed, with the date, and exits 2", async () => {
+  const deadline = new Date(Date.now() - 3600_000);
+  await judge.db.gameSetting.create({ data: { game: 'harry-potter', submissionDeadline: deadline } });
+  try {
+    const file = join(dir, 'Late.ts');
+    writeFileSync(file, botAs('Null', 'Late').replace("GAME = 'moria'", "GAME = 'harry-potter'"));
+    const r = await cli([file, '--game', 'harry-potter'], { ARBITER_URL: url, ARBITER_TOKEN: token });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.ok(r.stderr.includes(`submissions to Harry Potter closed on ${deadline.toISOString().slice(0, 16).replace('T', ' ')} UTC`), r.stderr);
+    assert.match(r.stderr, /HTTP 403/);
+  } finally {
+    await judge.db.gameSetting.delete({ where: { game: 'harry-potter' } });
+  }
+});

@@ -29,7 +29,6 @@ test('values are parsed and typed', () => {
     PORT: '8080',
     WORKER_CONCURRENCY: '3',
     OFFENSIVE_WORDS: ' Foo, bar ,,',
-    ADMIN_USERS: 'Root',
     COOKIE_SECURE: 'yes',
     RANKED_ENABLED: '0',
   });
@@ -37,7 +36,8 @@ test('values are parsed and typed', () => {
   assert.equal(c.port, 8080);
   assert.equal(c.workerConcurrency, 3);
   assert.deepEqual(c.offensiveWords, ['foo', 'bar']);
-  assert.deepEqual(c.adminUsers, ['root']);
+  assert.equal(c.registration, 'open');
+  assert.equal(c.challengesPerHour, 30);
   assert.equal(c.cookieSecure, true);
   assert.equal(c.rankedEnabled, false);
 });
@@ -64,4 +64,26 @@ test('a bad value is refused with a message naming the variable', () => {
     [{ COMPILE_TIMEOUT_MS: 'soon' }, /^COMPILE_TIMEOUT_MS must be an integer/],
   ];
   for (const [env, re] of bad) assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && re.test(e.message), JSON.stringify(env));
+});
+
+test('ADMIN_USERS is refused at start, pointing to arbiter admin grant', () => {
+  assert.throws(() => loadConfig({ ADMIN_USERS: 'root' }), (e: Error) => e instanceof ConfigError && /ADMIN_USERS is no longer read.*arbiter admin grant/.test(e.message));
+  assert.doesNotThrow(() => loadConfig({ ADMIN_USERS: '' }));
+});
+
+test('REGISTRATION: open by default; invite needs a code, domain needs domains; bad values are refused', () => {
+  assert.equal(loadConfig({}).registration, 'open');
+  const invite = loadConfig({ REGISTRATION: 'invite', REGISTRATION_INVITE_CODE: 'eda-2026-spring' });
+  assert.deepEqual([invite.registration, invite.registrationInviteCode], ['invite', 'eda-2026-spring']);
+  const domain = loadConfig({ REGISTRATION: 'domain', REGISTRATION_EMAIL_DOMAINS: 'Estudiantat.UPC.edu, @upc.edu' });
+  assert.deepEqual(domain.registrationEmailDomains, ['estudiantat.upc.edu', 'upc.edu']);
+  const bad: [Record<string, string>, RegExp][] = [
+    [{ REGISTRATION: 'closed' }, /^REGISTRATION must be one of open, invite, domain/],
+    [{ REGISTRATION: 'invite' }, /^REGISTRATION=invite needs REGISTRATION_INVITE_CODE/],
+    [{ REGISTRATION: 'invite', REGISTRATION_INVITE_CODE: 'abc' }, /^REGISTRATION_INVITE_CODE must be at least 6/],
+    [{ REGISTRATION: 'domain' }, /^REGISTRATION=domain needs REGISTRATION_EMAIL_DOMAINS/],
+    [{ REGISTRATION: 'domain', REGISTRATION_EMAIL_DOMAINS: 'not a domain' }, /is not a domain name/],
+    [{ CHALLENGES_PER_HOUR: 'lots' }, /^CHALLENGES_PER_HOUR must be an integer/],
+  ];
+  for (const [env, re] of bad) assert.throws(() => loadConfig(env), (e: Error) => e instanceof ConfigError && re.test(e.message), JSON.stringify(env));
 });

@@ -15,8 +15,9 @@ import { freshQueues, waitFor } from '../helpers/queue.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { clientKey } from '../../src/server/attempt-budgets.ts';
+import { adminGrant } from '../../src/cli/admin.ts';
 
-const api = await startTestApi({ PASSWORD_FAILURES_PER_ACCOUNT: '3', PASSWORD_FAILURES_PER_IP: '6', RATE_LIMIT_SIGNUP: '1000', SSE_MAX_PER_IP: '2', ADMIN_USERS: 'root' });
+const api = await startTestApi({ PASSWORD_FAILURES_PER_ACCOUNT: '3', PASSWORD_FAILURES_PER_IP: '6', RATE_LIMIT_SIGNUP: '1000', SSE_MAX_PER_IP: '2' });
 const { app, db } = api;
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
@@ -316,6 +317,7 @@ test('reasonDetail of a submission: its owner and admins read it, anyone else ge
   const owner = await registerUser(app, 'detail_owner');
   const other = await registerUser(app, 'detail_other');
   const admin = await registerUser(app, 'root');
+  await adminGrant(db, 'grant', 'root');
   const id = (await submitJson(app, owner, bot('Detailed'))).json().id as number;
   const detail = { step: 'selfplay', message: 'TypeError: secret strategy at line 42' };
   await db.submission.update({ where: { id }, data: { status: 'rejected', reason: 'self-play: copy 1 of 4 froze', reasonDetail: detail } });

@@ -160,16 +160,16 @@ test("one user cannot read another's source or logs; the owner can", async () =>
   assert.ok(!detail.body.includes('ana debug output'));
 });
 
-test('an admin (ADMIN_USERS) reads any source', async () => {
+test('an admin (made by arbiter admin grant) reads any source', async () => {
   const res = await submitJson(app, ana, bot('Gloin'));
   const id = res.json().id as number;
-  const { buildApp } = await import('../../src/server/app.ts');
-  const { loadConfig } = await import('../../src/config.ts');
-  const adminApp = await buildApp({ config: loadConfig({ ADMIN_USERS: 'bob' }), db, queues: null, logger: false });
+  assert.equal((await app.inject({ url: `/api/submissions/${id}/source`, headers: bob.auth })).statusCode, 403);
+  const { adminGrant } = await import('../../src/cli/admin.ts');
+  await adminGrant(db, 'grant', bob.username);
   try {
-    assert.equal((await adminApp.inject({ url: `/api/submissions/${id}/source`, headers: bob.auth })).statusCode, 200);
+    assert.equal((await app.inject({ url: `/api/submissions/${id}/source`, headers: bob.auth })).statusCode, 200);
   } finally {
-    await adminApp.close();
+    await adminGrant(db, 'revoke', bob.username);
   }
 });
 

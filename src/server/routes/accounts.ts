@@ -3,7 +3,7 @@
 // The rules are the domain's (src/domain/accounts.ts); these are its HTTP doors.
 
 import type { FastifyInstance } from 'fastify';
-import { checkCredentials, createApiToken, registerAccount, revokeApiToken, type Credentials } from '../../domain/accounts.ts';
+import { checkCredentials, createApiToken, registerAccount, revokeApiToken, type Credentials, type SignupExtras } from '../../domain/accounts.ts';
 import { closeSession, openSession, requireUser } from '../auth.ts';
 import { badRequest } from '../errors.ts';
 import { idParams, meSchema, noContent, refusals, tokenCreatedSchema, tokenListSchema, userSchema } from '../schemas.ts';
@@ -19,22 +19,25 @@ const credentials = {
 } as const;
 
 export default async function accountRoutes(app: FastifyInstance) {
-  const { db, config } = app.deps;
+  const { db } = app.deps;
 
-  const userOut = (u: { id: number; username: string; isAdmin: boolean; usernameLower: string }) => ({
-    id: u.id,
-    username: u.username,
-    isAdmin: u.isAdmin || config.adminUsers.includes(u.usernameLower),
-  });
+  const userOut = (u: { id: number; username: string; isAdmin: boolean }) => ({ id: u.id, username: u.username, isAdmin: u.isAdmin });
 
-  app.post<{ Body: Credentials }>(
+  app.post<{ Body: Credentials & SignupExtras }>(
     '/api/users',
     {
       schema: {
         tags: ['accounts'],
-        summary: 'Register (also logs in: sets the session cookie)',
-        body: credentials,
-        response: { 201: userSchema, ...refusals(400, 409, 429) },
+        summary: 'Register (also logs in: sets the session cookie). REGISTRATION=invite asks for inviteCode, REGISTRATION=domain for email',
+        body: {
+          ...credentials,
+          properties: {
+            ...credentials.properties,
+            email: { type: 'string', maxLength: 320 },
+            inviteCode: { type: 'string', maxLength: 200 },
+          },
+        },
+        response: { 201: userSchema, ...refusals(400, 403, 409, 429) },
       },
     },
     async (request, reply) => {
@@ -46,7 +49,7 @@ export default async function accountRoutes(app: FastifyInstance) {
 
   app.post<{ Body: Credentials }>(
     '/api/sessions',
-    { schema: { tags: ['accounts'], summary: 'Log in: sets the session cookie', body: credentials, response: { 200: userSchema, ...refusals(400, 401, 429) } } },
+    { schema: { tags: ['accounts'], summary: 'Log in: sets the session cookie', body: credentials, response: { 200: userSchema, ...refusals(400, 401, 403, 429) } } },
     async (request, reply) => {
       const user = await checkCredentials(app.deps, request.body, request.ip);
       await openSession(app.deps, reply, user.id);

@@ -12,12 +12,12 @@ import { MATCH_KINDS, MATCH_STATUSES } from '../../domain/statuses.ts';
 export default async function matchRoutes(app: FastifyInstance) {
   const { db } = app.deps;
 
-  app.get<{ Querystring: ListQuery }>(
+  app.get<{ Querystring: Omit<ListQuery, 'requestedBy'> & { mine?: 0 | 1 } }>(
     '/api/matches',
     {
       schema: {
         tags: ['matches'],
-        summary: 'Matches, newest first; filter by game, player, kind, status, submission',
+        summary: 'Matches, newest first; filter by game, player, kind, status, submission; mine=1: the challenges I asked for',
         querystring: {
           type: 'object',
           additionalProperties: false,
@@ -30,12 +30,16 @@ export default async function matchRoutes(app: FastifyInstance) {
             limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
             offset: { type: 'integer', minimum: 0, maximum: 1000000, default: 0 },
             before: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'only matches with a smaller id (keyset paging)' },
+            mine: { type: 'integer', enum: [0, 1], description: '1: only the challenges I asked for (logged in)' },
           },
         },
-        response: { 200: matchListSchema, ...refusals(400) },
+        response: { 200: matchListSchema, ...refusals(400, 401) },
       },
     },
-    async (request) => listMatches(db, request.query),
+    async (request) => {
+      const { mine, ...q } = request.query;
+      return listMatches(db, { ...q, ...(mine === 1 ? { requestedBy: requireUser(request).id } : {}) });
+    },
   );
 
   app.get<{ Params: { id: number } }>(

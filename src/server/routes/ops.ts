@@ -8,9 +8,10 @@ import { quantile, queueOverview, readQueueStats } from '../../domain/queue-over
 import { withTimeout, type ResultBacklog } from '../../queue/index.ts';
 import { MATCH_KINDS, statusOut, VERDICTS } from '../../domain/statuses.ts';
 import { healthResponses } from '../schemas.ts';
+import type { AppDeps } from '../app.ts';
 
 const nullableNumber = { type: ['number', 'null'] } as const;
-const queueOverviewSchema = {
+export const queueOverviewSchema = {
   type: 'object',
   properties: {
     redis: { type: 'object', properties: { ok: { type: 'boolean' }, error: { type: ['string', 'null'] } } },
@@ -62,6 +63,34 @@ const queueOverviewSchema = {
   },
 } as const;
 
+/** What /health answers (the admin's queue page shows it too). */
+export async function readHealth(deps: AppDeps) {
+  const { db } = deps;
+  const t0 = performance.now();
+  let dbOk = true;
+  let dbError: string | undefined;
+  try {
+    await withTimeout(db.$queryRawUnsafe('SELECT 1'), 3000, 'database');
+  } catch (err) {
+    dbOk = false;
+    dbError = (err as Error).message;
+  }
+  const dbMs = Math.round((performance.now() - t0) * 10) / 10;
+  const q = await readQueueStats(deps);
+  let recorder: ResultBacklog | null = null;
+  if (q.ok && deps.queues) recorder = await withTimeout(deps.queues.resultBacklog(), 2000, 'recorder backlog').catch(() => null);
+  const ok = dbOk && q.ok;
+  return {
+    status: ok ? ('ok' as const) : ('degraded' as const),
+    db: { ok: dbOk, latencyMs: dbMs, ...(dbError ? { error: dbError } : {}) },
+    redis: { ok: q.ok, ...(q.error ? { error: q.error } : {}) },
+    queue: q.stats ? { depth: q.stats.depth, matches: q.stats.matches, results: q.stats.results } : null,
+    workers: q.stats ? { seen: q.stats.workersSeen, slots: q.stats.workerSlots } : null,
+    // Results the recorder has not written yet, and how long the oldest has waited (seconds).
+    recorder,
+  };
+}
+
 export default async function opsRoutes(app: FastifyInstance) {
   const { db } = app.deps;
   const queueStats = () => readQueueStats(app.deps);
@@ -79,29 +108,8 @@ export default async function opsRoutes(app: FastifyInstance) {
   );
 
   app.get('/health', { schema: { tags: ['ops'], summary: "Database, Redis, queue depth, workers seen, the recorder's backlog (503 when a dependency is down)", response: healthResponses } }, async (_request, reply) => {
-    const t0 = performance.now();
-    let dbOk = true;
-    let dbError: string | undefined;
-    try {
-      await withTimeout(db.$queryRawUnsafe('SELECT 1'), 3000, 'database');
-    } catch (err) {
-      dbOk = false;
-      dbError = (err as Error).message;
-    }
-    const dbMs = Math.round((performance.now() - t0) * 10) / 10;
-    const q = await queueStats();
-    let recorder: ResultBacklog | null = null;
-    if (q.ok && app.deps.queues) recorder = await withTimeout(app.deps.queues.resultBacklog(), 2000, 'recorder backlog').catch(() => null);
-    const ok = dbOk && q.ok;
-    return reply.status(ok ? 200 : 503).send({
-      status: ok ? 'ok' : 'degraded',
-      db: { ok: dbOk, latencyMs: dbMs, ...(dbError ? { error: dbError } : {}) },
-      redis: { ok: q.ok, ...(q.error ? { error: q.error } : {}) },
-      queue: q.stats ? { depth: q.stats.depth, matches: q.stats.matches, results: q.stats.results } : null,
-      workers: q.stats ? { seen: q.stats.workersSeen, slots: q.stats.workerSlots } : null,
-      // Results the recorder has not written yet, and how long the oldest has waited (seconds).
-      recorder,
-    });
+    const health = await readHealth(app.deps);
+    return reply.status(health.status === 'ok' ? 200 : 503).send(health);
   });
 
   app.get('/metrics', { schema: { tags: ['ops'], summary: 'Prometheus text format' } }, async (_request, reply) => {

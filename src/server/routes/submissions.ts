@@ -75,7 +75,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
         summary: 'Submit a bot: multipart (game, file) or JSON {game, source}. Answers 202 at once; the gate runs after.',
         consumes: ['multipart/form-data', 'application/json'],
         security: [{ bearer: [] }, { session: [] }],
-        response: { 202: submissionCreatedSchema, ...refusals(400, 401, 409, 413, 422, 429) },
+        response: { 202: submissionCreatedSchema, ...refusals(400, 401, 403, 409, 413, 422, 429) },
       },
     },
     async (request, reply) => {

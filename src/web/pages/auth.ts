@@ -9,6 +9,7 @@ import { closeSession, openSession } from '../../server/auth.ts';
 import { asRefusal } from '../../server/errors.ts';
 import { RetryLaterError } from '../../server/attempt-budgets.ts';
 import type { AuthUser } from '../../server/auth.ts';
+import type { Config } from '../../config.ts';
 import { html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { errorSummary, field, type FieldErrors } from '../forms.ts';
@@ -31,9 +32,36 @@ export function pageUser(request: FastifyRequest, reply: FastifyReply, backTo = 
 type FormBody = Record<string, string | undefined>;
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-const LABELS = { username: 'Username', password: 'Password' };
+const LABELS = { username: 'Username', password: 'Password', email: 'E-mail', inviteCode: 'Invite code' };
 
-function authForm(kind: 'signup' | 'login', values: { username: string; next: string }, errors: FieldErrors) {
+type Policy = Pick<Config, 'registration' | 'registrationEmailDomains'>;
+interface AuthValues {
+  username: string;
+  next: string;
+  email?: string;
+}
+
+/** The sign-up fields the registration policy asks for beyond username and password. */
+function policyFields(policy: Policy, values: AuthValues, errors: FieldErrors) {
+  if (policy.registration === 'invite') {
+    return field({ name: 'inviteCode', label: 'Invite code', required: true, hint: 'Sign-up is by invitation: the course staff gives the code.', errors, attrs: html`autocomplete="off" maxlength="200"` });
+  }
+  if (policy.registration === 'domain') {
+    return field({
+      name: 'email',
+      label: 'E-mail',
+      value: values.email ?? '',
+      required: true,
+      autocomplete: 'email',
+      hint: `Your address at ${policy.registrationEmailDomains.join(' or ')}.`,
+      errors,
+      attrs: html`inputmode="email" maxlength="320"`,
+    });
+  }
+  return '';
+}
+
+function authForm(kind: 'signup' | 'login', values: AuthValues, errors: FieldErrors, policy: Policy) {
   const signup = kind === 'signup';
   const action = signup ? '/signup' : '/login';
   const nextQuery = values.next !== '/' ? `?next=${encodeURIComponent(values.next)}` : '';
@@ -61,18 +89,19 @@ ${errorSummary(errors, LABELS)}
     errors,
     attrs: html`maxlength="256"`,
   })}
+  ${signup ? policyFields(policy, values, errors) : ''}
   <p><button type="submit">${signup ? 'Create my account' : 'Log in'}</button></p>
 </form>
 <p>${signup ? html`Already have an account? <a href="/login${nextQuery}">Log in</a>.` : html`New here? <a href="/signup${nextQuery}">Sign up</a>.`}</p>`;
 }
 
-function sendAuthPage(request: FastifyRequest, reply: FastifyReply, kind: 'signup' | 'login', values: { username: string; next: string }, errors: FieldErrors = {}, status = 200) {
-  const already = request.user ? html`<p class="notice">You are logged in as <strong>${request.user.username}</strong>.</p>` : '';
-  return sendPage(reply, { title: kind === 'signup' ? 'Sign up' : 'Log in', user: request.user, nav: `/${kind}`, body: html`${already}${authForm(kind, values, errors)}` }, status);
-}
-
 export default async function authPages(app: FastifyInstance) {
-  const { db } = app.deps;
+  const { db, config } = app.deps;
+
+  function sendAuthPage(request: FastifyRequest, reply: FastifyReply, kind: 'signup' | 'login', values: AuthValues, errors: FieldErrors = {}, status = 200) {
+    const already = request.user ? html`<p class="notice">You are logged in as <strong>${request.user.username}</strong>.</p>` : '';
+    return sendPage(reply, { title: kind === 'signup' ? 'Sign up' : 'Log in', user: request.user, nav: `/${kind}`, body: html`${already}${authForm(kind, values, errors, config)}` }, status);
+  }
 
   app.get<{ Querystring: { next?: string } }>('/signup', async (request, reply) =>
     sendAuthPage(request, reply, 'signup', { username: '', next: safeNext(request.query.next, '/submit') }),
@@ -85,12 +114,14 @@ export default async function authPages(app: FastifyInstance) {
     const body = request.body ?? {};
     const username = str(body.username).trim();
     const password = str(body.password);
+    const email = str(body.email).trim().slice(0, 320);
+    const inviteCode = str(body.inviteCode).slice(0, 200);
     const next = safeNext(body.next, '/submit');
     const errors: FieldErrors = {};
     if (password.length > 256) errors.password = 'password must be at most 256 characters';
     if (Object.keys(errors).length === 0) {
       try {
-        const user = await registerAccount(app.deps, { username, password }, request.ip);
+        const user = await registerAccount(app.deps, { username, password, email, inviteCode }, request.ip);
         await openSession(app.deps, reply, user.id);
         return reply.redirect(next, 303);
       } catch (err) {
@@ -100,11 +131,12 @@ export default async function authPages(app: FastifyInstance) {
           void reply.header('retry-after', String(err.retryAfterSeconds));
           return sendAuthPage(request, reply, 'signup', { username, next }, { '': refused.message }, refused.statusCode);
         }
-        errors[refused.code === 'weak-password' ? 'password' : 'username'] = refused.message;
-        return sendAuthPage(request, reply, 'signup', { username, next }, errors, refused.statusCode);
+        const fieldOf: Record<string, string> = { 'weak-password': 'password', 'invite-required': 'inviteCode', 'bad-invite': 'inviteCode', 'email-required': 'email', 'bad-email': 'email', 'email-domain': 'email' };
+        errors[fieldOf[refused.code ?? ''] ?? 'username'] = refused.message;
+        return sendAuthPage(request, reply, 'signup', { username, next, email }, errors, refused.statusCode);
       }
     }
-    return sendAuthPage(request, reply, 'signup', { username, next }, errors, 400);
+    return sendAuthPage(request, reply, 'signup', { username, next, email }, errors, 400);
   });
 
   app.post<{ Body: FormBody }>('/login', async (request, reply) => {
@@ -123,7 +155,7 @@ export default async function authPages(app: FastifyInstance) {
     } catch (err) {
       const refused = asRefusal(err);
       if (err instanceof RetryLaterError) void reply.header('retry-after', String(err.retryAfterSeconds));
-      else if (refused?.statusCode !== 401) throw err;
+      else if (refused?.statusCode !== 401 && refused?.code !== 'account-disabled') throw err;
       // Not tied to one field: which of the two is wrong is not told.
       return sendAuthPage(request, reply, 'login', { username, next }, { '': refused!.message }, refused!.statusCode);
     }

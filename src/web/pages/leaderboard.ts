@@ -7,6 +7,9 @@ import { loadGames } from '../../game-kit/registry.ts';
 import type { AnyGame } from '../../game-kit/types.ts';
 import { notFound } from '../../server/errors.ts';
 import { readPlayerProfile } from '../../domain/players.ts';
+import { challengeableSubmissions, createChallenge } from '../../domain/challenges.ts';
+import { TooManyError } from '../../domain/errors.ts';
+import { field, select } from '../forms.ts';
 import { lineChart } from '../chart.ts';
 import { readLeaderboard, type LeaderboardEntry } from '../../ratings/leaderboard.ts';
 import { html, type Html } from '../html.ts';
@@ -84,7 +87,20 @@ ${pager({ page, pages, href: (p) => `/games/${game.id}/leaderboard${p > 1 ? `?pa
       const profile = await readPlayerProfile(db, name, { game: request.query.game, matches: 20 });
       if (!profile) throw notFound(`There is no player named "${name}"${request.query.game ? ` in ${request.query.game}` : ''}.`);
       const sections: Html[] = [];
+      const me = request.user;
       for (const p of profile.games) {
+        const mine = me ? await challengeableSubmissions(db, me.id, p.game) : [];
+        const challengeForm =
+          me && mine.length > 0
+            ? html`<h3>Challenge ${profile.name}</h3>
+<form method="post" action="/players/${encodeURIComponent(profile.name)}/challenge" class="challenge-form" id="challenge-${p.game}">
+<input type="hidden" name="game" value="${p.game}">
+${select({ name: 'submission', label: 'Your bot', options: mine.map((s) => ({ value: String(s.id), label: `${s.player} v${s.version} (${s.status})` })) })}
+${[1, 2, 3].map((i) => field({ name: `opponent${i}`, label: `Opponent ${i}`, value: i === 1 && p.qualified ? profile.name : '', hint: i === 1 ? 'A qualified player of this game, or a built-in (Dummy, Demo, Null); empty seats are Dummies.' : undefined, attrs: html`maxlength="64"` }))}
+${field({ name: 'seed', label: 'Seed (empty: random)', type: 'number', attrs: html`min="0" max="2147483647"` })}
+<p><button type="submit">Play the challenge</button> <span class="hint">Unrated; at most ${app.deps.config.challengesPerHour} an hour.</span></p>
+</form>`
+            : '';
         const game = games.get(p.game);
         const title = game?.title ?? p.game;
         const { rating, ratingHistory: history } = p;
@@ -118,11 +134,12 @@ ${points.length === 0
 <div class="table-wrap"><table id="versions-${p.game}"><thead><tr><th scope="col" class="num">Version</th><th scope="col">Submitted</th><th scope="col">Status</th><th scope="col">Reason</th></tr></thead>
 <tbody>${p.versions.map(
           (v) =>
-            html`<tr><td class="num">${v.version}</td><td>${when(v.createdAt)}</td><td><span class="badge ${v.status}">${v.status}</span>${v.submissionId === p.qualifiedSubmissionId ? ' (the qualified version)' : ''}</td><td>${v.reason ?? ''}</td></tr>`,
+            html`<tr><td class="num">${me && (me.isAdmin || me.username === profile.owner) ? html`<a href="/submissions/${v.submissionId}">${v.version}</a>` : v.version}</td><td>${when(v.createdAt)}</td><td><span class="badge ${v.status}">${v.status}</span>${v.submissionId === p.qualifiedSubmissionId ? ' (the qualified version)' : ''}</td><td>${v.reason ?? ''}</td></tr>`,
         )}</tbody></table></div>
 <h3>Recent matches</h3>
 ${p.recentMatches.length ? matchesTable(p.recentMatches, games, `recent-matches-${p.game}`) : html`<p class="muted">No match yet.</p>`}
 <p><a href="/matches?player=${encodeURIComponent(profile.name)}&amp;game=${encodeURIComponent(p.game)}">All of ${profile.name}'s matches in ${title}</a></p>
+${challengeForm}
 </section>`);
       }
       return sendPage(reply, {
@@ -133,6 +150,29 @@ ${p.recentMatches.length ? matchesTable(p.recentMatches, games, `recent-matches-
 <p>A player of <strong>${profile.owner}</strong>.</p>
 ${sections}`,
       });
+    },
+  );
+}
+
+/** The challenge form's post (the player page): plays it, then shows the match. */
+export async function challengePages(app: FastifyInstance) {
+  app.post<{ Params: { name: string }; Body: Record<string, string | undefined> }>(
+    '/players/:name/challenge',
+    { schema: { hide: true, params: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 64 } } } } },
+    async (request, reply) => {
+      if (!request.user) return reply.redirect(`/login?next=${encodeURIComponent(`/players/${request.params.name}`)}`, 303);
+      const b = request.body ?? {};
+      const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+      const submissionId = Number(text(b.submission));
+      const opponents = [b.opponent1, b.opponent2, b.opponent3].map(text).filter((o) => o !== '');
+      const seed = text(b.seed) === '' ? undefined : Number(text(b.seed));
+      try {
+        const id = await createChallenge(app.deps, { userId: request.user.id, submissionId, opponents, seed });
+        return reply.redirect(`/matches/${id}`, 303);
+      } catch (err) {
+        if (err instanceof TooManyError) void reply.header('retry-after', String(err.retryAfterSeconds));
+        throw err;
+      }
     },
   );
 }

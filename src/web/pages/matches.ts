@@ -69,6 +69,7 @@ interface ListQuery {
   game?: string;
   player?: string;
   kind?: string;
+  mine?: string;
   page: number;
 }
 
@@ -88,6 +89,7 @@ export default async function matchPages(app: FastifyInstance) {
             game: { type: 'string', maxLength: 64 },
             player: { type: 'string', maxLength: 64 },
             kind: { type: 'string', maxLength: 32 },
+            mine: { type: 'string', maxLength: 8 },
             page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
           },
         },
@@ -98,6 +100,9 @@ export default async function matchPages(app: FastifyInstance) {
       const game = request.query.game?.trim() || undefined;
       const player = request.query.player?.trim() || undefined;
       const kind = request.query.kind?.trim() || undefined;
+      // mine=1: the challenges I asked for (logged in).
+      const mine = request.query.mine === '1' || request.query.mine === 'true';
+      if (mine && !request.user) throw unauthorized('Log in to see the challenges you asked for.');
       const { page } = request.query;
       if (game && !games.has(game)) throw badRequest(`Unknown game "${game}": choose one of ${[...games.keys()].join(', ')}.`);
       if (kind && !(MATCH_KINDS as readonly string[]).includes(kind)) throw badRequest(`Unknown kind of match "${kind}": choose one of ${MATCH_KINDS.join(', ')}.`);
@@ -111,6 +116,7 @@ export default async function matchPages(app: FastifyInstance) {
         game,
         player,
         kind: kind as ListQueryKind,
+        ...(mine && request.user ? { requestedBy: request.user.id } : {}),
         limit: MATCHES_PAGE,
         offset: (page - 1) * MATCHES_PAGE,
       });
@@ -120,20 +126,22 @@ export default async function matchPages(app: FastifyInstance) {
         if (game) qs.set('game', game);
         if (player) qs.set('player', player);
         if (kind) qs.set('kind', kind);
+        if (mine) qs.set('mine', '1');
         if (p > 1) qs.set('page', String(p));
         const s = qs.toString();
         return `/matches${s ? `?${s}` : ''}`;
       };
-      const filtered = game || player || kind;
+      const filtered = game || player || kind || mine;
       return sendPage(reply, {
-        title: 'Matches',
+        title: mine ? 'My challenges' : 'Matches',
         user: request.user,
-        nav: '/matches',
-        body: html`<h1>Matches</h1>
+        nav: mine ? '/matches?kind=challenge&mine=1' : '/matches',
+        body: html`<h1>${mine ? 'My challenges' : 'Matches'}</h1>
 <form method="get" action="/matches" id="matches-filter" class="filters" role="search" aria-label="Filter matches">
 ${select({ name: 'game', label: 'Game', value: game ?? '', options: [{ value: '', label: 'Any game' }, ...[...games.values()].map((g) => ({ value: g.id, label: g.title }))] })}
 ${field({ name: 'player', label: 'Player', type: 'search', value: player ?? '', attrs: html`maxlength="64" autocomplete="off"` })}
 ${select({ name: 'kind', label: 'Kind', value: kind ?? '', options: [{ value: '', label: 'Any kind' }, ...MATCH_KINDS.map((k) => ({ value: k, label: k }))] })}
+${mine ? html`<input type="hidden" name="mine" value="1">` : ''}
 <div><button type="submit">Filter</button>${filtered ? html` <a href="/matches" id="matches-filter-clear">Clear</a>` : ''}</div>
 </form>
 <p id="matches-count" role="status">${result.total} match${result.total === 1 ? '' : 'es'}${filtered ? ' with these filters' : ''}${pages > 1 ? `, page ${Math.min(page, pages)} of ${pages}` : ''}.</p>

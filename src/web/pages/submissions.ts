@@ -165,6 +165,8 @@ ${await renderTimeline(db, s)}
 </div>
 <div id="gate-announcer" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>
 <p id="gate-refresh"${final ? html` hidden` : ''}><a href="/submissions/${s.id}" id="gate-refresh-link">Refresh</a> <span class="muted">(this page also refreshes by itself while the gate runs)</span></p>
+${me.isAdmin ? html`<form method="post" action="/admin/actions/submission" class="admin-box" id="admin-submission"><input type="hidden" name="id" value="${s.id}"><input type="hidden" name="back" value="/submissions/${s.id}">
+<p><strong>Admin</strong> (owner: ${s.user.username}): <button type="submit" name="action" value="disable" class="secondary">Disable</button> <button type="submit" name="action" value="enable" class="secondary">Enable</button> <button type="submit" name="action" value="rejudge" class="secondary">Rejudge</button></p></form>` : ''}
 <p class="submission-links"><a href="/submissions/${s.id}/source" id="source-link">Source</a> · <a href="/submissions/${s.id}/source?download=1" download="${s.filename}" id="source-download">Download</a> · <a href="/submissions">My submissions</a> · <a href="/submit?game=${s.game}">Submit a new version</a></p>`;
     return sendPage(reply, {
       title: `${s.player.name} v${s.version}`,

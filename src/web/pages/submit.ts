@@ -10,6 +10,7 @@ import { loadGames } from '../../game-kit/registry.ts';
 import { readBotHeader } from '../../../sandbox/compile.ts';
 import { asRefusal, badRequest, tooLarge } from '../../server/errors.ts';
 import { createSubmission, decodeUtf8 } from '../../domain/submissions.ts';
+import { when } from './matches.ts';
 import { submitRateLimit } from '../../server/rate-limits.ts';
 import { html } from '../html.ts';
 import { sendPage } from '../layout.ts';
@@ -20,17 +21,20 @@ import { formatBytes } from './submissions.ts';
 const LABELS = { game: 'Game', file: 'Bot file' };
 
 /** Which field an error code of createSubmission belongs to. */
-const GAME_ERRORS = new Set(['no-game', 'unknown-game']);
+const GAME_ERRORS = new Set(['no-game', 'unknown-game', 'deadline-passed']);
 
 export default async function submitPages(app: FastifyInstance) {
-  const { config } = app.deps;
+  const { config, db } = app.deps;
   const max = config.submissionMaxBytes;
 
   async function sendForm(request: FastifyRequest, reply: FastifyReply, values: { game: string; filename?: string }, errors: FieldErrors = {}, status = 200) {
     const games = await loadGames();
     const options = [...games.values()].map((g) => ({ value: g.id, label: g.title }));
     const game = games.has(values.game) ? values.game : '';
+    const deadlines = (await db.gameSetting.findMany({ where: { submissionDeadline: { not: null } }, orderBy: { game: 'asc' } })).filter((d) => games.has(d.game));
+    const now = Date.now();
     const body = html`<h1>Submit a bot</h1>
+${deadlines.length ? html`<ul class="notice" id="deadlines">${deadlines.map((d) => html`<li>${games.get(d.game)!.title}: submissions ${d.submissionDeadline!.getTime() <= now ? 'closed on' : 'close on'} ${when(d.submissionDeadline)}</li>`)}</ul>` : ''}
 <p>One JavaScript or TypeScript file that declares <code>export const GAME</code> and <code>export const PLAYER_NAME</code>
 (1 to 12 characters: A-Z a-z 0-9 _). It must beat Dummy in four matches to qualify; then its name is locked.</p>
 ${errorSummary(errors, LABELS)}

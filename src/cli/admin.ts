@@ -1,0 +1,42 @@
+// `arbiter admin grant|revoke <username>`: makes a registered user an admin,
+// or no longer one. Run on the server: it opens the database the server uses
+// (DATABASE_URL, or the embedded PGlite under DATA_DIR; stop `npm start`
+// first, since the embedded database serves one process), and records the
+// change in the admin audit with no actor (the command line). Nothing a
+// visitor can do over the web makes an admin.
+
+import { loadConfig } from '../config.ts';
+import { setAdmin } from '../domain/admin.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { Db } from '../db/client.ts';
+import { parseCommandArgs, UsageError } from './args.ts';
+
+const USAGE = 'arbiter admin grant <username> | arbiter admin revoke <username>';
+
+/** The grant or revoke itself, on an open database (the command and the tests call it). */
+export async function adminGrant(db: Db, action: 'grant' | 'revoke', username: string): Promise<string> {
+  const user = await setAdmin(db, null, username, action === 'grant');
+  return action === 'grant' ? `${user.username} is now an admin` : `${user.username} is no longer an admin`;
+}
+
+export async function adminCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { positionals } = parseCommandArgs(args, {});
+  const [action, username, ...extra] = positionals;
+  if ((action !== 'grant' && action !== 'revoke') || !username || extra.length > 0) throw new UsageError(`usage: ${USAGE}`);
+  const config = loadConfig(env);
+  const { createDb, migrate, closeDb } = await import('../db/client.ts');
+  const db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrate(db);
+    console.log(await adminGrant(db, action, username));
+    return 0;
+  } catch (err) {
+    if (err instanceof DomainError) {
+      console.error(`arbiter admin: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await closeDb(db);
+  }
+}

@@ -1,0 +1,52 @@
+// CSV exports for the teacher: a game's leaderboard, and the qualified
+// players of every user (for marking). RFC 4180: every field quoted, CRLF
+// line ends; a text field that a spreadsheet would read as a formula
+// (= + - @ first) gets a leading apostrophe.
+
+import type { Db } from '../db/client.ts';
+import { readLeaderboard } from '../ratings/leaderboard.ts';
+
+function cell(v: string | number | Date | null | boolean): string {
+  if (v === null) return '""';
+  if (v instanceof Date) return `"${v.toISOString()}"`;
+  if (typeof v === 'number' || typeof v === 'boolean') return `"${String(v)}"`;
+  const text = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+export function toCsv(header: string[], rows: (string | number | Date | null | boolean)[][]): string {
+  return [header.map(cell), ...rows.map((r) => r.map(cell))].map((r) => r.join(',')).join('\r\n') + '\r\n';
+}
+
+/** The whole leaderboard of a game, as the leaderboard page orders it. */
+export async function leaderboardCsv(db: Db, game: string): Promise<string> {
+  const { players } = await readLeaderboard(db, game, 100_000, 0);
+  return toCsv(
+    ['rank', 'player', 'owner', 'rating', 'mu', 'sigma', 'matches'],
+    players.map((p) => [p.rank, p.player, p.owner, p.rating, p.mu, p.sigma, p.matchesPlayed]),
+  );
+}
+
+/** Every qualified player, by owner then game: who qualified what, when, with which submission. */
+export async function qualifiedCsv(db: Db): Promise<string> {
+  const rows = await db.playerName.findMany({
+    where: { locked: true, qualifiedSubmissionId: { not: null } },
+    orderBy: [{ owner: { usernameLower: 'asc' } }, { game: 'asc' }, { nameLower: 'asc' }],
+    select: {
+      game: true,
+      name: true,
+      lockedAt: true,
+      qualifiedSubmissionId: true,
+      owner: { select: { username: true, email: true, disabledAt: true } },
+      qualifiedSubmission: { select: { version: true, disabledAt: true } },
+      ratings: { select: { game: true, ordinal: true, matchesPlayed: true } },
+    },
+  });
+  return toCsv(
+    ['user', 'email', 'game', 'player', 'version', 'submission', 'qualified_at', 'rating', 'ranked_matches', 'user_disabled', 'submission_disabled'],
+    rows.map((p) => {
+      const r = p.ratings.find((x) => x.game === p.game);
+      return [p.owner.username, p.owner.email, p.game, p.name, p.qualifiedSubmission?.version ?? null, p.qualifiedSubmissionId, p.lockedAt, r?.ordinal ?? null, r?.matchesPlayed ?? null, p.owner.disabledAt !== null, p.qualifiedSubmission?.disabledAt != null];
+    }),
+  );
+}

@@ -25,6 +25,9 @@
 // - Standings: the champion first, then by the round a player fell in, later
 //   rounds first; within a round, by rank in that round's match, then by
 //   score in it (higher first), then by entry order.
+// - A player whose user or submission an admin disables after the freeze is
+//   withdrawn when its round ends: it falls in that round (its standing is
+//   ordered with the others who fell there). Until then its matches stand.
 // - A tournament stops after MAX_ROUNDS rounds (only endless ties could get
 //   there); whoever is still in then takes the top places, ordered as above
 //   (their eliminatedRound stays null).

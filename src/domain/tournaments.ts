@@ -315,7 +315,15 @@ async function advanceLocked(tx: Tx, id: number, effects: TournamentEffects): Pr
   const now = new Date();
   if (fallen.length > 0) await tx.tournamentEntry.updateMany({ where: { tournamentId: id, entryIndex: { in: fallen }, eliminatedRound: null }, data: { eliminatedRound: t.round } });
   await tx.tournamentGroup.updateMany({ where: { tournamentId: id, round: t.round, settledAt: null }, data: { settledAt: now } });
-  const active = entries.filter((e) => e.eliminatedRound === null && !fallen.includes(e.entryIndex)).map((e) => e.entryIndex);
+  // A player whose user or submission an admin disabled since the freeze is withdrawn: it falls in the round it last played.
+  const left = entries.filter((e) => e.eliminatedRound === null && !fallen.includes(e.entryIndex));
+  const disabled = await tx.submission.findMany({
+    where: { id: { in: left.map((e) => e.submissionId) }, OR: [{ disabledAt: { not: null } }, { user: { disabledAt: { not: null } } }] },
+    select: { id: true },
+  });
+  const withdrawn = left.filter((e) => disabled.some((d) => d.id === e.submissionId)).map((e) => e.entryIndex);
+  if (withdrawn.length > 0) await tx.tournamentEntry.updateMany({ where: { tournamentId: id, entryIndex: { in: withdrawn }, eliminatedRound: null }, data: { eliminatedRound: t.round } });
+  const active = left.filter((e) => !withdrawn.includes(e.entryIndex)).map((e) => e.entryIndex);
   if (active.length <= 1 || t.round >= MAX_ROUNDS) return finish(tx, t.id, effects);
   return draw(tx, t, t.round + 1, active, entries, effects);
 }

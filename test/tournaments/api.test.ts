@@ -250,3 +250,33 @@ test('final phase in the database: a tie for last replays the match as a new rou
     await db.submission.updateMany({ where: { id: { in: others.map((o) => o.id) } }, data: { disabledAt: null } });
   }
 });
+
+test('a player disabled after the freeze is withdrawn when its round ends: it falls in that round and is not drawn again', async () => {
+  const { startNow: start, advanceTournament } = await import('../../src/domain/tournaments.ts');
+  const t = await db.tournament.create({ data: { game: 'coins', name: 'Withdrawal', seed: 3, freezeAt: new Date(Date.now() + day) } });
+  const first = await start(db, boss.id, t.id);
+  const entries = await db.tournamentEntry.findMany({ where: { tournamentId: t.id } });
+  assert.equal(entries.length, 7);
+  assert.equal(first.enqueue.length, 2);
+  // Round 1 played: seats ranked in seat order, Dummies too.
+  for (const id of first.enqueue) {
+    const ps = await db.participant.findMany({ where: { matchId: id } });
+    for (const p of ps) await db.participant.update({ where: { id: p.id }, data: { rank: p.seat + 1, score: 10 - p.seat } });
+  }
+  // A survivor of group 1 (seat 0 or 1 holds a player who beat two) is disabled by an admin before the round ends.
+  const group = await db.tournamentGroup.findFirstOrThrow({ where: { tournamentId: t.id, round: 1, groupIndex: 0 } });
+  const seats = group.entries as (number | null)[];
+  const survivor = seats.find((e, seat) => e !== null && seat <= 1)!;
+  const entry = entries.find((e) => e.entryIndex === survivor)!;
+  await db.submission.update({ where: { id: entry.submissionId }, data: { disabledAt: new Date() } });
+  try {
+    for (const id of first.enqueue) await db.match.update({ where: { id }, data: { status: 'done' } });
+    await advanceTournament(db, t.id);
+    assert.equal((await db.tournamentEntry.findUniqueOrThrow({ where: { id: entry.id } })).eliminatedRound, 1, 'withdrawn in round 1');
+    const round2 = await db.tournamentGroup.findMany({ where: { tournamentId: t.id, round: 2 } });
+    assert.ok(round2.length > 0);
+    assert.ok(round2.every((g) => !(g.entries as (number | null)[]).includes(survivor)), 'not drawn again');
+  } finally {
+    await db.submission.update({ where: { id: entry.submissionId }, data: { disabledAt: null } });
+  }
+});

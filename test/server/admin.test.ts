@@ -322,6 +322,8 @@ test('the queue and health, the audit list by API and on the pages', async () =>
   assert.equal(off.statusCode, 303);
   assert.equal(off.headers.location, `/submissions/${sub.id}`);
   assert.ok((await db.submission.findUniqueOrThrow({ where: { id: sub.id } })).disabledAt);
+  assert.ok((await app.inject({ url: `/submissions/${sub.id}`, headers: { cookie: ana.cookie } })).body.includes('id="submission-disabled"'), 'its owner reads that it was disabled');
+  assert.ok((await app.inject({ url: `/api/submissions/${sub.id}` })).json().disabledAt);
   // /docs lists the admin's routes and the challenges.
   const spec = (await app.inject({ url: '/docs/json' })).json();
   for (const path of ['/api/admin/users', '/api/admin/audit', '/api/admin/games/{game}/dummy', '/api/challenges']) assert.ok(spec.paths[path], path);

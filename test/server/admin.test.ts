@@ -331,3 +331,28 @@ test('the queue and health, the audit list by API and on the pages', async () =>
   assert.equal(auditPage.statusCode, 200);
   assert.ok(auditPage.body.includes('data-action="user.enable"'));
 });
+
+test('the admin page forms: deadline (read as UTC) set and cleared, a name renamed, a private Dummy with the wrong name refused; each audited', async () => {
+  const form = (url: string, payload: string) => app.inject({ method: 'POST', url, headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload });
+  const set = await form('/admin/actions/deadline', 'game=bola-de-drac&deadline=2030-01-02T10%3A30');
+  assert.equal(set.statusCode, 303);
+  assert.equal((await db.gameSetting.findUniqueOrThrow({ where: { game: 'bola-de-drac' } })).submissionDeadline?.toISOString(), '2030-01-02T10:30:00.000Z');
+  assert.ok((await app.inject({ url: '/admin', headers: { cookie: teacher.cookie } })).body.includes('value="2030-01-02T10:30"'));
+  assert.equal((await form('/admin/actions/deadline', 'game=bola-de-drac&deadline=someday')).statusCode, 400);
+  assert.equal((await form('/admin/actions/deadline', 'game=bola-de-drac&deadline=')).statusCode, 303);
+  assert.equal((await db.gameSetting.findUniqueOrThrow({ where: { game: 'bola-de-drac' } })).submissionDeadline, null);
+  assert.equal((await lastAudit()).action, 'game.deadline');
+
+  await qualified(bob, 'FormName');
+  assert.equal((await form('/admin/actions/name', 'game=moria&name=FormName&action=rename&newName=FormName2')).statusCode, 303);
+  assert.equal((await lastAudit()).action, 'name.rename');
+  const taken = await form('/admin/actions/name', 'game=moria&name=FormName2&action=rename&newName=NewName');
+  assert.equal(taken.statusCode, 409);
+  assert.match(taken.body, /is taken/);
+
+  const upload = multipart({ game: 'moria' }, { filename: 'dummy.ts', content: bot('NotDummy') });
+  const refused = await app.inject({ method: 'POST', url: '/admin/actions/dummy', headers: { cookie: teacher.cookie, ...upload.headers }, payload: upload.payload });
+  assert.equal(refused.statusCode, 400);
+  assert.match(refused.body, /PLAYER_NAME = &quot;Dummy&quot;/);
+  assert.equal(await db.privateDummy.count(), 0);
+});

@@ -143,6 +143,7 @@ test('disabling a user: audited; log-in, token and session refused with a clear 
   assert.match(form.body, /disabled by an admin/);
   assert.equal(await inPool(), false, 'out of the ranked pool');
   assert.equal(await onBoard(), false, 'off the leaderboard');
+  assert.equal((await app.inject({ url: '/api/players/DoraBot' })).json().games[0].rating.rank, null, 'no rank on the player page either');
   // The scheduler itself: with Dora out, ranked matches seat only the two others (and Dummies).
   const eve = await registerUser(app, 'eve');
   await qualified(eve, 'EveBot', 25, 'bola-de-drac');
@@ -167,6 +168,7 @@ test('disabling a user: audited; log-in, token and session refused with a clear 
   assert.equal((await app.inject({ url: '/api/me', headers: dora.auth })).statusCode, 200);
   assert.ok(await inPool());
   assert.ok(await onBoard());
+  assert.equal(typeof (await app.inject({ url: '/api/players/DoraBot' })).json().games[0].rating.rank, 'number');
   // An admin cannot lock themself out.
   assert.equal((await app.inject({ method: 'POST', url: `/api/admin/users/${teacher.id}/disable`, headers: teacher.auth })).statusCode, 400);
 });

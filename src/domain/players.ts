@@ -5,11 +5,15 @@
 import type { Db } from '../db/client.ts';
 import { matchInclude, matchOut, statusOut } from './serialize.ts';
 
+/** A player the leaderboard lists (src/ratings/leaderboard.ts): locked, its owner and its qualified submission not disabled. */
+const ON_LEADERBOARD = { locked: true, owner: { disabledAt: null }, OR: [{ qualifiedSubmissionId: null }, { qualifiedSubmission: { disabledAt: null } }] };
+
 export async function readPlayerProfile(db: Db, name: string, options: { game?: string; matches: number }) {
   const players = await db.playerName.findMany({
     where: { nameLower: name.toLowerCase(), ...(options.game ? { game: options.game } : {}) },
     include: {
-      owner: { select: { username: true } },
+      owner: { select: { username: true, disabledAt: true } },
+      qualifiedSubmission: { select: { disabledAt: true } },
       ratings: true,
       submissions: {
         orderBy: { version: 'desc' },
@@ -30,8 +34,9 @@ export async function readPlayerProfile(db: Db, name: string, options: { game?: 
           take: options.matches,
           include: matchInclude,
         }),
-        rating && p.locked
-          ? db.rating.count({ where: { game: p.game, player: { locked: true }, ordinal: { gt: rating.ordinal } } }).then((n) => n + 1)
+        // The leaderboard's rank: players of disabled users or disabled submissions are not on it.
+        rating && p.locked && !p.owner.disabledAt && !p.qualifiedSubmission?.disabledAt
+          ? db.rating.count({ where: { game: p.game, player: ON_LEADERBOARD, ordinal: { gt: rating.ordinal } } }).then((n) => n + 1)
           : Promise.resolve(null),
       ]);
       return {

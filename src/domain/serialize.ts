@@ -102,6 +102,7 @@ export const submissionSelect = {
   createdAt: true,
   startedAt: true,
   finishedAt: true,
+  disabledAt: true,
   userId: true,
   user: { select: { username: true } },
   player: { select: { name: true, locked: true, qualifiedSubmissionId: true } },

@@ -97,6 +97,7 @@ export const submissionSchema = obj({
   createdAt: { type: 'string', format: 'date-time' },
   startedAt: { type: ['string', 'null'], format: 'date-time' },
   finishedAt: { type: ['string', 'null'], format: 'date-time' },
+  disabledAt: { type: ['string', 'null'], format: 'date-time', description: 'set when an admin disabled it: out of ranked play, no challenge' },
   gate: obj({ status: { type: 'string' }, final: { type: 'boolean' }, failedStep: nullable('string'), steps: { type: 'array', items: gateStepSchema } }),
   gateMatches: { type: 'array', items: matchSchema },
 });

@@ -143,6 +143,7 @@ test('disabling a user: audited; log-in, token and session refused with a clear 
   assert.match(form.body, /disabled by an admin/);
   assert.equal(await inPool(), false, 'out of the ranked pool');
   assert.equal(await onBoard(), false, 'off the leaderboard');
+  assert.equal((await app.inject({ url: '/api/players/DoraBot' })).json().games[0].rating.rank, null, 'no rank on the player page either');
   // The scheduler itself: with Dora out, ranked matches seat only the two others (and Dummies).
   const eve = await registerUser(app, 'eve');
   await qualified(eve, 'EveBot', 25, 'bola-de-drac');
@@ -167,6 +168,7 @@ test('disabling a user: audited; log-in, token and session refused with a clear 
   assert.equal((await app.inject({ url: '/api/me', headers: dora.auth })).statusCode, 200);
   assert.ok(await inPool());
   assert.ok(await onBoard());
+  assert.equal(typeof (await app.inject({ url: '/api/players/DoraBot' })).json().games[0].rating.rank, 'number');
   // An admin cannot lock themself out.
   assert.equal((await app.inject({ method: 'POST', url: `/api/admin/users/${teacher.id}/disable`, headers: teacher.auth })).statusCode, 400);
 });
@@ -322,10 +324,37 @@ test('the queue and health, the audit list by API and on the pages', async () =>
   assert.equal(off.statusCode, 303);
   assert.equal(off.headers.location, `/submissions/${sub.id}`);
   assert.ok((await db.submission.findUniqueOrThrow({ where: { id: sub.id } })).disabledAt);
+  assert.ok((await app.inject({ url: `/submissions/${sub.id}`, headers: { cookie: ana.cookie } })).body.includes('id="submission-disabled"'), 'its owner reads that it was disabled');
+  assert.ok((await app.inject({ url: `/api/submissions/${sub.id}` })).json().disabledAt);
   // /docs lists the admin's routes and the challenges.
   const spec = (await app.inject({ url: '/docs/json' })).json();
   for (const path of ['/api/admin/users', '/api/admin/audit', '/api/admin/games/{game}/dummy', '/api/challenges']) assert.ok(spec.paths[path], path);
   const auditPage = await app.inject({ url: '/admin/audit', headers: { cookie: teacher.cookie } });
   assert.equal(auditPage.statusCode, 200);
   assert.ok(auditPage.body.includes('data-action="user.enable"'));
+});
+
+test('the admin page forms: deadline (read as UTC) set and cleared, a name renamed, a private Dummy with the wrong name refused; each audited', async () => {
+  const form = (url: string, payload: string) => app.inject({ method: 'POST', url, headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload });
+  const set = await form('/admin/actions/deadline', 'game=bola-de-drac&deadline=2030-01-02T10%3A30');
+  assert.equal(set.statusCode, 303);
+  assert.equal((await db.gameSetting.findUniqueOrThrow({ where: { game: 'bola-de-drac' } })).submissionDeadline?.toISOString(), '2030-01-02T10:30:00.000Z');
+  assert.ok((await app.inject({ url: '/admin', headers: { cookie: teacher.cookie } })).body.includes('value="2030-01-02T10:30"'));
+  assert.equal((await form('/admin/actions/deadline', 'game=bola-de-drac&deadline=someday')).statusCode, 400);
+  assert.equal((await form('/admin/actions/deadline', 'game=bola-de-drac&deadline=')).statusCode, 303);
+  assert.equal((await db.gameSetting.findUniqueOrThrow({ where: { game: 'bola-de-drac' } })).submissionDeadline, null);
+  assert.equal((await lastAudit()).action, 'game.deadline');
+
+  await qualified(bob, 'FormName');
+  assert.equal((await form('/admin/actions/name', 'game=moria&name=FormName&action=rename&newName=FormName2')).statusCode, 303);
+  assert.equal((await lastAudit()).action, 'name.rename');
+  const taken = await form('/admin/actions/name', 'game=moria&name=FormName2&action=rename&newName=NewName');
+  assert.equal(taken.statusCode, 409);
+  assert.match(taken.body, /is taken/);
+
+  const upload = multipart({ game: 'moria' }, { filename: 'dummy.ts', content: bot('NotDummy') });
+  const refused = await app.inject({ method: 'POST', url: '/admin/actions/dummy', headers: { cookie: teacher.cookie, ...upload.headers }, payload: upload.payload });
+  assert.equal(refused.statusCode, 400);
+  assert.match(refused.body, /PLAYER_NAME = &quot;Dummy&quot;/);
+  assert.equal(await db.privateDummy.count(), 0);
 });

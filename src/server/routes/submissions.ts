@@ -123,6 +123,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       createdAt: s.createdAt,
       startedAt: s.startedAt,
       finishedAt: s.finishedAt,
+      disabledAt: s.disabledAt,
       gate: gateProgress({ id: s.id, status: statusOut(s.status), reasonDetail: s.reasonDetail }, matches),
       gateMatches: matches,
     };

@@ -17,6 +17,7 @@ import { html, type Html, type HtmlValue } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { select } from '../forms.ts';
 import { pageUser } from './auth.ts';
+import { when } from './matches.ts';
 import { idParams } from '../../server/schemas.ts';
 
 /** A time as people read it, in UTC, with the machine-readable value. */
@@ -160,6 +161,7 @@ export default async function submissionPages(app: FastifyInstance) {
     const status = statusOut(s.status);
     const final = FINAL_STATUSES.has(status);
     const body = html`<h1>${s.player.name} <span class="muted">v${s.version}</span></h1>
+${s.disabledAt ? html`<p class="notice bad" id="submission-disabled">An admin disabled this submission ${when(s.disabledAt)}: it plays no ranked match and no challenge.</p>` : ''}
 <div id="gate-live" data-submission-id="${s.id}" data-final="${final ? 'true' : 'false'}">
 ${await renderTimeline(db, s)}
 </div>

@@ -20,6 +20,23 @@ const UnitType = { Dwarf: 0, Wizard: 1, Orc: 2, Troll: 3, Balrog: 4, UnitTypeSiz
 const DI = [1, 1, 0, -1, -1, -1, 0, 1, 0];
 const DJ = [0, 1, 1, 1, 0, -1, -1, -1, 0];
 
+/** The settings every match of the original has (Settings.hh), not in the view. */
+const FIXED_SETTINGS = {
+  dwarves_health: 100,
+  wizards_health: 50,
+  orcs_health: 75,
+  trolls_health: 500,
+  min_damage_dwarves: 20,
+  max_damage_dwarves: 40,
+  min_damage_orcs: 15,
+  max_damage_orcs: 30,
+  min_damage_trolls: 50,
+  max_damage_trolls: 150,
+  ini_treasures: 80,
+  inv_prob_abyss: 25,
+  inv_prob_orc: 50,
+};
+
 interface Pos {
   i: number;
   j: number;
@@ -112,29 +129,10 @@ export function install(rt: BotRuntime): void {
 
   // Settings.
   d('version', () => 'Moria 1.1');
-  d('nb_players', () => np);
-  d('nb_rounds', () => meta[M.nb_rounds]);
-  d('nb_dwarves', () => meta[M.nb_dwarves]);
-  d('nb_wizards', () => meta[M.nb_wizards]);
-  d('max_nb_orcs', () => meta[M.max_nb_orcs]);
-  d('nb_trolls', () => meta[M.nb_trolls]);
-  d('treasure_value', () => meta[M.treasure_value]);
-  d('rock_resistance', () => meta[M.rock_resistance]);
-  d('rows', () => rows);
-  d('cols', () => cols);
-  d('dwarves_health', () => 100);
-  d('wizards_health', () => 50);
-  d('orcs_health', () => 75);
-  d('trolls_health', () => 500);
-  d('min_damage_dwarves', () => 20);
-  d('max_damage_dwarves', () => 40);
-  d('min_damage_orcs', () => 15);
-  d('max_damage_orcs', () => 30);
-  d('min_damage_trolls', () => 50);
-  d('max_damage_trolls', () => 150);
-  d('ini_treasures', () => 80);
-  d('inv_prob_abyss', () => 25);
-  d('inv_prob_orc', () => 50);
+  // The settings the view carries (nb_rounds(), rows()...), under their own names.
+  for (const key of Object.keys(M) as (keyof typeof M)[]) if (key !== 'round') d(key, () => meta[M[key]]);
+  // The settings the original fixes (Settings.hh's constants).
+  for (const [key, value] of Object.entries(FIXED_SETTINGS)) d(key, () => value);
   d('player_ok', (pl: unknown) => isInt(pl) && pl >= 0 && pl < np);
   d('pos_ok', posOk);
 

@@ -4,7 +4,7 @@
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
-import { ijOf, posWithin, definePosHelpers, defineUnscopedEnums, DIR8, DI8, DJ8 } from '../../game-kit/bot-pos.ts';
+import { ijOf, posWithin, definePosHelpers, defineUnscopedEnums, DIR8, DI8, DJ8, type Pos } from '../../game-kit/bot-pos.ts';
 import { SETTING_FIELDS, VIEW } from './view.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of HP). */
@@ -22,11 +22,6 @@ const DJ = DJ8;
 const NP = 4;
 // The view's indices, read once from its declaration (view.ts).
 const { meta: { at: M }, players: { at: P, stride: PS }, settings: { at: S }, units: { at: U, stride: UF }, cells: { shift: CS, mask: CM } } = VIEW;
-
-interface Pos {
-  i: number;
-  j: number;
-}
 
 /** Cell, with the C++ helper is_empty() as a method. */
 class Cell {

@@ -4,7 +4,8 @@
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
-import { ijOf, posWithin } from '../../game-kit/bot-pos.ts';
+import { ijOf, posWithin, type Pos } from '../../game-kit/bot-pos.ts';
+import { CONST } from './config.ts';
 import { VIEW } from './view.ts';
 
 export const permutationFull = false;
@@ -19,28 +20,6 @@ const CellType = { Outside: 0, Cave: 1, Abyss: 2, Granite: 3, Rock: 4, CellTypeS
 const UnitType = { Dwarf: 0, Wizard: 1, Orc: 2, Troll: 3, Balrog: 4, UnitTypeSize: 5 };
 const DI = [1, 1, 0, -1, -1, -1, 0, 1, 0];
 const DJ = [0, 1, 1, 1, 0, -1, -1, -1, 0];
-
-/** The settings every match of the original has (Settings.hh), not in the view. */
-const FIXED_SETTINGS = {
-  dwarves_health: 100,
-  wizards_health: 50,
-  orcs_health: 75,
-  trolls_health: 500,
-  min_damage_dwarves: 20,
-  max_damage_dwarves: 40,
-  min_damage_orcs: 15,
-  max_damage_orcs: 30,
-  min_damage_trolls: 50,
-  max_damage_trolls: 150,
-  ini_treasures: 80,
-  inv_prob_abyss: 25,
-  inv_prob_orc: 50,
-};
-
-interface Pos {
-  i: number;
-  j: number;
-}
 
 // The view's indices, read once from its declaration (view.ts).
 const { meta: { at: M }, players: { at: P, stride: PS }, units: { at: U, stride: US }, cells: { shift: CS, mask: CM } } = VIEW;
@@ -132,7 +111,7 @@ export function install(rt: BotRuntime): void {
   // The settings the view carries (nb_rounds(), rows()...), under their own names.
   for (const key of Object.keys(M) as (keyof typeof M)[]) if (key !== 'round') d(key, () => meta[M[key]]);
   // The settings the original fixes (Settings.hh's constants).
-  for (const [key, value] of Object.entries(FIXED_SETTINGS)) d(key, () => value);
+  for (const [key, value] of Object.entries(CONST)) d(key, () => value);
   d('player_ok', (pl: unknown) => isInt(pl) && pl >= 0 && pl < np);
   d('pos_ok', posOk);
 

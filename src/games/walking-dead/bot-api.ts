@@ -5,7 +5,7 @@
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
 import { VIEW } from './view.ts';
-import { ijOf, posWithin, definePosHelpers, defineUnscopedEnums, DIR8, DI8, DJ8 } from '../../game-kit/bot-pos.ts';
+import { ijOf, posWithin, definePosHelpers, defineUnscopedEnums, DIR8, DI8, DJ8, type Pos } from '../../game-kit/bot-pos.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of TWD). */
 export const permutationFull = true;
@@ -20,11 +20,6 @@ const DI = DI8;
 const DJ = DJ8;
 // The view's indices, read once from its declaration (view.ts).
 const { meta: { at: M }, settings: { at: S }, players: { at: P, stride: PS }, units: { at: U, stride: US }, cells: { shift: CS, mask: CM } } = VIEW;
-
-interface Pos {
-  i: number;
-  j: number;
-}
 
 class Cell {
   constructor(

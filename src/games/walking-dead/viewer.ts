@@ -8,6 +8,7 @@
 // the same colour stand out on them.
 
 import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../web/client/viewer/game-view.ts';
+import { pathDiamond, strokeOutlined } from '../../web/client/viewer/paths.ts';
 
 import { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE, type TwdFrame } from './frame.ts';
 
@@ -67,13 +68,8 @@ function pathCross(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: num
   ctx.lineTo(cx - h, cy + h);
 }
 
-function pathDiamond(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
-  const h = 0.32 * s;
-  ctx.moveTo(cx, cy - h);
-  ctx.lineTo(cx + h, cy);
-  ctx.lineTo(cx, cy + h);
-  ctx.lineTo(cx - h, cy);
-  ctx.closePath();
+function pathFood(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
+  pathDiamond(ctx, cx, cy, 0.32 * s);
 }
 
 function pathZombieEyes(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
@@ -109,12 +105,7 @@ function paintBitten(ctx: CanvasRenderingContext2D, color: string, s: number): v
 
 function paintDead(ctx: CanvasRenderingContext2D, color: string, s: number): void {
   ctx.lineCap = 'round';
-  ctx.strokeStyle = OUTLINE;
-  ctx.lineWidth = Math.max(2.5, s * 0.26);
-  ctx.stroke();
-  ctx.strokeStyle = color;
-  ctx.lineWidth = Math.max(1.25, s * 0.14);
-  ctx.stroke();
+  strokeOutlined(ctx, OUTLINE, Math.max(2.5, s * 0.26), color, Math.max(1.25, s * 0.14));
   ctx.lineCap = 'butt';
 }
 
@@ -350,7 +341,7 @@ function draw(args: DrawArgs<TwdFrame>): void {
   for (let k = 0; k < food.length; k++) {
     const c = food[k]!;
     const i = (c / cols) | 0;
-    pathDiamond(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
+    pathFood(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
   }
   paintFood(ctx, s);
 
@@ -434,6 +425,26 @@ function swatchCell(ctx: CanvasRenderingContext2D, size: number): void {
   ctx.fillRect(0, 0, size, size);
 }
 
+type PathFn = (ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) => void;
+type PaintFn = (ctx: CanvasRenderingContext2D, color: string, s: number) => void;
+
+/** A legend entry: a unit of the first clan on a street cell, drawn as the board draws it, with a countdown of n rounds if given. */
+function unitSwatch(label: string, path: PathFn, paint: PaintFn, n?: number): LegendItem {
+  return {
+    label,
+    swatch(ctx, size, colors) {
+      swatchCell(ctx, size);
+      ctx.beginPath();
+      path(ctx, size / 2, size / 2, size);
+      paint(ctx, colors[0] ?? OUTLINE, size);
+      if (n !== undefined && size >= MIN_TEXT_CELL) {
+        setCountdownFont(ctx, size);
+        drawCountdown(ctx, size / 2, size / 2, size, n);
+      }
+    },
+  };
+}
+
 const legend: LegendItem[] = [
   { label: 'street', swatch: (ctx, size) => swatchCell(ctx, size) },
   {
@@ -461,45 +472,13 @@ const legend: LegendItem[] = [
     swatch(ctx, size) {
       swatchCell(ctx, size);
       ctx.beginPath();
-      pathDiamond(ctx, size / 2, size / 2, size);
+      pathFood(ctx, size / 2, size / 2, size);
       paintFood(ctx, size);
     },
   },
-  {
-    label: 'alive unit',
-    swatch(ctx, size, colors) {
-      swatchCell(ctx, size);
-      ctx.beginPath();
-      pathCircle(ctx, size / 2, size / 2, size);
-      paintAlive(ctx, colors[0] ?? OUTLINE, size);
-    },
-  },
-  {
-    label: 'bitten unit: zombie in N rounds',
-    swatch(ctx, size, colors) {
-      swatchCell(ctx, size);
-      ctx.beginPath();
-      pathSquare(ctx, size / 2, size / 2, size);
-      paintBitten(ctx, colors[0] ?? OUTLINE, size);
-      if (size >= MIN_TEXT_CELL) {
-        setCountdownFont(ctx, size);
-        drawCountdown(ctx, size / 2, size / 2, size, 3);
-      }
-    },
-  },
-  {
-    label: 'dead unit: zombie in N rounds',
-    swatch(ctx, size, colors) {
-      swatchCell(ctx, size);
-      ctx.beginPath();
-      pathCross(ctx, size / 2, size / 2, size);
-      paintDead(ctx, colors[0] ?? OUTLINE, size);
-      if (size >= MIN_TEXT_CELL) {
-        setCountdownFont(ctx, size);
-        drawCountdown(ctx, size / 2, size / 2, size, 5);
-      }
-    },
-  },
+  unitSwatch('alive unit', pathCircle, paintAlive),
+  unitSwatch('bitten unit: zombie in N rounds', pathSquare, paintBitten, 3),
+  unitSwatch('dead unit: zombie in N rounds', pathCross, paintDead, 5),
   {
     label: 'zombie',
     swatch(ctx, size) {

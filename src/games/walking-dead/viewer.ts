@@ -86,7 +86,8 @@ function pathRing(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: numb
   ctx.arc(cx, cy, r, 0, TAU);
 }
 
-function paintAlive(ctx: CanvasRenderingContext2D, color: string, s: number): void {
+/** Fills the current path in color and outlines it: alive units, zombies, food. */
+function paintOutlined(ctx: CanvasRenderingContext2D, color: string, s: number): void {
   ctx.fillStyle = color;
   ctx.fill();
   ctx.strokeStyle = OUTLINE;
@@ -109,25 +110,9 @@ function paintDead(ctx: CanvasRenderingContext2D, color: string, s: number): voi
   ctx.lineCap = 'butt';
 }
 
-function paintZombie(ctx: CanvasRenderingContext2D, s: number): void {
-  ctx.fillStyle = ZOMBIE;
-  ctx.fill();
-  ctx.strokeStyle = OUTLINE;
-  ctx.lineWidth = outlineWidth(s);
-  ctx.stroke();
-}
-
 function paintZombieEyes(ctx: CanvasRenderingContext2D): void {
   ctx.fillStyle = ZOMBIE_FACE;
   ctx.fill();
-}
-
-function paintFood(ctx: CanvasRenderingContext2D, s: number): void {
-  ctx.fillStyle = FOOD;
-  ctx.fill();
-  ctx.strokeStyle = OUTLINE;
-  ctx.lineWidth = outlineWidth(s);
-  ctx.stroke();
 }
 
 function paintRing(ctx: CanvasRenderingContext2D, color: string, s: number): void {
@@ -343,7 +328,7 @@ function draw(args: DrawArgs<TwdFrame>): void {
     const i = (c / cols) | 0;
     pathFood(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
   }
-  paintFood(ctx, s);
+  paintOutlined(ctx, FOOD, s);
 
   // One pass per (kind, clan) batch: a few hundred units at most, so
   // re-scanning beats building per-frame lists.
@@ -355,7 +340,7 @@ function draw(args: DrawArgs<TwdFrame>): void {
       const i = (c / cols) | 0;
       pathCircle(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
     }
-    paintAlive(ctx, colors[pl]!, s);
+    paintOutlined(ctx, colors[pl]!, s);
     ctx.beginPath();
     for (let u = 0; u < nUnits; u++) {
       const c = units[4 * u + 2]!;
@@ -381,7 +366,7 @@ function draw(args: DrawArgs<TwdFrame>): void {
     const i = (c / cols) | 0;
     pathSquare(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
   }
-  paintZombie(ctx, s);
+  paintOutlined(ctx, ZOMBIE, s);
   if (s >= MIN_EYES_CELL) {
     ctx.beginPath();
     for (let u = 0; u < nUnits; u++) {
@@ -473,10 +458,10 @@ const legend: LegendItem[] = [
       swatchCell(ctx, size);
       ctx.beginPath();
       pathFood(ctx, size / 2, size / 2, size);
-      paintFood(ctx, size);
+      paintOutlined(ctx, FOOD, size);
     },
   },
-  unitSwatch('alive unit', pathCircle, paintAlive),
+  unitSwatch('alive unit', pathCircle, paintOutlined),
   unitSwatch('bitten unit: zombie in N rounds', pathSquare, paintBitten, 3),
   unitSwatch('dead unit: zombie in N rounds', pathCross, paintDead, 5),
   {
@@ -485,7 +470,7 @@ const legend: LegendItem[] = [
       swatchCell(ctx, size);
       ctx.beginPath();
       pathSquare(ctx, size / 2, size / 2, size);
-      paintZombie(ctx, size);
+      paintOutlined(ctx, ZOMBIE, size);
       if (size >= MIN_EYES_CELL) {
         ctx.beginPath();
         pathZombieEyes(ctx, size / 2, size / 2, size);
@@ -514,7 +499,7 @@ const legend: LegendItem[] = [
       swatchCell(ctx, size);
       ctx.beginPath();
       pathSquare(ctx, size / 2, size / 2, s);
-      paintZombie(ctx, s);
+      paintOutlined(ctx, ZOMBIE, s);
       ctx.beginPath();
       pathRing(ctx, size / 2, size / 2, s);
       paintRing(ctx, ZOMBIE_MARK, s);

@@ -6,6 +6,7 @@
 // those places and how the two were compared.
 
 import { Rng } from '../../game-kit/rng.ts';
+import { copyState } from '../../game-kit/state.ts';
 import { CONST, type MoriaConfig } from './config.ts';
 
 export enum CT {
@@ -136,22 +137,7 @@ export function blankState(cfg: MoriaConfig, seed: number): MoriaState {
 }
 
 export function cloneState(s: MoriaState): MoriaState {
-  return {
-    cfg: s.cfg,
-    round: s.round,
-    seed: s.seed,
-    type: s.type.slice(),
-    owner: s.owner.slice(),
-    turns: s.turns.slice(),
-    treasure: s.treasure.slice(),
-    unitAt: s.unitAt.slice(),
-    utype: s.utype.slice(),
-    uplayer: s.uplayer.slice(),
-    uhealth: s.uhealth.slice(),
-    upos: s.upos.slice(),
-    nbTreasures: s.nbTreasures.slice(),
-    nbCells: s.nbCells.slice(),
-  };
+  return copyState(s);
 }
 
 export function computeNbCells(s: MoriaState): void {

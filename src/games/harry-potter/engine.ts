@@ -6,7 +6,6 @@
 // Pure: next() clones what it changes and keeps the RNG inside the state.
 
 import { Rng } from '../../game-kit/rng.ts';
-import { copyState } from '../../game-kit/state.ts';
 import type { HPConfig } from './config.ts';
 
 // Dir {Down, DR, Right, RU, Up, UL, Left, LD}: offsets (di, dj).
@@ -70,7 +69,29 @@ export interface HPEvent {
 }
 
 export function cloneState(s: HPState): HPState {
-  return copyState(s, ['wall', 'utype']);
+  return {
+    cfg: s.cfg,
+    rows: s.rows,
+    cols: s.cols,
+    round: s.round,
+    rng: s.rng.clone(),
+    wall: s.wall,
+    owner: s.owner.slice(),
+    cellId: s.cellId.slice(),
+    book: s.book.slice(),
+    utype: s.utype,
+    uplayer: s.uplayer.slice(),
+    upos: s.upos.slice(),
+    upending: s.upending.slice(),
+    unext: s.unext.slice(),
+    strength: s.strength.slice(),
+    scoreAcc: s.scoreAcc.slice(),
+    nbCells: s.nbCells.slice(),
+    score: s.score.slice(),
+    spell: s.spell.slice(),
+    vi: s.vi,
+    vj: s.vj,
+  };
 }
 
 export function nbUnits(s: HPState): number {

@@ -6,7 +6,6 @@
 // those places and how the two were compared.
 
 import { Rng } from '../../game-kit/rng.ts';
-import { copyState } from '../../game-kit/state.ts';
 import { CONST, type MoriaConfig } from './config.ts';
 
 export enum CT {
@@ -137,7 +136,22 @@ export function blankState(cfg: MoriaConfig, seed: number): MoriaState {
 }
 
 export function cloneState(s: MoriaState): MoriaState {
-  return copyState(s);
+  return {
+    cfg: s.cfg,
+    round: s.round,
+    seed: s.seed,
+    type: s.type.slice(),
+    owner: s.owner.slice(),
+    turns: s.turns.slice(),
+    treasure: s.treasure.slice(),
+    unitAt: s.unitAt.slice(),
+    utype: s.utype.slice(),
+    uplayer: s.uplayer.slice(),
+    uhealth: s.uhealth.slice(),
+    upos: s.upos.slice(),
+    nbTreasures: s.nbTreasures.slice(),
+    nbCells: s.nbCells.slice(),
+  };
 }
 
 export function computeNbCells(s: MoriaState): void {

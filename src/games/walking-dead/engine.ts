@@ -10,7 +10,6 @@
 import { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE } from './frame.ts';
 import { Rng } from '../../game-kit/rng.ts';
 import { LibcRand } from '../../game-kit/libc-rand.ts';
-import { copyState } from '../../game-kit/state.ts';
 import type { TwdConfig } from './config.ts';
 import { generateWaste } from './mapgen.ts';
 
@@ -70,7 +69,25 @@ export type TwdEvent =
   | { k: 'food'; p: number };
 
 export function cloneState(s: TwdState): TwdState {
-  return copyState(s, ['waste']);
+  return {
+    cfg: s.cfg,
+    rows: s.rows,
+    cols: s.cols,
+    round: s.round,
+    rng: s.rng.clone(),
+    waste: s.waste,
+    owner: s.owner.slice(),
+    cellUnit: s.cellUnit.slice(),
+    food: s.food.slice(),
+    uType: s.uType.slice(),
+    uPlayer: s.uPlayer.slice(),
+    uPos: s.uPos.slice(),
+    uRfz: s.uRfz.slice(),
+    points: s.points.slice(),
+    scrAcc: s.scrAcc.slice(),
+    nbCells: s.nbCells.slice(),
+    score: s.score.slice(),
+  };
 }
 
 /** An empty state (no units, no food) over a given waste grid. */

@@ -49,6 +49,11 @@ function outlineWidth(s: number): number {
   return Math.max(0.75, s * 0.08);
 }
 
+/** Adds a shape centred on (cx, cy), for a cell of size s, to the current path. */
+type PathFn = (ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) => void;
+/** Fills or strokes the current path, in color for a cell of size s. */
+type PaintFn = (ctx: CanvasRenderingContext2D, color: string, s: number) => void;
+
 function pathCircle(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
   const r = 0.4 * s;
   ctx.moveTo(cx + r, cy);
@@ -309,6 +314,29 @@ function drawCellsAsRects(ctx: CanvasRenderingContext2D, f: TwdFrame, colors: re
   ctx.globalAlpha = 1;
 }
 
+/**
+ * Adds path() around the cell of every unit on the board that pick() selects
+ * (by its type, its clan and the rounds it has left before it turns) to the
+ * current path.
+ */
+function pathUnits(
+  ctx: CanvasRenderingContext2D,
+  f: TwdFrame,
+  cw: number,
+  ch: number,
+  path: PathFn,
+  pick: (type: number, clan: number, left: number) => boolean,
+): void {
+  const { units, cols } = f;
+  const s = Math.min(cw, ch);
+  for (let u = 0; u < units.length >> 2; u++) {
+    const c = units[4 * u + 2]!;
+    if (c < 0 || !pick(units[4 * u]!, units[4 * u + 1]!, units[4 * u + 3]!)) continue;
+    const i = (c / cols) | 0;
+    path(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
+  }
+}
+
 function draw(args: DrawArgs<TwdFrame>): void {
   const { ctx, width, height, colors } = args;
   const f = frameOf(args.round);
@@ -333,48 +361,25 @@ function draw(args: DrawArgs<TwdFrame>): void {
   // One pass per (kind, clan) batch: a few hundred units at most, so
   // re-scanning beats building per-frame lists.
   for (let pl = 0; pl < nClans; pl++) {
+    const color = colors[pl]!;
     ctx.beginPath();
-    for (let u = 0; u < nUnits; u++) {
-      const c = units[4 * u + 2]!;
-      if (units[4 * u] !== UNIT_ALIVE || units[4 * u + 1] !== pl || c < 0 || units[4 * u + 3]! >= 0) continue;
-      const i = (c / cols) | 0;
-      pathCircle(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
-    }
-    paintOutlined(ctx, colors[pl]!, s);
+    pathUnits(ctx, f, cw, ch, pathCircle, (type, clan, left) => type === UNIT_ALIVE && clan === pl && left < 0);
+    paintOutlined(ctx, color, s);
     ctx.beginPath();
-    for (let u = 0; u < nUnits; u++) {
-      const c = units[4 * u + 2]!;
-      if (units[4 * u] !== UNIT_ALIVE || units[4 * u + 1] !== pl || c < 0 || units[4 * u + 3]! < 0) continue;
-      const i = (c / cols) | 0;
-      pathSquare(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
-    }
-    paintBitten(ctx, colors[pl]!, s);
+    pathUnits(ctx, f, cw, ch, pathSquare, (type, clan, left) => type === UNIT_ALIVE && clan === pl && left >= 0);
+    paintBitten(ctx, color, s);
     ctx.beginPath();
-    for (let u = 0; u < nUnits; u++) {
-      const c = units[4 * u + 2]!;
-      if (units[4 * u] !== UNIT_DEAD || units[4 * u + 1] !== pl || c < 0) continue;
-      const i = (c / cols) | 0;
-      pathCross(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
-    }
-    paintDead(ctx, colors[pl]!, s);
+    pathUnits(ctx, f, cw, ch, pathCross, (type, clan) => type === UNIT_DEAD && clan === pl);
+    paintDead(ctx, color, s);
   }
 
+  const isZombie = (type: number) => type === UNIT_ZOMBIE;
   ctx.beginPath();
-  for (let u = 0; u < nUnits; u++) {
-    const c = units[4 * u + 2]!;
-    if (units[4 * u] !== UNIT_ZOMBIE || c < 0) continue;
-    const i = (c / cols) | 0;
-    pathSquare(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
-  }
+  pathUnits(ctx, f, cw, ch, pathSquare, isZombie);
   paintOutlined(ctx, ZOMBIE, s);
   if (s >= MIN_EYES_CELL) {
     ctx.beginPath();
-    for (let u = 0; u < nUnits; u++) {
-      const c = units[4 * u + 2]!;
-      if (units[4 * u] !== UNIT_ZOMBIE || c < 0) continue;
-      const i = (c / cols) | 0;
-      pathZombieEyes(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
-    }
+    pathUnits(ctx, f, cw, ch, pathZombieEyes, isZombie);
     paintZombieEyes(ctx);
   }
 
@@ -410,11 +415,8 @@ function swatchCell(ctx: CanvasRenderingContext2D, size: number): void {
   ctx.fillRect(0, 0, size, size);
 }
 
-type PathFn = (ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) => void;
-type PaintFn = (ctx: CanvasRenderingContext2D, color: string, s: number) => void;
-
-/** A legend entry: a unit of the first clan on a street cell, drawn as the board draws it, with a countdown of n rounds if given. */
-function unitSwatch(label: string, path: PathFn, paint: PaintFn, n?: number): LegendItem {
+/** A legend entry: one piece on a street cell, drawn as the board draws it (a unit in the first clan's colour), with a countdown of n rounds if given. */
+function pieceSwatch(label: string, path: PathFn, paint: PaintFn, n?: number): LegendItem {
   return {
     label,
     swatch(ctx, size, colors) {
@@ -452,18 +454,10 @@ const legend: LegendItem[] = [
       ctx.globalAlpha = 1;
     },
   },
-  {
-    label: 'food',
-    swatch(ctx, size) {
-      swatchCell(ctx, size);
-      ctx.beginPath();
-      pathFood(ctx, size / 2, size / 2, size);
-      paintOutlined(ctx, FOOD, size);
-    },
-  },
-  unitSwatch('alive unit', pathCircle, paintOutlined),
-  unitSwatch('bitten unit: zombie in N rounds', pathSquare, paintBitten, 3),
-  unitSwatch('dead unit: zombie in N rounds', pathCross, paintDead, 5),
+  pieceSwatch('food', pathFood, (ctx, _color, s) => paintOutlined(ctx, FOOD, s)),
+  pieceSwatch('alive unit', pathCircle, paintOutlined),
+  pieceSwatch('bitten unit: zombie in N rounds', pathSquare, paintBitten, 3),
+  pieceSwatch('dead unit: zombie in N rounds', pathCross, paintDead, 5),
   {
     label: 'zombie',
     swatch(ctx, size) {

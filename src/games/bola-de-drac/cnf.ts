@@ -199,7 +199,6 @@ export interface CnfSource {
   gokus: CnfGoku[];
 }
 
-
 /** A board as the original reads it (status 0 for every goku). */
 export function cnfText(src: CnfSource): string {
   const out: string[] = ['boladedrac v1'];

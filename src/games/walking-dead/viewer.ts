@@ -14,7 +14,6 @@ import { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE, type TwdFrame } from './frame.ts';
 
 export { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE, type TwdFrame };
 
-
 const STREET = '#f7f6f2';
 const WASTE = '#4a4a4a';
 /** Over STREET, so an owned cell is a light version of its clan's colour. */

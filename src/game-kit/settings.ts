@@ -25,6 +25,9 @@ export interface TextSetting {
 }
 
 export type Setting = IntSetting | TextSetting;
+
+/** The number of players of a game for four (every game here: the originals assert it too). */
+export const FOUR_PLAYERS: IntSetting = { kind: 'int', min: 4, max: 4, default: 4, doc: 'players (the game is for four)' };
 export type SettingsTable = Readonly<Record<string, Setting>>;
 
 /** The config object a table describes: integers and texts under the table's keys. */

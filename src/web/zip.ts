@@ -44,6 +44,22 @@ const UTF8_NAMES = 0x0800; // general purpose bit 11: names are UTF-8
 const DEFLATE = 8;
 const VERSION = 20; // 2.0: deflate
 
+/** A header field: its size in bytes (2 or 4) and its value, little-endian. */
+type Field = [size: 2 | 4, value: number];
+
+/** A zip header: its signature, then its fields one after another. */
+function header(signature: number, fields: readonly Field[]): Buffer {
+  const b = Buffer.alloc(4 + fields.reduce((n, [size]) => n + size, 0));
+  b.writeUInt32LE(signature, 0);
+  let at = 4;
+  for (const [size, value] of fields) {
+    if (size === 2) b.writeUInt16LE(value, at);
+    else b.writeUInt32LE(value, at);
+    at += size;
+  }
+  return b;
+}
+
 export function zip(entries: ZipEntry[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
@@ -57,46 +73,45 @@ export function zip(entries: ZipEntry[]): Buffer {
     const crc = crc32(data);
     const { time, date } = dosDateTime(e.date ?? now);
 
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(VERSION, 4);
-    local.writeUInt16LE(UTF8_NAMES, 6);
-    local.writeUInt16LE(DEFLATE, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28); // extra field length
+    // The local file header and the central directory entry share these fields, in this order.
+    const fields: Field[] = [
+      [2, UTF8_NAMES],
+      [2, DEFLATE],
+      [2, time],
+      [2, date],
+      [4, crc],
+      [4, packed.length],
+      [4, data.length],
+      [2, name.length],
+    ];
+    const local = header(0x04034b50, [[2, VERSION], ...fields, [2, 0]]); // then: extra field length
     locals.push(local, name, packed);
 
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE((3 << 8) | VERSION, 4); // made by: Unix, so the attributes below are a mode
-    central.writeUInt16LE(VERSION, 6);
-    central.writeUInt16LE(UTF8_NAMES, 8);
-    central.writeUInt16LE(DEFLATE, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    // extra, comment length, disk number, internal attributes: 0
-    central.writeUInt32LE((0o100644 << 16) >>> 0, 38); // external attributes: a regular file, rw-r--r--
-    central.writeUInt32LE(offset, 42);
+    const central = header(0x02014b50, [
+      [2, (3 << 8) | VERSION], // made by: Unix, so the attributes below are a mode
+      [2, VERSION],
+      ...fields,
+      [2, 0], // extra field length
+      [2, 0], // comment length
+      [2, 0], // disk number
+      [2, 0], // internal attributes
+      [4, (0o100644 << 16) >>> 0], // external attributes: a regular file, rw-r--r--
+      [4, offset],
+    ]);
     centrals.push(central, name);
 
     offset += local.length + name.length + packed.length;
   }
   const centralSize = centrals.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
+  const end = header(0x06054b50, [
+    [2, 0], // this disk's number
+    [2, 0], // the disk the central directory starts on
+    [2, entries.length], // entries on this disk
+    [2, entries.length], // entries in all
+    [4, centralSize],
+    [4, offset], // where the central directory starts
+    [2, 0], // comment length
+  ]);
   return Buffer.concat([...locals, ...centrals, end]);
 }
 

@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { startTestApi, registerUser, insertMatch } from '../server/setup.ts';
 import { freshQueues } from '../helpers/queue.ts';
 import { buildApp } from '../../src/server/app.ts';
+import { selfContainedTypes } from '../../src/game-kit/player-types.ts';
 import { workerKey } from '../../src/queue/index.ts';
 import { Prisma } from '../../src/db/generated/client.ts';
 
@@ -155,7 +156,10 @@ test('starter kit: a zip with the template, player.d.ts, tsconfig.json and a REA
     const bot = readFileSync(join(kit, 'MyBot.ts'), 'utf8');
     assert.match(bot, /^\/\/\/ <reference path="player\.d\.ts" \/>/);
     assert.match(bot, /export const GAME = 'moria';/);
-    assert.equal(readFileSync(join(kit, 'player.d.ts'), 'utf8'), readFileSync('src/games/moria/player.d.ts', 'utf8'));
+    const types = readFileSync(join(kit, 'player.d.ts'), 'utf8');
+    assert.equal(types, await selfContainedTypes('src/games/moria/player.d.ts'));
+    assert.doesNotMatch(types, /<reference/, 'self-contained: the shared declarations are inlined');
+    assert.match(types, /declare function random\(l: number, u: number\): number;/);
     assert.deepEqual(JSON.parse(readFileSync(join(kit, 'tsconfig.json'), 'utf8')).files, ['player.d.ts', 'MyBot.ts']);
     const readme = readFileSync(join(kit, 'README.md'), 'utf8');
     for (const s of ['PLAYER_NAME', 'npx arbiter play moria MyBot.ts Dummy Dummy Dummy -o match.json.gz', 'npx arbiter view match.json.gz', 'npx arbiter verify', 'ARBITER_URL', 'ARBITER_TOKEN', 'npx arbiter submit MyBot.ts --game moria', 'CPU time: 10 s', 'Memory: 128 MiB']) {

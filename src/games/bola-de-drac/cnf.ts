@@ -54,77 +54,105 @@ const GOKU_TYPES: Record<string, [ball: boolean, kinton: boolean]> = {
   on_kinton_with_ball: [true, true],
 };
 
-export function parseCnf(text: string): Cnf {
-  const tok = text.split(/\s+/).filter((t) => t !== '');
-  let at = 0;
-  const peek = (): string | undefined => tok[at];
-  const take = (what: string): string => {
-    const t = tok[at++];
+/** Reads a .cnf board token by token, part by part; each part checks what it reads and says what is wrong, where. */
+class CnfReader {
+  private readonly tok: string[];
+  private at = 0;
+
+  constructor(text: string) {
+    this.tok = text.split(/\s+/).filter((t) => t !== '');
+  }
+
+  peek(): string | undefined {
+    return this.tok[this.at];
+  }
+
+  take(what: string): string {
+    const t = this.tok[this.at++];
     if (t === undefined) throw new Error(`the board ends where ${what} was expected`);
     return t;
-  };
-  const int = (what: string): number => {
-    const t = take(what);
+  }
+
+  int(what: string): number {
+    const t = this.take(what);
     if (!/^-?\d+$/.test(t)) throw new Error(`${what}: expected an integer, got "${t.slice(0, 20)}"`);
     return Number(t);
-  };
-
-  const params: Record<string, number> = {};
-  while (peek() !== undefined && peek() !== 'round') {
-    const key = take('a parameter');
-    if (key === 'boladedrac') {
-      const v = take('the version');
-      if (v !== 'v1') throw new Error(`version ${v}: only boladedrac v1 boards are known`);
-    } else if (key === 'names') {
-      for (let p = 0; p < 4 && peek() !== undefined && peek() !== 'round'; p++) take('a name');
-    } else if (PARAM_KEYS.has(key)) {
-      params[key] = int(key);
-    } else throw new Error(`unknown key "${key.slice(0, 20)}" before "round"`);
   }
-  if (take('"round"') !== 'round') throw new Error('"round" expected');
-  const round = int('round');
-  if (round < 0) throw new Error('round must not be negative');
 
-  // The maze: rows x cols characters when the preamble says so, else one token per row up to "beans".
-  const rowsText: string[] = [];
-  if (params['rows'] !== undefined && params['cols'] !== undefined) {
-    const need = params['rows'] * params['cols'];
-    let chars = '';
-    while (chars.length < need) chars += take('a row of the maze');
-    if (chars.length !== need) throw new Error('the maze does not have rows x cols cells');
-    for (let i = 0; i < params['rows']; i++) rowsText.push(chars.slice(i * params['cols'], (i + 1) * params['cols']));
-  } else {
-    while (peek() !== undefined && peek() !== 'beans') rowsText.push(take('a row'));
+  /** Words not read yet. */
+  left(): number {
+    return this.tok.length - this.at;
   }
-  const rows = rowsText.length;
-  const cols = rows ? rowsText[0]!.length : 0;
-  if (rows < 3 || cols < 3) throw new Error('the maze must have at least 3 rows and 3 columns');
-  const grid = new Uint8Array(rows * cols);
-  let capsules = 0;
-  let freeBalls = 0;
-  for (let i = 0; i < rows; i++) {
-    const line = rowsText[i]!;
-    if (line.length !== cols) throw new Error(`row ${i} has ${line.length} cells, expected ${cols}`);
-    for (let j = 0; j < cols; j++) {
-      const c = line[j]!.toUpperCase();
-      const t = c === '.' ? CType.Empty : c === 'X' ? CType.Rock : c === 'C' ? CType.Capsule : c === 'B' ? CType.Ball : -1;
-      if (t < 0) throw new Error(`row ${i}: unknown cell "${line[j]}" (X . C B)`);
-      if ((i === 0 || j === 0 || i === rows - 1 || j === cols - 1) && t !== CType.Rock) throw new Error(`cell (${i},${j}): the border must be rock`);
-      if (t === CType.Capsule) capsules++;
-      if (t === CType.Ball) freeBalls++;
-      grid[i * cols + j] = t;
+
+  /** The preamble up to "round": the version, the names, the match's parameters. */
+  params(): Record<string, number> {
+    const params: Record<string, number> = {};
+    while (this.peek() !== undefined && this.peek() !== 'round') {
+      const key = this.take('a parameter');
+      if (key === 'boladedrac') {
+        const v = this.take('the version');
+        if (v !== 'v1') throw new Error(`version ${v}: only boladedrac v1 boards are known`);
+      } else if (key === 'names') {
+        for (let p = 0; p < 4 && this.peek() !== undefined && this.peek() !== 'round'; p++) this.take('a name');
+      } else if (PARAM_KEYS.has(key)) {
+        params[key] = this.int(key);
+      } else throw new Error(`unknown key "${key.slice(0, 20)}" before "round"`);
     }
+    return params;
   }
 
-  const spot = new Set<number>();
-  const items = (what: 'beans' | 'kintons', stop: (t: string | undefined) => boolean, count: number | undefined): CnfItem[] => {
-    if (take(`"${what}"`) !== what) throw new Error(`"${what}" expected`);
+  /** "round N". */
+  round(): number {
+    if (this.take('"round"') !== 'round') throw new Error('"round" expected');
+    const round = this.int('round');
+    if (round < 0) throw new Error('round must not be negative');
+    return round;
+  }
+
+  /** The maze: rows x cols characters when the preamble says so, else one token per row up to "beans". */
+  maze(params: Record<string, number>): Maze {
+    const rowsText: string[] = [];
+    if (params['rows'] !== undefined && params['cols'] !== undefined) {
+      const need = params['rows'] * params['cols'];
+      let chars = '';
+      while (chars.length < need) chars += this.take('a row of the maze');
+      if (chars.length !== need) throw new Error('the maze does not have rows x cols cells');
+      for (let i = 0; i < params['rows']; i++) rowsText.push(chars.slice(i * params['cols'], (i + 1) * params['cols']));
+    } else {
+      while (this.peek() !== undefined && this.peek() !== 'beans') rowsText.push(this.take('a row'));
+    }
+    const rows = rowsText.length;
+    const cols = rows ? rowsText[0]!.length : 0;
+    if (rows < 3 || cols < 3) throw new Error('the maze must have at least 3 rows and 3 columns');
+    const grid = new Uint8Array(rows * cols);
+    let capsules = 0;
+    let freeBalls = 0;
+    for (let i = 0; i < rows; i++) {
+      const line = rowsText[i]!;
+      if (line.length !== cols) throw new Error(`row ${i} has ${line.length} cells, expected ${cols}`);
+      for (let j = 0; j < cols; j++) {
+        const c = line[j]!.toUpperCase();
+        const t = c === '.' ? CType.Empty : c === 'X' ? CType.Rock : c === 'C' ? CType.Capsule : c === 'B' ? CType.Ball : -1;
+        if (t < 0) throw new Error(`row ${i}: unknown cell "${line[j]}" (X . C B)`);
+        if ((i === 0 || j === 0 || i === rows - 1 || j === cols - 1) && t !== CType.Rock) throw new Error(`cell (${i},${j}): the border must be rock`);
+        if (t === CType.Capsule) capsules++;
+        if (t === CType.Ball) freeBalls++;
+        grid[i * cols + j] = t;
+      }
+    }
+    return { rows, cols, grid, capsules, freeBalls };
+  }
+
+  /** The beans or the kintons: count lines, or lines up to the word stop() accepts; present ones are drawn on the maze. */
+  items(what: 'beans' | 'kintons', stop: (t: string | undefined) => boolean, count: number | undefined, maze: Maze, spot: Set<number>): CnfItem[] {
+    const { rows, cols, grid } = maze;
+    if (this.take(`"${what}"`) !== what) throw new Error(`"${what}" expected`);
     const out: CnfItem[] = [];
-    while (count !== undefined ? out.length < count : !stop(peek())) {
-      const i = int(`${what} row`);
-      const j = int(`${what} column`);
-      const c = take(`${what} y|n`);
-      const time = int(`${what} time`);
+    while (count !== undefined ? out.length < count : !stop(this.peek())) {
+      const i = this.int(`${what} row`);
+      const j = this.int(`${what} column`);
+      const c = this.take(`${what} y|n`);
+      const time = this.int(`${what} time`);
       if (i < 0 || i >= rows || j < 0 || j >= cols) throw new Error(`${what} (${i},${j}) is off the board`);
       if (c !== 'y' && c !== 'n') throw new Error(`${what} (${i},${j}): y or n expected`);
       if (time < 0) throw new Error(`${what} (${i},${j}): negative time`);
@@ -137,50 +165,74 @@ export function parseCnf(text: string): Cnf {
       out.push({ i, j, present, time });
     }
     return out;
-  };
-  const beans = items('beans', (t) => t === 'kintons' || t === undefined, params['nb_beans']);
-  const kintons = items('kintons', (t) => t === undefined || Object.prototype.hasOwnProperty.call(GOKU_TYPES, t), params['nb_kintons']);
-
-  const rest = tok.length - at;
-  const perGoku = rest === 36 ? 9 : rest === 32 ? 8 : 0;
-  if (!perGoku) throw new Error(`4 goku lines expected after the kintons (type i j time a|d balls strength kinton [status]), found ${rest} words`);
-  const gokus: CnfGoku[] = [];
-  const occupied = new Set<number>();
-  let carried = 0;
-  for (let p = 0; p < 4; p++) {
-    const type = take('a goku type');
-    const kind = GOKU_TYPES[type];
-    if (!kind) throw new Error(`goku ${p}: unknown type "${type.slice(0, 20)}"`);
-    const i = int('goku row');
-    const j = int('goku column');
-    const time = int('goku time');
-    const state = take('goku a|d');
-    const balls = int('goku balls');
-    const strength = int('goku strength');
-    const kinton = int('goku kinton');
-    if (perGoku === 9) take('goku status');
-    if (i < 0 || i >= rows || j < 0 || j >= cols) throw new Error(`goku ${p} (${i},${j}) is off the board`);
-    if (state !== 'a' && state !== 'd') throw new Error(`goku ${p}: a or d expected`);
-    if (time < 0 || balls < 0 || strength < 0 || kinton < 0) throw new Error(`goku ${p}: negative value`);
-    if (kind[1] !== kinton > 0) throw new Error(`goku ${p}: type ${type} with kinton ${kinton}`);
-    const alive = state === 'a';
-    const k = i * cols + j;
-    if (alive) {
-      const t = grid[k];
-      if (!(t === CType.Empty || t === CType.Capsule || (t === CType.Ball && kind[0]))) throw new Error(`goku ${p} stands on a cell it cannot be on`);
-      if (t === CType.Capsule && kind[0]) throw new Error(`goku ${p} stands on a capsule with a ball`);
-      if (occupied.has(k)) throw new Error(`goku ${p} shares its cell`);
-      if (time !== 0) throw new Error(`goku ${p} is alive with a regeneration time`);
-      occupied.add(k);
-    } else if (kind[0] || kind[1] || strength !== 0) {
-      throw new Error(`goku ${p} is dead: it must be normal, with strength 0 and no kinton`);
-    }
-    if (kind[0]) carried++;
-    gokus.push({ i, j, ball: kind[0], kinton, alive, time, balls, strength });
   }
+
+  /** The four goku lines (with or without the status word), and how many balls they carry. */
+  gokus(maze: Maze): { gokus: CnfGoku[]; carried: number } {
+    const { rows, cols, grid } = maze;
+    const rest = this.left();
+    const perGoku = rest === 36 ? 9 : rest === 32 ? 8 : 0;
+    if (!perGoku) throw new Error(`4 goku lines expected after the kintons (type i j time a|d balls strength kinton [status]), found ${rest} words`);
+    const gokus: CnfGoku[] = [];
+    const occupied = new Set<number>();
+    let carried = 0;
+    for (let p = 0; p < 4; p++) {
+      const type = this.take('a goku type');
+      const kind = GOKU_TYPES[type];
+      if (!kind) throw new Error(`goku ${p}: unknown type "${type.slice(0, 20)}"`);
+      const i = this.int('goku row');
+      const j = this.int('goku column');
+      const time = this.int('goku time');
+      const state = this.take('goku a|d');
+      const balls = this.int('goku balls');
+      const strength = this.int('goku strength');
+      const kinton = this.int('goku kinton');
+      if (perGoku === 9) this.take('goku status');
+      if (i < 0 || i >= rows || j < 0 || j >= cols) throw new Error(`goku ${p} (${i},${j}) is off the board`);
+      if (state !== 'a' && state !== 'd') throw new Error(`goku ${p}: a or d expected`);
+      if (time < 0 || balls < 0 || strength < 0 || kinton < 0) throw new Error(`goku ${p}: negative value`);
+      if (kind[1] !== kinton > 0) throw new Error(`goku ${p}: type ${type} with kinton ${kinton}`);
+      const alive = state === 'a';
+      const k = i * cols + j;
+      if (alive) {
+        const t = grid[k];
+        if (!(t === CType.Empty || t === CType.Capsule || (t === CType.Ball && kind[0]))) throw new Error(`goku ${p} stands on a cell it cannot be on`);
+        if (t === CType.Capsule && kind[0]) throw new Error(`goku ${p} stands on a capsule with a ball`);
+        if (occupied.has(k)) throw new Error(`goku ${p} shares its cell`);
+        if (time !== 0) throw new Error(`goku ${p} is alive with a regeneration time`);
+        occupied.add(k);
+      } else if (kind[0] || kind[1] || strength !== 0) {
+        throw new Error(`goku ${p} is dead: it must be normal, with strength 0 and no kinton`);
+      }
+      if (kind[0]) carried++;
+      gokus.push({ i, j, ball: kind[0], kinton, alive, time, balls, strength });
+    }
+    return { gokus, carried };
+  }
+}
+
+/** The maze part of a board. */
+interface Maze {
+  rows: number;
+  cols: number;
+  grid: Uint8Array;
+  capsules: number;
+  freeBalls: number;
+}
+
+export function parseCnf(text: string): Cnf {
+  const r = new CnfReader(text);
+  const params = r.params();
+  const round = r.round();
+  const maze = r.maze(params);
+  const { rows, cols, grid, capsules } = maze;
+  const spot = new Set<number>();
+  const beans = r.items('beans', (t) => t === 'kintons' || t === undefined, params['nb_beans'], maze, spot);
+  const kintons = r.items('kintons', (t) => t === undefined || Object.prototype.hasOwnProperty.call(GOKU_TYPES, t), params['nb_kintons'], maze, spot);
+  const { gokus, carried } = r.gokus(maze);
   if (params['nb_capsules'] !== undefined && params['nb_capsules'] !== capsules) throw new Error(`nb_capsules ${params['nb_capsules']} but the maze has ${capsules}`);
   if (capsules < 1) throw new Error('the maze needs a capsule');
-  const balls = freeBalls + carried;
+  const balls = maze.freeBalls + carried;
   if (params['nb_balls'] !== undefined && params['nb_balls'] !== balls) throw new Error(`nb_balls ${params['nb_balls']} but the board has ${balls}`);
   if (balls < 1) throw new Error('the board needs a ball');
   return { params, round, rows, cols, grid, capsules, balls, beans, kintons, gokus };
@@ -198,7 +250,6 @@ export interface CnfSource {
   kintons: CnfItem[];
   gokus: CnfGoku[];
 }
-
 
 /** A board as the original reads it (status 0 for every goku). */
 export function cnfText(src: CnfSource): string {

@@ -11,7 +11,7 @@
 // or 2012 (the original engine of 2012, hecrj/bola-de-drac, for comparisons:
 // it plays nb_rounds - 1 rounds). See FIDELITY.md.
 
-import { defaultSettings, defineSettings, GameConfigError, type ConfigOf, type SettingsTable } from '../../game-kit/settings.ts';
+import { defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, type ConfigOf, type SettingsTable } from '../../game-kit/settings.ts';
 import { parseCnf } from './cnf.ts';
 
 export const EDITIONS = [2012, 2015] as const;
@@ -35,7 +35,7 @@ const MAX_ITEMS = MAX_SIDE * MAX_SIDE;
 const GENERATED_MAX: Readonly<Record<'nb_capsules' | 'nb_balls' | 'nb_beans' | 'nb_kintons', number>> = { nb_capsules: 12, nb_balls: 12, nb_beans: 16, nb_kintons: 16 };
 
 const TABLE = {
-  nb_players: { kind: 'int', min: 4, max: 4, default: 4, doc: 'players (the game is for four)' },
+  nb_players: FOUR_PLAYERS,
   nb_rounds: { kind: 'int', min: 1, max: 20001, default: 601, doc: 'rounds of a match (the last round\'s number)' },
   nb_capsules: { kind: 'int', min: 1, max: MAX_ITEMS, default: 3, doc: 'Hoi Poi capsules' },
   nb_balls: { kind: 'int', min: 1, max: MAX_ITEMS, default: 2, doc: 'dragon balls on the board at a time' },

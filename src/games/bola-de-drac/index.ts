@@ -8,7 +8,6 @@ import { SETTINGS } from './config.ts';
 import { CELL_CHARS, ORDER_MOVE, ORDER_THROW, type BdFrame } from './consts.ts';
 import { create, lastRound, next, score, type Order, type State } from './engine.ts';
 
-
 /** GType of a goku: Normal 0, On_Kinton 1, With_Ball 2, On_Kinton_With_Ball 3. */
 function gtype(kinton: number, ball: boolean): number {
   return (kinton > 0 ? 1 : 0) + (ball ? 2 : 0);

@@ -58,26 +58,41 @@ export function isConnected(grid: Uint8Array, rows: number, cols: number, queue?
   return reached === total;
 }
 
-export function generateMap(cfg: BdConfig, rng: Rng): GeneratedMap {
-  let rows = cfg.rows;
-  let cols = cfg.cols;
-  if (rows === 0 || cols === 0) {
-    const size = ORIGINAL_SIZES[rng.random(0, ORIGINAL_SIZES.length - 1)]!;
-    rows = size[0];
-    cols = size[1];
-  }
-  const n = rows * cols;
-  const grid = new Uint8Array(n);
-  for (let i = 0; i < rows; i++) {
-    for (let j = 0; j < cols; j++) {
-      if (i === 0 || j === 0 || i === rows - 1 || j === cols - 1) grid[i * cols + j] = CType.Rock;
+/** The board being generated: its size, its cells, and which cells a start or an item already holds. */
+class MapBuilder {
+  readonly n: number;
+  readonly grid: Uint8Array;
+  readonly queue: Int32Array;
+  readonly seen: Uint8Array;
+  /** 1 = start or item. */
+  readonly taken: Uint8Array;
+  /** Rows and columns of the top-left quadrant (the middle row or column included when odd). */
+  readonly qRows: number;
+  readonly qCols: number;
+
+  constructor(
+    readonly rows: number,
+    readonly cols: number,
+    readonly rng: Rng,
+  ) {
+    const n = rows * cols;
+    this.n = n;
+    this.grid = new Uint8Array(n);
+    for (let i = 0; i < rows; i++) {
+      for (let j = 0; j < cols; j++) {
+        if (i === 0 || j === 0 || i === rows - 1 || j === cols - 1) this.grid[i * cols + j] = CType.Rock;
+      }
     }
+    this.queue = new Int32Array(n);
+    this.seen = new Uint8Array(n);
+    this.taken = new Uint8Array(n);
+    this.qRows = Math.ceil(rows / 2);
+    this.qCols = Math.ceil(cols / 2);
   }
-  const queue = new Int32Array(n);
-  const seen = new Uint8Array(n);
 
   /** The cell and its mirror images (1, 2 or 4 distinct cells). */
-  const orbit = (i: number, j: number): number[] => {
+  orbit(i: number, j: number): number[] {
+    const { rows, cols } = this;
     const out: number[] = [];
     for (const ii of [i, rows - 1 - i]) {
       for (const jj of [j, cols - 1 - j]) {
@@ -86,48 +101,49 @@ export function generateMap(cfg: BdConfig, rng: Rng): GeneratedMap {
       }
     }
     return out;
-  };
+  }
 
-  // --- Walls: mirrored segments, each kept only if the board stays connected.
-  const interior = (rows - 2) * (cols - 2);
-  const targetRocks = Math.floor((interior * rng.random(24, 34)) / 100);
-  let rocks = 0;
-  const qRows = Math.ceil(rows / 2); // rows 1..qRows-1 of the top-left quadrant (middle row included when odd)
-  const qCols = Math.ceil(cols / 2);
-  const maxLen = Math.max(3, Math.floor(Math.max(qRows, qCols) * 0.6));
-  for (let attempt = 0; attempt < 400 && rocks < targetRocks; attempt++) {
-    const vertical = rng.random(0, 1) === 1;
-    const len = rng.random(2, maxLen);
-    // Walls start on even coordinates more often than not, as in the hand-made maps.
-    let i = rng.random(1, Math.max(1, qRows - 1));
-    let j = rng.random(1, Math.max(1, qCols - 1));
-    if (rng.random(0, 2) > 0) {
-      if (vertical) j = Math.min(qCols - 1, j + (j % 2 === 1 ? 1 : 0));
-      else i = Math.min(qRows - 1, i + (i % 2 === 1 ? 1 : 0));
-    }
-    const added: number[] = [];
-    for (let s = 0; s < len; s++) {
-      const ii = vertical ? i + s : i;
-      const jj = vertical ? j : j + s;
-      if (ii < 1 || jj < 1 || ii > qRows - 1 || jj > qCols - 1) break;
-      for (const k of orbit(ii, jj)) {
-        if (grid[k] !== CType.Rock) {
-          grid[k] = CType.Rock;
-          added.push(k);
+  /** Walls: mirrored segments, each kept only if the board stays connected. */
+  walls(): void {
+    const { rows, cols, grid, rng, qRows, qCols, queue, seen } = this;
+    const interior = (rows - 2) * (cols - 2);
+    const targetRocks = Math.floor((interior * rng.random(24, 34)) / 100);
+    let rocks = 0;
+    const maxLen = Math.max(3, Math.floor(Math.max(qRows, qCols) * 0.6));
+    for (let attempt = 0; attempt < 400 && rocks < targetRocks; attempt++) {
+      const vertical = rng.random(0, 1) === 1;
+      const len = rng.random(2, maxLen);
+      // Walls start on even coordinates more often than not, as in the hand-made maps.
+      let i = rng.random(1, Math.max(1, qRows - 1));
+      let j = rng.random(1, Math.max(1, qCols - 1));
+      if (rng.random(0, 2) > 0) {
+        if (vertical) j = Math.min(qCols - 1, j + (j % 2 === 1 ? 1 : 0));
+        else i = Math.min(qRows - 1, i + (i % 2 === 1 ? 1 : 0));
+      }
+      const added: number[] = [];
+      for (let s = 0; s < len; s++) {
+        const ii = vertical ? i + s : i;
+        const jj = vertical ? j : j + s;
+        if (ii < 1 || jj < 1 || ii > qRows - 1 || jj > qCols - 1) break;
+        for (const k of this.orbit(ii, jj)) {
+          if (grid[k] !== CType.Rock) {
+            grid[k] = CType.Rock;
+            added.push(k);
+          }
         }
       }
-    }
-    if (added.length === 0) continue;
-    if (isConnected(grid, rows, cols, queue, seen) && noDeadPocket(grid, rows, cols, added)) {
-      rocks += added.length;
-    } else {
-      for (const k of added) grid[k] = CType.Empty;
+      if (added.length === 0) continue;
+      if (isConnected(grid, rows, cols, queue, seen) && noDeadPocket(grid, rows, cols, added)) {
+        rocks += added.length;
+      } else {
+        for (const k of added) grid[k] = CType.Empty;
+      }
     }
   }
 
-  // --- Starts and items.
-  const taken = new Uint8Array(n); // 1 = start or item
-  const isFree = (k: number, spacing: number): boolean => {
+  /** Is cell k empty ground with no start or item within `spacing` cells? */
+  isFree(k: number, spacing: number): boolean {
+    const { rows, cols, grid, taken } = this;
     if (grid[k] !== CType.Empty || taken[k]) return false;
     if (spacing === 0) return true;
     const i = Math.floor(k / cols);
@@ -140,31 +156,38 @@ export function generateMap(cfg: BdConfig, rng: Rng): GeneratedMap {
       }
     }
     return true;
-  };
-  const take = (cells: number[]): void => {
-    for (const k of cells) taken[k] = 1;
-  };
-
-  // Gokus: one orbit of four, in the quadrant, far enough from each other.
-  let starts: number[] = [];
-  for (let tries = 0; tries < 2000 && starts.length === 0; tries++) {
-    const i = rng.random(1, qRows - 1);
-    const j = rng.random(1, qCols - 1);
-    const cells = orbit(i, j);
-    if (cells.length !== 4) continue;
-    if (rows - 1 - 2 * i < 4 || cols - 1 - 2 * j < 4) continue;
-    if (cells.every((k) => isFree(k, 0))) starts = cells;
   }
-  if (starts.length === 0) starts = randomCells(4);
-  // Player order: 0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right (as in demo.cnf).
-  take(starts);
 
-  function randomCells(count: number): number[] {
+  take(cells: number[]): void {
+    for (const k of cells) this.taken[k] = 1;
+  }
+
+  /** Gokus: one orbit of four, in the quadrant, far enough from each other. */
+  starts(): number[] {
+    const { rows, cols, rng, qRows, qCols } = this;
+    let starts: number[] = [];
+    for (let tries = 0; tries < 2000 && starts.length === 0; tries++) {
+      const i = rng.random(1, qRows - 1);
+      const j = rng.random(1, qCols - 1);
+      const cells = this.orbit(i, j);
+      if (cells.length !== 4) continue;
+      if (rows - 1 - 2 * i < 4 || cols - 1 - 2 * j < 4) continue;
+      if (cells.every((k) => this.isFree(k, 0))) starts = cells;
+    }
+    if (starts.length === 0) starts = this.randomCells(4);
+    // Player order: 0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right (as in demo.cnf).
+    this.take(starts);
+    return starts;
+  }
+
+  /** count free cells at random, spaced if possible (not marked taken). */
+  randomCells(count: number): number[] {
+    const { rows, cols, n, rng, taken } = this;
     const out: number[] = [];
     for (let spacing = 1; spacing >= 0 && out.length < count; spacing--) {
       for (let tries = 0; tries < 400 && out.length < count; tries++) {
         const k = rng.random(0, rows - 1) * cols + rng.random(0, cols - 1);
-        if (isFree(k, spacing) && !out.includes(k)) {
+        if (this.isFree(k, spacing) && !out.includes(k)) {
           out.push(k);
           taken[k] = 1;
         }
@@ -172,7 +195,7 @@ export function generateMap(cfg: BdConfig, rng: Rng): GeneratedMap {
     }
     // Last resort: scan (always succeeds: parseConfig keeps boards roomy).
     for (let k = 0; k < n && out.length < count; k++) {
-      if (isFree(k, 0)) {
+      if (this.isFree(k, 0)) {
         out.push(k);
         taken[k] = 1;
       }
@@ -181,7 +204,9 @@ export function generateMap(cfg: BdConfig, rng: Rng): GeneratedMap {
     return out;
   }
 
-  const place = (count: number): number[] => {
+  /** count cells for items, in symmetric orbits where the count allows it (marked taken). */
+  place(count: number): number[] {
+    const { rows, cols, rng, qRows, qCols } = this;
     const out: number[] = [];
     while (out.length < count) {
       const left = count - out.length;
@@ -204,7 +229,7 @@ export function generateMap(cfg: BdConfig, rng: Rng): GeneratedMap {
             j = rng.random(1, qCols - 1);
             const a = i * cols + j;
             const b = (rows - 1 - i) * cols + (cols - 1 - j);
-            if (a !== b && isFree(a, 1) && isFree(b, 1)) got = [a, b];
+            if (a !== b && this.isFree(a, 1) && this.isFree(b, 1)) got = [a, b];
             continue;
           }
           if (axes[rng.random(0, axes.length - 1)] === 0) {
@@ -219,25 +244,38 @@ export function generateMap(cfg: BdConfig, rng: Rng): GeneratedMap {
           i = (rows - 1) / 2;
           j = (cols - 1) / 2;
         }
-        const cells = orbit(i, j);
+        const cells = this.orbit(i, j);
         if (cells.length !== wanted) continue;
         // Mirror images not side by side.
         if (wanted === 4 && (rows - 1 - 2 * i < 2 || cols - 1 - 2 * j < 2)) continue;
         if (wanted === 2 && (rows % 2 === 1 && i === (rows - 1) / 2 ? cols - 1 - 2 * j < 2 : rows - 1 - 2 * i < 2)) continue;
-        if (cells.every((k) => isFree(k, 1))) got = cells;
+        if (cells.every((k) => this.isFree(k, 1))) got = cells;
         if (wanted === 1 && !got) break;
       }
-      if (!got) got = randomCells(Math.min(left, wanted));
-      take(got);
+      if (!got) got = this.randomCells(Math.min(left, wanted));
+      this.take(got);
       out.push(...got);
     }
     return out;
-  };
+  }
+}
 
-  const capsules = place(cfg.nb_capsules);
-  const beans = place(cfg.nb_beans);
-  const kintons = place(cfg.nb_kintons);
-  const balls = place(cfg.nb_balls);
+export function generateMap(cfg: BdConfig, rng: Rng): GeneratedMap {
+  let rows = cfg.rows;
+  let cols = cfg.cols;
+  if (rows === 0 || cols === 0) {
+    const size = ORIGINAL_SIZES[rng.random(0, ORIGINAL_SIZES.length - 1)]!;
+    rows = size[0];
+    cols = size[1];
+  }
+  const b = new MapBuilder(rows, cols, rng);
+  b.walls();
+  const starts = b.starts();
+  const capsules = b.place(cfg.nb_capsules);
+  const beans = b.place(cfg.nb_beans);
+  const kintons = b.place(cfg.nb_kintons);
+  const balls = b.place(cfg.nb_balls);
+  const { grid } = b;
   for (const k of capsules) grid[k] = CType.Capsule;
   for (const k of beans) grid[k] = CType.Bean;
   for (const k of kintons) grid[k] = CType.Kinton;

@@ -1,3 +1,5 @@
+/// <reference path="../../game-kit/player-api.d.ts" />
+
 // Bola de Drac 2015: the player API, as globals (also methods of Player:
 // `cell(i, j)` and `this.cell(i, j)` are the same). Names follow the original
 // C++ Board.hh / Action.hh / PosDir.hh. C++ operators become helpers:
@@ -21,15 +23,7 @@ type CType = 0 | 1 | 2 | 3 | 4 | 5;
 declare const GType: { readonly Normal: 0; readonly On_Kinton: 1; readonly With_Ball: 2; readonly On_Kinton_With_Ball: 3 };
 type GType = 0 | 1 | 2 | 3;
 
-/** A position: row i (0 at the top), column j (0 at the left). */
-interface Pos {
-  readonly i: number;
-  readonly j: number;
-}
-/** Builds a position, like the C++ Pos(i, j). */
-declare function Pos(i: number, j: number): Pos;
-
-/** A cell: its position, its content, and the player whose goku stands on it (-1 if none). */
+/** A cell: its position, its content, and the player whose goku stands on it (-1 if none). cell() outside the board: a warning and a Rock. */
 interface Cell {
   readonly pos: Pos;
   readonly type: CType;
@@ -91,13 +85,7 @@ declare function rows(): number;
 declare function cols(): number;
 
 // ---- The state of the match.
-/** The current round (0 first). Gokus on foot act only when it is even. */
-declare function round(): number;
-/** Whether pl is a player id (0..3). */
-declare function player_ok(pl: number): boolean;
-/** Whether a position (or the position one step from it in direction d) is on the board. */
-declare function pos_ok(i: number, j: number): boolean;
-declare function pos_ok(p: Pos): boolean;
+/** Whether the position one step from (i, j), or p, in direction d is on the board. */
 declare function pos_ok(i: number, j: number, d: Dir): boolean;
 declare function pos_ok(p: Pos, d: Dir): boolean;
 /** The position one step from p in direction d (the C++ p + d). */
@@ -109,9 +97,6 @@ declare function balls(id: number): number;
 declare function strength(id: number): number;
 /** balls(id) * (max_strength() + 1) + strength(id). */
 declare function score(id: number): number;
-/** The cell at (i, j) or p. Outside the board: a warning and a Rock. */
-declare function cell(i: number, j: number): Cell;
-declare function cell(p: Pos): Cell;
 /** The goku of a player. */
 declare function goku(id: number): Goku;
 declare function beans(): readonly Magic_Bean[];
@@ -130,24 +115,10 @@ declare function move(d: Dir): void;
 /** Throws a Kame Hame ray in direction d: it eliminates every goku up to the next rock. */
 declare function throw_kamehame(d: Dir): void;
 
-// ---- Provided by the judge.
-/** Your player id (0..3). */
-declare function me(): number;
-/** A player's CPU use as a fraction of the budget (0..1), or -1 once frozen. */
-declare function status(pl: number): number;
-/** A random integer in [l, u], from your own seeded generator (replays identically). */
-declare function random(l: number, u: number): number;
-/** A random permutation of 0..n-1. */
-declare function random_permutation(n: number): number[];
-
 /** Your player: extend it and write play(); fields keep their values between rounds. */
 declare class Player {
   /** Called once per round. */
   play(): void;
-  me(): number;
-  status(pl: number): number;
-  random(l: number, u: number): number;
-  random_permutation(n: number): number[];
   nb_players(): number;
   nb_rounds(): number;
   nb_capsules(): number;
@@ -165,10 +136,6 @@ declare class Player {
   combat_penalty(): number;
   rows(): number;
   cols(): number;
-  round(): number;
-  player_ok(pl: number): boolean;
-  pos_ok(i: number, j: number): boolean;
-  pos_ok(p: Pos): boolean;
   pos_ok(i: number, j: number, d: Dir): boolean;
   pos_ok(p: Pos, d: Dir): boolean;
   dest(p: Pos, d: Dir): Pos;
@@ -176,8 +143,6 @@ declare class Player {
   balls(id: number): number;
   strength(id: number): number;
   score(id: number): number;
-  cell(i: number, j: number): Cell;
-  cell(p: Pos): Cell;
   goku(id: number): Goku;
   beans(): readonly Magic_Bean[];
   kintons(): readonly Kinton_Cloud[];
@@ -187,7 +152,6 @@ declare class Player {
   jump_on_kinton(t: GType): GType;
   move(d: Dir): void;
   throw_kamehame(d: Dir): void;
-  Pos(i: number, j: number): Pos;
   static readonly Dir: typeof Dir;
   static readonly CType: typeof CType;
   static readonly GType: typeof GType;

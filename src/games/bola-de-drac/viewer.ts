@@ -149,30 +149,37 @@ function unitSize(cell: number): number {
   return Math.max(cell, 12);
 }
 
-function draw(args: DrawArgs<BdFrame>): void {
-  const { ctx, width, height, replay, index, round, prev, colors } = args;
-  const p = prepare(replay);
-  layout(p, width, height);
-  const f = frameOf(round);
-  const { rows, cols, grid, gokus } = f;
-  const { xs, ys } = p;
-  const cw = width / cols;
-  const ch = height / rows;
-  const s = Math.min(cw, ch);
-  const u = unitSize(s);
-  const cx = (j: number) => (j + 0.5) * cw;
-  const cy = (i: number) => (i + 0.5) * ch;
+/** Where things go on the canvas this frame: cell size, unit size, cell centres and the snapped cell edges. */
+interface Board {
+  rows: number;
+  cols: number;
+  cw: number;
+  ch: number;
+  /** Cell size. */
+  s: number;
+  /** Unit size. */
+  u: number;
+  cx: (j: number) => number;
+  cy: (i: number) => number;
+  xs: Float64Array;
+  ys: Float64Array;
+}
 
+/** The ground, and the grid's hairlines when cells are large enough. */
+function drawGround(ctx: CanvasRenderingContext2D, b: Board, width: number, height: number): void {
   ctx.fillStyle = sp.GROUND;
   ctx.fillRect(0, 0, width, height);
-  if (s >= 10) {
+  if (b.s >= 10) {
     // Hairlines as 1 px rectangles on the snapped edges: far cheaper to fill than a stroked path across the board.
     ctx.fillStyle = sp.GRID_LINE;
-    for (let j = 1; j < cols; j++) ctx.fillRect(xs[j]!, 0, 1, height);
-    for (let i = 1; i < rows; i++) ctx.fillRect(0, ys[i]!, width, 1);
+    for (let j = 1; j < b.cols; j++) ctx.fillRect(b.xs[j]!, 0, 1, height);
+    for (let i = 1; i < b.rows; i++) ctx.fillRect(0, b.ys[i]!, width, 1);
   }
+}
 
-  // Cells: rocks (lit on top where open ground is above) and the capsules' floor, then the items.
+/** Rocks (lit on top where open ground is above) and the capsules' floor. */
+function drawCells(ctx: CanvasRenderingContext2D, b: Board, grid: string): void {
+  const { rows, cols, xs, ys } = b;
   for (let i = 0, k = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++, k++) {
       const c = grid.charCodeAt(k);
@@ -183,15 +190,23 @@ function draw(args: DrawArgs<BdFrame>): void {
       }
     }
   }
-  const n = replay.rounds.length;
+}
+
+/** Beans and clouds taken earlier: faded where they will come back, with how much of the wait has passed. */
+function drawRespawning(ctx: CanvasRenderingContext2D, b: Board, p: Prep, index: number, n: number): void {
   for (let spot = 0; spot < p.spotCell.length; spot++) {
     const k = p.spotCell[spot]!;
     if (p.takenAt[spot * n + index]! < 0) continue;
     const regen = p.spotIsBean[spot] ? p.beanRegen : p.kintonRegen;
-    const i = Math.floor(k / cols);
-    const j = k - i * cols;
-    sp.respawning(ctx, cx(j), cy(i), s, p.spotIsBean[spot] === 1, 1 - waitLeft(p, spot, index, n) / regen);
+    const i = Math.floor(k / b.cols);
+    const j = k - i * b.cols;
+    sp.respawning(ctx, b.cx(j), b.cy(i), b.s, p.spotIsBean[spot] === 1, 1 - waitLeft(p, spot, index, n) / regen);
   }
+}
+
+/** Capsules, dragon balls, beans and clouds. */
+function drawItems(ctx: CanvasRenderingContext2D, b: Board, grid: string): void {
+  const { rows, cols, cx, cy, s } = b;
   for (let i = 0, k = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++, k++) {
       const c = grid.charCodeAt(k);
@@ -201,39 +216,47 @@ function draw(args: DrawArgs<BdFrame>): void {
       else if (c === KINTON) sp.cloud(ctx, cx(j), cy(i), Math.max(s, 10));
     }
   }
+}
 
+/** Where each living goku came from: a faint trail in its colour. */
+function drawTrails(ctx: CanvasRenderingContext2D, b: Board, gokus: readonly number[], pg: readonly number[], colors: readonly string[]): void {
+  const { cx, cy } = b;
   const np = Math.floor(gokus.length / GOKU_FIELDS);
-  // Where each living goku came from: a faint trail in its colour.
-  const pg = prev ? frameOf(prev).gokus : null;
-  if (pg) {
-    ctx.lineCap = 'round';
-    ctx.lineWidth = Math.max(2, s * 0.22);
-    for (let q = 0; q < np; q++) {
-      const o = q * GOKU_FIELDS;
-      if (!gokus[o + G_ALIVE] || !pg[o + G_ALIVE]) continue;
-      const di = gokus[o + G_I]! - pg[o + G_I]!;
-      const dj = gokus[o + G_J]! - pg[o + G_J]!;
-      if (Math.abs(di) + Math.abs(dj) !== 1) continue;
-      ctx.strokeStyle = colors[q] ?? '#555555';
-      ctx.globalAlpha = 0.35;
-      ctx.beginPath();
-      ctx.moveTo(cx(pg[o + G_J]!), cy(pg[o + G_I]!));
-      ctx.lineTo(cx(gokus[o + G_J]!), cy(gokus[o + G_I]!));
-      ctx.stroke();
-    }
-    ctx.globalAlpha = 1;
-    ctx.lineCap = 'butt';
+  ctx.lineCap = 'round';
+  ctx.lineWidth = Math.max(2, b.s * 0.22);
+  for (let q = 0; q < np; q++) {
+    const o = q * GOKU_FIELDS;
+    if (!gokus[o + G_ALIVE] || !pg[o + G_ALIVE]) continue;
+    const di = gokus[o + G_I]! - pg[o + G_I]!;
+    const dj = gokus[o + G_J]! - pg[o + G_J]!;
+    if (Math.abs(di) + Math.abs(dj) !== 1) continue;
+    ctx.strokeStyle = colors[q] ?? '#555555';
+    ctx.globalAlpha = 0.35;
+    ctx.beginPath();
+    ctx.moveTo(cx(pg[o + G_J]!), cy(pg[o + G_I]!));
+    ctx.lineTo(cx(gokus[o + G_J]!), cy(gokus[o + G_I]!));
+    ctx.stroke();
   }
+  ctx.globalAlpha = 1;
+  ctx.lineCap = 'butt';
+}
 
-  const events = round.events as BdEvent[];
+/** This round's Kame Hame rays and combats. */
+function drawAttacks(ctx: CanvasRenderingContext2D, b: Board, events: readonly BdEvent[]): void {
+  const { cx, cy } = b;
   for (const ev of events) {
     if (ev.e === 'kamehame') {
       // To the far edge of the last cell before the rock.
       const d = DI[ev.d] !== undefined ? ev.d : 0;
-      sp.beam(ctx, cx(ev.from[1]), cy(ev.from[0]), cx(ev.to[1]) + DJ[d]! * cw * 0.4, cy(ev.to[0]) + DI[d]! * ch * 0.4, s);
-    } else if (ev.e === 'combat') sp.clash(ctx, cx(ev.at[1]), cy(ev.at[0]), u);
+      sp.beam(ctx, cx(ev.from[1]), cy(ev.from[0]), cx(ev.to[1]) + DJ[d]! * b.cw * 0.4, cy(ev.to[0]) + DI[d]! * b.ch * 0.4, b.s);
+    } else if (ev.e === 'combat') sp.clash(ctx, cx(ev.at[1]), cy(ev.at[0]), b.u);
   }
+}
 
+/** The dead gokus where they fell, then the living ones with their strength, ball and cloud. */
+function drawGokus(ctx: CanvasRenderingContext2D, b: Board, gokus: readonly number[], p: Prep, colors: readonly string[]): void {
+  const { cx, cy, u } = b;
+  const np = Math.floor(gokus.length / GOKU_FIELDS);
   for (let q = 0; q < np; q++) {
     const o = q * GOKU_FIELDS;
     if (!gokus[o + G_ALIVE]) sp.deadGoku(ctx, cx(gokus[o + G_J]!), cy(gokus[o + G_I]!), u, colors[q] ?? '#555555');
@@ -252,12 +275,37 @@ function draw(args: DrawArgs<BdFrame>): void {
     look.kinton = (t & ON_KINTON) !== 0;
     sp.goku(ctx, cx(gokus[o + G_J]!), cy(gokus[o + G_I]!), u, look);
   }
+}
 
+/** Rings where a ball was taken or deposited, a goku came back, or a new ball appeared. */
+function drawRings(ctx: CanvasRenderingContext2D, b: Board, events: readonly BdEvent[], colors: readonly string[]): void {
+  const { cx, cy, u } = b;
   for (const ev of events) {
     if (ev.e === 'take' || ev.e === 'deposit') sp.ring(ctx, cx(ev.at[1]), cy(ev.at[0]), u, colors[ev.p] ?? '#555555', false);
     else if (ev.e === 'resurrect') sp.ring(ctx, cx(ev.at[1]), cy(ev.at[0]), u, colors[ev.p] ?? '#555555', true);
     else if (ev.e === 'ball') sp.ring(ctx, cx(ev.at[1]), cy(ev.at[0]), u, '#e07000', true);
   }
+}
+
+function draw(args: DrawArgs<BdFrame>): void {
+  const { ctx, width, height, replay, index, round, prev, colors } = args;
+  const p = prepare(replay);
+  layout(p, width, height);
+  const f = frameOf(round);
+  const { rows, cols } = f;
+  const cw = width / cols;
+  const ch = height / rows;
+  const s = Math.min(cw, ch);
+  const b: Board = { rows, cols, cw, ch, s, u: unitSize(s), cx: (j) => (j + 0.5) * cw, cy: (i) => (i + 0.5) * ch, xs: p.xs, ys: p.ys };
+  const events = round.events as BdEvent[];
+  drawGround(ctx, b, width, height);
+  drawCells(ctx, b, f.grid);
+  drawRespawning(ctx, b, p, index, replay.rounds.length);
+  drawItems(ctx, b, f.grid);
+  if (prev) drawTrails(ctx, b, f.gokus, frameOf(prev).gokus, colors);
+  drawAttacks(ctx, b, events);
+  drawGokus(ctx, b, f.gokus, p, colors);
+  drawRings(ctx, b, events, colors);
 }
 
 function describeCell(args: DrawArgs<BdFrame>, row: number, col: number): string | null {

@@ -4,8 +4,8 @@
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
-import { ijOf, posWithin, definePosHelpers, defineUnscopedEnums, DIR8, DI8, DJ8 } from '../../game-kit/bot-pos.ts';
-import { VIEW } from './view.ts';
+import { ijOf, posWithin, definePosHelpers, defineUnscopedEnums, DIR8, DI8, DJ8, type Pos } from '../../game-kit/bot-pos.ts';
+import { SETTING_FIELDS, VIEW } from './view.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of HP). */
 export const permutationFull = true;
@@ -22,11 +22,6 @@ const DJ = DJ8;
 const NP = 4;
 // The view's indices, read once from its declaration (view.ts).
 const { meta: { at: M }, players: { at: P, stride: PS }, settings: { at: S }, units: { at: U, stride: UF }, cells: { shift: CS, mask: CM } } = VIEW;
-
-interface Pos {
-  i: number;
-  j: number;
-}
 
 /** Cell, with the C++ helper is_empty() as a method. */
 class Cell {
@@ -134,20 +129,8 @@ export function install(rt: BotRuntime): void {
 
   // Settings.
   d('version', () => 'HarryPotter 1.0');
-  d('num_players', () => settings[S.num_players]);
-  d('num_rounds', () => settings[S.num_rounds]);
-  d('board_rows', () => rows);
-  d('board_cols', () => cols);
-  d('num_ini_wizards_per_clan', () => settings[S.num_ini_wizards_per_clan]);
-  d('num_ini_books', () => settings[S.num_ini_books]);
-  d('clan_ini_magic_strength', () => settings[S.clan_ini_magic_strength]);
-  d('points_for_converting_wizard', () => settings[S.points_for_converting_wizard]);
-  d('points_per_owned_cell', () => settings[S.points_per_owned_cell]);
-  d('book_magic_strength', () => settings[S.book_magic_strength]);
-  d('rounds_for_converting_wizard', () => settings[S.rounds_for_converting]);
-  d('rounds_attack_resting_ghost', () => settings[S.rounds_attack_resting_ghost]);
-  d('rounds_spell_resting_ghost', () => settings[S.rounds_spell_resting_ghost]);
-  d('rounds_no_attack_ghost', () => settings[S.rounds_no_attack_ghost]);
+  // A getter per setting, under default.cnf's names (num_rounds(), board_rows()...) but one.
+  for (const key of SETTING_FIELDS) d(key === 'rounds_for_converting' ? 'rounds_for_converting_wizard' : key, () => settings[S[key]]);
   d('player_ok', (pl: unknown) => isInt(pl) && pl >= 0 && pl < NP);
   d('pos_ok', posOk);
 

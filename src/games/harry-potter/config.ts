@@ -1,11 +1,11 @@
 // Harry Potter settings: the keys of the original default.cnf in snake case
 // (the original default.cnf). NUM_PLAYERS is fixed to 4.
 
-import { defaultSettings, defineSettings, GameConfigError, type ConfigOf } from '../../game-kit/settings.ts';
+import { defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, type ConfigOf } from '../../game-kit/settings.ts';
 
 export const SETTINGS = defineSettings({
   table: {
-    num_players: { kind: 'int', min: 4, max: 4, default: 4, doc: 'players (the game is for four)' },
+    num_players: FOUR_PLAYERS,
     num_rounds: { kind: 'int', min: 1, max: 10000, default: 200, doc: 'rounds of a match' },
     board_rows: { kind: 'int', min: 20, max: 120, default: 60, doc: 'rows of the board' },
     board_cols: { kind: 'int', min: 20, max: 120, default: 60, doc: 'columns of the board' },

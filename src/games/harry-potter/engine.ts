@@ -212,32 +212,48 @@ function emptyPosition(s: HPState, rng: Rng): number {
   throw new Error('harry-potter: no empty cell left on the board');
 }
 
-/**
- * One round in the order of Board::next:
- * commands (interleaved) → Voldemort moves and attacks → killed units
- * regenerate → ghosts rest one round less → conversions progress/complete →
- * strength from books read and books regenerated → owned cells → score → new
- * spell ingredients → round + 1.
- */
-export function playRound(prev: HPState, orders: readonly (readonly HPOrder[])[]): { state: HPState; events: HPEvent[] } {
-  const s = cloneState(prev);
-  const rng = s.rng;
-  const cfg = s.cfg;
-  const np = cfg.num_players;
-  const { rows, cols } = s;
-  const n = nbUnits(s);
-  const events: HPEvent[] = [];
+/** One round's work on a copy of the state, phase by phase (playRound runs them in Board::next's order). */
+class HPRound {
+  readonly s: HPState;
+  readonly rng: Rng;
+  readonly cfg: HPConfig;
+  readonly np: number;
+  readonly rows: number;
+  readonly cols: number;
+  readonly n: number;
+  readonly events: HPEvent[] = [];
+  /** Current number of wizards per clan (killed ones leave at once). */
+  readonly wiz: Int32Array;
+  readonly booksRead: Int32Array;
+  readonly killedWizards: number[][];
+  readonly killedGhost: Uint8Array;
+  spellCast = false;
+  booksDestroyed = 0;
 
-  const wiz = new Int32Array(np); // current #wizards per clan (killed ones leave at once)
-  for (let id = 0; id < n; id++) if (s.utype[id] === WIZARD) wiz[s.uplayer[id]!]!++;
-  const booksRead = new Int32Array(np);
-  const killedWizards: number[][] = Array.from({ length: np }, () => []);
-  const killedGhost = new Uint8Array(np);
-  let spellCast = false;
+  constructor(prev: HPState) {
+    const s = cloneState(prev);
+    this.s = s;
+    this.rng = s.rng;
+    this.cfg = s.cfg;
+    this.np = s.cfg.num_players;
+    this.rows = s.rows;
+    this.cols = s.cols;
+    this.n = nbUnits(s);
+    this.wiz = new Int32Array(this.np);
+    for (let id = 0; id < this.n; id++) if (s.utype[id] === WIZARD) this.wiz[s.uplayer[id]!]!++;
+    this.booksRead = new Int32Array(this.np);
+    this.killedWizards = Array.from({ length: this.np }, () => []);
+    this.killedGhost = new Uint8Array(this.np);
+  }
 
-  const attacks = (k: number): boolean => Math.abs(((k / cols) | 0) - s.vi) <= 1 && Math.abs((k % cols) - s.vj) <= 1;
+  /** Is cell k in Voldemort's 3x3? */
+  attacks(k: number): boolean {
+    const { s, cols } = this;
+    return Math.abs(((k / cols) | 0) - s.vi) <= 1 && Math.abs((k % cols) - s.vj) <= 1;
+  }
 
-  function kill(id: number): void {
+  kill(id: number): void {
+    const { s, wiz, killedWizards, killedGhost } = this;
     const pl = s.uplayer[id]!;
     if (s.utype[id] === GHOST) killedGhost[pl] = 1;
     else {
@@ -246,7 +262,8 @@ export function playRound(prev: HPState, orders: readonly (readonly HPOrder[])[]
     }
   }
 
-  function changeClan(id: number, to: number): void {
+  changeClan(id: number, to: number): void {
+    const { s, cfg, wiz, events } = this;
     const from = s.uplayer[id]!;
     wiz[from]!--;
     wiz[to]!++;
@@ -257,7 +274,8 @@ export function playRound(prev: HPState, orders: readonly (readonly HPOrder[])[]
   }
 
   /** Board::result_attack: 2/-2 immediate conversion of the defender/attacker, 1/-1 a conversion process starts. */
-  function battle(a: number, d: number): void {
+  battle(a: number, d: number): void {
+    const { s, cfg, rng, wiz, events } = this;
     const s1 = Math.floor(s.strength[s.uplayer[a]!]! / (1 + wiz[s.uplayer[a]!]!));
     const s2 = Math.floor(s.strength[s.uplayer[d]!]! / (1 + wiz[s.uplayer[d]!]!));
     let r: number;
@@ -267,8 +285,8 @@ export function playRound(prev: HPState, orders: readonly (readonly HPOrder[])[]
     else if (s1 + s2 === 0) r = rng.random(0, 1) === 0 ? 1 : -1;
     else r = rng.random(0, 1000) < (s1 / (s1 + s2)) * 1000 ? 1 : -1;
     events.push({ t: 'attack', a, d, r });
-    if (r === 2) changeClan(d, s.uplayer[a]!);
-    else if (r === -2) changeClan(a, s.uplayer[d]!);
+    if (r === 2) this.changeClan(d, s.uplayer[a]!);
+    else if (r === -2) this.changeClan(a, s.uplayer[d]!);
     else {
       const loser = r === 1 ? d : a;
       const winner = r === 1 ? a : d;
@@ -277,7 +295,8 @@ export function playRound(prev: HPState, orders: readonly (readonly HPOrder[])[]
     }
   }
 
-  function stepTo(id: number, from: number, to: number): void {
+  stepTo(id: number, from: number, to: number): void {
+    const { s, booksRead } = this;
     const pl = s.uplayer[id]!;
     if (s.book[to]) {
       s.book[to] = 0;
@@ -289,7 +308,8 @@ export function playRound(prev: HPState, orders: readonly (readonly HPOrder[])[]
     s.upos[id] = to;
   }
 
-  function move(id: number, dir: number): boolean {
+  move(id: number, dir: number): boolean {
+    const { s, cfg, rows, cols, events } = this;
     if (!(dir >= 0 && dir <= 7)) return false;
     const type = s.utype[id]!;
     if (type === WIZARD && dir % 2 === 1) return false; // wizards never move diagonally
@@ -299,16 +319,16 @@ export function playRound(prev: HPState, orders: readonly (readonly HPOrder[])[]
     if (i < 0 || i >= rows || j < 0 || j >= cols) return false;
     const to = i * cols + j;
     // Voldemort's 3x3 is checked first: the mover dies even if the destination is a wall or occupied.
-    if (attacks(to)) {
+    if (this.attacks(to)) {
       s.cellId[from] = -1;
-      kill(id);
+      this.kill(id);
       events.push({ t: 'kill', id, by: 'move' });
       return true;
     }
     if (s.wall[to]) return false;
     const other = s.cellId[to]!;
     if (other === -1) {
-      stepTo(id, from, to);
+      this.stepTo(id, from, to);
       return true;
     }
     if (type === GHOST) return false; // ghosts never attack
@@ -331,17 +351,18 @@ export function playRound(prev: HPState, orders: readonly (readonly HPOrder[])[]
       return true;
     }
     if (s.upending[other]! > 0) return false; // no attack on a wizard already converting
-    battle(id, other);
+    this.battle(id, other);
     return true;
   }
 
-  function castSpell(id: number, sol: readonly number[]): boolean {
+  castSpell(id: number, sol: readonly number[]): boolean {
+    const { s, cfg, rng, rows, cols, events } = this;
     if (s.utype[id] !== GHOST) return false;
     if (cfg.num_rounds - s.round <= NO_SPELL_LAST_ROUNDS) return false;
     if (s.upending[id] !== 0) return false;
-    if (spellCast) return false; // only one spell per round
+    if (this.spellCast) return false; // only one spell per round
     if (!isSpellSolutionCorrect(s.spell, sol)) return false;
-    spellCast = true;
+    this.spellCast = true;
     s.upending[id] = cfg.rounds_spell_resting_ghost;
     const pl = s.uplayer[id]!;
     // 15% of the corridor cells without a unit (books and own cells count) are taken,
@@ -366,154 +387,197 @@ export function playRound(prev: HPState, orders: readonly (readonly HPOrder[])[]
     return true;
   }
 
-  // --- Commands: first command per unit, only for units the player owns at the
-  // start of the round (Board::next), then a random interleaving that keeps each
-  // clan's own order. Ownership is not checked again while executing: a
-  // wizard converted at once earlier in the round still runs its old clan's command.
-  const lists: HPOrder[][] = [];
-  const seen = new Uint8Array(n);
-  for (let p = 0; p < np; p++) {
-    const mine: HPOrder[] = [];
-    for (const o of orders[p] ?? []) {
+  /**
+   * Commands: first command per unit, only for units the player owns at the
+   * start of the round (Board::next), then a random interleaving that keeps
+   * each clan's own order. Ownership is not checked again while executing: a
+   * wizard converted at once earlier in the round still runs its old clan's
+   * command.
+   */
+  commands(orders: readonly (readonly HPOrder[])[]): void {
+    const { s, rng, np, n } = this;
+    const lists: HPOrder[][] = [];
+    const seen = new Uint8Array(n);
+    for (let p = 0; p < np; p++) {
+      const mine: HPOrder[] = [];
+      for (const o of orders[p] ?? []) {
+        const id = o[1];
+        if (!(id >= 0 && id < n) || s.uplayer[id] !== p || seen[id]) continue;
+        seen[id] = 1;
+        mine.push(o as HPOrder);
+      }
+      lists.push(mine);
+    }
+    const index = new Int32Array(np);
+    let pending = 0;
+    for (let p = 0; p < np; p++) pending += lists[p]!.length;
+    while (pending-- > 0) {
+      let q = 0;
+      for (let p = 0; p < np; p++) if (index[p]! < lists[p]!.length) q++;
+      const ran = rng.random(1, q);
+      let p = -1;
+      let acc = 0;
+      while (acc < ran) {
+        p++;
+        if (index[p]! < lists[p]!.length) acc++;
+      }
+      const o = lists[p]![index[p]!++]!;
       const id = o[1];
-      if (!(id >= 0 && id < n) || s.uplayer[id] !== p || seen[id]) continue;
-      seen[id] = 1;
-      mine.push(o as HPOrder);
+      if (o[0] === 0) this.move(id, o[2]);
+      else this.castSpell(id, o[2]);
     }
-    lists.push(mine);
-  }
-  const index = new Int32Array(np);
-  let pending = 0;
-  for (let p = 0; p < np; p++) pending += lists[p]!.length;
-  while (pending-- > 0) {
-    let q = 0;
-    for (let p = 0; p < np; p++) if (index[p]! < lists[p]!.length) q++;
-    const ran = rng.random(1, q);
-    let p = -1;
-    let acc = 0;
-    while (acc < ran) {
-      p++;
-      if (index[p]! < lists[p]!.length) acc++;
-    }
-    const o = lists[p]![index[p]!++]!;
-    const id = o[1];
-    if (o[0] === 0) move(id, o[2]);
-    else castSpell(id, o[2]);
   }
 
-  // --- Voldemort (Board::new_pos_for_voldemort): target = a random unit at minimum
-  // Manhattan distance (killed units still count, at the cell they died from).
-  let booksDestroyed = 0;
-  if (n > 0) {
-    let minim = 1e8;
-    const goals: number[] = [];
-    for (let id = 0; id < n; id++) {
-      const k = s.upos[id]!;
-      const d = Math.abs(((k / cols) | 0) - s.vi) + Math.abs((k % cols) - s.vj);
-      if (d < minim) {
-        minim = d;
-        goals.length = 0;
-        goals.push(k);
-      } else if (d === minim) goals.push(k);
+  /**
+   * Voldemort (Board::new_pos_for_voldemort): target = a random unit at
+   * minimum Manhattan distance (killed units still count, at the cell they
+   * died from).
+   */
+  voldemort(): void {
+    const { s, rng, rows, cols, n, events } = this;
+    if (n > 0) {
+      let minim = 1e8;
+      const goals: number[] = [];
+      for (let id = 0; id < n; id++) {
+        const k = s.upos[id]!;
+        const d = Math.abs(((k / cols) | 0) - s.vi) + Math.abs((k % cols) - s.vj);
+        if (d < minim) {
+          minim = d;
+          goals.length = 0;
+          goals.push(k);
+        } else if (d === minim) goals.push(k);
+      }
+      const goal = goals[rng.random(0, goals.length - 1)]!;
+      const gi = (goal / cols) | 0;
+      const gj = goal % cols;
+      // Through walls, 4 directions (Down, Right, Up, Left): closer in Manhattan distance, ties by Chebyshev.
+      let best = -1;
+      let maxim = 1e8;
+      for (let d = 0; d < 8; d += 2) {
+        const i = s.vi + DI[d]!;
+        const j = s.vj + DJ[d]!;
+        if (i < 0 || i >= rows || j < 0 || j >= cols) continue;
+        const di = Math.abs(i - gi);
+        const dj = Math.abs(j - gj);
+        const mx = di > dj ? di : dj;
+        const dist = di + dj;
+        if (dist < minim || (dist === minim && mx < maxim)) {
+          best = d;
+          minim = dist;
+          maxim = mx;
+        }
+      }
+      if (best >= 0) {
+        s.vi += DI[best]!;
+        s.vj += DJ[best]!;
+      }
     }
-    const goal = goals[rng.random(0, goals.length - 1)]!;
-    const gi = (goal / cols) | 0;
-    const gj = goal % cols;
-    // Through walls, 4 directions (Down, Right, Up, Left): closer in Manhattan distance, ties by Chebyshev.
-    let best = -1;
-    let maxim = 1e8;
-    for (let d = 0; d < 8; d += 2) {
+    for (let d = 0; d < 8; d++) {
       const i = s.vi + DI[d]!;
       const j = s.vj + DJ[d]!;
       if (i < 0 || i >= rows || j < 0 || j >= cols) continue;
-      const di = Math.abs(i - gi);
-      const dj = Math.abs(j - gj);
-      const mx = di > dj ? di : dj;
-      const dist = di + dj;
-      if (dist < minim || (dist === minim && mx < maxim)) {
-        best = d;
-        minim = dist;
-        maxim = mx;
+      const k = i * cols + j;
+      if (s.book[k]) {
+        s.book[k] = 0;
+        this.booksDestroyed++;
+      }
+      s.owner[k] = -1;
+      const id = s.cellId[k]!;
+      if (id !== -1) {
+        s.cellId[k] = -1;
+        this.kill(id);
+        events.push({ t: 'kill', id, by: 'voldemort' });
       }
     }
-    if (best >= 0) {
-      s.vi += DI[best]!;
-      s.vj += DJ[best]!;
-    }
-  }
-  for (let d = 0; d < 8; d++) {
-    const i = s.vi + DI[d]!;
-    const j = s.vj + DJ[d]!;
-    if (i < 0 || i >= rows || j < 0 || j >= cols) continue;
-    const k = i * cols + j;
-    if (s.book[k]) {
-      s.book[k] = 0;
-      booksDestroyed++;
-    }
-    s.owner[k] = -1;
-    const id = s.cellId[k]!;
-    if (id !== -1) {
-      s.cellId[k] = -1;
-      kill(id);
-      events.push({ t: 'kill', id, by: 'voldemort' });
-    }
   }
 
-  // --- Regeneration of killed units: wizards first (player by player), joining random(0,3)
-  // (possibly their own clan) with no conversion pending; then ghosts, resting as after a spell.
-  for (let p = 0; p < np; p++) {
-    for (const id of killedWizards[p]!) {
-      const k = regenPosition(s, rng);
-      const pl = rng.random(0, np - 1);
-      s.owner[k] = pl;
-      s.cellId[k] = id;
-      s.uplayer[id] = pl;
-      s.upos[id] = k;
-      s.upending[id] = 0;
-      s.unext[id] = -1;
-      wiz[pl]!++;
-      events.push({ t: 'respawn', id, pl, at: k });
-    }
-  }
-  for (let p = 0; p < np; p++) {
-    if (!killedGhost[p]) continue;
-    const id = ghostOf(s, p);
-    const k = regenPosition(s, rng);
-    s.owner[k] = p;
-    s.cellId[k] = id;
-    s.upos[id] = k;
-    s.upending[id] = cfg.rounds_spell_resting_ghost;
-    s.unext[id] = -1;
-    events.push({ t: 'respawn', id, pl: p, at: k });
-  }
-
-  // --- Ghosts rest one round less.
-  for (let id = 0; id < n; id++) if (s.utype[id] === GHOST && s.upending[id]! > 0) s.upending[id]!--;
-
-  // --- Conversions: at 0 the wizard joins next_player, whose clan scores the points.
-  const changes: number[] = [];
-  for (let id = 0; id < n; id++) {
-    if (s.utype[id] === WIZARD && s.upending[id]! > 0) {
-      s.upending[id]!--;
-      if (s.upending[id] === 0) {
-        changes.push(id, s.unext[id]!);
+  /**
+   * Regeneration of killed units: wizards first (player by player), joining
+   * random(0,3) (possibly their own clan) with no conversion pending; then
+   * ghosts, resting as after a spell.
+   */
+  regenerate(): void {
+    const { s, cfg, rng, np, wiz, killedWizards, killedGhost, events } = this;
+    for (let p = 0; p < np; p++) {
+      for (const id of killedWizards[p]!) {
+        const k = regenPosition(s, rng);
+        const pl = rng.random(0, np - 1);
+        s.owner[k] = pl;
+        s.cellId[k] = id;
+        s.uplayer[id] = pl;
+        s.upos[id] = k;
+        s.upending[id] = 0;
         s.unext[id] = -1;
+        wiz[pl]!++;
+        events.push({ t: 'respawn', id, pl, at: k });
       }
     }
+    for (let p = 0; p < np; p++) {
+      if (!killedGhost[p]) continue;
+      const id = ghostOf(s, p);
+      const k = regenPosition(s, rng);
+      s.owner[k] = p;
+      s.cellId[k] = id;
+      s.upos[id] = k;
+      s.upending[id] = cfg.rounds_spell_resting_ghost;
+      s.unext[id] = -1;
+      events.push({ t: 'respawn', id, pl: p, at: k });
+    }
   }
-  for (let x = 0; x < changes.length; x += 2) changeClan(changes[x]!, changes[x + 1]!);
 
-  // --- Books: strength for the books read, then every book taken or destroyed comes back.
-  for (let p = 0; p < np; p++) {
-    s.strength[p]! += cfg.book_magic_strength * booksRead[p]!;
-    for (let b = 0; b < booksRead[p]!; b++) s.book[regenPosition(s, rng)] = 1;
+  /** Ghosts rest one round less. */
+  restGhosts(): void {
+    const { s, n } = this;
+    for (let id = 0; id < n; id++) if (s.utype[id] === GHOST && s.upending[id]! > 0) s.upending[id]!--;
   }
-  for (let b = 0; b < booksDestroyed; b++) s.book[regenPosition(s, rng)] = 1;
 
+  /** Conversions: at 0 the wizard joins next_player, whose clan scores the points. */
+  conversions(): void {
+    const { s, n } = this;
+    const changes: number[] = [];
+    for (let id = 0; id < n; id++) {
+      if (s.utype[id] === WIZARD && s.upending[id]! > 0) {
+        s.upending[id]!--;
+        if (s.upending[id] === 0) {
+          changes.push(id, s.unext[id]!);
+          s.unext[id] = -1;
+        }
+      }
+    }
+    for (let x = 0; x < changes.length; x += 2) this.changeClan(changes[x]!, changes[x + 1]!);
+  }
+
+  /** Books: strength for the books read, then every book taken or destroyed comes back. */
+  books(): void {
+    const { s, cfg, rng, np, booksRead } = this;
+    for (let p = 0; p < np; p++) {
+      s.strength[p]! += cfg.book_magic_strength * booksRead[p]!;
+      for (let b = 0; b < booksRead[p]!; b++) s.book[regenPosition(s, rng)] = 1;
+    }
+    for (let b = 0; b < this.booksDestroyed; b++) s.book[regenPosition(s, rng)] = 1;
+  }
+}
+
+/**
+ * One round in the order of Board::next:
+ * commands (interleaved) → Voldemort moves and attacks → killed units
+ * regenerate → ghosts rest one round less → conversions progress/complete →
+ * strength from books read and books regenerated → owned cells → score → new
+ * spell ingredients → round + 1.
+ */
+export function playRound(prev: HPState, orders: readonly (readonly HPOrder[])[]): { state: HPState; events: HPEvent[] } {
+  const r = new HPRound(prev);
+  r.commands(orders);
+  r.voldemort();
+  r.regenerate();
+  r.restGhosts();
+  r.conversions();
+  r.books();
+  const s = r.s;
   updateCellsAndScore(s);
-  s.spell = generateSpellIngredients(rng);
+  s.spell = generateSpellIngredients(r.rng);
   s.round++;
-  return { state: s, events };
+  return { state: s, events: r.events };
 }
 
 export function updateCellsAndScore(s: HPState): void {

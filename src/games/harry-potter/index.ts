@@ -10,7 +10,6 @@ import type { HPFrame } from './frame.ts';
 import { GHOST, WIZARD, countWizards, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
 import { createState } from './mapgen.ts';
 
-
 function describe(raw: unknown): string {
   try {
     const s = JSON.stringify(raw);

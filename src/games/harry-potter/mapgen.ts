@@ -5,6 +5,7 @@
 // game Rng, so a seed always gives the same board.
 
 import type { Rng } from '../../game-kit/rng.ts';
+import { openComponents } from '../../game-kit/grid.ts';
 import type { HPConfig } from './config.ts';
 import { GHOST, WIZARD, generateSpellIngredients, regenPosition, type HPState } from './engine.ts';
 
@@ -24,7 +25,7 @@ export function generateWalls(rows: number, cols: number, rng: Rng): Uint8Array 
       const length = pendingWalls !== 1 ? Math.trunc(remaining / pendingWalls) : remaining;
       remaining -= generateWall(plan, rows, cols, rng, pendingWalls, length);
     }
-    if (countComponents(plan, rows, cols) === 1) return plan;
+    if (openComponents(plan, rows, cols) === 1) return plan;
     if (attempt > 10_000) throw new Error('harry-potter: could not generate a connected board');
   }
 }
@@ -93,30 +94,6 @@ function generateWall(plan: Uint8Array, rows: number, cols: number, rng: Rng, si
     filled++;
   }
   return filled;
-}
-
-/** Number of 4-connected components of corridor cells. */
-export function countComponents(wall: Uint8Array, rows: number, cols: number): number {
-  const seen = new Uint8Array(rows * cols);
-  const stack = new Int32Array(rows * cols);
-  let comps = 0;
-  for (let start = 0; start < rows * cols; start++) {
-    if (wall[start] || seen[start]) continue;
-    comps++;
-    let top = 0;
-    stack[top++] = start;
-    seen[start] = 1;
-    while (top > 0) {
-      const k = stack[--top]!;
-      const i = (k / cols) | 0;
-      const j = k % cols;
-      if (i > 0 && !wall[k - cols] && !seen[k - cols]) (seen[k - cols] = 1), (stack[top++] = k - cols);
-      if (i < rows - 1 && !wall[k + cols] && !seen[k + cols]) (seen[k + cols] = 1), (stack[top++] = k + cols);
-      if (j > 0 && !wall[k - 1] && !seen[k - 1]) (seen[k - 1] = 1), (stack[top++] = k - 1);
-      if (j < cols - 1 && !wall[k + 1] && !seen[k + 1]) (seen[k + 1] = 1), (stack[top++] = k + 1);
-    }
-  }
-  return comps;
 }
 
 /** The whole round-0 state. Ids: ghosts 0..3 (ghost pl belongs to pl), then 20 wizards per clan in player order. */

@@ -1,3 +1,6 @@
+/// <reference path="../../game-kit/player-api.d.ts" />
+/// <reference path="../../game-kit/player-dir8.d.ts" />
+
 // Harry Potter player API (the C++ State / Settings / Structs / Action / Player
 // of EDA Q1 2024-25). Every function is a global and also a method of Player:
 // `cell(i, j)` and `this.cell(i, j)` are the same.
@@ -14,27 +17,6 @@
 //   spell(id, {0,2,4,...})        →  spell(id, [0, 2, 4, ...])
 //   Dir(d) / int(d)               →  directions are plain numbers 0..7
 
-/** Down, DR, Right, RU, Up, UL, Left, LD (0..7). Offsets: Down (+1,0), DR (+1,+1), Right (0,+1), RU (-1,+1), Up (-1,0), UL (-1,-1), Left (0,-1), LD (+1,-1). Wizards only move Down, Right, Up, Left. */
-declare const Dir: {
-  readonly Down: 0;
-  readonly DR: 1;
-  readonly Right: 2;
-  readonly RU: 3;
-  readonly Up: 4;
-  readonly UL: 5;
-  readonly Left: 6;
-  readonly LD: 7;
-};
-type Dir = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
-declare const Down: 0;
-declare const DR: 1;
-declare const Right: 2;
-declare const RU: 3;
-declare const Up: 4;
-declare const UL: 5;
-declare const Left: 6;
-declare const LD: 7;
-
 declare const CellType: { readonly Corridor: 0; readonly Wall: 1 };
 type CellType = 0 | 1;
 declare const Corridor: 0;
@@ -45,20 +27,7 @@ type UnitType = 0 | 1;
 declare const Wizard: 0;
 declare const Ghost: 1;
 
-/** A board position: row i (0 = top), column j (0 = left). */
-interface Pos {
-  i: number;
-  j: number;
-}
-/** Makes a Pos (like the C++ constructor Pos(i, j)). */
-declare function Pos(i: number, j: number): Pos;
-/** p + d: the neighbouring position in direction d; or p + q for a Pos q. */
-declare function pos_add(p: Pos, d: Dir | number | Pos): Pos;
-/** p == q. */
-declare function pos_eq(p: Pos, q: Pos): boolean;
-/** Is d a valid direction (0..7)? */
-declare function dir_ok(d: number): boolean;
-
+/** A cell (cell() outside the board: a default Corridor cell). */
 interface Cell {
   /** Corridor or Wall. */
   type: CellType;
@@ -119,17 +88,8 @@ declare function rounds_for_converting_wizard(): number;
 declare function rounds_attack_resting_ghost(): number;
 declare function rounds_spell_resting_ghost(): number;
 declare function rounds_no_attack_ghost(): number;
-declare function player_ok(pl: number): boolean;
-/** Is (i, j) on the board? Also pos_ok(p). */
-declare function pos_ok(i: number, j: number): boolean;
-declare function pos_ok(p: Pos): boolean;
 
 // ---- State ----
-/** The current round, 0..num_rounds()-1. */
-declare function round(): number;
-/** The cell at (i, j) or p (a default Corridor cell outside the board). */
-declare function cell(i: number, j: number): Cell;
-declare function cell(p: Pos): Cell;
 /** The unit with this id (a warning and a default unit with id -1 for a bad id). */
 declare function unit(id: number): Unit;
 /** Ids of the wizards of player pl, increasing. */
@@ -143,16 +103,6 @@ declare function magic_strength(pl: number): number;
 declare function score(pl: number): number;
 /** The 15 ingredients of this round's spell (naturals ≤ 30). */
 declare function spell_ingredients(): number[];
-/** Fraction of the CPU budget used by pl (0..1), or -1 once it is out. */
-declare function status(pl: number): number;
-
-// ---- Player ----
-/** Your player number, 0..3. */
-declare function me(): number;
-/** A random integer in [l, u] from your own generator (seeded per match). */
-declare function random(l: number, u: number): number;
-/** A random permutation of 0..n-1. */
-declare function random_permutation(n: number): number[];
 
 // ---- Action: at most one command per unit and round (the first one counts) ----
 /** Moves unit id one cell in direction dir (wizards: Down, Right, Up, Left only). */
@@ -163,13 +113,6 @@ declare function spell(id: number, sol: number[]): void;
 /** Extend this class and write play(), called once per round. Fields keep their values between rounds. */
 declare class Player {
   play(): void;
-  me(): number;
-  random(l: number, u: number): number;
-  random_permutation(n: number): number[];
-  status(pl: number): number;
-  round(): number;
-  cell(i: number, j: number): Cell;
-  cell(p: Pos): Cell;
   unit(id: number): Unit;
   wizards(pl: number): number[];
   ghost(pl: number): number;
@@ -193,11 +136,6 @@ declare class Player {
   rounds_attack_resting_ghost(): number;
   rounds_spell_resting_ghost(): number;
   rounds_no_attack_ghost(): number;
-  player_ok(pl: number): boolean;
-  pos_ok(i: number, j: number): boolean;
-  pos_ok(p: Pos): boolean;
-  pos_add(p: Pos, d: Dir | number | Pos): Pos;
-  pos_eq(p: Pos, q: Pos): boolean;
   static readonly Dir: typeof Dir;
   static readonly CellType: typeof CellType;
   static readonly UnitType: typeof UnitType;

@@ -9,6 +9,7 @@
 // nothing that needs Node.
 
 import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../web/client/viewer/game-view.ts';
+import { strokeOutlined } from '../../web/client/viewer/paths.ts';
 
 import { GHOST, WIZARD, type HPFrame } from './frame.ts';
 
@@ -166,12 +167,7 @@ function drawGhost(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: num
     // Pale sheet with its clan's colour as the outline: still readable on its own clan's cells.
     ctx.fillStyle = 'rgba(255, 255, 255, 0.85)';
     ctx.fill();
-    ctx.strokeStyle = OUTLINE;
-    ctx.lineWidth = Math.max(1.6, s * 0.2);
-    ctx.stroke();
-    ctx.strokeStyle = color;
-    ctx.lineWidth = Math.max(1, s * 0.12);
-    ctx.stroke();
+    strokeOutlined(ctx, OUTLINE, Math.max(1.6, s * 0.2), color, Math.max(1, s * 0.12));
   } else {
     ctx.fillStyle = color;
     ctx.fill();
@@ -234,12 +230,7 @@ function haloPath(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: numb
 }
 
 function strokeHalos(ctx: CanvasRenderingContext2D, s: number): void {
-  ctx.strokeStyle = OUTLINE;
-  ctx.lineWidth = Math.max(1.5, s * 0.2);
-  ctx.stroke();
-  ctx.strokeStyle = '#ffffff';
-  ctx.lineWidth = Math.max(0.75, s * 0.1);
-  ctx.stroke();
+  strokeOutlined(ctx, OUTLINE, Math.max(1.5, s * 0.2), '#ffffff', Math.max(0.75, s * 0.1));
 }
 
 function crossPath(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {

@@ -4,7 +4,8 @@
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
-import { ijOf, posWithin } from '../../game-kit/bot-pos.ts';
+import { ijOf, posWithin, type Pos } from '../../game-kit/bot-pos.ts';
+import { CONST } from './config.ts';
 import { VIEW } from './view.ts';
 
 export const permutationFull = false;
@@ -19,11 +20,6 @@ const CellType = { Outside: 0, Cave: 1, Abyss: 2, Granite: 3, Rock: 4, CellTypeS
 const UnitType = { Dwarf: 0, Wizard: 1, Orc: 2, Troll: 3, Balrog: 4, UnitTypeSize: 5 };
 const DI = [1, 1, 0, -1, -1, -1, 0, 1, 0];
 const DJ = [0, 1, 1, 1, 0, -1, -1, -1, 0];
-
-interface Pos {
-  i: number;
-  j: number;
-}
 
 // The view's indices, read once from its declaration (view.ts).
 const { meta: { at: M }, players: { at: P, stride: PS }, units: { at: U, stride: US }, cells: { shift: CS, mask: CM } } = VIEW;
@@ -112,29 +108,10 @@ export function install(rt: BotRuntime): void {
 
   // Settings.
   d('version', () => 'Moria 1.1');
-  d('nb_players', () => np);
-  d('nb_rounds', () => meta[M.nb_rounds]);
-  d('nb_dwarves', () => meta[M.nb_dwarves]);
-  d('nb_wizards', () => meta[M.nb_wizards]);
-  d('max_nb_orcs', () => meta[M.max_nb_orcs]);
-  d('nb_trolls', () => meta[M.nb_trolls]);
-  d('treasure_value', () => meta[M.treasure_value]);
-  d('rock_resistance', () => meta[M.rock_resistance]);
-  d('rows', () => rows);
-  d('cols', () => cols);
-  d('dwarves_health', () => 100);
-  d('wizards_health', () => 50);
-  d('orcs_health', () => 75);
-  d('trolls_health', () => 500);
-  d('min_damage_dwarves', () => 20);
-  d('max_damage_dwarves', () => 40);
-  d('min_damage_orcs', () => 15);
-  d('max_damage_orcs', () => 30);
-  d('min_damage_trolls', () => 50);
-  d('max_damage_trolls', () => 150);
-  d('ini_treasures', () => 80);
-  d('inv_prob_abyss', () => 25);
-  d('inv_prob_orc', () => 50);
+  // The settings the view carries (nb_rounds(), rows()...), under their own names.
+  for (const key of Object.keys(M) as (keyof typeof M)[]) if (key !== 'round') d(key, () => meta[M[key]]);
+  // The settings the original fixes (Settings.hh's constants).
+  for (const [key, value] of Object.entries(CONST)) d(key, () => value);
   d('player_ok', (pl: unknown) => isInt(pl) && pl >= 0 && pl < np);
   d('pos_ok', posOk);
 

@@ -1,12 +1,12 @@
 // Moria settings: the keys of the original default.cnf plus
 // the constants Settings.hh hard-codes.
 
-import { defaultSettings, defineSettings, GameConfigError, type ConfigOf } from '../../game-kit/settings.ts';
+import { defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, type ConfigOf } from '../../game-kit/settings.ts';
 
 /** Ranges: Settings.cc asserts nb_players == 4 and rows == cols == 60. */
 export const SETTINGS = defineSettings({
   table: {
-    nb_players: { kind: 'int', min: 4, max: 4, default: 4, doc: 'players (the game is for four)' },
+    nb_players: FOUR_PLAYERS,
     nb_rounds: { kind: 'int', min: 1, max: 1000, default: 200, doc: 'rounds of a match' },
     nb_dwarves: { kind: 'int', min: 1, max: 20, default: 20, doc: 'dwarves per player' },
     nb_wizards: { kind: 'int', min: 0, max: 5, default: 5, doc: 'wizards per player' },

@@ -1,3 +1,5 @@
+/// <reference path="../../game-kit/player-api.d.ts" />
+
 // Moria player API (the C++ State / Settings / Action / Player of P44849).
 // Every function is a global and also a method of Player: `cell(i, j)` and
 // `this.cell(i, j)` are the same.
@@ -45,13 +47,6 @@ declare const UnitType: {
 };
 type UnitType = 0 | 1 | 2 | 3 | 4 | 5;
 
-/** A board position: row i (0 = top), column j (0 = left). */
-interface Pos {
-  i: number;
-  j: number;
-}
-/** Makes a Pos (like the C++ constructor Pos(i, j)). */
-declare function Pos(i: number, j: number): Pos;
 /** p + d: the neighbouring position in direction d (None: the same position). */
 declare function pos_add(p: Pos, d: Dir | number): Pos;
 /** p == q. */
@@ -59,6 +54,7 @@ declare function pos_eq(p: Pos, q: Pos): boolean;
 /** Is d a valid direction (0..8)? */
 declare function dir_ok(d: number): boolean;
 
+/** A cell (cell() off the board: a warning and a default cell). */
 interface Cell {
   type: CellType;
   /** The clan that currently conquers this cave, or -1. */
@@ -87,15 +83,6 @@ interface Movement {
   dir: Dir | number;
 }
 
-// ---- Player -----------------------------------------------------------------
-
-/** Your player number (0..3). */
-declare function me(): number;
-/** A random integer in [l..u], from your own generator (the only randomness you should use). */
-declare function random(l: number, u: number): number;
-/** A random permutation of [0..n-1]. */
-declare function random_permutation(n: number): number[];
-
 // ---- Action -----------------------------------------------------------------
 
 /**
@@ -109,11 +96,6 @@ declare function command(m: Movement): void;
 
 // ---- State ------------------------------------------------------------------
 
-/** The current round (0..nb_rounds()-1 while you play). */
-declare function round(): number;
-/** The cell at (i, j) or at p. Off the board: a warning and a default cell. */
-declare function cell(i: number, j: number): Cell;
-declare function cell(p: Pos): Cell;
 /** Unit id. An invalid id or a dead orc: a warning and a default unit (id -1). */
 declare function unit(id: number): Unit;
 /** Number of unit ids (4*25 + 20 orcs + 4 trolls + 1 Balrog = 125 by default). */
@@ -132,8 +114,6 @@ declare function balrog_id(): number;
 declare function nb_cells(pl: number): number;
 /** Treasures accumulated by player pl. */
 declare function nb_treasures(pl: number): number;
-/** CPU status of player pl: -1 if it has been frozen (out), else the fraction of its budget used. */
-declare function status(pl: number): number;
 
 // ---- Settings ---------------------------------------------------------------
 
@@ -161,21 +141,12 @@ declare function max_damage_trolls(): number;
 declare function ini_treasures(): number;
 declare function inv_prob_abyss(): number;
 declare function inv_prob_orc(): number;
-declare function player_ok(pl: number): boolean;
-declare function pos_ok(i: number, j: number): boolean;
-declare function pos_ok(p: Pos): boolean;
 
 /** Extend this class and write play(): it is called once per round. Fields keep their values between rounds. */
 declare class Player {
   play(): void;
-  me(): number;
-  random(l: number, u: number): number;
-  random_permutation(n: number): number[];
   command(id: number, dir: Dir | number): void;
   command(m: Movement): void;
-  round(): number;
-  cell(i: number, j: number): Cell;
-  cell(p: Pos): Cell;
   unit(id: number): Unit;
   nb_units(): number;
   dwarves(pl: number): number[];
@@ -185,7 +156,6 @@ declare class Player {
   balrog_id(): number;
   nb_cells(pl: number): number;
   nb_treasures(pl: number): number;
-  status(pl: number): number;
   nb_players(): number;
   nb_rounds(): number;
   nb_dwarves(): number;
@@ -209,9 +179,6 @@ declare class Player {
   ini_treasures(): number;
   inv_prob_abyss(): number;
   inv_prob_orc(): number;
-  player_ok(pl: number): boolean;
-  pos_ok(i: number, j: number): boolean;
-  pos_ok(p: Pos): boolean;
   static readonly Dir: typeof Dir;
   static readonly CellType: typeof CellType;
   static readonly UnitType: typeof UnitType;

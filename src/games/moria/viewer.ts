@@ -7,6 +7,7 @@
 
 import type { DrawArgs, GameView, LegendItem, Replay } from '../../web/client/viewer/game-view.ts';
 import { NEUTRAL_COLOR } from '../../web/client/viewer/game-view.ts';
+import { pathDiamond } from '../../web/client/viewer/paths.ts';
 import {
   CELL_CAVE,
   CELL_GRANITE,
@@ -120,12 +121,7 @@ function pathWizard(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: nu
 }
 
 function pathOrc(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) {
-  const r = 0.42 * s;
-  ctx.moveTo(cx, cy - r);
-  ctx.lineTo(cx + r, cy);
-  ctx.lineTo(cx, cy + r);
-  ctx.lineTo(cx - r, cy);
-  ctx.closePath();
+  pathDiamond(ctx, cx, cy, 0.42 * s);
 }
 
 function pathTroll(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) {
@@ -557,6 +553,23 @@ function unitSwatch(kind: number) {
   };
 }
 
+/** A legend swatch: a dwarf on a cell, in a ring of radius radius × its size. */
+function ringedDwarf(ctx: CanvasRenderingContext2D, size: number, ground: string, color: string, radius: number, ring: string): void {
+  ctx.fillStyle = ground;
+  ctx.fillRect(0, 0, size, size);
+  const c = size / 2;
+  ctx.beginPath();
+  pathDwarf(ctx, c, c, size * 0.8);
+  ctx.fillStyle = color;
+  ctx.fill();
+  strokeOutline(ctx, size * 0.8);
+  ctx.beginPath();
+  ctx.arc(c, c, radius * size * 0.8, 0, 2 * Math.PI);
+  ctx.lineWidth = Math.max(1, size * 0.1);
+  ctx.strokeStyle = ring;
+  ctx.stroke();
+}
+
 const legend: LegendItem[] = [
   { label: 'outside Moria', swatch: cellSwatch(OUTSIDE) },
   { label: 'cave', swatch: cellSwatch(CAVE) },
@@ -659,40 +672,12 @@ const legend: LegendItem[] = [
     },
   },
   {
-    label: "captured, reborn in another clan (ring: the old one)",
-    swatch(ctx, size, colors) {
-      ctx.fillStyle = OUTSIDE;
-      ctx.fillRect(0, 0, size, size);
-      const c = size / 2;
-      ctx.beginPath();
-      pathDwarf(ctx, c, c, size * 0.8);
-      ctx.fillStyle = clanColor(colors, 1);
-      ctx.fill();
-      strokeOutline(ctx, size * 0.8);
-      ctx.beginPath();
-      ctx.arc(c, c, 0.52 * size * 0.8, 0, 2 * Math.PI);
-      ctx.lineWidth = Math.max(1, size * 0.1);
-      ctx.strokeStyle = clanColor(colors, 0);
-      ctx.stroke();
-    },
+    label: 'captured, reborn in another clan (ring: the old one)',
+    swatch: (ctx, size, colors) => ringedDwarf(ctx, size, OUTSIDE, clanColor(colors, 1), 0.52, clanColor(colors, 0)),
   },
   {
     label: 'treasure picked this round',
-    swatch(ctx, size, colors) {
-      ctx.fillStyle = CAVE;
-      ctx.fillRect(0, 0, size, size);
-      const c = size / 2;
-      ctx.beginPath();
-      pathDwarf(ctx, c, c, size * 0.8);
-      ctx.fillStyle = clanColor(colors, 0);
-      ctx.fill();
-      strokeOutline(ctx, size * 0.8);
-      ctx.beginPath();
-      ctx.arc(c, c, 0.5 * size * 0.8, 0, 2 * Math.PI);
-      ctx.lineWidth = Math.max(1, size * 0.1);
-      ctx.strokeStyle = GOLD;
-      ctx.stroke();
-    },
+    swatch: (ctx, size, colors) => ringedDwarf(ctx, size, CAVE, clanColor(colors, 0), 0.5, GOLD),
   },
 ];
 

@@ -5,7 +5,7 @@
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
 import { VIEW } from './view.ts';
-import { ijOf, posWithin, definePosHelpers, defineUnscopedEnums, DIR8, DI8, DJ8 } from '../../game-kit/bot-pos.ts';
+import { ijOf, posWithin, definePosHelpers, defineUnscopedEnums, DIR8, DI8, DJ8, type Pos } from '../../game-kit/bot-pos.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of TWD). */
 export const permutationFull = true;
@@ -20,11 +20,6 @@ const DI = DI8;
 const DJ = DJ8;
 // The view's indices, read once from its declaration (view.ts).
 const { meta: { at: M }, settings: { at: S }, players: { at: P, stride: PS }, units: { at: U, stride: US }, cells: { shift: CS, mask: CM } } = VIEW;
-
-interface Pos {
-  i: number;
-  j: number;
-}
 
 class Cell {
   constructor(
@@ -113,19 +108,8 @@ export function install(rt: BotRuntime): void {
 
   // Settings.
   d('version', () => 'TheWalkingDead 1.0');
-  d('num_players', () => settings[S.num_players]);
-  d('num_rounds', () => settings[S.num_rounds]);
-  d('board_rows', () => rows);
-  d('board_cols', () => cols);
-  d('num_ini_units_per_clan', () => settings[S.num_ini_units_per_clan]);
-  d('num_ini_zombies', () => settings[S.num_ini_zombies]);
-  d('num_ini_food', () => settings[S.num_ini_food]);
-  d('clan_ini_strength', () => settings[S.clan_ini_strength]);
-  d('points_for_killing_person', () => settings[S.points_for_killing_person]);
-  d('points_for_killing_zombie', () => settings[S.points_for_killing_zombie]);
-  d('points_per_owned_cell', () => settings[S.points_per_owned_cell]);
-  d('food_strength', () => settings[S.food_strength]);
-  d('rounds_before_becoming_zombie', () => settings[S.rounds_before_becoming_zombie]);
+  // A getter per setting, under default.cnf's names (num_rounds(), board_rows()...).
+  for (const key of Object.keys(S) as (keyof typeof S)[]) d(key, () => settings[S[key]]);
   d('player_ok', (pl: unknown) => plOk(pl));
   d('pos_ok', posOk);
 

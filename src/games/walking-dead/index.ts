@@ -7,8 +7,6 @@ import { SETTINGS } from './config.ts';
 import type { TwdFrame } from './frame.ts';
 import { createState, nextState, scoreOf, strengthOf, aliveCount, UType, type TwdOrder, type TwdState } from './engine.ts';
 
-
-
 /**
  * The orders that reach the engine, as the original's Action and Board::next
  * filter them: the first order per unit id counts (a later one is dropped

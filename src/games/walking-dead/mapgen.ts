@@ -17,6 +17,7 @@
 
 import type { Rng } from '../../game-kit/rng.ts';
 import { LibcRand, randomShuffle } from '../../game-kit/libc-rand.ts';
+import { openComponents } from '../../game-kit/grid.ts';
 
 // Up, Down, Left, Right as (di, dj).
 const SDI = [-1, 1, 0, 0];
@@ -106,37 +107,8 @@ export function generateWaste(rows: number, cols: number, rng: Rng, libc: LibcRa
     }
     const waste = new Uint8Array(rows * cols);
     for (let k = 0; k < rows * cols; k++) waste[k] = plan[k] !== 0 ? 1 : 0;
-    if (streetComponents(waste, rows, cols) === 1) return waste;
+    if (openComponents(waste, rows, cols) === 1) return waste;
   }
   throw new Error('walking-dead: could not generate a connected board');
 }
 
-/** Number of 4-connected components of the street cells. */
-export function streetComponents(waste: Uint8Array, rows: number, cols: number): number {
-  const seen = new Uint8Array(rows * cols);
-  const stack = new Int32Array(rows * cols);
-  let n = 0;
-  for (let s = 0; s < rows * cols; s++) {
-    if (waste[s] || seen[s]) continue;
-    n++;
-    let top = 0;
-    stack[top++] = s;
-    seen[s] = 1;
-    while (top > 0) {
-      const c = stack[--top]!;
-      const i = (c / cols) | 0;
-      const j = c - i * cols;
-      for (let d = 0; d < 4; d++) {
-        const ni = i + SDI[d]!;
-        const nj = j + SDJ[d]!;
-        if (ni < 0 || nj < 0 || ni >= rows || nj >= cols) continue;
-        const nc = ni * cols + nj;
-        if (!waste[nc] && !seen[nc]) {
-          seen[nc] = 1;
-          stack[top++] = nc;
-        }
-      }
-    }
-  }
-  return n;
-}

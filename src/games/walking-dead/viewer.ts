@@ -8,11 +8,11 @@
 // the same colour stand out on them.
 
 import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../web/client/viewer/game-view.ts';
+import { pathDiamond, strokeOutlined } from '../../web/client/viewer/paths.ts';
 
 import { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE, type TwdFrame } from './frame.ts';
 
 export { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE, type TwdFrame };
-
 
 const STREET = '#f7f6f2';
 const WASTE = '#4a4a4a';
@@ -48,6 +48,11 @@ function outlineWidth(s: number): number {
   return Math.max(0.75, s * 0.08);
 }
 
+/** Adds a shape centred on (cx, cy), for a cell of size s, to the current path. */
+type PathFn = (ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number) => void;
+/** Fills or strokes the current path, in color for a cell of size s. */
+type PaintFn = (ctx: CanvasRenderingContext2D, color: string, s: number) => void;
+
 function pathCircle(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
   const r = 0.4 * s;
   ctx.moveTo(cx + r, cy);
@@ -67,13 +72,8 @@ function pathCross(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: num
   ctx.lineTo(cx - h, cy + h);
 }
 
-function pathDiamond(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
-  const h = 0.32 * s;
-  ctx.moveTo(cx, cy - h);
-  ctx.lineTo(cx + h, cy);
-  ctx.lineTo(cx, cy + h);
-  ctx.lineTo(cx - h, cy);
-  ctx.closePath();
+function pathFood(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
+  pathDiamond(ctx, cx, cy, 0.32 * s);
 }
 
 function pathZombieEyes(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: number): void {
@@ -90,7 +90,8 @@ function pathRing(ctx: CanvasRenderingContext2D, cx: number, cy: number, s: numb
   ctx.arc(cx, cy, r, 0, TAU);
 }
 
-function paintAlive(ctx: CanvasRenderingContext2D, color: string, s: number): void {
+/** Fills the current path in color and outlines it: alive units, zombies, food. */
+function paintOutlined(ctx: CanvasRenderingContext2D, color: string, s: number): void {
   ctx.fillStyle = color;
   ctx.fill();
   ctx.strokeStyle = OUTLINE;
@@ -109,34 +110,13 @@ function paintBitten(ctx: CanvasRenderingContext2D, color: string, s: number): v
 
 function paintDead(ctx: CanvasRenderingContext2D, color: string, s: number): void {
   ctx.lineCap = 'round';
-  ctx.strokeStyle = OUTLINE;
-  ctx.lineWidth = Math.max(2.5, s * 0.26);
-  ctx.stroke();
-  ctx.strokeStyle = color;
-  ctx.lineWidth = Math.max(1.25, s * 0.14);
-  ctx.stroke();
+  strokeOutlined(ctx, OUTLINE, Math.max(2.5, s * 0.26), color, Math.max(1.25, s * 0.14));
   ctx.lineCap = 'butt';
-}
-
-function paintZombie(ctx: CanvasRenderingContext2D, s: number): void {
-  ctx.fillStyle = ZOMBIE;
-  ctx.fill();
-  ctx.strokeStyle = OUTLINE;
-  ctx.lineWidth = outlineWidth(s);
-  ctx.stroke();
 }
 
 function paintZombieEyes(ctx: CanvasRenderingContext2D): void {
   ctx.fillStyle = ZOMBIE_FACE;
   ctx.fill();
-}
-
-function paintFood(ctx: CanvasRenderingContext2D, s: number): void {
-  ctx.fillStyle = FOOD;
-  ctx.fill();
-  ctx.strokeStyle = OUTLINE;
-  ctx.lineWidth = outlineWidth(s);
-  ctx.stroke();
 }
 
 function paintRing(ctx: CanvasRenderingContext2D, color: string, s: number): void {
@@ -333,6 +313,29 @@ function drawCellsAsRects(ctx: CanvasRenderingContext2D, f: TwdFrame, colors: re
   ctx.globalAlpha = 1;
 }
 
+/**
+ * Adds path() around the cell of every unit on the board that pick() selects
+ * (by its type, its clan and the rounds it has left before it turns) to the
+ * current path.
+ */
+function pathUnits(
+  ctx: CanvasRenderingContext2D,
+  f: TwdFrame,
+  cw: number,
+  ch: number,
+  path: PathFn,
+  pick: (type: number, clan: number, left: number) => boolean,
+): void {
+  const { units, cols } = f;
+  const s = Math.min(cw, ch);
+  for (let u = 0; u < units.length >> 2; u++) {
+    const c = units[4 * u + 2]!;
+    if (c < 0 || !pick(units[4 * u]!, units[4 * u + 1]!, units[4 * u + 3]!)) continue;
+    const i = (c / cols) | 0;
+    path(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
+  }
+}
+
 function draw(args: DrawArgs<TwdFrame>): void {
   const { ctx, width, height, colors } = args;
   const f = frameOf(args.round);
@@ -350,55 +353,32 @@ function draw(args: DrawArgs<TwdFrame>): void {
   for (let k = 0; k < food.length; k++) {
     const c = food[k]!;
     const i = (c / cols) | 0;
-    pathDiamond(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
+    pathFood(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
   }
-  paintFood(ctx, s);
+  paintOutlined(ctx, FOOD, s);
 
   // One pass per (kind, clan) batch: a few hundred units at most, so
   // re-scanning beats building per-frame lists.
   for (let pl = 0; pl < nClans; pl++) {
+    const color = colors[pl]!;
     ctx.beginPath();
-    for (let u = 0; u < nUnits; u++) {
-      const c = units[4 * u + 2]!;
-      if (units[4 * u] !== UNIT_ALIVE || units[4 * u + 1] !== pl || c < 0 || units[4 * u + 3]! >= 0) continue;
-      const i = (c / cols) | 0;
-      pathCircle(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
-    }
-    paintAlive(ctx, colors[pl]!, s);
+    pathUnits(ctx, f, cw, ch, pathCircle, (type, clan, left) => type === UNIT_ALIVE && clan === pl && left < 0);
+    paintOutlined(ctx, color, s);
     ctx.beginPath();
-    for (let u = 0; u < nUnits; u++) {
-      const c = units[4 * u + 2]!;
-      if (units[4 * u] !== UNIT_ALIVE || units[4 * u + 1] !== pl || c < 0 || units[4 * u + 3]! < 0) continue;
-      const i = (c / cols) | 0;
-      pathSquare(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
-    }
-    paintBitten(ctx, colors[pl]!, s);
+    pathUnits(ctx, f, cw, ch, pathSquare, (type, clan, left) => type === UNIT_ALIVE && clan === pl && left >= 0);
+    paintBitten(ctx, color, s);
     ctx.beginPath();
-    for (let u = 0; u < nUnits; u++) {
-      const c = units[4 * u + 2]!;
-      if (units[4 * u] !== UNIT_DEAD || units[4 * u + 1] !== pl || c < 0) continue;
-      const i = (c / cols) | 0;
-      pathCross(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
-    }
-    paintDead(ctx, colors[pl]!, s);
+    pathUnits(ctx, f, cw, ch, pathCross, (type, clan) => type === UNIT_DEAD && clan === pl);
+    paintDead(ctx, color, s);
   }
 
+  const isZombie = (type: number) => type === UNIT_ZOMBIE;
   ctx.beginPath();
-  for (let u = 0; u < nUnits; u++) {
-    const c = units[4 * u + 2]!;
-    if (units[4 * u] !== UNIT_ZOMBIE || c < 0) continue;
-    const i = (c / cols) | 0;
-    pathSquare(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
-  }
-  paintZombie(ctx, s);
+  pathUnits(ctx, f, cw, ch, pathSquare, isZombie);
+  paintOutlined(ctx, ZOMBIE, s);
   if (s >= MIN_EYES_CELL) {
     ctx.beginPath();
-    for (let u = 0; u < nUnits; u++) {
-      const c = units[4 * u + 2]!;
-      if (units[4 * u] !== UNIT_ZOMBIE || c < 0) continue;
-      const i = (c / cols) | 0;
-      pathZombieEyes(ctx, (c - i * cols + 0.5) * cw, (i + 0.5) * ch, s);
-    }
+    pathUnits(ctx, f, cw, ch, pathZombieEyes, isZombie);
     paintZombieEyes(ctx);
   }
 
@@ -434,6 +414,23 @@ function swatchCell(ctx: CanvasRenderingContext2D, size: number): void {
   ctx.fillRect(0, 0, size, size);
 }
 
+/** A legend entry: one piece on a street cell, drawn as the board draws it (a unit in the first clan's colour), with a countdown of n rounds if given. */
+function pieceSwatch(label: string, path: PathFn, paint: PaintFn, n?: number): LegendItem {
+  return {
+    label,
+    swatch(ctx, size, colors) {
+      swatchCell(ctx, size);
+      ctx.beginPath();
+      path(ctx, size / 2, size / 2, size);
+      paint(ctx, colors[0] ?? OUTLINE, size);
+      if (n !== undefined && size >= MIN_TEXT_CELL) {
+        setCountdownFont(ctx, size);
+        drawCountdown(ctx, size / 2, size / 2, size, n);
+      }
+    },
+  };
+}
+
 const legend: LegendItem[] = [
   { label: 'street', swatch: (ctx, size) => swatchCell(ctx, size) },
   {
@@ -456,57 +453,17 @@ const legend: LegendItem[] = [
       ctx.globalAlpha = 1;
     },
   },
-  {
-    label: 'food',
-    swatch(ctx, size) {
-      swatchCell(ctx, size);
-      ctx.beginPath();
-      pathDiamond(ctx, size / 2, size / 2, size);
-      paintFood(ctx, size);
-    },
-  },
-  {
-    label: 'alive unit',
-    swatch(ctx, size, colors) {
-      swatchCell(ctx, size);
-      ctx.beginPath();
-      pathCircle(ctx, size / 2, size / 2, size);
-      paintAlive(ctx, colors[0] ?? OUTLINE, size);
-    },
-  },
-  {
-    label: 'bitten unit: zombie in N rounds',
-    swatch(ctx, size, colors) {
-      swatchCell(ctx, size);
-      ctx.beginPath();
-      pathSquare(ctx, size / 2, size / 2, size);
-      paintBitten(ctx, colors[0] ?? OUTLINE, size);
-      if (size >= MIN_TEXT_CELL) {
-        setCountdownFont(ctx, size);
-        drawCountdown(ctx, size / 2, size / 2, size, 3);
-      }
-    },
-  },
-  {
-    label: 'dead unit: zombie in N rounds',
-    swatch(ctx, size, colors) {
-      swatchCell(ctx, size);
-      ctx.beginPath();
-      pathCross(ctx, size / 2, size / 2, size);
-      paintDead(ctx, colors[0] ?? OUTLINE, size);
-      if (size >= MIN_TEXT_CELL) {
-        setCountdownFont(ctx, size);
-        drawCountdown(ctx, size / 2, size / 2, size, 5);
-      }
-    },
-  },
+  pieceSwatch('food', pathFood, (ctx, _color, s) => paintOutlined(ctx, FOOD, s)),
+  pieceSwatch('alive unit', pathCircle, paintOutlined),
+  pieceSwatch('bitten unit: zombie in N rounds', pathSquare, paintBitten, 3),
+  pieceSwatch('dead unit: zombie in N rounds', pathCross, paintDead, 5),
   {
     label: 'zombie',
     swatch(ctx, size) {
       swatchCell(ctx, size);
       ctx.beginPath();
       pathSquare(ctx, size / 2, size / 2, size);
-      paintZombie(ctx, size);
+      paintOutlined(ctx, ZOMBIE, size);
       if (size >= MIN_EYES_CELL) {
         ctx.beginPath();
         pathZombieEyes(ctx, size / 2, size / 2, size);
@@ -535,7 +492,7 @@ const legend: LegendItem[] = [
       swatchCell(ctx, size);
       ctx.beginPath();
       pathSquare(ctx, size / 2, size / 2, s);
-      paintZombie(ctx, s);
+      paintOutlined(ctx, ZOMBIE, s);
       ctx.beginPath();
       pathRing(ctx, size / 2, size / 2, s);
       paintRing(ctx, ZOMBIE_MARK, s);

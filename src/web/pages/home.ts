@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { selfContainedTypes } from '../../game-kit/player-types.ts';
 import { loadGames } from '../../game-kit/registry.ts';
 import type { AnyGame } from '../../game-kit/types.ts';
 import { notFound } from '../../server/errors.ts';
@@ -120,7 +121,8 @@ async function starterKit(game: AnyGame): Promise<Buffer> {
   const botFile = 'MyBot.ts';
   // The template sits in bots/ next to ../player.d.ts; in the kit they are side by side.
   const template = (await readFile(templatePath, 'utf8')).replace(/(\/\/\/\s*<reference\s+path=")[^"]*player\.d\.ts("\s*\/>)/, '$1player.d.ts$2');
-  const types = await readFile(game.bots.types, 'utf8');
+  // player.d.ts with the declarations the games share inlined: one self-contained file.
+  const types = await selfContainedTypes(game.bots.types);
   const tsconfig = {
     compilerOptions: {
       target: 'ES2022',

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import game from '../../../src/games/harry-potter/index.ts';
 import { GHOST, WIZARD, isSpellSolutionCorrect } from '../../../src/games/harry-potter/engine.ts';
-import { countComponents } from '../../../src/games/harry-potter/mapgen.ts';
+import { openComponents as countComponents } from '../../../src/game-kit/grid.ts';
 import { GameConfigError, isOver } from '../../../src/game-kit/types.ts';
 import { Rng } from '../../../src/game-kit/rng.ts';
 import { solveSpell } from './helpers.ts';

@@ -3,6 +3,8 @@
 // centred on (x, y) with `s` the cell size in CSS pixels; none allocates
 // beyond what the canvas API itself does.
 
+import { strokeOutlined } from '../../../web/client/viewer/paths.ts';
+
 export const GROUND = '#eee6cf';
 export const GRID_LINE = 'rgba(110, 90, 50, 0.13)';
 export const ROCK = '#6d5f52';
@@ -209,12 +211,7 @@ export function deadGoku(ctx: CanvasRenderingContext2D, x: number, y: number, s:
   ctx.lineTo(x + d, y + d);
   ctx.moveTo(x + d, y - d);
   ctx.lineTo(x - d, y + d);
-  ctx.strokeStyle = OUTLINE;
-  ctx.lineWidth = Math.max(2, s * 0.16);
-  ctx.stroke();
-  ctx.strokeStyle = color;
-  ctx.lineWidth = Math.max(1, s * 0.09);
-  ctx.stroke();
+  strokeOutlined(ctx, OUTLINE, Math.max(2, s * 0.16), color, Math.max(1, s * 0.09));
   ctx.lineCap = 'butt';
   ctx.globalAlpha = 1;
 }

@@ -36,6 +36,22 @@ const DJ = [0, 1, 1, 1, 0, -1, -1, -1, 0];
 const { Outside, Cave, Rock } = CellType;
 const { Dwarf } = UnitType;
 
+/** Keeps in dirs the directions of the lowest value so far: d joins them on a tie, replaces them below. Returns the lowest value. */
+function keepLowest(dirs: number[], low: number, v: number, d: number): number {
+  if (v < low) {
+    dirs.length = 0;
+    dirs.push(d);
+    return v;
+  }
+  if (v === low) dirs.push(d);
+  return low;
+}
+
+/** keepLowest for the highest value. */
+function keepHighest(dirs: number[], high: number, v: number, d: number): number {
+  return -keepLowest(dirs, -high, -v, d);
+}
+
 export default class extends Player {
   R = 0;
   C = 0;
@@ -114,24 +130,29 @@ export default class extends Player {
     }
   }
 
-  moveDwarves(): void {
-    const { dist, queue, R, C, mine } = this;
+  /**
+   * The distance map: each cell beyond the Balrog's reach is what seed(cell)
+   * says (1 a source, 0 passable, FAR a wall), then spread() over the given
+   * directions. Cells within the Balrog's reach are walls.
+   */
+  distances(step: number, seed: (c: Cell) => number): void {
+    const { dist, queue, R, C } = this;
     let tail = 0;
     for (let i = 0; i < R; i++)
       for (let j = 0; j < C; j++) {
         const p = i * C + j;
         dist[p] = FAR;
         if (this.nearBalrog(i, j)) continue;
-        const c = cell(i, j);
-        if (c.type === Cave) {
-          if (c.owner === mine) dist[p] = 0;
-          else {
-            dist[p] = 1;
-            queue[tail++] = p;
-          }
-        } else if (c.type === Outside) dist[p] = 0;
+        dist[p] = seed(cell(i, j));
+        if (dist[p] === 1) queue[tail++] = p;
       }
-    this.spread(tail, 1);
+    this.spread(tail, step);
+  }
+
+  moveDwarves(): void {
+    const { dist, C, mine } = this;
+    // Sources: caves the clan does not own; passable: Outside and the clan's caves.
+    this.distances(1, (c) => (c.type === Cave ? (c.owner === mine ? 0 : 1) : c.type === Outside ? 0 : FAR));
 
     for (const id of dwarves(mine)) {
       const { i, j } = unit(id).pos;
@@ -152,28 +173,10 @@ export default class extends Player {
           if (unit(c.id).player !== mine) enemies.push(d);
           continue;
         }
-        const v = dist[qi * C + qj]!;
-        if (v < low) {
-          low = v;
-          lowest.length = 0;
-          lowest.push(d);
-        } else if (v === low) lowest.push(d);
-        if (c.type === Rock) {
-          if (c.turns < fewest) {
-            fewest = c.turns;
-            rock.length = 0;
-            rock.push(d);
-          } else if (c.turns === fewest) rock.push(d);
-        }
+        low = keepLowest(lowest, low, dist[qi * C + qj]!, d);
+        if (c.type === Rock) fewest = keepLowest(rock, fewest, c.turns, d);
         if (c.treasure) gold.push(d);
-        if (c.type === Outside || c.type === Cave) {
-          const m = abs(qi - this.bi) + abs(qj - this.bj);
-          if (m > farthest) {
-            farthest = m;
-            away.length = 0;
-            away.push(d);
-          } else if (m === farthest) away.push(d);
-        }
+        if (c.type === Outside || c.type === Cave) farthest = keepHighest(away, farthest, abs(qi - this.bi) + abs(qj - this.bj), d);
       }
       if (gold.length > 0) this.pick(id, gold);
       else if (enemies.length > 0) this.pick(id, enemies);
@@ -195,25 +198,15 @@ export default class extends Player {
   }
 
   moveWizards(): void {
-    const { dist, queue, R, C, mine } = this;
-    let tail = 0;
-    for (let i = 0; i < R; i++)
-      for (let j = 0; j < C; j++) {
-        const p = i * C + j;
-        dist[p] = FAR;
-        if (this.nearBalrog(i, j)) continue;
-        const c = cell(i, j);
-        if (c.id !== -1) {
-          const u = unit(c.id);
-          if (u.type === Dwarf && u.player === mine) {
-            dist[p] = 1;
-            queue[tail++] = p;
-            continue;
-          }
-        }
-        if (c.type === Outside || c.type === Cave) dist[p] = 0;
+    const { dist, C, mine } = this;
+    // Sources: the clan's dwarves; passable: Outside and caves.
+    this.distances(2, (c) => {
+      if (c.id !== -1) {
+        const u = unit(c.id);
+        if (u.type === Dwarf && u.player === mine) return 1;
       }
-    this.spread(tail, 2);
+      return c.type === Outside || c.type === Cave ? 0 : FAR;
+    });
 
     for (const id of wizards(mine)) {
       const { i, j } = unit(id).pos;
@@ -231,20 +224,8 @@ export default class extends Player {
           if (unit(c.id).player !== mine) flee.push((d + 4) & 7);
           continue;
         }
-        const v = dist[qi * C + qj]!;
-        if (v < low) {
-          low = v;
-          lowest.length = 0;
-          lowest.push(d);
-        } else if (v === low) lowest.push(d);
-        if (c.type === Outside || c.type === Cave) {
-          const m = abs(qi - this.bi) + abs(qj - this.bj);
-          if (m > farthest) {
-            farthest = m;
-            away.length = 0;
-            away.push(d);
-          } else if (m === farthest) away.push(d);
-        }
+        low = keepLowest(lowest, low, dist[qi * C + qj]!, d);
+        if (c.type === Outside || c.type === Cave) farthest = keepHighest(away, farthest, abs(qi - this.bi) + abs(qj - this.bj), d);
       }
       for (let d = 1; d < 8; d += 2) {
         const qi = i + DI[d]!;

@@ -413,30 +413,30 @@ export async function startNow(db: Db, actorId: number, id: number): Promise<Tou
   return db.$transaction((tx) => startTournament(tx, id, actorId), TX);
 }
 
+/** Moves a tournament from one status to the other (audited) and returns its queued matches. */
+async function switchStatus(tx: Tx, actorId: number, id: number, from: 'running' | 'paused', to: 'running' | 'paused'): Promise<number[]> {
+  const t = await lockTournament(tx, id);
+  if (!t) throw notFound(`no tournament ${id}`);
+  if (t.status !== from) {
+    const verb = to === 'paused' ? 'paused' : 'resumed';
+    throw conflict(`tournament ${id} is ${t.status}: only a ${from} tournament can be ${verb}`, `not-${from}`);
+  }
+  await tx.tournament.update({ where: { id }, data: { status: to } });
+  await recordAudit(tx, { actorId, action: to === 'paused' ? 'tournament.pause' : 'tournament.resume', targetType: 'tournament', targetId: id });
+  const queued = await tx.match.findMany({ where: { tournamentId: id, status: 'queued' }, select: { id: true } });
+  return queued.map((m) => m.id);
+}
+
 /** No new match is queued; the queued ones are held back (their jobs removed after the commit). */
 export async function pauseTournament(db: Db, actorId: number, id: number): Promise<TournamentEffects> {
-  return db.$transaction(async (tx) => {
-    const t = await lockTournament(tx, id);
-    if (!t) throw notFound(`no tournament ${id}`);
-    if (t.status !== 'running') throw conflict(`tournament ${id} is ${t.status}: only a running tournament can be paused`, 'not-running');
-    await tx.tournament.update({ where: { id }, data: { status: 'paused' } });
-    await recordAudit(tx, { actorId, action: 'tournament.pause', targetType: 'tournament', targetId: id });
-    const queued = await tx.match.findMany({ where: { tournamentId: id, status: 'queued' }, select: { id: true } });
-    return { ...noEffects(), holdBack: queued.map((m) => m.id) };
-  }, TX);
+  return db.$transaction(async (tx) => ({ ...noEffects(), holdBack: await switchStatus(tx, actorId, id, 'running', 'paused') }), TX);
 }
 
 /** Back to running: the held-back matches are queued again and the current round moves on. */
 export async function resumeTournament(db: Db, actorId: number, id: number): Promise<TournamentEffects> {
   return db.$transaction(async (tx) => {
-    const t = await lockTournament(tx, id);
-    if (!t) throw notFound(`no tournament ${id}`);
-    if (t.status !== 'paused') throw conflict(`tournament ${id} is ${t.status}: only a paused tournament can be resumed`, 'not-paused');
-    await tx.tournament.update({ where: { id }, data: { status: 'running' } });
-    await recordAudit(tx, { actorId, action: 'tournament.resume', targetType: 'tournament', targetId: id });
-    const queued = await tx.match.findMany({ where: { tournamentId: id, status: 'queued' }, select: { id: true } });
     const effects = noEffects();
-    effects.enqueue.push(...queued.map((m) => m.id));
+    effects.enqueue.push(...(await switchStatus(tx, actorId, id, 'paused', 'running')));
     return advanceLocked(tx, id, effects);
   }, TX);
 }

@@ -41,6 +41,7 @@ function dosDateTime(d: Date): { time: number; date: number } {
 }
 
 const UTF8_NAMES = 0x0800; // general purpose bit 11: names are UTF-8
+const STORE = 0;
 const DEFLATE = 8;
 const VERSION = 20; // 2.0: deflate
 
@@ -60,23 +61,33 @@ function header(signature: number, fields: readonly Field[]): Buffer {
   return b;
 }
 
-export function zip(entries: ZipEntry[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  const now = new Date();
-  for (const e of entries) {
+export interface ZipStreamEntry extends ZipEntry {
+  /** Stored as is (method 0): for data already compressed (gzip'd replays). */
+  store?: boolean;
+}
+
+/** Writes entries one after another: each entry's local header and data at once, the central directory at the end. */
+class ZipWriter {
+  private readonly centrals: Buffer[] = [];
+  private offset = 0;
+  private count = 0;
+  private readonly now = new Date();
+
+  constructor(private readonly level: number) {}
+
+  /** The local header, name and data of one entry; its central directory record is kept for the end. */
+  entry(e: ZipStreamEntry): Buffer[] {
     if (!e.name || e.name.startsWith('/') || e.name.split('/').includes('..')) throw new Error(`bad zip entry name "${e.name}"`);
     const name = Buffer.from(e.name, 'utf8');
     const data = typeof e.data === 'string' ? Buffer.from(e.data, 'utf8') : e.data;
-    const packed = deflateRawSync(data, { level: 9 });
+    const packed = e.store ? data : deflateRawSync(data, { level: this.level });
     const crc = crc32(data);
-    const { time, date } = dosDateTime(e.date ?? now);
+    const { time, date } = dosDateTime(e.date ?? this.now);
 
     // The local file header and the central directory entry share these fields, in this order.
     const fields: Field[] = [
       [2, UTF8_NAMES],
-      [2, DEFLATE],
+      [2, e.store ? STORE : DEFLATE],
       [2, time],
       [2, date],
       [4, crc],
@@ -85,8 +96,6 @@ export function zip(entries: ZipEntry[]): Buffer {
       [2, name.length],
     ];
     const local = header(0x04034b50, [[2, VERSION], ...fields, [2, 0]]); // then: extra field length
-    locals.push(local, name, packed);
-
     const central = header(0x02014b50, [
       [2, (3 << 8) | VERSION], // made by: Unix, so the attributes below are a mode
       [2, VERSION],
@@ -96,82 +105,42 @@ export function zip(entries: ZipEntry[]): Buffer {
       [2, 0], // disk number
       [2, 0], // internal attributes
       [4, (0o100644 << 16) >>> 0], // external attributes: a regular file, rw-r--r--
-      [4, offset],
+      [4, this.offset],
     ]);
-    centrals.push(central, name);
-
-    offset += local.length + name.length + packed.length;
+    this.centrals.push(central, name);
+    this.offset += local.length + name.length + packed.length;
+    this.count++;
+    return [local, name, packed];
   }
-  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
-  const end = header(0x06054b50, [
-    [2, 0], // this disk's number
-    [2, 0], // the disk the central directory starts on
-    [2, entries.length], // entries on this disk
-    [2, entries.length], // entries in all
-    [4, centralSize],
-    [4, offset], // where the central directory starts
-    [2, 0], // comment length
-  ]);
-  return Buffer.concat([...locals, ...centrals, end]);
+
+  /** The central directory and its end record. */
+  end(): Buffer {
+    const centralSize = this.centrals.reduce((n, b) => n + b.length, 0);
+    const end = header(0x06054b50, [
+      [2, 0], // this disk's number
+      [2, 0], // the disk the central directory starts on
+      [2, this.count], // entries on this disk
+      [2, this.count], // entries in all
+      [4, centralSize],
+      [4, this.offset], // where the central directory starts
+      [2, 0], // comment length
+    ]);
+    return Buffer.concat([...this.centrals, end]);
+  }
 }
 
-export interface ZipStreamEntry extends ZipEntry {
-  /** Stored as is (method 0): for data already compressed (gzip'd replays). */
-  store?: boolean;
+export function zip(entries: ZipEntry[]): Buffer {
+  const w = new ZipWriter(9);
+  return Buffer.concat([...entries.flatMap((e) => w.entry(e)), w.end()]);
 }
 
 /** The archive as a sequence of chunks: each entry's header and data as soon as the entry comes, the central directory at the end. */
 export async function* zipStream(entries: AsyncIterable<ZipStreamEntry> | Iterable<ZipStreamEntry>): AsyncGenerator<Buffer> {
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  let count = 0;
-  const now = new Date();
+  const w = new ZipWriter(6);
   for await (const e of entries) {
-    if (!e.name || e.name.startsWith('/') || e.name.split('/').includes('..')) throw new Error(`bad zip entry name "${e.name}"`);
-    const name = Buffer.from(e.name, 'utf8');
-    const data = typeof e.data === 'string' ? Buffer.from(e.data, 'utf8') : e.data;
-    const method = e.store ? 0 : DEFLATE;
-    const packed = e.store ? data : deflateRawSync(data, { level: 6 });
-    const crc = crc32(data);
-    const { time, date } = dosDateTime(e.date ?? now);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(VERSION, 4);
-    local.writeUInt16LE(UTF8_NAMES, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
-    yield Buffer.concat([local, name]);
-    yield packed;
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE((3 << 8) | VERSION, 4);
-    central.writeUInt16LE(VERSION, 6);
-    central.writeUInt16LE(UTF8_NAMES, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, name);
-    offset += local.length + name.length + packed.length;
-    count++;
+    const [local, name, packed] = w.entry(e);
+    yield Buffer.concat([local!, name!]);
+    yield packed!;
   }
-  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(count, 8);
-  end.writeUInt16LE(count, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  yield Buffer.concat([...centrals, end]);
+  yield w.end();
 }

@@ -7,12 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { registerUser, startTestApi, type TestUser } from '../server/setup.ts';
+import { adminGrant } from '../../src/cli/admin.ts';
 import { coinsBot, qualifiedPlayer, TEST_GAMES, type TestPlayer } from './fixtures.ts';
 
 process.env.ARBITER_GAMES_PATH = TEST_GAMES;
 
-const { app, db } = await startTestApi({ ADMIN_USERS: 'boss' });
+const { app, db } = await startTestApi();
 const boss = await registerUser(app, 'boss');
+await adminGrant(db, 'grant', 'boss');
 const alice = await registerUser(app, 'alice');
 const bob = await registerUser(app, 'bob');
 const carol = await registerUser(app, 'carol');

@@ -468,12 +468,9 @@ export async function rerunMatch(db: Db, actorId: number, id: number, matchId: n
 
 const ISO = (d: Date | null) => (d ? d.toISOString() : null);
 
-export async function listTournaments(db: Db) {
-  const rows = await db.tournament.findMany({
-    orderBy: { id: 'desc' },
-    include: { _count: { select: { entries: true } }, entries: { where: { place: 1 }, select: { name: true } } },
-  });
-  return rows.map((t) => ({
+/** What every view of a tournament shows of it. */
+function summary(t: { id: number; game: string; name: string; status: string; freezeAt: Date; startedAt: Date | null; finishedAt: Date | null; round: number }) {
+  return {
     id: t.id,
     game: t.game,
     name: t.name,
@@ -482,6 +479,16 @@ export async function listTournaments(db: Db) {
     startedAt: ISO(t.startedAt),
     finishedAt: ISO(t.finishedAt),
     round: t.round,
+  };
+}
+
+export async function listTournaments(db: Db) {
+  const rows = await db.tournament.findMany({
+    orderBy: { id: 'desc' },
+    include: { _count: { select: { entries: true } }, entries: { where: { place: 1 }, select: { name: true } } },
+  });
+  return rows.map((t) => ({
+    ...summary(t),
     entries: t._count.entries,
     champion: t.entries[0]?.name ?? null,
   }));
@@ -561,16 +568,9 @@ export async function tournamentDetail(db: Db, id: number) {
   const standings = started ? await computeStandings(db, id) : [];
   const owner = new Map(entries.map((e) => [e.entryIndex, e.user.username]));
   return {
-    id: t.id,
-    game: t.game,
-    name: t.name,
-    status: t.status as TournamentStatus,
-    freezeAt: t.freezeAt.toISOString(),
-    startedAt: ISO(t.startedAt),
-    finishedAt: ISO(t.finishedAt),
+    ...summary(t),
     seed: started ? t.seed : null,
     config,
-    round: t.round,
     entries: entries.map((e) => ({ entry: e.entryIndex, name: e.name, owner: e.user.username, submissionId: e.submissionId, eliminatedRound: e.eliminatedRound, place: e.place })),
     rounds: [...rounds.values()] as { round: number; final: boolean; groups: TournamentGroupView[] }[],
     standings: standings.map((s, i) => ({

@@ -10,6 +10,16 @@ export const idParams = {
   properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
 } as const;
 
+/** `limit` and `offset` query parameters of a paged list. */
+export const paging = (maxLimit: number, defaultLimit: number) =>
+  ({
+    limit: { type: 'integer', minimum: 1, maximum: maxLimit, default: defaultLimit },
+    offset: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
+  }) as const;
+
+/** A querystring of only these properties. */
+export const query = <P extends Record<string, unknown>>(properties: P) => ({ type: 'object', additionalProperties: false, properties }) as const;
+
 // Response schemas, so /docs shows the real status codes and bodies. Objects
 // keep additionalProperties: fields added later still go out, and /docs
 // documents the ones clients rely on.

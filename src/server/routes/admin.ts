@@ -12,7 +12,7 @@ import { decodeUtf8 } from '../../domain/submissions.ts';
 import { loadGames } from '../../game-kit/registry.ts';
 import { requireAdmin } from '../auth.ts';
 import { badRequest, notFound, tooLarge } from '../errors.ts';
-import { idParams, refusals } from '../schemas.ts';
+import { idParams, paging, query, refusals } from '../schemas.ts';
 import { readHealth } from './ops.ts';
 
 const TAGS = ['admin'];
@@ -207,16 +207,7 @@ export default async function adminRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         summary: 'The audit: every admin action (who, what, to what, when), newest first',
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
-            offset: { type: 'integer', minimum: 0, maximum: 10_000_000, default: 0 },
-            targetType: { type: 'string', maxLength: 32 },
-            targetId: { type: 'string', maxLength: 64 },
-          },
-        },
+        querystring: query({ ...paging(500, 50), targetType: { type: 'string', maxLength: 32 }, targetId: { type: 'string', maxLength: 64 } }),
         response: { 200: ok, ...refusals(400, 401, 403) },
       },
     },

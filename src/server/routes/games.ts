@@ -3,14 +3,11 @@
 import type { FastifyInstance } from 'fastify';
 import { loadGames } from '../../game-kit/registry.ts';
 import { notFound } from '../errors.ts';
-import { gamesSchema, leaderboardSchema, playerProfileSchema, refusals } from '../schemas.ts';
+import { gamesSchema, leaderboardSchema, playerProfileSchema, paging, refusals } from '../schemas.ts';
 import { readLeaderboard } from '../../ratings/leaderboard.ts';
 import { readPlayerProfile } from '../../domain/players.ts';
 
-const page = {
-  limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
-  offset: { type: 'integer', minimum: 0, maximum: 1000000, default: 0 },
-} as const;
+const page = paging(500, 100);
 
 const GAME_ID = { type: 'string', minLength: 1, maxLength: 64 } as const;
 

@@ -6,7 +6,7 @@ import { forbidden, HttpError, notFound } from '../errors.ts';
 import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../scheduler/retention.ts';
 import { matchOut, matchInclude } from '../../domain/serialize.ts';
 import { listMatches, type ListQuery } from '../../domain/matches.ts';
-import { idParams, matchListSchema, matchSchema, refusals } from '../schemas.ts';
+import { idParams, matchListSchema, matchSchema, paging, refusals } from '../schemas.ts';
 import { MATCH_KINDS, MATCH_STATUSES } from '../../domain/statuses.ts';
 
 export default async function matchRoutes(app: FastifyInstance) {
@@ -27,8 +27,7 @@ export default async function matchRoutes(app: FastifyInstance) {
             kind: { type: 'string', enum: MATCH_KINDS },
             status: { type: 'string', enum: MATCH_STATUSES },
             submission: { type: 'integer', minimum: 1, maximum: 2147483647 },
-            limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-            offset: { type: 'integer', minimum: 0, maximum: 1000000, default: 0 },
+            ...paging(200, 50),
             before: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'only matches with a smaller id (keyset paging)' },
             mine: { type: 'integer', enum: [0, 1], description: '1: only the challenges I asked for (logged in)' },
           },

@@ -10,7 +10,7 @@ import { submitRateLimit } from '../rate-limits.ts';
 import { statusOut, FINAL_STATUSES, matchOut, matchInclude, submissionSelect } from '../../domain/serialize.ts';
 import { clientKey } from '../attempt-budgets.ts';
 import type { JudgeEventMessage } from '../events.ts';
-import { idParams, mySubmissionsSchema, refusals, submissionCreatedSchema, submissionSchema } from '../schemas.ts';
+import { idParams, mySubmissionsSchema, paging, query, refusals, submissionCreatedSchema, submissionSchema } from '../schemas.ts';
 
 /** A file as the API receives it, before the domain's checks. */
 interface Upload {
@@ -267,15 +267,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       schema: {
         tags: ['submissions'],
         summary: 'My submissions, newest first',
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-            offset: { type: 'integer', minimum: 0, maximum: 1000000, default: 0 },
-            game: { type: 'string', maxLength: 64 },
-          },
-        },
+        querystring: query({ ...paging(200, 50), game: { type: 'string', maxLength: 64 } }),
         response: { 200: mySubmissionsSchema, ...refusals(400, 401) },
       },
     },

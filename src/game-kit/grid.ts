@@ -1,5 +1,7 @@
 // Board helpers engines share.
 
+import type { Rng } from './rng.ts';
+
 /** Number of 4-connected components of the open cells of a rows × cols board (blocked[i*cols+j] is 0 where open). */
 export function openComponents(blocked: ArrayLike<number>, rows: number, cols: number): number {
   const seen = new Uint8Array(rows * cols);
@@ -22,4 +24,19 @@ export function openComponents(blocked: ArrayLike<number>, rows: number, cols: n
     }
   }
   return comps;
+}
+
+/** What every board game's state starts with: its config, the board's size, the round and the random stream. */
+export interface BoardState<C> {
+  cfg: C;
+  rows: number;
+  cols: number;
+  /** Rounds played so far (the round the bots are about to play). */
+  round: number;
+  rng: Rng;
+}
+
+/** A copy of those fields for the next state: the config is shared, the random stream copied. */
+export function copyBoardState<C>(s: BoardState<C>): BoardState<C> {
+  return { cfg: s.cfg, rows: s.rows, cols: s.cols, round: s.round, rng: s.rng.clone() };
 }

@@ -28,6 +28,12 @@ export type Setting = IntSetting | TextSetting;
 
 /** The number of players of a game for four (every game here: the originals assert it too). */
 export const FOUR_PLAYERS: IntSetting = { kind: 'int', min: 4, max: 4, default: 4, doc: 'players (the game is for four)' };
+
+/** The number of rounds of a match: 1 to max. */
+export const roundsSetting = (max: number, def: number, doc = 'rounds of a match'): IntSetting => ({ kind: 'int', min: 1, max, default: def, doc });
+
+/** One side of the board, in cells. */
+export const boardSide = (side: 'rows' | 'columns', min: number, max: number, def: number): IntSetting => ({ kind: 'int', min, max, default: def, doc: `${side} of the board` });
 export type SettingsTable = Readonly<Record<string, Setting>>;
 
 /** The config object a table describes: integers and texts under the table's keys. */

@@ -1,14 +1,14 @@
 // Harry Potter settings: the keys of the original default.cnf in snake case
 // (the original default.cnf). NUM_PLAYERS is fixed to 4.
 
-import { defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, type ConfigOf } from '../../game-kit/settings.ts';
+import { boardSide, type ConfigOf, defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, roundsSetting } from '../../game-kit/settings.ts';
 
 export const SETTINGS = defineSettings({
   table: {
     num_players: FOUR_PLAYERS,
-    num_rounds: { kind: 'int', min: 1, max: 10000, default: 200, doc: 'rounds of a match' },
-    board_rows: { kind: 'int', min: 20, max: 120, default: 60, doc: 'rows of the board' },
-    board_cols: { kind: 'int', min: 20, max: 120, default: 60, doc: 'columns of the board' },
+    num_rounds: roundsSetting(10000, 200),
+    board_rows: boardSide('rows', 20, 120, 60),
+    board_cols: boardSide('columns', 20, 120, 60),
     num_ini_wizards_per_clan: { kind: 'int', min: 0, max: 200, default: 20, doc: 'wizards each clan starts with' },
     num_ini_books: { kind: 'int', min: 0, max: 500, default: 50, doc: 'books on the board at any time' },
     clan_ini_magic_strength: { kind: 'int', min: 0, max: 1_000_000, default: 1000, doc: 'magic strength of each clan at the start' },

@@ -6,6 +6,7 @@
 // Pure: next() clones what it changes and keeps the RNG inside the state.
 
 import { Rng } from '../../game-kit/rng.ts';
+import { copyBoardState, type BoardState } from '../../game-kit/grid.ts';
 import type { HPConfig } from './config.ts';
 
 // Dir {Down, DR, Right, RU, Up, UL, Left, LD}: offsets (di, dj).
@@ -25,13 +26,7 @@ export const SPELL_SIZE = 15;
 /** No spell during the last 50 rounds (statement; Board::execute). */
 export const NO_SPELL_LAST_ROUNDS = 50;
 
-export interface HPState {
-  cfg: HPConfig;
-  rows: number;
-  cols: number;
-  /** Rounds played so far (the round the bots are about to play). */
-  round: number;
-  rng: Rng;
+export interface HPState extends BoardState<HPConfig> {
   /** 1 = wall. Never changes after create(), so it is shared between states. */
   wall: Uint8Array;
   /** Owner of each cell, -1 = nobody. */
@@ -70,11 +65,7 @@ export interface HPEvent {
 
 export function cloneState(s: HPState): HPState {
   return {
-    cfg: s.cfg,
-    rows: s.rows,
-    cols: s.cols,
-    round: s.round,
-    rng: s.rng.clone(),
+    ...copyBoardState(s),
     wall: s.wall,
     owner: s.owner.slice(),
     cellId: s.cellId.slice(),

@@ -1,21 +1,21 @@
 // Moria settings: the keys of the original default.cnf plus
 // the constants Settings.hh hard-codes.
 
-import { defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, type ConfigOf } from '../../game-kit/settings.ts';
+import { boardSide, type ConfigOf, defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, roundsSetting } from '../../game-kit/settings.ts';
 
 /** Ranges: Settings.cc asserts nb_players == 4 and rows == cols == 60. */
 export const SETTINGS = defineSettings({
   table: {
     nb_players: FOUR_PLAYERS,
-    nb_rounds: { kind: 'int', min: 1, max: 1000, default: 200, doc: 'rounds of a match' },
+    nb_rounds: roundsSetting(1000, 200),
     nb_dwarves: { kind: 'int', min: 1, max: 20, default: 20, doc: 'dwarves per player' },
     nb_wizards: { kind: 'int', min: 0, max: 5, default: 5, doc: 'wizards per player' },
     max_nb_orcs: { kind: 'int', min: 0, max: 20, default: 20, doc: 'orcs on the board at most' },
     nb_trolls: { kind: 'int', min: 0, max: 4, default: 4, doc: 'trolls' },
     treasure_value: { kind: 'int', min: 0, max: 1000, default: 10, doc: 'points per treasure (a cave cell is worth 1)' },
     rock_resistance: { kind: 'int', min: 1, max: 100, default: 5, doc: 'hits a rock cell takes to dig' },
-    rows: { kind: 'int', min: 60, max: 60, default: 60, doc: 'rows of the board' },
-    cols: { kind: 'int', min: 60, max: 60, default: 60, doc: 'columns of the board' },
+    rows: boardSide('rows', 60, 60, 60),
+    cols: boardSide('columns', 60, 60, 60),
     board: {
       kind: 'text',
       maxChars: 8000,

@@ -1,14 +1,14 @@
 // The Walking Dead: parameters, named as in the original default.cnf (in
 // snake case), with the values of that file.
 
-import { defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, type ConfigOf } from '../../game-kit/settings.ts';
+import { boardSide, type ConfigOf, defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, roundsSetting } from '../../game-kit/settings.ts';
 
 export const SETTINGS = defineSettings({
   table: {
     num_players: FOUR_PLAYERS,
-    num_rounds: { kind: 'int', min: 1, max: 10000, default: 200, doc: 'rounds of a match' },
-    board_rows: { kind: 'int', min: 12, max: 120, default: 60, doc: 'rows of the board' },
-    board_cols: { kind: 'int', min: 12, max: 120, default: 60, doc: 'columns of the board' },
+    num_rounds: roundsSetting(10000, 200),
+    board_rows: boardSide('rows', 12, 120, 60),
+    board_cols: boardSide('columns', 12, 120, 60),
     num_ini_units_per_clan: { kind: 'int', min: 1, max: 100, default: 20, doc: 'units each clan starts with' },
     num_ini_zombies: { kind: 'int', min: 0, max: 200, default: 10, doc: 'zombies at the start' },
     num_ini_food: { kind: 'int', min: 0, max: 200, default: 15, doc: 'food items on the board at any time' },

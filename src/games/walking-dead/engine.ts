@@ -9,6 +9,7 @@
 
 import { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE } from './frame.ts';
 import { Rng } from '../../game-kit/rng.ts';
+import { copyBoardState, type BoardState } from '../../game-kit/grid.ts';
 import { LibcRand } from '../../game-kit/libc-rand.ts';
 import type { TwdConfig } from './config.ts';
 import { generateWaste } from './mapgen.ts';
@@ -23,12 +24,7 @@ export const DJ = [0, 1, 1, 1, 0, -1, -1, -1] as const;
 /** A validated order: [unit id, dir]. */
 export type TwdOrder = [id: number, dir: number];
 
-export interface TwdState {
-  cfg: TwdConfig;
-  rows: number;
-  cols: number;
-  round: number;
-  rng: Rng;
+export interface TwdState extends BoardState<TwdConfig> {
   /** 1 = waste. Never mutated after create (shared between states). */
   waste: Uint8Array;
   /** Owner clan of each cell, -1 none. */
@@ -70,11 +66,7 @@ export type TwdEvent =
 
 export function cloneState(s: TwdState): TwdState {
   return {
-    cfg: s.cfg,
-    rows: s.rows,
-    cols: s.cols,
-    round: s.round,
-    rng: s.rng.clone(),
+    ...copyBoardState(s),
     waste: s.waste,
     owner: s.owner.slice(),
     cellUnit: s.cellUnit.slice(),

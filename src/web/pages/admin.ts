@@ -175,20 +175,22 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     return n;
   };
 
-  app.post<{ Body: FormBody }>('/admin/actions/user', async (request, reply) => {
-    const me = adminOf(request, reply);
-    if (!me) return reply;
-    const b = request.body ?? {};
+  /** A form action for admins only: the handler gets the admin and the form's fields. */
+  const action = (path: string, handler: (me: AuthUser, b: FormBody, reply: FastifyReply, request: FastifyRequest) => Promise<unknown>) =>
+    app.post<{ Body: FormBody }>(path, async (request, reply) => {
+      const me = adminOf(request, reply);
+      if (!me) return reply;
+      return handler(me, request.body ?? {}, reply, request);
+    });
+
+  action('/admin/actions/user', async (me, b, reply) => {
     const disable = str(b.action) === 'disable';
     const u = await setUserDisabled(db, me.id, idOf(b.id), disable);
     const to = str(b.back).startsWith('/admin/users') ? str(b.back) : '/admin/users';
     return back(reply, `${u.username} ${disable ? 'disabled' : 'enabled'}`, to);
   });
 
-  app.post<{ Body: FormBody }>('/admin/actions/submission', async (request, reply) => {
-    const me = adminOf(request, reply);
-    if (!me) return reply;
-    const b = request.body ?? {};
+  action('/admin/actions/submission', async (me, b, reply, request) => {
     const id = idOf(b.id);
     const action = str(b.action);
     const to = /^\/submissions\/\d+$/.test(str(b.back)) ? str(b.back) : '/admin';
@@ -203,10 +205,7 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     return to === '/admin' ? back(reply, `submission ${id} ${action}d`) : reply.redirect(to, 303);
   });
 
-  app.post<{ Body: FormBody }>('/admin/actions/name', async (request, reply) => {
-    const me = adminOf(request, reply);
-    if (!me) return reply;
-    const b = request.body ?? {};
+  action('/admin/actions/name', async (me, b, reply) => {
     const game = str(b.game);
     const name = str(b.name);
     if (str(b.action) === 'rename') {
@@ -218,10 +217,7 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     return back(reply, `${name} released in ${game}: anyone may claim it`);
   });
 
-  app.post<{ Body: FormBody }>('/admin/actions/deadline', async (request, reply) => {
-    const me = adminOf(request, reply);
-    if (!me) return reply;
-    const b = request.body ?? {};
+  action('/admin/actions/deadline', async (me, b, reply) => {
     const text = str(b.deadline);
     let deadline: Date | null = null;
     if (text) {
@@ -233,10 +229,7 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     return back(reply, row.submissionDeadline ? `deadline of ${row.game} set to ${row.submissionDeadline.toISOString()}` : `deadline of ${row.game} cleared`);
   });
 
-  app.post<{ Body: FormBody }>('/admin/actions/ratings-reset', async (request, reply) => {
-    const me = adminOf(request, reply);
-    if (!me) return reply;
-    const b = request.body ?? {};
+  action('/admin/actions/ratings-reset', async (me, b, reply) => {
     if (str(b.confirm) !== 'yes') throw badRequest('not confirmed');
     const r = await resetRatings(db, me.id, str(b.game));
     return back(reply, `ratings of ${str(b.game)} reset: ${r.players} players, ${r.historyRowsCleared} history rows cleared`);
@@ -268,10 +261,8 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     return back(reply, `private Dummy installed for ${game}: it passed the compile check and self-play`);
   });
 
-  app.post<{ Body: FormBody }>('/admin/actions/dummy-remove', async (request, reply) => {
-    const me = adminOf(request, reply);
-    if (!me) return reply;
-    const game = str(request.body?.game);
+  action('/admin/actions/dummy-remove', async (me, b, reply) => {
+    const game = str(b.game);
     await removePrivateDummy(db, me.id, game);
     return back(reply, `private Dummy of ${game} removed: the shipped Dummy plays again`);
   });

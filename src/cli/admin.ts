@@ -24,8 +24,15 @@ export async function adminCommand(args: string[], env: NodeJS.ProcessEnv = proc
   const [action, username, ...extra] = positionals;
   if ((action !== 'grant' && action !== 'revoke') || !username || extra.length > 0) throw new UsageError(`usage: ${USAGE}`);
   const config = loadConfig(env);
-  const { createDb, migrate, closeDb } = await import('../db/client.ts');
-  const db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { createDb, migrate, closeDb, EmbeddedDbBusyError } = await import('../db/client.ts');
+  let db;
+  try {
+    db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  } catch (err) {
+    if (!(err instanceof EmbeddedDbBusyError)) throw err;
+    console.error(`arbiter admin: ${err.message}`);
+    return 1;
+  }
   try {
     await migrate(db);
     console.log(await adminGrant(db, action, username));

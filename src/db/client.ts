@@ -9,7 +9,7 @@
 // open the database.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, existsSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -83,8 +83,14 @@ export async function createDb(config: DbConfig = {}): Promise<Db> {
     dir = join(dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
   }
+  const releaseLock = dir === 'memory://' ? () => {} : lockEmbedded(dir);
   const lite = new PGlite(dir);
-  await lite.waitReady;
+  try {
+    await lite.waitReady;
+  } catch (e) {
+    releaseLock();
+    throw e;
+  }
   const db = new PrismaClient({ adapter: new PrismaPGlite(lite) });
   raw.set(db, {
     kind: 'pglite',
@@ -100,9 +106,67 @@ export async function createDb(config: DbConfig = {}): Promise<Db> {
     },
     async close() {
       await lite.close();
+      releaseLock();
     },
   });
   return db;
+}
+
+/** The lock files this process holds. */
+const heldHere = new Set<string>();
+
+export class EmbeddedDbBusyError extends Error {
+  override name = 'EmbeddedDbBusyError';
+}
+
+/**
+ * PGlite keeps the database in the memory of the one process that opened it
+ * and writes it back to disk: a second process on the same folder would read
+ * a stale copy and overwrite the first one's writes. So the folder holds a
+ * lock file with the owner's pid; nobody else (not even a second client in
+ * the same process) opens it while that pid is alive (a lock left by a killed
+ * process is taken over; one with this process's own pid counts only if this
+ * process holds it now, since a container restarted with the same pid finds
+ * its old lock).
+ */
+function lockEmbedded(dir: string): () => void {
+  const path = join(dir, 'arbiter.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: 'wx' });
+      heldHere.add(path);
+      const release = () => {
+        process.off('exit', release);
+        heldHere.delete(path);
+        try {
+          if (readFileSync(path, 'utf8') === String(process.pid)) unlinkSync(path);
+        } catch {
+          // already gone
+        }
+      };
+      process.on('exit', release);
+      return release;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const owner = Number(readFileSync(path, 'utf8').trim());
+      if (Number.isInteger(owner) && owner > 0 && (owner === process.pid ? heldHere.has(path) : isAlive(owner))) {
+        throw new EmbeddedDbBusyError(
+          `the embedded database in ${dir} is open in process ${owner} (npm start?): stop that process first, or point both at PostgreSQL with DATABASE_URL`,
+        );
+      }
+      unlinkSync(path); // left by a process that is gone
+    }
+  }
+  throw new EmbeddedDbBusyError(`could not lock the embedded database in ${dir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Disconnects the client (and closes PGlite). */

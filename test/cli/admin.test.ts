@@ -41,6 +41,11 @@ test('grant and revoke on the embedded database under DATA_DIR, each in the audi
 
   db = await createDb({ dataDir });
   try {
+    // While a process holds the embedded database, the command refuses rather than write a copy the holder would overwrite.
+    const busy = arbiter('grant', 'teacher');
+    assert.equal(busy.status, 1);
+    assert.match(busy.stderr, new RegExp(`the embedded database in .* is open in process ${process.pid}`));
+    await assert.rejects(createDb({ dataDir }), /is open in process/);
     assert.equal((await db.user.findUniqueOrThrow({ where: { usernameLower: 'teacher' } })).isAdmin, false);
     const lines = await db.auditEntry.findMany({ orderBy: { id: 'asc' } });
     assert.deepEqual(

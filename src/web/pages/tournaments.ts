@@ -43,7 +43,7 @@ function statusBadge(status: string): Html {
 function seatCell(s: TournamentDetail['rounds'][number]['groups'][number]['seats'][number]): Html {
   const result = s.rank !== null ? html` <span class="muted">#${s.rank} · ${s.score ?? 0}</span>` : '';
   const name = s.builtin ? html`<span class="muted">${s.name}</span>` : s.fell ? html`<s>${s.name}</s>` : html`<strong>${s.name}</strong>`;
-  return html`<li class="seat" data-entry="${s.entry === null ? '' : String(s.entry)}" data-fell="${s.fell ? 'true' : 'false'}">${name}${result}${s.frozen ? html` <span class="badge failed">froze</span>` : ''}</li>`;
+  return html`<li class="group-seat" data-entry="${s.entry === null ? '' : String(s.entry)}" data-fell="${s.fell ? 'true' : 'false'}">${name}${result}${s.frozen ? html` <span class="badge failed">froze</span>` : ''}</li>`;
 }
 
 function adminControls(d: { id: number; status: string }): Html {

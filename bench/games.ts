@@ -1,6 +1,9 @@
 // Per game: engine-only time of a full match (no bots, no orders), a full
 // match of four Demo bots sandboxed and in-process (the sandbox tax), and the
-// host overhead of one sandboxed play() call with the game's real view.
+// host overhead of one sandboxed play() call with the game's real view: a
+// Null bot in an isolate called the way a match process calls it (the
+// watcher thread and its note file included), against the same bot as an
+// in-process function. Each figure is printed with its goal.
 
 import { loadGames } from '../src/game-kit/registry.ts';
 import { isOver, type AnyGame } from '../src/game-kit/types.ts';
@@ -9,8 +12,13 @@ import { runMatch } from '../src/runner/run-match.ts';
 import { LOG_CAP_BYTES } from '../src/limits.ts';
 import { compileBot } from '../sandbox/compile.ts';
 import { buildPrelude } from '../sandbox/prelude.ts';
-import { SandboxBotHost, sharedPool } from '../sandbox/sandbox-host.ts';
+import { sharedPool } from '../sandbox/sandbox-host.ts';
+import { IsolateBotHost } from '../sandbox/isolate-host.ts';
+import { installCallMeter } from '../sandbox/call-meter.ts';
 import { InProcessBotHost } from '../sandbox/inprocess-host.ts';
+import { tmpdir, loadavg, availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { encodeReplay } from '../src/replay/io.ts';
 import type { BotHost } from '../sandbox/host.ts';
 
@@ -79,7 +87,15 @@ async function callOverhead(game: AnyGame, host: BotHost): Promise<number> {
   return perCall;
 }
 
+/** Goals the figures are held to (printed next to them). */
+const GOALS = { callOverheadUs: 50, sandboxTax: 1.15 };
+
 export async function run(filter?: string[]): Promise<void> {
+  // The host overhead is measured in this process the way a match process runs its bots.
+  const notePath = join(tmpdir(), `arbiter-bench-note-${process.pid}`);
+  const meter = installCallMeter(notePath);
+  console.log(`machine: ${availableParallelism()} core(s), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at start`);
+  const summary: string[] = [];
   const games = [...(await loadGames()).values()].filter((g) => !filter?.length || filter.includes(g.id));
   for (const game of games) {
     if (!game.bots.builtin['Demo'] || !game.bots.builtin['Null']) {
@@ -97,7 +113,7 @@ export async function run(filter?: string[]): Promise<void> {
     const inprocRuns: number[] = [];
     let size = 0;
     let cpu = 0;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       let start = process.hrtime.bigint();
       const out = await runMatch({ game: game.id, seed: SEED + i, seats });
       sandboxRuns.push(ms(start));
@@ -109,18 +125,25 @@ export async function run(filter?: string[]): Promise<void> {
     }
     const sandboxed = median(sandboxRuns);
     const inproc = median(inprocRuns);
-    const sandboxCall = await callOverhead(game, new SandboxBotHost());
+    const sandboxCall = await callOverhead(game, new IsolateBotHost());
     const inprocCall = await callOverhead(game, new InProcessBotHost());
     const compile = await compileCost(demo.source, demo.filename);
     console.log(`\n${game.title} (${engine.rounds} rounds, seed ${SEED}+)`);
     console.log(`  engine only, no bots:                 ${engine.ms.toFixed(1)} ms per match`);
     console.log(`  4 x Demo sandboxed (warm pool):       ${sandboxed.toFixed(0)} ms per match (first match, cold pool: ${cold.toFixed(0)} ms)`);
     console.log(`  4 x Demo as in-process functions:     ${inproc.toFixed(0)} ms per match`);
-    console.log(`  sandbox tax (sandboxed / in-process): ${(sandboxed / inproc).toFixed(2)}`);
-    console.log(`  host overhead per bot call:           ${sandboxCall.toFixed(0)} µs sandboxed, ${inprocCall.toFixed(0)} µs in-process`);
+    const tax = sandboxed / inproc;
+    const overhead = sandboxCall - inprocCall;
+    console.log(`  sandbox tax (sandboxed / in-process): ${tax.toFixed(2)} (goal ≤ ${GOALS.sandboxTax}; runs: ${sandboxRuns.map((x) => x.toFixed(0)).join(', ')} / ${inprocRuns.map((x) => x.toFixed(0)).join(', ')} ms)`);
+    console.log(`  host overhead per bot call:           ${overhead.toFixed(0)} µs (goal ≤ ${GOALS.callOverheadUs}; a call costs ${sandboxCall.toFixed(0)} µs sandboxed, ${inprocCall.toFixed(0)} µs in-process)`);
+    summary.push(`  ${game.title.padEnd(18)} tax ${tax.toFixed(2)} ${tax <= GOALS.sandboxTax ? 'ok ' : 'OFF'}   overhead ${overhead.toFixed(0).padStart(4)} µs ${overhead <= GOALS.callOverheadUs ? 'ok' : 'OFF'}`);
     console.log(`  Demo compile (own esbuild process):   ${compile.toFixed(1)} ms (${(demo.source.length / 1024).toFixed(0)} KiB of source)`);
     console.log(`  Demo CPU per match (max of 4):        ${cpu.toFixed(0)} ms of ${game.defaultLimits.cpuBudgetMs} ms budget`);
     console.log(`  replay size, gzip:                    ${(size / 1024).toFixed(0)} KiB`);
   }
+  console.log(`\nsummary (goals: tax ≤ ${GOALS.sandboxTax}, host overhead ≤ ${GOALS.callOverheadUs} µs per call), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end:`);
+  for (const line of summary) console.log(line);
+  meter.close();
+  rmSync(notePath, { force: true });
   sharedPool.shutdown();
 }

@@ -5,9 +5,10 @@
 // CPU is process.cpuUsage() around each call (the process runs nothing else
 // meanwhile). Each call also carries isolated-vm's `timeout`, the only way to
 // stop a synchronous call, which counts wall time:
-// - at first it is the CPU the bot has left (plus a little): on an idle core
-//   an endless loop ends there, the CPU meter agrees it used its budget, and
-//   the bot is frozen in place;
+// - at first it is the CPU the bot has left, stretched by how much slower
+//   than their CPU time the calls have run lately (the machine's load), with
+//   a margin: an endless loop ends soon after its budget, the CPU meter
+//   agrees it used it, and the bot is frozen in place;
 // - if it fires before the bot used its budget (the machine is busy and the
 //   bot waited for a core), the call is cut short through no fault of the
 //   bot's: CallCutShort asks the match process to play the match again from
@@ -46,9 +47,36 @@ export function watchdogMs(cpuLeftMs: number): number {
 /** The watchdog's allowance on top of the CPU left (tests shorten it). */
 export const watchdogSettings = { startMs: 5_000 };
 
-/** The first, tight wall-clock limit of a call: the CPU left plus a little for the clocks' disagreement. */
+/**
+ * How much slower than its CPU time a bot call has run lately in this
+ * process (wall / CPU, at least 1): the machine's load as the bots see it.
+ * Calls of less than a millisecond of CPU say little and are left out.
+ */
+export const pace = {
+  wall: 0,
+  cpu: 0,
+  note(wallMs: number, cpuMs: number): void {
+    if (cpuMs < 1) return;
+    this.wall = this.wall * 0.8 + wallMs;
+    this.cpu = this.cpu * 0.8 + cpuMs;
+  },
+  get slowness(): number {
+    return this.cpu > 0 ? Math.max(1, this.wall / this.cpu) : 1;
+  },
+};
+
+/**
+ * The first wall-clock limit of a call: the CPU left, stretched by the
+ * machine's recent slowness with a margin, plus a little for the clocks'
+ * disagreement. On an idle core an endless loop ends right past its budget.
+ */
 function tightMs(cpuLeftMs: number): number {
-  return Math.max(1, cpuLeftMs * 1.02 + 5);
+  return Math.max(1, cpuLeftMs * Math.max(1.02, 1.15 * pace.slowness) + 5);
+}
+
+/** Past this much CPU in a call that is not patient, the watcher stops the process (the machine got faster during the call). */
+function cpuBackstopMs(cpuLeftMs: number): number {
+  return cpuLeftMs * 1.3 + 10;
 }
 
 /**
@@ -209,10 +237,11 @@ export class IsolateBotHost implements BotHost {
     const left = this.budgetMs - this.usedMs;
     const meter = callMeter();
     const patient = this.patient();
+    const wallStart = process.hrtime.bigint();
     const start = process.cpuUsage();
     callStart = start;
-    // Past this much CPU the watcher stops the process (in a patient call: the budget itself; otherwise the tight timeout stops the call first).
-    const cpuLimit = patient ? left : tightMs(left) + 25;
+    // Past this much CPU the watcher stops the process: in a patient call the budget itself; otherwise the timeout should stop the call first.
+    const cpuLimit = patient ? left : cpuBackstopMs(left);
     const rssLimit = process.memoryUsage.rss() + (this.memoryMb + RSS_HEADROOM_MB) * 1024 * 1024;
     meter.begin(this.me, this.round, start, cpuLimit, rssLimit);
     let value: T;
@@ -229,6 +258,7 @@ export class IsolateBotHost implements BotHost {
     }
     const cpuMs = cpuSinceMs(start);
     this.usedMs += cpuMs;
+    pace.note(Number(process.hrtime.bigint() - wallStart) / 1e6, cpuMs);
     if (!threw) return { ok: true, value: value!, cpuMs };
     const timedOut = TIMED_OUT.test(errorMessage(error));
     if (timedOut) {

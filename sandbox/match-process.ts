@@ -97,7 +97,7 @@ async function playMatch(msg: Extract<MatchProcessMessage, { t: 'match' }>): Pro
   for (let attempt = 0; ; attempt++) {
     try {
       const outcome = await runMatchWithGame(game, msg.spec, { ...msg.options, host: 'isolate', patient: [...patient], onRound });
-      return { outcome, patient: [...patient] };
+      return { outcome, runs: attempt + 1 };
     } catch (err) {
       if (!(err instanceof CallCutShort) || attempt > 4 * msg.spec.seats.length) throw err;
       patient.add(callKey(err.seat, err.round));

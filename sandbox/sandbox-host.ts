@@ -366,11 +366,13 @@ export async function runSandboxedMatch(game: AnyGame, spec: MatchSpec, options:
   const limits = { ...game.defaultLimits, ...spec.limits };
   const forced = [...(options.forced ?? [])];
   const patient = options.patient ?? [];
+  let runs = 0;
   await matchSlots.acquire();
   try {
     for (;;) {
       const run = await inMatchProcess(pool, { t: 'match', game: ref, spec, options: { compiled, forced, patient } }, options.onRound);
-      if ('reply' in run) return run.reply['outcome'] as MatchOutcome;
+      runs++;
+      if ('reply' in run) return { ...(run.reply['outcome'] as MatchOutcome), runs: runs - 1 + Number(run.reply['runs'] ?? 1) };
       const freeze = freezeFromDeath(run.death, limits);
       if (!freeze) throw new SandboxInfraError(deathText(run.death));
       if (forced.some((f) => f.seat === freeze.seat) || forced.length >= spec.seats.length)

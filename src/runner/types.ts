@@ -23,6 +23,8 @@ export interface MatchOutcome {
   replay: Replay;
   /** Each bot's console output (capped), private to its owner. */
   logs: string[];
+  /** Times the sandbox played the match to get this outcome: more than 1 when a call was cut short by a busy machine or a bot brought the match process down. */
+  runs?: number;
 }
 
 export interface RunOptions {

@@ -7,9 +7,10 @@
 // its wall-clock `timeout`). The parent reads the note and plays the match
 // again from its seed with that bot frozen in that round (sandbox-host.ts).
 //
-// The note file is written by this process only: at the start and the end of
-// every call (seat, round, in call or not), by the watcher (CPU used so far in
-// the call) and by whoever stops the process (reason, message). The parent
+// The note file is written by this process only: at the start of every call
+// (seat, round, in call), by the watcher (the call's end, the CPU used so far
+// in the call) and by whoever stops the process (the call, the reason, V8's
+// message). The parent
 // reads it after the process died, so even a death without a word (a fault
 // under the data limit) is charged to the bot whose call was running.
 //
@@ -84,7 +85,15 @@ const floats = new Float64Array(workerData.floats);
 const fd = workerData.fd;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const cpuBuf = Buffer.alloc(8);
+function writeCall(inCall) {
+  const b = Buffer.alloc(12);
+  b.writeInt32LE(inCall, 0);
+  b.writeInt32LE(ints[${I_SEAT}], 4);
+  b.writeInt32LE(ints[${I_ROUND}], 8);
+  try { fs.writeSync(fd, b, 0, 12, ${OFF_CALL}); } catch {}
+}
 function stop(reason, cpuMs) {
+  writeCall(1);
   const b = Buffer.alloc(12);
   b.writeInt32LE(reason, 0);
   b.writeDoubleLE(cpuMs, 4);
@@ -100,10 +109,21 @@ function mainThread() {
     return { state: f[0], ticks: Number(f[11]) + Number(f[12]) };
   } catch { return null; }
 }
-let polls = 0, call = -1, sleptSince = 0, lastTicks = -1;
+let polls = 0, call = -1, sleptSince = 0, lastTicks = -1, cleared = -1;
 for (;;) {
   Atomics.wait(sleeper, 0, 0, ${POLL_MS});
-  if (Atomics.load(ints, ${I_IN_CALL}) !== 1) { call = -1; continue; }
+  if (Atomics.load(ints, ${I_IN_CALL}) !== 1) {
+    call = -1;
+    // The bots' thread marks the start of a call in the note; its end is marked here.
+    const gen = Atomics.load(ints, ${I_GEN});
+    if (cleared !== gen) {
+      cleared = gen;
+      writeCall(0);
+      // A call that started meanwhile is marked again.
+      if (Atomics.load(ints, ${I_IN_CALL}) === 1 || Atomics.load(ints, ${I_GEN}) !== gen) { cleared = -1; writeCall(1); }
+    }
+    continue;
+  }
   const u = process.cpuUsage();
   const cpuMs = (u.user + u.system - floats[${F_CPU_START}]) / 1000;
   if (Atomics.load(ints, ${I_IN_CALL}) !== 1) continue;
@@ -161,9 +181,9 @@ export class CallMeter {
     this.writeCall(1, seat, round);
   }
 
+  /** Marks the end of a call (the watcher marks it in the note). */
   end(): void {
     Atomics.store(this.ints, I_IN_CALL, 0);
-    this.writeCall(0, this.ints[I_SEAT]!, this.ints[I_ROUND]!);
   }
 
   private writeCall(inCall: number, seat: number, round: number): void {
@@ -178,6 +198,7 @@ export class CallMeter {
   /** For V8's catastrophic error: the reason, the CPU of the call and V8's words, written before the process aborts. */
   noteCatastrophic(cpuMs: number, message: string): void {
     if (this.fd === null) return;
+    this.writeCall(1, this.ints[I_SEAT]!, this.ints[I_ROUND]!);
     const msg = Buffer.from(message.slice(0, MSG_MAX), 'utf8').subarray(0, MSG_MAX);
     const b = Buffer.alloc(NOTE_BYTES - OFF_REASON);
     b.writeInt32LE(STOP.catastrophic, 0);

@@ -260,6 +260,26 @@ export class MatchProcessPool {
     return proc;
   }
 
+  /** Starts processes until `count` are idle and ready (a worker does this at start, so its first matches do not wait for one). */
+  async prewarm(count: number): Promise<void> {
+    const fresh: MatchProcess[] = [];
+    for (let i = this.idle.filter((p) => !p.dead).length; i < count; i++) {
+      const proc = new MatchProcess();
+      this.all.add(proc);
+      proc.child.once('exit', () => this.all.delete(proc));
+      fresh.push(proc);
+    }
+    for (const proc of fresh) {
+      try {
+        await proc.ready;
+        proc.setBusy(false);
+        this.idle.push(proc);
+      } catch {
+        proc.kill();
+      }
+    }
+  }
+
   release(proc: MatchProcess, rss: number | null): void {
     proc.uses++;
     if (proc.dead || proc.uses >= MAX_USES || rss === null || rss > MAX_IDLE_RSS) {
@@ -375,8 +395,11 @@ export async function runSandboxedMatch(game: AnyGame, spec: MatchSpec, options:
       if ('reply' in run) return { ...(run.reply['outcome'] as MatchOutcome), runs: runs - 1 + Number(run.reply['runs'] ?? 1) };
       const freeze = freezeFromDeath(run.death, limits);
       if (!freeze) throw new SandboxInfraError(deathText(run.death));
-      if (forced.some((f) => f.seat === freeze.seat) || forced.length >= spec.seats.length)
+      // A bot frozen from round r cannot bring the process down after r; it can before r in a run that went otherwise (CPU is not deterministic).
+      const earlier = forced.findIndex((f) => f.seat === freeze.seat);
+      if (earlier >= 0 && forced[earlier]!.round <= freeze.round)
         throw new SandboxInfraError(`a frozen bot brought the match process down again (${deathText(run.death)})`);
+      if (earlier >= 0) forced.splice(earlier, 1);
       forced.push(freeze);
     }
   } finally {

@@ -15,6 +15,7 @@ import { Worker, type Job } from 'bullmq';
 import { hostname } from 'node:os';
 import { readBotHeader } from '../sandbox/compile.ts';
 import { SandboxInfraError } from '../sandbox/host.ts';
+import { sharedPool } from '../sandbox/sandbox-host.ts';
 import { runMatch } from '../src/runner/run-match.ts';
 import { checkBot } from '../src/runner/check-bot.ts';
 import { encodeReplay } from '../src/replay/io.ts';
@@ -155,6 +156,8 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
   );
   watchRedis(worker, 'match worker', log);
   await worker.waitUntilReady();
+  // One match process per runner, started now rather than by the first matches.
+  void sharedPool.prewarm(Math.max(1, options.concurrency)).catch(() => {});
 
   // Heartbeat: /health and the scheduler count live pools and their runners.
   const key = workerKey(options.prefix, name);

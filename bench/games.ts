@@ -1,5 +1,8 @@
 // Per game: engine-only time of a full match (no bots, no orders), a full
-// match of four Demo bots sandboxed and in-process (the sandbox tax), and the
+// match of four Demo bots sandboxed and in-process (the sandbox tax, in wall
+// and in CPU time; and one Demo's own CPU among four Demos and among three
+// Nulls, since four identical bots in one process share their JIT warm-up,
+// which isolates cannot), and the
 // host overhead of one sandboxed play() call with the game's real view: a
 // Null bot in an isolate called the way a match process calls it (the
 // watcher thread and its note file included), against the same bot as an
@@ -12,7 +15,7 @@ import { runMatch } from '../src/runner/run-match.ts';
 import { LOG_CAP_BYTES } from '../src/limits.ts';
 import { compileBot } from '../sandbox/compile.ts';
 import { buildPrelude } from '../sandbox/prelude.ts';
-import { processCpuMs, sharedPool } from '../sandbox/sandbox-host.ts';
+import { sharedPool } from '../sandbox/sandbox-host.ts';
 import { cpuSinceMs } from '../sandbox/host.ts';
 import { IsolateBotHost } from '../sandbox/isolate-host.ts';
 import { installCallMeter } from '../sandbox/call-meter.ts';
@@ -133,25 +136,39 @@ export async function run(filter?: string[]): Promise<void> {
     const inprocRuns: number[] = [];
     let size = 0;
     let cpu = 0;
-    // CPU of a sandboxed match: this process's and its match process's (the pool keeps one warm, read from /proc).
+    // CPU of a sandboxed match: this process's and what its match process reports for it (all its threads).
     const sandboxCpu: number[] = [];
     const inprocCpu: number[] = [];
-    const childCpu = () => sharedPool.pids.reduce((sum, pid) => sum + (processCpuMs(pid) ?? 0), 0);
+    const demoSandbox: number[] = [];
+    const demoInproc: number[] = [];
     for (let i = 0; i < 5; i++) {
+      await sharedPool.prewarm(1);
       let start = process.hrtime.bigint();
       let cpuStart = process.cpuUsage();
-      const childStart = childCpu();
       const out = await runMatch({ game: game.id, seed: SEED + i, seats });
       sandboxRuns.push(ms(start));
-      sandboxCpu.push(cpuSinceMs(cpuStart) + childCpu() - childStart);
+      sandboxCpu.push(cpuSinceMs(cpuStart) + (out.processCpuMs ?? NaN));
+      demoSandbox.push(out.replay.players[0]!.cpuMs);
       size = encodeReplay(out.replay).length;
       cpu = Math.max(...out.replay.players.map((p) => p.cpuMs));
       start = process.hrtime.bigint();
       cpuStart = process.cpuUsage();
-      await runMatch({ game: game.id, seed: SEED + i, seats }, { host: 'inprocess' });
+      const inproc = await runMatch({ game: game.id, seed: SEED + i, seats }, { host: 'inprocess' });
       inprocRuns.push(ms(start));
       inprocCpu.push(cpuSinceMs(cpuStart));
+      demoInproc.push(inproc.replay.players[0]!.cpuMs);
     }
+    // Seat 0's own CPU with one Demo and three Nulls: four identical bots in one process share their JIT
+    // warm-up (each runs about twice as fast in-process as alone), which isolates by design do not.
+    const nul = await builtinSeat(game.id, 'Null');
+    const soloSeats = [demo, nul, nul, nul];
+    const soloSandbox: number[] = [];
+    const soloInproc: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      soloSandbox.push((await runMatch({ game: game.id, seed: SEED + i, seats: soloSeats })).replay.players[0]!.cpuMs);
+      soloInproc.push((await runMatch({ game: game.id, seed: SEED + i, seats: soloSeats }, { host: 'inprocess' })).replay.players[0]!.cpuMs);
+    }
+    const soloTax = median(soloSandbox) / median(soloInproc);
     const sandboxed = median(sandboxRuns);
     const inproc = median(inprocRuns);
     const sandboxCall = await callOverhead(game, new IsolateBotHost());
@@ -166,10 +183,14 @@ export async function run(filter?: string[]): Promise<void> {
     const overhead = sandboxCall.cpuUs - inprocCall.cpuUs;
     console.log(`  sandbox tax (sandboxed / in-process): ${tax.toFixed(2)} in wall time, ${cpuTax.toFixed(2)} in CPU time (goal ≤ ${GOALS.sandboxTax}; wall: ${sandboxRuns.map((x) => x.toFixed(0)).join(', ')} / ${inprocRuns.map((x) => x.toFixed(0)).join(', ')} ms; CPU: ${sandboxCpu.map((x) => x.toFixed(0)).join(', ')} / ${inprocCpu.map((x) => x.toFixed(0)).join(', ')} ms)`);
     console.log(
+      `  one Demo's CPU, sandboxed / in-process: ${(median(demoSandbox) / median(demoInproc)).toFixed(2)} among four Demos (${median(demoSandbox).toFixed(0)} / ${median(demoInproc).toFixed(0)} ms), ` +
+        `${soloTax.toFixed(2)} among three Nulls (${median(soloSandbox).toFixed(0)} / ${median(soloInproc).toFixed(0)} ms)`,
+    );
+    console.log(
       `  host overhead per bot call:           ${overhead.toFixed(0)} µs of CPU (goal ≤ ${GOALS.callOverheadUs}; a call costs ${sandboxCall.cpuUs.toFixed(0)} µs sandboxed, ${inprocCall.cpuUs.toFixed(0)} µs in-process; wall ${sandboxCall.wallUs.toFixed(0)} µs and ${inprocCall.wallUs.toFixed(0)} µs)`,
     );
     summary.push(
-      `  ${game.title.padEnd(18)} tax ${tax.toFixed(2)} wall, ${cpuTax.toFixed(2)} CPU ${Math.min(tax, cpuTax) <= GOALS.sandboxTax ? 'ok ' : 'OFF'}   overhead ${overhead.toFixed(0).padStart(4)} µs CPU ${overhead <= GOALS.callOverheadUs ? 'ok' : 'OFF'} (wall ${(sandboxCall.wallUs - inprocCall.wallUs).toFixed(0)} µs)`,
+      `  ${game.title.padEnd(18)} tax ${tax.toFixed(2)} wall, ${cpuTax.toFixed(2)} CPU ${Math.min(tax, cpuTax) <= GOALS.sandboxTax ? 'ok ' : 'OFF'} (a Demo alone among Nulls: ${soloTax.toFixed(2)})   overhead ${overhead.toFixed(0).padStart(4)} µs CPU ${overhead <= GOALS.callOverheadUs ? 'ok' : 'OFF'} (wall ${(sandboxCall.wallUs - inprocCall.wallUs).toFixed(0)} µs)`,
     );
     console.log(`  Demo compile (own esbuild process):   ${compile.toFixed(1)} ms (${(demo.source.length / 1024).toFixed(0)} KiB of source)`);
     console.log(`  Demo CPU per match (max of 4):        ${cpu.toFixed(0)} ms of ${game.defaultLimits.cpuBudgetMs} ms budget`);

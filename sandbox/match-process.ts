@@ -19,7 +19,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { capText, describeError, SandboxInfraError, type LoadReply, type LoadRequest } from './host.ts';
+import { capText, cpuSinceMs, describeError, SandboxInfraError, type LoadReply, type LoadRequest } from './host.ts';
 import { installCallMeter } from './call-meter.ts';
 import { rememberSourceMap } from './compile.ts';
 import { CallCutShort, callKey, IsolateBotHost, isolateHooks } from './isolate-host.ts';
@@ -124,8 +124,9 @@ async function check(req: LoadRequest): Promise<LoadReply> {
 process.on('message', (msg: MatchProcessMessage) => {
   void (async () => {
     try {
+      const start = process.cpuUsage();
       const reply = msg.t === 'match' ? await playMatch(msg) : { check: await check(msg.req) };
-      process.send!({ id: msg.id, ...reply, rss: process.memoryUsage.rss() });
+      process.send!({ id: msg.id, ...reply, cpuMs: cpuSinceMs(start), rss: process.memoryUsage.rss() });
     } catch (err) {
       // Our own failure or the judge's (never a bot's): the parent abandons the match.
       const text = capText(describeError(err));

@@ -25,6 +25,8 @@ export interface MatchOutcome {
   logs: string[];
   /** Times the sandbox played the match to get this outcome: more than 1 when a call was cut short by a busy machine or a bot brought the match process down. */
   runs?: number;
+  /** CPU the match process spent on the run that gave this outcome (all its threads), ms. */
+  processCpuMs?: number;
 }
 
 export interface RunOptions {

@@ -1,6 +1,12 @@
 // Per game: engine-only time of a full match (no bots, no orders), a full
-// match of four Demo bots sandboxed and in-process (the sandbox tax), and the
-// host overhead of one sandboxed play() call with the game's real view.
+// match of four Demo bots sandboxed and in-process (the sandbox tax, in wall
+// and in CPU time; and one Demo's own CPU among four Demos and among three
+// Nulls, since four identical bots in one process share their JIT warm-up,
+// which isolates cannot), and the
+// host overhead of one sandboxed play() call with the game's real view: a
+// Null bot in an isolate called the way a match process calls it (the
+// watcher thread and its note file included), against the same bot as an
+// in-process function. Each figure is printed with its goal.
 
 import { loadGames } from '../src/game-kit/registry.ts';
 import { isOver, type AnyGame } from '../src/game-kit/types.ts';
@@ -9,8 +15,14 @@ import { runMatch } from '../src/runner/run-match.ts';
 import { LOG_CAP_BYTES } from '../src/limits.ts';
 import { compileBot } from '../sandbox/compile.ts';
 import { buildPrelude } from '../sandbox/prelude.ts';
-import { SandboxBotHost, sharedPool } from '../sandbox/sandbox-host.ts';
+import { sharedPool } from '../sandbox/sandbox-host.ts';
+import { cpuSinceMs } from '../sandbox/host.ts';
+import { IsolateBotHost } from '../sandbox/isolate-host.ts';
+import { installCallMeter } from '../sandbox/call-meter.ts';
 import { InProcessBotHost } from '../sandbox/inprocess-host.ts';
+import { tmpdir, loadavg, availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { encodeReplay } from '../src/replay/io.ts';
 import type { BotHost } from '../sandbox/host.ts';
 
@@ -55,7 +67,13 @@ async function compileCost(source: string, filename: string): Promise<number> {
   return median(runs);
 }
 
-async function callOverhead(game: AnyGame, host: BotHost): Promise<number> {
+/**
+ * One play() of a Null bot with the game's real view, per call: CPU time (what
+ * the host spends, whatever the machine's load) and wall time, medians of 7
+ * batches. A new request every four calls, as in a match (the four bots of a
+ * round share one).
+ */
+async function callOverhead(game: AnyGame, host: BotHost): Promise<{ cpuUs: number; wallUs: number }> {
   const seat = await builtinSeat(game.id, 'Null');
   const reply = await host.load({
     prelude: await buildPrelude(game),
@@ -63,23 +81,44 @@ async function callOverhead(game: AnyGame, host: BotHost): Promise<number> {
     filename: seat.filename,
     me: 0,
     seed: SEED,
-    cpuBudgetMs: 60_000,
+    cpuBudgetMs: 600_000,
     memoryMb: 128,
     logCapBytes: LOG_CAP_BYTES,
   });
   if (!reply.ok) throw new Error(reply.message);
   const view = game.encodeView(game.create(game.parseConfig({}), SEED));
-  const request = { names: JSON.stringify(Object.keys(view)), status: '[0,0,0,0]', arrays: Object.values(view) };
-  for (let i = 0; i < 50; i++) await host.play(request);
-  const n = 400;
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await host.play(request);
-  const perCall = (ms(start) * 1000) / n;
+  const names = JSON.stringify(Object.keys(view));
+  const arrays = Object.values(view);
+  let request = { names, status: '[0,0,0,0]', arrays };
+  const call = async (i: number) => {
+    if (i % 4 === 0) request = { names, status: '[0,0,0,0]', arrays };
+    await host.play(request);
+  };
+  for (let i = 0; i < 200; i++) await call(i);
+  const n = 500;
+  const cpus: number[] = [];
+  const walls: number[] = [];
+  for (let b = 0; b < 7; b++) {
+    const cpu = process.cpuUsage();
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) await call(i);
+    const d = process.cpuUsage(cpu);
+    walls.push((ms(start) * 1000) / n);
+    cpus.push((d.user + d.system) / n);
+  }
   await host.close();
-  return perCall;
+  return { cpuUs: median(cpus), wallUs: median(walls) };
 }
 
+/** Goals the figures are held to (printed next to them). */
+const GOALS = { callOverheadUs: 50, sandboxTax: 1.15 };
+
 export async function run(filter?: string[]): Promise<void> {
+  // The host overhead is measured in this process the way a match process runs its bots.
+  const notePath = join(tmpdir(), `arbiter-bench-note-${process.pid}`);
+  const meter = installCallMeter(notePath);
+  console.log(`machine: ${availableParallelism()} core(s), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at start`);
+  const summary: string[] = [];
   const games = [...(await loadGames()).values()].filter((g) => !filter?.length || filter.includes(g.id));
   for (const game of games) {
     if (!game.bots.builtin['Demo'] || !game.bots.builtin['Null']) {
@@ -97,30 +136,69 @@ export async function run(filter?: string[]): Promise<void> {
     const inprocRuns: number[] = [];
     let size = 0;
     let cpu = 0;
-    for (let i = 0; i < 3; i++) {
+    // CPU of a sandboxed match: this process's and what its match process reports for it (all its threads).
+    const sandboxCpu: number[] = [];
+    const inprocCpu: number[] = [];
+    const demoSandbox: number[] = [];
+    const demoInproc: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await sharedPool.prewarm(1);
       let start = process.hrtime.bigint();
+      let cpuStart = process.cpuUsage();
       const out = await runMatch({ game: game.id, seed: SEED + i, seats });
       sandboxRuns.push(ms(start));
+      sandboxCpu.push(cpuSinceMs(cpuStart) + (out.processCpuMs ?? NaN));
+      demoSandbox.push(out.replay.players[0]!.cpuMs);
       size = encodeReplay(out.replay).length;
       cpu = Math.max(...out.replay.players.map((p) => p.cpuMs));
       start = process.hrtime.bigint();
-      await runMatch({ game: game.id, seed: SEED + i, seats }, { host: 'inprocess' });
+      cpuStart = process.cpuUsage();
+      const inproc = await runMatch({ game: game.id, seed: SEED + i, seats }, { host: 'inprocess' });
       inprocRuns.push(ms(start));
+      inprocCpu.push(cpuSinceMs(cpuStart));
+      demoInproc.push(inproc.replay.players[0]!.cpuMs);
     }
+    // Seat 0's own CPU with one Demo and three Nulls: four identical bots in one process share their JIT
+    // warm-up (each runs about twice as fast in-process as alone), which isolates by design do not.
+    const nul = await builtinSeat(game.id, 'Null');
+    const soloSeats = [demo, nul, nul, nul];
+    const soloSandbox: number[] = [];
+    const soloInproc: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      soloSandbox.push((await runMatch({ game: game.id, seed: SEED + i, seats: soloSeats })).replay.players[0]!.cpuMs);
+      soloInproc.push((await runMatch({ game: game.id, seed: SEED + i, seats: soloSeats }, { host: 'inprocess' })).replay.players[0]!.cpuMs);
+    }
+    const soloTax = median(soloSandbox) / median(soloInproc);
     const sandboxed = median(sandboxRuns);
     const inproc = median(inprocRuns);
-    const sandboxCall = await callOverhead(game, new SandboxBotHost());
+    const sandboxCall = await callOverhead(game, new IsolateBotHost());
     const inprocCall = await callOverhead(game, new InProcessBotHost());
     const compile = await compileCost(demo.source, demo.filename);
     console.log(`\n${game.title} (${engine.rounds} rounds, seed ${SEED}+)`);
     console.log(`  engine only, no bots:                 ${engine.ms.toFixed(1)} ms per match`);
     console.log(`  4 x Demo sandboxed (warm pool):       ${sandboxed.toFixed(0)} ms per match (first match, cold pool: ${cold.toFixed(0)} ms)`);
     console.log(`  4 x Demo as in-process functions:     ${inproc.toFixed(0)} ms per match`);
-    console.log(`  sandbox tax (sandboxed / in-process): ${(sandboxed / inproc).toFixed(2)}`);
-    console.log(`  host overhead per bot call:           ${sandboxCall.toFixed(0)} µs sandboxed, ${inprocCall.toFixed(0)} µs in-process`);
+    const tax = sandboxed / inproc;
+    const cpuTax = median(sandboxCpu) / median(inprocCpu);
+    const overhead = sandboxCall.cpuUs - inprocCall.cpuUs;
+    console.log(`  sandbox tax (sandboxed / in-process): ${tax.toFixed(2)} in wall time, ${cpuTax.toFixed(2)} in CPU time (goal ≤ ${GOALS.sandboxTax}; wall: ${sandboxRuns.map((x) => x.toFixed(0)).join(', ')} / ${inprocRuns.map((x) => x.toFixed(0)).join(', ')} ms; CPU: ${sandboxCpu.map((x) => x.toFixed(0)).join(', ')} / ${inprocCpu.map((x) => x.toFixed(0)).join(', ')} ms)`);
+    console.log(
+      `  one Demo's CPU, sandboxed / in-process: ${(median(demoSandbox) / median(demoInproc)).toFixed(2)} among four Demos (${median(demoSandbox).toFixed(0)} / ${median(demoInproc).toFixed(0)} ms), ` +
+        `${soloTax.toFixed(2)} among three Nulls (${median(soloSandbox).toFixed(0)} / ${median(soloInproc).toFixed(0)} ms)`,
+    );
+    console.log(
+      `  host overhead per bot call:           ${overhead.toFixed(0)} µs of CPU (goal ≤ ${GOALS.callOverheadUs}; a call costs ${sandboxCall.cpuUs.toFixed(0)} µs sandboxed, ${inprocCall.cpuUs.toFixed(0)} µs in-process; wall ${sandboxCall.wallUs.toFixed(0)} µs and ${inprocCall.wallUs.toFixed(0)} µs)`,
+    );
+    summary.push(
+      `  ${game.title.padEnd(18)} tax ${tax.toFixed(2)} wall, ${cpuTax.toFixed(2)} CPU ${Math.min(tax, cpuTax) <= GOALS.sandboxTax ? 'ok ' : 'OFF'} (a Demo alone among Nulls: ${soloTax.toFixed(2)})   overhead ${overhead.toFixed(0).padStart(4)} µs CPU ${overhead <= GOALS.callOverheadUs ? 'ok' : 'OFF'} (wall ${(sandboxCall.wallUs - inprocCall.wallUs).toFixed(0)} µs)`,
+    );
     console.log(`  Demo compile (own esbuild process):   ${compile.toFixed(1)} ms (${(demo.source.length / 1024).toFixed(0)} KiB of source)`);
     console.log(`  Demo CPU per match (max of 4):        ${cpu.toFixed(0)} ms of ${game.defaultLimits.cpuBudgetMs} ms budget`);
     console.log(`  replay size, gzip:                    ${(size / 1024).toFixed(0)} KiB`);
   }
+  console.log(`\nsummary (goals: tax ≤ ${GOALS.sandboxTax}, host overhead ≤ ${GOALS.callOverheadUs} µs per call; under load the CPU figures are the ones to trust), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end:`);
+  for (const line of summary) console.log(line);
+  meter.close();
+  rmSync(notePath, { force: true });
   sharedPool.shutdown();
 }

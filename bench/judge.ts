@@ -6,7 +6,7 @@
 // Uses the embedded defaults: PGlite in memory and Redis as `npm start` finds it.
 //   npm run bench judge [gateRuns=2] [matchesPerRun=4]
 
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -76,12 +76,14 @@ async function gateLatency(runs: number): Promise<void> {
       await until(async () => (await queues.stats()).depth === 0);
     }
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
-    console.log(`gate latency: mean ${(mean / 1000).toFixed(1)} s over ${times.length} run(s)`);
+    const sorted = [...times].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    console.log(`gate latency: mean ${(mean / 1000).toFixed(1)} s, median ${(median / 1000).toFixed(1)} s over ${times.length} run(s) (goal ≤ 5 s on an idle machine)`);
   });
 }
 
-async function matchesPerMinute(runners: number, count: number): Promise<void> {
-  await withJudge(runners, async (db, queues) => {
+async function matchesPerMinute(runners: number, count: number): Promise<number> {
+  return withJudge(runners, async (db, queues) => {
     const seats = ['Demo', 'Dummy', 'Demo', 'Dummy'].map((builtinName) => ({ builtinName }));
     // One warm-up match (module loading, bundling the bot API) not counted.
     const warm = await createMatch(db, { game: 'moria', kind: 'challenge', seed: 999, seats });
@@ -102,16 +104,18 @@ async function matchesPerMinute(runners: number, count: number): Promise<void> {
       `matches per minute, ${runners} match runner(s): ${((count * 60_000) / ms).toFixed(1)} ` +
         `(${count} Moria matches of 200 rounds, Demo/Dummy x2, in ${(ms / 1000).toFixed(1)} s; ${(perMatch / 1000).toFixed(1)} s per match on a runner)`,
     );
+    return (count * 60_000) / ms;
   });
 }
 
 export async function run(args: string[] = []): Promise<void> {
   const gateRuns = Number(args[0] ?? 2) || 2;
   const perRun = Number(args[1] ?? 4) || 4;
-  console.log(`machine: ${availableParallelism()} core(s), node ${process.version}`);
+  console.log(`machine: ${availableParallelism()} core(s), node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   await gateLatency(gateRuns);
-  await matchesPerMinute(1, perRun);
-  await matchesPerMinute(2, perRun);
+  const one = await matchesPerMinute(1, perRun);
+  const two = await matchesPerMinute(2, perRun);
+  console.log(`matches per minute, 2 runners / 1 runner: ${(two / one).toFixed(2)} (goal ≥ 1.8); load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -60,6 +60,12 @@ export interface BotHandle {
    */
   load(exports: unknown): [name: string, game: string, log: string];
   play(names: string, status: string, ...arrays: BotView[string][]): PlayReturn;
+  /**
+   * play() with the view's arrays packed in one buffer (one copy into the
+   * isolate per call): `layout` is JSON `[[type, byteOffset, length], ...]`
+   * in the order of `names`, type one of the ViewArray constructors' names.
+   */
+  playPacked(names: string, status: string, layout: string, buffer: ArrayBuffer): PlayReturn;
   /** The log written since the last call (after a play() that threw). */
   drainLog(): string;
 }
@@ -79,6 +85,14 @@ export function boot(api: BotApiModule): BotHandle {
   // Bound now, so a bot that replaces String.prototype methods cannot grow what leaves the isolate.
   const sliceOf = Function.prototype.call.bind(String.prototype.slice) as (s: string, a: number, b?: number) => string;
   const indexOf = Function.prototype.call.bind(String.prototype.indexOf) as (s: string, t: string) => number;
+  const viewTypes: Record<string, new (buffer: ArrayBuffer, byteOffset: number, length: number) => BotView[string]> = {
+    Int8Array,
+    Uint8Array,
+    Int16Array,
+    Uint16Array,
+    Int32Array,
+    Float64Array,
+  };
 
   /** A thrown value as the author should read it (first stack lines), cut to MAX_MESSAGE_CHARS. */
   function describeThrown(e: unknown): string {
@@ -261,6 +275,39 @@ export function boot(api: BotApiModule): BotHandle {
   api.install(rt);
 
   let instance: { play(): unknown } | null = null;
+  // The last names and layout seen, parsed: they are the same every round.
+  let lastNames = '';
+  let keys: string[] = [];
+  let lastLayout = '';
+  let layoutParts: [string, number, number][] = [];
+
+  function playWith(names: string, statusJson: string, arrays: BotView[string][]): PlayReturn {
+    if (names !== lastNames) {
+      keys = parse(names) as string[];
+      lastNames = names;
+    }
+    const view: BotView = {};
+    for (let i = 0; i < keys.length; i++) view[keys[i]!] = arrays[i]!;
+    currentView = view;
+    // `{ status, names }` (or a bare status array).
+    const header = parse(statusJson) as { status?: number[]; names?: string[] } | number[];
+    if (isArray(header)) status = header;
+    else {
+      status = header.status ?? [];
+      playerNames = header.names ?? playerNames;
+    }
+    orders = '';
+    orderCount = 0;
+    try {
+      for (let i = 0; i < viewListeners.length; i++) viewListeners[i]!(view);
+      if (instance) instance.play();
+    } catch (e) {
+      throw describeThrown(e);
+    }
+    const out = log;
+    log = '';
+    return [orderCount, '[' + orders + ']', out];
+  }
 
   return {
     setup(player, seed, logCapBytes) {
@@ -296,28 +343,20 @@ export function boot(api: BotApiModule): BotHandle {
     },
 
     play(names, statusJson, ...arrays) {
-      const keys = parse(names) as string[];
-      const view: BotView = {};
-      for (let i = 0; i < keys.length; i++) view[keys[i]!] = arrays[i]!;
-      currentView = view;
-      // `{ status, names }` (or a bare status array).
-      const header = parse(statusJson) as { status?: number[]; names?: string[] } | number[];
-      if (isArray(header)) status = header;
-      else {
-        status = header.status ?? [];
-        playerNames = header.names ?? playerNames;
+      return playWith(names, statusJson, arrays);
+    },
+
+    playPacked(names, statusJson, layout, buffer) {
+      if (layout !== lastLayout) {
+        layoutParts = parse(layout) as [string, number, number][];
+        lastLayout = layout;
       }
-      orders = '';
-      orderCount = 0;
-      try {
-        for (let i = 0; i < viewListeners.length; i++) viewListeners[i]!(view);
-        if (instance) instance.play();
-      } catch (e) {
-        throw describeThrown(e);
+      const arrays: BotView[string][] = [];
+      for (let i = 0; i < layoutParts.length; i++) {
+        const [type, offset, length] = layoutParts[i]!;
+        arrays[i] = new viewTypes[type]!(buffer, offset, length);
       }
-      const out = log;
-      log = '';
-      return [orderCount, '[' + orders + ']', out];
+      return playWith(names, statusJson, arrays);
     },
 
     drainLog() {

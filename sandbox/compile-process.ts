@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { compilerLimits } from '../src/config.ts';
-import { BotCallSlots } from './sandbox-host.ts';
+import { Slots } from './sandbox-host.ts';
 
 /** How a run ended. */
 export type EsbuildRun =
@@ -85,12 +85,12 @@ const STDERR_KEPT = 16 * 1024;
 const SELF_INFLICTED = new Set<string>(['SIGSEGV', 'SIGBUS', 'SIGABRT', 'SIGILL', 'SIGFPE', 'SIGTRAP', 'SIGSYS']);
 const OUT_OF_MEMORY = /out of memory|cannot allocate memory|bad_alloc/i;
 
-let slots: BotCallSlots | null = null;
+let slots: Slots | null = null;
 
 /** Compiles `source` once in a fresh esbuild process with `args`. Never throws. */
 export async function runEsbuild(source: string, args: string[]): Promise<EsbuildRun> {
   const s = compilerSettings();
-  if (!slots || slots.limit !== s.concurrency) slots = new BotCallSlots(s.concurrency);
+  if (!slots || slots.limit !== s.concurrency) slots = new Slots(s.concurrency);
   const mine = slots;
   await mine.acquire();
   try {

@@ -105,6 +105,17 @@ export function mapBotPositions(code: string, filename: string, message: string)
   });
 }
 
+/** The decoded source map of compiled code, to hand to the process that runs it. */
+export function botSourceMap(code: string): number[][][] | undefined {
+  return maps.get(code);
+}
+
+/** Lets this process map positions of code compiled in another one. */
+export function rememberSourceMap(code: string, lines: number[][][]): void {
+  if (maps.size > 200) maps.clear();
+  maps.set(code, lines);
+}
+
 const INLINE_MAP = '//# sourceMappingURL=data:application/json;base64,';
 
 /** What a failure that happened twice says about the file. */

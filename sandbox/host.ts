@@ -1,7 +1,8 @@
 // The runner talks to every bot through a BotHost, whether the bot runs in an
-// isolated-vm isolate inside a killable child process (SandboxBotHost, for
-// anything untrusted) or in a node:vm context in this process (InProcessBotHost,
-// for benchmarks and fast tests of the built-in bots).
+// isolated-vm isolate (IsolateBotHost, for anything untrusted: a match process
+// hosts the four of a match, see sandbox-host.ts) or in a node:vm context in
+// this process (InProcessBotHost, for benchmarks and fast tests of the
+// built-in bots).
 
 import type { ViewArray } from '../src/game-kit/types.ts';
 import type { FreezeReason } from '../src/replay/format.ts';

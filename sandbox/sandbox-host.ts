@@ -1,48 +1,54 @@
-// Parent side of sandbox/bot-process.ts. Each bot of a match gets its own child
-// process from a pool; a process that crashed, was killed or served many
-// matches is thrown away (isolated-vm leaks a little, and a catastrophic OOM
-// leaves nothing worth reusing).
+// Parent side of sandbox/match-process.ts: each sandboxed match is played in a
+// child process of its own, the engine and the four isolates together, from
+// a pool of such processes (a process that crashed, was killed, grew or served
+// many matches is thrown away: isolated-vm leaks a little, and a catastrophic
+// OOM leaves nothing worth reusing).
 //
-// What freezes a bot is what the bot did: its CPU, its memory (our meter, or
-// V8's catastrophic OOM), its orders, its exceptions. Everything else that
-// ends a sandbox process (a signal we did not send, the pool closing, a
-// process that would not start, a watchdog firing before the bot used its
-// budget) is the judge's failure: the call throws SandboxInfraError and the
-// match is played again.
+// What freezes a bot is what the bot did. When a bot brought the match
+// process down (V8's catastrophic out-of-memory, the watcher stopping it past
+// its CPU or memory, a fault while its call ran), the process's note file says
+// which bot in which round: the match is played again from its seed in a
+// fresh process with that bot frozen from that round, and recorded exactly
+// as if the process had survived (matches are deterministic). Everything else
+// that ends a match process (a signal we did not send, the pool closing, a
+// process that would not start, a process that gets no CPU at all) is the
+// judge's failure: SandboxInfraError, and the match is played again later.
 //
-// No more bot calls run at once in this process than there are cores, so a
-// bot's wall time tracks its CPU time and the watchdog can be sized from it.
-// The processes are started in their own process group: a Ctrl-C or a stop
-// aimed at the worker's group leaves them to finish the running matches.
+// No more matches are played at once in this process than there are cores,
+// and a match plays one bot at a time, so a bot never waits for a core
+// because of the judge. The processes are started in their own process
+// group: a Ctrl-C or a stop aimed at the worker's group leaves them to
+// finish the running matches. Bots are compiled here, before the match
+// process starts them, so the compiler's own failures stay the judge's.
 
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SandboxInfraError, type BotHost, type Failure, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
-import { cpuBudgetUsedUp } from '../src/limits.ts';
+import { SandboxInfraError, type LoadReply, type LoadRequest } from './host.ts';
+import { readNote, STOP, type CallNote } from './call-meter.ts';
+import { watchdogSettings } from './isolate-host.ts';
+import type { GameRef, MatchProcessJob } from './match-process.ts';
+import { cpuBudgetUsedUp, memoryLimitExceeded } from '../src/limits.ts';
+import { loadGames } from '../src/game-kit/registry.ts';
+import type { AnyGame } from '../src/game-kit/types.ts';
+import type { ForcedFreeze, MatchOutcome, MatchSpec, RunOptions } from '../src/runner/types.ts';
 
 export { SandboxInfraError } from './host.ts';
+export { watchdogMs, watchdogSettings } from './isolate-host.ts';
 
-const childPath = fileURLToPath(new URL('./bot-process.ts', import.meta.url));
+const childPath = fileURLToPath(new URL('./match-process.ts', import.meta.url));
 const tsxLoader = import.meta.resolve('tsx');
 
-/**
- * Wall-clock safety net per call. A call waits for no other bot call (see
- * BotCallSlots), so its wall time is its CPU time plus what other programs
- * take of its core: three times the budget left, plus time to start.
- */
-export function watchdogMs(cpuLeftMs: number): number {
-  return Math.max(0, cpuLeftMs) * 3 + watchdogSettings.startMs;
-}
+/** Matches a process plays before it is replaced. */
+const MAX_USES = 25;
+/** A process whose resident memory stays above this after a match is replaced. */
+const MAX_IDLE_RSS = 512 * 1024 * 1024;
 
-/** The watchdog's allowance on top of the CPU left (tests shorten it). */
-export const watchdogSettings = { startMs: 5_000 };
-
-const MAX_USES = 40;
-
-/** At most `limit` bot calls in flight in this process; the others wait their turn, first come first served. */
-export class BotCallSlots {
+/** At most `limit` matches in flight in this process; the others wait their turn, first come first served. */
+export class Slots {
   private busy = 0;
   private waiting: (() => void)[] = [];
   constructor(public limit: number) {}
@@ -62,8 +68,8 @@ export class BotCallSlots {
   }
 }
 
-/** Shared by every pool of this process. */
-export const botCallSlots = new BotCallSlots(Math.max(1, availableParallelism()));
+/** Shared by every pool of this process: one match (one bot at a time) per core. */
+export const matchSlots = new Slots(Math.max(1, availableParallelism()));
 
 const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 
@@ -72,7 +78,6 @@ export function processCpuMs(pid: number | undefined): number | null {
   if (!pid) return null;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
   } catch {
@@ -80,63 +85,59 @@ export function processCpuMs(pid: number | undefined): number | null {
   }
 }
 
-interface Pending {
-  resolve: (v: unknown) => void;
-  reject: (e: Error) => void;
-  timer: NodeJS.Timeout | null;
-  /** The process's CPU when the call was sent, and at the last poll (ms; null where /proc is missing). */
-  cpuAtStart: number | null;
-  cpuLast: number | null;
-}
-
-/** How often the parent notes a busy child's CPU, so a call that ends in a crash still counts what it used. */
-const CPU_POLL_MS = 20;
-
 /**
- * What a bot process prints when it runs out of memory: V8's report, or a
- * failed C++ allocation once the process's data limit (bot-process.ts) is
- * reached. Bot code cannot write to this stream.
+ * What a match process prints when it runs out of memory: V8's report, or a
+ * failed C++ allocation once the process's data limit is reached. Bot code
+ * cannot write to this stream.
  */
 const OOM_REPORT = /<--- Last few GCs --->|out of memory|allocation failure|Reached heap limit|std::bad_alloc/i;
 
 /**
  * Signals a process raises on itself when it faults. Nobody here sends them,
- * so a bot process that dies of one during a call died of what its bot did;
- * under the data limit a failed allocation often ends in SIGSEGV or SIGBUS
- * without a report. Any other signal (SIGKILL, SIGTERM, SIGINT, ...) came from
- * outside: the judge's failure.
+ * so a match process that dies of one during a bot's call died of what that
+ * bot did. Any other signal without a note came from outside: the judge's failure.
  */
 const SELF_INFLICTED = new Set<string>(['SIGSEGV', 'SIGBUS', 'SIGABRT', 'SIGILL', 'SIGFPE', 'SIGTRAP', 'SIGSYS']);
 const MEMORY_FAULTS = new Set<string>(['SIGSEGV', 'SIGBUS']);
 
-class BotProcess {
+/** How a job ended when the process died under it. */
+interface Death {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  note: CallNote | null;
+  stderr: string;
+  closing: boolean;
+}
+
+interface Job {
+  resolve: (v: Record<string, unknown>) => void;
+  reject: (e: unknown) => void;
+  onProgress?: (round: number, total: number) => void;
+}
+
+class MatchProcess {
   readonly child: ChildProcess;
+  readonly notePath = join(tmpdir(), `arbiter-match-${process.pid}-${randomBytes(6).toString('hex')}`);
   uses = 0;
   dead = false;
   /** Its pool is closing: whatever it was doing is abandoned. */
   closing = false;
-  catastrophic: { cpuMs: number; message: string } | null = null;
-  /** The end of what it wrote on stderr, for the report of its death. */
   private stderrTail = '';
   private nextId = 1;
-  private pending = new Map<number, Pending>();
-  private cpuPoll: NodeJS.Timeout | null = null;
+  private job: { id: number; job: Job } | null = null;
+  private stall: NodeJS.Timeout | null = null;
   readonly ready: Promise<void>;
 
   constructor() {
-    this.child = fork(childPath, [], {
+    this.child = fork(childPath, [this.notePath], {
       execArgv: ['--no-node-snapshot', '--import', tsxLoader],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       detached: true,
     });
-    let stderr = '';
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-8192);
-      this.stderrTail = stderr;
-      const m = /ARBITER_CATASTROPHIC cpu=([\d.]+) (.*)/.exec(stderr);
-      if (m) this.catastrophic = { cpuMs: Number(m[1]), message: m[2]! };
+      this.stderrTail = (this.stderrTail + chunk).slice(-8192);
     });
     this.ready = new Promise((resolve, reject) => {
       const onMessage = (msg: { ready?: boolean }) => {
@@ -146,103 +147,73 @@ class BotProcess {
         }
       };
       this.child.on('message', onMessage);
-      this.child.once('error', (err) => reject(new SandboxInfraError(`sandbox process failed to start: ${err.message}`)));
-      this.child.once('exit', () => reject(new SandboxInfraError(`sandbox process failed to start: ${stderr.trim().slice(-500)}`)));
+      this.child.once('error', (err) => reject(new SandboxInfraError(`match process failed to start: ${err.message}`)));
+      this.child.once('exit', () => reject(new SandboxInfraError(`match process failed to start: ${this.stderrTail.trim().slice(-500)}`)));
     });
     this.ready.catch(() => {});
     this.child.on('error', () => {
       /* reported through `ready` or `exit` */
     });
-    this.child.on('message', (msg: { id?: number; reply?: unknown; infra?: string }) => {
-      if (msg.id === undefined) return;
-      const p = this.pending.get(msg.id);
-      if (!p) return;
-      this.pending.delete(msg.id);
-      if (p.timer) clearTimeout(p.timer);
-      if (this.pending.size === 0) this.stopCpuPoll();
-      if (msg.infra !== undefined) p.reject(new SandboxInfraError(`the sandbox process failed: ${msg.infra}`));
-      else p.resolve(msg.reply);
+    this.child.on('message', (msg: { id?: number; progress?: { round: number; totalRounds: number } }) => {
+      const current = this.job;
+      if (msg.id === undefined || !current || msg.id !== current.id) return;
+      if (msg.progress) {
+        current.job.onProgress?.(msg.progress.round, msg.progress.totalRounds);
+        return;
+      }
+      this.finish();
+      current.job.resolve(msg as Record<string, unknown>);
     });
     this.child.once('exit', (code, signal) => {
       this.dead = true;
-      // Let the stderr pipe drain so a catastrophic report is not missed.
+      // Let the stderr pipe drain first.
       setImmediate(() => {
-        this.stopCpuPoll();
-        const selfInflicted = !this.closing && signal !== null && SELF_INFLICTED.has(signal);
-        const oom = this.catastrophic !== null || (selfInflicted && (OOM_REPORT.test(this.stderrTail) || MEMORY_FAULTS.has(signal!)));
-        for (const [id, p] of this.pending) {
-          if (p.timer) clearTimeout(p.timer);
-          this.pending.delete(id);
-          if (this.catastrophic || selfInflicted) {
-            // The bot brought its process down (V8's out-of-memory, most often): its fault, and its CPU counts.
-            const polled = p.cpuAtStart !== null && p.cpuLast !== null ? p.cpuLast - p.cpuAtStart : 0;
-            const cpuMs = Math.max(this.catastrophic?.cpuMs ?? 0, polled);
-            const message = this.catastrophic
-              ? `the bot crashed V8 (${this.catastrophic.message})`
-              : oom
-                ? `the bot ran its process out of memory (${signal})`
-                : `the bot crashed its process (${signal})`;
-            const failure: Failure = { ok: false, reason: oom ? 'memory' : 'crash', message, log: '', cpuMs };
-            p.resolve(failure);
-          } else p.reject(new SandboxInfraError(this.deathText(code, signal)));
-        }
+        const current = this.job;
+        this.finish();
+        const note = readNote(this.notePath);
+        rmSync(this.notePath, { force: true });
+        if (current) current.job.reject({ death: { code, signal, note, stderr: this.stderrTail, closing: this.closing } satisfies Death });
       });
     });
   }
 
-  private deathText(code: number | null, signal: NodeJS.Signals | null): string {
-    const said = this.stderrTail.trim().slice(-300);
-    const how = (signal ? `killed by ${signal}` : `exited with code ${code}`) + (said ? `: ${said}` : '');
-    if (this.closing) return `the sandbox process was stopped while its pool was closing (${how})`;
-    return `the sandbox process died (${how}) without the bot causing it`;
+  private finish(): void {
+    this.job = null;
+    if (this.stall) clearInterval(this.stall);
+    this.stall = null;
   }
 
   /**
-   * Sends one call. The watchdog fires after `timeoutMs` of wall time: if the
-   * process used at least `cpuLeftMs` of CPU meanwhile, the bot had its
-   * budget and is frozen for CPU; otherwise the machine was too slow to give
-   * it that, and the call throws SandboxInfraError.
+   * Sends one job. A process that gets no CPU at all for the watchdog's start
+   * allowance while it has a job (stopped, or starved by the machine) is
+   * killed: the judge's failure. A slow bot is the match process's business
+   * (its calls' own watchdogs).
    */
-  request<T>(message: Record<string, unknown>, timeoutMs: number, cpuLeftMs = Infinity, budgetMs = cpuLeftMs): Promise<T | Failure> {
-    if (this.dead) return Promise.reject(new SandboxInfraError(this.closing ? 'the sandbox pool is closing' : 'the sandbox process is gone'));
+  request(message: MatchProcessJob, onProgress?: (round: number, total: number) => void): Promise<Record<string, unknown>> {
+    if (this.dead) return Promise.reject(new SandboxInfraError(this.closing ? 'the sandbox pool is closing' : 'the match process is gone'));
     const id = this.nextId++;
-    const cpuAtStart = processCpuMs(this.child.pid);
-    this.startCpuPoll();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        if (!this.pending.has(id)) return;
-        this.pending.delete(id);
-        const cpuNow = processCpuMs(this.child.pid);
-        this.kill();
-        const used = cpuAtStart !== null && cpuNow !== null ? cpuNow - cpuAtStart : null;
-        const seconds = Math.round(timeoutMs / 1000);
-        // /proc counts in 10 ms ticks: allow one tick of rounding.
-        if (used !== null && used + CLOCK_TICK_MS >= cpuLeftMs)
-          resolve({ ok: false, reason: 'cpu', message: cpuBudgetUsedUp(budgetMs, `the call ran ${seconds} s of wall time`), log: '', cpuMs: used });
-        else
-          reject(
-            new SandboxInfraError(
-              `no answer within ${seconds} s of wall time after ${used === null ? 'an unknown amount of' : Math.round(used) + ' ms of'} CPU: the machine is too busy`,
-            ),
-          );
-      }, timeoutMs);
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer, cpuAtStart, cpuLast: cpuAtStart });
+      this.job = { id, job: { resolve, reject, ...(onProgress ? { onProgress } : {}) } };
+      let lastCpu = processCpuMs(this.child.pid);
+      let lastAlive = Date.now();
+      const limit = watchdogSettings.startMs;
+      this.stall = setInterval(
+        () => {
+          const cpu = processCpuMs(this.child.pid);
+          if (cpu === null || cpu !== lastCpu) {
+            lastCpu = cpu;
+            lastAlive = Date.now();
+          } else if (Date.now() - lastAlive > limit) {
+            const job = this.job;
+            this.finish();
+            this.kill();
+            job?.job.reject(new SandboxInfraError(`the match process got no CPU for ${(limit / 1000).toFixed(1)} s of wall time: the machine is too busy`));
+          }
+        },
+        Math.max(50, Math.min(1000, limit / 4)),
+      );
       this.child.send({ ...message, id });
     });
-  }
-
-  private startCpuPoll(): void {
-    if (this.cpuPoll) return;
-    this.cpuPoll = setInterval(() => {
-      const cpu = processCpuMs(this.child.pid);
-      if (cpu === null) return;
-      for (const p of this.pending.values()) p.cpuLast = cpu;
-    }, CPU_POLL_MS);
-  }
-
-  private stopCpuPoll(): void {
-    if (this.cpuPoll) clearInterval(this.cpuPoll);
-    this.cpuPoll = null;
   }
 
   /** An idle process must not keep its parent alive: the child, its IPC channel and its stderr pipe are all unref'd. */
@@ -261,37 +232,57 @@ class BotProcess {
   }
 
   kill(): void {
-    this.stopCpuPoll();
     if (!this.dead) this.child.kill('SIGKILL');
     this.dead = true;
   }
 }
 
-export class BotProcessPool {
-  private idle: BotProcess[] = [];
-  private all = new Set<BotProcess>();
+export class MatchProcessPool {
+  private idle: MatchProcess[] = [];
+  private all = new Set<MatchProcess>();
 
-  async acquire(): Promise<BotProcess> {
+  async acquire(): Promise<MatchProcess> {
     let proc = this.idle.pop();
     while (proc && proc.dead) proc = this.idle.pop();
     if (!proc) {
-      proc = new BotProcess();
-      this.all.add(proc);
-      proc.child.once('exit', () => this.all.delete(proc!));
+      const fresh = new MatchProcess();
+      proc = fresh;
+      this.all.add(fresh);
+      fresh.child.once('exit', () => this.all.delete(fresh));
     }
     proc.setBusy(true);
-    await proc.ready;
+    try {
+      await proc.ready;
+    } catch (err) {
+      proc.kill();
+      throw err;
+    }
     return proc;
   }
 
-  async release(proc: BotProcess): Promise<void> {
-    proc.uses++;
-    if (proc.dead || proc.uses >= MAX_USES) {
-      proc.kill();
-      return;
+  /** Starts processes until `count` are idle and ready (a worker does this at start, so its first matches do not wait for one). */
+  async prewarm(count: number): Promise<void> {
+    const fresh: MatchProcess[] = [];
+    for (let i = this.idle.filter((p) => !p.dead).length; i < count; i++) {
+      const proc = new MatchProcess();
+      this.all.add(proc);
+      proc.child.once('exit', () => this.all.delete(proc));
+      fresh.push(proc);
     }
-    const reset = await proc.request<{ ok: boolean }>({ t: 'reset' }, 5000).catch(() => null);
-    if (!reset?.ok || proc.dead) {
+    for (const proc of fresh) {
+      try {
+        await proc.ready;
+        proc.setBusy(false);
+        this.idle.push(proc);
+      } catch {
+        proc.kill();
+      }
+    }
+  }
+
+  release(proc: MatchProcess, rss: number | null): void {
+    proc.uses++;
+    if (proc.dead || proc.uses >= MAX_USES || rss === null || rss > MAX_IDLE_RSS) {
       proc.kill();
       return;
     }
@@ -313,57 +304,120 @@ export class BotProcessPool {
     return this.all.size;
   }
 
-  /** The pids of its live processes (tests watch their memory). */
+  /** The pids of its live processes (tests watch their memory and kill them). */
   get pids(): number[] {
     return [...this.all].filter((p) => !p.dead && p.child.pid).map((p) => p.child.pid!);
   }
 }
 
-export const sharedPool = new BotProcessPool();
+export const sharedPool = new MatchProcessPool();
 
-export class SandboxBotHost implements BotHost {
-  private proc: BotProcess | null = null;
-  private budgetLeft = 0;
-  private budgetMs = 0;
+/** How the match process finds the game: by id when the registry has this very game, else by its module. */
+async function gameRef(game: AnyGame): Promise<GameRef> {
+  if ((await loadGames().catch(() => new Map<string, AnyGame>())).get(game.id) === game) return { id: game.id };
+  const module = join(dirname(game.bots.api), 'index.ts');
+  if (!existsSync(module)) throw new Error(`${game.id}: the sandbox cannot find the game's module (no ${module})`);
+  return { id: game.id, module };
+}
 
-  constructor(private readonly pool: BotProcessPool = sharedPool) {}
-
-  /** The child's pid while it runs (tests use it to kill a bot's process). */
-  get pid(): number | undefined {
-    return this.proc?.child.pid;
+/** What a bot's death did, as the freeze it earns; null when the bot did not cause it (the judge's failure). */
+function freezeFromDeath(death: Death, limits: { cpuBudgetMs: number; memoryMb: number }): ForcedFreeze | null {
+  const { note, signal } = death;
+  if (death.closing || !note || !note.inCall) return null;
+  const base = { seat: note.seat, round: note.round, cpuMs: Math.max(0, note.cpuMs) };
+  if (note.reason === STOP.cpu) return { ...base, reason: 'cpu', message: cpuBudgetUsedUp(limits.cpuBudgetMs) };
+  if (note.reason === STOP.memory) return { ...base, reason: 'memory', message: memoryLimitExceeded(limits.memoryMb) };
+  if (note.reason === STOP.catastrophic) return { ...base, reason: 'memory', message: `the bot crashed V8 (${note.message.slice(0, 300)})` };
+  // V8 can hang instead of calling its catastrophic handler when a synchronous call runs out of memory.
+  if (note.reason === STOP.stuck)
+    return OOM_REPORT.test(death.stderr)
+      ? { ...base, reason: 'memory', message: 'the bot ran V8 out of memory (its heap limit)' }
+      : { ...base, reason: 'crash', message: 'the bot stopped its isolate (the call hung)' };
+  if (signal !== null && SELF_INFLICTED.has(signal)) {
+    // The bot brought its process down (V8's out-of-memory, most often): its fault, and its CPU counts.
+    const oom = OOM_REPORT.test(death.stderr) || MEMORY_FAULTS.has(signal);
+    return { ...base, reason: oom ? 'memory' : 'crash', message: oom ? `the bot ran its process out of memory (${signal})` : `the bot crashed its process (${signal})` };
   }
+  return null;
+}
 
-  async load(req: LoadRequest): Promise<LoadReply> {
-    try {
-      this.proc = await this.pool.acquire();
-    } catch (err) {
-      throw err instanceof SandboxInfraError ? err : new SandboxInfraError(`sandbox process failed to start: ${String(err)}`);
+function deathText(death: Death): string {
+  const said = death.stderr.trim().slice(-300);
+  const how = (death.signal ? `killed by ${death.signal}` : `exited with code ${death.code}`) + (said ? `: ${said}` : '');
+  if (death.closing) return `the match process was stopped while its pool was closing (${how})`;
+  return `the match process died (${how}) without a bot causing it`;
+}
+
+function isDeath(e: unknown): e is { death: Death } {
+  return typeof e === 'object' && e !== null && 'death' in e;
+}
+
+/**
+ * Runs one job in a match process of the pool; a process that died under it
+ * comes back as its Death (for the caller to judge), anything else the child
+ * said as its reply.
+ */
+async function inMatchProcess(
+  pool: MatchProcessPool,
+  message: MatchProcessJob,
+  onProgress?: (round: number, total: number) => void,
+): Promise<{ reply: Record<string, unknown> } | { death: Death }> {
+  const proc = await pool.acquire();
+  let rss: number | null = null;
+  try {
+    const reply = await proc.request(message, onProgress);
+    rss = typeof reply['rss'] === 'number' ? reply['rss'] : null;
+    if (typeof reply['infra'] === 'string') throw new SandboxInfraError(`the match process failed: ${reply['infra']}`);
+    if (typeof reply['error'] === 'string') throw Object.assign(new Error(reply['error']), { name: String(reply['name'] ?? 'Error') });
+    return { reply };
+  } catch (e) {
+    if (isDeath(e)) return e;
+    throw e;
+  } finally {
+    pool.release(proc, rss);
+  }
+}
+
+/** The sandboxed match: compiled here, played in a match process, played again with the culprit frozen if a bot brought that process down. */
+export async function runSandboxedMatch(game: AnyGame, spec: MatchSpec, options: RunOptions = {}, pool: MatchProcessPool = sharedPool): Promise<MatchOutcome> {
+  const { compileSeat } = await import('../src/runner/run-match.ts');
+  const compiled = options.compiled ?? (await Promise.all(spec.seats.map((s, me) => compileSeat(s.source, s.filename, me))));
+  const ref = await gameRef(game);
+  const limits = { ...game.defaultLimits, ...spec.limits };
+  const forced = [...(options.forced ?? [])];
+  const patient = options.patient ?? [];
+  let runs = 0;
+  await matchSlots.acquire();
+  try {
+    for (;;) {
+      const run = await inMatchProcess(pool, { t: 'match', game: ref, spec, options: { compiled, forced, patient } }, options.onRound);
+      runs++;
+      if ('reply' in run)
+        return { ...(run.reply['outcome'] as MatchOutcome), runs: runs - 1 + Number(run.reply['runs'] ?? 1), processCpuMs: Number(run.reply['cpuMs'] ?? 0) };
+      const freeze = freezeFromDeath(run.death, limits);
+      if (!freeze) throw new SandboxInfraError(deathText(run.death));
+      // A bot frozen from round r cannot bring the process down after r; it can before r in a run that went otherwise (CPU is not deterministic).
+      const earlier = forced.findIndex((f) => f.seat === freeze.seat);
+      if (earlier >= 0 && forced[earlier]!.round <= freeze.round)
+        throw new SandboxInfraError(`a frozen bot brought the match process down again (${deathText(run.death)})`);
+      if (earlier >= 0) forced.splice(earlier, 1);
+      forced.push(freeze);
     }
-    this.budgetLeft = req.cpuBudgetMs;
-    this.budgetMs = req.cpuBudgetMs;
-    return this.call<LoadReply>({ t: 'load', req });
+  } finally {
+    matchSlots.release();
   }
+}
 
-  async play(req: PlayRequest): Promise<PlayReply> {
-    return this.call<PlayReply>({ t: 'play', names: req.names, status: req.status, arrays: req.arrays });
-  }
-
-  private async call<T extends LoadReply | PlayReply>(message: Record<string, unknown>): Promise<T> {
-    const proc = this.proc;
-    if (!proc) throw new SandboxInfraError('bot not loaded');
-    await botCallSlots.acquire();
-    try {
-      const reply = (await proc.request<T>(message, watchdogMs(this.budgetLeft), this.budgetLeft, this.budgetMs)) as T;
-      this.budgetLeft -= reply.cpuMs;
-      return reply;
-    } finally {
-      botCallSlots.release();
-    }
-  }
-
-  async close(): Promise<void> {
-    const proc = this.proc;
-    this.proc = null;
-    if (proc) await this.pool.release(proc);
+/** The gate's load of one compiled file, in a match process (the same isolate, limits and notes as a match). */
+export async function loadInSandbox(req: LoadRequest, pool: MatchProcessPool = sharedPool): Promise<LoadReply> {
+  await matchSlots.acquire();
+  try {
+    const run = await inMatchProcess(pool, { t: 'check', req });
+    if ('reply' in run) return run.reply['check'] as LoadReply;
+    const freeze = freezeFromDeath(run.death, req);
+    if (!freeze) throw new SandboxInfraError(deathText(run.death));
+    return { ok: false, reason: freeze.reason, message: freeze.message, log: '', cpuMs: freeze.cpuMs };
+  } finally {
+    matchSlots.release();
   }
 }

@@ -1,7 +1,8 @@
 // A pool of match runners: one BullMQ worker on the `matches` queue running up
-// to `concurrency` jobs at once. Each job plays a match (or the gate's compile
-// check) with the lead's runner, which runs every bot in a sandbox child
-// process it can kill, then puts the outcome on the `results` queue. This
+// to `concurrency` jobs at once (default: one per core). Each job plays a
+// match (or the gate's compile check) with the lead's runner, which plays it
+// in a sandbox child process it can kill (the engine and the bots' isolates),
+// then puts the outcome on the `results` queue. This
 // module never opens the database and needs no database credentials.
 //
 // A failure of the judge's own (a sandbox process killed from outside, a
@@ -14,6 +15,7 @@ import { Worker, type Job } from 'bullmq';
 import { hostname } from 'node:os';
 import { readBotHeader } from '../sandbox/compile.ts';
 import { SandboxInfraError } from '../sandbox/host.ts';
+import { sharedPool } from '../sandbox/sandbox-host.ts';
 import { runMatch } from '../src/runner/run-match.ts';
 import { checkBot } from '../src/runner/check-bot.ts';
 import { encodeReplay } from '../src/replay/io.ts';
@@ -102,7 +104,7 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
       const outcome = await runMatch(data.spec, { onRound, ...(options.host ? { host: options.host } : {}) });
       const replay = outcome.replay;
       const frozen = replay.players.flatMap((p, seat) => (p.frozenReason ? [{ seat, reason: p.frozenReason, round: p.frozenRound }] : []));
-      log('match end', { ...fields, durationMs: Date.now() - startedAt.getTime(), frozen, scores: replay.result.scores });
+      log('match end', { ...fields, durationMs: Date.now() - startedAt.getTime(), frozen, scores: replay.result.scores, runs: outcome.runs ?? 1 });
       await queues.addResult({
         type: 'match',
         matchId: data.matchId,
@@ -154,6 +156,8 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
   );
   watchRedis(worker, 'match worker', log);
   await worker.waitUntilReady();
+  // One match process per runner, started now rather than by the first matches.
+  void sharedPool.prewarm(Math.max(1, options.concurrency)).catch(() => {});
 
   // Heartbeat: /health and the scheduler count live pools and their runners.
   const key = workerKey(options.prefix, name);

@@ -4,7 +4,7 @@
 import { getGame } from '../game-kit/registry.ts';
 import { BotCompileError, compileBot, mapBotPositions } from '../../sandbox/compile.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
-import { SandboxBotHost } from '../../sandbox/sandbox-host.ts';
+import { loadInSandbox } from '../../sandbox/sandbox-host.ts';
 import { LOG_CAP_BYTES } from '../limits.ts';
 
 export type CheckResult = { ok: true; name: string; game: string } | { ok: false; message: string; line?: number };
@@ -19,26 +19,21 @@ export async function checkBot(req: { game: string; source: string; filename: st
     // CompileInfraError and the like are the judge's: the check job fails and is tried again.
     throw err;
   }
-  const host = new SandboxBotHost();
-  try {
-    const reply = await host.load({
-      prelude: await buildPrelude(game),
-      code,
-      filename: req.filename,
-      me: 0,
-      seed: 1,
-      cpuBudgetMs: game.defaultLimits.cpuBudgetMs,
-      memoryMb: game.defaultLimits.memoryMb,
-      logCapBytes: LOG_CAP_BYTES,
-    });
-    if (!reply.ok) {
-      reply.message = mapBotPositions(code, req.filename, reply.message);
-      const line = /:(\d+)(?::\d+)?\)?\s*$/m.exec(reply.message)?.[1];
-      return { ok: false, message: `compile error: ${reply.message}`, ...(line ? { line: Number(line) } : {}) };
-    }
-    if (reply.game !== game.id) return { ok: false, message: `compile error: the file declares GAME = "${reply.game}" but was submitted for ${game.id}` };
-    return { ok: true, name: reply.name, game: reply.game };
-  } finally {
-    await host.close();
+  const reply = await loadInSandbox({
+    prelude: await buildPrelude(game),
+    code,
+    filename: req.filename,
+    me: 0,
+    seed: 1,
+    cpuBudgetMs: game.defaultLimits.cpuBudgetMs,
+    memoryMb: game.defaultLimits.memoryMb,
+    logCapBytes: LOG_CAP_BYTES,
+  });
+  if (!reply.ok) {
+    reply.message = mapBotPositions(code, req.filename, reply.message);
+    const line = /:(\d+)(?::\d+)?\)?\s*$/m.exec(reply.message)?.[1];
+    return { ok: false, message: `compile error: ${reply.message}`, ...(line ? { line: Number(line) } : {}) };
   }
+  if (reply.game !== game.id) return { ok: false, message: `compile error: the file declares GAME = "${reply.game}" but was submitted for ${game.id}` };
+  return { ok: true, name: reply.name, game: reply.game };
 }

@@ -1,5 +1,6 @@
 // Plays one match: the game's engine in this process, each bot behind a
-// BotHost. The result is a self-contained replay plus the bots' private logs.
+// BotHost. A sandboxed match (the default) is handed to a match process
+// (sandbox/sandbox-host.ts), which comes back here with host 'isolate'. The result is a self-contained replay plus the bots' private logs.
 // A bot that breaks a rule is frozen (its orders stop, its units stay) and the
 // match goes on; nothing a bot does can stop the match or change how the
 // other bots are treated.
@@ -15,13 +16,14 @@ import { getGame } from '../game-kit/registry.ts';
 import { ranksFromScores } from '../game-kit/ranking.ts';
 import { isOver, type AnyGame, type Limits } from '../game-kit/types.ts';
 import { REPLAY_FORMAT, REPLAY_VERSION, type FreezeReason, type Replay, type ReplayPlayer, type ReplayRound } from '../replay/format.ts';
-import { BotCompileError, CompileInfraError, compileBot, mapBotPositions, readBotHeader } from '../../sandbox/compile.ts';
+import { BotCompileError, botSourceMap, CompileInfraError, compileBot, mapBotPositions, readBotHeader } from '../../sandbox/compile.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
 import { capText, SandboxInfraError, type BotHost } from '../../sandbox/host.ts';
 import { cpuBudgetUsedUp, LOG_CAP_BYTES, logTruncated, MAX_NAME_CHARS, MAX_ORDERS, tooManyOrders } from '../limits.ts';
 import { InProcessBotHost } from '../../sandbox/inprocess-host.ts';
-import { SandboxBotHost } from '../../sandbox/sandbox-host.ts';
-import type { MatchOutcome, MatchSpec, RunOptions } from './types.ts';
+import { IsolateBotHost } from '../../sandbox/isolate-host.ts';
+import { runSandboxedMatch } from '../../sandbox/sandbox-host.ts';
+import type { CompiledSeat, ForcedFreeze, MatchOutcome, MatchSpec, RunOptions } from './types.ts';
 
 export class MatchSpecError extends Error {
   override name = 'MatchSpecError';
@@ -53,6 +55,8 @@ type PlayReply = Awaited<ReturnType<BotHost['play']>>;
 export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: RunOptions = {}): Promise<MatchOutcome> {
   const seed = checkSeed(spec.seed);
   if (spec.seats.length !== game.nbPlayers) throw new MatchSpecError(`${game.title} needs ${game.nbPlayers} players, got ${spec.seats.length}`);
+  // The sandbox plays the match in a child process of its own, which comes back here with host 'isolate'.
+  if ((options.host ?? 'sandbox') === 'sandbox') return runSandboxedMatch(game, { ...spec, seed }, options);
   const run = new MatchRun(game, spec, seed, options);
   try {
     await run.loadBots();
@@ -77,7 +81,7 @@ class MatchRun {
     this.config = game.parseConfig(spec.config ?? {});
     this.limits = { ...game.defaultLimits, ...spec.limits };
     this.seats = spec.seats.map((s) => ({
-      host: options.host === 'inprocess' ? new InProcessBotHost() : new SandboxBotHost(),
+      host: options.host === 'inprocess' ? new InProcessBotHost() : new IsolateBotHost({ patient: new Set(options.patient ?? []) }),
       code: '',
       filename: s.filename,
       player: {
@@ -113,10 +117,9 @@ class MatchRun {
   }
 
   /**
-   * Loads the bots side by side (each has its own process; the sandbox runs
-   * no more bot calls at once than there are cores). Every load is settled
-   * before a failure of the judge's is thrown, so no process is released
-   * while it is still loading.
+   * Loads the bots (compiling those not compiled yet side by side; the
+   * isolates load one after another). Every load is settled before a failure
+   * of the judge's is thrown, so no bot is released while it is still loading.
    */
   async loadBots(): Promise<void> {
     const prelude = await buildPrelude(this.game);
@@ -126,16 +129,15 @@ class MatchRun {
 
   private async loadBot(seat: Seat, me: number, prelude: string): Promise<void> {
     const source = this.spec.seats[me]!;
-    let code: string;
-    try {
-      code = await compileBot(source.source, source.filename);
-    } catch (err) {
-      // Anything but the bot's own compile error is the judge's: the match is played again.
-      if (err instanceof CompileInfraError) throw new SandboxInfraError(`seat ${me}: ${err.message}`, { cause: err });
-      if (!(err instanceof BotCompileError)) throw err;
-      return this.freeze(seat, 0, 'compile', err.message);
-    }
+    const compiled = this.options.compiled?.[me] ?? (await compileSeat(source.source, source.filename, me));
+    if ('error' in compiled) return this.freeze(seat, 0, 'compile', compiled.error);
+    const code = compiled.code;
     seat.code = code;
+    const forced = this.forcedFor(me, 0);
+    if (forced) {
+      seat.player.cpuMs += forced.cpuMs;
+      return this.freeze(seat, 0, forced.reason, forced.message);
+    }
     const { cpuBudgetMs, memoryMb } = this.limits;
     const reply = await seat.host.load({ prelude, code, filename: source.filename, me, seed: this.seed, cpuBudgetMs, memoryMb, logCapBytes: LOG_CAP_BYTES });
     seat.player.cpuMs += reply.cpuMs;
@@ -174,8 +176,15 @@ class MatchRun {
       arrays: Object.values(view),
     };
     const replies: (PlayReply | null)[] = [];
-    for (const seat of seats) replies.push(seat.frozen ? null : await seat.host.play(request));
+    for (const [p, seat] of seats.entries()) {
+      const forced = seat.frozen ? undefined : this.forcedFor(p, round);
+      replies.push(seat.frozen ? null : forced ? { ok: false, log: '', ...forced } : await seat.host.play(request));
+    }
     return replies.map((reply, p) => (reply ? this.ordersOf(seats[p]!, p, reply, state, round) : []));
+  }
+
+  private forcedFor(seat: number, round: number): ForcedFreeze | undefined {
+    return this.options.forced?.find((f) => f.seat === seat && f.round === round);
   }
 
   private ordersOf(seat: Seat, p: number, reply: PlayReply, state: unknown, round: number): unknown[] {
@@ -227,6 +236,20 @@ class MatchRun {
 
   async close(): Promise<void> {
     await Promise.all(this.seats.map((s) => s.host.close().catch(() => {})));
+  }
+}
+
+/** Compiles a seat's source; the bot's own compile error freezes it, any other failure is the judge's. */
+export async function compileSeat(source: string, filename: string, me: number): Promise<CompiledSeat> {
+  try {
+    const code = await compileBot(source, filename);
+    const map = botSourceMap(code);
+    return map ? { code, map } : { code };
+  } catch (err) {
+    // Anything but the bot's own compile error is the judge's: the match is played again.
+    if (err instanceof CompileInfraError) throw new SandboxInfraError(`seat ${me}: ${err.message}`, { cause: err });
+    if (!(err instanceof BotCompileError)) throw err;
+    return { error: err.message };
   }
 }
 

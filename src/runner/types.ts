@@ -1,5 +1,5 @@
 import type { Limits } from '../game-kit/types.ts';
-import type { Replay } from '../replay/format.ts';
+import type { FreezeReason, Replay } from '../replay/format.ts';
 
 /** One seat of a match: a bot source file (built-ins are ordinary files too). */
 export interface MatchSeat {
@@ -23,11 +23,39 @@ export interface MatchOutcome {
   replay: Replay;
   /** Each bot's console output (capped), private to its owner. */
   logs: string[];
+  /** Times the sandbox played the match to get this outcome: more than 1 when a call was cut short by a busy machine or a bot brought the match process down. */
+  runs?: number;
+  /** CPU the match process spent on the run that gave this outcome (all its threads), ms. */
+  processCpuMs?: number;
 }
 
 export interface RunOptions {
-  /** 'sandbox' (isolated-vm in killable child processes, the default) or 'inprocess' (node:vm; trusted code, benchmarks). */
-  host?: 'sandbox' | 'inprocess';
+  /**
+   * 'sandbox' (the default): the match in a killable child process of its own,
+   * the engine and the bots' isolated-vm isolates together (sandbox/sandbox-host.ts);
+   * 'isolate': the same isolates in this process (what that child runs; benchmarks);
+   * 'inprocess': node:vm, trusted code only (tests, benchmarks).
+   */
+  host?: 'sandbox' | 'isolate' | 'inprocess';
   /** Called after every round, for progress displays. */
   onRound?: (round: number, totalRounds: number) => void;
+  /** The seats already compiled (the sandbox compiles in the calling process); otherwise each seat is compiled here. */
+  compiled?: CompiledSeat[];
+  /** Freezes decided by an earlier run of the same match whose process died: applied instead of calling the bot. */
+  forced?: ForcedFreeze[];
+  /** Calls (seat:round) that get the generous wall-clock watchdog from the start (host 'isolate'). */
+  patient?: string[];
+}
+
+/** A seat's compiled code with its decoded source map (sandbox/compile.ts), or the file's compile error. */
+export type CompiledSeat = { code: string; map?: number[][][] } | { error: string };
+
+/** A bot frozen in a given round for what it did in an earlier run of the match (it brought the process down). */
+export interface ForcedFreeze {
+  seat: number;
+  /** 0: at load. */
+  round: number;
+  reason: FreezeReason;
+  message: string;
+  cpuMs: number;
 }

@@ -11,7 +11,7 @@ import { runMatchWithGame } from '../../src/runner/run-match.ts';
 import tally from '../fixtures/tally/index.ts';
 import { availableParallelism } from 'node:os';
 import { adder, bot } from './helpers.ts';
-import { SandboxInfraError, sharedPool, watchdogSettings } from '../../sandbox/sandbox-host.ts';
+import { processCpuMs, SandboxInfraError, sharedPool, watchdogSettings } from '../../sandbox/sandbox-host.ts';
 
 after(() => sharedPool.shutdown());
 
@@ -87,29 +87,81 @@ test('on a machine loaded to twice its cores, a bot within its budget is never f
   }
 });
 
-test('a watchdog that fires on a bot that did not use its budget is the machine\'s failure: the match throws, nobody is frozen', async () => {
+test('a match process that gets no CPU at all is the machine\'s failure: the match throws, nobody is frozen', async () => {
   // A stopped process gets no CPU at all: the extreme of a busy machine.
-  const { SandboxBotHost } = await import('../../sandbox/sandbox-host.ts');
-  const original = SandboxBotHost.prototype.play;
-  let stopped: number | undefined;
-  SandboxBotHost.prototype.play = async function (this: InstanceType<typeof SandboxBotHost>, req) {
-    if (stopped === undefined && this.pid) {
-      stopped = this.pid;
-      process.kill(stopped, 'SIGSTOP');
-    }
-    return original.call(this, req);
-  };
   const startMs = watchdogSettings.startMs;
   watchdogSettings.startMs = 300;
+  let stopped: number | undefined;
+  // No idle process left from the tests before: the one process is the match's.
+  sharedPool.shutdown();
   try {
     const started = Date.now();
     await assert.rejects(
-      runMatchWithGame(tally, { game: 'tally', seed: 5, config: { nb_rounds: 3 }, limits: { cpuBudgetMs: 100 }, seats: [adder, adder, adder, adder] }),
+      runMatchWithGame(
+        tally,
+        { game: 'tally', seed: 5, config: { nb_rounds: 3000 }, limits: { cpuBudgetMs: 100 }, seats: [adder, adder, adder, adder] },
+        {
+          onRound: () => {
+            if (stopped !== undefined) return;
+            stopped = sharedPool.pids[0];
+            if (stopped) process.kill(stopped, 'SIGSTOP');
+          },
+        },
+      ),
       (err: Error) => err instanceof SandboxInfraError && /too busy/.test(err.message),
     );
-    assert.ok(Date.now() - started < 5000, 'the watchdog is sized from the CPU left');
+    assert.ok(stopped !== undefined, 'the match process was stopped');
+    assert.ok(Date.now() - started < 5000, 'the watchdog is sized from its start allowance');
   } finally {
-    SandboxBotHost.prototype.play = original;
     watchdogSettings.startMs = startMs;
   }
+});
+
+/** CPU (ms) the pool's match processes have used so far, by pid. */
+function poolCpu(): Map<number, number> {
+  return new Map(sharedPool.pids.map((pid) => [pid, processCpuMs(pid) ?? NaN]));
+}
+
+test('on a machine loaded to twice its cores, two matches at once (one per core): bots using 80% of their budget are never frozen, and the CPU charged is within 5% of the CPU their processes used', async (t) => {
+  const cores = availableParallelism();
+  const budget = 1500;
+  const rounds = 10;
+  const perMs = calibrate();
+  const perRound = Math.round((0.8 * budget * perMs) / rounds);
+  const busy = bot('Busy', `play() { let x = 1; for (let i = 0; i < ${perRound}; i++) x = (Math.imul(x, 1103515245) + 12345) | 0; add(x === 0.5 ? 3 : 1); }`);
+  const spec = (seed: number, nb_rounds: number) => ({ game: 'tally', seed, config: { nb_rounds }, limits: { cpuBudgetMs: budget }, seats: [busy, busy, busy, busy] });
+  // Warm processes (one per core), so what they use next is the matches' alone.
+  sharedPool.shutdown();
+  await Promise.all(Array.from({ length: cores }, (_, i) => runMatchWithGame(tally, { ...spec(i, 1), seats: [adder, adder, adder, adder] })));
+  const before = poolCpu();
+  assert.equal(before.size, cores, 'one warm match process per core');
+  const burners = Array.from({ length: 2 * cores }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
+  let outcomes;
+  const started = Date.now();
+  try {
+    outcomes = await Promise.all(Array.from({ length: cores }, (_, i) => runMatchWithGame(tally, spec(20 + i, rounds))));
+  } finally {
+    for (const b of burners) b.kill('SIGKILL');
+  }
+  const wall = Date.now() - started;
+  const after = poolCpu();
+  let charged = 0;
+  for (const { replay } of outcomes) {
+    for (const p of replay.players) {
+      assert.equal(p.frozenReason, null, `frozen: ${p.frozenMessage} after ${p.cpuMs} ms`);
+      charged += p.cpuMs;
+    }
+    assert.deepEqual(replay.result.scores, [rounds, rounds, rounds, rounds]);
+  }
+  let used = 0;
+  for (const [pid, cpu] of before) {
+    assert.ok(after.has(pid), 'the same processes played the matches');
+    used += after.get(pid)! - cpu;
+  }
+  const runs = outcomes.map((o) => o.runs ?? 1);
+  t.diagnostic(`charged ${charged.toFixed(0)} ms, used ${used} ms (ratio ${(charged / used).toFixed(3)}), runs ${runs.join(', ')}, wall ${wall} ms`);
+  // The processes also compiled the prelude and created 8 isolates, and ran the engine: a few tens of ms over ~10 s of bot CPU.
+  if (runs.every((r) => r === 1)) assert.ok(charged <= used * 1.01 + 20 && charged >= used * 0.95, `charged ${charged.toFixed(0)} ms of CPU, the processes used ${used} ms (runs ${runs.join(', ')})`);
+  else assert.ok(charged <= used * 1.01 + 20, `charged ${charged.toFixed(0)} ms of CPU, the processes used ${used} ms over ${runs.join(', ')} runs`);
+  assert.ok(wall > (1.5 * charged) / cores, `the load was real: ${wall} ms of wall time for ${Math.round(charged)} ms of bot CPU on ${cores} cores`);
 });

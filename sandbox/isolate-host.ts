@@ -1,0 +1,371 @@
+// A bot in an isolated-vm isolate of this process, called synchronously: the
+// host a match process (match-process.ts) gives each seat. Its calls cost a
+// few microseconds on top of the bot's own work: no IPC, no thread hop.
+//
+// CPU is process.cpuUsage() around each call (the process runs nothing else
+// meanwhile). Each call also carries isolated-vm's `timeout`, the only way to
+// stop a synchronous call, which counts wall time:
+// - at first it is the CPU the bot has left, stretched by how much slower
+//   than their CPU time the calls have run lately (the machine's load), with
+//   a margin: an endless loop ends soon after its budget, the CPU meter
+//   agrees it used it, and the bot is frozen in place;
+// - if it fires before the bot used its budget (the machine is busy and the
+//   bot waited for a core), the call is cut short through no fault of the
+//   bot's: CallCutShort asks the match process to play the match again from
+//   its seed, and that call then gets the generous watchdog (three times the
+//   CPU left, plus a start allowance) while the watcher thread (call-meter.ts)
+//   stops the process the moment the bot's CPU passes its budget.
+// Memory: the isolate's heap limit, the heap statistics after each call, and
+// the process's resident memory, watched during the call by the same thread.
+//
+// Everything a bot controls is cut here: error messages and stacks, its log
+// (never more than what is left of its cap), its name, the size of its orders.
+// Never a Reference, an ivm object, cached data or a snapshot reaches the bot:
+// it gets strings and copies of typed arrays, and gives back one array of
+// primitives.
+
+import ivm from 'isolated-vm';
+import { openSync, readSync } from 'node:fs';
+import { capText, cpuSinceMs, describeError, SandboxInfraError, type BotHost, type Failure, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
+import { callMeter } from './call-meter.ts';
+import { cpuBudgetUsedUp, MAX_NAME_CHARS, MAX_ORDERS_JSON, memoryLimitExceeded } from '../src/limits.ts';
+import type { PlayReturn } from './bot-runtime.ts';
+import type { FreezeReason } from '../src/replay/format.ts';
+
+/** RSS allowed above the process's resident memory at the start of a call, on top of the bot's limit. */
+const RSS_HEADROOM_MB = 32;
+/** Room for the runtime's "[log truncated]" line on top of the log cap. */
+const LOG_SLACK = 256;
+
+/**
+ * Wall-clock safety net of a call that may wait for a core: three times the
+ * CPU left, plus time to start.
+ */
+export function watchdogMs(cpuLeftMs: number): number {
+  return Math.max(0, cpuLeftMs) * 3 + watchdogSettings.startMs;
+}
+
+/** The watchdog's allowance on top of the CPU left (tests shorten it). */
+export const watchdogSettings = { startMs: 5_000 };
+
+/**
+ * How much slower than its CPU time a bot call has run lately in this
+ * process (wall / CPU, at least 1): the machine's load as the bots see it.
+ * Calls of less than a millisecond of CPU say little and are left out.
+ */
+export const pace = {
+  wall: 0,
+  cpu: 0,
+  note(wallMs: number, cpuMs: number): void {
+    if (cpuMs < 1) return;
+    this.wall = this.wall * 0.8 + wallMs;
+    this.cpu = this.cpu * 0.8 + cpuMs;
+  },
+  get slowness(): number {
+    return this.cpu > 0 ? Math.max(1, this.wall / this.cpu) : 1;
+  },
+};
+
+/**
+ * The first wall-clock limit of a call: the CPU left, stretched by the
+ * machine's recent slowness with a margin, plus a little for the clocks'
+ * disagreement. On an idle core an endless loop ends right past its budget.
+ */
+function tightMs(cpuLeftMs: number): number {
+  return Math.max(1, cpuLeftMs * Math.max(1.02, 1.15 * pace.slowness) + 5);
+}
+
+/** Past this much CPU in a call that is not patient, the watcher stops the process (the machine got faster during the call). */
+function cpuBackstopMs(cpuLeftMs: number): number {
+  return cpuLeftMs * 1.3 + 10;
+}
+
+/**
+ * A call was cut short by the wall clock before the bot used its CPU: the
+ * match must be played again, this call with patience. Should it escape, it
+ * is the judge's failure like any other.
+ */
+export class CallCutShort extends SandboxInfraError {
+  override name = 'CallCutShort';
+  constructor(
+    readonly seat: number,
+    readonly round: number,
+    readonly cpuMs: number,
+  ) {
+    super(`seat ${seat}, round ${round}: the call was cut short by the wall clock after ${cpuMs.toFixed(1)} ms of CPU`);
+  }
+}
+
+export const callKey = (seat: number, round: number) => `${seat}:${round}`;
+
+const TIMED_OUT = /Script execution timed out/;
+
+/** Hooks of the process that hosts the isolates (the match process installs them). */
+export const isolateHooks = {
+  /** Called from V8's catastrophic error, before the process aborts. */
+  onCatastrophic: (_cpuMs: number, _message: string): void => {},
+};
+
+/** CPU at the start of the call in flight, for the report of a catastrophic error. */
+let callStart: NodeJS.CpuUsage | null = null;
+
+export interface IsolateHostOptions {
+  /** Calls (callKey) that get the generous watchdog from the start. */
+  patient?: ReadonlySet<string>;
+}
+
+export class IsolateBotHost implements BotHost {
+  private isolate: ivm.Isolate | null = null;
+  private context: ivm.Context | null = null;
+  private playFn: ivm.Reference<unknown> | null = null;
+  private drainFn: ivm.Reference<unknown> | null = null;
+  private me = 0;
+  private round = 0;
+  private budgetMs = 0;
+  private usedMs = 0;
+  private memoryMb = 0;
+  private logLeft = 0;
+
+  constructor(private readonly options: IsolateHostOptions = {}) {}
+
+  async load(req: LoadRequest): Promise<LoadReply> {
+    return this.loadSync(req);
+  }
+
+  async play(req: PlayRequest): Promise<PlayReply> {
+    return this.playSync(req);
+  }
+
+  async close(): Promise<void> {
+    const isolate = this.isolate;
+    this.isolate = null;
+    this.context = null;
+    this.playFn = null;
+    this.drainFn = null;
+    if (isolate) disposeQuietly(isolate);
+  }
+
+  private takeLog(text: unknown): string {
+    const s = typeof text === 'string' ? text : '';
+    const out = s.length > this.logLeft ? s.slice(0, this.logLeft) : s;
+    this.logLeft -= out.length;
+    return out;
+  }
+
+  loadSync(req: LoadRequest): LoadReply {
+    this.me = req.me;
+    this.round = 0;
+    this.budgetMs = req.cpuBudgetMs;
+    this.usedMs = 0;
+    this.memoryMb = req.memoryMb;
+    this.logLeft = req.logCapBytes + LOG_SLACK;
+    const isolate = new ivm.Isolate({
+      memoryLimit: req.memoryMb,
+      onCatastrophicError: (message) => {
+        try {
+          isolateHooks.onCatastrophic(callStart ? cpuSinceMs(callStart) : 0, String(message));
+        } catch {
+          /* nothing left to do */
+        }
+        process.abort();
+      },
+    });
+    this.isolate = isolate;
+    let handle: ivm.Reference<Record<string, unknown>>;
+    let context: ivm.Context;
+    try {
+      context = isolate.createContextSync();
+      handle = isolate.compileScriptSync(req.prelude, { filename: 'prelude.js' }).runSync(context, { reference: true }) as ivm.Reference<Record<string, unknown>>;
+    } catch (err) {
+      throw new SandboxInfraError(`the bot's isolate could not be prepared: ${describeError(err)}`);
+    }
+    this.context = context;
+    const get = (name: string) => handle.getSync(name, { reference: true }) as ivm.Reference<unknown>;
+    this.playFn = get('playPacked');
+    this.drainFn = get('drainLog');
+    get('setup').applySync(undefined, [req.me, req.seed, req.logCapBytes]);
+    let script: ivm.Script;
+    try {
+      // A function that evaluates the bot: the runtime calls it, so what the bot's
+      // top level throws is cut inside the isolate. Same line numbers as `code`.
+      script = isolate.compileScriptSync(`(function(){return ${req.code}\n})`, { filename: req.filename });
+    } catch (err) {
+      return { ok: false, reason: 'compile', message: describeError(err), log: '', cpuMs: 0 };
+    }
+    const loadFn = get('load');
+    const run = this.metered(() => {
+      const factory = script.runSync(context, { reference: true }) as ivm.Reference<unknown>;
+      return loadFn.applySync(undefined, [factory.derefInto()], { result: { copy: true }, timeout: this.timeoutMs() }) as [string, string, string];
+    });
+    if (!run.ok) return run.failure('compile');
+    const value = run.value;
+    if (!Array.isArray(value)) return this.failure(new Error('the bot could not be loaded'), run.cpuMs, '', 'compile');
+    if (this.overMemory()) return this.memoryFailure(run.cpuMs, value[2]);
+    const [name, game, log] = value;
+    return { ok: true, name: String(name).slice(0, MAX_NAME_CHARS), game: String(game).slice(0, MAX_NAME_CHARS), log: this.takeLog(log), cpuMs: run.cpuMs };
+  }
+
+  playSync(req: PlayRequest): PlayReply {
+    this.round++;
+    const isolate = this.isolate;
+    const playFn = this.playFn;
+    if (!isolate || !playFn || isolate.isDisposed) return { ok: false, reason: 'crash', message: 'bot not loaded', log: '', cpuMs: 0 };
+    const view = packView(req);
+    const args: unknown[] = [req.names, req.status, view.layout, view.copy.copyInto()];
+    const run = this.metered(() => playFn.applySync(undefined, args, { result: { copy: true }, timeout: this.timeoutMs() }) as PlayReturn);
+    if (!run.ok) return run.failure('exception');
+    const value = run.value;
+    if (!Array.isArray(value)) return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: '', cpuMs: run.cpuMs };
+    const [count, orders, log] = value;
+    if (this.usedMs > this.budgetMs) return { ok: false, reason: 'cpu', message: cpuBudgetUsedUp(this.budgetMs), log: this.takeLog(log), cpuMs: run.cpuMs };
+    if (this.overMemory()) return this.memoryFailure(run.cpuMs, log);
+    if (typeof orders !== 'string' || orders.length > MAX_ORDERS_JSON || typeof count !== 'number')
+      return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: this.takeLog(log), cpuMs: run.cpuMs };
+    return { ok: true, count, orders, log: this.takeLog(log), cpuMs: run.cpuMs };
+  }
+
+  private patient(): boolean {
+    return this.options.patient?.has(callKey(this.me, this.round)) ?? false;
+  }
+
+  private timeoutMs(): number {
+    const left = this.budgetMs - this.usedMs;
+    return Math.ceil(this.patient() ? watchdogMs(left) : tightMs(left));
+  }
+
+  /** Runs one synchronous call into the isolate, metered; classifies what went wrong. */
+  private metered<T>(work: () => T): { ok: true; value: T; cpuMs: number } | { ok: false; cpuMs: number; failure: (fallback: FreezeReason) => Failure } {
+    const left = this.budgetMs - this.usedMs;
+    const meter = callMeter();
+    const patient = this.patient();
+    const wallStart = process.hrtime.bigint();
+    const start = process.cpuUsage();
+    callStart = start;
+    // Past this much CPU the watcher stops the process: in a patient call the budget itself; otherwise the timeout should stop the call first.
+    const cpuLimit = patient ? left : cpuBackstopMs(left);
+    const rssLimit = residentBytes() + (this.memoryMb + RSS_HEADROOM_MB) * 1024 * 1024;
+    meter.begin(this.me, this.round, start, cpuLimit, rssLimit);
+    let value: T;
+    let error: unknown = undefined;
+    let threw = false;
+    try {
+      value = work();
+    } catch (e) {
+      threw = true;
+      error = e;
+    } finally {
+      meter.end();
+      callStart = null;
+    }
+    const cpuMs = cpuSinceMs(start);
+    this.usedMs += cpuMs;
+    pace.note(Number(process.hrtime.bigint() - wallStart) / 1e6, cpuMs);
+    if (!threw) return { ok: true, value: value!, cpuMs };
+    const timedOut = TIMED_OUT.test(errorMessage(error));
+    if (timedOut) {
+      // The clock stopped the call: the bot's fault only if it had used its CPU (one clock tick of slack).
+      if (cpuMs + 1 >= left) return { ok: false, cpuMs, failure: () => ({ ok: false, reason: 'cpu', message: cpuBudgetUsedUp(this.budgetMs), log: this.takeLog(this.drain()), cpuMs }) };
+      if (patient) throw new SandboxInfraError(`no answer within ${Math.round(watchdogMs(left) / 1000)} s of wall time after ${Math.round(cpuMs)} ms of CPU: the machine is too busy`);
+      throw new CallCutShort(this.me, this.round, cpuMs);
+    }
+    return { ok: false, cpuMs, failure: (fallback) => this.failure(error, cpuMs, this.drain(), fallback) };
+  }
+
+  private drain(): string {
+    const isolate = this.isolate;
+    if (!isolate || isolate.isDisposed || !this.drainFn) return '';
+    try {
+      return String(this.drainFn.applySync(undefined, [], { timeout: 50 }) ?? '');
+    } catch {
+      return '';
+    }
+  }
+
+  private overMemory(): boolean {
+    const isolate = this.isolate;
+    if (!isolate || isolate.isDisposed) return false;
+    try {
+      const h = isolate.getHeapStatisticsSync();
+      return h.used_heap_size + h.externally_allocated_size > this.memoryMb * 1024 * 1024;
+    } catch {
+      return false;
+    }
+  }
+
+  private failure(error: unknown, cpuMs: number, log: string, fallback: FreezeReason): Failure {
+    const message = describeError(error);
+    let reason: FreezeReason = fallback;
+    if (/memory limit|out of memory|allocation failed|array buffer allocation/i.test(message)) reason = 'memory';
+    else if (this.isolate?.isDisposed) reason = 'memory';
+    const text = reason === 'memory' ? memoryLimitExceeded(this.memoryMb) : message;
+    return { ok: false, reason, message: capText(text), log: this.takeLog(log), cpuMs };
+  }
+
+  private memoryFailure(cpuMs: number, log: unknown): Failure {
+    return { ok: false, reason: 'memory', message: memoryLimitExceeded(this.memoryMb), log: this.takeLog(log), cpuMs };
+  }
+}
+
+/**
+ * The round's view packed in one buffer, copied out of the host once for the
+ * four bots (each call copies it into its isolate): a copy per array costs
+ * several microseconds each, most of a call's overhead.
+ */
+let packed: { req: PlayRequest; copy: ivm.ExternalCopy<ArrayBuffer>; layout: string } | null = null;
+
+function packView(req: PlayRequest): { copy: ivm.ExternalCopy<ArrayBuffer>; layout: string } {
+  if (packed?.req === req) return packed;
+  packed?.copy.release();
+  packed = null;
+  const parts: [string, number, number][] = [];
+  let size = 0;
+  for (const a of req.arrays) {
+    size = (size + 7) & ~7; // every view aligned for its element type
+    parts.push([a.constructor.name, size, a.length]);
+    size += a.byteLength;
+  }
+  const bytes = new Uint8Array(size);
+  for (let i = 0; i < req.arrays.length; i++) {
+    const a = req.arrays[i]!;
+    bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), parts[i]![1]);
+  }
+  packed = { req, copy: new ivm.ExternalCopy(bytes.buffer), layout: JSON.stringify(parts) };
+  return packed;
+}
+
+/** This process's resident memory, bytes, from /proc/self/statm kept open (a third of process.memoryUsage.rss()'s cost). */
+let statm: number | null | undefined;
+const statmBuf = Buffer.alloc(128);
+const PAGE = 4096;
+function residentBytes(): number {
+  if (statm === undefined) {
+    try {
+      statm = openSync('/proc/self/statm', 'r');
+    } catch {
+      statm = null;
+    }
+  }
+  if (statm !== null) {
+    try {
+      const n = readSync(statm, statmBuf, 0, statmBuf.length, 0);
+      const text = statmBuf.toString('latin1', 0, n);
+      const pages = Number(text.slice(text.indexOf(' ') + 1, text.indexOf(' ', text.indexOf(' ') + 1)));
+      if (Number.isFinite(pages) && pages > 0) return pages * PAGE;
+    } catch {
+      /* fall back */
+    }
+  }
+  return process.memoryUsage.rss();
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function disposeQuietly(isolate: ivm.Isolate): void {
+  try {
+    if (!isolate.isDisposed) isolate.dispose();
+  } catch {
+    /* already gone */
+  }
+}

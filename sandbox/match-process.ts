@@ -1,0 +1,142 @@
+// A child process that plays one match at a time: the game's engine and the
+// bots' isolated-vm isolates together, the bots called one after another
+// with synchronous calls (isolate-host.ts), no IPC per round. The parent
+// (sandbox-host.ts) sends `match` (the spec, the seats already compiled, the
+// freezes an earlier run of the same match decided) or `check` (the gate's
+// load of one file), and kills this process when it must.
+//
+// What this process can die of is a bot's doing only when a bot's call was
+// running: V8's catastrophic out-of-memory (the handler writes a note and
+// aborts), the watcher thread stopping a bot past its CPU or resident
+// memory (a note, then SIGKILL), a fault under the data limit (no note, but
+// the call in flight is on file). The parent then plays the match again from
+// its seed, that bot frozen in that round (call-meter.ts).
+//
+// The process ignores SIGINT and SIGTERM, so a Ctrl-C or a service stop aimed
+// at the worker's group lets the worker finish its matches; it exits when its
+// parent goes away (IPC disconnect). Must run with --no-node-snapshot.
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { capText, cpuSinceMs, describeError, SandboxInfraError, type LoadReply, type LoadRequest } from './host.ts';
+import { installCallMeter } from './call-meter.ts';
+import { rememberSourceMap } from './compile.ts';
+import { CallCutShort, callKey, IsolateBotHost, isolateHooks } from './isolate-host.ts';
+import { getGame } from '../src/game-kit/registry.ts';
+import type { AnyGame } from '../src/game-kit/types.ts';
+import type { MatchSpec, RunOptions } from '../src/runner/types.ts';
+
+/** Which game: one the registry finds by id, or a game module outside it (tests' fixtures). */
+export type GameRef = { id: string; module?: string };
+
+export type MatchProcessJob =
+  | { t: 'match'; game: GameRef; spec: MatchSpec; options: Pick<RunOptions, 'compiled' | 'forced' | 'patient'> }
+  | { t: 'check'; req: LoadRequest };
+export type MatchProcessMessage = MatchProcessJob & { id: number };
+
+/** RSS a bot may take above the process's on top of its limit (V8's own pages, allocator slack). */
+const DATA_HEADROOM_MB = 48;
+
+const meter = installCallMeter(process.argv[2] ?? '');
+isolateHooks.onCatastrophic = (cpuMs, message) => meter.noteCatastrophic(cpuMs, message);
+
+const games = new Map<string, Promise<AnyGame>>();
+function loadGame(ref: GameRef): Promise<AnyGame> {
+  const key = ref.module ?? ref.id;
+  let game = games.get(key);
+  if (!game) {
+    game = ref.module ? import(pathToFileURL(ref.module).href).then((m: { default: AnyGame }) => m.default) : getGame(ref.id);
+    games.set(key, game);
+  }
+  return game;
+}
+
+/** This process's data segment and private writable mappings, bytes (what RLIMIT_DATA counts). */
+function dataBytes(): number | null {
+  try {
+    const m = /VmData:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Caps what this process can commit (RLIMIT_DATA, soft limit, through
+ * util-linux's prlimit): one allocation of hundreds of MiB happens between
+ * two polls of the watcher, and this makes it fail, so V8 ends in its
+ * catastrophic out-of-memory error instead of the machine swapping. Where
+ * prlimit or /proc is missing, the watcher's RSS poll alone stands.
+ */
+function capData(extraBytes: number): void {
+  const now = dataBytes();
+  if (now === null) return;
+  try {
+    execFileSync('prlimit', ['--pid', String(process.pid), `--data=${now + extraBytes}:`], { stdio: 'ignore', timeout: 2000 });
+  } catch {
+    /* not available here */
+  }
+}
+
+async function playMatch(msg: Extract<MatchProcessMessage, { t: 'match' }>): Promise<object> {
+  const game = await loadGame(msg.game);
+  const { runMatchWithGame } = await import('../src/runner/run-match.ts');
+  const memoryMb = msg.spec.limits?.memoryMb ?? game.defaultLimits.memoryMb;
+  capData(msg.spec.seats.length * (memoryMb + DATA_HEADROOM_MB) * 1024 * 1024);
+  for (const seat of msg.options.compiled ?? []) if ('map' in seat && seat.map) rememberSourceMap(seat.code, seat.map);
+  const patient = new Set(msg.options.patient ?? []);
+  let lastSent = 0;
+  const onRound = (round: number, totalRounds: number) => {
+    const now = Date.now();
+    if (now - lastSent < 100 && round < totalRounds) return;
+    lastSent = now;
+    process.send!({ id: msg.id, progress: { round, totalRounds } });
+  };
+  // A call the wall clock cut short before its bot used its CPU: the match again, that call with patience.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const outcome = await runMatchWithGame(game, msg.spec, { ...msg.options, host: 'isolate', patient: [...patient], onRound });
+      return { outcome, runs: attempt + 1 };
+    } catch (err) {
+      if (!(err instanceof CallCutShort) || attempt > 4 * msg.spec.seats.length) throw err;
+      patient.add(callKey(err.seat, err.round));
+    }
+  }
+}
+
+async function check(req: LoadRequest): Promise<LoadReply> {
+  capData((req.memoryMb + DATA_HEADROOM_MB) * 1024 * 1024);
+  let patient = new Set<string>();
+  for (let attempt = 0; ; attempt++) {
+    const host = new IsolateBotHost({ patient });
+    try {
+      return host.loadSync(req);
+    } catch (err) {
+      if (!(err instanceof CallCutShort) || attempt > 0) throw err;
+      patient = new Set([callKey(req.me, 0)]);
+    } finally {
+      await host.close();
+    }
+  }
+}
+
+process.on('message', (msg: MatchProcessMessage) => {
+  void (async () => {
+    try {
+      const start = process.cpuUsage();
+      const reply = msg.t === 'match' ? await playMatch(msg) : { check: await check(msg.req) };
+      process.send!({ id: msg.id, ...reply, cpuMs: cpuSinceMs(start), rss: process.memoryUsage.rss() });
+    } catch (err) {
+      // Our own failure or the judge's (never a bot's): the parent abandons the match.
+      const text = capText(describeError(err));
+      process.send!(err instanceof SandboxInfraError ? { id: msg.id, infra: text } : { id: msg.id, error: text, name: err instanceof Error ? err.name : 'Error' });
+    }
+  })();
+});
+
+process.on('disconnect', () => process.exit(0));
+// The worker decides when this process ends (see the header).
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {});
+process.send!({ ready: true });

@@ -59,7 +59,7 @@ const totals = { pass: 0, fail: 0, skipped: 0, cancelled: 0, todo: 0 };
 let status = 0;
 const perCore = Math.max(1, Math.min(2, availableParallelism()));
 const phases = [
-  { files: computeOnly, concurrency: perCore },
+  { files: computeOnly, concurrency: perCore + 1 },
   { files: shared, concurrency: perCore },
   { files: alone, concurrency: 1 },
 ];

@@ -2,7 +2,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,15 @@ const dir = mkdtempSync(join(tmpdir(), 'arbiter-cli-'));
 function arbiter(...args: string[]) {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 240_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** The same, without waiting: the bad-input cases run side by side. */
+function arbiterAsync(...args: string[]): Promise<ReturnType<typeof arbiter>> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 240_000 }, (err, out, errOut) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out, err: errOut });
+    });
+  });
 }
 
 function oneLineError(r: ReturnType<typeof arbiter>, pattern: RegExp) {
@@ -41,24 +50,27 @@ test('a compiler that cannot run is the machinery\'s failure: one line and exit 
   assert.doesNotMatch(r.stderr, /compile error|Unexpected/);
 });
 
-test('bad input is a one-line error and a non-zero exit', () => {
-  oneLineError(arbiter('play', 'chess', 'Demo', 'Demo', 'Demo', 'Demo'), /unknown game "chess"/);
-  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', 'Gandalf'), /"Gandalf" is neither a built-in player of moria/);
-  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo'), /needs 4 players, got 3/);
-  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--seed', 'abc'), /bad seed "abc"/);
-  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--seed', '99999999999'), /bad seed/);
-  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--set', 'nb_rounds=-3'), /nb_rounds/);
+test('bad input is a one-line error and a non-zero exit', async () => {
+  const cases: [Promise<ReturnType<typeof arbiter>>, RegExp][] = [];
+  const expect = (pattern: RegExp, ...args: string[]) => cases.push([arbiterAsync(...args), pattern]);
+  expect(/unknown game "chess"/, 'play', 'chess', 'Demo', 'Demo', 'Demo', 'Demo');
+  expect(/"Gandalf" is neither a built-in player of moria/, 'play', 'moria', 'Demo', 'Demo', 'Demo', 'Gandalf');
+  expect(/needs 4 players, got 3/, 'play', 'moria', 'Demo', 'Demo', 'Demo');
+  expect(/bad seed "abc"/, 'play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--seed', 'abc');
+  expect(/bad seed/, 'play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--seed', '99999999999');
+  expect(/nb_rounds/, 'play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--set', 'nb_rounds=-3');
   const broken = join(dir, 'broken.ts');
   writeFileSync(broken, "export const GAME = 'moria';\nexport const PLAYER_NAME = 'Broken';\nexport default class extends Player {\n  play() { let x = ; }\n}\n");
-  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', broken), /broken\.ts:4:\d+: Unexpected ";"/);
+  expect(/broken\.ts:4:\d+: Unexpected ";"/, 'play', 'moria', 'Demo', 'Demo', 'Demo', broken);
   const wrongGame = join(dir, 'twd.ts');
   writeFileSync(wrongGame, "export const GAME = 'walking-dead';\nexport const PLAYER_NAME = 'W';\nexport default class extends Player { play() {} }\n");
-  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', wrongGame), /declares GAME = "walking-dead", not moria/);
-  oneLineError(arbiter('verify', join(dir, 'missing.json')), /ENOENT|no such file/);
+  expect(/declares GAME = "walking-dead", not moria/, 'play', 'moria', 'Demo', 'Demo', 'Demo', wrongGame);
+  expect(/ENOENT|no such file/, 'verify', join(dir, 'missing.json'));
   writeFileSync(join(dir, 'junk.json'), '{"hello": 1}');
-  oneLineError(arbiter('verify', join(dir, 'junk.json')), /not a replay/);
-  oneLineError(arbiter('frobnicate'), /unknown command/);
-  oneLineError(arbiter('play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--set', `board=@${join(dir, 'no-board.txt')}`), /ENOENT|no such file/);
+  expect(/not a replay/, 'verify', join(dir, 'junk.json'));
+  expect(/unknown command/, 'frobnicate');
+  expect(/ENOENT|no such file/, 'play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--set', `board=@${join(dir, 'no-board.txt')}`);
+  for (const [run, pattern] of cases) oneLineError(await run, pattern);
 });
 
 test('--set key=@file reads a setting from a file: a Bola de Drac board in the original .cnf format', () => {

@@ -136,6 +136,7 @@ test('on a machine loaded to twice its cores, two matches at once (one per core)
   const before = poolCpu();
   assert.equal(before.size, cores, 'one warm match process per core');
   const burners = Array.from({ length: 2 * cores }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
+  await new Promise((r) => setTimeout(r, 300)); // the burners are up and spinning before the matches start
   let outcomes;
   const started = Date.now();
   try {
@@ -163,5 +164,5 @@ test('on a machine loaded to twice its cores, two matches at once (one per core)
   // The processes also compiled the prelude and created 8 isolates, and ran the engine: a few tens of ms over ~10 s of bot CPU.
   if (runs.every((r) => r === 1)) assert.ok(charged <= used * 1.01 + 20 && charged >= used * 0.95, `charged ${charged.toFixed(0)} ms of CPU, the processes used ${used} ms (runs ${runs.join(', ')})`);
   else assert.ok(charged <= used * 1.01 + 20, `charged ${charged.toFixed(0)} ms of CPU, the processes used ${used} ms over ${runs.join(', ')} runs`);
-  assert.ok(wall > (1.5 * charged) / cores, `the load was real: ${wall} ms of wall time for ${Math.round(charged)} ms of bot CPU on ${cores} cores`);
+  assert.ok(wall > (1.3 * charged) / cores, `the load was real: ${wall} ms of wall time for ${Math.round(charged)} ms of bot CPU on ${cores} cores`);
 });

@@ -2,30 +2,16 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { ARBITER_BIN as bin, arbiter, arbiterAsync, type CliRun } from '../helpers/cli.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
-const bin = new URL('../../bin/arbiter.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'arbiter-cli-'));
 
-function arbiter(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 240_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-/** The same, without waiting: the bad-input cases run side by side. */
-function arbiterAsync(...args: string[]): Promise<ReturnType<typeof arbiter>> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 240_000 }, (err, out, errOut) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out, err: errOut });
-    });
-  });
-}
-
-function oneLineError(r: ReturnType<typeof arbiter>, pattern: RegExp) {
+function oneLineError(r: CliRun, pattern: RegExp) {
   assert.notEqual(r.code, 0);
   assert.equal(r.err.trim().split('\n').length, 1, r.err);
   assert.match(r.err, pattern);
@@ -51,7 +37,7 @@ test('a compiler that cannot run is the machinery\'s failure: one line and exit 
 });
 
 test('bad input is a one-line error and a non-zero exit', async () => {
-  const cases: [Promise<ReturnType<typeof arbiter>>, RegExp][] = [];
+  const cases: [Promise<CliRun>, RegExp][] = [];
   const expect = (pattern: RegExp, ...args: string[]) => cases.push([arbiterAsync(...args), pattern]);
   expect(/unknown game "chess"/, 'play', 'chess', 'Demo', 'Demo', 'Demo', 'Demo');
   expect(/"Gandalf" is neither a built-in player of moria/, 'play', 'moria', 'Demo', 'Demo', 'Demo', 'Gandalf');
@@ -128,14 +114,17 @@ test('every game plays with its built-ins and its replay verifies', async () => 
   const { loadGames } = await import('../../src/game-kit/registry.ts');
   const games = [...(await loadGames()).values()];
   assert.ok(games.length >= 4, `games: ${games.map((g) => g.id).join(', ')}`);
-  for (const game of games) {
-    const file = join(dir, `${game.id}.json.gz`);
-    // A short match keeps the suite quick; the rules are each game's own tests.
-    const rounds = game.id === 'bola-de-drac' ? 'nb_rounds=61' : game.id === 'moria' ? 'nb_rounds=40' : 'num_rounds=40';
-    const r = arbiter('play', game.id, 'Dummy', 'Demo', 'Null', 'Demo', '--seed', '5', '--set', rounds, '-o', file, '--quiet');
-    assert.equal(r.code, 0, `${game.id}: ${r.err}`);
-    assert.match(r.out, new RegExp(`${game.title}, seed 5`));
-    const v = arbiter('verify', file);
-    assert.equal(v.code, 0, `${game.id}: ${v.err}`);
-  }
+  // The games side by side: each plays, then its replay is verified.
+  await Promise.all(
+    games.map(async (game) => {
+      const file = join(dir, `${game.id}.json.gz`);
+      // A short match keeps the suite quick; the rules are each game's own tests.
+      const rounds = game.id === 'bola-de-drac' ? 'nb_rounds=61' : game.id === 'moria' ? 'nb_rounds=40' : 'num_rounds=40';
+      const r = await arbiterAsync('play', game.id, 'Dummy', 'Demo', 'Null', 'Demo', '--seed', '5', '--set', rounds, '-o', file, '--quiet');
+      assert.equal(r.code, 0, `${game.id}: ${r.err}`);
+      assert.match(r.out, new RegExp(`${game.title}, seed 5`));
+      const v = await arbiterAsync('verify', file);
+      assert.equal(v.code, 0, `${game.id}: ${v.err}`);
+    }),
+  );
 });

@@ -2,39 +2,37 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { ARBITER_BIN as bin, arbiter, arbiterAsync, type CliRun } from '../helpers/cli.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const bin = new URL('../../bin/arbiter.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'arbiter-view-'));
 
-function arbiter(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--no-node-snapshot', bin, ...args], { encoding: 'utf8', timeout: 240_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-function refused(r: ReturnType<typeof arbiter>, pattern: RegExp) {
+function refused(r: CliRun, pattern: RegExp) {
   assert.equal(r.code, 2, r.err);
   assert.equal(r.err.trim().split('\n').length, 1, r.err);
   assert.match(r.err, pattern);
 }
 
-test('a missing file, a non-replay, a corrupt gzip and bad options exit 2 with one line', () => {
-  refused(arbiter('view', join(dir, 'missing.json.gz'), '--no-open'), /^arbiter view: cannot read .*missing\.json\.gz: no such file$/m);
+test('a missing file, a non-replay, a corrupt gzip and bad options exit 2 with one line', async () => {
+  const cases: [Promise<CliRun>, RegExp][] = [];
+  const expect = (pattern: RegExp, ...args: string[]) => cases.push([arbiterAsync(...args), pattern]);
+  expect(/^arbiter view: cannot read .*missing\.json\.gz: no such file$/m, 'view', join(dir, 'missing.json.gz'), '--no-open');
   writeFileSync(join(dir, 'junk.json'), '{"hello": 1}');
-  refused(arbiter('view', join(dir, 'junk.json'), '--no-open'), /not a replay/);
+  expect(/not a replay/, 'view', join(dir, 'junk.json'), '--no-open');
   writeFileSync(join(dir, 'text.txt'), 'hello');
-  refused(arbiter('view', join(dir, 'text.txt'), '--no-open'), /not a replay: not JSON/);
+  expect(/not a replay: not JSON/, 'view', join(dir, 'text.txt'), '--no-open');
   writeFileSync(join(dir, 'broken.json.gz'), gzipSync('{"format":"arbiter-replay"').subarray(0, 12));
-  refused(arbiter('view', join(dir, 'broken.json.gz'), '--no-open'), /corrupt gzip/);
+  expect(/corrupt gzip/, 'view', join(dir, 'broken.json.gz'), '--no-open');
   writeFileSync(join(dir, 'v9.json'), JSON.stringify({ format: 'arbiter-replay', version: 9 }));
-  refused(arbiter('view', join(dir, 'v9.json'), '--no-open'), /version 9 is not supported/);
-  refused(arbiter('view', dir, '--no-open'), /is a directory/);
-  refused(arbiter('view', '--no-open'), /which replay\?/);
-  refused(arbiter('view', join(dir, 'junk.json'), '--port', 'http'), /bad port "http"/);
+  expect(/version 9 is not supported/, 'view', join(dir, 'v9.json'), '--no-open');
+  expect(/is a directory/, 'view', dir, '--no-open');
+  expect(/which replay\?/, 'view', '--no-open');
+  expect(/bad port "http"/, 'view', join(dir, 'junk.json'), '--port', 'http');
+  for (const [run, pattern] of cases) refused(await run, pattern);
 });
 
 test('serves the viewer page, its script and the replay until SIGTERM', async () => {

@@ -30,7 +30,8 @@ async function until<T>(fn: () => Promise<T | null | undefined | false>, timeout
   }
 }
 
-async function withJudge<T>(runners: number, fn: (db: Db, queues: JudgeQueues) => Promise<T>): Promise<T> {
+/** A judge on the embedded defaults (PGlite in memory, Redis as `npm start` finds it): match runners and the recorder, around fn. */
+export async function withJudge<T>(runners: number, fn: (db: Db, queues: JudgeQueues) => Promise<T>): Promise<T> {
   const redis = await resolveRedis({ dataDir: './data' });
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
   const queues = openJudgeQueues({ redisUrl: redis.url, prefix });

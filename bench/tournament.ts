@@ -6,55 +6,40 @@
 // Redis as `npm start` finds it.
 //   npm run bench tournament [players=64]
 
-import { randomBytes } from 'node:crypto';
-import { createDb, migrate, closeDb } from '../src/db/client.ts';
-import { deletePrefix, openJudgeQueues, resolveRedis } from '../src/queue/index.ts';
-import { startRecorder } from '../src/recorder/index.ts';
+import { withJudge } from './judge.ts';
 import { startScheduler } from '../src/scheduler/index.ts';
 import { createTournament } from '../src/domain/tournaments.ts';
-import { startWorkerPool } from '../workers/pool.ts';
 import { coinsBot, qualifiedPlayer, TEST_GAMES } from '../test/tournaments/fixtures.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function once(players: number, runners: number): Promise<void> {
-  const redis = await resolveRedis({ dataDir: './data' });
-  const prefix = `bench-${randomBytes(4).toString('hex')}`;
-  const queues = openJudgeQueues({ redisUrl: redis.url, prefix });
-  const db = await createDb({ dataDir: 'memory://' });
-  await migrate(db);
-  const pool = await startWorkerPool({ redisUrl: redis.url, prefix, concurrency: runners });
-  const recorder = await startRecorder({ db, queues });
-  const scheduler = startScheduler({ db, queues, rankedEnabled: false, tournamentIntervalMs: 200 });
-  try {
-    for (let i = 0; i < players; i++) {
-      const name = i === 0 ? 'Strong' : `Bot${i}`;
-      await qualifiedPlayer(db, { username: `u${i}`, name, source: i === 0 ? coinsBot(name, 1) : coinsBot(name, 2 + (i % 5), i % 3) });
+  await withJudge(runners, async (db, queues) => {
+    const scheduler = startScheduler({ db, queues, rankedEnabled: false, tournamentIntervalMs: 200 });
+    try {
+      for (let i = 0; i < players; i++) {
+        const name = i === 0 ? 'Strong' : `Bot${i}`;
+        await qualifiedPlayer(db, { username: `u${i}`, name, source: i === 0 ? coinsBot(name, 1) : coinsBot(name, 2 + (i % 5), i % 3) });
+      }
+      const t0 = Date.now();
+      const t = await createTournament(db, null, { game: 'coins', name: 'bench', freezeAt: new Date(), config: { nb_rounds: 30 }, seed: 20261204 });
+      for (;;) {
+        const row = await db.tournament.findUniqueOrThrow({ where: { id: t.id } });
+        if (row.status === 'finished') break;
+        if (Date.now() - t0 > 600_000) throw new Error('bench: timed out');
+        await sleep(50);
+      }
+      const ms = Date.now() - t0;
+      const matches = await db.match.count({ where: { tournamentId: t.id } });
+      const rounds = (await db.tournament.findUniqueOrThrow({ where: { id: t.id } })).round;
+      const champion = await db.tournamentEntry.findFirst({ where: { tournamentId: t.id, place: 1 } });
+      console.log(
+        `tournament, ${players} players, ${runners} match runner(s): ${(ms / 1000).toFixed(1)} s from freeze to champion (${rounds} rounds, ${matches} matches, ${((matches / ms) * 60_000).toFixed(0)} matches/min; champion ${champion?.name ?? 'none'})`,
+      );
+    } finally {
+      await scheduler.close();
     }
-    const t0 = Date.now();
-    const t = await createTournament(db, null, { game: 'coins', name: 'bench', freezeAt: new Date(), config: { nb_rounds: 30 }, seed: 20261204 });
-    for (;;) {
-      const row = await db.tournament.findUniqueOrThrow({ where: { id: t.id } });
-      if (row.status === 'finished') break;
-      if (Date.now() - t0 > 600_000) throw new Error('bench: timed out');
-      await sleep(50);
-    }
-    const ms = Date.now() - t0;
-    const matches = await db.match.count({ where: { tournamentId: t.id } });
-    const rounds = (await db.tournament.findUniqueOrThrow({ where: { id: t.id } })).round;
-    const champion = await db.tournamentEntry.findFirst({ where: { tournamentId: t.id, place: 1 } });
-    console.log(
-      `tournament, ${players} players, ${runners} match runner(s): ${(ms / 1000).toFixed(1)} s from freeze to champion (${rounds} rounds, ${matches} matches, ${((matches / ms) * 60_000).toFixed(0)} matches/min; champion ${champion?.name ?? 'none'})`,
-    );
-  } finally {
-    await scheduler.close();
-    await recorder.close();
-    await pool.close();
-    await deletePrefix(queues.redis(), prefix);
-    await queues.close();
-    await closeDb(db);
-    await redis.stop();
-  }
+  });
 }
 
 export async function run(args: string[] = []): Promise<void> {

@@ -160,7 +160,8 @@ function lockEmbedded(dir: string): () => void {
   throw new EmbeddedDbBusyError(`could not lock the embedded database in ${dir}`);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, as another user's). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createDb, migrate, closeDb, type Db } from '../../src/db/client.ts';
+import { createDb, migrate, closeDb, isAlive, type Db } from '../../src/db/client.ts';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 
@@ -28,21 +28,12 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Drops test databases left behind by test processes that were killed (their pid is gone). */
 async function dropOrphans(c: pg.Client) {
   const { rows } = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'arbiter\\_test\\_%'`);
   for (const { datname } of rows) {
     const pid = Number(/^arbiter_test_(\d+)_/.exec(datname)?.[1]);
-    if (pid && pid !== process.pid && !alive(pid)) await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
+    if (pid && pid !== process.pid && !isAlive(pid)) await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
   }
 }
 

@@ -1,6 +1,7 @@
 // Players for tournament tests: users with qualified Coins bots written
 // straight into the database (the gate has its own tests), of chosen strength.
 
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../../src/db/client.ts';
 
@@ -13,39 +14,12 @@ export const TEST_GAMES = fileURLToPath(new URL('../fixtures/games', import.meta
  * larger is weaker. `offset` shifts the rounds it moves on.
  */
 export function coinsBot(name: string, every: number, offset = 0): string {
-  return `/// <reference path="../player.d.ts" />
-export const GAME = 'coins';
-export const PLAYER_NAME = ${JSON.stringify(name)};
-const DI = [0, -1, 1, 0, 0];
-const DJ = [0, 0, 0, -1, 1];
-export default class extends Player {
-  play(): void {
-    if ((round() + ${offset}) % ${every} !== 0) return;
-    const start = collector(me());
-    const R = rows();
-    const C = cols();
-    const first = new Int8Array(R * C).fill(-1);
-    const queue = [start.i * C + start.j];
-    first[queue[0]!] = 0;
-    for (let k = 0; k < queue.length; k++) {
-      const c = queue[k]!;
-      const i = Math.floor(c / C);
-      const j = c % C;
-      if (k > 0 && has_coin(i, j)) {
-        move(first[c] as Dir);
-        return;
-      }
-      for (let d = 1; d <= 4; d++) {
-        const ni = i + DI[d]!;
-        const nj = j + DJ[d]!;
-        if (is_wall(ni, nj) || first[ni * C + nj] !== -1) continue;
-        first[ni * C + nj] = k === 0 ? d : first[c]!;
-        queue.push(ni * C + nj);
-      }
-    }
-  }
-}
-`;
+  const demo = readFileSync(new URL('../fixtures/games/coins/bots/Demo.ts', import.meta.url), 'utf8');
+  const bot = demo
+    .replace("export const PLAYER_NAME = 'Demo';", `export const PLAYER_NAME = ${JSON.stringify(name)};`)
+    .replace('  play(): void {\n', `  play(): void {\n    if ((round() + ${offset}) % ${every} !== 0) return;\n`);
+  if (!bot.includes(`% ${every} !== 0`) || !bot.includes(JSON.stringify(name))) throw new Error('coinsBot: the Coins Demo no longer has the lines it changes');
+  return bot;
 }
 
 export interface TestPlayer {

@@ -356,5 +356,14 @@ test('the admin page forms: deadline (read as UTC) set and cleared, a name renam
   const refused = await app.inject({ method: 'POST', url: '/admin/actions/dummy', headers: { cookie: teacher.cookie, ...upload.headers }, payload: upload.payload });
   assert.equal(refused.statusCode, 400);
   assert.match(refused.body, /PLAYER_NAME = &quot;Dummy&quot;/);
+  const empty = multipart({ game: 'moria' }, { filename: 'dummy.ts', content: '' });
+  const none = await app.inject({ method: 'POST', url: '/admin/actions/dummy', headers: { cookie: teacher.cookie, ...empty.headers }, payload: empty.payload });
+  assert.equal(none.statusCode, 400);
+  assert.match(none.body, /choose the Dummy file/);
+  // The API reads the same form: the file reaches the same checks.
+  const apiUpload = multipart({}, { filename: 'dummy.ts', content: bot('NotDummy') });
+  const apiRefused = await app.inject({ method: 'PUT', url: '/api/admin/games/moria/dummy', headers: { ...teacher.auth, ...apiUpload.headers }, payload: apiUpload.payload });
+  assert.equal(apiRefused.statusCode, 400, apiRefused.body);
+  assert.match(apiRefused.json().message, /PLAYER_NAME = "Dummy"/);
   assert.equal(await db.privateDummy.count(), 0);
 });

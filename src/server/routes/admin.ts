@@ -8,10 +8,10 @@ import { listAudit } from '../../domain/audit.ts';
 import { leaderboardCsv, qualifiedCsv } from '../../domain/exports.ts';
 import { installPrivateDummy, privateDummyInfo, removePrivateDummy } from '../../domain/private-dummy.ts';
 import { queueOverview } from '../../domain/queue-overview.ts';
-import { decodeUtf8 } from '../../domain/submissions.ts';
+import { readFileForm } from '../file-form.ts';
 import { loadGames } from '../../game-kit/registry.ts';
 import { requireAdmin } from '../auth.ts';
-import { badRequest, notFound, tooLarge } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
 import { idParams, paging, query, refusals } from '../schemas.ts';
 import { readHealth } from './ops.ts';
 
@@ -143,19 +143,7 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   async function readDummyUpload(request: FastifyRequest): Promise<{ source: string; filename?: string | undefined }> {
     if (request.isMultipart()) {
-      let source: string | undefined;
-      let filename: string | undefined;
-      try {
-        for await (const part of request.parts()) {
-          if (part.type === 'file' && part.fieldname === 'file') {
-            source = decodeUtf8(await part.toBuffer());
-            filename = part.filename;
-          } else if (part.type === 'file') await part.toBuffer();
-        }
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(`file too large: at most ${config.submissionMaxBytes} bytes`);
-        throw err;
-      }
+      const { source, filename } = await readFileForm(request, config.submissionMaxBytes);
       if (source === undefined) throw badRequest('no file: send the Dummy as the multipart field "file"');
       return { source, filename };
     }

@@ -10,10 +10,10 @@ import { rejudgeSubmission, releaseName, renameName, resetRatings, searchUsers, 
 import { listAudit, type AuditRow } from '../../domain/audit.ts';
 import { installPrivateDummy, privateDummyInfo, removePrivateDummy } from '../../domain/private-dummy.ts';
 import { queueOverview } from '../../domain/queue-overview.ts';
-import { decodeUtf8 } from '../../domain/submissions.ts';
+import { readFileForm } from '../../server/file-form.ts';
 import { loadGames } from '../../game-kit/registry.ts';
 import { requireAdmin, type AuthUser } from '../../server/auth.ts';
-import { badRequest, tooLarge } from '../../server/errors.ts';
+import { badRequest } from '../../server/errors.ts';
 import { readHealth } from '../../server/routes/ops.ts';
 import { field, select } from '../forms.ts';
 import { html, type Html } from '../html.ts';
@@ -239,24 +239,10 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     const me = adminOf(request, reply);
     if (!me) return reply;
     if (!request.isMultipart()) throw badRequest('send the form with its file');
-    let game = '';
-    let source: string | undefined;
-    let filename: string | undefined;
-    try {
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          const buf = await part.toBuffer();
-          if (part.fieldname === 'file' && buf.length > 0) {
-            source = decodeUtf8(buf);
-            filename = part.filename;
-          }
-        } else if (part.fieldname === 'game') game = String(part.value);
-      }
-    } catch (err) {
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(`file too large: at most ${config.submissionMaxBytes} bytes`);
-      throw err;
-    }
-    if (source === undefined) throw badRequest('choose the Dummy file (.ts or .js)');
+    const form = await readFileForm(request, config.submissionMaxBytes);
+    const game = form.fields.game ?? '';
+    const { source, filename } = form;
+    if (!source) throw badRequest('choose the Dummy file (.ts or .js)');
     await installPrivateDummy(db, me.id, { game, source, filename }, { maxBytes: config.submissionMaxBytes });
     return back(reply, `private Dummy installed for ${game}: it passed the compile check and self-play`);
   });

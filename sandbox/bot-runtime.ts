@@ -49,6 +49,18 @@ export interface BotApiModule {
 /** Result of one play() as the host receives it: [orders counted, orders JSON, log]. */
 export type PlayReturn = [count: number, ordersJson: string, log: string];
 
+/** Reads playPacked's string (`count,ordersLength,orders log`); null if it is not one. */
+export function unpackResult(packed: unknown): PlayReturn | null {
+  if (typeof packed !== 'string') return null;
+  const a = packed.indexOf(',');
+  const b = a < 0 ? -1 : packed.indexOf(',', a + 1);
+  if (b < 0) return null;
+  const count = Number(packed.slice(0, a));
+  const length = Number(packed.slice(a + 1, b));
+  if (!Number.isSafeInteger(count) || !Number.isSafeInteger(length) || length < 0 || b + 1 + length > packed.length) return null;
+  return [count, packed.slice(b + 1, b + 1 + length), packed.slice(b + 1 + length)];
+}
+
 /** The handle the host keeps (never reachable from bot code). */
 export interface BotHandle {
   setup(me: number, seed: number, logCapBytes: number): void;
@@ -64,8 +76,11 @@ export interface BotHandle {
    * play() with the view's arrays packed in one buffer (one copy into the
    * isolate per call): `layout` is JSON `[[type, byteOffset, length], ...]`
    * in the order of `names`, type one of the ViewArray constructors' names.
+   * The result is one string, `count,ordersLength,orders log` (packResult):
+   * a primitive crosses out of an isolate without the structured clone an
+   * array needs.
    */
-  playPacked(names: string, status: string, layout: string, buffer: ArrayBuffer): PlayReturn;
+  playPacked(names: string, status: string, layout: string, buffer: ArrayBuffer): string;
   /** The log written since the last call (after a play() that threw). */
   drainLog(): string;
 }
@@ -356,7 +371,8 @@ export function boot(api: BotApiModule): BotHandle {
         const [type, offset, length] = layoutParts[i]!;
         arrays[i] = new viewTypes[type]!(buffer, offset, length);
       }
-      return playWith(names, statusJson, arrays);
+      const [count, orders, out] = playWith(names, statusJson, arrays);
+      return count + ',' + orders.length + ',' + orders + out;
     },
 
     drainLog() {

@@ -29,7 +29,7 @@ import { openSync, readSync } from 'node:fs';
 import { capText, cpuSinceMs, describeError, SandboxInfraError, type BotHost, type Failure, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
 import { callMeter } from './call-meter.ts';
 import { cpuBudgetUsedUp, MAX_NAME_CHARS, MAX_ORDERS_JSON, memoryLimitExceeded } from '../src/limits.ts';
-import type { PlayReturn } from './bot-runtime.ts';
+import { unpackResult } from './bot-runtime.ts';
 import type { FreezeReason } from '../src/replay/format.ts';
 
 /** RSS allowed above the process's resident memory at the start of a call, on top of the bot's limit. */
@@ -212,10 +212,10 @@ export class IsolateBotHost implements BotHost {
     if (!isolate || !playFn || isolate.isDisposed) return { ok: false, reason: 'crash', message: 'bot not loaded', log: '', cpuMs: 0 };
     const view = packView(req);
     const args: unknown[] = [req.names, req.status, view.layout, view.copy.copyInto()];
-    const run = this.metered(() => playFn.applySync(undefined, args, { result: { copy: true }, timeout: this.timeoutMs() }) as PlayReturn);
+    const run = this.metered(() => playFn.applySync(undefined, args, { timeout: this.timeoutMs() }) as unknown);
     if (!run.ok) return run.failure('exception');
-    const value = run.value;
-    if (!Array.isArray(value)) return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: '', cpuMs: run.cpuMs };
+    const value = unpackResult(run.value);
+    if (!value) return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: '', cpuMs: run.cpuMs };
     const [count, orders, log] = value;
     if (this.usedMs > this.budgetMs) return { ok: false, reason: 'cpu', message: cpuBudgetUsedUp(this.budgetMs), log: this.takeLog(log), cpuMs: run.cpuMs };
     if (this.overMemory()) return this.memoryFailure(run.cpuMs, log);

@@ -25,6 +25,7 @@ import { rememberSourceMap } from './compile.ts';
 import { CallCutShort, callKey, IsolateBotHost, isolateHooks } from './isolate-host.ts';
 import { getGame } from '../src/game-kit/registry.ts';
 import type { AnyGame } from '../src/game-kit/types.ts';
+import { encodeReplay } from '../src/replay/io.ts';
 import type { MatchSpec, RunOptions } from '../src/runner/types.ts';
 
 /** Which game: one the registry finds by id, or a game module outside it (tests' fixtures). */
@@ -97,7 +98,8 @@ async function playMatch(msg: Extract<MatchProcessMessage, { t: 'match' }>): Pro
   for (let attempt = 0; ; attempt++) {
     try {
       const outcome = await runMatchWithGame(game, msg.spec, { ...msg.options, host: 'isolate', patient: [...patient], onRound });
-      return { outcome, runs: attempt + 1 };
+      // Encoded here, where the match ran: one runner's work, not the worker's that all runners share.
+      return { outcome: { ...outcome, replayGz: encodeReplay(outcome.replay) }, runs: attempt + 1 };
     } catch (err) {
       if (!(err instanceof CallCutShort) || attempt > 4 * msg.spec.seats.length) throw err;
       patient.add(callKey(err.seat, err.round));

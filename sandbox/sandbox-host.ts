@@ -392,8 +392,17 @@ export async function runSandboxedMatch(game: AnyGame, spec: MatchSpec, options:
     for (;;) {
       const run = await inMatchProcess(pool, { t: 'match', game: ref, spec, options: { compiled, forced, patient } }, options.onRound);
       runs++;
-      if ('reply' in run)
-        return { ...(run.reply['outcome'] as MatchOutcome), runs: runs - 1 + Number(run.reply['runs'] ?? 1), processCpuMs: Number(run.reply['cpuMs'] ?? 0) };
+      if ('reply' in run) {
+        const outcome = run.reply['outcome'] as MatchOutcome;
+        // A Buffer crosses the IPC channel as a Uint8Array.
+        const gz = outcome.replayGz as Uint8Array | undefined;
+        return {
+          ...outcome,
+          ...(gz ? { replayGz: Buffer.from(gz.buffer, gz.byteOffset, gz.byteLength) } : {}),
+          runs: runs - 1 + Number(run.reply['runs'] ?? 1),
+          processCpuMs: Number(run.reply['cpuMs'] ?? 0),
+        };
+      }
       const freeze = freezeFromDeath(run.death, limits);
       if (!freeze) throw new SandboxInfraError(deathText(run.death));
       // A bot frozen from round r cannot bring the process down after r; it can before r in a run that went otherwise (CPU is not deterministic).

@@ -110,7 +110,7 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
         matchId: data.matchId,
         jobId: job.id!,
         ok: true,
-        replayGz: encodeReplay(replay).toString('base64'),
+        replayGz: (outcome.replayGz ?? encodeReplay(replay)).toString('base64'),
         logs: outcome.logs,
         players: replay.players,
         scores: replay.result.scores,

@@ -5,9 +5,13 @@ export class ReplayFormatError extends Error {
   override name = 'ReplayFormatError';
 }
 
-/** The replay as stored and downloaded: gzip'd JSON. */
+/**
+ * The replay as stored and downloaded: gzip'd JSON. Level 6, not 9: on a
+ * Moria replay (1.5 MiB of JSON) level 9 takes 77 ms for 5% less than level
+ * 6's 32 ms, CPU taken from the next match.
+ */
 export function encodeReplay(replay: Replay): Buffer {
-  return gzipSync(JSON.stringify(replay), { level: 9 });
+  return gzipSync(JSON.stringify(replay), { level: 6 });
 }
 
 /** Reads gzip'd or plain JSON and checks it is a replay this version understands. */

@@ -27,6 +27,8 @@ export interface MatchOutcome {
   runs?: number;
   /** CPU the match process spent on the run that gave this outcome (all its threads), ms. */
   processCpuMs?: number;
+  /** The replay already encoded (encodeReplay) by the match process, so the work scales with the runners. */
+  replayGz?: Buffer;
 }
 
 export interface RunOptions {

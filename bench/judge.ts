@@ -4,7 +4,7 @@
 //   production gate (three Dummies, the game's default config), on an idle machine.
 // - Matches per minute with one and with two match runners (Moria, default config).
 // Uses the embedded defaults: PGlite in memory and Redis as `npm start` finds it.
-//   npm run bench judge [gateRuns=2] [matchesPerRun=4]
+//   npm run bench judge [gateRuns=2] [matchesPerRun=8]
 
 import { availableParallelism, loadavg } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -16,9 +16,32 @@ import { startRecorder } from '../src/recorder/index.ts';
 import { startGate } from '../src/domain/gate.ts';
 import { createMatch, enqueueMatch } from '../src/scheduler/matches.ts';
 import { startWorkerPool } from '../workers/pool.ts';
+import { Redis } from 'ioredis';
+import type { JudgeEvent } from '../src/queue/index.ts';
 
 const DEMO = fileURLToPath(new URL('../src/games/moria/bots/Demo.ts', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Resolves when `done` says so of the judge's events (the recorder publishes
+ * one per recorded match and per verdict): waiting costs nothing, where
+ * polling the embedded database would take CPU from the runners it measures.
+ */
+async function untilEvents(queues: JudgeQueues, done: (event: JudgeEvent) => boolean, start: () => Promise<void>): Promise<void> {
+  const sub = new Redis(queues.redisUrl, { maxRetriesPerRequest: 3 });
+  try {
+    await sub.subscribe(queues.eventsChannel);
+    const finished = new Promise<void>((resolve) => {
+      sub.on('message', (_channel: string, text: string) => {
+        if (done(JSON.parse(text) as JudgeEvent)) resolve();
+      });
+    });
+    await start();
+    await finished;
+  } finally {
+    sub.disconnect();
+  }
+}
 
 async function until<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 600_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -64,12 +87,13 @@ async function gateLatency(runs: number): Promise<void> {
       const sub = await db.submission.create({
         data: { playerId: player.id, userId: user.id, game: 'moria', version: 1, source, filename: `${name}.ts`, sizeBytes: source.length },
       });
-      await startGate({ db, queues }, sub.id);
-      const done = await until(async () => {
-        const s = await db.submission.findUniqueOrThrow({ where: { id: sub.id } });
-        return s.status === 'qualified' || s.status === 'rejected' ? s : null;
-      });
+      await untilEvents(
+        queues,
+        (e) => e.matchId === undefined && e.submissionId === String(sub.id) && (e.status === 'qualified' || e.status === 'rejected'),
+        () => startGate({ db, queues }, sub.id),
+      );
       const ms = Date.now() - t0;
+      const done = await db.submission.findUniqueOrThrow({ where: { id: sub.id } });
       times.push(ms);
       const played = await db.match.count({ where: { submissionId: sub.id, status: 'done' } });
       console.log(`gate latency, Demo-strength bot, run ${i + 1}: ${(ms / 1000).toFixed(1)} s to "${done.status}" (${done.reason ?? 'no reason'}); ${played} gate match(es) played; ${runners} match runner(s)`);
@@ -90,20 +114,34 @@ async function matchesPerMinute(runners: number, count: number): Promise<number>
     const warm = await createMatch(db, { game: 'moria', kind: 'challenge', seed: 999, seats });
     await enqueueMatch(db, queues, warm);
     await until(async () => (await db.match.findUniqueOrThrow({ where: { id: warm } })).status === 'done');
-    const ids: number[] = [];
+    const ids = new Set<string>();
+    const recorded = new Set<string>();
     const t0 = Date.now();
-    for (let i = 0; i < count; i++) {
-      const id = await createMatch(db, { game: 'moria', kind: 'challenge', seed: 1000 + i, seats });
-      await enqueueMatch(db, queues, id);
-      ids.push(id);
-    }
-    await until(async () => (await db.match.count({ where: { id: { in: ids }, status: 'done' } })) === count);
+    const cpu0 = process.cpuUsage();
+    await untilEvents(
+      queues,
+      (e) => {
+        if (e.status === 'done' && e.matchId !== undefined && ids.has(e.matchId)) recorded.add(e.matchId);
+        return recorded.size === count;
+      },
+      async () => {
+        for (let i = 0; i < count; i++) {
+          const id = await createMatch(db, { game: 'moria', kind: 'challenge', seed: 1000 + i, seats });
+          ids.add(String(id));
+          await enqueueMatch(db, queues, id);
+        }
+      },
+    );
     const ms = Date.now() - t0;
-    const rows = await db.match.findMany({ where: { id: { in: ids } }, select: { durationMs: true } });
+    const cpu = process.cpuUsage(cpu0);
+    const doneIds = [...ids].map(Number);
+    if ((await db.match.count({ where: { id: { in: doneIds }, status: 'done' } })) !== count) throw new Error('bench: a match was not recorded');
+    const rows = await db.match.findMany({ where: { id: { in: doneIds } }, select: { durationMs: true } });
     const perMatch = rows.reduce((a, r) => a + (r.durationMs ?? 0), 0) / rows.length;
     console.log(
       `matches per minute, ${runners} match runner(s): ${((count * 60_000) / ms).toFixed(1)} ` +
-        `(${count} Moria matches of 200 rounds, Demo/Dummy x2, in ${(ms / 1000).toFixed(1)} s; ${(perMatch / 1000).toFixed(1)} s per match on a runner)`,
+        `(${count} Moria matches of 200 rounds, Demo/Dummy x2, in ${(ms / 1000).toFixed(1)} s; ${(perMatch / 1000).toFixed(1)} s per match on a runner; ` +
+        `the worker and recorder process: ${((cpu.user + cpu.system) / 1000 / count).toFixed(0)} ms of CPU per match)`,
     );
     return (count * 60_000) / ms;
   });
@@ -111,7 +149,7 @@ async function matchesPerMinute(runners: number, count: number): Promise<number>
 
 export async function run(args: string[] = []): Promise<void> {
   const gateRuns = Number(args[0] ?? 2) || 2;
-  const perRun = Number(args[1] ?? 4) || 4;
+  const perRun = Number(args[1] ?? 8) || 8; // with eight, a last match alone on one runner weighs less than with four
   console.log(`machine: ${availableParallelism()} core(s), node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   await gateLatency(gateRuns);
   const one = await matchesPerMinute(1, perRun);

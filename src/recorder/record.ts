@@ -116,10 +116,11 @@ async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, ga
 
   const base: JudgeEvent = { matchId: String(matchId), status: result.ok ? 'done' : 'failed', ...(match.submissionId !== null ? { submissionId: String(match.submissionId) } : {}), ...(match.gateStep ? { step: match.gateStep } : {}) };
   if (result.ok) {
+    // updateMany and createMany answer a count: update and create would read back each row, logs and replay included.
     for (let seat = 0; seat < result.players.length; seat++) {
       const p = result.players[seat]!;
-      await tx.participant.update({
-        where: { matchId_seat: { matchId, seat } },
+      await tx.participant.updateMany({
+        where: { matchId, seat },
         data: {
           score: result.scores[seat] ?? null,
           rank: result.ranks[seat] ?? null,
@@ -132,7 +133,7 @@ async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, ga
       });
     }
     const data = Buffer.from(result.replayGz, 'base64');
-    await tx.replay.create({ data: { matchId, data, sizeBytes: data.length } });
+    await tx.replay.createMany({ data: [{ matchId, data, sizeBytes: data.length }] });
     if (match.kind === 'ranked') await rate(tx, matchId, match.game);
   }
 

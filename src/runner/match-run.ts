@@ -31,9 +31,12 @@ export interface MatchRunHooks {
   forced?: ForcedFreeze[];
   /** Called after every round, for progress displays. */
   onRound?: (round: number, totalRounds: number) => void;
+  /** Each piece of a seat's log as it is kept (after the cap), with the round it belongs to (0: loading): the play page shows logs round by round. */
+  onLog?: (me: number, round: number, text: string) => void;
 }
 
 interface Seat {
+  me: number;
   host: BotHost;
   /** The compiled bot, to map error positions back to the author's lines. */
   compiled: { code: string; map?: number[][][] } | null;
@@ -63,6 +66,7 @@ export class MatchRun {
     this.config = game.parseConfig(spec.config ?? {});
     this.limits = { ...game.defaultLimits, ...spec.limits };
     this.seats = spec.seats.map((s, me) => ({
+      me,
       host: hooks.host(me),
       compiled: null,
       filename: s.filename,
@@ -79,13 +83,15 @@ export class MatchRun {
     }));
   }
 
-  private appendLog(seat: Seat, text: string): void {
+  private appendLog(seat: Seat, round: number, text: string): void {
     if (!text || seat.logFull) return;
     const room = LOG_CAP_BYTES - seat.log.length;
     if (text.length > room) {
-      seat.log += text.slice(0, room) + '\n' + logTruncated() + '\n';
+      text = text.slice(0, room) + '\n' + logTruncated() + '\n';
       seat.logFull = true;
-    } else seat.log += text;
+    }
+    seat.log += text;
+    this.hooks.onLog?.(seat.me, round, text);
   }
 
   private freeze(seat: Seat, round: number, reason: FreezeReason, message: string): void {
@@ -95,7 +101,7 @@ export class MatchRun {
     seat.player.frozenRound = round;
     seat.player.frozenReason = reason;
     seat.player.frozenMessage = message;
-    this.appendLog(seat, `frozen in round ${round} (${reason}): ${message}\n`);
+    this.appendLog(seat, round, `frozen in round ${round} (${reason}): ${message}\n`);
   }
 
   /**
@@ -122,7 +128,7 @@ export class MatchRun {
     const { cpuBudgetMs, memoryMb } = this.limits;
     const reply = await seat.host.load({ prelude, code: compiled.code, filename: source.filename, me, seed: this.seed, cpuBudgetMs, memoryMb, logCapBytes: LOG_CAP_BYTES });
     seat.player.cpuMs += reply.cpuMs;
-    this.appendLog(seat, reply.log);
+    this.appendLog(seat, 0, reply.log);
     if (!reply.ok) this.freeze(seat, 0, reply.reason, reply.message);
     else if (reply.game !== this.game.id) this.freeze(seat, 0, 'compile', `the bot declares GAME = "${capText(reply.game, MAX_NAME_CHARS)}" but this match is ${this.game.id}`);
   }
@@ -170,7 +176,7 @@ export class MatchRun {
 
   private ordersOf(seat: Seat, p: number, reply: PlayReply, state: unknown, round: number): unknown[] {
     seat.player.cpuMs += reply.cpuMs;
-    this.appendLog(seat, reply.log);
+    this.appendLog(seat, round, reply.log);
     if (!reply.ok) {
       this.freeze(seat, round, reply.reason, reply.message);
       return [];
@@ -187,11 +193,11 @@ export class MatchRun {
     try {
       raw = JSON.parse(reply.orders);
     } catch {
-      this.appendLog(seat, `warning: round ${round}: unreadable orders ignored\n`);
+      this.appendLog(seat, round, `warning: round ${round}: unreadable orders ignored\n`);
       return [];
     }
     const checked = this.game.validateOrders(state, p, raw);
-    for (const w of checked.warnings) this.appendLog(seat, `warning: round ${round}: ${w}\n`);
+    for (const w of checked.warnings) this.appendLog(seat, round, `warning: round ${round}: ${w}\n`);
     return checked.orders;
   }
 

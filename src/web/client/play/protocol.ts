@@ -1,12 +1,12 @@
 // Messages between the play page's driver (worker-host.ts) and a bot's Web
 // Worker (worker.ts).
 
-import type { ViewArray } from '../../../game-kit/types.ts';
 import type { FreezeReason } from '../../../replay/format.ts';
 
 export type WorkerRequest =
   | { kind: 'load'; prelude: string; code: string; filename: string; me: number; seed: number; logCapBytes: number }
-  | { kind: 'play'; names: string; status: string; arrays: ViewArray[] };
+  /** The view packed as the judge packs it (BotHandle.playPacked), so a bot's stack traces read the same. */
+  | { kind: 'play'; names: string; status: string; layout: string; buffer: ArrayBuffer };
 
 interface Failed {
   ok: false;

@@ -8,7 +8,7 @@
 // freezes it. A browser cannot cap a worker's memory: the judge's memory
 // limit is not applied here.
 
-import type { BotHost, LoadReply, LoadRequest, PlayReply, PlayRequest } from '../../../../sandbox/host.ts';
+import { packViewArrays, type BotHost, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from '../../../../sandbox/host.ts';
 import { cpuBudgetUsedUp, MAX_ORDERS_JSON } from '../../../limits.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 
@@ -25,7 +25,7 @@ export class WorkerBotHost implements BotHost {
   constructor(private readonly workerUrl: string) {}
 
   /** Posts one request and waits for its reply, or stops the worker once `limitMs` has passed. */
-  private call(req: WorkerRequest, limitMs: number): Promise<WorkerReply | { kind: 'timeout'; ms: number } | { kind: 'died'; message: string; ms: number }> {
+  private call(req: WorkerRequest, limitMs: number, transfer: Transferable[] = []): Promise<WorkerReply | { kind: 'timeout'; ms: number } | { kind: 'died'; message: string; ms: number }> {
     const worker = this.worker!;
     const start = performance.now();
     return new Promise((resolve) => {
@@ -43,7 +43,7 @@ export class WorkerBotHost implements BotHost {
       const timer = setTimeout(() => done({ kind: 'timeout', ms: performance.now() - start }), Math.max(0, limitMs) + WATCHDOG_GRACE_MS);
       worker.addEventListener('message', onMessage);
       worker.addEventListener('error', onError);
-      worker.postMessage(req);
+      worker.postMessage(req, transfer);
     });
   }
 
@@ -73,7 +73,8 @@ export class WorkerBotHost implements BotHost {
 
   async play(req: PlayRequest): Promise<PlayReply> {
     if (!this.worker) return { ok: false, reason: 'crash', message: 'bot not loaded', log: '', cpuMs: 0 };
-    const r = await this.call({ kind: 'play', names: req.names, status: req.status, arrays: req.arrays }, this.budget - this.used);
+    const { bytes, layout } = packViewArrays(req.arrays);
+    const r = await this.call({ kind: 'play', names: req.names, status: req.status, layout, buffer: bytes.buffer }, this.budget - this.used, [bytes.buffer]);
     if (r.kind !== 'play') {
       this.stop();
       this.used += r.ms;

@@ -46,7 +46,7 @@ scope.addEventListener('message', (e) => {
     return;
   }
   try {
-    const [count, orders, log] = h.play(req.names, req.status, ...req.arrays);
+    const [count, orders, log] = h.playPacked(req.names, req.status, req.layout, req.buffer);
     post({ kind: 'play', ok: true, count, orders, log, ms: now() - start });
   } catch (err) {
     const ms = now() - start;

@@ -15,7 +15,7 @@ import { getGame } from '../../src/game-kit/registry.ts';
 import { builtinSeat } from '../../src/runner/builtins.ts';
 import { runMatch } from '../../src/runner/run-match.ts';
 import type { Replay } from '../../src/replay/format.ts';
-import { startSite, type Site } from './site.ts';
+import { overflow, startSite, type Site } from './site.ts';
 
 const GAMES = ['moria', 'walking-dead', 'harry-potter', 'bola-de-drac'] as const;
 const SEED = 3;
@@ -190,7 +190,7 @@ test('/games/bola-de-drac/play: pasted code; opponents from files that throw, lo
   }
 });
 
-test('/games/<id>/play: the form says what is missing; /play lists the games', async () => {
+test('/games/<id>/play: the form says what is missing and fits a phone; /play lists the games', async () => {
   const page = await site.newPage();
   try {
     await page.goto('/play');
@@ -210,6 +210,15 @@ test('/games/<id>/play: the form says what is missing; /play lists the games', a
     assert.deepEqual(page.errors, []);
   } finally {
     await page.context().close();
+  }
+  // On a phone, the form fits the screen.
+  const phone = await site.newPage({ width: 390, height: 844 });
+  try {
+    await openPlay(phone, 'harry-potter');
+    const o = await overflow(phone);
+    assert.ok(o.scrollWidth <= o.innerWidth + 1, `the play page scrolls sideways on a phone: ${o.widest.join(', ')}`);
+  } finally {
+    await phone.context().close();
   }
 });
 

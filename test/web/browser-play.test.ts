@@ -90,6 +90,7 @@ for (const game of GAMES) {
 
       const replay = await pageReplay(page);
       const server = await onServer;
+      assert.equal(await page.locator('[data-play-cli]').textContent(), `npx arbiter play ${game} Tester.ts ${OPPONENTS.join(' ')} --seed ${SEED} -o match.json.gz`);
       assert.deepEqual(replay.players.map((p) => p.name), ['Tester', ...OPPONENTS]);
       assert.deepEqual(replay.players.map((p) => p.frozenReason), [null, null, null, null]);
       assert.equal(replay.rounds.at(-1)!.round, (await getGame(game)).totalRounds(replay.config));

@@ -57,7 +57,7 @@ export const PLAY_TEXT = {
   downloadHint: 'to watch it again in the',
   viewer: 'viewer',
   noScript: 'Playing in the browser needs JavaScript. Without it, play locally with arbiter play from a clone of the repository (see the starter kit’s README).',
-  cli: 'From a clone of the repository, the same match on the command line:',
+  cli: 'From a clone of the repository, in its judge’s sandbox, the same match on the command line:',
 } as const;
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -184,14 +184,14 @@ function playPage(game: AnyGame, maxBytes: number) {
 <div class="play-result" data-play-result hidden>
   <div class="viewer" data-play-viewer></div>
   <section class="play-logs" data-play-logs aria-labelledby="play-logs-h">
-    <h2 id="play-logs-h">${T.logs}: <span data-play-log-round></span></h2>
+    <h2 id="play-logs-h" data-play-log-round>${T.logs}</h2>
     ${Array.from({ length: game.nbPlayers }, (_, p) => html`<h3 class="seat-head"><span class="seat seat-${p}" aria-hidden="true"></span> <span data-play-log-name="${p}"></span></h3>
     <pre class="play-log" data-play-log="${p}" tabindex="0"></pre>`)}
   </section>
   <p><a data-play-download href="#" download>${T.download}</a> ${T.downloadHint} <a href="/view">${T.viewer}</a>.</p>
 </div>
 <noscript><p class="notice bad">${T.noScript}</p></noscript>
-<p class="hint">${T.cli} <code>npx arbiter play ${game.id} MyBot.ts ${opponent} ${opponent} ${opponent} --seed 1 -o match.json.gz</code></p>`;
+<p class="hint">${T.cli} <code data-play-cli>npx arbiter play ${game.id} MyBot.ts ${seats.map(() => opponent).join(' ')} --seed 1 -o match.json.gz</code></p>`;
 }
 
 const GAME_PARAMS = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;

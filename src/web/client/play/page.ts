@@ -139,6 +139,16 @@ export function mountPlay(game: AnyGame) {
     return { filename: PASTED_NAME, source };
   }
 
+  /** The same match as an `arbiter play` command line (built-ins by name, files by name). */
+  function commandLine(seed: number): string {
+    const players = [yourFile?.name ?? PASTED_NAME];
+    for (const select of form!.querySelectorAll<HTMLSelectElement>('select[data-seat]')) {
+      players.push(select.value === 'file' ? ($<HTMLInputElement>(form!, `input[data-seat-file="${select.dataset.seat}"]`)!.files?.[0]?.name ?? 'file') : select.value);
+    }
+    const arg = (s: string) => (/^[\w.@%+=:,/-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+    return `npx arbiter play ${game.id} ${players.map(arg).join(' ')} --seed ${seed} -o match.json.gz`;
+  }
+
   async function seats(): Promise<PlaySeat[]> {
     const files: Promise<{ filename: string; source: string }>[] = [yourBot()];
     const builtins: (string | null)[] = [null];
@@ -236,6 +246,8 @@ export function mountPlay(game: AnyGame) {
         },
       });
       await show(match);
+      const cli = $<HTMLElement>(document, '[data-play-cli]');
+      if (cli) cli.textContent = commandLine(seed);
       status.textContent = TEXT.done(seed);
       form!.dataset.state = 'done';
     } catch (err) {

@@ -200,7 +200,16 @@ test('/games/<id>/play: the form says what is missing and fits a phone; /play li
     await openPlay(page, 'moria');
     await page.getByRole('button', { name: 'Play the match' }).click();
     await page.getByRole('alert').filter({ hasText: 'Choose your bot: pick or drop a file, or paste its code.' }).waitFor();
+    // A file dropped on the form is your bot; code pasted afterwards replaces it.
+    await page.locator('form[data-play]').evaluate((form: any) => {
+      const { DataTransfer, File, DragEvent } = globalThis as any;
+      const data = new DataTransfer();
+      data.items.add(new File(['export const GAME = "moria";'], 'Dropped.ts', { type: 'text/plain' }));
+      form.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    });
+    await page.locator('[data-play-chosen]').filter({ hasText: 'Your bot: Dropped.ts' }).waitFor();
     await page.getByLabel('Or paste its code').fill('export const GAME = "moria";');
+    await page.locator('[data-play-chosen]').filter({ hasText: 'Pasted code (as MyBot.ts)' }).waitFor();
     await page.getByLabel('Player 3', { exact: true }).selectOption('file');
     assert.equal(await page.getByLabel('File for player 3').isVisible(), true);
     await page.getByRole('button', { name: 'Play the match' }).click();
@@ -228,6 +237,7 @@ test('play API: the judge compiles (a compile error is the bot\'s), caps the siz
   const ok = await app.inject({ method: 'POST', url: '/api/play/compile', payload: { filename: 'a.ts', source: 'export const GAME = "moria"; const x: number = 1;' } });
   assert.equal(ok.statusCode, 200);
   assert.match(ok.json().code, /const x = 1/);
+  assert.equal(ok.headers['x-ratelimit-limit'], '60', 'compiles are rate-limited');
   const bad = await app.inject({ method: 'POST', url: '/api/play/compile', payload: { filename: 'a.ts', source: 'const = ;' } });
   assert.equal(bad.statusCode, 200);
   assert.match(bad.json().error, /^a\.ts:1:7: /);

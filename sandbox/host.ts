@@ -59,6 +59,27 @@ export interface BotHost {
   close(): Promise<void>;
 }
 
+/**
+ * A round's view arrays packed in one buffer, each aligned for its element
+ * type, with the layout BotHandle.playPacked reads (`[[type, byteOffset,
+ * length], ...]` as JSON): one copy into a bot per round instead of one per array.
+ */
+export function packViewArrays(arrays: readonly ViewArray[]): { bytes: Uint8Array<ArrayBuffer>; layout: string } {
+  const parts: [string, number, number][] = [];
+  let size = 0;
+  for (const a of arrays) {
+    size = (size + 7) & ~7; // every view aligned for its element type
+    parts.push([a.constructor.name, size, a.length]);
+    size += a.byteLength;
+  }
+  const bytes = new Uint8Array(size);
+  for (let i = 0; i < arrays.length; i++) {
+    const a = arrays[i]!;
+    bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), parts[i]![1]);
+  }
+  return { bytes, layout: JSON.stringify(parts) };
+}
+
 /** Cuts bot-controlled text to `max` characters, saying so. */
 export function capText(text: string, max: number = MAX_MESSAGE_CHARS): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters cut]`;

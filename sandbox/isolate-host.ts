@@ -26,7 +26,7 @@
 
 import ivm from 'isolated-vm';
 import { openSync, readSync } from 'node:fs';
-import { capText, cpuSinceMs, describeError, SandboxInfraError, type BotHost, type Failure, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
+import { capText, cpuSinceMs, describeError, packViewArrays, SandboxInfraError, type BotHost, type Failure, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
 import { callMeter } from './call-meter.ts';
 import { cpuBudgetUsedUp, MAX_NAME_CHARS, MAX_ORDERS_JSON, memoryLimitExceeded } from '../src/limits.ts';
 import { unpackResult } from './bot-runtime.ts';
@@ -317,19 +317,8 @@ function packView(req: PlayRequest): { copy: ivm.ExternalCopy<ArrayBuffer>; layo
   if (packed?.req === req) return packed;
   packed?.copy.release();
   packed = null;
-  const parts: [string, number, number][] = [];
-  let size = 0;
-  for (const a of req.arrays) {
-    size = (size + 7) & ~7; // every view aligned for its element type
-    parts.push([a.constructor.name, size, a.length]);
-    size += a.byteLength;
-  }
-  const bytes = new Uint8Array(size);
-  for (let i = 0; i < req.arrays.length; i++) {
-    const a = req.arrays[i]!;
-    bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), parts[i]![1]);
-  }
-  packed = { req, copy: new ivm.ExternalCopy(bytes.buffer), layout: JSON.stringify(parts) };
+  const { bytes, layout } = packViewArrays(req.arrays);
+  packed = { req, copy: new ivm.ExternalCopy(bytes.buffer), layout };
   return packed;
 }
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const tsc = join('node_modules', '.bin', 'tsc');
-const projects = ['.', join('src', 'web', 'client', 'tsconfig.json')];
+const projects = ['.', join('src', 'web', 'client', 'tsconfig.json'), join('src', 'web', 'client', 'play', 'tsconfig.json')];
 // The project's games, and the test games that prove a game needs nothing but its folder.
 for (const root of [join('src', 'games'), join('test', 'fixtures', 'games')]) {
   for (const game of readdirSync(root)) {

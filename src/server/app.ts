@@ -30,6 +30,7 @@ import tournamentRoutes from './routes/tournaments.ts';
 import challengeRoutes from './routes/challenges.ts';
 import adminRoutes from './routes/admin.ts';
 import webRoutes, { sendErrorPage, wantsPage } from '../web/index.ts';
+import { playApiRoutes } from '../web/pages/play.ts';
 
 export interface AppOptions {
   config: Config;
@@ -136,6 +137,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(tournamentRoutes);
   await app.register(challengeRoutes);
   await app.register(adminRoutes);
+  await app.register(playApiRoutes);
   await app.register(webRoutes);
   return app;
 }

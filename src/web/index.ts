@@ -17,6 +17,7 @@ import leaderboardPages, { challengePages } from './pages/leaderboard.ts';
 import matchPages from './pages/matches.ts';
 import queuePages from './pages/queue.ts';
 import viewPages from './pages/view.ts';
+import playPages from './pages/play.ts';
 import tournamentPages from './pages/tournaments.ts';
 import adminPages from './pages/admin.ts';
 import { classifyError } from '../server/errors.ts';
@@ -49,6 +50,7 @@ export default async function webRoutes(app: FastifyInstance) {
   await app.register(matchPages);
   await app.register(queuePages);
   await app.register(viewPages);
+  await app.register(playPages);
   await app.register(tournamentPages);
   await app.register(adminPages);
 }

@@ -26,6 +26,7 @@ const NAV: { href: string; label: string; auth?: boolean; admin?: boolean }[] = 
   { href: '/queue', label: 'Queue' },
   { href: '/tournaments', label: 'Tournaments' },
   { href: '/view', label: 'Viewer' },
+  { href: '/play', label: 'Play' },
   { href: '/submit', label: 'Submit', auth: true },
   { href: '/submissions', label: 'My submissions', auth: true },
   { href: '/matches?kind=challenge&mine=1', label: 'My challenges', auth: true },

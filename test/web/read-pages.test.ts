@@ -141,7 +141,7 @@ test('game page: statement rendered, language switch, limits, built-in players, 
   }
 });
 
-test('starter kit: a zip with the template, player.d.ts, tsconfig.json and a README; unzip extracts it', async () => {
+test('starter kit: a zip with the template, the Demo, player.d.ts, tsconfig.json and a README (playing locally both ways); unzip extracts it', async () => {
   const res = await app.inject({ url: '/games/moria/starter-kit.zip' });
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['content-type'], 'application/zip');
@@ -152,7 +152,9 @@ test('starter kit: a zip with the template, player.d.ts, tsconfig.json and a REA
     assert.match(execFileSync('unzip', ['-t', join(dir, 'kit.zip')]).toString(), /No errors detected/);
     execFileSync('unzip', ['-q', join(dir, 'kit.zip'), '-d', dir]);
     const kit = join(dir, 'moria-starter-kit');
-    assert.deepEqual(readdirSync(kit).sort(), ['MyBot.ts', 'README.md', 'player.d.ts', 'tsconfig.json']);
+    assert.deepEqual(readdirSync(kit).sort(), ['Demo.ts', 'MyBot.ts', 'README.md', 'player.d.ts', 'tsconfig.json']);
+    const demo = readFileSync(join(kit, 'Demo.ts'), 'utf8');
+    assert.equal(demo, readFileSync('src/games/moria/bots/Demo.ts', 'utf8').replace('../player.d.ts', 'player.d.ts'));
     const bot = readFileSync(join(kit, 'MyBot.ts'), 'utf8');
     assert.match(bot, /^\/\/\/ <reference path="player\.d\.ts" \/>/);
     assert.match(bot, /export const GAME = 'moria';/);
@@ -160,12 +162,12 @@ test('starter kit: a zip with the template, player.d.ts, tsconfig.json and a REA
     assert.equal(types, await selfContainedTypes('src/games/moria/player.d.ts'));
     assert.doesNotMatch(types, /<reference/, 'self-contained: the shared declarations are inlined');
     assert.match(types, /declare function random\(l: number, u: number\): number;/);
-    assert.deepEqual(JSON.parse(readFileSync(join(kit, 'tsconfig.json'), 'utf8')).files, ['player.d.ts', 'MyBot.ts']);
+    assert.deepEqual(JSON.parse(readFileSync(join(kit, 'tsconfig.json'), 'utf8')).files, ['player.d.ts', 'MyBot.ts', 'Demo.ts']);
     const readme = readFileSync(join(kit, 'README.md'), 'utf8');
-    for (const s of ['PLAYER_NAME', 'npx arbiter play moria MyBot.ts Dummy Dummy Dummy -o match.json.gz', 'npx arbiter view match.json.gz', 'npx arbiter verify', 'ARBITER_URL', 'ARBITER_TOKEN', 'npx arbiter submit MyBot.ts --game moria', 'CPU time: 10 s', 'Memory: 128 MiB']) {
+    for (const s of ['PLAYER_NAME', '/games/moria/play', 'only the server does', 'outside a\ncheckout of Arbiter, `npx arbiter` fetches an unrelated npm package', 'npx arbiter play moria MyBot.ts Dummy Dummy Dummy -o match.json.gz', 'npx arbiter view match.json.gz', 'npx arbiter verify', 'ARBITER_URL', 'ARBITER_TOKEN', 'npx arbiter submit MyBot.ts --game moria', 'CPU time: 10 s', 'Memory: 128 MiB']) {
       assert.ok(readme.includes(s), s);
     }
-    // The kit type-checks as shipped (the template against its own player.d.ts).
+    // The kit type-checks as shipped (the template and the Demo against its own player.d.ts).
     execFileSync(process.execPath, [join(process.cwd(), 'node_modules/typescript/bin/tsc'), '-p', kit], { stdio: 'pipe' });
   } finally {
     rmSync(dir, { recursive: true, force: true });

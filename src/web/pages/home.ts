@@ -25,7 +25,7 @@ const howItWorks = html`<section id="how-it-works" aria-labelledby="how-it-works
 <h2 id="how-it-works-h">How it works</h2>
 <ol class="steps">
   <li><strong>Write a bot</strong> in TypeScript or JavaScript from a game's starter kit: one file, one class with a <code>play()</code> method called every round, the statement's API under the same names as in C++.</li>
-  <li><strong>Run it locally</strong> against the built-in players with <code>npx arbiter play</code>, and watch the match with <code>npx arbiter view</code>.</li>
+  <li><strong>Run it locally</strong> against the built-in players: in your browser on the <a href="/play">play page</a>, nothing to install, or with <code>npx arbiter play</code> from a clone of Arbiter, and watch the match in the viewer.</li>
   <li><strong><a href="/submit">Submit</a></strong> the file here (or with <code>npx arbiter submit</code>).</li>
   <li><strong>Pass the Dummy gate</strong>: it compiles, survives a match against three copies of itself, then finishes strictly first in four matches against three Dummies. Its name is then locked.</li>
   <li><strong>Get ranked</strong>: qualified players play each other continuously; the leaderboard orders them by rating, and every match has a public replay.</li>
@@ -80,17 +80,42 @@ seeded per match; prefer the game's \`random(l, u)\`.
 
 ## Play locally
 
-With Node 20 or newer, in a checkout of Arbiter (\`npm install\` there):
+Two ways, neither of them judges: only the server does, when you submit.
+
+### In your browser, nothing to install
+
+Open ${game.title}'s play page on the judge's website (/games/${game.id}/play,
+or Play in the menu). Choose \`${botFile}\` (or drop it there, or paste its
+code), pick three opponents (the built-in players ${builtins.join(', ')}, or
+files of yours such as \`Demo.ts\` from this kit), a seed, and play. The
+match runs in your browser, with the judge's API and the same seeded
+\`Math.random\`, then plays in the viewer with each bot's log beside the
+board, round by round. Time there is wall time in your browser (the judge
+counts CPU time) and no memory limit is applied.
+
+### On the command line, from a clone of Arbiter
+
+With Node 20 or newer, in a clone of the Arbiter repository (\`npm install\`
+there; it compiles the judge's sandbox, so it needs a C++ toolchain):
 
     npx arbiter play ${game.id} ${botFile} ${opponent} ${opponent} ${opponent} -o match.json.gz
     npx arbiter view match.json.gz       # watch it in the browser
     npx arbiter verify match.json.gz     # re-run the engine and check every state
     npx arbiter play --list              # games and built-in players
 
-\`play\` prints the scores and ranks, each bot's CPU time and, for a frozen
-bot, the round and the reason (with the line in your file for an
-exception), then what your bot printed. \`--seed N\` picks the board; try
-many seeds.
+Run these inside the clone (give the path to your bot file): outside a
+checkout of Arbiter, \`npx arbiter\` fetches an unrelated npm package of the
+same name. \`play\` runs the bots in the judge's own sandbox and prints the
+scores and ranks, each bot's CPU time and, for a frozen bot, the round and
+the reason (with the line in your file for an exception), then what your bot
+printed. \`--seed N\` picks the board; try many seeds. The same seed and bots
+give the same match on the play page.
+
+## Demo.ts
+
+\`Demo.ts\` is the built-in Demo player, a simple example to read, and an
+opponent to play against as a file of yours (its name is Demo: rename it in
+your copy before you build on it, and never submit it as it is).
 
 ## Submit
 
@@ -120,7 +145,11 @@ async function starterKit(game: AnyGame): Promise<Buffer> {
   if (!templatePath) throw notFound(`${game.title} has no template player to start from.`);
   const botFile = 'MyBot.ts';
   // The template sits in bots/ next to ../player.d.ts; in the kit they are side by side.
-  const template = (await readFile(templatePath, 'utf8')).replace(/(\/\/\/\s*<reference\s+path=")[^"]*player\.d\.ts("\s*\/>)/, '$1player.d.ts$2');
+  const besideTypes = (source: string) => source.replace(/(\/\/\/\s*<reference\s+path=")[^"]*player\.d\.ts("\s*\/>)/, '$1player.d.ts$2');
+  const template = besideTypes(await readFile(templatePath, 'utf8'));
+  // The Demo too: an example to read, and an opponent to play against as a file.
+  const demoPath = game.bots.builtin['Demo'];
+  const demo = demoPath ? besideTypes(await readFile(demoPath, 'utf8')) : null;
   // player.d.ts with the declarations the games share inlined: one self-contained file.
   const types = await selfContainedTypes(game.bots.types);
   const tsconfig = {
@@ -135,12 +164,13 @@ async function starterKit(game: AnyGame): Promise<Buffer> {
       skipLibCheck: false,
       isolatedModules: true,
     },
-    files: ['player.d.ts', botFile],
+    files: ['player.d.ts', botFile, ...(demo === null ? [] : ['Demo.ts'])],
   };
   const dir = `${game.id}-starter-kit`;
   return zip([
     { name: `${dir}/README.md`, data: kitReadme(game, botFile) },
     { name: `${dir}/${botFile}`, data: template },
+    ...(demo === null ? [] : [{ name: `${dir}/Demo.ts`, data: demo }]),
     { name: `${dir}/${basename(game.bots.types)}`, data: types },
     { name: `${dir}/tsconfig.json`, data: JSON.stringify(tsconfig, null, 2) + '\n' },
   ]);
@@ -233,7 +263,8 @@ ${howItWorks}`,
 <div class="game-layout">
 <aside class="game-side" aria-label="${game.title} at a glance">
 <p><a class="button" id="starter-kit" href="/games/${game.id}/starter-kit.zip" download>Download the starter kit</a></p>
-<p class="hint">The empty player, the API's types (player.d.ts), a tsconfig.json and a README: how to play locally and submit.</p>
+<p class="hint">The empty player, the Demo, the API's types (player.d.ts), a tsconfig.json and a README: how to play locally and submit.</p>
+<p><a class="button secondary" id="play-link" href="/games/${game.id}/play">Play in your browser</a></p>
 <h2>Limits</h2>
 <dl class="facts" id="limits">
   <dt>CPU time</dt><dd>${seconds(game.defaultLimits.cpuBudgetMs)} per bot for the whole match</dd>

@@ -1,0 +1,75 @@
+// What the judge reads from a bot's text without running it, and the mapping
+// of error positions from compiled code back to the author's lines. Pure (no
+// Node APIs): the play page's match driver runs it in the browser too.
+
+export interface BotHeader {
+  /** `export const PLAYER_NAME = "..."` (the C++ `#define PLAYER_NAME`). */
+  name: string | null;
+  /** `export const GAME = "..."`. */
+  game: string | null;
+}
+
+function readConst(source: string, key: string): string | null {
+  const re = new RegExp(`export\\s+const\\s+${key}\\s*(?::\\s*string\\s*)?=\\s*(['"\`])([^'"\`\\n]*)\\1`);
+  return re.exec(source)?.[2] ?? null;
+}
+
+/** Reads the name and game a bot declares, without running anything. */
+export function readBotHeader(source: string): BotHeader {
+  return { name: readConst(source, 'PLAYER_NAME'), game: readConst(source, 'GAME') };
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Decodes a source map's "mappings" (base64 VLQ) into absolute positions: per generated line, [genCol, origLine, origCol][]. */
+export function decodeMappings(mappings: string): number[][][] {
+  const lines: number[][][] = [];
+  let origLine = 0;
+  let origCol = 0;
+  for (const line of mappings.split(';')) {
+    const segments: number[][] = [];
+    let genCol = 0;
+    for (const seg of line.split(',')) {
+      if (!seg) continue;
+      const values: number[] = [];
+      let value = 0;
+      let shift = 0;
+      for (const ch of seg) {
+        const digit = B64.indexOf(ch);
+        value += (digit & 31) << shift;
+        if (digit & 32) shift += 5;
+        else {
+          values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+          value = 0;
+          shift = 0;
+        }
+      }
+      genCol += values[0] ?? 0;
+      if (values.length >= 4) {
+        origLine += values[2]!;
+        origCol += values[3]!;
+        segments.push([genCol, origLine, origCol]);
+      }
+    }
+    lines.push(segments);
+  }
+  return lines;
+}
+
+/**
+ * Rewrites `file:line:col` positions in an error message from the compiled
+ * code (decoded map `lines`) back to the author's source, so a stack trace
+ * points at their lines.
+ */
+export function mapPositions(lines: number[][][] | undefined, filename: string, message: string): string {
+  if (!lines) return message;
+  const escaped = filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return message.replace(new RegExp(`${escaped}:(\\d+):(\\d+)`, 'g'), (whole, l: string, c: string) => {
+    const segments = lines[Number(l) - 2]; // one wrapper line precedes the code
+    if (!segments || segments.length === 0) return whole;
+    const col = Number(c) - 1;
+    let best = segments[0]!;
+    for (const s of segments) if (s[0]! <= col) best = s;
+    return `${filename}:${best[1]! + 1}:${best[2]! + 1}`;
+  });
+}

@@ -1,0 +1,301 @@
+// /play and /games/:game/play: a match played in the visitor's browser,
+// without installing anything. The engines are pure TypeScript and run in the
+// page; each bot runs in a Web Worker of its own with the judge's bot runtime
+// (sandbox/prelude.ts); the page's match loop is the judge's own MatchRun
+// (src/runner/match-run.ts), so the replay is the one `arbiter play` writes
+// for the same seed and bots, and the replay viewer shows it. Nothing is
+// recorded: the server stays the only judge, and the page says so.
+//
+// TypeScript bots are compiled by the server (POST /api/play/compile): the
+// judge's own compile (sandbox/compile.ts: the same esbuild, flags and
+// wrapper), so a bot's code and line numbers are the ones the judge runs; it
+// stores nothing, is capped at the upload size and rate-limited per address.
+// esbuild-wasm in the browser would be a ~10 MB download for every student
+// and a second compiler to keep in step with the judge's.
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { build, type Plugin } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadGames, gameDir } from '../../game-kit/registry.ts';
+import type { AnyGame } from '../../game-kit/types.ts';
+import { formatBudget } from '../../limits.ts';
+import { compileSeat } from '../../runner/run-match.ts';
+import { buildPrelude } from '../../../sandbox/prelude.ts';
+import { notFound, tooLarge } from '../../server/errors.ts';
+import { html } from '../html.ts';
+import { sendPage } from '../layout.ts';
+import { gameOr404 } from './leaderboard.ts';
+
+/** Every sentence of the page, in one place (to be translated). */
+export const PLAY_TEXT = {
+  pickerTitle: 'Play in your browser',
+  pickerLead: 'Play a match on your own computer, in this browser, without installing anything: your bot against built-in players or other files of yours.',
+  pickGame: 'Choose a game',
+  title: (game: string) => `Play ${game} in your browser`,
+  judgeNote:
+    'This match is only a local try. It runs in your browser and nothing is recorded or ranked: the server remains the only judge. Submit your bot to have it judged, by the server’s sandbox and its CPU and memory limits.',
+  differences: (budget: string) =>
+    `Your bot runs in a Web Worker with the judge’s API and the same seeded Math.random, so a seed gives the match the judge (or arbiter play) plays with the same bots. Time is different: each bot has ${budget} for the match, measured here as wall time in your browser (the judge counts CPU time), so a busy computer counts against it; a bot still thinking when its time is up is stopped and frozen. No memory limit is applied here.`,
+  compileNote: 'Your files are compiled by the server (types stripped, as the judge does) and not kept; nothing else leaves your browser.',
+  yourBot: 'Your bot',
+  file: 'Your bot file',
+  fileHint: 'A .ts or .js bot file; or drop it anywhere on this form.',
+  paste: 'Or paste its code',
+  opponents: 'Opponents',
+  player: (n: number) => `Player ${n}`,
+  fromFile: 'A file of yours…',
+  fileFor: (n: number) => `File for player ${n}`,
+  builtinNote: (name: string) => (name === 'Dummy' ? 'Dummy (the gate)' : name === 'Null' ? 'Null (does nothing)' : name === 'Demo' ? 'Demo (a simple example)' : name),
+  seed: 'Seed',
+  seedHint: 'The same seed and bots give the same match.',
+  play: 'Play the match',
+  logs: 'Logs',
+  download: 'Download the replay',
+  downloadHint: 'to watch it again in the',
+  viewer: 'viewer',
+  noScript: 'Playing in the browser needs JavaScript. Without it, play locally with arbiter play from a clone of the repository (see the starter kit’s README).',
+  cli: 'From a clone of the repository, in its judge’s sandbox, the same match on the command line:',
+} as const;
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const playClientDir = join(root, 'src', 'web', 'client', 'play');
+const nodeShim = join(playClientDir, 'node-shim.ts');
+
+// ---- Bundles: one per game (the engine, the match loop, the page), and the bots' worker ----
+
+interface Bundle {
+  body: Buffer;
+  etag: string;
+  inputs: [string, number][];
+}
+
+/** node:fs, node:path and node:url in the engines' path lead to the browser's stand-ins. */
+const browserNodeShim: Plugin = {
+  name: 'node-shim',
+  setup(b) {
+    b.onResolve({ filter: /^node:(fs|path|url)$/ }, () => ({ path: nodeShim }));
+  },
+};
+
+const mtimeOf = async (file: string) => (await stat(file).catch(() => null))?.mtimeMs ?? -1;
+
+async function makeBundle(contents: string): Promise<Bundle> {
+  const result = await build({
+    stdin: { contents, loader: 'ts', resolveDir: playClientDir, sourcefile: 'play-entry.ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2022', 'chrome100', 'firefox110', 'safari16'],
+    minify: true,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    legalComments: 'none',
+    plugins: [browserNodeShim],
+  });
+  const inputs = await Promise.all(
+    Object.keys(result.metafile.inputs)
+      .filter((f) => !f.startsWith('<'))
+      .map(async (f): Promise<[string, number]> => [resolve(root, f), await mtimeOf(resolve(root, f))]),
+  );
+  const body = Buffer.from(result.outputFiles[0]!.contents);
+  return { body, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`, inputs };
+}
+
+const bundles = new Map<string, Promise<Bundle>>();
+
+/** A bundle, rebuilt when one of its input files changed. */
+async function bundleFor(key: string, contents: () => Promise<string>): Promise<Bundle> {
+  let p = bundles.get(key);
+  if (p) {
+    const done = await p.catch(() => null);
+    if (!done || !(await Promise.all(done.inputs.map(async ([f, t]) => (await mtimeOf(f)) === t))).every(Boolean)) p = undefined;
+  }
+  if (!p) {
+    p = contents().then(makeBundle);
+    bundles.set(key, p);
+  }
+  return p;
+}
+
+async function gameBundle(game: AnyGame): Promise<Bundle> {
+  const dir = await gameDir(game.id);
+  if (!dir) throw notFound(`no game "${game.id}"`);
+  return bundleFor(`game:${game.id}`, async () =>
+    [`import game from ${JSON.stringify(join(dir, 'index.ts'))};`, `import { mountPlay } from './page.ts';`, `mountPlay(game);`].join('\n'),
+  );
+}
+
+const workerBundle = () => bundleFor('worker', async () => `import './worker.ts';`);
+
+function sendScript(request: FastifyRequest, reply: FastifyReply, b: Bundle, headers: Record<string, string> = {}) {
+  void reply.header('etag', b.etag).header('cache-control', 'no-cache').headers(headers);
+  if (request.headers['if-none-match'] === b.etag) return reply.status(304).send();
+  return reply.type('text/javascript; charset=utf-8').send(b.body);
+}
+
+/** A bot's worker may evaluate code (the prelude and the bot) and reach nothing: no network, no other script. */
+const WORKER_POLICY = { 'content-security-policy': "default-src 'none'; script-src 'unsafe-eval'" };
+
+// ---- Pages ----
+
+function builtinNames(game: AnyGame): string[] {
+  return Object.keys(game.bots.builtin);
+}
+
+function playPage(game: AnyGame, maxBytes: number) {
+  const T = PLAY_TEXT;
+  const builtins = builtinNames(game);
+  const opponent = builtins.includes('Dummy') ? 'Dummy' : builtins[0] ?? '';
+  const seats = Array.from({ length: game.nbPlayers - 1 }, (_, i) => i + 2);
+  return html`<p class="breadcrumbs"><a href="/">Games</a> › <a href="/games/${game.id}">${game.title}</a></p>
+<h1>${T.title(game.title)}</h1>
+<p class="notice" id="play-judge-note"><strong>${T.judgeNote}</strong></p>
+<p>${T.differences(formatBudget(game.defaultLimits.cpuBudgetMs))}</p>
+<form class="play-form" id="play-form" data-play data-game="${game.id}" data-max-bytes="${maxBytes}" novalidate>
+<fieldset>
+  <legend>${T.yourBot}</legend>
+  <p><label for="play-file">${T.file}</label>
+  <input type="file" id="play-file" accept=".ts,.js,.mts,.mjs,text/plain,text/javascript,application/typescript" data-play-file aria-describedby="play-file-hint"></p>
+  <p class="hint" id="play-file-hint">${T.fileHint}</p>
+  <p><label for="play-paste">${T.paste}</label>
+  <textarea id="play-paste" rows="8" spellcheck="false" autocomplete="off" data-play-paste></textarea></p>
+  <p class="hint" data-play-chosen aria-live="polite"></p>
+  <p class="hint">${T.compileNote}</p>
+</fieldset>
+<fieldset>
+  <legend>${T.opponents}</legend>
+  ${seats.map(
+    (n) => html`<p><label for="play-seat-${n}">${T.player(n)}</label>
+  <select id="play-seat-${n}" data-seat="${n}">${builtins.map((b) => html`<option value="${b}"${b === opponent ? html` selected` : ''}>${T.builtinNote(b)}</option>`)}<option value="file">${T.fromFile}</option></select>
+  <input type="file" accept=".ts,.js,.mts,.mjs,text/plain,text/javascript,application/typescript" data-seat-file="${n}" aria-label="${T.fileFor(n)}" hidden></p>`,
+  )}
+</fieldset>
+<p><label for="play-seed">${T.seed}</label>
+<input type="number" id="play-seed" min="0" max="2147483647" step="1" value="1" inputmode="numeric" data-play-seed aria-describedby="play-seed-hint">
+<span class="hint" id="play-seed-hint">${T.seedHint}</span></p>
+<p><button type="submit">${T.play}</button></p>
+</form>
+<p class="play-status" role="status" data-play-status></p>
+<p class="notice bad play-alert" role="alert" data-play-alert></p>
+<div class="play-result" data-play-result hidden>
+  <div class="viewer" data-play-viewer></div>
+  <section class="play-logs" data-play-logs aria-labelledby="play-logs-h">
+    <h2 id="play-logs-h" data-play-log-round>${T.logs}</h2>
+    ${Array.from({ length: game.nbPlayers }, (_, p) => html`<h3 class="seat-head"><span class="seat seat-${p}" aria-hidden="true"></span> <span data-play-log-name="${p}"></span></h3>
+    <pre class="play-log" data-play-log="${p}" tabindex="0"></pre>`)}
+  </section>
+  <p><a data-play-download href="#" download>${T.download}</a> ${T.downloadHint} <a href="/view">${T.viewer}</a>.</p>
+</div>
+<noscript><p class="notice bad">${T.noScript}</p></noscript>
+<p class="hint">${T.cli} <code data-play-cli>npx arbiter play ${game.id} MyBot.ts ${seats.map(() => opponent).join(' ')} --seed 1 -o match.json.gz</code></p>`;
+}
+
+const GAME_PARAMS = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
+const FILENAME = '^[^/\\\\\\u0000-\\u001f]{1,128}$';
+
+export default async function playPages(app: FastifyInstance) {
+  const { config } = app.deps;
+
+  app.get('/play', { schema: { hide: true } }, async (request, reply) => {
+    const games = [...(await loadGames()).values()];
+    return sendPage(reply, {
+      title: PLAY_TEXT.pickerTitle,
+      user: request.user,
+      nav: '/play',
+      body: html`<h1>${PLAY_TEXT.pickerTitle}</h1>
+<p class="lead">${PLAY_TEXT.pickerLead}</p>
+<p class="notice"><strong>${PLAY_TEXT.judgeNote}</strong></p>
+<h2>${PLAY_TEXT.pickGame}</h2>
+<ul id="play-games">${games.map((g) => html`<li><a href="/games/${g.id}/play">${g.title}</a></li>`)}</ul>`,
+    });
+  });
+
+  app.get<{ Params: { game: string } }>('/games/:game/play', { schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
+    const game = await gameOr404(request.params.game);
+    return sendPage(reply, {
+      title: PLAY_TEXT.title(game.title),
+      user: request.user,
+      nav: '/play',
+      description: PLAY_TEXT.pickerLead,
+      head: html`<link rel="stylesheet" href="/assets/viewer.css">
+<link rel="stylesheet" href="/assets/play.css">
+<script type="module" src="/assets/play/${game.id}.js"></script>`,
+      body: playPage(game, config.submissionMaxBytes),
+    });
+  });
+
+  // /assets/play/worker.js: the bots' worker; /assets/play/<game>.js: a game's page script.
+  app.get<{ Params: { file: string } }>(
+    '/assets/play/:file',
+    { schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.js$', maxLength: 64 } } } } },
+    async (request, reply) => {
+      const name = request.params.file.replace(/\.js$/, '');
+      if (name === 'worker') return sendScript(request, reply, await workerBundle(), WORKER_POLICY);
+      return sendScript(request, reply, await gameBundle(await gameOr404(name)));
+    },
+  );
+}
+
+/**
+ * The play page's API: built-in players and the judge's compile. Registered
+ * by the app beside the other API routes (JSON errors, not error pages).
+ */
+export async function playApiRoutes(app: FastifyInstance) {
+  const { config } = app.deps;
+
+
+  app.get<{ Params: { game: string } }>('/api/play/:game/prelude.js', { schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
+    const game = await gameOr404(request.params.game);
+    const prelude = await buildPrelude(game);
+    // Text the page hands to its workers, never run as the page's own script.
+    return reply.type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(prelude);
+  });
+
+  app.get<{ Params: { game: string; name: string } }>(
+    '/api/play/:game/builtins/:name',
+    {
+      schema: {
+        tags: ['play'],
+        summary: 'A built-in player, compiled for the play page',
+        params: { type: 'object', required: ['game', 'name'], properties: { game: { type: 'string', maxLength: 64 }, name: { type: 'string', maxLength: 64 } } },
+      },
+    },
+    async (request) => {
+      const game = await gameOr404(request.params.game);
+      const path = game.bots.builtin[request.params.name];
+      if (!path) throw notFound(`${game.title} has no built-in player "${request.params.name}" (built-ins: ${builtinNames(game).join(', ')})`);
+      const source = await readFile(path, 'utf8');
+      const filename = basename(path);
+      return { filename, source, compiled: await compileSeat(source, filename, 0) };
+    },
+  );
+
+  app.post<{ Body: { filename: string; source: string } }>(
+    '/api/play/compile',
+    {
+      config: {
+        rateLimit: { max: 60, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => (req.user ? `play:user:${req.user.id}` : `play:ip:${req.ip}`) },
+      },
+      schema: {
+        tags: ['play'],
+        summary: 'Compile a bot file as the judge does (types stripped), for a match in the browser; nothing is stored',
+        body: {
+          type: 'object',
+          required: ['filename', 'source'],
+          additionalProperties: false,
+          properties: { filename: { type: 'string', pattern: FILENAME }, source: { type: 'string' } },
+        },
+      },
+    },
+    async (request) => {
+      const { filename, source } = request.body;
+      if (Buffer.byteLength(source) > config.submissionMaxBytes) throw tooLarge(`${filename} is larger than ${config.submissionMaxBytes} bytes, the limit for a bot file`);
+      // The bot's own compile error comes back as { error } (it freezes that bot, as in a judged match).
+      return compileSeat(source, filename, 0);
+    },
+  );
+}

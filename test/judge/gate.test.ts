@@ -56,6 +56,7 @@ test('a bot that crashes in self-play is rejected, saying which copy froze, when
   assert.equal(m.participants[0].frozen, null);
   const name = await judge.db.playerName.findFirstOrThrow({ where: { nameLower: 'crasher' } });
   assert.equal(name.locked, false);
+  assert.equal(name.heldAt, null, 'failed self-play: the name is held only for NAME_HOLD_HOURS');
 });
 
 test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and the match', async () => {
@@ -74,6 +75,7 @@ test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and th
   assert.equal(dummies.length, 3);
   const name = await judge.db.playerName.findFirstOrThrow({ where: { nameLower: 'loser' } });
   assert.equal(name.locked, false, 'a rejected name stays open');
+  assert.ok(name.heldAt, 'passed self-play: the name is its owner\'s for good');
   // Its owner may resubmit under the same name: a new version.
   const again = await judge.submit(alice, botAs('Null', 'Loser'));
   assert.equal(again.statusCode, 202);
@@ -107,6 +109,7 @@ test('a submission that wins all four gate matches qualifies, its name locks, an
     }
     const name = await judge.db.playerName.findFirstOrThrow({ where: { nameLower: 'winner' } });
     assert.equal(name.locked, true);
+    assert.ok(name.heldAt);
     assert.equal(name.qualifiedSubmissionId, sub.body.id);
     const rating = await judge.db.rating.findUnique({ where: { playerId_game: { playerId: name.id, game: 'moria' } } });
     assert.ok(rating, 'a qualified player enters the ranked pool');

@@ -119,26 +119,28 @@ export const submissionSchema = obj({
   gateMatches: { type: 'array', items: matchSchema },
 });
 
-/** POST /api/submissions as multipart/form-data (what `curl -F file=@bot.ts` and Swagger UI send). */
-export const submissionMultipartSchema = {
-  type: 'object',
-  required: ['file'],
-  properties: {
-    file: { type: 'string', format: 'binary', description: 'the bot source file (.ts or .js), UTF-8 text' },
-    game: { type: 'string', description: "the game's id (moria, walking-dead, harry-potter, bola-de-drac); without it, the file's GAME says" },
-  },
-} as const;
+/** POST /api/submissions as multipart/form-data (what `curl -F file=@bot.ts` and Swagger UI send); `games` are the game ids. */
+export const submissionMultipartSchema = (games: readonly string[]) =>
+  ({
+    type: 'object',
+    required: ['file'],
+    properties: {
+      file: { type: 'string', format: 'binary', description: 'the bot source file (.ts or .js), UTF-8 text' },
+      game: { type: 'string', enum: games, description: "the game's id; without it, the file's `export const GAME` says" },
+    },
+  }) as const;
 
 /** POST /api/submissions as JSON. */
-export const submissionJsonSchema = {
-  type: 'object',
-  required: ['source'],
-  properties: {
-    source: { type: 'string', description: 'the bot source file as text' },
-    game: { type: 'string', description: "the game's id; without it, the file's GAME says" },
-    filename: { type: 'string', maxLength: 200, description: 'the file name (its extension says the language); default <PLAYER_NAME>.ts' },
-  },
-} as const;
+export const submissionJsonSchema = (games: readonly string[]) =>
+  ({
+    type: 'object',
+    required: ['source'],
+    properties: {
+      source: { type: 'string', description: 'the bot source file as text' },
+      game: { type: 'string', enum: games, description: "the game's id; without it, the file's `export const GAME` says" },
+      filename: { type: 'string', maxLength: 200, description: 'the file name (its extension says the language); default <PLAYER_NAME>.ts' },
+    },
+  }) as const;
 
 export const submissionCreatedSchema = {
   ...obj({

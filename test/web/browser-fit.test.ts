@@ -3,7 +3,8 @@
 // passed self-play frees the name after its hold; one that passed holds it),
 // and the pages that must fit: a match page's scoreboard with four players
 // of 12-character names at 1280 px and on a phone, its final line naming the
-// winner's seat, and the matches table on a phone.
+// winner's seat, and the matches table on a phone; and Swagger UI's "Try it
+// out" uploading a file.
 //
 // No match runner: the submissions' verdicts and the matches are written to
 // the database as the recorder would write them.
@@ -159,7 +160,6 @@ for (const [label, size] of [
       for (const [seat, name] of names.entries()) {
         assert.equal((await heads.nth(seat).textContent())?.trim(), name);
       }
-      if (process.env.FIT_SHOTS) await page.screenshot({ path: `${process.env.FIT_SHOTS}/match-${size.width}.png`, fullPage: true });
       assert.deepEqual(page.errors, []);
     } finally {
       await page.context().close();
@@ -180,8 +180,34 @@ test('the matches table fits a phone: no sideways scrolling of the page or the t
     // Each row still says what each value is (the column's name goes with it when the table is stacked).
     const first = page.locator('table.matches tbody tr').first();
     assert.match((await first.textContent()) ?? '', /WWWWWWWWWWWW/);
-    if (process.env.FIT_SHOTS) await page.screenshot({ path: `${process.env.FIT_SHOTS}/matches-390.png` });
     assert.deepEqual(page.errors, []);
+  } finally {
+    await page.context().close();
+  }
+});
+
+test('Swagger UI: "Try it out" on POST /api/submissions sends a file and its game, and shows 202 with its Location', async () => {
+  await site.judge.user('swagger');
+  const page = await site.newPage(DESKTOP);
+  try {
+    await logIn(page, 'swagger');
+    await page.goto('/docs');
+    const op = page.locator('#operations-submissions-post_api_submissions');
+    await op.locator('.opblock-summary').click();
+    await op.getByRole('button', { name: 'Try it out' }).click();
+    const bodyType = op.locator('.body-param-content-type select, select.body-param-content-type');
+    if ((await bodyType.count()) > 0) await bodyType.first().selectOption('multipart/form-data');
+    // Swagger UI fills the form from the schema's sample (an enum's first value): choose the game as a user would.
+    await op.locator('tr[data-property-name="game"] select').selectOption('moria');
+    await op.locator('input[type="file"]').setInputFiles({ name: 'Boromir.ts', mimeType: 'text/plain', buffer: Buffer.from(botAs('Demo', 'Boromir')) });
+    await op.getByRole('button', { name: 'Execute' }).click();
+    const status = op.locator('.live-responses-table .response .response-col_status').first();
+    await status.waitFor();
+    assert.equal((await status.textContent())?.trim(), '202', (await op.locator('.live-responses-table').textContent()) ?? '');
+    assert.match((await op.locator('.live-responses-table').textContent()) ?? '', /location: \/api\/submissions\/\d+/i);
+    const sub = await site.judge.db.submission.findFirstOrThrow({ where: { player: { nameLower: 'boromir' } } });
+    assert.equal(sub.game, 'moria');
+    assert.equal(sub.source, botAs('Demo', 'Boromir'), 'the file as chosen');
   } finally {
     await page.context().close();
   }

@@ -9,6 +9,7 @@ import { HttpError, badRequest, notFound, tooLarge } from '../errors.ts';
 import { submitRateLimit } from '../rate-limits.ts';
 import { statusOut, FINAL_STATUSES, matchOut, matchInclude, submissionSelect } from '../../domain/serialize.ts';
 import { GATE_ORDER } from '../../domain/statuses.ts';
+import { loadGames } from '../../game-kit/registry.ts';
 import { clientKey } from '../attempt-budgets.ts';
 import type { JudgeEventMessage } from '../events.ts';
 import { idParams, mySubmissionsSchema, paging, query, refusals, submissionCreatedSchema, submissionJsonSchema, submissionMultipartSchema, submissionSchema } from '../schemas.ts';
@@ -42,6 +43,7 @@ interface Upload {
 export default async function submissionRoutes(app: FastifyInstance) {
   const { db, config } = app.deps;
   const max = config.submissionMaxBytes;
+  const gameIds = [...(await loadGames()).keys()];
 
   async function readUpload(request: FastifyRequest): Promise<Upload> {
     if (request.isMultipart()) {
@@ -82,7 +84,6 @@ export default async function submissionRoutes(app: FastifyInstance) {
     if (typeof b.source !== 'string') throw badRequest('"source" must be the bot source as a string', 'no-file');
     if (b.game !== undefined && typeof b.game !== 'string') throw badRequest('"game" must be a string');
     if (b.filename !== undefined && (typeof b.filename !== 'string' || b.filename.length > 200)) throw badRequest('"filename" must be a short string');
-    if (request.validationError) throw request.validationError;
     return { game: b.game as string | undefined, source: b.source, filename: b.filename as string | undefined };
   }
 
@@ -91,8 +92,9 @@ export default async function submissionRoutes(app: FastifyInstance) {
     {
       bodyLimit: max * 6 + 64 * 1024,
       config: submitRateLimit(config),
-      // The body is read by readUpload (multipart is streamed, so there is no parsed body to validate):
-      // the schema documents it, and Swagger UI's "try it out" sends a file with it.
+      // readUpload and the domain check the body, with messages that say more than a schema's (an
+      // unknown game lists the known ones); multipart is streamed, so there is no parsed body to
+      // validate. The schema documents the body, and Swagger UI's "Try it out" sends a file with it.
       attachValidation: true,
       schema: {
         tags: ['submissions'],
@@ -102,7 +104,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
           '(a file that does not parse is a 400 with code compile-error, its line and column, and nothing is stored or claimed). ' +
           'Without "game", the file\'s `export const GAME` names it. The answer is 202 with a Location header to the submission; ' +
           'follow the gate there or on its events stream. An Idempotency-Key header makes a retried upload return the first one.',
-        body: { content: { 'multipart/form-data': { schema: submissionMultipartSchema }, 'application/json': { schema: submissionJsonSchema } } },
+        body: { content: { 'multipart/form-data': { schema: submissionMultipartSchema(gameIds) }, 'application/json': { schema: submissionJsonSchema(gameIds) } } },
         security: [{ bearer: [] }, { session: [] }],
         response: { 202: submissionCreatedSchema, ...refusals(400, 401, 403, 409, 413, 422, 429) },
       },

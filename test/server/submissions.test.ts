@@ -16,6 +16,9 @@ after(() => fq.cleanup());
 const { app, db } = api;
 const ana = await registerUser(app, 'ana');
 const bob = await registerUser(app, 'bob');
+/** The app on a port (once for the file): SSE needs a real socket. */
+let listeningAt: Promise<string> | null = null;
+const listening = () => (listeningAt ??= app.listen({ port: 0, host: '127.0.0.1' }));
 
 test('multipart (game + file), as a form or curl sends it: 202 with id at once, the gate started (compile job queued)', async () => {
   const form = multipart({ game: 'moria' }, { filename: 'gimli.ts', content: bot('Gimli') });
@@ -295,7 +298,7 @@ test('bad bodies: unknown fields, wrong types, wrong content type, broken JSON a
 test('SSE: the current status first, then every event published for it, closed at the verdict', async () => {
   const res = await submitJson(app, ana, bot('Nori'));
   const id = res.json().id as number;
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await listening();
   const text = await new Promise<string>((resolve, reject) => {
     const req = httpRequest(`${address}/api/submissions/${id}/events`, (r) => {
       assert.equal(r.headers['content-type'], 'text/event-stream; charset=utf-8');
@@ -366,6 +369,32 @@ test('SSE: a reconnect with Last-Event-ID resumes after it: a step the client sa
   const bad = await app.inject({ url, headers: { 'last-event-id': 'yesterday' } });
   assert.equal(bad.statusCode, 400);
   assert.equal(bad.json().code, 'bad-last-event-id');
+});
+
+test('SSE: a live stream resumed with Last-Event-ID sends no step the client had, then events numbered after it', async () => {
+  const res = await submitJson(app, ana, bot('Nain'));
+  const id = res.json().id as number;
+  await db.submission.update({ where: { id }, data: { status: 'self_play' } });
+  const address = await listening();
+  const text = await new Promise<string>((resolve, reject) => {
+    const req = httpRequest(`${address}/api/submissions/${id}/events`, { headers: { 'last-event-id': '3000004' } }, (r) => {
+      assert.equal(r.statusCode, 200);
+      let data = '';
+      r.setEncoding('utf8');
+      r.on('data', (c: string) => (data += c));
+      r.on('end', () => resolve(data));
+      // Connected (the headers came first): whatever is published now reaches the stream.
+      void (async () => {
+        const q = fq.queues;
+        await q.publish({ submissionId: String(id), matchId: '78', status: 'running', round: 3, totalRounds: 200 });
+        await db.submission.update({ where: { id }, data: { status: 'rejected', reason: 'self-play: copy 4 froze (cpu)' } });
+        await q.publish({ submissionId: String(id), status: 'rejected', reason: 'self-play: copy 4 froze (cpu)' });
+      })().catch(reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  assert.deepEqual(parseSse(text).map((b) => [b.id, b.event, b.data.status]), [[3_000_005, 'match', 'running'], [5_000_000, 'verdict', 'rejected']]);
 });
 
 test('SSE: a submission already judged gets its status and the stream ends; an unknown id is 404', async () => {

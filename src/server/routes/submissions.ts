@@ -275,6 +275,8 @@ export default async function submissionRoutes(app: FastifyInstance) {
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
+      // A resumed stream may have nothing to send yet: the client still learns at once that it is connected.
+      res.flushHeaders();
       request.raw.on('close', finish);
       res.on('close', finish);
       // The client may have gone while the stream was being set up: no 'close' is coming then.

@@ -20,6 +20,8 @@ export interface Config {
   submissionMaxBytes: number;
   /** Extra words refused in player names (lowercase). */
   offensiveWords: string[];
+  /** How long a name no submission has carried through self-play stays its owner's after their latest submission under it, hours; then anyone may claim it. */
+  nameHoldHours: number;
   /** Challenge matches a user may ask for per hour. */
   challengesPerHour: number;
   /** Who may sign up: anyone, whoever has the invite code, or e-mail addresses of the listed domains. */
@@ -177,6 +179,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: str(env, 'DATA_DIR') ?? './data',
     submissionMaxBytes: int(env, 'SUBMISSION_MAX_BYTES', 256 * 1024, 1, 16 * 1024 * 1024),
     offensiveWords: list(env, 'OFFENSIVE_WORDS'),
+    nameHoldHours: int(env, 'NAME_HOLD_HOURS', 24, 1, 24 * 365),
     challengesPerHour: int(env, 'CHALLENGES_PER_HOUR', 30, 0, 100_000),
     ...registration(env),
     passwordFailuresPerAccount: int(env, 'PASSWORD_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),

@@ -30,6 +30,8 @@ class CliError extends Error {
   constructor(
     message: string,
     readonly code: number,
+    /** The server's stable code of a refusal (e.g. compile-error). */
+    readonly apiCode?: string,
   ) {
     super(message);
   }
@@ -117,7 +119,7 @@ async function api<T>(cfg: ClientConfig, method: string, path: string, body?: un
   if (!res.ok) {
     const message = (data as { message?: string } | null)?.message ?? (text.slice(0, 200) || res.statusText);
     if (res.status >= 500) throw new NoAnswer(`${message} (HTTP ${res.status})`, 1);
-    throw new CliError(`${message} (HTTP ${res.status})`, res.status >= 400 && res.status < 500 ? 2 : 1);
+    throw new CliError(`${message} (HTTP ${res.status})`, res.status >= 400 && res.status < 500 ? 2 : 1, (data as { code?: string } | null)?.code);
   }
   return data as T;
 }
@@ -256,6 +258,11 @@ async function submit(args: string[]): Promise<number> {
     try {
       created = await api(cfg, 'POST', '/api/submissions', { game, source, filename: basename(file) }, { 'idempotency-key': idempotencyKey });
     } catch (e) {
+      // A file that does not parse is refused at upload: the same verdict the gate's compile step would give.
+      if (e instanceof CliError && e.apiCode === 'compile-error') {
+        console.log(`REJECTED: ${e.message.replace(/ \(HTTP 400\)$/, '')}`);
+        return 1;
+      }
       if (!(e instanceof NoAnswer) || attempt >= UPLOAD_TRIES) throw e;
       console.error(`arbiter submit: ${e.message}; trying again`);
       await sleep(1000 * attempt);

@@ -35,7 +35,8 @@ export interface AuditRow {
   actor: string | null;
   action: string;
   targetType: string | null;
-  targetId: string | null;
+  /** A database id as a number (a user, submission, player, tournament); a game's id is its name. */
+  targetId: number | string | null;
   detail: unknown;
 }
 
@@ -46,5 +47,5 @@ export async function listAudit(db: Db, opts: { limit?: number; offset?: number;
     db.auditEntry.count({ where }),
     db.auditEntry.findMany({ where, orderBy: { id: 'desc' }, take: opts.limit ?? 50, skip: opts.offset ?? 0, include: { actor: { select: { username: true } } } }),
   ]);
-  return { total, rows: rows.map((r) => ({ id: r.id, at: r.createdAt, actor: r.actor?.username ?? null, action: r.action, targetType: r.targetType, targetId: r.targetId, detail: r.detail })) };
+  return { total, rows: rows.map((r) => ({ id: r.id, at: r.createdAt, actor: r.actor?.username ?? null, action: r.action, targetType: r.targetType, targetId: r.targetId !== null && /^\d{1,15}$/.test(r.targetId) ? Number(r.targetId) : r.targetId, detail: r.detail })) };
 }

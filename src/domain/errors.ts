@@ -10,6 +10,8 @@ export class DomainError extends Error {
     readonly problem: Problem,
     message: string,
     readonly code?: string,
+    /** More fields for the error body, for programs (a compile error's line and column). */
+    readonly details?: Readonly<Record<string, string | number>>,
   ) {
     super(message);
   }

@@ -214,6 +214,8 @@ async function afterSelfPlay(tx: Tx, effects: GateEffects, sub: LockedSubmission
     );
   }
   await tx.submission.update({ where: { id: sub.id }, data: { status: 'qualifying' } });
+  // Compiled and passed self-play: the name is its owner's for good (src/judge/names.ts).
+  await tx.playerName.updateMany({ where: { id: sub.playerId, heldAt: null }, data: { heldAt: new Date() } });
   effects.events.push({ submissionId: String(sub.id), status: 'qualifying' });
 }
 
@@ -263,7 +265,7 @@ async function wonDummyMatches(tx: Tx, submissionId: number): Promise<number> {
 async function qualify(tx: Tx, effects: GateEffects, sub: LockedSubmission): Promise<void> {
   const now = new Date();
   await tx.submission.update({ where: { id: sub.id }, data: { status: 'qualified', reason: null, finishedAt: now } });
-  await tx.playerName.update({ where: { id: sub.playerId }, data: { locked: true, lockedAt: now, qualifiedSubmissionId: sub.id } });
+  await tx.playerName.update({ where: { id: sub.playerId }, data: { locked: true, lockedAt: now, qualifiedSubmissionId: sub.id, heldAt: sub.player.heldAt ?? now } });
   const start = initialRating();
   await tx.rating.upsert({
     where: { playerId_game: { playerId: sub.playerId, game: sub.game } },

@@ -6,7 +6,8 @@ import { BotCompileError, CompileInfraError, compileBot, readBotHeader } from '.
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { loadGames } from '../game-kit/registry.ts';
-import { checkNameForSubmission, NameError, type NameClaim } from '../judge/names.ts';
+import { checkNameForSubmission, lockNameForClaim, NameError, type NameClaim } from '../judge/names.ts';
+import type { Tx } from '../scheduler/matches.ts';
 import { withTimeout } from '../queue/connection.ts';
 import type { JudgeQueues } from '../queue/index.ts';
 import { conflict, DomainError, forbidden, invalid, tooLarge, unprocessable } from './errors.ts';
@@ -23,20 +24,24 @@ export interface Logger {
 
 export interface SubmissionDeps {
   db: Db;
-  config: Pick<Config, 'submissionMaxBytes' | 'offensiveWords' | 'gateStartTimeoutMs'>;
+  config: Pick<Config, 'submissionMaxBytes' | 'offensiveWords' | 'gateStartTimeoutMs' | 'nameHoldHours'>;
   queues: JudgeQueues | null;
   startGate: StartGate | null;
 }
 
 const EXT_RE = /\.(ts|js|mts|mjs|cts|cjs)$/i;
 
-/** A file esbuild cannot parse, refused at upload (code compile-error), with its line when known. */
+/** A file esbuild cannot parse, refused at upload (code compile-error), with its line and column when known. */
 export class SubmissionCompileError extends DomainError {
   constructor(
     message: string,
     readonly line?: number,
+    readonly column?: number,
   ) {
-    super('invalid', message, 'compile-error');
+    super('invalid', message, 'compile-error', {
+      ...(line !== undefined ? { line } : {}),
+      ...(column !== undefined ? { column } : {}),
+    });
   }
 }
 
@@ -105,13 +110,15 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
       log.warn({ err, submissionId }, 'startGate failed or timed out; submission left queued for the sweep');
     }
   };
+  // No game named: the file's own `export const GAME` says which (checked below like a named one).
+  const requestedGame = upload.game || readBotHeader(upload.source).game || undefined;
   const key = upload.idempotencyKey;
   // The same upload sent again with its key (a client retrying): the first one's submission, not a new version.
   const replay = async () => {
     if (key === undefined) return null;
     const earlier = await db.submission.findUnique({ where: { userId_idempotencyKey: { userId: me.id, idempotencyKey: key } }, include: { player: true } });
     if (!earlier) return null;
-    if (earlier.source !== upload.source || earlier.game !== upload.game) {
+    if (earlier.source !== upload.source || earlier.game !== requestedGame) {
       throw unprocessable(`Idempotency-Key "${key}" was already used for submission ${earlier.id} with another file or game: use a new key for a new upload`, 'idempotency-key-reused');
     }
     if (earlier.status === 'queued') await startGateQuickly(earlier.id);
@@ -126,9 +133,14 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   if (upload.source.includes('\0')) throw invalid('the file contains NUL bytes: upload the bot source file (.ts or .js)', 'not-text');
   if (upload.game?.includes('\0')) throw invalid('NUL characters are not allowed in "game"');
   const games = await loadGames();
-  if (!upload.game) throw invalid(`missing field "game" (one of: ${[...games.keys()].join(', ')})`, 'no-game');
-  const game = games.get(upload.game);
-  if (!game) throw invalid(`unknown game "${upload.game}" (known: ${[...games.keys()].join(', ')})`, 'unknown-game');
+  if (!requestedGame) {
+    throw invalid(`no game: send the field "game" (one of: ${[...games.keys()].join(', ')}) or declare it in the file:  export const GAME = "moria";`, 'no-game');
+  }
+  const game = games.get(requestedGame);
+  if (!game) {
+    const whose = upload.game ? '' : ' (from the file\'s GAME)';
+    throw invalid(`unknown game "${requestedGame}"${whose} (known: ${[...games.keys()].join(', ')})`, 'unknown-game');
+  }
   await refuseAfterDeadline(db, game.id, game.title);
   const header = readBotHeader(upload.source);
   if (!header.name) throw invalid('no player name in the file: add  export const PLAYER_NAME = "YourName";', 'no-name');
@@ -151,14 +163,14 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
         if (!(err instanceof BotCompileError)) throw err;
         // Worded as the gate words it (src/domain/gate.ts gateOnCheck).
         const where = err.line !== undefined && !/\bline \d+/.test(err.message) ? ` (line ${err.line})` : '';
-        throw new SubmissionCompileError(`compile error: ${err.message}${where}`, err.line);
+        throw new SubmissionCompileError(`compile error: ${err.message}${where}`, err.line, err.column);
       }
     }
   }
 
-  const checkName = async (): Promise<NameClaim> => {
+  const checkName = async (tx: Tx): Promise<NameClaim> => {
     try {
-      return await checkNameForSubmission(db, { name: header.name!, game: game.id, userId: me.id, offensiveWords: config.offensiveWords });
+      return await checkNameForSubmission(tx, { name: header.name!, game: game.id, userId: me.id, offensiveWords: config.offensiveWords, holdHours: config.nameHoldHours });
     } catch (err) {
       if (err instanceof NameError) {
         throw new DomainError(err.problem === 'taken' || err.problem === 'locked' ? 'conflict' : 'invalid', err.message, `name-${err.problem}`);
@@ -166,10 +178,20 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
       throw err;
     }
   };
-  let claim = await checkName();
 
   const create = () =>
     db.$transaction(async (tx) => {
+      // One claim of this name at a time (src/judge/names.ts): the checks below read what the previous one committed.
+      await lockNameForClaim(tx, header.name!);
+      const claim = await checkName(tx);
+      if (claim.release.length > 0) {
+        // Other users' claims whose hold ran out: tombstoned as an admin's release is, so the name is free for this one.
+        for (const id of claim.release) {
+          const row = await tx.playerName.findUniqueOrThrow({ where: { id }, select: { nameLower: true } });
+          await tx.playerName.update({ where: { id }, data: { nameLower: `released:${id}:${row.nameLower}`, releasedAt: new Date() } });
+        }
+        log.info({ part: 'api', released: claim.release, name: header.name, userId: me.id }, 'expired name holds released for a new claim');
+      }
       let playerId = claim.playerId;
       if (playerId === null) {
         const p = await tx.playerName.create({ data: { game: game.id, name: header.name!, nameLower: header.name!.toLowerCase(), ownerId: me.id } });
@@ -199,12 +221,10 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   try {
     sub = await create();
   } catch (err) {
-    // Two uploads at once under one name: the unique (player, version) or (game, name) index refused one.
+    // The same key twice at once: the (user, key) index refused the second.
     if ((err as { code?: string }).code !== 'P2002') throw err;
-    // Or the same key twice at once: the (user, key) index refused the second.
     const again = await replay();
     if (again) return again;
-    claim = await checkName();
     sub = await create();
   }
 

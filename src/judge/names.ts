@@ -3,8 +3,12 @@
 // - unique across all users, compared case-insensitively;
 // - the built-in players' names of every game (Dummy, Demo, Null, ...) are reserved;
 // - a configurable list of offensive words is refused;
-// - the first submission with a name claims it for its owner; the owner may
-//   resubmit under it until a submission under it qualifies, then it is locked.
+// - the first submission with a name claims it for its owner: for good once a
+//   submission under it compiled and passed self-play; before that only for
+//   NAME_HOLD_HOURS after the owner's latest submission under it, then anyone
+//   may claim it (the old row is tombstoned, as an admin's release does);
+// - the owner may resubmit under it until a submission under it qualifies,
+//   then it is locked.
 
 import { loadGames } from '../game-kit/registry.ts';
 import type { Db } from '../db/client.ts';
@@ -91,32 +95,84 @@ export async function nameRuleError(name: string, offensiveWords: readonly strin
   return null;
 }
 
+/** Hours a name stays its owner's after their latest submission under it, when none passed self-play (NAME_HOLD_HOURS). */
+export const DEFAULT_NAME_HOLD_HOURS = 24;
+
 export interface NameClaim {
   /** The existing PlayerName row this user owns in this game, or null for a new claim. */
   playerId: number | null;
+  /** Other users' rows of this name whose hold expired: released (tombstoned) before the new claim. */
+  release: number[];
 }
+
+/** The client the checks read through: the database or a transaction on it. */
+type NameDb = Pick<Db, 'playerName' | 'submission'>;
+
+const JUDGING_STATUSES = ['queued', 'compiling', 'self_play', 'qualifying'] as const;
+
+/**
+ * Until when another user's name row keeps the name from others: null when
+ * it is held for good (a submission under it passed self-play, qualified, or
+ * is still being judged), else the end of its hold (NAME_HOLD_HOURS after the
+ * owner's latest submission under it, or after the claim when there is none).
+ */
+async function holdEnds(db: NameDb, row: { id: number; locked: boolean; heldAt: Date | null; createdAt: Date }, holdHours: number): Promise<Date | null> {
+  if (row.locked || row.heldAt) return null;
+  const [judging, last] = await Promise.all([
+    db.submission.count({ where: { playerId: row.id, status: { in: [...JUDGING_STATUSES] } } }),
+    db.submission.aggregate({ where: { playerId: row.id }, _max: { createdAt: true } }),
+  ]);
+  if (judging > 0) return null;
+  const from = last._max.createdAt ?? row.createdAt;
+  return new Date(from.getTime() + holdHours * 3600_000);
+}
+
+const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /**
  * Whether `userId` may submit a bot for `game` under `name` now. Throws a
- * NameError saying why not: rules above, another user owns the name (in any
- * game, compared case-insensitively), or the name is locked.
+ * NameError saying why not: rules above, another user holds the name (in any
+ * game, compared case-insensitively), or the name is locked. Another user's
+ * claim no longer holds the name once its hold ended (see holdEnds); those
+ * rows come back in `release`. Race-free only inside the transaction that
+ * inserts the claim, under lockNameForClaim.
  */
 export async function checkNameForSubmission(
-  db: Db,
-  args: { name: string; game: string; userId: number; offensiveWords?: readonly string[] },
+  db: NameDb,
+  args: { name: string; game: string; userId: number; offensiveWords?: readonly string[]; holdHours?: number; now?: Date },
 ): Promise<NameClaim> {
   const problem = await nameRuleError(args.name, args.offensiveWords);
   if (problem) throw problem;
   const lower = args.name.toLowerCase();
-  const rows = await db.playerName.findMany({ where: { nameLower: lower }, select: { id: true, game: true, name: true, ownerId: true, locked: true } });
-  const foreign = rows.find((r) => r.ownerId !== args.userId);
-  if (foreign) {
+  const now = args.now ?? new Date();
+  const holdHours = args.holdHours ?? DEFAULT_NAME_HOLD_HOURS;
+  const rows = await db.playerName.findMany({
+    where: { nameLower: lower },
+    select: { id: true, game: true, name: true, ownerId: true, locked: true, heldAt: true, createdAt: true },
+  });
+  const release: number[] = [];
+  for (const foreign of rows.filter((r) => r.ownerId !== args.userId)) {
+    const ends = await holdEnds(db, foreign, holdHours);
+    if (ends !== null && ends.getTime() <= now.getTime()) {
+      release.push(foreign.id);
+      continue;
+    }
     const same = foreign.name === args.name ? '' : ` (as "${foreign.name}"; names are compared ignoring case)`;
-    throw new NameError('taken', `player name "${args.name}" is taken by another user${same}: choose another name`);
+    const until = ends ? `, held until ${utc(ends)} unless a bot under it passes self-play before` : '';
+    throw new NameError('taken', `player name "${args.name}" is taken by another user${same}${until}: choose another name`);
   }
-  const mine = rows.find((r) => r.game === args.game);
+  const mine = rows.find((r) => r.game === args.game && r.ownerId === args.userId);
   if (mine?.locked) {
     throw new NameError('locked', `name locked: "${mine.name}" already qualified; choose a new name for a new bot`);
   }
-  return { playerId: mine?.id ?? null };
+  return { playerId: mine?.id ?? null, release };
+}
+
+/**
+ * Serialises claims of one name (any case, any game) until the transaction
+ * ends: the unique (game, name) index alone lets two users take one name in
+ * two games at once, and two users take one expired name at once.
+ */
+export async function lockNameForClaim(tx: { $executeRaw: Db['$executeRaw'] }, name: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'player-name:' + name.toLowerCase()}))`;
 }

@@ -64,6 +64,9 @@ export interface ErrorBody {
   error: string;
   message: string;
   code?: string;
+  /** A compile error's position in the file (1-based). */
+  line?: number;
+  column?: number;
 }
 
 function prismaStatus(err: { code?: unknown }): number | null {
@@ -78,6 +81,7 @@ export function classifyError(error: FastifyError, request: FastifyRequest): Err
   let status = 500;
   let message = 'internal error';
   let code: string | undefined;
+  let details: Readonly<Record<string, string | number>> | undefined;
   if (error instanceof HttpError) {
     status = error.statusCode;
     message = error.message;
@@ -86,6 +90,7 @@ export function classifyError(error: FastifyError, request: FastifyRequest): Err
     status = STATUS_OF[error.problem];
     message = error.message;
     code = error.code;
+    details = error.details;
   } else if (error.validation) {
     status = 400;
     const where = error.validationContext ?? 'request';
@@ -110,6 +115,7 @@ export function classifyError(error: FastifyError, request: FastifyRequest): Err
   else request.log.info({ status, message }, 'request refused');
   const body: ErrorBody = { statusCode: status, error: STATUS_TEXT[status] ?? 'Error', message };
   if (code) body.code = code;
+  if (details) Object.assign(body, details);
   return body;
 }
 

@@ -29,7 +29,14 @@ const obj = (properties: Record<string, unknown>, required: string[] = []) => ({
 
 /** Every refusal: the one error handler's body (src/server/errors.ts). */
 export const errorBody = obj(
-  { statusCode: { type: 'integer' }, error: { type: 'string' }, message: { type: 'string' }, code: { type: 'string', description: 'a stable code for programs, e.g. name-taken' } },
+  {
+    statusCode: { type: 'integer' },
+    error: { type: 'string' },
+    message: { type: 'string' },
+    code: { type: 'string', description: 'a stable code for programs, e.g. name-taken' },
+    line: { type: 'integer', description: 'code compile-error: the line of the first error (1-based)' },
+    column: { type: 'integer', description: 'code compile-error: its column (1-based)' },
+  },
   ['statusCode', 'error', 'message'],
 );
 
@@ -112,16 +119,43 @@ export const submissionSchema = obj({
   gateMatches: { type: 'array', items: matchSchema },
 });
 
-export const submissionCreatedSchema = obj({
-  id: { type: 'integer' },
-  status: { type: 'string' },
-  game: { type: 'string' },
-  player: { type: 'string' },
-  version: { type: 'integer' },
-  filename: { type: 'string' },
-  sizeBytes: { type: 'integer' },
-  links: obj({ self: { type: 'string' }, events: { type: 'string' } }),
-});
+/** POST /api/submissions as multipart/form-data (what `curl -F file=@bot.ts` and Swagger UI send); `games` are the game ids. */
+export const submissionMultipartSchema = (games: readonly string[]) =>
+  ({
+    type: 'object',
+    required: ['file'],
+    properties: {
+      file: { type: 'string', format: 'binary', description: 'the bot source file (.ts or .js), UTF-8 text' },
+      game: { type: 'string', enum: games, description: "the game's id; without it, the file's `export const GAME` says" },
+    },
+  }) as const;
+
+/** POST /api/submissions as JSON. */
+export const submissionJsonSchema = (games: readonly string[]) =>
+  ({
+    type: 'object',
+    required: ['source'],
+    properties: {
+      source: { type: 'string', description: 'the bot source file as text' },
+      game: { type: 'string', enum: games, description: "the game's id; without it, the file's `export const GAME` says" },
+      filename: { type: 'string', maxLength: 200, description: 'the file name (its extension says the language); default <PLAYER_NAME>.ts' },
+    },
+  }) as const;
+
+export const submissionCreatedSchema = {
+  ...obj({
+    id: { type: 'integer' },
+    status: { type: 'string' },
+    game: { type: 'string' },
+    player: { type: 'string' },
+    version: { type: 'integer' },
+    filename: { type: 'string' },
+    sizeBytes: { type: 'integer' },
+    links: obj({ self: { type: 'string' }, events: { type: 'string' } }),
+  }),
+  description: 'taken: the gate runs after; Location is the submission',
+  headers: { location: { type: 'string', description: 'the submission: /api/submissions/{id}' } },
+};
 
 export const userSchema = obj({ id: { type: 'integer' }, username: { type: 'string' }, isAdmin: { type: 'boolean' } });
 

@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { botAs, startTestJudge, TEST_GATE_CONFIG, type TestJudge } from './setup.ts';
+import { startGate } from '../../src/domain/gate.ts';
 
 let judge: TestJudge;
 let alice: string;
@@ -20,12 +21,21 @@ after(async () => {
 
 test('a file that does not compile is rejected with "compile error", the message and the line', async () => {
   const source = botAs('Null', 'Broken', (s) => s.replace('play(): void {', 'play(): void {\n    const x = ;'));
-  const sub = await judge.submit(alice, source);
-  assert.equal(sub.statusCode, 202, JSON.stringify(sub.body));
+  const line = source.split('\n').findIndex((l) => l.includes('const x = ;')) + 1;
+  // The API refuses it at upload (the same check), with the line; nothing is stored.
+  const refused = await judge.submit(alice, source);
+  assert.equal(refused.statusCode, 400, JSON.stringify(refused.body));
+  assert.equal(refused.body.code, 'compile-error');
+  assert.equal(refused.body.line, line);
+  // One that reached the gate anyway (taken while the upload's compiler was down) is rejected by the compile step.
+  const owner = await judge.db.user.findUniqueOrThrow({ where: { usernameLower: 'alice' } });
+  const player = await judge.db.playerName.create({ data: { game: 'moria', name: 'Broken', nameLower: 'broken', ownerId: owner.id } });
+  const row = await judge.db.submission.create({ data: { playerId: player.id, userId: owner.id, game: 'moria', version: 1, source, filename: 'Broken.ts', sizeBytes: source.length } });
+  await startGate({ db: judge.db, queues: judge.queues }, row.id);
+  const sub = { body: { id: row.id } };
   const v = await judge.verdict(sub.body.id);
   assert.equal(v.status, 'rejected');
   assert.match(v.reason, /^compile error: /);
-  const line = source.split('\n').findIndex((l) => l.includes('const x = ;')) + 1;
   assert.equal(v.reasonLine, line);
   assert.match(v.reason, new RegExp(`\\b${line}\\b`));
   assert.equal(v.gateMatches.length, 0, 'no match is played for a file that does not compile');
@@ -56,6 +66,7 @@ test('a bot that crashes in self-play is rejected, saying which copy froze, when
   assert.equal(m.participants[0].frozen, null);
   const name = await judge.db.playerName.findFirstOrThrow({ where: { nameLower: 'crasher' } });
   assert.equal(name.locked, false);
+  assert.equal(name.heldAt, null, 'failed self-play: the name is held only for NAME_HOLD_HOURS');
 });
 
 test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and the match', async () => {
@@ -74,6 +85,7 @@ test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and th
   assert.equal(dummies.length, 3);
   const name = await judge.db.playerName.findFirstOrThrow({ where: { nameLower: 'loser' } });
   assert.equal(name.locked, false, 'a rejected name stays open');
+  assert.ok(name.heldAt, 'passed self-play: the name is its owner\'s for good');
   // Its owner may resubmit under the same name: a new version.
   const again = await judge.submit(alice, botAs('Null', 'Loser'));
   assert.equal(again.statusCode, 202);
@@ -107,6 +119,7 @@ test('a submission that wins all four gate matches qualifies, its name locks, an
     }
     const name = await judge.db.playerName.findFirstOrThrow({ where: { nameLower: 'winner' } });
     assert.equal(name.locked, true);
+    assert.ok(name.heldAt);
     assert.equal(name.qualifiedSubmissionId, sub.body.id);
     const rating = await judge.db.rating.findUnique({ where: { playerId_game: { playerId: name.id, game: 'moria' } } });
     assert.ok(rating, 'a qualified player enters the ranked pool');

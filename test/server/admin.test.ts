@@ -300,6 +300,11 @@ test('the queue and health, the audit list by API and on the pages', async () =>
   const audit = await app.inject({ url: '/api/admin/audit?limit=200', headers: teacher.auth });
   assert.equal(audit.statusCode, 200);
   const actions = new Set((audit.json().rows as { action: string }[]).map((r) => r.action));
+  // Ids the API shows are numbers; a game's id is its name.
+  for (const r of audit.json().rows as { targetType: string | null; targetId: unknown }[]) {
+    if (r.targetType === 'game') assert.equal(typeof r.targetId, 'string');
+    else if (r.targetId !== null) assert.equal(typeof r.targetId, 'number', JSON.stringify(r));
+  }
   for (const a of ['admin.grant', 'admin.revoke', 'user.disable', 'user.enable', 'submission.disable', 'submission.rejudge', 'name.release', 'name.rename', 'game.deadline', 'game.ratings-reset']) assert.ok(actions.has(a), a);
   const page = await app.inject({ url: '/admin', headers: { cookie: teacher.cookie } });
   assert.equal(page.statusCode, 200);

@@ -20,6 +20,7 @@ test('defaults: embedded database and Redis, port 3000 on loopback, 256 KiB file
   assert.deepEqual([c.passwordFailuresPerAccount, c.passwordFailuresPerIp, c.passwordFailuresWindowMinutes], [10, 100, 15]);
   assert.ok(c.rateLimitSignup >= 300);
   assert.equal(c.sseMaxPerIp, 20);
+  assert.equal(c.nameHoldHours, 24);
 });
 
 test('values are parsed and typed', () => {
@@ -62,6 +63,8 @@ test('a bad value is refused with a message naming the variable', () => {
     [{ RETENTION_RANKED_PER_PLAYER: 'ten' }, /^RETENTION_RANKED_PER_PLAYER must be an integer/],
     [{ COMPILE_MEMORY_MB: '64' }, /^COMPILE_MEMORY_MB must be between 128/],
     [{ COMPILE_TIMEOUT_MS: 'soon' }, /^COMPILE_TIMEOUT_MS must be an integer/],
+    [{ NAME_HOLD_HOURS: '0' }, /^NAME_HOLD_HOURS must be between 1/],
+    [{ NAME_HOLD_HOURS: 'a day' }, /^NAME_HOLD_HOURS must be an integer/],
   ];
   for (const [env, re] of bad) assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && re.test(e.message), JSON.stringify(env));
 });

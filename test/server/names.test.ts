@@ -116,3 +116,100 @@ test('races: concurrent uploads under one new name get distinct versions; two us
   assert.deepEqual(duel.map((r) => r.statusCode).sort(), [202, 409]);
   assert.match(duel.find((r) => r.statusCode === 409)!.json().message, /taken/);
 });
+
+// ---- how long a claim holds: for good after self-play, else NAME_HOLD_HOURS (24 h by default)
+
+const HOUR = 3600_000;
+
+/** What the recorder leaves after a gate rejected a submission (the tests' app has no queue, so rows stay queued). */
+async function rejectAged(id: number, hoursAgo: number) {
+  await api.db.submission.update({ where: { id }, data: { status: 'rejected', reason: 'compile error: test', finishedAt: new Date(), createdAt: new Date(Date.now() - hoursAgo * HOUR) } });
+}
+
+test('a rejected claim holds the name for 24 h after its latest submission, then another user takes it and the old row is tombstoned', async () => {
+  const ana = await registerUser(api.app);
+  const bob = await registerUser(api.app);
+  const first = await submitJson(api.app, ana, bot('Frodo'));
+  assert.equal(first.statusCode, 202);
+  await rejectAged(first.json().id, 23);
+  const early = await submitJson(api.app, bob, bot('frodo'));
+  assert.equal(early.statusCode, 409);
+  assert.equal(early.json().code, 'name-taken');
+  assert.match(early.json().message, /held until \d{4}-\d\d-\d\d \d\d:\d\d UTC unless a bot under it passes self-play/);
+
+  await rejectAged(first.json().id, 25);
+  const late = await submitJson(api.app, bob, bot('frodo'));
+  assert.equal(late.statusCode, 202, late.body);
+  assert.equal(late.json().player, 'frodo');
+  assert.equal(late.json().version, 1);
+  const old = await api.db.playerName.findFirstOrThrow({ where: { ownerId: ana.id } });
+  assert.ok(old.releasedAt, 'the expired row is released');
+  assert.match(old.nameLower, /^released:\d+:frodo$/);
+  const kept = await api.db.submission.findUniqueOrThrow({ where: { id: first.json().id } });
+  assert.equal(kept.playerId, old.id, "ana's old version stays on record under her old row");
+  // Now bob holds it: ana is the one refused.
+  const back = await submitJson(api.app, ana, bot('Frodo'));
+  assert.equal(back.statusCode, 409);
+  assert.match(back.json().message, /taken by another user/);
+});
+
+test("the owner's own expired claim is still theirs until someone else takes it", async () => {
+  const ana = await registerUser(api.app);
+  const first = await submitJson(api.app, ana, bot('Pippin'));
+  await rejectAged(first.json().id, 72);
+  const again = await submitJson(api.app, ana, bot('Pippin', 'moria', ' /* v2 */ '));
+  assert.equal(again.statusCode, 202);
+  assert.equal(again.json().version, 2);
+  assert.equal(await api.db.playerName.count({ where: { ownerId: ana.id } }), 1);
+});
+
+test('a name whose submission passed self-play is held for good; one still being judged is held too', async () => {
+  const ana = await registerUser(api.app);
+  const bob = await registerUser(api.app);
+  const sam = await submitJson(api.app, ana, bot('Samwise'));
+  await rejectAged(sam.json().id, 24 * 60);
+  const row = await api.db.playerName.findFirstOrThrow({ where: { nameLower: 'samwise' } });
+  await api.db.playerName.update({ where: { id: row.id }, data: { heldAt: new Date(Date.now() - 24 * 59 * HOUR) } });
+  const res = await submitJson(api.app, bob, bot('Samwise'));
+  assert.equal(res.statusCode, 409);
+  assert.doesNotMatch(res.json().message, /held until/);
+
+  const judging = await submitJson(api.app, ana, bot('Merry'));
+  await api.db.submission.update({ where: { id: judging.json().id }, data: { status: 'compiling', createdAt: new Date(Date.now() - 48 * HOUR) } });
+  assert.equal((await submitJson(api.app, bob, bot('Merry'))).statusCode, 409);
+  // The pure check, with the time given instead of read: the hold counts from the latest submission.
+  await rejectAged(judging.json().id, 48);
+  const { id: merryId } = await api.db.playerName.findFirstOrThrow({ where: { nameLower: 'merry' } });
+  const last = (await api.db.submission.findUniqueOrThrow({ where: { id: judging.json().id } })).createdAt.getTime();
+  await assert.rejects(checkNameForSubmission(api.db, { name: 'Merry', game: 'moria', userId: bob.id, holdHours: 5, now: new Date(last + 5 * HOUR - 1000) }), /taken/);
+  assert.deepEqual(await checkNameForSubmission(api.db, { name: 'Merry', game: 'moria', userId: bob.id, holdHours: 5, now: new Date(last + 5 * HOUR) }), { playerId: null, release: [merryId] });
+});
+
+test('NAME_HOLD_HOURS sets the hold', async () => {
+  const short = await startTestApi({ NAME_HOLD_HOURS: '2' });
+  const ana = await registerUser(short.app);
+  const bob = await registerUser(short.app);
+  const first = await submitJson(short.app, ana, bot('Gollum'));
+  await short.db.submission.update({ where: { id: first.json().id }, data: { status: 'rejected', createdAt: new Date(Date.now() - 3 * HOUR) } });
+  assert.equal((await submitJson(short.app, bob, bot('Gollum'))).statusCode, 202);
+});
+
+test('races: two users claiming one free name in two games, or one expired name, have one winner', async () => {
+  const games = [...(await loadGames()).keys()];
+  const [ana, bob, carol, dave] = await Promise.all([1, 2, 3, 4].map(() => registerUser(api.app)));
+  for (let round = 0; round < 2; round++) {
+    const name = `Twin${round}`;
+    const duel = await Promise.all([submitJson(api.app, ana!, bot(name, games[0]), games[0]), submitJson(api.app, bob!, bot(name, games[1]), games[1])]);
+    assert.deepEqual(duel.map((r) => r.statusCode).sort(), [202, 409], `round ${round}: ${duel.map((r) => r.body).join(' | ')}`);
+    assert.equal(new Set((await api.db.playerName.findMany({ where: { nameLower: name.toLowerCase() } })).map((p) => p.ownerId)).size, 1);
+
+    // The winner's claim expires; two others race for it.
+    const winner = duel.find((r) => r.statusCode === 202)!;
+    await rejectAged(winner.json().id, 30);
+    const race = await Promise.all([submitJson(api.app, carol!, bot(name)), submitJson(api.app, dave!, bot(name))]);
+    assert.deepEqual(race.map((r) => r.statusCode).sort(), [202, 409], `round ${round}: ${race.map((r) => r.body).join(' | ')}`);
+    const live = await api.db.playerName.findMany({ where: { nameLower: name.toLowerCase() } });
+    assert.equal(live.length, 1);
+    assert.ok([carol!.id, dave!.id].includes(live[0]!.ownerId));
+  }
+});

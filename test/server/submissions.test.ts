@@ -16,6 +16,9 @@ after(() => fq.cleanup());
 const { app, db } = api;
 const ana = await registerUser(app, 'ana');
 const bob = await registerUser(app, 'bob');
+/** The app on a port (once for the file): SSE needs a real socket. */
+let listeningAt: Promise<string> | null = null;
+const listening = () => (listeningAt ??= app.listen({ port: 0, host: '127.0.0.1' }));
 
 test('multipart (game + file), as a form or curl sends it: 202 with id at once, the gate started (compile job queued)', async () => {
   const form = multipart({ game: 'moria' }, { filename: 'gimli.ts', content: bot('Gimli') });
@@ -42,6 +45,70 @@ test('JSON {game, source} with a session cookie: 202', async () => {
   assert.equal(res.json().filename, 'Thorin.ts');
 });
 
+test('no "game" field: the file\'s GAME names it; 202 with a Location to the submission', async () => {
+  const form = multipart({}, { filename: 'Oin.ts', content: bot('Oin', 'bola-de-drac') });
+  const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...ana.auth, ...form.headers }, payload: form.payload });
+  assert.equal(res.statusCode, 202, res.body);
+  assert.equal(res.json().game, 'bola-de-drac');
+  assert.equal(res.headers.location, `/api/submissions/${res.json().id}`);
+  assert.equal((await app.inject({ url: res.headers.location as string })).json().game, 'bola-de-drac');
+  const json = await app.inject({ method: 'POST', url: '/api/submissions', headers: ana.auth, payload: { source: bot('Gloin', 'walking-dead') } });
+  assert.equal(json.statusCode, 202, json.body);
+  assert.equal(json.json().game, 'walking-dead');
+  // An Idempotency-Key retry without the field finds the first upload.
+  const key = { ...ana.auth, 'idempotency-key': 'oin-once' };
+  const first = await app.inject({ method: 'POST', url: '/api/submissions', headers: key, payload: { source: bot('Ori2', 'moria') } });
+  const retry = await app.inject({ method: 'POST', url: '/api/submissions', headers: key, payload: { source: bot('Ori2', 'moria') } });
+  assert.equal(retry.statusCode, 202);
+  assert.equal(retry.json().id, first.json().id);
+});
+
+test('a file that does not parse: 400 compile-error with its line and column, as the form says it; nothing stored, no name claimed', async () => {
+  const before = await db.submission.count();
+  const source = bot('Broken', 'moria', '\n    const x = ;\n  ');
+  const line = source.split('\n').findIndex((l) => l.includes('const x = ;')) + 1;
+  const form = multipart({ game: 'moria' }, { filename: 'Broken.ts', content: source });
+  const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...ana.auth, ...form.headers }, payload: form.payload });
+  assert.equal(res.statusCode, 400, res.body);
+  const body = res.json();
+  assert.equal(body.code, 'compile-error');
+  assert.equal(body.line, line);
+  assert.equal(body.column, source.split('\n')[line - 1]!.indexOf(';') + 1);
+  assert.match(body.message, new RegExp(`^compile error: Broken\\.ts:${line}:${body.column}: `));
+  assert.equal((await submitJson(app, ana, source)).json().line, line, 'JSON too');
+  assert.equal(await db.submission.count(), before, 'nothing stored');
+  assert.equal(await db.playerName.count({ where: { nameLower: 'broken' } }), 0, 'no name claimed');
+  // So another user may take the name at once.
+  const cara = await registerUser(app, 'cara');
+  assert.equal((await submitJson(app, cara, bot('Broken'))).statusCode, 202);
+});
+
+test('OpenAPI: the upload documents a multipart body with the file as binary, the JSON body, 202 with Location and 400 with line and column', async () => {
+  const spec = (await app.inject({ url: '/docs/json' })).json();
+  const post = spec.paths['/api/submissions'].post;
+  const multi = post.requestBody.content['multipart/form-data'].schema;
+  assert.deepEqual(multi.required, ['file']);
+  assert.deepEqual(multi.properties.file, { type: 'string', format: 'binary', description: multi.properties.file.description });
+  assert.equal(post.requestBody.content['application/json'].schema.properties.source.type, 'string');
+  assert.ok(post.responses['202'].headers.location, 'Location documented');
+  assert.equal(post.responses['202'].content['application/json'].schema.properties.id.type, 'integer');
+  assert.equal(post.responses['400'].content['application/json'].schema.properties.line.type, 'integer');
+  // Every database id the API documents is a number (a game's id is its name: moria, walking-dead...).
+  const stringIds: string[] = [];
+  const walk = (node: unknown, path: string) => {
+    if (!node || typeof node !== 'object') return;
+    for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+      if (/^(id|\w+Id)$/.test(k) && v && typeof v === 'object' && 'type' in v && !path.startsWith('paths./api/games.')) {
+        const t = (v as { type: unknown }).type;
+        if (!(Array.isArray(t) ? t : [t]).every((x) => x === 'integer' || x === 'null')) stringIds.push(`${path}.${k}`);
+      }
+      walk(v, `${path}.${k}`);
+    }
+  };
+  walk(spec.paths, 'paths');
+  assert.deepEqual(stringIds, []);
+});
+
 test('a file over SUBMISSION_MAX_BYTES is refused at once with 413, multipart or JSON, and nothing is stored', async () => {
   const before = await db.submission.count();
   const big = bot('Big') + '//' + 'x'.repeat(5000) + '\n';
@@ -61,7 +128,8 @@ test('unknown game, game mismatch, no name, no game in the file, empty or binary
     ['mismatch', { game: 'moria', source: bot('Frodo', 'bola-de-drac') }, /game mismatch.*bola-de-drac.*moria/],
     ['no name', { game: 'moria', source: "export const GAME = 'moria';\nexport default class extends Player { play() {} }\n" }, /no player name/],
     ['no game in file', { game: 'moria', source: "export const PLAYER_NAME = 'Sam';\nexport default class extends Player { play() {} }\n" }, /no game in the file/],
-    ['no game field', { source: bot('Pippin') }, /missing field "game"/],
+    ['no game anywhere', { source: "export const PLAYER_NAME = 'Pippin';\nexport default class extends Player { play() {} }\n" }, /no game: send the field "game" .* or declare it in the file/],
+    ['unknown game in the file', { source: bot('Pippin', 'chess') }, /unknown game "chess" \(from the file's GAME\)/],
     ['empty', { game: 'moria', source: '   ' }, /empty/],
   ];
   for (const [what, payload, re] of cases) {
@@ -230,7 +298,7 @@ test('bad bodies: unknown fields, wrong types, wrong content type, broken JSON a
 test('SSE: the current status first, then every event published for it, closed at the verdict', async () => {
   const res = await submitJson(app, ana, bot('Nori'));
   const id = res.json().id as number;
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await listening();
   const text = await new Promise<string>((resolve, reject) => {
     const req = httpRequest(`${address}/api/submissions/${id}/events`, (r) => {
       assert.equal(r.headers['content-type'], 'text/event-stream; charset=utf-8');
@@ -257,18 +325,76 @@ test('SSE: the current status first, then every event published for it, closed a
     req.on('error', reject);
     req.end();
   });
-  const events = text
-    .split('\n\n')
-    .filter((b) => b.startsWith('data: '))
-    .map((b) => JSON.parse(b.slice(6)) as { status: string; submissionId: string; matchId?: string; reason?: string; round?: number });
+  const blocks = parseSse(text);
+  const events = blocks.map((b) => b.data as { status: string; submissionId: number; matchId?: number; reason?: string; round?: number });
   assert.equal(events[0]!.status, 'compiling', 'the current status first');
   assert.deepEqual(
     events.slice(1).map((e) => `${e.matchId ?? '-'}:${e.status}`),
     ['-:self-play', '77:running', '-:rejected'],
   );
-  assert.ok(events.every((e) => e.submissionId === String(id)));
+  assert.deepEqual(blocks.map((b) => b.event), ['status', 'status', 'match', 'verdict']);
+  // Ids are numbers that grow along the gate: the status's place (compiling 2, self-play 3, verdict 5) times a million, then a count.
+  assert.deepEqual(blocks.map((b) => b.id), [2_000_000, 3_000_000, 3_000_001, 5_000_000]);
+  assert.ok(events.every((e) => e.submissionId === id), 'ids are numbers');
+  assert.equal(events[2]!.matchId, 77);
   assert.equal(events[2]!.round, 10, 'progress forwarded as published');
   assert.match(events.at(-1)!.reason!, /froze/);
+});
+
+/** Server-sent events as blocks of id, event and data (JSON). */
+function parseSse(text: string) {
+  return text
+    .split('\n\n')
+    .filter((b) => /^data: /m.test(b))
+    .map((b) => {
+      const field = (name: string) => b.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+      return { id: Number(field('id')), event: field('event'), data: JSON.parse(field('data')!) as Record<string, unknown> };
+    });
+}
+
+test('SSE: a reconnect with Last-Event-ID resumes after it: a step the client saw is not sent again, a later one is; after the verdict, 204', async () => {
+  const res = await submitJson(app, ana, bot('Bifur'));
+  const id = res.json().id as number;
+  await db.submission.update({ where: { id }, data: { status: 'self_play' } });
+  const url = `/api/submissions/${id}/events`;
+  // Fresh: the current status. Then the submission is rejected while the client is away.
+  await db.submission.update({ where: { id }, data: { status: 'rejected', reason: 'self-play: copy 1 froze' } });
+  const missed = await app.inject({ url, headers: { 'last-event-id': '3000004' } });
+  assert.equal(missed.statusCode, 200);
+  assert.deepEqual(parseSse(missed.body).map((b) => [b.id, b.event, b.data.status]), [[5_000_000, 'verdict', 'rejected']]);
+  const again = await app.inject({ url, headers: { 'last-event-id': '5000000' } });
+  assert.equal(again.statusCode, 204, 'the verdict was seen: EventSource stops on 204');
+  const fresh = await app.inject({ url });
+  assert.deepEqual(parseSse(fresh.body).map((b) => b.id), [5_000_000]);
+  const bad = await app.inject({ url, headers: { 'last-event-id': 'yesterday' } });
+  assert.equal(bad.statusCode, 400);
+  assert.equal(bad.json().code, 'bad-last-event-id');
+});
+
+test('SSE: a live stream resumed with Last-Event-ID sends no step the client had, then events numbered after it', async () => {
+  const res = await submitJson(app, ana, bot('Nain'));
+  const id = res.json().id as number;
+  await db.submission.update({ where: { id }, data: { status: 'self_play' } });
+  const address = await listening();
+  const text = await new Promise<string>((resolve, reject) => {
+    const req = httpRequest(`${address}/api/submissions/${id}/events`, { headers: { 'last-event-id': '3000004' } }, (r) => {
+      assert.equal(r.statusCode, 200);
+      let data = '';
+      r.setEncoding('utf8');
+      r.on('data', (c: string) => (data += c));
+      r.on('end', () => resolve(data));
+      // Connected (the headers came first): whatever is published now reaches the stream.
+      void (async () => {
+        const q = fq.queues;
+        await q.publish({ submissionId: String(id), matchId: '78', status: 'running', round: 3, totalRounds: 200 });
+        await db.submission.update({ where: { id }, data: { status: 'rejected', reason: 'self-play: copy 4 froze (cpu)' } });
+        await q.publish({ submissionId: String(id), status: 'rejected', reason: 'self-play: copy 4 froze (cpu)' });
+      })().catch(reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  assert.deepEqual(parseSse(text).map((b) => [b.id, b.event, b.data.status]), [[3_000_005, 'match', 'running'], [5_000_000, 'verdict', 'rejected']]);
 });
 
 test('SSE: a submission already judged gets its status and the stream ends; an unknown id is 404', async () => {

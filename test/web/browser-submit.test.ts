@@ -213,7 +213,8 @@ test('watch a gate match from the timeline: step (button and →), jump to the e
   await page.getByRole('button', { name: 'Jump to end' }).click();
   await atRound(page, TEST_GATE_CONFIG.nb_rounds, 'Jump to end');
   const caption = page.locator('table[data-scoreboard] caption');
-  assert.match((await caption.textContent()) ?? '', new RegExp(`Scoreboard · final: ${BOT} wins`));
+  const winnerSeat = await page.locator('table[data-scoreboard] th[data-col="player"][data-winner="true"]').getAttribute('data-seat');
+  assert.match((await caption.textContent()) ?? '', new RegExp(`Scoreboard · final: ${BOT} \\(seat ${winnerSeat}\\) wins`));
   assert.equal(await page.locator(`table[data-scoreboard] th[data-col="player"][data-winner="true"]`).textContent(), BOT);
   await page.keyboard.press('Home');
   await atRound(page, 0, 'Home');

@@ -98,7 +98,7 @@ test('taken and locked names are refused in the form with 409', async () => {
   assert.match(control(locked.body, 'f-file'), /aria-invalid="true"/);
 });
 
-test('a good submit redirects to its page; only its owner (or an admin) sees it; the API still takes a syntax error for the gate', async () => {
+test('a good submit redirects to its page; only its owner (or an admin) sees it; the API refuses a syntax error as the form does', async () => {
   const res = await submitForm(ana, { game: 'moria' }, { filename: 'Anna.ts', content: bot('Anna') });
   assert.equal(res.statusCode, 303);
   const id = Number(/^\/submissions\/(\d+)$/.exec(res.headers.location as string)?.[1]);
@@ -141,9 +141,12 @@ test('a good submit redirects to its page; only its owner (or an admin) sees it;
   const download = await app.inject({ url: `/submissions/${id}/source?download=1`, headers: { cookie: ana.cookie } });
   assert.match(download.headers['content-disposition'] as string, /^attachment; filename="Anna\.ts"/);
 
-  // The API keeps its behaviour: a file that does not parse is accepted (202) and the gate's compile step rejects it.
+  // The API checks the syntax as the form does: a 400 with the line, nothing stored, the name not claimed.
   const api = await app.inject({ method: 'POST', url: '/api/submissions', headers: ana.auth, payload: { game: 'moria', source: bot('Later', 'moria', 'const = ;') } });
-  assert.equal(api.statusCode, 202);
+  assert.equal(api.statusCode, 400);
+  assert.equal(api.json().code, 'compile-error');
+  assert.equal(api.json().line, 5);
+  assert.equal(await db.playerName.count({ where: { nameLower: 'later' } }), 0);
 });
 
 test('the timeline: compile and self-play passed, each Dummy match with seats, scores, won/lost and Watch; the verdict with the reason', async () => {

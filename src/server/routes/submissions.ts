@@ -8,9 +8,30 @@ import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
 import { HttpError, badRequest, notFound, tooLarge } from '../errors.ts';
 import { submitRateLimit } from '../rate-limits.ts';
 import { statusOut, FINAL_STATUSES, matchOut, matchInclude, submissionSelect } from '../../domain/serialize.ts';
+import { GATE_ORDER } from '../../domain/statuses.ts';
+import { loadGames } from '../../game-kit/registry.ts';
 import { clientKey } from '../attempt-budgets.ts';
 import type { JudgeEventMessage } from '../events.ts';
-import { idParams, mySubmissionsSchema, paging, query, refusals, submissionCreatedSchema, submissionSchema } from '../schemas.ts';
+import { idParams, mySubmissionsSchema, paging, query, refusals, submissionCreatedSchema, submissionJsonSchema, submissionMultipartSchema, submissionSchema } from '../schemas.ts';
+
+/** SSE ids: a status's place in the gate (1 queued ... 5 verdict) times this, plus a count of the events after it. */
+export const SSE_ID_STEP = 1_000_000;
+
+/** 1 queued, 2 compiling, 3 self-play, 4 qualifying, 5 a verdict. */
+function gateRank(status: string): number {
+  if (FINAL_STATUSES.has(status)) return GATE_ORDER.length;
+  const at = GATE_ORDER.indexOf(status as (typeof GATE_ORDER)[number]);
+  return at < 0 ? 1 : at + 1;
+}
+
+/** Last-Event-ID: absent, or an id this stream gave (a non-negative integer). */
+function parseLastEventId(value: string | string[] | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || text.trim() === '') return undefined;
+  if (!/^\d{1,15}$/.test(text.trim())) throw badRequest(`Last-Event-ID must be an id this stream sent (a number), got "${text.slice(0, 40)}"`, 'bad-last-event-id');
+  return Number(text.trim());
+}
 
 /** A file as the API receives it, before the domain's checks. */
 interface Upload {
@@ -22,6 +43,7 @@ interface Upload {
 export default async function submissionRoutes(app: FastifyInstance) {
   const { db, config } = app.deps;
   const max = config.submissionMaxBytes;
+  const gameIds = [...(await loadGames()).keys()];
 
   async function readUpload(request: FastifyRequest): Promise<Upload> {
     if (request.isMultipart()) {
@@ -70,10 +92,19 @@ export default async function submissionRoutes(app: FastifyInstance) {
     {
       bodyLimit: max * 6 + 64 * 1024,
       config: submitRateLimit(config),
+      // readUpload and the domain check the body, with messages that say more than a schema's (an
+      // unknown game lists the known ones); multipart is streamed, so there is no parsed body to
+      // validate. The schema documents the body, and Swagger UI's "Try it out" sends a file with it.
+      attachValidation: true,
       schema: {
         tags: ['submissions'],
-        summary: 'Submit a bot: multipart (game, file) or JSON {game, source}. Answers 202 at once; the gate runs after.',
-        consumes: ['multipart/form-data', 'application/json'],
+        summary: 'Submit a bot: multipart (file, optional game) or JSON {source, game?}. Answers 202 at once; the gate runs after.',
+        description:
+          'The file is checked at once as the website\'s form checks it: size, text, PLAYER_NAME and GAME, the name rules, and its syntax ' +
+          '(a file that does not parse is a 400 with code compile-error, its line and column, and nothing is stored or claimed). ' +
+          'Without "game", the file\'s `export const GAME` names it. The answer is 202 with a Location header to the submission; ' +
+          'follow the gate there or on its events stream. An Idempotency-Key header makes a retried upload return the first one.',
+        body: { content: { 'multipart/form-data': { schema: submissionMultipartSchema(gameIds) }, 'application/json': { schema: submissionJsonSchema(gameIds) } } },
         security: [{ bearer: [] }, { session: [] }],
         response: { 202: submissionCreatedSchema, ...refusals(400, 401, 403, 409, 413, 422, 429) },
       },
@@ -82,8 +113,9 @@ export default async function submissionRoutes(app: FastifyInstance) {
       const me = requireUser(request);
       const idempotencyKey = parseIdempotencyKey(request.headers['idempotency-key']);
       const upload = await readUpload(request);
-      const sub = await createSubmission(app.deps, { userId: me.id, ...upload, idempotencyKey }, request.log);
+      const sub = await createSubmission(app.deps, { userId: me.id, ...upload, idempotencyKey }, request.log, { syntaxCheck: true });
       if (sub.replayed) reply.header('idempotent-replayed', 'true');
+      reply.header('location', `/api/submissions/${sub.id}`);
       return reply.status(202).send({
         id: sub.id,
         status: statusOut(sub.status),
@@ -160,12 +192,20 @@ export default async function submissionRoutes(app: FastifyInstance) {
       schema: {
         tags: ['submissions'],
         summary: 'Server-sent events: the current status first, then every change until the verdict',
+        description:
+          'Events are typed: `status` (the submission moved on; the first one carries current: true), `match` (a gate match ' +
+          'started, progressed or ended: matchId, status, round) and `verdict` (qualified or rejected, then the stream ends). ' +
+          'Each has a numeric `id:` that grows along the gate: the status\'s place in it (1 queued ... 5 verdict) times ' +
+          `${SSE_ID_STEP} plus a count. A reconnect with Last-Event-ID resumes after it: the current status is sent again only ` +
+          'when it moved on since, and a client that already had the verdict gets 204 (EventSource then stops).',
         params: idParams,
-        response: refusals(400, 404, 429),
+        headers: { type: 'object', properties: { 'last-event-id': { type: 'string', description: 'the id of the last event received (EventSource sends it on reconnect)' } } },
+        response: { 204: { type: 'null', description: 'the client already had the verdict (its Last-Event-ID): nothing more will come' }, ...refusals(400, 404, 429) },
       },
     },
     async (request, reply) => {
       const id = request.params.id;
+      const lastEventId = parseLastEventId(request.headers['last-event-id']);
       await loadSubmission(id); // 404 before the stream starts
       const release = claimStream(request.ip); // 429 before it starts too
       // Subscribe first, then read the current status: no change can fall between the two.
@@ -173,11 +213,18 @@ export default async function submissionRoutes(app: FastifyInstance) {
       let live = false;
       let closed = false;
       let lastStatus = '';
+      // The id of the last event sent (or the client's Last-Event-ID): every event's id is above it.
+      let lastId = lastEventId ?? 0;
       const res = reply.raw;
-      const send = (data: unknown, event?: string) => {
+      const send = (type: 'status' | 'match' | 'verdict', data: Record<string, unknown>) => {
         if (closed) return;
-        res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
+        // A status event starts its step's range; the others count on within the current one.
+        const base = type === 'match' ? 0 : gateRank(String(data.status)) * SSE_ID_STEP;
+        lastId = Math.max(base, lastId + 1);
+        const out = { ...data, submissionId: id, ...(data.matchId !== undefined ? { matchId: Number(data.matchId) } : {}) };
+        res.write(`id: ${lastId}\nevent: ${type}\ndata: ${JSON.stringify(out)}\n\n`);
       };
+      const sendStatus = (data: { status: string; [key: string]: unknown }) => send(FINAL_STATUSES.has(data.status) ? 'verdict' : 'status', data);
       const cleanups: (() => void)[] = [release];
       const finish = () => {
         if (closed) return;
@@ -195,8 +242,10 @@ export default async function submissionRoutes(app: FastifyInstance) {
           hub.subscribe((event: JudgeEventMessage) => {
             if (String(event.submissionId) !== String(id)) return;
             if (!live) return;
-            send(event);
-            if (event.matchId === undefined) onStatus(event.status);
+            if (event.matchId === undefined) {
+              sendStatus(event);
+              onStatus(event.status);
+            } else send('match', event);
           }),
         );
         await Promise.race([hub.ready(), new Promise((ok) => setTimeout(ok, 2000))]).catch(() => {});
@@ -212,6 +261,13 @@ export default async function submissionRoutes(app: FastifyInstance) {
         for (const c of cleanups) c();
         throw notFound(`no submission ${id}`);
       }
+      lastStatus = statusOut(current.status);
+      // Resumed: the client saw this step already (its Last-Event-ID is in the step's range).
+      const seen = lastEventId !== undefined && Math.floor(lastEventId / SSE_ID_STEP) >= gateRank(lastStatus);
+      if (seen && FINAL_STATUSES.has(lastStatus)) {
+        for (const c of cleanups) c();
+        return reply.status(204).send();
+      }
       reply.hijack();
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
@@ -219,12 +275,13 @@ export default async function submissionRoutes(app: FastifyInstance) {
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
+      // A resumed stream may have nothing to send yet: the client still learns at once that it is connected.
+      res.flushHeaders();
       request.raw.on('close', finish);
       res.on('close', finish);
       // The client may have gone while the stream was being set up: no 'close' is coming then.
       if (res.destroyed || request.raw.socket?.destroyed) return finish();
-      lastStatus = statusOut(current.status);
-      send({ submissionId: String(id), status: lastStatus, reason: current.reason, current: true });
+      if (!seen) sendStatus({ status: lastStatus, reason: current.reason, current: true });
       if (FINAL_STATUSES.has(lastStatus)) return finish();
       live = true;
       // A safety net for a lost message (or no Redis): poll the row now and then.
@@ -235,7 +292,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
             if (!row) return finish();
             const s = statusOut(row.status);
             if (s !== lastStatus) {
-              send({ submissionId: String(id), status: s, reason: row.reason });
+              sendStatus({ status: s, reason: row.reason });
               onStatus(s);
             }
           })

@@ -96,7 +96,8 @@ if (root && id && root.dataset.final !== 'true' && 'EventSource' in window) {
       });
   };
 
-  source.addEventListener('message', schedule);
+  // The stream's event types (status, match, verdict); each is a cue to fetch the timeline again.
+  for (const type of ['status', 'match', 'verdict', 'message']) source.addEventListener(type, schedule);
   source.addEventListener('error', () => {
     // The server ends the stream at the verdict; EventSource would reconnect, so look once more and stop if final.
     if (source && source.readyState !== EventSource.OPEN) schedule();

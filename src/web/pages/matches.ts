@@ -46,20 +46,20 @@ function playerCell(p: MatchView['participants'][number], game: string): Html {
   return html`<a href="/players/${encodeURIComponent(p.name)}?game=${encodeURIComponent(game)}">${p.name}</a>`;
 }
 
-/** Matches as a table: id, game, kind, when, players with seat colours and scores, winner, status. */
+/** Matches as a table: id, game, kind, when, players with seat colours and scores, winner, status. On a phone each row stacks, its cells named by data-label (site.css's table.stacks). */
 export function matchesTable(matches: MatchView[], games: Map<string, AnyGame>, id = 'matches'): Html {
-  return html`<div class="table-wrap"><table id="${id}" class="matches">
+  return html`<div class="table-wrap"><table id="${id}" class="matches stacks">
 <thead><tr><th scope="col">Match</th><th scope="col">Game</th><th scope="col">Kind</th><th scope="col">When</th><th scope="col">Players and scores</th><th scope="col">Winner</th><th scope="col">Status</th></tr></thead>
 <tbody>${matches.map((m) => {
     const winner = m.winnerSeat !== null ? m.participants.find((p) => p.seat === m.winnerSeat) : undefined;
     return html`<tr data-match="${m.id}">
-<td><a href="/matches/${m.id}">#${m.id}</a></td>
-<td>${games.get(m.game)?.title ?? m.game}</td>
-<td>${m.kind}</td>
-<td>${when(m.finishedAt ?? m.createdAt)}</td>
-<td><ul class="seats">${m.participants.map((p) => html`<li>${seatSwatch(p.seat)}<span class="visually-hidden">seat ${p.seat}: </span>${playerCell(p, m.game)}${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozen ? html` <span class="badge failed" title="${p.frozen.reason}">out</span>` : ''}</li>`)}</ul></td>
-<td>${winner ? html`${seatSwatch(winner.seat)}${winner.name}` : ''}</td>
-<td><span class="badge ${m.status}">${m.status}</span></td>
+<td data-label="Match"><a href="/matches/${m.id}">#${m.id}</a></td>
+<td data-label="Game">${games.get(m.game)?.title ?? m.game}</td>
+<td data-label="Kind">${m.kind}</td>
+<td data-label="When">${when(m.finishedAt ?? m.createdAt)}</td>
+<td data-label="Players"><ul class="seats">${m.participants.map((p) => html`<li>${seatSwatch(p.seat)}<span class="visually-hidden">seat ${p.seat}: </span>${playerCell(p, m.game)}${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozen ? html` <span class="badge failed" title="${p.frozen.reason}">out</span>` : ''}</li>`)}</ul></td>
+<td data-label="Winner">${winner ? html`${seatSwatch(winner.seat)}${winner.name}` : ''}</td>
+<td data-label="Status"><span class="badge ${m.status}">${m.status}</span></td>
 </tr>`;
   })}</tbody>
 </table></div>`;
@@ -177,18 +177,18 @@ ${pager({ page, pages, href, label: 'Match pages' })}`,
     const budget = limits?.cpuBudgetMs ?? null;
     const mine = out.participants.filter((p) => me && (me.isAdmin || extra.get(p.seat)?.userId === me.id));
     const done = m.status === 'done';
-    const resultTable = html`<div class="table-wrap"><table id="match-result">
+    const resultTable = html`<div class="table-wrap"><table id="match-result" class="stacks">
 <caption>Final result${done ? '' : ' (not played yet)'}</caption>
 <thead><tr><th scope="col">Seat</th><th scope="col">Player</th><th scope="col">Owner</th><th scope="col" class="num">Score</th><th scope="col" class="num">Rank</th><th scope="col" class="num">CPU ms</th><th scope="col" class="num">% of budget</th><th scope="col">Out</th></tr></thead>
 <tbody>${out.participants.map((p) => html`<tr data-seat="${p.seat}">
-<td>${seatSwatch(p.seat)}${p.seat}</td>
-<td>${playerCell(p, m.game)}</td>
-<td>${extra.get(p.seat)?.owner ?? ''}</td>
-<td class="num">${p.score ?? ''}</td>
-<td class="num">${p.rank ?? ''}</td>
-<td class="num">${p.cpuMs !== null ? Math.round(p.cpuMs) : ''}</td>
-<td class="num">${p.cpuMs !== null && budget ? `${((100 * p.cpuMs) / budget).toFixed(1)}%` : ''}</td>
-<td>${p.frozen ? html`<span class="badge failed">out</span> ${p.frozen.reason}${p.frozen.round !== null ? ` in round ${p.frozen.round}` : ''}${p.frozen.message ? html`: <code>${p.frozen.message}</code>` : ''}` : ''}</td>
+<td data-label="Seat">${seatSwatch(p.seat)}${p.seat}</td>
+<td data-label="Player">${playerCell(p, m.game)}</td>
+<td data-label="Owner">${extra.get(p.seat)?.owner ?? ''}</td>
+<td data-label="Score" class="num">${p.score ?? ''}</td>
+<td data-label="Rank" class="num">${p.rank ?? ''}</td>
+<td data-label="CPU ms" class="num">${p.cpuMs !== null ? Math.round(p.cpuMs) : ''}</td>
+<td data-label="% of budget" class="num">${p.cpuMs !== null && budget ? `${((100 * p.cpuMs) / budget).toFixed(1)}%` : ''}</td>
+<td data-label="Out">${p.frozen ? html`<span class="badge failed">out</span> ${p.frozen.reason}${p.frozen.round !== null ? ` in round ${p.frozen.round}` : ''}${p.frozen.message ? html`: <code>${p.frozen.message}</code>` : ''}` : ''}</td>
 </tr>`)}</tbody>
 </table></div>`;
     let main: Html;

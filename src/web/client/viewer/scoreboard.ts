@@ -71,7 +71,7 @@ export class Scoreboard {
         'th',
         { scope: 'col', class: 'num', 'data-seat': seat, 'data-col': 'player' },
         h('span', { class: `seat seat-${seat}`, style: `background:${colors[seat] ?? '#888'}`, 'aria-hidden': 'true' }),
-        h('span', { class: 'viewer-name' }, p.name),
+        h('span', { class: 'viewer-name', title: p.name }, p.name),
       ),
       score: cell(seat, 'score'),
       counters: this.counterKeys.map((k) => cell(seat, `counter-${k}`)),
@@ -147,10 +147,12 @@ export class Scoreboard {
     }
   }
 
+  /** "Dummy (seat 2) wins": the seat too, since a match may seat one name several times (the seats as the match page numbers them). */
   private resultText(): string {
     const { result, players } = this.replay;
-    if (result.winner !== null) return `${players[result.winner]?.name ?? `seat ${result.winner}`} wins`;
-    const firsts = result.ranks.flatMap((r, seat) => (r === 1 ? [players[seat]!.name] : []));
-    return `tie for first (${firsts.join(', ')})`;
+    const who = (seat: number) => `${players[seat]?.name ?? 'player'} (seat ${seat})`;
+    if (result.winner !== null) return `${who(result.winner)} wins`;
+    const firsts = result.ranks.flatMap((r, seat) => (r === 1 ? [who(seat)] : []));
+    return `tie for first: ${firsts.join(', ')}`;
   }
 }

@@ -19,6 +19,7 @@ import queuePages from './pages/queue.ts';
 import viewPages from './pages/view.ts';
 import tournamentPages from './pages/tournaments.ts';
 import adminPages from './pages/admin.ts';
+import similarityPages from './pages/similarity.ts';
 import { classifyError } from '../server/errors.ts';
 import { html } from './html.ts';
 import { sendPage } from './layout.ts';
@@ -51,6 +52,7 @@ export default async function webRoutes(app: FastifyInstance) {
   await app.register(viewPages);
   await app.register(tournamentPages);
   await app.register(adminPages);
+  await app.register(similarityPages);
 }
 
 /** An error as a page (the API's error handler answers JSON). */

@@ -77,8 +77,8 @@ export interface BackupSummary {
   counts: Record<string, number>;
 }
 
-/** Writes one consistent archive of the database to `file`. */
-export async function writeBackup(db: Db, file: string): Promise<BackupSummary> {
+/** Writes one consistent archive of the database to `file` (`afterTable` runs after each table is read: the tests write meanwhile). */
+export async function writeBackup(db: Db, file: string, opts: { afterTable?: (table: string) => Promise<void> } = {}): Promise<BackupSummary> {
   const partial = `${file}.partial`;
   const gzip = createGzip();
   const out = createWriteStream(partial);
@@ -113,6 +113,7 @@ export async function writeBackup(db: Db, file: string): Promise<BackupSummary> 
             after = rows[rows.length - 1]!.ctid;
           }
           counts[t.name] = n;
+          await opts.afterTable?.(t.name);
         }
         await write(JSON.stringify({ end: true, counts }));
         return counts;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase } from '../helpers/db.ts';
 import { closeDb, createDb, rawSession, type Db } from '../../src/db/client.ts';
-import { restoreBackup, tableCounts } from '../../src/db/backup.ts';
+import { restoreBackup, tableCounts, writeBackup } from '../../src/db/backup.ts';
 import { backupCommand, restoreCommand } from '../../src/cli/backup.ts';
 import { bot, insertMatch } from './setup.ts';
 import { slow } from '../helpers/slow.ts';
@@ -129,5 +129,33 @@ test('the same archive restores into the embedded PGlite', slow, async () => {
     assert.deepEqual(await contents(lite), await contents(source.db));
   } finally {
     await closeDb(lite);
+  }
+});
+
+test('a backup is one snapshot: rows committed while it runs, after the first table was read, are in none of its tables', async () => {
+  const snapshotFile = join(dir, 'snapshot.gz');
+  const before = await tableCounts(source.db);
+  let wrote = false;
+  const summary = await writeBackup(source.db, snapshotFile, {
+    afterTable: async () => {
+      if (wrote) return;
+      wrote = true;
+      // Committed by another connection between two tables of the backup: a user, their player and submission, a match.
+      const u = await source.db.user.create({ data: { username: 'during', usernameLower: 'during', passwordHash: 'x' } });
+      const p = await source.db.playerName.create({ data: { game: 'moria', name: 'During', nameLower: 'during', ownerId: u.id } });
+      await source.db.submission.create({ data: { playerId: p.id, userId: u.id, game: 'moria', version: 1, source: 'x', filename: 'x.ts', sizeBytes: 1 } });
+      await source.db.auditEntry.create({ data: { action: 'during.backup' } });
+    },
+  });
+  assert.ok(wrote);
+  for (const t of ['User', 'PlayerName', 'Submission', 'AuditEntry']) assert.equal(summary.counts[t], before[t], t);
+  assert.equal((await tableCounts(source.db)).User, before.User! + 1);
+  // And what it wrote restores (the same rows as before the writes).
+  const again = await freshDatabase({ migrated: false });
+  try {
+    await restoreBackup(again.db, snapshotFile);
+    assert.deepEqual(await tableCounts(again.db), before);
+  } finally {
+    await again.drop();
   }
 });

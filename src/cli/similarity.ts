@@ -1,14 +1,15 @@
 // `arbiter similarity report <game>` computes and stores a game's similarity
 // report (what the admin's page shows) and prints its top pairs;
 // `arbiter similarity import <dir> --term <term> --game <game>` imports a
-// previous term's submissions laid out by user (<dir>/<author>/<file>.ts or
-// <dir>/<author>.ts) so that they join the comparison (they never play).
+// previous term's submissions laid out by user, from a folder or a zip
+// (<author>/<file>.ts or <author>.ts; a zip's wrapping folder is taken off)
+// so that they join the comparison (they never play).
 
 import { computeReport, importArchive } from '../domain/similarity/report.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 import { withServerDb } from './server-db.ts';
 
-const USAGE = 'arbiter similarity report <game> [--top N] | arbiter similarity import <dir> --term <term> --game <game>';
+const USAGE = 'arbiter similarity report <game> [--top N] | arbiter similarity import <folder or .zip> --term <term> --game <game>';
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 

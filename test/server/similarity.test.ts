@@ -18,6 +18,8 @@ import { disguise, randomBot } from '../helpers/plagiarism.ts';
 import { startTestApi, registerUser, type TestUser } from './setup.ts';
 import { adminGrant } from '../../src/cli/admin.ts';
 import { similarityCommand } from '../../src/cli/similarity.ts';
+import { importArchive } from '../../src/domain/similarity/report.ts';
+import { zip } from '../../src/web/zip.ts';
 
 const GAMES = ['moria', 'harry-potter', 'bola-de-drac', 'walking-dead'];
 const shipped = (game: string, bot: string) => readFileSync(new URL(`../../src/games/${game}/bots/${bot}.ts`, import.meta.url), 'utf8');
@@ -191,6 +193,35 @@ test('a previous term imported from a folder laid out by user joins the report (
     const withArchive = report.pairs.find((p: { a: string; b: string }) => [p.a, p.b].includes(`s:${catOwn.id}`));
     assert.ok(withArchive && withArchive.score >= 0.75, JSON.stringify(withArchive));
     assert.ok([withArchive.labelA.title, withArchive.labelB.title].some((t: string) => t.startsWith('2024-25')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a previous term from a zip: its wrapping folder taken off, one author per folder, files at any depth; importing again replaces', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-archive-zip-'));
+  try {
+    const file = join(dir, 'term.zip');
+    writeFileSync(
+      file,
+      zip([
+        { name: '2023-24/zed/main.ts', data: shipped('bola-de-drac', 'Demo') },
+        { name: '2023-24/zed/lib/util.js', data: 'export const twice = (x) => 2 * x;\n' },
+        { name: '2023-24/yan/bot.ts', data: shipped('harry-potter', 'Demo') },
+        { name: '__MACOSX/2023-24/._bot.ts', data: 'junk' },
+      ]),
+    );
+    assert.deepEqual(await importArchive(db, file, '2023-24', 'moria'), { imported: 3, replaced: 0, skipped: [] });
+    const rows = await db.archivedSubmission.findMany({ where: { term: '2023-24' }, orderBy: [{ author: 'asc' }, { filename: 'asc' }], select: { author: true, filename: true } });
+    assert.deepEqual(rows, [
+      { author: 'yan', filename: 'bot.ts' },
+      { author: 'zed', filename: 'lib/util.js' },
+      { author: 'zed', filename: 'main.ts' },
+    ]);
+    assert.deepEqual(await importArchive(db, file, '2023-24', 'moria'), { imported: 0, replaced: 3, skipped: [] });
+    writeFileSync(join(dir, 'bad.zip'), 'not a zip at all, just text that is long enough to search');
+    await assert.rejects(importArchive(db, join(dir, 'bad.zip'), '2023-24', 'moria'), /not a zip archive/);
+    await assert.rejects(importArchive(db, file, 'a term with spaces', 'moria'), /a term is/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,11 +12,12 @@
 // after a deadline rather than on every visit.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { Db } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
 import { gameDir, loadGames } from '../../game-kit/registry.ts';
 import { invalid, notFound } from '../errors.ts';
+import { ZipReadError, zipEntries } from './unzip.ts';
 import { baseHashes, comparePairs, languageOf, matchRegions, prepare, scorePair, type PairScore, type PreparedDoc, type Region, type SimilarityDoc } from './index.ts';
 
 /** Pairs kept in a stored report. */
@@ -184,41 +185,79 @@ export interface ImportResult {
   skipped: string[];
 }
 
+interface ArchiveFile {
+  /** Path inside the folder or the zip, split at '/'. */
+  segments: string[];
+  size: number;
+  read(): Buffer;
+}
+
+const skipped = (segment: string) => segment.startsWith('.') || segment === '__MACOSX' || segment === 'node_modules';
+
+/** Every file under a folder, recursively. */
+function folderFiles(dir: string, prefix: string[] = []): ArchiveFile[] {
+  return readdirSync(join(dir, ...prefix), { withFileTypes: true }).flatMap((entry): ArchiveFile[] => {
+    if (skipped(entry.name)) return [];
+    const segments = [...prefix, entry.name];
+    const path = join(dir, ...segments);
+    if (entry.isDirectory()) return folderFiles(dir, segments);
+    if (!entry.isFile()) return [];
+    return [{ segments, size: statSync(path).size, read: () => readFileSync(path) }];
+  });
+}
+
+/** Every file of a zip; a folder that wraps everything (term/<author>/...) is taken off. */
+function zipFiles(path: string): ArchiveFile[] {
+  let files = zipEntries(readFileSync(path)).map((e): ArchiveFile => ({ segments: e.name.split('/').filter((x) => x !== ''), size: e.size, read: () => e.read(ARCHIVE_FILE_MAX_BYTES) }));
+  files = files.filter((f) => f.segments.length > 0 && !f.segments.some(skipped));
+  const top = files[0]?.segments[0];
+  if (top !== undefined && files.every((f) => f.segments.length >= 3 && f.segments[0] === top)) files = files.map((f) => ({ ...f, segments: f.segments.slice(1) }));
+  return files;
+}
+
 /**
- * Imports a previous term's submissions of one game from a folder laid out
- * by user: `<dir>/<author>/<file>.ts|js` (every such file of the folder) or
- * `<dir>/<author>.ts|js`. Files are stored for the report only; importing
- * the same term again replaces a file of the same author and name.
+ * Imports a previous term's submissions of one game from a folder or a zip
+ * laid out by user: `<author>/<file>.ts|js` (every such file under the
+ * author's folder) or `<author>.ts|js`. Files are stored for the report
+ * only; importing the same term again replaces a file of the same author
+ * and path.
  */
-export async function importArchive(db: Db, dir: string, term: string, game: string): Promise<ImportResult> {
+export async function importArchive(db: Db, path: string, term: string, game: string): Promise<ImportResult> {
   await checkGame(game);
   if (!/^[\w.-]{1,32}$/.test(term)) throw invalid('a term is 1 to 32 letters, digits, "-", "_" or "." (e.g. 2024-25)', 'bad-term');
-  const files: { author: string; path: string }[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      for (const f of readdirSync(path, { withFileTypes: true })) if (f.isFile()) files.push({ author: entry.name, path: join(path, f.name) });
-    } else if (entry.isFile()) files.push({ author: entry.name.replace(/\.[^.]*$/, ''), path });
+  let files: ArchiveFile[];
+  try {
+    files = statSync(path).isDirectory() ? folderFiles(path) : zipFiles(path);
+  } catch (err) {
+    if (err instanceof ZipReadError) throw invalid(`${path}: ${err.message}`, 'bad-archive');
+    throw err;
   }
   const result: ImportResult = { imported: 0, replaced: 0, skipped: [] };
-  for (const { author, path } of files.sort((x, y) => (x.path < y.path ? -1 : 1))) {
-    const filename = basename(path);
+  for (const file of files.sort((x, y) => (x.segments.join('/') < y.segments.join('/') ? -1 : 1))) {
+    const shown = file.segments.join('/');
+    const filename = file.segments.length === 1 ? file.segments[0]! : file.segments.slice(1).join('/');
+    const author = file.segments.length === 1 ? filename.replace(/\.[^.]*$/, '') : file.segments[0]!;
     if (!languageOf(filename)) {
-      result.skipped.push(`${path}: not a .ts or .js file`);
+      result.skipped.push(`${shown}: not a .ts or .js file`);
       continue;
     }
-    const size = statSync(path).size;
-    if (size > ARCHIVE_FILE_MAX_BYTES) {
-      result.skipped.push(`${path}: ${size} bytes, at most ${ARCHIVE_FILE_MAX_BYTES}`);
+    if (file.size > ARCHIVE_FILE_MAX_BYTES) {
+      result.skipped.push(`${shown}: ${file.size} bytes, at most ${ARCHIVE_FILE_MAX_BYTES}`);
       continue;
     }
-    const source = readFileSync(path, 'utf8');
+    let source: string;
+    try {
+      source = file.read().toString('utf8');
+    } catch (err) {
+      if (!(err instanceof ZipReadError)) throw err;
+      result.skipped.push(err.message);
+      continue;
+    }
     if (source.includes('\0') || source.trim() === '') {
-      result.skipped.push(`${path}: empty or not text`);
+      result.skipped.push(`${shown}: empty or not text`);
       continue;
     }
-    const key = { term, game, author: author.slice(0, 64), filename: filename.slice(0, 128) };
+    const key = { term, game, author: author.slice(0, 64), filename: filename.slice(0, 200) };
     const earlier = await db.archivedSubmission.findUnique({ where: { term_game_author_filename: key }, select: { id: true } });
     await db.archivedSubmission.upsert({
       where: { term_game_author_filename: key },

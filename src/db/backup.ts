@@ -32,6 +32,8 @@ export const BACKUP_VERSION = 1;
 /** Prisma's bookkeeping: rebuilt by migrate() on the target, never copied. */
 const SKIPPED_TABLES = new Set(['_prisma_migrations']);
 const ROWS_PER_READ = 200;
+/** Tables with a bytea column (replays, hundreds of KiB each as hex) are read a few rows at a time. */
+const BYTEA_ROWS_PER_READ = 16;
 /** A batch of rows sent in one INSERT stays under this many characters of JSON. */
 const INSERT_BATCH_CHARS = 4 * 1024 * 1024;
 
@@ -42,6 +44,8 @@ export class BackupError extends Error {
 interface TableInfo {
   name: string;
   columns: string[];
+  /** Has a bytea column (not in the archive's header: a reading hint only). */
+  bytes?: boolean;
 }
 interface Header {
   format: string;
@@ -54,20 +58,21 @@ interface Header {
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 async function userTables(s: RawSession): Promise<TableInfo[]> {
-  const rows = await s.query<{ table_name: string; column_name: string }>(
-    `SELECT c.table_name, c.column_name FROM information_schema.columns c
+  const rows = await s.query<{ table_name: string; column_name: string; data_type: string }>(
+    `SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns c
        JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
       WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
       ORDER BY c.table_name, c.ordinal_position`,
   );
-  const tables = new Map<string, string[]>();
+  const tables = new Map<string, TableInfo>();
   for (const r of rows) {
     if (SKIPPED_TABLES.has(r.table_name)) continue;
-    let cols = tables.get(r.table_name);
-    if (!cols) tables.set(r.table_name, (cols = []));
-    cols.push(r.column_name);
+    let t = tables.get(r.table_name);
+    if (!t) tables.set(r.table_name, (t = { name: r.table_name, columns: [] }));
+    t.columns.push(r.column_name);
+    if (r.data_type === 'bytea') t.bytes = true;
   }
-  return [...tables].map(([name, columns]) => ({ name, columns }));
+  return [...tables.values()];
 }
 
 export interface BackupSummary {
@@ -94,7 +99,13 @@ export async function writeBackup(db: Db, file: string, opts: { afterTable?: (ta
           `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
         );
         const tables = await userTables(s);
-        const header: Header = { format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: new Date().toISOString(), migrations: applied.map((r) => r.migration_name), tables };
+        const header: Header = {
+          format: BACKUP_FORMAT,
+          version: BACKUP_VERSION,
+          createdAt: new Date().toISOString(),
+          migrations: applied.map((r) => r.migration_name),
+          tables: tables.map(({ name, columns }) => ({ name, columns })),
+        };
         await write(JSON.stringify(header));
         const counts: Record<string, number> = {};
         for (const t of tables) {
@@ -102,15 +113,17 @@ export async function writeBackup(db: Db, file: string, opts: { afterTable?: (ta
           let n = 0;
           // Keyset on the physical row id: stable within the snapshot, and no OFFSET to rescan.
           let after = '(0,0)';
+          const limit = t.bytes ? BYTEA_ROWS_PER_READ : ROWS_PER_READ;
           for (;;) {
-            const rows = await s.query<{ ctid: string; row: string }>(
-              `SELECT ctid::text AS ctid, row_to_json(t)::text AS row FROM ${q(t.name)} t WHERE ctid > $1::tid ORDER BY ctid LIMIT ${ROWS_PER_READ}`,
+            // ORDER BY t.ctid, the column: a bare "ctid" would name the text output column and sort (0,10) before (0,2).
+            const rows = await s.query<{ position: string; row: string }>(
+              `SELECT t.ctid::text AS position, row_to_json(t)::text AS row FROM ${q(t.name)} t WHERE t.ctid > $1::tid ORDER BY t.ctid LIMIT ${limit}`,
               [after],
             );
             for (const r of rows) await write(r.row);
             n += rows.length;
-            if (rows.length < ROWS_PER_READ) break;
-            after = rows[rows.length - 1]!.ctid;
+            if (rows.length < limit) break;
+            after = rows[rows.length - 1]!.position;
           }
           counts[t.name] = n;
           await opts.afterTable?.(t.name);

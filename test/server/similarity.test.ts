@@ -167,6 +167,16 @@ test('the report of a game: the copy on top, the latest version only, unrelated 
   assert.ok(!pair.body.includes('<script>alert'), 'the source is escaped');
   assert.ok(pair.body.includes('&lt;script&gt;alert'));
   assert.match(pair.body, /class="[^"]*\bmatch\b/);
+
+  // The index lists every game; the button computes again and comes back with a notice, in the audit.
+  const index = await app.inject({ url: '/admin/similarity', headers: { cookie: teacher.cookie } });
+  assert.equal(index.statusCode, 200);
+  for (const game of GAMES) assert.ok(index.body.includes(`data-game="${game}"`), game);
+  const post = await app.inject({ method: 'POST', url: '/admin/actions/similarity', headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'game=walking-dead' });
+  assert.equal(post.statusCode, 303);
+  assert.match(String(post.headers.location), /^\/admin\/similarity\/walking-dead\?done=/);
+  assert.equal((await db.similarityReport.findUniqueOrThrow({ where: { game: 'walking-dead' } })).documents, 0);
+  assert.equal((await db.auditEntry.findFirstOrThrow({ orderBy: { id: 'desc' } })).action, 'similarity.compute');
 });
 
 test('a previous term imported from a folder laid out by user joins the report (and never plays)', async () => {

@@ -5,11 +5,14 @@
 // embedded PGlite under DATA_DIR). With the embedded database, stop the
 // server first: it serves one process.
 
-import { BackupError, restoreBackup, writeBackup } from '../db/backup.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 import { withServerDb } from './server-db.ts';
 
+// The database modules load only when a command needs them (arbiter play never does).
+const backupModule = () => import('../db/backup.ts');
+
 const refusal = async (command: string, fn: () => Promise<number>) => {
+  const { BackupError } = await backupModule();
   try {
     return await fn();
   } catch (err) {
@@ -25,7 +28,7 @@ export async function backupCommand(args: string[], env: NodeJS.ProcessEnv = pro
   if (!file || extra.length > 0) throw new UsageError('usage: arbiter backup <file>   (e.g. arbiter backup /backups/arbiter-$(date +%F).gz)');
   return withServerDb('backup', env, (db) =>
     refusal('backup', async () => {
-      const r = await writeBackup(db, file);
+      const r = await (await backupModule()).writeBackup(db, file);
       console.log(`${file}: ${r.rows} rows of ${r.tables} tables (${Object.entries(r.counts).filter(([t]) => ['User', 'Submission', 'Match', 'Replay'].includes(t)).map(([t, n]) => `${t} ${n}`).join(', ')})`);
       return 0;
     }),
@@ -42,7 +45,7 @@ export async function restoreCommand(args: string[], env: NodeJS.ProcessEnv = pr
     env,
     (db) =>
       refusal('restore', async () => {
-        const r = await restoreBackup(db, file, { force: values.force === true });
+        const r = await (await backupModule()).restoreBackup(db, file, { force: values.force === true });
         console.log(`restored ${r.rows} rows of ${r.tables} tables from ${file}${r.upgraded.length ? `; then applied ${r.upgraded.length} newer migration(s)` : ''}`);
         return 0;
       }),

@@ -6,6 +6,8 @@ import { verifyCommand } from './verify.ts';
 import { submitCommand } from './submit.ts';
 import { viewCommand } from './view.ts';
 import { adminCommand } from './admin.ts';
+import { similarityCommand } from './similarity.ts';
+import { backupCommand, restoreCommand } from './backup.ts';
 
 
 type Command = { run: (args: string[]) => Promise<number>; help: string };
@@ -15,6 +17,9 @@ export const commands: Record<string, Command> = {
   verify: { run: verifyCommand, help: 'verify <match.json[.gz]>   re-run the engine and check every recorded state (exit 1: a state differs; 3: recorded under another engine version)' },
   view: { run: viewCommand, help: 'view <match.json[.gz]> [--port N] [--host H] [--no-open]   watch a replay in the browser' },
   admin: { run: adminCommand, help: 'admin grant|revoke <username>   on the server (DATABASE_URL or DATA_DIR): make a registered user an admin, or no longer one (recorded in the audit)' },
+  similarity: { run: similarityCommand, help: 'similarity report <game> | import <folder or .zip> --term <term> --game <game>   on the server: compute the plagiarism report (admins see it at /admin/similarity), or import a previous term\'s bots' },
+  backup: { run: backupCommand, help: 'backup <file>   on the server: one consistent archive of the database (users, submissions, matches, replays)' },
+  restore: { run: restoreCommand, help: 'restore <file> [--force]   into an empty database (DATABASE_URL or DATA_DIR); --force replaces what is there' },
   submit: { run: submitCommand, help: 'submit <bot.ts> [--game <id>]   upload to the server (ARBITER_URL, ARBITER_TOKEN) and follow the Dummy gate' },
 };
 

@@ -29,6 +29,7 @@ import opsRoutes from './routes/ops.ts';
 import tournamentRoutes from './routes/tournaments.ts';
 import challengeRoutes from './routes/challenges.ts';
 import adminRoutes from './routes/admin.ts';
+import similarityRoutes from './routes/similarity.ts';
 import webRoutes, { sendErrorPage, wantsPage } from '../web/index.ts';
 import { playApiRoutes } from '../web/pages/play.ts';
 
@@ -138,6 +139,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(challengeRoutes);
   await app.register(adminRoutes);
   await app.register(playApiRoutes);
+  await app.register(similarityRoutes);
   await app.register(webRoutes);
   return app;
 }

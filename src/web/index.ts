@@ -20,6 +20,7 @@ import viewPages from './pages/view.ts';
 import playPages from './pages/play.ts';
 import tournamentPages from './pages/tournaments.ts';
 import adminPages from './pages/admin.ts';
+import similarityPages from './pages/similarity.ts';
 import { classifyError } from '../server/errors.ts';
 import { html } from './html.ts';
 import { sendPage } from './layout.ts';
@@ -53,6 +54,7 @@ export default async function webRoutes(app: FastifyInstance) {
   await app.register(playPages);
   await app.register(tournamentPages);
   await app.register(adminPages);
+  await app.register(similarityPages);
 }
 
 /** An error as a page (the API's error handler answers JSON). */

@@ -168,20 +168,19 @@ test('/health: database, Redis, queue depth and workers seen', async () => {
   assert.equal(body.workers.seen, 0);
 });
 
-test('/metrics: Prometheus text with queue depth, matches per minute and gate latency', async () => {
+test('/metrics: Prometheus text with queue depth, matches by kind and gate latency', async () => {
   const res = await app.inject({ url: '/metrics' });
   assert.equal(res.statusCode, 200);
   assert.match(String(res.headers['content-type']), /^text\/plain; version=0\.0\.4/);
   const text = res.body;
   assert.match(text, /^# TYPE arbiter_queue_depth gauge$/m);
   assert.match(text, /^arbiter_queue_depth 1$/m);
-  assert.match(text, /^arbiter_matches_per_minute 0\.6$/m, '3 matches in the last 5 minutes');
-  assert.match(text, /^arbiter_matches_per_minute\{kind="ranked"\} 0\.4$/m);
+  assert.match(text, /^arbiter_matches_total\{game="moria",kind="ranked",outcome="finished"\} \d+$/m);
   assert.match(text, /^arbiter_gate_latency_seconds_count 5$/m);
   assert.match(text, /^arbiter_gate_latency_seconds\{quantile="0\.99"\} [0-9.]+$/m);
   assert.match(text, /^arbiter_submissions\{status="qualified"\} 5$/m);
   // Every sample line is "name{labels} value".
-  for (const line of text.trim().split('\n')) if (!line.startsWith('#')) assert.match(line, /^[a-z_]+(\{[^}]*\})? (-?[0-9.e+-]+|NaN)$/, line);
+  for (const line of text.trim().split('\n')) if (line !== '' && !line.startsWith('#')) assert.match(line, /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (-?[0-9.e+-]+|NaN|[+-]Inf)$/, line);
 });
 
 test('/docs serves the OpenAPI description of every route', async () => {

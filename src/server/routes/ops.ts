@@ -1,12 +1,12 @@
 // /health (database, Redis, queue depth, workers seen), /metrics
-// (Prometheus text: queue depth, matches per minute, gate latency) and
+// (Prometheus text, src/server/metrics.ts) and
 // /api/queue (what the /queue page shows: waiting and running matches,
 // workers, throughput, gate latency, the expected wait for a new submission).
 
 import type { FastifyInstance } from 'fastify';
-import { quantile, queueOverview, readQueueStats } from '../../domain/queue-overview.ts';
+import { queueOverview, readQueueStats } from '../../domain/queue-overview.ts';
+import { createMetrics } from '../metrics.ts';
 import { withTimeout, type ResultBacklog } from '../../queue/index.ts';
-import { MATCH_KINDS, statusOut, VERDICTS } from '../../domain/statuses.ts';
 import { healthResponses } from '../schemas.ts';
 import type { AppDeps } from '../app.ts';
 
@@ -92,8 +92,6 @@ export async function readHealth(deps: AppDeps) {
 }
 
 export default async function opsRoutes(app: FastifyInstance) {
-  const { db } = app.deps;
-  const queueStats = () => readQueueStats(app.deps);
 
   app.get(
     '/api/queue',
@@ -112,66 +110,9 @@ export default async function opsRoutes(app: FastifyInstance) {
     return reply.status(health.status === 'ok' ? 200 : 503).send(health);
   });
 
-  app.get('/metrics', { schema: { tags: ['ops'], summary: 'Prometheus text format' } }, async (_request, reply) => {
-    const now = Date.now();
-    const windowMin = 5;
-    const since = new Date(now - windowMin * 60_000);
-    const [recent, byStatus, verdicts, q] = await Promise.all([
-      db.match.groupBy({ by: ['kind'], where: { status: 'done', finishedAt: { gte: since } }, _count: { _all: true } }),
-      db.submission.groupBy({ by: ['status'], _count: { _all: true } }),
-      db.submission.findMany({
-        where: { status: { in: VERDICTS }, finishedAt: { not: null } },
-        orderBy: { finishedAt: 'desc' },
-        take: 200,
-        select: { createdAt: true, finishedAt: true },
-      }),
-      queueStats(),
-    ]);
-    const lines: string[] = [];
-    const metric = (name: string, type: string, help: string, samples: [string, number][]) => {
-      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
-      for (const [labels, v] of samples) lines.push(`${name}${labels} ${Number.isFinite(v) ? v : 'NaN'}`);
-    };
-    const s = q.stats;
-    metric('arbiter_up', 'gauge', 'Dependencies answering (1) or not (0).', [
-      ['{dep="redis"}', q.ok ? 1 : 0],
-      ['{dep="db"}', 1],
-    ]);
-    metric('arbiter_queue_depth', 'gauge', 'Matches waiting or being played.', [['', s?.depth ?? NaN]]);
-    if (s) {
-      metric(
-        'arbiter_queue_jobs',
-        'gauge',
-        'Jobs per queue and state.',
-        [
-          ...Object.entries(s.matches).map(([state, n]): [string, number] => [`{queue="matches",state="${state}"}`, n]),
-          ...Object.entries(s.results).map(([state, n]): [string, number] => [`{queue="results",state="${state}"}`, n]),
-        ],
-      );
-      metric('arbiter_workers_seen', 'gauge', 'Worker pools alive (heartbeats).', [['', s.workersSeen]]);
-      metric('arbiter_worker_slots', 'gauge', 'Match runners of the live worker pools.', [['', s.workerSlots]]);
-    }
-    const perKind = new Map(recent.map((r) => [r.kind as string, r._count._all]));
-    metric(
-      'arbiter_matches_per_minute',
-      'gauge',
-      `Matches finished per minute, averaged over the last ${windowMin} minutes.`,
-      [['', [...perKind.values()].reduce((a, b) => a + b, 0) / windowMin], ...MATCH_KINDS.map((k): [string, number] => [`{kind="${k}"}`, (perKind.get(k) ?? 0) / windowMin])],
-    );
-    metric(
-      'arbiter_submissions',
-      'gauge',
-      'Submissions per status.',
-      byStatus.map((r): [string, number] => [`{status="${statusOut(r.status)}"}`, r._count._all]),
-    );
-    // Clamped at 0: the verdict time comes from the recorder's clock, the creation time from the database's.
-    const lat = verdicts.map((v) => Math.max(0, (v.finishedAt!.getTime() - v.createdAt.getTime()) / 1000)).sort((a, b) => a - b);
-    metric('arbiter_gate_latency_seconds', 'summary', 'Submission to verdict, over the last 200 verdicts.', [
-      ['{quantile="0.5"}', quantile(lat, 0.5)],
-      ['{quantile="0.9"}', quantile(lat, 0.9)],
-      ['{quantile="0.99"}', quantile(lat, 0.99)],
-    ]);
-    lines.push(`arbiter_gate_latency_seconds_sum ${lat.reduce((a, b) => a + b, 0)}`, `arbiter_gate_latency_seconds_count ${lat.length}`);
-    return reply.header('content-type', 'text/plain; version=0.0.4; charset=utf-8').send(lines.join('\n') + '\n');
+  const metrics = createMetrics(app.deps);
+  app.get('/metrics', { schema: { tags: ['ops'], summary: 'Prometheus text format: counters of submissions, verdicts, matches and frozen bots, the queue, the process' } }, async (_request, reply) => {
+    const text = await metrics.scrape();
+    return reply.header('content-type', metrics.contentType).send(text);
   });
 }

@@ -68,7 +68,7 @@ export default async function adminPages(app: FastifyInstance) {
         nav: '/admin',
         body: html`<h1>Admin</h1>
 ${noticeOf(request.query)}
-<p><a href="/admin/users">Users</a> · <a href="/admin/tournaments">Tournaments</a> · <a href="/admin/audit">The whole audit</a> · <a href="/api/admin/exports/qualified.csv" id="export-qualified">Qualified players per user (CSV)</a></p>
+<p><a href="/admin/users">Users</a> · <a href="/admin/tournaments">Tournaments</a> · <a href="/admin/similarity">Similarity (plagiarism)</a> · <a href="/admin/audit">The whole audit</a> · <a href="/api/admin/exports/qualified.csv" id="export-qualified">Qualified players per user (CSV)</a></p>
 <section aria-labelledby="health-h" id="admin-health">
 <h2 id="health-h">Queue and workers</h2>
 <dl class="facts">

@@ -1,0 +1,54 @@
+// `arbiter backup <file>` writes one consistent archive of the server's
+// database (src/db/backup.ts: users, submissions and their sources, matches,
+// replays, ratings, tournaments, the audit); `arbiter restore <file>
+// [--force]` loads one into an empty database (DATABASE_URL, or the
+// embedded PGlite under DATA_DIR). With the embedded database, stop the
+// server first: it serves one process.
+
+import { parseCommandArgs, UsageError } from './args.ts';
+import { withServerDb } from './server-db.ts';
+
+// The database modules load only when a command needs them (arbiter play never does).
+const backupModule = () => import('../db/backup.ts');
+
+const refusal = async (command: string, fn: () => Promise<number>) => {
+  const { BackupError } = await backupModule();
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof BackupError)) throw err;
+    console.error(`arbiter ${command}: ${err.message}`);
+    return 1;
+  }
+};
+
+export async function backupCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { positionals } = parseCommandArgs(args, {});
+  const [file, ...extra] = positionals;
+  if (!file || extra.length > 0) throw new UsageError('usage: arbiter backup <file>   (e.g. arbiter backup /backups/arbiter-$(date +%F).gz)');
+  return withServerDb('backup', env, (db) =>
+    refusal('backup', async () => {
+      const r = await (await backupModule()).writeBackup(db, file);
+      console.log(`${file}: ${r.rows} rows of ${r.tables} tables (${Object.entries(r.counts).filter(([t]) => ['User', 'Submission', 'Match', 'Replay'].includes(t)).map(([t, n]) => `${t} ${n}`).join(', ')})`);
+      return 0;
+    }),
+  );
+}
+
+export async function restoreCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { positionals, values } = parseCommandArgs(args, { force: { type: 'boolean' } });
+  const [file, ...extra] = positionals;
+  if (!file || extra.length > 0) throw new UsageError('usage: arbiter restore <file> [--force]');
+  // restoreBackup migrates to the backup's own schema first.
+  return withServerDb(
+    'restore',
+    env,
+    (db) =>
+      refusal('restore', async () => {
+        const r = await (await backupModule()).restoreBackup(db, file, { force: values.force === true });
+        console.log(`restored ${r.rows} rows of ${r.tables} tables from ${file}${r.upgraded.length ? `; then applied ${r.upgraded.length} newer migration(s)` : ''}`);
+        return 0;
+      }),
+    { migrate: false },
+  );
+}

@@ -1,0 +1,43 @@
+// `arbiter similarity report <game>` computes and stores a game's similarity
+// report (what the admin's page shows) and prints its top pairs;
+// `arbiter similarity import <dir> --term <term> --game <game>` imports a
+// previous term's submissions laid out by user, from a folder or a zip
+// (<author>/<file>.ts or <author>.ts; a zip's wrapping folder is taken off)
+// so that they join the comparison (they never play).
+
+import { computeReport, importArchive } from '../domain/similarity/report.ts';
+import { parseCommandArgs, UsageError } from './args.ts';
+import { withServerDb } from './server-db.ts';
+
+const USAGE = 'arbiter similarity report <game> [--top N] | arbiter similarity import <folder or .zip> --term <term> --game <game>';
+
+const percent = (x: number) => `${Math.round(x * 100)}%`;
+
+export async function similarityCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { positionals, values } = parseCommandArgs(args, { term: { type: 'string' }, game: { type: 'string' }, top: { type: 'string' } });
+  const [action, target, ...extra] = positionals;
+  if (!target || extra.length > 0) throw new UsageError(`usage: ${USAGE}`);
+  if (action === 'report') {
+    const top = values.top === undefined ? 20 : Number(values.top);
+    if (!Number.isInteger(top) || top < 0) throw new UsageError('--top: a whole number');
+    return withServerDb('similarity', env, async (db) => {
+      const report = await computeReport(db, target);
+      console.log(`${report.game}: ${report.documents} documents, ${report.pairs.length} pairs stored, in ${report.durationMs} ms`);
+      for (const p of report.pairs.slice(0, top)) {
+        console.log(`${percent(p.score).padStart(4)}  ${p.labelA.author} (${p.labelA.title}, ${percent(p.fractionA)})  ~  ${p.labelB.author} (${p.labelB.title}, ${percent(p.fractionB)})  ${p.shared} fingerprints`);
+      }
+      return 0;
+    });
+  }
+  if (action === 'import') {
+    if (!values.term || !values.game) throw new UsageError(`usage: ${USAGE}`);
+    const { term, game } = values;
+    return withServerDb('similarity', env, async (db) => {
+      const r = await importArchive(db, target, term, game);
+      for (const s of r.skipped) console.error(`skipped ${s}`);
+      console.log(`${game}, term ${term}: ${r.imported} file(s) imported, ${r.replaced} replaced, ${r.skipped.length} skipped`);
+      return 0;
+    });
+  }
+  throw new UsageError(`usage: ${USAGE}`);
+}

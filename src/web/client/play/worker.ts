@@ -7,7 +7,7 @@
 // The worker is served with a policy of its own (script-src 'unsafe-eval',
 // nothing else): it can evaluate the bot, and the bot can reach no network.
 
-import type { BotHandle } from '../../../../sandbox/bot-runtime.ts';
+import { unpackResult, type BotHandle } from '../../../../sandbox/bot-runtime.ts';
 import { describeError } from '../../../../sandbox/host.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 
@@ -46,7 +46,12 @@ scope.addEventListener('message', (e) => {
     return;
   }
   try {
-    const [count, orders, log] = h.playPacked(req.names, req.status, req.layout, req.buffer);
+    const result = unpackResult(h.playPacked(req.names, req.status, req.layout, req.buffer));
+    if (!result) {
+      post({ kind: 'play', ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: '', ms: now() - start });
+      return;
+    }
+    const [count, orders, log] = result;
     post({ kind: 'play', ok: true, count, orders, log, ms: now() - start });
   } catch (err) {
     const ms = now() - start;

@@ -257,7 +257,7 @@ test('match page: the limits shown are the match\'s own (recorded when it was cr
   try {
     const after = await page(`/matches/${ranked.id}`);
     assert.match(after.body, /<dt>Limits<\/dt><dd id="match-limits">2\.5 s of CPU and 64 MiB of memory per bot<\/dd>/);
-    assert.match(after.body, /<tr data-seat="0">[^]*?<td class="num">13<\/td>\s*<td class="num">0\.5%<\/td>/, 'the share of the budget is of the match\'s budget');
+    assert.match(after.body, /<tr data-seat="0">[^]*?<td data-label="CPU ms" class="num">13<\/td>\s*<td data-label="% of budget" class="num">0\.5%<\/td>/, 'the share of the budget is of the match\'s budget');
   } finally {
     await db.match.update({ where: { id: ranked.id }, data: { limits: Prisma.DbNull } });
   }
@@ -271,8 +271,11 @@ test('match page: title, viewer, result table (owner, CPU, out), replay download
   assert.match(res.body, new RegExp(`<div class="viewer" data-viewer data-replay="/api/matches/${ranked.id}/replay"></div>`));
   assert.match(res.body, /<link rel="stylesheet" href="\/assets\/viewer.css">/);
   assert.match(res.body, /<script type="module" src="\/assets\/js\/viewer.js"><\/script>/);
-  assert.match(res.body, /<table id="match-result">/);
-  assert.match(res.body, /<tr data-seat="0">\s*<td><span class="seat seat-0" aria-hidden="true"><\/span>0<\/td>\s*<td><a href="\/players\/Top\?game=moria">Top<\/a><\/td>\s*<td>bob<\/td>\s*<td class="num">90<\/td>\s*<td class="num">1<\/td>\s*<td class="num">13<\/td>\s*<td class="num">0\.1%<\/td>/);
+  assert.match(res.body, /<table id="match-result" class="stacks">/);
+  assert.match(
+    res.body,
+    /<tr data-seat="0">\s*<td data-label="Seat"><span class="seat seat-0" aria-hidden="true"><\/span>0<\/td>\s*<td data-label="Player"><a href="\/players\/Top\?game=moria">Top<\/a><\/td>\s*<td data-label="Owner">bob<\/td>\s*<td data-label="Score" class="num">90<\/td>\s*<td data-label="Rank" class="num">1<\/td>\s*<td data-label="CPU ms" class="num">13<\/td>\s*<td data-label="% of budget" class="num">0\.1%<\/td>/,
+  );
   assert.match(res.body, /<span class="badge failed">out<\/span> cpu in round 17: <code>CPU budget &lt;exceeded&gt;<\/code>/);
   assert.match(res.body, new RegExp(`<a class="button" id="download-replay" href="/api/matches/${ranked.id}/replay" download>`));
   assert.doesNotMatch(res.body, /download-log-/, 'no log links for a visitor');

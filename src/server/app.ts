@@ -30,6 +30,7 @@ import tournamentRoutes from './routes/tournaments.ts';
 import challengeRoutes from './routes/challenges.ts';
 import adminRoutes from './routes/admin.ts';
 import webRoutes, { sendErrorPage, wantsPage } from '../web/index.ts';
+import { registerLanguage, t } from '../web/i18n/index.ts';
 
 export interface AppOptions {
   config: Config;
@@ -84,7 +85,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => {
-    if (wantsPage(request)) return sendErrorPage(request, reply, 404, `There is no page at ${request.url.split('?')[0]}.`);
+    if (wantsPage(request)) return sendErrorPage(request, reply, 404, () => t('error.noPage', request.url.split('?')[0]!));
     throw notFound(`no route ${request.method} ${request.url.split('?')[0]}`);
   });
 
@@ -124,6 +125,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.decorateRequest('user', null);
   app.decorateRequest('authRefusal', null);
+  registerLanguage(app);
   app.addHook('onRequest', async (request) => {
     request.user = await resolveUser(db, request);
   });

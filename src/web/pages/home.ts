@@ -200,22 +200,24 @@ ${howItWorks}`,
     });
   });
 
-  app.get<{ Params: { game: string }; Querystring: { lang?: string } }>(
+  app.get<{ Params: { game: string }; Querystring: { statement?: string } }>(
     '/games/:game',
     {
       schema: {
         hide: true,
         params: GAME_PARAMS,
-        querystring: { type: 'object', additionalProperties: false, properties: { lang: { type: 'string', maxLength: 8 } } },
+        querystring: { type: 'object', additionalProperties: false, properties: { statement: { type: 'string', maxLength: 8 } } },
       },
     },
     async (request, reply) => {
       const game = await gameOr404(request.params.game);
       const langs = Object.keys(game.statements);
-      const lang = request.query.lang || (langs.includes('en') ? 'en' : langs[0]);
-      if (request.query.lang && !langs.includes(request.query.lang)) {
-        throw notFound(`The ${game.title} statement is not available in "${request.query.lang}" (it is in: ${langs.join(', ')}).`);
+      // ?statement= picks the statement alone; else the site's language where the statement exists, else English, else the first.
+      const asked = request.query.statement;
+      if (asked && !langs.includes(asked)) {
+        throw notFound(`The ${game.title} statement is not available in "${asked}" (it is in: ${langs.join(', ')}).`);
       }
+      const lang = asked || (langs.includes(request.lang) ? request.lang : langs.includes('en') ? 'en' : langs[0]);
       const [statement, top, latest, qualified] = await Promise.all([
         lang ? statementHtml(game.statements[lang]!) : Promise.resolve(null),
         readLeaderboard(db, game.id, 10, 0),
@@ -249,7 +251,7 @@ ${leaderboardTable(top.players, game)}
 </aside>
 <section class="statement" id="statement" aria-labelledby="statement-h"${lang ? html` lang="${lang}"` : ''}>
 <h2 id="statement-h" class="visually-hidden">Statement</h2>
-${langs.length > 1 ? html`<nav class="lang-switch" aria-label="Statement language"><ul>${langs.map((l) => html`<li>${l === lang ? html`<span aria-current="true"><strong>${LANGUAGES[l] ?? l}</strong></span>` : html`<a href="/games/${game.id}?lang=${l}" hreflang="${l}" lang="${l}">${LANGUAGES[l] ?? l}</a>`}</li>`)}</ul></nav>` : ''}
+${langs.length > 1 ? html`<nav class="lang-switch" aria-label="Statement language"><ul>${langs.map((l) => html`<li>${l === lang ? html`<span aria-current="true"><strong>${LANGUAGES[l] ?? l}</strong></span>` : html`<a href="/games/${game.id}?statement=${l}" hreflang="${l}" lang="${l}">${LANGUAGES[l] ?? l}</a>`}</li>`)}</ul></nav>` : ''}
 ${statement ?? html`<p class="muted">No statement yet.</p>`}
 </section>
 </div>

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadGames } from '../../src/game-kit/registry.ts';
-import { startSite, type Site } from './site.ts';
+import { playReplay, startSite, type Site } from './site.ts';
 
 let site: Site;
 before(async () => {
@@ -104,6 +104,29 @@ test("a game's statement follows the site's language where it exists, and offers
   await page.goto('/games/moria?lang=es');
   assert.equal(await page.locator('#statement').getAttribute('lang'), 'en');
   assert.match(await page.locator('#statement-fallback').innerText(), /no está disponible en Español; se muestra en English/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("the viewer in Catalan: its controls, and the legend and tooltip in the statement's words (Cova, Abisme...)", async () => {
+  const replay = await playReplay('moria', ['Demo', 'Dummy', 'Demo', 'Null'], { nb_rounds: 5 });
+  const page = await site.newPage();
+  await page.goto('/view?lang=ca');
+  await page.locator('#replay-file').setInputFiles({ name: 'moria.json.gz', mimeType: 'application/gzip', buffer: replay });
+  const legend = page.locator('[data-legend]');
+  await legend.waitFor();
+  const text = (await legend.innerText()).replace(/\s+/g, ' ');
+  assert.match(text, /^Llegenda /);
+  for (const word of ['Exterior (fora de Mòria)', 'Cova', 'Abisme', 'Granit', 'Roca', 'nan (el color del seu clan)', 'el Balrog']) assert.ok(text.includes(word), `${word} in: ${text}`);
+  assert.doesNotMatch(text, /\b(cave|abyss|dwarf)\b/);
+  assert.match(await page.locator('[data-scoreboard] caption').innerText(), /^Marcador/);
+  assert.equal(await page.locator('[data-action="play"]').getAttribute('aria-label'), 'Reprodueix');
+  // The tooltip names a cell in the same words: the outer ring is Exterior.
+  const box = (await page.locator('canvas.viewer-board').boundingBox())!;
+  await page.mouse.move(box.x + 3, box.y + 3);
+  const tip = page.locator('.viewer-tip');
+  await tip.waitFor();
+  assert.match(await tip.innerText(), /^\(0, 0\) Exterior/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

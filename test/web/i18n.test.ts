@@ -7,6 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApi } from '../server/setup.ts';
 import { CATALOGS, LANGS, negotiate, resolveLanguage, translate } from '../../src/web/i18n/index.ts';
+import { VIEWER_WORDS } from '../../src/web/client/viewer/words.ts';
+import { MORIA_WORDS } from '../../src/games/moria/viewer-words.ts';
+import { WALKING_DEAD_WORDS } from '../../src/games/walking-dead/viewer-words.ts';
+import { HARRY_POTTER_WORDS } from '../../src/games/harry-potter/viewer-words.ts';
+import { BOLA_DE_DRAC_WORDS } from '../../src/games/bola-de-drac/viewer-words.ts';
 
 test('Accept-Language: the supported language with the highest q wins, regions and case ignored, q=0 refuses', () => {
   assert.equal(negotiate(undefined), null);
@@ -51,6 +56,25 @@ test('every catalog has the same keys, the same arguments, and markup only in _h
   }
   assert.equal(translate('ca', 'nav.games'), 'Jocs');
   assert.equal(translate('es', 'form.problems', 3), 'Hay 3 problemas');
+});
+
+/** The shape of a words object: every path, with a function's arity or an array's length. */
+function shape(v: unknown, path = ''): string[] {
+  if (typeof v === 'function') return [`${path}()${v.length}`];
+  if (Array.isArray(v)) return [`${path}[${v.length}]`, ...v.flatMap((x, i) => shape(x, `${path}[${i}]`))];
+  if (v && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => shape(x, `${path}.${k}`)).sort();
+  assert.ok(typeof v === 'string' && v.trim() !== '', `${path}: empty`);
+  return [path];
+}
+
+test("the viewer's words and each game's legend and tooltip words exist in every language, Catalan from the statements", () => {
+  for (const [name, words] of Object.entries({ VIEWER_WORDS, MORIA_WORDS, WALKING_DEAD_WORDS, HARRY_POTTER_WORDS, BOLA_DE_DRAC_WORDS })) {
+    for (const lang of LANGS) assert.deepEqual(shape(words[lang]), shape(words.en), `${name}.${lang}`);
+  }
+  assert.deepEqual(MORIA_WORDS.ca.cells, ['Exterior', 'Cova', 'Abisme', 'Granit', 'Roca']);
+  assert.equal(WALKING_DEAD_WORDS.ca.legend.waste, 'deixalla');
+  assert.equal(BOLA_DE_DRAC_WORDS.ca.cells.capsule, 'càpsula Hoi Poi');
+  assert.equal(HARRY_POTTER_WORDS.ca.legend.wall, 'Paret');
 });
 
 const { app } = await startTestApi();

@@ -4,6 +4,7 @@
 import type { FreezeReason } from '../../../replay/format.ts';
 import type { GameView, Replay } from './game-view.ts';
 import { h, setAttr, setText } from './dom.ts';
+import { V } from './words.ts';
 
 const REASONS: Record<FreezeReason, string> = {
   compile: 'did not compile',
@@ -84,15 +85,15 @@ export class Scoreboard {
     const table = h(
       'table',
       { class: 'viewer-scoreboard', 'data-scoreboard': '' },
-      h('caption', {}, 'Scoreboard', this.caption),
+      h('caption', {}, V.scoreboard, this.caption),
       h('thead', {}, h('tr', {}, h('td', {}), ...this.cols.map((c) => c.head))),
       h(
         'tbody',
         {},
-        row('score', 'Score', this.cols.map((c) => c.score)),
+        row('score', V.score, this.cols.map((c) => c.score)),
         ...this.counterKeys.map((k, i) => row(`counter-${k}`, view.counterLabels[k]!, this.cols.map((c) => c.counters[i]!))),
-        row('cpu', 'CPU', this.cols.map((c) => c.cpu), `CPU time used, of the ${replay.limits.cpuBudgetMs / 1000} s each player has for the match`),
-        row('status', 'Status', this.cols.map((c) => c.status)),
+        row('cpu', V.cpu, this.cols.map((c) => c.cpu), V.cpuTitle(replay.limits.cpuBudgetMs / 1000)),
+        row('status', V.status, this.cols.map((c) => c.status)),
       ),
     );
     this.outs = h('ul', { class: 'viewer-outs', 'data-outs': '' });

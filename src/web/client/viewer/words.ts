@@ -1,0 +1,103 @@
+// The viewer's own words (controls, scoreboard, legend title, shortcuts) in
+// each language the site offers; the game's words are the game's
+// (src/games/<id>/viewer-words.ts).
+
+import { wordsFor, type Words } from './lang.ts';
+
+const en = {
+  start: 'Jump to start',
+  back: 'Step back',
+  play: 'Play',
+  pause: 'Pause',
+  forward: 'Step forward',
+  end: 'Jump to end',
+  shortcuts: 'Keyboard shortcuts',
+  playback: 'Playback',
+  round: 'Round',
+  roundOf: (round: number, last: number) => `Round ${round} of ${last}`,
+  speed: 'Speed',
+  noEffectTyping: 'They do nothing while you type in a text field.',
+  close: 'Close',
+  legend: 'Legend',
+  scoreboard: 'Scoreboard',
+  score: 'Score',
+  cpu: 'CPU',
+  cpuTitle: (seconds: number) => `CPU time used, of the ${seconds} s each player has for the match`,
+  status: 'Status',
+  keys: {
+    play: 'Play / pause',
+    step: 'Step one round back / forward',
+    step10: 'Step ten rounds',
+    jump: 'Jump to the start / the end',
+    speed: 'Faster / slower',
+    help: 'Show these shortcuts',
+    close: 'Close this dialog',
+  },
+};
+
+export const VIEWER_WORDS: Words<typeof en> = {
+  en,
+  ca: {
+    start: 'Ves a l’inici',
+    back: 'Una ronda enrere',
+    play: 'Reprodueix',
+    pause: 'Pausa',
+    forward: 'Una ronda endavant',
+    end: 'Ves al final',
+    shortcuts: 'Dreceres de teclat',
+    playback: 'Reproducció',
+    round: 'Ronda',
+    roundOf: (round, last) => `Ronda ${round} de ${last}`,
+    speed: 'Velocitat',
+    noEffectTyping: 'No fan res mentre escrius en un camp de text.',
+    close: 'Tanca',
+    legend: 'Llegenda',
+    scoreboard: 'Marcador',
+    score: 'Punts',
+    cpu: 'CPU',
+    cpuTitle: (seconds) => `Temps de CPU fet servir, dels ${seconds} s que cada jugador té per a la partida`,
+    status: 'Estat',
+    keys: {
+      play: 'Reprodueix / pausa',
+      step: 'Una ronda enrere / endavant',
+      step10: 'Deu rondes',
+      jump: 'Ves a l’inici / al final',
+      speed: 'Més ràpid / més lent',
+      help: 'Mostra aquestes dreceres',
+      close: 'Tanca aquest diàleg',
+    },
+  },
+  es: {
+    start: 'Ir al inicio',
+    back: 'Una ronda atrás',
+    play: 'Reproducir',
+    pause: 'Pausa',
+    forward: 'Una ronda adelante',
+    end: 'Ir al final',
+    shortcuts: 'Atajos de teclado',
+    playback: 'Reproducción',
+    round: 'Ronda',
+    roundOf: (round, last) => `Ronda ${round} de ${last}`,
+    speed: 'Velocidad',
+    noEffectTyping: 'No hacen nada mientras escribes en un campo de texto.',
+    close: 'Cerrar',
+    legend: 'Leyenda',
+    scoreboard: 'Marcador',
+    score: 'Puntos',
+    cpu: 'CPU',
+    cpuTitle: (seconds) => `Tiempo de CPU usado, de los ${seconds} s que cada jugador tiene para la partida`,
+    status: 'Estado',
+    keys: {
+      play: 'Reproducir / pausa',
+      step: 'Una ronda atrás / adelante',
+      step10: 'Diez rondas',
+      jump: 'Ir al inicio / al final',
+      speed: 'Más rápido / más lento',
+      help: 'Mostrar estos atajos',
+      close: 'Cerrar este diálogo',
+    },
+  },
+};
+
+/** The viewer's words in the page's language. */
+export const V = wordsFor(VIEWER_WORDS);

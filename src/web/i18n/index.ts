@@ -7,7 +7,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_LANG, LANGS, isLang, translate, type Lang, type MessageArgs, type MessageKey } from './catalog.ts';
+import { CATALOGS, DEFAULT_LANG, LANGS, isLang, translate, type Lang, type MessageArgs, type MessageKey } from './catalog.ts';
 import { raw, type Html } from '../html.ts';
 
 export * from './catalog.ts';
@@ -66,6 +66,12 @@ export function t<K extends MessageKey>(key: K, ...args: MessageArgs<K>): string
 /** A message that holds trusted markup (a key ending in _html), printed as is: the caller escapes what it passes in. */
 export function th<K extends MessageKey>(key: K, ...args: MessageArgs<K>): Html {
   return raw(translate(currentLang(), key, ...args));
+}
+
+/** A status or kind (queued, qualified, ranked...) as a badge shows it: translated where the catalog has it. */
+export function word(value: string): string {
+  const key = `word.${value}`;
+  return key in CATALOGS.en ? t(key as MessageKey) : value;
 }
 
 /** Runs fn with lang as the current language (for rendering outside a request's hooks). */

@@ -17,7 +17,7 @@ import { zip } from '../zip.ts';
 import { gameOr404, leaderboardTable } from './leaderboard.ts';
 import { readLeaderboard } from '../../ratings/leaderboard.ts';
 import { matchesTable } from './matches.ts';
-import { LANGUAGE_NAMES, isLang, t, th } from '../i18n/index.ts';
+import { LANGUAGE_NAMES, isLang, t, th, word } from '../i18n/index.ts';
 
 const LANGUAGES: Record<string, string> = LANGUAGE_NAMES;
 const seconds = (ms: number) => `${ms / 1000} s`;
@@ -185,7 +185,7 @@ ${leaderboardTable(top.players, game, `leaderboard-${game.id}`)}
 ${top.total > 5 ? html`<p><a href="/games/${game.id}/leaderboard">${t('home.allPlayers', top.total)}</a></p>` : ''}
 <h3>${t('home.latestMatches')}</h3>
 ${latest.length ? html`<ul class="latest" id="latest-${game.id}">${latest.map(
-        (m) => html`<li><a href="/matches/${m.id}">#${m.id}</a> ${m.kind}: ${m.participants.map((p, i) => html`${i ? ', ' : ''}<span class="seat seat-${p.seat}" aria-hidden="true"></span>${p.name}${p.score !== null ? ` ${p.score}` : ''}`)}${m.status !== 'done' ? html` <span class="badge ${m.status}">${m.status}</span>` : ''}</li>`,
+        (m) => html`<li><a href="/matches/${m.id}">#${m.id}</a> ${word(m.kind)}: ${m.participants.map((p, i) => html`${i ? ', ' : ''}<span class="seat seat-${p.seat}" aria-hidden="true"></span>${p.name}${p.score !== null ? ` ${p.score}` : ''}`)}${m.status !== 'done' ? html` <span class="badge ${m.status}">${word(m.status)}</span>` : ''}</li>`,
       )}</ul>
 <p><a href="/matches?game=${game.id}">${t('home.moreMatches')}</a></p>` : html`<p class="muted">${t('home.noMatch')}</p>`}
 </article>`);

@@ -529,6 +529,21 @@ export const en = {
   'admin.audit': 'Audit',
   'admin.auditCount': (n: number) => `${n} admin action${n === 1 ? '' : 's'}, newest first.`,
   'admin.auditPages': 'Audit pages',
+
+  'tourAdmin.only': 'Only an admin may manage tournaments.',
+  'tourAdmin.manage': 'Manage',
+  'tourAdmin.actions': 'Actions',
+  'tourAdmin.new': 'New tournament',
+  'tourAdmin.freezeUtc': 'Entries freeze (UTC)',
+  'tourAdmin.freezeHint': 'e.g. 2026-12-20T18:00Z; the first round is drawn then. Empty: now.',
+  'tourAdmin.settings': 'Settings (optional)',
+  'tourAdmin.settingsHint': 'JSON overrides of the game settings for every match, e.g. {"nb_rounds": 100}',
+  'tourAdmin.seed': 'Seed (optional)',
+  'tourAdmin.seedHint': 'Drawn when empty; secret until the tournament starts.',
+  'tourAdmin.create': 'Create',
+  'tourAdmin.notObject': 'not a JSON object',
+  'tourAdmin.notDate': 'not a date (e.g. 2026-12-20T18:00Z)',
+  'tourAdmin.badSeed': 'an integer 0..2147483647',
 };
 
 export type Messages = { [K in keyof typeof en]: (typeof en)[K] extends (...args: infer A) => string ? (...args: A) => string : string };

@@ -200,7 +200,7 @@ ${select({ name: 'player', label: tr('rep.playerFor', r.game), options: r.player
 
   function pageAdmin(request: FastifyRequest, reply: FastifyReply): AuthUser | null {
     const me = pageUser(request, reply);
-    if (me && !me.isAdmin) throw forbidden('Only an admin may manage tournaments.');
+    if (me && !me.isAdmin) throw forbidden(tr('tourAdmin.only'));
     return me;
   }
 
@@ -208,24 +208,24 @@ ${select({ name: 'player', label: tr('rep.playerFor', r.game), options: r.player
     const games = [...(await loadGames()).values()];
     const list = await listTournaments(db);
     const v = view.values ?? {};
-    const body = html`<p class="breadcrumbs"><a href="/tournaments">Tournaments</a> › Manage</p>
-<h1>Manage tournaments</h1>
+    const body = html`<p class="breadcrumbs"><a href="/tournaments">${tr('tour.title')}</a> › ${tr('tourAdmin.manage')}</p>
+<h1>${tr('tour.manage')}</h1>
 <div class="table-wrap"><table id="admin-tournaments">
-<thead><tr><th scope="col">Tournament</th><th scope="col">Game</th><th scope="col">Status</th><th scope="col">Entries freeze</th><th scope="col">Actions</th></tr></thead>
+<thead><tr><th scope="col">${tr('tour.tournament')}</th><th scope="col">${tr('tour.game')}</th><th scope="col">${tr('tour.status')}</th><th scope="col">${tr('tour.entriesFreeze')}</th><th scope="col">${tr('tourAdmin.actions')}</th></tr></thead>
 <tbody>${list.map(
       (t) => html`<tr><td><a href="/tournaments/${t.id}">${t.name}</a></td><td>${t.game}</td><td>${statusBadge(t.status)}</td><td>${formatTime(new Date(t.freezeAt))}</td><td>${adminControls(t)}</td></tr>`,
     )}</tbody></table></div>
-<h2>New tournament</h2>
-${errorSummary(view.errors, { game: 'Game', name: 'Name', freezeAt: 'Entries freeze', config: 'Settings', seed: 'Seed' })}
+<h2>${tr('tourAdmin.new')}</h2>
+${errorSummary(view.errors, { game: tr('tour.game'), name: tr('admin.name'), freezeAt: tr('tour.entriesFreeze'), config: tr('tour.settings'), seed: tr('tour.seed') })}
 <form method="post" action="/admin/tournaments" id="tournament-form" novalidate>
-${select({ name: 'game', label: 'Game', options: games.map((g) => ({ value: g.id, label: g.title })), value: v.game, errors: view.errors, required: true })}
-${field({ name: 'name', label: 'Name', value: v.name ?? '', errors: view.errors, required: true, attrs: html`maxlength="100"` })}
-${field({ name: 'freezeAt', label: 'Entries freeze (UTC)', value: v.freezeAt ?? '', hint: 'e.g. 2026-12-20T18:00Z; the first round is drawn then. Empty: now.', errors: view.errors })}
-${field({ name: 'config', label: 'Settings (optional)', value: v.config ?? '', hint: 'JSON overrides of the game settings for every match, e.g. {"nb_rounds": 100}', errors: view.errors })}
-${field({ name: 'seed', label: 'Seed (optional)', type: 'number', value: v.seed ?? '', hint: 'Drawn when empty; secret until the tournament starts.', errors: view.errors, attrs: html`min="0" max="2147483647"` })}
-<p><button type="submit">Create</button></p>
+${select({ name: 'game', label: tr('tour.game'), options: games.map((g) => ({ value: g.id, label: g.title })), value: v.game, errors: view.errors, required: true })}
+${field({ name: 'name', label: tr('admin.name'), value: v.name ?? '', errors: view.errors, required: true, attrs: html`maxlength="100"` })}
+${field({ name: 'freezeAt', label: tr('tourAdmin.freezeUtc'), value: v.freezeAt ?? '', hint: tr('tourAdmin.freezeHint'), errors: view.errors })}
+${field({ name: 'config', label: tr('tourAdmin.settings'), value: v.config ?? '', hint: tr('tourAdmin.settingsHint'), errors: view.errors })}
+${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.seed ?? '', hint: tr('tourAdmin.seedHint'), errors: view.errors, attrs: html`min="0" max="2147483647"` })}
+<p><button type="submit">${tr('tourAdmin.create')}</button></p>
 </form>`;
-    return sendPage(reply, { title: 'Manage tournaments', user: request.user, nav: '/tournaments', body }, status);
+    return sendPage(reply, { title: tr('tour.manage'), user: request.user, nav: '/tournaments', body }, status);
   }
 
   app.get('/admin/tournaments', async (request, reply) => {
@@ -245,13 +245,13 @@ ${field({ name: 'seed', label: 'Seed (optional)', type: 'number', value: v.seed 
         if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
         config = parsed as Record<string, unknown>;
       } catch {
-        errors.config = 'not a JSON object';
+        errors.config = tr('tourAdmin.notObject');
       }
     }
     const freezeAt = str(v.freezeAt) ? new Date(str(v.freezeAt)) : new Date();
-    if (Number.isNaN(freezeAt.getTime())) errors.freezeAt = 'not a date (e.g. 2026-12-20T18:00Z)';
+    if (Number.isNaN(freezeAt.getTime())) errors.freezeAt = tr('tourAdmin.notDate');
     const seed = str(v.seed) ? Number(str(v.seed)) : undefined;
-    if (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff)) errors.seed = 'an integer 0..2147483647';
+    if (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff)) errors.seed = tr('tourAdmin.badSeed');
     if (Object.keys(errors).length) return sendAdmin(request, reply, { values: v, errors }, 400);
     try {
       const t = await createTournament(db, me.id, { game: str(v.game), name: str(v.name), freezeAt, config, ...(seed !== undefined ? { seed } : {}) });

@@ -544,6 +544,25 @@ export const en = {
   'tourAdmin.notObject': 'not a JSON object',
   'tourAdmin.notDate': 'not a date (e.g. 2026-12-20T18:00Z)',
   'tourAdmin.badSeed': 'an integer 0..2147483647',
+
+  // The admin's flash notices and form errors
+  'adminDone.user': (name: string, disabled: boolean) => `${name} ${disabled ? 'disabled' : 'enabled'}`,
+  'adminDone.rejudged': (id: number, again: number) => `submission ${id} rejudged as submission ${again}`,
+  'adminDone.submission': (id: number, disabled: boolean) => `submission ${id} ${disabled ? 'disabled' : 'enabled'}`,
+  'adminDone.renamed': (name: string, to: string, game: string) => `${name} renamed to ${to} in ${game}`,
+  'adminDone.released': (name: string, game: string) => `${name} released in ${game}: anyone may claim it`,
+  'adminDone.deadlineSet': (game: string, when: string) => `deadline of ${game} set to ${when}`,
+  'adminDone.deadlineCleared': (game: string) => `deadline of ${game} cleared`,
+  'adminDone.ratingsReset': (game: string, players: number, rows: number) => `ratings of ${game} reset: ${players} players, ${rows} history rows cleared`,
+  'adminDone.dummyInstalled': (game: string) => `private Dummy installed for ${game}: it passed the compile check and self-play`,
+  'adminDone.dummyRemoved': (game: string) => `private Dummy of ${game} removed: the shipped Dummy plays again`,
+  'adminErr.id': 'give a positive whole number as the id',
+  'adminErr.submissionAction': 'choose disable, enable or rejudge',
+  'adminErr.nameAction': 'choose release or rename',
+  'adminErr.date': (text: string) => `"${text}" is not a date: write it as 2026-12-20T23:59 (UTC)`,
+  'adminErr.confirm': 'not confirmed',
+  'adminErr.withFile': 'send the form with its file',
+  'adminErr.dummyFile': 'choose the Dummy file (.ts or .js)',
 };
 
 export type Messages = { [K in keyof typeof en]: (typeof en)[K] extends (...args: infer A) => string ? (...args: A) => string : string };

@@ -172,7 +172,7 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
 
   const idOf = (v: unknown) => {
     const n = Number(str(v));
-    if (!Number.isInteger(n) || n < 1 || n > 2147483647) throw badRequest('give a positive whole number as the id');
+    if (!Number.isInteger(n) || n < 1 || n > 2147483647) throw badRequest(t('adminErr.id'));
     return n;
   };
 
@@ -188,7 +188,7 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     const disable = str(b.action) === 'disable';
     const u = await setUserDisabled(db, me.id, idOf(b.id), disable);
     const to = str(b.back).startsWith('/admin/users') ? str(b.back) : '/admin/users';
-    return back(reply, `${u.username} ${disable ? 'disabled' : 'enabled'}`, to);
+    return back(reply, t('adminDone.user', u.username, disable), to);
   });
 
   action('/admin/actions/submission', async (me, b, reply, request) => {
@@ -199,11 +199,11 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
       const again = await rejudgeSubmission(db, me.id, id);
       const { queues, startGate } = app.deps;
       if (queues && startGate) await startGate({ db, queues }, again).catch((err: unknown) => request.log.warn({ err, submissionId: again }, 'rejudge: gate left queued for the sweep'));
-      return to === '/admin' ? back(reply, `submission ${id} rejudged as submission ${again}`) : reply.redirect(`/submissions/${again}`, 303);
+      return to === '/admin' ? back(reply, t('adminDone.rejudged', id, again)) : reply.redirect(`/submissions/${again}`, 303);
     }
-    if (action !== 'disable' && action !== 'enable') throw badRequest('choose disable, enable or rejudge');
+    if (action !== 'disable' && action !== 'enable') throw badRequest(t('adminErr.submissionAction'));
     await setSubmissionDisabled(db, me.id, id, action === 'disable');
-    return to === '/admin' ? back(reply, `submission ${id} ${action}d`) : reply.redirect(to, 303);
+    return to === '/admin' ? back(reply, t('adminDone.submission', id, action === 'disable')) : reply.redirect(to, 303);
   });
 
   action('/admin/actions/name', async (me, b, reply) => {
@@ -211,11 +211,11 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     const name = str(b.name);
     if (str(b.action) === 'rename') {
       const done = await renameName(db, me.id, game, name, str(b.newName), config.offensiveWords);
-      return back(reply, `${name} renamed to ${done.name} in ${game}`);
+      return back(reply, t('adminDone.renamed', name, done.name, game));
     }
-    if (str(b.action) !== 'release') throw badRequest('choose release or rename');
+    if (str(b.action) !== 'release') throw badRequest(t('adminErr.nameAction'));
     await releaseName(db, me.id, game, name);
-    return back(reply, `${name} released in ${game}: anyone may claim it`);
+    return back(reply, t('adminDone.released', name, game));
   });
 
   action('/admin/actions/deadline', async (me, b, reply) => {
@@ -224,33 +224,33 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     if (text) {
       // A datetime-local value carries no zone: it is read as UTC, as every date on the site is shown.
       deadline = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
-      if (Number.isNaN(deadline.getTime())) throw badRequest(`"${text}" is not a date: write it as 2026-12-20T23:59 (UTC)`);
+      if (Number.isNaN(deadline.getTime())) throw badRequest(t('adminErr.date', text));
     }
     const row = await setSubmissionDeadline(db, me.id, str(b.game), deadline);
-    return back(reply, row.submissionDeadline ? `deadline of ${row.game} set to ${row.submissionDeadline.toISOString()}` : `deadline of ${row.game} cleared`);
+    return back(reply, row.submissionDeadline ? t('adminDone.deadlineSet', row.game, row.submissionDeadline.toISOString()) : t('adminDone.deadlineCleared', row.game));
   });
 
   action('/admin/actions/ratings-reset', async (me, b, reply) => {
-    if (str(b.confirm) !== 'yes') throw badRequest('not confirmed');
+    if (str(b.confirm) !== 'yes') throw badRequest(t('adminErr.confirm'));
     const r = await resetRatings(db, me.id, str(b.game));
-    return back(reply, `ratings of ${str(b.game)} reset: ${r.players} players, ${r.historyRowsCleared} history rows cleared`);
+    return back(reply, t('adminDone.ratingsReset', str(b.game), r.players, r.historyRowsCleared));
   });
 
   app.post('/admin/actions/dummy', async (request, reply) => {
     const me = adminOf(request, reply);
     if (!me) return reply;
-    if (!request.isMultipart()) throw badRequest('send the form with its file');
+    if (!request.isMultipart()) throw badRequest(t('adminErr.withFile'));
     const form = await readFileForm(request, config.submissionMaxBytes);
     const game = form.fields.game ?? '';
     const { source, filename } = form;
-    if (!source) throw badRequest('choose the Dummy file (.ts or .js)');
+    if (!source) throw badRequest(t('adminErr.dummyFile'));
     await installPrivateDummy(db, me.id, { game, source, filename }, { maxBytes: config.submissionMaxBytes });
-    return back(reply, `private Dummy installed for ${game}: it passed the compile check and self-play`);
+    return back(reply, t('adminDone.dummyInstalled', game));
   });
 
   action('/admin/actions/dummy-remove', async (me, b, reply) => {
     const game = str(b.game);
     await removePrivateDummy(db, me.id, game);
-    return back(reply, `private Dummy of ${game} removed: the shipped Dummy plays again`);
+    return back(reply, t('adminDone.dummyRemoved', game));
   });
 }

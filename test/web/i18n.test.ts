@@ -123,3 +123,18 @@ test('error pages speak the language; the API answers the same code in every lan
   }
   assert.deepEqual([...codes].sort(), ['unauthorized', 'validation']);
 });
+
+test('the public pages in Catalan and Spanish leave no English behind (statements and game names aside)', async () => {
+  const english = /\b(Log in|Sign up|Matches|Leaderboard|No match yet|Latest matches|Download|Limits|Workers|Throughput|Submit|How it works|qualified players?|per match|waiting|Statement|Replay viewer|Tournaments|Username|Password|Not found)\b/;
+  assert.match((await get('/queue')).body.replace(/<[^>]+>/g, ' '), english, 'the check sees English where it is');
+  for (const lang of ['ca', 'es']) {
+    for (const url of ['/', '/games/moria', '/games/walking-dead/leaderboard', '/matches', '/queue', '/tournaments', '/view', '/login', '/signup', '/no/such/page']) {
+      const r = await get(url, { cookie: `lang=${lang}` });
+      const text = r.body
+        .replace(/<section class="statement"[^]*?<\/section>/, '')
+        .replace(/<nav class="site-lang"[^]*?<\/nav>/, '')
+        .replace(/<[^>]+>/g, ' ');
+      assert.doesNotMatch(text, english, `${lang} ${url}`);
+    }
+  }
+});

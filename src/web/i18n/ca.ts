@@ -547,4 +547,8 @@ export const ca: Messages = {
   'adminErr.confirm': 'no confirmat',
   'adminErr.withFile': 'envia el formulari amb el fitxer',
   'adminErr.dummyFile': 'tria el fitxer del Dummy (.ts o .js)',
+
+  'queue.noQueue': 'Aquest servidor no pot accedir a la cua, de manera que no hi ha estimació.',
+  'queue.noRunner': 'Ara mateix no hi ha cap executor de partides: un enviament nou espera que se n\'engegui un.',
+  'queue.noData': 'Encara no s\'ha jugat cap partida, de manera que no hi ha res d\'on estimar.',
 };

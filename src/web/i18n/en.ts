@@ -563,6 +563,10 @@ export const en = {
   'adminErr.confirm': 'not confirmed',
   'adminErr.withFile': 'send the form with its file',
   'adminErr.dummyFile': 'choose the Dummy file (.ts or .js)',
+
+  'queue.noQueue': 'The queue cannot be reached from this server, so no estimate.',
+  'queue.noRunner': 'No match runner is up right now: a new submission waits until one starts.',
+  'queue.noData': 'No match has been played yet, so there is nothing to estimate from.',
 };
 
 export type Messages = { [K in keyof typeof en]: (typeof en)[K] extends (...args: infer A) => string ? (...args: A) => string : string };

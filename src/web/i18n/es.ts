@@ -547,4 +547,8 @@ export const es: Messages = {
   'adminErr.confirm': 'no confirmado',
   'adminErr.withFile': 'envía el formulario con el fichero',
   'adminErr.dummyFile': 'elige el fichero del Dummy (.ts o .js)',
+
+  'queue.noQueue': 'Este servidor no puede acceder a la cola, así que no hay estimación.',
+  'queue.noRunner': 'Ahora mismo no hay ningún ejecutor de partidas: un envío nuevo espera a que se arranque uno.',
+  'queue.noData': 'Todavía no se ha jugado ninguna partida, así que no hay nada de donde estimar.',
 };

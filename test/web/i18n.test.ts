@@ -122,6 +122,17 @@ test('error pages speak the language; the API answers the same code in every lan
     codes.add(v.json().code);
   }
   assert.deepEqual([...codes].sort(), ['unauthorized', 'validation']);
+  // A refusal with a translated code: the message follows Accept-Language, the code does not.
+  const answers = new Map<string, { code: string; message: string }>();
+  for (const lang of ['en', 'ca', 'es']) {
+    const r = await app.inject({ method: 'POST', url: '/api/users', headers: { 'accept-language': lang }, payload: { username: `weak_${lang}`, password: 'x' } });
+    assert.equal(r.statusCode, 400);
+    answers.set(lang, r.json());
+  }
+  assert.deepEqual([...new Set([...answers.values()].map((a) => a.code))], ['weak-password']);
+  assert.match(answers.get('en')!.message, /^password must be at least \d+ characters$/);
+  assert.match(answers.get('ca')!.message, /^la contrasenya ha de tenir com a mínim \d+ caràcters$/);
+  assert.match(answers.get('es')!.message, /^la contraseña debe tener al menos \d+ caracteres$/);
 });
 
 test('the public pages in Catalan and Spanish leave no English behind (statements and game names aside)', async () => {

@@ -5,18 +5,18 @@
 // translation keep the English message, which is still the API's. (The
 // English catalog's refusal.* entries are the templates the others follow.)
 
-import { CATALOGS, type MessageKey } from './catalog.ts';
+import { CATALOGS, type Lang, type MessageKey } from './catalog.ts';
 import { currentLang } from './index.ts';
 
 type RefusalMessage = (q: readonly string[], n: number) => string;
 
-export function localizeRefusal(refused: { code?: string | undefined; message: string; retryAfterSeconds?: number }): string {
+export function localizeRefusal(refused: { code?: string | undefined; message: string; retryAfterSeconds?: number }, lang: Lang = currentLang()): string {
   // English is the domain's own wording: shown as it is.
-  if (currentLang() === 'en') return refused.message;
+  if (lang === 'en') return refused.message;
   let code = refused.code;
   if (code === 'unauthorized' && /^wrong username or password/.test(refused.message)) code = 'wrong-credentials';
   const key = `refusal.${code}` as MessageKey;
-  const m = (CATALOGS[currentLang()] as Record<string, unknown>)[key] as RefusalMessage | undefined;
+  const m = (CATALOGS[lang] as Record<string, unknown>)[key] as RefusalMessage | undefined;
   if (!code || typeof m !== 'function') return refused.message;
   const quoted = [...refused.message.matchAll(/"([^"]*)"/g)].map((x) => x[1]!);
   const n = code === 'too-many-attempts' && refused.retryAfterSeconds ? Math.max(1, Math.ceil(refused.retryAfterSeconds / 60)) : Number(/\d+/.exec(refused.message)?.[0] ?? 0);

@@ -119,7 +119,8 @@ test("the viewer in Catalan: its controls, and the legend and tooltip in the sta
   assert.match(text, /^Llegenda /);
   for (const word of ['Exterior (fora de Mòria)', 'Cova', 'Abisme', 'Granit', 'Roca', 'nan (el color del seu clan)', 'el Balrog']) assert.ok(text.includes(word), `${word} in: ${text}`);
   assert.doesNotMatch(text, /\b(cave|abyss|dwarf)\b/);
-  assert.match(await page.locator('[data-scoreboard] caption').innerText(), /^Marcador/);
+  assert.match(await page.locator('[data-scoreboard] caption').innerText(), /^Marcador · ronda 0/);
+  assert.match(await page.locator('.viewer-title').innerText(), /· llavor 3 · 5 rondes/);
   assert.equal(await page.locator('[data-action="play"]').getAttribute('aria-label'), 'Reprodueix');
   // The tooltip names a cell in the same words: the outer ring is Exterior.
   const box = (await page.locator('canvas.viewer-board').boundingBox())!;

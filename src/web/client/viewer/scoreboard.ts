@@ -7,25 +7,22 @@ import { h, setAttr, setText } from './dom.ts';
 import { V } from './words.ts';
 
 const REASONS: Record<FreezeReason, string> = {
-  compile: 'did not compile',
-  exception: 'threw an exception',
-  cpu: 'used up its CPU time',
-  memory: 'ran out of memory',
-  orders: 'gave more than 1000 orders in a round',
-  output: 'returned orders the judge could not accept',
-  watchdog: 'stopped by the watchdog',
-  crash: 'its sandbox crashed',
+  compile: V.reasons.compile!,
+  exception: V.reasons.exception!,
+  cpu: V.reasons.cpu!,
+  memory: V.reasons.memory!,
+  orders: V.reasons.orders!,
+  output: V.reasons.output!,
+  watchdog: V.reasons.watchdog!,
+  crash: V.reasons.crash!,
 };
 
-const ordinal = (n: number) => {
-  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${s}`;
-};
+const ordinal = (n: number) => V.ordinal(n);
 
 /** "out in round 12 (threw an exception): TypeError: ..." */
 export function freezeText(replay: Replay, seat: number): string {
   const p = replay.players[seat]!;
-  const when = p.frozenRound === null ? 'out' : p.frozenRound === 0 ? 'out from the start' : `out in round ${p.frozenRound}`;
+  const when = p.frozenRound === null ? V.out : p.frozenRound === 0 ? V.outFromStart : V.outInRound(p.frozenRound);
   const why = p.frozenReason ? ` (${REASONS[p.frozenReason] ?? p.frozenReason})` : '';
   return `${when}${why}${p.frozenMessage ? `: ${p.frozenMessage}` : ''}`;
 }
@@ -125,12 +122,12 @@ export class Scoreboard {
       if (col.statusKey !== status) {
         col.statusKey = status;
         col.status.replaceChildren(
-          ...(rank === null ? [] : [h('span', { class: 'viewer-rank', title: winner ? 'the winner' : null }, ordinal(rank)), ' ']),
-          ...(frozen ? [h('span', { class: 'badge lost', title: freezeText(replay, seat) }, 'out')] : []),
+          ...(rank === null ? [] : [h('span', { class: 'viewer-rank', title: winner ? V.theWinner : null }, ordinal(rank)), ' ']),
+          ...(frozen ? [h('span', { class: 'badge lost', title: freezeText(replay, seat) }, V.out)] : []),
         );
       }
     }
-    setText(this.caption, final ? ` · final: ${this.resultText()}` : ` · round ${round.round}`);
+    setText(this.caption, final ? V.captionFinal(this.resultText()) : V.captionRound(round.round));
     // The reasons, in words, for readers without a pointer to hover the badge.
     const key = outs.join(',');
     if (this.outs.dataset.seats !== key) {
@@ -150,8 +147,8 @@ export class Scoreboard {
 
   private resultText(): string {
     const { result, players } = this.replay;
-    if (result.winner !== null) return `${players[result.winner]?.name ?? `seat ${result.winner}`} wins`;
+    if (result.winner !== null) return V.wins(players[result.winner]?.name ?? V.seat(result.winner));
     const firsts = result.ranks.flatMap((r, seat) => (r === 1 ? [players[seat]!.name] : []));
-    return `tie for first (${firsts.join(', ')})`;
+    return V.tie(firsts.join(', '));
   }
 }

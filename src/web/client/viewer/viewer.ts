@@ -119,7 +119,7 @@ export class Viewer {
       end: iconButton(V.end, ICONS.end, { 'aria-keyshortcuts': 'End', title: `${V.end} (End)`, 'data-action': 'end' }),
       scrub: h('input', { type: 'range', id: scrubId, class: 'viewer-scrub', min: 0, max: last, step: 1, value: 0, 'data-action': 'scrub' }),
       round: h('output', { class: 'viewer-round', for: scrubId, 'data-round-indicator': '' }),
-      speed: h('select', { id: speedId, class: 'viewer-speed-select', 'aria-keyshortcuts': '+ -' }, ...SPEEDS.map((s) => h('option', { value: s }, `${s} rounds/s`))),
+      speed: h('select', { id: speedId, class: 'viewer-speed-select', 'aria-keyshortcuts': '+ -' }, ...SPEEDS.map((s) => h('option', { value: s }, V.roundsPerSecond(Number(s))))),
       help: iconButton(V.shortcuts, ICONS.help, { 'aria-haspopup': 'dialog', 'aria-keyshortcuts': 'h', title: `${V.shortcuts} (h)`, 'data-action': 'help' }),
     };
     // Wide enough for the longest text, so the controls do not shift while playing.
@@ -138,7 +138,7 @@ export class Viewer {
       'p',
       { class: 'viewer-title' },
       h('strong', {}, replay.title || replay.game),
-      ` · seed ${replay.seed} · ${lastRound} rounds`,
+      V.seedRounds(replay.seed, lastRound),
       opts.source ? ` · ${opts.source}` : '',
     );
     this.el = h(
@@ -411,7 +411,7 @@ export class Viewer {
         this.opts.onDrawError?.(`The ${this.replay.title} view could not draw round ${round.round}: ${(err as Error).message}`);
       }
     }
-    setAttr(this.canvas, 'aria-label', `${this.replay.title} board, round ${round.round} of ${lastRound}`);
+    setAttr(this.canvas, 'aria-label', V.board(this.replay.title, round.round, lastRound));
 
     const { c } = this;
     if (c.scrub.value !== String(this.index)) c.scrub.value = String(this.index);

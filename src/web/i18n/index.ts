@@ -90,7 +90,8 @@ export function registerLanguage(app: FastifyInstance) {
     if (query && LANG_COOKIE in query) delete query[LANG_COOKIE];
     const cookie = request.cookies?.[LANG_COOKIE];
     request.lang = resolveLanguage({ query: asked, cookie, acceptLanguage: request.headers['accept-language'] });
-    if (isLang(asked) && asked !== cookie) {
+    // (The cookie plugin is absent from `arbiter view`'s small server: there ?lang= lasts one page.)
+    if (isLang(asked) && asked !== cookie && typeof reply.setCookie === 'function') {
       void reply.setCookie(LANG_COOKIE, asked, { path: '/', maxAge: COOKIE_MAX_AGE, sameSite: 'lax', httpOnly: false });
     }
     current.run(request.lang, done);

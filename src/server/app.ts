@@ -32,6 +32,7 @@ import adminRoutes from './routes/admin.ts';
 import similarityRoutes from './routes/similarity.ts';
 import webRoutes, { sendErrorPage, wantsPage } from '../web/index.ts';
 import { playApiRoutes } from '../web/pages/play.ts';
+import { registerLanguage, t } from '../web/i18n/index.ts';
 
 export interface AppOptions {
   config: Config;
@@ -86,7 +87,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => {
-    if (wantsPage(request)) return sendErrorPage(request, reply, 404, `There is no page at ${request.url.split('?')[0]}.`);
+    if (wantsPage(request)) return sendErrorPage(request, reply, 404, () => t('error.noPage', request.url.split('?')[0]!));
     throw notFound(`no route ${request.method} ${request.url.split('?')[0]}`);
   });
 
@@ -126,6 +127,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.decorateRequest('user', null);
   app.decorateRequest('authRefusal', null);
+  registerLanguage(app);
   app.addHook('onRequest', async (request) => {
     request.user = await resolveUser(db, request);
   });

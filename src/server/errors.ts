@@ -4,6 +4,7 @@
 
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type Problem } from '../domain/errors.ts';
+import { localizeRefusal } from '../web/i18n/refusals.ts';
 
 export class HttpError extends Error {
   override name = 'HttpError';
@@ -121,5 +122,10 @@ export function classifyError(error: FastifyError, request: FastifyRequest): Err
 
 export function errorHandler(this: unknown, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const body = classifyError(error, request);
+  // The message follows the request's language where the refusal's code has a translation; the code never changes.
+  if (body.code && request.lang && request.lang !== 'en') {
+    const retry = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    body.message = localizeRefusal({ code: body.code, message: body.message, ...(typeof retry === 'number' ? { retryAfterSeconds: retry } : {}) }, request.lang);
+  }
   void reply.status(body.statusCode).send(body);
 }

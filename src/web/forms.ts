@@ -4,6 +4,7 @@
 // (announced on load) with links to the fields.
 
 import { html, type Html, type HtmlValue } from './html.ts';
+import { t } from './i18n/index.ts';
 
 export type FieldErrors = Record<string, string>;
 
@@ -66,7 +67,7 @@ export function errorSummary(errors: FieldErrors | undefined, labels: Record<str
   const entries = Object.entries(errors ?? {});
   if (entries.length === 0) return '';
   return html`<div class="form-errors" role="alert" tabindex="-1" id="form-errors" autofocus>
-  <p><strong>${entries.length === 1 ? 'There is a problem' : `There are ${entries.length} problems`}</strong></p>
+  <p><strong>${entries.length === 1 ? t('form.oneProblem') : t('form.problems', entries.length)}</strong></p>
   <ul>${entries.map(([name, msg]) => (name ? html`<li><a href="#f-${name}">${labels[name] ? `${labels[name]}: ` : ''}${msg}</a></li>` : html`<li>${msg}</li>`))}</ul>
 </div>`;
 }

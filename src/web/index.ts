@@ -24,6 +24,7 @@ import similarityPages from './pages/similarity.ts';
 import { classifyError } from '../server/errors.ts';
 import { html } from './html.ts';
 import { sendPage } from './layout.ts';
+import { LANG_COOKIE, resolveLanguage, t, th, withLang } from './i18n/index.ts';
 
 export default async function webRoutes(app: FastifyInstance) {
   // HTML forms: application/x-www-form-urlencoded, parsed into a plain object (last value wins).
@@ -58,13 +59,22 @@ export default async function webRoutes(app: FastifyInstance) {
 }
 
 /** An error as a page (the API's error handler answers JSON). */
-export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
-  const title = status === 404 ? 'Not found' : status === 401 ? 'Log in first' : status === 403 ? 'Not allowed' : status >= 500 ? 'Something went wrong' : 'Cannot do that';
-  const body = html`<h1>${title}</h1>
-<p class="notice bad" role="alert">${message}</p>
-${status === 401 ? html`<p><a class="button" href="/login?next=${encodeURIComponent(request.url)}">Log in</a> or <a href="/signup">sign up</a>.</p>` : ''}
-<p><a href="/">Back to the games</a></p>`;
-  return sendPage(reply, { title, user: request.user, body }, status);
+export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, status: number, message: string | (() => string)) {
+  // A refusal from a hook that ran before the language was resolved (the origin check) still speaks the visitor's language.
+  request.lang = resolveLanguage({
+    query: new URL(request.url, 'http://x').searchParams.get(LANG_COOKIE),
+    cookie: request.cookies?.[LANG_COOKIE],
+    acceptLanguage: request.headers['accept-language'],
+  });
+  return withLang(request.lang, () => {
+    const title = status === 404 ? t('error.notFound') : status === 401 ? t('error.logInFirst') : status === 403 ? t('error.notAllowed') : status >= 500 ? t('error.server') : t('error.refused');
+    const text = typeof message === 'function' ? message() : message === 'internal error' ? t('error.internal') : message;
+    const body = html`<h1>${title}</h1>
+<p class="notice bad" role="alert">${text}</p>
+${status === 401 ? html`<p>${th('error.logInOrSignUp_html', `/login?next=${encodeURIComponent(request.url)}`)}</p>` : ''}
+<p><a href="/">${t('error.backToGames')}</a></p>`;
+    return sendPage(reply, { title, user: request.user, body }, status);
+  });
 }
 
 /** Whether a request not matched by any route wants a page rather than JSON. */

@@ -6,6 +6,7 @@
 // ("./Game ...", "make all", "#define ...") become code blocks, and lines
 // indented under a list item belong to it. Every piece of text is escaped.
 
+import temml from 'temml';
 import { escapeHtml, raw, type Html } from './html.ts';
 
 /** Lines of the Jutge problem page the PDF conversion kept: not part of the statement. */
@@ -23,7 +24,8 @@ type Block =
   | { kind: 'heading'; level: number; text: string; id: string | null }
   | { kind: 'para'; lines: string[] }
   | { kind: 'code'; lines: string[] }
-  | { kind: 'list'; ordered: boolean; items: Item[] };
+  | { kind: 'list'; ordered: boolean; items: Item[] }
+  | { kind: 'title'; name: string; byline: string[] };
 
 interface Item {
   value: number | null;
@@ -40,6 +42,24 @@ const indentOf = (line: string) => line.length - line.trimStart().length;
 
 const INLINE = /`([^`]+)`|\$\$([^$]+)\$\$|\$([^$\n]+)\$|\*\*([^*]+)\*\*|(?<![\w*])\*([^*\s](?:[^*]*[^*\s])?)\*(?![\w*])|<(https?:\/\/[^\s<>]+)>|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?])/g;
 
+/**
+ * TeX between $...$ (inline) or $$...$$ (display) as MathML, which browsers
+ * draw themselves: no fonts or scripts to serve. The TeX source is not kept
+ * in an annotation (a page's text holds no raw TeX), and temml's inline
+ * style attributes go (the pages' CSP refuses them; the browser's own MathML
+ * styles already display math[display=block] as a block). TeX that does not parse
+ * stays visible as code (class "math-error"), so a typo in a statement shows
+ * rather than vanishes; the statement tests keep every shipped statement free
+ * of it.
+ */
+export function renderMath(tex: string, display: boolean): string {
+  try {
+    return temml.renderToString(tex, { displayMode: display, throwOnError: true }).replace(/ style="[^"]*"/g, '');
+  } catch {
+    return `<code class="math math-error">${escapeHtml(tex)}</code>`;
+  }
+}
+
 function unescapeMd(s: string): string {
   return s.replace(/\\([\\`*_{}[\]()#+\-.!|<>$])/g, '$1');
 }
@@ -51,7 +71,7 @@ export function renderInline(text: string): string {
     out += escapeHtml(unescapeMd(text.slice(last, m.index)));
     const [, code, dmath, imath, strong, em, link, bare] = m;
     if (code !== undefined) out += `<code>${escapeHtml(code)}</code>`;
-    else if (dmath !== undefined || imath !== undefined) out += `<code class="math">${escapeHtml((dmath ?? imath)!.trim())}</code>`;
+    else if (dmath !== undefined || imath !== undefined) out += renderMath((dmath ?? imath)!.trim(), dmath !== undefined);
     else if (strong !== undefined) out += `<strong>${renderInline(strong)}</strong>`;
     else if (em !== undefined) out += `<em>${renderInline(em)}</em>`;
     else {
@@ -168,11 +188,28 @@ export function parseStatement(source: string): Block[] {
     (para ??= []).push(line.trim());
   }
   flushPara();
-  return blocks;
+  return titleBlock(blocks);
+}
+
+const shortLine = (b: Block) => (b.kind === 'heading' && b.id === null) || (b.kind === 'para' && b.lines.length === 1 && b.lines[0]!.length <= 80);
+
+/**
+ * The PDF's title page (name, authors, date) comes out of the conversion as
+ * two to four short headings or lines before the first section: one title
+ * block, not a heading each.
+ */
+function titleBlock(blocks: Block[]): Block[] {
+  let n = 0;
+  while (n < blocks.length && n < 4 && shortLine(blocks[n]!)) n++;
+  if (n < 2) return blocks;
+  const texts = blocks.slice(0, n).map((b) => (b.kind === 'heading' ? b.text : b.kind === 'para' ? b.lines[0]! : ''));
+  return [{ kind: 'title', name: texts[0]!, byline: texts.slice(1) }, ...blocks.slice(n)];
 }
 
 function renderBlock(b: Block): string {
   switch (b.kind) {
+    case 'title':
+      return `<header class="statement-title"><p class="statement-name">${renderInline(b.name)}</p><p class="byline">${b.byline.map(renderInline).join(' · ')}</p></header>`;
     case 'heading':
       return `<h${b.level}${b.id ? ` id="${b.id}"` : ''}>${renderInline(b.text)}</h${b.level}>`;
     case 'para':

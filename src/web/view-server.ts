@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import assetRoutes from './assets.ts';
 import viewPages from './pages/view.ts';
 import { errorHandler } from '../server/errors.ts';
+import { registerLanguage } from './i18n/index.ts';
 
 export interface ViewServer {
   app: FastifyInstance;
@@ -31,6 +32,7 @@ export async function startViewServer(opts: ViewServerOptions): Promise<ViewServ
   const app = Fastify({ logger: false });
   app.setErrorHandler(errorHandler);
   app.decorateRequest('user', null);
+  registerLanguage(app);
   await app.register(assetRoutes);
   await app.register(viewPages);
   app.get('/replay', async (_request, reply) => reply.type('application/octet-stream').header('cache-control', 'no-store').send(data));

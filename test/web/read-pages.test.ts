@@ -114,14 +114,14 @@ test('game page: statement rendered, language switch, limits, built-in players, 
   assert.equal(res.statusCode, 200);
   assert.match(res.body, /<h2 id="s-1">1 Game rules<\/h2>/);
   assert.match(res.body, /This is a game for four players/);
-  assert.match(res.body, /<a href="\/games\/moria\?lang=ca" hreflang="ca" lang="ca">Català<\/a>/);
+  assert.match(res.body, /<a href="\/games\/moria\?statement=ca" hreflang="ca" lang="ca">Català<\/a>/);
   assert.match(res.body, /id="starter-kit" href="\/games\/moria\/starter-kit.zip"/);
   assert.match(res.body, /<dt>CPU time<\/dt><dd>10 s per bot/);
   assert.match(res.body, /<dt>Memory<\/dt><dd>128 MiB<\/dd>/);
   assert.match(res.body, /<ul id="builtin-players"><li>Null/);
   const board = res.body.slice(res.body.indexOf('<table id="leaderboard"'), res.body.indexOf('</table>', res.body.indexOf('<table id="leaderboard"')));
   assert.equal((board.match(/<tr><td class="num">/g) ?? []).length, 10);
-  const ca = await page('/games/moria?lang=ca');
+  const ca = await page('/games/moria?statement=ca');
   assert.equal(ca.statusCode, 200);
   assert.match(ca.body, /<h2 id="s-1">1 Normes del joc<\/h2>/);
   assert.match(ca.body, /lang="ca"/);
@@ -131,7 +131,7 @@ test('game page: statement rendered, language switch, limits, built-in players, 
   assert.match(wd.body, /Regles del Joc/);
   for (const [url, status, msg] of [
     ['/games/chess', 404, /There is no game &quot;chess&quot;/],
-    ['/games/moria?lang=fr', 404, /not available in &quot;fr&quot;/],
+    ['/games/moria?statement=fr', 404, /not available in &quot;fr&quot;/],
     ['/games/moria?colour=red', 400, /must NOT have additional properties/],
   ] as const) {
     const r = await page(url);

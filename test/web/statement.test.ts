@@ -84,8 +84,41 @@ test("every game's statements render with their section headings", async () => {
     for (const [lang, path] of Object.entries(game.statements)) {
       const out = renderStatement(readFileSync(path, 'utf8')).value;
       assert.ok(out.length > 5000, `${game.id}/${lang}`);
-      assert.match(out, /<h2[ >]/, `${game.id}/${lang} has headings`);
+      assert.match(out, /<h2[ >]|<header class="statement-title">/, `${game.id}/${lang} has headings`);
       assert.doesNotMatch(out, /<(script|iframe|img)\b/i, `${game.id}/${lang}`);
     }
   }
+});
+
+test('math: $...$ and $$...$$ become MathML (non-ASCII \\text included), bad TeX stays visible as code, text in math is escaped', () => {
+  const inline = renderInline('p = $\\frac{1 + \\text{força}(A)}{2}$ and $60 \\times 60$');
+  assert.match(inline, /^p = <math><mfrac>.*<mtext>força<\/mtext>.*<\/mfrac><\/math> and <math>.*<mo>×<\/mo>.*<\/math>$/);
+  assert.doesNotMatch(inline, /\\frac|\\text|style=/, 'no raw TeX, no inline style (the CSP refuses it)');
+  const display = renderStatement('Intro line that is long enough not to be taken for a title of the statement, really.\n\n$$\\left\\lfloor \\frac{a}{b} \\right\\rfloor$$\n').value;
+  assert.match(display, /<p><math display="block"[^>]*>.*⌊.*<mfrac>.*⌋.*<\/math><\/p>/);
+  assert.equal(renderInline('$\\frac{1}{$'), '<code class="math math-error">\\frac{1}{</code>');
+  const hostile = renderInline('$\\text{<img src=x onerror=alert(1)>}$');
+  assert.doesNotMatch(hostile, /<img/);
+  assert.match(hostile, /<mtext>&lt;img.*&gt;<\/mtext>/);
+});
+
+test("a PDF's title page (name, authors, date) is one title block, not a heading each", () => {
+  const out = renderStatement('# The Walking Dead\n\n# Albert Oliveras\n\n## 23 de novembre de 2022\n\n## 1 Regles del Joc\n\nText.\n').value;
+  assert.match(out, /^<header class="statement-title"><p class="statement-name">The Walking Dead<\/p><p class="byline">Albert Oliveras · 23 de novembre de 2022<\/p><\/header>\n<h2 id="s-1">1 Regles del Joc<\/h2>/);
+  assert.equal((out.match(/<h\d/g) ?? []).length, 1);
+});
+
+test('no shipped statement shows raw TeX: every backslash command outside MathML is a failure', async () => {
+  let formulas = 0;
+  for (const game of (await loadGames()).values()) {
+    for (const [lang, path] of Object.entries(game.statements)) {
+      const out = renderStatement(readFileSync(path, 'utf8')).value;
+      formulas += (out.match(/<math\b/g) ?? []).length;
+      assert.doesNotMatch(out, /math-error/, `${game.id}/${lang}: TeX that does not parse`);
+      const outside = out.replace(/<math\b[^]*?<\/math>/g, '').replace(/<pre>[^]*?<\/pre>|<code>[^<]*<\/code>/g, '');
+      assert.doesNotMatch(outside, /\\[a-zA-Z]+/, `${game.id}/${lang}: a TeX command outside MathML`);
+      assert.doesNotMatch(outside, /\$[^$\s][^$]*\$/, `${game.id}/${lang}: $...$ left as text`);
+    }
+  }
+  assert.ok(formulas >= 10, `the statements' formulas are MathML (${formulas})`);
 });

@@ -9,6 +9,8 @@ import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../
 import { CELL_CHARS, CType, DI, DJ, type BdFrame } from './consts.ts';
 import type { BdEvent } from './engine.ts';
 import * as sp from './viewer/sprites.ts';
+import { wordsFor } from '../../web/client/viewer/lang.ts';
+import { BOLA_DE_DRAC_WORDS } from './viewer-words.ts';
 
 // Per goku in the frame: i, j, alive (0/1), GType, deposited balls, strength, kinton life, regen time.
 const G_I = 0;
@@ -30,13 +32,16 @@ const BALL = CELL_CHARS.charCodeAt(CType.Ball);
 const KINTON = CELL_CHARS.charCodeAt(CType.Kinton);
 const BEAN = CELL_CHARS.charCodeAt(CType.Bean);
 
+/** The words of the page's language (the statement's own). */
+const W = wordsFor(BOLA_DE_DRAC_WORDS);
+
 const CELL_NAMES: Record<number, string> = {
-  [CELL_CHARS.charCodeAt(CType.Empty)]: 'empty',
-  [ROCK]: 'rock',
-  [CAPSULE]: 'Hoi Poi capsule',
-  [BALL]: 'dragon ball',
-  [KINTON]: 'Kinton cloud',
-  [BEAN]: 'magic bean',
+  [CELL_CHARS.charCodeAt(CType.Empty)]: W.cells.empty,
+  [ROCK]: W.cells.rock,
+  [CAPSULE]: W.cells.capsule,
+  [BALL]: W.cells.ball,
+  [KINTON]: W.cells.kinton,
+  [BEAN]: W.cells.bean,
 };
 
 /** Per replay, computed once: the board size, the rules' numbers, and when each bean or cloud spot was last emptied. */
@@ -141,7 +146,7 @@ function waitLeft(p: Prep, spot: number, index: number, nRounds: number): number
 }
 
 function playerName(replay: Replay<BdFrame>, seat: number): string {
-  return replay.players[seat]?.name ?? `player ${seat + 1}`;
+  return replay.players[seat]?.name ?? W.player(seat + 1);
 }
 
 /** Units keep a readable size on a phone, where a 43-column board has 8 px cells. */
@@ -316,13 +321,13 @@ function describeCell(args: DrawArgs<BdFrame>, row: number, col: number): string
   const k = row * f.cols + col;
   const parts: string[] = [];
   const c = f.grid.charCodeAt(k);
-  let cell = CELL_NAMES[c] ?? 'unknown';
+  let cell = CELL_NAMES[c] ?? W.unknown;
   const spot = p.spotAt[k]!;
   if (spot >= 0 && p.takenAt[spot * replay.rounds.length + index]! >= 0) {
-    const what = p.spotIsBean[spot] ? 'magic bean' : 'Kinton cloud';
+    const what = p.spotIsBean[spot] ? W.cells.bean : W.cells.kinton;
     const left = waitLeft(p, spot, index, replay.rounds.length);
-    const when = left > 0 ? `back in ${left} round${left === 1 ? '' : 's'}` : 'back once the cell is free';
-    cell += c === BALL ? `; ${what} spot (${when})` : ` (${what} ${when})`;
+    const when = left > 0 ? W.backIn(left) : W.backWhenFree;
+    cell += c === BALL ? W.spot(what, when) : ` (${what} ${when})`;
   }
   parts.push(`(${row}, ${col}) ${cell}`);
   const g = f.gokus;
@@ -331,20 +336,20 @@ function describeCell(args: DrawArgs<BdFrame>, row: number, col: number): string
     for (let q = 0; q * GOKU_FIELDS < g.length; q++) {
       const o = q * GOKU_FIELDS;
       if (g[o + G_I] !== row || g[o + G_J] !== col || g[o + G_ALIVE] !== wantAlive) continue;
-      const who = `goku of ${playerName(replay, q)}`;
+      const who = W.goku(playerName(replay, q));
       const balls = g[o + G_BALLS]!;
-      const deposited = `${balls} ball${balls === 1 ? '' : 's'} deposited`;
+      const deposited = W.deposited(balls);
       if (wantAlive) {
         const t = g[o + G_TYPE]!;
-        let text = `${who}, strength ${g[o + G_STRENGTH]}`;
-        if (t & WITH_BALL) text += ', carrying a dragon ball';
-        if (t & ON_KINTON) text += `, on a Kinton cloud (${g[o + G_KINTON]} rounds left)`;
+        let text = `${who}, ${W.strength(g[o + G_STRENGTH]!)}`;
+        if (t & WITH_BALL) text += W.carrying;
+        if (t & ON_KINTON) text += W.onKinton(g[o + G_KINTON]!);
         parts.push(`${text}, ${deposited}`);
       } else {
         const time = g[o + G_TIME]!;
         // The timer ticks at the end of each round; a goku revives once it is 0, at the end of an odd round only.
-        const back = round.frozen[q] ? 'its bot is frozen, it stays dead' : `revives in ${Math.max(1, time)} or more rounds`;
-        parts.push(`${who}, dead (${back}), ${deposited}`);
+        const back = round.frozen[q] ? W.frozen : W.revives(Math.max(1, time));
+        parts.push(`${who}, ${W.dead(back)}, ${deposited}`);
       }
     }
   }
@@ -370,34 +375,34 @@ function lookOf(colors: readonly string[], over: Partial<sp.GokuLook>): sp.GokuL
 }
 
 const legend: LegendItem[] = [
-  { label: 'rock', swatch: (ctx, s) => sp.rock(ctx, 0, 0, s, s, true) },
-  { label: 'empty ground', swatch: cellSwatch(() => {}) },
+  { label: W.legend.rock, swatch: (ctx, s) => sp.rock(ctx, 0, 0, s, s, true) },
+  { label: W.legend.empty, swatch: cellSwatch(() => {}) },
   {
-    label: 'Hoi Poi capsule: drop balls here',
+    label: W.legend.capsule,
     swatch: (ctx, s) => {
       ctx.fillStyle = sp.CAPSULE_CELL;
       ctx.fillRect(0, 0, s, s);
       sp.capsule(ctx, s / 2, s / 2, s);
     },
   },
-  { label: 'dragon ball', swatch: cellSwatch((ctx, s) => sp.dragonBall(ctx, s / 2, s / 2, s * 0.3)) },
-  { label: 'magic bean: full strength', swatch: cellSwatch((ctx, s) => sp.bean(ctx, s / 2, s / 2, s)) },
-  { label: 'Kinton cloud: ride it to act every round, untiring', swatch: cellSwatch((ctx, s) => sp.cloud(ctx, s / 2, s / 2, s)) },
-  { label: 'bean or cloud coming back (arc: wait done)', swatch: cellSwatch((ctx, s) => sp.respawning(ctx, s / 2, s / 2, s, true, 0.6)) },
-  { label: 'goku in its player’s colour; ring: strength', swatch: cellSwatch((ctx, s, colors) => sp.goku(ctx, s / 2, s / 2, s, lookOf(colors, {}))) },
-  { label: 'cyan ring: strong enough for a Kame Hame', swatch: cellSwatch((ctx, s, colors) => sp.goku(ctx, s / 2, s / 2, s, lookOf(colors, { strength: 0.9, ki: true }))) },
-  { label: 'goku carrying a dragon ball', swatch: cellSwatch((ctx, s, colors) => sp.goku(ctx, s / 2, s / 2, s, lookOf(colors, { ball: true }))) },
-  { label: 'goku on a Kinton cloud', swatch: cellSwatch((ctx, s, colors) => sp.goku(ctx, s / 2, s * 0.38, s * 0.8, lookOf(colors, { kinton: true }))) },
-  { label: 'dead goku, where it fell, until it revives', swatch: cellSwatch((ctx, s, colors) => sp.deadGoku(ctx, s / 2, s / 2, s, colors[0] ?? '#555555')) },
-  { label: 'Kame Hame ray this round', swatch: cellSwatch((ctx, s) => sp.beam(ctx, s * 0.3, s / 2, s * 0.7, s / 2, s)) },
-  { label: 'fight this round', swatch: cellSwatch((ctx, s) => sp.clash(ctx, s / 2, s / 2, s * 0.6)) },
-  { label: 'pickup or deposit; dashed: new ball or revival', swatch: cellSwatch((ctx, s, colors) => sp.ring(ctx, s / 2, s / 2, s * 0.85, colors[0] ?? '#555555', false)) },
+  { label: W.legend.ball, swatch: cellSwatch((ctx, s) => sp.dragonBall(ctx, s / 2, s / 2, s * 0.3)) },
+  { label: W.legend.bean, swatch: cellSwatch((ctx, s) => sp.bean(ctx, s / 2, s / 2, s)) },
+  { label: W.legend.kinton, swatch: cellSwatch((ctx, s) => sp.cloud(ctx, s / 2, s / 2, s)) },
+  { label: W.legend.respawning, swatch: cellSwatch((ctx, s) => sp.respawning(ctx, s / 2, s / 2, s, true, 0.6)) },
+  { label: W.legend.goku, swatch: cellSwatch((ctx, s, colors) => sp.goku(ctx, s / 2, s / 2, s, lookOf(colors, {}))) },
+  { label: W.legend.ki, swatch: cellSwatch((ctx, s, colors) => sp.goku(ctx, s / 2, s / 2, s, lookOf(colors, { strength: 0.9, ki: true }))) },
+  { label: W.legend.withBall, swatch: cellSwatch((ctx, s, colors) => sp.goku(ctx, s / 2, s / 2, s, lookOf(colors, { ball: true }))) },
+  { label: W.legend.onKinton, swatch: cellSwatch((ctx, s, colors) => sp.goku(ctx, s / 2, s * 0.38, s * 0.8, lookOf(colors, { kinton: true }))) },
+  { label: W.legend.deadGoku, swatch: cellSwatch((ctx, s, colors) => sp.deadGoku(ctx, s / 2, s / 2, s, colors[0] ?? '#555555')) },
+  { label: W.legend.kameHame, swatch: cellSwatch((ctx, s) => sp.beam(ctx, s * 0.3, s / 2, s * 0.7, s / 2, s)) },
+  { label: W.legend.fight, swatch: cellSwatch((ctx, s) => sp.clash(ctx, s / 2, s / 2, s * 0.6)) },
+  { label: W.legend.ring, swatch: cellSwatch((ctx, s, colors) => sp.ring(ctx, s / 2, s / 2, s * 0.85, colors[0] ?? '#555555', false)) },
 ];
 
 const view: GameView<BdFrame> = {
   boardSize,
   draw,
-  counterLabels: { balls: 'dragon balls', strength: 'strength' },
+  counterLabels: W.counters,
   legend,
   describeCell,
 };

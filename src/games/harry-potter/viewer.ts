@@ -12,6 +12,8 @@ import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../
 import { strokeOutlined } from '../../web/client/viewer/paths.ts';
 
 import { GHOST, WIZARD, type HPFrame } from './frame.ts';
+import { wordsFor } from '../../web/client/viewer/lang.ts';
+import { HARRY_POTTER_WORDS } from './viewer-words.ts';
 
 export { GHOST, WIZARD, type HPFrame };
 const UNIT_FIELDS = 6;
@@ -42,11 +44,14 @@ function setting(replay: Replay<HPFrame>, key: string, fallback: number): number
   return typeof v === 'number' && v > 0 ? v : fallback;
 }
 
+/** The words of the page's language (the statement's own). */
+const W = wordsFor(HARRY_POTTER_WORDS);
+
 /** The player's name, with the seat added when two seats share it (Demo vs Demo). */
 function playerName(replay: Replay<HPFrame>, seat: number): string {
-  const name = replay.players[seat]?.name ?? `player ${seat}`;
+  const name = replay.players[seat]?.name ?? W.player(seat);
   const shared = replay.players.some((p, i) => i !== seat && p.name === name);
-  return shared ? `${name} (seat ${seat})` : name;
+  return shared ? `${name} (${W.seat(seat)})` : name;
 }
 
 function evNum(e: unknown, key: string): number {
@@ -494,9 +499,6 @@ function drawEvents(args: DrawArgs<HPFrame>, f: HPFrame, cw: number, ch: number,
 
 // ---- Tooltip --------------------------------------------------------------
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 function describeCell(args: DrawArgs<HPFrame>, row: number, col: number): string | null {
   const f = frameOf(args.round);
@@ -506,12 +508,12 @@ function describeCell(args: DrawArgs<HPFrame>, row: number, col: number): string
   const c = f.g.charCodeAt(k);
   const parts: string[] = [];
   let text = `(${row}, ${col}) `;
-  if (c === CH_WALL) text += 'wall';
+  if (c === CH_WALL) text += W.wall;
   else {
-    text += 'corridor';
+    text += W.corridor;
     // A book hides its cell's owner in the frame.
-    if (c >= CH_OWNER0 && c < CH_OWNER0 + 10) text += `, owned by ${playerName(replay, c - CH_OWNER0)}`;
-    if (c === CH_BOOK) text += ', book';
+    if (c >= CH_OWNER0 && c < CH_OWNER0 + 10) text += W.ownedBy(playerName(replay, c - CH_OWNER0));
+    if (c === CH_BOOK) text += W.book;
   }
   parts.push(text);
 
@@ -521,20 +523,20 @@ function describeCell(args: DrawArgs<HPFrame>, row: number, col: number): string
     const pl = f.u[o + 1]!;
     const pending = f.u[o + 4]!;
     if (f.u[o] === WIZARD) {
-      let w = `wizard ${id} of ${playerName(replay, pl)}`;
-      if (pending > 0) w += ` (converting to ${playerName(replay, f.u[o + 5]!)}, ${plural(pending, 'round')} left)`;
+      let w = W.wizard(id, playerName(replay, pl));
+      if (pending > 0) w += W.converting(playerName(replay, f.u[o + 5]!), W.rounds(pending));
       parts.push(w);
     } else {
-      let w = `ghost ${id} of ${playerName(replay, pl)} (${pending > 0 ? `resting, can cast a spell in ${plural(pending, 'round')}` : 'can cast a spell'}`;
+      let w = `${W.ghost(id, playerName(replay, pl))} (${pending > 0 ? W.resting(W.rounds(pending)) : W.canCast}`;
       const last = f.u[o + 5]!;
       const safe = last >= 0 ? setting(replay, 'rounds_no_attack_ghost', 5) - (f.round - last) : 0;
-      if (safe > 0) w += `; cannot be attacked for ${plural(safe, 'round')}`;
+      if (safe > 0) w += W.safe(W.rounds(safe));
       parts.push(w + ')');
     }
   }
   const [vi, vj] = f.v;
-  if (vi === row && vj === col) parts.push('Voldemort');
-  else if (Math.abs(vi - row) <= 1 && Math.abs(vj - col) <= 1) parts.push("in Voldemort's reach");
+  if (vi === row && vj === col) parts.push(W.voldemort);
+  else if (Math.abs(vi - row) <= 1 && Math.abs(vj - col) <= 1) parts.push(W.voldemortReach);
   return parts.join('; ');
 }
 
@@ -549,10 +551,10 @@ function swatchBox(ctx: CanvasRenderingContext2D, size: number, fill: string): v
 }
 
 export const legend: LegendItem[] = [
-  { label: 'Corridor', swatch: (ctx, size) => swatchBox(ctx, size, CORRIDOR) },
-  { label: 'Wall', swatch: (ctx, size) => swatchBox(ctx, size, WALL) },
+  { label: W.legend.corridor, swatch: (ctx, size) => swatchBox(ctx, size, CORRIDOR) },
+  { label: W.legend.wall, swatch: (ctx, size) => swatchBox(ctx, size, WALL) },
   {
-    label: 'Cell owned by a clan',
+    label: W.legend.owned,
     swatch: (ctx, size, colors) => {
       swatchBox(ctx, size, CORRIDOR);
       const h = size / 2;
@@ -563,14 +565,14 @@ export const legend: LegendItem[] = [
     },
   },
   {
-    label: 'Book (gives magic strength)',
+    label: W.legend.book,
     swatch: (ctx, size) => {
       swatchBox(ctx, size, CORRIDOR);
       drawBook(ctx, 0, 0, size);
     },
   },
   {
-    label: 'Wizard',
+    label: W.legend.wizard,
     swatch: (ctx, size, colors) => {
       const h = size / 2;
       ctx.strokeStyle = OUTLINE;
@@ -585,19 +587,19 @@ export const legend: LegendItem[] = [
     },
   },
   {
-    label: "Wizard being converted (the new clan's colour fills in)",
+    label: W.legend.converting,
     swatch: (ctx, size, colors) => drawConverting(ctx, size / 2, size / 2, size, colors[0] ?? '#888888', colors[1] ?? '#888888', 0.6),
   },
   {
-    label: 'Ghost, can cast a spell',
+    label: W.legend.ghostReady,
     swatch: (ctx, size, colors) => drawGhost(ctx, size / 2, size / 2, size, colors[0] ?? '#888888', false),
   },
   {
-    label: 'Ghost, resting (cannot cast yet)',
+    label: W.legend.ghostResting,
     swatch: (ctx, size, colors) => drawGhost(ctx, size / 2, size / 2, size, colors[1] ?? '#888888', true),
   },
   {
-    label: 'Voldemort and the cells he attacks',
+    label: W.legend.voldemort,
     swatch: (ctx, size) => {
       swatchBox(ctx, size, CORRIDOR);
       drawVoldemortArea(ctx, 0, 0, size, size, size / 3);
@@ -605,7 +607,7 @@ export const legend: LegendItem[] = [
     },
   },
   {
-    label: 'Battle this round',
+    label: W.legend.battle,
     swatch: (ctx, size) => {
       ctx.beginPath();
       sparklePath(ctx, size / 2, size / 2, size * 0.4);
@@ -613,7 +615,7 @@ export const legend: LegendItem[] = [
     },
   },
   {
-    label: 'Changed clan or reappeared this round',
+    label: W.legend.changed,
     swatch: (ctx, size, colors) => {
       const s = size / 1.2;
       ctx.beginPath();
@@ -629,7 +631,7 @@ export const legend: LegendItem[] = [
     },
   },
   {
-    label: 'Killed by Voldemort this round',
+    label: W.legend.killed,
     swatch: (ctx, size) => {
       ctx.beginPath();
       crossPath(ctx, size / 2, size / 2, size);
@@ -637,7 +639,7 @@ export const legend: LegendItem[] = [
     },
   },
   {
-    label: 'Spell cast this round',
+    label: W.legend.spell,
     swatch: (ctx, size, colors) => drawSpellBurst(ctx, size / 2, size / 2, size / 3.5, colors[3] ?? '#888888'),
   },
 ];
@@ -651,7 +653,7 @@ const view: GameView<HPFrame> = {
     };
   },
   draw: drawBoard,
-  counterLabels: { cells: 'cells', wizards: 'wizards', magic: 'magic', conversions: 'conversions' },
+  counterLabels: W.counters,
   legend,
   describeCell,
 };

@@ -8,12 +8,13 @@
 import type { DrawArgs, GameView, LegendItem, Replay } from '../../web/client/viewer/game-view.ts';
 import { NEUTRAL_COLOR } from '../../web/client/viewer/game-view.ts';
 import { pathDiamond } from '../../web/client/viewer/paths.ts';
+import { wordsFor } from '../../web/client/viewer/lang.ts';
+import { MORIA_WORDS } from './viewer-words.ts';
 import {
   CELL_CAVE,
   CELL_GRANITE,
   CELL_NAMES,
   CELL_ROCK,
-  UNIT_NAMES,
   UT,
   cellKind,
   cellOwner,
@@ -28,6 +29,9 @@ import {
   type MoriaFrame,
   type RoundMarks,
 } from './viewer/frame.ts';
+
+/** The words of the page's language (the statement's own). */
+const W = wordsFor(MORIA_WORDS);
 
 const OUTSIDE = '#dde4e9';
 const CAVE = '#ede3cd';
@@ -484,16 +488,16 @@ function draw(args: DrawArgs<MoriaFrame>): void {
 }
 
 function playerName(replay: Replay<MoriaFrame>, seat: number): string {
-  const name = replay.players[seat]?.name ?? `player ${seat}`;
+  const name = replay.players[seat]?.name ?? W.player(seat);
   // Two seats with the same bot: say which.
   const twin = replay.players.some((p, k) => k !== seat && p.name === name);
-  return twin ? `${name} (player ${seat})` : name;
+  return twin ? `${name} (${W.player(seat)})` : name;
 }
 
 function unitText(replay: Replay<MoriaFrame>, kind: number, player: number, health: number): string {
-  if (kind === UT.Balrog) return 'the Balrog';
-  const who = kind === UT.Dwarf || kind === UT.Wizard ? `${UNIT_NAMES[kind]} of ${playerName(replay, player)}` : UNIT_NAMES[kind]!;
-  return `${who}, ${health}/${maxHealth(kind)} hp`;
+  if (kind === UT.Balrog) return W.theBalrog;
+  const who = kind === UT.Dwarf || kind === UT.Wizard ? W.unitOf(W.units[kind]!, playerName(replay, player)) : W.units[kind]!;
+  return `${who}, ${W.hp(health, maxHealth(kind))}`;
 }
 
 function describeCell(args: DrawArgs<MoriaFrame>, row: number, col: number): string | null {
@@ -503,14 +507,14 @@ function describeCell(args: DrawArgs<MoriaFrame>, row: number, col: number): str
   const p = row * f.cols + col;
   const code = f.grid.charCodeAt(p);
   const kind = cellKind(code);
-  let text = `(${row}, ${col}) ${CELL_NAMES[kind]}`;
+  let text = `(${row}, ${col}) ${W.cells[kind] ?? CELL_NAMES[kind]}`;
   const owner = cellOwner(code);
-  if (owner >= 0) text += `, conquered by ${playerName(replay, owner)}`;
-  if (cellTreasure(code)) text += ', treasure';
+  if (owner >= 0) text += W.conqueredBy(playerName(replay, owner));
+  if (cellTreasure(code)) text += W.treasure;
   if (kind === CELL_ROCK) {
     const res = rockResistance(replay);
     const left = rockHitsLeft(code, res);
-    if (left < res) text += `, dug ${res - left} of ${res} times`;
+    if (left < res) text += W.dug(res - left, res);
   }
   const uk = kindsFor(f);
   const m = marksFor(args);
@@ -518,14 +522,14 @@ function describeCell(args: DrawArgs<MoriaFrame>, row: number, col: number): str
     if (f.units[3 * id + 2] !== p) continue;
     text += `; ${unitText(replay, uk[id]!, f.units[3 * id]!, f.units[3 * id + 1]!)}`;
     for (let k = 0; k < m.captured.length; k += 2)
-      if (m.captured[k] === id) text += `, captured from ${playerName(replay, m.captured[k + 1]!)} this round`;
+      if (m.captured[k] === id) text += W.capturedFrom(playerName(replay, m.captured[k + 1]!));
     break;
   }
   for (let k = 0; k < m.deaths.length; k += 4) {
     if (m.deaths[k] !== p) continue;
     const dk = m.deaths[k + 2]!;
-    const who = dk === UT.Dwarf || dk === UT.Wizard ? `${UNIT_NAMES[dk]} of ${playerName(replay, m.deaths[k + 1]!)}` : UNIT_NAMES[dk];
-    text += `; ${dk === UT.Orc ? 'an' : 'a'} ${who} died here`;
+    const who = dk === UT.Dwarf || dk === UT.Wizard ? W.unitOf(W.units[dk]!, playerName(replay, m.deaths[k + 1]!)) : W.units[dk]!;
+    text += `; ${W.diedHere(who, dk === UT.Orc ? 'orc' : 'other')}`;
   }
   return text;
 }
@@ -571,10 +575,10 @@ function ringedDwarf(ctx: CanvasRenderingContext2D, size: number, ground: string
 }
 
 const legend: LegendItem[] = [
-  { label: 'outside Moria', swatch: cellSwatch(OUTSIDE) },
-  { label: 'cave', swatch: cellSwatch(CAVE) },
+  { label: W.legend.outside, swatch: cellSwatch(OUTSIDE) },
+  { label: W.legend.cave, swatch: cellSwatch(CAVE) },
   {
-    label: "cave conquered by a clan (its colour)",
+    label: W.legend.conquered,
     swatch(ctx, size, colors) {
       const h = size / 2;
       const tint = tintsFor(colors);
@@ -592,16 +596,16 @@ const legend: LegendItem[] = [
     },
   },
   {
-    label: 'treasure',
+    label: W.legend.treasure,
     swatch(ctx, size) {
       ctx.fillStyle = CAVE;
       ctx.fillRect(0, 0, size, size);
       fillChest(ctx, size / 2, size / 2, size);
     },
   },
-  { label: 'rock (dwarves dig it)', swatch: cellSwatch(ROCK) },
+  { label: W.legend.rock, swatch: cellSwatch(ROCK) },
   {
-    label: 'rock being dug (the hole grows each hit)',
+    label: W.legend.rockDug,
     swatch(ctx, size) {
       ctx.fillStyle = ROCK;
       ctx.fillRect(0, 0, size, size);
@@ -610,7 +614,7 @@ const legend: LegendItem[] = [
     },
   },
   {
-    label: 'granite',
+    label: W.legend.granite,
     swatch(ctx, size) {
       ctx.fillStyle = GRANITE;
       ctx.fillRect(0, 0, size, size);
@@ -618,14 +622,14 @@ const legend: LegendItem[] = [
       fillFlecks(ctx, 0, 0, size, size);
     },
   },
-  { label: 'abyss', swatch: cellSwatch(ABYSS) },
-  { label: "dwarf (its clan's colour)", swatch: unitSwatch(UT.Dwarf) },
-  { label: "wizard (its clan's colour)", swatch: unitSwatch(UT.Wizard) },
-  { label: 'orc', swatch: unitSwatch(UT.Orc) },
-  { label: 'troll', swatch: unitSwatch(UT.Troll) },
-  { label: 'the Balrog', swatch: unitSwatch(UT.Balrog) },
+  { label: W.legend.abyss, swatch: cellSwatch(ABYSS) },
+  { label: W.legend.dwarf, swatch: unitSwatch(UT.Dwarf) },
+  { label: W.legend.wizard, swatch: unitSwatch(UT.Wizard) },
+  { label: W.legend.orc, swatch: unitSwatch(UT.Orc) },
+  { label: W.legend.troll, swatch: unitSwatch(UT.Troll) },
+  { label: W.legend.balrog, swatch: unitSwatch(UT.Balrog) },
   {
-    label: "the Balrog's reach: all there die",
+    label: W.legend.balrogReach,
     swatch(ctx, size) {
       ctx.fillStyle = CAVE;
       ctx.fillRect(0, 0, size, size);
@@ -633,7 +637,7 @@ const legend: LegendItem[] = [
     },
   },
   {
-    label: 'health of a hurt unit',
+    label: W.legend.health,
     swatch(ctx, size, colors) {
       unitSwatch(UT.Dwarf)(ctx, size, colors);
       const bh = Math.max(2, Math.round(size * 0.14));
@@ -644,7 +648,7 @@ const legend: LegendItem[] = [
     },
   },
   {
-    label: 'attack this round',
+    label: W.legend.attack,
     swatch(ctx, size) {
       ctx.fillStyle = CAVE;
       ctx.fillRect(0, 0, size, size);
@@ -662,7 +666,7 @@ const legend: LegendItem[] = [
     },
   },
   {
-    label: 'killed here this round',
+    label: W.legend.killed,
     swatch(ctx, size, colors) {
       ctx.fillStyle = CAVE;
       ctx.fillRect(0, 0, size, size);
@@ -672,11 +676,11 @@ const legend: LegendItem[] = [
     },
   },
   {
-    label: 'captured, reborn in another clan (ring: the old one)',
+    label: W.legend.captured,
     swatch: (ctx, size, colors) => ringedDwarf(ctx, size, OUTSIDE, clanColor(colors, 1), 0.52, clanColor(colors, 0)),
   },
   {
-    label: 'treasure picked this round',
+    label: W.legend.treasurePicked,
     swatch: (ctx, size, colors) => ringedDwarf(ctx, size, CAVE, clanColor(colors, 0), 0.5, GOLD),
   },
 ];
@@ -684,7 +688,7 @@ const legend: LegendItem[] = [
 const view: GameView<MoriaFrame> = {
   boardSize,
   draw,
-  counterLabels: { cells: 'cells', treasures: 'treasures' },
+  counterLabels: W.counters,
   legend,
   describeCell,
 };

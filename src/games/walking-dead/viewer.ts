@@ -11,6 +11,8 @@ import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../
 import { pathDiamond, strokeOutlined } from '../../web/client/viewer/paths.ts';
 
 import { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE, type TwdFrame } from './frame.ts';
+import { wordsFor } from '../../web/client/viewer/lang.ts';
+import { WALKING_DEAD_WORDS } from './viewer-words.ts';
 
 export { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE, type TwdFrame };
 
@@ -36,8 +38,11 @@ function frameOf(round: ReplayRound<TwdFrame>): TwdFrame {
   return round.frame;
 }
 
+/** The words of the page's language (the statement's own). */
+const W = wordsFor(WALKING_DEAD_WORDS);
+
 function playerName(replay: Replay<TwdFrame>, pl: number): string {
-  return replay.players[pl]?.name ?? `player ${pl}`;
+  return replay.players[pl]?.name ?? W.player(pl);
 }
 
 // ---- Symbols. Each one is a path builder (several can share one path, so
@@ -172,26 +177,26 @@ function visitMarks(args: DrawArgs<TwdFrame>, visit: MarkVisitor): void {
         const winner = num(e.w);
         const loser = winner === num(e.a) ? num(e.d) : num(e.a);
         const clan = clanBefore(winner);
-        visit(units[4 * loser + 2] ?? -1, clan, `killed in a fight by ${name(clan)}${e.surprise ? ' (surprise attack)' : ''}`);
+        visit(units[4 * loser + 2] ?? -1, clan, W.killedInFight(name(clan), Boolean(e.surprise)));
         break;
       }
       case 'zkill': {
         const clan = clanBefore(num(e.u));
         const at = prevUnits?.[4 * num(e.z) + 2] ?? -1;
-        visit(at, clan, `zombie killed by ${name(clan)}`);
+        visit(at, clan, W.zombieKilled(name(clan)));
         break;
       }
       case 'spawn':
-        visit(num(e.p), num(e.pl), `unit ${num(e.u)} appeared for ${name(num(e.pl))} (a zombie it killed)`);
+        visit(num(e.p), num(e.pl), W.appeared(num(e.u), name(num(e.pl))));
         break;
       case 'switch':
-        visit(units[4 * num(e.u) + 2] ?? -1, num(e.to), `unit ${num(e.u)} left ${name(num(e.from))} for ${name(num(e.to))}`);
+        visit(units[4 * num(e.u) + 2] ?? -1, num(e.to), W.switched(num(e.u), name(num(e.from)), name(num(e.to))));
         break;
       case 'bite':
-        visit(units[4 * num(e.u) + 2] ?? -1, -1, `bitten by zombie ${num(e.z)}`);
+        visit(units[4 * num(e.u) + 2] ?? -1, -1, W.bittenBy(num(e.z)));
         break;
       case 'zombie':
-        visit(num(e.p), -1, `became a zombie`);
+        visit(num(e.p), -1, W.becameZombie);
         break;
     }
   }
@@ -432,16 +437,16 @@ function pieceSwatch(label: string, path: PathFn, paint: PaintFn, n?: number): L
 }
 
 const legend: LegendItem[] = [
-  { label: 'street', swatch: (ctx, size) => swatchCell(ctx, size) },
+  { label: W.legend.street, swatch: (ctx, size) => swatchCell(ctx, size) },
   {
-    label: 'waste',
+    label: W.legend.waste,
     swatch(ctx, size) {
       ctx.fillStyle = WASTE;
       ctx.fillRect(0, 0, size, size);
     },
   },
   {
-    label: 'street owned by a clan',
+    label: W.legend.owned,
     swatch(ctx, size, colors) {
       swatchCell(ctx, size);
       const h = size / 2;
@@ -453,12 +458,12 @@ const legend: LegendItem[] = [
       ctx.globalAlpha = 1;
     },
   },
-  pieceSwatch('food', pathFood, (ctx, _color, s) => paintOutlined(ctx, FOOD, s)),
-  pieceSwatch('alive unit', pathCircle, paintOutlined),
-  pieceSwatch('bitten unit: zombie in N rounds', pathSquare, paintBitten, 3),
-  pieceSwatch('dead unit: zombie in N rounds', pathCross, paintDead, 5),
+  pieceSwatch(W.legend.food, pathFood, (ctx, _color, s) => paintOutlined(ctx, FOOD, s)),
+  pieceSwatch(W.legend.alive, pathCircle, paintOutlined),
+  pieceSwatch(W.legend.bitten, pathSquare, paintBitten, 3),
+  pieceSwatch(W.legend.dead, pathCross, paintDead, 5),
   {
-    label: 'zombie',
+    label: W.legend.zombie,
     swatch(ctx, size) {
       swatchCell(ctx, size);
       ctx.beginPath();
@@ -472,7 +477,7 @@ const legend: LegendItem[] = [
     },
   },
   {
-    label: 'ring in a clan’s colour: it killed or gained a unit here this round',
+    label: W.legend.clanRing,
     swatch(ctx, size, colors) {
       // A smaller cell, so that the ring (which overlaps the neighbours on the board) fits.
       const s = size * 0.78;
@@ -486,7 +491,7 @@ const legend: LegendItem[] = [
     },
   },
   {
-    label: 'green ring: bitten, or became a zombie, this round',
+    label: W.legend.greenRing,
     swatch(ctx, size) {
       const s = size * 0.78;
       swatchCell(ctx, size);
@@ -504,10 +509,10 @@ function describeUnit(replay: Replay<TwdFrame>, units: number[], u: number): str
   const type = units[4 * u];
   const clan = units[4 * u + 1]!;
   const left = units[4 * u + 3]!;
-  const rounds = left === 1 ? '1 round' : `${left} rounds`;
-  if (type === UNIT_ZOMBIE) return `zombie ${u}`;
-  if (type === UNIT_DEAD) return `dead unit ${u} of ${playerName(replay, clan)}, zombie in ${rounds}`;
-  return `unit ${u} of ${playerName(replay, clan)}${left >= 0 ? `, bitten: zombie in ${rounds}` : ''}`;
+  const rounds = W.rounds(left);
+  if (type === UNIT_ZOMBIE) return W.zombie(u);
+  if (type === UNIT_DEAD) return W.deadUnit(u, playerName(replay, clan), rounds);
+  return `${W.unit(u, playerName(replay, clan))}${left >= 0 ? W.bitten(rounds) : ''}`;
 }
 
 function describeCell(args: DrawArgs<TwdFrame>, row: number, col: number): string | null {
@@ -516,13 +521,13 @@ function describeCell(args: DrawArgs<TwdFrame>, row: number, col: number): strin
   const c = row * f.cols + col;
   const code = f.grid.charCodeAt(c);
   const parts: string[] = [];
-  if (code === CODE_WASTE) parts.push(`(${row}, ${col}) waste`);
-  else if (code >= CODE_OWNER0 && code < CODE_OWNER0 + 4) parts.push(`(${row}, ${col}) street, owned by ${playerName(args.replay, code - CODE_OWNER0)}`);
-  else parts.push(`(${row}, ${col}) street`);
-  if (f.food.includes(c)) parts.push('food');
+  if (code === CODE_WASTE) parts.push(`(${row}, ${col}) ${W.waste}`);
+  else if (code >= CODE_OWNER0 && code < CODE_OWNER0 + 4) parts.push(`(${row}, ${col}) ${W.streetOwnedBy(playerName(args.replay, code - CODE_OWNER0))}`);
+  else parts.push(`(${row}, ${col}) ${W.street}`);
+  if (f.food.includes(c)) parts.push(W.food);
   for (let u = 0; u < f.units.length >> 2; u++) if (f.units[4 * u + 2] === c) parts.push(describeUnit(args.replay, f.units, u));
   visitMarks(args, (cell, _clan, what) => {
-    if (cell === c) parts.push(`this round: ${what}`);
+    if (cell === c) parts.push(W.thisRound(what));
   });
   return parts.join('; ');
 }
@@ -535,7 +540,7 @@ const view: GameView<TwdFrame> = {
     return { rows, cols };
   },
   draw,
-  counterLabels: { strength: 'strength', alive: 'alive units', dead: 'dead units', cells: 'cells owned' },
+  counterLabels: W.counters,
   legend,
   describeCell,
 };

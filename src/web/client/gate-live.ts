@@ -5,6 +5,11 @@
 // changed in the aria-live region, and stops at the verdict (then refreshes
 // a while longer if gate matches are still being played).
 
+import { wordsFor } from './viewer/lang.ts';
+
+/** The announcements' own words; the steps' names and states are read from the page, in its language. */
+const W = wordsFor({ en: { verdict: 'Verdict', status: 'Status' }, ca: { verdict: 'Veredicte', status: 'Estat' }, es: { verdict: 'Veredicto', status: 'Estado' } });
+
 const root = document.getElementById('gate-live');
 const announcer = document.getElementById('gate-announcer');
 const id = root?.dataset.submissionId;
@@ -12,31 +17,35 @@ const id = root?.dataset.submissionId;
 interface StepSnapshot {
   label: string;
   state: string;
+  /** The state as the page words it (its badge). */
+  stateText: string;
 }
 
-function snapshot(): { status: string; final: boolean; steps: Map<string, StepSnapshot> } {
+function snapshot(): { status: string; statusText: string; final: boolean; steps: Map<string, StepSnapshot> } {
   const state = document.getElementById('gate-state');
   const steps = new Map<string, StepSnapshot>();
   for (const li of document.querySelectorAll<HTMLElement>('#gate-timeline [data-step]')) {
-    steps.set(li.dataset.step ?? '', { label: li.dataset.label ?? '', state: li.dataset.state ?? '' });
+    const label = li.querySelector('.gate-step-title')?.textContent || li.dataset.label || '';
+    steps.set(li.dataset.step ?? '', { label, state: li.dataset.state ?? '', stateText: li.querySelector('.badge')?.textContent ?? '' });
   }
-  return { status: state?.dataset.status ?? '', final: state?.dataset.final === 'true', steps };
+  const statusText = document.getElementById('submission-status')?.textContent || state?.dataset.status || '';
+  return { status: state?.dataset.status ?? '', statusText, final: state?.dataset.final === 'true', steps };
 }
 
-const STATE_WORDS: Record<string, string> = { running: 'running', passed: 'passed', failed: 'failed', won: 'won', lost: 'lost', error: 'judge error', skipped: 'not played' };
+const ANNOUNCED = new Set(['running', 'passed', 'failed', 'won', 'lost', 'error']);
 
 function announce(before: ReturnType<typeof snapshot>, after: ReturnType<typeof snapshot>) {
   if (!announcer) return;
   const news: string[] = [];
   for (const [key, step] of after.steps) {
     const old = before.steps.get(key);
-    if (old?.state !== step.state && STATE_WORDS[step.state] && step.state !== 'skipped') news.push(`${step.label}: ${STATE_WORDS[step.state]}.`);
+    if (old?.state !== step.state && ANNOUNCED.has(step.state)) news.push(`${step.label}: ${step.stateText}.`);
   }
   if (after.final && !before.final) {
     const reason = document.getElementById('verdict-reason')?.textContent;
-    news.push(`Verdict: ${after.status}${reason ? `: ${reason}` : ''}.`);
+    news.push(`${W.verdict}: ${after.statusText}${reason ? `: ${reason}` : ''}.`);
   } else if (!after.final && before.status !== after.status) {
-    news.push(`Status: ${after.status}.`);
+    news.push(`${W.status}: ${after.statusText}.`);
   }
   if (news.length > 0) announcer.textContent = news.join(' ');
 }

@@ -3,6 +3,30 @@
 // file is chosen, warns early about a file over the size cap, and stops a
 // second submit while the first is on its way. The form works without it.
 
+import { wordsFor } from './viewer/lang.ts';
+
+/** The drop zone's words in the page's language. */
+const W = wordsFor({
+  en: {
+    tooLarge: (name: string, size: string, max: string) => `${name} is ${size}: too large, at most ${max} KiB.`,
+    chosen: (name: string, size: string) => `Chosen: ${name} (${size}).`,
+    submitting: 'Submitting…',
+    submit: 'Submit',
+  },
+  ca: {
+    tooLarge: (name: string, size: string, max: string) => `${name} fa ${size}: massa gran, com a màxim ${max} KiB.`,
+    chosen: (name: string, size: string) => `Triat: ${name} (${size}).`,
+    submitting: 'Enviant…',
+    submit: 'Envia',
+  },
+  es: {
+    tooLarge: (name: string, size: string, max: string) => `${name} ocupa ${size}: demasiado grande, como máximo ${max} KiB.`,
+    chosen: (name: string, size: string) => `Elegido: ${name} (${size}).`,
+    submitting: 'Enviando…',
+    submit: 'Enviar',
+  },
+});
+
 const form = document.getElementById('submit-form') as HTMLFormElement | null;
 const zone = document.getElementById('dropzone');
 const input = document.getElementById('f-file') as HTMLInputElement | null;
@@ -16,7 +40,7 @@ function describe(file: File | undefined) {
   }
   const max = Number(input.dataset.maxBytes ?? 0);
   const size = file.size < 1024 ? `${file.size} bytes` : `${(file.size / 1024).toFixed(1)} KiB`;
-  status.textContent = max > 0 && file.size > max ? `${file.name} is ${size}: too large, at most ${(max / 1024).toFixed(0)} KiB.` : `Chosen: ${file.name} (${size}).`;
+  status.textContent = max > 0 && file.size > max ? W.tooLarge(file.name, size, (max / 1024).toFixed(0)) : W.chosen(file.name, size);
   status.classList.toggle('bad', max > 0 && file.size > max);
 }
 
@@ -52,14 +76,13 @@ if (form && zone && input) {
       return;
     }
     form.dataset.sending = 'true';
-    if (button) button.textContent = 'Submitting…';
+    if (button) button.textContent = W.submitting;
   });
   // Back from the next page (bfcache): the form is usable again.
   window.addEventListener('pageshow', () => {
     delete form.dataset.sending;
     const button = document.getElementById('submit-button');
-    if (button) button.textContent = 'Submit';
+    if (button) button.textContent = W.submit;
   });
 }
 
-export {}; // a module: its names stay its own

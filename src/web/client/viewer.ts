@@ -13,6 +13,38 @@ import { fetchReplay, readReplayFile } from './viewer/load.ts';
 import type { Replay } from './viewer/game-view.ts';
 import { h } from './viewer/dom.ts';
 import { Viewer, loadGameView } from './viewer/viewer.ts';
+import { wordsFor } from './viewer/lang.ts';
+
+/** The page's own messages in its language (a replay's own errors stay as the loader words them). */
+const W = wordsFor({
+  en: {
+    couldNotShow: (why: string) => `Could not show the replay: ${why}`,
+    stillPrevious: 'Still showing the previous replay.',
+    reading: (name: string) => `Reading ${name}…`,
+    oneAtATime: (n: number) => `Drop one replay at a time (got ${n} files).`,
+    loading: 'Loading the replay…',
+    noReplayYet: 'No replay yet: open a replay file above, or drop one on this page.',
+    noReplay: 'No replay to show: this viewer names none.',
+  },
+  ca: {
+    couldNotShow: (why: string) => `No s'ha pogut mostrar la repetició: ${why}`,
+    stillPrevious: 'Encara es mostra la repetició anterior.',
+    reading: (name: string) => `Llegint ${name}…`,
+    oneAtATime: (n: number) => `Deixa anar una sola repetició cada vegada (n'hi ha ${n}).`,
+    loading: 'Carregant la repetició…',
+    noReplayYet: 'Encara cap repetició: obre’n un fitxer a dalt, o deixa’l anar en aquesta pàgina.',
+    noReplay: 'No hi ha cap repetició per mostrar: aquest visor no n’indica cap.',
+  },
+  es: {
+    couldNotShow: (why: string) => `No se ha podido mostrar la repetición: ${why}`,
+    stillPrevious: 'Todavía se muestra la repetición anterior.',
+    reading: (name: string) => `Leyendo ${name}…`,
+    oneAtATime: (n: number) => `Suelta una sola repetición cada vez (hay ${n}).`,
+    loading: 'Cargando la repetición…',
+    noReplayYet: 'Todavía ninguna repetición: abre un fichero arriba, o suéltalo en esta página.',
+    noReplay: 'No hay ninguna repetición que mostrar: este visor no indica ninguna.',
+  },
+});
 
 interface Mount {
   host: HTMLElement;
@@ -78,8 +110,8 @@ async function show(m: Mount, get: () => Promise<Replay>, opts: { round: number 
     const e = err as Error;
     // Our own load errors are sentences for the user; anything else is a fault worth a console trace.
     if (e.name !== 'ReplayLoadError') console.error(e);
-    showError(m, `Could not show the replay: ${e.message}`);
-    m.status.textContent = m.viewer ? 'Still showing the previous replay.' : '';
+    showError(m, W.couldNotShow(e.message));
+    m.status.textContent = m.viewer ? W.stillPrevious : '';
   } finally {
     if (load === m.loads) {
       m.host.removeAttribute('aria-busy');
@@ -90,7 +122,7 @@ async function show(m: Mount, get: () => Promise<Replay>, opts: { round: number 
 
 function wireFiles(m: Mount, input: HTMLInputElement | null) {
   const open = (file: File) => {
-    void show(m, () => readReplayFile(file), { round: null, source: file.name, busy: `Reading ${file.name}…` });
+    void show(m, () => readReplayFile(file), { round: null, source: file.name, busy: W.reading(file.name) });
   };
   input?.addEventListener('change', () => {
     const file = input.files?.[0];
@@ -122,7 +154,7 @@ function wireFiles(m: Mount, input: HTMLInputElement | null) {
     document.body.classList.remove('viewer-dropping');
     const files = e.dataTransfer?.files;
     if (!files || files.length === 0) return;
-    if (files.length > 1) showError(m, `Drop one replay at a time (got ${files.length} files).`);
+    if (files.length > 1) showError(m, W.oneAtATime(files.length));
     else open(files[0]!);
   });
 }
@@ -142,9 +174,9 @@ function start() {
       });
     }
     const url = host.dataset.replay ?? params.get('replay');
-    if (url) void show(m, () => fetchReplay(url), { round: m.hash ? roundFromAddress() : null, busy: 'Loading the replay…' });
-    else if (i === 0 && fileInput) m.status.textContent = 'No replay yet: open a replay file above, or drop one on this page.';
-    else showError(m, 'No replay to show: this viewer names none.');
+    if (url) void show(m, () => fetchReplay(url), { round: m.hash ? roundFromAddress() : null, busy: W.loading });
+    else if (i === 0 && fileInput) m.status.textContent = W.noReplayYet;
+    else showError(m, W.noReplay);
   }
 }
 

@@ -12,6 +12,8 @@ import { errorSummary, field, type FieldErrors } from '../forms.ts';
 import { pageUser } from './auth.ts';
 import { formatTime } from './submissions.ts';
 import { idParams } from '../../server/schemas.ts';
+import { t, th, t as tr } from '../i18n/index.ts';
+import { escapeHtml } from '../html.ts';
 
 const LABEL_MAX = 100;
 
@@ -34,12 +36,12 @@ export default async function accountPages(app: FastifyInstance) {
     const tokens = await db.apiToken.findMany({ where: { userId: me.id }, orderBy: { id: 'desc' } });
     const created: HtmlValue = view.created
       ? html`<section class="notice ok token-created" id="token-created" aria-labelledby="token-created-title">
-  <h2 id="token-created-title">Your new token${view.created.label ? html` “${view.created.label}”` : ''}</h2>
-  <p><strong>Copy it now: it is shown only this once.</strong> Arbiter keeps only a hash of it.</p>
-  <p><label for="new-token">Token</label>
+  <h2 id="token-created-title">${t('account.newToken', view.created.label ?? '')}</h2>
+  <p><strong>${t('account.copyNow')}</strong>${t('account.hashOnly')}</p>
+  <p><label for="new-token">${t('account.token')}</label>
   <input id="new-token" class="mono token-secret" type="text" readonly value="${view.created.token}" aria-describedby="new-token-hint" autocomplete="off" spellcheck="false"></p>
-  <p class="hint" id="new-token-hint">Select it and copy (Ctrl+C or ⌘C). Keep it secret: it acts as you.</p>
-  <p>Use it with <code>arbiter submit</code>:</p>
+  <p class="hint" id="new-token-hint">${t('account.copyHint')}</p>
+  <p>${th('account.useWith_html')}</p>
   <pre><code>export ARBITER_URL=${ownOrigin(request) ?? 'http://127.0.0.1:3000'}
 export ARBITER_TOKEN=${view.created.token}
 npx arbiter submit my-bot.ts --game moria</code></pre>
@@ -48,38 +50,38 @@ npx arbiter submit my-bot.ts --game moria</code></pre>
     const rows = tokens.map(
       (t) => html`<tr id="token-${t.id}" data-revoked="${t.revokedAt ? 'true' : 'false'}">
   <td class="mono">${t.prefix}…</td>
-  <td>${t.label ?? html`<span class="muted">no label</span>`}</td>
+  <td>${t.label ?? html`<span class="muted">${tr('account.noLabel')}</span>`}</td>
   <td>${formatTime(t.createdAt)}</td>
-  <td>${t.lastUsedAt ? formatTime(t.lastUsedAt) : html`<span class="muted">never</span>`}</td>
+  <td>${t.lastUsedAt ? formatTime(t.lastUsedAt) : html`<span class="muted">${tr('account.never')}</span>`}</td>
   <td>${
     t.revokedAt
-      ? html`<span class="badge rejected">revoked</span> ${formatTime(t.revokedAt)}`
-      : html`<form method="post" action="/account/tokens/${t.id}/revoke" class="inline"><button type="submit" class="danger small" aria-label="Revoke token ${t.prefix}${t.label ? ` (${t.label})` : ''}">Revoke</button></form>`
+      ? html`<span class="badge rejected">${tr('account.revoked')}</span> ${formatTime(t.revokedAt)}`
+      : html`<form method="post" action="/account/tokens/${t.id}/revoke" class="inline"><button type="submit" class="danger small" aria-label="${tr('account.revokeLabel', t.prefix, t.label ?? '')}">${tr('account.revoke')}</button></form>`
   }</td>
 </tr>`,
     );
-    const body = html`<h1>My account</h1>
+    const body = html`<h1>${t('account.title')}</h1>
 ${view.notice ? html`<p class="notice ok" role="status">${view.notice}</p>` : ''}
-<p>Logged in as <strong id="account-username">${me.username}</strong>${me.isAdmin ? html` <span class="badge">admin</span>` : ''}.
-<a href="/submissions">My submissions</a> · <a href="/submit">Submit a bot</a> · <a href="/account/representatives">My tournament representatives</a></p>
+<p>${th('account.loggedInAs_html', escapeHtml(me.username))}${me.isAdmin ? html` <span class="badge">${t('account.admin')}</span>` : ''}.
+${th('account.links_html')}</p>
 ${created}
-<h2 id="tokens-title">API tokens</h2>
-<p>A token lets a script or the <code>arbiter</code> command act as you (<code>Authorization: Bearer …</code>).</p>
+<h2 id="tokens-title">${t('account.tokens')}</h2>
+<p>${th('account.tokensIntro_html')}</p>
 ${
   tokens.length > 0
     ? html`<div class="table-wrap"><table id="tokens" aria-labelledby="tokens-title">
-  <thead><tr><th scope="col">Token</th><th scope="col">Label</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Revoked</th></tr></thead>
+  <thead><tr><th scope="col">${t('account.token')}</th><th scope="col">${t('account.label')}</th><th scope="col">${t('account.created')}</th><th scope="col">${t('account.lastUsed')}</th><th scope="col">${t('account.revoked')}</th></tr></thead>
   <tbody>${rows}</tbody>
 </table></div>`
-    : html`<p class="muted" id="tokens">No tokens yet.</p>`
+    : html`<p class="muted" id="tokens">${t('account.noTokens')}</p>`
 }
-<h3>New token</h3>
-${errorSummary(view.errors, { label: 'Label' })}
+<h3>${t('account.newTokenH')}</h3>
+${errorSummary(view.errors, { label: t('account.label') })}
 <form method="post" action="/account/tokens" id="token-form" novalidate>
-  ${field({ name: 'label', label: 'Label (optional)', value: view.label ?? '', hint: `What it is for, e.g. "laptop" (at most ${LABEL_MAX} characters).`, errors: view.errors, attrs: html`maxlength="${LABEL_MAX}"` })}
-  <p><button type="submit">Create token</button></p>
+  ${field({ name: 'label', label: t('account.labelOptional'), value: view.label ?? '', hint: t('account.labelHint', LABEL_MAX), errors: view.errors, attrs: html`maxlength="${LABEL_MAX}"` })}
+  <p><button type="submit">${t('account.create')}</button></p>
 </form>`;
-    return sendPage(reply, { title: 'My account', user: request.user, nav: '/account', body }, status);
+    return sendPage(reply, { title: t('account.title'), user: request.user, nav: '/account', body }, status);
   }
 
   app.get('/account', async (request, reply) => {
@@ -93,7 +95,7 @@ ${errorSummary(view.errors, { label: 'Label' })}
     if (!me) return reply;
     const label = typeof request.body?.label === 'string' ? request.body.label.trim() : '';
     if (label.length > LABEL_MAX) {
-      return sendAccount(request, reply, me, { label, errors: { label: `label too long: ${label.length} characters, at most ${LABEL_MAX}` } }, 400);
+      return sendAccount(request, reply, me, { label, errors: { label: t('account.labelTooLong', label.length, LABEL_MAX) } }, 400);
     }
     const { token } = await createApiToken(db, me.id, label || null);
     // Answered here, not redirected: the secret must not land in a URL or be shown again.

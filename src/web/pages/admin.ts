@@ -20,15 +20,16 @@ import { html, type Html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { pageUser } from './auth.ts';
 import { pager, when } from './matches.ts';
+import { t, th, word } from '../i18n/index.ts';
 
 type FormBody = Record<string, string | undefined>;
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 function auditTable(rows: AuditRow[], id = 'audit'): Html {
-  if (rows.length === 0) return html`<p class="muted" id="${id}">No admin action yet.</p>`;
+  if (rows.length === 0) return html`<p class="muted" id="${id}">${t('admin.noAction')}</p>`;
   return html`<div class="table-wrap"><table id="${id}">
-<thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Detail</th></tr></thead>
-<tbody>${rows.map((r) => html`<tr data-action="${r.action}"><td>${when(r.at)}</td><td>${r.actor ?? html`<span class="muted">command line</span>`}</td><td><code>${r.action}</code></td><td>${r.targetType ? `${r.targetType} ${r.targetId ?? ''}` : ''}</td><td>${r.detail ? html`<code>${JSON.stringify(r.detail)}</code>` : ''}</td></tr>`)}</tbody>
+<thead><tr><th scope="col">${t('admin.when')}</th><th scope="col">${t('admin.who')}</th><th scope="col">${t('admin.action')}</th><th scope="col">${t('admin.target')}</th><th scope="col">${t('admin.detail')}</th></tr></thead>
+<tbody>${rows.map((r) => html`<tr data-action="${r.action}"><td>${when(r.at)}</td><td>${r.actor ?? html`<span class="muted">${t('admin.commandLine')}</span>`}</td><td><code>${r.action}</code></td><td>${r.targetType ? `${r.targetType} ${r.targetId ?? ''}` : ''}</td><td>${r.detail ? html`<code>${JSON.stringify(r.detail)}</code>` : ''}</td></tr>`)}</tbody>
 </table></div>`;
 }
 
@@ -63,58 +64,58 @@ export default async function adminPages(app: FastifyInstance) {
       ]);
       const gameOptions = games.map((g) => ({ value: g.id, label: g.title }));
       return sendPage(reply, {
-        title: 'Admin',
+        title: t('admin.title'),
         user: request.user,
         nav: '/admin',
-        body: html`<h1>Admin</h1>
+        body: html`<h1>${t('admin.title')}</h1>
 ${noticeOf(request.query)}
-<p><a href="/admin/users">Users</a> · <a href="/admin/tournaments">Tournaments</a> · <a href="/admin/similarity">Similarity (plagiarism)</a> · <a href="/admin/audit">The whole audit</a> · <a href="/api/admin/exports/qualified.csv" id="export-qualified">Qualified players per user (CSV)</a></p>
+<p>${th('admin.links_html')}</p>
 <section aria-labelledby="health-h" id="admin-health">
-<h2 id="health-h">Queue and workers</h2>
+<h2 id="health-h">${t('admin.health')}</h2>
 <dl class="facts">
-  <dt>Status</dt><dd><span class="badge ${health.status === 'ok' ? 'qualified' : 'failed'}">${health.status}</span> database ${health.db.ok ? 'up' : `down (${health.db.error ?? ''})`}, Redis ${health.redis.ok ? 'up' : `down (${health.redis.error ?? ''})`}</dd>
-  <dt>Workers</dt><dd>${health.workers ? `${health.workers.seen} pool(s), ${health.workers.slots} match runner(s)` : 'unknown'}</dd>
-  <dt>Matches</dt><dd>${queue.waiting} waiting, ${queue.running} running (${queue.matches.map((m) => `${m.kind}: ${m.waiting}/${m.running}`).join(', ')})</dd>
-  <dt>Recorder</dt><dd>${health.recorder ? `${JSON.stringify(health.recorder)}` : 'unknown'}</dd>
-  <dt>Expected wait</dt><dd>${queue.expectedWait.explanation}</dd>
+  <dt>${t('admin.status')}</dt><dd><span class="badge ${health.status === 'ok' ? 'qualified' : 'failed'}">${health.status}</span>${t('admin.dbRedis', health.db.ok ? t('admin.up') : t('admin.down', health.db.error ?? ''), health.redis.ok ? t('admin.up') : t('admin.down', health.redis.error ?? ''))}</dd>
+  <dt>${t('admin.workers')}</dt><dd>${health.workers ? t('admin.pools', health.workers.seen, health.workers.slots) : t('admin.unknown')}</dd>
+  <dt>${t('admin.matches')}</dt><dd>${t('admin.waitingRunning', queue.waiting, queue.running, queue.matches.map((m) => `${word(m.kind)}: ${m.waiting}/${m.running}`).join(', '))}</dd>
+  <dt>${t('admin.recorder')}</dt><dd>${health.recorder ? `${JSON.stringify(health.recorder)}` : t('admin.unknown')}</dd>
+  <dt>${t('admin.expectedWait')}</dt><dd>${queue.expectedWait.explanation}</dd>
 </dl>
-<p><a href="/queue">The queue page</a> · <a href="/health">/health</a></p>
+<p>${th('admin.queueLinks_html')}</p>
 </section>
 <section aria-labelledby="games-h" id="admin-games">
-<h2 id="games-h">Games</h2>
+<h2 id="games-h">${t('admin.games')}</h2>
 ${settings.map(
   ({ game, deadline, dummy }) => html`<div class="card" id="admin-game-${game.id}">
 <h3>${game.title}</h3>
-<p>Submission deadline: <strong>${deadline ? when(deadline) : 'none'}</strong>${deadline && deadline.getTime() <= Date.now() ? ' (passed: new submissions are refused)' : ''}</p>
+<p>${t('admin.deadline')}<strong>${deadline ? when(deadline) : t('admin.none')}</strong>${deadline && deadline.getTime() <= Date.now() ? t('admin.passed') : ''}</p>
 <form method="post" action="/admin/actions/deadline" class="inline"><input type="hidden" name="game" value="${game.id}">
-${field({ name: 'deadline', label: 'New deadline (UTC; empty clears it)', type: 'text', value: localValue(deadline), attrs: html`placeholder="2026-12-20T23:59"` })}
-<button type="submit">Set the deadline</button></form>
-<p>Dummy: ${dummy.installed ? html`<strong>private</strong>, installed ${when(dummy.uploadedAt)} by ${dummy.uploadedBy ?? 'the command line'} (${dummy.sizeBytes} bytes) ${postButton('/admin/actions/dummy-remove', 'Remove it (the shipped Dummy plays again)', { game: game.id })}` : 'the shipped one'}</p>
+${field({ name: 'deadline', label: t('admin.newDeadline'), type: 'text', value: localValue(deadline), attrs: html`placeholder="2026-12-20T23:59"` })}
+<button type="submit">${t('admin.setDeadline')}</button></form>
+<p>${t('admin.dummy')}${dummy.installed ? html`<strong>${t('admin.private')}</strong>${t('admin.installedOn')}${when(dummy.uploadedAt)}${t('admin.installed', dummy.uploadedBy ?? t('admin.commandLine'), dummy.sizeBytes ?? 0)}${postButton('/admin/actions/dummy-remove', t('admin.removeDummy'), { game: game.id })}` : t('admin.shipped')}</p>
 <form method="post" action="/admin/actions/dummy" enctype="multipart/form-data"><input type="hidden" name="game" value="${game.id}">
-${field({ name: 'file', label: 'Install a private Dummy (it must declare PLAYER_NAME = "Dummy"; it is compiled and plays itself first)', type: 'file', attrs: html`accept=".ts,.js"` })}
-<button type="submit">Upload and judge it</button></form>
-<p>${postButton('/admin/actions/ratings-reset', 'Reset the ratings', { game: game.id, confirm: 'yes' })} every player back to the starting rating, the rating history cleared (the matches stay) · <a href="/api/admin/exports/${game.id}/leaderboard.csv">Leaderboard (CSV)</a></p>
+${field({ name: 'file', label: t('admin.installDummy'), type: 'file', attrs: html`accept=".ts,.js"` })}
+<button type="submit">${t('admin.upload')}</button></form>
+<p>${postButton('/admin/actions/ratings-reset', t('admin.resetRatings'), { game: game.id, confirm: 'yes' })}${t('admin.resetNote')}<a href="/api/admin/exports/${game.id}/leaderboard.csv">${t('admin.leaderboardCsv')}</a></p>
 </div>`,
 )}
 </section>
 <section aria-labelledby="subs-h" id="admin-submissions">
-<h2 id="subs-h">A submission</h2>
+<h2 id="subs-h">${t('admin.aSubmission')}</h2>
 <form method="post" action="/admin/actions/submission">
-${field({ name: 'id', label: 'Submission id', type: 'number', required: true, attrs: html`min="1"` })}
-${select({ name: 'action', label: 'Action', options: [{ value: 'disable', label: 'Disable (leaves ranked play)' }, { value: 'enable', label: 'Enable again' }, { value: 'rejudge', label: 'Rejudge (a rejected one: a new version, the same source, the whole gate)' }] })}
-<button type="submit">Do it</button></form>
+${field({ name: 'id', label: t('admin.submissionId'), type: 'number', required: true, attrs: html`min="1"` })}
+${select({ name: 'action', label: t('admin.action'), options: [{ value: 'disable', label: t('admin.disableOpt') }, { value: 'enable', label: t('admin.enableOpt') }, { value: 'rejudge', label: t('admin.rejudgeOpt') }] })}
+<button type="submit">${t('admin.doIt')}</button></form>
 </section>
 <section aria-labelledby="names-h" id="admin-names">
-<h2 id="names-h">A player name</h2>
+<h2 id="names-h">${t('admin.aName')}</h2>
 <form method="post" action="/admin/actions/name">
-${select({ name: 'game', label: 'Game', options: gameOptions })}
-${field({ name: 'name', label: 'Name', required: true, attrs: html`maxlength="64"` })}
-${select({ name: 'action', label: 'Action', options: [{ value: 'release', label: 'Release (never qualified: free for anyone)' }, { value: 'rename', label: 'Rename to the new name' }] })}
-${field({ name: 'newName', label: 'New name (rename)', attrs: html`maxlength="64"` })}
-<button type="submit">Do it</button></form>
+${select({ name: 'game', label: t('admin.game'), options: gameOptions })}
+${field({ name: 'name', label: t('admin.name'), required: true, attrs: html`maxlength="64"` })}
+${select({ name: 'action', label: t('admin.action'), options: [{ value: 'release', label: t('admin.releaseOpt') }, { value: 'rename', label: t('admin.renameOpt') }] })}
+${field({ name: 'newName', label: t('admin.newName'), attrs: html`maxlength="64"` })}
+<button type="submit">${t('admin.doIt')}</button></form>
 </section>
 <section aria-labelledby="audit-h">
-<h2 id="audit-h">Latest admin actions</h2>
+<h2 id="audit-h">${t('admin.latest')}</h2>
 ${auditTable(audit.rows)}
 </section>`,
       });
@@ -130,18 +131,18 @@ ${auditTable(audit.rows)}
       const users = await searchUsers(db, q, 100);
       const here = `/admin/users${q ? `?q=${encodeURIComponent(q)}` : ''}`;
       return sendPage(reply, {
-        title: 'Users',
+        title: t('admin.users'),
         user: request.user,
         nav: '/admin',
-        body: html`<p class="breadcrumbs"><a href="/admin">Admin</a></p><h1>Users</h1>
+        body: html`<p class="breadcrumbs"><a href="/admin">${t('admin.title')}</a></p><h1>${t('admin.users')}</h1>
 ${noticeOf(request.query)}
-<form method="get" action="/admin/users" role="search">${field({ name: 'q', label: 'Name contains', type: 'search', value: q })}<button type="submit">Search</button></form>
+<form method="get" action="/admin/users" role="search">${field({ name: 'q', label: t('admin.nameContains'), type: 'search', value: q })}<button type="submit">${t('admin.search')}</button></form>
 <div class="table-wrap"><table id="users">
-<thead><tr><th scope="col">User</th><th scope="col">E-mail</th><th scope="col">Players</th><th scope="col">Since</th><th scope="col">State</th><th scope="col"></th></tr></thead>
+<thead><tr><th scope="col">${t('admin.user')}</th><th scope="col">${t('admin.email')}</th><th scope="col">${t('admin.players')}</th><th scope="col">${t('admin.since')}</th><th scope="col">${t('admin.state')}</th><th scope="col"></th></tr></thead>
 <tbody>${users.map(
           (u) => html`<tr data-user="${u.username}"><td>${u.username}${u.isAdmin ? ' (admin)' : ''}</td><td>${u.email ?? ''}</td><td>${u.players.map((p) => html`<a href="/players/${encodeURIComponent(p.name)}?game=${p.game}">${p.name}</a> <span class="muted">${p.game}${p.qualified ? ', qualified' : ''}</span> `)}</td><td>${when(u.createdAt)}</td>
-<td>${u.disabledAt ? html`<span class="badge failed">disabled</span> ${when(u.disabledAt)}` : 'active'}</td>
-<td>${postButton(`/admin/actions/user`, u.disabledAt ? 'Enable' : 'Disable', { id: u.id, action: u.disabledAt ? 'enable' : 'disable', back: here })}</td></tr>`,
+<td>${u.disabledAt ? html`<span class="badge failed">${t('admin.disabled')}</span> ${when(u.disabledAt)}` : t('admin.active')}</td>
+<td>${postButton(`/admin/actions/user`, u.disabledAt ? t('admin.enable') : t('admin.disable'), { id: u.id, action: u.disabledAt ? 'enable' : 'disable', back: here })}</td></tr>`,
         )}</tbody></table></div>`,
       });
     },
@@ -156,13 +157,13 @@ ${noticeOf(request.query)}
       const { total, rows } = await listAudit(db, { limit: per, offset: (request.query.page - 1) * per });
       const pages = Math.max(1, Math.ceil(total / per));
       return sendPage(reply, {
-        title: 'Audit',
+        title: t('admin.audit'),
         user: request.user,
         nav: '/admin',
-        body: html`<p class="breadcrumbs"><a href="/admin">Admin</a></p><h1>Audit</h1>
-<p>${total} admin action${total === 1 ? '' : 's'}, newest first.</p>
+        body: html`<p class="breadcrumbs"><a href="/admin">${t('admin.title')}</a></p><h1>${t('admin.audit')}</h1>
+<p>${t('admin.auditCount', total)}</p>
 ${auditTable(rows)}
-${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`, label: 'Audit pages' })}`,
+${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`, label: t('admin.auditPages') })}`,
       });
     },
   );
@@ -171,7 +172,7 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
 
   const idOf = (v: unknown) => {
     const n = Number(str(v));
-    if (!Number.isInteger(n) || n < 1 || n > 2147483647) throw badRequest('give a positive whole number as the id');
+    if (!Number.isInteger(n) || n < 1 || n > 2147483647) throw badRequest(t('adminErr.id'));
     return n;
   };
 
@@ -187,7 +188,7 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     const disable = str(b.action) === 'disable';
     const u = await setUserDisabled(db, me.id, idOf(b.id), disable);
     const to = str(b.back).startsWith('/admin/users') ? str(b.back) : '/admin/users';
-    return back(reply, `${u.username} ${disable ? 'disabled' : 'enabled'}`, to);
+    return back(reply, t('adminDone.user', u.username, disable), to);
   });
 
   action('/admin/actions/submission', async (me, b, reply, request) => {
@@ -198,11 +199,11 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
       const again = await rejudgeSubmission(db, me.id, id);
       const { queues, startGate } = app.deps;
       if (queues && startGate) await startGate({ db, queues }, again).catch((err: unknown) => request.log.warn({ err, submissionId: again }, 'rejudge: gate left queued for the sweep'));
-      return to === '/admin' ? back(reply, `submission ${id} rejudged as submission ${again}`) : reply.redirect(`/submissions/${again}`, 303);
+      return to === '/admin' ? back(reply, t('adminDone.rejudged', id, again)) : reply.redirect(`/submissions/${again}`, 303);
     }
-    if (action !== 'disable' && action !== 'enable') throw badRequest('choose disable, enable or rejudge');
+    if (action !== 'disable' && action !== 'enable') throw badRequest(t('adminErr.submissionAction'));
     await setSubmissionDisabled(db, me.id, id, action === 'disable');
-    return to === '/admin' ? back(reply, `submission ${id} ${action}d`) : reply.redirect(to, 303);
+    return to === '/admin' ? back(reply, t('adminDone.submission', id, action === 'disable')) : reply.redirect(to, 303);
   });
 
   action('/admin/actions/name', async (me, b, reply) => {
@@ -210,11 +211,11 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     const name = str(b.name);
     if (str(b.action) === 'rename') {
       const done = await renameName(db, me.id, game, name, str(b.newName), config.offensiveWords);
-      return back(reply, `${name} renamed to ${done.name} in ${game}`);
+      return back(reply, t('adminDone.renamed', name, done.name, game));
     }
-    if (str(b.action) !== 'release') throw badRequest('choose release or rename');
+    if (str(b.action) !== 'release') throw badRequest(t('adminErr.nameAction'));
     await releaseName(db, me.id, game, name);
-    return back(reply, `${name} released in ${game}: anyone may claim it`);
+    return back(reply, t('adminDone.released', name, game));
   });
 
   action('/admin/actions/deadline', async (me, b, reply) => {
@@ -223,33 +224,33 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     if (text) {
       // A datetime-local value carries no zone: it is read as UTC, as every date on the site is shown.
       deadline = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
-      if (Number.isNaN(deadline.getTime())) throw badRequest(`"${text}" is not a date: write it as 2026-12-20T23:59 (UTC)`);
+      if (Number.isNaN(deadline.getTime())) throw badRequest(t('adminErr.date', text));
     }
     const row = await setSubmissionDeadline(db, me.id, str(b.game), deadline);
-    return back(reply, row.submissionDeadline ? `deadline of ${row.game} set to ${row.submissionDeadline.toISOString()}` : `deadline of ${row.game} cleared`);
+    return back(reply, row.submissionDeadline ? t('adminDone.deadlineSet', row.game, row.submissionDeadline.toISOString()) : t('adminDone.deadlineCleared', row.game));
   });
 
   action('/admin/actions/ratings-reset', async (me, b, reply) => {
-    if (str(b.confirm) !== 'yes') throw badRequest('not confirmed');
+    if (str(b.confirm) !== 'yes') throw badRequest(t('adminErr.confirm'));
     const r = await resetRatings(db, me.id, str(b.game));
-    return back(reply, `ratings of ${str(b.game)} reset: ${r.players} players, ${r.historyRowsCleared} history rows cleared`);
+    return back(reply, t('adminDone.ratingsReset', str(b.game), r.players, r.historyRowsCleared));
   });
 
   app.post('/admin/actions/dummy', async (request, reply) => {
     const me = adminOf(request, reply);
     if (!me) return reply;
-    if (!request.isMultipart()) throw badRequest('send the form with its file');
+    if (!request.isMultipart()) throw badRequest(t('adminErr.withFile'));
     const form = await readFileForm(request, config.submissionMaxBytes);
     const game = form.fields.game ?? '';
     const { source, filename } = form;
-    if (!source) throw badRequest('choose the Dummy file (.ts or .js)');
+    if (!source) throw badRequest(t('adminErr.dummyFile'));
     await installPrivateDummy(db, me.id, { game, source, filename }, { maxBytes: config.submissionMaxBytes });
-    return back(reply, `private Dummy installed for ${game}: it passed the compile check and self-play`);
+    return back(reply, t('adminDone.dummyInstalled', game));
   });
 
   action('/admin/actions/dummy-remove', async (me, b, reply) => {
     const game = str(b.game);
     await removePrivateDummy(db, me.id, game);
-    return back(reply, `private Dummy of ${game} removed: the shipped Dummy plays again`);
+    return back(reply, t('adminDone.dummyRemoved', game));
   });
 }

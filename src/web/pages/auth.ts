@@ -13,6 +13,9 @@ import type { Config } from '../../config.ts';
 import { html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { errorSummary, field, type FieldErrors } from '../forms.ts';
+import { t, th } from '../i18n/index.ts';
+import { localizeRefusal } from '../i18n/refusals.ts';
+import { escapeHtml } from '../html.ts';
 
 /** Where to go after logging in: only a path on this site ("/x", not "//host" or "/\host"), else the default. */
 export function safeNext(next: unknown, fallback = '/'): string {
@@ -32,7 +35,7 @@ export function pageUser(request: FastifyRequest, reply: FastifyReply, backTo = 
 type FormBody = Record<string, string | undefined>;
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-const LABELS = { username: 'Username', password: 'Password', email: 'E-mail', inviteCode: 'Invite code' };
+const labels = () => ({ username: t('auth.username'), password: t('auth.password'), email: t('auth.email'), inviteCode: t('auth.inviteCode') });
 
 type Policy = Pick<Config, 'registration' | 'registrationEmailDomains'>;
 interface AuthValues {
@@ -44,16 +47,16 @@ interface AuthValues {
 /** The sign-up fields the registration policy asks for beyond username and password. */
 function policyFields(policy: Policy, values: AuthValues, errors: FieldErrors) {
   if (policy.registration === 'invite') {
-    return field({ name: 'inviteCode', label: 'Invite code', required: true, hint: 'Sign-up is by invitation: the course staff gives the code.', errors, attrs: html`autocomplete="off" maxlength="200"` });
+    return field({ name: 'inviteCode', label: t('auth.inviteCode'), required: true, hint: t('auth.inviteHint'), errors, attrs: html`autocomplete="off" maxlength="200"` });
   }
   if (policy.registration === 'domain') {
     return field({
       name: 'email',
-      label: 'E-mail',
+      label: t('auth.email'),
       value: values.email ?? '',
       required: true,
       autocomplete: 'email',
-      hint: `Your address at ${policy.registrationEmailDomains.join(' or ')}.`,
+      hint: t('auth.emailHint', policy.registrationEmailDomains.join(t('auth.or'))),
       errors,
       attrs: html`inputmode="email" maxlength="320"`,
     });
@@ -65,42 +68,42 @@ function authForm(kind: 'signup' | 'login', values: AuthValues, errors: FieldErr
   const signup = kind === 'signup';
   const action = signup ? '/signup' : '/login';
   const nextQuery = values.next !== '/' ? `?next=${encodeURIComponent(values.next)}` : '';
-  return html`<h1>${signup ? 'Sign up' : 'Log in'}</h1>
-${errorSummary(errors, LABELS)}
+  return html`<h1>${signup ? t('auth.signUp') : t('auth.logIn')}</h1>
+${errorSummary(errors, labels())}
 <form method="post" action="${action}" class="auth-form" id="${kind}-form" novalidate>
   <input type="hidden" name="next" value="${values.next}">
   ${field({
     name: 'username',
-    label: 'Username',
+    label: t('auth.username'),
     value: values.username,
     required: true,
     autocomplete: 'username',
-    hint: signup ? '3 to 32 characters: letters, digits, _ . -' : undefined,
+    hint: signup ? t('auth.usernameHint') : undefined,
     errors,
     attrs: html`autocapitalize="none" spellcheck="false" maxlength="64"`,
   })}
   ${field({
     name: 'password',
-    label: 'Password',
+    label: t('auth.password'),
     type: 'password',
     required: true,
     autocomplete: signup ? 'new-password' : 'current-password',
-    hint: signup ? `At least ${PASSWORD_MIN} characters.` : undefined,
+    hint: signup ? t('auth.passwordHint', PASSWORD_MIN) : undefined,
     errors,
     attrs: html`maxlength="256"`,
   })}
   ${signup ? policyFields(policy, values, errors) : ''}
-  <p><button type="submit">${signup ? 'Create my account' : 'Log in'}</button></p>
+  <p><button type="submit">${signup ? t('auth.create') : t('auth.logIn')}</button></p>
 </form>
-<p>${signup ? html`Already have an account? <a href="/login${nextQuery}">Log in</a>.` : html`New here? <a href="/signup${nextQuery}">Sign up</a>.`}</p>`;
+<p>${signup ? th('auth.haveAccount_html', escapeHtml(`/login${nextQuery}`)) : th('auth.newHere_html', escapeHtml(`/signup${nextQuery}`))}</p>`;
 }
 
 export default async function authPages(app: FastifyInstance) {
   const { db, config } = app.deps;
 
   function sendAuthPage(request: FastifyRequest, reply: FastifyReply, kind: 'signup' | 'login', values: AuthValues, errors: FieldErrors = {}, status = 200) {
-    const already = request.user ? html`<p class="notice">You are logged in as <strong>${request.user.username}</strong>.</p>` : '';
-    return sendPage(reply, { title: kind === 'signup' ? 'Sign up' : 'Log in', user: request.user, nav: `/${kind}`, body: html`${already}${authForm(kind, values, errors, config)}` }, status);
+    const already = request.user ? html`<p class="notice">${th('auth.loggedInAs_html', escapeHtml(request.user.username))}</p>` : '';
+    return sendPage(reply, { title: kind === 'signup' ? t('auth.signUp') : t('auth.logIn'), user: request.user, nav: `/${kind}`, body: html`${already}${authForm(kind, values, errors, config)}` }, status);
   }
 
   app.get<{ Querystring: { next?: string } }>('/signup', async (request, reply) =>
@@ -118,7 +121,7 @@ export default async function authPages(app: FastifyInstance) {
     const inviteCode = str(body.inviteCode).slice(0, 200);
     const next = safeNext(body.next, '/submit');
     const errors: FieldErrors = {};
-    if (password.length > 256) errors.password = 'password must be at most 256 characters';
+    if (password.length > 256) errors.password = t('auth.passwordTooLong');
     if (Object.keys(errors).length === 0) {
       try {
         const user = await registerAccount(app.deps, { username, password, email, inviteCode }, request.ip);
@@ -129,10 +132,10 @@ export default async function authPages(app: FastifyInstance) {
         if (!refused) throw err;
         if (err instanceof RetryLaterError) {
           void reply.header('retry-after', String(err.retryAfterSeconds));
-          return sendAuthPage(request, reply, 'signup', { username, next }, { '': refused.message }, refused.statusCode);
+          return sendAuthPage(request, reply, 'signup', { username, next }, { '': localizeRefusal({ ...refused, retryAfterSeconds: err.retryAfterSeconds }) }, refused.statusCode);
         }
         const fieldOf: Record<string, string> = { 'weak-password': 'password', 'invite-required': 'inviteCode', 'bad-invite': 'inviteCode', 'email-required': 'email', 'bad-email': 'email', 'email-domain': 'email' };
-        errors[fieldOf[refused.code ?? ''] ?? 'username'] = refused.message;
+        errors[fieldOf[refused.code ?? ''] ?? 'username'] = localizeRefusal(refused);
         return sendAuthPage(request, reply, 'signup', { username, next, email }, errors, refused.statusCode);
       }
     }
@@ -145,8 +148,8 @@ export default async function authPages(app: FastifyInstance) {
     const password = str(body.password);
     const next = safeNext(body.next);
     const errors: FieldErrors = {};
-    if (!username) errors.username = 'enter your username';
-    if (!password) errors.password = 'enter your password';
+    if (!username) errors.username = t('auth.enterUsername');
+    if (!password) errors.password = t('auth.enterPassword');
     if (Object.keys(errors).length > 0) return sendAuthPage(request, reply, 'login', { username, next }, errors, 400);
     try {
       const user = await checkCredentials(app.deps, { username: username.slice(0, 64), password: password.slice(0, 256) }, request.ip);
@@ -157,7 +160,8 @@ export default async function authPages(app: FastifyInstance) {
       if (err instanceof RetryLaterError) void reply.header('retry-after', String(err.retryAfterSeconds));
       else if (refused?.statusCode !== 401 && refused?.code !== 'account-disabled') throw err;
       // Not tied to one field: which of the two is wrong is not told.
-      return sendAuthPage(request, reply, 'login', { username, next }, { '': refused!.message }, refused!.statusCode);
+      const retryAfterSeconds = err instanceof RetryLaterError ? err.retryAfterSeconds : undefined;
+      return sendAuthPage(request, reply, 'login', { username, next }, { '': localizeRefusal({ ...refused!, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) }) }, refused!.statusCode);
     }
   });
 

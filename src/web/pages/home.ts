@@ -17,18 +17,19 @@ import { zip } from '../zip.ts';
 import { gameOr404, leaderboardTable } from './leaderboard.ts';
 import { readLeaderboard } from '../../ratings/leaderboard.ts';
 import { matchesTable } from './matches.ts';
+import { LANGUAGE_NAMES, isLang, t, th, word } from '../i18n/index.ts';
 
-const LANGUAGES: Record<string, string> = { en: 'English', ca: 'Català', es: 'Español' };
+const LANGUAGES: Record<string, string> = LANGUAGE_NAMES;
 const seconds = (ms: number) => `${ms / 1000} s`;
 
-const howItWorks = html`<section id="how-it-works" aria-labelledby="how-it-works-h">
-<h2 id="how-it-works-h">How it works</h2>
+const howItWorks = () => html`<section id="how-it-works" aria-labelledby="how-it-works-h">
+<h2 id="how-it-works-h">${t('home.how')}</h2>
 <ol class="steps">
-  <li><strong>Write a bot</strong> in TypeScript or JavaScript from a game's starter kit: one file, one class with a <code>play()</code> method called every round, the statement's API under the same names as in C++.</li>
-  <li><strong>Run it locally</strong> against the built-in players: in your browser on the <a href="/play">play page</a>, nothing to install, or with <code>npx arbiter play</code> from a clone of Arbiter, and watch the match in the viewer.</li>
-  <li><strong><a href="/submit">Submit</a></strong> the file here (or with <code>npx arbiter submit</code>).</li>
-  <li><strong>Pass the Dummy gate</strong>: it compiles, survives a match against three copies of itself, then finishes strictly first in four matches against three Dummies. Its name is then locked.</li>
-  <li><strong>Get ranked</strong>: qualified players play each other continuously; the leaderboard orders them by rating, and every match has a public replay.</li>
+  <li>${th('home.step1_html')}</li>
+  <li>${th('home.step2_html')}</li>
+  <li>${th('home.step3_html')}</li>
+  <li>${th('home.step4_html')}</li>
+  <li>${th('home.step5_html')}</li>
 </ol>
 </section>`;
 
@@ -208,44 +209,46 @@ export default async function homePages(app: FastifyInstance) {
       const n = qualified.get(game.id) ?? 0;
       cards.push(html`<article class="card game-card" id="game-${game.id}" aria-labelledby="game-${game.id}-h">
 <h2 id="game-${game.id}-h"><a href="/games/${game.id}">${game.title}</a></h2>
-<p>${n} qualified player${n === 1 ? '' : 's'} · ${seconds(game.defaultLimits.cpuBudgetMs)} of CPU per match · <a href="/games/${game.id}/starter-kit.zip">starter kit</a></p>
-<h3>Leaderboard</h3>
+<p>${t('home.qualified', n)} · ${t('home.cpuPerMatch', seconds(game.defaultLimits.cpuBudgetMs))} · <a href="/games/${game.id}/starter-kit.zip">${t('home.starterKit')}</a></p>
+<h3>${t('home.leaderboard')}</h3>
 ${leaderboardTable(top.players, game, `leaderboard-${game.id}`)}
-${top.total > 5 ? html`<p><a href="/games/${game.id}/leaderboard">All ${top.total} players</a></p>` : ''}
-<h3>Latest matches</h3>
+${top.total > 5 ? html`<p><a href="/games/${game.id}/leaderboard">${t('home.allPlayers', top.total)}</a></p>` : ''}
+<h3>${t('home.latestMatches')}</h3>
 ${latest.length ? html`<ul class="latest" id="latest-${game.id}">${latest.map(
-        (m) => html`<li><a href="/matches/${m.id}">#${m.id}</a> ${m.kind}: ${m.participants.map((p, i) => html`${i ? ', ' : ''}<span class="seat seat-${p.seat}" aria-hidden="true"></span>${p.name}${p.score !== null ? ` ${p.score}` : ''}`)}${m.status !== 'done' ? html` <span class="badge ${m.status}">${m.status}</span>` : ''}</li>`,
+        (m) => html`<li><a href="/matches/${m.id}">#${m.id}</a> ${word(m.kind)}: ${m.participants.map((p, i) => html`${i ? ', ' : ''}<span class="seat seat-${p.seat}" aria-hidden="true"></span>${p.name}${p.score !== null ? ` ${p.score}` : ''}`)}${m.status !== 'done' ? html` <span class="badge ${m.status}">${word(m.status)}</span>` : ''}</li>`,
       )}</ul>
-<p><a href="/matches?game=${game.id}">More matches</a></p>` : html`<p class="muted">No match yet.</p>`}
+<p><a href="/matches?game=${game.id}">${t('home.moreMatches')}</a></p>` : html`<p class="muted">${t('home.noMatch')}</p>`}
 </article>`);
     }
     return sendPage(reply, {
-      title: 'Games',
+      title: t('home.title'),
       user: request.user,
       nav: '/',
-      body: html`<h1>Arbiter: bot tournaments</h1>
-<p class="lead">Write a player for a four-player game, beat the Dummy, climb the leaderboard, and watch every match.</p>
+      body: html`<h1>${t('home.h1')}</h1>
+<p class="lead">${t('home.lead')}</p>
 <div class="cards" id="games">${cards}</div>
-${howItWorks}`,
+${howItWorks()}`,
     });
   });
 
-  app.get<{ Params: { game: string }; Querystring: { lang?: string } }>(
+  app.get<{ Params: { game: string }; Querystring: { statement?: string } }>(
     '/games/:game',
     {
       schema: {
         hide: true,
         params: GAME_PARAMS,
-        querystring: { type: 'object', additionalProperties: false, properties: { lang: { type: 'string', maxLength: 8 } } },
+        querystring: { type: 'object', additionalProperties: false, properties: { statement: { type: 'string', maxLength: 8 } } },
       },
     },
     async (request, reply) => {
       const game = await gameOr404(request.params.game);
       const langs = Object.keys(game.statements);
-      const lang = request.query.lang || (langs.includes('en') ? 'en' : langs[0]);
-      if (request.query.lang && !langs.includes(request.query.lang)) {
-        throw notFound(`The ${game.title} statement is not available in "${request.query.lang}" (it is in: ${langs.join(', ')}).`);
+      // ?statement= picks the statement alone; else the site's language where the statement exists, else English, else the first.
+      const asked = request.query.statement;
+      if (asked && !langs.includes(asked)) {
+        throw notFound(t('game.notAvailable', game.title, asked, langs.join(', ')));
       }
+      const lang = asked || (langs.includes(request.lang) ? request.lang : langs.includes('en') ? 'en' : langs[0]);
       const [statement, top, latest, qualified] = await Promise.all([
         lang ? statementHtml(game.statements[lang]!) : Promise.resolve(null),
         readLeaderboard(db, game.id, 10, 0),
@@ -257,36 +260,37 @@ ${howItWorks}`,
         title: game.title,
         user: request.user,
         nav: '/',
-        description: `${game.title}: the rules, the starter kit, the leaderboard and the latest matches.`,
-        body: html`<p class="breadcrumbs"><a href="/">Games</a></p>
+        description: t('game.description', game.title),
+        body: html`<p class="breadcrumbs"><a href="/">${t('nav.games')}</a></p>
 <h1>${game.title}</h1>
 <div class="game-layout">
-<aside class="game-side" aria-label="${game.title} at a glance">
-<p><a class="button" id="starter-kit" href="/games/${game.id}/starter-kit.zip" download>Download the starter kit</a></p>
-<p class="hint">The empty player, the Demo, the API's types (player.d.ts), a tsconfig.json and a README: how to play locally and submit.</p>
-<p><a class="button secondary" id="play-link" href="/games/${game.id}/play">Play in your browser</a></p>
-<h2>Limits</h2>
+<aside class="game-side" aria-label="${t('game.atAGlance', game.title)}">
+<p><a class="button" id="starter-kit" href="/games/${game.id}/starter-kit.zip" download>${t('game.downloadKit')}</a></p>
+<p class="hint">${t('game.kitHint')}</p>
+<p><a class="button secondary" id="play-link" href="/games/${game.id}/play">${t('game.playInBrowser')}</a></p>
+<h2>${t('game.limits')}</h2>
 <dl class="facts" id="limits">
-  <dt>CPU time</dt><dd>${seconds(game.defaultLimits.cpuBudgetMs)} per bot for the whole match</dd>
-  <dt>Memory</dt><dd>${game.defaultLimits.memoryMb} MiB</dd>
-  <dt>Players</dt><dd>${game.nbPlayers} per match</dd>
-  <dt>Qualified</dt><dd>${qualified} player${qualified === 1 ? '' : 's'}</dd>
+  <dt>${t('game.cpuTime')}</dt><dd>${t('game.cpuTimeValue', seconds(game.defaultLimits.cpuBudgetMs))}</dd>
+  <dt>${t('game.memory')}</dt><dd>${game.defaultLimits.memoryMb} MiB</dd>
+  <dt>${t('game.players')}</dt><dd>${t('game.playersValue', game.nbPlayers)}</dd>
+  <dt>${t('game.qualified')}</dt><dd>${t('game.qualifiedValue', qualified)}</dd>
 </dl>
-<h2>Built-in players</h2>
-<ul id="builtin-players">${Object.keys(game.bots.builtin).map((n) => html`<li>${n}${n === 'Dummy' ? ' (the gate: beat it to qualify)' : n === 'Null' ? ' (does nothing: the template)' : n === 'Demo' ? ' (a simple example)' : ''}</li>`)}</ul>
-<h2>Leaderboard</h2>
+<h2>${t('game.builtins')}</h2>
+<ul id="builtin-players">${Object.keys(game.bots.builtin).map((n) => html`<li>${n}${n === 'Dummy' ? t('game.dummyNote') : n === 'Null' ? t('game.nullNote') : n === 'Demo' ? t('game.demoNote') : ''}</li>`)}</ul>
+<h2>${t('home.leaderboard')}</h2>
 ${leaderboardTable(top.players, game)}
-<p><a href="/games/${game.id}/leaderboard">The whole leaderboard</a></p>
+<p><a href="/games/${game.id}/leaderboard">${t('game.wholeLeaderboard')}</a></p>
 </aside>
 <section class="statement" id="statement" aria-labelledby="statement-h"${lang ? html` lang="${lang}"` : ''}>
-<h2 id="statement-h" class="visually-hidden">Statement</h2>
-${langs.length > 1 ? html`<nav class="lang-switch" aria-label="Statement language"><ul>${langs.map((l) => html`<li>${l === lang ? html`<span aria-current="true"><strong>${LANGUAGES[l] ?? l}</strong></span>` : html`<a href="/games/${game.id}?lang=${l}" hreflang="${l}" lang="${l}">${LANGUAGES[l] ?? l}</a>`}</li>`)}</ul></nav>` : ''}
-${statement ?? html`<p class="muted">No statement yet.</p>`}
+<h2 id="statement-h" class="visually-hidden">${t('game.statement')}</h2>
+${lang && lang !== request.lang && !asked ? html`<p class="notice" id="statement-fallback">${t('game.statementFallback', LANGUAGE_NAMES[request.lang], isLang(lang) ? LANGUAGE_NAMES[lang] : lang)}</p>` : ''}
+${langs.length > 1 ? html`<nav class="lang-switch" aria-label="${t('game.statementLanguage')}"><ul>${langs.map((l) => html`<li>${l === lang ? html`<span aria-current="true"><strong>${LANGUAGES[l] ?? l}</strong></span>` : html`<a href="/games/${game.id}?statement=${l}" hreflang="${l}" lang="${l}">${LANGUAGES[l] ?? l}</a>`}</li>`)}</ul></nav>` : ''}
+${statement ?? html`<p class="muted">${t('game.noStatement')}</p>`}
 </section>
 </div>
 <section id="latest-matches" aria-labelledby="latest-matches-h">
-<h2 id="latest-matches-h">Latest matches</h2>
-${latest.length ? html`${matchesTable(latest, games, 'latest-matches-table')}<p><a href="/matches?game=${game.id}">All ${game.title} matches</a></p>` : html`<p class="muted">No match yet.</p>`}
+<h2 id="latest-matches-h">${t('home.latestMatches')}</h2>
+${latest.length ? html`${matchesTable(latest, games, 'latest-matches-table')}<p><a href="/matches?game=${game.id}">${t('game.allMatches', game.title)}</a></p>` : html`<p class="muted">${t('home.noMatch')}</p>`}
 </section>`,
       });
     },

@@ -15,16 +15,18 @@ import { readLeaderboard, type LeaderboardEntry } from '../../ratings/leaderboar
 import { html, type Html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { matchesTable, pager, when } from './matches.ts';
+import { t, th, word } from '../i18n/index.ts';
+import { escapeHtml } from '../html.ts';
 
 export const LEADERBOARD_PAGE = 50;
 
 export const playerLink = (name: string, game?: string) => html`<a href="/players/${encodeURIComponent(name)}${game ? `?game=${encodeURIComponent(game)}` : ''}">${name}</a>`;
 
 export function leaderboardTable(rows: LeaderboardEntry[], game: AnyGame, id = 'leaderboard'): Html {
-  if (rows.length === 0) return html`<p class="muted" id="${id}">No qualified player yet: be the first to beat the Dummy.</p>`;
+  if (rows.length === 0) return html`<p class="muted" id="${id}">${t('lb.none')}</p>`;
   return html`<div class="table-wrap"><table id="${id}">
-<caption class="visually-hidden">${game.title} leaderboard</caption>
-<thead><tr><th scope="col" class="num">Rank</th><th scope="col">Player</th><th scope="col">Owner</th><th scope="col" class="num">Rating</th><th scope="col" class="num">Matches</th></tr></thead>
+<caption class="visually-hidden">${t('lb.caption', game.title)}</caption>
+<thead><tr><th scope="col" class="num">${t('lb.rank')}</th><th scope="col">${t('lb.player')}</th><th scope="col">${t('lb.owner')}</th><th scope="col" class="num">${t('lb.rating')}</th><th scope="col" class="num">${t('lb.matches')}</th></tr></thead>
 <tbody>${rows.map(
     (r) => html`<tr><td class="num">${r.rank}</td><td>${playerLink(r.player, game.id)}</td><td>${r.owner}</td><td class="num">${r.rating.toFixed(2)}</td><td class="num">${r.matchesPlayed}</td></tr>`,
   )}</tbody>
@@ -33,7 +35,7 @@ export function leaderboardTable(rows: LeaderboardEntry[], game: AnyGame, id = '
 
 export async function gameOr404(id: string): Promise<AnyGame> {
   const game = (await loadGames()).get(id);
-  if (!game) throw notFound(`There is no game "${id}". The games are: ${[...(await loadGames()).keys()].join(', ')}.`);
+  if (!game) throw notFound(t('lb.noGame', id, [...(await loadGames()).keys()].join(', ')));
   return game;
 }
 
@@ -57,16 +59,16 @@ export default async function leaderboardPages(app: FastifyInstance) {
       const { page } = request.query;
       const { total, players: rows } = await readLeaderboard(db, game.id, LEADERBOARD_PAGE, (page - 1) * LEADERBOARD_PAGE);
       const pages = Math.max(1, Math.ceil(total / LEADERBOARD_PAGE));
-      if (page > pages) throw notFound(`The leaderboard has ${pages} page${pages === 1 ? '' : 's'}; there is no page ${page}.`);
+      if (page > pages) throw notFound(t('lb.noPage', pages, page));
       return sendPage(reply, {
-        title: `${game.title} leaderboard`,
+        title: t('lb.caption', game.title),
         user: request.user,
         nav: '/',
-        body: html`<p class="breadcrumbs"><a href="/">Games</a> › <a href="/games/${game.id}">${game.title}</a></p>
-<h1>${game.title} leaderboard</h1>
-<p>${total} qualified player${total === 1 ? '' : 's'}, ordered by rating (OpenSkill: μ − 3σ, a cautious estimate that rises as a player's results settle).</p>
+        body: html`<p class="breadcrumbs"><a href="/">${t('nav.games')}</a> › <a href="/games/${game.id}">${game.title}</a></p>
+<h1>${t('lb.caption', game.title)}</h1>
+<p>${t('lb.intro', total)}</p>
 ${leaderboardTable(rows, game)}
-${pager({ page, pages, href: (p) => `/games/${game.id}/leaderboard${p > 1 ? `?page=${p}` : ''}`, label: 'Leaderboard pages' })}`,
+${pager({ page, pages, href: (p) => `/games/${game.id}/leaderboard${p > 1 ? `?page=${p}` : ''}`, label: t('lb.pages') })}`,
       });
     },
   );
@@ -83,62 +85,62 @@ ${pager({ page, pages, href: (p) => `/games/${game.id}/leaderboard${p > 1 ? `?pa
     async (request, reply) => {
       const { name } = request.params;
       const games = await loadGames();
-      if (request.query.game && !games.has(request.query.game)) throw notFound(`There is no game "${request.query.game}".`);
+      if (request.query.game && !games.has(request.query.game)) throw notFound(t('lb.noGameShort', request.query.game));
       const profile = await readPlayerProfile(db, name, { game: request.query.game, matches: 20 });
-      if (!profile) throw notFound(`There is no player named "${name}"${request.query.game ? ` in ${request.query.game}` : ''}.`);
+      if (!profile) throw notFound(t('lb.noPlayer', name, request.query.game ?? ''));
       const sections: Html[] = [];
       const me = request.user;
       for (const p of profile.games) {
         const mine = me ? await challengeableSubmissions(db, me.id, p.game) : [];
         const challengeForm =
           me && mine.length > 0
-            ? html`<h3>Challenge ${profile.name}</h3>
+            ? html`<h3>${t('lb.challenge', profile.name)}</h3>
 <form method="post" action="/players/${encodeURIComponent(profile.name)}/challenge" class="challenge-form" id="challenge-${p.game}">
 <input type="hidden" name="game" value="${p.game}">
-${select({ name: 'submission', label: 'Your bot', options: mine.map((s) => ({ value: String(s.id), label: `${s.player} v${s.version} (${s.status})` })) })}
-${[1, 2, 3].map((i) => field({ name: `opponent${i}`, label: `Opponent ${i}`, value: i === 1 && p.qualified ? profile.name : '', hint: i === 1 ? 'A qualified player of this game, or a built-in (Dummy, Demo, Null); empty seats are Dummies.' : undefined, attrs: html`maxlength="64"` }))}
-${field({ name: 'seed', label: 'Seed (empty: random)', type: 'number', attrs: html`min="0" max="2147483647"` })}
-<p><button type="submit">Play the challenge</button> <span class="hint">Unrated; at most ${app.deps.config.challengesPerHour} an hour.</span></p>
+${select({ name: 'submission', label: t('lb.yourBot'), options: mine.map((s) => ({ value: String(s.id), label: `${s.player} v${s.version} (${word(s.status)})` })) })}
+${[1, 2, 3].map((i) => field({ name: `opponent${i}`, label: t('lb.opponent', i), value: i === 1 && p.qualified ? profile.name : '', hint: i === 1 ? t('lb.opponentHint') : undefined, attrs: html`maxlength="64"` }))}
+${field({ name: 'seed', label: t('lb.seed'), type: 'number', attrs: html`min="0" max="2147483647"` })}
+<p><button type="submit">${t('lb.play')}</button> <span class="hint">${t('lb.unrated', app.deps.config.challengesPerHour)}</span></p>
 </form>`
             : '';
         const game = games.get(p.game);
         const title = game?.title ?? p.game;
         const { rating, ratingHistory: history } = p;
         const chartId = `rating-chart-${p.game}`;
-        const points = history.map((h) => ({ y: h.rating, label: `match ${h.matchId}` }));
+        const points = history.map((h) => ({ y: h.rating, label: t('lb.matchN', h.matchId) }));
         const first = history[0];
         const last = history.at(-1);
         sections.push(html`<section class="player-game" id="game-${p.game}" aria-labelledby="game-${p.game}-h">
 <h2 id="game-${p.game}-h">${title}</h2>
 <dl class="facts">
-  <dt>Status</dt><dd>${p.qualified ? html`<span class="badge qualified">qualified</span> (name locked${p.lockedAt ? html` ${when(p.lockedAt)}` : ''})` : html`<span class="badge queued">not qualified yet</span>`}</dd>
-  ${rating ? html`<dt>Rank</dt><dd>${rating.rank ? html`${rating.rank} on the <a href="/games/${p.game}/leaderboard">leaderboard</a>` : 'not ranked (not qualified)'}</dd>
-  <dt>Rating</dt><dd><span class="rating">${rating.rating.toFixed(2)}</span> <span class="muted">(μ ${rating.mu.toFixed(2)}, σ ${rating.sigma.toFixed(2)})</span></dd>
-  <dt>Matches</dt><dd>${rating.matchesPlayed} ranked</dd>` : ''}
+  <dt>${t('lb.status')}</dt><dd>${p.qualified ? html`<span class="badge qualified">${t('lb.qualified')}</span> ${t('lb.nameLocked')}${p.lockedAt ? html` ${when(p.lockedAt)}` : ''})` : html`<span class="badge queued">${t('lb.notQualified')}</span>`}</dd>
+  ${rating ? html`<dt>${t('lb.rank')}</dt><dd>${rating.rank ? th('lb.onThe_html', rating.rank, `/games/${escapeHtml(p.game)}/leaderboard`) : t('lb.notRanked')}</dd>
+  <dt>${t('lb.rating')}</dt><dd><span class="rating">${rating.rating.toFixed(2)}</span> <span class="muted">(μ ${rating.mu.toFixed(2)}, σ ${rating.sigma.toFixed(2)})</span></dd>
+  <dt>${t('lb.matches')}</dt><dd>${t('lb.ranked', rating.matchesPlayed)}</dd>` : ''}
 </dl>
-<h3>Rating history</h3>
+<h3>${t('lb.history')}</h3>
 ${points.length === 0
-  ? html`<p class="muted">No ranked match yet.</p>`
+  ? html`<p class="muted">${t('lb.noRanked')}</p>`
   : html`${lineChart({
       id: chartId,
-      title: `${profile.name}'s rating in ${title}`,
-      description: `${points.length} ranked match${points.length === 1 ? '' : 'es'}: from ${first!.rating.toFixed(2)} after match ${first!.matchId} to ${last!.rating.toFixed(2)} after match ${last!.matchId}.`,
+      title: t('lb.chartTitle', profile.name, title),
+      description: t('lb.chartDesc', points.length, first!.rating.toFixed(2), first!.matchId, last!.rating.toFixed(2), last!.matchId),
       points,
       format: (v) => v.toFixed(1),
     })}
-<details class="chart-data"><summary>The rating history as a table</summary>
-<div class="table-wrap"><table id="rating-history-${p.game}"><thead><tr><th scope="col">After match</th><th scope="col">When</th><th scope="col" class="num">Rating</th><th scope="col" class="num">μ</th><th scope="col" class="num">σ</th></tr></thead>
+<details class="chart-data"><summary>${t('lb.asTable')}</summary>
+<div class="table-wrap"><table id="rating-history-${p.game}"><thead><tr><th scope="col">${t('lb.afterMatch')}</th><th scope="col">${t('lb.when')}</th><th scope="col" class="num">${t('lb.rating')}</th><th scope="col" class="num">μ</th><th scope="col" class="num">σ</th></tr></thead>
 <tbody>${history.map((h) => html`<tr><td><a href="/matches/${h.matchId}">${h.matchId}</a></td><td>${when(h.at)}</td><td class="num">${h.rating.toFixed(2)}</td><td class="num">${h.mu.toFixed(2)}</td><td class="num">${h.sigma.toFixed(2)}</td></tr>`)}</tbody></table></div>
 </details>`}
-<h3>Versions</h3>
-<div class="table-wrap"><table id="versions-${p.game}"><thead><tr><th scope="col" class="num">Version</th><th scope="col">Submitted</th><th scope="col">Status</th><th scope="col">Reason</th></tr></thead>
+<h3>${t('lb.versions')}</h3>
+<div class="table-wrap"><table id="versions-${p.game}"><thead><tr><th scope="col" class="num">${t('lb.version')}</th><th scope="col">${t('lb.submitted')}</th><th scope="col">${t('lb.status')}</th><th scope="col">${t('lb.reason')}</th></tr></thead>
 <tbody>${p.versions.map(
           (v) =>
-            html`<tr><td class="num">${me && (me.isAdmin || me.username === profile.owner) ? html`<a href="/submissions/${v.submissionId}">${v.version}</a>` : v.version}</td><td>${when(v.createdAt)}</td><td><span class="badge ${v.status}">${v.status}</span>${v.submissionId === p.qualifiedSubmissionId ? ' (the qualified version)' : ''}</td><td>${v.reason ?? ''}</td></tr>`,
+            html`<tr><td class="num">${me && (me.isAdmin || me.username === profile.owner) ? html`<a href="/submissions/${v.submissionId}">${v.version}</a>` : v.version}</td><td>${when(v.createdAt)}</td><td><span class="badge ${v.status}">${word(v.status)}</span>${v.submissionId === p.qualifiedSubmissionId ? t('lb.theQualified') : ''}</td><td>${v.reason ?? ''}</td></tr>`,
         )}</tbody></table></div>
-<h3>Recent matches</h3>
-${p.recentMatches.length ? matchesTable(p.recentMatches, games, `recent-matches-${p.game}`) : html`<p class="muted">No match yet.</p>`}
-<p><a href="/matches?player=${encodeURIComponent(profile.name)}&amp;game=${encodeURIComponent(p.game)}">All of ${profile.name}'s matches in ${title}</a></p>
+<h3>${t('lb.recent')}</h3>
+${p.recentMatches.length ? matchesTable(p.recentMatches, games, `recent-matches-${p.game}`) : html`<p class="muted">${t('matches.noMatch')}</p>`}
+<p><a href="/matches?player=${encodeURIComponent(profile.name)}&amp;game=${encodeURIComponent(p.game)}">${t('lb.allOf', profile.name, title)}</a></p>
 ${challengeForm}
 </section>`);
       }
@@ -147,7 +149,7 @@ ${challengeForm}
         user: request.user,
         nav: '/',
         body: html`<h1>${profile.name}</h1>
-<p>A player of <strong>${profile.owner}</strong>.</p>
+<p>${th('lb.playerOf_html', escapeHtml(profile.owner))}</p>
 ${sections}`,
       });
     },

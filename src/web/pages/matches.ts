@@ -17,6 +17,8 @@ import { html, type Html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { idParams } from '../../server/schemas.ts';
 import { GateStep, MATCH_KINDS } from '../../domain/statuses.ts';
+import { t, th, word } from '../i18n/index.ts';
+import { escapeHtml } from '../html.ts';
 
 export type MatchView = ReturnType<typeof matchOut>;
 
@@ -33,33 +35,33 @@ export function when(d: Date | string | null): Html | string {
 export function pager(o: { page: number; pages: number; href: (page: number) => string; label: string }): Html | string {
   if (o.pages <= 1) return '';
   return html`<nav class="pager" aria-label="${o.label}">
-${o.page > 1 ? html`<a rel="prev" href="${o.href(o.page - 1)}">← Newer</a>` : html`<span class="muted">← Newer</span>`}
-<span>Page ${o.page} of ${o.pages}</span>
-${o.page < o.pages ? html`<a rel="next" href="${o.href(o.page + 1)}">Older →</a>` : html`<span class="muted">Older →</span>`}
+${o.page > 1 ? html`<a rel="prev" href="${o.href(o.page - 1)}">${t('matches.newer')}</a>` : html`<span class="muted">${t('matches.newer')}</span>`}
+<span>${t('matches.pageOf', o.page, o.pages)}</span>
+${o.page < o.pages ? html`<a rel="next" href="${o.href(o.page + 1)}">${t('matches.older')}</a>` : html`<span class="muted">${t('matches.older')}</span>`}
 </nav>`;
 }
 
 const seatSwatch = (seat: number) => html`<span class="seat seat-${seat}" aria-hidden="true"></span>`;
 
 function playerCell(p: MatchView['participants'][number], game: string): Html {
-  if (p.builtin) return html`${p.name} <span class="muted">(built-in)</span>`;
+  if (p.builtin) return html`${p.name} <span class="muted">${t('matches.builtin')}</span>`;
   return html`<a href="/players/${encodeURIComponent(p.name)}?game=${encodeURIComponent(game)}">${p.name}</a>`;
 }
 
 /** Matches as a table: id, game, kind, when, players with seat colours and scores, winner, status. On a phone each row stacks, its cells named by data-label (site.css's table.stacks). */
 export function matchesTable(matches: MatchView[], games: Map<string, AnyGame>, id = 'matches'): Html {
   return html`<div class="table-wrap"><table id="${id}" class="matches stacks">
-<thead><tr><th scope="col">Match</th><th scope="col">Game</th><th scope="col">Kind</th><th scope="col">When</th><th scope="col">Players and scores</th><th scope="col">Winner</th><th scope="col">Status</th></tr></thead>
+<thead><tr><th scope="col">${t('matches.match')}</th><th scope="col">${t('matches.game')}</th><th scope="col">${t('matches.kind')}</th><th scope="col">${t('matches.when')}</th><th scope="col">${t('matches.playersScores')}</th><th scope="col">${t('matches.winner')}</th><th scope="col">${t('matches.status')}</th></tr></thead>
 <tbody>${matches.map((m) => {
     const winner = m.winnerSeat !== null ? m.participants.find((p) => p.seat === m.winnerSeat) : undefined;
     return html`<tr data-match="${m.id}">
-<td data-label="Match"><a href="/matches/${m.id}">#${m.id}</a></td>
-<td data-label="Game">${games.get(m.game)?.title ?? m.game}</td>
-<td data-label="Kind">${m.kind}</td>
-<td data-label="When">${when(m.finishedAt ?? m.createdAt)}</td>
-<td data-label="Players"><ul class="seats">${m.participants.map((p) => html`<li>${seatSwatch(p.seat)}<span class="visually-hidden">seat ${p.seat}: </span>${playerCell(p, m.game)}${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozen ? html` <span class="badge failed" title="${p.frozen.reason}">out</span>` : ''}</li>`)}</ul></td>
-<td data-label="Winner">${winner ? html`${seatSwatch(winner.seat)}${winner.name}` : ''}</td>
-<td data-label="Status"><span class="badge ${m.status}">${m.status}</span></td>
+<td data-label="${t('matches.match')}"><a href="/matches/${m.id}">#${m.id}</a></td>
+<td data-label="${t('matches.game')}">${games.get(m.game)?.title ?? m.game}</td>
+<td data-label="${t('matches.kind')}">${word(m.kind)}</td>
+<td data-label="${t('matches.when')}">${when(m.finishedAt ?? m.createdAt)}</td>
+<td data-label="${t('matches.playersScores')}"><ul class="seats">${m.participants.map((p) => html`<li>${seatSwatch(p.seat)}<span class="visually-hidden">${t('matches.seat', p.seat)}</span>${playerCell(p, m.game)}${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozen ? html` <span class="badge failed" title="${p.frozen.reason}">${word('out')}</span>` : ''}</li>`)}</ul></td>
+<td data-label="${t('matches.winner')}">${winner ? html`${seatSwatch(winner.seat)}${winner.name}` : ''}</td>
+<td data-label="${t('matches.status')}"><span class="badge ${m.status}">${word(m.status)}</span></td>
 </tr>`;
   })}</tbody>
 </table></div>`;
@@ -102,14 +104,14 @@ export default async function matchPages(app: FastifyInstance) {
       const kind = request.query.kind?.trim() || undefined;
       // mine=1: the challenges I asked for (logged in).
       const mine = request.query.mine === '1' || request.query.mine === 'true';
-      if (mine && !request.user) throw unauthorized('Log in to see the challenges you asked for.');
+      if (mine && !request.user) throw unauthorized(t('matches.loginForChallenges'));
       const { page } = request.query;
-      if (game && !games.has(game)) throw badRequest(`Unknown game "${game}": choose one of ${[...games.keys()].join(', ')}.`);
-      if (kind && !(MATCH_KINDS as readonly string[]).includes(kind)) throw badRequest(`Unknown kind of match "${kind}": choose one of ${MATCH_KINDS.join(', ')}.`);
+      if (game && !games.has(game)) throw badRequest(t('matches.unknownGame', game, [...games.keys()].join(', ')));
+      if (kind && !(MATCH_KINDS as readonly string[]).includes(kind)) throw badRequest(t('matches.unknownKind', kind, MATCH_KINDS.join(', ')));
       if (player) {
         const builtin = [...games.values()].some((g) => Object.keys(g.bots.builtin).some((n) => n.toLowerCase() === player.toLowerCase()));
         if (!builtin && !(await db.playerName.findFirst({ where: { nameLower: player.toLowerCase() }, select: { id: true } }))) {
-          throw badRequest(`There is no player named "${player}".`);
+          throw badRequest(t('matches.noPlayer', player));
         }
       }
       const result = await listMatches(db, {
@@ -133,20 +135,20 @@ export default async function matchPages(app: FastifyInstance) {
       };
       const filtered = game || player || kind || mine;
       return sendPage(reply, {
-        title: mine ? 'My challenges' : 'Matches',
+        title: mine ? t('matches.myChallenges') : t('matches.title'),
         user: request.user,
         nav: mine ? '/matches?kind=challenge&mine=1' : '/matches',
-        body: html`<h1>${mine ? 'My challenges' : 'Matches'}</h1>
-<form method="get" action="/matches" id="matches-filter" class="filters" role="search" aria-label="Filter matches">
-${select({ name: 'game', label: 'Game', value: game ?? '', options: [{ value: '', label: 'Any game' }, ...[...games.values()].map((g) => ({ value: g.id, label: g.title }))] })}
-${field({ name: 'player', label: 'Player', type: 'search', value: player ?? '', attrs: html`maxlength="64" autocomplete="off"` })}
-${select({ name: 'kind', label: 'Kind', value: kind ?? '', options: [{ value: '', label: 'Any kind' }, ...MATCH_KINDS.map((k) => ({ value: k, label: k }))] })}
+        body: html`<h1>${mine ? t('matches.myChallenges') : t('matches.title')}</h1>
+<form method="get" action="/matches" id="matches-filter" class="filters" role="search" aria-label="${t('matches.filter')}">
+${select({ name: 'game', label: t('matches.game'), value: game ?? '', options: [{ value: '', label: t('matches.anyGame') }, ...[...games.values()].map((g) => ({ value: g.id, label: g.title }))] })}
+${field({ name: 'player', label: t('matches.player'), type: 'search', value: player ?? '', attrs: html`maxlength="64" autocomplete="off"` })}
+${select({ name: 'kind', label: t('matches.kind'), value: kind ?? '', options: [{ value: '', label: t('matches.anyKind') }, ...MATCH_KINDS.map((k) => ({ value: k, label: word(k) }))] })}
 ${mine ? html`<input type="hidden" name="mine" value="1">` : ''}
-<div><button type="submit">Filter</button>${filtered ? html` <a href="/matches" id="matches-filter-clear">Clear</a>` : ''}</div>
+<div><button type="submit">${t('matches.filterButton')}</button>${filtered ? html` <a href="/matches" id="matches-filter-clear">${t('matches.clear')}</a>` : ''}</div>
 </form>
-<p id="matches-count" role="status">${result.total} match${result.total === 1 ? '' : 'es'}${filtered ? ' with these filters' : ''}${pages > 1 ? `, page ${Math.min(page, pages)} of ${pages}` : ''}.</p>
-${result.matches.length ? matchesTable(result.matches, games) : html`<p class="muted" id="matches-empty">${page > pages ? 'There is no such page.' : 'No match yet.'}</p>`}
-${pager({ page, pages, href, label: 'Match pages' })}`,
+<p id="matches-count" role="status">${t('matches.count', result.total, Boolean(filtered), Math.min(page, pages), pages)}</p>
+${result.matches.length ? matchesTable(result.matches, games) : html`<p class="muted" id="matches-empty">${page > pages ? t('matches.noSuchPage') : t('matches.noMatch')}</p>`}
+${pager({ page, pages, href, label: t('matches.pages') })}`,
       });
     },
   );
@@ -166,10 +168,10 @@ ${pager({ page, pages, href, label: 'Match pages' })}`,
         },
       },
     });
-    if (!m) throw notFound(`There is no match ${request.params.id}.`);
+    if (!m) throw notFound(t('matches.noMatchId', request.params.id));
     const games = await loadGames();
     const game = games.get(m.game);
-    const title = `${game?.title ?? m.game} ${m.kind} match #${m.id}`;
+    const title = t('matches.pageTitle', game?.title ?? m.game, word(m.kind), m.id);
     const out = matchOut(m);
     const me = request.user;
     const extra = new Map(m.participants.map((p) => [p.seat, { owner: p.player?.owner.username ?? null, userId: p.submission?.userId ?? null }]));
@@ -178,30 +180,30 @@ ${pager({ page, pages, href, label: 'Match pages' })}`,
     const mine = out.participants.filter((p) => me && (me.isAdmin || extra.get(p.seat)?.userId === me.id));
     const done = m.status === 'done';
     const resultTable = html`<div class="table-wrap"><table id="match-result" class="stacks">
-<caption>Final result${done ? '' : ' (not played yet)'}</caption>
-<thead><tr><th scope="col">Seat</th><th scope="col">Player</th><th scope="col">Owner</th><th scope="col" class="num">Score</th><th scope="col" class="num">Rank</th><th scope="col" class="num">CPU ms</th><th scope="col" class="num">% of budget</th><th scope="col">Out</th></tr></thead>
+<caption>${t('matches.finalResult')}${done ? '' : t('matches.notPlayed')}</caption>
+<thead><tr><th scope="col">${t('matches.seatCol')}</th><th scope="col">${t('matches.player')}</th><th scope="col">${t('matches.owner')}</th><th scope="col" class="num">${t('matches.score')}</th><th scope="col" class="num">${t('matches.rank')}</th><th scope="col" class="num">${t('matches.cpuMs')}</th><th scope="col" class="num">${t('matches.budget')}</th><th scope="col">${t('matches.out')}</th></tr></thead>
 <tbody>${out.participants.map((p) => html`<tr data-seat="${p.seat}">
-<td data-label="Seat">${seatSwatch(p.seat)}${p.seat}</td>
-<td data-label="Player">${playerCell(p, m.game)}</td>
-<td data-label="Owner">${extra.get(p.seat)?.owner ?? ''}</td>
-<td data-label="Score" class="num">${p.score ?? ''}</td>
-<td data-label="Rank" class="num">${p.rank ?? ''}</td>
-<td data-label="CPU ms" class="num">${p.cpuMs !== null ? Math.round(p.cpuMs) : ''}</td>
-<td data-label="% of budget" class="num">${p.cpuMs !== null && budget ? `${((100 * p.cpuMs) / budget).toFixed(1)}%` : ''}</td>
-<td data-label="Out">${p.frozen ? html`<span class="badge failed">out</span> ${p.frozen.reason}${p.frozen.round !== null ? ` in round ${p.frozen.round}` : ''}${p.frozen.message ? html`: <code>${p.frozen.message}</code>` : ''}` : ''}</td>
+<td data-label="${t('matches.seatCol')}">${seatSwatch(p.seat)}${p.seat}</td>
+<td data-label="${t('matches.player')}">${playerCell(p, m.game)}</td>
+<td data-label="${t('matches.owner')}">${extra.get(p.seat)?.owner ?? ''}</td>
+<td data-label="${t('matches.score')}" class="num">${p.score ?? ''}</td>
+<td data-label="${t('matches.rank')}" class="num">${p.rank ?? ''}</td>
+<td data-label="${t('matches.cpuMs')}" class="num">${p.cpuMs !== null ? Math.round(p.cpuMs) : ''}</td>
+<td data-label="${t('matches.budget')}" class="num">${p.cpuMs !== null && budget ? `${((100 * p.cpuMs) / budget).toFixed(1)}%` : ''}</td>
+<td data-label="${t('matches.out')}">${p.frozen ? html`<span class="badge failed">${word('out')}</span> ${p.frozen.reason}${p.frozen.round !== null ? t('matches.inRound', p.frozen.round) : ''}${p.frozen.message ? html`: <code>${p.frozen.message}</code>` : ''}` : ''}</td>
 </tr>`)}</tbody>
 </table></div>`;
     let main: Html;
     if (m.status === 'queued' || m.status === 'running') {
-      main = html`<p class="notice" id="match-status" role="status"><span class="badge ${m.status}">${m.status}</span> This match ${m.status === 'queued' ? 'is waiting for a match runner' : 'is being played'}: reload the page in a moment to watch it. <a href="/queue">How long the queue is</a>.</p>`;
+      main = html`<p class="notice" id="match-status" role="status"><span class="badge ${m.status}">${word(m.status)}</span> ${m.status === 'queued' ? t('matches.waiting') : t('matches.playing')} <a href="/queue">${t('matches.queueLink')}</a>.</p>`;
     } else if (m.status === 'failed') {
-      main = html`<p class="notice bad" id="match-status" role="alert"><span class="badge failed">failed</span> The match could not be played${m.error ? html`: <code>${m.error}</code>` : '.'}</p>`;
+      main = html`<p class="notice bad" id="match-status" role="alert"><span class="badge failed">${word('failed')}</span> ${t('matches.couldNotPlay')}${m.error ? html`: <code>${m.error}</code>` : '.'}</p>`;
     } else if (out.replay) {
       main = html`<div class="viewer" data-viewer data-replay="/api/matches/${m.id}/replay"></div>`;
     } else if (replayWasPruned(m)) {
-      main = html`<p class="notice" id="match-status">This match was played, but ${PRUNED_REPLAY_MESSAGE}.</p>`;
+      main = html`<p class="notice" id="match-status">${t('matches.pruned', PRUNED_REPLAY_MESSAGE)}</p>`;
     } else {
-      main = html`<p class="notice" id="match-status">This match has no replay.</p>`;
+      main = html`<p class="notice" id="match-status">${t('matches.noReplay')}</p>`;
     }
     return sendPage(reply, {
       title,
@@ -209,23 +211,23 @@ ${pager({ page, pages, href, label: 'Match pages' })}`,
       nav: '/matches',
       head: out.replay && done ? html`<link rel="stylesheet" href="/assets/viewer.css">` : undefined,
       scripts: out.replay && done ? ['viewer'] : undefined,
-      body: html`<p class="breadcrumbs"><a href="/matches">Matches</a> › <a href="/matches?game=${encodeURIComponent(m.game)}">${game?.title ?? m.game}</a></p>
+      body: html`<p class="breadcrumbs"><a href="/matches">${t('matches.title')}</a> › <a href="/matches?game=${encodeURIComponent(m.game)}">${game?.title ?? m.game}</a></p>
 <h1>${title}</h1>
 <dl class="facts">
-  <dt>Status</dt><dd><span class="badge ${m.status}">${m.status}</span></dd>
-  <dt>Seed</dt><dd>${m.seed}</dd>
-  ${limits ? html`<dt>Limits</dt><dd id="match-limits">${formatBudget(limits.cpuBudgetMs)} of CPU and ${limits.memoryMb} MiB of memory per bot</dd>` : ''}
-  ${m.finishedAt ? html`<dt>Finished</dt><dd>${when(m.finishedAt)}${m.durationMs !== null ? ` in ${(m.durationMs / 1000).toFixed(1)} s` : ''}</dd>` : html`<dt>Created</dt><dd>${when(m.createdAt)}</dd>`}
-  ${m.kind === 'gate' && m.submissionId !== null ? html`<dt>Gate</dt><dd>${m.gateStep === GateStep.selfplay ? 'self-play' : `Dummy match ${(m.gateIndex ?? 0) + 1} of ${GATE_DUMMY_MATCHES}`} of <a id="gate-submission" href="/submissions/${m.submissionId}">submission ${m.submissionId}</a></dd>` : ''}
-  ${m.tournamentId !== null ? html`<dt>Tournament</dt><dd><a id="match-tournament" href="/tournaments/${m.tournamentId}">tournament ${m.tournamentId}</a></dd>` : ''}
+  <dt>${t('matches.status')}</dt><dd><span class="badge ${m.status}">${word(m.status)}</span></dd>
+  <dt>${t('matches.seed')}</dt><dd>${m.seed}</dd>
+  ${limits ? html`<dt>${t('matches.limits')}</dt><dd id="match-limits">${t('matches.limitsValue', formatBudget(limits.cpuBudgetMs), limits.memoryMb)}</dd>` : ''}
+  ${m.finishedAt ? html`<dt>${t('matches.finished')}</dt><dd>${when(m.finishedAt)}${m.durationMs !== null ? t('matches.inSeconds', (m.durationMs / 1000).toFixed(1)) : ''}</dd>` : html`<dt>${t('matches.created')}</dt><dd>${when(m.createdAt)}</dd>`}
+  ${m.kind === 'gate' && m.submissionId !== null ? html`<dt>${t('matches.gate')}</dt><dd>${m.gateStep === GateStep.selfplay ? t('matches.selfPlay') : t('matches.dummyMatch', (m.gateIndex ?? 0) + 1, GATE_DUMMY_MATCHES)}${t('matches.ofSubmission')}<a id="gate-submission" href="/submissions/${m.submissionId}">${t('matches.submission', m.submissionId)}</a></dd>` : ''}
+  ${m.tournamentId !== null ? html`<dt>${t('matches.tournament')}</dt><dd><a id="match-tournament" href="/tournaments/${m.tournamentId}">${t('matches.tournamentN', m.tournamentId)}</a></dd>` : ''}
 </dl>
 ${main}
 ${resultTable}
 <div class="downloads" id="match-downloads">
-${out.replay ? html`<a class="button" id="download-replay" href="/api/matches/${m.id}/replay" download>Download the replay (${Math.max(1, Math.round(out.replay.sizeBytes / 1024))} KiB)</a>` : ''}
-${mine.map((p) => html`<a class="button secondary" id="download-log-${p.seat}" href="/matches/${m.id}/log/${p.seat}" download>Log of ${p.name} (seat ${p.seat})</a>`)}
+${out.replay ? html`<a class="button" id="download-replay" href="/api/matches/${m.id}/replay" download>${t('matches.downloadReplay', Math.max(1, Math.round(out.replay.sizeBytes / 1024)))}</a>` : ''}
+${mine.map((p) => html`<a class="button secondary" id="download-log-${p.seat}" href="/matches/${m.id}/log/${p.seat}" download>${t('matches.logOf', p.name, p.seat)}</a>`)}
 </div>
-${out.replay ? html`<p class="hint">Watch it offline with <code>npx arbiter view ${m.game}-${m.id}.replay.json.gz</code>, or check it with <code>npx arbiter verify</code>.</p>` : ''}`,
+${out.replay ? html`<p class="hint">${th('matches.offline_html', escapeHtml(`${m.game}-${m.id}.replay.json.gz`))}</p>` : ''}`,
     });
   });
 
@@ -239,15 +241,15 @@ ${out.replay ? html`<p class="hint">Watch it offline with <code>npx arbiter view
     },
     async (request, reply) => {
       const me = request.user;
-      if (!me) throw unauthorized('Log in to download your bot\'s log.');
+      if (!me) throw unauthorized(t('matches.loginForLog'));
       const m = await db.match.findUnique({
         where: { id: request.params.id },
         select: { id: true, game: true, participants: { where: { seat: request.params.seat }, select: { seat: true, name: true, log: true, submission: { select: { userId: true } } } } },
       });
-      if (!m) throw notFound(`There is no match ${request.params.id}.`);
+      if (!m) throw notFound(t('matches.noMatchId', request.params.id));
       const p = m.participants[0];
-      if (!p) throw notFound(`Match ${m.id} has no seat ${request.params.seat}.`);
-      if (!me.isAdmin && p.submission?.userId !== me.id) throw forbidden('Only the owner of a bot (or an admin) may read its log.');
+      if (!p) throw notFound(t('matches.noSeat', m.id, request.params.seat));
+      if (!me.isAdmin && p.submission?.userId !== me.id) throw forbidden(t('matches.logOwnerOnly'));
       return reply
         .type('text/plain; charset=utf-8')
         .header('content-disposition', `attachment; filename="${m.game}-${m.id}-seat${p.seat}.log.txt"`)

@@ -19,6 +19,8 @@ import { select } from '../forms.ts';
 import { pageUser } from './auth.ts';
 import { when } from './matches.ts';
 import { idParams } from '../../server/schemas.ts';
+import { t, th, word, type MessageKey } from '../i18n/index.ts';
+import { escapeHtml } from '../html.ts';
 
 /** A time as people read it, in UTC, with the machine-readable value. */
 export function formatTime(d: Date): Html {
@@ -31,7 +33,7 @@ export function formatBytes(n: number): string {
 
 export function statusBadge(status: string, id?: string): Html {
   const s = statusOut(status);
-  return html`<span class="badge ${s}"${id ? html` id="${id}"` : ''} data-status="${s}">${s}</span>`;
+  return html`<span class="badge ${s}"${id ? html` id="${id}"` : ''} data-status="${s}">${word(s)}</span>`;
 }
 
 const PAGE_NAMES = 20;
@@ -41,23 +43,31 @@ const VERSIONS_SHOWN = 30;
 /** A submission its owner or an admin may read: 404 if there is none, 403 for anyone else (as the API's source route). */
 async function ownSubmission(db: Db, me: AuthUser, id: number) {
   const s = await db.submission.findUnique({ where: { id }, select: submissionSelect });
-  if (!s) throw notFound(`There is no submission ${id}.`);
-  if (s.userId !== me.id && !me.isAdmin) throw forbidden('Only the owner of this submission (or an admin) may see it.');
+  if (!s) throw notFound(t('subs.none', id));
+  if (s.userId !== me.id && !me.isAdmin) throw forbidden(t('subs.ownerOnly'));
   return s;
 }
 
 type SubmissionRow = Awaited<ReturnType<typeof ownSubmission>>;
 
-const STATE_TEXT: Record<GateStepState, string> = {
-  pending: 'waiting',
-  running: 'running',
-  passed: 'passed',
-  failed: 'failed',
-  skipped: 'not played',
-  won: 'won',
-  lost: 'lost',
-  error: 'judge error',
+const STATE_TEXT: Record<GateStepState, MessageKey> = {
+  pending: 'gate.waiting',
+  running: 'gate.running',
+  passed: 'gate.passed',
+  failed: 'gate.failed',
+  skipped: 'gate.skipped',
+  won: 'gate.won',
+  lost: 'gate.lost',
+  error: 'gate.error',
 };
+
+/** A gate step's name in the page's language (data-label keeps the domain's own). */
+function stepLabel(step: { key: string; label: string }): string {
+  if (step.key === 'compile') return t('gate.compile');
+  if (step.key === GateStep.selfplay) return t('gate.selfPlay');
+  const m = /^Match (\d+) against (.+)$/.exec(step.label);
+  return m ? t('gate.matchAgainst', Number(m[1]), m[2]!) : step.label;
+}
 const STATE_BADGE: Record<GateStepState, string> = {
   pending: 'queued',
   running: 'running',
@@ -70,7 +80,7 @@ const STATE_BADGE: Record<GateStepState, string> = {
 };
 
 function stateBadge(state: GateStepState): Html {
-  return html`<span class="badge ${STATE_BADGE[state]}">${STATE_TEXT[state]}</span>`;
+  return html`<span class="badge ${STATE_BADGE[state]}">${t(STATE_TEXT[state] as 'gate.waiting')}</span>`;
 }
 
 /** The gate as it stands: summary, steps, verdict. Everything the live script swaps in. */
@@ -80,27 +90,27 @@ async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
   const { status, final } = gate;
   const byId = new Map(matches.map((m) => [m.id, m]));
 
-  const watch = (id: number, label: string) => html`<a href="/matches/${id}" id="watch-${id}" aria-label="Watch ${label} (match ${id})">Watch</a>`;
+  const watch = (id: number, label: string) => html`<a href="/matches/${id}" id="watch-${id}" aria-label="${t('gate.watchLabel', label, id)}">${t('gate.watch')}</a>`;
 
   const seats = (m: (typeof matches)[number]) => {
     const ps = [...m.participants].sort((a, b) => a.seat - b.seat);
     return html`<ol class="gate-seats">${ps.map(
-      (p) => html`<li${p.submissionId === s.id ? html` class="mine"` : ''}><span class="seat seat-${p.seat}" aria-hidden="true"></span><span class="visually-hidden">Seat ${p.seat + 1}: </span>${
-        p.submissionId === s.id ? html`<strong>${p.name}</strong> <span class="muted">(this bot)</span>` : p.name
-      }${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozenReason ? html` <span class="badge rejected" title="${p.frozenMessage ?? ''}">frozen, round ${p.frozenRound ?? 0} (${p.frozenReason})</span>` : ''}</li>`,
+      (p) => html`<li${p.submissionId === s.id ? html` class="mine"` : ''}><span class="seat seat-${p.seat}" aria-hidden="true"></span><span class="visually-hidden">${t('gate.seat', p.seat + 1)}</span>${
+        p.submissionId === s.id ? html`<strong>${p.name}</strong> <span class="muted">${t('gate.thisBot')}</span>` : p.name
+      }${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozenReason ? html` <span class="badge rejected" title="${p.frozenMessage ?? ''}">${t('gate.frozen', p.frozenRound ?? 0, p.frozenReason)}</span>` : ''}</li>`,
     )}</ol>`;
   };
 
   const HINTS: Record<string, string> = {
-    compile: 'The file parses, loads in a fresh sandbox and exposes the player API.',
-    selfplay: 'Four copies of the bot play each other; none may freeze.',
+    compile: t('gate.compileHint'),
+    selfplay: t('gate.selfPlayHint'),
   };
   const steps: HtmlValue[] = gate.steps.map((step) => {
     const m = step.matchId !== null ? byId.get(step.matchId) : undefined;
     const played = m !== undefined && m.status === 'done';
     const showSeats = step.key === GateStep.selfplay ? m !== undefined && m.participants.some((p) => p.score !== null) : played;
     return html`<li class="gate-step" data-step="${step.key}" data-state="${step.state}" data-label="${step.label}"${m && step.key !== GateStep.selfplay ? html` data-match-id="${m.id}"` : ''}>
-  <span class="gate-step-title">${step.label}</span> ${stateBadge(step.state)}${played ? html` ${watch(m.id, step.key === GateStep.selfplay ? 'the self-play match' : step.label.toLowerCase())}` : ''}${m && step.key !== GateStep.selfplay ? html` <span class="muted">seed ${m.seed}</span>` : ''}
+  <span class="gate-step-title">${stepLabel(step)}</span> ${stateBadge(step.state)}${played ? html` ${watch(m.id, step.key === GateStep.selfplay ? t('gate.selfPlayMatch') : stepLabel(step).toLowerCase())}` : ''}${m && step.key !== GateStep.selfplay ? html` <span class="muted">${t('gate.seed', m.seed)}</span>` : ''}
   ${HINTS[step.key] ? html`<p class="hint">${HINTS[step.key]}</p>` : ''}
   ${showSeats && m ? seats(m) : ''}
 </li>`;
@@ -108,29 +118,29 @@ async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
 
   let verdict: Html;
   if (status === 'qualified') {
-    verdict = html`<p><strong>Qualified.</strong> It beat ${GATE_OPPONENT} in all ${GATE_DUMMY_MATCHES} matches. The name ${s.player.name} is now locked 🔒 and the bot plays ranked matches.</p>`;
+    verdict = html`<p>${th('gate.qualified_html', GATE_OPPONENT, GATE_DUMMY_MATCHES, escapeHtml(s.player.name))}</p>`;
   } else if (status === 'rejected') {
-    verdict = html`<p><strong>Rejected.</strong> <span id="verdict-reason">${s.reason ?? 'no reason recorded'}</span></p>
+    verdict = html`<p><strong>${t('gate.rejected')}</strong> <span id="verdict-reason">${s.reason ?? t('gate.noReason')}</span></p>
 ${s.reasonLine !== null ? await sourceExcerpt(db, s.id, s.reasonLine) : ''}`;
   } else {
-    verdict = html`<p>Judging: <strong>${status}</strong>. ${status === 'queued' ? 'Waiting for a worker.' : 'This page follows the gate as it runs.'}</p>`;
+    verdict = html`<p>${t('gate.judging')}<strong>${word(status)}</strong>. ${status === 'queued' ? t('gate.waitingWorker') : t('gate.follows')}</p>`;
   }
 
   return html`<div id="gate-state" data-status="${status}" data-final="${final ? 'true' : 'false'}">
 <dl class="submission-facts">
-  <div><dt>Player</dt><dd id="submission-player">${s.player.name}${s.player.locked ? html` <span class="badge locked" title="name locked">🔒 locked</span>` : ''}</dd></div>
-  <div><dt>Game</dt><dd>${s.game}</dd></div>
-  <div><dt>Version</dt><dd>${s.version}</dd></div>
-  <div><dt>File</dt><dd class="mono">${s.filename} <span class="muted">(${formatBytes(s.sizeBytes)})</span></dd></div>
-  <div><dt>Submitted</dt><dd>${formatTime(s.createdAt)}</dd></div>
-  <div><dt>Status</dt><dd>${statusBadge(s.status, 'submission-status')}</dd></div>
+  <div><dt>${t('gate.player')}</dt><dd id="submission-player">${s.player.name}${s.player.locked ? html` <span class="badge locked" title="${t('gate.nameLocked')}">${t('gate.locked')}</span>` : ''}</dd></div>
+  <div><dt>${t('gate.game')}</dt><dd>${s.game}</dd></div>
+  <div><dt>${t('gate.version')}</dt><dd>${s.version}</dd></div>
+  <div><dt>${t('gate.file')}</dt><dd class="mono">${s.filename} <span class="muted">(${formatBytes(s.sizeBytes)})</span></dd></div>
+  <div><dt>${t('gate.submitted')}</dt><dd>${formatTime(s.createdAt)}</dd></div>
+  <div><dt>${t('gate.status')}</dt><dd>${statusBadge(s.status, 'submission-status')}</dd></div>
 </dl>
-<h2 id="gate-title">The ${GATE_OPPONENT} gate</h2>
+<h2 id="gate-title">${t('gate.title', GATE_OPPONENT)}</h2>
 <ol id="gate-timeline" class="gate-timeline" aria-labelledby="gate-title">
 ${steps}
 </ol>
 <section id="verdict" class="verdict ${status}" data-status="${final ? status : 'pending'}" aria-labelledby="verdict-title">
-<h2 id="verdict-title">Verdict</h2>
+<h2 id="verdict-title">${t('gate.verdict')}</h2>
 ${verdict}
 </section>
 </div>`;
@@ -148,7 +158,7 @@ async function sourceExcerpt(db: Db, id: number, line: number): Promise<HtmlValu
     const text = lines[n - 1]!.slice(0, 200);
     out.push(n === line ? html`<mark><span class="ln">${n}</span>${text}</mark>\n` : html`<span class="ln">${n}</span>${text}\n`);
   }
-  return html`<figure class="source-excerpt"><figcaption>Line ${line} of the file</figcaption><pre id="verdict-source"><code>${out}</code></pre></figure>`;
+  return html`<figure class="source-excerpt"><figcaption>${t('gate.line', line)}</figcaption><pre id="verdict-source"><code>${out}</code></pre></figure>`;
 }
 
 export default async function submissionPages(app: FastifyInstance) {
@@ -161,15 +171,15 @@ export default async function submissionPages(app: FastifyInstance) {
     const status = statusOut(s.status);
     const final = FINAL_STATUSES.has(status);
     const body = html`<h1>${s.player.name} <span class="muted">v${s.version}</span></h1>
-${s.disabledAt ? html`<p class="notice bad" id="submission-disabled">An admin disabled this submission ${when(s.disabledAt)}: it plays no ranked match and no challenge.</p>` : ''}
+${s.disabledAt ? html`<p class="notice bad" id="submission-disabled">${t('subs.disabled')}${when(s.disabledAt)}${t('subs.disabledTail')}</p>` : ''}
 <div id="gate-live" data-submission-id="${s.id}" data-final="${final ? 'true' : 'false'}">
 ${await renderTimeline(db, s)}
 </div>
 <div id="gate-announcer" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>
-<p id="gate-refresh"${final ? html` hidden` : ''}><a href="/submissions/${s.id}" id="gate-refresh-link">Refresh</a> <span class="muted">(this page also refreshes by itself while the gate runs)</span></p>
+<p id="gate-refresh"${final ? html` hidden` : ''}><a href="/submissions/${s.id}" id="gate-refresh-link">${t('subs.refresh')}</a> <span class="muted">${t('subs.refreshHint')}</span></p>
 ${me.isAdmin ? html`<form method="post" action="/admin/actions/submission" class="admin-box" id="admin-submission"><input type="hidden" name="id" value="${s.id}"><input type="hidden" name="back" value="/submissions/${s.id}">
-<p><strong>Admin</strong> (owner: ${s.user.username}): <button type="submit" name="action" value="disable" class="secondary">Disable</button> <button type="submit" name="action" value="enable" class="secondary">Enable</button> <button type="submit" name="action" value="rejudge" class="secondary">Rejudge</button></p></form>` : ''}
-<p class="submission-links"><a href="/submissions/${s.id}/source" id="source-link">Source</a> · <a href="/submissions/${s.id}/source?download=1" download="${s.filename}" id="source-download">Download</a> · <a href="/submissions">My submissions</a> · <a href="/submit?game=${s.game}">Submit a new version</a></p>`;
+<p><strong>${t('subs.admin')}</strong> ${t('subs.owner', s.user.username)}: <button type="submit" name="action" value="disable" class="secondary">${t('subs.disable')}</button> <button type="submit" name="action" value="enable" class="secondary">${t('subs.enable')}</button> <button type="submit" name="action" value="rejudge" class="secondary">${t('subs.rejudge')}</button></p></form>` : ''}
+<p class="submission-links"><a href="/submissions/${s.id}/source" id="source-link">${t('subs.source')}</a> · <a href="/submissions/${s.id}/source?download=1" download="${s.filename}" id="source-download">${t('subs.download')}</a> · <a href="/submissions">${t('nav.mySubmissions')}</a> · <a href="/submit?game=${s.game}">${t('subs.newVersion')}</a></p>`;
     return sendPage(reply, {
       title: `${s.player.name} v${s.version}`,
       user: request.user,
@@ -246,13 +256,13 @@ ${me.isAdmin ? html`<form method="post" action="/admin/actions/submission" class
       const query = (p: number) => `/submissions?${new URLSearchParams({ ...(game ? { game } : {}), ...(p > 1 ? { page: String(p) } : {}) }).toString()}`;
       const groups = ordered.map(
         (p) => html`<section class="player-group" id="player-${p.id}" data-player="${p.name}" data-locked="${p.locked ? 'true' : 'false'}" aria-labelledby="player-${p.id}-title">
-  <h2 id="player-${p.id}-title">${p.name} ${p.locked ? html`<span class="badge locked">🔒 locked</span>` : ''} <span class="muted game-id">${games.get(p.game)?.title ?? p.game}</span></h2>
-  ${p.locked ? html`<p class="hint">This name qualified: it is locked, so a new bot needs a new name.</p>` : ''}
+  <h2 id="player-${p.id}-title">${p.name} ${p.locked ? html`<span class="badge locked">${t('gate.locked')}</span>` : ''} <span class="muted game-id">${games.get(p.game)?.title ?? p.game}</span></h2>
+  ${p.locked ? html`<p class="hint">${t('subs.lockedHint')}</p>` : ''}
   <div class="table-wrap"><table>
-    <thead><tr><th scope="col">Version</th><th scope="col">Status</th><th scope="col">Submitted</th><th scope="col">File</th><th scope="col">Reason</th></tr></thead>
+    <thead><tr><th scope="col">${t('gate.version')}</th><th scope="col">${t('gate.status')}</th><th scope="col">${t('gate.submitted')}</th><th scope="col">${t('gate.file')}</th><th scope="col">${t('subs.reason')}</th></tr></thead>
     <tbody>${p.submissions.map(
       (v) => html`<tr id="submission-${v.id}">
-      <td><a href="/submissions/${v.id}">v${v.version}</a>${p.qualifiedSubmissionId === v.id ? html` <span class="muted">(qualified)</span>` : ''}</td>
+      <td><a href="/submissions/${v.id}">v${v.version}</a>${p.qualifiedSubmissionId === v.id ? html` <span class="muted">${t('subs.qualifiedNote')}</span>` : ''}</td>
       <td>${statusBadge(v.status)}</td>
       <td>${formatTime(v.createdAt)}</td>
       <td><a href="/submissions/${v.id}/source" class="mono">${v.filename}</a></td>
@@ -260,30 +270,30 @@ ${me.isAdmin ? html`<form method="post" action="/admin/actions/submission" class
     </tr>`,
     )}</tbody>
   </table></div>
-  ${p._count.submissions > VERSIONS_SHOWN ? html`<p class="muted">The ${VERSIONS_SHOWN} newest of ${p._count.submissions} versions.</p>` : ''}
+  ${p._count.submissions > VERSIONS_SHOWN ? html`<p class="muted">${t('subs.newest', VERSIONS_SHOWN, p._count.submissions)}</p>` : ''}
 </section>`,
       );
-      const gameOptions = [{ value: '', label: 'All games' }, ...[...games.values()].map((g) => ({ value: g.id, label: g.title }))];
-      const body = html`<h1>My submissions</h1>
+      const gameOptions = [{ value: '', label: t('subs.allGames') }, ...[...games.values()].map((g) => ({ value: g.id, label: g.title }))];
+      const body = html`<h1>${t('nav.mySubmissions')}</h1>
 <form method="get" action="/submissions" class="filters" id="submissions-filter">
-  ${select({ name: 'game', label: 'Game', options: gameOptions, value: game })}
-  <div><button type="submit">Show</button></div>
+  ${select({ name: 'game', label: t('gate.game'), options: gameOptions, value: game })}
+  <div><button type="submit">${t('subs.show')}</button></div>
 </form>
 ${
   ordered.length === 0
-    ? html`<p id="no-submissions">No submissions${game ? ` for ${games.get(game)?.title ?? game}` : ''} yet. <a href="/submit${game ? `?game=${game}` : ''}">Submit a bot</a>.</p>`
+    ? html`<p id="no-submissions">${t('subs.noneYet', game ? (games.get(game)?.title ?? game) : '')} <a href="/submit${game ? `?game=${game}` : ''}">${t('subs.submitBot')}</a>.</p>`
     : html`<div id="submissions-list">${groups}</div>`
 }
 ${
   pages > 1
-    ? html`<nav class="pager" aria-label="Pages">
-  ${pageNo > 1 ? html`<a href="${query(pageNo - 1)}" rel="prev">Newer</a>` : ''}
-  <span>Page ${pageNo} of ${pages}</span>
-  ${pageNo < pages ? html`<a href="${query(pageNo + 1)}" rel="next">Older</a>` : ''}
+    ? html`<nav class="pager" aria-label="${t('subs.pages')}">
+  ${pageNo > 1 ? html`<a href="${query(pageNo - 1)}" rel="prev">${t('subs.newer')}</a>` : ''}
+  <span>${t('matches.pageOf', pageNo, pages)}</span>
+  ${pageNo < pages ? html`<a href="${query(pageNo + 1)}" rel="next">${t('subs.older')}</a>` : ''}
 </nav>`
     : ''
 }`;
-      return sendPage(reply, { title: 'My submissions', user: request.user, nav: '/submissions', body });
+      return sendPage(reply, { title: t('nav.mySubmissions'), user: request.user, nav: '/submissions', body });
     },
   );
 }

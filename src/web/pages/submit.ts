@@ -17,8 +17,11 @@ import { sendPage } from '../layout.ts';
 import { errorSummary, field, select, type FieldErrors } from '../forms.ts';
 import { pageUser } from './auth.ts';
 import { formatBytes } from './submissions.ts';
+import { t, th } from '../i18n/index.ts';
+import { localizeRefusal } from '../i18n/refusals.ts';
+import { escapeHtml } from '../html.ts';
 
-const LABELS = { game: 'Game', file: 'Bot file' };
+const labels = () => ({ game: t('submit.game'), file: t('submit.file') });
 
 /** Which field an error code of createSubmission belongs to. */
 const GAME_ERRORS = new Set(['no-game', 'unknown-game', 'deadline-passed']);
@@ -33,36 +36,35 @@ export default async function submitPages(app: FastifyInstance) {
     const game = games.has(values.game) ? values.game : '';
     const deadlines = (await db.gameSetting.findMany({ where: { submissionDeadline: { not: null } }, orderBy: { game: 'asc' } })).filter((d) => games.has(d.game));
     const now = Date.now();
-    const body = html`<h1>Submit a bot</h1>
-${deadlines.length ? html`<ul class="notice" id="deadlines">${deadlines.map((d) => html`<li>${games.get(d.game)!.title}: submissions ${d.submissionDeadline!.getTime() <= now ? 'closed on' : 'close on'} ${when(d.submissionDeadline)}</li>`)}</ul>` : ''}
-<p>One JavaScript or TypeScript file that declares <code>export const GAME</code> and <code>export const PLAYER_NAME</code>
-(1 to 12 characters: A-Z a-z 0-9 _). It must beat Dummy in four matches to qualify; then its name is locked.</p>
-${errorSummary(errors, LABELS)}
+    const body = html`<h1>${t('submit.title')}</h1>
+${deadlines.length ? html`<ul class="notice" id="deadlines">${deadlines.map((d) => html`<li>${d.submissionDeadline!.getTime() <= now ? t('submit.closedOn', games.get(d.game)!.title) : t('submit.closeOn', games.get(d.game)!.title)}${when(d.submissionDeadline)}</li>`)}</ul>` : ''}
+<p>${th('submit.intro_html')}</p>
+${errorSummary(errors, labels())}
 <form method="post" action="/submit" enctype="multipart/form-data" id="submit-form" novalidate>
   ${select({
     name: 'game',
-    label: 'Game',
-    options: [{ value: '', label: 'The one the file declares (GAME)' }, ...options],
+    label: t('submit.game'),
+    options: [{ value: '', label: t('submit.fileDeclares') }, ...options],
     value: game,
-    hint: 'Left as is, the file\'s export const GAME decides.',
+    hint: t('submit.gameHint'),
     errors,
   })}
   <div class="dropzone" id="dropzone">
     ${field({
       name: 'file',
-      label: 'Bot file',
+      label: t('submit.file'),
       type: 'file',
       required: true,
-      hint: `A .ts or .js file, at most ${formatBytes(max)}. You can also drop it here.${values.filename ? ` You chose ${values.filename}: choose it again.` : ''}`,
+      hint: `${t('submit.fileHint', formatBytes(max))}${values.filename ? t('submit.chooseAgain', values.filename) : ''}`,
       errors,
       attrs: html`accept=".ts,.js,.mts,.mjs,.cts,.cjs,text/typescript,text/javascript" data-max-bytes="${max}"`,
     })}
     <p class="dropzone-status" id="dropzone-status" aria-live="polite"></p>
   </div>
-  <p><button type="submit" id="submit-button">Submit</button></p>
+  <p><button type="submit" id="submit-button">${t('submit.button')}</button></p>
 </form>
-<p class="hint">From a terminal: <code>npx arbiter submit my-bot.ts --game ${game || 'moria'}</code> with a token from <a href="/account">your account</a>.</p>`;
-    return sendPage(reply, { title: 'Submit a bot', user: request.user, nav: '/submit', body, scripts: ['submit'] }, status);
+<p class="hint">${th('submit.terminal_html', escapeHtml(game || 'moria'))}</p>`;
+    return sendPage(reply, { title: t('submit.title'), user: request.user, nav: '/submit', body, scripts: ['submit'] }, status);
   }
 
   app.get<{ Querystring: { game?: string } }>('/submit', async (request, reply) => {
@@ -79,7 +81,7 @@ ${errorSummary(errors, LABELS)}
     const errors: FieldErrors = {};
     let status = 400;
     try {
-      if (!request.isMultipart()) throw badRequest('no file: choose your bot file', 'no-file');
+      if (!request.isMultipart()) throw badRequest(t('submit.noFile'), 'no-file');
       for await (const part of request.parts()) {
         if (part.type === 'file') {
           if (part.fieldname !== 'file') {
@@ -97,17 +99,17 @@ ${errorSummary(errors, LABELS)}
       }
     } catch (err) {
       const code = (err as { code?: string }).code;
-      if (code === 'FST_REQ_FILE_TOO_LARGE') err = tooLarge(`file too large: at most ${max} bytes (${formatBytes(max)})`);
-      else if (code === 'FST_FILES_LIMIT') err = badRequest('send one file only');
+      if (code === 'FST_REQ_FILE_TOO_LARGE') err = tooLarge(t('submit.tooLarge', max, formatBytes(max)));
+      else if (code === 'FST_FILES_LIMIT') err = badRequest(t('submit.oneFile'));
       const refused = asRefusal(err);
       if (!refused) throw err;
-      errors.file = refused.message;
+      errors.file = localizeRefusal(refused);
       status = refused.statusCode;
     }
-    if (!errors.file && source === undefined) errors.file = 'no file: choose your bot file (.ts or .js)';
+    if (!errors.file && source === undefined) errors.file = t('submit.noFile');
     // No game chosen: the file's own `export const GAME` says which (a mismatch is refused later).
     if (!game && source !== undefined && !errors.file) game = readBotHeader(source).game ?? '';
-    if (!game) errors.game = 'choose the game your bot plays';
+    if (!game) errors.game = t('submit.chooseGame');
     if (Object.keys(errors).length > 0 || source === undefined) return sendForm(request, reply, { game, filename }, errors, status);
 
     try {
@@ -116,7 +118,7 @@ ${errorSummary(errors, LABELS)}
     } catch (err) {
       const refused = asRefusal(err);
       if (!refused) throw err;
-      errors[refused.code && GAME_ERRORS.has(refused.code) ? 'game' : 'file'] = refused.message;
+      errors[refused.code && GAME_ERRORS.has(refused.code) ? 'game' : 'file'] = localizeRefusal(refused);
       return sendForm(request, reply, { game, filename }, errors, refused.statusCode);
     }
   });

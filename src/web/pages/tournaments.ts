@@ -28,6 +28,9 @@ import { sendPage } from '../layout.ts';
 import { errorSummary, field, select, type FieldErrors } from '../forms.ts';
 import { pageUser } from './auth.ts';
 import { formatTime } from './submissions.ts';
+import { t as tr, th, word } from '../i18n/index.ts';
+import { localizeRefusal } from '../i18n/refusals.ts';
+import { escapeHtml } from '../html.ts';
 
 /** Seconds between reloads of a tournament's page while it runs. */
 export const REFRESH_SECONDS = 5;
@@ -37,43 +40,43 @@ const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 function statusBadge(status: string): Html {
   const cls = status === 'finished' ? 'done' : status === 'running' ? 'running' : status === 'paused' ? 'failed' : 'queued';
-  return html`<span class="badge ${cls}">${status}</span>`;
+  return html`<span class="badge ${cls}">${word(status)}</span>`;
 }
 
 function seatCell(s: TournamentDetail['rounds'][number]['groups'][number]['seats'][number]): Html {
   const result = s.rank !== null ? html` <span class="muted">#${s.rank} · ${s.score ?? 0}</span>` : '';
   const name = s.builtin ? html`<span class="muted">${s.name}</span>` : s.fell ? html`<s>${s.name}</s>` : html`<strong>${s.name}</strong>`;
-  return html`<li class="group-seat" data-entry="${s.entry === null ? '' : String(s.entry)}" data-fell="${s.fell ? 'true' : 'false'}">${name}${result}${s.frozen ? html` <span class="badge failed">froze</span>` : ''}</li>`;
+  return html`<li class="group-seat" data-entry="${s.entry === null ? '' : String(s.entry)}" data-fell="${s.fell ? 'true' : 'false'}">${name}${result}${s.frozen ? html` <span class="badge failed">${tr('tour.froze')}</span>` : ''}</li>`;
 }
 
 function adminControls(d: { id: number; status: string }): Html {
   const post = (action: string, label: string, cls = '') =>
     html`<form method="post" action="/admin/tournaments/${d.id}/${action}" class="inline"><button type="submit"${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
-  return html`<p id="admin-controls">${d.status === 'scheduled' ? post('start', 'Start now (freeze the entries)') : ''}${d.status === 'running' ? post('pause', 'Pause', 'secondary') : ''}${d.status === 'paused' ? post('resume', 'Resume') : ''}</p>`;
+  return html`<p id="admin-controls">${d.status === 'scheduled' ? post('start', tr('tour.start')) : ''}${d.status === 'running' ? post('pause', tr('tour.pause'), 'secondary') : ''}${d.status === 'paused' ? post('resume', tr('tour.resume')) : ''}</p>`;
 }
 
 function tournamentBody(d: TournamentDetail, user: AuthUser | null): Html {
   const rounds = [...d.rounds].reverse().map(
     (r) => html`<section class="round" id="round-${r.round}" aria-labelledby="round-${r.round}-title">
-<h3 id="round-${r.round}-title">Round ${r.round}${r.final ? ' (final phase)' : ''}</h3>
+<h3 id="round-${r.round}-title">${tr('tour.round', r.round)}${r.final ? tr('tour.finalPhase') : ''}</h3>
 <div class="table-wrap"><table class="groups">
-<thead><tr><th scope="col">Group</th><th scope="col">Seats (rank · score)</th><th scope="col">Match</th><th scope="col">Replay it</th></tr></thead>
+<thead><tr><th scope="col">${tr('tour.group')}</th><th scope="col">${tr('tour.seats')}</th><th scope="col">${tr('tour.match')}</th><th scope="col">${tr('tour.replayIt')}</th></tr></thead>
 <tbody>${r.groups.map(
       (g) => html`<tr id="group-${r.round}-${g.group + 1}">
 <td>${g.group + 1}</td>
 <td><ol class="seats">${g.seats.map(seatCell)}</ol></td>
 <td>${
         g.match
-          ? html`<a href="/matches/${g.match.id}">#${g.match.id}</a> <span class="badge ${g.match.status}">${g.match.status}</span>${g.match.attempt > 0 ? html` <span class="muted">rerun ${g.match.attempt}</span>` : ''}${
+          ? html`<a href="/matches/${g.match.id}">#${g.match.id}</a> <span class="badge ${g.match.status}">${word(g.match.status)}</span>${g.match.attempt > 0 ? html` <span class="muted">${tr('tour.rerunN', g.match.attempt)}</span>` : ''}${
               g.match.status === 'failed'
-                ? html`<br><span class="muted">${g.match.error ?? 'the judge could not play it'}: waiting for an admin's rerun</span>${
+                ? html`<br><span class="muted">${g.match.error ?? tr('tour.couldNotPlay')}${tr('tour.waitingRerun')}</span>${
                     user?.isAdmin
-                      ? html`<form method="post" action="/admin/tournaments/${d.id}/matches/${g.match.id}/rerun" class="inline"><button type="submit" class="small">Rerun</button></form>`
+                      ? html`<form method="post" action="/admin/tournaments/${d.id}/matches/${g.match.id}/rerun" class="inline"><button type="submit" class="small">${tr('tour.rerun')}</button></form>`
                       : ''
                   }`
                 : ''
-            }${g.match.replay ? html`<br><a href="${g.match.replay.url}" download>replay</a>` : ''}`
-          : html`<span class="muted">none</span>`
+            }${g.match.replay ? html`<br><a href="${g.match.replay.url}" download>${tr('tour.replay')}</a>` : ''}`
+          : html`<span class="muted">${tr('tour.none')}</span>`
       }</td>
 <td><code class="play">${g.play}</code></td>
 </tr>`,
@@ -83,31 +86,31 @@ function tournamentBody(d: TournamentDetail, user: AuthUser | null): Html {
   );
   const standings = d.standings.length
     ? html`<div class="table-wrap"><table id="standings">
-<thead><tr><th scope="col">${d.status === 'finished' ? 'Place' : 'Position'}</th><th scope="col">Player</th><th scope="col">Owner</th><th scope="col">Fell in</th><th scope="col">Last rank</th><th scope="col">Last score</th></tr></thead>
+<thead><tr><th scope="col">${d.status === 'finished' ? tr('tour.place') : tr('tour.position')}</th><th scope="col">${tr('tour.player')}</th><th scope="col">${tr('tour.owner')}</th><th scope="col">${tr('tour.fellIn')}</th><th scope="col">${tr('tour.lastRank')}</th><th scope="col">${tr('tour.lastScore')}</th></tr></thead>
 <tbody>${d.standings.map(
-        (s) => html`<tr><td>${s.place ?? s.position}</td><td>${s.name}</td><td>${s.owner ?? ''}</td><td>${s.eliminatedRound !== null ? `round ${s.eliminatedRound}` : d.status === 'finished' ? html`<strong>champion</strong>` : 'still in'}</td><td>${s.lastRank ?? ''}</td><td>${s.lastScore ?? ''}</td></tr>`,
+        (s) => html`<tr><td>${s.place ?? s.position}</td><td>${s.name}</td><td>${s.owner ?? ''}</td><td>${s.eliminatedRound !== null ? tr('tour.roundN', s.eliminatedRound) : d.status === 'finished' ? html`<strong>${tr('tour.champion')}</strong>` : tr('tour.stillIn')}</td><td>${s.lastRank ?? ''}</td><td>${s.lastScore ?? ''}</td></tr>`,
       )}</tbody>
 </table></div>`
-    : html`<p class="muted">The entries freeze at ${formatTime(new Date(d.freezeAt))}.</p>`;
-  return html`<p class="breadcrumbs"><a href="/tournaments">Tournaments</a> › ${d.game}</p>
+    : html`<p class="muted">${tr('tour.freezeAt')}${formatTime(new Date(d.freezeAt))}.</p>`;
+  return html`<p class="breadcrumbs"><a href="/tournaments">${tr('tour.title')}</a> › ${d.game}</p>
 <h1>${d.name}</h1>
 <dl class="facts">
-<dt>Game</dt><dd>${d.game}</dd>
-<dt>Status</dt><dd id="tournament-status">${statusBadge(d.status)}${d.status === 'running' ? html` round ${d.round}` : ''}</dd>
-<dt>Entries freeze</dt><dd>${formatTime(new Date(d.freezeAt))}</dd>
-<dt>Seed</dt><dd id="tournament-seed">${d.seed !== null ? html`<code>${d.seed}</code> (every draw and match seed derives from it)` : html`<span class="muted">secret until the tournament starts</span>`}</dd>
-${d.config ? html`<dt>Settings</dt><dd><code>${JSON.stringify(d.config)}</code></dd>` : ''}
-<dt>Entries</dt><dd>${d.entries.length}</dd>
+<dt>${tr('tour.game')}</dt><dd>${d.game}</dd>
+<dt>${tr('tour.status')}</dt><dd id="tournament-status">${statusBadge(d.status)}${d.status === 'running' ? tr('tour.inRound', d.round) : ''}</dd>
+<dt>${tr('tour.entriesFreeze')}</dt><dd>${formatTime(new Date(d.freezeAt))}</dd>
+<dt>${tr('tour.seed')}</dt><dd id="tournament-seed">${d.seed !== null ? html`<code>${d.seed}</code>${tr('tour.seedNote')}` : html`<span class="muted">${tr('tour.seedSecret')}</span>`}</dd>
+${d.config ? html`<dt>${tr('tour.settings')}</dt><dd><code>${JSON.stringify(d.config)}</code></dd>` : ''}
+<dt>${tr('tour.entries')}</dt><dd>${d.entries.length}</dd>
 </dl>
 ${user?.isAdmin ? adminControls(d) : ''}
-${d.status === 'running' ? html`<p class="muted" role="status">This page reloads every ${REFRESH_SECONDS} seconds while the tournament runs.</p>` : ''}
-<p class="downloads"><a class="button" id="download-replays" href="/api/tournaments/${d.id}/replays.zip" download>All replays (zip, with manifest.json)</a>
-<a class="button secondary" id="download-standings" href="/api/tournaments/${d.id}/standings.csv" download>Standings (CSV)</a></p>
-<h2>Standings</h2>
+${d.status === 'running' ? html`<p class="muted" role="status">${tr('tour.reloads', REFRESH_SECONDS)}</p>` : ''}
+<p class="downloads"><a class="button" id="download-replays" href="/api/tournaments/${d.id}/replays.zip" download>${tr('tour.allReplays')}</a>
+<a class="button secondary" id="download-standings" href="/api/tournaments/${d.id}/standings.csv" download>${tr('tour.standingsCsv')}</a></p>
+<h2>${tr('tour.standings')}</h2>
 ${standings}
-<h2>Rounds</h2>
-<p class="hint">Each group plays one match; in a knockout round a player goes on by beating at least two of the other three seats (a tie beats nobody). With four or fewer left, the player strictly behind all the others falls; a tie for last replays the match. To replay a match on your machine, name each player's bot file after it.</p>
-${rounds.length ? rounds : html`<p class="muted">No round drawn yet.</p>`}`;
+<h2>${tr('tour.rounds')}</h2>
+<p class="hint">${tr('tour.rules')}</p>
+${rounds.length ? rounds : html`<p class="muted">${tr('tour.noRound')}</p>`}`;
 }
 
 export default async function tournamentPages(app: FastifyInstance) {
@@ -116,19 +119,19 @@ export default async function tournamentPages(app: FastifyInstance) {
 
   app.get('/tournaments', { schema: { hide: true } }, async (request, reply) => {
     const list = await listTournaments(db);
-    const body = html`<h1>Tournaments</h1>
-<p>Official tournaments: each user enters one player, their <a href="/account/representatives">representative</a>. Every match and replay is public.</p>
-${request.user?.isAdmin ? html`<p><a href="/admin/tournaments">Manage tournaments</a></p>` : ''}
+    const body = html`<h1>${tr('tour.title')}</h1>
+<p>${th('tour.intro_html')}</p>
+${request.user?.isAdmin ? html`<p><a href="/admin/tournaments">${tr('tour.manage')}</a></p>` : ''}
 ${
   list.length
     ? html`<div class="table-wrap"><table id="tournaments">
-<thead><tr><th scope="col">Tournament</th><th scope="col">Game</th><th scope="col">Status</th><th scope="col">Entries freeze</th><th scope="col">Entries</th><th scope="col">Champion</th></tr></thead>
+<thead><tr><th scope="col">${tr('tour.tournament')}</th><th scope="col">${tr('tour.game')}</th><th scope="col">${tr('tour.status')}</th><th scope="col">${tr('tour.entriesFreeze')}</th><th scope="col">${tr('tour.entries')}</th><th scope="col">${tr('tour.championCol')}</th></tr></thead>
 <tbody>${list.map(
         (t) => html`<tr><td><a href="/tournaments/${t.id}">${t.name}</a></td><td>${t.game}</td><td>${statusBadge(t.status)}</td><td>${formatTime(new Date(t.freezeAt))}</td><td>${t.entries}</td><td>${t.champion ?? ''}</td></tr>`,
       )}</tbody></table></div>`
-    : html`<p class="muted">No tournament yet.</p>`
+    : html`<p class="muted">${tr('tour.noneYet')}</p>`
 }`;
-    return sendPage(reply, { title: 'Tournaments', user: request.user, nav: '/tournaments', body });
+    return sendPage(reply, { title: tr('tour.title'), user: request.user, nav: '/tournaments', body });
   });
 
   app.get<{ Params: { id: number } }>('/tournaments/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {
@@ -146,30 +149,30 @@ ${
 
   async function sendRepresentatives(request: FastifyRequest, reply: FastifyReply, me: AuthUser, view: { errors?: FieldErrors; game?: string; notice?: string } = {}, status = 200) {
     const reps = await listRepresentatives(db, me.id);
-    const body = html`<h1>My representatives</h1>
-<p>In each game, one of your qualified players represents you in the official tournaments. Until you pick one, it is your latest qualified player. Picking closes when a tournament of the game freezes its entries, until it finishes.</p>
+    const body = html`<h1>${tr('rep.title')}</h1>
+<p>${tr('rep.intro')}</p>
 ${view.notice ? html`<p class="notice ok" role="status">${view.notice}</p>` : ''}
-${errorSummary(view.errors, { player: 'Player' })}
+${errorSummary(view.errors, { player: tr('tour.player') })}
 ${
   reps.length
     ? reps.map(
         (r) => html`<section class="card" id="representative-${r.game}">
 <h2>${r.game}</h2>
-<p>Representing you: <strong class="current">${r.current?.name ?? 'nobody'}</strong>${r.chosen ? '' : html` <span class="muted">(your latest qualified player)</span>`}</p>
+<p>${tr('rep.representing')}<strong class="current">${r.current?.name ?? tr('rep.nobody')}</strong>${r.chosen ? '' : html` <span class="muted">${tr('rep.latest')}</span>`}</p>
 ${
   r.frozenBy
-    ? html`<p class="notice">Picking is closed: <a href="/tournaments/${r.frozenBy.id}">${r.frozenBy.name}</a> froze its entries.</p>`
+    ? html`<p class="notice">${th('rep.closed_html', `/tournaments/${r.frozenBy.id}`, escapeHtml(r.frozenBy.name))}</p>`
     : html`<form method="post" action="/account/representatives" novalidate>
 <input type="hidden" name="game" value="${r.game}">
-${select({ name: 'player', label: `Player for ${r.game}`, options: r.players.map((p) => ({ value: p.name, label: p.name })), value: r.current?.name, errors: view.game === r.game ? view.errors : undefined })}
-<p><button type="submit">Pick</button></p>
+${select({ name: 'player', label: tr('rep.playerFor', r.game), options: r.players.map((p) => ({ value: p.name, label: p.name })), value: r.current?.name, errors: view.game === r.game ? view.errors : undefined })}
+<p><button type="submit">${tr('rep.pick')}</button></p>
 </form>`
 }
 </section>`,
       )
-    : html`<p class="muted">You have no qualified player yet: <a href="/submit">submit a bot</a> and pass the Dummy gate.</p>`
+    : html`<p class="muted">${th('rep.noneYet_html')}</p>`
 }`;
-    return sendPage(reply, { title: 'My representatives', user: request.user, nav: '/account', body }, status);
+    return sendPage(reply, { title: tr('rep.title'), user: request.user, nav: '/account', body }, status);
   }
 
   app.get('/account/representatives', async (request, reply) => {
@@ -185,11 +188,11 @@ ${select({ name: 'player', label: `Player for ${r.game}`, options: r.players.map
     const player = str(request.body?.player);
     try {
       const r = await setRepresentative(db, me.id, game, player);
-      return sendRepresentatives(request, reply, me, { notice: `${r.current?.name ?? player} now represents you in ${game}.` });
+      return sendRepresentatives(request, reply, me, { notice: tr('rep.now', r.current?.name ?? player, game) });
     } catch (e) {
       const refusal = asRefusal(e);
       if (!refusal) throw e;
-      return sendRepresentatives(request, reply, me, { game, errors: { player: refusal.message } }, refusal.statusCode);
+      return sendRepresentatives(request, reply, me, { game, errors: { player: localizeRefusal(refusal) } }, refusal.statusCode);
     }
   });
 
@@ -197,7 +200,7 @@ ${select({ name: 'player', label: `Player for ${r.game}`, options: r.players.map
 
   function pageAdmin(request: FastifyRequest, reply: FastifyReply): AuthUser | null {
     const me = pageUser(request, reply);
-    if (me && !me.isAdmin) throw forbidden('Only an admin may manage tournaments.');
+    if (me && !me.isAdmin) throw forbidden(tr('tourAdmin.only'));
     return me;
   }
 
@@ -205,24 +208,24 @@ ${select({ name: 'player', label: `Player for ${r.game}`, options: r.players.map
     const games = [...(await loadGames()).values()];
     const list = await listTournaments(db);
     const v = view.values ?? {};
-    const body = html`<p class="breadcrumbs"><a href="/tournaments">Tournaments</a> › Manage</p>
-<h1>Manage tournaments</h1>
+    const body = html`<p class="breadcrumbs"><a href="/tournaments">${tr('tour.title')}</a> › ${tr('tourAdmin.manage')}</p>
+<h1>${tr('tour.manage')}</h1>
 <div class="table-wrap"><table id="admin-tournaments">
-<thead><tr><th scope="col">Tournament</th><th scope="col">Game</th><th scope="col">Status</th><th scope="col">Entries freeze</th><th scope="col">Actions</th></tr></thead>
+<thead><tr><th scope="col">${tr('tour.tournament')}</th><th scope="col">${tr('tour.game')}</th><th scope="col">${tr('tour.status')}</th><th scope="col">${tr('tour.entriesFreeze')}</th><th scope="col">${tr('tourAdmin.actions')}</th></tr></thead>
 <tbody>${list.map(
       (t) => html`<tr><td><a href="/tournaments/${t.id}">${t.name}</a></td><td>${t.game}</td><td>${statusBadge(t.status)}</td><td>${formatTime(new Date(t.freezeAt))}</td><td>${adminControls(t)}</td></tr>`,
     )}</tbody></table></div>
-<h2>New tournament</h2>
-${errorSummary(view.errors, { game: 'Game', name: 'Name', freezeAt: 'Entries freeze', config: 'Settings', seed: 'Seed' })}
+<h2>${tr('tourAdmin.new')}</h2>
+${errorSummary(view.errors, { game: tr('tour.game'), name: tr('admin.name'), freezeAt: tr('tour.entriesFreeze'), config: tr('tour.settings'), seed: tr('tour.seed') })}
 <form method="post" action="/admin/tournaments" id="tournament-form" novalidate>
-${select({ name: 'game', label: 'Game', options: games.map((g) => ({ value: g.id, label: g.title })), value: v.game, errors: view.errors, required: true })}
-${field({ name: 'name', label: 'Name', value: v.name ?? '', errors: view.errors, required: true, attrs: html`maxlength="100"` })}
-${field({ name: 'freezeAt', label: 'Entries freeze (UTC)', value: v.freezeAt ?? '', hint: 'e.g. 2026-12-20T18:00Z; the first round is drawn then. Empty: now.', errors: view.errors })}
-${field({ name: 'config', label: 'Settings (optional)', value: v.config ?? '', hint: 'JSON overrides of the game settings for every match, e.g. {"nb_rounds": 100}', errors: view.errors })}
-${field({ name: 'seed', label: 'Seed (optional)', type: 'number', value: v.seed ?? '', hint: 'Drawn when empty; secret until the tournament starts.', errors: view.errors, attrs: html`min="0" max="2147483647"` })}
-<p><button type="submit">Create</button></p>
+${select({ name: 'game', label: tr('tour.game'), options: games.map((g) => ({ value: g.id, label: g.title })), value: v.game, errors: view.errors, required: true })}
+${field({ name: 'name', label: tr('admin.name'), value: v.name ?? '', errors: view.errors, required: true, attrs: html`maxlength="100"` })}
+${field({ name: 'freezeAt', label: tr('tourAdmin.freezeUtc'), value: v.freezeAt ?? '', hint: tr('tourAdmin.freezeHint'), errors: view.errors })}
+${field({ name: 'config', label: tr('tourAdmin.settings'), value: v.config ?? '', hint: tr('tourAdmin.settingsHint'), errors: view.errors })}
+${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.seed ?? '', hint: tr('tourAdmin.seedHint'), errors: view.errors, attrs: html`min="0" max="2147483647"` })}
+<p><button type="submit">${tr('tourAdmin.create')}</button></p>
 </form>`;
-    return sendPage(reply, { title: 'Manage tournaments', user: request.user, nav: '/tournaments', body }, status);
+    return sendPage(reply, { title: tr('tour.manage'), user: request.user, nav: '/tournaments', body }, status);
   }
 
   app.get('/admin/tournaments', async (request, reply) => {
@@ -242,13 +245,13 @@ ${field({ name: 'seed', label: 'Seed (optional)', type: 'number', value: v.seed 
         if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
         config = parsed as Record<string, unknown>;
       } catch {
-        errors.config = 'not a JSON object';
+        errors.config = tr('tourAdmin.notObject');
       }
     }
     const freezeAt = str(v.freezeAt) ? new Date(str(v.freezeAt)) : new Date();
-    if (Number.isNaN(freezeAt.getTime())) errors.freezeAt = 'not a date (e.g. 2026-12-20T18:00Z)';
+    if (Number.isNaN(freezeAt.getTime())) errors.freezeAt = tr('tourAdmin.notDate');
     const seed = str(v.seed) ? Number(str(v.seed)) : undefined;
-    if (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff)) errors.seed = 'an integer 0..2147483647';
+    if (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff)) errors.seed = tr('tourAdmin.badSeed');
     if (Object.keys(errors).length) return sendAdmin(request, reply, { values: v, errors }, 400);
     try {
       const t = await createTournament(db, me.id, { game: str(v.game), name: str(v.name), freezeAt, config, ...(seed !== undefined ? { seed } : {}) });

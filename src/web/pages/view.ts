@@ -3,23 +3,24 @@
 import type { FastifyInstance } from 'fastify';
 import { html } from '../html.ts';
 import { sendPage } from '../layout.ts';
+import { t, th } from '../i18n/index.ts';
 
 export default async function viewPages(app: FastifyInstance) {
   app.get('/view', { schema: { hide: true } }, async (request, reply) =>
     sendPage(reply, {
-      title: 'Replay viewer',
+      title: t('view.title'),
       user: request.user,
       nav: '/view',
       scripts: ['viewer'],
       head: html`<link rel="stylesheet" href="/assets/viewer.css">`,
-      body: html`<h1>Replay viewer</h1>
+      body: html`<h1>${t('view.title')}</h1>
 <div class="viewer-open">
-  <label for="replay-file">Open a replay file</label>
+  <label for="replay-file">${t('view.open')}</label>
   <input type="file" id="replay-file" accept=".json,.gz,application/json,application/gzip" data-viewer-file aria-describedby="replay-file-hint">
-  <p class="hint" id="replay-file-hint">A <code>.json</code> or <code>.json.gz</code> replay (from <code>arbiter play -o</code> or a match page's download), or drop one anywhere on this page. It stays on your computer.</p>
+  <p class="hint" id="replay-file-hint">${th('view.openHint_html')}</p>
 </div>
 <div class="viewer" data-viewer></div>
-<noscript><p class="notice bad">The viewer needs JavaScript.</p></noscript>`,
+<noscript><p class="notice bad">${t('view.needsJs')}</p></noscript>`,
     }),
   );
 }

@@ -1,5 +1,6 @@
 // The viewer's keyboard shortcuts: one list for the handler's documentation
 // and the help dialog.
+import { V } from './words.ts';
 
 export interface Shortcut {
   keys: string[];
@@ -7,13 +8,13 @@ export interface Shortcut {
 }
 
 export const SHORTCUTS: Shortcut[] = [
-  { keys: ['Space', 'K'], action: 'Play / pause' },
-  { keys: ['←', '→'], action: 'Step one round back / forward' },
-  { keys: ['Shift + ←', 'Shift + →'], action: 'Step ten rounds' },
-  { keys: ['Home', 'End'], action: 'Jump to the start / the end' },
-  { keys: ['+', '−'], action: 'Faster / slower' },
-  { keys: ['H', '?'], action: 'Show these shortcuts' },
-  { keys: ['Esc'], action: 'Close this dialog' },
+  { keys: ['Space', 'K'], action: V.keys.play },
+  { keys: ['←', '→'], action: V.keys.step },
+  { keys: ['Shift + ←', 'Shift + →'], action: V.keys.step10 },
+  { keys: ['Home', 'End'], action: V.keys.jump },
+  { keys: ['+', '−'], action: V.keys.speed },
+  { keys: ['H', '?'], action: V.keys.help },
+  { keys: ['Esc'], action: V.keys.close },
 ];
 
 /** Where typing must not drive the viewer: text fields, selects, editable content. */

@@ -4,27 +4,25 @@
 import type { FreezeReason } from '../../../replay/format.ts';
 import type { GameView, Replay } from './game-view.ts';
 import { h, setAttr, setText } from './dom.ts';
+import { V } from './words.ts';
 
 const REASONS: Record<FreezeReason, string> = {
-  compile: 'did not compile',
-  exception: 'threw an exception',
-  cpu: 'used up its CPU time',
-  memory: 'ran out of memory',
-  orders: 'gave more than 1000 orders in a round',
-  output: 'returned orders the judge could not accept',
-  watchdog: 'stopped by the watchdog',
-  crash: 'its sandbox crashed',
+  compile: V.reasons.compile!,
+  exception: V.reasons.exception!,
+  cpu: V.reasons.cpu!,
+  memory: V.reasons.memory!,
+  orders: V.reasons.orders!,
+  output: V.reasons.output!,
+  watchdog: V.reasons.watchdog!,
+  crash: V.reasons.crash!,
 };
 
-const ordinal = (n: number) => {
-  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${s}`;
-};
+const ordinal = (n: number) => V.ordinal(n);
 
 /** "out in round 12 (threw an exception): TypeError: ..." */
 export function freezeText(replay: Replay, seat: number): string {
   const p = replay.players[seat]!;
-  const when = p.frozenRound === null ? 'out' : p.frozenRound === 0 ? 'out from the start' : `out in round ${p.frozenRound}`;
+  const when = p.frozenRound === null ? V.out : p.frozenRound === 0 ? V.outFromStart : V.outInRound(p.frozenRound);
   const why = p.frozenReason ? ` (${REASONS[p.frozenReason] ?? p.frozenReason})` : '';
   return `${when}${why}${p.frozenMessage ? `: ${p.frozenMessage}` : ''}`;
 }
@@ -84,15 +82,15 @@ export class Scoreboard {
     const table = h(
       'table',
       { class: 'viewer-scoreboard', 'data-scoreboard': '' },
-      h('caption', {}, 'Scoreboard', this.caption),
+      h('caption', {}, V.scoreboard, this.caption),
       h('thead', {}, h('tr', {}, h('td', {}), ...this.cols.map((c) => c.head))),
       h(
         'tbody',
         {},
-        row('score', 'Score', this.cols.map((c) => c.score)),
+        row('score', V.score, this.cols.map((c) => c.score)),
         ...this.counterKeys.map((k, i) => row(`counter-${k}`, view.counterLabels[k]!, this.cols.map((c) => c.counters[i]!))),
-        row('cpu', 'CPU', this.cols.map((c) => c.cpu), `CPU time used, of the ${replay.limits.cpuBudgetMs / 1000} s each player has for the match`),
-        row('status', 'Status', this.cols.map((c) => c.status)),
+        row('cpu', V.cpu, this.cols.map((c) => c.cpu), V.cpuTitle(replay.limits.cpuBudgetMs / 1000)),
+        row('status', V.status, this.cols.map((c) => c.status)),
       ),
     );
     this.outs = h('ul', { class: 'viewer-outs', 'data-outs': '' });
@@ -124,12 +122,12 @@ export class Scoreboard {
       if (col.statusKey !== status) {
         col.statusKey = status;
         col.status.replaceChildren(
-          ...(rank === null ? [] : [h('span', { class: 'viewer-rank', title: winner ? 'the winner' : null }, ordinal(rank)), ' ']),
-          ...(frozen ? [h('span', { class: 'badge lost', title: freezeText(replay, seat) }, 'out')] : []),
+          ...(rank === null ? [] : [h('span', { class: 'viewer-rank', title: winner ? V.theWinner : null }, ordinal(rank)), ' ']),
+          ...(frozen ? [h('span', { class: 'badge lost', title: freezeText(replay, seat) }, V.out)] : []),
         );
       }
     }
-    setText(this.caption, final ? ` · final: ${this.resultText()}` : ` · round ${round.round}`);
+    setText(this.caption, final ? V.captionFinal(this.resultText()) : V.captionRound(round.round));
     // The reasons, in words, for readers without a pointer to hover the badge.
     const key = outs.join(',');
     if (this.outs.dataset.seats !== key) {
@@ -150,9 +148,9 @@ export class Scoreboard {
   /** "Dummy (seat 2) wins": the seat too, since a match may seat one name several times (the seats as the match page numbers them). */
   private resultText(): string {
     const { result, players } = this.replay;
-    const who = (seat: number) => `${players[seat]?.name ?? 'player'} (seat ${seat})`;
-    if (result.winner !== null) return `${who(result.winner)} wins`;
+    const who = (seat: number) => `${players[seat]?.name ?? V.seat(seat)} (${V.seat(seat)})`;
+    if (result.winner !== null) return V.wins(who(result.winner));
     const firsts = result.ranks.flatMap((r, seat) => (r === 1 ? [who(seat)] : []));
-    return `tie for first: ${firsts.join(', ')}`;
+    return V.tie(firsts.join(', '));
   }
 }

@@ -9,6 +9,7 @@ import { h, iconButton, ICONS, setAttr, setText, uniqueId } from './dom.ts';
 import { isTextEntry, SHORTCUTS } from './keys.ts';
 import { ReplayLoadError } from './load.ts';
 import { Scoreboard } from './scoreboard.ts';
+import { V } from './words.ts';
 
 /** Rounds per second. 8 plays a 200-round match in 25 s. */
 export const SPEEDS = [1, 2, 4, 8, 16, 32] as const;
@@ -111,24 +112,24 @@ export class Viewer {
     const scrubId = uniqueId('round');
     const speedId = uniqueId('speed');
     this.c = {
-      start: iconButton('Jump to start', ICONS.start, { 'aria-keyshortcuts': 'Home', title: 'Jump to start (Home)', 'data-action': 'start' }),
-      back: iconButton('Step back', ICONS.back, { 'aria-keyshortcuts': 'ArrowLeft', title: 'Step back (←)', 'data-action': 'back' }),
-      play: iconButton('Play', ICONS.play, { 'aria-keyshortcuts': 'Space', title: 'Play (Space)', class: 'viewer-btn viewer-play', 'data-action': 'play' }),
-      forward: iconButton('Step forward', ICONS.forward, { 'aria-keyshortcuts': 'ArrowRight', title: 'Step forward (→)', 'data-action': 'forward' }),
-      end: iconButton('Jump to end', ICONS.end, { 'aria-keyshortcuts': 'End', title: 'Jump to end (End)', 'data-action': 'end' }),
+      start: iconButton(V.start, ICONS.start, { 'aria-keyshortcuts': 'Home', title: `${V.start} (Home)`, 'data-action': 'start' }),
+      back: iconButton(V.back, ICONS.back, { 'aria-keyshortcuts': 'ArrowLeft', title: `${V.back} (←)`, 'data-action': 'back' }),
+      play: iconButton(V.play, ICONS.play, { 'aria-keyshortcuts': 'Space', title: `${V.play} (Space)`, class: 'viewer-btn viewer-play', 'data-action': 'play' }),
+      forward: iconButton(V.forward, ICONS.forward, { 'aria-keyshortcuts': 'ArrowRight', title: `${V.forward} (→)`, 'data-action': 'forward' }),
+      end: iconButton(V.end, ICONS.end, { 'aria-keyshortcuts': 'End', title: `${V.end} (End)`, 'data-action': 'end' }),
       scrub: h('input', { type: 'range', id: scrubId, class: 'viewer-scrub', min: 0, max: last, step: 1, value: 0, 'data-action': 'scrub' }),
       round: h('output', { class: 'viewer-round', for: scrubId, 'data-round-indicator': '' }),
-      speed: h('select', { id: speedId, class: 'viewer-speed-select', 'aria-keyshortcuts': '+ -' }, ...SPEEDS.map((s) => h('option', { value: s }, `${s} rounds/s`))),
-      help: iconButton('Keyboard shortcuts', ICONS.help, { 'aria-haspopup': 'dialog', 'aria-keyshortcuts': 'h', title: 'Keyboard shortcuts (h)', 'data-action': 'help' }),
+      speed: h('select', { id: speedId, class: 'viewer-speed-select', 'aria-keyshortcuts': '+ -' }, ...SPEEDS.map((s) => h('option', { value: s }, V.roundsPerSecond(Number(s))))),
+      help: iconButton(V.shortcuts, ICONS.help, { 'aria-haspopup': 'dialog', 'aria-keyshortcuts': 'h', title: `${V.shortcuts} (h)`, 'data-action': 'help' }),
     };
     // Wide enough for the longest text, so the controls do not shift while playing.
-    this.c.round.style.minWidth = `${`Round ${lastRound} / ${lastRound}`.length * 0.62}em`;
+    this.c.round.style.minWidth = `${`${V.round} ${lastRound} / ${lastRound}`.length * 0.62}em`;
     const controls = h(
       'div',
-      { class: 'viewer-controls', role: 'group', 'aria-label': 'Playback' },
+      { class: 'viewer-controls', role: 'group', 'aria-label': V.playback },
       h('div', { class: 'viewer-buttons' }, this.c.start, this.c.back, this.c.play, this.c.forward, this.c.end),
-      h('div', { class: 'viewer-timeline' }, h('label', { for: scrubId, class: 'vh' }, 'Round'), this.c.scrub, this.c.round),
-      h('div', { class: 'viewer-speed' }, h('label', { for: speedId }, 'Speed'), this.c.speed, this.c.help),
+      h('div', { class: 'viewer-timeline' }, h('label', { for: scrubId, class: 'vh' }, V.round), this.c.scrub, this.c.round),
+      h('div', { class: 'viewer-speed' }, h('label', { for: speedId }, V.speed), this.c.speed, this.c.help),
     );
 
     this.scoreboard = new Scoreboard(replay, view, this.colors);
@@ -137,7 +138,7 @@ export class Viewer {
       'p',
       { class: 'viewer-title' },
       h('strong', {}, replay.title || replay.game),
-      ` · seed ${replay.seed} · ${lastRound} rounds`,
+      V.seedRounds(replay.seed, lastRound),
       opts.source ? ` · ${opts.source}` : '',
     );
     this.el = h(
@@ -311,10 +312,10 @@ export class Viewer {
     return h(
       'dialog',
       { class: 'viewer-help', 'aria-labelledby': titleId, 'data-help': '' },
-      h('h2', { id: titleId }, 'Keyboard shortcuts'),
+      h('h2', { id: titleId }, V.shortcuts),
       h('table', {}, h('tbody', {}, ...SHORTCUTS.map((s) => h('tr', {}, h('th', { scope: 'row' }, ...keys(s.keys)), h('td', {}, s.action))))),
-      h('p', { class: 'hint' }, 'They do nothing while you type in a text field.'),
-      h('form', { method: 'dialog' }, h('button', { type: 'submit' }, 'Close')),
+      h('p', { class: 'hint' }, V.noEffectTyping),
+      h('form', { method: 'dialog' }, h('button', { type: 'submit' }, V.close)),
     );
   }
 
@@ -338,7 +339,7 @@ export class Viewer {
       }
       list.append(h('li', {}, swatch, h('span', {}, item.label)));
     }
-    return h('section', { class: 'viewer-legend', 'aria-labelledby': titleId, 'data-legend': '' }, h('p', { class: 'viewer-side-title', id: titleId }, 'Legend'), list);
+    return h('section', { class: 'viewer-legend', 'aria-labelledby': titleId, 'data-legend': '' }, h('p', { class: 'viewer-side-title', id: titleId }, V.legend), list);
   }
 
   private invalidate = () => {
@@ -410,12 +411,12 @@ export class Viewer {
         this.opts.onDrawError?.(`The ${this.replay.title} view could not draw round ${round.round}: ${(err as Error).message}`);
       }
     }
-    setAttr(this.canvas, 'aria-label', `${this.replay.title} board, round ${round.round} of ${lastRound}`);
+    setAttr(this.canvas, 'aria-label', V.board(this.replay.title, round.round, lastRound));
 
     const { c } = this;
     if (c.scrub.value !== String(this.index)) c.scrub.value = String(this.index);
-    setAttr(c.scrub, 'aria-valuetext', `Round ${round.round} of ${lastRound}`);
-    setText(c.round, `Round ${round.round} / ${lastRound}`);
+    setAttr(c.scrub, 'aria-valuetext', V.roundOf(round.round, lastRound));
+    setText(c.round, `${V.round} ${round.round} / ${lastRound}`);
     for (const b of [c.start, c.back]) setAttr(b, 'aria-disabled', this.index === 0 ? 'true' : null);
     for (const b of [c.forward, c.end]) setAttr(b, 'aria-disabled', this.index === this.last ? 'true' : null);
     this.scoreboard.update(this.index);
@@ -425,7 +426,7 @@ export class Viewer {
 
   private updatePlayButton() {
     const { play } = this.c;
-    const label = this.playing ? 'Pause' : 'Play';
+    const label = this.playing ? V.pause : V.play;
     play.setAttribute('aria-label', label);
     play.title = `${label} (Space)`;
     play.innerHTML = this.playing ? ICONS.pause : ICONS.play;

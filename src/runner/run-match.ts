@@ -129,7 +129,7 @@ class MatchRun {
 
   private async loadBot(seat: Seat, me: number, prelude: string): Promise<void> {
     const source = this.spec.seats[me]!;
-    const compiled = this.options.compiled?.[me] ?? (await compileSeat(source.source, source.filename, me));
+    const compiled = this.options.compiled?.[me] ?? (await compileSeat(source.source, source.filename, me, this.game.id));
     if ('error' in compiled) return this.freeze(seat, 0, 'compile', compiled.error);
     const code = compiled.code;
     seat.code = code;
@@ -240,9 +240,9 @@ class MatchRun {
 }
 
 /** Compiles a seat's source; the bot's own compile error freezes it, any other failure is the judge's. */
-export async function compileSeat(source: string, filename: string, me: number): Promise<CompiledSeat> {
+export async function compileSeat(source: string, filename: string, me: number, game?: string): Promise<CompiledSeat> {
   try {
-    const code = await compileBot(source, filename);
+    const code = await compileBot(source, filename, game);
     const map = botSourceMap(code);
     return map ? { code, map } : { code };
   } catch (err) {

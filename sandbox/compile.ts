@@ -44,9 +44,10 @@ function readConst(source: string, key: string): string | null {
 
 /** Reads the name and game a bot declares, without running anything. */
 export function readBotHeader(source: string): BotHeader {
+  const name = readConst(source, 'PLAYER_NAME');
   // A C++ player: `#define PLAYER_NAME Gimli`, and optionally `// GAME: moria`.
-  if (looksLikeCpp(source)) return readCppHeader(source);
-  return { name: readConst(source, 'PLAYER_NAME'), game: readConst(source, 'GAME') };
+  if (name === null && looksLikeCpp(source)) return readCppHeader(source);
+  return { name, game: readConst(source, 'GAME') };
 }
 
 const cache = new Map<string, string>();

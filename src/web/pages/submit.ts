@@ -53,9 +53,9 @@ ${errorSummary(errors, LABELS)}
       label: 'Bot file',
       type: 'file',
       required: true,
-      hint: `A .ts or .js file, at most ${formatBytes(max)}. You can also drop it here.${values.filename ? ` You chose ${values.filename}: choose it again.` : ''}`,
+      hint: `A .ts, .js or .cc (C++) file, at most ${formatBytes(max)}. You can also drop it here.${values.filename ? ` You chose ${values.filename}: choose it again.` : ''}`,
       errors,
-      attrs: html`accept=".ts,.js,.mts,.mjs,.cts,.cjs,text/typescript,text/javascript" data-max-bytes="${max}"`,
+      attrs: html`accept=".ts,.js,.mts,.mjs,.cts,.cjs,.cc,.cpp,.cxx,text/typescript,text/javascript,text/x-c++src" data-max-bytes="${max}"`,
     })}
     <p class="dropzone-status" id="dropzone-status" aria-live="polite"></p>
   </div>
@@ -104,7 +104,7 @@ ${errorSummary(errors, LABELS)}
       errors.file = refused.message;
       status = refused.statusCode;
     }
-    if (!errors.file && source === undefined) errors.file = 'no file: choose your bot file (.ts or .js)';
+    if (!errors.file && source === undefined) errors.file = 'no file: choose your bot file (.ts, .js or .cc)';
     // No game chosen: the file's own `export const GAME` says which (a mismatch is refused later).
     if (!game && source !== undefined && !errors.file) game = readBotHeader(source).game ?? '';
     if (!game) errors.game = 'choose the game your bot plays';

@@ -1,0 +1,141 @@
+// C++ players in the sandbox: compiled unchanged against the game's headers,
+// they play the same matches as their JavaScript twins, and the sandbox's
+// adversarial list, written in C++, freezes each with the right reason while
+// the rivals play on. Compiles C++ (a few seconds each with a system clang):
+// slow.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runMatch } from '../../src/runner/run-match.ts';
+import type { MatchSeat } from '../../src/runner/types.ts';
+import { sharedPool } from '../../sandbox/sandbox-host.ts';
+import { BotCompileError, compileBot } from '../../sandbox/compile.ts';
+import { resetCppCompileSettings, stopCompileServer } from '../../sandbox/cpp/toolchain.ts';
+import { slow } from '../helpers/slow.ts';
+
+const cacheDir = mkdtempSync(join(tmpdir(), 'arbiter-cpp-test-'));
+before(() => resetCppCompileSettings({ cacheDir }));
+after(async () => {
+  stopCompileServer();
+  await sharedPool.shutdown();
+  rmSync(cacheDir, { recursive: true, force: true });
+});
+
+const root = new URL('../../', import.meta.url);
+const file = (path: string): MatchSeat => ({ source: readFileSync(new URL(path, root), 'utf8'), filename: path.replace(/^.*\//, '') });
+const ordersOf = (out: Awaited<ReturnType<typeof runMatch>>) => out.replay.rounds.map((r) => JSON.stringify(r.orders));
+
+/** A Moria player in C++ whose struct body is `body`. */
+function cppBot(name: string, body: string, topLevel = ''): MatchSeat {
+  return {
+    source: `#include "Player.hh"\n${topLevel}\n#define PLAYER_NAME ${name}\n\nstruct PLAYER_NAME : public Player {\n  static Player* factory () { return new PLAYER_NAME; }\n${body}\n};\n\nRegisterPlayer(PLAYER_NAME);\n`,
+    filename: `AI${name}.cc`,
+  };
+}
+
+test('Moria: the C++ golden players (written for the original package) play the same match as their TypeScript twins', { skip: slow.skip }, async () => {
+  const dir = 'test/fixtures/golden/moria/players/';
+  const spec = (seats: MatchSeat[]) => ({ game: 'moria', seed: 11, config: { nb_rounds: 40 }, seats });
+  const js = await runMatch(spec([file(`${dir}Tracer.ts`), file(`${dir}Hunter.ts`), file(`${dir}Hunter.ts`), file(`${dir}Tracer.ts`)]));
+  const cc = await runMatch(spec([file(`${dir}AITracer.cc`), file(`${dir}AIHunter.cc`), file(`${dir}AIHunter.cc`), file(`${dir}AITracer.cc`)]));
+  for (const p of cc.replay.players) assert.equal(p.frozenReason, null, `${p.name}: ${p.frozenMessage}`);
+  assert.deepEqual(ordersOf(cc), ordersOf(js));
+  assert.deepEqual(cc.replay.result, js.replay.result);
+  assert.match(cc.logs[0]!, /warning: action already requested for unit/, "the original's warnings, on cerr, reach the log");
+});
+
+test('Moria: the C++ Demo plays the same match as the JavaScript Demo', { skip: slow.skip }, async () => {
+  const spec = (first: MatchSeat) => ({ game: 'moria', seed: 5, config: { nb_rounds: 60 }, seats: [first, file('src/games/moria/bots/Null.ts'), file('src/games/moria/bots/Demo.ts'), file('src/games/moria/bots/Null.ts')] });
+  const js = await runMatch(spec(file('src/games/moria/bots/Demo.ts')));
+  const cc = await runMatch(spec(file('src/games/moria/cpp/AIDemo.cc')));
+  assert.equal(cc.replay.players[0]!.frozenReason, null, cc.replay.players[0]!.frozenMessage ?? '');
+  assert.equal(cc.replay.players[0]!.name, 'Demo');
+  assert.deepEqual(ordersOf(cc), ordersOf(js));
+  assert.deepEqual(cc.replay.result.scores, js.replay.result.scores);
+});
+
+test('a compile error comes back as clang says it, with the line and column in the student\'s file', { skip: slow.skip }, async () => {
+  const bad = cppBot('Typo', '  void play () {\n    int x = undefined_thing;\n  }');
+  await assert.rejects(compileBot(bad.source, bad.filename, 'moria'), (err: unknown) => {
+    assert.ok(err instanceof BotCompileError);
+    assert.match(err.message, /^AITypo\.cc:8:13: error: use of undeclared identifier 'undefined_thing'/);
+    assert.equal(err.line, 8);
+    assert.equal(err.column, 13);
+    return true;
+  });
+});
+
+/** Seat 1 is the suspect; the others are JavaScript Demos and Nulls, which must play on. */
+async function against(suspect: MatchSeat, rounds = 8, limits = {}) {
+  const out = await runMatch({
+    game: 'moria',
+    seed: 3,
+    config: { nb_rounds: rounds },
+    limits,
+    seats: [file('src/games/moria/bots/Demo.ts'), suspect, file('src/games/moria/bots/Null.ts'), file('src/games/moria/bots/Demo.ts')],
+  });
+  for (const p of [0, 2, 3]) assert.equal(out.replay.players[p]!.frozenReason, null, `rival ${p}: ${out.replay.players[p]!.frozenMessage}`);
+  return { out, p: out.replay.players[1]! };
+}
+
+test('C++ adversaries: each is frozen with the right reason and the rivals play on', { skip: slow.skip }, async (t) => {
+  await t.test('an endless loop: cpu', async () => {
+    const { p } = await against(cppBot('Loop', '  void play () {\n    volatile int x = 0;\n    if (round() == 2) for (;;) ++x;\n  }'), 6, { cpuBudgetMs: 600 });
+    assert.equal(p.frozenReason, 'cpu');
+    assert.equal(p.frozenRound, 3);
+  });
+  await t.test('memory that grows every round: memory', async () => {
+    const { p } = await against(cppBot('Hoard', '  vector<vector<int>> keep;\n  void play () {\n    for (int k = 0; k < 64; ++k) keep.push_back(vector<int>(1 << 16, k));\n  }'), 12);
+    assert.equal(p.frozenReason, 'memory');
+    assert.match(p.frozenMessage ?? '', /memory/);
+  });
+  await t.test('one huge allocation: memory', async () => {
+    const { p } = await against(cppBot('Huge', '  char* big = nullptr;\n  void play () {\n    big = new char[(size_t(1) << 31) + round()];\n    big[round()] = 1;\n  }'));
+    assert.equal(p.frozenReason, 'memory');
+    assert.equal(p.frozenRound, 1);
+  });
+  await t.test('a stack overflow: exception, said as such', async () => {
+    const { p } = await against(cppBot('Deep', '  int deep (int n) {\n    volatile int pad[32];\n    pad[n % 32] = n;\n    return n < 0 ? 0 : deep(n + 1) + pad[0];\n  }\n  void play () {\n    if (round() == 1) cerr << deep(0) << endl;\n  }'));
+    assert.equal(p.frozenReason, 'exception');
+    assert.match(p.frozenMessage ?? '', /stack overflow/);
+  });
+  await t.test('writing over all of its linear memory: it hurts only itself', async () => {
+    const { p } = await against(
+      cppBot('Scribbler', '  void play () {\n    if (round() != 2) return;\n    volatile char* at = (char*)0;\n    size_t n = __builtin_wasm_memory_size(0) * 65536;\n    for (size_t k = 0; k < n; ++k) at[k] = 0x5a;\n  }'),
+    );
+    assert.equal(p.frozenReason, 'exception');
+    // The round it scribbles (3) or the next, when the runtime finds its own pointers overwritten.
+    assert.ok(p.frozenRound === 3 || p.frozenRound === 4, `frozen in round ${p.frozenRound}: ${p.frozenMessage}`);
+  });
+  await t.test('1001 orders in a round: orders; 1000 are fine', async () => {
+    const { p } = await against(cppBot('Spam', '  void play () {\n    int n = round() == 4 ? 1001 : 1000;\n    for (int k = 0; k < n; ++k) command(25, None);\n  }'));
+    assert.equal(p.frozenReason, 'orders');
+    assert.equal(p.frozenRound, 5);
+  });
+  await t.test('a megabyte of cerr: the log is capped, nothing else happens', async () => {
+    const { out, p } = await against(cppBot('Chatty', '  void play () {\n    cerr << string(1 << 20, \'y\') << endl;\n    cout << "z" << endl;\n  }'));
+    assert.equal(p.frozenReason, null);
+    assert.ok(out.logs[1]!.length <= 64 * 1024 + 200, `log is ${out.logs[1]!.length} chars`);
+    assert.match(out.logs[1]!, /log truncated/);
+  });
+  await t.test('a failed assert: exception with the assertion', async () => {
+    const { p } = await against(cppBot('Asserts', '  void play () {\n    assert(round() < 2);\n  }'));
+    assert.equal(p.frozenReason, 'exception');
+    assert.equal(p.frozenRound, 3);
+    assert.match(p.frozenMessage ?? '', /Assertion failed: round\(\) < 2/);
+  });
+  await t.test('exit(): exception with its code', async () => {
+    const { p } = await against(cppBot('Quits', '  void play () {\n    if (round() == 1) exit(3);\n  }'));
+    assert.equal(p.frozenReason, 'exception');
+    assert.match(p.frozenMessage ?? '', /exit\(3\)/);
+  });
+  await t.test('a module asking for more memory than the limit: refused at the compile check', async () => {
+    const { p } = await against(cppBot('Static', '  void play () {\n    big[round()] = 1;\n    cerr << int(big[round() + 1]) << endl;\n  }', 'static volatile char big[200 << 20];'));
+    assert.equal(p.frozenReason, 'compile');
+    assert.equal(p.frozenRound, 0);
+    assert.match(p.frozenMessage ?? '', /needs 2\d\d MiB of memory at start.*limit of 128 MiB/);
+  });
+});

@@ -15,6 +15,7 @@ import { botLanguage, BOT_FILE_RE, defaultBotFilename } from '../../src/judge/la
 import { decodeCppCode, encodeCppCode, isCppCode } from '../../sandbox/cpp/code.ts';
 import { VIEW as MORIA_VIEW } from '../../src/games/moria/view.ts';
 import { defineView } from '../../src/game-kit/view-layout.ts';
+import type { WasmApi } from '../../sandbox/cpp/cpp-player.ts';
 
 const NULL_CC = `#include "Player.hh"\n\n/**\n * Write the name of your player.\n */\n#define PLAYER_NAME Gimli\n\nstruct PLAYER_NAME : public Player {\n  static Player* factory () { return new PLAYER_NAME; }\n  virtual void play () { }\n};\n\nRegisterPlayer(PLAYER_NAME);\n`;
 
@@ -62,7 +63,8 @@ test("the module's memory is read from its bytes, and the bytes are a real modul
   const bytes = moduleImportingMemory(17);
   assert.deepEqual(readMemoryImport(bytes), { module: 'env', name: 'memory', initial: 17, maximum: null });
   assert.deepEqual(readMemoryImport(moduleImportingMemory(2, 100)), { module: 'env', name: 'memory', initial: 2, maximum: 100 });
-  assert.deepEqual(WebAssembly.Module.imports(new WebAssembly.Module(bytes)), [{ module: 'env', name: 'memory', kind: 'memory' }]);
+  const Wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  assert.deepEqual(Wasm.Module.imports(new Wasm.Module(bytes)), [{ module: 'env', name: 'memory', kind: 'memory' }]);
   assert.equal(readMemoryImport(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0])), null);
   assert.throws(() => readMemoryImport(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])), /not a WebAssembly module/);
 });

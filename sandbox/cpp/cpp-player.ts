@@ -87,6 +87,18 @@ export function createCppPlayer(Wasm: WasmApi, bytes: Uint8Array, memoryMb: numb
       }
       rt.order(order);
     },
+    // An order whose first item is a one-letter text (Bola de Drac's 'm' and 't'), then numbers.
+    order_tagged(tag, ptr, n) {
+      if (!(n >= 0 && n <= MAX_ORDER_ITEMS) || !inside(ptr, 4 * n) || ptr % 4 !== 0 || !(tag > 32 && tag < 127)) {
+        rt.order([-1]);
+        return;
+      }
+      const items = new Int32Array(buffer(), ptr, n);
+      const order: (number | string)[] = [String.fromCharCode(tag)];
+      for (let k = 0; k < n; k++) order.push(items[k]!);
+      rt.order(order);
+    },
+    seed: () => hooks.seed & 0x7fffffff,
     out_of_memory(bytes) {
       throw new CppStop(`out of memory: an allocation of ${bytes >>> 0} bytes failed (memory limit ${memoryMb} MiB)`);
     },

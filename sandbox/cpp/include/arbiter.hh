@@ -25,6 +25,10 @@ ARBITER_IMPORT(status) double arbiter_status (int pl);
  * numbers at the end (nested_from < 0: none).
  */
 ARBITER_IMPORT(order) void arbiter_order (const int32_t* items, int n, int nested_from);
+/** An order whose first item is the one-letter text `tag`, then n numbers. */
+ARBITER_IMPORT(order_tagged) void arbiter_order_tagged (int tag, const int32_t* items, int n);
+/** A number fixed for this match and player, to seed a player's own generator. */
+ARBITER_IMPORT(seed) int arbiter_seed ();
 /** An allocation the memory limit refused: the judge freezes the bot for memory. */
 ARBITER_IMPORT(out_of_memory) void arbiter_out_of_memory (uint32_t bytes);
 /** A player's name (PLAYER_NAME) into buf, at most cap bytes; its length. */

@@ -57,6 +57,31 @@ test('Moria: the C++ Demo plays the same match as the JavaScript Demo', { skip: 
   assert.deepEqual(cc.replay.result.scores, js.replay.result.scores);
 });
 
+for (const [game, pairs] of [
+  ['walking-dead', [['Tracer.ts', 'AITracer.cc']]],
+  ['harry-potter', [['Tracer.ts', 'AITracer.cc'], ['Hunter.ts', 'AIHunter.cc']]],
+  ['bola-de-drac', [['Tracer.ts', 'Tracer.cc']]],
+] as const) {
+  test(`${game}: the C++ golden players and the C++ Demo play the same matches as their TypeScript twins`, { skip: slow.skip }, async () => {
+    const dir = `test/fixtures/golden/${game}/players/`;
+    const js = pairs.map(([ts]) => file(dir + ts));
+    const cc = pairs.map(([, c]) => file(dir + c));
+    while (js.length < 4) {
+      js.push(js[js.length - 1]!);
+      cc.push(cc[cc.length - 1]!);
+    }
+    const [a, b] = [await runMatch({ game, seed: 21, seats: js }), await runMatch({ game, seed: 21, seats: cc })];
+    for (const p of b.replay.players) assert.equal(p.frozenReason, null, `${p.name}: ${p.frozenMessage}`);
+    assert.deepEqual(ordersOf(b), ordersOf(a));
+    assert.deepEqual(b.replay.result, a.replay.result);
+    const rest = [file(`src/games/${game}/bots/Null.ts`), file(`src/games/${game}/bots/Demo.ts`), file(`src/games/${game}/cpp/AINull.cc`)];
+    const [d1, d2] = [await runMatch({ game, seed: 4, seats: [file(`src/games/${game}/bots/Demo.ts`), ...rest] }), await runMatch({ game, seed: 4, seats: [file(`src/games/${game}/cpp/AIDemo.cc`), ...rest] })];
+    for (const p of d2.replay.players) assert.equal(p.frozenReason, null, `${p.name}: ${p.frozenMessage}`);
+    assert.deepEqual(ordersOf(d2), ordersOf(d1));
+    assert.deepEqual(d2.replay.result.scores, d1.replay.result.scores);
+  });
+}
+
 test('a compile error comes back as clang says it, with the line and column in the student\'s file', { skip: slow.skip }, async () => {
   const bad = cppBot('Typo', '  void play () {\n    int x = undefined_thing;\n  }');
   await assert.rejects(compileBot(bad.source, bad.filename, 'moria'), (err: unknown) => {

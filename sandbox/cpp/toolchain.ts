@@ -20,7 +20,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
 import { gameHeaders } from './headers.ts';
+import { Slots } from '../sandbox-host.ts';
 
 export interface CppCompileSettings {
   timeoutMs: number;
@@ -288,6 +290,10 @@ async function compileWithNpmNow(files: Record<string, string>, source: string, 
 // --- the cache and the entry point ----------------------------------------------
 
 const memory = new Map<string, CppCompileResult>();
+/** Compiles under way, by key: the four seats of a self-play match compile their file once. */
+const inFlight = new Map<string, Promise<CppCompileResult>>();
+/** System compiles at once in this process (each is one clang process). */
+let systemSlots: Slots | null = null;
 
 /** Which toolchain a compile would use now. */
 export function activeToolchain(): 'system' | 'npm' {
@@ -314,20 +320,36 @@ export async function compileCpp(source: string, filename: string, game: string)
     memory.set(key, hit);
     return { ...hit, cached: true };
   }
+  const running = inFlight.get(key);
+  if (running) return running;
   const files: Record<string, string> = { [filename]: source };
   for (const [name, text] of Object.entries(headers)) files[`include/${name}`] = text;
-  let result: CppCompileResult;
-  if (which === 'system') {
-    const clang = findSystemClang();
-    if (!clang) return { ok: false, kind: 'infra', detail: 'ARBITER_CPP_CLANG=system, but no clang++ here compiles for wasm32-wasi (apt-get install clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32)' };
-    result = await compileWithSystem(clang, files, filename, s);
-  } else result = await compileWithNpm(files, filename, s);
-  if (result.ok || result.kind === 'rejected') {
-    if (memory.size > 100) memory.clear();
-    memory.set(key, result);
-    writeDisk(s.cacheDir, key, result);
+  const run = (async (): Promise<CppCompileResult> => {
+    let result: CppCompileResult;
+    if (which === 'system') {
+      const clang = findSystemClang();
+      if (!clang) return { ok: false, kind: 'infra', detail: 'ARBITER_CPP_CLANG=system, but no clang++ here compiles for wasm32-wasi (apt-get install clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32)' };
+      systemSlots ??= new Slots(Math.max(1, availableParallelism()));
+      await systemSlots.acquire();
+      try {
+        result = await compileWithSystem(clang, files, filename, s);
+      } finally {
+        systemSlots.release();
+      }
+    } else result = await compileWithNpm(files, filename, s);
+    if (result.ok || result.kind === 'rejected') {
+      if (memory.size > 100) memory.clear();
+      memory.set(key, result);
+      writeDisk(s.cacheDir, key, result);
+    }
+    return result;
+  })();
+  inFlight.set(key, run);
+  try {
+    return await run;
+  } finally {
+    inFlight.delete(key);
   }
-  return result;
 }
 
 function readDisk(dir: string, key: string): CppCompileResult | null {

@@ -63,9 +63,13 @@ struct Goku {
 };
 
 class Board {
-  // Per-round copies, built on first use (the API hands out references).
+  // Per-round copies, made on first use (the API hands out references): the
+  // gokus, beans and clouds at once, a cell when it is asked for.
   mutable bool built_ = false;
-  mutable vector<vector<Cell>> cells_;
+  mutable int epoch_ = 0;
+  mutable vector<Cell> cells_;
+  mutable vector<int> stamp_;
+  mutable vector<int> occ_;
   mutable vector<Goku> gokus_;
   mutable vector<Magic_Bean> beans_;
   mutable vector<Kinton_Cloud> kintons_;
@@ -75,8 +79,15 @@ class Board {
   void build_ () const {
     if (built_) return;
     int np = nb_players(), r = rows(), c = cols();
+    if (int(cells_.size()) != r * c) {
+      cells_.assign(r * c, Cell());
+      stamp_.assign(r * c, -1);
+      occ_.assign(r * c, -1);
+    }
+    ++epoch_;
+    for (int p = 0; p < int(gokus_.size()); ++p)
+      if (gokus_[p].alive and pos_ok(gokus_[p].pos)) occ_[gokus_[p].pos.i * c + gokus_[p].pos.j] = -1;
     gokus_.assign(np, Goku());
-    vector<int> occ(r * c, -1);
     for (int p = 0; p < np; ++p) {
       Goku& g = gokus_[p];
       g.id = p;
@@ -87,11 +98,8 @@ class Board {
       g.kinton = arbiter_view::gokus_kinton(p);
       g.alive = arbiter_view::gokus_alive(p) == 1;
       g.time = arbiter_view::gokus_time(p);
-      if (g.alive and pos_ok(g.pos)) occ[g.pos.i * c + g.pos.j] = p;
+      if (g.alive and pos_ok(g.pos)) occ_[g.pos.i * c + g.pos.j] = p;
     }
-    cells_.assign(r, vector<Cell>(c));
-    for (int i = 0; i < r; ++i)
-      for (int j = 0; j < c; ++j) cells_[i][j] = Cell{Pos(i, j), CType(arbiter_view::cells_at(i * c + j)), occ[i * c + j]};
     beans_.clear();
     for (int k = 0; k < arbiter_view::beans_records(); ++k)
       beans_.push_back(Magic_Bean{Pos(arbiter_view::beans_i(k), arbiter_view::beans_j(k)), arbiter_view::beans_present(k) == 1, arbiter_view::beans_time(k)});
@@ -151,7 +159,12 @@ public:
       return outside_;
     }
     build_();
-    return cells_[i][j];
+    int k = i * cols() + j;
+    if (stamp_[k] != epoch_) {
+      cells_[k] = Cell{Pos(i, j), CType(arbiter_view::cells_at(k)), occ_[k]};
+      stamp_[k] = epoch_;
+    }
+    return cells_[k];
   }
   const Cell& cell (const Pos& p) const { return cell(p.i, p.j); }
 

@@ -157,6 +157,7 @@ export function boot(api: BotApiModule): BotHandle {
   let logCap = LOG_CAP_BYTES;
   let logTruncated = false;
   let memoryLimitMb = 128;
+  let cppLoaded = false;
   let matchSeed = 0;
 
   function appendLog(text: string): void {
@@ -311,7 +312,8 @@ export function boot(api: BotApiModule): BotHandle {
     orders = '';
     orderCount = 0;
     try {
-      for (let i = 0; i < viewListeners.length; i++) viewListeners[i]!(view);
+      // A C++ player reads the view in its own memory: the JavaScript API's decoders would work for nothing.
+      if (!cppLoaded) for (let i = 0; i < viewListeners.length; i++) viewListeners[i]!(view);
       if (instance) instance.play();
     } catch (e) {
       throw describeThrown(e);
@@ -369,6 +371,7 @@ export function boot(api: BotApiModule): BotHandle {
           seed: matchSeed * 7 + me * 101 + 12345,
         });
         instance = { play: () => player.play() };
+        cppLoaded = true;
       } catch (e) {
         throw describeThrown(e);
       }

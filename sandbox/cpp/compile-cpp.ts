@@ -8,6 +8,7 @@ import { getGame } from '../../src/game-kit/registry.ts';
 import { BotCompileError, CompileInfraError } from '../compile.ts';
 import { encodeCppCode } from './code.ts';
 import { readCppHeader } from './source.ts';
+import { unsafeInclude } from './include-check.ts';
 import { compileCpp, cppCompileSettings, type CppCompileResult } from './toolchain.ts';
 import { readMemoryImport, WASM_PAGE } from './wasm-module.ts';
 
@@ -41,12 +42,16 @@ function reproduced(r: Extract<CppCompileResult, { ok: false }>, filename: strin
   return new BotCompileError(`${filename}: ${text}`);
 }
 
-export async function compileCppBot(source: string, filename: string, game: string | undefined): Promise<string> {
+export async function compileCppBot(source: string, uploadedName: string, game: string | undefined): Promise<string> {
+  // The name the file is compiled under (and its errors carry): the upload's own, without directories or odd characters.
+  const filename = uploadedName.replace(/^.*[\\/]/, '').replace(/[^A-Za-z0-9_.+-]/g, '_').replace(/^\.+/, '_') || 'AIPlayer.cc';
   const header = readCppHeader(source);
   if (!header.name) throw new BotCompileError(`${filename}: no player name: the file must say  #define PLAYER_NAME YourName`);
   const gameId = game ?? header.game;
   if (!gameId) throw new BotCompileError(`${filename}: which game does it play? Submit it for a game, or add a line  // GAME: moria`);
   if (header.game && game && header.game !== game) throw new BotCompileError(`${filename}: the file says // GAME: ${header.game} but is compiled for ${game}`);
+  const unsafe = unsafeInclude(source);
+  if (unsafe) throw new BotCompileError(`${filename}:${unsafe.line}:1: error: only headers may be included, by name (<vector>, "Player.hh"): ${unsafe.text.slice(0, 200)}`, unsafe.line, 1);
   let memoryMb: number;
   try {
     memoryMb = (await getGame(gameId)).defaultLimits.memoryMb;

@@ -111,6 +111,8 @@ export function gameHeaders(game: string): Promise<Record<string, string>> {
         ...readHeaders(new URL('./include/', import.meta.url)),
         ...readHeaders(new URL('cpp/', gameDir)),
         'ArbiterView.hh': viewHeader(game, VIEW),
+        // GCC's catch-all header, which many players include; libc++ has none.
+        'bits/stdc++.h': readFileSync(new URL('./include/bits/stdc++.h', import.meta.url), 'utf8'),
       };
     })();
     cache.set(game, headers);

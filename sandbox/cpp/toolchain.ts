@@ -206,6 +206,8 @@ function startServer(): NonNullable<typeof server> {
     cwd: dirname(serverPath),
   });
   child.stderr?.resume();
+  // Idle, the server does not keep this process alive (arbiter play ends when its match does).
+  idle(child);
   const ready = new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code, signal) => reject(new Error(`the compile server exited (${signal ?? code}) before it was ready`)));
@@ -216,6 +218,17 @@ function startServer(): NonNullable<typeof server> {
     if (server === entry) server = null;
   });
   return entry;
+}
+
+function idle(child: ChildProcess): void {
+  child.unref();
+  (child.channel as { unref?: () => void } | undefined)?.unref?.();
+  (child.stderr as { unref?: () => void } | null)?.unref?.();
+}
+
+function busy(child: ChildProcess): void {
+  child.ref();
+  (child.channel as { ref?: () => void } | undefined)?.ref?.();
 }
 
 /** Stops the npm compile server (tests, shutdown). */
@@ -242,11 +255,13 @@ function compileWithNpm(files: Record<string, string>, source: string, s: CppCom
 async function compileWithNpmNow(files: Record<string, string>, source: string, s: CppCompileSettings): Promise<CppCompileResult> {
   if (!server) server = startServer();
   const current = server;
-  const tree: Record<string, string | Record<string, string>> = {};
+  type Tree = { [name: string]: string | Tree };
+  const tree: Tree = {};
   for (const [name, text] of Object.entries(files)) {
-    const [top, rest] = name.includes('/') ? [name.slice(0, name.indexOf('/')), name.slice(name.indexOf('/') + 1)] : [name, null];
-    if (rest === null) tree[top] = text;
-    else ((tree[top] ??= {}) as Record<string, string>)[rest] = text;
+    const parts = name.split('/');
+    let dir = tree;
+    for (const part of parts.slice(0, -1)) dir = (dir[part] ??= {}) as Tree;
+    dir[parts[parts.length - 1]!] = text;
   }
   const id = nextJob++;
   const allowance = s.timeoutMs + (current.fresh ? s.warmupMs : 0);
@@ -260,6 +275,7 @@ async function compileWithNpmNow(files: Record<string, string>, source: string, 
       clearInterval(poll);
       current.child.off('message', onMessage);
       current.child.off('exit', onExit);
+      idle(current.child);
       if (kill) {
         current.child.kill('SIGKILL');
         if (server === current) server = null;
@@ -278,6 +294,7 @@ async function compileWithNpmNow(files: Record<string, string>, source: string, 
       const rss = current.child.pid ? rssBytes(current.child.pid) : null;
       if (rss !== null && rss > s.memoryMb * 1024 * 1024) finish({ ok: false, kind: 'memory', detail: `killed at more than ${s.memoryMb} MiB of RSS` }, true);
     }, 100);
+    busy(current.child);
     current.child.on('message', onMessage);
     current.child.once('exit', onExit);
     current.ready.then(

@@ -16,7 +16,7 @@
 
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -381,7 +381,25 @@ function readDisk(dir: string, key: string): CppCompileResult | null {
   return null;
 }
 
+/** Compiled modules kept on disk (a few hundred KiB each); the oldest go first. */
+const DISK_KEPT = 500;
+let diskWrites = 0;
+
+function pruneDisk(dir: string): void {
+  try {
+    const files = readdirSync(dir)
+      .filter((f) => /\.(wasm|err)$/.test(f))
+      .map((f) => ({ f, t: statSync(join(dir, f)).mtimeMs }));
+    if (files.length <= DISK_KEPT) return;
+    files.sort((a, b) => a.t - b.t);
+    for (const { f } of files.slice(0, files.length - Math.floor(DISK_KEPT * 0.8))) rmSync(join(dir, f), { force: true });
+  } catch {
+    /* another process pruned at the same time: nothing lost but compiles */
+  }
+}
+
 function writeDisk(dir: string, key: string, r: CppCompileResult): void {
+  if (++diskWrites % 50 === 0) pruneDisk(dir);
   try {
     mkdirSync(dir, { recursive: true });
     const tmp = join(dir, `${key}.${process.pid}.tmp`);

@@ -6,7 +6,8 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runMatch } from '../../src/runner/run-match.ts';
@@ -15,6 +16,7 @@ import { sharedPool } from '../../sandbox/sandbox-host.ts';
 import { BotCompileError, compileBot } from '../../sandbox/compile.ts';
 import { resetCppCompileSettings, stopCompileServer } from '../../sandbox/cpp/toolchain.ts';
 import { slow } from '../helpers/slow.ts';
+import { ARBITER_BIN } from '../helpers/cli.ts';
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'arbiter-cpp-test-'));
 before(() => resetCppCompileSettings({ cacheDir }));
@@ -164,3 +166,31 @@ test('C++ adversaries: each is frozen with the right reason and the rivals play 
     assert.match(p.frozenMessage ?? '', /needs 2\d\d MiB of memory at start.*limit of 128 MiB/);
   });
 });
+
+test('arbiter play takes a .cc file: the match is played; a compile error is refused as clang prints it, with the line and column', { skip: slow.skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-cpp-cli-'));
+  try {
+    const good = join(dir, 'AIDemo.cc');
+    writeFileSync(good, readFileSync(new URL('src/games/moria/cpp/AIDemo.cc', root), 'utf8'));
+    const bad = join(dir, 'AITypo.cc');
+    writeFileSync(bad, cppBot('Typo', '  void play () {\n    int x = undefined_thing;\n  }').source);
+    const env = { CPP_CACHE_DIR: cacheDir };
+    const [played, refused] = await Promise.all([arbiterIn(env, 'play', 'moria', good, 'Demo', 'Null', 'Null', '--seed', '3', '--set', 'nb_rounds=10'), arbiterIn(env, 'play', 'moria', bad, 'Demo', 'Demo', 'Demo')]);
+    assert.equal(played.code, 0, played.err);
+    assert.match(played.out, /Moria, seed 3, 10 rounds/);
+    assert.match(played.out, /Demo +\d+ +\d+ +ok/);
+    assert.equal(refused.code, 2);
+    assert.match(refused.err, /AITypo\.cc:8:13: error: use of undeclared identifier 'undefined_thing'/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** `arbiter` with extra environment variables. */
+function arbiterIn(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--no-node-snapshot', ARBITER_BIN, ...args], { encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...env } }, (err, out, errOut) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, out, err: errOut });
+    });
+  });
+}

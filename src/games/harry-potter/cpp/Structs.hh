@@ -107,4 +107,37 @@ inline bool command_type_ok (CommandType c) {
   return c == Move or c == Spell;
 }
 
+inline char Dir2char (int d) {
+  static const char c[] = "dcreuqlz";
+  return d >= 0 and d < 8 ? c[d] : '_';
+}
+
+inline int char2Dir (char c) {
+  static const string s = "dcreuqlz";
+  size_t k = s.find(c);
+  return k == string::npos ? -1 : int(k);
+}
+
+inline char UnitType2char (int t) {
+  static const char c[] = "wg";
+  return t >= 0 and t < 2 ? c[t] : '_';
+}
+
+inline int char2UnitType (char c) {
+  static const string s = "wg";
+  size_t k = s.find(c);
+  return k == string::npos ? -1 : int(k);
+}
+
+inline char CommandType2char (int t) {
+  static const char c[] = "ms";
+  return t >= 0 and t < 2 ? c[t] : '_';
+}
+
+inline int char2CommandType (char c) {
+  static const string s = "ms";
+  size_t k = s.find(c);
+  return k == string::npos ? -1 : int(k);
+}
+
 #endif

@@ -100,4 +100,37 @@ inline bool command_type_ok (CommandType c) {
   return c == Move;
 }
 
+inline char Dir2char (int d) {
+  static const char c[] = "dcreuqlz";
+  return d >= 0 and d < 8 ? c[d] : '_';
+}
+
+inline int char2Dir (char c) {
+  static const string s = "dcreuqlz";
+  size_t k = s.find(c);
+  return k == string::npos ? -1 : int(k);
+}
+
+inline char UnitType2char (int t) {
+  static const char c[] = "adz";
+  return t >= 0 and t < 3 ? c[t] : '_';
+}
+
+inline int char2UnitType (char c) {
+  static const string s = "adz";
+  size_t k = s.find(c);
+  return k == string::npos ? -1 : int(k);
+}
+
+inline char CommandType2char (int t) {
+  static const char c[] = "m";
+  return t >= 0 and t < 1 ? c[t] : '_';
+}
+
+inline int char2CommandType (char c) {
+  static const string s = "m";
+  size_t k = s.find(c);
+  return k == string::npos ? -1 : int(k);
+}
+
 #endif

@@ -44,7 +44,7 @@ export function decodeUtf8(buf: Buffer): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(buf);
   } catch {
-    throw invalid('the file is not UTF-8 text: upload the bot source file (.ts or .js)', 'not-text');
+    throw invalid('the file is not UTF-8 text: upload the bot source file (.ts, .js or .cc)', 'not-text');
   }
 }
 
@@ -122,7 +122,7 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   const size = Buffer.byteLength(upload.source, 'utf8');
   if (size > max) throw tooLarge(`file too large: ${size} bytes, at most ${max}`);
   if (size === 0 || upload.source.trim() === '') throw invalid('the file is empty', 'empty');
-  if (upload.source.includes('\0')) throw invalid('the file contains NUL bytes: upload the bot source file (.ts or .js)', 'not-text');
+  if (upload.source.includes('\0')) throw invalid('the file contains NUL bytes: upload the bot source file (.ts, .js or .cc)', 'not-text');
   if (upload.game?.includes('\0')) throw invalid('NUL characters are not allowed in "game"');
   const games = await loadGames();
   if (!upload.game) throw invalid(`missing field "game" (one of: ${[...games.keys()].join(', ')})`, 'no-game');

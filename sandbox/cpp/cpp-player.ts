@@ -178,15 +178,20 @@ export function createCppPlayer(Wasm: WasmApi, bytes: Uint8Array, memoryMb: numb
 
   let viewPtr = -1;
   let viewSize = -1;
+  const tablePtr = guarded(() => viewTable());
+  // Views of the module's memory, made again only when it grows (its buffer is then a new one).
+  let seen: ArrayBuffer | null = null;
+  let u8 = new Uint8Array(0);
+  let table = new Int32Array(0);
+  const offsets: number[] = [];
   return {
     play() {
       const view: BotView = rt.view();
-      const arrays = names.map((n) => view[n]);
       let size = 0;
-      const offsets: number[] = [];
-      for (const a of arrays) {
+      for (let k = 0; k < names.length; k++) {
+        const a = view[names[k]!];
         size = (size + 7) & ~7;
-        offsets.push(size);
+        offsets[k] = size;
         size += a ? a.byteLength : 0;
       }
       guarded(() => {
@@ -194,13 +199,16 @@ export function createCppPlayer(Wasm: WasmApi, bytes: Uint8Array, memoryMb: numb
           viewPtr = viewAlloc(size);
           viewSize = size;
         }
+        const mem = buffer();
+        if (mem !== seen) {
+          if (!inside(tablePtr, 8 * names.length) || tablePtr % 4 !== 0) throw new CppStop('the view table in the module was overwritten');
+          u8 = new Uint8Array(mem);
+          table = new Int32Array(mem, tablePtr, 2 * names.length);
+          seen = mem;
+        }
         if (!inside(viewPtr, size) || viewPtr % 8 !== 0) throw new CppStop('the view buffer in the module was overwritten');
-        const u8 = new Uint8Array(buffer());
-        const tablePtr = viewTable();
-        if (!inside(tablePtr, 8 * names.length) || tablePtr % 4 !== 0) throw new CppStop('the view table in the module was overwritten');
-        const table = new Int32Array(buffer(), tablePtr, 2 * names.length);
-        for (let k = 0; k < arrays.length; k++) {
-          const a = arrays[k];
+        for (let k = 0; k < names.length; k++) {
+          const a = view[names[k]!];
           if (a) u8.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), viewPtr + offsets[k]!);
           table[2 * k] = viewPtr + offsets[k]!;
           table[2 * k + 1] = a ? a.length : 0;

@@ -14,7 +14,7 @@ import { runMatch } from '../../src/runner/run-match.ts';
 import type { MatchSeat } from '../../src/runner/types.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
 import { BotCompileError, compileBot } from '../../sandbox/compile.ts';
-import { resetCppCompileSettings, stopCompileServer } from '../../sandbox/cpp/toolchain.ts';
+import { cppCompileSettings, resetCppCompileSettings, stopCompileServer } from '../../sandbox/cpp/toolchain.ts';
 import { slow } from '../helpers/slow.ts';
 import { ARBITER_BIN } from '../helpers/cli.ts';
 
@@ -93,6 +93,18 @@ test('a compile error comes back as clang says it, with the line and column in t
     assert.equal(err.column, 13);
     return true;
   });
+});
+
+test('a file that takes too long to compile is refused as the file\'s fault after a second try, not the judge\'s', { skip: slow.skip }, async () => {
+  // 200,000 distinct template instantiations: seconds of clang, far past a 3 s limit.
+  const bomb = cppBot('Bomb', '  void play () { cerr << G<450, 450>::v << endl; }', 'template <int A, int B> struct G { static const int v = (G<A - 1, B>::v + G<A, B - 1>::v) % 1000; };\ntemplate <int B> struct G<0, B> { static const int v = 1; };\ntemplate <int A> struct G<A, 0> { static const int v = 1; };');
+  const { timeoutMs } = cppCompileSettings();
+  resetCppCompileSettings({ cacheDir, timeoutMs: 3000 });
+  try {
+    await assert.rejects(compileBot(bomb.source, bomb.filename, 'moria'), (err: unknown) => err instanceof BotCompileError && /AIBomb\.cc: compiling this file took more than 3 s/.test(err.message));
+  } finally {
+    resetCppCompileSettings({ cacheDir, timeoutMs });
+  }
 });
 
 /** Seat 1 is the suspect; the others are JavaScript Demos and Nulls, which must play on. */

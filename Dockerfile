@@ -19,6 +19,10 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/app/data
 COPY --from=build /app /app
+# A system clang for wasm32 compiles C++ players in about a second (the npm
+# toolchain, @yowasp/clang, works without it but takes many seconds).
+RUN apt-get update && apt-get install -y --no-install-recommends clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32 \
+    && rm -rf /var/lib/apt/lists/*
 RUN mkdir -p /app/data && chown -R node:node /app/data
 USER node
 EXPOSE 3000

@@ -9,6 +9,7 @@
 import { Rng } from '../src/game-kit/rng.ts';
 import type { BotView } from '../src/game-kit/types.ts';
 import { LOG_CAP_BYTES, logTruncated as logTruncatedLine, MAX_MESSAGE_CHARS, MAX_ORDERS } from '../src/limits.ts';
+import { createCppPlayer, type WasmApi } from './cpp/cpp-player.ts';
 
 /** What a game's bot API module receives in `install(rt)`. */
 export interface BotRuntime {
@@ -63,7 +64,7 @@ export function unpackResult(packed: unknown): PlayReturn | null {
 
 /** The handle the host keeps (never reachable from bot code). */
 export interface BotHandle {
-  setup(me: number, seed: number, logCapBytes: number): void;
+  setup(me: number, seed: number, logCapBytes: number, memoryMb?: number): void;
   /**
    * Takes the bot file's exports, or a function that evaluates the bot file
    * and returns them; answers [PLAYER_NAME, GAME, log]. Throws a readable
@@ -71,6 +72,12 @@ export interface BotHandle {
    * as a string of at most MAX_MESSAGE_CHARS (plus a note of what was cut).
    */
   load(exports: unknown): [name: string, game: string, log: string];
+  /**
+   * Loads a compiled C++ player: its module's bytes, with the name and game
+   * the compiler read from the file. Only the host calls it (bot code
+   * cannot hand a module to the runtime).
+   */
+  loadCpp(wasm: ArrayBuffer, name: string, game: string): [name: string, game: string, log: string];
   play(names: string, status: string, ...arrays: BotView[string][]): PlayReturn;
   /**
    * play() with the view's arrays packed in one buffer (one copy into the
@@ -138,6 +145,9 @@ export function boot(api: BotApiModule): BotHandle {
     return text.length > MAX_MESSAGE_CHARS ? sliceOf(text, 0, MAX_MESSAGE_CHARS) + '… [' + (text.length - MAX_MESSAGE_CHARS) + ' more characters cut]' : text;
   }
 
+  // Kept for the runtime alone, to instantiate a C++ player's module with a
+  // memory whose maximum is the memory limit.
+  const Wasm = g['WebAssembly'] as WasmApi | undefined;
   // Nothing beyond standard ECMAScript; these three ignore the memory limit
   // (WebAssembly.Memory) or allow blocking (Atomics.wait).
   for (const name of ['WebAssembly', 'SharedArrayBuffer', 'Atomics']) {
@@ -161,6 +171,9 @@ export function boot(api: BotApiModule): BotHandle {
   let logUsed = 0;
   let logCap = LOG_CAP_BYTES;
   let logTruncated = false;
+  let memoryLimitMb = 128;
+  let cppLoaded = false;
+  let matchSeed = 0;
 
   function appendLog(text: string): void {
     if (logTruncated) return;
@@ -314,7 +327,8 @@ export function boot(api: BotApiModule): BotHandle {
     orders = '';
     orderCount = 0;
     try {
-      for (let i = 0; i < viewListeners.length; i++) viewListeners[i]!(view);
+      // A C++ player reads the view in its own memory: the JavaScript API's decoders would work for nothing.
+      if (!cppLoaded) for (let i = 0; i < viewListeners.length; i++) viewListeners[i]!(view);
       if (instance) instance.play();
     } catch (e) {
       throw describeThrown(e);
@@ -325,8 +339,10 @@ export function boot(api: BotApiModule): BotHandle {
   }
 
   return {
-    setup(player, seed, logCapBytes) {
+    setup(player, seed, logCapBytes, memoryMb) {
       me = player;
+      matchSeed = seed;
+      if (typeof memoryMb === 'number' && memoryMb > 0) memoryLimitMb = memoryMb;
       rng = new Rng(seed + player + 1);
       logCap = logCapBytes;
       // Math.random, seeded per match and player: a bot's own randomness replays identically.
@@ -352,6 +368,28 @@ export function boot(api: BotApiModule): BotHandle {
       const created = new (Cls as new () => { play(): unknown })();
       if (typeof created.play !== 'function') throw new ErrorCtor('the player class has no play() method');
       instance = created;
+      const out = log;
+      log = '';
+      return [name, game, out];
+    },
+
+    loadCpp(wasm, name, game) {
+      if (!Wasm) throw new ErrorCtor('this sandbox cannot run C++ players (no WebAssembly)');
+      try {
+        const player = createCppPlayer(Wasm, new Uint8Array(wasm), memoryLimitMb, {
+          rt,
+          log: appendLog,
+          status: (pl) => {
+            const v = status[pl];
+            return typeof v === 'number' ? v : -1;
+          },
+          seed: matchSeed * 7 + me * 101 + 12345,
+        });
+        instance = { play: () => player.play() };
+        cppLoaded = true;
+      } catch (e) {
+        throw describeThrown(e);
+      }
       const out = log;
       log = '';
       return [name, game, out];

@@ -2,6 +2,8 @@
 // of error positions from compiled code back to the author's lines. Pure (no
 // Node APIs): the play page's match driver runs it in the browser too.
 
+import { looksLikeCpp, readCppHeader } from './cpp/source.ts';
+
 export interface BotHeader {
   /** `export const PLAYER_NAME = "..."` (the C++ `#define PLAYER_NAME`). */
   name: string | null;
@@ -16,7 +18,10 @@ function readConst(source: string, key: string): string | null {
 
 /** Reads the name and game a bot declares, without running anything. */
 export function readBotHeader(source: string): BotHeader {
-  return { name: readConst(source, 'PLAYER_NAME'), game: readConst(source, 'GAME') };
+  const name = readConst(source, 'PLAYER_NAME');
+  // A C++ player: `#define PLAYER_NAME Gimli`, and optionally `// GAME: moria`.
+  if (name === null && looksLikeCpp(source)) return readCppHeader(source);
+  return { name, game: readConst(source, 'GAME') };
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { compilerSettings, runEsbuild, type EsbuildRun } from './compile-process.ts';
 import { decodeMappings, mapPositions } from './bot-source.ts';
+import { isCppFilename } from './cpp/source.ts';
 
 export class BotCompileError extends Error {
   override name = 'BotCompileError';
@@ -83,8 +84,14 @@ function firstError(stderr: string, filename: string): BotCompileError {
 /**
  * Compiles a bot for its isolate. Throws BotCompileError (the file's fault,
  * with the line of the first error when there is one) or CompileInfraError.
+ * A C++ file (.cc) compiles against `game`'s headers (or its // GAME: line).
  */
-export async function compileBot(source: string, filename: string): Promise<string> {
+export async function compileBot(source: string, filename: string, game?: string): Promise<string> {
+  if (isCppFilename(filename)) {
+    // Loaded on demand: the JavaScript path never pays for the C++ toolchain's modules.
+    const { compileCppBot } = await import('./cpp/compile-cpp.ts');
+    return compileCppBot(source, filename, game);
+  }
   const isTs = /\.(ts|mts|cts)$/i.test(filename);
   const key = createHash('sha256').update(isTs ? 'ts\0' : 'js\0').update(source).digest('hex');
   const hit = cache.get(key);

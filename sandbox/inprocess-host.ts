@@ -9,6 +9,7 @@
 // function whose parameters bind every global of the context lexically.
 
 import vm from 'node:vm';
+import { decodeCppCode, isCppCode } from './cpp/code.ts';
 import type { BotHandle } from './bot-runtime.ts';
 import { MAX_ORDERS_JSON, cpuBudgetUsedUp } from '../src/limits.ts';
 import { cpuSinceMs, describeError, type BotHost, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
@@ -24,9 +25,14 @@ export class InProcessBotHost implements BotHost {
     try {
       const context = vm.createContext({});
       const handle = runWithLexicalGlobals(context, req.prelude, 'prelude.js') as BotHandle;
-      handle.setup(req.me, req.seed, req.logCapBytes);
-      const exports = runWithLexicalGlobals(context, req.code, req.filename);
-      const [name, game, log] = handle.load(exports);
+      handle.setup(req.me, req.seed, req.logCapBytes, req.memoryMb);
+      let loaded: [string, string, string];
+      if (isCppCode(req.code)) {
+        // A compiled C++ player (trusted code only here, as everything in this host).
+        const cpp = decodeCppCode(req.code);
+        loaded = handle.loadCpp(cpp.wasm.buffer.slice(cpp.wasm.byteOffset, cpp.wasm.byteOffset + cpp.wasm.byteLength) as ArrayBuffer, cpp.name, cpp.game);
+      } else loaded = handle.load(runWithLexicalGlobals(context, req.code, req.filename));
+      const [name, game, log] = loaded;
       this.handle = handle;
       const cpuMs = cpuSinceMs(start);
       this.used += cpuMs;

@@ -31,6 +31,7 @@ import { callMeter } from './call-meter.ts';
 import { cpuBudgetUsedUp, MAX_NAME_CHARS, MAX_ORDERS_JSON, memoryLimitExceeded } from '../src/limits.ts';
 import { unpackResult } from './bot-runtime.ts';
 import type { FreezeReason } from '../src/replay/format.ts';
+import { decodeCppCode, isCppCode } from './cpp/code.ts';
 
 /** RSS allowed above the process's resident memory at the start of a call, on top of the bot's limit. */
 const RSS_HEADROOM_MB = 32;
@@ -183,7 +184,8 @@ export class IsolateBotHost implements BotHost {
     const get = (name: string) => handle.getSync(name, { reference: true }) as ivm.Reference<unknown>;
     this.playFn = get('playPacked');
     this.drainFn = get('drainLog');
-    get('setup').applySync(undefined, [req.me, req.seed, req.logCapBytes]);
+    get('setup').applySync(undefined, [req.me, req.seed, req.logCapBytes, req.memoryMb]);
+    if (isCppCode(req.code)) return this.loadCpp(req.code, get('loadCpp'));
     let script: ivm.Script;
     try {
       // A function that evaluates the bot: the runtime calls it, so what the bot's
@@ -202,6 +204,23 @@ export class IsolateBotHost implements BotHost {
     if (!Array.isArray(value)) return this.failure(new Error('the bot could not be loaded'), run.cpuMs, '', 'compile');
     if (this.overMemory()) return this.memoryFailure(run.cpuMs, value[2]);
     const [name, game, log] = value;
+    return { ok: true, name: String(name).slice(0, MAX_NAME_CHARS), game: String(game).slice(0, MAX_NAME_CHARS), log: this.takeLog(log), cpuMs: run.cpuMs };
+  }
+
+  /** A compiled C++ player: the runtime instantiates its module (the bytes are copied in; no bot code runs before). */
+  private loadCpp(code: string, loadFn: ivm.Reference<unknown>): LoadReply {
+    let cpp;
+    try {
+      cpp = decodeCppCode(code);
+    } catch {
+      return { ok: false, reason: 'compile', message: 'the compiled C++ player is damaged', log: '', cpuMs: 0 };
+    }
+    const bytes = new ivm.ExternalCopy(cpp.wasm.buffer.slice(cpp.wasm.byteOffset, cpp.wasm.byteOffset + cpp.wasm.byteLength));
+    const run = this.metered(() => loadFn.applySync(undefined, [bytes.copyInto(), cpp.name, cpp.game], { result: { copy: true }, timeout: this.timeoutMs() }) as [string, string, string]);
+    bytes.release();
+    if (!run.ok) return run.failure('compile');
+    const [name, game, log] = run.value;
+    if (this.overMemory()) return this.memoryFailure(run.cpuMs, log);
     return { ok: true, name: String(name).slice(0, MAX_NAME_CHARS), game: String(game).slice(0, MAX_NAME_CHARS), log: this.takeLog(log), cpuMs: run.cpuMs };
   }
 

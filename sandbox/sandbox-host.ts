@@ -381,7 +381,7 @@ async function inMatchProcess(
 /** The sandboxed match: compiled here, played in a match process, played again with the culprit frozen if a bot brought that process down. */
 export async function runSandboxedMatch(game: AnyGame, spec: MatchSpec, options: RunOptions = {}, pool: MatchProcessPool = sharedPool): Promise<MatchOutcome> {
   const { compileSeat } = await import('../src/runner/run-match.ts');
-  const compiled = options.compiled ?? (await Promise.all(spec.seats.map((s, me) => compileSeat(s.source, s.filename, me))));
+  const compiled = options.compiled ?? (await Promise.all(spec.seats.map((s, me) => compileSeat(s.source, s.filename, me, game.id))));
   const ref = await gameRef(game);
   const limits = { ...game.defaultLimits, ...spec.limits };
   const forced = [...(options.forced ?? [])];

@@ -30,6 +30,7 @@ function walk(dir) {
 const COMPUTE_ONLY = [
   /^test\/games\//,
   /^test\/rng\.test\.ts$/,
+  /^test\/cpp\/cpp-parts\.test\.ts$/,
   /^test\/web\/(statement|zip|account-pages|read-pages|i18n)\.test\.ts$/,
   /^test\/server\//,
   /^test\/judge\/redis\.test\.ts$/,

@@ -96,7 +96,7 @@ async function resolvePlayer(gameId: string, arg: string, builtins: string[]): P
       throw new UnknownPlayerError(`cannot read ${arg}: ${(err as Error).message}`);
     }
     // A local run refuses a broken file outright instead of playing it frozen.
-    await compileBot(source, basename(arg));
+    await compileBot(source, basename(arg), gameId);
     const { game } = readBotHeader(source);
     if (game !== null && game !== gameId) throw new UnknownPlayerError(`${arg} declares GAME = "${game}", not ${gameId}`);
     return { source, filename: basename(arg) };

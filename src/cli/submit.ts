@@ -17,6 +17,8 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GateProgress, GateStepView } from '../domain/gate-progress.ts';
 import { GateStep } from '../domain/statuses.ts';
+import { BOT_FILE_KINDS, BOT_FILE_RE } from '../judge/languages.ts';
+import { isCppFilename, readCppHeader } from '../../sandbox/cpp/source.ts';
 
 const USAGE = 'usage: arbiter submit <bot.ts|bot.js> [--game <id>] [--url <server>] [--token <token>] [--no-follow]';
 const FINAL = new Set(['qualified', 'rejected']);
@@ -239,16 +241,17 @@ async function submit(args: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new CliError(positionals.length === 0 ? `which file?\n${USAGE}` : `one file at a time\n${USAGE}`, 2);
   const file = positionals[0]!;
-  if (!/\.(ts|js|mjs|mts)$/.test(file)) throw new CliError(`"${file}": a bot is one .ts or .js file`, 2);
+  if (!BOT_FILE_RE.test(file)) throw new CliError(`"${file}": a bot is one ${BOT_FILE_KINDS} file`, 2);
   let source: string;
   try {
     source = readFileSync(file, 'utf8');
   } catch (e) {
     throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, 2);
   }
-  const declared = /export\s+const\s+GAME\s*(?::\s*string\s*)?=\s*(['"`])([^'"`\n]*)\1/.exec(source)?.[2];
+  // A C++ file may name its game on a `// GAME: moria` line.
+  const declared = /export\s+const\s+GAME\s*(?::\s*string\s*)?=\s*(['"`])([^'"`\n]*)\1/.exec(source)?.[2] ?? (isCppFilename(file) ? (readCppHeader(source).game ?? undefined) : undefined);
   const game = values.game ?? declared;
-  if (!game) throw new CliError(`which game? pass --game <id> or declare  export const GAME = "<id>";  in ${file}`, 2);
+  if (!game) throw new CliError(`which game? pass --game <id> or declare  ${isCppFilename(file) ? '// GAME: <id>' : 'export const GAME = "<id>";'}  in ${file}`, 2);
   const cfg = clientConfig({ url: values.url, token: values.token });
 
   // One key for this invocation: a retry after a lost answer gets the same submission, never a second version.

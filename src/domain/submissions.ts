@@ -3,6 +3,7 @@
 // and the start of the gate.
 
 import { BotCompileError, CompileInfraError, compileBot, readBotHeader } from '../../sandbox/compile.ts';
+import { BOT_FILE_KINDS, BOT_FILE_RE, botLanguage, defaultBotFilename, gameRequiredInFile, nameHint } from '../judge/languages.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { loadGames } from '../game-kit/registry.ts';
@@ -29,8 +30,6 @@ export interface SubmissionDeps {
   startGate: StartGate | null;
 }
 
-const EXT_RE = /\.(ts|js|mts|mjs|cts|cjs)$/i;
-
 /** A file esbuild cannot parse, refused at upload (code compile-error), with its line and column when known. */
 export class SubmissionCompileError extends DomainError {
   constructor(
@@ -50,7 +49,7 @@ export function decodeUtf8(buf: Buffer): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(buf);
   } catch {
-    throw invalid('the file is not UTF-8 text: upload the bot source file (.ts or .js)', 'not-text');
+    throw invalid('the file is not UTF-8 text: upload the bot source file (.ts, .js or .cc)', 'not-text');
   }
 }
 
@@ -130,7 +129,7 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   const size = Buffer.byteLength(upload.source, 'utf8');
   if (size > max) throw tooLarge(`file too large: ${size} bytes, at most ${max}`);
   if (size === 0 || upload.source.trim() === '') throw invalid('the file is empty', 'empty');
-  if (upload.source.includes('\0')) throw invalid('the file contains NUL bytes: upload the bot source file (.ts or .js)', 'not-text');
+  if (upload.source.includes('\0')) throw invalid('the file contains NUL bytes: upload the bot source file (.ts, .js or .cc)', 'not-text');
   if (upload.game?.includes('\0')) throw invalid('NUL characters are not allowed in "game"');
   const games = await loadGames();
   if (!requestedGame) {
@@ -143,15 +142,17 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   }
   await refuseAfterDeadline(db, game.id, game.title);
   const header = readBotHeader(upload.source);
-  if (!header.name) throw invalid('no player name in the file: add  export const PLAYER_NAME = "YourName";', 'no-name');
-  if (!header.game) throw invalid(`no game in the file: add  export const GAME = "${game.id}";`, 'no-game-in-file');
-  if (header.game !== game.id) {
+  const language = botLanguage(upload.source, upload.filename);
+  if (!header.name) throw invalid(`no player name in the file: add  ${nameHint(language)}`, 'no-name');
+  if (!header.game && gameRequiredInFile(language)) throw invalid(`no game in the file: add  export const GAME = "${game.id}";`, 'no-game-in-file');
+  if (header.game && header.game !== game.id) {
     throw invalid(`game mismatch: the file says GAME = "${header.game}" but the submission is for "${game.id}"`, 'game-mismatch');
   }
-  let filename = upload.filename ? upload.filename.split(/[\\/]/).pop()! : `${header.name}.ts`;
-  if (!EXT_RE.test(filename)) throw invalid(`"${filename}": the bot must be a .ts or .js file`, 'bad-filename');
+  let filename = upload.filename ? upload.filename.split(/[\\/]/).pop()! : defaultBotFilename(header.name, language);
+  if (!BOT_FILE_RE.test(filename)) throw invalid(`"${filename}": the bot must be a ${BOT_FILE_KINDS} file`, 'bad-filename');
   filename = filename.slice(0, 100);
-  if (options.syntaxCheck) {
+  // A C++ compile takes seconds: the gate's compile step reports its errors.
+  if (options.syntaxCheck && language !== 'cpp') {
     // esbuild parses in milliseconds; the message and line are the ones the gate's compile step gives.
     try {
       await compileBot(upload.source, filename);

@@ -13,7 +13,7 @@ export async function checkBot(req: { game: string; source: string; filename: st
   const game = await getGame(req.game);
   let code: string;
   try {
-    code = await compileBot(req.source, req.filename);
+    code = await compileBot(req.source, req.filename, req.game);
   } catch (err) {
     if (err instanceof BotCompileError) return { ok: false, message: `compile error: ${err.message}`, ...(err.line ? { line: err.line } : {}) };
     // CompileInfraError and the like are the judge's: the check job fails and is tried again.

@@ -47,7 +47,7 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
   const run = new MatchRun(game, spec, seed, {
     host: () => (options.host === 'inprocess' ? new InProcessBotHost() : new IsolateBotHost({ patient: new Set(options.patient ?? []) })),
     prelude: () => buildPrelude(game),
-    compile: async (me) => options.compiled?.[me] ?? (await compileSeat(spec.seats[me]!.source, spec.seats[me]!.filename, me)),
+    compile: async (me) => options.compiled?.[me] ?? (await compileSeat(spec.seats[me]!.source, spec.seats[me]!.filename, me, game.id)),
     mapPositions: (seat, filename, message) => mapBotPositions(seat.code, filename, message),
     forced: options.forced,
     onRound: options.onRound,
@@ -61,9 +61,9 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
 }
 
 /** Compiles a seat's source; the bot's own compile error freezes it, any other failure is the judge's. */
-export async function compileSeat(source: string, filename: string, me: number): Promise<CompiledSeat> {
+export async function compileSeat(source: string, filename: string, me: number, game?: string): Promise<CompiledSeat> {
   try {
-    const code = await compileBot(source, filename);
+    const code = await compileBot(source, filename, game);
     const map = botSourceMap(code);
     return map ? { code, map } : { code };
   } catch (err) {

@@ -148,7 +148,7 @@ test('unknown game, game mismatch, no name, no game in the file, empty or binary
   const exe = multipart({ game: 'moria' }, { filename: 'bot.exe', content: bot('Merry') });
   const res3 = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...ana.auth, ...exe.headers }, payload: exe.payload });
   assert.equal(res3.statusCode, 400);
-  assert.match(res3.json().message, /\.ts or \.js/);
+  assert.match(res3.json().message, /\.ts, \.js or \.cc/);
 });
 
 test('status: the gate matches with their results; bad or unknown ids are 4xx', async () => {
@@ -406,4 +406,22 @@ test('SSE: a submission already judged gets its status and the stream ends; an u
   assert.match(done.body, /"status":"qualified"/);
   assert.equal((await app.inject({ url: '/api/submissions/424242/events' })).statusCode, 404);
   assert.equal((await app.inject({ url: '/api/submissions/x/events' })).statusCode, 400);
+});
+
+test('a C++ file (AIName.cc, as the course writes it): 202, the name from #define PLAYER_NAME, the game from the upload', async () => {
+  const cc = `#include "Player.hh"\n\n#define PLAYER_NAME Balin\n\nstruct PLAYER_NAME : public Player {\n  static Player* factory () { return new PLAYER_NAME; }\n  virtual void play () { }\n};\n\nRegisterPlayer(PLAYER_NAME);\n`;
+  const form = multipart({ game: 'moria' }, { filename: 'AIBalin.cc', content: cc });
+  const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...bob.auth, ...form.headers }, payload: form.payload });
+  assert.equal(res.statusCode, 202, res.body);
+  assert.equal(res.json().player, 'Balin');
+  assert.equal(res.json().filename, 'AIBalin.cc');
+  const json = await app.inject({ method: 'POST', url: '/api/submissions', headers: { cookie: bob.cookie }, payload: { game: 'moria', source: cc.replace('Balin', 'Bifur') } });
+  assert.equal(json.statusCode, 202, json.body);
+  assert.equal(json.json().filename, 'AIBifur.cc', 'a C++ upload without a file name is named as the course names it');
+  const mismatch = await app.inject({ method: 'POST', url: '/api/submissions', headers: { cookie: bob.cookie }, payload: { game: 'moria', source: `// GAME: walking-dead\n${cc}` } });
+  assert.equal(mismatch.statusCode, 400);
+  assert.match(mismatch.json().message, /game mismatch/);
+  const unnamed = await app.inject({ method: 'POST', url: '/api/submissions', headers: { cookie: bob.cookie }, payload: { game: 'moria', source: cc.replace('#define PLAYER_NAME Balin', '#define PLAYER_NAME'), filename: 'AIX.cc' } });
+  assert.equal(unnamed.statusCode, 400);
+  assert.match(unnamed.json().message, /#define PLAYER_NAME YourName/);
 });

@@ -152,9 +152,14 @@ test('starter kit: a zip with the template, the Demo, player.d.ts, tsconfig.json
     assert.match(execFileSync('unzip', ['-t', join(dir, 'kit.zip')]).toString(), /No errors detected/);
     execFileSync('unzip', ['-q', join(dir, 'kit.zip'), '-d', dir]);
     const kit = join(dir, 'moria-starter-kit');
-    assert.deepEqual(readdirSync(kit).sort(), ['Demo.ts', 'MyBot.ts', 'README.md', 'player.d.ts', 'tsconfig.json']);
+    assert.deepEqual(readdirSync(kit).sort(), ['Demo.ts', 'MyBot.ts', 'README.md', 'cpp', 'player.d.ts', 'tsconfig.json']);
     const demo = readFileSync(join(kit, 'Demo.ts'), 'utf8');
     assert.equal(demo, readFileSync('src/games/moria/bots/Demo.ts', 'utf8').replace('../player.d.ts', 'player.d.ts'));
+    // The C++ variant: the headers (the statement's API, the generated view header), Null and Demo, how to run them.
+    const cpp = readdirSync(join(kit, 'cpp'));
+    for (const f of ['AINull.cc', 'AIDemo.cc', 'Player.hh', 'State.hh', 'Structs.hh', 'ArbiterView.hh', 'arbiter.hh', 'README.md']) assert.ok(cpp.includes(f), f);
+    assert.match(readFileSync(join(kit, 'cpp', 'AINull.cc'), 'utf8'), /#define PLAYER_NAME Null/);
+    assert.match(readFileSync(join(kit, 'cpp', 'README.md'), 'utf8'), /npx arbiter play moria AIYourName\.cc Dummy Dummy Demo/);
     const bot = readFileSync(join(kit, 'MyBot.ts'), 'utf8');
     assert.match(bot, /^\/\/\/ <reference path="player\.d\.ts" \/>/);
     assert.match(bot, /export const GAME = 'moria';/);

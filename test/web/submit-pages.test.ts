@@ -55,7 +55,7 @@ test('each bad upload re-renders the form with the message on the right field (a
     { what: 'too large', fields: { game: 'moria' }, file: { filename: 'A.ts', content: bot('Abc') + '//' + 'x'.repeat(MAX) }, field: 'file', status: 413, message: /file too large: at most 4096 bytes/ },
     { what: 'no PLAYER_NAME', fields: { game: 'moria' }, file: { filename: 'A.ts', content: "export const GAME = 'moria';\nexport default class {}\n" }, field: 'file', status: 400, message: /no player name in the file/ },
     { what: 'GAME mismatch', fields: { game: 'moria' }, file: { filename: 'A.ts', content: bot('Abc', 'walking-dead') }, field: 'file', status: 400, message: /game mismatch/ },
-    { what: 'not a .ts/.js file', fields: { game: 'moria' }, file: { filename: 'A.cpp', content: bot('Abc') }, field: 'file', status: 400, message: /must be a \.ts or \.js file/ },
+    { what: 'not a .ts/.js/.cc file', fields: { game: 'moria' }, file: { filename: 'A.py', content: bot('Abc') }, field: 'file', status: 400, message: /must be a \.ts, \.js or \.cc file/ },
     { what: 'bad name', fields: { game: 'moria' }, file: { filename: 'A.ts', content: bot('Bad-Name') }, field: 'file', status: 400, message: /characters other than A-Z/ },
     { what: 'name too long', fields: { game: 'moria' }, file: { filename: 'A.ts', content: bot('ThirteenChars') }, field: 'file', status: 400, message: /too long/ },
     { what: 'reserved name', fields: { game: 'moria' }, file: { filename: 'A.ts', content: bot('dummy') }, field: 'file', status: 400, message: /reserved/ },

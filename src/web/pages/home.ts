@@ -14,6 +14,7 @@ import { html, type Html } from '../html.ts';
 import { sendPage } from '../layout.ts';
 import { renderStatement } from '../statement.ts';
 import { zip } from '../zip.ts';
+import { cppKitEntries } from '../cpp-kit.ts';
 import { gameOr404, leaderboardTable } from './leaderboard.ts';
 import { readLeaderboard } from '../../ratings/leaderboard.ts';
 import { matchesTable } from './matches.ts';
@@ -174,6 +175,8 @@ async function starterKit(game: AnyGame): Promise<Buffer> {
     ...(demo === null ? [] : [{ name: `${dir}/Demo.ts`, data: demo }]),
     { name: `${dir}/${basename(game.bots.types)}`, data: types },
     { name: `${dir}/tsconfig.json`, data: JSON.stringify(tsconfig, null, 2) + '\n' },
+    // The C++ variant (cpp/): headers, Null and Demo, its README.
+    ...(await cppKitEntries(game, dir)),
   ]);
 }
 

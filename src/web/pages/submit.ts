@@ -57,7 +57,7 @@ ${errorSummary(errors, labels())}
       required: true,
       hint: `${t('submit.fileHint', formatBytes(max))}${values.filename ? t('submit.chooseAgain', values.filename) : ''}`,
       errors,
-      attrs: html`accept=".ts,.js,.mts,.mjs,.cts,.cjs,text/typescript,text/javascript" data-max-bytes="${max}"`,
+      attrs: html`accept=".ts,.js,.mts,.mjs,.cts,.cjs,.cc,.cpp,.cxx,text/typescript,text/javascript,text/x-c++src" data-max-bytes="${max}"`,
     })}
     <p class="dropzone-status" id="dropzone-status" aria-live="polite"></p>
   </div>

@@ -1,0 +1,48 @@
+// The course's Utils.hh: the standard headers a player may use, `using
+// namespace std`, and the asserting helpers. Arbiter's own, written from the
+// statement's API.
+#ifndef Utils_hh
+#define Utils_hh
+
+#include <cassert>
+#include <cstdlib>
+#include <string.h>
+#include <iostream>
+#include <iomanip>
+#include <sstream>
+#include <fstream>
+#include <string>
+#include <queue>
+#include <stack>
+#include <vector>
+#include <map>
+#include <set>
+#include <list>
+#include <deque>
+#include <unordered_map>
+#include <unordered_set>
+#include <algorithm>
+#include <numeric>
+#include <utility>
+#include <climits>
+#include <cmath>
+
+using namespace std;
+
+#define _my_assert(b, s) { if (not (b)) { cerr << "ERROR: " << s << endl; assert(b); } }
+#define _unreachable() { _my_assert(false, "Unreachable code reached."); }
+
+inline string int_to_string (int i) {
+  ostringstream oss;
+  oss << i;
+  return oss.str();
+}
+
+inline int string_to_int (const string& s) {
+  istringstream iss(s);
+  int i = 0;
+  iss >> i;
+  return i;
+}
+
+#endif

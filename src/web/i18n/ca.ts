@@ -116,7 +116,15 @@ export const ca: Messages = {
   'refusal.bad-filename': (q: readonly string[], _n: number) => `"${q[0]}": el jugador ha de ser un fitxer .ts o .js`,
   'refusal.unknown-game': (q: readonly string[], _n: number) => `joc desconegut "${q[0]}"`,
   'refusal.name-locked': (q: readonly string[], _n: number) => `nom bloquejat: "${q[0]}" ja s'ha classificat; tria un nom nou per a un jugador nou`,
-  'refusal.name-taken': (q: readonly string[], _n: number) => `el nom de jugador "${q[0]}" ja està agafat: tria'n un altre`,
+  'refusal.name-taken': (q: readonly string[], _n: number, message: string) => {
+    const until = /held until (.+?) unless/.exec(message)?.[1];
+    return `el nom de jugador "${q[0]}" ${/by another user/.test(message) ? "ja és d'un altre usuari" : 'ja està agafat'}${q[1] ? ` (com a "${q[1]}"; els noms es comparen sense distingir majúscules i minúscules)` : ''}${until ? `, i el té reservat fins al ${until} si abans cap jugador amb aquest nom no supera la partida contra si mateix` : ''}: tria'n un altre`;
+  },
+  'refusal.name-empty': (_q: readonly string[], _n: number) => 'el nom de jugador és buit: d\'1 a 12 caràcters d\'entre A-Z a-z 0-9 _',
+  'refusal.name-too-long': (q: readonly string[], _n: number, message: string) => `el nom de jugador "${q[0]}" és massa llarg: ${q[0]?.length} caràcters, com a màxim ${/at most (\d+)/.exec(message)?.[1] ?? 12}`,
+  'refusal.name-bad-characters': (q: readonly string[], _n: number) => `el nom de jugador "${q[0]}" té caràcters que no són A-Z a-z 0-9 _: ${q.slice(1).map((c) => `"${c}"`).join(', ')}`,
+  'refusal.name-reserved': (q: readonly string[], _n: number) => `el nom de jugador "${q[0]}" està reservat (és un jugador predefinit): tria'n un altre`,
+  'refusal.name-offensive': (q: readonly string[], _n: number) => `el nom de jugador "${q[0]}" no està permès: tria'n un altre`,
 
   'view.title': 'Visor de repeticions',
   'view.open': 'Obre un fitxer de repetició',

@@ -121,7 +121,15 @@ export const en = {
   'refusal.bad-filename': (q: readonly string[], _n: number) => `"${q[0]}": the bot must be a .ts or .js file`,
   'refusal.unknown-game': (q: readonly string[], _n: number) => `unknown game "${q[0]}"`,
   'refusal.name-locked': (q: readonly string[], _n: number) => `name locked: "${q[0]}" already qualified; choose a new name for a new bot`,
-  'refusal.name-taken': (q: readonly string[], _n: number) => `player name "${q[0]}" is taken: choose another name`,
+  'refusal.name-taken': (q: readonly string[], _n: number, message: string) => {
+    const until = /held until (.+?) unless/.exec(message)?.[1];
+    return `player name "${q[0]}" ${/by another user/.test(message) ? 'is taken by another user' : 'is taken'}${q[1] ? ` (as "${q[1]}"; names are compared ignoring case)` : ''}${until ? `, held until ${until} unless a bot under it passes self-play before` : ''}: choose another name`;
+  },
+  'refusal.name-empty': (_q: readonly string[], _n: number) => 'player name is empty: 1 to 12 characters from A-Z a-z 0-9 _',
+  'refusal.name-too-long': (q: readonly string[], _n: number, message: string) => `player name "${q[0]}" is too long: ${q[0]?.length} characters, at most ${/at most (\d+)/.exec(message)?.[1] ?? 12}`,
+  'refusal.name-bad-characters': (q: readonly string[], _n: number) => `player name "${q[0]}" has characters other than A-Z a-z 0-9 _: ${q.slice(1).map((c) => `"${c}"`).join(', ')}`,
+  'refusal.name-reserved': (q: readonly string[], _n: number) => `player name "${q[0]}" is reserved (a built-in player): choose another name`,
+  'refusal.name-offensive': (q: readonly string[], _n: number) => `player name "${q[0]}" is not allowed: choose another name`,
 
   // The replay viewer page
   'view.title': 'Replay viewer',

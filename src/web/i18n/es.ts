@@ -116,7 +116,15 @@ export const es: Messages = {
   'refusal.bad-filename': (q: readonly string[], _n: number) => `"${q[0]}": el jugador debe ser un fichero .ts o .js`,
   'refusal.unknown-game': (q: readonly string[], _n: number) => `juego desconocido "${q[0]}"`,
   'refusal.name-locked': (q: readonly string[], _n: number) => `nombre bloqueado: "${q[0]}" ya se ha clasificado; elige un nombre nuevo para un jugador nuevo`,
-  'refusal.name-taken': (q: readonly string[], _n: number) => `el nombre de jugador "${q[0]}" ya está cogido: elige otro`,
+  'refusal.name-taken': (q: readonly string[], _n: number, message: string) => {
+    const until = /held until (.+?) unless/.exec(message)?.[1];
+    return `el nombre de jugador "${q[0]}" ${/by another user/.test(message) ? 'ya es de otro usuario' : 'ya está cogido'}${q[1] ? ` (como "${q[1]}"; los nombres se comparan sin distinguir mayúsculas y minúsculas)` : ''}${until ? `, que lo tiene reservado hasta el ${until} salvo que antes un jugador con ese nombre supere la partida contra sí mismo` : ''}: elige otro`;
+  },
+  'refusal.name-empty': (_q: readonly string[], _n: number) => 'el nombre de jugador está vacío: de 1 a 12 caracteres de entre A-Z a-z 0-9 _',
+  'refusal.name-too-long': (q: readonly string[], _n: number, message: string) => `el nombre de jugador "${q[0]}" es demasiado largo: ${q[0]?.length} caracteres, como máximo ${/at most (\d+)/.exec(message)?.[1] ?? 12}`,
+  'refusal.name-bad-characters': (q: readonly string[], _n: number) => `el nombre de jugador "${q[0]}" tiene caracteres que no son A-Z a-z 0-9 _: ${q.slice(1).map((c) => `"${c}"`).join(', ')}`,
+  'refusal.name-reserved': (q: readonly string[], _n: number) => `el nombre de jugador "${q[0]}" está reservado (es un jugador predefinido): elige otro`,
+  'refusal.name-offensive': (q: readonly string[], _n: number) => `el nombre de jugador "${q[0]}" no está permitido: elige otro`,
 
   'view.title': 'Visor de repeticiones',
   'view.open': 'Abre un fichero de repetición',
@@ -552,22 +560,22 @@ export const es: Messages = {
 
   // La página de juego (una partida en el navegador del visitante)
   'play.pickerTitle': 'Juega en el navegador',
-  'play.pickerLead': 'Juega una partida en tu ordenador, en este navegador, sin instalar nada: tu jugador contra jugadores predefinidos u otros archivos tuyos.',
+  'play.pickerLead': 'Juega una partida en tu ordenador, en este navegador, sin instalar nada: tu jugador contra jugadores predefinidos u otros ficheros tuyos.',
   'play.pickGame': 'Elige un juego',
   'play.title': (game: string) => `Juega a ${game} en el navegador`,
   'play.judgeNote':
     'Esta partida es solo una prueba local. Se juega en tu navegador y no se guarda ni puntúa nada: el servidor sigue siendo el único juez. Envía tu jugador para que lo juzgue el servidor, con su entorno aislado y sus límites de CPU y de memoria.',
   'play.differences': (budget: string) =>
     `Tu jugador se ejecuta en un Web Worker con la API del juez y el mismo Math.random con semilla, así que una semilla da la misma partida que el juez (o arbiter play) juega con los mismos jugadores. El tiempo es distinto: cada jugador tiene ${budget} para la partida, medidos aquí como tiempo real en tu navegador (el juez cuenta tiempo de CPU), así que un ordenador ocupado juega en su contra; un jugador que sigue pensando cuando se le acaba el tiempo se detiene y queda congelado. Aquí no se aplica ningún límite de memoria.`,
-  'play.compileNote': 'El servidor compila tus archivos (les quita los tipos, como hace el juez) y no los guarda; nada más sale de tu navegador.',
+  'play.compileNote': 'El servidor compila tus ficheros (les quita los tipos, como hace el juez) y no los guarda; nada más sale de tu navegador.',
   'play.yourBot': 'Tu jugador',
-  'play.file': 'Archivo de tu jugador',
-  'play.fileHint': 'Un archivo .ts o .js; o suéltalo en cualquier parte de este formulario.',
+  'play.file': 'Fichero de tu jugador',
+  'play.fileHint': 'Un fichero .ts o .js; o suéltalo en cualquier parte de este formulario.',
   'play.paste': 'O pega su código',
   'play.opponents': 'Rivales',
   'play.player': (n: number) => `Jugador ${n}`,
-  'play.fromFile': 'Un archivo tuyo…',
-  'play.fileFor': (n: number) => `Archivo del jugador ${n}`,
+  'play.fromFile': 'Un fichero tuyo…',
+  'play.fileFor': (n: number) => `Fichero del jugador ${n}`,
   'play.builtin': (name: string) => (name === 'Dummy' ? 'Dummy (el de la prueba)' : name === 'Null' ? 'Null (no hace nada)' : name === 'Demo' ? 'Demo (un ejemplo sencillo)' : name),
   'play.seed': 'Semilla',
   'play.seedHint': 'La misma semilla y los mismos jugadores dan la misma partida.',

@@ -620,6 +620,7 @@ export const ca: Messages = {
   'sim.tokens': (n: number) => `${n} tokens`,
   'sim.cover': (pct: string) => `un ${pct} del seu codi en regions coincidents`,
   'sim.archived': 'curs anterior',
+  'sim.whichGame': 'quin joc? Envia el formulari amb un joc',
   'sim.done': (game: string, docs: number, pairs: number) => `${game}: ${docs} documents comparats, ${pairs} parells llistats`,
 
   'queue.noQueue': 'Aquest servidor no pot accedir a la cua, de manera que no hi ha estimació.',

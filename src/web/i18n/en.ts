@@ -636,6 +636,7 @@ export const en = {
   'sim.tokens': (n: number) => `${n} tokens`,
   'sim.cover': (pct: string) => `${pct} of its code in matching regions`,
   'sim.archived': 'previous term',
+  'sim.whichGame': 'which game? Send the form with a game',
   'sim.done': (game: string, docs: number, pairs: number) => `${game}: ${docs} documents compared, ${pairs} pairs listed`,
 
   'queue.noQueue': 'The queue cannot be reached from this server, so no estimate.',

@@ -620,6 +620,7 @@ export const es: Messages = {
   'sim.tokens': (n: number) => `${n} tokens`,
   'sim.cover': (pct: string) => `un ${pct} de su código en regiones coincidentes`,
   'sim.archived': 'curso anterior',
+  'sim.whichGame': '¿qué juego? Envía el formulario con un juego',
   'sim.done': (game: string, docs: number, pairs: number) => `${game}: ${docs} documentos comparados, ${pairs} pares listados`,
 
   'queue.noQueue': 'Este servidor no puede acceder a la cola, así que no hay estimación.',

@@ -53,7 +53,7 @@ export default async function similarityPages(app: FastifyInstance) {
   };
   const gameOf = async (id: string) => {
     const game = (await loadGames()).get(id);
-    if (!game) throw notFound(`no game "${id}"`);
+    if (!game) throw notFound(t('lb.noGameShort', id));
     return game;
   };
   const noticeOf = (q: { done?: string }) => (q.done ? html`<p class="notice ok" role="status" id="similarity-notice">${q.done.slice(0, 300)}</p>` : '');
@@ -152,7 +152,7 @@ ${
     const me = adminOf(request, reply);
     if (!me) return reply;
     const id = typeof request.body?.game === 'string' ? request.body.game : '';
-    if (!id) throw badRequest('which game?');
+    if (!id) throw badRequest(t('sim.whichGame'));
     const game = await gameOf(id);
     const report = await computeReport(db, game.id);
     await recordAudit(db, { actorId: me.id, action: 'similarity.compute', targetType: 'game', targetId: game.id, detail: { documents: report.documents, pairs: report.pairs.length } });

@@ -50,6 +50,18 @@ test('over HTTP: too long, bad characters, reserved and offensive names are refu
     assert.equal(res.statusCode, 400, name);
     assert.match(res.json().message, re, name);
   }
+  // In Spanish: the same codes, the messages translated with the values the English one gives.
+  const spanish: [string, RegExp][] = [
+    ['ThirteenChars', /^el nombre de jugador "ThirteenChars" es demasiado largo: 13 caracteres, como máximo 12$/],
+    ['bad-na me', /^el nombre de jugador "bad-na me" tiene caracteres que no son A-Z a-z 0-9 _: "-", " "$/],
+    ['Dummy', /^el nombre de jugador "Dummy" está reservado \(es un jugador predefinido\): elige otro$/],
+    ['zorglub_7', /^el nombre de jugador "zorglub_7" no está permitido: elige otro$/],
+  ];
+  for (const [name, re] of spanish) {
+    const res = await api.app.inject({ method: 'POST', url: '/api/submissions', headers: { ...u.auth, 'accept-language': 'es' }, payload: { game: 'moria', source: bot(name) } });
+    assert.equal(res.statusCode, 400, name);
+    assert.match(res.json().message, re, name);
+  }
   assert.equal(await api.db.submission.count(), 0, 'nothing stored');
 });
 
@@ -136,6 +148,13 @@ test('a rejected claim holds the name for 24 h after its latest submission, then
   assert.equal(early.statusCode, 409);
   assert.equal(early.json().code, 'name-taken');
   assert.match(early.json().message, /held until \d{4}-\d\d-\d\d \d\d:\d\d UTC unless a bot under it passes self-play/);
+  // The hold in Catalan (the name as typed, the holder's spelling, the hold's end): what the submit page shows.
+  const inCatalan = await api.app.inject({ method: 'POST', url: '/api/submissions?lang=ca', headers: bob.auth, payload: { game: 'moria', source: bot('frodo') } });
+  assert.equal(inCatalan.json().code, 'name-taken');
+  assert.match(
+    inCatalan.json().message,
+    /^el nom de jugador "frodo" ja és d'un altre usuari \(com a "Frodo"; [^)]*\), i el té reservat fins al \d{4}-\d\d-\d\d \d\d:\d\d UTC si abans cap jugador amb aquest nom no supera la partida contra si mateix: tria'n un altre$/,
+  );
 
   await rejectAged(first.json().id, 25);
   const late = await submitJson(api.app, bob, bot('frodo'));

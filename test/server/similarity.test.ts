@@ -177,6 +177,20 @@ test('the report of a game: the copy on top, the latest version only, unrelated 
   assert.match(String(post.headers.location), /^\/admin\/similarity\/walking-dead\?done=/);
   assert.equal((await db.similarityReport.findUniqueOrThrow({ where: { game: 'walking-dead' } })).documents, 0);
   assert.equal((await db.auditEntry.findFirstOrThrow({ orderBy: { id: 'desc' } })).action, 'similarity.compute');
+
+  // In Spanish (?lang= or Accept-Language): the report, the side-by-side page and the notice; the same ids.
+  const es = await app.inject({ url: '/admin/similarity/moria?lang=es', headers: { cookie: teacher.cookie } });
+  assert.match(es.body, /<html lang="es">/);
+  assert.match(es.body, /<h1>Similitud: /);
+  assert.match(es.body, /<h2>Los pares más parecidos<\/h2>/);
+  assert.match(es.body, /<table id="similarity-pairs">[^]*<th scope="col">Huellas en común<\/th>[^]*>lado a lado<\/a>/);
+  assert.match(es.body, /3 documentos, calculado <time /);
+  assert.doesNotMatch(es.body.replace(/<[^>]+>/g, ' '), /Most similar|side by side|Fingerprints|computed|Compute it again|of it\b/);
+  const esPair = await app.inject({ url: `/admin/similarity/moria/pair?a=s:${anaLatest.id}&b=s:${bobCopy.id}`, headers: { cookie: teacher.cookie, 'accept-language': 'es' } });
+  assert.match(esPair.body, /<h1>Lado a lado: \d+%<\/h1>/);
+  assert.match(esPair.body, /<h2>Regiones coincidentes<\/h2>\s*<ol id="similarity-regions">[^]*líneas? \d+/);
+  const esPost = await app.inject({ method: 'POST', url: '/admin/actions/similarity', headers: { cookie: teacher.cookie, 'accept-language': 'es', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'game=walking-dead' });
+  assert.match(decodeURIComponent(String(esPost.headers.location)), /\?done=.*: 0 documentos comparados, 0 pares listados$/);
 });
 
 test('a previous term imported from a folder laid out by user joins the report (and never plays)', async () => {

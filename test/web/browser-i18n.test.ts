@@ -131,3 +131,20 @@ test("the viewer in Catalan: its controls, and the legend and tooltip in the sta
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('the play page in Catalan: the server-rendered form, and the script speaking the page’s language', async () => {
+  const page = await site.newPage();
+  await page.goto('/games/moria/play?lang=ca');
+  assert.equal(await htmlLang(page), 'ca');
+  assert.equal(await page.locator('h1').textContent(), 'Juga a Moria al navegador');
+  assert.match((await page.locator('#play-judge-note').textContent()) ?? '', /el servidor continua sent l’únic jutge/);
+  await page.getByRole('button', { name: 'Juga la partida' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Tria el teu jugador: escull o deixa anar un fitxer, o enganxa’n el codi.' }).waitFor();
+  await page.getByLabel('O enganxa’n el codi').fill('export const GAME = "moria";');
+  await page.locator('[data-play-chosen]').filter({ hasText: 'Codi enganxat (com a MyBot.ts)' }).waitFor();
+  await page.getByLabel('Llavor').fill('1.5');
+  await page.getByRole('button', { name: 'Juga la partida' }).click();
+  await page.getByRole('alert').filter({ hasText: 'La llavor és un nombre enter de 0 a 2147483647.' }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -135,6 +135,21 @@ test('error pages speak the language; the API answers the same code in every lan
   assert.match(answers.get('es')!.message, /^la contraseña debe tener al menos \d+ caracteres$/);
 });
 
+test('the play page in Catalan with ?lang=ca: its heading, the judge note, the form; the same ids', async () => {
+  const r = await get('/games/moria/play?lang=ca');
+  assert.equal(r.statusCode, 200);
+  assert.match(r.body, /<html lang="ca">/);
+  assert.match(r.body, /<h1>Juga a Moria al navegador<\/h1>/);
+  assert.match(r.body, /<p class="notice" id="play-judge-note"><strong>[^<]*el servidor continua sent l’únic jutge\.[^<]*<\/strong><\/p>/);
+  assert.match(r.body, /<label for="play-seed">Llavor<\/label>/);
+  assert.match(r.body, /<option value="Dummy" selected>Dummy \(el de la prova\)<\/option>/);
+  assert.match(r.body, /<button type="submit">Juga la partida<\/button>/);
+  const text = r.body.replace(/<nav class="site-lang"[^]*?<\/nav>/, '').replace(/<script[^]*?<\/script>/g, '').replace(/<[^>]+>/g, ' ');
+  assert.doesNotMatch(text, /\b(Play|Your bot|Opponents|Seed|Logs|Download|only judge|the gate)\b/);
+  const picker = await get('/play', { 'accept-language': 'ca' });
+  assert.match(picker.body, /<h1>Juga al navegador<\/h1>[^]*<h2>Tria un joc<\/h2>/);
+});
+
 test('the public pages in Catalan and Spanish leave no English behind (statements and game names aside)', async () => {
   const english = /\b(Log in|Sign up|Matches|Leaderboard|No match yet|Latest matches|Download|Limits|Workers|Throughput|Submit|How it works|qualified players?|per match|waiting|Statement|Replay viewer|Tournaments|Username|Password|Not found)\b/;
   assert.match((await get('/queue')).body.replace(/<[^>]+>/g, ' '), english, 'the check sees English where it is');

@@ -8,7 +8,8 @@
 import { CATALOGS, type Lang, type MessageKey } from './catalog.ts';
 import { currentLang } from './index.ts';
 
-type RefusalMessage = (q: readonly string[], n: number) => string;
+/** A refusal's translation: the English message's quoted values, its first number, and the whole message (for a value it gives unquoted). */
+type RefusalMessage = (q: readonly string[], n: number, message: string) => string;
 
 export function localizeRefusal(refused: { code?: string | undefined; message: string; retryAfterSeconds?: number }, lang: Lang = currentLang()): string {
   // English is the domain's own wording: shown as it is.
@@ -20,5 +21,5 @@ export function localizeRefusal(refused: { code?: string | undefined; message: s
   if (!code || typeof m !== 'function') return refused.message;
   const quoted = [...refused.message.matchAll(/"([^"]*)"/g)].map((x) => x[1]!);
   const n = code === 'too-many-attempts' && refused.retryAfterSeconds ? Math.max(1, Math.ceil(refused.retryAfterSeconds / 60)) : Number(/\d+/.exec(refused.message)?.[0] ?? 0);
-  return m(quoted, n);
+  return m(quoted, n, refused.message);
 }

@@ -26,39 +26,10 @@ import { compileSeat } from '../../runner/run-match.ts';
 import { buildPrelude } from '../../../sandbox/prelude.ts';
 import { notFound, tooLarge } from '../../server/errors.ts';
 import { html } from '../html.ts';
+import { t } from '../i18n/index.ts';
 import { sendPage } from '../layout.ts';
 import { gameOr404 } from './leaderboard.ts';
 
-/** Every sentence of the page, in one place (to be translated). */
-export const PLAY_TEXT = {
-  pickerTitle: 'Play in your browser',
-  pickerLead: 'Play a match on your own computer, in this browser, without installing anything: your bot against built-in players or other files of yours.',
-  pickGame: 'Choose a game',
-  title: (game: string) => `Play ${game} in your browser`,
-  judgeNote:
-    'This match is only a local try. It runs in your browser and nothing is recorded or ranked: the server remains the only judge. Submit your bot to have it judged, by the server’s sandbox and its CPU and memory limits.',
-  differences: (budget: string) =>
-    `Your bot runs in a Web Worker with the judge’s API and the same seeded Math.random, so a seed gives the match the judge (or arbiter play) plays with the same bots. Time is different: each bot has ${budget} for the match, measured here as wall time in your browser (the judge counts CPU time), so a busy computer counts against it; a bot still thinking when its time is up is stopped and frozen. No memory limit is applied here.`,
-  compileNote: 'Your files are compiled by the server (types stripped, as the judge does) and not kept; nothing else leaves your browser.',
-  yourBot: 'Your bot',
-  file: 'Your bot file',
-  fileHint: 'A .ts or .js bot file; or drop it anywhere on this form.',
-  paste: 'Or paste its code',
-  opponents: 'Opponents',
-  player: (n: number) => `Player ${n}`,
-  fromFile: 'A file of yours…',
-  fileFor: (n: number) => `File for player ${n}`,
-  builtinNote: (name: string) => (name === 'Dummy' ? 'Dummy (the gate)' : name === 'Null' ? 'Null (does nothing)' : name === 'Demo' ? 'Demo (a simple example)' : name),
-  seed: 'Seed',
-  seedHint: 'The same seed and bots give the same match.',
-  play: 'Play the match',
-  logs: 'Logs',
-  download: 'Download the replay',
-  downloadHint: 'to watch it again in the',
-  viewer: 'viewer',
-  noScript: 'Playing in the browser needs JavaScript. Without it, play locally with arbiter play from a clone of the repository (see the starter kit’s README).',
-  cli: 'From a clone of the repository, in its judge’s sandbox, the same match on the command line:',
-} as const;
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const playClientDir = join(root, 'src', 'web', 'client', 'play');
@@ -147,51 +118,50 @@ function builtinNames(game: AnyGame): string[] {
 }
 
 function playPage(game: AnyGame, maxBytes: number) {
-  const T = PLAY_TEXT;
   const builtins = builtinNames(game);
   const opponent = builtins.includes('Dummy') ? 'Dummy' : builtins[0] ?? '';
   const seats = Array.from({ length: game.nbPlayers - 1 }, (_, i) => i + 2);
-  return html`<p class="breadcrumbs"><a href="/">Games</a> › <a href="/games/${game.id}">${game.title}</a></p>
-<h1>${T.title(game.title)}</h1>
-<p class="notice" id="play-judge-note"><strong>${T.judgeNote}</strong></p>
-<p>${T.differences(formatBudget(game.defaultLimits.cpuBudgetMs))}</p>
+  return html`<p class="breadcrumbs"><a href="/">${t('nav.games')}</a> › <a href="/games/${game.id}">${game.title}</a></p>
+<h1>${t('play.title', game.title)}</h1>
+<p class="notice" id="play-judge-note"><strong>${t('play.judgeNote')}</strong></p>
+<p>${t('play.differences', formatBudget(game.defaultLimits.cpuBudgetMs))}</p>
 <form class="play-form" id="play-form" data-play data-game="${game.id}" data-max-bytes="${maxBytes}" novalidate>
 <fieldset>
-  <legend>${T.yourBot}</legend>
-  <p><label for="play-file">${T.file}</label>
+  <legend>${t('play.yourBot')}</legend>
+  <p><label for="play-file">${t('play.file')}</label>
   <input type="file" id="play-file" accept=".ts,.js,.mts,.mjs,text/plain,text/javascript,application/typescript" data-play-file aria-describedby="play-file-hint"></p>
-  <p class="hint" id="play-file-hint">${T.fileHint}</p>
-  <p><label for="play-paste">${T.paste}</label>
+  <p class="hint" id="play-file-hint">${t('play.fileHint')}</p>
+  <p><label for="play-paste">${t('play.paste')}</label>
   <textarea id="play-paste" rows="8" spellcheck="false" autocomplete="off" data-play-paste></textarea></p>
   <p class="hint" data-play-chosen aria-live="polite"></p>
-  <p class="hint">${T.compileNote}</p>
+  <p class="hint">${t('play.compileNote')}</p>
 </fieldset>
 <fieldset>
-  <legend>${T.opponents}</legend>
+  <legend>${t('play.opponents')}</legend>
   ${seats.map(
-    (n) => html`<p><label for="play-seat-${n}">${T.player(n)}</label>
-  <select id="play-seat-${n}" data-seat="${n}">${builtins.map((b) => html`<option value="${b}"${b === opponent ? html` selected` : ''}>${T.builtinNote(b)}</option>`)}<option value="file">${T.fromFile}</option></select>
-  <input type="file" accept=".ts,.js,.mts,.mjs,text/plain,text/javascript,application/typescript" data-seat-file="${n}" aria-label="${T.fileFor(n)}" hidden></p>`,
+    (n) => html`<p><label for="play-seat-${n}">${t('play.player', n)}</label>
+  <select id="play-seat-${n}" data-seat="${n}">${builtins.map((b) => html`<option value="${b}"${b === opponent ? html` selected` : ''}>${t('play.builtin', b)}</option>`)}<option value="file">${t('play.fromFile')}</option></select>
+  <input type="file" accept=".ts,.js,.mts,.mjs,text/plain,text/javascript,application/typescript" data-seat-file="${n}" aria-label="${t('play.fileFor', n)}" hidden></p>`,
   )}
 </fieldset>
-<p><label for="play-seed">${T.seed}</label>
+<p><label for="play-seed">${t('play.seed')}</label>
 <input type="number" id="play-seed" min="0" max="2147483647" step="1" value="1" inputmode="numeric" data-play-seed aria-describedby="play-seed-hint">
-<span class="hint" id="play-seed-hint">${T.seedHint}</span></p>
-<p><button type="submit">${T.play}</button></p>
+<span class="hint" id="play-seed-hint">${t('play.seedHint')}</span></p>
+<p><button type="submit">${t('play.play')}</button></p>
 </form>
 <p class="play-status" role="status" data-play-status></p>
 <p class="notice bad play-alert" role="alert" data-play-alert></p>
 <div class="play-result" data-play-result hidden>
   <div class="viewer" data-play-viewer></div>
   <section class="play-logs" data-play-logs aria-labelledby="play-logs-h">
-    <h2 id="play-logs-h" data-play-log-round>${T.logs}</h2>
+    <h2 id="play-logs-h" data-play-log-round>${t('play.logs')}</h2>
     ${Array.from({ length: game.nbPlayers }, (_, p) => html`<h3 class="seat-head"><span class="seat seat-${p}" aria-hidden="true"></span> <span data-play-log-name="${p}"></span></h3>
     <pre class="play-log" data-play-log="${p}" tabindex="0"></pre>`)}
   </section>
-  <p><a data-play-download href="#" download>${T.download}</a> ${T.downloadHint} <a href="/view">${T.viewer}</a>.</p>
+  <p><a data-play-download href="#" download>${t('play.download')}</a> ${t('play.downloadHint')} <a href="/view">${t('play.viewer')}</a>.</p>
 </div>
-<noscript><p class="notice bad">${T.noScript}</p></noscript>
-<p class="hint">${T.cli} <code data-play-cli>npx arbiter play ${game.id} MyBot.ts ${seats.map(() => opponent).join(' ')} --seed 1 -o match.json.gz</code></p>`;
+<noscript><p class="notice bad">${t('play.noScript')}</p></noscript>
+<p class="hint">${t('play.cli')} <code data-play-cli>npx arbiter play ${game.id} MyBot.ts ${seats.map(() => opponent).join(' ')} --seed 1 -o match.json.gz</code></p>`;
 }
 
 const GAME_PARAMS = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
@@ -203,13 +173,13 @@ export default async function playPages(app: FastifyInstance) {
   app.get('/play', { schema: { hide: true } }, async (request, reply) => {
     const games = [...(await loadGames()).values()];
     return sendPage(reply, {
-      title: PLAY_TEXT.pickerTitle,
+      title: t('play.pickerTitle'),
       user: request.user,
       nav: '/play',
-      body: html`<h1>${PLAY_TEXT.pickerTitle}</h1>
-<p class="lead">${PLAY_TEXT.pickerLead}</p>
-<p class="notice"><strong>${PLAY_TEXT.judgeNote}</strong></p>
-<h2>${PLAY_TEXT.pickGame}</h2>
+      body: html`<h1>${t('play.pickerTitle')}</h1>
+<p class="lead">${t('play.pickerLead')}</p>
+<p class="notice"><strong>${t('play.judgeNote')}</strong></p>
+<h2>${t('play.pickGame')}</h2>
 <ul id="play-games">${games.map((g) => html`<li><a href="/games/${g.id}/play">${g.title}</a></li>`)}</ul>`,
     });
   });
@@ -217,10 +187,10 @@ export default async function playPages(app: FastifyInstance) {
   app.get<{ Params: { game: string } }>('/games/:game/play', { schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
     const game = await gameOr404(request.params.game);
     return sendPage(reply, {
-      title: PLAY_TEXT.title(game.title),
+      title: t('play.title', game.title),
       user: request.user,
       nav: '/play',
-      description: PLAY_TEXT.pickerLead,
+      description: t('play.pickerLead'),
       head: html`<link rel="stylesheet" href="/assets/viewer.css">
 <link rel="stylesheet" href="/assets/play.css">
 <script type="module" src="/assets/play/${game.id}.js"></script>`,

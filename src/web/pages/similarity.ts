@@ -13,52 +13,16 @@ import { loadGames } from '../../game-kit/registry.ts';
 import { requireAdmin, type AuthUser } from '../../server/auth.ts';
 import { badRequest, notFound } from '../../server/errors.ts';
 import { html, type Html } from '../html.ts';
+import { t, th } from '../i18n/index.ts';
 import { sendPage } from '../layout.ts';
 import { pageUser } from './auth.ts';
 import { when } from './matches.ts';
 
-// The pages' words, gathered here for the translation.
-const T = {
-  title: 'Similarity',
-  intro:
-    'Every pair of bots of different owners in a game, compared on their normalized tokens (names, numbers, strings, comments and layout do not count; the order of the functions does not either) with winnowed fingerprints, as MOSS does. The latest submission of each player name takes part, and the previous terms imported with arbiter similarity import. Code every student was given (the game\u2019s shipped bots) is left out. A high score is a reason to look, not a verdict.',
-  back: 'Admin',
-  game: 'Game',
-  computed: 'Report',
-  never: 'never computed',
-  documents: (n: number) => `${n} documents`,
-  computedAt: (at: Html | string, ms: number) => html`computed ${at} in ${ms} ms`,
-  compute: 'Compute the report now',
-  recompute: 'Compute it again',
-  archive: 'Previous terms',
-  noArchive: 'none imported',
-  archiveHint: 'Import a previous term on the server: arbiter similarity import <folder of one subfolder per student> --term 2024-25 --game <game>',
-  topPairs: 'Most similar pairs',
-  noPairs: 'No pair shares enough code to list.',
-  notComputed: 'No report yet: compute it (it reads every source of the game, so it runs on demand, not on every visit).',
-  rank: '#',
-  score: 'Score',
-  first: 'First',
-  second: 'Second',
-  shared: 'Fingerprints in common',
-  sideBySide: 'side by side',
-  ofItself: (pct: string) => `${pct} of it`,
-  pairTitle: 'Side by side',
-  pairIntro: 'Matching regions are highlighted and numbered alike on both sides; a number links to the region in the other source.',
-  regions: 'Matching regions',
-  noRegions: 'No region in common.',
-  region: (i: number) => `Region ${i}`,
-  lines: (a: [number, number]) => (a[0] === a[1] ? `line ${a[0]}` : `lines ${a[0]}\u2013${a[1]}`),
-  tokens: (n: number) => `${n} tokens`,
-  cover: (pct: string) => `${pct} of its code in matching regions`,
-  archived: 'previous term',
-  done: (game: string, docs: number, pairs: number) => `${game}: ${docs} documents compared, ${pairs} pairs listed`,
-};
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 
 function docCell(label: DocLabel, fraction: number): Html {
-  return html`<strong>${label.author}</strong> <span class="muted">${label.title}${label.kind === 'archive' ? ` (${T.archived})` : ''}</span><br><span class="hint">${T.ofItself(percent(fraction))}</span>`;
+  return html`<strong>${label.author}</strong> <span class="muted">${label.title}${label.kind === 'archive' ? ` (${t('sim.archived')})` : ''}</span><br><span class="hint">${t('sim.ofItself', percent(fraction))}</span>`;
 }
 
 /** A source as numbered lines; a line inside region i has class "match rN" and links to the same region on the other side. */
@@ -89,7 +53,7 @@ export default async function similarityPages(app: FastifyInstance) {
   };
   const gameOf = async (id: string) => {
     const game = (await loadGames()).get(id);
-    if (!game) throw notFound(`no game "${id}"`);
+    if (!game) throw notFound(t('lb.noGameShort', id));
     return game;
   };
   const noticeOf = (q: { done?: string }) => (q.done ? html`<p class="notice ok" role="status" id="similarity-notice">${q.done.slice(0, 300)}</p>` : '');
@@ -102,22 +66,22 @@ export default async function similarityPages(app: FastifyInstance) {
     const games = [...(await loadGames()).values()];
     const rows = await Promise.all(games.map(async (g) => ({ game: g, report: await readReport(db, g.id), terms: await archiveTerms(db, g.id) })));
     return sendPage(reply, {
-      title: T.title,
+      title: t('sim.title'),
       user: request.user,
       nav: '/admin',
-      body: html`<p><a href="/admin">${T.back}</a></p>
-<h1>${T.title}</h1>
+      body: html`<p><a href="/admin">${t('sim.back')}</a></p>
+<h1>${t('sim.title')}</h1>
 ${noticeOf(request.query)}
-<p>${T.intro}</p>
+<p>${t('sim.intro')}</p>
 <div class="table-wrap"><table id="similarity-games">
-<thead><tr><th scope="col">${T.game}</th><th scope="col">${T.computed}</th><th scope="col">${T.archive}</th><th scope="col"></th></tr></thead>
+<thead><tr><th scope="col">${t('sim.game')}</th><th scope="col">${t('sim.computed')}</th><th scope="col">${t('sim.archive')}</th><th scope="col"></th></tr></thead>
 <tbody>${rows.map(
         ({ game, report, terms }) => html`<tr data-game="${game.id}"><td><a href="/admin/similarity/${game.id}">${game.title}</a></td>
-<td>${report ? html`${T.documents(report.documents)}, ${T.computedAt(when(report.createdAt), report.durationMs)}${report.pairs[0] ? html`; ${T.score.toLowerCase()} ${percent(report.pairs[0].score)} at most` : ''}` : html`<span class="muted">${T.never}</span>`}</td>
-<td>${terms.length ? terms.map((t) => `${t.term} (${t.files})`).join(', ') : html`<span class="muted">${T.noArchive}</span>`}</td>
-<td>${computeButton(game.id, report ? T.recompute : T.compute)}</td></tr>`,
+<td>${report ? html`${t('sim.documents', report.documents)}, ${th('sim.computedAt_html', String(when(report.createdAt)), report.durationMs)}${report.pairs[0] ? `; ${t('sim.atMost', percent(report.pairs[0].score))}` : ''}` : html`<span class="muted">${t('sim.never')}</span>`}</td>
+<td>${terms.length ? terms.map((term) => `${term.term} (${term.files})`).join(', ') : html`<span class="muted">${t('sim.noArchive')}</span>`}</td>
+<td>${computeButton(game.id, report ? t('sim.recompute') : t('sim.compute'))}</td></tr>`,
       )}</tbody></table></div>
-<p class="hint">${T.archiveHint}</p>`,
+<p class="hint">${th('sim.archiveHint_html')}</p>`,
     });
   });
 
@@ -130,24 +94,24 @@ ${noticeOf(request.query)}
       const report = await readReport(db, game.id);
       const pairHref = (a: string, b: string) => `/admin/similarity/${game.id}/pair?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`;
       return sendPage(reply, {
-        title: `${T.title}: ${game.title}`,
+        title: `${t('sim.title')}: ${game.title}`,
         user: request.user,
         nav: '/admin',
-        body: html`<p><a href="/admin/similarity">${T.title}</a></p>
-<h1>${T.title}: ${game.title}</h1>
+        body: html`<p><a href="/admin/similarity">${t('sim.title')}</a></p>
+<h1>${t('sim.title')}: ${game.title}</h1>
 ${noticeOf(request.query)}
 ${
   !report
-    ? html`<p class="muted" id="no-report">${T.notComputed}</p><p>${computeButton(game.id, T.compute)}</p>`
-    : html`<p>${T.documents(report.documents)}, ${T.computedAt(when(report.createdAt), report.durationMs)} ${computeButton(game.id, T.recompute)}</p>
-<h2>${T.topPairs}</h2>
+    ? html`<p class="muted" id="no-report">${t('sim.notComputed')}</p><p>${computeButton(game.id, t('sim.compute'))}</p>`
+    : html`<p>${t('sim.documents', report.documents)}, ${th('sim.computedAt_html', String(when(report.createdAt)), report.durationMs)} ${computeButton(game.id, t('sim.recompute'))}</p>
+<h2>${t('sim.topPairs')}</h2>
 ${
   report.pairs.length === 0
-    ? html`<p class="muted">${T.noPairs}</p>`
+    ? html`<p class="muted">${t('sim.noPairs')}</p>`
     : html`<div class="table-wrap"><table id="similarity-pairs">
-<thead><tr><th scope="col">${T.rank}</th><th scope="col">${T.score}</th><th scope="col">${T.first}</th><th scope="col">${T.second}</th><th scope="col">${T.shared}</th><th scope="col"></th></tr></thead>
+<thead><tr><th scope="col">#</th><th scope="col">${t('sim.score')}</th><th scope="col">${t('sim.first')}</th><th scope="col">${t('sim.second')}</th><th scope="col">${t('sim.shared')}</th><th scope="col"></th></tr></thead>
 <tbody>${report.pairs.map(
-        (p, i) => html`<tr data-a="${p.a}" data-b="${p.b}"><td>${i + 1}</td><td><strong>${percent(p.score)}</strong></td><td>${docCell(p.labelA, p.fractionA)}</td><td>${docCell(p.labelB, p.fractionB)}</td><td>${p.shared}</td><td><a href="${pairHref(p.a, p.b)}">${T.sideBySide}</a></td></tr>`,
+        (p, i) => html`<tr data-a="${p.a}" data-b="${p.b}"><td>${i + 1}</td><td><strong>${percent(p.score)}</strong></td><td>${docCell(p.labelA, p.fractionA)}</td><td>${docCell(p.labelB, p.fractionB)}</td><td>${p.shared}</td><td><a href="${pairHref(p.a, p.b)}">${t('sim.sideBySide')}</a></td></tr>`,
       )}</tbody></table></div>`
 }`
 }`,
@@ -164,21 +128,21 @@ ${
       const { a = '', b = '' } = request.query;
       const d = await pairDetail(db, game.id, a, b);
       return sendPage(reply, {
-        title: `${T.pairTitle}: ${d.a.author} ~ ${d.b.author}`,
+        title: `${t('sim.pairTitle')}: ${d.a.author} ~ ${d.b.author}`,
         user: request.user,
         nav: '/admin',
-        body: html`<p><a href="/admin/similarity/${game.id}">${T.title}: ${game.title}</a></p>
-<h1>${T.pairTitle}: ${percent(d.score.score)}</h1>
-<p>${T.pairIntro}</p>
+        body: html`<p><a href="/admin/similarity/${game.id}">${t('sim.title')}: ${game.title}</a></p>
+<h1>${t('sim.pairTitle')}: ${percent(d.score.score)}</h1>
+<p>${t('sim.pairIntro')}</p>
 <div class="similarity-pair">
-<section aria-labelledby="a-h"><h2 id="a-h">${d.a.author} <span class="muted">${d.a.title}</span></h2><p class="hint">${T.ofItself(percent(d.score.fractionA))} · ${T.cover(percent(d.coverA))}</p>${sourceView('a', d.a.source, d.regions)}</section>
-<section aria-labelledby="b-h"><h2 id="b-h">${d.b.author} <span class="muted">${d.b.title}</span></h2><p class="hint">${T.ofItself(percent(d.score.fractionB))} · ${T.cover(percent(d.coverB))}</p>${sourceView('b', d.b.source, d.regions)}</section>
+<section aria-labelledby="a-h"><h2 id="a-h">${d.a.author} <span class="muted">${d.a.title}</span></h2><p class="hint">${t('sim.ofItself', percent(d.score.fractionA))} · ${t('sim.cover', percent(d.coverA))}</p>${sourceView('a', d.a.source, d.regions)}</section>
+<section aria-labelledby="b-h"><h2 id="b-h">${d.b.author} <span class="muted">${d.b.title}</span></h2><p class="hint">${t('sim.ofItself', percent(d.score.fractionB))} · ${t('sim.cover', percent(d.coverB))}</p>${sourceView('b', d.b.source, d.regions)}</section>
 </div>
-<h2>${T.regions}</h2>
+<h2>${t('sim.regions')}</h2>
 ${
   d.regions.length === 0
-    ? html`<p class="muted">${T.noRegions}</p>`
-    : html`<ol id="similarity-regions">${d.regions.map((r, i) => html`<li class="match r${i % 6}"><a href="#a-region-${i + 1}">${d.a.author}: ${T.lines(r.a)}</a> ~ <a href="#b-region-${i + 1}">${d.b.author}: ${T.lines(r.b)}</a> (${T.tokens(r.tokens)})</li>`)}</ol>`
+    ? html`<p class="muted">${t('sim.noRegions')}</p>`
+    : html`<ol id="similarity-regions">${d.regions.map((r, i) => html`<li class="match r${i % 6}"><a href="#a-region-${i + 1}">${d.a.author}: ${t('sim.lines', ...r.a)}</a> ~ <a href="#b-region-${i + 1}">${d.b.author}: ${t('sim.lines', ...r.b)}</a> (${t('sim.tokens', r.tokens)})</li>`)}</ol>`
 }`,
       });
     },
@@ -188,10 +152,10 @@ ${
     const me = adminOf(request, reply);
     if (!me) return reply;
     const id = typeof request.body?.game === 'string' ? request.body.game : '';
-    if (!id) throw badRequest('which game?');
+    if (!id) throw badRequest(t('sim.whichGame'));
     const game = await gameOf(id);
     const report = await computeReport(db, game.id);
     await recordAudit(db, { actorId: me.id, action: 'similarity.compute', targetType: 'game', targetId: game.id, detail: { documents: report.documents, pairs: report.pairs.length } });
-    return reply.redirect(`/admin/similarity/${game.id}?done=${encodeURIComponent(T.done(game.title, report.documents, report.pairs.length))}`, 303);
+    return reply.redirect(`/admin/similarity/${game.id}?done=${encodeURIComponent(t('sim.done', game.title, report.documents, report.pairs.length))}`, 303);
   });
 }

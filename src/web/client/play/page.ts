@@ -12,26 +12,66 @@ import type { AnyGame } from '../../../game-kit/types.ts';
 import type { CompiledSeat } from '../../../runner/types.ts';
 import type { Replay } from '../viewer/game-view.ts';
 import { Viewer, loadGameView } from '../viewer/viewer.ts';
+import { wordsFor } from '../viewer/lang.ts';
 import { playInBrowser, type BrowserMatch, type PlaySeat } from './match.ts';
 
-/** Every sentence this script shows, in one place (to be translated with the page's). */
-const TEXT = {
-  noBot: 'Choose your bot: pick or drop a file, or paste its code.',
-  oneFile: (n: number) => `Drop one file at a time (got ${n}).`,
-  tooLarge: (name: string, max: number) => `${name} is larger than ${Math.round(max / 1024)} KiB, the judge's limit for a bot file.`,
-  noFile: (seat: number) => `Player ${seat}: choose the file to play.`,
-  badSeed: 'The seed is a whole number from 0 to 2147483647.',
-  reading: 'Reading and compiling the bots…',
-  loading: 'Starting the bots…',
-  round: (r: number, total: number) => `Playing round ${r} of ${total}…`,
-  done: (seed: number) => `Match played in this browser (seed ${seed}). Only a local try: nothing was sent to the judge's rankings.`,
-  failed: (why: string) => `The match could not be played: ${why}`,
-  pasted: (name: string) => `Pasted code (as ${name})`,
-  chosen: (name: string) => `Your bot: ${name}`,
-  logsOf: (round: number) => (round === 0 ? 'Logs while loading (round 0)' : `Logs of round ${round}`),
-  nothing: '(nothing written in this round)',
-  frozen: (round: number, reason: string) => `frozen in round ${round} (${reason})`,
-} as const;
+/** Every sentence this script shows, in the page's language (<html lang>, as the viewer's words). */
+const TEXT = wordsFor({
+  en: {
+    noBot: 'Choose your bot: pick or drop a file, or paste its code.',
+    oneFile: (n: number) => `Drop one file at a time (got ${n}).`,
+    tooLarge: (name: string, max: number) => `${name} is larger than ${Math.round(max / 1024)} KiB, the judge's limit for a bot file.`,
+    noFile: (seat: number) => `Player ${seat}: choose the file to play.`,
+    badSeed: 'The seed is a whole number from 0 to 2147483647.',
+    reading: 'Reading and compiling the bots…',
+    loading: 'Starting the bots…',
+    round: (r: number, total: number) => `Playing round ${r} of ${total}…`,
+    done: (seed: number) => `Match played in this browser (seed ${seed}). Only a local try: nothing was sent to the judge's rankings.`,
+    failed: (why: string) => `The match could not be played: ${why}`,
+    pasted: (name: string) => `Pasted code (as ${name})`,
+    chosen: (name: string) => `Your bot: ${name}`,
+    logsOf: (round: number) => (round === 0 ? 'Logs while loading (round 0)' : `Logs of round ${round}`),
+    nothing: '(nothing written in this round)',
+    frozen: (round: number, reason: string) => `frozen in round ${round} (${reason})`,
+    source: 'played in this browser',
+  },
+  ca: {
+    noBot: 'Tria el teu jugador: escull o deixa anar un fitxer, o enganxa’n el codi.',
+    oneFile: (n: number) => `Deixa anar un sol fitxer cada vegada (n’hi ha ${n}).`,
+    tooLarge: (name: string, max: number) => `${name} fa més de ${Math.round(max / 1024)} KiB, el límit del jutge per a un fitxer de jugador.`,
+    noFile: (seat: number) => `Jugador ${seat}: tria el fitxer que ha de jugar.`,
+    badSeed: 'La llavor és un nombre enter de 0 a 2147483647.',
+    reading: 'Llegint i compilant els jugadors…',
+    loading: 'Engegant els jugadors…',
+    round: (r: number, total: number) => `Jugant la ronda ${r} de ${total}…`,
+    done: (seed: number) => `Partida jugada en aquest navegador (llavor ${seed}). Només és una prova local: no s’ha enviat res a les classificacions del jutge.`,
+    failed: (why: string) => `No s’ha pogut jugar la partida: ${why}`,
+    pasted: (name: string) => `Codi enganxat (com a ${name})`,
+    chosen: (name: string) => `El teu jugador: ${name}`,
+    logsOf: (round: number) => (round === 0 ? 'Registres durant la càrrega (ronda 0)' : `Registres de la ronda ${round}`),
+    nothing: '(no ha escrit res en aquesta ronda)',
+    frozen: (round: number, reason: string) => `congelat a la ronda ${round} (${reason})`,
+    source: 'jugada en aquest navegador',
+  },
+  es: {
+    noBot: 'Elige tu jugador: escoge o suelta un fichero, o pega su código.',
+    oneFile: (n: number) => `Suelta un solo fichero cada vez (hay ${n}).`,
+    tooLarge: (name: string, max: number) => `${name} ocupa más de ${Math.round(max / 1024)} KiB, el límite del juez para un fichero de jugador.`,
+    noFile: (seat: number) => `Jugador ${seat}: elige el fichero que debe jugar.`,
+    badSeed: 'La semilla es un número entero de 0 a 2147483647.',
+    reading: 'Leyendo y compilando los jugadores…',
+    loading: 'Arrancando los jugadores…',
+    round: (r: number, total: number) => `Jugando la ronda ${r} de ${total}…`,
+    done: (seed: number) => `Partida jugada en este navegador (semilla ${seed}). Solo es una prueba local: no se ha enviado nada a las clasificaciones del juez.`,
+    failed: (why: string) => `No se ha podido jugar la partida: ${why}`,
+    pasted: (name: string) => `Código pegado (como ${name})`,
+    chosen: (name: string) => `Tu jugador: ${name}`,
+    logsOf: (round: number) => (round === 0 ? 'Registros durante la carga (ronda 0)' : `Registros de la ronda ${round}`),
+    nothing: '(no ha escrito nada en esta ronda)',
+    frozen: (round: number, reason: string) => `congelado en la ronda ${round} (${reason})`,
+    source: 'jugada en este navegador',
+  },
+});
 
 const PASTED_NAME = 'MyBot.ts';
 
@@ -194,7 +234,7 @@ export function mountPlay(game: AnyGame) {
     observer?.disconnect();
     viewer?.destroy();
     result.hidden = false;
-    viewer = new Viewer(viewerHost, replay, view, { source: 'played in this browser' });
+    viewer = new Viewer(viewerHost, replay, view, { source: TEXT.source });
     viewerHost.dataset.ready = 'true';
     showLogs(match, replay, replay.rounds[0]!.round);
     // The logs follow the round the viewer shows, however it got there.

@@ -12,8 +12,11 @@
 //      with their short locks) run one at a time.
 // It closes with one line for all phases. Pass paths or substrings to run a
 // subset:   node scripts/run-tests.js moria sandbox
-// Statistical tests marked slow (test/helpers/slow.ts) are skipped unless
-// ARBITER_SLOW_TESTS=1; `--slow-only` runs just the files that have them.
+// The long tests are left to `--slow-only` (npm run test:slow, which CI runs
+// too), so npm test stays under five minutes: statistical tests marked slow
+// (test/helpers/slow.ts, skipped unless ARBITER_SLOW_TESTS=1: bot strength,
+// C++ compiles), and the LONG files below, which take the machine for
+// themselves (loads, faults, restarts). Naming a LONG file runs it anyway.
 import { readdirSync, statSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -38,6 +41,8 @@ const COMPUTE_ONLY = [
 ];
 /** Files that load the machine on purpose or watch the clock: alone. */
 const ALONE = [/^test\/sandbox\/(fairness|worker-signals)\.test\.ts$/, /^test\/web\/browser-/, /^test\/judge\/recovery\.test\.ts$/, /^test\/tournaments\/e2e\.test\.ts$/];
+/** Files of faults and loads that run for a minute or more between them: test:slow's, with the statistical ones. */
+const LONG = [/^test\/sandbox\/(fairness|worker-signals)\.test\.ts$/, /^test\/judge\/recovery\.test\.ts$/, /^test\/tournaments\/e2e\.test\.ts$/];
 
 const slowOnly = process.argv.includes('--slow-only');
 const filters = process.argv.slice(2).filter((a) => a !== '--slow-only');
@@ -45,7 +50,11 @@ if (slowOnly) process.env.ARBITER_SLOW_TESTS = '1';
 const files = walk('test')
   .map((f) => relative('.', f))
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
-  .filter((f) => !slowOnly || readFileSync(f, 'utf8').includes('helpers/slow.ts'))
+  .filter((f) => {
+    const long = LONG.some((re) => re.test(f));
+    if (slowOnly) return long || readFileSync(f, 'utf8').includes('helpers/slow.ts');
+    return !long || filters.length > 0;
+  })
   .sort();
 if (files.length === 0) {
   console.error('no test files matched');

@@ -116,22 +116,28 @@ async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, ga
 
   const base: JudgeEvent = { matchId: String(matchId), status: result.ok ? 'done' : 'failed', ...(match.submissionId !== null ? { submissionId: String(match.submissionId) } : {}), ...(match.gateStep ? { step: match.gateStep } : {}) };
   if (result.ok) {
-    // updateMany and createMany answer a count: update and create would read back each row, logs and replay included.
-    for (let seat = 0; seat < result.players.length; seat++) {
-      const p = result.players[seat]!;
-      await tx.participant.updateMany({
-        where: { matchId, seat },
-        data: {
-          score: result.scores[seat] ?? null,
-          rank: result.ranks[seat] ?? null,
-          cpuMs: p.cpuMs,
-          frozenRound: p.frozenRound,
-          frozenReason: p.frozenReason,
-          frozenMessage: p.frozenMessage,
-          log: result.logs[seat] ?? '',
-        },
-      });
-    }
+    // All seats in one statement, and the replay by createMany, which answers a count: a statement
+    // per seat and create (which reads the row back, replay included) cost the recorder's process
+    // more CPU than anything else it does for a match.
+    const seats = result.players.map((p, seat) => ({
+      seat,
+      score: result.scores[seat] ?? null,
+      rank: result.ranks[seat] ?? null,
+      cpuMs: p.cpuMs,
+      frozenRound: p.frozenRound,
+      frozenReason: p.frozenReason,
+      frozenMessage: p.frozenMessage,
+      log: result.logs[seat] ?? '',
+    }));
+    await tx.$executeRawUnsafe(
+      `UPDATE "Participant" AS p SET
+         "score" = (v->>'score')::double precision, "rank" = (v->>'rank')::integer, "cpuMs" = (v->>'cpuMs')::double precision,
+         "frozenRound" = (v->>'frozenRound')::integer, "frozenReason" = v->>'frozenReason', "frozenMessage" = v->>'frozenMessage', "log" = v->>'log'
+       FROM jsonb_array_elements($2::jsonb) AS v
+       WHERE p."matchId" = $1 AND p."seat" = (v->>'seat')::integer`,
+      matchId,
+      JSON.stringify(seats),
+    );
     const data = Buffer.from(result.replayGz, 'base64');
     await tx.replay.createMany({ data: [{ matchId, data, sizeBytes: data.length }] });
     if (match.kind === 'ranked') await rate(tx, matchId, match.game);

@@ -13,12 +13,10 @@ import { loadGames } from '../src/game-kit/registry.ts';
 import type { AnyGame } from '../src/game-kit/types.ts';
 import { builtinSeat } from '../src/runner/builtins.ts';
 import { runMatch } from '../src/runner/run-match.ts';
-import { LOG_CAP_BYTES } from '../src/limits.ts';
-import { compileBot } from '../sandbox/compile.ts';
-import { buildPrelude } from '../sandbox/prelude.ts';
 import { sharedPool } from '../sandbox/sandbox-host.ts';
 import { IsolateBotHost } from '../sandbox/isolate-host.ts';
 import { installCallMeter } from '../sandbox/call-meter.ts';
+import { callOverhead } from './call-overhead.ts';
 import { compileCpp, findSystemClang, resetCppCompileSettings, stopCompileServer } from '../sandbox/cpp/toolchain.ts';
 
 const SEED = 30;
@@ -64,39 +62,6 @@ async function demoCpu(game: AnyGame, demo: { source: string; filename: string }
   return median(cpus);
 }
 
-/** The host's CPU per play() of a Null (µs), called as a match process calls it, with the game's real view. */
-async function callCost(game: AnyGame, source: string, filename: string): Promise<number> {
-  const host = new IsolateBotHost();
-  const reply = await host.load({
-    prelude: await buildPrelude(game),
-    code: await compileBot(source, filename, game.id),
-    filename,
-    me: 0,
-    seed: SEED,
-    cpuBudgetMs: 600_000,
-    memoryMb: 128,
-    logCapBytes: LOG_CAP_BYTES,
-  });
-  if (!reply.ok) throw new Error(reply.message);
-  const view = game.encodeView(game.create(game.parseConfig({}), SEED));
-  const names = JSON.stringify(Object.keys(view));
-  const arrays = Object.values(view);
-  let request = { names, status: '[0,0,0,0]', arrays };
-  const call = async (i: number) => {
-    if (i % 4 === 0) request = { names, status: '[0,0,0,0]', arrays };
-    await host.play(request);
-  };
-  for (let i = 0; i < 200; i++) await call(i);
-  const cpus: number[] = [];
-  for (let b = 0; b < 7; b++) {
-    const cpu = process.cpuUsage();
-    for (let i = 0; i < 500; i++) await call(i);
-    const d = process.cpuUsage(cpu);
-    cpus.push((d.user + d.system) / 500);
-  }
-  await host.close();
-  return median(cpus);
-}
 
 export async function run(filter?: string[]): Promise<void> {
   const notePath = join(tmpdir(), `arbiter-bench-cpp-note-${process.pid}`);
@@ -124,8 +89,8 @@ export async function run(filter?: string[]): Promise<void> {
       const js = await demoCpu(game, await builtinSeat(game.id, 'Demo'));
       const cc = await demoCpu(game, { source: cppDemo, filename: 'AIDemo.cc' });
       const jsNull = await builtinSeat(game.id, 'Null');
-      const jsCall = await callCost(game, jsNull.source, jsNull.filename);
-      const ccCall = await callCost(game, read(`${dir}AINull.cc`), 'AINull.cc');
+      const jsCall = (await callOverhead(game, new IsolateBotHost(), jsNull.source, jsNull.filename, SEED)).cpuUs;
+      const ccCall = (await callOverhead(game, new IsolateBotHost(), read(`${dir}AINull.cc`), 'AINull.cc', SEED)).cpuUs;
       console.log(
         `  ${game.title.padEnd(18)} Demo CPU: C++ ${cc.toFixed(0).padStart(5)} ms, JavaScript ${js.toFixed(0).padStart(5)} ms (${(cc / js).toFixed(2)}x, ${cc <= js * GOALS.demoRatio ? 'ok' : 'OFF'})   call: C++ ${ccCall.toFixed(0).padStart(3)} µs, JavaScript ${jsCall.toFixed(0).padStart(3)} µs (${ccCall <= jsCall * GOALS.callOverheadRatio ? 'ok' : 'OFF'})`,
       );

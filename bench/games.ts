@@ -12,9 +12,7 @@ import { loadGames } from '../src/game-kit/registry.ts';
 import { isOver, type AnyGame } from '../src/game-kit/types.ts';
 import { builtinSeat } from '../src/runner/builtins.ts';
 import { runMatch } from '../src/runner/run-match.ts';
-import { LOG_CAP_BYTES } from '../src/limits.ts';
 import { compileBot } from '../sandbox/compile.ts';
-import { buildPrelude } from '../sandbox/prelude.ts';
 import { sharedPool } from '../sandbox/sandbox-host.ts';
 import { cpuSinceMs } from '../sandbox/host.ts';
 import { IsolateBotHost } from '../sandbox/isolate-host.ts';
@@ -24,7 +22,7 @@ import { tmpdir, loadavg, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { encodeReplay } from '../src/replay/io.ts';
-import type { BotHost } from '../sandbox/host.ts';
+import { callOverhead } from './call-overhead.ts';
 
 const SEED = 30;
 
@@ -65,49 +63,6 @@ async function compileCost(source: string, filename: string): Promise<number> {
     runs.push(ms(start));
   }
   return median(runs);
-}
-
-/**
- * One play() of a Null bot with the game's real view, per call: CPU time (what
- * the host spends, whatever the machine's load) and wall time, medians of 7
- * batches. A new request every four calls, as in a match (the four bots of a
- * round share one).
- */
-async function callOverhead(game: AnyGame, host: BotHost): Promise<{ cpuUs: number; wallUs: number }> {
-  const seat = await builtinSeat(game.id, 'Null');
-  const reply = await host.load({
-    prelude: await buildPrelude(game),
-    code: await compileBot(seat.source, seat.filename),
-    filename: seat.filename,
-    me: 0,
-    seed: SEED,
-    cpuBudgetMs: 600_000,
-    memoryMb: 128,
-    logCapBytes: LOG_CAP_BYTES,
-  });
-  if (!reply.ok) throw new Error(reply.message);
-  const view = game.encodeView(game.create(game.parseConfig({}), SEED));
-  const names = JSON.stringify(Object.keys(view));
-  const arrays = Object.values(view);
-  let request = { names, status: '[0,0,0,0]', arrays };
-  const call = async (i: number) => {
-    if (i % 4 === 0) request = { names, status: '[0,0,0,0]', arrays };
-    await host.play(request);
-  };
-  for (let i = 0; i < 200; i++) await call(i);
-  const n = 500;
-  const cpus: number[] = [];
-  const walls: number[] = [];
-  for (let b = 0; b < 7; b++) {
-    const cpu = process.cpuUsage();
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < n; i++) await call(i);
-    const d = process.cpuUsage(cpu);
-    walls.push((ms(start) * 1000) / n);
-    cpus.push((d.user + d.system) / n);
-  }
-  await host.close();
-  return { cpuUs: median(cpus), wallUs: median(walls) };
 }
 
 /** Goals the figures are held to (printed next to them). */
@@ -171,8 +126,8 @@ export async function run(filter?: string[]): Promise<void> {
     const soloTax = median(soloSandbox) / median(soloInproc);
     const sandboxed = median(sandboxRuns);
     const inproc = median(inprocRuns);
-    const sandboxCall = await callOverhead(game, new IsolateBotHost());
-    const inprocCall = await callOverhead(game, new InProcessBotHost());
+    const sandboxCall = await callOverhead(game, new IsolateBotHost(), nul.source, nul.filename, SEED);
+    const inprocCall = await callOverhead(game, new InProcessBotHost(), nul.source, nul.filename, SEED);
     const compile = await compileCost(demo.source, demo.filename);
     console.log(`\n${game.title} (${engine.rounds} rounds, seed ${SEED}+)`);
     console.log(`  engine only, no bots:                 ${engine.ms.toFixed(1)} ms per match`);

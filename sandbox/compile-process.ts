@@ -9,12 +9,12 @@
 // machine is to blame is decided by the caller (sandbox/compile.ts).
 
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { compilerLimits } from '../src/config.ts';
-import { Slots } from './sandbox-host.ts';
+import { rssBytes, Slots } from './sandbox-host.ts';
 
 /** How a run ended. */
 export type EsbuildRun =
@@ -67,16 +67,6 @@ export function compilerSettings(): CompilerSettings {
 }
 
 const PRLIMIT = process.platform === 'linux' ? (process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'prlimit')).find((p) => existsSync(p)) : undefined;
-
-/** A run's RSS, bytes, from /proc; null where that is not available. */
-function rssBytes(pid: number): number | null {
-  try {
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
 
 const RSS_POLL_MS = 25;
 /** Enough of esbuild's stderr for its first errors and a crash's first lines (a Go crash prints megabytes of stack). */

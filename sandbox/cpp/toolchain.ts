@@ -22,7 +22,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { gameHeaders } from './headers.ts';
-import { Slots } from '../sandbox-host.ts';
+import { rssBytes, Slots } from '../sandbox-host.ts';
 
 export interface CppCompileSettings {
   timeoutMs: number;
@@ -235,15 +235,6 @@ function busy(child: ChildProcess): void {
 export function stopCompileServer(): void {
   server?.child.kill('SIGKILL');
   server = null;
-}
-
-function rssBytes(pid: number): number | null {
-  try {
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
 }
 
 function compileWithNpm(files: Record<string, string>, source: string, s: CppCompileSettings): Promise<CppCompileResult> {

@@ -74,35 +74,34 @@ export function createMetrics(deps: AppDeps) {
   // Set by scrape() before the registry collects: every metric reads the same snapshot.
   let snap: Snapshot | null = null;
 
+  // A metric's configuration whose collect() starts from zero and refills it from the scrape's snapshot.
+  const fromSnapshot = <L extends string, M extends Counter<L> | Gauge<L>>(name: string, help: string, labelNames: L[], fill: (metric: M, s: Snapshot) => void) => ({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    collect(this: M) {
+      this.reset();
+      if (snap) fill(this, snap);
+    },
+  });
   const counter = <L extends string>(name: string, help: string, labelNames: L[], rows: (s: Snapshot) => ({ n: number } & Record<L, string>)[]) =>
-    new Counter({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      collect() {
-        this.reset();
-        if (!snap) return;
-        for (const r of rows(snap)) this.inc(Object.fromEntries(labelNames.map((l) => [l, String(r[l])])) as unknown as Record<L, string>, r.n);
-      },
-    });
+    new Counter(
+      fromSnapshot<L, Counter<L>>(name, help, labelNames, (metric, s) => {
+        for (const r of rows(s)) metric.inc(Object.fromEntries(labelNames.map((l) => [l, String(r[l])])) as unknown as Record<L, string>, r.n);
+      }),
+    );
   counter('arbiter_submissions_total', 'Submissions uploaded, by game and language.', ['game', 'language'], (s) => s.submissions);
   counter('arbiter_verdicts_total', 'Gate verdicts recorded (qualified or rejected), by game.', ['game', 'verdict'], (s) => s.verdicts);
   counter('arbiter_matches_total', 'Matches ended, by game, kind and outcome (finished, or failed on the infrastructure).', ['game', 'kind', 'outcome'], (s) => s.matches);
   counter('arbiter_frozen_bots_total', 'Bots frozen in finished matches, by game and reason.', ['game', 'reason'], (s) => s.frozen);
 
   const gauge = <L extends string>(name: string, help: string, labelNames: L[], samples: (s: Snapshot) => [Partial<Record<L, string>>, number][]) =>
-    new Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      collect() {
-        this.reset();
-        if (!snap) return;
-        for (const [labels, v] of samples(snap)) this.set(labels as Record<L, string>, v);
-      },
-    });
+    new Gauge(
+      fromSnapshot<L, Gauge<L>>(name, help, labelNames, (metric, s) => {
+        for (const [labels, v] of samples(s)) metric.set(labels as Record<L, string>, v);
+      }),
+    );
   gauge('arbiter_up', 'Dependencies answering (1) or not (0).', ['dep'], (s) => [
     [{ dep: 'redis' }, s.queue.ok ? 1 : 0],
     [{ dep: 'db' }, 1],

@@ -15,8 +15,8 @@
 // The long tests are left to `--slow-only` (npm run test:slow, which CI runs
 // too), so npm test stays under five minutes: statistical tests marked slow
 // (test/helpers/slow.ts, skipped unless ARBITER_SLOW_TESTS=1: bot strength,
-// C++ compiles), and the LONG files below, which take the machine for
-// themselves (loads, faults, restarts). Naming a LONG file runs it anyway.
+// C++ compiles), and the LONG files below (loads, faults, restarts, the play
+// page's whole matches). Naming a LONG file runs it anyway.
 import { readdirSync, statSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -41,8 +41,16 @@ const COMPUTE_ONLY = [
 ];
 /** Files that load the machine on purpose or watch the clock: alone. */
 const ALONE = [/^test\/sandbox\/(fairness|worker-signals)\.test\.ts$/, /^test\/web\/browser-/, /^test\/judge\/recovery\.test\.ts$/, /^test\/tournaments\/e2e\.test\.ts$/];
-/** Files of faults and loads that run for a minute or more between them: test:slow's, with the statistical ones. */
-const LONG = [/^test\/sandbox\/(fairness|worker-signals)\.test\.ts$/, /^test\/judge\/recovery\.test\.ts$/, /^test\/tournaments\/e2e\.test\.ts$/];
+/**
+ * Files that run for a minute or more between them, test:slow's with the statistical ones: faults and
+ * loads, and the play page's whole matches of every game (in Chromium, then again in the sandbox).
+ */
+const LONG = [
+  /^test\/sandbox\/(fairness|worker-signals)\.test\.ts$/,
+  /^test\/judge\/recovery\.test\.ts$/,
+  /^test\/tournaments\/e2e\.test\.ts$/,
+  /^test\/web\/browser-play\.test\.ts$/,
+];
 
 const slowOnly = process.argv.includes('--slow-only');
 const filters = process.argv.slice(2).filter((a) => a !== '--slow-only');

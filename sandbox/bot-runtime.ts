@@ -50,7 +50,12 @@ export interface BotApiModule {
 /** Result of one play() as the host receives it: [orders counted, orders JSON, log]. */
 export type PlayReturn = [count: number, ordersJson: string, log: string];
 
-/** Reads playPacked's string (`count,ordersLength,orders log`); null if it is not one. */
+/** playPacked's result as one string, `count,ordersLength,orders log` (unpackResult reads it). */
+function packResult([count, orders, log]: PlayReturn): string {
+  return count + ',' + orders.length + ',' + orders + log;
+}
+
+/** Reads playPacked's string (packResult); null if it is not one. */
 export function unpackResult(packed: unknown): PlayReturn | null {
   if (typeof packed !== 'string') return null;
   const a = packed.indexOf(',');
@@ -286,10 +291,12 @@ export function boot(api: BotApiModule): BotHandle {
     if (!(k >= 0 && k <= 1e6)) throw new ErrorCtor('random_permutation: n out of range');
     return rng.permutation(k, api.permutationFull === true);
   });
-  define('status', (pl: unknown) => {
+  /** A player's status (its share of the CPU budget, -1 once frozen or for no such player). */
+  function statusOf(pl: unknown): number {
     const v = status[pl as number];
     return typeof v === 'number' ? v : -1;
-  });
+  }
+  define('status', statusOf);
   defineProperty(g, 'Player', { value: Player, writable: true, configurable: true });
   // esbuild turns a stray `import` into require(): say plainly why it fails.
   defineProperty(g, 'require', {
@@ -379,10 +386,7 @@ export function boot(api: BotApiModule): BotHandle {
         const player = createCppPlayer(Wasm, new Uint8Array(wasm), memoryLimitMb, {
           rt,
           log: appendLog,
-          status: (pl) => {
-            const v = status[pl];
-            return typeof v === 'number' ? v : -1;
-          },
+          status: statusOf,
           seed: matchSeed * 7 + me * 101 + 12345,
         });
         instance = { play: () => player.play() };
@@ -409,8 +413,7 @@ export function boot(api: BotApiModule): BotHandle {
         const [type, offset, length] = layoutParts[i]!;
         arrays[i] = new viewTypes[type]!(buffer, offset, length);
       }
-      const [count, orders, out] = playWith(names, statusJson, arrays);
-      return count + ',' + orders.length + ',' + orders + out;
+      return packResult(playWith(names, statusJson, arrays));
     },
 
     drainLog() {

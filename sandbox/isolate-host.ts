@@ -204,7 +204,12 @@ export class IsolateBotHost implements BotHost {
     if (!Array.isArray(value)) return this.failure(new Error('the bot could not be loaded'), run.cpuMs, '', 'compile');
     if (this.overMemory()) return this.memoryFailure(run.cpuMs, value[2]);
     const [name, game, log] = value;
-    return { ok: true, name: String(name).slice(0, MAX_NAME_CHARS), game: String(game).slice(0, MAX_NAME_CHARS), log: this.takeLog(log), cpuMs: run.cpuMs };
+    return this.loaded(name, game, log, run.cpuMs);
+  }
+
+  /** A bot loaded: what it declared, cut to size, and its log so far. */
+  private loaded(name: unknown, game: unknown, log: unknown, cpuMs: number): LoadReply {
+    return { ok: true, name: String(name).slice(0, MAX_NAME_CHARS), game: String(game).slice(0, MAX_NAME_CHARS), log: this.takeLog(log), cpuMs };
   }
 
   /** A compiled C++ player: the runtime instantiates its module (the bytes are copied in; no bot code runs before). */
@@ -221,7 +226,7 @@ export class IsolateBotHost implements BotHost {
     if (!run.ok) return run.failure('compile');
     const [name, game, log] = run.value;
     if (this.overMemory()) return this.memoryFailure(run.cpuMs, log);
-    return { ok: true, name: String(name).slice(0, MAX_NAME_CHARS), game: String(game).slice(0, MAX_NAME_CHARS), log: this.takeLog(log), cpuMs: run.cpuMs };
+    return this.loaded(name, game, log, run.cpuMs);
   }
 
   playSync(req: PlayRequest): PlayReply {

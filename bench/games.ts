@@ -1,6 +1,6 @@
 // Per game: engine-only time of a full match (no bots, no orders), a full
-// match of four Demo bots sandboxed and in-process (the sandbox tax, in wall
-// and in CPU time; and one Demo's own CPU among four Demos and among three
+// match of four Demo bots sandboxed and in-process, each with its replay
+// encoded for the recorder (the sandbox tax, in wall and in CPU time; and one Demo's own CPU among four Demos and among three
 // Nulls, since four identical bots in one process share their JIT warm-up,
 // which isolates cannot), and the
 // host overhead of one sandboxed play() call with the game's real view: a
@@ -22,9 +22,13 @@ import { tmpdir, loadavg, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { encodeReplay } from '../src/replay/io.ts';
+import { buildPrelude } from '../sandbox/prelude.ts';
+import { LOG_CAP_BYTES } from '../src/limits.ts';
 import { callOverhead } from './call-overhead.ts';
 
 const SEED = 30;
+/** Matches per figure (seeds SEED, SEED+1, ...): the medians of a tax. */
+const RUNS = 7;
 
 function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
@@ -65,6 +69,22 @@ async function compileCost(source: string, filename: string): Promise<number> {
   return median(runs);
 }
 
+/** CPU of one bot's isolate in a match process: created, the prelude and the bot loaded, disposed (median of 20, ms). */
+async function isolateLoadCost(game: AnyGame, source: string, filename: string): Promise<number> {
+  const prelude = await buildPrelude(game);
+  const code = await compileBot(source, filename, game.id);
+  const runs: number[] = [];
+  for (let i = 0; i < 25; i++) {
+    const host = new IsolateBotHost();
+    const start = process.cpuUsage();
+    const reply = host.loadSync({ prelude, code, filename, me: 0, seed: SEED, cpuBudgetMs: 10_000, memoryMb: game.defaultLimits.memoryMb, logCapBytes: LOG_CAP_BYTES });
+    await host.close();
+    if (!reply.ok) throw new Error(reply.message);
+    if (i >= 5) runs.push(cpuSinceMs(start));
+  }
+  return median(runs);
+}
+
 /** Goals the figures are held to (printed next to them). */
 const GOALS = { callOverheadUs: 50, sandboxTax: 1.15 };
 
@@ -87,6 +107,8 @@ export async function run(filter?: string[]): Promise<void> {
     const coldStart = process.hrtime.bigint();
     await runMatch({ game: game.id, seed: SEED, seats });
     const cold = ms(coldStart);
+    // The in-process host's first match warms this process's JIT, as the one above warmed the match process's.
+    await runMatch({ game: game.id, seed: SEED, seats }, { host: 'inprocess' });
     const sandboxRuns: number[] = [];
     const inprocRuns: number[] = [];
     let size = 0;
@@ -96,7 +118,7 @@ export async function run(filter?: string[]): Promise<void> {
     const inprocCpu: number[] = [];
     const demoSandbox: number[] = [];
     const demoInproc: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < RUNS; i++) {
       await sharedPool.prewarm(1);
       let start = process.hrtime.bigint();
       let cpuStart = process.cpuUsage();
@@ -104,11 +126,14 @@ export async function run(filter?: string[]): Promise<void> {
       sandboxRuns.push(ms(start));
       sandboxCpu.push(cpuSinceMs(cpuStart) + (out.processCpuMs ?? NaN));
       demoSandbox.push(out.replay.players[0]!.cpuMs);
-      size = encodeReplay(out.replay).length;
+      if (!out.replayGz) throw new Error('the match process sent no encoded replay');
+      size = out.replayGz.length;
       cpu = Math.max(...out.replay.players.map((p) => p.cpuMs));
       start = process.hrtime.bigint();
       cpuStart = process.cpuUsage();
       const inproc = await runMatch({ game: game.id, seed: SEED + i, seats }, { host: 'inprocess' });
+      // The match process encodes its replay for the recorder; a judge without the sandbox would encode it too.
+      encodeReplay(inproc.replay);
       inprocRuns.push(ms(start));
       inprocCpu.push(cpuSinceMs(cpuStart));
       demoInproc.push(inproc.replay.players[0]!.cpuMs);
@@ -119,7 +144,7 @@ export async function run(filter?: string[]): Promise<void> {
     const soloSeats = [demo, nul, nul, nul];
     const soloSandbox: number[] = [];
     const soloInproc: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < RUNS; i++) {
       soloSandbox.push((await runMatch({ game: game.id, seed: SEED + i, seats: soloSeats })).replay.players[0]!.cpuMs);
       soloInproc.push((await runMatch({ game: game.id, seed: SEED + i, seats: soloSeats }, { host: 'inprocess' })).replay.players[0]!.cpuMs);
     }
@@ -129,6 +154,7 @@ export async function run(filter?: string[]): Promise<void> {
     const sandboxCall = await callOverhead(game, new IsolateBotHost(), nul.source, nul.filename, SEED);
     const inprocCall = await callOverhead(game, new InProcessBotHost(), nul.source, nul.filename, SEED);
     const compile = await compileCost(demo.source, demo.filename);
+    const isolateLoad = await isolateLoadCost(game, demo.source, demo.filename);
     console.log(`\n${game.title} (${engine.rounds} rounds, seed ${SEED}+)`);
     console.log(`  engine only, no bots:                 ${engine.ms.toFixed(1)} ms per match`);
     console.log(`  4 x Demo sandboxed (warm pool):       ${sandboxed.toFixed(0)} ms per match (first match, cold pool: ${cold.toFixed(0)} ms)`);
@@ -148,6 +174,7 @@ export async function run(filter?: string[]): Promise<void> {
       `  ${game.title.padEnd(18)} tax ${tax.toFixed(2)} wall, ${cpuTax.toFixed(2)} CPU ${Math.min(tax, cpuTax) <= GOALS.sandboxTax ? 'ok ' : 'OFF'} (a Demo alone among Nulls: ${soloTax.toFixed(2)})   overhead ${overhead.toFixed(0).padStart(4)} µs CPU ${overhead <= GOALS.callOverheadUs ? 'ok' : 'OFF'} (wall ${(sandboxCall.wallUs - inprocCall.wallUs).toFixed(0)} µs)`,
     );
     console.log(`  Demo compile (own esbuild process):   ${compile.toFixed(1)} ms (${(demo.source.length / 1024).toFixed(0)} KiB of source)`);
+    console.log(`  a Demo's isolate, made and disposed:  ${isolateLoad.toFixed(1)} ms of CPU (the isolate, its context, the prelude and the bot loaded; four per match)`);
     console.log(`  Demo CPU per match (max of 4):        ${cpu.toFixed(0)} ms of ${game.defaultLimits.cpuBudgetMs} ms budget`);
     console.log(`  replay size, gzip:                    ${(size / 1024).toFixed(0)} KiB`);
   }

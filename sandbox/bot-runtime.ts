@@ -316,6 +316,22 @@ export function boot(api: BotApiModule): BotHandle {
   let lastLayout = '';
   let layoutParts: [string, number, number][] = [];
 
+  /**
+   * The view's typed arrays over this call's buffer. A function of its own, so
+   * that playPacked has no loop: a loop made it hot enough for TurboFan, which
+   * then compiled it with playWith inlined, about 5 ms in every isolate of
+   * every match (measured with --trace-opt: a fifth of a Bola de Drac match of
+   * Null bots); this small loop alone compiles in about 1 ms.
+   */
+  function viewArrays(buffer: ArrayBuffer): BotView[string][] {
+    const arrays: BotView[string][] = [];
+    for (let i = 0; i < layoutParts.length; i++) {
+      const part = layoutParts[i]!;
+      arrays[i] = new viewTypes[part[0]]!(buffer, part[1], part[2]);
+    }
+    return arrays;
+  }
+
   function playWith(names: string, statusJson: string, arrays: BotView[string][]): PlayReturn {
     if (names !== lastNames) {
       keys = parse(names) as string[];
@@ -408,12 +424,7 @@ export function boot(api: BotApiModule): BotHandle {
         layoutParts = parse(layout) as [string, number, number][];
         lastLayout = layout;
       }
-      const arrays: BotView[string][] = [];
-      for (let i = 0; i < layoutParts.length; i++) {
-        const [type, offset, length] = layoutParts[i]!;
-        arrays[i] = new viewTypes[type]!(buffer, offset, length);
-      }
-      return packResult(playWith(names, statusJson, arrays));
+      return packResult(playWith(names, statusJson, viewArrays(buffer)));
     },
 
     drainLog() {

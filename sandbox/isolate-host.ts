@@ -15,8 +15,9 @@
 //   its seed, and that call then gets the generous watchdog (three times the
 //   CPU left, plus a start allowance) while the watcher thread (call-meter.ts)
 //   stops the process the moment the bot's CPU passes its budget.
-// Memory: the isolate's heap limit, the heap statistics after each call, and
-// the process's resident memory, watched during the call by the same thread.
+// Memory: the isolate's heap limit, the heap statistics after each long call
+// (and every few short ones), and the process's resident memory, watched
+// during the call by the same thread.
 //
 // Everything a bot controls is cut here: error messages and stacks, its log
 // (never more than what is left of its cap), its name, the size of its orders.
@@ -35,6 +36,16 @@ import { decodeCppCode, isCppCode } from './cpp/code.ts';
 
 /** RSS allowed above the process's resident memory at the start of a call, on top of the bot's limit. */
 const RSS_HEADROOM_MB = 32;
+/**
+ * A call of at least this much CPU is followed by a heap check and a new
+ * reading of the process's RSS; shorter calls, by a heap check every
+ * HEAP_CHECK_EVERY calls. A short call cannot touch much memory (filling 10
+ * MiB takes about a millisecond), the isolate's own limit stops a heap that
+ * outgrows it, and each of these reads costs about 2 µs, a tenth of a short
+ * call's overhead (Bola de Drac's bots make 2,400 calls of 50 µs a match).
+ */
+const LONG_CALL_MS = 0.5;
+const HEAP_CHECK_EVERY = 8;
 /** Room for the runtime's "[log truncated]" line on top of the log cap. */
 const LOG_SLACK = 256;
 
@@ -126,6 +137,7 @@ export class IsolateBotHost implements BotHost {
   private usedMs = 0;
   private memoryMb = 0;
   private logLeft = 0;
+  private callsSinceHeapCheck = 0;
 
   constructor(private readonly options: IsolateHostOptions = {}) {}
 
@@ -154,6 +166,7 @@ export class IsolateBotHost implements BotHost {
   }
 
   loadSync(req: LoadRequest): LoadReply {
+    rssAtStart = null;
     this.me = req.me;
     this.round = 0;
     this.budgetMs = req.cpuBudgetMs;
@@ -242,14 +255,15 @@ export class IsolateBotHost implements BotHost {
     if (!value) return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: '', cpuMs: run.cpuMs };
     const [count, orders, log] = value;
     if (this.usedMs > this.budgetMs) return { ok: false, reason: 'cpu', message: cpuBudgetUsedUp(this.budgetMs), log: this.takeLog(log), cpuMs: run.cpuMs };
-    if (this.overMemory()) return this.memoryFailure(run.cpuMs, log);
+    if (this.heapCheckDue(run.cpuMs) && this.overMemory()) return this.memoryFailure(run.cpuMs, log);
     if (typeof orders !== 'string' || orders.length > MAX_ORDERS_JSON || typeof count !== 'number')
       return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: this.takeLog(log), cpuMs: run.cpuMs };
     return { ok: true, count, orders, log: this.takeLog(log), cpuMs: run.cpuMs };
   }
 
   private patient(): boolean {
-    return this.options.patient?.has(callKey(this.me, this.round)) ?? false;
+    const patient = this.options.patient;
+    return patient !== undefined && patient.size > 0 && patient.has(callKey(this.me, this.round));
   }
 
   private timeoutMs(): number {
@@ -267,7 +281,8 @@ export class IsolateBotHost implements BotHost {
     callStart = start;
     // Past this much CPU the watcher stops the process: in a patient call the budget itself; otherwise the timeout should stop the call first.
     const cpuLimit = patient ? left : cpuBackstopMs(left);
-    const rssLimit = residentBytes() + (this.memoryMb + RSS_HEADROOM_MB) * 1024 * 1024;
+    if (rssAtStart === null) rssAtStart = residentBytes();
+    const rssLimit = rssAtStart + (this.memoryMb + RSS_HEADROOM_MB) * 1024 * 1024;
     meter.begin(this.me, this.round, start, cpuLimit, rssLimit);
     let value: T;
     let error: unknown = undefined;
@@ -283,6 +298,7 @@ export class IsolateBotHost implements BotHost {
     }
     const cpuMs = cpuSinceMs(start);
     this.usedMs += cpuMs;
+    if (cpuMs >= LONG_CALL_MS || threw) rssAtStart = null;
     pace.note(Number(process.hrtime.bigint() - wallStart) / 1e6, cpuMs);
     if (!threw) return { ok: true, value: value!, cpuMs };
     const timedOut = TIMED_OUT.test(errorMessage(error));
@@ -303,6 +319,13 @@ export class IsolateBotHost implements BotHost {
     } catch {
       return '';
     }
+  }
+
+  /** Whether the heap is checked after this call (see LONG_CALL_MS). */
+  private heapCheckDue(cpuMs: number): boolean {
+    if (cpuMs < LONG_CALL_MS && ++this.callsSinceHeapCheck < HEAP_CHECK_EVERY) return false;
+    this.callsSinceHeapCheck = 0;
+    return true;
   }
 
   private overMemory(): boolean {
@@ -339,12 +362,20 @@ let packed: { req: PlayRequest; copy: ivm.ExternalCopy<ArrayBuffer>; layout: str
 
 function packView(req: PlayRequest): { copy: ivm.ExternalCopy<ArrayBuffer>; layout: string } {
   if (packed?.req === req) return packed;
+  rssAtStart = null;
   packed?.copy.release();
   packed = null;
   const { bytes, layout } = packViewArrays(req.arrays);
   packed = { req, copy: new ivm.ExternalCopy(bytes.buffer), layout };
   return packed;
 }
+
+/**
+ * The process's RSS the calls' limits start from: read again for each round
+ * (packView), each load and after each long call (LONG_CALL_MS), so a bot
+ * that keeps what it took in one call does not shrink the room of the next.
+ */
+let rssAtStart: number | null = null;
 
 /** This process's resident memory, bytes, from /proc/self/statm kept open (a third of process.memoryUsage.rss()'s cost). */
 let statm: number | null | undefined;

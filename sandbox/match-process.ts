@@ -71,14 +71,24 @@ function dataBytes(): number | null {
  * prlimit or /proc is missing, the watcher's RSS poll alone stands.
  */
 function capData(extraBytes: number): void {
-  const now = dataBytes();
+  const now = prlimitMissing ? null : dataBytes();
   if (now === null) return;
+  const cap = now + extraBytes;
+  // Starting prlimit costs a match about 2 ms of CPU: a cap within a few MiB of the one in force stands.
+  if (dataCap !== null && Math.abs(dataCap - cap) <= DATA_CAP_SLACK) return;
   try {
-    execFileSync('prlimit', ['--pid', String(process.pid), `--data=${now + extraBytes}:`], { stdio: 'ignore', timeout: 2000 });
-  } catch {
-    /* not available here */
+    execFileSync('prlimit', ['--pid', String(process.pid), `--data=${cap}:`], { stdio: 'ignore', timeout: 2000 });
+    dataCap = cap;
+  } catch (err) {
+    // Not available here: not looked for again.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') prlimitMissing = true;
   }
 }
+
+/** The data limit this process set last (null: none yet), and how far from it a new one may be before it is set again. */
+let dataCap: number | null = null;
+let prlimitMissing = false;
+const DATA_CAP_SLACK = 8 * 1024 * 1024;
 
 async function playMatch(msg: Extract<MatchProcessMessage, { t: 'match' }>): Promise<object> {
   const game = await loadGame(msg.game);
@@ -99,7 +109,8 @@ async function playMatch(msg: Extract<MatchProcessMessage, { t: 'match' }>): Pro
     try {
       const outcome = await runMatchWithGame(game, msg.spec, { ...msg.options, host: 'isolate', patient: [...patient], onRound });
       // Encoded here, where the match ran: one runner's work, not the worker's that all runners share.
-      return { outcome: { ...outcome, replayGz: encodeReplay(outcome.replay) }, runs: attempt + 1 };
+      // The rounds go once, encoded: the parent decodes them only if it reads them (withRoundsFrom).
+      return { outcome: { ...outcome, replay: { ...outcome.replay, rounds: null }, replayGz: encodeReplay(outcome.replay) }, runs: attempt + 1 };
     } catch (err) {
       if (!(err instanceof CallCutShort) || attempt > 4 * msg.spec.seats.length) throw err;
       patient.add(callKey(err.seat, err.round));

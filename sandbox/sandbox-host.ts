@@ -35,6 +35,8 @@ import { cpuBudgetUsedUp, memoryLimitExceeded } from '../src/limits.ts';
 import { loadGames } from '../src/game-kit/registry.ts';
 import type { AnyGame } from '../src/game-kit/types.ts';
 import type { ForcedFreeze, MatchOutcome, MatchSpec, RunOptions } from '../src/runner/types.ts';
+import type { Replay } from '../src/replay/format.ts';
+import { withRoundsFrom } from '../src/replay/io.ts';
 
 export { SandboxInfraError } from './host.ts';
 export { watchdogMs, watchdogSettings } from './isolate-host.ts';
@@ -408,12 +410,14 @@ export async function runSandboxedMatch(game: AnyGame, spec: MatchSpec, options:
       const run = await inMatchProcess(pool, { t: 'match', game: ref, spec, options: { compiled, forced, patient } }, options.onRound);
       runs++;
       if ('reply' in run) {
-        const outcome = run.reply['outcome'] as MatchOutcome;
+        const outcome = run.reply['outcome'] as Omit<MatchOutcome, 'replay'> & { replay: Omit<Replay, 'rounds'> & { rounds: null } };
         // A Buffer crosses the IPC channel as a Uint8Array.
-        const gz = outcome.replayGz as Uint8Array | undefined;
+        const sent = outcome.replayGz as Uint8Array;
+        const replayGz = Buffer.from(sent.buffer, sent.byteOffset, sent.byteLength);
         return {
           ...outcome,
-          ...(gz ? { replayGz: Buffer.from(gz.buffer, gz.byteOffset, gz.byteLength) } : {}),
+          replay: withRoundsFrom(outcome.replay, replayGz),
+          replayGz,
           runs: runs - 1 + Number(run.reply['runs'] ?? 1),
           processCpuMs: Number(run.reply['cpuMs'] ?? 0),
         };

@@ -14,6 +14,29 @@ export function encodeReplay(replay: Replay): Buffer {
   return gzipSync(JSON.stringify(replay), { level: 6 });
 }
 
+/**
+ * A replay whose rounds (nearly all of it) are decoded from `gz`, its
+ * encoding, when first read: the match process sends its replay with
+ * `rounds: null` beside the encoded one, and a worker, which needs only the
+ * players and the result, never decodes it. The property keeps its place, so
+ * the replay serializes as the original did.
+ */
+export function withRoundsFrom(head: Omit<Replay, 'rounds'> & { rounds: null }, gz: Buffer): Replay {
+  const replay = head as unknown as Replay;
+  const settle = (rounds: Replay['rounds']) => Object.defineProperty(replay, 'rounds', { value: rounds, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(replay, 'rounds', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const rounds = decodeReplay(gz).rounds;
+      settle(rounds);
+      return rounds;
+    },
+    set: settle,
+  });
+  return replay;
+}
+
 /** Reads gzip'd or plain JSON and checks it is a replay this version understands. */
 export function decodeReplay(data: Buffer | string): Replay {
   let text: string;

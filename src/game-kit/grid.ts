@@ -40,3 +40,15 @@ export interface BoardState<C> {
 export function copyBoardState<C>(s: BoardState<C>): BoardState<C> {
   return { cfg: s.cfg, rows: s.rows, cols: s.cols, round: s.round, rng: s.rng.clone() };
 }
+
+/**
+ * One flat string of these character codes. A frame's grid built with `+=`,
+ * one character at a time, is a rope of one node per cell that lives as long
+ * as the replay: for a Bola de Drac match, 2 million nodes the collector
+ * copies again and again.
+ */
+export function charCodesToString(codes: Uint8Array | Uint16Array): string {
+  let out = '';
+  for (let p = 0; p < codes.length; p += 4096) out += String.fromCharCode.apply(null, codes.subarray(p, p + 4096) as unknown as number[]);
+  return out;
+}

@@ -6,6 +6,9 @@ import { record } from '../../game-kit/view-layout.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
 import { CELL_CHARS, ORDER_MOVE, ORDER_THROW, type BdFrame } from './consts.ts';
+import { charCodesToString } from '../../game-kit/grid.ts';
+
+const CELL_CODES = Array.from(CELL_CHARS, (c) => c.charCodeAt(0));
 import { create, lastRound, next, score, type Order, type State } from './engine.ts';
 
 /** GType of a goku: Normal 0, On_Kinton 1, With_Ball 2, On_Kinton_With_Ball 3. */
@@ -139,8 +142,9 @@ const game = defineGame<typeof SETTINGS.table, State, Order, BdFrame>({
   },
 
   frame(s): BdFrame {
-    let grid = '';
-    for (let k = 0; k < s.grid.length; k++) grid += CELL_CHARS[s.grid[k]!];
+    const codes = new Uint8Array(s.grid.length);
+    for (let k = 0; k < codes.length; k++) codes[k] = CELL_CODES[s.grid[k]!]!;
+    const grid = charCodesToString(codes);
     // Per goku: i, j, alive (0/1), GType, deposited balls, strength, kinton life, regen time.
     const gokus: number[] = [];
     for (const g of s.gokus) {

@@ -4,6 +4,7 @@
 import { Rng } from '../../game-kit/rng.ts';
 import { defineGame, type BotView } from '../../game-kit/types.ts';
 import { record } from '../../game-kit/view-layout.ts';
+import { charCodesToString } from '../../game-kit/grid.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
 import type { HPFrame } from './frame.ts';
@@ -113,10 +114,9 @@ export function encodeView(s: HPState): BotView {
  * clan, sp = the spell ingredients.
  */
 export function frame(s: HPState): HPFrame {
-  let g = '';
-  for (let k = 0; k < s.wall.length; k++) {
-    g += s.wall[k] ? '#' : s.book[k] ? 'B' : s.owner[k]! >= 0 ? String.fromCharCode(48 + s.owner[k]!) : '.';
-  }
+  const codes = new Uint8Array(s.wall.length);
+  for (let k = 0; k < codes.length; k++) codes[k] = s.wall[k] ? 35 /* # */ : s.book[k] ? 66 /* B */ : s.owner[k]! >= 0 ? 48 + s.owner[k]! : 46; /* . */
+  const g = charCodesToString(codes);
   const u: number[] = [];
   for (let id = 0; id < nbUnits(s); id++) {
     const k = s.upos[id]!;

@@ -5,6 +5,7 @@
 import { Rng } from '../../game-kit/rng.ts';
 import { defineGame } from '../../game-kit/types.ts';
 import { record } from '../../game-kit/view-layout.ts';
+import { charCodesToString } from '../../game-kit/grid.ts';
 import { VIEW } from './view.ts';
 import type { MoriaFrame } from './viewer/frame.ts';
 import { CONST, SETTINGS, type MoriaConfig } from './config.ts';
@@ -56,9 +57,7 @@ export function gridString(s: MoriaState): string {
     }
     codes[p] = c;
   }
-  let out = '';
-  for (let p = 0; p < codes.length; p += 4096) out += String.fromCharCode.apply(null, codes.subarray(p, p + 4096) as unknown as number[]);
-  return out;
+  return charCodesToString(codes);
 }
 
 export function scoresOf(s: MoriaState): number[] {

@@ -4,7 +4,7 @@
 //   production gate (three Dummies, the game's default config), on an idle machine.
 // - Matches per minute with one and with two match runners (Moria, default config).
 // Uses the embedded defaults: PGlite in memory and Redis as `npm start` finds it.
-//   npm run bench judge [gateRuns=2] [matchesPerRun=8]
+//   npm run bench judge [gateRuns=3] [matchesPerRun=16]
 
 import { availableParallelism, loadavg } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -148,8 +148,8 @@ async function matchesPerMinute(runners: number, count: number): Promise<number>
 }
 
 export async function run(args: string[] = []): Promise<void> {
-  const gateRuns = Number(args[0] ?? 2) || 2;
-  const perRun = Number(args[1] ?? 8) || 8; // with eight, a last match alone on one runner weighs less than with four
+  const gateRuns = Number(args[0] ?? 3) || 3;
+  const perRun = Number(args[1] ?? 16) || 16; // with sixteen, a last match alone on one runner and the cold first ones weigh less than with eight
   console.log(`machine: ${availableParallelism()} core(s), node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   await gateLatency(gateRuns);
   const one = await matchesPerMinute(1, perRun);

@@ -116,9 +116,9 @@ async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, ga
 
   const base: JudgeEvent = { matchId: String(matchId), status: result.ok ? 'done' : 'failed', ...(match.submissionId !== null ? { submissionId: String(match.submissionId) } : {}), ...(match.gateStep ? { step: match.gateStep } : {}) };
   if (result.ok) {
-    // All seats in one statement, and the replay by createMany, which answers a count: a statement
-    // per seat and create (which reads the row back, replay included) cost the recorder's process
-    // more CPU than anything else it does for a match.
+    // All seats in one statement, and the replay in one that answers nothing: a statement per seat
+    // and create (which reads the row back, replay included) cost the recorder's process more CPU
+    // than anything else it does for a match.
     const seats = result.players.map((p, seat) => ({
       seat,
       score: result.scores[seat] ?? null,
@@ -138,8 +138,14 @@ async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, ga
       matchId,
       JSON.stringify(seats),
     );
-    const data = Buffer.from(result.replayGz, 'base64');
-    await tx.replay.createMany({ data: [{ matchId, data, sizeBytes: data.length }] });
+    // The replay as the job carries it, base64, decoded by the database: a bytes parameter costs the
+    // embedded database's driver about 40 ms of CPU for a 170 KiB Moria replay, this about 4 ms.
+    await tx.$executeRawUnsafe(
+      `INSERT INTO "Replay" ("matchId", "data", "sizeBytes") VALUES ($1, decode($2, 'base64'), $3)`,
+      matchId,
+      result.replayGz,
+      Buffer.byteLength(result.replayGz, 'base64'),
+    );
     if (match.kind === 'ranked') await rate(tx, matchId, match.game);
   }
 

@@ -110,10 +110,16 @@ async function gateLatency(runs: number): Promise<void> {
 async function matchesPerMinute(runners: number, count: number): Promise<number> {
   return withJudge(runners, async (db, queues) => {
     const seats = ['Demo', 'Dummy', 'Demo', 'Dummy'].map((builtinName) => ({ builtinName }));
-    // One warm-up match (module loading, bundling the bot API) not counted.
-    const warm = await createMatch(db, { game: 'moria', kind: 'challenge', seed: 999, seats });
-    await enqueueMatch(db, queues, warm);
-    await until(async () => (await db.match.findUniqueOrThrow({ where: { id: warm } })).status === 'done');
+    // Warm-up matches not counted, three per runner, queued at once so that each runner's match
+    // process plays some: module loading, bundling the bot API, and the JIT of a fresh process, whose
+    // first match costs about twice a warm one's CPU (a process then plays 100 before it is replaced).
+    const warm: number[] = [];
+    for (let i = 0; i < 3 * runners; i++) {
+      const id = await createMatch(db, { game: 'moria', kind: 'challenge', seed: 900 + i, seats });
+      warm.push(id);
+      await enqueueMatch(db, queues, id);
+    }
+    await until(async () => (await db.match.count({ where: { id: { in: warm }, status: 'done' } })) === warm.length);
     const ids = new Set<string>();
     const recorded = new Set<string>();
     const t0 = Date.now();

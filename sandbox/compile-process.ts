@@ -14,7 +14,8 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { compilerLimits } from '../src/config.ts';
-import { rssBytes, Slots } from './sandbox-host.ts';
+import { Slots } from './sandbox-host.ts';
+import { rssBytes } from './proc.ts';
 
 /** How a run ended. */
 export type EsbuildRun =

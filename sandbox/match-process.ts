@@ -17,10 +17,10 @@
 // parent goes away (IPC disconnect). Must run with --no-node-snapshot.
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { capText, cpuSinceMs, describeError, SandboxInfraError, type LoadReply, type LoadRequest } from './host.ts';
 import { installCallMeter } from './call-meter.ts';
+import { procStatusBytes } from './proc.ts';
 import { rememberSourceMap } from './compile.ts';
 import { CallCutShort, callKey, IsolateBotHost, isolateHooks } from './isolate-host.ts';
 import { getGame } from '../src/game-kit/registry.ts';
@@ -53,16 +53,6 @@ function loadGame(ref: GameRef): Promise<AnyGame> {
   return game;
 }
 
-/** This process's data segment and private writable mappings, bytes (what RLIMIT_DATA counts). */
-function dataBytes(): number | null {
-  try {
-    const m = /VmData:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-    return m ? Number(m[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Caps what this process can commit (RLIMIT_DATA, soft limit, through
  * util-linux's prlimit): one allocation of hundreds of MiB happens between
@@ -71,7 +61,8 @@ function dataBytes(): number | null {
  * prlimit or /proc is missing, the watcher's RSS poll alone stands.
  */
 function capData(extraBytes: number): void {
-  const now = prlimitMissing ? null : dataBytes();
+  // VmData: the data segment and private writable mappings, what RLIMIT_DATA counts.
+  const now = prlimitMissing ? null : procStatusBytes('self', 'VmData');
   if (now === null) return;
   const cap = now + extraBytes;
   // Starting prlimit costs a match about 2 ms of CPU: a cap within a few MiB of the one in force stands.

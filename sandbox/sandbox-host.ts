@@ -29,6 +29,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SandboxInfraError, type LoadReply, type LoadRequest } from './host.ts';
 import { readNote, STOP, type CallNote } from './call-meter.ts';
+import { rssBytes } from './proc.ts';
 import { watchdogSettings } from './isolate-host.ts';
 import type { GameRef, MatchProcessJob } from './match-process.ts';
 import { cpuBudgetUsedUp, memoryLimitExceeded } from '../src/limits.ts';
@@ -53,16 +54,6 @@ const tsxLoader = import.meta.resolve('tsx');
 const MAX_USES = 100;
 /** A process whose resident memory stays above this after a match is replaced. */
 const MAX_IDLE_RSS = 512 * 1024 * 1024;
-
-/** A process's RSS, bytes, from /proc; null where that is not available (not Linux, or the process is gone). */
-export function rssBytes(pid: number): number | null {
-  try {
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
 
 /** At most `limit` matches in flight in this process; the others wait their turn, first come first served. */
 export class Slots {

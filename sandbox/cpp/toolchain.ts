@@ -22,7 +22,8 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { gameHeaders } from './headers.ts';
-import { rssBytes, Slots } from '../sandbox-host.ts';
+import { Slots } from '../sandbox-host.ts';
+import { rssBytes } from '../proc.ts';
 
 export interface CppCompileSettings {
   timeoutMs: number;

@@ -1,12 +1,13 @@
 // Per game: engine-only time of a full match (no bots, no orders), a full
 // match of four Demo bots sandboxed and in-process, each with its replay
-// encoded for the recorder (the sandbox tax, in wall and in CPU time; and one Demo's own CPU among four Demos and among three
-// Nulls, since four identical bots in one process share their JIT warm-up,
-// which isolates cannot), and the
-// host overhead of one sandboxed play() call with the game's real view: a
-// Null bot in an isolate called the way a match process calls it (the
-// watcher thread and its note file included), against the same bot as an
-// in-process function. Each figure is printed with its goal.
+// encoded for the recorder (the sandbox tax, in wall and in CPU time; and one
+// Demo's own CPU among four Demos and among three Nulls, since four identical
+// bots in one process share their JIT warm-up, which isolates cannot), what
+// one isolate costs to make, and the host overhead of one sandboxed play()
+// call with the game's real view: a Null bot in an isolate called the way a
+// match process calls it (the watcher thread and its note file included),
+// against the same bot as an in-process function. Each figure is printed
+// with its goal.
 
 import { loadGames } from '../src/game-kit/registry.ts';
 import { isOver, type AnyGame } from '../src/game-kit/types.ts';

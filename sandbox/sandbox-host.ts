@@ -29,15 +29,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SandboxInfraError, type LoadReply, type LoadRequest } from './host.ts';
 import { readNote, STOP, type CallNote } from './call-meter.ts';
-import { rssBytes } from './proc.ts';
 import { watchdogSettings } from './isolate-host.ts';
 import type { GameRef, MatchProcessJob } from './match-process.ts';
 import { cpuBudgetUsedUp, memoryLimitExceeded } from '../src/limits.ts';
 import { loadGames } from '../src/game-kit/registry.ts';
 import type { AnyGame } from '../src/game-kit/types.ts';
 import type { ForcedFreeze, MatchOutcome, MatchSpec, RunOptions } from '../src/runner/types.ts';
-import type { Replay } from '../src/replay/format.ts';
-import { withRoundsFrom } from '../src/replay/io.ts';
+import { withRoundsFrom, type ReplayHead } from '../src/replay/io.ts';
 
 export { SandboxInfraError } from './host.ts';
 export { watchdogMs, watchdogSettings } from './isolate-host.ts';
@@ -406,7 +404,7 @@ export async function runSandboxedMatch(game: AnyGame, spec: MatchSpec, options:
       const run = await inMatchProcess(pool, { t: 'match', game: ref, spec, options: { compiled, forced, patient } }, options.onRound);
       runs++;
       if ('reply' in run) {
-        const outcome = run.reply['outcome'] as Omit<MatchOutcome, 'replay'> & { replay: Omit<Replay, 'rounds'> & { rounds: null } };
+        const outcome = run.reply['outcome'] as Omit<MatchOutcome, 'replay'> & { replay: ReplayHead };
         // A Buffer crosses the IPC channel as a Uint8Array.
         const sent = outcome.replayGz as Uint8Array;
         const replayGz = Buffer.from(sent.buffer, sent.byteOffset, sent.byteLength);

@@ -14,6 +14,9 @@ export function encodeReplay(replay: Replay): Buffer {
   return gzipSync(JSON.stringify(replay), { level: 6 });
 }
 
+/** A replay sent without its rounds, `rounds: null` keeping their place (withRoundsFrom). */
+export type ReplayHead = Omit<Replay, 'rounds'> & { rounds: null };
+
 /**
  * A replay whose rounds (nearly all of it) are decoded from `gz`, its
  * encoding, when first read: the match process sends its replay with
@@ -21,7 +24,7 @@ export function encodeReplay(replay: Replay): Buffer {
  * players and the result, never decodes it. The property keeps its place, so
  * the replay serializes as the original did.
  */
-export function withRoundsFrom(head: Omit<Replay, 'rounds'> & { rounds: null }, gz: Buffer): Replay {
+export function withRoundsFrom(head: ReplayHead, gz: Buffer): Replay {
   const replay = head as unknown as Replay;
   const settle = (rounds: Replay['rounds']) => Object.defineProperty(replay, 'rounds', { value: rounds, enumerable: true, writable: true, configurable: true });
   Object.defineProperty(replay, 'rounds', {

@@ -7,9 +7,10 @@ import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
 import { CELL_CHARS, ORDER_MOVE, ORDER_THROW, type BdFrame } from './consts.ts';
 import { charCodesToString } from '../../game-kit/grid.ts';
-
-const CELL_CODES = Array.from(CELL_CHARS, (c) => c.charCodeAt(0));
 import { create, lastRound, next, score, type Order, type State } from './engine.ts';
+
+/** CELL_CHARS as character codes, for a frame's grid. */
+const CELL_CODES = Array.from(CELL_CHARS, (c) => c.charCodeAt(0));
 
 /** GType of a goku: Normal 0, On_Kinton 1, With_Ball 2, On_Kinton_With_Ball 3. */
 function gtype(kinton: number, ball: boolean): number {

@@ -95,6 +95,11 @@ export interface BotHandle {
   playPacked(names: string, status: string, layout: string, buffer: ArrayBuffer): string;
   /** The log written since the last call (after a play() that threw). */
   drainLog(): string;
+  /**
+   * A full garbage collection of the isolate, where the host process runs
+   * with --expose-gc (the match process does); false where it cannot.
+   */
+  collectGarbage(): boolean;
 }
 
 
@@ -153,15 +158,21 @@ export function boot(api: BotApiModule): BotHandle {
   // Kept for the runtime alone, to instantiate a C++ player's module with a
   // memory whose maximum is the memory limit.
   const Wasm = g['WebAssembly'] as WasmApi | undefined;
+  // V8's gc(), where the process exposes it: the host's alone (collectGarbage).
+  const gc = typeof g['gc'] === 'function' ? (g['gc'] as () => void) : null;
   // Nothing beyond standard ECMAScript; these three ignore the memory limit
-  // (WebAssembly.Memory) or allow blocking (Atomics.wait).
-  for (const name of ['WebAssembly', 'SharedArrayBuffer', 'Atomics']) {
+  // (WebAssembly.Memory) or allow blocking (Atomics.wait), and a bot has no
+  // use for gc().
+  for (const name of ['WebAssembly', 'SharedArrayBuffer', 'Atomics', 'gc']) {
+    if (!(name in g)) continue;
+    let gone = false;
     try {
-      delete g[name];
+      gone = delete g[name];
     } catch {
-      /* non-configurable in some hosts: shadow it instead */
-      defineProperty(g, name, { value: undefined, writable: false, configurable: false });
+      /* strict code throws where sloppy code answers false */
     }
+    // Non-configurable (V8's gc is): made undefined and read-only instead.
+    if (!gone) defineProperty(g, name, { value: undefined, writable: false, configurable: false });
   }
 
   let me = -1;
@@ -431,6 +442,12 @@ export function boot(api: BotApiModule): BotHandle {
       const out = log;
       log = '';
       return out;
+    },
+
+    collectGarbage() {
+      if (!gc) return false;
+      gc();
+      return true;
     },
   };
 }

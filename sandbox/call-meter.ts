@@ -1,11 +1,15 @@
 // What a match process knows about the bot call in flight, shared between the
 // thread that runs the bots (synchronously) and a watcher thread that looks
-// at the process every POLL_MS while a call runs: past the CPU the bot may
-// still use, or past the resident memory it may take, the watcher writes a
-// note and kills the process (a synchronous call cannot be stopped from its
-// own thread, and isolated-vm offers no way to stop it from another one but
-// its wall-clock `timeout`). The parent reads the note and plays the match
-// again from its seed with that bot frozen in that round (sandbox-host.ts).
+// at the process every POLL_MS while a call runs.
+// - Past the CPU the bot may still use, in a call the stop switch can reach
+//   (its isolate has a slot there, stop-switch.ts): the watcher has the
+//   switch dispose of the bot's isolate, which ends the call and freezes the
+//   bot in place; should the call still run STOP_GRACE_MS later, the process
+//   is killed as below.
+// - Past that CPU in any other call, or past the resident memory the bot may
+//   take: the watcher writes a note and kills the process at once. The
+//   parent reads the note and plays the match again from its seed with that
+//   bot frozen in that round (sandbox-host.ts).
 //
 // The note file is written by this process only: at the start of every call
 // (seat, round, in call), by the watcher (the call's end, the CPU used so far
@@ -20,6 +24,7 @@
 
 import { Worker } from 'node:worker_threads';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { CTL, CTL_WORDS, StopSwitch } from './stop-switch.ts';
 
 export const POLL_MS = 2;
 
@@ -28,6 +33,9 @@ export const STOP = { none: 0, cpu: 1, memory: 2, catastrophic: 3, stuck: 4 } as
 
 /** A call whose thread sleeps this long without running is stuck (V8 hangs on some out-of-memory errors in a synchronous call). */
 export const STUCK_MS = 500;
+
+/** How long the stop switch has to end a call before the watcher kills the process instead. */
+export const STOP_GRACE_MS = 500;
 
 // Layout of the note file (little-endian, what Int32Array/Float64Array give on the machines we run on).
 const NOTE_BYTES = 1024;
@@ -43,6 +51,9 @@ const I_IN_CALL = 0;
 const I_SEAT = 1;
 const I_ROUND = 2;
 const I_GEN = 4;
+const I_SLOT = 5; // 1 + the call's isolate's slot in the stop switch, 0: none
+const I_STOP_GEN = 6; // the call the watcher had the switch stop
+const I_STOP_REASON = 7;
 const F_CPU_START = 0;
 const F_CPU_LIMIT = 1;
 const F_RSS_LIMIT = 2;
@@ -82,6 +93,7 @@ const { workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const ints = new Int32Array(workerData.ints);
 const floats = new Float64Array(workerData.floats);
+const ctl = new Int32Array(workerData.ctl);
 const fd = workerData.fd;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const cpuBuf = Buffer.alloc(8);
@@ -109,6 +121,19 @@ function mainThread() {
     return { state: f[0], ticks: Number(f[11]) + Number(f[12]) };
   } catch { return null; }
 }
+// Has the stop switch end call \`gen\` (its isolate is in \`slot\`) for its CPU; past the grace, or without a slot, stops the process.
+let asked = -1, askedAt = 0;
+function end(gen, slot, reason, cpuMs) {
+  if (slot > 0 && asked !== gen) {
+    asked = gen;
+    askedAt = Date.now();
+    ints[${I_STOP_REASON}] = reason;
+    Atomics.store(ints, ${I_STOP_GEN}, gen);
+    Atomics.store(ctl, ${CTL.stop}, slot);
+    Atomics.add(ctl, ${CTL.bell}, 1);
+    Atomics.notify(ctl, ${CTL.bell});
+  } else if (slot <= 0 || Date.now() - askedAt > ${STOP_GRACE_MS}) stop(reason, cpuMs);
+}
 let polls = 0, call = -1, sleptSince = 0, lastTicks = -1, cleared = -1;
 for (;;) {
   Atomics.wait(sleeper, 0, 0, ${POLL_MS});
@@ -124,16 +149,19 @@ for (;;) {
     }
     continue;
   }
+  const gen = Atomics.load(ints, ${I_GEN});
+  const slot = Atomics.load(ints, ${I_SLOT});
   const u = process.cpuUsage();
   const cpuMs = (u.user + u.system - floats[${F_CPU_START}]) / 1000;
-  if (Atomics.load(ints, ${I_IN_CALL}) !== 1) continue;
+  // Still the same call: what was read belongs to it.
+  if (Atomics.load(ints, ${I_IN_CALL}) !== 1 || Atomics.load(ints, ${I_GEN}) !== gen) continue;
   cpuBuf.writeDoubleLE(cpuMs, 0);
   try { fs.writeSync(fd, cpuBuf, 0, 8, ${OFF_CPU}); } catch {}
-  if (cpuMs > floats[${F_CPU_LIMIT}]) stop(${STOP.cpu}, cpuMs);
+  if (cpuMs > floats[${F_CPU_LIMIT}]) end(gen, slot, ${STOP.cpu}, cpuMs);
+  // Memory cannot wait for the switch: a bot doubling a string grows hundreds of MiB meanwhile.
   else if (process.memoryUsage.rss() > floats[${F_RSS_LIMIT}]) stop(${STOP.memory}, cpuMs);
   // Every 25th poll: is the call's thread asleep and not running? A bot cannot sleep; V8 stuck in an out-of-memory error does.
   if (++polls % 25 !== 0) continue;
-  const gen = Atomics.load(ints, ${I_GEN});
   const t = mainThread();
   const now = Date.now();
   if (!t || t.state !== 'S' || call !== gen || t.ticks !== lastTicks) { call = gen; sleptSince = now; lastTicks = t ? t.ticks : -1; continue; }
@@ -148,6 +176,8 @@ for (;;) {
  */
 export class CallMeter {
   private readonly ints = new Int32Array(new SharedArrayBuffer(8 * 4));
+  private readonly ctl = new Int32Array(new SharedArrayBuffer(CTL_WORDS * 4));
+  private switch: StopSwitch | null = null;
   private readonly floats = new Float64Array(new SharedArrayBuffer(4 * 8));
   private readonly fd: number | null;
   private readonly worker: Worker | null;
@@ -161,7 +191,7 @@ export class CallMeter {
     }
     this.fd = openSync(notePath, 'w+');
     writeSync(this.fd, Buffer.alloc(NOTE_BYTES), 0, NOTE_BYTES, 0);
-    this.worker = new Worker(WATCHER_SOURCE, { eval: true, workerData: { ints: this.ints.buffer, floats: this.floats.buffer, fd: this.fd } });
+    this.worker = new Worker(WATCHER_SOURCE, { eval: true, workerData: { ints: this.ints.buffer, floats: this.floats.buffer, ctl: this.ctl.buffer, fd: this.fd } });
     this.worker.unref();
   }
 
@@ -169,16 +199,36 @@ export class CallMeter {
     return this.fd !== null;
   }
 
-  /** Marks the start of a call: the watcher stops the process past `cpuLimitMs` of CPU or `rssLimit` bytes of RSS. */
-  begin(seat: number, round: number, cpuStart: NodeJS.CpuUsage, cpuLimitMs: number, rssLimit: number): void {
+  /**
+   * The stop switch of this process, started at its first use: null without
+   * a watcher (nothing would ever name an isolate to it).
+   */
+  stopSwitch(): StopSwitch | null {
+    if (this.fd === null) return null;
+    return (this.switch ??= new StopSwitch(this.ctl));
+  }
+
+  /**
+   * Marks the start of a call, and answers its number: past `cpuLimitMs` of
+   * CPU or `rssLimit` bytes of RSS, the watcher has the stop switch dispose of
+   * the isolate in `slot` (if not negative), else stops the process.
+   */
+  begin(seat: number, round: number, cpuStart: NodeJS.CpuUsage, cpuLimitMs: number, rssLimit: number, slot = -1): number {
     this.floats[F_CPU_START] = cpuStart.user + cpuStart.system;
     this.floats[F_CPU_LIMIT] = cpuLimitMs;
     this.floats[F_RSS_LIMIT] = rssLimit;
     this.ints[I_SEAT] = seat;
     this.ints[I_ROUND] = round;
-    Atomics.add(this.ints, I_GEN, 1);
+    this.ints[I_SLOT] = slot + 1;
+    const gen = Atomics.add(this.ints, I_GEN, 1) + 1;
     Atomics.store(this.ints, I_IN_CALL, 1);
     this.writeCall(1, seat, round);
+    return gen;
+  }
+
+  /** Why the watcher had the stop switch end call `gen` (STOP.none: it did not). */
+  stoppedFor(gen: number): number {
+    return Atomics.load(this.ints, I_STOP_GEN) === gen ? this.ints[I_STOP_REASON]! : STOP.none;
   }
 
   /** Marks the end of a call (the watcher marks it in the note). */
@@ -209,6 +259,8 @@ export class CallMeter {
   }
 
   close(): void {
+    this.switch?.close();
+    this.switch = null;
     void this.worker?.terminate();
     if (this.fd !== null) closeSync(this.fd);
   }

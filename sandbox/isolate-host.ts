@@ -3,21 +3,28 @@
 // few microseconds on top of the bot's own work: no IPC, no thread hop.
 //
 // CPU is process.cpuUsage() around each call (the process runs nothing else
-// meanwhile). Each call also carries isolated-vm's `timeout`, the only way to
-// stop a synchronous call, which counts wall time:
-// - at first it is the CPU the bot has left, stretched by how much slower
-//   than their CPU time the calls have run lately (the machine's load), with
-//   a margin: an endless loop ends soon after its budget, the CPU meter
-//   agrees it used it, and the bot is frozen in place;
-// - if it fires before the bot used its budget (the machine is busy and the
-//   bot waited for a core), the call is cut short through no fault of the
-//   bot's: CallCutShort asks the match process to play the match again from
-//   its seed, and that call then gets the generous watchdog (three times the
-//   CPU left, plus a start allowance) while the watcher thread (call-meter.ts)
-//   stops the process the moment the bot's CPU passes its budget.
+// meanwhile). What stops a call that runs too long:
+// - a bot loaded with load() in a process with a watcher (a match process)
+//   has a slot in the stop switch (stop-switch.ts): its calls have no
+//   timeout, and the watcher thread (call-meter.ts) ends one the moment the
+//   bot's CPU passes its budget, by having the switch dispose of its isolate.
+//   The bot is frozen in place; a busy machine never cuts a call short.
+// - any other call (a load, a benchmark's host) carries isolated-vm's
+//   `timeout`, which counts wall time. At first it is the CPU the bot has
+//   left, stretched by how much slower than their CPU time the calls have run
+//   lately (the machine's load), with a margin: an endless loop ends soon
+//   after its budget and the bot is frozen in place. If it fires before the
+//   bot used its budget (the bot waited for a core), CallCutShort asks the
+//   match process to play the match again from its seed, and that call then
+//   gets the generous watchdog (three times the CPU left, plus a start
+//   allowance) while the watcher stops the process the moment the bot's CPU
+//   passes its budget.
 // Memory: the isolate's heap limit, the heap statistics after each long call
 // (and every few short ones), and the process's resident memory, watched
 // during the call by the same thread.
+//
+// A bot whose match went cleanly leaves its isolate for its next match in
+// this process (Spare).
 //
 // Everything a bot controls is cut here: error messages and stacks, its log
 // (never more than what is left of its cap), its name, the size of its orders.
@@ -28,7 +35,8 @@
 import ivm from 'isolated-vm';
 import { openSync, readSync } from 'node:fs';
 import { capText, cpuSinceMs, describeError, packViewArrays, SandboxInfraError, type BotHost, type Failure, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
-import { callMeter } from './call-meter.ts';
+import { callMeter, STOP } from './call-meter.ts';
+import type { StopSwitch } from './stop-switch.ts';
 import { cpuBudgetUsedUp, MAX_NAME_CHARS, MAX_ORDERS_JSON, memoryLimitExceeded } from '../src/limits.ts';
 import { unpackResult } from './bot-runtime.ts';
 import type { FreezeReason } from '../src/replay/format.ts';
@@ -131,6 +139,7 @@ export class IsolateBotHost implements BotHost {
   private context: ivm.Context | null = null;
   private playFn: ivm.Reference<unknown> | null = null;
   private drainFn: ivm.Reference<unknown> | null = null;
+  private collectFn: ivm.Reference<unknown> | null = null;
   private me = 0;
   private round = 0;
   private budgetMs = 0;
@@ -138,11 +147,31 @@ export class IsolateBotHost implements BotHost {
   private memoryMb = 0;
   private logLeft = 0;
   private callsSinceHeapCheck = 0;
+  /** The isolate with what comes with it (its scripts, its slot in the stop switch): kept as a spare at close if `clean`. */
+  private record: Spare | null = null;
+  /** The bot loaded and every call went cleanly so far (see Spare). */
+  private clean = false;
+  /** Every reference into the current context, released with it. */
+  private refs: ivm.Reference<unknown>[] = [];
 
   constructor(private readonly options: IsolateHostOptions = {}) {}
 
+  /**
+   * loadSync, then the isolate's slot in the stop switch where this process
+   * has one: its calls then need no timeout (see playOnce).
+   */
   async load(req: LoadRequest): Promise<LoadReply> {
-    return this.loadSync(req);
+    const reply = this.loadSync(req);
+    const record = this.record;
+    const stopSwitch = callMeter().stopSwitch();
+    if (reply.ok && record && stopSwitch && record.stop?.stopSwitch !== stopSwitch) {
+      try {
+        record.stop = { stopSwitch, slot: await stopSwitch.register(record.isolate) };
+      } catch (err) {
+        throw new SandboxInfraError(`the bot's isolate could not be given to the stop switch: ${describeError(err)}`);
+      }
+    }
+    return reply;
   }
 
   async play(req: PlayRequest): Promise<PlayReply> {
@@ -150,12 +179,41 @@ export class IsolateBotHost implements BotHost {
   }
 
   async close(): Promise<void> {
-    const isolate = this.isolate;
+    this.closeSync();
+  }
+
+  /** Disposes of the isolate whatever the match was (benchmarks: what a new isolate costs). */
+  closeWithoutSpare(): void {
+    this.clean = false;
+    this.closeSync();
+  }
+
+  /** Disposes of the isolate, or keeps it for this bot's next match if its match went cleanly (see Spare). */
+  closeSync(): void {
+    const record = this.record;
+    const context = this.context;
+    const clean = this.clean;
     this.isolate = null;
     this.context = null;
     this.playFn = null;
     this.drainFn = null;
-    if (isolate) disposeQuietly(isolate);
+    this.collectFn = null;
+    this.record = null;
+    this.clean = false;
+    const refs = this.refs;
+    this.refs = [];
+    if (!record) return;
+    if (clean && context && !record.isolate.isDisposed && spareHeapBytes(record.isolate) <= SPARE_MAX_HEAP_BYTES) {
+      try {
+        for (const ref of refs) ref.release();
+        context.release();
+        keepSpare(record);
+        return;
+      } catch {
+        /* not kept */
+      }
+    }
+    disposeOf(record);
   }
 
   private takeLog(text: unknown): string {
@@ -173,43 +231,54 @@ export class IsolateBotHost implements BotHost {
     this.usedMs = 0;
     this.memoryMb = req.memoryMb;
     this.logLeft = req.logCapBytes + LOG_SLACK;
-    const isolate = new ivm.Isolate({
-      memoryLimit: req.memoryMb,
-      onCatastrophicError: (message) => {
-        try {
-          isolateHooks.onCatastrophic(callStart ? cpuSinceMs(callStart) : 0, String(message));
-        } catch {
-          /* nothing left to do */
-        }
-        process.abort();
-      },
-    });
+    this.closeSync();
+    const spare = takeSpare(req) ?? {
+      isolate: new ivm.Isolate({ memoryLimit: req.memoryMb, onCatastrophicError }),
+      prelude: null,
+      bot: null,
+      stop: null,
+      memoryMb: req.memoryMb,
+      preludeText: req.prelude,
+      filename: req.filename,
+      code: req.code,
+    };
+    const isolate = spare.isolate;
     this.isolate = isolate;
+    this.record = spare;
     let handle: ivm.Reference<Record<string, unknown>>;
     let context: ivm.Context;
     try {
       context = isolate.createContextSync();
-      handle = isolate.compileScriptSync(req.prelude, { filename: 'prelude.js' }).runSync(context, { reference: true }) as ivm.Reference<Record<string, unknown>>;
+      spare.prelude ??= isolate.compileScriptSync(req.prelude, { filename: 'prelude.js' });
+      handle = spare.prelude.runSync(context, { reference: true }) as ivm.Reference<Record<string, unknown>>;
     } catch (err) {
+      this.closeSync();
       throw new SandboxInfraError(`the bot's isolate could not be prepared: ${describeError(err)}`);
     }
     this.context = context;
-    const get = (name: string) => handle.getSync(name, { reference: true }) as ivm.Reference<unknown>;
+    this.refs.push(handle);
+    const get = (name: string) => {
+      const ref = handle.getSync(name, { reference: true }) as ivm.Reference<unknown>;
+      this.refs.push(ref);
+      return ref;
+    };
     this.playFn = get('playPacked');
     this.drainFn = get('drainLog');
+    this.collectFn = get('collectGarbage');
     get('setup').applySync(undefined, [req.me, req.seed, req.logCapBytes, req.memoryMb]);
-    if (isCppCode(req.code)) return this.loadCpp(req.code, get('loadCpp'));
+    if (isCppCode(req.code)) return this.settle(this.loadCpp(req.code, get('loadCpp')));
     let script: ivm.Script;
     try {
       // A function that evaluates the bot: the runtime calls it, so what the bot's
       // top level throws is cut inside the isolate. Same line numbers as `code`.
-      script = isolate.compileScriptSync(`(function(){return ${req.code}\n})`, { filename: req.filename });
+      script = spare.bot ??= isolate.compileScriptSync(`(function(){return ${req.code}\n})`, { filename: req.filename });
     } catch (err) {
       return { ok: false, reason: 'compile', message: describeError(err), log: '', cpuMs: 0 };
     }
     const loadFn = get('load');
     const run = this.metered(() => {
       const factory = script.runSync(context, { reference: true }) as ivm.Reference<unknown>;
+      this.refs.push(factory);
       return loadFn.applySync(undefined, [factory.derefInto()], { result: { copy: true }, timeout: this.timeoutMs() }) as [string, string, string];
     });
     if (!run.ok) return run.failure('compile');
@@ -217,7 +286,13 @@ export class IsolateBotHost implements BotHost {
     if (!Array.isArray(value)) return this.failure(new Error('the bot could not be loaded'), run.cpuMs, '', 'compile');
     if (this.overMemory()) return this.memoryFailure(run.cpuMs, value[2]);
     const [name, game, log] = value;
-    return this.loaded(name, game, log, run.cpuMs);
+    return this.settle(this.loaded(name, game, log, run.cpuMs));
+  }
+
+  /** A bot that loaded cleanly may leave its isolate as a spare when it closes; one that did not, never. */
+  private settle(reply: LoadReply): LoadReply {
+    this.clean = reply.ok;
+    return reply;
   }
 
   /** A bot loaded: what it declared, cut to size, and its log so far. */
@@ -243,13 +318,21 @@ export class IsolateBotHost implements BotHost {
   }
 
   playSync(req: PlayRequest): PlayReply {
+    const reply = this.playOnce(req);
+    if (!reply.ok) this.clean = false;
+    return reply;
+  }
+
+  private playOnce(req: PlayRequest): PlayReply {
     this.round++;
     const isolate = this.isolate;
     const playFn = this.playFn;
     if (!isolate || !playFn || isolate.isDisposed) return { ok: false, reason: 'crash', message: 'bot not loaded', log: '', cpuMs: 0 };
     const view = packView(req);
     const args: unknown[] = [req.names, req.status, view.layout, view.copy.copyInto()];
-    const run = this.metered(() => playFn.applySync(undefined, args, { timeout: this.timeoutMs() }) as unknown);
+    // With a slot in the stop switch the watcher ends the call, and the call needs no timeout.
+    const stop = this.stopSlot();
+    const run = this.metered(() => (stop >= 0 ? playFn.applySync(undefined, args) : playFn.applySync(undefined, args, { timeout: this.timeoutMs() })) as unknown, stop);
     if (!run.ok) return run.failure('exception');
     const value = unpackResult(run.value);
     if (!value) return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: '', cpuMs: run.cpuMs };
@@ -259,6 +342,12 @@ export class IsolateBotHost implements BotHost {
     if (typeof orders !== 'string' || orders.length > MAX_ORDERS_JSON || typeof count !== 'number')
       return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: this.takeLog(log), cpuMs: run.cpuMs };
     return { ok: true, count, orders, log: this.takeLog(log), cpuMs: run.cpuMs };
+  }
+
+  /** The isolate's slot in this process's stop switch, or -1. */
+  private stopSlot(): number {
+    const stop = this.record?.stop;
+    return stop && stop.stopSwitch === callMeter().stopSwitch() ? stop.slot : -1;
   }
 
   private patient(): boolean {
@@ -271,19 +360,24 @@ export class IsolateBotHost implements BotHost {
     return Math.ceil(this.patient() ? watchdogMs(left) : tightMs(left));
   }
 
-  /** Runs one synchronous call into the isolate, metered; classifies what went wrong. */
-  private metered<T>(work: () => T): { ok: true; value: T; cpuMs: number } | { ok: false; cpuMs: number; failure: (fallback: FreezeReason) => Failure } {
+  /**
+   * Runs one synchronous call into the isolate, metered; classifies what went
+   * wrong. `stop`: the isolate's slot in the stop switch (the call has no
+   * timeout), or -1 (the call has one).
+   */
+  private metered<T>(work: () => T, stop = -1): { ok: true; value: T; cpuMs: number } | { ok: false; cpuMs: number; failure: (fallback: FreezeReason) => Failure } {
     const left = this.budgetMs - this.usedMs;
     const meter = callMeter();
-    const patient = this.patient();
+    const patient = stop < 0 && this.patient();
     const wallStart = process.hrtime.bigint();
     const start = process.cpuUsage();
     callStart = start;
-    // Past this much CPU the watcher stops the process: in a patient call the budget itself; otherwise the timeout should stop the call first.
-    const cpuLimit = patient ? left : cpuBackstopMs(left);
+    // Past this much CPU the watcher ends the call (stop switch) or the process: the budget itself in a call
+    // without timeout or a patient one; otherwise the timeout should stop the call first.
+    const cpuLimit = stop >= 0 || patient ? left : cpuBackstopMs(left);
     if (rssAtStart === null) rssAtStart = residentBytes();
     const rssLimit = rssAtStart + (this.memoryMb + RSS_HEADROOM_MB) * 1024 * 1024;
-    meter.begin(this.me, this.round, start, cpuLimit, rssLimit);
+    const call = meter.begin(this.me, this.round, start, cpuLimit, rssLimit, stop);
     let value: T;
     let error: unknown = undefined;
     let threw = false;
@@ -292,6 +386,8 @@ export class IsolateBotHost implements BotHost {
     } catch (e) {
       threw = true;
       error = e;
+      // Stopped or thrown out of: this isolate is not kept for another match.
+      this.clean = false;
     } finally {
       meter.end();
       callStart = null;
@@ -301,6 +397,9 @@ export class IsolateBotHost implements BotHost {
     if (cpuMs >= LONG_CALL_MS || threw) rssAtStart = null;
     pace.note(Number(process.hrtime.bigint() - wallStart) / 1e6, cpuMs);
     if (!threw) return { ok: true, value: value!, cpuMs };
+    // The watcher had the stop switch dispose of the isolate: frozen for what it saw.
+    const stopped = stop >= 0 ? meter.stoppedFor(call) : STOP.none;
+    if (stopped === STOP.cpu) return { ok: false, cpuMs, failure: () => ({ ok: false, reason: 'cpu', message: cpuBudgetUsedUp(this.budgetMs), log: '', cpuMs }) };
     const timedOut = TIMED_OUT.test(errorMessage(error));
     if (timedOut) {
       // The clock stopped the call: the bot's fault only if it had used its CPU (one clock tick of slack).
@@ -328,12 +427,19 @@ export class IsolateBotHost implements BotHost {
     return true;
   }
 
+  /**
+   * Whether the bot's heap is over its limit. The heap statistics count
+   * garbage not yet collected (a spare's earlier match's, say): over the
+   * limit, a full collection decides, where the process allows one.
+   */
   private overMemory(): boolean {
     const isolate = this.isolate;
     if (!isolate || isolate.isDisposed) return false;
     try {
-      const h = isolate.getHeapStatisticsSync();
-      return h.used_heap_size + h.externally_allocated_size > this.memoryMb * 1024 * 1024;
+      const limit = this.memoryMb * 1024 * 1024;
+      if (heapBytes(isolate) <= limit) return false;
+      if (this.collectFn?.applySync(undefined, [], { timeout: 1000 }) !== true) return true;
+      return heapBytes(isolate) > limit;
     } catch {
       return false;
     }
@@ -351,6 +457,87 @@ export class IsolateBotHost implements BotHost {
   private memoryFailure(cpuMs: number, log: unknown): Failure {
     return { ok: false, reason: 'memory', message: memoryLimitExceeded(this.memoryMb), log: this.takeLog(log), cpuMs };
   }
+}
+
+function onCatastrophicError(message: string): void {
+  try {
+    isolateHooks.onCatastrophic(callStart ? cpuSinceMs(callStart) : 0, String(message));
+  } catch {
+    /* nothing left to do */
+  }
+  process.abort();
+}
+
+function heapBytes(isolate: ivm.Isolate): number {
+  const h = isolate.getHeapStatisticsSync();
+  return h.used_heap_size + h.externally_allocated_size;
+}
+
+/**
+ * An isolate kept after a match for the same bot's next one in this process:
+ * same code, prelude, file name and memory limit. Each match gets a new
+ * context in it, so nothing the bot's code made in one match is reachable in
+ * the next (globals, prototypes, Math.random are the new context's); what
+ * carries over is what V8 keeps per isolate, the bytecode of the prelude and
+ * the bot, which the in-process host shares the same way. Making an isolate,
+ * compiling the prelude and the bot in it and warming them up again was
+ * about a third of the sandbox's extra CPU in a Bola de Drac match. Only a
+ * bot whose load and calls all went cleanly leaves a spare (no freeze, no
+ * stopped call), and only with a small heap, garbage included: it counts
+ * until the next collection (overMemory collects before it freezes a bot).
+ */
+interface Spare {
+  isolate: ivm.Isolate;
+  prelude: ivm.Script | null;
+  bot: ivm.Script | null;
+  /** Its slot in a stop switch (the process's current one, if it is still in use). */
+  stop: { stopSwitch: StopSwitch; slot: number } | null;
+  memoryMb: number;
+  preludeText: string;
+  filename: string;
+  code: string;
+}
+
+/** Spares kept at most, oldest disposed first: a match's four bots and a few more. */
+const MAX_SPARES = 8;
+/** A heap (garbage included) above this is not kept. */
+const SPARE_MAX_HEAP_BYTES = 24 * 1024 * 1024;
+const spares: Spare[] = [];
+
+function spareHeapBytes(isolate: ivm.Isolate): number {
+  try {
+    return heapBytes(isolate);
+  } catch {
+    return Infinity;
+  }
+}
+
+function takeSpare(req: LoadRequest): Spare | undefined {
+  // From the newest: the spares of the match just played come first.
+  for (let i = spares.length - 1; i >= 0; i--) {
+    const s = spares[i]!;
+    if (s.memoryMb === req.memoryMb && s.filename === req.filename && s.code === req.code && s.preludeText === req.prelude) {
+      spares.splice(i, 1);
+      if (!s.isolate.isDisposed) return s;
+      disposeOf(s);
+    }
+  }
+  return undefined;
+}
+
+function keepSpare(spare: Spare): void {
+  spares.push(spare);
+  while (spares.length > MAX_SPARES) disposeOf(spares.shift()!);
+}
+
+/** How many isolates are kept as spares (tests). */
+export function spareCount(): number {
+  return spares.length;
+}
+
+/** Disposes of every spare isolate (tests, and a process about to exit). */
+export function disposeSpares(): void {
+  for (const s of spares.splice(0)) disposeOf(s);
 }
 
 /**
@@ -404,6 +591,13 @@ function residentBytes(): number {
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Disposes of a bot's isolate and gives its slot in the stop switch back. */
+function disposeOf(record: Spare): void {
+  disposeQuietly(record.isolate);
+  if (record.stop) record.stop.stopSwitch.release(record.stop.slot);
+  record.stop = null;
 }
 
 function disposeQuietly(isolate: ivm.Isolate): void {

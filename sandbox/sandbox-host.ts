@@ -141,7 +141,7 @@ class MatchProcess {
       // match took 1.3 to 1.45 cores and two runners did 1.4 times one runner's matches), and what a
       // call costs, its GC and JIT included, is the bot's own: a helper thread compiling for one
       // isolate was charged to whichever bot ran meanwhile. It also spends less CPU in all.
-      execArgv: ['--no-node-snapshot', '--single-threaded', '--import', tsxLoader],
+      execArgv: ['--no-node-snapshot', '--single-threaded', '--expose-gc', '--import', tsxLoader],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       detached: true,

@@ -18,6 +18,8 @@ test('an infinite loop in play() is frozen for CPU in that round', async () => {
   assert.ok(p.cpuMs >= 399 && p.cpuMs < 1500, `cpu ${p.cpuMs}`);
   assert.equal(out.replay.result.scores[1], 6, 'three rounds of 2 before the loop');
   assert.ok(othersUnaffected(out));
+  // Ended by the stop switch, not by killing the match process: the match was played once.
+  assert.equal(out.runs, 1);
 });
 
 test('an infinite loop at top level is frozen at load (round 0)', async () => {

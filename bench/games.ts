@@ -2,10 +2,11 @@
 // match of four Demo bots sandboxed and in-process, each with its replay
 // encoded for the recorder (the sandbox tax, in wall and in CPU time; and one
 // Demo's own CPU among four Demos and among three Nulls, since four identical
-// bots in one process share their JIT warm-up, which isolates cannot), what
-// one isolate costs to make, and the host overhead of one sandboxed play()
-// call with the game's real view: a Null bot in an isolate called the way a
-// match process calls it (the watcher thread and its note file included),
+// bots in one process share their bytecode, which four isolates cannot), what
+// a bot's load costs in a new isolate and in its spare, and the host overhead
+// of one sandboxed play() call with the game's real view: a Null bot in an
+// isolate called the way a match process calls it (the watcher thread, its
+// note file and the stop switch included),
 // against the same bot as an in-process function. Each figure is printed
 // with its goal.
 
@@ -70,20 +71,31 @@ async function compileCost(source: string, filename: string): Promise<number> {
   return median(runs);
 }
 
-/** CPU of one bot's isolate in a match process: created, the prelude and the bot loaded, disposed (median of 20, ms). */
-async function isolateLoadCost(game: AnyGame, source: string, filename: string): Promise<number> {
+/**
+ * CPU of one bot's load in a match process, then its close (median of 20,
+ * ms): `fresh`, a new isolate, its context, the prelude and the bot compiled
+ * and loaded, the isolate disposed; `spare`, the same bot's isolate kept from
+ * its last match, with a new context, and kept again.
+ */
+async function isolateLoadCost(game: AnyGame, source: string, filename: string): Promise<{ fresh: number; spare: number }> {
   const prelude = await buildPrelude(game);
   const code = await compileBot(source, filename, game.id);
-  const runs: number[] = [];
-  for (let i = 0; i < 25; i++) {
-    const host = new IsolateBotHost();
-    const start = process.cpuUsage();
-    const reply = host.loadSync({ prelude, code, filename, me: 0, seed: SEED, cpuBudgetMs: 10_000, memoryMb: game.defaultLimits.memoryMb, logCapBytes: LOG_CAP_BYTES });
-    await host.close();
-    if (!reply.ok) throw new Error(reply.message);
-    if (i >= 5) runs.push(cpuSinceMs(start));
-  }
-  return median(runs);
+  const cost = async (fresh: boolean): Promise<number> => {
+    const runs: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      // A different file name makes a different bot: no spare of it is kept.
+      const name = fresh ? `${i}-${filename}` : filename;
+      const host = new IsolateBotHost();
+      const start = process.cpuUsage();
+      const reply = host.loadSync({ prelude, code, filename: name, me: 0, seed: SEED, cpuBudgetMs: 10_000, memoryMb: game.defaultLimits.memoryMb, logCapBytes: LOG_CAP_BYTES });
+      if (fresh) host.closeWithoutSpare();
+      else host.closeSync();
+      if (!reply.ok) throw new Error(reply.message);
+      if (i >= 5) runs.push(cpuSinceMs(start));
+    }
+    return median(runs);
+  };
+  return { fresh: await cost(true), spare: await cost(false) };
 }
 
 /** Lets this process's GC and compiler threads finish what the last in-process match left them. */
@@ -188,7 +200,7 @@ export async function run(filter?: string[]): Promise<void> {
       `  ${game.title.padEnd(18)} tax ${tax.toFixed(2)} wall, ${cpuTax.toFixed(2)} CPU ${Math.min(tax, cpuTax) <= GOALS.sandboxTax ? 'ok ' : 'OFF'} (a Demo alone among Nulls: ${soloTax.toFixed(2)})   overhead ${overhead.toFixed(0).padStart(4)} µs CPU ${overhead <= GOALS.callOverheadUs ? 'ok' : 'OFF'} (wall ${(sandboxCall.wallUs - inprocCall.wallUs).toFixed(0)} µs)`,
     );
     console.log(`  Demo compile (own esbuild process):   ${compile.toFixed(1)} ms (${(demo.source.length / 1024).toFixed(0)} KiB of source)`);
-    console.log(`  a Demo's isolate, made and disposed:  ${isolateLoad.toFixed(1)} ms of CPU (the isolate, its context, the prelude and the bot loaded; four per match)`);
+    console.log(`  a Demo's load and close:             ${isolateLoad.fresh.toFixed(1)} ms of CPU in a new isolate (made, the prelude and the bot compiled and loaded, disposed), ${isolateLoad.spare.toFixed(1)} ms in its spare from its last match (four per match)`);
     console.log(`  Demo CPU per match (max of 4):        ${cpu.toFixed(0)} ms of ${game.defaultLimits.cpuBudgetMs} ms budget`);
     console.log(`  replay size, gzip:                    ${(size / 1024).toFixed(0)} KiB`);
   }

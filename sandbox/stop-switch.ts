@@ -15,7 +15,8 @@
 // The waiting isolate runs on one of isolated-vm's pool threads. Handing it a
 // new isolate needs that isolate's lock, so register() asks the loop to
 // return, hands the handle over, and starts the loop again: a load's
-// business, never a call's.
+// business, never a call's. process.exit waits for isolated-vm's threads, so
+// the switch ends its loop when the process exits.
 
 import ivm from 'isolated-vm';
 
@@ -58,7 +59,11 @@ export class StopSwitch {
   private readonly free: number[] = [];
   private next = 0;
 
+  /** process.exit waits for isolated-vm's threads, and the loop holds one until it is ended. */
+  private readonly onExit = () => this.close();
+
   constructor(private readonly ctl: Int32Array) {
+    process.once('exit', this.onExit);
     const global = this.context.global;
     global.setSync('ctl', new ivm.ExternalCopy(ctl.buffer).copyInto({ release: true }));
     this.isolate.compileScriptSync('globalThis.ctl = new Int32Array(ctl); globalThis.isolates = [];').runSync(this.context);
@@ -83,8 +88,9 @@ export class StopSwitch {
     this.free.push(slot);
   }
 
-  /** Ends the loop and the switch's isolate (the process's meter is being replaced or closed). */
+  /** Ends the loop and the switch's isolate (the process exits, or its meter is replaced or closed). */
   close(): void {
+    process.off('exit', this.onExit);
     try {
       this.isolate.dispose();
     } catch {

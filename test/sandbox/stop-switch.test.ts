@@ -7,6 +7,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileBot } from '../../sandbox/compile.ts';
@@ -71,4 +72,34 @@ test('an endless loop is ended at its CPU budget by the stop switch, and the pro
   const second = await again.play(play());
   assert.equal(!second.ok && second.reason, 'cpu');
   await again.close();
+});
+
+test('a match process whose parent goes away exits, its stop switch running', async () => {
+  // A parent that plays a match (its match process registers the bots with the switch) and exits without a word.
+  const script = `
+    import { runMatchWithGame } from ${JSON.stringify(new URL('../../src/runner/run-match.ts', import.meta.url).href)};
+    import { sharedPool } from ${JSON.stringify(new URL('../../sandbox/sandbox-host.ts', import.meta.url).href)};
+    import tally from ${JSON.stringify(new URL('../fixtures/tally/index.ts', import.meta.url).href)};
+    import { adder } from ${JSON.stringify(new URL('./helpers.ts', import.meta.url).href)};
+    await runMatchWithGame(tally, { game: 'tally', seed: 1, config: { nb_rounds: 3 }, seats: [adder, adder, adder, adder] });
+    console.log(JSON.stringify(sharedPool.pids));
+    process.exit(0);
+  `;
+  const run = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.status, 0, run.stderr);
+  const pids = JSON.parse(run.stdout.trim().split('\n').pop()!) as number[];
+  assert.ok(pids.length > 0, 'a match process played the match');
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + 10_000;
+  while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const left = pids.filter(alive);
+  for (const pid of left) process.kill(pid, 'SIGKILL');
+  assert.deepEqual(left, [], 'match processes left behind');
 });

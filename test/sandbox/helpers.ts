@@ -3,6 +3,10 @@ import tally from '../fixtures/tally/index.ts';
 import { runMatchWithGame } from '../../src/runner/run-match.ts';
 import type { MatchOutcome, MatchSeat, RunOptions } from '../../src/runner/types.ts';
 import type { Limits } from '../../src/game-kit/types.ts';
+import { compileBot } from '../../sandbox/compile.ts';
+import { buildPrelude } from '../../sandbox/prelude.ts';
+import type { LoadRequest, PlayRequest } from '../../sandbox/host.ts';
+import { LOG_CAP_BYTES } from '../../src/limits.ts';
 
 export const adder: MatchSeat = { source: readFileSync(new URL('../fixtures/bots/adder.js', import.meta.url), 'utf8'), filename: 'adder.js' };
 
@@ -23,4 +27,24 @@ export function playAgainstAdders(suspect: MatchSeat, limits: Partial<Limits> = 
 export function othersUnaffected(out: MatchOutcome, rounds = 10): boolean {
   const { replay } = out;
   return [0, 2, 3].every((p) => replay.players[p]!.frozenReason === null && replay.result.scores[p] === rounds);
+}
+
+/** What a bot host's load() gets for a tally bot: compiled, with the tally prelude; seat 1, seed 3. */
+export async function tallyLoad(seat: MatchSeat, limits: { cpuBudgetMs?: number; memoryMb?: number } = {}): Promise<LoadRequest> {
+  return {
+    prelude: await buildPrelude(tally),
+    code: await compileBot(seat.source, seat.filename, 'tally'),
+    filename: seat.filename,
+    me: 1,
+    seed: 3,
+    cpuBudgetMs: limits.cpuBudgetMs ?? 5000,
+    memoryMb: limits.memoryMb ?? 64,
+    logCapBytes: LOG_CAP_BYTES,
+  };
+}
+
+/** A play() request with the first round's view of a tally match (every call of a test gets the same). */
+export function tallyPlay(): PlayRequest {
+  const view = tally.encodeView(tally.create(tally.parseConfig({ nb_rounds: 5 }), 3));
+  return { names: JSON.stringify(Object.keys(view)), status: JSON.stringify({ status: [0, 0, 0, 0], names: ['a', 'b', 'c', 'd'] }), arrays: Object.values(view) };
 }

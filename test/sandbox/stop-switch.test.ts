@@ -10,14 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compileBot } from '../../sandbox/compile.ts';
-import { buildPrelude } from '../../sandbox/prelude.ts';
 import { callMeter, installCallMeter } from '../../sandbox/call-meter.ts';
 import { disposeSpares, IsolateBotHost, spareCount } from '../../sandbox/isolate-host.ts';
-import type { LoadRequest, PlayRequest } from '../../sandbox/host.ts';
-import { LOG_CAP_BYTES } from '../../src/limits.ts';
-import tally from '../fixtures/tally/index.ts';
-import { bot } from './helpers.ts';
+import { bot, tallyLoad, tallyPlay } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arbiter-stop-switch-'));
 installCallMeter(join(dir, 'note'));
@@ -27,49 +22,32 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function request(name: string, body: string, cpuBudgetMs: number): Promise<LoadRequest> {
-  const seat = bot(name, body);
-  return {
-    prelude: await buildPrelude(tally),
-    code: await compileBot(seat.source, seat.filename, 'tally'),
-    filename: seat.filename,
-    me: 1,
-    seed: 3,
-    cpuBudgetMs,
-    memoryMb: 64,
-    logCapBytes: LOG_CAP_BYTES,
-  };
-}
-
-const view = tally.encodeView(tally.create(tally.parseConfig({ nb_rounds: 5 }), 3));
-const play = (): PlayRequest => ({ names: JSON.stringify(Object.keys(view)), status: JSON.stringify({ status: [0, 0, 0, 0], names: ['a', 'b', 'c', 'd'] }), arrays: Object.values(view) });
-
 test('an endless loop is ended at its CPU budget by the stop switch, and the process and the next bots carry on', async () => {
   disposeSpares();
   const budget = 300;
   const looper = new IsolateBotHost();
-  const loaded = await looper.load(await request('Looper', `play() { this.calls = (this.calls ?? 0) + 1; if (this.calls === 2) for (;;) {} add(1); }`, budget));
+  const loaded = await looper.load(await tallyLoad(bot('Looper', `play() { this.calls = (this.calls ?? 0) + 1; if (this.calls === 2) for (;;) {} add(1); }`), { cpuBudgetMs: budget }));
   assert.ok(loaded.ok);
-  assert.equal((await looper.play(play())).ok, true);
-  const reply = await looper.play(play());
+  assert.equal((await looper.play(tallyPlay())).ok, true);
+  const reply = await looper.play(tallyPlay());
   assert.equal(reply.ok, false);
   assert.equal(!reply.ok && reply.reason, 'cpu');
   // The watcher polls every 2 ms; the switch ends the call within a few more.
   assert.ok(reply.cpuMs >= budget - 1 && reply.cpuMs < budget + 100, `stopped after ${reply.cpuMs} ms of CPU`);
-  assert.equal((await looper.play(play())).ok, false, 'frozen: its isolate is gone');
+  assert.equal((await looper.play(tallyPlay())).ok, false, 'frozen: its isolate is gone');
   await looper.close();
   assert.equal(spareCount(), 0, 'a stopped bot leaves no spare');
 
   // The slot is given back and taken again; the switch still works for the next ones.
   for (let i = 0; i < 3; i++) {
     const calm = new IsolateBotHost();
-    assert.ok((await calm.load(await request('Calm', `play() { add(1); }`, budget))).ok);
-    assert.equal((await calm.play(play())).ok, true);
+    assert.ok((await calm.load(await tallyLoad(bot('Calm', `play() { add(1); }`), { cpuBudgetMs: budget }))).ok);
+    assert.equal((await calm.play(tallyPlay())).ok, true);
     await calm.close();
   }
   const again = new IsolateBotHost();
-  assert.ok((await again.load(await request('Again', `play() { for (;;) {} }`, 100))).ok);
-  const second = await again.play(play());
+  assert.ok((await again.load(await tallyLoad(bot('Again', `play() { for (;;) {} }`), { cpuBudgetMs: 100 }))).ok);
+  const second = await again.play(tallyPlay());
   assert.equal(!second.ok && second.reason, 'cpu');
   await again.close();
 });

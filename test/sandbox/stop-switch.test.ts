@@ -32,7 +32,7 @@ test('an endless loop is ended at its CPU budget by the stop switch, and the pro
   const reply = await looper.play(tallyPlay());
   assert.equal(reply.ok, false);
   assert.equal(!reply.ok && reply.reason, 'cpu');
-  // The watcher polls every 2 ms; the switch ends the call within a few more.
+  // The watcher polls every POLL_MS (5 ms); the switch ends the call within a few more.
   assert.ok(reply.cpuMs >= budget - 1 && reply.cpuMs < budget + 100, `stopped after ${reply.cpuMs} ms of CPU`);
   assert.equal((await looper.play(tallyPlay())).ok, false, 'frozen: its isolate is gone');
   await looper.close();

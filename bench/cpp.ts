@@ -16,7 +16,7 @@ import { runMatch } from '../src/runner/run-match.ts';
 import { sharedPool } from '../sandbox/sandbox-host.ts';
 import { IsolateBotHost } from '../sandbox/isolate-host.ts';
 import { installCallMeter } from '../sandbox/call-meter.ts';
-import { callOverhead } from './call-overhead.ts';
+import { callOverheads } from './call-overhead.ts';
 import { compileCpp, findSystemClang, resetCppCompileSettings, stopCompileServer } from '../sandbox/cpp/toolchain.ts';
 
 const SEED = 30;
@@ -89,8 +89,16 @@ export async function run(filter?: string[]): Promise<void> {
       const js = await demoCpu(game, await builtinSeat(game.id, 'Demo'));
       const cc = await demoCpu(game, { source: cppDemo, filename: 'AIDemo.cc' });
       const jsNull = await builtinSeat(game.id, 'Null');
-      const jsCall = (await callOverhead(game, new IsolateBotHost(), jsNull.source, jsNull.filename, SEED)).cpuUs;
-      const ccCall = (await callOverhead(game, new IsolateBotHost(), read(`${dir}AINull.cc`), 'AINull.cc', SEED)).cpuUs;
+      const [js0, cc0] = await callOverheads(
+        game,
+        [
+          { host: new IsolateBotHost(), source: jsNull.source, filename: jsNull.filename },
+          { host: new IsolateBotHost(), source: read(`${dir}AINull.cc`), filename: 'AINull.cc' },
+        ],
+        SEED,
+      );
+      const jsCall = js0.cpuUs;
+      const ccCall = cc0.cpuUs;
       console.log(
         `  ${game.title.padEnd(18)} Demo CPU: C++ ${cc.toFixed(0).padStart(5)} ms, JavaScript ${js.toFixed(0).padStart(5)} ms (${(cc / js).toFixed(2)}x, ${cc <= js * GOALS.demoRatio ? 'ok' : 'OFF'})   call: C++ ${ccCall.toFixed(0).padStart(3)} µs, JavaScript ${jsCall.toFixed(0).padStart(3)} µs (${ccCall <= jsCall * GOALS.callOverheadRatio ? 'ok' : 'OFF'})`,
       );

@@ -26,7 +26,7 @@ import { rmSync } from 'node:fs';
 import { encodeReplay } from '../src/replay/io.ts';
 import { buildPrelude } from '../sandbox/prelude.ts';
 import { LOG_CAP_BYTES } from '../src/limits.ts';
-import { callOverhead } from './call-overhead.ts';
+import { callOverheads } from './call-overhead.ts';
 
 const SEED = 30;
 /** Matches per figure (seeds SEED, SEED+1, ...): the medians of a tax. */
@@ -177,8 +177,7 @@ export async function run(filter?: string[]): Promise<void> {
     const soloTax = median(soloSandbox) / median(soloInproc);
     const sandboxed = median(sandboxRuns);
     const inproc = median(inprocRuns);
-    const sandboxCall = await callOverhead(game, new IsolateBotHost(), nul.source, nul.filename, SEED);
-    const inprocCall = await callOverhead(game, new InProcessBotHost(), nul.source, nul.filename, SEED);
+    const [sandboxCall, inprocCall] = await callOverheads(game, [{ host: new IsolateBotHost(), ...nul }, { host: new InProcessBotHost(), ...nul }], SEED);
     const compile = await compileCost(demo.source, demo.filename);
     const isolateLoad = await isolateLoadCost(game, demo.source, demo.filename);
     console.log(`\n${game.title} (${engine.rounds} rounds, seed ${SEED}+)`);

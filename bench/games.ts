@@ -29,8 +29,15 @@ import { LOG_CAP_BYTES } from '../src/limits.ts';
 import { callOverheads } from './call-overhead.ts';
 
 const SEED = 30;
-/** Matches per figure (seeds SEED, SEED+1, ...): the medians of a tax. */
-const RUNS = 7;
+/**
+ * Matches per figure (seeds SEED, SEED+1, ...): the medians of a tax. At
+ * least MIN_RUNS, and as many more as fill about MIN_FIGURE_MS of a warm
+ * match's time: a Bola de Drac match takes 0.2 s, and the in-process
+ * CPU of seven varied by half (this process's GC and compiler threads).
+ */
+const MIN_RUNS = 7;
+const MIN_FIGURE_MS = 3000;
+const MAX_RUNS = 21;
 
 function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
@@ -127,7 +134,13 @@ export async function run(filter?: string[]): Promise<void> {
     const cold = ms(coldStart);
     // Both hosts timed warm: the match process's JIT with five matches (a process plays 100 before it
     // is replaced), this process's with the engine runs above and one in-process match.
-    for (let i = 1; i < 5; i++) await runMatch({ game: game.id, seed: SEED + i, seats });
+    let warm = 0;
+    for (let i = 1; i < 5; i++) {
+      const start = process.hrtime.bigint();
+      await runMatch({ game: game.id, seed: SEED + i, seats });
+      warm = ms(start);
+    }
+    const RUNS = Math.min(MAX_RUNS, Math.max(MIN_RUNS, Math.ceil(MIN_FIGURE_MS / warm)));
     await runMatch({ game: game.id, seed: SEED, seats }, { host: 'inprocess' });
     const sandboxRuns: number[] = [];
     const inprocRuns: number[] = [];

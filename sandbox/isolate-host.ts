@@ -24,7 +24,7 @@
 // during the call by the same thread.
 //
 // A bot whose match went cleanly leaves its isolate for its next match in
-// this process (Spare).
+// this process (BotIsolate).
 //
 // Everything a bot controls is cut here: error messages and stacks, its log
 // (never more than what is left of its cap), its name, the size of its orders.
@@ -135,7 +135,6 @@ export interface IsolateHostOptions {
 }
 
 export class IsolateBotHost implements BotHost {
-  private isolate: ivm.Isolate | null = null;
   private context: ivm.Context | null = null;
   private playFn: ivm.Reference<unknown> | null = null;
   private drainFn: ivm.Reference<unknown> | null = null;
@@ -147,14 +146,18 @@ export class IsolateBotHost implements BotHost {
   private memoryMb = 0;
   private logLeft = 0;
   private callsSinceHeapCheck = 0;
-  /** The isolate with what comes with it (its scripts, its slot in the stop switch): kept as a spare at close if `clean`. */
-  private record: Spare | null = null;
-  /** The bot loaded and every call went cleanly so far (see Spare). */
+  /** The bot's isolate and what comes with it: kept as a spare at close if `clean`. */
+  private record: BotIsolate | null = null;
+  /** The bot loaded and every call went cleanly so far (see BotIsolate). */
   private clean = false;
   /** Every reference into the current context, released with it. */
   private refs: ivm.Reference<unknown>[] = [];
 
   constructor(private readonly options: IsolateHostOptions = {}) {}
+
+  private get isolate(): ivm.Isolate | null {
+    return this.record?.isolate ?? null;
+  }
 
   /**
    * loadSync, then the isolate's slot in the stop switch where this process
@@ -188,12 +191,11 @@ export class IsolateBotHost implements BotHost {
     this.closeSync();
   }
 
-  /** Disposes of the isolate, or keeps it for this bot's next match if its match went cleanly (see Spare). */
+  /** Disposes of the isolate, or keeps it for this bot's next match if its match went cleanly (see BotIsolate). */
   closeSync(): void {
     const record = this.record;
     const context = this.context;
     const clean = this.clean;
-    this.isolate = null;
     this.context = null;
     this.playFn = null;
     this.drainFn = null;
@@ -243,7 +245,6 @@ export class IsolateBotHost implements BotHost {
       code: req.code,
     };
     const isolate = spare.isolate;
-    this.isolate = isolate;
     this.record = spare;
     let handle: ivm.Reference<Record<string, unknown>>;
     let context: ivm.Context;
@@ -399,15 +400,20 @@ export class IsolateBotHost implements BotHost {
     if (!threw) return { ok: true, value: value!, cpuMs };
     // The watcher had the stop switch dispose of the isolate: frozen for what it saw.
     const stopped = stop >= 0 ? meter.stoppedFor(call) : STOP.none;
-    if (stopped === STOP.cpu) return { ok: false, cpuMs, failure: () => ({ ok: false, reason: 'cpu', message: cpuBudgetUsedUp(this.budgetMs), log: '', cpuMs }) };
+    if (stopped === STOP.cpu) return { ok: false, cpuMs, failure: () => this.cpuFailure(cpuMs) };
     const timedOut = TIMED_OUT.test(errorMessage(error));
     if (timedOut) {
       // The clock stopped the call: the bot's fault only if it had used its CPU (one clock tick of slack).
-      if (cpuMs + 1 >= left) return { ok: false, cpuMs, failure: () => ({ ok: false, reason: 'cpu', message: cpuBudgetUsedUp(this.budgetMs), log: this.takeLog(this.drain()), cpuMs }) };
+      if (cpuMs + 1 >= left) return { ok: false, cpuMs, failure: () => this.cpuFailure(cpuMs) };
       if (patient) throw new SandboxInfraError(`no answer within ${Math.round(watchdogMs(left) / 1000)} s of wall time after ${Math.round(cpuMs)} ms of CPU: the machine is too busy`);
       throw new CallCutShort(this.me, this.round, cpuMs);
     }
     return { ok: false, cpuMs, failure: (fallback) => this.failure(error, cpuMs, this.drain(), fallback) };
+  }
+
+  /** Frozen for its CPU, with what it logged in the call if its isolate is still there. */
+  private cpuFailure(cpuMs: number): Failure {
+    return { ok: false, reason: 'cpu', message: cpuBudgetUsedUp(this.budgetMs), log: this.takeLog(this.drain()), cpuMs };
   }
 
   private drain(): string {
@@ -474,8 +480,10 @@ function heapBytes(isolate: ivm.Isolate): number {
 }
 
 /**
- * An isolate kept after a match for the same bot's next one in this process:
- * same code, prelude, file name and memory limit. Each match gets a new
+ * A bot's isolate and what comes with it: the prelude and the bot compiled
+ * in it, its slot in the stop switch. After a match it is kept as a spare for
+ * the same bot's next one in this process: same code, prelude, file name and
+ * memory limit. Each match gets a new
  * context in it, so nothing the bot's code made in one match is reachable in
  * the next (globals, prototypes, Math.random are the new context's); what
  * carries over is what V8 keeps per isolate, the bytecode of the prelude and
@@ -486,7 +494,7 @@ function heapBytes(isolate: ivm.Isolate): number {
  * stopped call), and only with a small heap, garbage included: it counts
  * until the next collection (overMemory collects before it freezes a bot).
  */
-interface Spare {
+interface BotIsolate {
   isolate: ivm.Isolate;
   prelude: ivm.Script | null;
   bot: ivm.Script | null;
@@ -502,7 +510,7 @@ interface Spare {
 const MAX_SPARES = 8;
 /** A heap (garbage included) above this is not kept. */
 const SPARE_MAX_HEAP_BYTES = 24 * 1024 * 1024;
-const spares: Spare[] = [];
+const spares: BotIsolate[] = [];
 
 function spareHeapBytes(isolate: ivm.Isolate): number {
   try {
@@ -512,7 +520,7 @@ function spareHeapBytes(isolate: ivm.Isolate): number {
   }
 }
 
-function takeSpare(req: LoadRequest): Spare | undefined {
+function takeSpare(req: LoadRequest): BotIsolate | undefined {
   // From the newest: the spares of the match just played come first.
   for (let i = spares.length - 1; i >= 0; i--) {
     const s = spares[i]!;
@@ -525,7 +533,7 @@ function takeSpare(req: LoadRequest): Spare | undefined {
   return undefined;
 }
 
-function keepSpare(spare: Spare): void {
+function keepSpare(spare: BotIsolate): void {
   spares.push(spare);
   while (spares.length > MAX_SPARES) disposeOf(spares.shift()!);
 }
@@ -594,7 +602,7 @@ function errorMessage(err: unknown): string {
 }
 
 /** Disposes of a bot's isolate and gives its slot in the stop switch back. */
-function disposeOf(record: Spare): void {
+function disposeOf(record: BotIsolate): void {
   disposeQuietly(record.isolate);
   if (record.stop) record.stop.stopSwitch.release(record.stop.slot);
   record.stop = null;

@@ -490,9 +490,11 @@ function heapBytes(isolate: ivm.Isolate): number {
  * the bot, which the in-process host shares the same way. Making an isolate,
  * compiling the prelude and the bot in it and warming them up again was
  * about a third of the sandbox's extra CPU in a Bola de Drac match. Only a
- * bot whose load and calls all went cleanly leaves a spare (no freeze, no
- * stopped call), and only with a small heap, garbage included: it counts
- * until the next collection (overMemory collects before it freezes a bot).
+ * bot whose load and calls all went cleanly leaves a spare (none refused
+ * here, stopped or thrown out of; what the engine refuses of its orders
+ * does not touch its isolate), and only with a small heap, garbage
+ * included: it counts until the next collection (overMemory collects
+ * before it freezes a bot).
  */
 interface BotIsolate {
   isolate: ivm.Isolate;

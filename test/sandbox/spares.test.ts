@@ -6,7 +6,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
-import { disposeSpares, IsolateBotHost, spareCount } from '../../sandbox/isolate-host.ts';
+import { callKey, disposeSpares, IsolateBotHost, spareCount } from '../../sandbox/isolate-host.ts';
 import type { LoadRequest } from '../../sandbox/host.ts';
 import { bot, tallyLoad, tallyPlay } from './helpers.ts';
 
@@ -16,8 +16,7 @@ setFlagsFromString('--expose-gc');
 after(() => disposeSpares());
 
 /** One match of `rounds` calls (each with the first round's view): what each call logged, and whether every call went well. */
-function playMatch(req: LoadRequest, rounds: number): { logs: string[]; ok: boolean } {
-  const host = new IsolateBotHost();
+function playMatch(req: LoadRequest, rounds: number, host = new IsolateBotHost()): { logs: string[]; ok: boolean } {
   const loaded = host.loadSync(req);
   assert.ok(loaded.ok, loaded.ok ? '' : loaded.message);
   const logs: string[] = [];
@@ -62,10 +61,14 @@ test('another bot never gets that isolate', async () => {
   assert.equal(spareCount(), 2, "each bot's own spare");
 });
 
-test('a bot that broke a rule leaves no spare', async () => {
+test('a bot that broke a rule leaves no spare: a call that threw, or one past its CPU budget', async () => {
   disposeSpares();
   const thrower = await tallyLoad(bot('Thrower', `play() { this.calls = (this.calls ?? 0) + 1; if (this.calls === 2) throw new Error('no'); add(1); }`));
-  const out = playMatch(thrower, 3);
-  assert.equal(out.ok, false);
+  assert.equal(playMatch(thrower, 3).ok, false);
+  assert.equal(spareCount(), 0);
+  // Its second call works well past a 10 ms budget and returns: refused for CPU without a throw. The
+  // call is patient (a watchdog of seconds), so a busy machine cannot turn it into a stopped one.
+  const spinner = await tallyLoad(bot('Spinner', `play() { this.calls = (this.calls ?? 0) + 1; if (this.calls === 2) { let x = 1; for (let i = 0; i < 3e7; i++) x = Math.imul(x, 7) + 1; if (x === 0.5) add(2); } add(1); }`), { cpuBudgetMs: 10 });
+  assert.equal(playMatch(spinner, 3, new IsolateBotHost({ patient: new Set([callKey(1, 2)]) })).ok, false);
   assert.equal(spareCount(), 0);
 });

@@ -60,7 +60,6 @@ const I_ROUND = 2;
 const I_GEN = 4;
 const I_SLOT = 5; // 1 + the call's isolate's slot in the stop switch, 0: none
 const I_STOP_GEN = 6; // the call the watcher had the switch stop
-const I_STOP_REASON = 7;
 const F_CPU_START = 0;
 const F_CPU_LIMIT = 1;
 const F_RSS_LIMIT = 2;
@@ -130,16 +129,15 @@ function mainThread() {
 }
 // Has the stop switch end call \`gen\` (its isolate is in \`slot\`) for its CPU; past the grace, or without a slot, stops the process.
 let asked = -1, askedAt = 0;
-function end(gen, slot, reason, cpuMs) {
+function endForCpu(gen, slot, cpuMs) {
   if (slot > 0 && asked !== gen) {
     asked = gen;
     askedAt = Date.now();
-    ints[${I_STOP_REASON}] = reason;
     Atomics.store(ints, ${I_STOP_GEN}, gen);
     Atomics.store(ctl, ${CTL.stop}, slot);
     Atomics.add(ctl, ${CTL.bell}, 1);
     Atomics.notify(ctl, ${CTL.bell});
-  } else if (slot <= 0 || Date.now() - askedAt > ${STOP_GRACE_MS}) stop(reason, cpuMs);
+  } else if (slot <= 0 || Date.now() - askedAt > ${STOP_GRACE_MS}) stop(${STOP.cpu}, cpuMs);
 }
 let polls = 0, call = -1, sleptSince = 0, lastTicks = -1, cleared = -1;
 for (;;) {
@@ -164,7 +162,7 @@ for (;;) {
   if (Atomics.load(ints, ${I_IN_CALL}) !== 1 || Atomics.load(ints, ${I_GEN}) !== gen) continue;
   cpuBuf.writeDoubleLE(cpuMs, 0);
   try { fs.writeSync(fd, cpuBuf, 0, 8, ${OFF_CPU}); } catch {}
-  if (cpuMs > floats[${F_CPU_LIMIT}]) end(gen, slot, ${STOP.cpu}, cpuMs);
+  if (cpuMs > floats[${F_CPU_LIMIT}]) endForCpu(gen, slot, cpuMs);
   // Memory cannot wait for the switch: a bot doubling a string grows hundreds of MiB meanwhile.
   else if (process.memoryUsage.rss() > floats[${F_RSS_LIMIT}]) stop(${STOP.memory}, cpuMs);
   // Every 25th poll: is the call's thread asleep and not running? A bot cannot sleep; V8 stuck in an out-of-memory error does.
@@ -217,8 +215,9 @@ export class CallMeter {
 
   /**
    * Marks the start of a call, and answers its number: past `cpuLimitMs` of
-   * CPU or `rssLimit` bytes of RSS, the watcher has the stop switch dispose of
-   * the isolate in `slot` (if not negative), else stops the process.
+   * CPU the watcher has the stop switch dispose of the isolate in `slot` (if
+   * not negative), else stops the process; past `rssLimit` bytes of RSS it
+   * stops the process.
    */
   begin(seat: number, round: number, cpuStart: NodeJS.CpuUsage, cpuLimitMs: number, rssLimit: number, slot = -1): number {
     this.floats[F_CPU_START] = cpuStart.user + cpuStart.system;
@@ -233,9 +232,9 @@ export class CallMeter {
     return gen;
   }
 
-  /** Why the watcher had the stop switch end call `gen` (STOP.none: it did not). */
-  stoppedFor(gen: number): number {
-    return Atomics.load(this.ints, I_STOP_GEN) === gen ? this.ints[I_STOP_REASON]! : STOP.none;
+  /** Whether the watcher had the stop switch end call `gen` (for its CPU). */
+  stoppedForCpu(gen: number): boolean {
+    return Atomics.load(this.ints, I_STOP_GEN) === gen;
   }
 
   /** Marks the end of a call (the watcher marks it in the note). */

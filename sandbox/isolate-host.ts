@@ -35,7 +35,7 @@
 import ivm from 'isolated-vm';
 import { openSync, readSync } from 'node:fs';
 import { capText, cpuSinceMs, describeError, packViewArrays, SandboxInfraError, type BotHost, type Failure, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
-import { callMeter, STOP } from './call-meter.ts';
+import { callMeter } from './call-meter.ts';
 import type { StopSwitch } from './stop-switch.ts';
 import { cpuBudgetUsedUp, MAX_NAME_CHARS, MAX_ORDERS_JSON, memoryLimitExceeded } from '../src/limits.ts';
 import { unpackResult } from './bot-runtime.ts';
@@ -398,9 +398,8 @@ export class IsolateBotHost implements BotHost {
     if (cpuMs >= LONG_CALL_MS || threw) rssAtStart = null;
     pace.note(Number(process.hrtime.bigint() - wallStart) / 1e6, cpuMs);
     if (!threw) return { ok: true, value: value!, cpuMs };
-    // The watcher had the stop switch dispose of the isolate: frozen for what it saw.
-    const stopped = stop >= 0 ? meter.stoppedFor(call) : STOP.none;
-    if (stopped === STOP.cpu) return { ok: false, cpuMs, failure: () => this.cpuFailure(cpuMs) };
+    // The watcher had the stop switch dispose of the isolate: frozen for its CPU.
+    if (stop >= 0 && meter.stoppedForCpu(call)) return { ok: false, cpuMs, failure: () => this.cpuFailure(cpuMs) };
     const timedOut = TIMED_OUT.test(errorMessage(error));
     if (timedOut) {
       // The clock stopped the call: the bot's fault only if it had used its CPU (one clock tick of slack).

@@ -28,10 +28,8 @@ export const CTL = {
   stop: 1,
   /** 1: the loop returns (see register). */
   yield: 2,
-  /** 1 + the slot the loop disposed of last. */
-  stopped: 3,
 } as const;
-export const CTL_WORDS = 4;
+export const CTL_WORDS = 3;
 
 /** The loop, in the switch's own isolate: `isolates` and `ctl` are its globals. */
 const LOOP = `
@@ -41,7 +39,6 @@ for (;;) {
   if (k > 0) {
     const isolate = isolates[k - 1];
     try { if (isolate && !isolate.isDisposed) isolate.dispose(); } catch {}
-    Atomics.store(ctl, ${CTL.stopped}, k);
   }
   if (Atomics.exchange(ctl, ${CTL.yield}, 0) === 1) break;
   Atomics.wait(ctl, ${CTL.bell}, seen);

@@ -73,7 +73,11 @@ export const ca: Messages = {
   'game.wholeLeaderboard': 'Tota la classificació',
   'game.statement': 'Enunciat',
   'game.statementLanguage': 'Idioma de l\'enunciat',
-  'game.statementFallback': (wanted: string, shown: string) => `Aquest enunciat no està disponible en ${wanted}; es mostra en ${shown}.`,
+  // The languages named in Catalan; the arguments are language codes ('en', 'ca', 'es').
+  'game.statementFallback': (wanted: string, shown: string) => {
+    const name = (l: string) => ({ en: 'anglès', ca: 'català', es: 'castellà' } as Record<string, string>)[l] ?? l;
+    return `Aquest enunciat no està disponible en ${name(wanted)}; es mostra en ${name(shown)}.`;
+  },
   'game.noStatement': 'Encara no hi ha enunciat.',
   'game.allMatches': (title: string) => `Totes les partides de ${title}`,
   'game.notAvailable': (title: string, asked: string, langs: string) => `L'enunciat de ${title} no està disponible en "${asked}" (és en: ${langs}).`,

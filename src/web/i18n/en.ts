@@ -76,7 +76,11 @@ export const en = {
   'game.wholeLeaderboard': 'The whole leaderboard',
   'game.statement': 'Statement',
   'game.statementLanguage': 'Statement language',
-  'game.statementFallback': (wanted: string, shown: string) => `This statement is not available in ${wanted}; it is shown in ${shown}.`,
+  // The arguments are language codes ('en', 'ca', 'es'), named here in English.
+  'game.statementFallback': (wanted: string, shown: string) => {
+    const name = (l: string) => ({ en: 'English', ca: 'Catalan', es: 'Spanish' } as Record<string, string>)[l] ?? l;
+    return `This statement is not available in ${name(wanted)}; it is shown in ${name(shown)}.`;
+  },
   'game.noStatement': 'No statement yet.',
   'game.allMatches': (title: string) => `All ${title} matches`,
   'game.notAvailable': (title: string, asked: string, langs: string) => `The ${title} statement is not available in "${asked}" (it is in: ${langs}).`,

@@ -73,7 +73,11 @@ export const es: Messages = {
   'game.wholeLeaderboard': 'Toda la clasificación',
   'game.statement': 'Enunciado',
   'game.statementLanguage': 'Idioma del enunciado',
-  'game.statementFallback': (wanted: string, shown: string) => `Este enunciado no está disponible en ${wanted}; se muestra en ${shown}.`,
+  // The languages named in Spanish; the arguments are language codes ('en', 'ca', 'es').
+  'game.statementFallback': (wanted: string, shown: string) => {
+    const name = (l: string) => ({ en: 'inglés', ca: 'catalán', es: 'español' } as Record<string, string>)[l] ?? l;
+    return `Este enunciado no está disponible en ${name(wanted)}; se muestra en ${name(shown)}.`;
+  },
   'game.noStatement': 'Todavía no hay enunciado.',
   'game.allMatches': (title: string) => `Todas las partidas de ${title}`,
   'game.notAvailable': (title: string, asked: string, langs: string) => `El enunciado de ${title} no está disponible en "${asked}" (está en: ${langs}).`,

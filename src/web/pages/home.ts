@@ -18,7 +18,7 @@ import { cppKitEntries } from '../cpp-kit.ts';
 import { gameOr404, leaderboardTable } from './leaderboard.ts';
 import { readLeaderboard } from '../../ratings/leaderboard.ts';
 import { matchesTable } from './matches.ts';
-import { LANGUAGE_NAMES, isLang, t, th, word } from '../i18n/index.ts';
+import { LANGUAGE_NAMES, t, th, word } from '../i18n/index.ts';
 
 const LANGUAGES: Record<string, string> = LANGUAGE_NAMES;
 const seconds = (ms: number) => `${ms / 1000} s`;
@@ -286,7 +286,7 @@ ${leaderboardTable(top.players, game)}
 </aside>
 <section class="statement" id="statement" aria-labelledby="statement-h"${lang ? html` lang="${lang}"` : ''}>
 <h2 id="statement-h" class="visually-hidden">${t('game.statement')}</h2>
-${lang && lang !== request.lang && !asked ? html`<p class="notice" id="statement-fallback">${t('game.statementFallback', LANGUAGE_NAMES[request.lang], isLang(lang) ? LANGUAGE_NAMES[lang] : lang)}</p>` : ''}
+${lang && lang !== request.lang && !asked ? html`<p class="notice" id="statement-fallback">${t('game.statementFallback', request.lang, lang)}</p>` : ''}
 ${langs.length > 1 ? html`<nav class="lang-switch" aria-label="${t('game.statementLanguage')}"><ul>${langs.map((l) => html`<li>${l === lang ? html`<span aria-current="true"><strong>${LANGUAGES[l] ?? l}</strong></span>` : html`<a href="/games/${game.id}?statement=${l}" hreflang="${l}" lang="${l}">${LANGUAGES[l] ?? l}</a>`}</li>`)}</ul></nav>` : ''}
 ${statement ?? html`<p class="muted">${t('game.noStatement')}</p>`}
 </section>

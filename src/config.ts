@@ -30,8 +30,10 @@ export interface Config {
   registrationInviteCode: string | null;
   /** REGISTRATION=domain: the e-mail domains (lowercase) accepted at sign-up. */
   registrationEmailDomains: string[];
-  /** Failed password checks per account (username, any case) per window. */
+  /** Failed password checks per account (username, any case) from one client address per window. */
   passwordFailuresPerAccount: number;
+  /** Failed password checks per account from all addresses per window; past it only known browsers may try. */
+  passwordFailuresPerAccountTotal: number;
   /** Failed password checks per client address per window. */
   passwordFailuresPerIp: number;
   passwordFailuresWindowMinutes: number;
@@ -71,6 +73,8 @@ export interface Config {
   /** One bot file's compile: wall time (ms) and memory (MiB) allowed to its compiler process. */
   compileTimeoutMs: number;
   compileMemoryMb: number;
+  /** GATE_SEED_SECRET: the key the gate's seeds are derived with; null: one the judge makes and keeps in the database. */
+  gateSeedSecret: string | null;
 }
 
 export class ConfigError extends Error {
@@ -135,6 +139,18 @@ export function compilerLimits(env: Env = process.env): Pick<Config, 'compileTim
   };
 }
 
+/**
+ * GATE_SEED_SECRET alone: the gate reads it where it derives a submission's
+ * seeds (src/domain/gate-seeds.ts), and loadConfig checks it at start. Null
+ * when unset: the judge then makes one and keeps it in the database.
+ */
+export function gateSeedSecret(env: Env = process.env): string | null {
+  const v = str(env, 'GATE_SEED_SECRET');
+  if (v === undefined) return null;
+  if (v.length < 16) throw new ConfigError('GATE_SEED_SECRET must be at least 16 characters (or unset: the judge then makes one and keeps it in the database)');
+  return v;
+}
+
 const REGISTRATION_POLICIES = ['open', 'invite', 'domain'] as const;
 const DOMAIN_RE = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
@@ -183,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     challengesPerHour: int(env, 'CHALLENGES_PER_HOUR', 30, 0, 100_000),
     ...registration(env),
     passwordFailuresPerAccount: int(env, 'PASSWORD_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),
+    passwordFailuresPerAccountTotal: int(env, 'PASSWORD_FAILURES_PER_ACCOUNT_TOTAL', 100, 1, 1_000_000),
     passwordFailuresPerIp: int(env, 'PASSWORD_FAILURES_PER_IP', 100, 1, 1_000_000),
     passwordFailuresWindowMinutes: int(env, 'PASSWORD_FAILURES_WINDOW_MINUTES', 15, 1, 24 * 60),
     rateLimitSignup: int(env, 'RATE_LIMIT_SIGNUP', 500, 1, 1_000_000),
@@ -206,5 +223,6 @@ export function loadConfig(env: Env = process.env): Config {
     retentionRankedPerPlayer: int(env, 'RETENTION_RANKED_PER_PLAYER', 0, 0, 1_000_000),
     retentionIntervalMs: int(env, 'RETENTION_INTERVAL_MS', 600_000, 1000, 86_400_000),
     ...compilerLimits(env),
+    gateSeedSecret: gateSeedSecret(env),
   };
 }

@@ -99,8 +99,8 @@ export async function setSubmissionDisabled(db: Db, actorId: Actor, submissionId
 
 /**
  * Rejudges a rejected submission: a new version of the same name with the
- * same source, whose gate starts from the compile step (the caller starts it
- * after the commit). Returns the new submission's id.
+ * same source and the same gate seeds, whose gate starts from the compile step
+ * (the caller starts it after the commit). Returns the new submission's id.
  */
 export async function rejudgeSubmission(db: Db, actorId: Actor, submissionId: number): Promise<number> {
   return db.$transaction(async (tx) => {
@@ -114,7 +114,7 @@ export async function rejudgeSubmission(db: Db, actorId: Actor, submissionId: nu
     if (p?.releasedAt) throw conflict(`the name "${sub.player.name}" was released: it may now belong to someone else`, 'name-released');
     const last = await tx.submission.aggregate({ where: { playerId: sub.playerId }, _max: { version: true } });
     const again = await tx.submission.create({
-      data: { playerId: sub.playerId, userId: sub.userId, game: sub.game, version: (last._max.version ?? 0) + 1, source: sub.source, filename: sub.filename, sizeBytes: sub.sizeBytes },
+      data: { playerId: sub.playerId, userId: sub.userId, game: sub.game, version: (last._max.version ?? 0) + 1, source: sub.source, filename: sub.filename, sizeBytes: sub.sizeBytes, ...(sub.gateSeeds !== null ? { gateSeeds: sub.gateSeeds } : {}) },
     });
     await recordAudit(tx, { actorId, action: 'submission.rejudge', targetType: 'submission', targetId: sub.id, detail: { newSubmissionId: again.id, game: sub.game, player: sub.player.name } });
     return again.id;

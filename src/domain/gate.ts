@@ -19,6 +19,7 @@ import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type Ju
 import { initialRating } from '../ratings/index.ts';
 import { createMatch, type SeatRef, type Tx } from '../scheduler/matches.ts';
 import { GateStep, SELF_PLAY } from './statuses.ts';
+import { deriveGateSeeds, gateSecret, storedGateSeeds } from './gate-seeds.ts';
 
 /** The production gate's opponent: always Dummy (the judge's rules); a deployment's private Dummy when an admin installed one (src/domain/private-dummy.ts). */
 export const GATE_OPPONENT = 'Dummy';
@@ -58,9 +59,14 @@ export const emptyEffects = (): GateEffects => ({ enqueue: [], cancel: [], event
  * sweep starts the gate later.
  */
 export async function startGate(deps: GateDeps, submissionId: number): Promise<void> {
-  const sub = await deps.db.submission.findUnique({ where: { id: submissionId }, select: { id: true, status: true, game: true, source: true, filename: true, createdAt: true } });
+  const sub = await deps.db.submission.findUnique({ where: { id: submissionId }, select: { id: true, status: true, game: true, source: true, filename: true, createdAt: true, gateSeeds: true } });
   if (!sub) throw new Error(`startGate: no submission ${submissionId}`);
   if (sub.status !== 'queued' && sub.status !== 'compiling') return;
+  // The gate's seeds, from the file (a rejudge arrives with its original's).
+  if (!storedGateSeeds(sub.gateSeeds)) {
+    const seeds = deriveGateSeeds(await gateSecret(deps.db), sub.game, sub.source, sub.filename);
+    await deps.db.submission.update({ where: { id: sub.id }, data: { gateSeeds: seeds } });
+  }
   await deps.queues.matches.add(
     'check',
     { type: 'check', submissionId: String(sub.id), game: sub.game, source: sub.source, filename: sub.filename },
@@ -127,6 +133,7 @@ export async function gateOnCheck(tx: Tx, submissionId: number, verdict: CheckVe
     kind: 'gate',
     submissionId: sub.id,
     gateStep: GateStep.selfplay,
+    ...seedOf(sub, 0),
     config: options.config ?? null,
     seats: Array.from({ length: (await getGame(sub.game)).nbPlayers }, () => me),
   });
@@ -168,6 +175,12 @@ export function oneLine(message: string | null | undefined): string {
 }
 
 type LockedSubmission = NonNullable<Awaited<ReturnType<typeof lockSubmission>>>;
+
+/** The gate match's stored seed (0: self-play, 1..4: the matches against the opponent); none on older rows (a random one then). */
+function seedOf(sub: { gateSeeds: unknown }, index: number): { seed?: number } {
+  const seeds = storedGateSeeds(sub.gateSeeds);
+  return seeds ? { seed: seeds[index]! } : {};
+}
 type Seat = FinishedGateMatch['participants'][number];
 
 /** Step 2 or 3: a gate match was recorded (its participants already hold the result). */
@@ -210,7 +223,7 @@ async function afterSelfPlay(tx: Tx, effects: GateEffects, sub: LockedSubmission
     const matchSeats: SeatRef[] = seats.map(() => them);
     matchSeats[i % seats.length] = me;
     effects.enqueue.push(
-      await createMatch(tx, { game: sub.game, kind: 'gate', submissionId: sub.id, gateStep: 'dummy', gateIndex: i, config: options.config ?? null, seats: matchSeats }),
+      await createMatch(tx, { game: sub.game, kind: 'gate', submissionId: sub.id, gateStep: 'dummy', gateIndex: i, ...seedOf(sub, 1 + i), config: options.config ?? null, seats: matchSeats }),
     );
   }
   await tx.submission.update({ where: { id: sub.id }, data: { status: 'qualifying' } });

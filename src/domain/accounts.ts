@@ -6,7 +6,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { hashPassword, verifyPassword, dummyPasswordHash, sha256, newToken } from './secrets.ts';
-import type { AttemptBudgets, PasswordOutcome } from '../server/attempt-budgets.ts';
+import type { AttemptBudgets, PasswordClient, PasswordOutcome } from '../server/attempt-budgets.ts';
 import { conflict, forbidden, invalid, notFound, unauthenticated, type DomainError } from './errors.ts';
 
 export const USERNAME_RE = /^[A-Za-z0-9_.-]{3,32}$/;
@@ -66,8 +66,8 @@ export function checkRegistrationPolicy(policy: RegistrationPolicy, extras: Sign
  * exists or not). Every password check goes through here: past the failures budget of the
  * account or of the client's address, the budget refuses before the password is hashed.
  */
-export async function checkCredentials({ db, budgets }: BudgetDeps, { username, password }: Credentials, ip: string) {
-  await budgets.beforePasswordCheck(username, ip);
+export async function checkCredentials({ db, budgets }: BudgetDeps, { username, password }: Credentials, client: PasswordClient) {
+  await budgets.beforePasswordCheck(username, client);
   // A check that failed on the server's side (the database) is not the client's failure.
   let outcome: PasswordOutcome = 'unchecked';
   try {
@@ -78,7 +78,7 @@ export async function checkCredentials({ db, budgets }: BudgetDeps, { username, 
     if (user.disabledAt) throw forbidden(ACCOUNT_DISABLED_MESSAGE, 'account-disabled');
     return user;
   } finally {
-    await budgets.afterPasswordCheck(username, ip, outcome);
+    await budgets.afterPasswordCheck(username, client, outcome);
   }
 }
 
@@ -98,15 +98,15 @@ export async function registerAccount(
   // A typed invite code spends the address's password-failure budget when wrong, so it cannot be guessed at speed.
   const guessed = config.registration === 'invite' && (inviteCode?.trim() ?? '') !== '';
   const codeKey = `#invite-code@${ip}`;
-  if (guessed) await budgets.beforePasswordCheck(codeKey, ip);
+  if (guessed) await budgets.beforePasswordCheck(codeKey, { ip });
   let email: string | null;
   try {
     email = checkRegistrationPolicy(config, { email: givenEmail, inviteCode });
   } catch (err) {
-    if (guessed) await budgets.afterPasswordCheck(codeKey, ip, (err as DomainError).code === 'bad-invite' ? 'wrong' : 'unchecked');
+    if (guessed) await budgets.afterPasswordCheck(codeKey, { ip }, (err as DomainError).code === 'bad-invite' ? 'wrong' : 'unchecked');
     throw err;
   }
-  if (guessed) await budgets.afterPasswordCheck(codeKey, ip, 'right');
+  if (guessed) await budgets.afterPasswordCheck(codeKey, { ip }, 'right');
   await budgets.beforeSignup(ip);
   let created = false;
   try {

@@ -1,10 +1,16 @@
-// Budgets for what an attacker repeats: password checks (failed ones, counted
-// per account and per client address, checked before the costly scrypt) and
-// sign-ups (per client address). Fixed windows, kept in Redis when the app has
-// queues so that every API process shares them, in memory otherwise (and while
-// Redis does not answer).
+// Budgets for what an attacker repeats: password checks and sign-ups. Fixed
+// windows, kept in Redis when the app has queues so that every API process
+// shares them, in memory otherwise (and while Redis does not answer).
+//
+// Password guessing is throttled without locking anybody out: failures are
+// counted per client address (all accounts) and per account *and* address,
+// so the guesser is refused while the owner, from a client that has not been
+// guessing, still gets in. A guess spread over many addresses is caught by a
+// third count per account (all addresses, a larger budget): past it, only
+// clients that logged in to that account before (a device cookie, remembered
+// here by its hash) are let through to the password check.
 
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
@@ -36,6 +42,10 @@ export interface CounterStore {
   take(limits: WindowLimit[]): Promise<{ spent: number; retryAfterMs: number } | null>;
   /** Gives back one count of a key, or clears it. */
   giveBack(key: string, clear: boolean): Promise<void>;
+  /** Remembers a key for ttlMs (a known device). */
+  mark(key: string, ttlMs: number): Promise<void>;
+  /** Whether a key is remembered. */
+  marked(key: string): Promise<boolean>;
 }
 
 /** One process's counters; stale windows are swept when the map grows past maxKeys. */
@@ -72,6 +82,15 @@ export class MemoryCounters implements CounterStore {
     if (!w) return;
     if (clear || w.count <= 1) this.windows.delete(key);
     else w.count--;
+  }
+
+  async mark(key: string, ttlMs: number) {
+    this.windows.set(key, { count: 1, endsAt: Date.now() + ttlMs });
+    if (this.windows.size > this.maxKeys) this.sweep(Date.now());
+  }
+
+  async marked(key: string) {
+    return this.live(key, Date.now()) !== undefined;
   }
 
   private sweep(now: number) {
@@ -155,6 +174,22 @@ export class RedisCounters implements CounterStore {
       () => this.fallback.giveBack(key, clear),
     );
   }
+
+  mark(key: string, ttlMs: number) {
+    return this.attempt(
+      async () => {
+        await this.redis.set(key, '1', 'PX', ttlMs);
+      },
+      () => this.fallback.mark(key, ttlMs),
+    );
+  }
+
+  marked(key: string) {
+    return this.attempt(
+      async () => (await this.redis.exists(key)) === 1,
+      () => this.fallback.marked(key),
+    );
+  }
 }
 
 /** The address a budget counts: IPv6 clients by their /64, which one host usually holds whole. */
@@ -175,11 +210,25 @@ function waitText(seconds: number): string {
 /** How a password check ended: the right password, a wrong one (or no such user), or not decided (a server fault). */
 export type PasswordOutcome = 'right' | 'wrong' | 'unchecked';
 
+/** Who is trying a password: the client's address and, from a browser that logged in before, its device cookie. */
+export interface PasswordClient {
+  ip: string;
+  device?: string | null;
+}
+
+/** How long a browser that logged in to an account stays known to it (the device cookie's life). */
+export const DEVICE_TTL_MS = 180 * 24 * 3600_000;
+
 export interface AttemptBudgets {
-  /** Before a password check: a 429 if the account or the address has used up its failures. */
-  beforePasswordCheck(username: string, ip: string): Promise<void>;
-  /** After it: only a wrong password stays counted; the right one also clears its account's failures. */
-  afterPasswordCheck(username: string, ip: string, outcome: PasswordOutcome): Promise<void>;
+  /**
+   * Before a password check: a 429 if the address has used up its failures, or this address its
+   * failures on this account, or (for a client the account does not know) the account its failures from everywhere.
+   */
+  beforePasswordCheck(username: string, client: PasswordClient): Promise<void>;
+  /** After it: only a wrong password stays counted; the right one also clears this address's failures on the account. */
+  afterPasswordCheck(username: string, client: PasswordClient, outcome: PasswordOutcome): Promise<void>;
+  /** After a right password: a new device secret for the client's cookie, remembered for this account. */
+  rememberDevice(username: string): Promise<string>;
   /** Before creating an account: a 429 past the address's sign-ups this hour. */
   beforeSignup(ip: string): Promise<void>;
   /** After it: only an account actually created is counted. */
@@ -187,14 +236,20 @@ export interface AttemptBudgets {
 }
 
 export function createAttemptBudgets(
-  config: Pick<Config, 'passwordFailuresPerAccount' | 'passwordFailuresPerIp' | 'passwordFailuresWindowMinutes' | 'rateLimitSignup'>,
+  config: Pick<Config, 'passwordFailuresPerAccount' | 'passwordFailuresPerAccountTotal' | 'passwordFailuresPerIp' | 'passwordFailuresWindowMinutes' | 'rateLimitSignup'>,
   store: CounterStore,
   keyPrefix: string,
 ): AttemptBudgets {
   const windowMs = config.passwordFailuresWindowMinutes * 60_000;
   // Hashed: the key's size does not depend on what a client typed.
-  const accountKey = (username: string) => `${keyPrefix}:limits:password:account:${createHash('sha256').update(username.toLowerCase()).digest('hex').slice(0, 32)}`;
+  const account = (username: string) => createHash('sha256').update(username.toLowerCase()).digest('hex').slice(0, 32);
+  const accountKey = (username: string) => `${keyPrefix}:limits:password:account:${account(username)}`;
+  const pairKey = (username: string, ip: string) => `${keyPrefix}:limits:password:pair:${account(username)}:${clientKey(ip)}`;
+  const deviceKey = (username: string, device: string) =>
+    `${keyPrefix}:devices:${account(username)}:${createHash('sha256').update(device).digest('hex').slice(0, 32)}`;
   const ipKey = (ip: string) => `${keyPrefix}:limits:password:ip:${clientKey(ip)}`;
+  const knownDevice = async (username: string, device: string | null | undefined) =>
+    typeof device === 'string' && device.length > 0 && device.length <= 128 && (await store.marked(deviceKey(username, device)));
   const signupKey = (ip: string) => `${keyPrefix}:limits:signup:ip:${clientKey(ip)}`;
   const refuse = (what: string, retryAfterMs: number): never => {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
@@ -202,18 +257,29 @@ export function createAttemptBudgets(
   };
 
   return {
-    async beforePasswordCheck(username, ip) {
-      const spent = await store.take([
+    async beforePasswordCheck(username, { ip, device }) {
+      const known = await knownDevice(username, device);
+      const limits: WindowLimit[] = [
         { key: ipKey(ip), max: config.passwordFailuresPerIp, windowMs },
-        { key: accountKey(username), max: config.passwordFailuresPerAccount, windowMs },
-      ]);
+        { key: pairKey(username, ip), max: config.passwordFailuresPerAccount, windowMs },
+      ];
+      // A browser that logged in to this account before is not held by a guess spread over other addresses.
+      if (!known) limits.push({ key: accountKey(username), max: config.passwordFailuresPerAccountTotal, windowMs });
+      const spent = await store.take(limits);
       if (!spent) return;
-      refuse(spent.spent === 0 ? 'too many failed password attempts from your address' : 'too many failed password attempts for this account', spent.retryAfterMs);
+      const what = ['too many failed password attempts from your address', 'too many failed password attempts for this account from your address', 'too many failed password attempts for this account from many addresses (log in from a browser you used before)'];
+      refuse(what[spent.spent]!, spent.retryAfterMs);
     },
-    async afterPasswordCheck(username, ip, outcome) {
+    async afterPasswordCheck(username, { ip, device }, outcome) {
       if (outcome === 'wrong') return;
       await store.giveBack(ipKey(ip), false);
-      await store.giveBack(accountKey(username), outcome === 'right');
+      await store.giveBack(pairKey(username, ip), outcome === 'right');
+      if (!(await knownDevice(username, device))) await store.giveBack(accountKey(username), false);
+    },
+    async rememberDevice(username) {
+      const device = randomBytes(24).toString('base64url');
+      await store.mark(deviceKey(username, device), DEVICE_TTL_MS);
+      return device;
     },
     async beforeSignup(ip) {
       const spent = await store.take([{ key: signupKey(ip), max: config.rateLimitSignup, windowMs: 3600_000 }]);

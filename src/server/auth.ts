@@ -8,8 +8,11 @@ import { ACCOUNT_DISABLED_MESSAGE, endSession, startSession } from '../domain/ac
 import { sha256 } from '../domain/secrets.ts';
 import type { Db } from '../db/client.ts';
 import { HttpError, unauthorized, forbidden } from './errors.ts';
+import { DEVICE_TTL_MS, type AttemptBudgets, type PasswordClient } from './attempt-budgets.ts';
 
 export const SESSION_COOKIE = 'arbiter_session';
+/** A browser that logged in before: lets it past a password guess spread over other addresses (attempt-budgets.ts). */
+export const DEVICE_COOKIE = 'arbiter_device';
 
 export interface AuthUser {
   id: number;
@@ -93,6 +96,38 @@ export async function openSession({ db, config }: { db: Db; config: Config }, re
     // Over HTTPS (directly, or as a trusted proxy's X-Forwarded-Proto says) the cookie never travels in clear.
     secure: config.cookieSecure || reply.request.protocol === 'https',
     expires: expiresAt,
+  });
+}
+
+/** Who is trying a password: the request's address and its device cookie (one per account it logged in to). */
+export function passwordClient(request: FastifyRequest, username: string): PasswordClient {
+  return { ip: request.ip, device: readDevices(request)[username.toLowerCase()] ?? null };
+}
+
+function readDevices(request: FastifyRequest): Record<string, string> {
+  const raw = request.cookies?.[DEVICE_COOKIE];
+  const out: Record<string, string> = Object.create(null);
+  if (!raw || raw.length > 4096) return out;
+  for (const pair of raw.split('|')) {
+    const at = pair.indexOf('~');
+    if (at > 0) out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
+}
+
+/** After a right password: the browser is remembered by the account (the newest 8 accounts per browser). */
+export async function rememberDevice({ budgets, config }: { budgets: AttemptBudgets; config: Config }, request: FastifyRequest, reply: FastifyReply, username: string) {
+  const device = await budgets.rememberDevice(username);
+  const devices = readDevices(request);
+  delete devices[username.toLowerCase()];
+  const kept = Object.entries(devices).slice(-7);
+  kept.push([username.toLowerCase(), device]);
+  void reply.setCookie(DEVICE_COOKIE, kept.map(([u, d]) => `${u}~${d}`).join('|'), {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.cookieSecure || request.protocol === 'https',
+    maxAge: Math.floor(DEVICE_TTL_MS / 1000),
   });
 }
 

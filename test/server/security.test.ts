@@ -1,5 +1,6 @@
-// Web hardening: one budget of failed password checks per account and per
-// address (API and login form alike, in Redis when there are queues), a
+// Web hardening: budgets of failed password checks per address, per account
+// and address, and per account from everywhere (known browsers exempt), API
+// and login form alike, in Redis when there are queues, with no lock-out, a
 // sign-up allowance per address that a lab behind one NAT fits in, the Origin
 // check on cookie-authenticated writes, Secure cookies over HTTPS, nosniff and
 // CSP on API responses, the cap on open live streams, reasonDetail for its
@@ -17,7 +18,7 @@ import { loadConfig } from '../../src/config.ts';
 import { clientKey } from '../../src/server/attempt-budgets.ts';
 import { adminGrant } from '../../src/cli/admin.ts';
 
-const api = await startTestApi({ PASSWORD_FAILURES_PER_ACCOUNT: '3', PASSWORD_FAILURES_PER_IP: '6', RATE_LIMIT_SIGNUP: '1000', SSE_MAX_PER_IP: '2' });
+const api = await startTestApi({ PASSWORD_FAILURES_PER_ACCOUNT: '3', PASSWORD_FAILURES_PER_ACCOUNT_TOTAL: '8', PASSWORD_FAILURES_PER_IP: '6', RATE_LIMIT_SIGNUP: '1000', SSE_MAX_PER_IP: '2' });
 const { app, db } = api;
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
@@ -39,25 +40,28 @@ function assertRetryLater(res: LightMyRequestResponse, what: RegExp, windowSecon
   assert.match(res.body, /try again in \d+ (seconds|minutes)/);
 }
 
-test('password checks share one budget per account: sessions, tokens and the login form count together; past it even the right password is 429 with Retry-After', async () => {
+test('password checks share one budget per account and address: sessions, tokens and the login form count together; past it the guesser gets 429 even with the right password, the owner elsewhere gets in', async () => {
   await registerUser(app, 'victim', 'the right password');
   const ip = newIp();
   assert.equal((await tryLogin('session', 'victim', 'guess one', ip)).statusCode, 401);
   assert.equal((await tryLogin('token', 'VICTIM', 'guess two', ip)).statusCode, 401);
   assert.equal((await tryLogin('form', 'Victim', 'guess three', ip)).statusCode, 401);
-  // Refused before the password is checked: the right one does not get through either.
-  assertRetryLater(await tryLogin('session', 'victim', 'the right password', ip), /too many failed password attempts for this account/);
-  assertRetryLater(await tryLogin('token', 'victim', 'the right password', newIp()), /for this account/);
-  const page = await tryLogin('form', 'victim', 'the right password', newIp());
+  // Refused before the password is checked: the right one does not get through from the guessing client.
+  assertRetryLater(await tryLogin('session', 'victim', 'the right password', ip), /too many failed password attempts for this account from your address/);
+  const page = await tryLogin('form', 'victim', 'the right password', ip);
   assertRetryLater(page, /for this account/);
   assert.match(String(page.headers['content-type']), /text\/html/);
   assert.match(page.body, /<form method="post" action="\/login"/, 'the form again, with the message');
-  // Another account is not affected.
+  // No lock-out: the owner, from a client that has not been guessing, gets in (API, token, form).
+  assert.equal((await tryLogin('session', 'victim', 'the right password', newIp())).statusCode, 200);
+  assert.equal((await tryLogin('token', 'victim', 'the right password', newIp())).statusCode, 201);
+  assert.equal((await tryLogin('form', 'victim', 'the right password', newIp())).statusCode, 303);
+  // Another account is not affected from the guessing address either.
   await registerUser(app, 'bystander', 'bystander password');
   assert.equal((await tryLogin('session', 'bystander', 'bystander password', ip)).statusCode, 200);
 });
 
-test('the right password is not counted and clears its account failures; an unknown user is counted as a failure', async () => {
+test('the right password is not counted and clears its address failures; an unknown user is counted as a failure', async () => {
   await registerUser(app, 'typo', 'typo password');
   const ip = newIp();
   for (let round = 0; round < 2; round++) {
@@ -65,8 +69,27 @@ test('the right password is not counted and clears its account failures; an unkn
     assert.equal((await tryLogin('form', 'typo', 'wrong 2', ip)).statusCode, 401);
     assert.equal((await tryLogin('session', 'typo', 'typo password', ip)).statusCode, 200);
   }
-  for (let i = 0; i < 3; i++) assert.equal((await tryLogin('token', 'ghost', `guess ${i}`, newIp())).statusCode, 401);
-  assertRetryLater(await tryLogin('token', 'ghost', 'guess 4', newIp()), /for this account/);
+  const ghostIp = newIp();
+  for (let i = 0; i < 3; i++) assert.equal((await tryLogin('token', 'ghost', `guess ${i}`, ghostIp)).statusCode, 401);
+  assertRetryLater(await tryLogin('token', 'ghost', 'guess 4', ghostIp), /for this account/);
+});
+
+test('a guess spread over many addresses: past PASSWORD_FAILURES_PER_ACCOUNT_TOTAL, new clients wait, a browser that logged in before still gets in', async () => {
+  await registerUser(app, 'target', 'target password');
+  // The owner logged in once from her laptop: the answer remembers the browser.
+  const first = await tryLogin('form', 'target', 'target password', newIp());
+  assert.equal(first.statusCode, 303);
+  const device = first.cookies.find((c) => c.name === 'arbiter_device');
+  assert.ok(device && device.httpOnly, 'a device cookie, httpOnly');
+  // Eight addresses, one guess each (under the per-address budgets), spend the account's total.
+  for (let i = 0; i < 8; i++) assert.equal((await tryLogin('session', 'target', `botnet ${i}`, newIp())).statusCode, 401);
+  assertRetryLater(await tryLogin('session', 'target', 'target password', newIp()), /from many addresses/);
+  // The laptop, from yet another address, is let through to the password check.
+  const laptop = await app.inject({ method: 'POST', url: '/api/sessions', remoteAddress: newIp(), cookies: { arbiter_device: device.value }, payload: { username: 'target', password: 'target password' } });
+  assert.equal(laptop.statusCode, 200, laptop.body);
+  // A made-up device cookie is no key.
+  const forged = await app.inject({ method: 'POST', url: '/api/sessions', remoteAddress: newIp(), cookies: { arbiter_device: 'target~not-a-real-device' }, payload: { username: 'target', password: 'target password' } });
+  assert.equal(forged.statusCode, 429);
 });
 
 test('one address spreading guesses over many accounts hits the per-address budget; another address does not', async () => {
@@ -89,7 +112,8 @@ test('in Redis (the app has queues): two API processes share the budget; keys un
     assert.equal((await tryLogin('session', 'shared', 'nope 1', ip, one)).statusCode, 401);
     assert.equal((await tryLogin('form', 'shared', 'nope 2', ip, two)).statusCode, 401);
     assertRetryLater(await tryLogin('token', 'shared', 'shared password', ip, one), /for this account/);
-    assertRetryLater(await tryLogin('session', 'shared', 'shared password', newIp(), two), /for this account/);
+    assertRetryLater(await tryLogin('session', 'shared', 'shared password', ip, two), /for this account/);
+    assert.equal((await tryLogin('session', 'shared', 'shared password', newIp(), two)).statusCode, 200);
     const redis = fq.queues.redis();
     const keys = await redis.keys(`${fq.prefix}:limits:password:*`);
     assert.ok(keys.length >= 2, keys.join(' '));
@@ -97,6 +121,11 @@ test('in Redis (the app has queues): two API processes share the budget; keys un
       const ttl = await redis.pttl(k);
       assert.ok(ttl > 0 && ttl <= 15 * 60_000, `${k}: ${ttl}`);
     }
+    // The browser that logged in is remembered for its account, with the device cookie's life.
+    const devices = await redis.keys(`${fq.prefix}:devices:*`);
+    assert.equal(devices.length, 1, devices.join(' '));
+    const ttl = await redis.pttl(devices[0]!);
+    assert.ok(ttl > 170 * 24 * 3600_000 && ttl <= 180 * 24 * 3600_000, `${ttl}`);
   } finally {
     await one.close();
     await two.close();

@@ -4,7 +4,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { checkCredentials, createApiToken, registerAccount, revokeApiToken, type Credentials, type SignupExtras } from '../../domain/accounts.ts';
-import { closeSession, openSession, requireUser } from '../auth.ts';
+import { closeSession, openSession, passwordClient, rememberDevice, requireUser } from '../auth.ts';
 import { badRequest } from '../errors.ts';
 import { idParams, meSchema, noContent, refusals, tokenCreatedSchema, tokenListSchema, userSchema } from '../schemas.ts';
 
@@ -51,7 +51,8 @@ export default async function accountRoutes(app: FastifyInstance) {
     '/api/sessions',
     { schema: { tags: ['accounts'], summary: 'Log in: sets the session cookie', body: credentials, response: { 200: userSchema, ...refusals(400, 401, 403, 429) } } },
     async (request, reply) => {
-      const user = await checkCredentials(app.deps, request.body, request.ip);
+      const user = await checkCredentials(app.deps, request.body, passwordClient(request, request.body.username));
+      await rememberDevice(app.deps, request, reply, user.username);
       await openSession(app.deps, reply, user.id);
       return userOut(user);
     },
@@ -90,7 +91,7 @@ export default async function accountRoutes(app: FastifyInstance) {
       let userId: number;
       if (body.username !== undefined || body.password !== undefined) {
         if (body.username === undefined || body.password === undefined) throw badRequest('give both username and password');
-        userId = (await checkCredentials(app.deps, { username: body.username, password: body.password }, request.ip)).id;
+        userId = (await checkCredentials(app.deps, { username: body.username, password: body.password }, passwordClient(request, body.username))).id;
       } else {
         userId = requireUser(request).id;
       }

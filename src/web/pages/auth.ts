@@ -5,7 +5,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkCredentials, registerAccount, PASSWORD_MIN } from '../../domain/accounts.ts';
-import { closeSession, openSession } from '../../server/auth.ts';
+import { closeSession, openSession, passwordClient, rememberDevice } from '../../server/auth.ts';
 import { asRefusal } from '../../server/errors.ts';
 import { RetryLaterError } from '../../server/attempt-budgets.ts';
 import type { AuthUser } from '../../server/auth.ts';
@@ -152,7 +152,8 @@ export default async function authPages(app: FastifyInstance) {
     if (!password) errors.password = t('auth.enterPassword');
     if (Object.keys(errors).length > 0) return sendAuthPage(request, reply, 'login', { username, next }, errors, 400);
     try {
-      const user = await checkCredentials(app.deps, { username: username.slice(0, 64), password: password.slice(0, 256) }, request.ip);
+      const user = await checkCredentials(app.deps, { username: username.slice(0, 64), password: password.slice(0, 256) }, passwordClient(request, username.slice(0, 64)));
+      await rememberDevice(app.deps, request, reply, user.username);
       await openSession(app.deps, reply, user.id);
       return reply.redirect(next, 303);
     } catch (err) {

@@ -10,7 +10,8 @@
 // count. All of it is read in one REPEATABLE READ, READ ONLY transaction, so
 // it is one consistent snapshot even while the server writes. It is written
 // to <file>.partial and renamed at the end: a file with the final name is
-// complete.
+// complete. The archive holds secrets (password and token hashes, e-mails,
+// every source): it is written mode 0600, readable by its owner only.
 //
 // Restoring migrates the target to this version's schema, refuses a target
 // that holds any row (unless forced, which empties it), then loads every
@@ -19,7 +20,7 @@
 // so no table order would do), sets every id sequence past the largest id,
 // and compares the row counts with the trailer's.
 
-import { cpSync, createReadStream, createWriteStream, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, createReadStream, createWriteStream, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -86,7 +87,9 @@ export interface BackupSummary {
 export async function writeBackup(db: Db, file: string, opts: { afterTable?: (table: string) => Promise<void> } = {}): Promise<BackupSummary> {
   const partial = `${file}.partial`;
   const gzip = createGzip();
-  const out = createWriteStream(partial);
+  // Owner-only from its first byte: it holds password and token hashes, e-mails and every source.
+  rmSync(partial, { force: true });
+  const out = createWriteStream(partial, { mode: 0o600 });
   gzip.pipe(out);
   const write = async (line: string) => {
     if (!gzip.write(line + '\n')) await once(gzip, 'drain');
@@ -136,6 +139,7 @@ export async function writeBackup(db: Db, file: string, opts: { afterTable?: (ta
     });
     gzip.end();
     await once(out, 'close');
+    chmodSync(partial, 0o600);
     renameSync(partial, file);
     return { file, tables: Object.keys(counts).length, rows: Object.values(counts).reduce((a, b) => a + b, 0), counts };
   } catch (err) {

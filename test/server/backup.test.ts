@@ -8,7 +8,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase } from '../helpers/db.ts';
@@ -90,10 +90,13 @@ const replays = await fill(source.db);
 const file = join(dir, 'term.gz');
 
 test('arbiter backup writes one archive; arbiter restore brings every row and every replay byte back into a fresh Postgres database', async () => {
-  const backup = await quiet(() => backupCommand([file], { DATABASE_URL: source.url }));
+  const umask = process.umask(0);
+  const backup = await quiet(() => backupCommand([file], { DATABASE_URL: source.url })).finally(() => process.umask(umask));
   assert.equal(backup.code, 0, backup.out);
   assert.match(backup.out, /\(Match 23, Replay 23, Submission 3, User 3\)/);
   assert.ok(existsSync(file) && !existsSync(`${file}.partial`));
+  // It holds password hashes, e-mails and sources: readable by its owner only, whatever the umask.
+  assert.equal(statSync(file).mode & 0o777, 0o600);
 
   const restore = await quiet(() => restoreCommand([file], { DATABASE_URL: target.url }));
   assert.equal(restore.code, 0, restore.out);

@@ -102,8 +102,9 @@ test("a game's statement follows the site's language where it exists, and offers
   assert.equal(await page.locator('#statement').getAttribute('lang'), 'en');
   assert.equal(await htmlLang(page), 'ca', 'reading the English statement keeps the site in Catalan');
   await page.goto('/games/moria?lang=es');
-  assert.equal(await page.locator('#statement').getAttribute('lang'), 'en');
-  assert.match(await page.locator('#statement-fallback').innerText(), /no está disponible en Español; se muestra en English/);
+  assert.equal(await page.locator('#statement').getAttribute('lang'), 'es');
+  assert.match(await page.locator('#statement h2[id="s-1"]').innerText(), /Normas del juego/);
+  assert.equal(await page.locator('#statement-fallback').count(), 0, 'every game has a Spanish statement: no fallback notice');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

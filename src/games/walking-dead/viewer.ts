@@ -1,11 +1,12 @@
 // The Walking Dead's board for the one replay viewer. It follows the
-// statement's own visor (§2 "El Visor"): streets white, waste dark grey,
+// original statement's visor (§2 "El Visor"): streets white, waste dark grey,
 // owned cells in the owner's colour, alive units as circles, units being
 // converted (bitten) as squares, dead units as crosses, zombies as squares
 // with a black outline, food with a black outline. Two departures, because
 // seat 0 is red here: zombies are grey-green (not red) and food is a purple
 // diamond (not a red circle). Owned cells are a light tint so that units in
-// the same colour stand out on them.
+// the same colour stand out on them. §2 of statement.<lang>.md describes
+// this board, departures included.
 
 import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../web/client/viewer/game-view.ts';
 import { pathDiamond, strokeOutlined } from '../../web/client/viewer/paths.ts';

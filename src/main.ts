@@ -133,6 +133,16 @@ export async function start(parts: Part[], config: Config = loadConfig()): Promi
       const database = await openDatabase(config, log);
       running.push(database);
       db = database.db;
+      // The embedded database serves this process only: `arbiter admin`, `backup` and `similarity` on this machine ask it through a socket.
+      if (!config.databaseUrl && config.dataDir !== 'memory://') {
+        const { serveControl } = await import('./cli/control.ts');
+        const runCommand = async (name: string, args: string[]) => {
+          const { commands } = await import('./cli/main.ts');
+          return commands[name]!.run(args);
+        };
+        const control = await serveControl(config.dataDir, db, runCommand, log);
+        running.push({ name: 'control socket', close: () => control.close() });
+      }
     }
     for (const part of Object.keys(STARTERS) as Part[]) if (parts.includes(part)) running.push(await STARTERS[part]({ config, db, queues, redisUrl: redis.url, log }));
   } catch (e) {

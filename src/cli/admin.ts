@@ -1,15 +1,14 @@
 // `arbiter admin grant|revoke <username>`: makes a registered user an admin,
 // or no longer one. Run on the server: it opens the database the server uses
-// (DATABASE_URL, or the embedded PGlite under DATA_DIR; stop `npm start`
-// first, since the embedded database serves one process), and records the
+// (DATABASE_URL, or the embedded PGlite under DATA_DIR; while `npm start`
+// holds that one, the running server does it: server-db.ts), and records the
 // change in the admin audit with no actor (the command line). Nothing a
 // visitor can do over the web makes an admin.
 
-import { loadConfig } from '../config.ts';
 import { setAdmin } from '../domain/admin.ts';
-import { DomainError } from '../domain/errors.ts';
 import type { Db } from '../db/client.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
+import { withServerDb } from './server-db.ts';
 
 const USAGE = 'arbiter admin grant <username> | arbiter admin revoke <username>';
 
@@ -23,27 +22,8 @@ export async function adminCommand(args: string[], env: NodeJS.ProcessEnv = proc
   const { positionals } = parseCommandArgs(args, {});
   const [action, username, ...extra] = positionals;
   if ((action !== 'grant' && action !== 'revoke') || !username || extra.length > 0) throw new UsageError(`usage: ${USAGE}`);
-  const config = loadConfig(env);
-  const { createDb, migrate, closeDb, EmbeddedDbBusyError } = await import('../db/client.ts');
-  let db;
-  try {
-    db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  } catch (err) {
-    if (!(err instanceof EmbeddedDbBusyError)) throw err;
-    console.error(`arbiter admin: ${err.message}`);
-    return 1;
-  }
-  try {
-    await migrate(db);
-    console.log(await adminGrant(db, action, username));
+  return withServerDb('admin', args, env, async (db, io) => {
+    io.out(await adminGrant(db, action, username));
     return 0;
-  } catch (err) {
-    if (err instanceof DomainError) {
-      console.error(`arbiter admin: ${err.message}`);
-      return 1;
-    }
-    throw err;
-  } finally {
-    await closeDb(db);
-  }
+  });
 }

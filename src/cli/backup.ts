@@ -2,34 +2,38 @@
 // database (src/db/backup.ts: users, submissions and their sources, matches,
 // replays, ratings, tournaments, the audit); `arbiter restore <file>
 // [--force]` loads one into an empty database (DATABASE_URL, or the
-// embedded PGlite under DATA_DIR). With the embedded database, stop the
-// server first: it serves one process.
+// embedded PGlite under DATA_DIR). A backup of the embedded database while
+// `npm start` runs is written by the server itself (server-db.ts); a restore
+// needs the server stopped.
 
+import { resolve } from 'node:path';
 import { parseCommandArgs, UsageError } from './args.ts';
-import { withServerDb } from './server-db.ts';
+import { withServerDb, type CommandOutput } from './server-db.ts';
 
 // The database modules load only when a command needs them (arbiter play never does).
 const backupModule = () => import('../db/backup.ts');
 
-const refusal = async (command: string, fn: () => Promise<number>) => {
+const refusal = async (command: string, io: CommandOutput, fn: () => Promise<number>) => {
   const { BackupError } = await backupModule();
   try {
     return await fn();
   } catch (err) {
     if (!(err instanceof BackupError)) throw err;
-    console.error(`arbiter ${command}: ${err.message}`);
+    io.err(`arbiter ${command}: ${err.message}`);
     return 1;
   }
 };
 
 export async function backupCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { positionals } = parseCommandArgs(args, {});
-  const [file, ...extra] = positionals;
-  if (!file || extra.length > 0) throw new UsageError('usage: arbiter backup <file>   (e.g. arbiter backup /backups/arbiter-$(date +%F).gz)');
-  return withServerDb('backup', env, (db) =>
-    refusal('backup', async () => {
+  const [given, ...extra] = positionals;
+  if (!given || extra.length > 0) throw new UsageError('usage: arbiter backup <file>   (e.g. arbiter backup /backups/arbiter-$(date +%F).gz)');
+  // Absolute: a running server may write it, from its own working folder.
+  const file = resolve(given);
+  return withServerDb('backup', [file], env, (db, io) =>
+    refusal('backup', io, async () => {
       const r = await (await backupModule()).writeBackup(db, file);
-      console.log(`${file}: ${r.rows} rows of ${r.tables} tables (${Object.entries(r.counts).filter(([t]) => ['User', 'Submission', 'Match', 'Replay'].includes(t)).map(([t, n]) => `${t} ${n}`).join(', ')})`);
+      io.out(`${given}: ${r.rows} rows of ${r.tables} tables (${Object.entries(r.counts).filter(([t]) => ['User', 'Submission', 'Match', 'Replay'].includes(t)).map(([t, n]) => `${t} ${n}`).join(', ')})`);
       return 0;
     }),
   );
@@ -42,13 +46,14 @@ export async function restoreCommand(args: string[], env: NodeJS.ProcessEnv = pr
   // restoreBackup migrates to the backup's own schema first.
   return withServerDb(
     'restore',
+    args,
     env,
-    (db) =>
-      refusal('restore', async () => {
+    (db, io) =>
+      refusal('restore', io, async () => {
         const r = await (await backupModule()).restoreBackup(db, file, { force: values.force === true });
-        console.log(`restored ${r.rows} rows of ${r.tables} tables from ${file}${r.upgraded.length ? `; then applied ${r.upgraded.length} newer migration(s)` : ''}`);
+        io.out(`restored ${r.rows} rows of ${r.tables} tables from ${file}${r.upgraded.length ? `; then applied ${r.upgraded.length} newer migration(s)` : ''}`);
         return 0;
       }),
-    { migrate: false },
+    { migrate: false, create: true, viaServer: false },
   );
 }

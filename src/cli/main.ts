@@ -16,9 +16,9 @@ export const commands: Record<string, Command> = {
   play: { run: playCommand, help: 'play <game> <p1> <p2> <p3> <p4> [--seed N] [-o match.json.gz] [--set key=value or key=@file]...   (play --list)' },
   verify: { run: verifyCommand, help: 'verify <match.json[.gz]>   re-run the engine and check every recorded state (exit 1: a state differs; 3: recorded under another engine version)' },
   view: { run: viewCommand, help: 'view <match.json[.gz]> [--port N] [--host H] [--no-open]   watch a replay in the browser' },
-  admin: { run: adminCommand, help: 'admin grant|revoke <username>   on the server (DATABASE_URL or DATA_DIR): make a registered user an admin, or no longer one (recorded in the audit)' },
+  admin: { run: adminCommand, help: 'admin grant|revoke <username>   on the server (DATABASE_URL or DATA_DIR; a running npm start does it for you): make a registered user an admin, or no longer one (recorded in the audit)' },
   similarity: { run: similarityCommand, help: 'similarity report <game> | import <folder or .zip> --term <term> --game <game>   on the server: compute the plagiarism report (admins see it at /admin/similarity), or import a previous term\'s bots' },
-  backup: { run: backupCommand, help: 'backup <file>   on the server: one consistent archive of the database (users, submissions, matches, replays)' },
+  backup: { run: backupCommand, help: 'backup <file>   on the server (a running npm start writes it): one consistent archive of the database (users, submissions, matches, replays), mode 0600' },
   restore: { run: restoreCommand, help: 'restore <file> [--force]   into an empty database (DATABASE_URL or DATA_DIR); --force replaces what is there' },
   submit: { run: submitCommand, help: 'submit <bot.ts> [--game <id>]   upload to the server (ARBITER_URL, ARBITER_TOKEN) and follow the Dummy gate' },
 };
@@ -33,7 +33,12 @@ export async function main(argv: string[]): Promise<number> {
     console.log(usage());
     return name ? 0 : 2;
   }
-  const command = commands[name];
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  // `arbiter <command> [subcommand] --help`: the command's own usage, whatever else is given.
+  if (command && rest.some((a) => a === '--help' || a === '-h')) {
+    console.log(`usage: arbiter ${command.help.startsWith(name) ? command.help : `${name} ${command.help}`}`);
+    return 0;
+  }
   if (!command) {
     console.error(`arbiter: unknown command "${name}" (commands: ${Object.keys(commands).join(', ')}; arbiter --help)`);
     return 2;

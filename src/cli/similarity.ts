@@ -5,6 +5,7 @@
 // (<author>/<file>.ts or <author>.ts; a zip's wrapping folder is taken off)
 // so that they join the comparison (they never play).
 
+import { resolve } from 'node:path';
 import { computeReport, importArchive } from '../domain/similarity/report.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 import { withServerDb } from './server-db.ts';
@@ -20,11 +21,11 @@ export async function similarityCommand(args: string[], env: NodeJS.ProcessEnv =
   if (action === 'report') {
     const top = values.top === undefined ? 20 : Number(values.top);
     if (!Number.isInteger(top) || top < 0) throw new UsageError('--top: a whole number');
-    return withServerDb('similarity', env, async (db) => {
+    return withServerDb('similarity', args, env, async (db, io) => {
       const report = await computeReport(db, target);
-      console.log(`${report.game}: ${report.documents} documents, ${report.pairs.length} pairs stored, in ${report.durationMs} ms`);
+      io.out(`${report.game}: ${report.documents} documents, ${report.pairs.length} pairs stored, in ${report.durationMs} ms`);
       for (const p of report.pairs.slice(0, top)) {
-        console.log(`${percent(p.score).padStart(4)}  ${p.labelA.author} (${p.labelA.title}, ${percent(p.fractionA)})  ~  ${p.labelB.author} (${p.labelB.title}, ${percent(p.fractionB)})  ${p.shared} fingerprints`);
+        io.out(`${percent(p.score).padStart(4)}  ${p.labelA.author} (${p.labelA.title}, ${percent(p.fractionA)})  ~  ${p.labelB.author} (${p.labelB.title}, ${percent(p.fractionB)})  ${p.shared} fingerprints`);
       }
       return 0;
     });
@@ -32,10 +33,12 @@ export async function similarityCommand(args: string[], env: NodeJS.ProcessEnv =
   if (action === 'import') {
     if (!values.term || !values.game) throw new UsageError(`usage: ${USAGE}`);
     const { term, game } = values;
-    return withServerDb('similarity', env, async (db) => {
-      const r = await importArchive(db, target, term, game);
-      for (const s of r.skipped) console.error(`skipped ${s}`);
-      console.log(`${game}, term ${term}: ${r.imported} file(s) imported, ${r.replaced} replaced, ${r.skipped.length} skipped`);
+    // Absolute: a running server may read it, from its own working folder.
+    const from = resolve(target);
+    return withServerDb('similarity', ['import', from, '--term', term, '--game', game], env, async (db, io) => {
+      const r = await importArchive(db, from, term, game);
+      for (const s of r.skipped) io.err(`skipped ${s}`);
+      io.out(`${game}, term ${term}: ${r.imported} file(s) imported, ${r.replaced} replaced, ${r.skipped.length} skipped`);
       return 0;
     });
   }

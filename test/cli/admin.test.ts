@@ -4,22 +4,40 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb, migrate, closeDb } from '../../src/db/client.ts';
+import { serveControl } from '../../src/cli/control.ts';
+import { commands } from '../../src/cli/main.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'arbiter-admin-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function arbiter(...args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+function cliEnv(dir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir };
   delete env.DATABASE_URL;
   delete env.NODE_TEST_CONTEXT;
-  return spawnSync(process.execPath, ['--no-node-snapshot', 'bin/arbiter.js', 'admin', ...args], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
+  return env;
+}
+
+function arbiter(...args: string[]) {
+  return spawnSync(process.execPath, ['--no-node-snapshot', 'bin/arbiter.js', 'admin', ...args], { cwd: root, env: cliEnv(dataDir), encoding: 'utf8', timeout: 120_000 });
+}
+
+/** The command in a process of its own, not blocking this one (which serves the control socket meanwhile). */
+function arbiterAsync(dir: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--no-node-snapshot', 'bin/arbiter.js', ...args], { cwd: root, env: cliEnv(dir) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
 }
 
 test('grant and revoke on the embedded database under DATA_DIR, each in the audit with no actor; a bad command exits 2', async () => {
@@ -58,5 +76,59 @@ test('grant and revoke on the embedded database under DATA_DIR, each in the audi
     );
   } finally {
     await closeDb(db);
+  }
+});
+
+test('while the server holds the embedded database, admin, backup and similarity run in it through its control socket; restore is refused', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-control-'));
+  const db = await createDb({ dataDir: dir });
+  const control = await serveControl(dir, db, (name, args) => commands[name]!.run(args), () => {});
+  try {
+    await migrate(db);
+    await db.user.create({ data: { username: 'Prof', usernameLower: 'prof', passwordHash: 'x' } });
+    // The socket is the owner's only, in a folder that is the owner's only.
+    assert.equal(statSync(join(dir, 'control')).mode & 0o777, 0o700);
+    assert.equal(statSync(join(dir, 'control', 'arbiter.sock')).mode & 0o777, 0o600);
+
+    const grant = await arbiterAsync(dir, 'admin', 'grant', 'prof');
+    assert.equal(grant.status, 0, grant.stderr);
+    assert.equal(grant.stdout.trim(), 'Prof is now an admin');
+    assert.equal((await db.user.findUniqueOrThrow({ where: { usernameLower: 'prof' } })).isAdmin, true, 'written in the server\'s own database');
+    const nobody = await arbiterAsync(dir, 'admin', 'grant', 'nobody');
+    assert.equal(nobody.status, 1);
+    assert.match(nobody.stderr, /nobody/);
+
+    // A relative path is the caller's, not the server's.
+    const backup = await arbiterAsync(dir, 'backup', join(dir, 'term.gz'));
+    assert.equal(backup.status, 0, backup.stderr);
+    assert.ok(existsSync(join(dir, 'term.gz')));
+    assert.equal(statSync(join(dir, 'term.gz')).mode & 0o777, 0o600);
+
+    const restore = await arbiterAsync(dir, 'restore', join(dir, 'term.gz'));
+    assert.equal(restore.status, 1);
+    assert.match(restore.stderr, /is open in process/);
+  } finally {
+    await control.close();
+    await closeDb(db);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a DATA_DIR with no database is refused, named, and left without one; --help on every command and subcommand', async () => {
+  const empty = mkdtempSync(join(tmpdir(), 'arbiter-empty-'));
+  try {
+    for (const args of [['admin', 'grant', 'teacher'], ['backup', join(empty, 'x.gz')], ['similarity', 'report', 'moria']]) {
+      const r = await arbiterAsync(empty, ...args);
+      assert.equal(r.status, 1, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`no embedded database in ${join(empty, 'pglite').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    }
+    assert.ok(!existsSync(join(empty, 'pglite')), 'no empty database was created');
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+  for (const args of [['admin', '--help'], ['admin', 'grant', '--help'], ['backup', '-h'], ['restore', '--help'], ['similarity', 'import', '--help'], ['play', '--help'], ['verify', '--help'], ['submit', '--help'], ['view', '--help']]) {
+    const r = await arbiterAsync(dataDir, ...args);
+    assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stdout, new RegExp(`^usage: arbiter ${args[0]}`), args.join(' '));
   }
 });

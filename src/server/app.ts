@@ -16,6 +16,7 @@ import type { JudgeQueues } from '../queue/index.ts';
 import { errorHandler, notFound, badRequest } from './errors.ts';
 import { resolveUser } from './auth.ts';
 import { checkWriteOrigin } from './origin-check.ts';
+import { adminOnlyApi, checkRouteAccess, declareAll, type RouteAccess } from './access.ts';
 import { createAttemptBudgets, MemoryCounters, RedisCounters, RetryLaterError, type AttemptBudgets } from './attempt-budgets.ts';
 import { createEventHub, type EventHub } from './events.ts';
 import { startGate as gateStart } from '../domain/gate.ts';
@@ -56,6 +57,8 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
+    /** Every route with who may call it (src/server/access.ts), as registered. */
+    routeAccess: readonly RouteAccess[];
   }
 }
 
@@ -81,6 +84,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const counters = queues ? new RedisCounters(queues.redis(), (msg, err) => app.log.warn({ err }, msg)) : new MemoryCounters();
   const budgets = createAttemptBudgets(config, counters, queues?.prefix ?? config.queuePrefix);
   app.decorate('deps', { config, db, queues, startGate, events, budgets });
+  // Every route says who may call it (config.access), or the app does not start; admin routes only inside an admin scope.
+  const routeAccess: RouteAccess[] = [];
+  app.decorate('routeAccess', routeAccess);
+  app.addHook('onRoute', function (route) {
+    checkRouteAccess.call(this, route, routeAccess);
+  });
   app.addHook('onClose', async () => {
     await events?.close();
   });
@@ -95,7 +104,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Content-Security-Policy (src/web/layout.ts) replaces this one. Swagger UI at /docs runs its own scripts.
   app.addHook('onRequest', async (request, reply) => {
     reply.raw.setHeader('x-content-type-options', 'nosniff');
-    if (!/^\/docs(\/|\?|$)/.test(request.url)) reply.raw.setHeader('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+    if (!/^\/docs(\/|$)/.test(request.routeOptions.url ?? '')) reply.raw.setHeader('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
   });
   app.addHook('onRequest', async (request) => checkWriteOrigin(request));
   app.addHook('onError', async (_request, reply, error) => {
@@ -118,7 +127,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(declareAll('public', swaggerUi), { routePrefix: '/docs' });
 
   // Postgres text cannot hold NUL: refuse it anywhere in the input instead of failing in the database.
   app.addHook('preValidation', async (request) => {
@@ -139,9 +148,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(opsRoutes);
   await app.register(tournamentRoutes);
   await app.register(challengeRoutes);
-  await app.register(adminRoutes);
+  // The admin's API: encapsulated scopes whose hook refuses anyone but an admin, whatever the URL's spelling.
+  await app.register(adminOnlyApi(adminRoutes));
   await app.register(playApiRoutes);
-  await app.register(similarityRoutes);
+  await app.register(adminOnlyApi(similarityRoutes));
   await app.register(webRoutes);
   return app;
 }

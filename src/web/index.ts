@@ -22,6 +22,7 @@ import tournamentPages from './pages/tournaments.ts';
 import adminPages from './pages/admin.ts';
 import similarityPages from './pages/similarity.ts';
 import { classifyError } from '../server/errors.ts';
+import { adminOnlyPages } from '../server/access.ts';
 import { html } from './html.ts';
 import { sendPage } from './layout.ts';
 import { LANG_COOKIE, resolveLanguage, t, th, withLang } from './i18n/index.ts';
@@ -37,7 +38,7 @@ export default async function webRoutes(app: FastifyInstance) {
   // Pages answer errors with a page; assets keep the API's JSON errors.
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const body = classifyError(error, request);
-    if (request.url.startsWith('/assets/')) return reply.status(body.statusCode).send(body);
+    if (request.routeOptions.url?.startsWith('/assets/')) return reply.status(body.statusCode).send(body);
     return sendErrorPage(request, reply, body.statusCode, body.message);
   });
 
@@ -54,15 +55,16 @@ export default async function webRoutes(app: FastifyInstance) {
   await app.register(viewPages);
   await app.register(playPages);
   await app.register(tournamentPages);
-  await app.register(adminPages);
-  await app.register(similarityPages);
+  // The admin's pages: encapsulated scopes whose hook sends anonymous visitors to log in and answers anyone but an admin with the 403 page, whatever the URL's spelling.
+  await app.register(adminOnlyPages(adminPages));
+  await app.register(adminOnlyPages(similarityPages));
 }
 
 /** An error as a page (the API's error handler answers JSON). */
 export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, status: number, message: string | (() => string)) {
   // A refusal from a hook that ran before the language was resolved (the origin check) still speaks the visitor's language.
   request.lang = resolveLanguage({
-    query: new URL(request.url, 'http://x').searchParams.get(LANG_COOKIE),
+    query: new URL(request.url.replace(/^\/+/, '/'), 'http://x').searchParams.get(LANG_COOKIE),
     cookie: request.cookies?.[LANG_COOKIE],
     acceptLanguage: request.headers['accept-language'],
   });

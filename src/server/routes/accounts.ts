@@ -26,6 +26,7 @@ export default async function accountRoutes(app: FastifyInstance) {
   app.post<{ Body: Credentials & SignupExtras }>(
     '/api/users',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['accounts'],
         summary: 'Register (also logs in: sets the session cookie). REGISTRATION=invite asks for inviteCode, REGISTRATION=domain for email',
@@ -49,7 +50,7 @@ export default async function accountRoutes(app: FastifyInstance) {
 
   app.post<{ Body: Credentials }>(
     '/api/sessions',
-    { schema: { tags: ['accounts'], summary: 'Log in: sets the session cookie', body: credentials, response: { 200: userSchema, ...refusals(400, 401, 403, 429) } } },
+    { config: { access: 'public' }, schema: { tags: ['accounts'], summary: 'Log in: sets the session cookie', body: credentials, response: { 200: userSchema, ...refusals(400, 401, 403, 429) } } },
     async (request, reply) => {
       const user = await checkCredentials(app.deps, request.body, passwordClient(request, request.body.username));
       await rememberDevice(app.deps, request, reply, user.username);
@@ -58,12 +59,12 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete('/api/sessions', { schema: { tags: ['accounts'], summary: 'Log out', response: { 204: noContent } } }, async (request, reply) => {
+  app.delete('/api/sessions', { config: { access: 'public' }, schema: { tags: ['accounts'], summary: 'Log out', response: { 204: noContent } } }, async (request, reply) => {
     await closeSession(db, request, reply);
     return reply.status(204).send();
   });
 
-  app.get('/api/me', { schema: { tags: ['accounts'], summary: 'Who am I', response: { 200: meSchema, ...refusals(401) } } }, async (request) => {
+  app.get('/api/me', { config: { access: 'user' }, schema: { tags: ['accounts'], summary: 'Who am I', response: { 200: meSchema, ...refusals(401) } } }, async (request) => {
     const me = requireUser(request);
     return { id: me.id, username: me.username, isAdmin: me.isAdmin, via: me.via };
   });
@@ -71,6 +72,7 @@ export default async function accountRoutes(app: FastifyInstance) {
   app.post<{ Body: Partial<Credentials> & { label?: string } }>(
     '/api/tokens',
     {
+      config: { access: 'public' },
       // Logged in with the cookie, the body may be empty.
       preValidation: async (request) => {
         if (request.body === undefined || request.body === null) request.body = {};
@@ -100,7 +102,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/api/tokens', { schema: { tags: ['accounts'], summary: 'My tokens (never the secret)', response: { 200: tokenListSchema, ...refusals(401) } } }, async (request) => {
+  app.get('/api/tokens', { config: { access: 'user' }, schema: { tags: ['accounts'], summary: 'My tokens (never the secret)', response: { 200: tokenListSchema, ...refusals(401) } } }, async (request) => {
     const me = requireUser(request);
     const rows = await db.apiToken.findMany({ where: { userId: me.id }, orderBy: { id: 'asc' } });
     return rows.map((t) => ({ id: t.id, prefix: t.prefix, label: t.label, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt, revokedAt: t.revokedAt }));
@@ -109,6 +111,7 @@ export default async function accountRoutes(app: FastifyInstance) {
   app.delete<{ Params: { id: number } }>(
     '/api/tokens/:id',
     {
+      config: { access: 'owner' },
       schema: {
         tags: ['accounts'],
         summary: 'Revoke one of my tokens',

@@ -1,4 +1,5 @@
-// The admin's API under /api/admin (admins only: 403 otherwise). The rules
+// The admin's API under /api/admin (admins only: 403 otherwise; the app
+// registers it through adminOnlyApi, src/server/access.ts). The rules
 // are the domain's (src/domain/admin.ts, private-dummy.ts, exports.ts,
 // audit.ts); every action writes its audit line in its own transaction.
 
@@ -16,6 +17,8 @@ import { idParams, paging, query, refusals } from '../schemas.ts';
 import { readHealth } from './ops.ts';
 
 const TAGS = ['admin'];
+/** Every route here is an admin's: the app registers this plugin in an admin scope (src/server/access.ts), whose hook answers 401 without a user and 403 for anyone else, before any validation. */
+const ADMIN = { access: 'admin' } as const;
 const ok = { type: 'object', additionalProperties: true } as const;
 const gameParams = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 const nameBody = (extra: Record<string, unknown> = {}, required: string[] = []) =>
@@ -29,11 +32,6 @@ const nameBody = (extra: Record<string, unknown> = {}, required: string[] = []) 
 export default async function adminRoutes(app: FastifyInstance) {
   const { db, config } = app.deps;
 
-  // Every route here is an admin's: 401 without a user, 403 for anyone else, before any validation.
-  app.addHook('preValidation', async (request) => {
-    if (request.url.startsWith('/api/admin/') || request.url === '/api/admin') requireAdmin(request);
-  });
-
   const gameOr404 = async (game: string) => {
     if (!(await loadGames()).has(game)) throw notFound(`no game "${game}"`);
     return game;
@@ -42,6 +40,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   app.get<{ Querystring: { q?: string; limit: number } }>(
     '/api/admin/users',
     {
+      config: ADMIN,
       schema: {
         tags: TAGS,
         summary: 'Users whose name contains q, with their players and whether they are admins or disabled',
@@ -55,7 +54,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   for (const [verb, disabled] of [['disable', true], ['enable', false]] as const) {
     app.post<{ Params: { id: number } }>(
       `/api/admin/users/:id/${verb}`,
-      { schema: { tags: TAGS, summary: disabled ? 'Disable a user: no log-in, no submission; their players leave ranked play and the leaderboard (matches stay)' : 'Enable a disabled user again', params: idParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
+      { config: ADMIN, schema: { tags: TAGS, summary: disabled ? 'Disable a user: no log-in, no submission; their players leave ranked play and the leaderboard (matches stay)' : 'Enable a disabled user again', params: idParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
       async (request) => {
         const u = await setUserDisabled(db, requireAdmin(request).id, request.params.id, disabled);
         return { id: u.id, username: u.username, disabledAt: u.disabledAt };
@@ -63,7 +62,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     );
     app.post<{ Params: { id: number } }>(
       `/api/admin/submissions/:id/${verb}`,
-      { schema: { tags: TAGS, summary: disabled ? 'Disable a submission: it leaves the ranked pool and plays no challenge' : 'Enable a disabled submission again', params: idParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
+      { config: ADMIN, schema: { tags: TAGS, summary: disabled ? 'Disable a submission: it leaves the ranked pool and plays no challenge' : 'Enable a disabled submission again', params: idParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
       async (request) => {
         const s = await setSubmissionDisabled(db, requireAdmin(request).id, request.params.id, disabled);
         return { id: s.id, disabledAt: s.disabledAt };
@@ -74,6 +73,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   app.post<{ Params: { id: number } }>(
     '/api/admin/submissions/:id/rejudge',
     {
+      config: ADMIN,
       schema: {
         tags: TAGS,
         summary: 'Rejudge a rejected submission: the same source as a new version of its name, through the whole gate again (a qualified one is refused)',
@@ -91,13 +91,14 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   app.post<{ Body: { game: string; name: string } }>(
     '/api/admin/names/release',
-    { schema: { tags: TAGS, summary: 'Release a name that never qualified: free for anyone; its submissions stay on record', body: nameBody(), response: { 200: ok, ...refusals(400, 401, 403, 404, 409) } } },
+    { config: ADMIN, schema: { tags: TAGS, summary: 'Release a name that never qualified: free for anyone; its submissions stay on record', body: nameBody(), response: { 200: ok, ...refusals(400, 401, 403, 404, 409) } } },
     async (request) => releaseName(db, requireAdmin(request).id, request.body.game, request.body.name),
   );
 
   app.post<{ Body: { game: string; name: string; newName: string } }>(
     '/api/admin/names/rename',
     {
+      config: ADMIN,
       schema: {
         tags: TAGS,
         summary: 'Rename a player (checked as a new name); past matches keep the name they were played under',
@@ -110,7 +111,7 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { game: string } }>(
     '/api/admin/games/:game',
-    { schema: { tags: TAGS, summary: "A game's admin settings: the submission deadline and the private Dummy (never its source)", params: gameParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
+    { config: ADMIN, schema: { tags: TAGS, summary: "A game's admin settings: the submission deadline and the private Dummy (never its source)", params: gameParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
     async (request) => {
       const game = await gameOr404(request.params.game);
       return { game, submissionDeadline: await submissionDeadline(db, game), privateDummy: await privateDummyInfo(db, game) };
@@ -120,6 +121,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   app.put<{ Params: { game: string }; Body: { deadline: string | null } }>(
     '/api/admin/games/:game/deadline',
     {
+      config: ADMIN,
       schema: {
         tags: TAGS,
         summary: 'Set (ISO date-time) or clear (null) the submission deadline of a game',
@@ -137,7 +139,7 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   app.post<{ Params: { game: string } }>(
     '/api/admin/games/:game/ratings/reset',
-    { schema: { tags: TAGS, summary: "Reset a game's ratings: every player back to the start, the rating history cleared (matches stay)", params: gameParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
+    { config: ADMIN, schema: { tags: TAGS, summary: "Reset a game's ratings: every player back to the start, the rating history cleared (matches stay)", params: gameParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
     async (request) => resetRatings(db, requireAdmin(request).id, await gameOr404(request.params.game)),
   );
 
@@ -155,6 +157,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   app.put<{ Params: { game: string } }>(
     '/api/admin/games/:game/dummy',
     {
+      config: ADMIN,
       schema: {
         tags: TAGS,
         summary: "Install the game's private Dummy (multipart file, or JSON {source}): compile check and self-play first; the gate and every Dummy seat then play it",
@@ -172,7 +175,7 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   app.delete<{ Params: { game: string } }>(
     '/api/admin/games/:game/dummy',
-    { schema: { tags: TAGS, summary: "Remove the game's private Dummy: the shipped one plays again", params: gameParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
+    { config: ADMIN, schema: { tags: TAGS, summary: "Remove the game's private Dummy: the shipped one plays again", params: gameParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
     async (request) => {
       const game = await gameOr404(request.params.game);
       await removePrivateDummy(db, requireAdmin(request).id, game);
@@ -182,7 +185,7 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   app.get(
     '/api/admin/queue',
-    { schema: { tags: TAGS, summary: "The queue and the workers' health: the /queue overview and /health in one answer", response: { 200: ok, ...refusals(401, 403) } } },
+    { config: ADMIN, schema: { tags: TAGS, summary: "The queue and the workers' health: the /queue overview and /health in one answer", response: { 200: ok, ...refusals(401, 403) } } },
     async () => {
       const [queue, health] = await Promise.all([queueOverview(app.deps), readHealth(app.deps)]);
       return { health, queue };
@@ -192,6 +195,7 @@ export default async function adminRoutes(app: FastifyInstance) {
   app.get<{ Querystring: { limit: number; offset: number; targetType?: string; targetId?: string } }>(
     '/api/admin/audit',
     {
+      config: ADMIN,
       schema: {
         tags: TAGS,
         summary: 'The audit: every admin action (who, what, to what, when), newest first',
@@ -204,7 +208,7 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { game: string } }>(
     '/api/admin/exports/:game/leaderboard.csv',
-    { schema: { tags: TAGS, summary: "A game's whole leaderboard as CSV", params: gameParams, response: refusals(400, 401, 403, 404) } },
+    { config: ADMIN, schema: { tags: TAGS, summary: "A game's whole leaderboard as CSV", params: gameParams, response: refusals(400, 401, 403, 404) } },
     async (request, reply) => {
       const game = await gameOr404(request.params.game);
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${game}-leaderboard.csv"`).header('cache-control', 'private, no-store').send(await leaderboardCsv(db, game));
@@ -213,7 +217,7 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   app.get(
     '/api/admin/exports/qualified.csv',
-    { schema: { tags: TAGS, summary: 'Every qualified player per user (user, e-mail, game, player, version, when) as CSV', response: refusals(401, 403) } },
+    { config: ADMIN, schema: { tags: TAGS, summary: 'Every qualified player per user (user, e-mail, game, player, version, when) as CSV', response: refusals(401, 403) } },
     async (_request, reply) =>
       reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="qualified-players.csv"').header('cache-control', 'private, no-store').send(await qualifiedCsv(db)),
   );

@@ -16,6 +16,7 @@ export default async function challengeRoutes(app: FastifyInstance) {
   app.post<{ Body: Body }>(
     '/api/challenges',
     {
+      config: { access: 'user' },
       schema: {
         tags: ['matches'],
         summary: 'Challenge: one of my submissions (past self-play) against up to three qualified players or built-ins, unrated; empty seats are Dummies',

@@ -21,7 +21,7 @@ export default async function gameRoutes(app: FastifyInstance) {
     return game;
   }
 
-  app.get('/api/games', { schema: { tags: ['games'], summary: 'The games this judge runs', response: { 200: gamesSchema } } }, async () => {
+  app.get('/api/games', { config: { access: 'public' }, schema: { tags: ['games'], summary: 'The games this judge runs', response: { 200: gamesSchema } } }, async () => {
     const games = await loadGames();
     const counts = await db.playerName.groupBy({ by: ['game'], where: { locked: true }, _count: { _all: true } });
     const qualified = new Map(counts.map((c) => [c.game, c._count._all]));
@@ -39,6 +39,7 @@ export default async function gameRoutes(app: FastifyInstance) {
   app.get<{ Params: { game: string }; Querystring: { limit: number; offset: number } }>(
     '/api/games/:game/leaderboard',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['games'],
         summary: 'Qualified players by rating (OpenSkill ordinal = mu - 3 sigma)',
@@ -58,6 +59,7 @@ export default async function gameRoutes(app: FastifyInstance) {
   app.get<{ Params: { name: string }; Querystring: { game?: string; matches: number } }>(
     '/api/players/:name',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['games'],
         summary: 'A player name: per game, its versions, rating history and recent matches',

@@ -15,6 +15,7 @@ export default async function matchRoutes(app: FastifyInstance) {
   app.get<{ Querystring: Omit<ListQuery, 'requestedBy'> & { mine?: 0 | 1 } }>(
     '/api/matches',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['matches'],
         summary: 'Matches, newest first; filter by game, player, kind, status, submission; mine=1: the challenges I asked for',
@@ -43,7 +44,7 @@ export default async function matchRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/matches/:id',
-    { schema: { tags: ['matches'], summary: 'One match: players, scores, ranks, CPU, freezes, replay link', params: idParams, response: { 200: matchSchema, ...refusals(400, 404) } } },
+    { config: { access: 'public' }, schema: { tags: ['matches'], summary: 'One match: players, scores, ranks, CPU, freezes, replay link', params: idParams, response: { 200: matchSchema, ...refusals(400, 404) } } },
     async (request) => {
       const m = await db.match.findUnique({
         where: { id: request.params.id },
@@ -61,7 +62,7 @@ export default async function matchRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/matches/:id/replay',
-    { schema: { tags: ['matches'], summary: 'The replay file (gzip JSON), as a download', params: idParams, response: refusals(400, 404, 410) } },
+    { config: { access: 'public' }, schema: { tags: ['matches'], summary: 'The replay file (gzip JSON), as a download', params: idParams, response: refusals(400, 404, 410) } },
     async (request, reply) => {
       const m = await db.match.findUnique({ where: { id: request.params.id }, select: { id: true, game: true, kind: true, status: true, replay: { select: { data: true } } } });
       if (!m) throw notFound(`no match ${request.params.id}`);
@@ -80,6 +81,7 @@ export default async function matchRoutes(app: FastifyInstance) {
   app.get<{ Params: { id: number }; Querystring: { seat?: number } }>(
     '/api/matches/:id/log',
     {
+      config: { access: 'owner' },
       schema: {
         tags: ['matches'],
         summary: "Bots' console output: only the seats you own (an admin: all)",

@@ -96,6 +96,7 @@ export default async function opsRoutes(app: FastifyInstance) {
   app.get(
     '/api/queue',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['ops'],
         summary: 'Matches waiting and running by kind, workers, throughput, gate latency, expected wait for a new submission',
@@ -105,13 +106,13 @@ export default async function opsRoutes(app: FastifyInstance) {
     async () => queueOverview(app.deps),
   );
 
-  app.get('/health', { schema: { tags: ['ops'], summary: "Database, Redis, queue depth, workers seen, the recorder's backlog (503 when a dependency is down)", response: healthResponses } }, async (_request, reply) => {
+  app.get('/health', { config: { access: 'public' }, schema: { tags: ['ops'], summary: "Database, Redis, queue depth, workers seen, the recorder's backlog (503 when a dependency is down)", response: healthResponses } }, async (_request, reply) => {
     const health = await readHealth(app.deps);
     return reply.status(health.status === 'ok' ? 200 : 503).send(health);
   });
 
   const metrics = createMetrics(app.deps);
-  app.get('/metrics', { schema: { tags: ['ops'], summary: 'Prometheus text format: counters of submissions, verdicts, matches and frozen bots, the queue, the process' } }, async (_request, reply) => {
+  app.get('/metrics', { config: { access: 'public' }, schema: { tags: ['ops'], summary: 'Prometheus text format: counters of submissions, verdicts, matches and frozen bots, the queue, the process' } }, async (_request, reply) => {
     const text = await metrics.scrape();
     return reply.header('content-type', metrics.contentType).send(text);
   });

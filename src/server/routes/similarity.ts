@@ -10,6 +10,8 @@ import { notFound } from '../errors.ts';
 import { refusals } from '../schemas.ts';
 
 const TAGS = ['admin'];
+/** Every route here is an admin's: the app registers this plugin in an admin scope (src/server/access.ts), checked before any validation. */
+const ADMIN = { access: 'admin' } as const;
 const ok = { type: 'object', additionalProperties: true } as const;
 const gameParams = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 const docKey = { type: 'string', pattern: '^[sa]:[1-9][0-9]{0,9}$' } as const;
@@ -17,14 +19,9 @@ const docKey = { type: 'string', pattern: '^[sa]:[1-9][0-9]{0,9}$' } as const;
 export default async function similarityRoutes(app: FastifyInstance) {
   const { db } = app.deps;
 
-  // Every route here is an admin's, checked before any validation.
-  app.addHook('preValidation', async (request) => {
-    if (request.url.startsWith('/api/admin/similarity')) requireAdmin(request);
-  });
-
   app.get<{ Params: { game: string } }>(
     '/api/admin/similarity/:game',
-    { schema: { tags: TAGS, summary: "A game's stored similarity report: the top pairs of documents of different owners, best first (404 before the first is computed)", params: gameParams, response: { 200: ok, ...refusals(401, 403, 404) } } },
+    { config: ADMIN, schema: { tags: TAGS, summary: "A game's stored similarity report: the top pairs of documents of different owners, best first (404 before the first is computed)", params: gameParams, response: { 200: ok, ...refusals(401, 403, 404) } } },
     async (request) => {
       const report = await readReport(db, request.params.game);
       if (!report) throw notFound(`no similarity report for ${request.params.game} yet: POST to compute one`);
@@ -35,6 +32,7 @@ export default async function similarityRoutes(app: FastifyInstance) {
   app.post<{ Params: { game: string } }>(
     '/api/admin/similarity/:game',
     {
+      config: ADMIN,
       schema: {
         tags: TAGS,
         summary: "Compute and store a game's similarity report (the latest submission of every player name and the imported previous terms, winnowed token fingerprints)",
@@ -53,6 +51,7 @@ export default async function similarityRoutes(app: FastifyInstance) {
   app.get<{ Params: { game: string }; Querystring: { a: string; b: string } }>(
     '/api/admin/similarity/:game/pair',
     {
+      config: ADMIN,
       schema: {
         tags: TAGS,
         summary: 'Two documents side by side: their sources, their score, the matching regions as line ranges of both',

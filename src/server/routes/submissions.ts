@@ -91,7 +91,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
     '/api/submissions',
     {
       bodyLimit: max * 6 + 64 * 1024,
-      config: submitRateLimit(config),
+      config: { ...submitRateLimit(config), access: 'user' },
       // readUpload and the domain check the body, with messages that say more than a schema's (an
       // unknown game lists the known ones); multipart is streamed, so there is no parsed body to
       // validate. The schema documents the body, and Swagger UI's "Try it out" sends a file with it.
@@ -163,7 +163,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/submissions/:id',
-    { schema: { tags: ['submissions'], summary: 'Status, reason, the gate step by step, and the gate matches', params: idParams, response: { 200: submissionSchema, ...refusals(400, 404) } } },
+    { config: { access: 'public' }, schema: { tags: ['submissions'], summary: 'Status, reason, the gate step by step, and the gate matches', params: idParams, response: { 200: submissionSchema, ...refusals(400, 404) } } },
     async (request) => submissionOut(request.params.id, request.user),
   );
 
@@ -189,6 +189,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
   app.get<{ Params: { id: number } }>(
     '/api/submissions/:id/events',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['submissions'],
         summary: 'Server-sent events: the current status first, then every change until the verdict',
@@ -305,7 +306,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/submissions/:id/source',
-    { schema: { tags: ['submissions'], summary: 'The source file (its owner or an admin only)', params: idParams, response: refusals(400, 401, 403, 404) } },
+    { config: { access: 'owner' }, schema: { tags: ['submissions'], summary: 'The source file (its owner or an admin only)', params: idParams, response: refusals(400, 401, 403, 404) } },
     async (request, reply) => {
       const s = await db.submission.findUnique({ where: { id: request.params.id }, select: { userId: true, source: true, filename: true } });
       if (!s) throw notFound(`no submission ${request.params.id}`);
@@ -321,6 +322,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
   app.get<{ Querystring: { limit: number; offset: number; game?: string } }>(
     '/api/me/submissions',
     {
+      config: { access: 'user' },
       schema: {
         tags: ['submissions'],
         summary: 'My submissions, newest first',

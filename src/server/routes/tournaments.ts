@@ -6,6 +6,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin, requireUser } from '../auth.ts';
+import { adminOnlyApi } from '../access.ts';
 import { badRequest } from '../errors.ts';
 import {
   createTournament,
@@ -65,13 +66,14 @@ export default async function tournamentRoutes(app: FastifyInstance) {
   const { db } = app.deps;
   const apply = (effects: TournamentEffects) => applyTournamentEffects({ db, queues: app.deps.queues, log: (msg) => app.log.warn(msg) }, effects);
 
-  app.get('/api/tournaments', { schema: { tags: ['tournaments'], summary: 'Official tournaments, newest first', response: { 200: tournamentListSchema } } }, async () => {
+  app.get('/api/tournaments', { config: { access: 'public' }, schema: { tags: ['tournaments'], summary: 'Official tournaments, newest first', response: { 200: tournamentListSchema } } }, async () => {
     return { tournaments: await listTournaments(db) };
   });
 
   app.get<{ Params: { id: number } }>(
     '/api/tournaments/:id',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['tournaments'],
         summary: 'A tournament: its rounds, groups and matches, the standings; the seed once it started',
@@ -84,7 +86,7 @@ export default async function tournamentRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/tournaments/:id/standings.csv',
-    { schema: { tags: ['tournaments'], summary: 'The standings as CSV', params: idParams, response: refusals(400, 404) } },
+    { config: { access: 'public' }, schema: { tags: ['tournaments'], summary: 'The standings as CSV', params: idParams, response: refusals(400, 404) } },
     async (request, reply) => {
       const d = await tournamentDetail(db, request.params.id);
       return reply
@@ -96,79 +98,87 @@ export default async function tournamentRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/tournaments/:id/replays.zip',
-    { schema: { tags: ['tournaments'], summary: "Every played match's replay, a manifest.json and the standings, as one zip (streamed)", params: idParams, response: refusals(400, 404) } },
+    { config: { access: 'public' }, schema: { tags: ['tournaments'], summary: "Every played match's replay, a manifest.json and the standings, as one zip (streamed)", params: idParams, response: refusals(400, 404) } },
     async (request, reply) => {
       const { name, stream } = await replayArchive(app, request.params.id);
       return reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${name}"`).send(stream);
     },
   );
 
-  app.post<{ Body: TournamentCreateBody }>(
-    '/api/tournaments',
-    {
-      schema: {
-        tags: ['tournaments'],
-        summary: 'Create a tournament (admin): game, name, entry freeze time, optional config overrides and seed',
-        body: tournamentCreateBody,
-        response: { 201: tournamentSchema, ...refusals(400, 401, 403) },
-      },
-    },
-    async (request, reply) => {
-      const admin = requireAdmin(request);
-      const t = await createTournament(db, admin.id, parseCreate(request.body));
-      return reply.status(201).send(await tournamentDetail(db, t.id));
-    },
+  // The admin's routes: an admin scope whose hook answers 401 without a user and 403 for anyone else, before any validation (src/server/access.ts).
+  await app.register(
+    adminOnlyApi(async (app) => {
+      app.post<{ Body: TournamentCreateBody }>(
+        '/api/tournaments',
+        {
+          config: { access: 'admin' },
+          schema: {
+            tags: ['tournaments'],
+            summary: 'Create a tournament (admin): game, name, entry freeze time, optional config overrides and seed',
+            body: tournamentCreateBody,
+            response: { 201: tournamentSchema, ...refusals(400, 401, 403) },
+          },
+        },
+        async (request, reply) => {
+          const admin = requireAdmin(request);
+          const t = await createTournament(db, admin.id, parseCreate(request.body));
+          return reply.status(201).send(await tournamentDetail(db, t.id));
+        },
+      );
+
+      for (const action of ['start', 'pause', 'resume'] as const) {
+        app.post<{ Params: { id: number } }>(
+          `/api/tournaments/:id/${action}`,
+          {
+            config: { access: 'admin' },
+            schema: {
+              tags: ['tournaments'],
+              summary:
+                action === 'start'
+                  ? 'Freeze the entries and draw round 1 now (admin)'
+                  : action === 'pause'
+                    ? 'Pause (admin): no new match is queued, queued ones are held back'
+                    : 'Resume a paused tournament (admin)',
+              params: idParams,
+              response: { 200: tournamentSchema, ...refusals(400, 401, 403, 404, 409) },
+            },
+          },
+          async (request) => {
+            const admin = requireAdmin(request);
+            const id = request.params.id;
+            const effects = action === 'start' ? await startNow(db, admin.id, id) : action === 'pause' ? await pauseTournament(db, admin.id, id) : await resumeTournament(db, admin.id, id);
+            await apply(effects);
+            return tournamentDetail(db, id);
+          },
+        );
+      }
+
+      app.post<{ Params: { id: number; matchId: number } }>(
+        '/api/tournaments/:id/matches/:matchId/rerun',
+        {
+          config: { access: 'admin' },
+          schema: {
+            tags: ['tournaments'],
+            summary: 'Play again a match the judge could not play (status failed; admin). A played match is a result: 409',
+            params: {
+              type: 'object',
+              required: ['id', 'matchId'],
+              properties: { id: idParams.properties.id, matchId: idParams.properties.id },
+            },
+            response: { 201: { type: 'object', properties: { matchId: { type: 'integer' } }, required: ['matchId'] }, ...refusals(400, 401, 403, 404, 409) },
+          },
+        },
+        async (request, reply) => {
+          const admin = requireAdmin(request);
+          const { matchId, effects } = await rerunMatch(db, admin.id, request.params.id, request.params.matchId);
+          await apply(effects);
+          return reply.status(201).send({ matchId });
+        },
+      );
+    }),
   );
 
-  for (const action of ['start', 'pause', 'resume'] as const) {
-    app.post<{ Params: { id: number } }>(
-      `/api/tournaments/:id/${action}`,
-      {
-        schema: {
-          tags: ['tournaments'],
-          summary:
-            action === 'start'
-              ? 'Freeze the entries and draw round 1 now (admin)'
-              : action === 'pause'
-                ? 'Pause (admin): no new match is queued, queued ones are held back'
-                : 'Resume a paused tournament (admin)',
-          params: idParams,
-          response: { 200: tournamentSchema, ...refusals(400, 401, 403, 404, 409) },
-        },
-      },
-      async (request) => {
-        const admin = requireAdmin(request);
-        const id = request.params.id;
-        const effects = action === 'start' ? await startNow(db, admin.id, id) : action === 'pause' ? await pauseTournament(db, admin.id, id) : await resumeTournament(db, admin.id, id);
-        await apply(effects);
-        return tournamentDetail(db, id);
-      },
-    );
-  }
-
-  app.post<{ Params: { id: number; matchId: number } }>(
-    '/api/tournaments/:id/matches/:matchId/rerun',
-    {
-      schema: {
-        tags: ['tournaments'],
-        summary: 'Play again a match the judge could not play (status failed; admin). A played match is a result: 409',
-        params: {
-          type: 'object',
-          required: ['id', 'matchId'],
-          properties: { id: idParams.properties.id, matchId: idParams.properties.id },
-        },
-        response: { 201: { type: 'object', properties: { matchId: { type: 'integer' } }, required: ['matchId'] }, ...refusals(400, 401, 403, 404, 409) },
-      },
-    },
-    async (request, reply) => {
-      const admin = requireAdmin(request);
-      const { matchId, effects } = await rerunMatch(db, admin.id, request.params.id, request.params.matchId);
-      await apply(effects);
-      return reply.status(201).send({ matchId });
-    },
-  );
-
-  app.get('/api/representatives', { schema: { tags: ['tournaments'], summary: 'My representative per game, and the players I may pick', response: { 200: representativesSchema, ...refusals(401) } } }, async (request) => {
+  app.get('/api/representatives', { config: { access: 'user' }, schema: { tags: ['tournaments'], summary: 'My representative per game, and the players I may pick', response: { 200: representativesSchema, ...refusals(401) } } }, async (request) => {
     const me = requireUser(request);
     return { representatives: await listRepresentatives(db, me.id) };
   });
@@ -176,6 +186,7 @@ export default async function tournamentRoutes(app: FastifyInstance) {
   app.put<{ Params: { game: string }; Body: { player: string } }>(
     '/api/representatives/:game',
     {
+      config: { access: 'user' },
       schema: {
         tags: ['tournaments'],
         summary: 'Pick the qualified player that represents me in a game (closed from a tournament’s freeze to its finish: 409)',

@@ -102,7 +102,8 @@ export function registerLanguage(app: FastifyInstance) {
 
 /** The current URL with ?lang= set to lang (for the language switch). */
 export function urlWithLang(request: FastifyRequest, lang: Lang): string {
-  const u = new URL(request.url, 'http://x');
+  // Leading slashes collapsed: "//" alone is no URL, and "//host/x" is this site's path, not another host.
+  const u = new URL(request.url.replace(/^\/+/, '/'), 'http://x');
   u.searchParams.set(LANG_COOKIE, lang);
   return u.pathname + u.search;
 }

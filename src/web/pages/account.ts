@@ -84,13 +84,13 @@ ${errorSummary(view.errors, { label: t('account.label') })}
     return sendPage(reply, { title: t('account.title'), user: request.user, nav: '/account', body }, status);
   }
 
-  app.get('/account', async (request, reply) => {
+  app.get('/account', { config: { access: 'user' } }, async (request, reply) => {
     const me = pageUser(request, reply);
     if (!me) return reply;
     return sendAccount(request, reply, me);
   });
 
-  app.post<{ Body: Record<string, string | undefined> }>('/account/tokens', async (request, reply) => {
+  app.post<{ Body: Record<string, string | undefined> }>('/account/tokens', { config: { access: 'user' } }, async (request, reply) => {
     const me = pageUser(request, reply, '/account');
     if (!me) return reply;
     const label = typeof request.body?.label === 'string' ? request.body.label.trim() : '';
@@ -102,7 +102,7 @@ ${errorSummary(view.errors, { label: t('account.label') })}
     return sendAccount(request, reply, me, { created: { token, label: label || null } }, 201);
   });
 
-  app.post<{ Params: { id: number } }>('/account/tokens/:id/revoke', { schema: { params: idParams } }, async (request, reply) => {
+  app.post<{ Params: { id: number } }>('/account/tokens/:id/revoke', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
     const me = pageUser(request, reply, '/account');
     if (!me) return reply;
     await revokeApiToken(db, me.id, request.params.id);

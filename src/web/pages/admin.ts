@@ -52,7 +52,7 @@ export default async function adminPages(app: FastifyInstance) {
 
   app.get<{ Querystring: { done?: string } }>(
     '/admin',
-    { schema: { hide: true, querystring: { type: 'object', properties: { done: { type: 'string', maxLength: 400 } } } } },
+    { config: { access: 'admin' }, schema: { hide: true, querystring: { type: 'object', properties: { done: { type: 'string', maxLength: 400 } } } } },
     async (request, reply) => {
       if (!adminOf(request, reply)) return reply;
       const games = [...(await loadGames()).values()];
@@ -124,7 +124,7 @@ ${auditTable(audit.rows)}
 
   app.get<{ Querystring: { q?: string; done?: string } }>(
     '/admin/users',
-    { schema: { hide: true, querystring: { type: 'object', properties: { q: { type: 'string', maxLength: 64 }, done: { type: 'string', maxLength: 400 } } } } },
+    { config: { access: 'admin' }, schema: { hide: true, querystring: { type: 'object', properties: { q: { type: 'string', maxLength: 64 }, done: { type: 'string', maxLength: 400 } } } } },
     async (request, reply) => {
       if (!adminOf(request, reply)) return reply;
       const q = request.query.q?.trim() ?? '';
@@ -150,7 +150,7 @@ ${noticeOf(request.query)}
 
   app.get<{ Querystring: { page: number } }>(
     '/admin/audit',
-    { schema: { hide: true, querystring: { type: 'object', additionalProperties: false, properties: { page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 } } } } },
+    { config: { access: 'admin' }, schema: { hide: true, querystring: { type: 'object', additionalProperties: false, properties: { page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 } } } } },
     async (request, reply) => {
       if (!adminOf(request, reply)) return reply;
       const per = 100;
@@ -178,7 +178,7 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
 
   /** A form action for admins only: the handler gets the admin and the form's fields. */
   const action = (path: string, handler: (me: AuthUser, b: FormBody, reply: FastifyReply, request: FastifyRequest) => Promise<unknown>) =>
-    app.post<{ Body: FormBody }>(path, async (request, reply) => {
+    app.post<{ Body: FormBody }>(path, { config: { access: 'admin' } }, async (request, reply) => {
       const me = adminOf(request, reply);
       if (!me) return reply;
       return handler(me, request.body ?? {}, reply, request);
@@ -236,7 +236,7 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     return back(reply, t('adminDone.ratingsReset', str(b.game), r.players, r.historyRowsCleared));
   });
 
-  app.post('/admin/actions/dummy', async (request, reply) => {
+  app.post('/admin/actions/dummy', { config: { access: 'admin' } }, async (request, reply) => {
     const me = adminOf(request, reply);
     if (!me) return reply;
     if (!request.isMultipart()) throw badRequest(t('adminErr.withFile'));

@@ -106,14 +106,14 @@ export default async function authPages(app: FastifyInstance) {
     return sendPage(reply, { title: kind === 'signup' ? t('auth.signUp') : t('auth.logIn'), user: request.user, nav: `/${kind}`, body: html`${already}${authForm(kind, values, errors, config)}` }, status);
   }
 
-  app.get<{ Querystring: { next?: string } }>('/signup', async (request, reply) =>
+  app.get<{ Querystring: { next?: string } }>('/signup', { config: { access: 'public' } }, async (request, reply) =>
     sendAuthPage(request, reply, 'signup', { username: '', next: safeNext(request.query.next, '/submit') }),
   );
-  app.get<{ Querystring: { next?: string } }>('/login', async (request, reply) =>
+  app.get<{ Querystring: { next?: string } }>('/login', { config: { access: 'public' } }, async (request, reply) =>
     sendAuthPage(request, reply, 'login', { username: '', next: safeNext(request.query.next) }),
   );
 
-  app.post<{ Body: FormBody }>('/signup', async (request, reply) => {
+  app.post<{ Body: FormBody }>('/signup', { config: { access: 'public' } }, async (request, reply) => {
     const body = request.body ?? {};
     const username = str(body.username).trim();
     const password = str(body.password);
@@ -142,7 +142,7 @@ export default async function authPages(app: FastifyInstance) {
     return sendAuthPage(request, reply, 'signup', { username, next, email }, errors, 400);
   });
 
-  app.post<{ Body: FormBody }>('/login', async (request, reply) => {
+  app.post<{ Body: FormBody }>('/login', { config: { access: 'public' } }, async (request, reply) => {
     const body = request.body ?? {};
     const username = str(body.username).trim();
     const password = str(body.password);
@@ -166,7 +166,7 @@ export default async function authPages(app: FastifyInstance) {
     }
   });
 
-  app.post('/logout', async (request, reply) => {
+  app.post('/logout', { config: { access: 'public' } }, async (request, reply) => {
     await closeSession(db, request, reply);
     return reply.redirect('/', 303);
   });

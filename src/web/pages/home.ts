@@ -199,7 +199,7 @@ function statementHtml(path: string): Promise<Html> {
 export default async function homePages(app: FastifyInstance) {
   const { db } = app.deps;
 
-  app.get('/', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
     const games = await loadGames();
     const qualified = await qualifiedCounts(app);
     // Every game's boxes at once; the latest matches need no total count.
@@ -237,6 +237,7 @@ ${howItWorks()}`,
   app.get<{ Params: { game: string }; Querystring: { statement?: string } }>(
     '/games/:game',
     {
+      config: { access: 'public' },
       schema: {
         hide: true,
         params: GAME_PARAMS,
@@ -299,7 +300,7 @@ ${latest.length ? html`${matchesTable(latest, games, 'latest-matches-table')}<p>
     },
   );
 
-  app.get<{ Params: { game: string } }>('/games/:game/starter-kit.zip', { schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
+  app.get<{ Params: { game: string } }>('/games/:game/starter-kit.zip', { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
     const game = await gameOr404(request.params.game);
     let kit = kits.get(game.id);
     if (!kit) {

@@ -48,6 +48,7 @@ export default async function leaderboardPages(app: FastifyInstance) {
   app.get<{ Params: { game: string }; Querystring: { page: number } }>(
     '/games/:game/leaderboard',
     {
+      config: { access: 'public' },
       schema: {
         hide: true,
         params: { type: 'object', required: ['game'], properties: { game: GAME_ID } },
@@ -76,6 +77,7 @@ ${pager({ page, pages, href: (p) => `/games/${game.id}/leaderboard${p > 1 ? `?pa
   app.get<{ Params: { name: string }; Querystring: { game?: string } }>(
     '/players/:name',
     {
+      config: { access: 'public' },
       schema: {
         hide: true,
         params: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 64 } } },
@@ -160,7 +162,7 @@ ${sections}`,
 export async function challengePages(app: FastifyInstance) {
   app.post<{ Params: { name: string }; Body: Record<string, string | undefined> }>(
     '/players/:name/challenge',
-    { schema: { hide: true, params: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 64 } } } } },
+    { config: { access: 'user' }, schema: { hide: true, params: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 64 } } } } },
     async (request, reply) => {
       if (!request.user) return reply.redirect(`/login?next=${encodeURIComponent(`/players/${request.params.name}`)}`, 303);
       const b = request.body ?? {};

@@ -170,7 +170,7 @@ const FILENAME = '^[^/\\\\\\u0000-\\u001f]{1,128}$';
 export default async function playPages(app: FastifyInstance) {
   const { config } = app.deps;
 
-  app.get('/play', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/play', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
     const games = [...(await loadGames()).values()];
     return sendPage(reply, {
       title: t('play.pickerTitle'),
@@ -184,7 +184,7 @@ export default async function playPages(app: FastifyInstance) {
     });
   });
 
-  app.get<{ Params: { game: string } }>('/games/:game/play', { schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
+  app.get<{ Params: { game: string } }>('/games/:game/play', { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
     const game = await gameOr404(request.params.game);
     return sendPage(reply, {
       title: t('play.title', game.title),
@@ -201,7 +201,7 @@ export default async function playPages(app: FastifyInstance) {
   // /assets/play/worker.js: the bots' worker; /assets/play/<game>.js: a game's page script.
   app.get<{ Params: { file: string } }>(
     '/assets/play/:file',
-    { schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.js$', maxLength: 64 } } } } },
+    { config: { access: 'public' }, schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.js$', maxLength: 64 } } } } },
     async (request, reply) => {
       const name = request.params.file.replace(/\.js$/, '');
       if (name === 'worker') return sendScript(request, reply, await workerBundle(), WORKER_POLICY);
@@ -218,7 +218,7 @@ export async function playApiRoutes(app: FastifyInstance) {
   const { config } = app.deps;
 
 
-  app.get<{ Params: { game: string } }>('/api/play/:game/prelude.js', { schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
+  app.get<{ Params: { game: string } }>('/api/play/:game/prelude.js', { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
     const game = await gameOr404(request.params.game);
     const prelude = await buildPrelude(game);
     // Text the page hands to its workers, never run as the page's own script.
@@ -228,6 +228,7 @@ export async function playApiRoutes(app: FastifyInstance) {
   app.get<{ Params: { game: string; name: string } }>(
     '/api/play/:game/builtins/:name',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['play'],
         summary: 'A built-in player, compiled for the play page',
@@ -248,6 +249,7 @@ export async function playApiRoutes(app: FastifyInstance) {
     '/api/play/compile',
     {
       config: {
+        access: 'public',
         rateLimit: { max: 60, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => (req.user ? `play:user:${req.user.id}` : `play:ip:${req.ip}`) },
       },
       schema: {

@@ -23,7 +23,7 @@ function explanation(text: string): string {
 }
 
 export default async function queuePages(app: FastifyInstance) {
-  app.get('/queue', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/queue', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
     const q = await queueOverview(app.deps);
     const max = Math.max(1, ...q.throughput.perMinute);
     return sendPage(reply, {

@@ -61,7 +61,7 @@ export default async function similarityPages(app: FastifyInstance) {
     html`<form method="post" action="/admin/actions/similarity" class="inline"><input type="hidden" name="game" value="${game}"><button type="submit">${label}</button></form>`;
   const doneQuery = { type: 'object', properties: { done: { type: 'string', maxLength: 400 } } } as const;
 
-  app.get<{ Querystring: { done?: string } }>('/admin/similarity', { schema: { hide: true, querystring: doneQuery } }, async (request, reply) => {
+  app.get<{ Querystring: { done?: string } }>('/admin/similarity', { config: { access: 'admin' }, schema: { hide: true, querystring: doneQuery } }, async (request, reply) => {
     if (!adminOf(request, reply)) return reply;
     const games = [...(await loadGames()).values()];
     const rows = await Promise.all(games.map(async (g) => ({ game: g, report: await readReport(db, g.id), terms: await archiveTerms(db, g.id) })));
@@ -87,7 +87,7 @@ ${noticeOf(request.query)}
 
   app.get<{ Params: { game: string }; Querystring: { done?: string } }>(
     '/admin/similarity/:game',
-    { schema: { hide: true, params: { type: 'object', properties: { game: { type: 'string', maxLength: 64 } } }, querystring: doneQuery } },
+    { config: { access: 'admin' }, schema: { hide: true, params: { type: 'object', properties: { game: { type: 'string', maxLength: 64 } } }, querystring: doneQuery } },
     async (request, reply) => {
       if (!adminOf(request, reply)) return reply;
       const game = await gameOf(request.params.game);
@@ -121,7 +121,7 @@ ${
 
   app.get<{ Params: { game: string }; Querystring: { a?: string; b?: string } }>(
     '/admin/similarity/:game/pair',
-    { schema: { hide: true, params: { type: 'object', properties: { game: { type: 'string', maxLength: 64 } } }, querystring: { type: 'object', properties: { a: { type: 'string', maxLength: 16 }, b: { type: 'string', maxLength: 16 } } } } },
+    { config: { access: 'admin' }, schema: { hide: true, params: { type: 'object', properties: { game: { type: 'string', maxLength: 64 } } }, querystring: { type: 'object', properties: { a: { type: 'string', maxLength: 16 }, b: { type: 'string', maxLength: 16 } } } } },
     async (request, reply) => {
       if (!adminOf(request, reply)) return reply;
       const game = await gameOf(request.params.game);
@@ -148,7 +148,7 @@ ${
     },
   );
 
-  app.post<{ Body: Record<string, string | undefined> }>('/admin/actions/similarity', async (request, reply) => {
+  app.post<{ Body: Record<string, string | undefined> }>('/admin/actions/similarity', { config: { access: 'admin' } }, async (request, reply) => {
     const me = adminOf(request, reply);
     if (!me) return reply;
     const id = typeof request.body?.game === 'string' ? request.body.game : '';

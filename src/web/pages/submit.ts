@@ -67,12 +67,12 @@ ${errorSummary(errors, labels())}
     return sendPage(reply, { title: t('submit.title'), user: request.user, nav: '/submit', body, scripts: ['submit'] }, status);
   }
 
-  app.get<{ Querystring: { game?: string } }>('/submit', async (request, reply) => {
+  app.get<{ Querystring: { game?: string } }>('/submit', { config: { access: 'user' } }, async (request, reply) => {
     if (!pageUser(request, reply)) return reply;
     return sendForm(request, reply, { game: typeof request.query.game === 'string' ? request.query.game : '' });
   });
 
-  app.post('/submit', { bodyLimit: max * 6 + 64 * 1024, config: submitRateLimit(config) }, async (request, reply) => {
+  app.post('/submit', { bodyLimit: max * 6 + 64 * 1024, config: { ...submitRateLimit(config), access: 'user' } }, async (request, reply) => {
     const me = pageUser(request, reply, '/submit');
     if (!me) return reply;
     let game = '';

@@ -31,6 +31,7 @@ import { formatTime } from './submissions.ts';
 import { t as tr, th, word } from '../i18n/index.ts';
 import { localizeRefusal } from '../i18n/refusals.ts';
 import { escapeHtml } from '../html.ts';
+import { adminOnlyPages } from '../../server/access.ts';
 
 /** Seconds between reloads of a tournament's page while it runs. */
 export const REFRESH_SECONDS = 5;
@@ -117,7 +118,7 @@ export default async function tournamentPages(app: FastifyInstance) {
   const { db } = app.deps;
   const apply = (effects: TournamentEffects) => applyTournamentEffects({ db, queues: app.deps.queues, log: (msg) => app.log.warn(msg) }, effects);
 
-  app.get('/tournaments', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/tournaments', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
     const list = await listTournaments(db);
     const body = html`<h1>${tr('tour.title')}</h1>
 <p>${th('tour.intro_html')}</p>
@@ -134,7 +135,7 @@ ${
     return sendPage(reply, { title: tr('tour.title'), user: request.user, nav: '/tournaments', body });
   });
 
-  app.get<{ Params: { id: number } }>('/tournaments/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {
+  app.get<{ Params: { id: number } }>('/tournaments/:id', { config: { access: 'public' }, schema: { hide: true, params: idParams } }, async (request, reply) => {
     const d = await tournamentDetail(db, request.params.id);
     return sendPage(reply, {
       title: d.name,
@@ -175,13 +176,13 @@ ${select({ name: 'player', label: tr('rep.playerFor', r.game), options: r.player
     return sendPage(reply, { title: tr('rep.title'), user: request.user, nav: '/account', body }, status);
   }
 
-  app.get('/account/representatives', async (request, reply) => {
+  app.get('/account/representatives', { config: { access: 'user' } }, async (request, reply) => {
     const me = pageUser(request, reply);
     if (!me) return reply;
     return sendRepresentatives(request, reply, me);
   });
 
-  app.post<{ Body: Form }>('/account/representatives', async (request, reply) => {
+  app.post<{ Body: Form }>('/account/representatives', { config: { access: 'user' } }, async (request, reply) => {
     const me = pageUser(request, reply, '/account/representatives');
     if (!me) return reply;
     const game = str(request.body?.game);
@@ -197,18 +198,20 @@ ${select({ name: 'player', label: tr('rep.playerFor', r.game), options: r.player
   });
 
   // ---------------------------------------------------------------- admin
+  // An admin scope: its hook sends anonymous visitors to log in and answers anyone but an admin with the 403 page (src/server/access.ts).
+  await app.register(
+    adminOnlyPages(async (app) => {
+      function pageAdmin(request: FastifyRequest, reply: FastifyReply): AuthUser | null {
+        const me = pageUser(request, reply);
+        if (me && !me.isAdmin) throw forbidden(tr('tourAdmin.only'));
+        return me;
+      }
 
-  function pageAdmin(request: FastifyRequest, reply: FastifyReply): AuthUser | null {
-    const me = pageUser(request, reply);
-    if (me && !me.isAdmin) throw forbidden(tr('tourAdmin.only'));
-    return me;
-  }
-
-  async function sendAdmin(request: FastifyRequest, reply: FastifyReply, view: { values?: Form; errors?: FieldErrors } = {}, status = 200) {
-    const games = [...(await loadGames()).values()];
-    const list = await listTournaments(db);
-    const v = view.values ?? {};
-    const body = html`<p class="breadcrumbs"><a href="/tournaments">${tr('tour.title')}</a> › ${tr('tourAdmin.manage')}</p>
+      async function sendAdmin(request: FastifyRequest, reply: FastifyReply, view: { values?: Form; errors?: FieldErrors } = {}, status = 200) {
+        const games = [...(await loadGames()).values()];
+        const list = await listTournaments(db);
+        const v = view.values ?? {};
+        const body = html`<p class="breadcrumbs"><a href="/tournaments">${tr('tour.title')}</a> › ${tr('tourAdmin.manage')}</p>
 <h1>${tr('tour.manage')}</h1>
 <div class="table-wrap"><table id="admin-tournaments">
 <thead><tr><th scope="col">${tr('tour.tournament')}</th><th scope="col">${tr('tour.game')}</th><th scope="col">${tr('tour.status')}</th><th scope="col">${tr('tour.entriesFreeze')}</th><th scope="col">${tr('tourAdmin.actions')}</th></tr></thead>
@@ -225,64 +228,66 @@ ${field({ name: 'config', label: tr('tourAdmin.settings'), value: v.config ?? ''
 ${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.seed ?? '', hint: tr('tourAdmin.seedHint'), errors: view.errors, attrs: html`min="0" max="2147483647"` })}
 <p><button type="submit">${tr('tourAdmin.create')}</button></p>
 </form>`;
-    return sendPage(reply, { title: tr('tour.manage'), user: request.user, nav: '/tournaments', body }, status);
-  }
-
-  app.get('/admin/tournaments', async (request, reply) => {
-    if (!pageAdmin(request, reply)) return reply;
-    return sendAdmin(request, reply);
-  });
-
-  app.post<{ Body: Form }>('/admin/tournaments', async (request, reply) => {
-    const me = pageAdmin(request, reply);
-    if (!me) return reply;
-    const v = request.body ?? {};
-    const errors: FieldErrors = {};
-    let config: Record<string, unknown> | null = null;
-    if (str(v.config)) {
-      try {
-        const parsed: unknown = JSON.parse(str(v.config));
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-        config = parsed as Record<string, unknown>;
-      } catch {
-        errors.config = tr('tourAdmin.notObject');
+        return sendPage(reply, { title: tr('tour.manage'), user: request.user, nav: '/tournaments', body }, status);
       }
-    }
-    const freezeAt = str(v.freezeAt) ? new Date(str(v.freezeAt)) : new Date();
-    if (Number.isNaN(freezeAt.getTime())) errors.freezeAt = tr('tourAdmin.notDate');
-    const seed = str(v.seed) ? Number(str(v.seed)) : undefined;
-    if (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff)) errors.seed = tr('tourAdmin.badSeed');
-    if (Object.keys(errors).length) return sendAdmin(request, reply, { values: v, errors }, 400);
-    try {
-      const t = await createTournament(db, me.id, { game: str(v.game), name: str(v.name), freezeAt, config, ...(seed !== undefined ? { seed } : {}) });
-      return reply.redirect(`/tournaments/${t.id}`, 303);
-    } catch (e) {
-      const refusal = asRefusal(e);
-      if (!refusal) throw e;
-      const key = (e as { code?: string }).code;
-      return sendAdmin(request, reply, { values: v, errors: { [key && ['game', 'name', 'freezeAt', 'config', 'seed'].includes(key) ? key : '']: refusal.message } }, refusal.statusCode);
-    }
-  });
 
-  for (const action of ['start', 'pause', 'resume'] as const) {
-    app.post<{ Params: { id: number } }>(`/admin/tournaments/:id/${action}`, { schema: { params: idParams } }, async (request, reply) => {
-      const me = pageAdmin(request, reply);
-      if (!me) return reply;
-      const id = request.params.id;
-      await apply(action === 'start' ? await startNow(db, me.id, id) : action === 'pause' ? await pauseTournament(db, me.id, id) : await resumeTournament(db, me.id, id));
-      return reply.redirect(`/tournaments/${id}`, 303);
-    });
-  }
+      app.get('/admin/tournaments', { config: { access: 'admin' } }, async (request, reply) => {
+        if (!pageAdmin(request, reply)) return reply;
+        return sendAdmin(request, reply);
+      });
 
-  app.post<{ Params: { id: number; matchId: number } }>(
-    '/admin/tournaments/:id/matches/:matchId/rerun',
-    { schema: { params: { type: 'object', required: ['id', 'matchId'], properties: { id: idParams.properties.id, matchId: idParams.properties.id } } } },
-    async (request, reply) => {
-      const me = pageAdmin(request, reply);
-      if (!me) return reply;
-      const { effects } = await rerunMatch(db, me.id, request.params.id, request.params.matchId);
-      await apply(effects);
-      return reply.redirect(`/tournaments/${request.params.id}`, 303);
-    },
+      app.post<{ Body: Form }>('/admin/tournaments', { config: { access: 'admin' } }, async (request, reply) => {
+        const me = pageAdmin(request, reply);
+        if (!me) return reply;
+        const v = request.body ?? {};
+        const errors: FieldErrors = {};
+        let config: Record<string, unknown> | null = null;
+        if (str(v.config)) {
+          try {
+            const parsed: unknown = JSON.parse(str(v.config));
+            if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+            config = parsed as Record<string, unknown>;
+          } catch {
+            errors.config = tr('tourAdmin.notObject');
+          }
+        }
+        const freezeAt = str(v.freezeAt) ? new Date(str(v.freezeAt)) : new Date();
+        if (Number.isNaN(freezeAt.getTime())) errors.freezeAt = tr('tourAdmin.notDate');
+        const seed = str(v.seed) ? Number(str(v.seed)) : undefined;
+        if (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff)) errors.seed = tr('tourAdmin.badSeed');
+        if (Object.keys(errors).length) return sendAdmin(request, reply, { values: v, errors }, 400);
+        try {
+          const t = await createTournament(db, me.id, { game: str(v.game), name: str(v.name), freezeAt, config, ...(seed !== undefined ? { seed } : {}) });
+          return reply.redirect(`/tournaments/${t.id}`, 303);
+        } catch (e) {
+          const refusal = asRefusal(e);
+          if (!refusal) throw e;
+          const key = (e as { code?: string }).code;
+          return sendAdmin(request, reply, { values: v, errors: { [key && ['game', 'name', 'freezeAt', 'config', 'seed'].includes(key) ? key : '']: refusal.message } }, refusal.statusCode);
+        }
+      });
+
+      for (const action of ['start', 'pause', 'resume'] as const) {
+        app.post<{ Params: { id: number } }>(`/admin/tournaments/:id/${action}`, { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
+          const me = pageAdmin(request, reply);
+          if (!me) return reply;
+          const id = request.params.id;
+          await apply(action === 'start' ? await startNow(db, me.id, id) : action === 'pause' ? await pauseTournament(db, me.id, id) : await resumeTournament(db, me.id, id));
+          return reply.redirect(`/tournaments/${id}`, 303);
+        });
+      }
+
+      app.post<{ Params: { id: number; matchId: number } }>(
+        '/admin/tournaments/:id/matches/:matchId/rerun',
+        { config: { access: 'admin' }, schema: { params: { type: 'object', required: ['id', 'matchId'], properties: { id: idParams.properties.id, matchId: idParams.properties.id } } } },
+        async (request, reply) => {
+          const me = pageAdmin(request, reply);
+          if (!me) return reply;
+          const { effects } = await rerunMatch(db, me.id, request.params.id, request.params.matchId);
+          await apply(effects);
+          return reply.redirect(`/tournaments/${request.params.id}`, 303);
+        },
+      );
+    }),
   );
 }

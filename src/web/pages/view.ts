@@ -6,7 +6,7 @@ import { sendPage } from '../layout.ts';
 import { t, th } from '../i18n/index.ts';
 
 export default async function viewPages(app: FastifyInstance) {
-  app.get('/view', { schema: { hide: true } }, async (request, reply) =>
+  app.get('/view', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) =>
     sendPage(reply, {
       title: t('view.title'),
       user: request.user,

@@ -81,6 +81,7 @@ export default async function matchPages(app: FastifyInstance) {
   app.get<{ Querystring: ListQuery }>(
     '/matches',
     {
+      config: { access: 'public' },
       schema: {
         hide: true,
         querystring: {
@@ -154,7 +155,7 @@ ${pager({ page, pages, href, label: t('matches.pages') })}`,
   );
 
 
-  app.get<{ Params: { id: number } }>('/matches/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {
+  app.get<{ Params: { id: number } }>('/matches/:id', { config: { access: 'public' }, schema: { hide: true, params: idParams } }, async (request, reply) => {
     const m = await db.match.findUnique({
       where: { id: request.params.id },
       include: {
@@ -234,6 +235,7 @@ ${out.replay ? html`<p class="hint">${th('matches.offline_html', escapeHtml(`${m
   app.get<{ Params: { id: number; seat: number } }>(
     '/matches/:id/log/:seat',
     {
+      config: { access: 'owner' },
       schema: {
         hide: true,
         params: { type: 'object', required: ['id', 'seat'], properties: { ...idParams.properties, seat: { type: 'integer', minimum: 0, maximum: 3 } } },

@@ -164,7 +164,7 @@ async function sourceExcerpt(db: Db, id: number, line: number): Promise<HtmlValu
 export default async function submissionPages(app: FastifyInstance) {
   const { db } = app.deps;
 
-  app.get<{ Params: { id: number } }>('/submissions/:id', { schema: { params: idParams } }, async (request, reply) => {
+  app.get<{ Params: { id: number } }>('/submissions/:id', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
     const me = pageUser(request, reply);
     if (!me) return reply;
     const s = await ownSubmission(db, me, request.params.id);
@@ -191,14 +191,14 @@ ${me.isAdmin ? html`<form method="post" action="/admin/actions/submission" class
     });
   });
 
-  app.get<{ Params: { id: number } }>('/submissions/:id/timeline', { schema: { params: idParams } }, async (request, reply) => {
+  app.get<{ Params: { id: number } }>('/submissions/:id/timeline', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
     const me = pageUser(request, reply, `/submissions/${request.params.id}`);
     if (!me) return reply;
     const s = await ownSubmission(db, me, request.params.id);
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send((await renderTimeline(db, s)).value);
   });
 
-  app.get<{ Params: { id: number }; Querystring: { download?: string } }>('/submissions/:id/source', { schema: { params: idParams } }, async (request, reply) => {
+  app.get<{ Params: { id: number }; Querystring: { download?: string } }>('/submissions/:id/source', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
     const me = pageUser(request, reply);
     if (!me) return reply;
     const s = await ownSubmission(db, me, request.params.id);
@@ -214,6 +214,7 @@ ${me.isAdmin ? html`<form method="post" action="/admin/actions/submission" class
   app.get<{ Querystring: { game?: string; page?: number } }>(
     '/submissions',
     {
+      config: { access: 'user' },
       schema: {
         querystring: {
           type: 'object',

@@ -127,8 +127,9 @@ test('game page: statement rendered, language switch, limits, built-in players, 
   assert.match(ca.body, /lang="ca"/);
   const wd = await page('/games/walking-dead');
   assert.equal(wd.statusCode, 200);
-  assert.doesNotMatch(wd.body, /class="lang-switch"/, 'one language: no switch');
-  assert.match(wd.body, /Regles del Joc/);
+  for (const l of ['ca', 'es']) assert.match(wd.body, new RegExp(`<a href="/games/walking-dead\\?statement=${l}" hreflang="${l}"`), 'every game is in Catalan, Spanish and English: a switch');
+  assert.match(wd.body, /<section class="statement" id="statement" [^>]*lang="en"/);
+  assert.match((await page('/games/walking-dead?statement=ca')).body, /Regles del joc/i);
   for (const [url, status, msg] of [
     ['/games/chess', 404, /There is no game &quot;chess&quot;/],
     ['/games/moria?statement=fr', 404, /not available in &quot;fr&quot;/],

@@ -1,10 +1,11 @@
-// Statement text (converted PDFs) to HTML: headings, paragraphs, lists, code, escaping.
+// Statement text to HTML (headings, paragraphs, lists, code, math, escaping), and every game's statements: Catalan, Spanish and English, Arbiter's own, with one outline.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { renderInline, renderStatement } from '../../src/web/statement.ts';
 import { loadGames } from '../../src/game-kit/registry.ts';
+import { translate } from '../../src/web/i18n/index.ts';
 
 test('numbered headings, paragraphs, lists with indented commands, code lines, fenced code', () => {
   const out = renderStatement(`Title line
@@ -121,4 +122,32 @@ test('no shipped statement shows raw TeX: every backslash command outside MathML
     }
   }
   assert.ok(formulas >= 10, `the statements' formulas are MathML (${formulas})`);
+});
+
+/** The outline of a rendered statement: its title block and each heading's level and id, in order. */
+const outline = (out: string) => [...out.matchAll(/<header class="statement-title">|<h(\d)(?: id="([^"]*)")?>/g)].map((m) => (m[1] ? `h${m[1]}#${m[2] ?? ''}` : 'title'));
+
+test("every game has Arbiter's statement in Catalan, Spanish and English, free of the original's tools, with the Catalan's outline", async (t) => {
+  const games = [...(await loadGames()).values()];
+  assert.ok(games.length >= 4);
+  for (const game of games) await t.test(game.id, () => {
+    assert.deepEqual(Object.keys(game.statements).sort(), ['ca', 'en', 'es'], `${game.id}: statement.ca.md, statement.es.md and statement.en.md`);
+    const catalan = outline(renderStatement(readFileSync(game.statements.ca!, 'utf8')).value);
+    assert.ok(catalan.filter((h) => h.startsWith('h')).length >= 3, `${game.id}/ca: sections`);
+    for (const lang of ['ca', 'es', 'en']) {
+      const source = readFileSync(game.statements[lang]!, 'utf8');
+      // Jutge.org's page, the original's build (make, ./Game) and its api.pdf: tools Arbiter does not have.
+      for (const word of [/Jutge/, /Makefile/, /api\.pdf/, /\.\/Game\b/]) assert.doesNotMatch(source, word, `${game.id}/${lang}: ${word}`);
+      const out = renderStatement(source).value;
+      assert.doesNotMatch(out, /math-error/, `${game.id}/${lang}: TeX that does not parse`);
+      assert.deepEqual(outline(out), catalan, `${game.id}/${lang}: the same title block and sections as the Catalan`);
+    }
+  });
+});
+
+test('the fallback notice names both languages in the page\'s own language', () => {
+  assert.equal(translate('es', 'game.statementFallback', 'es', 'en'), 'Este enunciado no está disponible en español; se muestra en inglés.');
+  assert.equal(translate('ca', 'game.statementFallback', 'ca', 'es'), 'Aquest enunciat no està disponible en català; es mostra en castellà.');
+  assert.equal(translate('en', 'game.statementFallback', 'en', 'ca'), 'This statement is not available in English; it is shown in Catalan.');
+  assert.equal(translate('en', 'game.statementFallback', 'en', 'fr'), 'This statement is not available in English; it is shown in fr.', 'an unknown code as it is');
 });

@@ -74,7 +74,7 @@ export interface GameDeclaration<T extends SettingsTable, State, Order, Frame> {
    */
   readonly folder: string;
   readonly bots?: BotFiles;
-  /** Paths of the statement documents by language ('en', 'ca'), for the website. */
+  /** Paths of the statement documents by language ('en', 'ca', 'es': every game ships all three), for the website. */
   readonly statements?: Record<string, string>;
   /** The bot's view, declared once (src/game-kit/view-layout.ts): encodeView fills exactly these arrays. */
   readonly view: Readonly<Record<string, ArrayLayout>>;

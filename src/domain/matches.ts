@@ -12,8 +12,10 @@ export interface ListQuery {
   kind?: MatchKind;
   status?: MatchStatus;
   submission?: number;
-  /** Challenges this user asked for ("my matches"). */
+  /** Challenges this user asked for. */
   requestedBy?: number;
+  /** "My matches": every match a submission of this user's played (gate, ranked, tournament, challenge) or that they asked for. */
+  mineOf?: number;
   limit: number;
   offset: number;
   before?: number;
@@ -31,6 +33,11 @@ async function queryMatches(db: Db, q: ListQuery, countTotal: boolean) {
   if (q.status) conds.push(Prisma.sql`m."status"::text = ${q.status}`);
   if (q.submission) conds.push(Prisma.sql`m."submissionId" = ${q.submission}`);
   if (q.requestedBy) conds.push(Prisma.sql`m."requestedById" = ${q.requestedBy}`);
+  if (q.mineOf) {
+    conds.push(
+      Prisma.sql`(m."requestedById" = ${q.mineOf} OR m."id" IN (SELECT x."matchId" FROM "Participant" x JOIN "Submission" s ON s."id" = x."submissionId" WHERE s."userId" = ${q.mineOf}))`,
+    );
+  }
   if (q.before) conds.push(Prisma.sql`m."id" < ${q.before}`);
   if (q.player) {
     // Resolve the name first (indexed lookups), then filter participants by id or built-in name.

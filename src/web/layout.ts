@@ -30,7 +30,7 @@ const NAV: { href: string; label: MessageKey; auth?: boolean; admin?: boolean }[
   { href: '/play', label: 'nav.play' },
   { href: '/submit', label: 'nav.submit', auth: true },
   { href: '/submissions', label: 'nav.mySubmissions', auth: true },
-  { href: '/matches?kind=challenge&mine=1', label: 'nav.myChallenges', auth: true },
+  { href: '/matches?mine=1', label: 'nav.myMatches', auth: true },
   { href: '/admin', label: 'nav.admin', auth: true, admin: true },
 ];
 

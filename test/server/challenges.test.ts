@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApi, registerUser, bot, type TestUser } from './setup.ts';
+import { startTestApi, registerUser, bot, insertMatch, type TestUser } from './setup.ts';
 
 const api = await startTestApi({ CHALLENGES_PER_HOUR: '4' });
 const { app, db } = api;
@@ -98,16 +98,42 @@ test('the hourly limit: past CHALLENGES_PER_HOUR, 429 with Retry-After and when 
   assert.equal((await challenge(bob, { submissionId: rival.submissionId, opponents: ['AnaBot'] })).statusCode, 201);
 });
 
-test('my challenges: /api/matches?mine=1 and /matches?kind=challenge&mine=1 list only the ones I asked for', async () => {
-  const mine = await app.inject({ url: '/api/matches?kind=challenge&mine=1', headers: bob.auth });
+test('my matches: /api/matches?mine=1 and /matches?mine=1 list every match my submissions played (gate, ranked, tournament, challenge) and the challenges I asked for, nobody else\'s', async () => {
+  const dan = await registerUser(app, 'dan');
+  const danBot = await submission(dan, 'DanBot', 'qualified');
+  const seats = (who: number) => [0, 1, 2, 3].map((seat) => (seat === who ? { name: 'DanBot', playerId: danBot.playerId, submissionId: danBot.submissionId, score: 9, rank: 1 } : { name: 'Dummy', builtinName: 'Dummy', score: 1, rank: 2 }));
+  const played = [
+    await insertMatch(db, { kind: 'gate', submissionId: danBot.submissionId, seats: seats(1) }),
+    await insertMatch(db, { kind: 'ranked', seats: seats(2) }),
+    await insertMatch(db, { kind: 'tournament', seats: seats(3) }),
+  ].map((m) => m.id);
+  // A challenge someone else asked for, with DanBot among the opponents; and one Dan asked for.
+  const eve = await registerUser(app, 'eve');
+  const eveBot = await submission(eve, 'EveBot', 'qualified');
+  const against = await challenge(eve, { submissionId: eveBot.submissionId, opponents: ['DanBot'] });
+  assert.equal(against.statusCode, 201, against.body);
+  const asked = await challenge(dan, { submissionId: danBot.submissionId, opponents: ['Rival'] });
+  assert.equal(asked.statusCode, 201, asked.body);
+  const expected = [...played, against.json().matchId, asked.json().matchId].sort((a, b) => b - a);
+
+  const mine = await app.inject({ url: '/api/matches?mine=1', headers: dan.auth });
   assert.equal(mine.statusCode, 200, mine.body);
-  assert.equal(mine.json().total, 1);
-  assert.equal(mine.json().matches[0].participants[0].name, 'Rival');
+  assert.deepEqual(
+    mine.json().matches.map((m: { id: number }) => m.id),
+    expected,
+  );
+  assert.equal(mine.json().total, 5);
+  // Filters still apply: kind=challenge gives the two challenges.
+  const challenges = await app.inject({ url: '/api/matches?kind=challenge&mine=1', headers: dan.auth });
+  assert.equal(challenges.json().total, 2);
   assert.equal((await app.inject({ url: '/api/matches?mine=1' })).statusCode, 401);
-  const page = await app.inject({ url: '/matches?kind=challenge&mine=1', headers: { cookie: bob.cookie } });
+  const page = await app.inject({ url: '/matches?mine=1', headers: { cookie: dan.cookie } });
   assert.equal(page.statusCode, 200);
-  assert.match(page.body, /<h1>My challenges<\/h1>/);
-  assert.equal((page.body.match(/<tr data-match=/g) ?? []).length, 1);
+  assert.match(page.body, /<h1>My matches<\/h1>/);
+  assert.equal((page.body.match(/<tr data-match=/g) ?? []).length, 5);
+  assert.match(page.body, /href="\/matches\?mine=1"/, 'the navigation links to my matches');
+  const challengePage = await app.inject({ url: '/matches?kind=challenge&mine=1', headers: { cookie: dan.cookie } });
+  assert.match(challengePage.body, /<h1>My challenges<\/h1>/);
   // Public: everyone's challenges are in the ordinary list.
   const all = await app.inject({ url: '/api/matches?kind=challenge' });
   assert.ok(all.json().total >= 6);

@@ -12,13 +12,13 @@ import { MATCH_KINDS, MATCH_STATUSES } from '../../domain/statuses.ts';
 export default async function matchRoutes(app: FastifyInstance) {
   const { db } = app.deps;
 
-  app.get<{ Querystring: Omit<ListQuery, 'requestedBy'> & { mine?: 0 | 1 } }>(
+  app.get<{ Querystring: Omit<ListQuery, 'requestedBy' | 'mineOf'> & { mine?: 0 | 1 } }>(
     '/api/matches',
     {
       config: { access: 'public' },
       schema: {
         tags: ['matches'],
-        summary: 'Matches, newest first; filter by game, player, kind, status, submission; mine=1: the challenges I asked for',
+        summary: 'Matches, newest first; filter by game, player, kind, status, submission; mine=1: my matches (every match a submission of mine played: gate, ranked, tournament, challenge; and the challenges I asked for)',
         querystring: {
           type: 'object',
           additionalProperties: false,
@@ -30,7 +30,7 @@ export default async function matchRoutes(app: FastifyInstance) {
             submission: { type: 'integer', minimum: 1, maximum: 2147483647 },
             ...paging(200, 50),
             before: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'only matches with a smaller id (keyset paging)' },
-            mine: { type: 'integer', enum: [0, 1], description: '1: only the challenges I asked for (logged in)' },
+            mine: { type: 'integer', enum: [0, 1], description: '1: only my matches: those my submissions played and the challenges I asked for (logged in)' },
           },
         },
         response: { 200: matchListSchema, ...refusals(400, 401) },
@@ -38,7 +38,7 @@ export default async function matchRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { mine, ...q } = request.query;
-      return listMatches(db, { ...q, ...(mine === 1 ? { requestedBy: requireUser(request).id } : {}) });
+      return listMatches(db, { ...q, ...(mine === 1 ? { mineOf: requireUser(request).id } : {}) });
     },
   );
 

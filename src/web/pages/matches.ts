@@ -103,9 +103,9 @@ export default async function matchPages(app: FastifyInstance) {
       const game = request.query.game?.trim() || undefined;
       const player = request.query.player?.trim() || undefined;
       const kind = request.query.kind?.trim() || undefined;
-      // mine=1: the challenges I asked for (logged in).
+      // mine=1: my matches (every match my submissions played, and the challenges I asked for; logged in).
       const mine = request.query.mine === '1' || request.query.mine === 'true';
-      if (mine && !request.user) throw unauthorized(t('matches.loginForChallenges'));
+      if (mine && !request.user) throw unauthorized(kind === 'challenge' ? t('matches.loginForChallenges') : t('matches.loginForMine'));
       const { page } = request.query;
       if (game && !games.has(game)) throw badRequest(t('matches.unknownGame', game, [...games.keys()].join(', ')));
       if (kind && !(MATCH_KINDS as readonly string[]).includes(kind)) throw badRequest(t('matches.unknownKind', kind, MATCH_KINDS.join(', ')));
@@ -119,7 +119,7 @@ export default async function matchPages(app: FastifyInstance) {
         game,
         player,
         kind: kind as ListQueryKind,
-        ...(mine && request.user ? { requestedBy: request.user.id } : {}),
+        ...(mine && request.user ? { mineOf: request.user.id } : {}),
         limit: MATCHES_PAGE,
         offset: (page - 1) * MATCHES_PAGE,
       });
@@ -135,11 +135,12 @@ export default async function matchPages(app: FastifyInstance) {
         return `/matches${s ? `?${s}` : ''}`;
       };
       const filtered = game || player || kind || mine;
+      const title = !mine ? t('matches.title') : kind === 'challenge' ? t('matches.myChallenges') : t('matches.myMatches');
       return sendPage(reply, {
-        title: mine ? t('matches.myChallenges') : t('matches.title'),
+        title,
         user: request.user,
-        nav: mine ? '/matches?kind=challenge&mine=1' : '/matches',
-        body: html`<h1>${mine ? t('matches.myChallenges') : t('matches.title')}</h1>
+        nav: mine ? '/matches?mine=1' : '/matches',
+        body: html`<h1>${title}</h1>
 <form method="get" action="/matches" id="matches-filter" class="filters" role="search" aria-label="${t('matches.filter')}">
 ${select({ name: 'game', label: t('matches.game'), value: game ?? '', options: [{ value: '', label: t('matches.anyGame') }, ...[...games.values()].map((g) => ({ value: g.id, label: g.title }))] })}
 ${field({ name: 'player', label: t('matches.player'), type: 'search', value: player ?? '', attrs: html`maxlength="64" autocomplete="off"` })}

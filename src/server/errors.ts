@@ -24,6 +24,19 @@ export const notFound = (message: string) => new HttpError(404, message, 'not-fo
 export const conflict = (message: string, code?: string) => new HttpError(409, message, code);
 export const tooLarge = (message: string) => new HttpError(413, message, 'too-large');
 
+/**
+ * A multipart body the parser could not read (no boundary in the Content-Type,
+ * a body cut short, a part cut mid-way): the client's fault, a 400 with the
+ * code "bad-multipart"; null for any other error. The parser (busboy) throws
+ * plain Errors, told apart by their messages.
+ */
+export function multipartRefusal(err: unknown): HttpError | null {
+  if (!(err instanceof Error) || err instanceof HttpError || typeof (err as { statusCode?: unknown }).statusCode === 'number') return null;
+  if (/^Multipart: Boundary not found$/.test(err.message)) return badRequest('malformed multipart body: the Content-Type names no boundary (multipart/form-data; boundary=...)', 'bad-multipart');
+  if (/unexpected end of multipart data/i.test(err.message)) return badRequest('malformed multipart body: it ends before its closing boundary (cut short?)', 'bad-multipart');
+  return null;
+}
+
 /** The status each kind of domain refusal answers with. */
 const STATUS_OF: Record<Problem, number> = {
   invalid: 400,
@@ -92,6 +105,12 @@ export function classifyError(error: FastifyError, request: FastifyRequest): Err
     message = error.message;
     code = error.code;
     details = error.details;
+  } else if (multipartRefusal(error)) {
+    // A route that reads multipart without multipartRefusal of its own still answers 400.
+    const refusal = multipartRefusal(error)!;
+    status = refusal.statusCode;
+    message = refusal.message;
+    code = refusal.code;
   } else if (error.validation) {
     status = 400;
     const where = error.validationContext ?? 'request';

@@ -5,7 +5,7 @@
 
 import type { FastifyRequest } from 'fastify';
 import { decodeUtf8 } from '../domain/submissions.ts';
-import { tooLarge } from './errors.ts';
+import { multipartRefusal, tooLarge } from './errors.ts';
 
 export interface FileForm {
   fields: Record<string, string>;
@@ -27,7 +27,7 @@ export async function readFileForm(request: FastifyRequest, maxBytes: number): P
     }
   } catch (err) {
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(`file too large: at most ${maxBytes} bytes`);
-    throw err;
+    throw multipartRefusal(err) ?? err;
   }
   return form;
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createSubmission, decodeUtf8, parseIdempotencyKey } from '../../domain/submissions.ts';
 import { gateProgress } from '../../domain/gate-progress.ts';
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
-import { HttpError, badRequest, notFound, tooLarge } from '../errors.ts';
+import { HttpError, badRequest, multipartRefusal, notFound, tooLarge } from '../errors.ts';
 import { submitRateLimit } from '../rate-limits.ts';
 import { statusOut, FINAL_STATUSES, matchOut, matchInclude, submissionSelect } from '../../domain/serialize.ts';
 import { GATE_ORDER } from '../../domain/statuses.ts';
@@ -68,7 +68,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
         if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT') {
           throw tooLarge(code === 'FST_FILES_LIMIT' ? 'send one file only' : `file too large: at most ${max} bytes`);
         }
-        throw err;
+        throw multipartRefusal(err) ?? err;
       }
       if (source === undefined) throw badRequest('no file: send the bot source as the multipart field "file"', 'no-file');
       return { game, source, filename };

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadGames } from '../../game-kit/registry.ts';
 import { readBotHeader } from '../../../sandbox/compile.ts';
-import { asRefusal, badRequest, tooLarge } from '../../server/errors.ts';
+import { asRefusal, badRequest, multipartRefusal, tooLarge } from '../../server/errors.ts';
 import { createSubmission, decodeUtf8 } from '../../domain/submissions.ts';
 import { when } from './matches.ts';
 import { submitRateLimit } from '../../server/rate-limits.ts';
@@ -101,6 +101,7 @@ ${errorSummary(errors, labels())}
       const code = (err as { code?: string }).code;
       if (code === 'FST_REQ_FILE_TOO_LARGE') err = tooLarge(t('submit.tooLarge', max, formatBytes(max)));
       else if (code === 'FST_FILES_LIMIT') err = badRequest(t('submit.oneFile'));
+      else err = multipartRefusal(err) ?? err;
       const refused = asRefusal(err);
       if (!refused) throw err;
       errors.file = localizeRefusal(refused);

@@ -10,7 +10,7 @@ export class UnknownPlayerError extends Error {
 /** A built-in player as an ordinary seat: its source file, run like any submission. */
 export async function builtinSeat(gameId: string, name: string): Promise<MatchSeat> {
   const game = await getGame(gameId);
-  const path = game.bots.builtin[name];
+  const path = Object.hasOwn(game.bots.builtin, name) ? game.bots.builtin[name] : undefined;
   if (!path) throw new UnknownPlayerError(`${game.id} has no built-in player "${name}" (built-ins: ${Object.keys(game.bots.builtin).join(', ')})`);
   return { source: await readFile(path, 'utf8'), filename: basename(path) };
 }

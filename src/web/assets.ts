@@ -91,7 +91,7 @@ const statics = new Map<string, Asset>();
 
 function staticAsset(name: string): Asset | null {
   const ext = /\.[a-z]+$/.exec(name)?.[0] ?? '';
-  const type = STATIC_TYPES[ext];
+  const type = Object.hasOwn(STATIC_TYPES, ext) ? STATIC_TYPES[ext] : undefined;
   const file = join(staticDir, name);
   if (!type || !existsSync(file)) return null;
   const cached = statics.get(name);

@@ -28,9 +28,10 @@ import { sendPage } from './layout.ts';
 import { LANG_COOKIE, resolveLanguage, t, th, withLang } from './i18n/index.ts';
 
 export default async function webRoutes(app: FastifyInstance) {
-  // HTML forms: application/x-www-form-urlencoded, parsed into a plain object (last value wins).
+  // HTML forms: application/x-www-form-urlencoded, parsed into an object without a prototype (last value wins),
+  // so a field named "__proto__" or "constructor" is a field like any other.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
-    const out: Record<string, string> = {};
+    const out: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const [k, v] of new URLSearchParams(body as string)) out[k] = v;
     done(null, out);
   });

@@ -178,7 +178,7 @@ class CnfReader {
     let carried = 0;
     for (let p = 0; p < 4; p++) {
       const type = this.take('a goku type');
-      const kind = GOKU_TYPES[type];
+      const kind = Object.hasOwn(GOKU_TYPES, type) ? GOKU_TYPES[type] : undefined;
       if (!kind) throw new Error(`goku ${p}: unknown type "${type.slice(0, 20)}"`);
       const i = this.int('goku row');
       const j = this.int('goku column');

@@ -71,7 +71,7 @@ export function th<K extends MessageKey>(key: K, ...args: MessageArgs<K>): Html 
 /** A status or kind (queued, qualified, ranked...) as a badge shows it: translated where the catalog has it. */
 export function word(value: string): string {
   const key = `word.${value}`;
-  return key in CATALOGS.en ? t(key as MessageKey) : value;
+  return Object.hasOwn(CATALOGS.en, key) ? t(key as MessageKey) : value;
 }
 
 /** Runs fn with lang as the current language (for rendering outside a request's hooks). */

@@ -237,7 +237,8 @@ export async function playApiRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const game = await gameOr404(request.params.game);
-      const path = game.bots.builtin[request.params.name];
+      // Own names only: "constructor" or "__proto__" are no built-in (Object.prototype's are not the game's).
+      const path = Object.hasOwn(game.bots.builtin, request.params.name) ? game.bots.builtin[request.params.name] : undefined;
       if (!path) throw notFound(`${game.title} has no built-in player "${request.params.name}" (built-ins: ${builtinNames(game).join(', ')})`);
       const source = await readFile(path, 'utf8');
       const filename = basename(path);

@@ -18,7 +18,7 @@ function explanation(text: string): string {
     'No match runner is up right now: a new submission waits until one starts.': 'queue.noRunner',
     'No match has been played yet, so there is nothing to estimate from.': 'queue.noData',
   };
-  const key = fixed[text];
+  const key = Object.hasOwn(fixed, text) ? fixed[text] : undefined;
   return key ? t(key as 'queue.noQueue') : text;
 }
 

@@ -4,6 +4,13 @@
 
 import type { Db } from '../db/client.ts';
 
+/**
+ * A rating whose uncertainty σ is above this is provisional: its μ ± 3σ spans more than 24 points, and a
+ * few matches still move its rank a lot (a new player starts at σ = 25/3; four-player matches bring it
+ * under 4 in about twenty).
+ */
+export const PROVISIONAL_SIGMA = 4;
+
 export interface LeaderboardEntry {
   rank: number;
   player: string;
@@ -13,6 +20,8 @@ export interface LeaderboardEntry {
   mu: number;
   sigma: number;
   matchesPlayed: number;
+  /** σ is still above PROVISIONAL_SIGMA. */
+  provisional: boolean;
 }
 
 export async function readLeaderboard(db: Db, game: string, limit: number, offset: number): Promise<{ total: number; players: LeaderboardEntry[] }> {
@@ -38,6 +47,7 @@ export async function readLeaderboard(db: Db, game: string, limit: number, offse
       mu: r.mu,
       sigma: r.sigma,
       matchesPlayed: r.matchesPlayed,
+      provisional: r.sigma > PROVISIONAL_SIGMA,
     })),
   };
 }

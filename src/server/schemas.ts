@@ -198,7 +198,7 @@ export const leaderboardSchema = obj({
   offset: { type: 'integer' },
   players: {
     type: 'array',
-    items: obj({ rank: { type: 'integer' }, player: { type: 'string' }, owner: { type: 'string' }, rating: { type: 'number', description: 'OpenSkill ordinal, mu - 3 sigma' }, mu: { type: 'number' }, sigma: { type: 'number' }, matchesPlayed: { type: 'integer' } }),
+    items: obj({ rank: { type: 'integer' }, player: { type: 'string' }, owner: { type: 'string' }, rating: { type: 'number', description: 'OpenSkill ordinal, mu - 3 sigma' }, mu: { type: 'number', description: 'estimated skill' }, sigma: { type: 'number', description: 'its uncertainty: the skill is within mu ± 3 sigma' }, matchesPlayed: { type: 'integer' }, provisional: { type: 'boolean', description: 'sigma above 4: a few matches may still move the rank a lot' } }),
   },
 });
 

@@ -181,12 +181,20 @@ test('starter kit: a zip with the template, the Demo, player.d.ts, tsconfig.json
   assert.equal((await app.inject({ url: '/games/chess/starter-kit.zip', headers: { accept: 'text/html' } })).statusCode, 404);
 });
 
-test('leaderboard: rank, player link, owner, rating with 2 decimals, matches; two pages; bad pages 4xx', async () => {
+test('leaderboard: rank, player link, owner, rating with 2 decimals, its uncertainty (μ ± 3σ, provisional while σ > 4), matches, how ranks are computed; two pages; bad pages 4xx', async () => {
   const res = await page('/games/moria/leaderboard');
   assert.equal(res.statusCode, 200);
   assert.match(res.body, /<table id="leaderboard">/);
-  assert.match(res.body, /<tr><td class="num">1<\/td><td><a href="\/players\/Top\?game=moria">Top<\/a><\/td><td>bob<\/td><td class="num">24\.00<\/td><td class="num">40<\/td><\/tr>/);
-  assert.match(res.body, /<tr><td class="num">2<\/td><td><a href="\/players\/Mid\?game=moria">Mid<\/a><\/td><td>ana<\/td><td class="num">19\.00<\/td>/);
+  assert.match(res.body, /<tr><td class="num">1<\/td><td><a href="\/players\/Top\?game=moria">Top<\/a><\/td><td>bob<\/td><td class="num">24\.00<\/td><td class="num">30\.00 ± 6\.00<\/td><td class="num">40<\/td><\/tr>/);
+  assert.match(res.body, /<tr><td class="num">2<\/td><td><a href="\/players\/Mid\?game=moria">Mid<\/a><\/td><td>ana<\/td><td class="num">19\.00<\/td><td class="num">28\.00 ± 9\.00<\/td>/);
+  // Low has σ = 5: provisional.
+  assert.match(res.body, /<a href="\/players\/Low\?game=moria">Low<\/a><\/td><td>ana<\/td><td class="num">5\.00 <span class="badge provisional"[^>]*>provisional<\/span><\/td><td class="num">20\.00 ± 15\.00<\/td>/);
+  assert.match(res.body, /ranked by rating: OpenSkill(&#39;|&#x27;|')s μ − 3σ, where μ is the estimated skill and σ its uncertainty/);
+  const api = await app.inject({ url: '/api/games/moria/leaderboard' });
+  assert.deepEqual(
+    api.json().players.slice(0, 3).map((p: { player: string; provisional: boolean }) => [p.player, p.provisional]),
+    [['Top', false], ['Mid', false], ['Low', true]],
+  );
   assert.equal((res.body.match(/<tr><td class="num">/g) ?? []).length, 50);
   assert.match(res.body, /<a rel="next" href="\/games\/moria\/leaderboard\?page=2">/);
   const p2 = await page('/games/moria/leaderboard?page=2');

@@ -627,7 +627,13 @@ export async function* tournamentReplays(db: Db, id: number) {
 export const replayFileName = (game: string, round: number, group: number, matchId: number) =>
   `replays/round-${String(round).padStart(2, '0')}-group-${String(group + 1).padStart(2, '0')}-match-${matchId}.${game}.replay.json.gz`;
 
-/** The archive's manifest: every match with its round, group, seed, seats, ranks, scores and file name. */
+/**
+ * The archive's manifest: the tournament's seed, config and rules, every entry
+ * (with the round it fell in, and whether it was withdrawn rather than beaten),
+ * every match with its round, group, seed, seats, ranks, scores and file name,
+ * and the standings. `arbiter verify <replays.zip>` redoes the draws, the
+ * matches and the standings from it and the replays alone.
+ */
 export function manifest(d: TournamentDetail) {
   const matches = d.rounds.flatMap((r) =>
     r.groups.flatMap((g) =>
@@ -650,8 +656,34 @@ export function manifest(d: TournamentDetail) {
         : [],
     ),
   );
+  // Who fell by the rules in each fully played round: an entry out in a round it did not lose was withdrawn (disabled by an admin).
+  const beaten = new Map<number, number>();
+  for (const r of d.rounds) {
+    if (!r.groups.every((g) => g.match?.status === 'done')) continue;
+    for (const e of roundEliminations(r.final, r.groups.map((g) => g.seats.map((s) => ({ entry: s.entry, rank: s.rank, score: s.score }))))) beaten.set(e, r.round);
+  }
   return {
-    tournament: { id: d.id, name: d.name, game: d.game, seed: d.seed, config: d.config, status: d.status, startedAt: d.startedAt, finishedAt: d.finishedAt },
+    format: 'arbiter-tournament',
+    version: 1,
+    tournament: {
+      id: d.id,
+      name: d.name,
+      game: d.game,
+      seed: d.seed,
+      config: d.config,
+      rules: { seats: SEATS, dummy: TOURNAMENT_DUMMY, maxRounds: MAX_ROUNDS },
+      status: d.status,
+      startedAt: d.startedAt,
+      finishedAt: d.finishedAt,
+    },
+    entries: d.entries.map((e) => ({
+      entry: e.entry,
+      name: e.name,
+      owner: e.owner,
+      eliminatedRound: e.eliminatedRound,
+      withdrawn: e.eliminatedRound !== null && beaten.get(e.entry) !== e.eliminatedRound,
+      place: e.place,
+    })),
     matches,
     standings: d.standings,
   };

@@ -31,6 +31,26 @@ export class CompileInfraError extends Error {
   override name = 'CompileInfraError';
 }
 
+/** A play-page compile the play lane refused or stopped for its bounds ('busy': its queue is full; 'budget': the client's CPU budget ran out): neither the file's fault nor the judge's. */
+export class PlayCompileRefusal extends Error {
+  override name = 'PlayCompileRefusal';
+  constructor(
+    readonly reason: 'busy' | 'budget',
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** How a compile runs: the judge's lane (the gate, rejudges, matches) unless the play page asks. */
+export interface CompileBotOptions {
+  lane?: 'judge' | 'play';
+  /** CPU seconds the compile may still use (the play client's budget), read when it starts. */
+  budgetSeconds?: () => number;
+  /** Told the CPU time a C++ compile used, ms. */
+  onCpu?: (ms: number) => void;
+}
+
 export { readBotHeader, type BotHeader } from './bot-source.ts';
 
 const cache = new Map<string, string>();
@@ -86,11 +106,11 @@ function firstError(stderr: string, filename: string): BotCompileError {
  * with the line of the first error when there is one) or CompileInfraError.
  * A C++ file (.cc) compiles against `game`'s headers (or its // GAME: line).
  */
-export async function compileBot(source: string, filename: string, game?: string): Promise<string> {
+export async function compileBot(source: string, filename: string, game?: string, options: CompileBotOptions = {}): Promise<string> {
   if (isCppFilename(filename)) {
     // Loaded on demand: the JavaScript path never pays for the C++ toolchain's modules.
     const { compileCppBot } = await import('./cpp/compile-cpp.ts');
-    return compileCppBot(source, filename, game);
+    return compileCppBot(source, filename, game, options);
   }
   const isTs = /\.(ts|mts|cts)$/i.test(filename);
   const key = createHash('sha256').update(isTs ? 'ts\0' : 'js\0').update(source).digest('hex');

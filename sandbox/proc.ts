@@ -1,7 +1,7 @@
 // Reading a process's figures from /proc (Linux): what the pools and the
 // match process need to watch memory. Elsewhere these answer null.
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** A line of a process's /proc status (VmRSS, VmData...), bytes; null where that is not available (not Linux, or the process is gone). */
 export function procStatusBytes(pid: number | 'self', field: 'VmRSS' | 'VmData'): number | null {
@@ -15,3 +15,38 @@ export function procStatusBytes(pid: number | 'self', field: 'VmRSS' | 'VmData')
 
 /** A process's RSS, bytes, from /proc; null where that is not available. */
 export const rssBytes = (pid: number): number | null => procStatusBytes(pid, 'VmRSS');
+
+/** Clock ticks per second of /proc's CPU figures (USER_HZ: 100 on every Linux the judge runs on). */
+const TICKS_PER_SECOND = 100;
+
+/** The CPU time (user + system) of one process, ms, from /proc; null when it is gone or this is not Linux. */
+export function cpuMs(pid: number): number | null {
+  const f = statFields(pid);
+  return f ? ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_SECOND : null;
+}
+
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses): [0] is the state. */
+function statFields(pid: number | string): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** The CPU time of each living process of a process group, ms, by pid; null when this is not Linux. */
+export function groupCpuMs(pgid: number): Map<number, number> | null {
+  let names: string[];
+  try {
+    names = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return null;
+  }
+  const out = new Map<number, number>();
+  for (const n of names) {
+    const f = statFields(n);
+    if (f && Number(f[2]) === pgid) out.set(Number(n), ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_SECOND);
+  }
+  return out;
+}

@@ -2,15 +2,19 @@
 // judge's terms. The file's own failures (compile errors with the student's
 // line and column, a compile that times out or blows up twice, a module that
 // needs more memory than the limit) are BotCompileError; the machine's are
-// CompileInfraError, never reported as the file's.
+// CompileInfraError, never reported as the file's; the play lane's bounds
+// (its queue, the client's CPU budget) are PlayCompileRefusal.
+//
+// What the compiler may read is not decided here by reading the text: the
+// toolchain can open nothing but the sysroot, the headers and the file
+// (confine.ts for the system clang, the in-memory tree for the npm one).
 
 import { getGame } from '../../src/game-kit/registry.ts';
-import { BotCompileError, CompileInfraError } from '../compile.ts';
+import { BotCompileError, CompileInfraError, PlayCompileRefusal, type CompileBotOptions } from '../compile.ts';
 import { encodeCppCode } from './code.ts';
 import { readCppHeader } from './source.ts';
-import { unsafeInclude } from './include-check.ts';
 import { compileCpp, cppCompileSettings, type CppCompileResult } from './toolchain.ts';
-import { readMemoryImport, WASM_PAGE } from './wasm-module.ts';
+import { readMemoryImport } from './wasm-module.ts';
 
 /** Compiler output kept in a compile error: the first errors with their source lines. */
 const MAX_ERROR_TEXT = 3000;
@@ -38,11 +42,14 @@ function reproduced(r: Extract<CppCompileResult, { ok: false }>, filename: strin
     crash: 'the compiler crashed on this file',
     infra: 'the compiler failed',
     rejected: 'the file does not compile',
+    refused: 'the file does not compile',
+    busy: 'the compiler is busy',
+    budget: 'the compile used up its CPU budget',
   }[r.kind];
   return new BotCompileError(`${filename}: ${text}`);
 }
 
-export async function compileCppBot(source: string, uploadedName: string, game: string | undefined): Promise<string> {
+export async function compileCppBot(source: string, uploadedName: string, game: string | undefined, options: CompileBotOptions = {}): Promise<string> {
   // The name the file is compiled under (and its errors carry): the upload's own, without directories or odd characters.
   const filename = uploadedName.replace(/^.*[\\/]/, '').replace(/[^A-Za-z0-9_.+-]/g, '_').replace(/^\.+/, '_') || 'AIPlayer.cc';
   const header = readCppHeader(source);
@@ -50,37 +57,37 @@ export async function compileCppBot(source: string, uploadedName: string, game: 
   const gameId = game ?? header.game;
   if (!gameId) throw new BotCompileError(`${filename}: which game does it play? Submit it for a game, or add a line  // GAME: moria`);
   if (header.game && game && header.game !== game) throw new BotCompileError(`${filename}: the file says // GAME: ${header.game} but is compiled for ${game}`);
-  const unsafe = unsafeInclude(source);
-  if (unsafe) throw new BotCompileError(`${filename}:${unsafe.line}:1: error: only headers may be included, by name (<vector>, "Player.hh"): ${unsafe.text.slice(0, 200)}`, unsafe.line, 1);
   let memoryMb: number;
   try {
     memoryMb = (await getGame(gameId)).defaultLimits.memoryMb;
   } catch {
     throw new BotCompileError(`${filename}: unknown game "${gameId}"`);
   }
-  const compile = async () => {
+  const compile = async (): Promise<CppCompileResult> => {
+    let r: CppCompileResult;
     try {
-      return await compileCpp(source, filename, gameId);
+      r = await compileCpp(source, filename, gameId, { lane: options.lane ?? 'judge', memoryMb, budgetSeconds: options.budgetSeconds?.(), onCpu: options.onCpu });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BotCompileError(`${filename}: C++ players are not available for ${gameId}`);
       throw new CompileInfraError(`could not compile ${filename}: ${(err as Error).message}`);
     }
+    if (!r.ok && (r.kind === 'busy' || r.kind === 'budget')) throw new PlayCompileRefusal(r.kind, r.detail);
+    return r;
   };
+  /** A result that says something about the file whatever the machine: a module, its diagnostics, a refusal of its size. */
+  const final = (r: CppCompileResult): r is Extract<CppCompileResult, { ok: true } | { kind: 'rejected' | 'refused' }> => r.ok || r.kind === 'rejected' || r.kind === 'refused';
   let r = await compile();
-  if (!r.ok && r.kind !== 'rejected') {
-    const first = r;
+  if (!final(r)) {
+    const first = r as Extract<CppCompileResult, { detail: string }>;
     r = await compile();
-    if (!r.ok && r.kind !== 'rejected') {
-      if (first.kind !== 'infra' && r.kind !== 'infra') throw reproduced(r, filename);
-      throw new CompileInfraError(`could not compile ${filename}: ${first.detail}; then, on a second try: ${r.detail}`);
+    if (!final(r)) {
+      const second = r as Extract<CppCompileResult, { detail: string }>;
+      if (first.kind !== 'infra' && second.kind !== 'infra') throw reproduced(second, filename);
+      throw new CompileInfraError(`could not compile ${filename}: ${first.detail}; then, on a second try: ${second.detail}`);
     }
   }
+  if (!r.ok && r.kind === 'refused') throw new BotCompileError(`${filename}: ${r.message}`);
   if (!r.ok) throw cppCompileError(r.stderr, filename);
-  const mem = readMemoryImport(r.wasm);
-  if (!mem) throw new CompileInfraError(`could not compile ${filename}: the module imports no memory`);
-  const startMb = (mem.initial * WASM_PAGE) / (1024 * 1024);
-  if (startMb > memoryMb) {
-    throw new BotCompileError(`${filename}: the program needs ${Math.ceil(startMb)} MiB of memory at start (large global arrays?), more than the memory limit of ${memoryMb} MiB`);
-  }
+  if (!readMemoryImport(r.wasm)) throw new CompileInfraError(`could not compile ${filename}: the module imports no memory`);
   return encodeCppCode({ name: header.name, game: gameId, wasm: r.wasm });
 }

@@ -1,38 +1,67 @@
 // Compiles a student's C++ player (AIName.cc, unchanged) to a wasm32-wasip1
 // reactor module against the game's C++ headers (headers.ts).
 //
-// Two toolchains, the same flags:
+// Two toolchains, the same flags (-flto on both: the same module layout, so
+// the same verdict on static data):
 // - a system clang with a wasm32 sysroot (Debian: clang lld wasi-libc
-//   libc++-dev-wasm32 libclang-rt-dev-wasm32), fast, used when present;
+//   libc++-dev-wasm32 libclang-rt-dev-wasm32), fast, used when present and
+//   when the OS can confine it (confine.ts: namespaces and a root holding
+//   nothing but the toolchain, the headers and the file);
 // - @yowasp/clang (clang and lld built as WebAssembly, installed by npm), in
-//   a compile server process kept between compiles (clang-server.mjs).
+//   a compile server process kept between compiles (clang-server.mjs), whose
+//   file system is the in-memory tree of the headers and the file alone.
 // ARBITER_CPP_CLANG=npm|system forces one.
 //
-// Each compile is bounded in wall time and memory (CPP_COMPILE_TIMEOUT_MS,
-// CPP_COMPILE_MEMORY_MB) and runs in a child process with none of this
-// process's environment. Results, compile errors included, are cached by a
-// hash of the source, its name, the headers and the toolchain, in memory and
-// on disk (CPP_CACHE_DIR), so a rejudge or a re-run does not compile again.
+// Two lanes: 'judge' (the gate, rejudges, matches) and 'play' (the play
+// page), each with its own capacity (npm compile server, system slots); the
+// play lane's compilers run at nice 19 with a bounded queue, so judging never
+// waits for the play page.
+//
+// Each compile is bounded in wall time, CPU time and memory
+// (CPP_COMPILE_TIMEOUT_MS, CPP_COMPILE_CPU_SECONDS, CPP_COMPILE_MEMORY_MB)
+// and runs with none of this process's environment. Only results the file is
+// to blame for are cached: a module, or diagnostics that point at the file or
+// the game's headers (never a driver's or a linker's failure), by a hash of
+// the source, its name, the headers and the toolchain, in memory and on disk
+// (CPP_CACHE_DIR), both bounded in bytes.
 
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { availableParallelism } from 'node:os';
 import { gameHeaders } from './headers.ts';
+import { confinementFor, workDirs, type Confinement } from './confine.ts';
+import { dataSegmentBytes, readMemoryImport, trimZeroData, WASM_PAGE } from './wasm-module.ts';
 import { Slots } from '../sandbox-host.ts';
-import { rssBytes } from '../proc.ts';
+import { cpuMs, groupCpuMs, rssBytes } from '../proc.ts';
+import { partLog, type Log } from '../../src/log.ts';
+
+export type Lane = 'judge' | 'play';
 
 export interface CppCompileSettings {
   timeoutMs: number;
+  /** CPU time allowed to one compile, seconds (the play lane's may be less: the client's budget). */
+  cpuSeconds: number;
   memoryMb: number;
-  /** The first job of a fresh npm compile server also waits for the toolchain's own module to compile. */
+  /** A fresh npm compile server's warm-up (it compiles the toolchain's own module). */
   warmupMs: number;
   cacheDir: string;
-  /** 'npm' or 'system' forces a toolchain; 'auto' prefers a working system clang. */
+  /** Bytes of results kept in memory, and on disk. */
+  memoryCacheBytes: number;
+  diskCacheBytes: number;
+  /** The largest module a compile may give, bytes (initialized global data makes it big). */
+  maxModuleBytes: number;
+  /** 'npm' or 'system' forces a toolchain; 'auto' prefers a working, confined system clang. */
   toolchain: 'auto' | 'npm' | 'system';
+  /** System compiles at once in each lane. */
+  judgeSlots: number;
+  playSlots: number;
+  /** Play compiles waiting for the lane beyond which the next is refused ('busy'). */
+  playQueue: number;
+  /** Flags added to every compile (tests: a linker that is not there). */
+  extraFlags: string[];
 }
 
 function intEnv(name: string, fallback: number): number {
@@ -45,12 +74,21 @@ let settings: CppCompileSettings | null = null;
 export function cppCompileSettings(): CppCompileSettings {
   if (!settings) {
     const forced = process.env['ARBITER_CPP_CLANG'];
+    const timeoutMs = intEnv('CPP_COMPILE_TIMEOUT_MS', 60_000);
     settings = {
-      timeoutMs: intEnv('CPP_COMPILE_TIMEOUT_MS', 60_000),
+      timeoutMs,
+      cpuSeconds: intEnv('CPP_COMPILE_CPU_SECONDS', Math.ceil(timeoutMs / 1000)),
       memoryMb: intEnv('CPP_COMPILE_MEMORY_MB', 2048),
       warmupMs: intEnv('CPP_COMPILE_WARMUP_MS', 120_000),
       cacheDir: process.env['CPP_CACHE_DIR'] || join(tmpdir(), 'arbiter-cpp-cache'),
+      memoryCacheBytes: intEnv('CPP_MEMORY_CACHE_MB', 64) * 1024 * 1024,
+      diskCacheBytes: intEnv('CPP_DISK_CACHE_MB', 512) * 1024 * 1024,
+      maxModuleBytes: intEnv('CPP_MAX_MODULE_MB', 16) * 1024 * 1024,
       toolchain: forced === 'npm' || forced === 'system' ? forced : 'auto',
+      judgeSlots: intEnv('CPP_JUDGE_COMPILES', Math.max(1, availableParallelism())),
+      playSlots: intEnv('CPP_PLAY_COMPILES', 1),
+      playQueue: intEnv('CPP_PLAY_QUEUE', 4),
+      extraFlags: [],
     };
   }
   return settings;
@@ -61,6 +99,8 @@ export function resetCppCompileSettings(next?: Partial<CppCompileSettings>): voi
   settings = { ...cppCompileSettings(), ...next };
   systemClang = undefined;
   memory.clear();
+  memoryBytes = 0;
+  systemSlots = {};
 }
 
 /** The linear memory's stack, at its start (--stack-first): an overflow traps instead of overwriting data. */
@@ -72,6 +112,10 @@ function flags(target: string, source: string, output: string, extra: string[] =
     `--target=${target}`,
     '-std=c++17',
     '-O2',
+    // Link-time optimization: the object file is bitcode. Without it, a wasm object file holds a large
+    // global array as that many zero bytes (wasm objects have no bss): the WebAssembly clang took 50 s
+    // for a 32 MiB array, and the two toolchains laid out static data differently.
+    '-flto',
     ...extra,
     // No exceptions in the module: a throw is a compile error, a failed allocation calls arbiter's handler.
     '-fno-exceptions',
@@ -90,16 +134,38 @@ function flags(target: string, source: string, output: string, extra: string[] =
   ];
 }
 
-export type CppCompileResult = { ok: true; wasm: Uint8Array; toolchain: string } | { ok: false; kind: 'rejected'; stderr: string } | { ok: false; kind: 'timeout' | 'memory' | 'crash' | 'infra'; detail: string };
+export type CppCompileResult =
+  | { ok: true; wasm: Uint8Array; toolchain: string }
+  /** The file's own diagnostics (they point at it or at the game's headers). */
+  | { ok: false; kind: 'rejected'; stderr: string; uncached?: true }
+  /** The file's doing, said without the compiler's words (a module too large). */
+  | { ok: false; kind: 'refused'; message: string }
+  /** The file's doing if it happens again. */
+  | { ok: false; kind: 'timeout' | 'memory' | 'crash'; detail: string }
+  /** The judge's: the toolchain could not run, or failed in a way that is not the file's. */
+  | { ok: false; kind: 'infra'; detail: string }
+  /** The play lane's bounds, not the file's: its queue is full, or the client's CPU budget ran out. */
+  | { ok: false; kind: 'busy' | 'budget'; detail: string };
+
+export interface CompileOptions {
+  lane?: Lane;
+  /** CPU seconds this compile may use, if fewer than the lane's (the play client's budget); over it: 'budget'. */
+  budgetSeconds?: number;
+  /** The game's memory limit, MiB: a module whose static data needs more is refused. */
+  memoryMb?: number;
+  /** Told the CPU time the compile used, ms (cache hits use none). */
+  onCpu?: (ms: number) => void;
+}
+
+let logger: Log | null = null;
+const log: Log = (m, f) => (logger ??= partLog('cpp'))(m, f);
 
 // --- system clang ----------------------------------------------------------
 
-let systemClang: string | null | undefined;
+let systemClang: { clang: string; confinement: Confinement } | { error: string } | undefined;
 
-/** A clang++ that compiles <vector> for wasm32-wasi here, or null. Probed once (a fraction of a second). */
-export function findSystemClang(): string | null {
-  if (systemClang !== undefined) return systemClang;
-  systemClang = null;
+/** A clang++ on PATH that compiles <vector> for wasm32-wasi, or null. */
+function probeClang(): string | null {
   const names = ['clang++', ...[21, 20, 19, 18, 17, 16, 15, 14].map((v) => `clang++-${v}`)];
   const dirs = (process.env['PATH'] ?? '').split(delimiter).filter(Boolean);
   for (const name of names) {
@@ -108,76 +174,178 @@ export function findSystemClang(): string | null {
     const dir = mkdtempSync(join(tmpdir(), 'arbiter-cpp-probe-'));
     try {
       writeFileSync(join(dir, 'probe.cc'), '#include <vector>\n#include <iostream>\nint probe() { std::vector<int> v(3); std::cerr << v.size(); return 0; }\n');
-      const r = spawnSyncQuiet(path, ['--target=wasm32-wasi', '-c', 'probe.cc', '-o', 'probe.o'], dir);
-      if (r === 0) {
-        systemClang = path;
-        break;
-      }
+      const r = spawnSync(path, ['--target=wasm32-wasi', '-c', 'probe.cc', '-o', 'probe.o'], { cwd: dir, stdio: 'ignore', timeout: 30_000, env: { PATH: process.env['PATH'] ?? '' } });
+      if (r.status === 0) return path;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  return null;
+}
+
+/** The system toolchain, confined, or why there is none. Probed once (about a second), logged once when it cannot be used. */
+function systemToolchain(): { clang: string; confinement: Confinement } | { error: string } {
+  if (systemClang !== undefined) return systemClang;
+  const clang = probeClang();
+  if (!clang) systemClang = { error: 'no clang++ here compiles for wasm32-wasi (apt-get install clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32)' };
+  else {
+    const c = confinementFor(clang);
+    if ('error' in c) {
+      systemClang = { error: `${clang} is not used: the OS cannot confine it (${c.error}); it needs unprivileged user namespaces (unshare --user --mount)` };
+      log('the system clang cannot be confined: C++ compiles use the npm toolchain', { level: 'warn', clang, reason: c.error });
+    } else systemClang = { clang, confinement: c };
+  }
   return systemClang;
 }
 
-function spawnSyncQuiet(command: string, args: string[], cwd: string): number | null {
-  const r = spawnSync(command, args, { cwd, stdio: 'ignore', timeout: 30_000, env: { PATH: process.env['PATH'] ?? '' } });
-  return r.status;
+/** A confined clang++ that compiles for wasm32-wasi here, or null. */
+export function findSystemClang(): string | null {
+  const t = systemToolchain();
+  return 'clang' in t ? t.clang : null;
 }
 
 const PRLIMIT = process.platform === 'linux' ? (process.env['PATH'] ?? '').split(delimiter).map((d) => join(d, 'prlimit')).find((p) => existsSync(p)) : undefined;
+const NICE = process.platform === 'linux' ? (process.env['PATH'] ?? '').split(delimiter).map((d) => join(d, 'nice')).find((p) => existsSync(p)) : undefined;
 
-function compileWithSystem(clang: string, files: Record<string, string>, source: string, s: CppCompileSettings): Promise<CppCompileResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'arbiter-cpp-'));
+/**
+ * Does stderr hold the compiler's diagnostics of the file's text: `path:line:col: error:`? The student's
+ * file is the only input, so such a line comes from it, its headers or a #line it wrote. A driver's or a
+ * linker's failure (`clang++: error: unable to execute command...`, `wasm-ld: error: ...`) has no position.
+ */
+function ownDiagnostics(stderr: string): boolean {
+  return /^[^\n]+:\d+:\d+: (?:fatal )?error: /m.test(stderr);
+}
+
+/** The linker's one complaint about the file: a function it declares and never defines. Said as the file's, but not cached (a linker's word). */
+function undefinedSymbols(stderr: string): boolean {
+  return /^wasm-ld(?:-\d+)?: error: .*undefined symbol: /m.test(stderr) && !/^\S*clang\S*: error: (?!linker command failed)/m.test(stderr);
+}
+
+const SELF_INFLICTED = new Set<string>(['SIGSEGV', 'SIGBUS', 'SIGABRT', 'SIGILL', 'SIGFPE', 'SIGTRAP', 'SIGSYS']);
+const OUT_OF_MEMORY = /out of memory|Allocation failed|bad_alloc|Cannot allocate memory/i;
+
+/** Watches a compile's CPU time: over `limitMs` it is killed. */
+function cpuWatch(read: () => number | null, limitMs: number, kill: () => void): { stop: () => number; over: () => boolean } {
+  const start = read() ?? 0;
+  // (A group's sum starts at 0; a server's CPU counts from this job.)
+  let last = start;
+  let over = false;
+  const poll = setInterval(() => {
+    const now = read();
+    if (now === null) return;
+    last = now;
+    if (now - start > limitMs && !over) {
+      over = true;
+      kill();
+    }
+  }, 200);
+  return {
+    stop: () => {
+      clearInterval(poll);
+      const now = read();
+      if (now !== null) last = now;
+      return Math.max(0, last - start);
+    },
+    over: () => over,
+  };
+}
+
+function compileWithSystem(t: { clang: string; confinement: Confinement }, files: Record<string, string>, source: string, s: CppCompileSettings, lane: Lane, cpuLimitMs: number): Promise<CppCompileResult & { cpuMs: number }> {
+  const base = mkdtempSync(join(tmpdir(), 'arbiter-cpp-'));
+  const { root, work } = workDirs(base);
   for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
+    mkdirSync(dirname(join(work, name)), { recursive: true });
+    writeFileSync(join(work, name), text);
   }
-  const args = flags('wasm32-wasi', source, 'bot.wasm');
-  // The address-space limit is inherited by the driver's children (cc1, wasm-ld).
-  const [command, argv] = PRLIMIT ? [PRLIMIT, [`--as=${s.memoryMb * 1024 * 1024}`, '--', clang, ...args]] : [clang, args];
+  const args = [t.clang, ...flags('wasm32-wasi', source, 'bot.wasm', s.extraFlags)];
+  let argv = [...t.confinement.argv, ...args];
+  // Address space and CPU time, inherited by the driver's children (wasm-ld); a file at most as large as the module may be.
+  if (PRLIMIT) argv = [PRLIMIT, `--as=${s.memoryMb * 1024 * 1024}`, `--cpu=${Math.ceil(cpuLimitMs / 1000) + 1}`, `--fsize=${s.maxModuleBytes * 4}`, '--', ...argv];
+  if (lane === 'play' && NICE) argv = [NICE, '-n', '19', ...argv];
+  // A shell that says, when the compile ends, the CPU time of all its processes (waited for, so counted): `times`.
+  argv = ['/bin/sh', '-c', '"$@"; s=$?; times >&2; exit $s', 'arbiter-cpp', ...argv];
   return new Promise((resolve) => {
+    let cpu = 0;
     const done = (r: CppCompileResult) => {
-      rmSync(dir, { recursive: true, force: true });
-      resolve(r);
+      rmSync(base, { recursive: true, force: true });
+      resolve({ ...r, cpuMs: cpu });
     };
     let child: ChildProcess;
     try {
-      child = spawn(command, argv, { cwd: dir, env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+      child = spawn(argv[0]!, argv.slice(1), { cwd: base, env: { PATH: process.env['PATH'] ?? '', R: root, W: work }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     } catch (err) {
       return done({ ok: false, kind: 'infra', detail: `clang could not start: ${(err as Error).message}` });
     }
-    let stderr = '';
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    const killGroup = () => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
         child.kill('SIGKILL');
       }
+    };
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
     }, s.timeoutMs);
+    // Each process's CPU as last seen (cc1 and wasm-ld come and go): their sum, until `times` says it exactly.
+    const seen = new Map<number, number>();
+    const watch = cpuWatch(
+      () => {
+        const now = child.pid ? groupCpuMs(child.pid) : null;
+        if (!now) return null;
+        for (const [pid, ms] of now) seen.set(pid, Math.max(ms, seen.get(pid) ?? 0));
+        let sum = 0;
+        for (const ms of seen.values()) sum += ms;
+        return sum;
+      },
+      cpuLimitMs,
+      killGroup,
+    );
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (c: string) => {
       if (stderr.length < 64 * 1024) stderr += c;
     });
+    let spawnError: Error | null = null;
     child.on('error', (err) => {
-      clearTimeout(timer);
-      done({ ok: false, kind: 'infra', detail: `clang could not start: ${err.message}` });
+      spawnError = err;
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      cpu = watch.stop();
+      // `times`: the shell's own line, then its children's (user and system time).
+      const times = /(?:^|\n)\d+m[\d.]+s \d+m[\d.]+s\n(\d+)m([\d.]+)s (\d+)m([\d.]+)s\n?$/.exec(stderr);
+      if (times) {
+        stderr = stderr.slice(0, times.index + (times[0].startsWith('\n') ? 1 : 0));
+        cpu = Math.round((Number(times[1]) * 60 + Number(times[2]) + Number(times[3]) * 60 + Number(times[4])) * 1000);
+      }
+      if (spawnError) return done({ ok: false, kind: 'infra', detail: `clang could not start: ${(spawnError as Error).message}` });
       if (timedOut) return done({ ok: false, kind: 'timeout', detail: `killed after ${s.timeoutMs} ms` });
+      // SIGXCPU (prlimit's soft limit), or the watch's kill.
+      if (watch.over() || /Killed by signal 24|SIGXCPU|CPU time limit/.test(stderr) || signal === 'SIGXCPU') {
+        cpu = Math.max(cpu, cpuLimitMs);
+        return done({ ok: false, kind: 'timeout', detail: `killed after ${cpuLimitMs} ms of CPU` });
+      }
       if (code === 0) {
         try {
-          return done({ ok: true, wasm: new Uint8Array(readFileSync(join(dir, 'bot.wasm'))), toolchain: 'system' });
+          return done({ ok: true, wasm: new Uint8Array(readFileSync(join(work, 'bot.wasm'))), toolchain: 'system' });
         } catch (err) {
           return done({ ok: false, kind: 'infra', detail: `clang wrote no module: ${(err as Error).message}` });
         }
       }
-      if (/error:/.test(stderr) && !/out of memory|Allocation failed|std::bad_alloc/i.test(stderr)) return done({ ok: false, kind: 'rejected', stderr });
-      if (/out of memory|Allocation failed|bad_alloc/i.test(stderr)) return done({ ok: false, kind: 'memory', detail: `more than ${s.memoryMb} MiB` });
-      return done({ ok: false, kind: signal ? 'crash' : 'infra', detail: `clang ${signal ? `killed by ${signal}` : `exited with ${code}`}: ${stderr.slice(0, 300)}` });
+      if (signal === 'SIGXFSZ' || /File size limit exceeded/.test(stderr)) return done({ ok: false, kind: 'refused', message: `the compiled module is larger than ${s.maxModuleBytes / (1024 * 1024)} MiB (large initialized global arrays?)` });
+      if (OUT_OF_MEMORY.test(stderr)) return done({ ok: false, kind: 'memory', detail: `more than ${s.memoryMb} MiB` });
+      if (ownDiagnostics(stderr)) return done({ ok: false, kind: 'rejected', stderr });
+      if (undefinedSymbols(stderr)) return done({ ok: false, kind: 'rejected', stderr, uncached: true });
+      if (signal !== null) {
+        if (SELF_INFLICTED.has(signal)) return done({ ok: false, kind: 'crash', detail: `clang killed by ${signal}: ${stderr.slice(0, 300)}` });
+        return done({ ok: false, kind: 'infra', detail: `clang was killed by ${signal}, which the judge did not send` });
+      }
+      // clang's own crash report ("PLEASE submit a bug report") for a signal in the compiler: the file's if it comes back.
+      if (/PLEASE submit a bug report|Stack dump:/.test(stderr)) return done({ ok: false, kind: 'crash', detail: `clang crashed: ${stderr.slice(0, 300)}` });
+      // The driver, the linker, the confinement: the judge's.
+      return done({ ok: false, kind: 'infra', detail: `clang exited with ${code}: ${stderr.slice(0, 400)}` });
     });
   });
 }
@@ -193,31 +361,60 @@ interface ServerReply {
   wasm: Uint8Array | null;
 }
 
-let server: { child: ChildProcess; ready: Promise<void>; fresh: boolean } | null = null;
-let nextJob = 1;
-/** One compile at a time in the server: its memory cap is that of one compile. */
-let queue: Promise<unknown> = Promise.resolve();
+interface Server {
+  child: ChildProcess;
+  /** Resolves once the server has compiled a first file (the toolchain's own module is then compiled). */
+  ready: Promise<void>;
+}
 
-function startServer(): NonNullable<typeof server> {
-  const child = fork(serverPath, [], {
-    serialization: 'advanced',
-    execArgv: [],
+const servers: Partial<Record<Lane, Server>> = {};
+let nextJob = 1;
+/** One compile at a time in each lane's server: its memory cap is that of one compile. */
+const queues: Record<Lane, Promise<unknown>> = { judge: Promise.resolve(), play: Promise.resolve() };
+
+function startServer(lane: Lane, s: CppCompileSettings): Server {
+  const options = {
+    serialization: 'advanced' as const,
     // Nothing of this process's environment (credentials) is passed on.
     env: { PATH: process.env['PATH'] ?? '', NODE_OPTIONS: '' },
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
     cwd: dirname(serverPath),
-  });
+  };
+  // The play lane's server at the lowest priority, all its threads (nice before it starts).
+  const child = lane === 'play' && NICE ? spawn(NICE, ['-n', '19', process.execPath, serverPath], options) : fork(serverPath, [], { ...options, execArgv: [] });
   child.stderr?.resume();
   // Idle, the server does not keep this process alive (arbiter play ends when its match does).
   idle(child);
   const ready = new Promise<void>((resolve, reject) => {
-    child.once('message', () => resolve());
-    child.once('exit', (code, signal) => reject(new Error(`the compile server exited (${signal ?? code}) before it was ready`)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the compile server did not warm up in ${s.warmupMs} ms`));
+    }, s.warmupMs);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the compile server exited (${signal ?? code}) before it was ready`));
+    });
+    child.on('message', function first(m: { ready?: true; id?: number; code?: number; stderr?: string }) {
+      if (m.ready) {
+        busy(child);
+        // A first compile of an empty file: clang's own module is compiled now, not in a student's compile.
+        child.send({ id: 0, args: ['clang++', ...flags('wasm32-wasip1', 'warm.cc', 'warm.wasm', s.extraFlags)], files: { 'warm.cc': 'extern "C" int warm() { return 0; }\n' }, output: 'warm.wasm' });
+      } else if (m.id === 0) {
+        child.off('message', first);
+        clearTimeout(timer);
+        idle(child);
+        if (m.code === 0) resolve();
+        else {
+          child.kill('SIGKILL');
+          reject(new Error(`the compile server could not compile an empty file: ${(m.stderr ?? '').slice(0, 400)}`));
+        }
+      }
+    });
   });
   ready.catch(() => {});
-  const entry = { child, ready, fresh: true };
+  const entry = { child, ready };
   child.on('exit', () => {
-    if (server === entry) server = null;
+    if (servers[lane] === entry) delete servers[lane];
   });
   return entry;
 }
@@ -233,30 +430,29 @@ function busy(child: ChildProcess): void {
   (child.channel as { ref?: () => void } | undefined)?.ref?.();
 }
 
-/** Stops the npm compile server (tests, shutdown). */
+/** Stops the npm compile servers (tests, shutdown). */
 export function stopCompileServer(): void {
-  server?.child.kill('SIGKILL');
-  server = null;
+  for (const lane of ['judge', 'play'] as const) {
+    servers[lane]?.child.kill('SIGKILL');
+    delete servers[lane];
+  }
 }
 
-/**
- * Link-time optimization for the npm toolchain: the object file is then
- * bitcode. Without it, a wasm object file holds a large global array as that
- * many zero bytes (wasm objects have no bss), which the WebAssembly clang and
- * lld write and read through their in-memory file system: a 32 MiB array took
- * 50 s, a 200 MiB one more than three minutes; with it, 5 s.
- */
-const NPM_EXTRA_FLAGS = ['-flto'];
-
-function compileWithNpm(files: Record<string, string>, source: string, s: CppCompileSettings): Promise<CppCompileResult> {
-  const run = queue.then(() => compileWithNpmNow(files, source, s));
-  queue = run.catch(() => {});
+function compileWithNpm(files: Record<string, string>, source: string, s: CppCompileSettings, lane: Lane, cpuLimitMs: number): Promise<CppCompileResult & { cpuMs: number }> {
+  const run = queues[lane].then(() => compileWithNpmNow(files, source, s, lane, cpuLimitMs));
+  queues[lane] = run.catch(() => {});
   return run;
 }
 
-async function compileWithNpmNow(files: Record<string, string>, source: string, s: CppCompileSettings): Promise<CppCompileResult> {
-  if (!server) server = startServer();
-  const current = server;
+async function compileWithNpmNow(files: Record<string, string>, source: string, s: CppCompileSettings, lane: Lane, cpuLimitMs: number): Promise<CppCompileResult & { cpuMs: number }> {
+  const current = (servers[lane] ??= startServer(lane, s));
+  try {
+    busy(current.child);
+    await current.ready;
+  } catch (err) {
+    idle(current.child);
+    return { ok: false, kind: 'infra', detail: (err as Error).message, cpuMs: 0 };
+  }
   type Tree = { [name: string]: string | Tree };
   const tree: Tree = {};
   for (const [name, text] of Object.entries(files)) {
@@ -266,32 +462,35 @@ async function compileWithNpmNow(files: Record<string, string>, source: string, 
     dir[parts[parts.length - 1]!] = text;
   }
   const id = nextJob++;
-  const allowance = s.timeoutMs + (current.fresh ? s.warmupMs : 0);
-  current.fresh = false;
-  return new Promise<CppCompileResult>((resolve) => {
+  return new Promise((resolve) => {
     let settled = false;
     const finish = (r: CppCompileResult, kill: boolean) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       clearInterval(poll);
+      const cpu = watch.stop();
       current.child.off('message', onMessage);
       current.child.off('exit', onExit);
       idle(current.child);
       if (kill) {
         current.child.kill('SIGKILL');
-        if (server === current) server = null;
+        if (servers[lane] === current) delete servers[lane];
       }
-      resolve(r);
+      resolve({ ...r, cpuMs: r.ok === false && r.kind === 'timeout' && watch.over() ? Math.max(cpu, cpuLimitMs) : cpu });
     };
     const onMessage = (m: ServerReply | { ready: true }) => {
       if (!('id' in m) || m.id !== id) return;
       if (m.code === 0 && m.wasm) finish({ ok: true, wasm: new Uint8Array(m.wasm), toolchain: 'npm' }, false);
-      else if (m.code > 0 && /error:/.test(m.stderr)) finish({ ok: false, kind: 'rejected', stderr: m.stderr }, false);
+      else if (m.code > 0 && OUT_OF_MEMORY.test(m.stderr)) finish({ ok: false, kind: 'memory', detail: m.stderr.slice(0, 300) }, true);
+      else if (m.code > 0 && ownDiagnostics(m.stderr)) finish({ ok: false, kind: 'rejected', stderr: m.stderr }, false);
+      else if (m.code > 0 && undefinedSymbols(m.stderr)) finish({ ok: false, kind: 'rejected', stderr: m.stderr, uncached: true }, false);
+      else if (m.code > 0) finish({ ok: false, kind: 'infra', detail: `clang exited with ${m.code}: ${m.stderr.slice(0, 400)}` }, false);
       else finish({ ok: false, kind: /out of memory|memory access out of bounds|Allocation failed/i.test(m.stderr) ? 'memory' : 'crash', detail: m.stderr.slice(0, 300) }, true);
     };
     const onExit = (code: number | null, signal: string | null) => finish({ ok: false, kind: 'infra', detail: `the compile server exited (${signal ?? code})` }, false);
-    const timer = setTimeout(() => finish({ ok: false, kind: 'timeout', detail: `killed after ${allowance} ms` }, true), allowance);
+    const timer = setTimeout(() => finish({ ok: false, kind: 'timeout', detail: `killed after ${s.timeoutMs} ms` }, true), s.timeoutMs);
+    const watch = cpuWatch(() => (current.child.pid ? cpuMs(current.child.pid) : null), cpuLimitMs, () => finish({ ok: false, kind: 'timeout', detail: `killed after ${cpuLimitMs} ms of CPU` }, true));
     const poll = setInterval(() => {
       const rss = current.child.pid ? rssBytes(current.child.pid) : null;
       if (rss !== null && rss > s.memoryMb * 1024 * 1024) finish({ ok: false, kind: 'memory', detail: `killed at more than ${s.memoryMb} MiB of RSS` }, true);
@@ -299,75 +498,132 @@ async function compileWithNpmNow(files: Record<string, string>, source: string, 
     busy(current.child);
     current.child.on('message', onMessage);
     current.child.once('exit', onExit);
-    current.ready.then(
-      () => current.child.send({ id, args: ['clang++', ...flags('wasm32-wasip1', source, 'bot.wasm', NPM_EXTRA_FLAGS)], files: tree, output: 'bot.wasm' }),
-      (err: Error) => finish({ ok: false, kind: 'infra', detail: err.message }, false),
-    );
+    current.child.send({ id, args: ['clang++', ...flags('wasm32-wasip1', source, 'bot.wasm', s.extraFlags)], files: tree, output: 'bot.wasm' });
   });
 }
 
 // --- the cache and the entry point ----------------------------------------------
 
+/** Results by key, oldest first (a Map keeps insertion order: a hit moves to the end). */
 const memory = new Map<string, CppCompileResult>();
+let memoryBytes = 0;
 /** Compiles under way, by key: the four seats of a self-play match compile their file once. */
-const inFlight = new Map<string, Promise<CppCompileResult>>();
-/** System compiles at once in this process (each is one clang process). */
-let systemSlots: Slots | null = null;
+const inFlight = new Map<string, Promise<CppCompileResult & { cpuMs?: number }>>();
+/** System compiles at once in this process, per lane (each is one clang process). */
+let systemSlots: Partial<Record<Lane, Slots>> = {};
+/** Play compiles started or waiting. */
+let playPending = 0;
+
+const resultBytes = (r: CppCompileResult): number => (r.ok ? r.wasm.byteLength : r.kind === 'rejected' ? r.stderr.length : r.kind === 'refused' ? r.message.length : 0) + 200;
+
+function remember(key: string, r: CppCompileResult, s: CppCompileSettings): void {
+  const size = resultBytes(r);
+  if (size > s.memoryCacheBytes / 4) return;
+  const old = memory.get(key);
+  if (old) {
+    memory.delete(key);
+    memoryBytes -= resultBytes(old);
+  }
+  memory.set(key, r);
+  memoryBytes += size;
+  for (const [k, v] of memory) {
+    if (memoryBytes <= s.memoryCacheBytes) break;
+    memory.delete(k);
+    memoryBytes -= resultBytes(v);
+  }
+}
 
 /** Which toolchain a compile would use now. */
 export function activeToolchain(): 'system' | 'npm' {
   const s = cppCompileSettings();
   if (s.toolchain === 'npm') return 'npm';
   if (s.toolchain === 'system') return 'system';
-  return findSystemClang() ? 'system' : 'npm';
+  return 'clang' in systemToolchain() ? 'system' : 'npm';
+}
+
+/** Why a module is refused (its static data does not fit the memory limit, or it is too large to pass around), or null. */
+export function moduleRefusal(wasm: Uint8Array, memoryMb: number, maxModuleBytes: number): string | null {
+  const MiB = 1024 * 1024;
+  if (wasm.byteLength > maxModuleBytes) return `the compiled module is ${Math.ceil(wasm.byteLength / MiB)} MiB, more than ${Math.floor(maxModuleBytes / MiB)} MiB (large initialized global arrays?)`;
+  const mem = readMemoryImport(wasm);
+  if (!mem) return null;
+  const start = mem.initial * WASM_PAGE;
+  const data = dataSegmentBytes(wasm);
+  // The initialized data is held twice while the program runs: in the module and in its memory.
+  if (start + data > memoryMb * MiB) {
+    const why = data > MiB ? ` (${Math.ceil(data / MiB)} MiB of it initialized global data, which the module holds too)` : '';
+    return `the program needs ${Math.ceil((start + data) / MiB)} MiB of memory at start${why}, more than the memory limit of ${memoryMb} MiB (large global arrays?)`;
+  }
+  return null;
 }
 
 /**
  * Compiles `source` (named `filename`, the name the student's errors carry)
- * for `game`. Results the file is to blame for (a module or compile errors)
- * are cached; the judge's failures are not.
+ * for `game`. Results the file is to blame for (a module, its own compile
+ * errors, a refusal of its size) are cached; the judge's failures are not.
  */
-export async function compileCpp(source: string, filename: string, game: string): Promise<CppCompileResult & { cached?: boolean }> {
+export async function compileCpp(source: string, filename: string, game: string, options: CompileOptions = {}): Promise<CppCompileResult & { cached?: boolean }> {
   const s = cppCompileSettings();
+  const lane = options.lane ?? 'judge';
   const headers = await gameHeaders(game);
   const which = activeToolchain();
-  const hash = createHash('sha256').update(`cpp1\0${which}\0${filename}\0`);
+  const hash = createHash('sha256').update(`cpp2\0${which}\0${filename}\0${options.memoryMb ?? 0}\0${s.maxModuleBytes}\0${s.extraFlags.join(' ')}\0`);
   for (const name of Object.keys(headers).sort()) hash.update(`${name}\0${headers[name]}\0`);
   const key = hash.update(source).digest('hex');
   const hit = memory.get(key) ?? readDisk(s.cacheDir, key);
   if (hit) {
-    memory.set(key, hit);
+    remember(key, hit, s);
     return { ...hit, cached: true };
   }
-  const running = inFlight.get(key);
-  if (running) return running;
+  // Per lane: a judge's compile never waits for the same file's compile in the play lane.
+  const flight = `${lane}:${key}`;
+  const running = inFlight.get(flight);
+  if (running) {
+    const r = await running;
+    // A play compile stopped for its client's budget says nothing to another caller: compile again.
+    if (r.ok || (r.kind !== 'budget' && r.kind !== 'busy')) return r;
+  }
+  if (lane === 'play' && playPending >= s.playSlots + s.playQueue) return { ok: false, kind: 'busy', detail: `${playPending} play-page compiles are under way or waiting` };
   const files: Record<string, string> = { [filename]: source };
   for (const [name, text] of Object.entries(headers)) files[`include/${name}`] = text;
-  const run = (async (): Promise<CppCompileResult> => {
-    let result: CppCompileResult;
+  const laneLimitMs = s.cpuSeconds * 1000;
+  const cpuLimitMs = options.budgetSeconds !== undefined ? Math.max(1000, Math.min(laneLimitMs, options.budgetSeconds * 1000)) : laneLimitMs;
+  const run = (async (): Promise<CppCompileResult & { cpuMs?: number }> => {
+    let result: CppCompileResult & { cpuMs: number };
     if (which === 'system') {
-      const clang = findSystemClang();
-      if (!clang) return { ok: false, kind: 'infra', detail: 'ARBITER_CPP_CLANG=system, but no clang++ here compiles for wasm32-wasi (apt-get install clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32)' };
-      systemSlots ??= new Slots(Math.max(1, availableParallelism()));
-      await systemSlots.acquire();
+      const t = systemToolchain();
+      if (!('clang' in t)) return { ok: false, kind: 'infra', detail: `ARBITER_CPP_CLANG=system, but ${t.error}` };
+      const slots = (systemSlots[lane] ??= new Slots(lane === 'play' ? s.playSlots : s.judgeSlots));
+      await slots.acquire();
       try {
-        result = await compileWithSystem(clang, files, filename, s);
+        result = await compileWithSystem(t, files, filename, s, lane, cpuLimitMs);
       } finally {
-        systemSlots.release();
+        slots.release();
       }
-    } else result = await compileWithNpm(files, filename, s);
-    if (result.ok || result.kind === 'rejected') {
-      if (memory.size > 100) memory.clear();
-      memory.set(key, result);
-      writeDisk(s.cacheDir, key, result);
+    } else result = await compileWithNpm(files, filename, s, lane, cpuLimitMs);
+    options.onCpu?.(result.cpuMs);
+    // Stopped at the client's budget, below the lane's own bound: the client's limit, not the file's.
+    if (!result.ok && result.kind === 'timeout' && cpuLimitMs < laneLimitMs && /of CPU/.test(result.detail)) return { ok: false, kind: 'budget', detail: result.detail, cpuMs: result.cpuMs };
+    // Zeros at the ends of data segments out (the memory starts zeroed): both toolchains' modules alike, a zero-initialized array costs no bytes.
+    if (result.ok) result = { ...result, wasm: trimZeroData(result.wasm) };
+    if (result.ok && options.memoryMb !== undefined) {
+      const refusal = moduleRefusal(result.wasm, options.memoryMb, s.maxModuleBytes);
+      if (refusal) result = { ok: false, kind: 'refused', message: refusal, cpuMs: result.cpuMs };
+    }
+    if (result.ok || (result.kind === 'rejected' && !result.uncached) || result.kind === 'refused') {
+      const { cpuMs: _, ...kept } = result;
+      remember(key, kept as CppCompileResult, s);
+      writeDisk(s.cacheDir, key, kept as CppCompileResult, s);
     }
     return result;
   })();
-  inFlight.set(key, run);
+  if (lane === 'play') playPending++;
+  inFlight.set(flight, run);
   try {
     return await run;
   } finally {
-    inFlight.delete(key);
+    if (lane === 'play') playPending--;
+    if (inFlight.get(flight) === run) inFlight.delete(flight);
   }
 }
 
@@ -377,37 +633,56 @@ function readDisk(dir: string, key: string): CppCompileResult | null {
     if (existsSync(wasm)) return { ok: true, wasm: new Uint8Array(readFileSync(wasm)), toolchain: 'cache' };
     const err = join(dir, `${key}.err`);
     if (existsSync(err)) return { ok: false, kind: 'rejected', stderr: readFileSync(err, 'utf8') };
+    const refused = join(dir, `${key}.refused`);
+    if (existsSync(refused)) return { ok: false, kind: 'refused', message: readFileSync(refused, 'utf8') };
   } catch {
     /* a cache that cannot be read is a miss */
   }
   return null;
 }
 
-/** Compiled modules kept on disk (a few hundred KiB each); the oldest go first. */
-const DISK_KEPT = 500;
-let diskWrites = 0;
+/** Bytes written since the disk cache was last measured. */
+let diskWritten = 0;
 
-function pruneDisk(dir: string): void {
+/** Keeps the disk cache under its bytes: the oldest files go first, down to four fifths of it. */
+function pruneDisk(dir: string, limit: number): void {
   try {
     const files = readdirSync(dir)
-      .filter((f) => /\.(wasm|err)$/.test(f))
-      .map((f) => ({ f, t: statSync(join(dir, f)).mtimeMs }));
-    if (files.length <= DISK_KEPT) return;
+      .filter((f) => /\.(wasm|err|refused)$/.test(f))
+      .map((f) => {
+        const st = statSync(join(dir, f));
+        return { f, t: st.mtimeMs, size: st.size };
+      });
+    let total = files.reduce((a, b) => a + b.size, 0);
+    if (total <= limit) return;
     files.sort((a, b) => a.t - b.t);
-    for (const { f } of files.slice(0, files.length - Math.floor(DISK_KEPT * 0.8))) rmSync(join(dir, f), { force: true });
+    for (const { f, size } of files) {
+      if (total <= limit * 0.8) break;
+      rmSync(join(dir, f), { force: true });
+      total -= size;
+    }
   } catch {
     /* another process pruned at the same time: nothing lost but compiles */
   }
 }
 
-function writeDisk(dir: string, key: string, r: CppCompileResult): void {
-  if (++diskWrites % 50 === 0) pruneDisk(dir);
+function writeDisk(dir: string, key: string, r: CppCompileResult, s: CppCompileSettings): void {
+  const data = r.ok ? r.wasm : r.kind === 'rejected' ? r.stderr : r.kind === 'refused' ? r.message : null;
+  if (data === null) return;
+  const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+  if (size > s.diskCacheBytes / 4) return;
+  diskWritten += size;
+  // Measured every tenth of the limit written (and at the first write): other processes write there too.
+  if (diskWritten >= s.diskCacheBytes / 10 || diskWritten === size) {
+    pruneDisk(dir, s.diskCacheBytes);
+    diskWritten = size;
+  }
   try {
     mkdirSync(dir, { recursive: true });
     const tmp = join(dir, `${key}.${process.pid}.tmp`);
-    writeFileSync(tmp, r.ok ? r.wasm : r.kind === 'rejected' ? r.stderr : '');
+    writeFileSync(tmp, data);
     // Atomic: a reader in another worker sees the whole file or none.
-    renameSync(tmp, join(dir, `${key}.${r.ok ? 'wasm' : 'err'}`));
+    renameSync(tmp, join(dir, `${key}.${r.ok ? 'wasm' : r.kind === 'rejected' ? 'err' : 'refused'}`));
   } catch {
     /* a cache that cannot be written costs a compile later, nothing else */
   }

@@ -11,7 +11,6 @@ import { viewHeader } from '../../sandbox/cpp/headers.ts';
 import { readMemoryImport } from '../../sandbox/cpp/wasm-module.ts';
 import { decodeUtf8, WasiExit, wasiImports } from '../../sandbox/cpp/wasi.ts';
 import { cppCompileError } from '../../sandbox/cpp/compile-cpp.ts';
-import { unsafeInclude } from '../../sandbox/cpp/include-check.ts';
 import { botLanguage, BOT_FILE_RE, defaultBotFilename } from '../../src/judge/languages.ts';
 import { decodeCppCode, encodeCppCode, isCppCode } from '../../sandbox/cpp/code.ts';
 import { VIEW as MORIA_VIEW } from '../../src/games/moria/view.ts';
@@ -120,23 +119,4 @@ test('a compiled C++ player travels as a marked string', () => {
   const code = encodeCppCode({ name: 'Gimli', game: 'moria', wasm });
   assert.ok(isCppCode(code) && !isCppCode('(function(){var module'));
   assert.deepEqual(decodeCppCode(code), { name: 'Gimli', game: 'moria', wasm });
-});
-
-test('only headers may be included, by name: paths from the root or with "..", however hidden, are found', () => {
-  for (const ok of ['#include "Player.hh"\n#include <vector>\n#include <bits/stdc++.h>\n', '# include <sys/time.h> // fine\n', 'const char* s = "#include </etc/passwd>";\n', 'auto r = R"x(\n#include "/etc/passwd"\n)x";\n', '// #include "/etc/passwd"\n', '/*\n#include "/etc/passwd"\n*/\n']) {
-    assert.equal(unsafeInclude(ok), null, ok);
-  }
-  const bad: [string, number][] = [
-    ['#include "/etc/passwd"\n', 1],
-    ['int x;\n#include <../../etc/passwd>\n', 2],
-    ['#/**/include "/proc/self/environ"\n', 1],
-    ['#inc\\\nlude "/etc/hosts"\n', 1],
-    ['%:include "/etc/hosts"\n', 1],
-    ['const char* a = "/*";\n#include "/etc/hosts"\n// */\n', 2],
-    ['#define P "/etc/hosts"\n#include P\n', 2],
-    ['#if __has_include("/etc/shadow")\n#endif\n', 1],
-    ['#pragma GCC dependency "/etc/hosts"\n', 1],
-    ['#embed "/etc/hosts"\n', 1],
-  ];
-  for (const [source, line] of bad) assert.equal(unsafeInclude(source)?.line, line, source);
 });

@@ -48,6 +48,8 @@ export interface Config {
   cookieSecure: boolean;
   trustProxy: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** The course's IANA time zone (COURSE_TIME_ZONE, default UTC): dates on pages are shown in it, UTC beside them, and typed in it. */
+  courseTimeZone: string;
   /** BullMQ lockDuration for match jobs, ms. */
   matchLockMs: number;
   /** BullMQ stalled-job check interval, ms. */
@@ -151,6 +153,16 @@ export function gateSeedSecret(env: Env = process.env): string | null {
   return v;
 }
 
+function timeZone(env: Env): string {
+  const tz = str(env, 'COURSE_TIME_ZONE') ?? 'UTC';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+  } catch {
+    throw new ConfigError(`COURSE_TIME_ZONE must be an IANA time zone such as Europe/Madrid, got "${tz}"`);
+  }
+  return tz;
+}
+
 const REGISTRATION_POLICIES = ['open', 'invite', 'domain'] as const;
 const DOMAIN_RE = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
@@ -209,6 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
     cookieSecure: bool(env, 'COOKIE_SECURE', false),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel: logLevel as Config['logLevel'],
+    courseTimeZone: timeZone(env),
     matchLockMs: int(env, 'MATCH_LOCK_MS', 30_000, 1000, 3_600_000),
     stalledIntervalMs: int(env, 'STALLED_INTERVAL_MS', 15_000, 500, 3_600_000),
     gateStartTimeoutMs: int(env, 'GATE_START_TIMEOUT_MS', 2000, 50, 60_000),

@@ -21,6 +21,7 @@
 //   with no match played and clears the game's rating history (the ranked
 //   matches themselves stay).
 
+import { formatForPeople } from './course-time.ts';
 import type { Db } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import { loadGames } from '../game-kit/registry.ts';
@@ -170,9 +171,16 @@ export async function submissionDeadline(db: Db, game: string): Promise<Date | n
 }
 
 /** Sets (or clears, with null) a game's submission deadline. */
-export async function setSubmissionDeadline(db: Db, actorId: Actor, game: string, deadline: Date | null) {
+/**
+ * Sets or clears a game's submission deadline. A deadline already past closes submissions at once, so
+ * it needs `allowPast` (the page's confirmation, the API's confirmPast): otherwise a conflict coded deadline-in-past.
+ */
+export async function setSubmissionDeadline(db: Db, actorId: Actor, game: string, deadline: Date | null, opts: { allowPast?: boolean; now?: Date } = {}) {
   await gameOrInvalid(game);
   if (deadline && Number.isNaN(deadline.getTime())) throw invalid('the deadline is not a date', 'bad-date');
+  if (deadline && !opts.allowPast && deadline.getTime() <= (opts.now ?? new Date()).getTime()) {
+    throw conflict(`the deadline ${formatForPeople(deadline)} is in the past: submissions to ${game} would close at once; confirm to set it anyway`, 'deadline-in-past');
+  }
   return db.$transaction(async (tx) => {
     const before = await tx.gameSetting.findUnique({ where: { game } });
     const row = await tx.gameSetting.upsert({ where: { game }, create: { game, submissionDeadline: deadline }, update: { submissionDeadline: deadline } });

@@ -34,6 +34,7 @@ import similarityRoutes from './routes/similarity.ts';
 import webRoutes, { sendErrorPage, wantsPage } from '../web/index.ts';
 import { playApiRoutes } from '../web/pages/play.ts';
 import { registerLanguage, t } from '../web/i18n/index.ts';
+import { setCourseTimeZone } from '../domain/course-time.ts';
 
 export interface AppOptions {
   config: Config;
@@ -71,6 +72,7 @@ function hasNul(value: unknown, depth = 0): boolean {
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, db } = opts;
+  setCourseTimeZone(config.courseTimeZone);
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,

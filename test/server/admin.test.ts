@@ -244,7 +244,12 @@ test('renaming checks the new name like a new one (rules, reserved, taken), audi
 
 test('a submission deadline: after it, new submissions are refused with the date (API and form); cleared, they are taken again; audited', async () => {
   const past = new Date(Date.now() - 60_000);
-  const set = await app.inject({ method: 'PUT', url: '/api/admin/games/walking-dead/deadline', headers: teacher.auth, payload: { deadline: past.toISOString() } });
+  // A deadline already past closes submissions at once: the API asks for confirmPast.
+  const unconfirmed = await app.inject({ method: 'PUT', url: '/api/admin/games/walking-dead/deadline', headers: teacher.auth, payload: { deadline: past.toISOString() } });
+  assert.equal(unconfirmed.statusCode, 409, unconfirmed.body);
+  assert.equal(unconfirmed.json().code, 'deadline-in-past');
+  assert.equal((await db.gameSetting.findUnique({ where: { game: 'walking-dead' } }))?.submissionDeadline ?? null, null, 'nothing set');
+  const set = await app.inject({ method: 'PUT', url: '/api/admin/games/walking-dead/deadline', headers: teacher.auth, payload: { deadline: past.toISOString(), confirmPast: true } });
   assert.equal(set.statusCode, 200, set.body);
   assert.deepEqual([(await lastAudit()).action, (await lastAudit()).targetId], ['game.deadline', 'walking-dead']);
   const refused = await submitJson(app, ana, bot('Late', 'walking-dead'), 'walking-dead');

@@ -118,21 +118,27 @@ export default async function adminRoutes(app: FastifyInstance) {
     },
   );
 
-  app.put<{ Params: { game: string }; Body: { deadline: string | null } }>(
+  app.put<{ Params: { game: string }; Body: { deadline: string | null; confirmPast?: boolean } }>(
     '/api/admin/games/:game/deadline',
     {
       config: ADMIN,
       schema: {
         tags: TAGS,
-        summary: 'Set (ISO date-time) or clear (null) the submission deadline of a game',
+        summary: 'Set (ISO date-time with its offset) or clear (null) the submission deadline of a game; a deadline in the past needs confirmPast: true (409 deadline-in-past otherwise)',
         params: gameParams,
-        body: { type: 'object', required: ['deadline'], additionalProperties: false, properties: { deadline: { type: ['string', 'null'], format: 'date-time' } } },
-        response: { 200: ok, ...refusals(400, 401, 403, 404) },
+        body: {
+          type: 'object',
+          required: ['deadline'],
+          additionalProperties: false,
+          properties: { deadline: { type: ['string', 'null'], format: 'date-time' }, confirmPast: { type: 'boolean', description: 'set a deadline that has already passed (submissions close at once)' } },
+        },
+        response: { 200: ok, ...refusals(400, 401, 403, 404, 409) },
       },
     },
     async (request) => {
       const game = await gameOr404(request.params.game);
-      const row = await setSubmissionDeadline(db, requireAdmin(request).id, game, request.body.deadline === null ? null : new Date(request.body.deadline));
+      const deadline = request.body.deadline === null ? null : new Date(request.body.deadline);
+      const row = await setSubmissionDeadline(db, requireAdmin(request).id, game, deadline, { allowPast: request.body.confirmPast === true });
       return { game, submissionDeadline: row.submissionDeadline };
     },
   );

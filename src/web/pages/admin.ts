@@ -10,6 +10,7 @@ import { rejudgeSubmission, releaseName, renameName, resetRatings, searchUsers, 
 import { listAudit, type AuditRow } from '../../domain/audit.ts';
 import { installPrivateDummy, privateDummyInfo, removePrivateDummy } from '../../domain/private-dummy.ts';
 import { queueOverview } from '../../domain/queue-overview.ts';
+import { courseTimeZone, formatForPeople, parseCourseInput, toCourseInput } from '../../domain/course-time.ts';
 import { readFileForm } from '../../server/file-form.ts';
 import { loadGames } from '../../game-kit/registry.ts';
 import { requireAdmin, type AuthUser } from '../../server/auth.ts';
@@ -37,7 +38,8 @@ const postButton = (action: string, label: string, hidden: Record<string, string
   html`<form method="post" action="${action}" class="inline">${Object.entries(hidden).map(([k, v]) => html`<input type="hidden" name="${k}" value="${String(v)}">`)}<button type="submit" class="${cls}">${label}</button></form>`;
 
 /** A datetime-local value (UTC) for a date. */
-const localValue = (d: Date | null) => (d ? d.toISOString().slice(0, 16) : '');
+/** A date-time field's value: the course's wall-clock time (course-time.ts), as the form reads it back. */
+const localValue = (d: Date | null) => (d ? toCourseInput(d) : '');
 
 export default async function adminPages(app: FastifyInstance) {
   const { db, config } = app.deps;
@@ -88,7 +90,7 @@ ${settings.map(
 <h3>${game.title}</h3>
 <p>${t('admin.deadline')}<strong>${deadline ? when(deadline) : t('admin.none')}</strong>${deadline && deadline.getTime() <= Date.now() ? t('admin.passed') : ''}</p>
 <form method="post" action="/admin/actions/deadline" class="inline"><input type="hidden" name="game" value="${game.id}">
-${field({ name: 'deadline', label: t('admin.newDeadline'), type: 'text', value: localValue(deadline), attrs: html`placeholder="2026-12-20T23:59"` })}
+${field({ name: 'deadline', label: t('admin.newDeadline', courseTimeZone()), type: 'text', value: localValue(deadline), attrs: html`placeholder="2026-12-20T23:59"` })}
 <button type="submit">${t('admin.setDeadline')}</button></form>
 <p>${t('admin.dummy')}${dummy.installed ? html`<strong>${t('admin.private')}</strong>${t('admin.installedOn')}${when(dummy.uploadedAt)}${t('admin.installed', dummy.uploadedBy ?? t('admin.commandLine'), dummy.sizeBytes ?? 0)}${postButton('/admin/actions/dummy-remove', t('admin.removeDummy'), { game: game.id })}` : t('admin.shipped')}</p>
 <form method="post" action="/admin/actions/dummy" enctype="multipart/form-data"><input type="hidden" name="game" value="${game.id}">
@@ -218,16 +220,28 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     return back(reply, t('adminDone.released', name, game));
   });
 
-  action('/admin/actions/deadline', async (me, b, reply) => {
+  action('/admin/actions/deadline', async (me, b, reply, request) => {
     const text = str(b.deadline);
     let deadline: Date | null = null;
     if (text) {
-      // A datetime-local value carries no zone: it is read as UTC, as every date on the site is shown.
-      deadline = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
-      if (Number.isNaN(deadline.getTime())) throw badRequest(t('adminErr.date', text));
+      // Without an offset it is the course's wall-clock time, as every date on the site is shown.
+      deadline = parseCourseInput(text);
+      if (!deadline) throw badRequest(t('adminErr.date', text, courseTimeZone()));
     }
-    const row = await setSubmissionDeadline(db, me.id, str(b.game), deadline);
-    return back(reply, row.submissionDeadline ? t('adminDone.deadlineSet', row.game, row.submissionDeadline.toISOString()) : t('adminDone.deadlineCleared', row.game));
+    if (deadline && deadline.getTime() <= Date.now() && str(b.confirmPast) !== 'yes') {
+      // A deadline already past closes submissions at once: ask again, with the same value and a confirmation.
+      return sendPage(reply, {
+        title: t('admin.pastDeadlineTitle'),
+        user: request.user,
+        nav: '/admin',
+        body: html`<h1>${t('admin.pastDeadlineTitle')}</h1>
+<p id="deadline-past">${t('admin.pastDeadline', str(b.game), formatForPeople(deadline))}</p>
+<form method="post" action="/admin/actions/deadline"><input type="hidden" name="game" value="${str(b.game)}"><input type="hidden" name="deadline" value="${text}"><input type="hidden" name="confirmPast" value="yes">
+<button type="submit">${t('admin.pastDeadlineConfirm')}</button> <a href="/admin#admin-game-${str(b.game)}">${t('admin.pastDeadlineCancel')}</a></form>`,
+      }, 409);
+    }
+    const row = await setSubmissionDeadline(db, me.id, str(b.game), deadline, { allowPast: true });
+    return back(reply, row.submissionDeadline ? t('adminDone.deadlineSet', row.game, formatForPeople(row.submissionDeadline)) : t('adminDone.deadlineCleared', row.game));
   });
 
   action('/admin/actions/ratings-reset', async (me, b, reply) => {

@@ -19,16 +19,17 @@ import { idParams } from '../../server/schemas.ts';
 import { GateStep, MATCH_KINDS } from '../../domain/statuses.ts';
 import { t, th, word } from '../i18n/index.ts';
 import { escapeHtml } from '../html.ts';
+import { formatForPeople } from '../../domain/course-time.ts';
 
 export type MatchView = ReturnType<typeof matchOut>;
 
 export const MATCHES_PAGE = 25;
 
-/** A date as a <time> element: UTC, to the minute. */
+/** A date as a <time> element, to the minute: in the course's time zone with UTC beside it (src/domain/course-time.ts). */
 export function when(d: Date | string | null): Html | string {
   if (!d) return '';
   const date = new Date(d);
-  return html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+  return html`<time datetime="${date.toISOString()}">${formatForPeople(date)}</time>`;
 }
 
 /** Previous / next links and "page N of M"; `href` builds a page's URL (keeping the filters). */

@@ -21,10 +21,11 @@ import { when } from './matches.ts';
 import { idParams } from '../../server/schemas.ts';
 import { t, th, word, type MessageKey } from '../i18n/index.ts';
 import { escapeHtml } from '../html.ts';
+import { formatForPeople } from '../../domain/course-time.ts';
 
-/** A time as people read it, in UTC, with the machine-readable value. */
+/** A time as people read it (the course's time zone, UTC beside it), with the machine-readable value. */
 export function formatTime(d: Date): Html {
-  return html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+  return html`<time datetime="${d.toISOString()}">${formatForPeople(d)}</time>`;
 }
 
 export function formatBytes(n: number): string {

@@ -28,6 +28,7 @@ import { sendPage } from '../layout.ts';
 import { errorSummary, field, select, type FieldErrors } from '../forms.ts';
 import { pageUser } from './auth.ts';
 import { formatTime } from './submissions.ts';
+import { courseTimeZone, parseCourseInput } from '../../domain/course-time.ts';
 import { t as tr, th, word } from '../i18n/index.ts';
 import { localizeRefusal } from '../i18n/refusals.ts';
 import { escapeHtml } from '../html.ts';
@@ -223,7 +224,7 @@ ${errorSummary(view.errors, { game: tr('tour.game'), name: tr('admin.name'), fre
 <form method="post" action="/admin/tournaments" id="tournament-form" novalidate>
 ${select({ name: 'game', label: tr('tour.game'), options: games.map((g) => ({ value: g.id, label: g.title })), value: v.game, errors: view.errors, required: true })}
 ${field({ name: 'name', label: tr('admin.name'), value: v.name ?? '', errors: view.errors, required: true, attrs: html`maxlength="100"` })}
-${field({ name: 'freezeAt', label: tr('tourAdmin.freezeUtc'), value: v.freezeAt ?? '', hint: tr('tourAdmin.freezeHint'), errors: view.errors })}
+${field({ name: 'freezeAt', label: tr('tourAdmin.freezeUtc', courseTimeZone()), value: v.freezeAt ?? '', hint: tr('tourAdmin.freezeHint'), errors: view.errors })}
 ${field({ name: 'config', label: tr('tourAdmin.settings'), value: v.config ?? '', hint: tr('tourAdmin.settingsHint'), errors: view.errors })}
 ${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.seed ?? '', hint: tr('tourAdmin.seedHint'), errors: view.errors, attrs: html`min="0" max="2147483647"` })}
 <p><button type="submit">${tr('tourAdmin.create')}</button></p>
@@ -251,7 +252,8 @@ ${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.se
             errors.config = tr('tourAdmin.notObject');
           }
         }
-        const freezeAt = str(v.freezeAt) ? new Date(str(v.freezeAt)) : new Date();
+        // Without an offset it is the course's wall-clock time (course-time.ts).
+        const freezeAt = str(v.freezeAt) ? (parseCourseInput(str(v.freezeAt)) ?? new Date(NaN)) : new Date();
         if (Number.isNaN(freezeAt.getTime())) errors.freezeAt = tr('tourAdmin.notDate');
         const seed = str(v.seed) ? Number(str(v.seed)) : undefined;
         if (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff)) errors.seed = tr('tourAdmin.badSeed');

@@ -14,7 +14,11 @@ type Command = { run: (args: string[]) => Promise<number>; help: string };
 
 export const commands: Record<string, Command> = {
   play: { run: playCommand, help: 'play <game> <p1> <p2> <p3> <p4> [--seed N] [-o match.json.gz] [--set key=value or key=@file]...   (play --list)' },
-  verify: { run: verifyCommand, help: 'verify <match.json[.gz]>   re-run the engine and check every recorded state (exit 1: a state differs; 3: recorded under another engine version)' },
+  verify: {
+    run: verifyCommand,
+    help:
+      'verify <match.json[.gz]> | <replays.zip>   re-run the engine and check every recorded state; a tournament\'s replays.zip: every match re-run, each seed and draw redone from the published tournament seed, the bracket and standings rebuilt from the results (exit 1: something differs, named; 3: recorded under another engine version)',
+  },
   view: { run: viewCommand, help: 'view <match.json[.gz]> [--port N] [--host H] [--no-open]   watch a replay in the browser' },
   admin: { run: adminCommand, help: 'admin grant|revoke <username>   on the server (DATABASE_URL or DATA_DIR; a running npm start does it for you): make a registered user an admin, or no longer one (recorded in the audit)' },
   similarity: { run: similarityCommand, help: 'similarity report <game> | import <folder or .zip> --term <term> --game <game>   on the server: compute the plagiarism report (admins see it at /admin/similarity), or import a previous term\'s bots' },

@@ -31,6 +31,7 @@ import tournamentRoutes from './routes/tournaments.ts';
 import challengeRoutes from './routes/challenges.ts';
 import adminRoutes from './routes/admin.ts';
 import similarityRoutes from './routes/similarity.ts';
+import studentRoutes from './routes/students.ts';
 import webRoutes, { sendErrorPage, wantsPage } from '../web/index.ts';
 import { playApiRoutes } from '../web/pages/play.ts';
 import { registerLanguage, t } from '../web/i18n/index.ts';
@@ -154,6 +155,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(adminOnlyApi(adminRoutes));
   await app.register(playApiRoutes);
   await app.register(adminOnlyApi(similarityRoutes));
+  await app.register(adminOnlyApi(studentRoutes));
   await app.register(webRoutes);
   return app;
 }

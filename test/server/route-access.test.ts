@@ -93,6 +93,12 @@ const TABLE: Record<string, Rule> = {
   'GET /api/admin/audit': 'admin',
   'GET /api/admin/exports/:game/leaderboard.csv': 'admin',
   'GET /api/admin/exports/qualified.csv': 'admin',
+  // the teacher's view of students and grades
+  'GET /api/admin/users/:id': 'admin',
+  'GET /api/admin/submissions': 'admin',
+  'GET /api/admin/exports/submissions.csv': 'admin',
+  'GET /api/admin/exports/:game/grades.csv': 'admin',
+  'GET /api/admin/exports/grades.csv': 'admin',
   'GET /api/admin/similarity/:game': 'admin',
   'POST /api/admin/similarity/:game': 'admin',
   'GET /api/admin/similarity/:game/pair': 'admin',

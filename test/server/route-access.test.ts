@@ -142,6 +142,8 @@ const TABLE: Record<string, Rule> = {
   'GET /admin': 'admin',
   'GET /admin/users': 'admin',
   'GET /admin/audit': 'admin',
+  'GET /admin/users/:id': 'admin',
+  'GET /admin/submissions': 'admin',
   'POST /admin/actions/user': 'admin',
   'POST /admin/actions/submission': 'admin',
   'POST /admin/actions/name': 'admin',

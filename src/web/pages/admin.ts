@@ -22,6 +22,7 @@ import { sendPage } from '../layout.ts';
 import { pageUser } from './auth.ts';
 import { pager, when } from './matches.ts';
 import { t, th, word } from '../i18n/index.ts';
+import { auditDetailText, auditTargetCell, healthStatusText, recorderText } from './admin-words.ts';
 
 type FormBody = Record<string, string | undefined>;
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
@@ -30,7 +31,7 @@ function auditTable(rows: AuditRow[], id = 'audit'): Html {
   if (rows.length === 0) return html`<p class="muted" id="${id}">${t('admin.noAction')}</p>`;
   return html`<div class="table-wrap"><table id="${id}">
 <thead><tr><th scope="col">${t('admin.when')}</th><th scope="col">${t('admin.who')}</th><th scope="col">${t('admin.action')}</th><th scope="col">${t('admin.target')}</th><th scope="col">${t('admin.detail')}</th></tr></thead>
-<tbody>${rows.map((r) => html`<tr data-action="${r.action}"><td>${when(r.at)}</td><td>${r.actor ?? html`<span class="muted">${t('admin.commandLine')}</span>`}</td><td><code>${r.action}</code></td><td>${r.targetType ? `${r.targetType} ${r.targetId ?? ''}` : ''}</td><td>${r.detail ? html`<code>${JSON.stringify(r.detail)}</code>` : ''}</td></tr>`)}</tbody>
+<tbody>${rows.map((r) => html`<tr data-action="${r.action}"><td>${when(r.at)}</td><td>${r.actor ?? html`<span class="muted">${t('admin.commandLine')}</span>`}</td><td><code>${r.action}</code></td><td>${auditTargetCell(r.targetType, r.targetId)}</td><td class="audit-detail">${auditDetailText(r.action, r.targetId, r.detail)}</td></tr>`)}</tbody>
 </table></div>`;
 }
 
@@ -72,13 +73,14 @@ export default async function adminPages(app: FastifyInstance) {
         body: html`<h1>${t('admin.title')}</h1>
 ${noticeOf(request.query)}
 <p>${th('admin.links_html')}</p>
+<p id="admin-students">${th('stu.adminLinks_html')}</p>
 <section aria-labelledby="health-h" id="admin-health">
 <h2 id="health-h">${t('admin.health')}</h2>
 <dl class="facts">
-  <dt>${t('admin.status')}</dt><dd><span class="badge ${health.status === 'ok' ? 'qualified' : 'failed'}">${health.status}</span>${t('admin.dbRedis', health.db.ok ? t('admin.up') : t('admin.down', health.db.error ?? ''), health.redis.ok ? t('admin.up') : t('admin.down', health.redis.error ?? ''))}</dd>
+  <dt>${t('admin.status')}</dt><dd><span class="badge ${health.status === 'ok' ? 'qualified' : 'failed'}">${healthStatusText(health.status)}</span>${t('admin.dbRedis', health.db.ok ? t('admin.up') : t('admin.down', health.db.error ?? ''), health.redis.ok ? t('admin.up') : t('admin.down', health.redis.error ?? ''))}</dd>
   <dt>${t('admin.workers')}</dt><dd>${health.workers ? t('admin.pools', health.workers.seen, health.workers.slots) : t('admin.unknown')}</dd>
   <dt>${t('admin.matches')}</dt><dd>${t('admin.waitingRunning', queue.waiting, queue.running, queue.matches.map((m) => `${word(m.kind)}: ${m.waiting}/${m.running}`).join(', '))}</dd>
-  <dt>${t('admin.recorder')}</dt><dd>${health.recorder ? `${JSON.stringify(health.recorder)}` : t('admin.unknown')}</dd>
+  <dt>${t('admin.recorder')}</dt><dd id="admin-recorder">${recorderText(health.recorder)}</dd>
   <dt>${t('admin.expectedWait')}</dt><dd>${queue.expectedWait.explanation}</dd>
 </dl>
 <p>${th('admin.queueLinks_html')}</p>
@@ -96,7 +98,7 @@ ${field({ name: 'deadline', label: t('admin.newDeadline', courseTimeZone()), typ
 <form method="post" action="/admin/actions/dummy" enctype="multipart/form-data"><input type="hidden" name="game" value="${game.id}">
 ${field({ name: 'file', label: t('admin.installDummy'), type: 'file', attrs: html`accept=".ts,.js"` })}
 <button type="submit">${t('admin.upload')}</button></form>
-<p>${postButton('/admin/actions/ratings-reset', t('admin.resetRatings'), { game: game.id, confirm: 'yes' })}${t('admin.resetNote')}<a href="/api/admin/exports/${game.id}/leaderboard.csv">${t('admin.leaderboardCsv')}</a></p>
+<p>${postButton('/admin/actions/ratings-reset', t('admin.resetRatings'), { game: game.id, confirm: 'yes' })}${t('admin.resetNote')}<a href="/api/admin/exports/${game.id}/leaderboard.csv">${t('admin.leaderboardCsv')}</a> · <a href="/api/admin/exports/${game.id}/grades.csv" id="grades-${game.id}">${t('stu.gradesCsv')}</a></p>
 </div>`,
 )}
 </section>
@@ -142,7 +144,7 @@ ${noticeOf(request.query)}
 <div class="table-wrap"><table id="users">
 <thead><tr><th scope="col">${t('admin.user')}</th><th scope="col">${t('admin.email')}</th><th scope="col">${t('admin.players')}</th><th scope="col">${t('admin.since')}</th><th scope="col">${t('admin.state')}</th><th scope="col"></th></tr></thead>
 <tbody>${users.map(
-          (u) => html`<tr data-user="${u.username}"><td>${u.username}${u.isAdmin ? ' (admin)' : ''}</td><td>${u.email ?? ''}</td><td>${u.players.map((p) => html`<a href="/players/${encodeURIComponent(p.name)}?game=${p.game}">${p.name}</a> <span class="muted">${p.game}${p.qualified ? ', qualified' : ''}</span> `)}</td><td>${when(u.createdAt)}</td>
+          (u) => html`<tr data-user="${u.username}"><td><a href="/admin/users/${u.id}">${u.username}</a>${u.isAdmin ? ' (admin)' : ''}</td><td>${u.email ?? ''}</td><td>${u.players.map((p) => html`<a href="/players/${encodeURIComponent(p.name)}?game=${p.game}">${p.name}</a> <span class="muted">${p.game}${p.qualified ? ', qualified' : ''}</span> `)}</td><td>${when(u.createdAt)}</td>
 <td>${u.disabledAt ? html`<span class="badge failed">${t('admin.disabled')}</span> ${when(u.disabledAt)}` : t('admin.active')}</td>
 <td>${postButton(`/admin/actions/user`, u.disabledAt ? t('admin.enable') : t('admin.disable'), { id: u.id, action: u.disabledAt ? 'enable' : 'disable', back: here })}</td></tr>`,
         )}</tbody></table></div>`,

@@ -260,7 +260,8 @@ function compileWithSystem(t: { clang: string; confinement: Confinement }, files
   const args = [t.clang, ...flags('wasm32-wasi', source, 'bot.wasm', s.extraFlags)];
   let argv = [...t.confinement.argv, ...args];
   // Address space and CPU time, inherited by the driver's children (wasm-ld); a file at most as large as the module may be.
-  if (PRLIMIT) argv = [PRLIMIT, `--as=${s.memoryMb * 1024 * 1024}`, `--cpu=${Math.ceil(cpuLimitMs / 1000) + 1}`, `--fsize=${s.maxModuleBytes * 4}`, '--', ...argv];
+  // The CPU limit is a backstop, above the watch's: the kernel's clock runs ahead of /proc's sampled figures (about 10% here).
+  if (PRLIMIT) argv = [PRLIMIT, `--as=${s.memoryMb * 1024 * 1024}`, `--cpu=${Math.ceil((cpuLimitMs * 1.25) / 1000) + 2}`, `--fsize=${s.maxModuleBytes * 4}`, '--', ...argv];
   if (lane === 'play' && NICE) argv = [NICE, '-n', '19', ...argv];
   // A shell that says, when the compile ends, the CPU time of all its processes (waited for, so counted): `times`.
   argv = ['/bin/sh', '-c', '"$@"; s=$?; times >&2; exit $s', 'arbiter-cpp', ...argv];
@@ -323,7 +324,8 @@ function compileWithSystem(t: { clang: string; confinement: Confinement }, files
       if (spawnError) return done({ ok: false, kind: 'infra', detail: `clang could not start: ${(spawnError as Error).message}` });
       if (timedOut) return done({ ok: false, kind: 'timeout', detail: `killed after ${s.timeoutMs} ms` });
       // SIGXCPU (prlimit's soft limit), or the watch's kill.
-      if (watch.over() || /Killed by signal 24|SIGXCPU|CPU time limit/.test(stderr) || signal === 'SIGXCPU') {
+      const rlimit = /unable to execute command: (?:Killed|CPU time limit exceeded)|CPU time limit exceeded/.test(stderr) && cpu >= cpuLimitMs * 0.75;
+      if (watch.over() || rlimit || signal === 'SIGXCPU') {
         cpu = Math.max(cpu, cpuLimitMs);
         return done({ ok: false, kind: 'timeout', detail: `killed after ${cpuLimitMs} ms of CPU` });
       }
@@ -398,7 +400,7 @@ function startServer(lane: Lane, s: CppCompileSettings): Server {
       if (m.ready) {
         busy(child);
         // A first compile of an empty file: clang's own module is compiled now, not in a student's compile.
-        child.send({ id: 0, args: ['clang++', ...flags('wasm32-wasip1', 'warm.cc', 'warm.wasm', s.extraFlags)], files: { 'warm.cc': 'extern "C" int warm() { return 0; }\n' }, output: 'warm.wasm' });
+        child.send({ id: 0, args: ['clang++', ...flags('wasm32-wasip1', 'warm.cc', 'warm.wasm')], files: { 'warm.cc': 'extern "C" int warm() { return 0; }\n' }, output: 'warm.wasm' });
       } else if (m.id === 0) {
         child.off('message', first);
         clearTimeout(timer);
@@ -567,7 +569,7 @@ export async function compileCpp(source: string, filename: string, game: string,
   const lane = options.lane ?? 'judge';
   const headers = await gameHeaders(game);
   const which = activeToolchain();
-  const hash = createHash('sha256').update(`cpp2\0${which}\0${filename}\0${options.memoryMb ?? 0}\0${s.maxModuleBytes}\0${s.extraFlags.join(' ')}\0`);
+  const hash = createHash('sha256').update(`cpp2\0${which}\0${filename}\0${options.memoryMb ?? 0}\0${s.maxModuleBytes}\0`);
   for (const name of Object.keys(headers).sort()) hash.update(`${name}\0${headers[name]}\0`);
   const key = hash.update(source).digest('hex');
   const hit = memory.get(key) ?? readDisk(s.cacheDir, key);

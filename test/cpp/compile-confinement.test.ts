@@ -8,14 +8,21 @@
 // The toolchain is the one ARBITER_CPP_CLANG names: the npm one (the
 // in-memory file system of @yowasp/clang) unless it says system (the system
 // clang, confined by confine.ts); CI runs both.
+//
+// Then the other side of the same line: only the file's own diagnostics are
+// its fault. A toolchain that cannot link (a linker that is not there) is the
+// judge's failure, retried and never cached: once the toolchain is fixed, the
+// same file compiles; a system clang the OS cannot confine is not used.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileCpp, resetCppCompileSettings, stopCompileServer, activeToolchain } from '../../sandbox/cpp/toolchain.ts';
+import { compileCpp, resetCppCompileSettings, stopCompileServer, activeToolchain, findSystemClang } from '../../sandbox/cpp/toolchain.ts';
+import { compileCppBot } from '../../sandbox/cpp/compile-cpp.ts';
+import { BotCompileError, CompileInfraError } from '../../sandbox/compile.ts';
 
 const toolchain = process.env['ARBITER_CPP_CLANG'] === 'system' ? 'system' : 'npm';
 const MARKER = `ARBITER_SECRET_${Math.random().toString(36).slice(2)}`;
@@ -83,5 +90,56 @@ test(`the ${toolchain} toolchain opens nothing but the sysroot, the headers and 
     if (envSecret) assert.ok(!said.includes(envSecret.trim()), `${what}: the project's .env came back`);
     // It is the file's doing (its own diagnostics) or a module: never the judge's failure.
     assert.ok(r.ok || r.kind === 'rejected', `${what}: ${JSON.stringify(r).slice(0, 400)}`);
+  }
+});
+
+const player = (name: string, extra = '') => `#include "Player.hh"\n#define PLAYER_NAME ${name}\nstruct PLAYER_NAME : public Player {\n  static Player* factory () { return new PLAYER_NAME; }\n  virtual void play () { ${extra} }\n};\nRegisterPlayer(PLAYER_NAME);\n`;
+
+test(`the ${toolchain} toolchain: a linker that is not there is the judge's failure, retried and never cached; fixed, the same file compiles`, { timeout: 600_000 }, async () => {
+  const source = player('Linked', `cerr << ${Date.now()} << endl;`);
+  const cached = () => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => !f.endsWith('.tmp')) : []);
+  const before = cached().length;
+  resetCppCompileSettings({ cacheDir, toolchain, extraFlags: ['-fuse-ld=/nonexistent/wasm-ld-14'] });
+  try {
+    const r = await compileCpp(source, 'AILinked.cc', 'moria');
+    assert.ok(!r.ok && r.kind === 'infra', JSON.stringify(r).slice(0, 400));
+    await assert.rejects(compileCppBot(source, 'AILinked.cc', 'moria'), (err: unknown) => {
+      assert.ok(err instanceof CompileInfraError, String(err));
+      assert.match(err.message, /on a second try/);
+      return true;
+    });
+  } finally {
+    resetCppCompileSettings({ cacheDir, toolchain, extraFlags: [] });
+  }
+  assert.equal(cached().length, before, 'nothing cached for a failure of the toolchain');
+  // The toolchain fixed: the same file compiles (no cached error answers for it).
+  const code = await compileCppBot(source, 'AILinked.cc', 'moria');
+  assert.match(code, /^\/\*arbiter:cpp\*\//);
+  assert.equal(cached().length, before + 1, 'the module is cached');
+  // And the file's own error is the file's, and cached.
+  await assert.rejects(compileCppBot(player('Broken', 'int x = ;'), 'AIBroken.cc', 'moria'), (err: unknown) => err instanceof BotCompileError && /^AIBroken\.cc:\d+:\d+: error: expected expression/.test(err.message));
+  assert.equal(cached().length, before + 2);
+});
+
+test('a system clang the OS cannot confine is not used: auto falls back to npm, forced system is the judge\'s failure', { skip: toolchain === 'system' && findSystemClang() ? false : 'needs ARBITER_CPP_CLANG=system and a system clang' }, async () => {
+  const fake = join(base, 'no-userns');
+  mkdirSync(fake, { recursive: true });
+  // An unshare that fails as it does where user namespaces are off.
+  writeFileSync(join(fake, 'unshare'), '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n');
+  chmodSync(join(fake, 'unshare'), 0o755);
+  const path = process.env['PATH'];
+  process.env['PATH'] = `${fake}:${path}`;
+  try {
+    resetCppCompileSettings({ cacheDir, toolchain: 'auto' });
+    assert.equal(findSystemClang(), null);
+    assert.equal(activeToolchain(), 'npm');
+    resetCppCompileSettings({ cacheDir, toolchain: 'system' });
+    const source = player('Unconfined', `cerr << ${Date.now()} << endl;`);
+    const r = await compileCpp(source, 'AIUnconfined.cc', 'moria');
+    assert.ok(!r.ok && r.kind === 'infra' && /cannot confine/.test(r.detail), JSON.stringify(r));
+    await assert.rejects(compileCppBot(source, 'AIUnconfined.cc', 'moria'), (err: unknown) => err instanceof CompileInfraError && /cannot confine/.test(err.message));
+  } finally {
+    process.env['PATH'] = path;
+    resetCppCompileSettings({ cacheDir, toolchain });
   }
 });

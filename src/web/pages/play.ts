@@ -267,8 +267,10 @@ export async function playApiRoutes(app: FastifyInstance) {
     async (request) => {
       const { filename, source } = request.body;
       if (Buffer.byteLength(source) > config.submissionMaxBytes) throw tooLarge(`${filename} is larger than ${config.submissionMaxBytes} bytes, the limit for a bot file`);
-      // The bot's own compile error comes back as { error } (it freezes that bot, as in a judged match).
-      return compileSeat(source, filename, 0);
+      // In the play lane, bounded per client (sandbox/play-compile.ts): judging never waits for the play page. The bot's
+      // own compile error comes back as { error }; C++ for signed-in users only (401); over the client's bounds, 429.
+      const { playCompile } = await import('../../../sandbox/play-compile.ts');
+      return playCompile(source, filename, request.user ? `user:${request.user.id}` : `ip:${request.ip}`, Boolean(request.user));
     },
   );
 }

@@ -227,6 +227,13 @@ test('the grades CSV: one line per student and game, the one who never submitted
   assert.deepEqual(pick(by.bob!), ['moria', '1', '2026-01-12T09:00:00.000Z', 'BobBot', '1', '29', 'Winter Cup', 'champion', '1', '0.81', 'ana']);
   assert.deepEqual(pick(by.carol!), ['moria', '0', '', '', '', '', 'Winter Cup', 'not entered', '', '', '']);
   assert.equal(by.carol!.email, `'=HYPERLINK("http://evil.example")`, 'a formula is prefixed');
+  // The roster's columns, when the User table has them (the roster import's): read and exported.
+  if (ROSTER_FIELDS.includes('studentId')) {
+    await db.$executeRawUnsafe(`UPDATE "User" SET "studentId" = 'S-0042' WHERE id = ${ana.id}`);
+    const again = byHeader(parseCsv((await app.inject({ url: '/api/admin/exports/moria/grades.csv', headers: teacher.auth })).body));
+    assert.equal(again.find((r) => r.username === 'ana')!.student_id, 'S-0042');
+    assert.equal((await app.inject({ url: `/api/admin/users/${ana.id}`, headers: teacher.auth })).json().user.studentId, 'S-0042');
+  }
   assert.ok(res.body.includes(`"'=HYPERLINK(""http://evil.example"")"`));
 
   // Every game: one line per student and game.

@@ -30,6 +30,8 @@ export interface Config {
   registrationInviteCode: string | null;
   /** REGISTRATION=domain: the e-mail domains (lowercase) accepted at sign-up. */
   registrationEmailDomains: string[];
+  /** SIGNUP_REQUIRE: the fields sign-up (the form and POST /api/users) asks for beyond username and password. */
+  signupRequire: SignupField[];
   /** Failed password checks per account (username, any case) from one client address per window. */
   passwordFailuresPerAccount: number;
   /** Failed password checks per account from all addresses per window; past it only known browsers may try. */
@@ -182,6 +184,23 @@ function registration(env: Env): Pick<Config, 'registration' | 'registrationInvi
   return { registration: policy as Config['registration'], registrationInviteCode: code, registrationEmailDomains: domains };
 }
 
+/** The fields a course may require at sign-up (SIGNUP_REQUIRE=email,studentId,fullName). */
+export const SIGNUP_FIELDS = ['email', 'studentId', 'fullName'] as const;
+export type SignupField = (typeof SIGNUP_FIELDS)[number];
+
+/** SIGNUP_REQUIRE: comma-separated, any of SIGNUP_FIELDS (case-insensitive), each once. */
+function signupRequire(env: Env): SignupField[] {
+  const v = str(env, 'SIGNUP_REQUIRE');
+  if (v === undefined) return [];
+  const out: SignupField[] = [];
+  for (const raw of v.split(',').map((w) => w.trim()).filter((w) => w !== '')) {
+    const f = SIGNUP_FIELDS.find((x) => x.toLowerCase() === raw.toLowerCase());
+    if (!f) throw new ConfigError(`SIGNUP_REQUIRE: "${raw}" is not a sign-up field: use ${SIGNUP_FIELDS.join(', ')} (comma-separated)`);
+    if (!out.includes(f)) out.push(f);
+  }
+  return out;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Parses and validates the environment. Throws ConfigError naming the bad variable. */
@@ -210,6 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
     nameHoldHours: int(env, 'NAME_HOLD_HOURS', 24, 1, 24 * 365),
     challengesPerHour: int(env, 'CHALLENGES_PER_HOUR', 30, 0, 100_000),
     ...registration(env),
+    signupRequire: signupRequire(env),
     passwordFailuresPerAccount: int(env, 'PASSWORD_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),
     passwordFailuresPerAccountTotal: int(env, 'PASSWORD_FAILURES_PER_ACCOUNT_TOTAL', 100, 1, 1_000_000),
     passwordFailuresPerIp: int(env, 'PASSWORD_FAILURES_PER_IP', 100, 1, 1_000_000),

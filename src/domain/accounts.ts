@@ -8,6 +8,8 @@ import type { Db } from '../db/client.ts';
 import { hashPassword, verifyPassword, dummyPasswordHash, sha256, newToken } from './secrets.ts';
 import type { AttemptBudgets, PasswordClient, PasswordOutcome } from '../server/attempt-budgets.ts';
 import { conflict, forbidden, invalid, notFound, unauthenticated, type DomainError } from './errors.ts';
+import { findLink, linkGone, spendInvitation } from './account-links.ts';
+import { recordAudit } from './audit.ts';
 
 export const USERNAME_RE = /^[A-Za-z0-9_.-]{3,32}$/;
 export const PASSWORD_MIN = 8;
@@ -18,7 +20,7 @@ export interface Credentials {
 }
 
 type BudgetDeps = { db: Db; budgets: AttemptBudgets };
-type RegistrationPolicy = Pick<Config, 'registration' | 'registrationInviteCode' | 'registrationEmailDomains'>;
+type RegistrationPolicy = Pick<Config, 'registration' | 'registrationInviteCode' | 'registrationEmailDomains'> & Partial<Pick<Config, 'signupRequire'>>;
 
 /** What a disabled account gets at log-in and on every session or token. */
 export const ACCOUNT_DISABLED_MESSAGE = 'this account has been disabled by an admin: it can no longer log in or submit (ask the course staff)';
@@ -29,7 +31,49 @@ export interface SignupExtras {
   email?: string | undefined;
   /** REGISTRATION=invite: the course's code. */
   inviteCode?: string | undefined;
+  /** SIGNUP_REQUIRE=studentId: the course's id of the student (unique). */
+  studentId?: string | undefined;
+  /** SIGNUP_REQUIRE=fullName. */
+  fullName?: string | undefined;
+  /** A roster invitation's token (/signup?invite=...): the student id, name and e-mail are the link's, and it stands for the registration policy. */
+  invitation?: string | undefined;
 }
+
+export const STUDENT_ID_MAX = 64;
+export const FULL_NAME_MAX = 200;
+
+/** A student id as kept: trimmed, 1-64 characters, no spaces or control characters; null when empty. */
+export function cleanStudentId(raw: string | undefined | null): string | null {
+  const v = (raw ?? '').trim();
+  if (v === '') return null;
+  if (v.length > STUDENT_ID_MAX || /[\s\u0000-\u001f\u007f]/.test(v)) throw invalid(`"${v.slice(0, 80)}" is not a student id: 1 to ${STUDENT_ID_MAX} characters without spaces`, 'bad-student-id');
+  return v;
+}
+
+/** A full name as kept: spaces collapsed, at most 200 characters, no control characters; null when empty. */
+export function cleanFullName(raw: string | undefined | null): string | null {
+  const v = (raw ?? '').replace(/\s+/g, ' ').trim();
+  if (v === '') return null;
+  if (v.length > FULL_NAME_MAX || /[\u0000-\u001f\u007f]/.test(v)) throw invalid(`a full name is at most ${FULL_NAME_MAX} characters`, 'bad-full-name');
+  return v;
+}
+
+/** An e-mail as kept: lowercase; null when empty. */
+export function cleanEmail(raw: string | undefined | null): string | null {
+  const v = (raw ?? '').trim().toLowerCase();
+  if (v === '') return null;
+  if (v.length > 320 || !EMAIL_RE.test(v)) throw invalid(`"${v.slice(0, 80)}" is not an e-mail address`, 'bad-email');
+  return v;
+}
+
+const REQUIRED_CODE = { email: 'email-required', studentId: 'student-id-required', fullName: 'full-name-required' } as const;
+const REQUIRED_TEXT = { email: 'your e-mail address', studentId: 'your student id', fullName: 'your full name' } as const;
+
+/** Whether a unique-constraint error (P2002) is about the student id. */
+const studentIdClash = (err: unknown) => {
+  const meta = (err as { meta?: { target?: unknown; driverAdapterError?: unknown } }).meta;
+  return JSON.stringify(meta ?? {}).includes('studentId');
+};
 
 const EMAIL_RE = /^[^\s@]{1,64}@([^\s@]{1,253})$/;
 
@@ -90,11 +134,25 @@ export async function checkCredentials({ db, budgets }: BudgetDeps, { username, 
  */
 export async function registerAccount(
   { db, budgets, config }: BudgetDeps & { config: RegistrationPolicy },
-  { username, password, email: givenEmail, inviteCode }: Credentials & SignupExtras,
+  { username, password, email: givenEmail, inviteCode, studentId: givenStudentId, fullName: givenFullName, invitation }: Credentials & SignupExtras,
   ip: string,
 ) {
   if (!USERNAME_RE.test(username)) throw invalid('username must be 3 to 32 characters from A-Z a-z 0-9 _ . -', 'bad-username');
   if (password.length < PASSWORD_MIN) throw invalid(`password must be at least ${PASSWORD_MIN} characters`, 'weak-password');
+  // A roster invitation: its student id, name and e-mail are the link's (what it lacks is typed); it stands for the registration policy.
+  if (invitation) {
+    const link = await findLink(db, invitation, 'invite');
+    if (!link || link.kind !== 'invite') throw linkGone();
+    const extras = { email: link.email ?? cleanEmail(givenEmail), studentId: link.studentId, fullName: link.fullName ?? cleanFullName(givenFullName) };
+    for (const f of config.signupRequire ?? []) if (!extras[f]) throw invalid(`sign-up needs ${REQUIRED_TEXT[f]}`, REQUIRED_CODE[f]);
+    return createAccount({ db, budgets }, username, password, extras, ip, invitation);
+  }
+  const studentId = cleanStudentId(givenStudentId);
+  const fullName = cleanFullName(givenFullName);
+  for (const f of config.signupRequire ?? []) {
+    const given = f === 'email' ? (givenEmail ?? '').trim() : f === 'studentId' ? studentId : fullName;
+    if (!given) throw invalid(`sign-up needs ${REQUIRED_TEXT[f]}`, REQUIRED_CODE[f]);
+  }
   // A typed invite code spends the address's password-failure budget when wrong, so it cannot be guessed at speed.
   const guessed = config.registration === 'invite' && (inviteCode?.trim() ?? '') !== '';
   const codeKey = `#invite-code@${ip}`;
@@ -107,18 +165,37 @@ export async function registerAccount(
     throw err;
   }
   if (guessed) await budgets.afterPasswordCheck(codeKey, { ip }, 'right');
+  return createAccount({ db, budgets }, username, password, { email, studentId, fullName }, ip, null);
+}
+
+/** The account itself, under the sign-up budget; an invitation is spent in the same transaction. */
+async function createAccount(
+  { db, budgets }: BudgetDeps,
+  username: string,
+  password: string,
+  extras: { email: string | null; studentId: string | null; fullName: string | null },
+  ip: string,
+  invitation: string | null,
+) {
   await budgets.beforeSignup(ip);
   let created = false;
   try {
     const lower = username.toLowerCase();
     if (await db.user.findUnique({ where: { usernameLower: lower } })) throw conflict(`username "${username}" is taken`, 'username-taken');
+    const studentTaken = () => conflict(`student id "${extras.studentId}" already has an account: log in to it (or ask the course staff for a reset link)`, 'student-id-taken');
+    if (extras.studentId !== null && (await db.user.findUnique({ where: { studentId: extras.studentId } }))) throw studentTaken();
     const passwordHash = await hashPassword(password);
     try {
-      const user = await db.user.create({ data: { username, usernameLower: lower, passwordHash, email } });
+      const user = await db.$transaction(async (tx) => {
+        const link = invitation ? await spendInvitation(tx, invitation) : null;
+        const u = await tx.user.create({ data: { username, usernameLower: lower, passwordHash, ...extras } });
+        if (link) await recordAudit(tx, { actorId: u.id, action: 'user.signup-invited', targetType: 'user', targetId: u.id, detail: { studentId: link.studentId, linkId: link.id } });
+        return u;
+      });
       created = true;
       return user;
     } catch (err) {
-      if ((err as { code?: string }).code === 'P2002') throw conflict(`username "${username}" is taken`, 'username-taken');
+      if ((err as { code?: string }).code === 'P2002') throw studentIdClash(err) ? studentTaken() : conflict(`username "${username}" is taken`, 'username-taken');
       throw err;
     }
   } finally {

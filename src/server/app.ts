@@ -32,6 +32,7 @@ import challengeRoutes from './routes/challenges.ts';
 import adminRoutes from './routes/admin.ts';
 import similarityRoutes from './routes/similarity.ts';
 import studentRoutes from './routes/students.ts';
+import rosterRoutes from './routes/roster.ts';
 import webRoutes, { sendErrorPage, wantsPage } from '../web/index.ts';
 import { playApiRoutes } from '../web/pages/play.ts';
 import { registerLanguage, t } from '../web/i18n/index.ts';
@@ -156,6 +157,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(playApiRoutes);
   await app.register(adminOnlyApi(similarityRoutes));
   await app.register(adminOnlyApi(studentRoutes));
+  await app.register(adminOnlyApi(rosterRoutes));
   await app.register(webRoutes);
   return app;
 }

@@ -21,6 +21,7 @@ import playPages from './pages/play.ts';
 import tournamentPages from './pages/tournaments.ts';
 import adminPages from './pages/admin.ts';
 import similarityPages from './pages/similarity.ts';
+import { passwordLinkPages, rosterPages } from './pages/roster.ts';
 import studentPages from './pages/students.ts';
 import { classifyError } from '../server/errors.ts';
 import { adminOnlyPages } from '../server/access.ts';
@@ -60,6 +61,8 @@ export default async function webRoutes(app: FastifyInstance) {
   // The admin's pages: encapsulated scopes whose hook sends anonymous visitors to log in and answers anyone but an admin with the 403 page, whatever the URL's spelling.
   await app.register(adminOnlyPages(adminPages));
   await app.register(adminOnlyPages(similarityPages));
+  await app.register(adminOnlyPages(rosterPages));
+  await app.register(passwordLinkPages);
   await app.register(adminOnlyPages(studentPages));
 }
 

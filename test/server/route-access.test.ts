@@ -41,6 +41,7 @@ const TABLE: Record<string, Rule> = {
   'POST /api/tokens': 'login',
   'GET /api/tokens': 'user',
   'DELETE /api/tokens/:id': 'owner',
+  'PUT /api/me/password': 'user',
   // submissions
   'POST /api/submissions': 'user',
   'GET /api/submissions/:id': 'public',
@@ -102,6 +103,8 @@ const TABLE: Record<string, Rule> = {
   'GET /api/admin/similarity/:game': 'admin',
   'POST /api/admin/similarity/:game': 'admin',
   'GET /api/admin/similarity/:game/pair': 'admin',
+  'POST /api/admin/roster': 'admin',
+  'POST /api/admin/users/:id/reset-link': 'admin',
   // assets
   'GET /assets/:file': 'public',
   'GET /assets/js/:file': 'public',
@@ -121,6 +124,8 @@ const TABLE: Record<string, Rule> = {
   'GET /login': 'public',
   'POST /login': 'public',
   'POST /logout': 'public',
+  'GET /reset/:token': 'public',
+  'POST /reset/:token': 'public',
   'GET /account': 'user',
   'POST /account/tokens': 'user',
   'POST /account/tokens/:id/revoke': 'owner',
@@ -161,6 +166,8 @@ const TABLE: Record<string, Rule> = {
   'POST /admin/tournaments/:id/pause': 'admin',
   'POST /admin/tournaments/:id/resume': 'admin',
   'POST /admin/tournaments/:id/matches/:matchId/rerun': 'admin',
+  'POST /admin/actions/roster': 'admin',
+  'POST /admin/actions/reset-link': 'admin',
 };
 
 /** Every route as fastify lists it (printRoutes' tree, read back into "METHOD path" pairs). */

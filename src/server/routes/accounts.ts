@@ -4,6 +4,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { checkCredentials, createApiToken, registerAccount, revokeApiToken, type Credentials, type SignupExtras } from '../../domain/accounts.ts';
+import { changeOwnPassword } from '../../domain/account-links.ts';
 import { closeSession, openSession, passwordClient, rememberDevice, requireUser } from '../auth.ts';
 import { badRequest } from '../errors.ts';
 import { idParams, meSchema, noContent, refusals, tokenCreatedSchema, tokenListSchema, userSchema } from '../schemas.ts';
@@ -29,13 +30,17 @@ export default async function accountRoutes(app: FastifyInstance) {
       config: { access: 'public' },
       schema: {
         tags: ['accounts'],
-        summary: 'Register (also logs in: sets the session cookie). REGISTRATION=invite asks for inviteCode, REGISTRATION=domain for email',
+        summary:
+          'Register (also logs in: sets the session cookie). REGISTRATION=invite asks for inviteCode, REGISTRATION=domain for email; SIGNUP_REQUIRE for email, studentId and/or fullName. invitation: a roster invitation’s token (its student id, name and e-mail win over the typed ones, and it stands for the invite code or domain)',
         body: {
           ...credentials,
           properties: {
             ...credentials.properties,
             email: { type: 'string', maxLength: 320 },
             inviteCode: { type: 'string', maxLength: 200 },
+            studentId: { type: 'string', maxLength: 64 },
+            fullName: { type: 'string', maxLength: 200 },
+            invitation: { type: 'string', maxLength: 100 },
           },
         },
         response: { 201: userSchema, ...refusals(400, 403, 409, 429) },
@@ -68,6 +73,36 @@ export default async function accountRoutes(app: FastifyInstance) {
     const me = requireUser(request);
     return { id: me.id, username: me.username, isAdmin: me.isAdmin, via: me.via };
   });
+
+  app.put<{ Body: { password: string; currentPassword?: string } }>(
+    '/api/me/password',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['accounts'],
+        summary:
+          'Set my password. With an API token (Authorization: Bearer) no old password is asked; logged in with the session cookie, currentPassword is (checked under the password-failure budgets). Every session of mine ends (a cookie caller gets a new one). Audited',
+        body: {
+          type: 'object',
+          required: ['password'],
+          additionalProperties: false,
+          properties: { password: { type: 'string', minLength: 1, maxLength: 256 }, currentPassword: { type: 'string', minLength: 1, maxLength: 256 } },
+        },
+        response: { 204: noContent, ...refusals(400, 401, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      const me = requireUser(request);
+      if (me.via === 'session') {
+        const current = request.body.currentPassword;
+        if (current === undefined) throw badRequest('give currentPassword (or call with an API token)', 'current-password-required');
+        await checkCredentials(app.deps, { username: me.username, password: current }, passwordClient(request, me.username));
+      }
+      await changeOwnPassword(db, me.id, request.body.password, me.via);
+      if (me.via === 'session') await openSession(app.deps, reply, me.id);
+      return reply.status(204).send();
+    },
+  );
 
   app.post<{ Body: Partial<Credentials> & { label?: string } }>(
     '/api/tokens',

@@ -22,6 +22,7 @@ import { sendPage } from '../layout.ts';
 import { pageUser } from './auth.ts';
 import { pager, when } from './matches.ts';
 import { t, th, word } from '../i18n/index.ts';
+import { resetLinkButton, rosterSection } from './roster.ts';
 import { auditDetailText, auditTargetCell, healthStatusText, recorderText } from './admin-words.ts';
 
 type FormBody = Record<string, string | undefined>;
@@ -146,8 +147,9 @@ ${noticeOf(request.query)}
 <tbody>${users.map(
           (u) => html`<tr data-user="${u.username}"><td><a href="/admin/users/${u.id}">${u.username}</a>${u.isAdmin ? ' (admin)' : ''}</td><td>${u.email ?? ''}</td><td>${u.players.map((p) => html`<a href="/players/${encodeURIComponent(p.name)}?game=${p.game}">${p.name}</a> <span class="muted">${p.game}${p.qualified ? ', qualified' : ''}</span> `)}</td><td>${when(u.createdAt)}</td>
 <td>${u.disabledAt ? html`<span class="badge failed">${t('admin.disabled')}</span> ${when(u.disabledAt)}` : t('admin.active')}</td>
-<td>${postButton(`/admin/actions/user`, u.disabledAt ? t('admin.enable') : t('admin.disable'), { id: u.id, action: u.disabledAt ? 'enable' : 'disable', back: here })}</td></tr>`,
-        )}</tbody></table></div>`,
+<td>${postButton(`/admin/actions/user`, u.disabledAt ? t('admin.enable') : t('admin.disable'), { id: u.id, action: u.disabledAt ? 'enable' : 'disable', back: here })} ${resetLinkButton(u.id)}</td></tr>`,
+        )}</tbody></table></div>
+${rosterSection()}`,
       });
     },
   );

@@ -26,7 +26,7 @@
 
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/client.ts';
-import type { Prisma } from '../db/generated/client.ts';
+import { Prisma } from '../db/generated/client.ts';
 import { loadGames } from '../game-kit/registry.ts';
 import { GameConfigError } from '../game-kit/types.ts';
 import type { JudgeEvent } from '../queue/index.ts';
@@ -43,7 +43,9 @@ import {
   type SeatResult,
 } from './tournament-rules.ts';
 
-export type TournamentStatus = 'scheduled' | 'running' | 'paused' | 'finished';
+export type TournamentStatus = 'scheduled' | 'running' | 'paused' | 'finished' | 'cancelled';
+/** Statuses in which the seed is published (the entries froze). */
+export const STARTED_STATUSES: TournamentStatus[] = ['running', 'paused', 'finished'];
 /** From the freeze to the finish: representatives of the game cannot change. */
 export const FROZEN_STATUSES: TournamentStatus[] = ['running', 'paused'];
 
@@ -163,15 +165,23 @@ export interface NewTournament {
 
 export const NAME_MAX = 100;
 
-export async function createTournament(db: Db, actorId: number | null, input: NewTournament) {
-  const name = input.name.trim();
+const checkName = (raw: string) => {
+  const name = raw.trim();
   if (!name) throw invalid('the tournament needs a name', 'name');
   if (name.length > NAME_MAX) throw invalid(`name too long: ${name.length} characters, at most ${NAME_MAX}`, 'name');
-  const games = await loadGames();
-  const game = games.get(input.game);
-  if (!game) throw invalid(`unknown game ${input.game}: one of ${[...games.keys()].join(', ')}`, 'game');
-  if (Number.isNaN(input.freezeAt.getTime())) throw invalid('freezeAt is not a date', 'freezeAt');
-  const config = input.config && Object.keys(input.config).length > 0 ? input.config : null;
+  return name;
+};
+const checkFreezeAt = (d: Date) => {
+  if (Number.isNaN(d.getTime())) throw invalid('freezeAt is not a date', 'freezeAt');
+  return d;
+};
+const checkSeed = (seed: number) => {
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff) throw invalid('seed: an integer 0..2147483647', 'seed');
+  return seed;
+};
+/** The config overrides as kept (null: the game's defaults), checked by the game. */
+function checkConfig(game: { parseConfig(c: Record<string, unknown>): unknown }, raw: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  const config = raw && Object.keys(raw).length > 0 ? raw : null;
   if (config) {
     try {
       game.parseConfig(config);
@@ -180,8 +190,17 @@ export async function createTournament(db: Db, actorId: number | null, input: Ne
       throw e;
     }
   }
-  if (input.seed !== undefined && (!Number.isInteger(input.seed) || input.seed < 0 || input.seed > 0x7fffffff)) throw invalid('seed: an integer 0..2147483647', 'seed');
-  const seed = input.seed ?? randomInt(0, 0x7fffffff);
+  return config;
+}
+
+export async function createTournament(db: Db, actorId: number | null, input: NewTournament) {
+  const name = checkName(input.name);
+  const games = await loadGames();
+  const game = games.get(input.game);
+  if (!game) throw invalid(`unknown game ${input.game}: one of ${[...games.keys()].join(', ')}`, 'game');
+  checkFreezeAt(input.freezeAt);
+  const config = checkConfig(game, input.config);
+  const seed = input.seed !== undefined ? checkSeed(input.seed) : randomInt(0, 0x7fffffff);
   return db.$transaction(async (tx) => {
     const t = await tx.tournament.create({
       data: { game: game.id, name, freezeAt: input.freezeAt, seed, createdById: actorId, ...(config ? { config: config as Prisma.InputJsonValue } : {}) },
@@ -200,26 +219,36 @@ async function lockTournament(tx: Tx, id: number) {
   return tx.tournament.findUnique({ where: { id } });
 }
 
-/** Freezes the entries: one per user, their representative (or latest qualified player), skipping disabled users and submissions. */
-async function freezeEntries(tx: Tx, t: NonNullable<LockedTournament>): Promise<number> {
+export interface PickedEntry {
+  userId: number;
+  submissionId: number;
+  playerId: number;
+  name: string;
+}
+
+/** The entries a game's tournament would freeze now: one per user (by id), their representative (or latest qualified player), skipping disabled users and submissions. */
+async function pickEntries(tx: Tx | Db, game: string): Promise<PickedEntry[]> {
   const players = await tx.playerName.findMany({
-    where: { game: t.game, owner: { disabledAt: null }, qualifiedSubmission: { is: { disabledAt: null } } },
+    where: { game, owner: { disabledAt: null }, qualifiedSubmission: { is: { disabledAt: null } } },
     select: { id: true, name: true, ownerId: true, lockedAt: true, qualifiedSubmission: { select: { id: true, finishedAt: true } } },
   });
-  const chosen = new Map((await tx.representative.findMany({ where: { game: t.game } })).map((r) => [r.userId, r.playerId]));
+  const chosen = new Map((await tx.representative.findMany({ where: { game } })).map((r) => [r.userId, r.playerId]));
   const byUser = new Map<number, typeof players>();
   for (const p of players) byUser.set(p.ownerId, [...(byUser.get(p.ownerId) ?? []), p]);
   const users = [...byUser.keys()].sort((a, b) => a - b);
   const at = (p: (typeof players)[number]) => (p.qualifiedSubmission!.finishedAt ?? p.lockedAt)?.getTime() ?? 0;
-  let index = 0;
-  for (const userId of users) {
+  return users.map((userId) => {
     const mine = byUser.get(userId)!.sort((a, b) => at(b) - at(a) || b.qualifiedSubmission!.id - a.qualifiedSubmission!.id);
     const pick = mine.find((p) => p.id === chosen.get(userId)) ?? mine[0]!;
-    await tx.tournamentEntry.create({
-      data: { tournamentId: t.id, entryIndex: index++, userId, submissionId: pick.qualifiedSubmission!.id, playerId: pick.id, name: pick.name },
-    });
-  }
-  return index;
+    return { userId, submissionId: pick.qualifiedSubmission!.id, playerId: pick.id, name: pick.name };
+  });
+}
+
+/** Freezes the entries (pickEntries, in order). */
+async function freezeEntries(tx: Tx, t: NonNullable<LockedTournament>): Promise<number> {
+  const picked = await pickEntries(tx, t.game);
+  for (const [entryIndex, p] of picked.entries()) await tx.tournamentEntry.create({ data: { tournamentId: t.id, entryIndex, ...p } });
+  return picked.length;
 }
 
 /** Freezes the entries and draws round 1 (the scheduler at freezeAt, or an admin's "start now"). Idempotent. */
@@ -464,12 +493,115 @@ export async function rerunMatch(db: Db, actorId: number, id: number, matchId: n
   }, TX);
 }
 
+// ---------------------------------------------------------------- managing a planned tournament
+
+/** A planned tournament, locked: not-found, or a 409 (code `code`) when it is not `want`. */
+async function lockedIn(tx: Tx, id: number, want: TournamentStatus, refusal: (status: string) => DomainError) {
+  const t = await lockTournament(tx, id);
+  if (!t) throw notFound(`no tournament ${id}`);
+  if (t.status !== want) throw refusal(t.status);
+  return t;
+}
+
+const notPlanned = (id: number, what: string) => (status: string) =>
+  conflict(`tournament ${id} is ${status}: only a planned tournament (its entries not frozen yet) can be ${what}`, 'not-scheduled');
+
+/** Cancel before the start: it never freezes nor plays (status cancelled). Audited. */
+export async function cancelTournament(db: Db, actorId: number | null, id: number) {
+  return db.$transaction(async (tx) => {
+    const t = await lockedIn(tx, id, 'scheduled', notPlanned(id, 'cancelled'));
+    const done = await tx.tournament.update({ where: { id }, data: { status: 'cancelled', cancelledAt: new Date() } });
+    await recordAudit(tx, { actorId, action: 'tournament.cancel', targetType: 'tournament', targetId: id, detail: { name: t.name, game: t.game, freezeAt: t.freezeAt.toISOString() } });
+    return done;
+  }, TX);
+}
+
+/** Deletes a cancelled tournament (it has no entry, group nor match). Audited. */
+export async function deleteTournament(db: Db, actorId: number | null, id: number): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const t = await lockedIn(tx, id, 'cancelled', (status) => conflict(`tournament ${id} is ${status}: only a cancelled tournament can be deleted (cancel it first, before it starts)`, 'not-cancelled'));
+    if ((await tx.match.count({ where: { tournamentId: id } })) > 0) throw conflict(`tournament ${id} has matches: it stays on record`, 'has-matches');
+    await tx.tournament.delete({ where: { id } });
+    await recordAudit(tx, { actorId, action: 'tournament.delete', targetType: 'tournament', targetId: id, detail: { name: t.name, game: t.game, cancelledAt: ISO(t.cancelledAt) } });
+  }, TX);
+}
+
+export interface TournamentEdit {
+  name?: string;
+  freezeAt?: Date;
+  /** null or {}: the game's defaults. */
+  config?: Record<string, unknown> | null;
+  seed?: number;
+}
+
+/** Edits a planned tournament (name, freeze time, config, seed) before its entries freeze. Audited with what changed (never the seed's value: it stays secret until the start). */
+export async function editTournament(db: Db, actorId: number | null, id: number, edit: TournamentEdit) {
+  const games = await loadGames();
+  return db.$transaction(async (tx) => {
+    const t = await lockedIn(tx, id, 'scheduled', notPlanned(id, 'edited'));
+    const game = games.get(t.game);
+    if (!game) throw conflict(`the game ${t.game} is no longer installed`, 'game');
+    const data: Prisma.TournamentUpdateInput = {};
+    const changed: Record<string, unknown> = {};
+    if (edit.name !== undefined) {
+      const name = checkName(edit.name);
+      if (name !== t.name) {
+        data.name = name;
+        changed.name = { from: t.name, to: name };
+      }
+    }
+    if (edit.freezeAt !== undefined && checkFreezeAt(edit.freezeAt).getTime() !== t.freezeAt.getTime()) {
+      data.freezeAt = edit.freezeAt;
+      changed.freezeAt = { from: t.freezeAt.toISOString(), to: edit.freezeAt.toISOString() };
+    }
+    if (edit.config !== undefined) {
+      const config = checkConfig(game, edit.config);
+      if (JSON.stringify(config) !== JSON.stringify(t.config ?? null)) {
+        data.config = config === null ? Prisma.DbNull : (config as Prisma.InputJsonValue);
+        changed.config = { from: t.config ?? null, to: config };
+      }
+    }
+    if (edit.seed !== undefined && checkSeed(edit.seed) !== t.seed) {
+      data.seed = edit.seed;
+      changed.seed = 'changed';
+    }
+    if (Object.keys(changed).length === 0) return t;
+    const done = await tx.tournament.update({ where: { id }, data });
+    await recordAudit(tx, { actorId, action: 'tournament.edit', targetType: 'tournament', targetId: id, detail: changed });
+    return done;
+  }, TX);
+}
+
+export interface EntryPreview {
+  /** The order the entries would freeze in (entry 0, 1, ...). */
+  entry: number;
+  name: string;
+  owner: string;
+  playerId: number;
+  submissionId: number;
+}
+
+/** The entries a planned tournament would freeze if its freeze came now (nothing is written). */
+export async function previewEntries(db: Db, id: number): Promise<{ id: number; status: TournamentStatus; at: string; entries: EntryPreview[] }> {
+  const t = await db.tournament.findUnique({ where: { id }, select: { id: true, game: true, status: true } });
+  if (!t) throw notFound(`no tournament ${id}`);
+  if (t.status !== 'scheduled') throw notPlanned(id, 'previewed (its entries are the frozen ones)')(t.status);
+  const picked = await pickEntries(db, t.game);
+  const owners = new Map((await db.user.findMany({ where: { id: { in: picked.map((p) => p.userId) } }, select: { id: true, username: true } })).map((u) => [u.id, u.username]));
+  return {
+    id,
+    status: t.status,
+    at: new Date().toISOString(),
+    entries: picked.map((p, entry) => ({ entry, name: p.name, owner: owners.get(p.userId) ?? '?', playerId: p.playerId, submissionId: p.submissionId })),
+  };
+}
+
 // ---------------------------------------------------------------- reading
 
 const ISO = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** What every view of a tournament shows of it. */
-function summary(t: { id: number; game: string; name: string; status: string; freezeAt: Date; startedAt: Date | null; finishedAt: Date | null; round: number }) {
+function summary(t: { id: number; game: string; name: string; status: string; freezeAt: Date; startedAt: Date | null; finishedAt: Date | null; cancelledAt: Date | null; round: number }) {
   return {
     id: t.id,
     game: t.game,
@@ -478,6 +610,7 @@ function summary(t: { id: number; game: string; name: string; status: string; fr
     freezeAt: t.freezeAt.toISOString(),
     startedAt: ISO(t.startedAt),
     finishedAt: ISO(t.finishedAt),
+    cancelledAt: ISO(t.cancelledAt),
     round: t.round,
   };
 }
@@ -521,7 +654,7 @@ export interface TournamentSeatView {
 export async function tournamentDetail(db: Db, id: number) {
   const t = await db.tournament.findUnique({ where: { id } });
   if (!t) throw notFound(`no tournament ${id}`);
-  const started = t.status !== 'scheduled';
+  const started = STARTED_STATUSES.includes(t.status as TournamentStatus);
   const entries = await db.tournamentEntry.findMany({ where: { tournamentId: id }, orderBy: { entryIndex: 'asc' }, include: { user: { select: { username: true } } } });
   const byIndex = new Map(entries.map((e) => [e.entryIndex, e]));
   const groups = await db.tournamentGroup.findMany({

@@ -240,7 +240,7 @@ export const healthResponses = { 200: healthSchema, 503: { ...healthSchema, desc
 
 // ---------------------------------------------------------------- tournaments
 
-export const TOURNAMENT_STATUSES = ['scheduled', 'running', 'paused', 'finished'];
+export const TOURNAMENT_STATUSES = ['scheduled', 'running', 'paused', 'finished', 'cancelled'];
 
 const tournamentSummary = {
   id: { type: 'integer' },
@@ -250,6 +250,7 @@ const tournamentSummary = {
   freezeAt: { type: 'string', format: 'date-time' },
   startedAt: { type: ['string', 'null'], format: 'date-time' },
   finishedAt: { type: ['string', 'null'], format: 'date-time' },
+  cancelledAt: { type: ['string', 'null'], format: 'date-time', description: 'when an admin cancelled it (status cancelled)' },
   round: { type: 'integer', description: 'the last round drawn (0 before the first)' },
 };
 

@@ -74,6 +74,10 @@ const TABLE: Record<string, Rule> = {
   'POST /api/tournaments/:id/pause': 'admin',
   'POST /api/tournaments/:id/resume': 'admin',
   'POST /api/tournaments/:id/matches/:matchId/rerun': 'admin',
+  'PATCH /api/tournaments/:id': 'admin',
+  'DELETE /api/tournaments/:id': 'admin',
+  'GET /api/tournaments/:id/preview': 'admin',
+  'POST /api/tournaments/:id/cancel': 'admin',
   'GET /api/representatives': 'user',
   'PUT /api/representatives/:game': 'user',
   // the admin's API
@@ -166,6 +170,10 @@ const TABLE: Record<string, Rule> = {
   'POST /admin/tournaments/:id/pause': 'admin',
   'POST /admin/tournaments/:id/resume': 'admin',
   'POST /admin/tournaments/:id/matches/:matchId/rerun': 'admin',
+  'GET /admin/tournaments/:id/edit': 'admin',
+  'POST /admin/tournaments/:id/edit': 'admin',
+  'POST /admin/tournaments/:id/cancel': 'admin',
+  'POST /admin/tournaments/:id/delete': 'admin',
   'POST /admin/actions/roster': 'admin',
   'POST /admin/actions/reset-link': 'admin',
 };

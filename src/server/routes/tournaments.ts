@@ -1,7 +1,7 @@
 // Official tournaments and representatives: the HTTP doors of
-// src/domain/tournaments.ts. Reading is public; creating, starting, pausing,
-// resuming and rerunning are an admin's; picking a representative is the
-// user's own.
+// src/domain/tournaments.ts. Reading is public; creating, editing, previewing,
+// cancelling, deleting, starting, pausing, resuming and rerunning are an
+// admin's; picking a representative is the user's own.
 
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -9,11 +9,15 @@ import { requireAdmin, requireUser } from '../auth.ts';
 import { adminOnlyApi } from '../access.ts';
 import { badRequest } from '../errors.ts';
 import {
+  cancelTournament,
   createTournament,
+  deleteTournament,
+  editTournament,
   listRepresentatives,
   listTournaments,
   manifest,
   pauseTournament,
+  previewEntries,
   replayFileName,
   rerunMatch,
   resumeTournament,
@@ -28,6 +32,7 @@ import { applyTournamentEffects } from '../../scheduler/tournaments.ts';
 import { zipStream, type ZipStreamEntry } from '../../web/zip.ts';
 import {
   idParams,
+  noContent,
   refusals,
   representativeSchema,
   representativesSchema,
@@ -42,6 +47,50 @@ export function parseCreate(body: TournamentCreateBody) {
   const freezeAt = new Date(body.freezeAt);
   if (Number.isNaN(freezeAt.getTime())) throw badRequest(`freezeAt: not a date: ${body.freezeAt}`);
   return { game: body.game, name: body.name, freezeAt, config: body.config ?? null, ...(body.seed !== undefined ? { seed: body.seed } : {}) };
+}
+
+export interface TournamentEditBody {
+  name?: string;
+  freezeAt?: string;
+  config?: Record<string, unknown> | null;
+  seed?: number;
+}
+
+const tournamentEditBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    name: tournamentCreateBody.properties.name,
+    freezeAt: tournamentCreateBody.properties.freezeAt,
+    config: { type: ['object', 'null'], additionalProperties: true, description: "overrides of the game's settings for every match; null or {}: the defaults" },
+    seed: tournamentCreateBody.properties.seed,
+  },
+} as const;
+
+const previewSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    status: { type: 'string' },
+    at: { type: 'string', format: 'date-time' },
+    entries: {
+      type: 'array',
+      items: { type: 'object', properties: { entry: { type: 'integer' }, name: { type: 'string' }, owner: { type: 'string' }, playerId: { type: 'integer' }, submissionId: { type: 'integer' } } },
+    },
+  },
+} as const;
+
+/** Parses the edit body's fields (the API's JSON; the page's form builds the same). */
+export function parseEdit(body: TournamentEditBody) {
+  const freezeAt = body.freezeAt !== undefined ? new Date(body.freezeAt) : undefined;
+  if (freezeAt && Number.isNaN(freezeAt.getTime())) throw badRequest(`freezeAt: not a date: ${body.freezeAt}`);
+  return {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(freezeAt ? { freezeAt } : {}),
+    ...(body.config !== undefined ? { config: body.config } : {}),
+    ...(body.seed !== undefined ? { seed: body.seed } : {}),
+  };
 }
 
 /** The archive of a tournament's replays: manifest.json, standings.csv, then every played match's replay as it is read. */
@@ -123,6 +172,81 @@ export default async function tournamentRoutes(app: FastifyInstance) {
           const admin = requireAdmin(request);
           const t = await createTournament(db, admin.id, parseCreate(request.body));
           return reply.status(201).send(await tournamentDetail(db, t.id));
+        },
+      );
+
+      app.patch<{ Params: { id: number }; Body: TournamentEditBody }>(
+        '/api/tournaments/:id',
+        {
+          config: { access: 'admin' },
+          schema: {
+            tags: ['tournaments'],
+            summary: 'Edit a planned tournament (admin): name, freeze time, config, seed, before its entries freeze (409 after). Audited',
+            params: idParams,
+            body: tournamentEditBody,
+            response: { 200: tournamentSchema, ...refusals(400, 401, 403, 404, 409) },
+          },
+        },
+        async (request) => {
+          const admin = requireAdmin(request);
+          await editTournament(db, admin.id, request.params.id, parseEdit(request.body));
+          return tournamentDetail(db, request.params.id);
+        },
+      );
+
+      app.get<{ Params: { id: number } }>(
+        '/api/tournaments/:id/preview',
+        {
+          config: { access: 'admin' },
+          schema: {
+            tags: ['tournaments'],
+            summary: 'The entries a planned tournament would freeze now (admin): one per user, their representative or latest qualified player; 409 once it started',
+            params: idParams,
+            response: { 200: previewSchema, ...refusals(400, 401, 403, 404, 409) },
+          },
+        },
+        async (request) => previewEntries(db, request.params.id),
+      );
+
+      app.post<{ Params: { id: number } }>(
+        '/api/tournaments/:id/cancel',
+        {
+          config: { access: 'admin' },
+          schema: {
+            tags: ['tournaments'],
+            summary: 'Cancel a planned tournament (admin): status cancelled, it never starts; 409 once it started. Audited',
+            params: idParams,
+            response: { 200: tournamentSchema, ...refusals(400, 401, 403, 404, 409) },
+          },
+        },
+        async (request) => {
+          await cancelTournament(db, requireAdmin(request).id, request.params.id);
+          return tournamentDetail(db, request.params.id);
+        },
+      );
+
+      app.delete<{ Params: { id: number } }>(
+        '/api/tournaments/:id',
+        {
+          config: { access: 'admin' },
+          schema: {
+            tags: ['tournaments'],
+            summary:
+              'A planned tournament is cancelled (200, status cancelled); a cancelled one is deleted (204); one that started stays (409: pause it instead). Admin; audited',
+            params: idParams,
+            response: { 200: tournamentSchema, 204: noContent, ...refusals(400, 401, 403, 404, 409) },
+          },
+        },
+        async (request, reply) => {
+          const admin = requireAdmin(request);
+          const id = request.params.id;
+          const t = await db.tournament.findUnique({ where: { id }, select: { status: true } });
+          if (t?.status === 'scheduled') {
+            await cancelTournament(db, admin.id, id);
+            return tournamentDetail(db, id);
+          }
+          await deleteTournament(db, admin.id, id);
+          return reply.status(204).send();
         },
       );
 

@@ -798,6 +798,21 @@ export const en = {
   'reset.set': 'Set the password and log in',
   'reset.gone': 'This link is not valid: it was used already, it expired, or a newer one replaced it. Ask the course staff for a new one.',
   'reset.mismatch': 'the two passwords differ',
+  'word.cancelled': 'cancelled',
+  'tour.edit': 'Edit',
+  'tour.cancel': 'Cancel the tournament',
+  'tour.delete': 'Delete',
+  'tour.started': 'Started',
+  'tour.cancelledAt': 'Cancelled',
+  'tour.cancelledNote': 'This tournament was cancelled before its start: it will not be played.',
+  'tour.wouldEnter': (n: number) => `${n} if the entries froze now`,
+  'tour.previewTitle': 'Who would enter now',
+  'tour.previewNote': "One player per user: their representative, or their latest qualified player. The list freezes at the freeze time (or at an admin's start).",
+  'tourAdmin.editTitle': (name: string) => `Edit ${name}`,
+  'tourAdmin.editHint': 'Until the entries freeze, the name, the freeze time, the settings and the seed can change.',
+  'tourAdmin.seedEditHint': 'Secret until the tournament starts: every draw and match seed derives from it.',
+  'tourAdmin.save': 'Save',
+  'tourAdmin.back': 'Back',
 };
 
 export type Messages = { [K in keyof typeof en]: (typeof en)[K] extends (...args: infer A) => string ? (...args: A) => string : string };

@@ -1,7 +1,8 @@
 // Official tournaments on the site: the list, a tournament's page (the
 // bracket round by round, every group with its match and the line that
 // replays it, the standings, the downloads), a user's representatives, and
-// the admin's page to create, start, pause, resume and rerun. A running
+// the admin's page to create, edit, cancel, delete, start, pause, resume and
+// rerun (a planned tournament's page previews who would enter). A running
 // tournament's page refreshes itself (a meta refresh: no script needed).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,10 +11,14 @@ import { asRefusal, forbidden } from '../../server/errors.ts';
 import type { AuthUser } from '../../server/auth.ts';
 import { idParams } from '../../server/schemas.ts';
 import {
+  cancelTournament,
   createTournament,
+  deleteTournament,
+  editTournament,
   listRepresentatives,
   listTournaments,
   pauseTournament,
+  previewEntries,
   rerunMatch,
   resumeTournament,
   setRepresentative,
@@ -28,7 +33,7 @@ import { sendPage } from '../layout.ts';
 import { errorSummary, field, select, type FieldErrors } from '../forms.ts';
 import { pageUser } from './auth.ts';
 import { formatTime } from './submissions.ts';
-import { courseTimeZone, parseCourseInput } from '../../domain/course-time.ts';
+import { courseTimeZone, parseCourseInput, toCourseInput } from '../../domain/course-time.ts';
 import { t as tr, th, word } from '../i18n/index.ts';
 import { localizeRefusal } from '../i18n/refusals.ts';
 import { escapeHtml } from '../html.ts';
@@ -41,7 +46,7 @@ type Form = Record<string, string | undefined>;
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 function statusBadge(status: string): Html {
-  const cls = status === 'finished' ? 'done' : status === 'running' ? 'running' : status === 'paused' ? 'failed' : 'queued';
+  const cls = status === 'finished' ? 'done' : status === 'running' ? 'running' : status === 'paused' || status === 'cancelled' ? 'failed' : 'queued';
   return html`<span class="badge ${cls}">${word(status)}</span>`;
 }
 
@@ -54,10 +59,32 @@ function seatCell(s: TournamentDetail['rounds'][number]['groups'][number]['seats
 function adminControls(d: { id: number; status: string }): Html {
   const post = (action: string, label: string, cls = '') =>
     html`<form method="post" action="/admin/tournaments/${d.id}/${action}" class="inline"><button type="submit"${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
-  return html`<p id="admin-controls">${d.status === 'scheduled' ? post('start', tr('tour.start')) : ''}${d.status === 'running' ? post('pause', tr('tour.pause'), 'secondary') : ''}${d.status === 'paused' ? post('resume', tr('tour.resume')) : ''}</p>`;
+  return html`<p id="admin-controls">${
+    d.status === 'scheduled'
+      ? html`${post('start', tr('tour.start'))} <a class="button secondary" href="/admin/tournaments/${d.id}/edit">${tr('tour.edit')}</a> ${post('cancel', tr('tour.cancel'), 'secondary')}`
+      : ''
+  }${d.status === 'running' ? post('pause', tr('tour.pause'), 'secondary') : ''}${d.status === 'paused' ? post('resume', tr('tour.resume')) : ''}${d.status === 'cancelled' ? post('delete', tr('tour.delete'), 'secondary') : ''}</p>`;
 }
 
-function tournamentBody(d: TournamentDetail, user: AuthUser | null): Html {
+/** While planned: who would enter if the entries froze now (everyone sees how many; an admin sees the list). */
+function previewSection(p: Preview, user: AuthUser | null): Html {
+  return html`<section id="entries-preview" aria-labelledby="entries-preview-h">
+<h2 id="entries-preview-h">${tr('tour.previewTitle')}</h2>
+<p class="hint">${tr('tour.previewNote')}</p>
+${
+  user?.isAdmin && p.entries.length
+    ? html`<div class="table-wrap"><table id="preview">
+<thead><tr><th scope="col">#</th><th scope="col">${tr('tour.player')}</th><th scope="col">${tr('tour.owner')}</th></tr></thead>
+<tbody>${p.entries.map((e) => html`<tr><td>${e.entry + 1}</td><td>${e.name}</td><td>${e.owner}</td></tr>`)}</tbody>
+</table></div>`
+    : ''
+}
+</section>`;
+}
+
+type Preview = Awaited<ReturnType<typeof previewEntries>>;
+
+function tournamentBody(d: TournamentDetail, user: AuthUser | null, preview: Preview | null): Html {
   const rounds = [...d.rounds].reverse().map(
     (r) => html`<section class="round" id="round-${r.round}" aria-labelledby="round-${r.round}-title">
 <h3 id="round-${r.round}-title">${tr('tour.round', r.round)}${r.final ? tr('tour.finalPhase') : ''}</h3>
@@ -99,12 +126,16 @@ function tournamentBody(d: TournamentDetail, user: AuthUser | null): Html {
 <dl class="facts">
 <dt>${tr('tour.game')}</dt><dd>${d.game}</dd>
 <dt>${tr('tour.status')}</dt><dd id="tournament-status">${statusBadge(d.status)}${d.status === 'running' ? tr('tour.inRound', d.round) : ''}</dd>
-<dt>${tr('tour.entriesFreeze')}</dt><dd>${formatTime(new Date(d.freezeAt))}</dd>
+<dt>${tr('tour.entriesFreeze')}</dt><dd id="tournament-freeze">${formatTime(new Date(d.freezeAt))}</dd>
+${d.startedAt ? html`<dt>${tr('tour.started')}</dt><dd id="tournament-started">${formatTime(new Date(d.startedAt))}</dd>` : ''}
+${d.cancelledAt ? html`<dt>${tr('tour.cancelledAt')}</dt><dd id="tournament-cancelled">${formatTime(new Date(d.cancelledAt))}</dd>` : ''}
 <dt>${tr('tour.seed')}</dt><dd id="tournament-seed">${d.seed !== null ? html`<code>${d.seed}</code>${tr('tour.seedNote')}` : html`<span class="muted">${tr('tour.seedSecret')}</span>`}</dd>
 ${d.config ? html`<dt>${tr('tour.settings')}</dt><dd><code>${JSON.stringify(d.config)}</code></dd>` : ''}
-<dt>${tr('tour.entries')}</dt><dd>${d.entries.length}</dd>
+<dt>${tr('tour.entries')}</dt><dd id="tournament-entries">${preview ? tr('tour.wouldEnter', preview.entries.length) : d.entries.length}</dd>
 </dl>
 ${user?.isAdmin ? adminControls(d) : ''}
+${d.status === 'cancelled' ? html`<p class="notice" role="status">${tr('tour.cancelledNote')}</p>` : ''}
+${preview ? previewSection(preview, user) : ''}
 ${d.status === 'running' ? html`<p class="muted" role="status">${tr('tour.reloads', REFRESH_SECONDS)}</p>` : ''}
 <p class="downloads"><a class="button" id="download-replays" href="/api/tournaments/${d.id}/replays.zip" download>${tr('tour.allReplays')}</a>
 <a class="button secondary" id="download-standings" href="/api/tournaments/${d.id}/standings.csv" download>${tr('tour.standingsCsv')}</a></p>
@@ -138,12 +169,13 @@ ${
 
   app.get<{ Params: { id: number } }>('/tournaments/:id', { config: { access: 'public' }, schema: { hide: true, params: idParams } }, async (request, reply) => {
     const d = await tournamentDetail(db, request.params.id);
+    const preview = d.status === 'scheduled' ? await previewEntries(db, d.id) : null;
     return sendPage(reply, {
       title: d.name,
       user: request.user,
       nav: '/tournaments',
       head: d.status === 'running' ? html`<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` : undefined,
-      body: tournamentBody(d, request.user),
+      body: tournamentBody(d, request.user, preview),
     });
   });
 
@@ -266,6 +298,76 @@ ${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.se
           if (!refusal) throw e;
           const key = (e as { code?: string }).code;
           return sendAdmin(request, reply, { values: v, errors: { [key && ['game', 'name', 'freezeAt', 'config', 'seed'].includes(key) ? key : '']: refusal.message } }, refusal.statusCode);
+        }
+      });
+
+      app.post<{ Params: { id: number } }>('/admin/tournaments/:id/cancel', { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
+        const me = pageAdmin(request, reply);
+        if (!me) return reply;
+        await cancelTournament(db, me.id, request.params.id);
+        return reply.redirect(`/tournaments/${request.params.id}`, 303);
+      });
+
+      app.post<{ Params: { id: number } }>('/admin/tournaments/:id/delete', { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
+        const me = pageAdmin(request, reply);
+        if (!me) return reply;
+        await deleteTournament(db, me.id, request.params.id);
+        return reply.redirect('/admin/tournaments', 303);
+      });
+
+      async function sendEdit(request: FastifyRequest, reply: FastifyReply, d: TournamentDetail, view: { values?: Form; errors?: FieldErrors } = {}, status = 200) {
+        const row = await db.tournament.findUniqueOrThrow({ where: { id: d.id }, select: { seed: true } });
+        const v = view.values ?? { name: d.name, freezeAt: toCourseInput(new Date(d.freezeAt)), config: d.config ? JSON.stringify(d.config) : '', seed: String(row.seed) };
+        const body = html`<p class="breadcrumbs"><a href="/tournaments">${tr('tour.title')}</a> › <a href="/tournaments/${d.id}">${d.name}</a></p>
+<h1>${tr('tourAdmin.editTitle', d.name)}</h1>
+<p class="hint">${tr('tourAdmin.editHint')}</p>
+${errorSummary(view.errors, { name: tr('admin.name'), freezeAt: tr('tour.entriesFreeze'), config: tr('tour.settings'), seed: tr('tour.seed') })}
+<form method="post" action="/admin/tournaments/${d.id}/edit" id="tournament-edit" novalidate>
+${field({ name: 'name', label: tr('admin.name'), value: v.name ?? '', errors: view.errors, required: true, attrs: html`maxlength="100"` })}
+${field({ name: 'freezeAt', label: tr('tourAdmin.freezeUtc', courseTimeZone()), value: v.freezeAt ?? '', hint: tr('tourAdmin.freezeHint'), errors: view.errors, required: true })}
+${field({ name: 'config', label: tr('tourAdmin.settings'), value: v.config ?? '', hint: tr('tourAdmin.settingsHint'), errors: view.errors })}
+${field({ name: 'seed', label: tr('tour.seed'), type: 'number', value: v.seed ?? '', hint: tr('tourAdmin.seedEditHint'), errors: view.errors, required: true, attrs: html`min="0" max="2147483647"` })}
+<p><button type="submit">${tr('tourAdmin.save')}</button> <a href="/tournaments/${d.id}">${tr('tourAdmin.back')}</a></p>
+</form>`;
+        return sendPage(reply, { title: tr('tourAdmin.editTitle', d.name), user: request.user, nav: '/tournaments', body }, status);
+      }
+
+      app.get<{ Params: { id: number } }>('/admin/tournaments/:id/edit', { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
+        if (!pageAdmin(request, reply)) return reply;
+        const d = await tournamentDetail(db, request.params.id);
+        if (d.status !== 'scheduled') return reply.redirect(`/tournaments/${d.id}`, 303);
+        return sendEdit(request, reply, d);
+      });
+
+      app.post<{ Params: { id: number }; Body: Form }>('/admin/tournaments/:id/edit', { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
+        const me = pageAdmin(request, reply);
+        if (!me) return reply;
+        const d = await tournamentDetail(db, request.params.id);
+        const v = request.body ?? {};
+        const errors: FieldErrors = {};
+        let config: Record<string, unknown> | null = null;
+        if (str(v.config)) {
+          try {
+            const parsed: unknown = JSON.parse(str(v.config));
+            if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+            config = parsed as Record<string, unknown>;
+          } catch {
+            errors.config = tr('tourAdmin.notObject');
+          }
+        }
+        const freezeAt = parseCourseInput(str(v.freezeAt)) ?? new Date(NaN);
+        if (Number.isNaN(freezeAt.getTime())) errors.freezeAt = tr('tourAdmin.notDate');
+        const seed = Number(str(v.seed));
+        if (!str(v.seed) || !Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff) errors.seed = tr('tourAdmin.badSeed');
+        if (Object.keys(errors).length) return sendEdit(request, reply, d, { values: v, errors }, 400);
+        try {
+          await editTournament(db, me.id, d.id, { name: str(v.name), freezeAt, config, seed });
+          return reply.redirect(`/tournaments/${d.id}`, 303);
+        } catch (e) {
+          const refusal = asRefusal(e);
+          if (!refusal) throw e;
+          const key = (e as { code?: string }).code;
+          return sendEdit(request, reply, d, { values: v, errors: { [key && ['name', 'freezeAt', 'config', 'seed'].includes(key) ? key : '']: localizeRefusal(refusal) } }, refusal.statusCode);
         }
       });
 

@@ -37,7 +37,7 @@ export function cppCompileError(stderr: string, filename: string): BotCompileErr
 function reproduced(r: Extract<CppCompileResult, { ok: false }>, filename: string): BotCompileError {
   const s = cppCompileSettings();
   const text = {
-    timeout: `compiling this file took more than ${s.timeoutMs / 1000} s`,
+    timeout: `compiling this file took more than ${s.cpuSeconds ?? s.timeoutMs / 1000} s of the compiler's CPU time`,
     memory: `compiling this file needed more than ${s.memoryMb} MiB of memory`,
     crash: 'the compiler crashed on this file',
     infra: 'the compiler failed',

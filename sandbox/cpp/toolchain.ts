@@ -41,9 +41,10 @@ import { partLog, type Log } from '../../src/log.ts';
 export type Lane = 'judge' | 'play';
 
 export interface CppCompileSettings {
+  /** CPU time allowed to one compile, ms (the play lane's may be less: the client's budget); the wall time allowed is three times it. */
   timeoutMs: number;
-  /** CPU time allowed to one compile, seconds (the play lane's may be less: the client's budget). */
-  cpuSeconds: number;
+  /** CPU time allowed to one compile, seconds, if not timeoutMs. */
+  cpuSeconds?: number;
   memoryMb: number;
   /** A fresh npm compile server's warm-up (it compiles the toolchain's own module). */
   warmupMs: number;
@@ -77,7 +78,7 @@ export function cppCompileSettings(): CppCompileSettings {
     const timeoutMs = intEnv('CPP_COMPILE_TIMEOUT_MS', 60_000);
     settings = {
       timeoutMs,
-      cpuSeconds: intEnv('CPP_COMPILE_CPU_SECONDS', Math.ceil(timeoutMs / 1000)),
+      ...(process.env['CPP_COMPILE_CPU_SECONDS'] ? { cpuSeconds: intEnv('CPP_COMPILE_CPU_SECONDS', 60) } : {}),
       memoryMb: intEnv('CPP_COMPILE_MEMORY_MB', 2048),
       warmupMs: intEnv('CPP_COMPILE_WARMUP_MS', 120_000),
       cacheDir: process.env['CPP_CACHE_DIR'] || join(tmpdir(), 'arbiter-cpp-cache'),
@@ -224,6 +225,15 @@ function undefinedSymbols(stderr: string): boolean {
 const SELF_INFLICTED = new Set<string>(['SIGSEGV', 'SIGBUS', 'SIGABRT', 'SIGILL', 'SIGFPE', 'SIGTRAP', 'SIGSYS']);
 const OUT_OF_MEMORY = /out of memory|Allocation failed|bad_alloc|Cannot allocate memory/i;
 
+/** The wall time a compile may take: its CPU time thrice (a loaded machine, a nice 19 play compile), at least 30 s more. */
+const wallMs = (cpuLimitMs: number): number => Math.max(cpuLimitMs * 3, cpuLimitMs + 30_000);
+
+/** A compile stopped by the wall clock: the file's doing if it had used most of its CPU time, else the machine was too busy. */
+function wallTimeout(cpuMs: number, cpuLimitMs: number): CppCompileResult {
+  if (cpuMs >= cpuLimitMs / 2) return { ok: false, kind: 'timeout', detail: `killed after ${wallMs(cpuLimitMs)} ms (${cpuMs} ms of CPU)` };
+  return { ok: false, kind: 'infra', detail: `the machine was too busy: ${cpuMs} ms of CPU in ${wallMs(cpuLimitMs)} ms` };
+}
+
 /** Watches a compile's CPU time: over `limitMs` it is killed. */
 function cpuWatch(read: () => number | null, limitMs: number, kill: () => void): { stop: () => number; over: () => boolean } {
   const start = read() ?? 0;
@@ -250,7 +260,7 @@ function cpuWatch(read: () => number | null, limitMs: number, kill: () => void):
   };
 }
 
-function compileWithSystem(t: { clang: string; confinement: Confinement }, files: Record<string, string>, source: string, s: CppCompileSettings, lane: Lane, cpuLimitMs: number): Promise<CppCompileResult & { cpuMs: number }> {
+function compileWithSystem(t: { clang: string; confinement: Confinement }, files: Record<string, string>, source: string, s: CppCompileSettings, lane: Lane, cpuLimitMs: number, memoryMb: number): Promise<CppCompileResult & { cpuMs: number }> {
   const base = mkdtempSync(join(tmpdir(), 'arbiter-cpp-'));
   const { root, work } = workDirs(base);
   for (const [name, text] of Object.entries(files)) {
@@ -261,7 +271,10 @@ function compileWithSystem(t: { clang: string; confinement: Confinement }, files
   let argv = [...t.confinement.argv, ...args];
   // Address space and CPU time, inherited by the driver's children (wasm-ld); a file at most as large as the module may be.
   // The CPU limit is a backstop, above the watch's: the kernel's clock runs ahead of /proc's sampled figures (about 10% here).
-  if (PRLIMIT) argv = [PRLIMIT, `--as=${s.memoryMb * 1024 * 1024}`, `--cpu=${Math.ceil((cpuLimitMs * 1.25) / 1000) + 2}`, `--fsize=${s.maxModuleBytes * 4}`, '--', ...argv];
+  // wasm-ld 14 writes a zero-initialized array into the module as that many zero bytes (trimmed afterwards): a file up to
+  // four times the memory limit is let through, so the refusal says how much the program needs, as the npm toolchain's does.
+  const fsize = Math.max(s.maxModuleBytes, memoryMb * 1024 * 1024) * 4;
+  if (PRLIMIT) argv = [PRLIMIT, `--as=${s.memoryMb * 1024 * 1024}`, `--cpu=${Math.ceil((cpuLimitMs * 1.25) / 1000) + 2}`, `--fsize=${fsize}`, '--', ...argv];
   if (lane === 'play' && NICE) argv = [NICE, '-n', '19', ...argv];
   // A shell that says, when the compile ends, the CPU time of all its processes (waited for, so counted): `times`.
   argv = ['/bin/sh', '-c', '"$@"; s=$?; times >&2; exit $s', 'arbiter-cpp', ...argv];
@@ -289,7 +302,7 @@ function compileWithSystem(t: { clang: string; confinement: Confinement }, files
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
-    }, s.timeoutMs);
+    }, wallMs(cpuLimitMs));
     // Each process's CPU as last seen (cc1 and wasm-ld come and go): their sum, until `times` says it exactly.
     const seen = new Map<number, number>();
     const watch = cpuWatch(
@@ -322,7 +335,7 @@ function compileWithSystem(t: { clang: string; confinement: Confinement }, files
         cpu = Math.round((Number(times[1]) * 60 + Number(times[2]) + Number(times[3]) * 60 + Number(times[4])) * 1000);
       }
       if (spawnError) return done({ ok: false, kind: 'infra', detail: `clang could not start: ${(spawnError as Error).message}` });
-      if (timedOut) return done({ ok: false, kind: 'timeout', detail: `killed after ${s.timeoutMs} ms` });
+      if (timedOut) return done(wallTimeout(cpu, cpuLimitMs));
       // SIGXCPU (prlimit's soft limit), or the watch's kill.
       const rlimit = /unable to execute command: (?:Killed|CPU time limit exceeded)|CPU time limit exceeded/.test(stderr) && cpu >= cpuLimitMs * 0.75;
       if (watch.over() || rlimit || signal === 'SIGXCPU') {
@@ -336,7 +349,16 @@ function compileWithSystem(t: { clang: string; confinement: Confinement }, files
           return done({ ok: false, kind: 'infra', detail: `clang wrote no module: ${(err as Error).message}` });
         }
       }
-      if (signal === 'SIGXFSZ' || /File size limit exceeded/.test(stderr)) return done({ ok: false, kind: 'refused', message: `the compiled module is larger than ${s.maxModuleBytes / (1024 * 1024)} MiB (large initialized global arrays?)` });
+      // The output reached the file size limit (the linker is stopped by SIGXFSZ, or crashes writing its mapped output).
+      let written = 0;
+      try {
+        written = statSync(join(work, 'bot.wasm')).size;
+      } catch {
+        /* none */
+      }
+      if (signal === 'SIGXFSZ' || /File size limit exceeded/.test(stderr) || written >= fsize - 1024 * 1024) {
+        return done({ ok: false, kind: 'refused', message: `the program needs more than ${Math.floor(fsize / (1024 * 1024))} MiB of memory at start (large global arrays?), more than the memory limit of ${memoryMb} MiB` });
+      }
       if (OUT_OF_MEMORY.test(stderr)) return done({ ok: false, kind: 'memory', detail: `more than ${s.memoryMb} MiB` });
       if (ownDiagnostics(stderr)) return done({ ok: false, kind: 'rejected', stderr });
       if (undefinedSymbols(stderr)) return done({ ok: false, kind: 'rejected', stderr, uncached: true });
@@ -491,7 +513,7 @@ async function compileWithNpmNow(files: Record<string, string>, source: string, 
       else finish({ ok: false, kind: /out of memory|memory access out of bounds|Allocation failed/i.test(m.stderr) ? 'memory' : 'crash', detail: m.stderr.slice(0, 300) }, true);
     };
     const onExit = (code: number | null, signal: string | null) => finish({ ok: false, kind: 'infra', detail: `the compile server exited (${signal ?? code})` }, false);
-    const timer = setTimeout(() => finish({ ok: false, kind: 'timeout', detail: `killed after ${s.timeoutMs} ms` }, true), s.timeoutMs);
+    const timer = setTimeout(() => finish(wallTimeout(watch.stop(), cpuLimitMs), true), wallMs(cpuLimitMs));
     const watch = cpuWatch(() => (current.child.pid ? cpuMs(current.child.pid) : null), cpuLimitMs, () => finish({ ok: false, kind: 'timeout', detail: `killed after ${cpuLimitMs} ms of CPU` }, true));
     const poll = setInterval(() => {
       const rss = current.child.pid ? rssBytes(current.child.pid) : null;
@@ -546,7 +568,8 @@ export function activeToolchain(): 'system' | 'npm' {
 /** Why a module is refused (its static data does not fit the memory limit, or it is too large to pass around), or null. */
 export function moduleRefusal(wasm: Uint8Array, memoryMb: number, maxModuleBytes: number): string | null {
   const MiB = 1024 * 1024;
-  if (wasm.byteLength > maxModuleBytes) return `the compiled module is ${Math.ceil(wasm.byteLength / MiB)} MiB, more than ${Math.floor(maxModuleBytes / MiB)} MiB (large initialized global arrays?)`;
+  const size = (n: number) => (n >= MiB ? `${Math.ceil(n / MiB)} MiB` : `${n} bytes`);
+  if (wasm.byteLength > maxModuleBytes) return `the compiled module is ${size(wasm.byteLength)}, more than ${size(maxModuleBytes)} (large initialized global arrays?)`;
   const mem = readMemoryImport(wasm);
   if (!mem) return null;
   const start = mem.initial * WASM_PAGE;
@@ -588,7 +611,7 @@ export async function compileCpp(source: string, filename: string, game: string,
   if (lane === 'play' && playPending >= s.playSlots + s.playQueue) return { ok: false, kind: 'busy', detail: `${playPending} play-page compiles are under way or waiting` };
   const files: Record<string, string> = { [filename]: source };
   for (const [name, text] of Object.entries(headers)) files[`include/${name}`] = text;
-  const laneLimitMs = s.cpuSeconds * 1000;
+  const laneLimitMs = s.cpuSeconds !== undefined ? s.cpuSeconds * 1000 : s.timeoutMs;
   const cpuLimitMs = options.budgetSeconds !== undefined ? Math.max(1000, Math.min(laneLimitMs, options.budgetSeconds * 1000)) : laneLimitMs;
   const run = (async (): Promise<CppCompileResult & { cpuMs?: number }> => {
     let result: CppCompileResult & { cpuMs: number };
@@ -598,7 +621,7 @@ export async function compileCpp(source: string, filename: string, game: string,
       const slots = (systemSlots[lane] ??= new Slots(lane === 'play' ? s.playSlots : s.judgeSlots));
       await slots.acquire();
       try {
-        result = await compileWithSystem(t, files, filename, s, lane, cpuLimitMs);
+        result = await compileWithSystem(t, files, filename, s, lane, cpuLimitMs, options.memoryMb ?? 128);
       } finally {
         slots.release();
       }

@@ -79,6 +79,8 @@ interface GateMatch {
   gateIndex: number | null;
   participants: Participant[];
   replay: { url: string } | null;
+  /** The `arbiter play` line that plays it again (seats in order, seed, settings). */
+  play?: string;
 }
 interface SubmissionView {
   id: number;
@@ -196,7 +198,8 @@ function describeMatch(m: GateMatch, step: GateStepView | undefined, submissionI
   const scores = seats
     .map((p) => {
       const me = p.submissionId === submissionId;
-      const who = m.gateStep === GateStep.selfplay ? `copy ${p.seat + 1}` : me ? `${p.name} (you)` : p.name;
+      // Seats as arbiter play numbers them: 0 to 3, in the line's order.
+      const who = m.gateStep === GateStep.selfplay ? `seat ${p.seat}` : me ? `${p.name} (you)` : p.name;
       const frozen = p.frozen ? ` [frozen in round ${p.frozen.round ?? 0}: ${p.frozen.reason}]` : '';
       return `${who} ${p.score ?? '-'}${frozen}`;
     })
@@ -336,6 +339,7 @@ async function submit(args: string[]): Promise<number> {
     for (const m of matches) {
       console.log(describeMatch(m, final.gate?.steps.find((step) => step.matchId === m.id), final.id));
       if (m.replay) console.log(`      replay: ${cfg.url}${m.replay.url}`);
+      if (m.play) console.log(`      play it again: ${m.play}`);
     }
   }
   return final.status === 'qualified' ? 0 : 1;

@@ -20,6 +20,7 @@ import { initialRating } from '../ratings/index.ts';
 import { createMatch, type SeatRef, type Tx } from '../scheduler/matches.ts';
 import { GateStep, SELF_PLAY } from './statuses.ts';
 import { deriveGateSeeds, gateSecret, storedGateSeeds } from './gate-seeds.ts';
+import { englishReason, type FrozenAt, type Reason } from './reasons.ts';
 
 /** The production gate's opponent: always Dummy (the judge's rules); a deployment's private Dummy when an admin installed one (src/domain/private-dummy.ts). */
 export const GATE_OPPONENT = 'Dummy';
@@ -85,20 +86,26 @@ async function lockSubmission(tx: Tx, submissionId: number) {
   return tx.submission.findUnique({ where: { id: submissionId }, include: { player: true } });
 }
 
+/**
+ * Rejects with a reason: its code and parameters go into reasonDetail (each
+ * page words them in its language), its English sentence into `reason` (the
+ * API's, and older pages').
+ */
 async function reject(
   tx: Tx,
   effects: GateEffects,
   submissionId: number,
-  reason: string,
+  why: Reason,
   detail: Record<string, unknown>,
   line?: number,
 ): Promise<void> {
+  const reason = englishReason(why);
   await tx.submission.update({
     where: { id: submissionId },
     data: {
       status: 'rejected',
       reason,
-      reasonDetail: detail as Prisma.InputJsonValue,
+      reasonDetail: { ...detail, code: why.code, params: why.params } as Prisma.InputJsonValue,
       ...(line !== undefined ? { reasonLine: line } : {}),
       finishedAt: new Date(),
     },
@@ -115,16 +122,16 @@ export async function gateOnCheck(tx: Tx, submissionId: number, verdict: CheckVe
   const sub = await lockSubmission(tx, submissionId);
   if (!sub || (sub.status !== 'queued' && sub.status !== 'compiling')) return effects; // delivered twice, or gone
   if (!verdict.ok) {
-    const where = verdict.line !== undefined && !/\bline \d+/.test(verdict.message) ? ` (line ${verdict.line})` : '';
-    await reject(tx, effects, sub.id, `${verdict.message}${where}`, { step: 'compile', message: verdict.message, ...(verdict.line !== undefined ? { line: verdict.line } : {}) }, verdict.line);
+    const why: Reason = { code: 'compile-error', params: { message: verdict.message, line: verdict.line ?? null } };
+    await reject(tx, effects, sub.id, why, { step: 'compile', message: verdict.message, ...(verdict.line !== undefined ? { line: verdict.line } : {}) }, verdict.line);
     return effects;
   }
   if (verdict.game !== sub.game) {
-    await reject(tx, effects, sub.id, `compile error: the file declares GAME = "${verdict.game}" but was submitted for ${sub.game}`, { step: 'compile' });
+    await reject(tx, effects, sub.id, { code: 'game-mismatch', params: { declared: verdict.game, game: sub.game } }, { step: 'compile' });
     return effects;
   }
   if (verdict.name.toLowerCase() !== sub.player.nameLower) {
-    await reject(tx, effects, sub.id, `compile error: the file declares PLAYER_NAME = "${verdict.name}" but was submitted as "${sub.player.name}"`, { step: 'compile' });
+    await reject(tx, effects, sub.id, { code: 'name-mismatch', params: { declared: verdict.name, name: sub.player.name } }, { step: 'compile' });
     return effects;
   }
   const me: SeatRef = { submissionId: sub.id, playerId: sub.playerId, name: sub.player.name };
@@ -163,8 +170,6 @@ interface FinishedGateMatch {
   }[];
 }
 
-const plural = (n: number, word: string) => `${n} ${n === 1 ? word : word.replace(/y$/, 'ie') + 's'}`;
-
 /** A bot's error in one line: its first line, plus where in the bot's file it happened when the stack says. */
 export function oneLine(message: string | null | undefined): string {
   if (!message) return 'no message';
@@ -172,6 +177,11 @@ export function oneLine(message: string | null | undefined): string {
   const first = lines[0] ?? 'no message';
   const at = lines.slice(1).map((l) => /\(([^()]+:\d+:\d+)\)$/.exec(l)?.[1] ?? /^at ([^\s()]+:\d+:\d+)$/.exec(l)?.[1]).find((x) => x && !/^(prelude|bot-runtime)\.js:/.test(x));
   return at ? `${first} (${at})` : first;
+}
+
+/** Where, why and how a seat froze, its error in one line. */
+function frozenAt(p: Seat): FrozenAt {
+  return { round: p.frozenRound ?? 0, why: p.frozenReason ?? 'exception', message: oneLine(p.frozenMessage) };
 }
 
 type LockedSubmission = NonNullable<Awaited<ReturnType<typeof lockSubmission>>>;
@@ -200,17 +210,17 @@ export async function gateOnMatch(tx: Tx, match: FinishedGateMatch, options: Gat
 /** Self-play: no copy may freeze; then the matches against the gate's opponent, the bot in each seat once. */
 async function afterSelfPlay(tx: Tx, effects: GateEffects, sub: LockedSubmission, match: FinishedGateMatch, seats: Seat[], options: GateOptions): Promise<void> {
   if (match.status === 'failed') {
-    await reject(tx, effects, sub.id, `self-play: the judge could not play match #${match.id} (${match.error ?? 'unknown error'}); not your bot's fault, please resubmit`, { step: 'selfplay', matchId: match.id, internal: true });
+    await reject(tx, effects, sub.id, { code: 'judge-error', params: { step: 'selfplay', matchId: match.id, error: match.error ?? 'unknown error' } }, { step: 'selfplay', matchId: match.id, internal: true });
     return;
   }
   const frozen = seats.filter((p) => p.frozenReason !== null);
   if (frozen.length > 0) {
     const first = [...frozen].sort((a, b) => (a.frozenRound ?? 0) - (b.frozenRound ?? 0) || a.seat - b.seat)[0]!;
-    const others = frozen.length > 1 ? ` (${plural(frozen.length, 'copy')} of ${seats.length} froze)` : '';
-    const reason =
-      `self-play: copy ${first.seat + 1} of ${seats.length} froze in round ${first.frozenRound ?? 0} (${first.frozenReason}): ` +
-      `${oneLine(first.frozenMessage)}${others}; see match #${match.id}`;
-    await reject(tx, effects, sub.id, reason, {
+    const why: Reason = {
+      code: 'selfplay-frozen',
+      params: { seat: first.seat, copies: seats.length, frozen: frozen.length, matchId: match.id, ...frozenAt(first) },
+    };
+    await reject(tx, effects, sub.id, why, {
       step: 'selfplay',
       matchId: match.id,
       frozen: frozen.map((p) => ({ seat: p.seat, round: p.frozenRound, reason: p.frozenReason, message: p.frozenMessage })),
@@ -236,7 +246,7 @@ async function afterSelfPlay(tx: Tx, effects: GateEffects, sub: LockedSubmission
 async function afterDummyMatch(tx: Tx, effects: GateEffects, sub: LockedSubmission, match: FinishedGateMatch, seats: Seat[], options: GateOptions): Promise<void> {
   const opponent = options.opponent ?? GATE_OPPONENT;
   if (match.status === 'failed') {
-    await reject(tx, effects, sub.id, `the judge could not play gate match #${match.id} (${match.error ?? 'unknown error'}); not your bot's fault, please resubmit`, { step: 'dummy', matchId: match.id, internal: true });
+    await reject(tx, effects, sub.id, { code: 'judge-error', params: { step: 'dummy', matchId: match.id, error: match.error ?? 'unknown error' } }, { step: 'dummy', matchId: match.id, internal: true });
     return;
   }
   const mine = seats.find((p) => p.submissionId === sub.id);
@@ -244,11 +254,25 @@ async function afterDummyMatch(tx: Tx, effects: GateEffects, sub: LockedSubmissi
   if (!mine || !isOutrightWinner(scores, mine.seat)) {
     const myScore = mine?.score ?? 0;
     const best = Math.max(...seats.filter((p) => p !== mine).map((p) => p.score ?? 0));
-    const how = myScore === best ? `tied for first with ${opponent} at ${myScore} (ties are not wins)` : `ranked ${mine?.rank ?? '?'} of ${seats.length} with ${myScore} against ${opponent}'s best ${best}`;
-    const froze = mine?.frozenReason ? `; your bot froze in round ${mine.frozenRound ?? 0} (${mine.frozenReason}): ${oneLine(mine.frozenMessage)}` : '';
-    // The gate's own numbering (as the submission page shows it) and the match id (its URL).
-    const which = `gate match ${(match.gateIndex ?? 0) + 1} of ${GATE_DUMMY_MATCHES} (match #${match.id}, seed ${match.seed})`;
-    await reject(tx, effects, sub.id, `lost to ${opponent} in ${which}: ${how}${froze}`, { step: 'dummy', matchId: match.id, seed: match.seed, seat: mine?.seat ?? null, scores });
+    // The gate's own numbering (as the submission page shows it: match 1 to 4) and the match id (its URL).
+    const why: Reason = {
+      code: 'lost',
+      params: {
+        opponent,
+        n: (match.gateIndex ?? 0) + 1,
+        of: GATE_DUMMY_MATCHES,
+        matchId: match.id,
+        seed: match.seed,
+        seat: mine?.seat ?? null,
+        tied: myScore === best,
+        score: myScore,
+        best,
+        rank: mine?.rank ?? null,
+        players: seats.length,
+        froze: mine?.frozenReason ? frozenAt(mine) : null,
+      },
+    };
+    await reject(tx, effects, sub.id, why, { step: 'dummy', matchId: match.id, seed: match.seed, seat: mine?.seat ?? null, scores });
     return;
   }
   const won = await wonDummyMatches(tx, sub.id);
@@ -258,7 +282,7 @@ async function afterDummyMatch(tx: Tx, effects: GateEffects, sub: LockedSubmissi
   }
   // A name locks once: another version that qualified first keeps it.
   if (sub.player.locked && sub.player.qualifiedSubmissionId !== sub.id) {
-    await reject(tx, effects, sub.id, `name locked: version ${sub.version} beat ${opponent}, but another version of ${sub.player.name} qualified first`, { step: 'dummy', locked: true });
+    await reject(tx, effects, sub.id, { code: 'name-locked', params: { version: sub.version, opponent, name: sub.player.name } }, { step: 'dummy', locked: true });
     return;
   }
   await qualify(tx, effects, sub);

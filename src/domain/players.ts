@@ -4,6 +4,7 @@
 
 import type { Db } from '../db/client.ts';
 import { matchInclude, matchOut, statusOut } from './serialize.ts';
+import { storedReason } from './reasons.ts';
 
 /** A player the leaderboard lists (src/ratings/leaderboard.ts): locked, its owner and its qualified submission not disabled. */
 const ON_LEADERBOARD = { locked: true, owner: { disabledAt: null }, OR: [{ qualifiedSubmissionId: null }, { qualifiedSubmission: { disabledAt: null } }] };
@@ -17,7 +18,7 @@ export async function readPlayerProfile(db: Db, name: string, options: { game?: 
       ratings: true,
       submissions: {
         orderBy: { version: 'desc' },
-        select: { id: true, version: true, status: true, reason: true, createdAt: true, finishedAt: true },
+        select: { id: true, version: true, status: true, reason: true, reasonDetail: true, reasonLine: true, createdAt: true, finishedAt: true },
       },
     },
     orderBy: { game: 'asc' },
@@ -50,6 +51,9 @@ export async function readPlayerProfile(db: Db, name: string, options: { game?: 
           version: s.version,
           status: statusOut(s.status),
           reason: s.reason,
+          // The reason's code and parameters (src/domain/reasons.ts), never the rest of reasonDetail (a bot's stack is its owner's): pages word it in their language.
+          reasonCode: storedReason(s.reasonDetail),
+          reasonLine: s.reasonLine,
           createdAt: s.createdAt,
           finishedAt: s.finishedAt,
         })),

@@ -5,7 +5,10 @@
 import type { Db } from '../db/client.ts';
 import { CLOSED_MATCH, GateStep, JUDGING, MATCH_KINDS, OPEN_MATCH, VERDICTS } from './statuses.ts';
 import { GATE_DUMMY_MATCHES } from './gate.ts';
+import { englishWait, type GateWorkAhead, type WaitEstimate, type WaitWhy } from './wait-estimate.ts';
 import { withTimeout, type JudgeQueues, type QueueStats, type WorkerHeartbeat } from '../queue/index.ts';
+
+export type { GateWorkAhead, WaitEstimate, WaitWhy };
 
 export function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;
@@ -48,7 +51,8 @@ export interface QueueOverview {
   /** Median run time (a worker's start to end, no queue time) of the last matches of each kind, in seconds. */
   durations: MatchDurations;
   /** Expected seconds from a new submission to its verdict, and how it was computed. */
-  expectedWait: { seconds: number | null; explanation: string; ahead: GateWorkAhead };
+  /** The explanation in English (the API's), and `why`: its code and figures, which the pages word in their language. */
+  expectedWait: { seconds: number | null; explanation: string; ahead: GateWorkAhead; why: WaitWhy };
 }
 
 export interface MatchDurations {
@@ -57,20 +61,6 @@ export interface MatchDurations {
   ranked: number | null;
   tournament: number | null;
   challenge: number | null;
-}
-
-/** The gate work of earlier submissions, which a new submission waits for (first come, first served). */
-export interface GateWorkAhead {
-  /** Submissions whose gate is not finished. */
-  submissions: number;
-  /** Compile checks still to do. */
-  checks: number;
-  /** Self-play matches waiting, running, or still to come. */
-  selfplays: number;
-  /** Dummy matches waiting, running, or still to come. */
-  dummies: number;
-  /** Matches of other kinds being played (never interrupted: they hold a runner until they end). */
-  otherRunning: number;
 }
 
 /** A compile check is not a match and its time is not stored; it takes about this long (esbuild and one isolate). */
@@ -192,12 +182,12 @@ export function expectedWait(o: { redisOk: boolean; slots: number; durations: Ma
   const dummies = (w.compiling + w.inSelfPlay) * GATE_DUMMY_MATCHES + w.dummy.queued + w.dummy.running;
   const otherRunning = w.otherRunning.reduce((n, k) => n + k.running, 0);
   const ahead: GateWorkAhead = { submissions: w.submissions, checks: w.compiling, selfplays, dummies, otherRunning };
-  if (!o.redisOk) return { seconds: null, explanation: 'The queue cannot be reached from this server, so no estimate.', ahead };
-  if (o.slots === 0) return { seconds: null, explanation: 'No match runner is up right now: a new submission waits until one starts.', ahead };
+  if (!o.redisOk) return { seconds: null, explanation: 'The queue cannot be reached from this server, so no estimate.', ahead, why: { code: 'no-queue' } };
+  if (o.slots === 0) return { seconds: null, explanation: 'No match runner is up right now: a new submission waits until one starts.', ahead, why: { code: 'no-runner' } };
   const d = o.durations;
   const selfSec = d.selfplay ?? d.dummy ?? o.matchSeconds;
   const dummySec = d.dummy ?? d.selfplay ?? o.matchSeconds;
-  if (selfSec === null || dummySec === null) return { seconds: null, explanation: 'No match has been played yet, so there is nothing to estimate from.', ahead };
+  if (selfSec === null || dummySec === null) return { seconds: null, explanation: 'No match has been played yet, so there is nothing to estimate from.', ahead, why: { code: 'no-data' } };
   const kindSec = (kind: string) => d[kind as keyof MatchDurations] ?? o.matchSeconds ?? dummySec;
 
   const checkWork = w.compiling * CHECK_SECONDS;
@@ -209,21 +199,16 @@ export function expectedWait(o: { redisOk: boolean; slots: number; durations: Ma
   const own = CHECK_SECONDS + selfSec + dummyRounds * dummySec;
   const seconds = Math.round(aheadSeconds + own);
 
-  const before =
-    w.submissions === 0 && otherRunning === 0
-      ? 'nothing ahead of it'
-      : [
-          w.submissions ? `the gates of ${w.submissions} earlier submission${w.submissions === 1 ? '' : 's'} (${ahead.checks} check${ahead.checks === 1 ? '' : 's'}, ${selfplays} self-play${selfplays === 1 ? '' : 's'}, ${dummies} Dummy match${dummies === 1 ? '' : 'es'})` : '',
-          otherRunning ? `${otherRunning} other match${otherRunning === 1 ? '' : 'es'} being played` : '',
-        ]
-          .filter(Boolean)
-          .join(' and ') + `: about ${Math.round(aheadSeconds)} s on ${o.slots} runner${o.slots === 1 ? '' : 's'}`;
-  return {
-    seconds,
+  const estimate: WaitEstimate = {
     ahead,
-    explanation:
-      `Gate jobs go before ranked and tournament matches, one submission after another in the order they arrived, so a new submission waits for ${before}; ` +
-      `then its own gate, about ${Math.round(own)} s (a check of about ${CHECK_SECONDS} s, a self-play of ${s1(selfSec)} s and ${GATE_DUMMY_MATCHES} Dummy matches of ${s1(dummySec)} s, ${Math.min(o.slots, GATE_DUMMY_MATCHES)} at a time). ` +
-      'Match times are the median run times of recent matches, queue time not included.',
+    aheadSeconds: Math.round(aheadSeconds),
+    slots: o.slots,
+    ownSeconds: Math.round(own),
+    checkSeconds: CHECK_SECONDS,
+    selfplaySeconds: s1(selfSec),
+    dummySeconds: s1(dummySec),
+    dummyMatches: GATE_DUMMY_MATCHES,
+    atATime: Math.min(o.slots, GATE_DUMMY_MATCHES),
   };
+  return { seconds, ahead, explanation: englishWait(estimate), why: { code: 'estimate', params: estimate } };
 }

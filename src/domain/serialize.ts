@@ -1,5 +1,7 @@
 // Rows → JSON as the API shows them.
 
+import { playCommandLine } from './play-line.ts';
+
 export { FINAL_STATUSES, statusOut } from './statuses.ts';
 
 export interface ParticipantRow {
@@ -14,6 +16,8 @@ export interface ParticipantRow {
   frozenRound: number | null;
   frozenReason: string | null;
   frozenMessage: string | null;
+  /** The seat's submission's file name, when selected: the `arbiter play` line names it. */
+  submission?: { filename: string } | null;
 }
 
 export function participantOut(p: ParticipantRow) {
@@ -46,6 +50,22 @@ export interface MatchRow {
   durationMs: number | null;
   participants: ParticipantRow[];
   replay?: { sizeBytes: number } | null;
+  /** The game's settings the match was played with (gate matches may be shortened in tests), null for the defaults. */
+  config?: unknown;
+}
+
+/**
+ * The match's `arbiter play` line: seats in order, the seed, the settings. In
+ * a gate match the submission's seat is the file's name as its owner uploaded
+ * it (the file they have); elsewhere a player's file is named after it, as on
+ * the tournament pages (other people's file names are theirs).
+ */
+export function matchPlayLine(m: Pick<MatchRow, 'game' | 'seed' | 'kind' | 'participants' | 'config'>): string {
+  const config = m.config && typeof m.config === 'object' && !Array.isArray(m.config) ? (m.config as Record<string, unknown>) : null;
+  const seats = [...m.participants]
+    .sort((a, b) => a.seat - b.seat)
+    .map((p) => ({ name: p.builtinName ?? p.name, builtin: p.builtinName !== null, file: m.kind === 'gate' ? (p.submission?.filename ?? null) : null }));
+  return playCommandLine(m.game, m.seed, seats, config);
 }
 
 export function matchOut(m: MatchRow) {
@@ -66,6 +86,8 @@ export function matchOut(m: MatchRow) {
     durationMs: m.durationMs,
     participants: [...m.participants].sort((a, b) => a.seat - b.seat).map(participantOut),
     replay: m.replay ? { url: `/api/matches/${m.id}/replay`, sizeBytes: m.replay.sizeBytes } : null,
+    /** The `arbiter play` line that plays this match again on the student's machine. */
+    play: matchPlayLine(m),
   };
 }
 
@@ -81,6 +103,7 @@ export const participantSelect = {
   frozenRound: true,
   frozenReason: true,
   frozenMessage: true,
+  submission: { select: { filename: true } },
 } as const;
 
 export const matchInclude = {

@@ -32,6 +32,7 @@ import { GameConfigError } from '../game-kit/types.ts';
 import type { JudgeEvent } from '../queue/index.ts';
 import { createMatch, type SeatRef, type Tx } from '../scheduler/matches.ts';
 import { recordAudit } from './audit.ts';
+import { playCommandLine } from './play-line.ts';
 import { conflict, DomainError, invalid, notFound } from './errors.ts';
 import {
   MAX_ROUNDS,
@@ -627,16 +628,8 @@ export async function listTournaments(db: Db) {
   }));
 }
 
-/** The shell line that replays a match with `arbiter play` (the players' files named after them). */
-export function playCommandLine(game: string, seed: number, seats: { name: string; builtin: boolean }[], config: Record<string, unknown> | null): string {
-  const arg = (s: string) => (/^[\w.=,:@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  const players = seats.map((s) => (s.builtin ? s.name : arg(`${s.name}.ts`)));
-  const sets = Object.entries(config ?? {})
-    .filter(([, v]) => typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean')
-    .map(([k, v]) => ` --set ${arg(`${k}=${String(v)}`)}`)
-    .join('');
-  return `npx arbiter play ${game} ${players.join(' ')} --seed ${seed}${sets}`;
-}
+/** The shell line that replays a match with `arbiter play` (src/domain/play-line.ts; the players' files named after them). */
+export { playCommandLine };
 
 export interface TournamentSeatView {
   seat: number;

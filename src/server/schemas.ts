@@ -88,6 +88,7 @@ export const matchSchema = obj({
   durationMs: nullable('integer'),
   participants: { type: 'array', items: participantSchema },
   replay: { anyOf: [{ type: 'null' }, obj({ url: { type: 'string' }, sizeBytes: { type: 'integer' } })] },
+  play: { type: 'string', description: 'the arbiter play command line that plays the match again: the seats in order (seat 0 first), the seed, the settings' },
 });
 
 export const matchListSchema = obj({ total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' }, matches: { type: 'array', items: matchSchema } });

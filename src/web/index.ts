@@ -6,6 +6,7 @@
 // posts from other sites are refused by the app's origin check
 // (src/server/origin-check.ts), as API writes are.
 
+import { localizeRefusal } from './i18n/refusals.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import assetRoutes from './assets.ts';
 import homePages from './pages/home.ts';
@@ -42,7 +43,9 @@ export default async function webRoutes(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const body = classifyError(error, request);
     if (request.routeOptions.url?.startsWith('/assets/')) return reply.status(body.statusCode).send(body);
-    return sendErrorPage(request, reply, body.statusCode, body.message);
+    // A refusal with a code speaks the page's language where the catalog words it (src/web/i18n/refusals.ts).
+    const retry = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    return sendErrorPage(request, reply, body.statusCode, body.code ? () => localizeRefusal({ code: body.code!, message: body.message, ...(typeof retry === 'number' ? { retryAfterSeconds: retry } : {}) }) : body.message);
   });
 
   await app.register(assetRoutes);

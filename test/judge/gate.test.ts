@@ -6,6 +6,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { botAs, startTestJudge, TEST_GATE_CONFIG, type TestJudge } from './setup.ts';
 import { startGate } from '../../src/domain/gate.ts';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ARBITER_BIN } from '../helpers/cli.ts';
 
 let judge: TestJudge;
 let alice: string;
@@ -55,7 +60,8 @@ test('a bot that crashes in self-play is rejected, saying which copy froze, when
   const v = await judge.verdict(sub.body.id);
   assert.equal(v.status, 'rejected');
   // round() is 3 while the bot plays round 4 (round 0 is the initial board).
-  assert.match(v.reason, /^self-play: copy 3 of 4 froze in round 4 \(exception\): Error: boom at 3 \(Crasher\.ts:\d+:\d+\); see match #\d+$/);
+  // me() === 2: seat 2, as arbiter play and the match page number seats (0 to 3).
+  assert.match(v.reason, /^self-play: the copy in seat 2 froze in round 4 \(exception\): Error: boom at 3 \(Crasher\.ts:\d+:\d+\); see match #\d+$/);
   assert.equal(v.gateMatches.length, 1);
   const m = v.gateMatches[0];
   assert.equal(m.gateStep, 'selfplay');
@@ -90,6 +96,46 @@ test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and th
   const again = await judge.submit(alice, botAs('Null', 'Loser'));
   assert.equal(again.statusCode, 202);
   assert.equal(again.body.version, 2);
+
+  // The identical file gets the same gate: the same seeds, the same verdict, the same scores in every match both played.
+  const v2 = await judge.verdict(again.body.id);
+  assert.equal(v2.status, 'rejected');
+  assert.match(v2.reason, /^lost to Dummy in gate match [1-4] of 4/);
+  const rows = await judge.db.submission.findMany({ where: { id: { in: [sub.body.id, again.body.id] } }, orderBy: { id: 'asc' }, select: { gateSeeds: true } });
+  assert.ok(Array.isArray(rows[0]!.gateSeeds) && (rows[0]!.gateSeeds as number[]).length === 5);
+  assert.deepEqual(rows[1]!.gateSeeds, rows[0]!.gateSeeds);
+  type M = { gateStep: string; gateIndex: number | null; seed: number; status: string; participants: { score: number | null }[] };
+  const key = (m: M) => `${m.gateStep}:${m.gateIndex ?? ''}`;
+  // Both as they stand now (a match running at the verdict still finishes); which Dummy match a loss stops at first may differ.
+  const now = async (id: number) => (await judge.app.inject({ url: `/api/submissions/${id}` })).json().gateMatches as M[];
+  const before = new Map<string, M>((await now(sub.body.id)).map((m) => [key(m), m]));
+  let compared = 0;
+  for (const m of await now(again.body.id)) {
+    const was = before.get(key(m));
+    if (!was) continue;
+    assert.equal(m.seed, was.seed, `${key(m)}: the same seed`);
+    if (m.status === 'done' && was.status === 'done') {
+      assert.deepEqual(m.participants.map((p) => p.score), was.participants.map((p) => p.score), `${key(m)}: the same scores`);
+      compared++;
+    }
+  }
+  assert.ok(compared >= 1, 'self-play played both times');
+
+  // The lost match is played again, score for score, by the `arbiter play` line the API gives (the page and `arbiter submit` print the same).
+  assert.match(lost.play, /^npx arbiter play moria( (Dummy|Loser\.ts)){4} --seed \d+ --set nb_rounds=40$/);
+  assert.deepEqual(lost.play.split(' ').slice(4, 8), lost.participants.map((p: { builtin: string | null }) => p.builtin ?? 'Loser.ts'), 'the seats in order');
+  assert.ok(lost.play.includes(`--seed ${lost.seed}`));
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-gate-replay-'));
+  try {
+    writeFileSync(join(dir, 'Loser.ts'), botAs('Null', 'Loser'));
+    const args = [...lost.play.split(' ').slice(2), '--quiet', '-o', 'again.json'];
+    const run = spawnSync(process.execPath, ['--no-node-snapshot', ARBITER_BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 240_000 });
+    assert.equal(run.status, 0, run.stderr);
+    const replay = JSON.parse(readFileSync(join(dir, 'again.json'), 'utf8')) as { result: { scores: number[] } };
+    assert.deepEqual(replay.result.scores, lost.participants.map((p: { score: number }) => p.score), 'arbiter play gives the recorded scores');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a submission that wins all four gate matches qualifies, its name locks, and nobody may submit under it again', async () => {

@@ -143,7 +143,7 @@ test('/games/bola-de-drac/play: pasted code; opponents from files that throw, lo
     const pasted = await userBot('bola-de-drac');
     await page.getByLabel('Or paste its code').fill(pasted);
     await page.locator('[data-play-chosen]').filter({ hasText: 'Pasted code (as MyBot.ts)' }).waitFor();
-    const files = { 2: ['Thrower.ts', thrower], 3: ['Looper.ts', looper], 4: ['Broken.ts', broken] } as const;
+    const files = { 1: ['Thrower.ts', thrower], 2: ['Looper.ts', looper], 3: ['Broken.ts', broken] } as const;
     for (const [seat, [name, text]] of Object.entries(files)) {
       await page.getByLabel(`Player ${seat}`, { exact: true }).selectOption('file');
       await page.getByLabel(`File for player ${seat}`).setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
@@ -210,10 +210,10 @@ test('/games/<id>/play: the form says what is missing and fits a phone; /play li
     await page.locator('[data-play-chosen]').filter({ hasText: 'Your bot: Dropped.ts' }).waitFor();
     await page.getByLabel('Or paste its code').fill('export const GAME = "moria";');
     await page.locator('[data-play-chosen]').filter({ hasText: 'Pasted code (as MyBot.ts)' }).waitFor();
-    await page.getByLabel('Player 3', { exact: true }).selectOption('file');
-    assert.equal(await page.getByLabel('File for player 3').isVisible(), true);
+    await page.getByLabel('Player 2', { exact: true }).selectOption('file');
+    assert.equal(await page.getByLabel('File for player 2').isVisible(), true);
     await page.getByRole('button', { name: 'Play the match' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Player 3: choose the file to play.' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Player 2: choose the file to play.' }).waitFor();
     await page.getByLabel('Seed').fill('-4');
     await page.getByRole('button', { name: 'Play the match' }).click();
     await page.getByRole('alert').filter({ hasText: 'The seed is a whole number' }).waitFor();

@@ -172,7 +172,7 @@ test('the timeline: compile and self-play passed, each Dummy match with seats, s
   assert.match(live.body, new RegExp(`data-step="dummy-1" data-state="lost" data-label="Match 2 against Dummy" data-match-id="${lost.id}"`));
   assert.match(live.body, /data-step="dummy-2" data-state="pending"/);
   assert.match(live.body, new RegExp(`<a href="/matches/${won.id}" id="watch-${won.id}"[^>]*>Watch</a>`));
-  assert.match(live.body, /<span class="seat seat-0" aria-hidden="true"><\/span><span class="visually-hidden">Seat 1: <\/span><strong>Timeline<\/strong>/);
+  assert.match(live.body, /<span class="seat seat-0" aria-hidden="true"><\/span><span class="visually-hidden">Seat 0: <\/span><strong>Timeline<\/strong>/);
   assert.match(live.body, /<span class="score">50<\/span>/);
 
   await db.submission.update({

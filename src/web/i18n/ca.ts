@@ -1,6 +1,8 @@
 // Les paraules del lloc en català (vegeu catalog.ts).
 
 import type { Messages } from './en.ts';
+import type { ReasonParams } from '../../domain/reasons.ts';
+import type { WaitEstimate } from '../../domain/wait-estimate.ts';
 
 export const ca: Messages = {
   'site.description': 'Arbiter: envia un jugador, supera la prova del Dummy, puja a la classificació, mira les repeticions.',
@@ -130,6 +132,23 @@ export const ca: Messages = {
   'refusal.name-reserved': (q: readonly string[], _n: number) => `el nom de jugador "${q[0]}" està reservat (és un jugador predefinit): tria'n un altre`,
   'refusal.name-offensive': (q: readonly string[], _n: number) => `el nom de jugador "${q[0]}" no està permès: tria'n un altre`,
 
+  'refusal.not-yours': (q: readonly string[], n: number, message: string) => 'només pots desafiar amb els teus propis enviaments',
+  'refusal.submission-disabled': (q: readonly string[], n: number, message: string) => `un administrador ha desactivat l’enviament ${n}`,
+  'refusal.not-eligible': (q: readonly string[], n: number, message: string) => /cannot represent you/.test(message) ? `${/^(\S+) cannot/.exec(message)?.[1] ?? ''} no et pot representar: només un jugador classificat, amb l’enviament no desactivat, pot fer-ho (i el teu compte no ha d’estar desactivat)` : !/has not passed self-play/.test(message) ? message : `l’enviament ${n} encara no ha superat la partida contra si mateix: desafia amb una versió que hagi compilat i hagi jugat contra si mateixa sense congelar-se`,
+  'refusal.too-many-opponents': (q: readonly string[], n: number, message: string) => `${/^(.*) has \d+ seats/.exec(message)?.[1] ?? ''} té ${n} seients: tria com a molt ${n - 1} rivals`,
+  'refusal.unknown-opponent': (q: readonly string[], n: number, message: string) => `"${q[0]}" no és un jugador classificat de ${/player of (.*) nor a built-in/.exec(message)?.[1] ?? ''} ni un jugador predefinit (${/\(([^()]*)\)$/.exec(message)?.[1] ?? ''})`,
+  'refusal.bad-submission': (q: readonly string[], n: number, message: string) => 'tria un dels teus enviaments',
+  'refusal.bad-seed': (q: readonly string[], n: number, message: string) => 'la llavor és un nombre enter de 0 a 2147483647',
+  'refusal.too-many-challenges': (q: readonly string[], n: number, message: string) => `com a molt ${n} desafiaments per hora: torna-ho a provar ${/try again in (.*) \(at/.exec(message)?.[1]?.replace(/(\d+) minutes?/, '$1 min').replace(/(\d+) seconds?/, '$1 s') ?? 'més tard'} (a les ${/\(at (\S+) UTC\)/.exec(message)?.[1] ?? ''} UTC)`,
+  'refusal.representatives-frozen': (q: readonly string[], n: number, message: string) => `els representants de ${/^representatives of (\S+)/.exec(message)?.[1] ?? ''} estan congelats: el torneig "${q[0]}" (#${/\(#(\d+)\)/.exec(message)?.[1] ?? ''}) ha congelat les inscripcions i no ha acabat; tria de nou quan s’acabi`,
+  'refusal.forbidden': (q: readonly string[], n: number, message: string) => / is not your player$/.test(message) ? `${message.replace(/ is not your player$/, '')} no és un jugador teu` : message,
+  'refusal.already-started': (q: readonly string[], n: number, message: string) => `el torneig ${n} ja ha començat (${/\((\w+)\)$/.exec(message)?.[1] ?? ''})`,
+  'refusal.match-played': (q: readonly string[], n: number, message: string) => `la partida ${n} s’ha jugat: el resultat es manté (un jugador que s’ha congelat, ha fallat o ha perdut és un resultat, no una fallada del jutge); només es pot tornar a jugar una partida fallida`,
+  'refusal.match-open': (q: readonly string[], n: number, message: string) => `la partida ${n} no ha fallat`,
+  'refusal.already-rerun': (q: readonly string[], n: number, message: string) => `la partida ${n} ja s’ha tornat a jugar com la partida ${/as match (\d+)/.exec(message)?.[1] ?? ''}`,
+  'refusal.not-scheduled': (q: readonly string[], n: number, message: string) => `el torneig ${n} ja no és planificat: només un torneig amb les inscripcions encara obertes es pot canviar o cancel·lar`,
+  'refusal.not-cancelled': (q: readonly string[], n: number, message: string) => `el torneig ${n} no està cancel·lat: només un torneig cancel·lat es pot esborrar (cancel·la’l primer, abans que comenci)`,
+  'refusal.has-matches': (q: readonly string[], n: number, message: string) => `el torneig ${n} té partides: es queda registrat`,
   'view.title': 'Visor de repeticions',
   'view.open': 'Obre un fitxer de repetició',
   'view.openHint_html': 'Una repetició <code>.json</code> o <code>.json.gz</code> (d\'<code>arbiter play -o</code> o descarregada de la pàgina d\'una partida), o deixa-la anar on sigui d\'aquesta pàgina. No surt del teu ordinador.',
@@ -274,6 +293,8 @@ export const ca: Messages = {
   'matches.pruned': (why: string) => `Aquesta partida es va jugar, però ${why}.`,
   'matches.noReplay': 'Aquesta partida no té repetició.',
   'matches.seed': 'Llavor',
+  'matches.playLine': 'Torna-la a jugar',
+  'matches.playLineHint': 'Al teu ordinador, des d’una còpia d’Arbiter: els seients en ordre (el seient 0 primer), la llavor i els paràmetres d’aquesta partida. Anomena el fitxer de cada jugador com diu la línia.',
   'matches.limits': 'Límits',
   'matches.limitsValue': (cpu: string, mb: number) => `${cpu} de CPU i ${mb} MiB de memòria per jugador`,
   'matches.finished': 'Acabada',
@@ -332,6 +353,20 @@ export const ca: Messages = {
   'gate.title': (opponent: string) => `La prova del ${opponent}`,
   'gate.verdict': 'Veredicte',
   'gate.line': (line: number) => `Línia ${line} del fitxer`,
+  'reason.compile-error': (p: ReasonParams['compile-error']) => `Error de compilació: ${p.message.replace(/^compile error: /, '')}${p.line !== null ? ` (línia ${p.line})` : ''}`,
+  'reason.game-mismatch': (p: ReasonParams['game-mismatch']) => `Error de compilació: el fitxer declara GAME = "${p.declared}", però s’ha enviat per a ${p.game}`,
+  'reason.name-mismatch': (p: ReasonParams['name-mismatch']) => `Error de compilació: el fitxer declara PLAYER_NAME = "${p.declared}", però s’ha enviat com a "${p.name}"`,
+  'reason.judge-error': (p: ReasonParams['judge-error']) =>
+    `${p.step === 'selfplay' ? 'Partida contra si mateix: el' : 'El'} jutge no ha pogut jugar la partida #${p.matchId} (${p.error}); no és culpa del teu jugador, torna’l a enviar`,
+  'reason.selfplay-frozen': (p: ReasonParams['selfplay-frozen']) =>
+    `Partida contra si mateix: la còpia del seient ${p.seat} s’ha congelat a la ronda ${p.round} (${ca['reason.froze'](p.why, p.message)})${p.frozen > 1 ? ` (se n’han congelat ${p.frozen} de ${p.copies} còpies)` : ''}; mira la partida #${p.matchId}`,
+  'reason.lost': (p: ReasonParams['lost']) =>
+    `Ha perdut contra ${p.opponent} a la partida ${p.n} de ${p.of} de la prova (partida #${p.matchId}, llavor ${p.seed}): ` +
+    (p.tied ? `empat al primer lloc amb ${p.opponent} a ${p.score} (un empat no és una victòria)` : `${p.rank === null ? '?' : (['1r', '2n', '3r', '4t'][p.rank - 1] ?? `${p.rank}è`)} de ${p.players} amb ${p.score}, contra el millor de ${p.opponent}, ${p.best}`) +
+    (p.froze ? `; el teu jugador s’ha congelat a la ronda ${p.froze.round} (${ca['reason.froze'](p.froze.why, p.froze.message)})` : ''),
+  'reason.name-locked': (p: ReasonParams['name-locked']) => `Nom bloquejat: la versió ${p.version} ha guanyat ${p.opponent}, però una altra versió de ${p.name} s’ha classificat abans`,
+  'reason.froze': (why: string, message: string) =>
+    ({ compile: 'no compila', exception: `excepció: ${message}`, cpu: 'temps de CPU esgotat', memory: 'memòria esgotada', orders: 'massa ordres en una ronda', output: 'resposta que el jutge no accepta', watchdog: 'temps real esgotat', crash: 'el seu procés ha fallat' })[why] ?? why,
   'subs.disabled': 'Un administrador ha desactivat aquest enviament ',
   'subs.disabledTail': ': no juga cap partida classificatòria ni cap repte.',
   'subs.refresh': 'Actualitza',
@@ -739,6 +774,20 @@ export const ca: Messages = {
   'queue.noData': 'Encara no s\'ha jugat cap partida, de manera que no hi ha res d\'on estimar.',
 
   // Issue 29: camps del registre, importació de la llista, enllaços de contrasenya, tornejos gestionats
+  'queue.estimate': (p: WaitEstimate) => {
+    const a = p.ahead;
+    const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+    const before =
+      a.submissions === 0 && a.otherRunning === 0
+        ? 'res'
+        : [
+            a.submissions ? `les proves de ${n(a.submissions, 'enviament anterior', 'enviaments anteriors')} (${n(a.checks, 'comprovació', 'comprovacions')}, ${n(a.selfplays, 'partida contra si mateix', 'partides contra si mateix')}, ${n(a.dummies, 'partida contra el Dummy', 'partides contra el Dummy')})` : '',
+            a.otherRunning ? `${n(a.otherRunning, 'altra partida', 'altres partides')} en joc` : '',
+          ].filter(Boolean).join(' i ') + `: uns ${p.aheadSeconds} s amb ${n(p.slots, 'executor', 'executors')}`;
+    return `Les proves passen davant de les partides de classificació i de torneig, un enviament rere l’altre en l’ordre d’arribada, de manera que un enviament nou espera ${before}; ` +
+      `després, la seva pròpia prova, uns ${p.ownSeconds} s (una comprovació d’uns ${p.checkSeconds} s, una partida contra si mateix de ${p.selfplaySeconds} s i ${p.dummyMatches} partides contra el Dummy de ${p.dummySeconds} s, ${p.atATime} alhora). ` +
+      'Els temps de partida són la mediana dels temps d’execució de les partides recents, sense el temps a la cua.';
+  },
   'auth.studentId': 'Identificador d\'estudiant',
   'auth.studentIdHint': 'Tal com et té el curs (p. ex. el DNI o l\'identificador de la universitat).',
   'auth.fullName': 'Nom complet',

@@ -1,6 +1,9 @@
 // The site's words in English: the source the other catalogs follow (see catalog.ts).
 // Keys ending in _html hold trusted markup (links, code) and are printed with th().
 
+import { englishReason, type ReasonParams } from '../../domain/reasons.ts';
+import { englishWait, type WaitEstimate } from '../../domain/wait-estimate.ts';
+
 export const en = {
   // The page shell
   'site.description': 'Arbiter: submit a bot, pass the Dummy gate, climb the leaderboard, watch the replays.',
@@ -136,6 +139,24 @@ export const en = {
   'refusal.name-offensive': (q: readonly string[], _n: number) => `player name "${q[0]}" is not allowed: choose another name`,
 
   // The replay viewer page
+  // Challenges and tournaments (src/domain/challenges.ts, tournaments.ts): English is the domain's message as it is.
+  'refusal.not-yours': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.submission-disabled': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.not-eligible': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.too-many-opponents': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.unknown-opponent': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.bad-submission': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.bad-seed': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.too-many-challenges': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.representatives-frozen': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.forbidden': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.already-started': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.match-played': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.match-open': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.already-rerun': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.not-scheduled': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.not-cancelled': (_q: readonly string[], _n: number, message: string) => message,
+  'refusal.has-matches': (_q: readonly string[], _n: number, message: string) => message,
   'view.title': 'Replay viewer',
   'view.open': 'Open a replay file',
   'view.openHint_html': 'A <code>.json</code> or <code>.json.gz</code> replay (from <code>arbiter play -o</code> or a match page\'s download), or drop one anywhere on this page. It stays on your computer.',
@@ -285,6 +306,8 @@ export const en = {
   'matches.pruned': (why: string) => `This match was played, but ${why}.`,
   'matches.noReplay': 'This match has no replay.',
   'matches.seed': 'Seed',
+  'matches.playLine': 'Play it again',
+  'matches.playLineHint': 'On your machine, from a clone of Arbiter: the seats in order (seat 0 first), the seed and the settings of this match. Name each player’s file as the line does.',
   'matches.limits': 'Limits',
   'matches.limitsValue': (cpu: string, mb: number) => `${cpu} of CPU and ${mb} MiB of memory per bot`,
   'matches.finished': 'Finished',
@@ -344,6 +367,16 @@ export const en = {
   'gate.title': (opponent: string) => `The ${opponent} gate`,
   'gate.verdict': 'Verdict',
   'gate.line': (line: number) => `Line ${line} of the file`,
+  // Why the gate rejected a submission (src/domain/reasons.ts): one entry per code, its parameters as stored. English is the domain's own sentence.
+  'reason.compile-error': (p: ReasonParams['compile-error']) => englishReason({ code: 'compile-error', params: p }),
+  'reason.game-mismatch': (p: ReasonParams['game-mismatch']) => englishReason({ code: 'game-mismatch', params: p }),
+  'reason.name-mismatch': (p: ReasonParams['name-mismatch']) => englishReason({ code: 'name-mismatch', params: p }),
+  'reason.judge-error': (p: ReasonParams['judge-error']) => englishReason({ code: 'judge-error', params: p }),
+  'reason.selfplay-frozen': (p: ReasonParams['selfplay-frozen']) => englishReason({ code: 'selfplay-frozen', params: p }),
+  'reason.lost': (p: ReasonParams['lost']) => englishReason({ code: 'lost', params: p }),
+  'reason.name-locked': (p: ReasonParams['name-locked']) => englishReason({ code: 'name-locked', params: p }),
+  /** Why a bot froze (a FreezeReason), with its error when it is the bot's own. */
+  'reason.froze': (why: string, message: string) => `${why}: ${message}`,
   'subs.disabled': 'An admin disabled this submission ',
   'subs.disabledTail': ': it plays no ranked match and no challenge.',
   'subs.refresh': 'Refresh',
@@ -755,6 +788,7 @@ export const en = {
   'queue.noData': 'No match has been played yet, so there is nothing to estimate from.',
 
   // Issue 29: sign-up fields, roster import, password links, managed tournaments
+  'queue.estimate': (p: WaitEstimate) => englishWait(p),
   'auth.studentId': 'Student id',
   'auth.studentIdHint': 'As the course lists you (e.g. your DNI or university id).',
   'auth.fullName': 'Full name',

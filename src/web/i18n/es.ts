@@ -1,6 +1,8 @@
 // Las palabras del sitio en castellano (véase catalog.ts).
 
 import type { Messages } from './en.ts';
+import type { ReasonParams } from '../../domain/reasons.ts';
+import type { WaitEstimate } from '../../domain/wait-estimate.ts';
 
 export const es: Messages = {
   'site.description': 'Arbiter: envía un jugador, supera la prueba del Dummy, sube en la clasificación, mira las repeticiones.',
@@ -130,6 +132,23 @@ export const es: Messages = {
   'refusal.name-reserved': (q: readonly string[], _n: number) => `el nombre de jugador "${q[0]}" está reservado (es un jugador predefinido): elige otro`,
   'refusal.name-offensive': (q: readonly string[], _n: number) => `el nombre de jugador "${q[0]}" no está permitido: elige otro`,
 
+  'refusal.not-yours': (q: readonly string[], n: number, message: string) => 'solo puedes desafiar con tus propios envíos',
+  'refusal.submission-disabled': (q: readonly string[], n: number, message: string) => `un administrador ha desactivado el envío ${n}`,
+  'refusal.not-eligible': (q: readonly string[], n: number, message: string) => /cannot represent you/.test(message) ? `${/^(\S+) cannot/.exec(message)?.[1] ?? ''} no te puede representar: solo un jugador clasificado, con el envío no desactivado, puede hacerlo (y tu cuenta no debe estar desactivada)` : !/has not passed self-play/.test(message) ? message : `el envío ${n} todavía no ha superado la partida contra sí mismo: desafía con una versión que haya compilado y haya jugado contra sí misma sin congelarse`,
+  'refusal.too-many-opponents': (q: readonly string[], n: number, message: string) => `${/^(.*) has \d+ seats/.exec(message)?.[1] ?? ''} tiene ${n} asientos: elige como mucho ${n - 1} rivales`,
+  'refusal.unknown-opponent': (q: readonly string[], n: number, message: string) => `"${q[0]}" no es un jugador clasificado de ${/player of (.*) nor a built-in/.exec(message)?.[1] ?? ''} ni un jugador predefinido (${/\(([^()]*)\)$/.exec(message)?.[1] ?? ''})`,
+  'refusal.bad-submission': (q: readonly string[], n: number, message: string) => 'elige uno de tus envíos',
+  'refusal.bad-seed': (q: readonly string[], n: number, message: string) => 'la semilla es un número entero de 0 a 2147483647',
+  'refusal.too-many-challenges': (q: readonly string[], n: number, message: string) => `como mucho ${n} desafíos por hora: vuelve a intentarlo ${/try again in (.*) \(at/.exec(message)?.[1]?.replace(/(\d+) minutes?/, '$1 min').replace(/(\d+) seconds?/, '$1 s') ?? 'más tarde'} (a las ${/\(at (\S+) UTC\)/.exec(message)?.[1] ?? ''} UTC)`,
+  'refusal.representatives-frozen': (q: readonly string[], n: number, message: string) => `los representantes de ${/^representatives of (\S+)/.exec(message)?.[1] ?? ''} están congelados: el torneo "${q[0]}" (#${/\(#(\d+)\)/.exec(message)?.[1] ?? ''}) ha congelado las inscripciones y no ha terminado; elige de nuevo cuando acabe`,
+  'refusal.forbidden': (q: readonly string[], n: number, message: string) => / is not your player$/.test(message) ? `${message.replace(/ is not your player$/, '')} no es un jugador tuyo` : message,
+  'refusal.already-started': (q: readonly string[], n: number, message: string) => `el torneo ${n} ya ha empezado (${/\((\w+)\)$/.exec(message)?.[1] ?? ''})`,
+  'refusal.match-played': (q: readonly string[], n: number, message: string) => `la partida ${n} se ha jugado: el resultado se mantiene (un jugador que se ha congelado, ha fallado o ha perdido es un resultado, no un fallo del juez); solo se puede volver a jugar una partida fallida`,
+  'refusal.match-open': (q: readonly string[], n: number, message: string) => `la partida ${n} no ha fallado`,
+  'refusal.already-rerun': (q: readonly string[], n: number, message: string) => `la partida ${n} ya se ha vuelto a jugar como la partida ${/as match (\d+)/.exec(message)?.[1] ?? ''}`,
+  'refusal.not-scheduled': (q: readonly string[], n: number, message: string) => `el torneo ${n} ya no está planificado: solo un torneo con las inscripciones aún abiertas se puede cambiar o cancelar`,
+  'refusal.not-cancelled': (q: readonly string[], n: number, message: string) => `el torneo ${n} no está cancelado: solo un torneo cancelado se puede borrar (cancélalo primero, antes de que empiece)`,
+  'refusal.has-matches': (q: readonly string[], n: number, message: string) => `el torneo ${n} tiene partidas: queda registrado`,
   'view.title': 'Visor de repeticiones',
   'view.open': 'Abre un fichero de repetición',
   'view.openHint_html': 'Una repetición <code>.json</code> o <code>.json.gz</code> (de <code>arbiter play -o</code> o descargada de la página de una partida), o suéltala en cualquier sitio de esta página. No sale de tu ordenador.',
@@ -274,6 +293,8 @@ export const es: Messages = {
   'matches.pruned': (why: string) => `Esta partida se jugó, pero ${why}.`,
   'matches.noReplay': 'Esta partida no tiene repetición.',
   'matches.seed': 'Semilla',
+  'matches.playLine': 'Vuélvela a jugar',
+  'matches.playLineHint': 'En tu ordenador, desde una copia de Arbiter: los asientos en orden (el asiento 0 primero), la semilla y los parámetros de esta partida. Nombra el archivo de cada jugador como dice la línea.',
   'matches.limits': 'Límites',
   'matches.limitsValue': (cpu: string, mb: number) => `${cpu} de CPU y ${mb} MiB de memoria por jugador`,
   'matches.finished': 'Terminada',
@@ -332,6 +353,20 @@ export const es: Messages = {
   'gate.title': (opponent: string) => `La prueba del ${opponent}`,
   'gate.verdict': 'Veredicto',
   'gate.line': (line: number) => `Línea ${line} del fichero`,
+  'reason.compile-error': (p: ReasonParams['compile-error']) => `Error de compilación: ${p.message.replace(/^compile error: /, '')}${p.line !== null ? ` (línea ${p.line})` : ''}`,
+  'reason.game-mismatch': (p: ReasonParams['game-mismatch']) => `Error de compilación: el fichero declara GAME = "${p.declared}", pero se ha enviado para ${p.game}`,
+  'reason.name-mismatch': (p: ReasonParams['name-mismatch']) => `Error de compilación: el fichero declara PLAYER_NAME = "${p.declared}", pero se ha enviado como "${p.name}"`,
+  'reason.judge-error': (p: ReasonParams['judge-error']) =>
+    `${p.step === 'selfplay' ? 'Partida contra sí mismo: el' : 'El'} juez no ha podido jugar la partida #${p.matchId} (${p.error}); no es culpa de tu jugador, vuelve a enviarlo`,
+  'reason.selfplay-frozen': (p: ReasonParams['selfplay-frozen']) =>
+    `Partida contra sí mismo: la copia del asiento ${p.seat} se ha congelado en la ronda ${p.round} (${es['reason.froze'](p.why, p.message)})${p.frozen > 1 ? ` (se han congelado ${p.frozen} de ${p.copies} copias)` : ''}; mira la partida #${p.matchId}`,
+  'reason.lost': (p: ReasonParams['lost']) =>
+    `Ha perdido contra ${p.opponent} en la partida ${p.n} de ${p.of} de la prueba (partida #${p.matchId}, semilla ${p.seed}): ` +
+    (p.tied ? `empate en el primer puesto con ${p.opponent} a ${p.score} (un empate no es una victoria)` : `${p.rank ?? '?'}º de ${p.players} con ${p.score}, contra el mejor de ${p.opponent}, ${p.best}`) +
+    (p.froze ? `; tu jugador se ha congelado en la ronda ${p.froze.round} (${es['reason.froze'](p.froze.why, p.froze.message)})` : ''),
+  'reason.name-locked': (p: ReasonParams['name-locked']) => `Nombre bloqueado: la versión ${p.version} ha ganado a ${p.opponent}, pero otra versión de ${p.name} se ha clasificado antes`,
+  'reason.froze': (why: string, message: string) =>
+    ({ compile: 'no compila', exception: `excepción: ${message}`, cpu: 'tiempo de CPU agotado', memory: 'memoria agotada', orders: 'demasiadas órdenes en una ronda', output: 'respuesta que el juez no acepta', watchdog: 'tiempo real agotado', crash: 'su proceso ha fallado' })[why] ?? why,
   'subs.disabled': 'Un administrador ha desactivado este envío ',
   'subs.disabledTail': ': no juega ninguna partida clasificatoria ni ningún reto.',
   'subs.refresh': 'Actualizar',
@@ -739,6 +774,20 @@ export const es: Messages = {
   'queue.noData': 'Todavía no se ha jugado ninguna partida, así que no hay nada de donde estimar.',
 
   // Issue 29: campos del registro, importación de la lista, enlaces de contraseña, torneos gestionados
+  'queue.estimate': (p: WaitEstimate) => {
+    const a = p.ahead;
+    const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+    const before =
+      a.submissions === 0 && a.otherRunning === 0
+        ? 'nada'
+        : [
+            a.submissions ? `las pruebas de ${n(a.submissions, 'envío anterior', 'envíos anteriores')} (${n(a.checks, 'comprobación', 'comprobaciones')}, ${n(a.selfplays, 'partida contra sí mismo', 'partidas contra sí mismo')}, ${n(a.dummies, 'partida contra el Dummy', 'partidas contra el Dummy')})` : '',
+            a.otherRunning ? `${n(a.otherRunning, 'otra partida', 'otras partidas')} en juego` : '',
+          ].filter(Boolean).join(' y ') + `: unos ${p.aheadSeconds} s con ${n(p.slots, 'ejecutor', 'ejecutores')}`;
+    return `Las pruebas pasan delante de las partidas de clasificación y de torneo, un envío tras otro en el orden de llegada, así que un envío nuevo espera ${before}; ` +
+      `después, su propia prueba, unos ${p.ownSeconds} s (una comprobación de unos ${p.checkSeconds} s, una partida contra sí mismo de ${p.selfplaySeconds} s y ${p.dummyMatches} partidas contra el Dummy de ${p.dummySeconds} s, ${p.atATime} a la vez). ` +
+      'Los tiempos de partida son la mediana de los tiempos de ejecución de las partidas recientes, sin el tiempo en la cola.';
+  },
   'auth.studentId': 'Identificador de estudiante',
   'auth.studentIdHint': 'Tal como te tiene el curso (p. ej. el DNI o el identificador de la universidad).',
   'auth.fullName': 'Nombre completo',

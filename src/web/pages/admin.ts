@@ -6,6 +6,7 @@
 // notice; a refusal is an error page with the domain's message.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { waitExplanation } from '../i18n/reasons.ts';
 import { rejudgeSubmission, releaseName, renameName, resetRatings, searchUsers, setSubmissionDeadline, setSubmissionDisabled, setUserDisabled, submissionDeadline } from '../../domain/admin.ts';
 import { listAudit, type AuditRow } from '../../domain/audit.ts';
 import { installPrivateDummy, privateDummyInfo, removePrivateDummy } from '../../domain/private-dummy.ts';
@@ -82,7 +83,7 @@ ${noticeOf(request.query)}
   <dt>${t('admin.workers')}</dt><dd>${health.workers ? t('admin.pools', health.workers.seen, health.workers.slots) : t('admin.unknown')}</dd>
   <dt>${t('admin.matches')}</dt><dd>${t('admin.waitingRunning', queue.waiting, queue.running, queue.matches.map((m) => `${word(m.kind)}: ${m.waiting}/${m.running}`).join(', '))}</dd>
   <dt>${t('admin.recorder')}</dt><dd id="admin-recorder">${recorderText(health.recorder)}</dd>
-  <dt>${t('admin.expectedWait')}</dt><dd>${queue.expectedWait.explanation}</dd>
+  <dt>${t('admin.expectedWait')}</dt><dd>${waitExplanation(queue.expectedWait)}</dd>
 </dl>
 <p>${th('admin.queueLinks_html')}</p>
 </section>

@@ -3,6 +3,7 @@
 // fallback, versions and recent matches.
 
 import type { FastifyInstance } from 'fastify';
+import { localizeReason } from '../i18n/reasons.ts';
 import { loadGames } from '../../game-kit/registry.ts';
 import type { AnyGame } from '../../game-kit/types.ts';
 import { notFound } from '../../server/errors.ts';
@@ -139,7 +140,7 @@ ${points.length === 0
 <div class="table-wrap"><table id="versions-${p.game}"><thead><tr><th scope="col" class="num">${t('lb.version')}</th><th scope="col">${t('lb.submitted')}</th><th scope="col">${t('lb.status')}</th><th scope="col">${t('lb.reason')}</th></tr></thead>
 <tbody>${p.versions.map(
           (v) =>
-            html`<tr><td class="num">${me && (me.isAdmin || me.username === profile.owner) ? html`<a href="/submissions/${v.submissionId}">${v.version}</a>` : v.version}</td><td>${when(v.createdAt)}</td><td><span class="badge ${v.status}">${word(v.status)}</span>${v.submissionId === p.qualifiedSubmissionId ? t('lb.theQualified') : ''}</td><td>${v.reason ?? ''}</td></tr>`,
+            html`<tr><td class="num">${me && (me.isAdmin || me.username === profile.owner) ? html`<a href="/submissions/${v.submissionId}">${v.version}</a>` : v.version}</td><td>${when(v.createdAt)}</td><td><span class="badge ${v.status}">${word(v.status)}</span>${v.submissionId === p.qualifiedSubmissionId ? t('lb.theQualified') : ''}</td><td>${localizeReason(v.reason, v.reasonCode, v.reasonLine) ?? ''}</td></tr>`,
         )}</tbody></table></div>
 <h3>${t('lb.recent')}</h3>
 ${p.recentMatches.length ? matchesTable(p.recentMatches, games, `recent-matches-${p.game}`) : html`<p class="muted">${t('matches.noMatch')}</p>`}

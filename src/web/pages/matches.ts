@@ -165,7 +165,7 @@ ${pager({ page, pages, href, label: t('matches.pages') })}`,
         participants: {
           select: {
             ...matchInclude.participants.select,
-            submission: { select: { userId: true } },
+            submission: { select: { userId: true, filename: true } },
             player: { select: { owner: { select: { username: true } } } },
           },
         },
@@ -219,6 +219,7 @@ ${pager({ page, pages, href, label: t('matches.pages') })}`,
 <dl class="facts">
   <dt>${t('matches.status')}</dt><dd><span class="badge ${m.status}">${word(m.status)}</span></dd>
   <dt>${t('matches.seed')}</dt><dd>${m.seed}</dd>
+  <dt>${t('matches.playLine')}</dt><dd><code class="play" id="match-play">${out.play}</code><br><span class="hint">${t('matches.playLineHint')}</span></dd>
   ${limits ? html`<dt>${t('matches.limits')}</dt><dd id="match-limits">${t('matches.limitsValue', formatBudget(limits.cpuBudgetMs), limits.memoryMb)}</dd>` : ''}
   ${m.finishedAt ? html`<dt>${t('matches.finished')}</dt><dd>${when(m.finishedAt)}${m.durationMs !== null ? t('matches.inSeconds', (m.durationMs / 1000).toFixed(1)) : ''}</dd>` : html`<dt>${t('matches.created')}</dt><dd>${when(m.createdAt)}</dd>`}
   ${m.kind === 'gate' && m.submissionId !== null ? html`<dt>${t('matches.gate')}</dt><dd>${m.gateStep === GateStep.selfplay ? t('matches.selfPlay') : t('matches.dummyMatch', (m.gateIndex ?? 0) + 1, GATE_DUMMY_MATCHES)}${t('matches.ofSubmission')}<a id="gate-submission" href="/submissions/${m.submissionId}">${t('matches.submission', m.submissionId)}</a></dd>` : ''}

@@ -120,7 +120,8 @@ function builtinNames(game: AnyGame): string[] {
 function playPage(game: AnyGame, maxBytes: number) {
   const builtins = builtinNames(game);
   const opponent = builtins.includes('Dummy') ? 'Dummy' : builtins[0] ?? '';
-  const seats = Array.from({ length: game.nbPlayers - 1 }, (_, i) => i + 2);
+  // Your bot is player 0; the others 1 to 3: the seats as arbiter play, the statements and the viewer number them.
+  const seats = Array.from({ length: game.nbPlayers - 1 }, (_, i) => i + 1);
   return html`<p class="breadcrumbs"><a href="/">${t('nav.games')}</a> › <a href="/games/${game.id}">${game.title}</a></p>
 <h1>${t('play.title', game.title)}</h1>
 <p class="notice" id="play-judge-note"><strong>${t('play.judgeNote')}</strong></p>

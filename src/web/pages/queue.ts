@@ -7,20 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import { queueOverview } from '../../domain/queue-overview.ts';
 import { html } from '../html.ts';
 import { sendPage } from '../layout.ts';
-import { t, th, word, type MessageKey } from '../i18n/index.ts';
+import { t, th, word } from '../i18n/index.ts';
+import { waitExplanation } from '../i18n/reasons.ts';
 
 const secs = (s: number | null) => (s === null ? '—' : s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`);
-
-/** The expected wait's explanation: the fixed ones in the page's language, the detailed estimate as the domain words it. */
-function explanation(text: string): string {
-  const fixed: Record<string, MessageKey> = {
-    'The queue cannot be reached from this server, so no estimate.': 'queue.noQueue',
-    'No match runner is up right now: a new submission waits until one starts.': 'queue.noRunner',
-    'No match has been played yet, so there is nothing to estimate from.': 'queue.noData',
-  };
-  const key = Object.hasOwn(fixed, text) ? fixed[text] : undefined;
-  return key ? t(key as 'queue.noQueue') : text;
-}
 
 export default async function queuePages(app: FastifyInstance) {
   app.get('/queue', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
@@ -35,7 +25,7 @@ ${q.redis.ok ? '' : html`<p class="notice bad" id="queue-unavailable" role="stat
 <section aria-labelledby="expected-h" class="card" id="expected-wait">
 <h2 id="expected-h">${t('queue.expected')}</h2>
 <p class="big" id="expected-wait-value">${q.expectedWait.seconds === null ? t('queue.noEstimate') : t('queue.about', secs(q.expectedWait.seconds))}</p>
-<p>${explanation(q.expectedWait.explanation)}</p>
+<p>${waitExplanation(q.expectedWait)}</p>
 </section>
 <section aria-labelledby="matches-h">
 <h2 id="matches-h">${t('queue.matches')}</h2>

@@ -21,7 +21,11 @@ import { when } from './matches.ts';
 import { idParams } from '../../server/schemas.ts';
 import { t, th, word, type MessageKey } from '../i18n/index.ts';
 import { escapeHtml } from '../html.ts';
+import { localizeReason } from '../i18n/reasons.ts';
 import { formatForPeople } from '../../domain/course-time.ts';
+
+/** A reason cut for the list of versions (the submission's page has it whole). */
+const shorten = (text: string) => (text.length > 160 ? text.slice(0, 159) + '…' : text);
 
 /** A time as people read it (the course's time zone, UTC beside it), with the machine-readable value. */
 export function formatTime(d: Date): Html {
@@ -90,13 +94,14 @@ async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
   const gate = gateProgress({ id: s.id, status: statusOut(s.status), reasonDetail: s.reasonDetail }, matches.map(matchOut));
   const { status, final } = gate;
   const byId = new Map(matches.map((m) => [m.id, m]));
+  const playLine = new Map(matches.map((m) => [m.id, matchOut(m).play]));
 
   const watch = (id: number, label: string) => html`<a href="/matches/${id}" id="watch-${id}" aria-label="${t('gate.watchLabel', label, id)}">${t('gate.watch')}</a>`;
 
   const seats = (m: (typeof matches)[number]) => {
     const ps = [...m.participants].sort((a, b) => a.seat - b.seat);
     return html`<ol class="gate-seats">${ps.map(
-      (p) => html`<li${p.submissionId === s.id ? html` class="mine"` : ''}><span class="seat seat-${p.seat}" aria-hidden="true"></span><span class="visually-hidden">${t('gate.seat', p.seat + 1)}</span>${
+      (p) => html`<li${p.submissionId === s.id ? html` class="mine"` : ''}><span class="seat seat-${p.seat}" aria-hidden="true"></span><span class="visually-hidden">${t('gate.seat', p.seat)}</span>${
         p.submissionId === s.id ? html`<strong>${p.name}</strong> <span class="muted">${t('gate.thisBot')}</span>` : p.name
       }${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozenReason ? html` <span class="badge rejected" title="${p.frozenMessage ?? ''}">${t('gate.frozen', p.frozenRound ?? 0, p.frozenReason)}</span>` : ''}</li>`,
     )}</ol>`;
@@ -114,6 +119,7 @@ async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
   <span class="gate-step-title">${stepLabel(step)}</span> ${stateBadge(step.state)}${played ? html` ${watch(m.id, step.key === GateStep.selfplay ? t('gate.selfPlayMatch') : stepLabel(step).toLowerCase())}` : ''}${m && step.key !== GateStep.selfplay ? html` <span class="muted">${t('gate.seed', m.seed)}</span>` : ''}
   ${HINTS[step.key] ? html`<p class="hint">${HINTS[step.key]}</p>` : ''}
   ${showSeats && m ? seats(m) : ''}
+  ${m ? html`<p class="gate-play"><span class="muted">${t('matches.playLine')}:</span> <code class="play" id="play-${m.id}">${playLine.get(m.id) ?? ''}</code></p>` : ''}
 </li>`;
   });
 
@@ -121,7 +127,7 @@ async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
   if (status === 'qualified') {
     verdict = html`<p>${th('gate.qualified_html', GATE_OPPONENT, GATE_DUMMY_MATCHES, escapeHtml(s.player.name))}</p>`;
   } else if (status === 'rejected') {
-    verdict = html`<p><strong>${t('gate.rejected')}</strong> <span id="verdict-reason">${s.reason ?? t('gate.noReason')}</span></p>
+    verdict = html`<p><strong>${t('gate.rejected')}</strong> <span id="verdict-reason">${localizeReason(s.reason, s.reasonDetail, s.reasonLine) ?? t('gate.noReason')}</span></p>
 ${s.reasonLine !== null ? await sourceExcerpt(db, s.id, s.reasonLine) : ''}`;
   } else {
     verdict = html`<p>${t('gate.judging')}<strong>${word(status)}</strong>. ${status === 'queued' ? t('gate.waitingWorker') : t('gate.follows')}</p>`;
@@ -247,7 +253,7 @@ ${me.isAdmin ? html`<form method="post" action="/admin/actions/submission" class
             where,
             orderBy: { version: 'desc' },
             take: VERSIONS_SHOWN,
-            select: { id: true, version: true, filename: true, status: true, reason: true, createdAt: true },
+            select: { id: true, version: true, filename: true, status: true, reason: true, reasonDetail: true, reasonLine: true, createdAt: true },
           },
           _count: { select: { submissions: { where } } },
         },
@@ -268,7 +274,7 @@ ${me.isAdmin ? html`<form method="post" action="/admin/actions/submission" class
       <td>${statusBadge(v.status)}</td>
       <td>${formatTime(v.createdAt)}</td>
       <td><a href="/submissions/${v.id}/source" class="mono">${v.filename}</a></td>
-      <td class="reason">${v.reason ? (v.reason.length > 160 ? v.reason.slice(0, 159) + '…' : v.reason) : ''}</td>
+      <td class="reason">${shorten(localizeReason(v.reason, v.reasonDetail, v.reasonLine) ?? '')}</td>
     </tr>`,
     )}</tbody>
   </table></div>

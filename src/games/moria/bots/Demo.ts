@@ -1,166 +1,89 @@
 /// <reference path="../player.d.ts" />
-// Demo: a simple Moria player to learn from.
-//  - A dwarf next to an enemy (another clan's unit, an orc or a troll) hits it.
-//  - Otherwise it takes one step downhill on a distance map: a BFS from every
-//    treasure (digging through rock counts as one step), or, when no treasure
-//    can be reached, from every cave its clan does not own.
-//  - Wizards walk (straight only) towards the nearest dwarf of their clan, to heal it.
-//  - Nobody steps near the Balrog or into an abyss.
+// Demo: a tour of the Moria API, not a player to imitate.
+//
+// It takes the decisions of the demo player that came with the original
+// game package, which only shows how the calls are made: its moves follow no
+// plan, so against three Dummies it almost never finishes first, and it never
+// passes the gate. Start your own player from the template (MyBot.ts) and
+// borrow from here only the calls you need.
+//
+// Every round:
+//  - Dwarves, taken in a random order: one time in three a random step in one
+//    of the eight directions; otherwise a chain of questions about the state
+//    (the round, the CPU used, the dwarf's health, a few cells, the counters)
+//    whose first "yes" picks a direction.
+//  - Wizards: the first time the Demo sees a wizard it gives it a style, kept
+//    in a field from one round to the next: random straight steps, or the
+//    four straight directions in turn as the rounds go by.
 export const GAME = 'moria';
 export const PLAYER_NAME = 'Demo';
 
-const INF = 1e9;
-// Read once: looking a global up inside a hot loop is slow in some sandboxes.
-const { Cave, Abyss, Granite, Rock } = CellType;
-// Row and column offsets of the directions 0..7 (Bottom, BR, Right, RT, Top, TL, Left, LB).
-const DI = [1, 1, 0, -1, -1, -1, 0, 1];
-const DJ = [0, 1, 1, 1, 0, -1, -1, -1];
+// The straight directions, the only ones a wizard can take (the even numbers 0, 2, 4, 6).
+const STRAIGHT = [Dir.Bottom, Dir.Right, Dir.Top, Dir.Left];
 
 export default class extends Player {
-  R = 0;
-  C = 0;
-  type = new Int8Array(0);
-  owner = new Int8Array(0);
-  who = new Int16Array(0);
-  gold = new Uint8Array(0);
-  danger = new Uint8Array(0);
+  // Fields keep their values between rounds: wizard id -> style
+  // (0: a random straight step every round, 1: the straight directions in turn).
+  style = new Map<number, number>();
 
   play(): void {
-    this.readBoard();
+    this.moveDwarves();
+    this.moveWizards();
+  }
+
+  moveDwarves(): void {
+    const ids = dwarves(me()); // the ids of my dwarves
+    const order = random_permutation(ids.length); // 0..n-1 shuffled
+    for (const k of order) {
+      const id = ids[k]!;
+      if (random(0, 2) === 0) {
+        // random(l, u) draws an integer in [l, u]: 0 one time in three.
+        command(id, random(0, 7)); // directions are numbers: 0..7 (Bottom, BR, ..., LB), 8 is None
+      } else {
+        const d = this.pickDirection(id);
+        if (d >= 0) command(id, d);
+      }
+    }
+  }
+
+  /**
+   * The first rule that applies gives the direction; -1 gives no command.
+   * The questions make no sense as a strategy: each one only shows a call
+   * (note that random(0, 1) is drawn only between rounds 40 and 180).
+   */
+  pickDirection(id: number): number {
     const mine = me();
-    const toGold = this.bfs((p) => this.gold[p] === 1);
-    const toLand = this.bfs((p) => this.type[p] === Cave && this.owner[p] !== mine && this.gold[p] === 0);
-
-    for (const id of dwarves(me())) {
-      const u = unit(id);
-      const p = u.pos.i * this.C + u.pos.j;
-      const enemy = this.enemyDir(u.pos);
-      if (enemy >= 0) command(id, enemy);
-      else {
-        const d = this.downhill(u.pos, this.reachable(toGold, u.pos) ? toGold : toLand, 8);
-        if (d >= 0 && p >= 0) command(id, d);
+    const u = unit(id); // type, id, player, health, pos
+    if (round() < 40) return Dir.Left; // round() counts the rounds already played
+    if (round() > 180) return Dir.None; // a command that stays put
+    if (random(0, 1) === 1) {
+      // Four different random cells of the board, sorted by row and then column;
+      // one of them is chosen at random: is it in the lower half?
+      const spots: Pos[] = [];
+      while (spots.length < 4) {
+        const j = random(0, cols() - 1); // the column is drawn first,
+        const i = random(0, rows() - 1); // then the row
+        const p = Pos(i, j);
+        if (!spots.some((q) => pos_eq(p, q))) spots.push(p);
       }
+      spots.sort((a, b) => a.i - b.i || a.j - b.j);
+      return spots[random(0, 3)]!.i >= Math.floor(rows() / 2) ? Dir.Bottom : Dir.RT;
     }
+    if (status(0) > 0.8) return Dir.Left; // player 0 has used 80% of its CPU time
+    if (u.health < 20) return STRAIGHT[random(0, 3)]!; // a straight step at random
+    if (cell(10, 20).owner === 2) return Dir.TL; // who has conquered cell (10, 20)?
+    if (nb_cells(3) > 50) return Dir.LB; // cells conquered by player 3
+    if (nb_treasures(mine) < 4) return Dir.BR; // treasures my clan has collected
+    if (cell(Pos(20, 30)).type === CellType.Cave) return Dir.Bottom;
+    if (cell(Pos(2, 2)).treasure) return Dir.Top;
+    return -1; // no rule applies: this dwarf gets no command
+  }
 
+  moveWizards(): void {
     for (const id of wizards(me())) {
-      const u = unit(id);
-      let best = -1;
-      let bestDist = INF;
-      for (const d of dwarves(me())) {
-        const q = unit(d).pos;
-        const dist = Math.abs(q.i - u.pos.i) + Math.abs(q.j - u.pos.j);
-        if (dist < bestDist) {
-          bestDist = dist;
-          best = d;
-        }
-      }
-      if (best < 0 || bestDist <= 1) continue;
-      const t = unit(best).pos;
-      // Wizards move only straight: Bottom, Right, Top, Left are the even directions.
-      for (let d = 0; d < 8; d += 2) {
-        const q = pos_add(u.pos, d);
-        if (!this.free(q) || this.type[q.i * this.C + q.j] === Rock) continue;
-        if (Math.abs(q.i - t.i) + Math.abs(q.j - t.j) < bestDist) {
-          command(id, d);
-          break;
-        }
-      }
+      if (!this.style.has(id)) this.style.set(id, random(0, 1));
+      if (this.style.get(id) === 0) command(id, STRAIGHT[random(0, 3)]!);
+      else command(id, STRAIGHT[round() % 4]!); // Bottom, Right, Top, Left, Bottom, ...
     }
-  }
-
-  /** Reads the whole board once per round into flat arrays (index i*C + j). */
-  readBoard(): void {
-    const R = (this.R = rows());
-    const C = (this.C = cols());
-    this.type = new Int8Array(R * C);
-    this.owner = new Int8Array(R * C);
-    this.who = new Int16Array(R * C);
-    this.gold = new Uint8Array(R * C);
-    this.danger = new Uint8Array(R * C);
-    for (let i = 0; i < R; i++)
-      for (let j = 0; j < C; j++) {
-        const c = cell(i, j);
-        const p = i * C + j;
-        this.type[p] = c.type;
-        this.owner[p] = c.owner;
-        this.who[p] = c.id;
-        this.gold[p] = c.treasure ? 1 : 0;
-      }
-    // The Balrog moves one step and then kills its 8 neighbours: keep 2 cells away.
-    const b = unit(balrog_id()).pos;
-    for (let i = b.i - 2; i <= b.i + 2; i++)
-      for (let j = b.j - 2; j <= b.j + 2; j++) if (pos_ok(i, j)) this.danger[i * C + j] = 1;
-  }
-
-  /** Can a dwarf walk into (or dig) p? */
-  free(q: Pos): boolean {
-    if (!pos_ok(q)) return false;
-    const p = q.i * this.C + q.j;
-    const t = this.type[p];
-    return t !== Granite && t !== Abyss && this.danger[p] === 0 && this.who[p] < 0;
-  }
-
-  /** An adjacent enemy to hit (never the Balrog), or -1. */
-  enemyDir(from: Pos): number {
-    for (let d = 0; d < 8; d++) {
-      const q = pos_add(from, d);
-      if (!pos_ok(q)) continue;
-      const id = this.who[q.i * this.C + q.j];
-      if (id >= 0 && id !== balrog_id() && unit(id).player !== me()) return d;
-    }
-    return -1;
-  }
-
-  /** Distances (8 directions, rock = 1 step) from every cell where goal holds. */
-  bfs(goal: (p: number) => boolean): Int32Array {
-    const { R, C } = this;
-    const dist = new Int32Array(R * C).fill(INF);
-    const queue = new Int32Array(R * C);
-    let tail = 0;
-    for (let p = 0; p < R * C; p++)
-      if (goal(p) && this.danger[p] === 0) {
-        dist[p] = 0;
-        queue[tail++] = p;
-      }
-    for (let head = 0; head < tail; head++) {
-      const p = queue[head]!;
-      const i = Math.floor(p / C);
-      const j = p % C;
-      for (let d = 0; d < 8; d++) {
-        const qi = i + DI[d]!;
-        const qj = j + DJ[d]!;
-        if (qi < 0 || qj < 0 || qi >= R || qj >= C) continue;
-        const k = qi * C + qj;
-        const t = this.type[k];
-        if (dist[k] !== INF || t === Granite || t === Abyss || this.danger[k]) continue;
-        dist[k] = dist[p]! + 1;
-        queue[tail++] = k;
-      }
-    }
-    return dist;
-  }
-
-  reachable(dist: Int32Array, from: Pos): boolean {
-    for (let d = 0; d < 8; d++) {
-      const q = pos_add(from, d);
-      if (pos_ok(q) && dist[q.i * this.C + q.j]! < INF) return true;
-    }
-    return false;
-  }
-
-  /** The free neighbour with the smallest distance, or -1. */
-  downhill(from: Pos, dist: Int32Array, n: number): number {
-    let best = -1;
-    let bestDist = INF;
-    for (let d = 0; d < n; d++) {
-      const q = pos_add(from, d);
-      if (!this.free(q)) continue;
-      const v = dist[q.i * this.C + q.j]!;
-      if (v < bestDist) {
-        bestDist = v;
-        best = d;
-      }
-    }
-    return best;
   }
 }

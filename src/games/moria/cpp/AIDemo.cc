@@ -1,164 +1,123 @@
-// Demo: a simple Moria player to learn from (the C++ twin of bots/Demo.ts:
-// the same decisions, so the same match for the same seed).
-//  - A dwarf next to an enemy (another clan's unit, an orc or a troll) hits it.
-//  - Otherwise it takes one step downhill on a distance map: a BFS from every
-//    treasure (digging through rock counts as one step), or, when no treasure
-//    can be reached, from every cave its clan does not own.
-//  - Wizards walk (straight only) towards the nearest dwarf of their clan, to heal it.
-//  - Nobody steps near the Balrog or into an abyss.
+// Demo: a tour of the Moria API, not a player to imitate (the C++ twin of
+// bots/Demo.ts: the same decisions and the same random() calls, so the same
+// match for the same seed).
+//
+// It takes the decisions of the demo player that came with the original
+// game package, which only shows how the calls are made: its moves follow no
+// plan, so against three Dummies it almost never finishes first, and it never
+// passes the gate. Start your own player from AINull.cc and borrow from here
+// only the calls you need.
+//
+// Every round:
+//  - Dwarves, taken in a random order: one time in three a random step in one
+//    of the eight directions; otherwise a chain of questions about the state
+//    (the round, the CPU used, the dwarf's health, a few cells, the counters)
+//    whose first "yes" picks a direction.
+//  - Wizards: the first time the Demo sees a wizard it gives it a style, kept
+//    in a member from one round to the next: random straight steps, or the
+//    four straight directions in turn as the rounds go by.
+//
+// The calls it shows (all of them are members of Player):
+//   me()                      my player number, 0..3
+//   round()                   the rounds already played (0 in the first one)
+//   rows(), cols()            the size of the board
+//   dwarves(pl), wizards(pl)  the ids of player pl's units, as vector<int>
+//   unit(id)                  a Unit: type, id, player, health, pos
+//   cell(i, j), cell(p)       a Cell: type (Cave, Rock, ...), owner, id, treasure
+//   nb_cells(pl)              cells conquered by player pl
+//   nb_treasures(pl)          treasures collected by player pl
+//   status(pl)                the fraction of its CPU time player pl has used
+//   random(l, u)              a random integer in [l, u], from my own generator
+//   random_permutation(n)     0..n-1 in a random order
+//   command(id, d)            moves unit id in direction d (one command per
+//                             unit and round: the first one counts)
+// Directions: Bottom, BR, Right, RT, Top, TL, Left, LB (0..7) and None (8);
+// Dir(k) turns a number into a direction. Pos(i, j) is a position; p + d is
+// the position one step from p in direction d.
 #include "Player.hh"
 
+// The name of your player: the file must be called AI<name>.cc.
 #define PLAYER_NAME Demo
 
 struct PLAYER_NAME : public Player {
 
+  // The judge builds your player with this function: do not change it.
   static Player* factory () {
     return new PLAYER_NAME;
   }
 
-  static const int INF = 1000000000;
+  // The straight directions, the only ones a wizard can take (the even numbers 0, 2, 4, 6).
+  const vector<Dir> straight = {Bottom, Right, Top, Left};
 
-  int R = 0, C = 0;
-  vector<int> type, owner, who;
-  vector<char> gold, danger;
+  // Members keep their values between rounds: wizard id -> style
+  // (0: a random straight step every round, 1: the straight directions in turn).
+  map<int, int> style;
 
-  /** Reads the whole board once per round into flat arrays (index i*C + j). */
-  void read_board () {
-    R = rows();
-    C = cols();
-    type.assign(R * C, 0);
-    owner.assign(R * C, 0);
-    who.assign(R * C, 0);
-    gold.assign(R * C, 0);
-    danger.assign(R * C, 0);
-    for (int i = 0; i < R; ++i)
-      for (int j = 0; j < C; ++j) {
-        Cell c = cell(i, j);
-        int p = i * C + j;
-        type[p] = c.type;
-        owner[p] = c.owner;
-        who[p] = c.id;
-        gold[p] = c.treasure ? 1 : 0;
-      }
-    // The Balrog moves one step and then kills its 8 neighbours: keep 2 cells away.
-    Pos b = unit(balrog_id()).pos;
-    for (int i = b.i - 2; i <= b.i + 2; ++i)
-      for (int j = b.j - 2; j <= b.j + 2; ++j)
-        if (pos_ok(i, j)) danger[i * C + j] = 1;
-  }
-
-  /** Can a dwarf walk into (or dig) q? */
-  bool free_cell (Pos q) {
-    if (not pos_ok(q)) return false;
-    int p = q.i * C + q.j;
-    int t = type[p];
-    return t != Granite and t != Abyss and danger[p] == 0 and who[p] < 0;
-  }
-
-  /** An adjacent enemy to hit (never the Balrog), or -1. */
-  int enemy_dir (Pos from) {
-    for (int d = 0; d < 8; ++d) {
-      Pos q = from + Dir(d);
-      if (not pos_ok(q)) continue;
-      int id = who[q.i * C + q.j];
-      if (id >= 0 and id != balrog_id() and unit(id).player != me()) return d;
-    }
-    return -1;
-  }
-
-  /** Distances (8 directions, rock = 1 step) from every cell where goal holds. */
-  template <class Goal>
-  vector<int> bfs (Goal goal) {
-    static const int DI[] = {1, 1, 0, -1, -1, -1, 0, 1};
-    static const int DJ[] = {0, 1, 1, 1, 0, -1, -1, -1};
-    vector<int> dist(R * C, INF);
-    vector<int> queue(R * C);
-    int tail = 0;
-    for (int p = 0; p < R * C; ++p)
-      if (goal(p) and danger[p] == 0) {
-        dist[p] = 0;
-        queue[tail++] = p;
-      }
-    for (int head = 0; head < tail; ++head) {
-      int p = queue[head];
-      int i = p / C, j = p % C;
-      for (int d = 0; d < 8; ++d) {
-        int qi = i + DI[d], qj = j + DJ[d];
-        if (qi < 0 or qj < 0 or qi >= R or qj >= C) continue;
-        int k = qi * C + qj;
-        int t = type[k];
-        if (dist[k] != INF or t == Granite or t == Abyss or danger[k]) continue;
-        dist[k] = dist[p] + 1;
-        queue[tail++] = k;
-      }
-    }
-    return dist;
-  }
-
-  bool reachable (const vector<int>& dist, Pos from) {
-    for (int d = 0; d < 8; ++d) {
-      Pos q = from + Dir(d);
-      if (pos_ok(q) and dist[q.i * C + q.j] < INF) return true;
-    }
-    return false;
-  }
-
-  /** The free neighbour with the smallest distance, or -1. */
-  int downhill (Pos from, const vector<int>& dist, int n) {
-    int best = -1, best_dist = INF;
-    for (int d = 0; d < n; ++d) {
-      Pos q = from + Dir(d);
-      if (not free_cell(q)) continue;
-      int v = dist[q.i * C + q.j];
-      if (v < best_dist) {
-        best_dist = v;
-        best = d;
-      }
-    }
-    return best;
-  }
-
+  // Called once per round.
   virtual void play () {
-    read_board();
-    int mine = me();
-    vector<int> to_gold = bfs([&](int p) { return gold[p] == 1; });
-    vector<int> to_land = bfs([&](int p) { return type[p] == Cave and owner[p] != mine and gold[p] == 0; });
+    move_dwarves();
+    move_wizards();
+  }
 
-    for (int id : dwarves(me())) {
-      Unit u = unit(id);
-      int p = u.pos.i * C + u.pos.j;
-      int enemy = enemy_dir(u.pos);
-      if (enemy >= 0) command(id, Dir(enemy));
+  void move_dwarves () {
+    vector<int> ids = dwarves(me());                  // the ids of my dwarves
+    vector<int> order = random_permutation(ids.size()); // 0..n-1 shuffled
+    for (int k : order) {
+      int id = ids[k];
+      if (random(0, 2) == 0) {
+        // random(l, u) draws an integer in [l, u]: 0 one time in three.
+        command(id, Dir(random(0, 7))); // Dir(0..7) is Bottom, BR, ..., LB; None is 8
+      }
       else {
-        int d = downhill(u.pos, reachable(to_gold, u.pos) ? to_gold : to_land, 8);
-        if (d >= 0 and p >= 0) command(id, Dir(d));
+        int d = pick_direction(id);
+        if (d >= 0) command(id, Dir(d));
       }
     }
+  }
 
+  void move_wizards () {
     for (int id : wizards(me())) {
-      Unit u = unit(id);
-      int best = -1, best_dist = INF;
-      for (int d : dwarves(me())) {
-        Pos q = unit(d).pos;
-        int dist = abs(q.i - u.pos.i) + abs(q.j - u.pos.j);
-        if (dist < best_dist) {
-          best_dist = dist;
-          best = d;
-        }
-      }
-      if (best < 0 or best_dist <= 1) continue;
-      Pos t = unit(best).pos;
-      // Wizards move only straight: Bottom, Right, Top, Left are the even directions.
-      for (int d = 0; d < 8; d += 2) {
-        Pos q = u.pos + Dir(d);
-        if (not free_cell(q) or type[q.i * C + q.j] == Rock) continue;
-        if (abs(q.i - t.i) + abs(q.j - t.j) < best_dist) {
-          command(id, Dir(d));
-          break;
-        }
-      }
+      if (style.find(id) == style.end()) style[id] = random(0, 1);
+      if (style[id] == 0) command(id, straight[random(0, 3)]);
+      else command(id, straight[round() % 4]); // Bottom, Right, Top, Left, Bottom, ...
     }
+  }
+
+  // Four different random cells of the board, sorted by row and then column
+  // (a set<Pos> keeps them so: Pos has operator<); one of them is chosen at
+  // random: is it in the lower half of the board?
+  bool lower_half_at_random () {
+    set<Pos> spots;
+    while (spots.size() < 4) {
+      int j = random(0, cols() - 1); // the column is drawn first,
+      int i = random(0, rows() - 1); // then the row
+      spots.insert(Pos(i, j));
+    }
+    vector<Pos> v(spots.begin(), spots.end());
+    return v[random(0, 3)].i >= rows() / 2;
+  }
+
+  // The first rule that applies gives the direction; -1 gives no command.
+  // The questions make no sense as a strategy: each one only shows a call
+  // (note that random(0, 1) is drawn only between rounds 40 and 180).
+  int pick_direction (int id) {
+    int mine = me();
+    Unit u = unit(id); // type, id, player, health, pos
+    if (round() < 40) return Left;  // round() counts the rounds already played
+    if (round() > 180) return None; // a command that stays put
+    if (random(0, 1) == 1) return lower_half_at_random() ? Bottom : RT;
+    if (status(0) > 0.8) return Left;              // player 0 has used 80% of its CPU time
+    if (u.health < 20) return straight[random(0, 3)]; // a straight step at random
+    if (cell(10, 20).owner == 2) return TL;        // who has conquered cell (10, 20)?
+    if (nb_cells(3) > 50) return LB;               // cells conquered by player 3
+    if (nb_treasures(mine) < 4) return BR;         // treasures my clan has collected
+    if (cell(Pos(20, 30)).type == Cave) return Bottom;
+    if (cell(Pos(2, 2)).treasure) return Top;
+    // Whatever is written to cerr goes to your log in the match page.
+    cerr << "dwarf " << id << " at " << u.pos << ": no command" << endl;
+    return -1;
   }
 };
 
+// Registers the player with the judge: do not change it.
 RegisterPlayer(PLAYER_NAME);

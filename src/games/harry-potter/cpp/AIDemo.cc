@@ -1,114 +1,98 @@
-// Demo: a simple player to learn from (the C++ twin of bots/Demo.ts: the same
-// decisions and the same random() calls, so the same match for the same seed).
-//  - A wizard attacks a neighbouring enemy wizard, else walks towards the
-//    nearest book.
-//  - The ghost goes for cells the clan does not own.
-//  - Nobody steps next to Voldemort.
+// Demo: a tour of the Harry Potter API, not a player to imitate (the C++ twin
+// of bots/Demo.ts: the same decisions and the same random() calls, so the same
+// match for the same seed).
+//
+// It takes the decisions of the demo player that came with the original
+// game package, which only shows how the calls are made: its wizards wander
+// at random, so against three Dummies it almost never finishes first, and it
+// never passes the gate. Start your own player from AINull.cc and borrow from
+// here only the calls you need.
+//
+// Every round (unless 90% of its CPU time is gone: then it does nothing):
+//  - Even rounds: each wizard draws one of the four straight directions and
+//    steps that way when the cell there is on the board and not a wall.
+//  - Odd rounds: a coin flip; heads, every wizard steps left (walls allowing);
+//    tails, every wizard next to an enemy wizard attacks it.
+//  - That plan is run as many times as the clan has wizards. A unit keeps its
+//    first command of the round, so a wizard that found a wall gets another
+//    draw in the next run, and in odd rounds each run flips the coin again.
+//  - The ghost always offers the same solution to the spell (almost always
+//    wrong: solving it is up to you).
 #include "Player.hh"
 
+// The name of your player: the file must be called AI<name>.cc.
 #define PLAYER_NAME Demo
 
 struct PLAYER_NAME : public Player {
 
+  // The judge builds your player with this function: do not change it.
   static Player* factory () {
     return new PLAYER_NAME;
   }
 
-  static const int INF = 1000000000;
-  int R = 0, C = 0;
-  const vector<int> straight = {Down, Right, Up, Left};
-  const vector<int> all = {0, 1, 2, 3, 4, 5, 6, 7};
+  // The four directions a wizard can take, in the order the Demo draws them.
+  const vector<Dir> straight = {Up, Down, Left, Right};
 
-  /** Would a unit entering p be killed by Voldemort (standing at v)? */
-  bool deadly (Pos p, Pos v) {
-    return abs(p.i - v.i) <= 1 and abs(p.j - v.j) <= 1;
+  // The plan of the round: (wizard id, direction) in the order they were
+  // planned. Like the judge, the plan keeps the first direction given to a
+  // wizard and ignores later ones.
+  vector<pair<int, Dir>> plan;
+  set<int> planned;
+
+  void propose (int id, Dir d) {
+    if (planned.count(id)) return;
+    planned.insert(id);
+    plan.push_back({id, d});
   }
 
-  /** Multi-source BFS over corridors: distance from each cell to the nearest cell where target holds. */
-  template <class Target>
-  vector<int> bfs (Target target, const vector<int>& dirs) {
-    static const int DI[] = {1, 1, 0, -1, -1, -1, 0, 1};
-    static const int DJ[] = {0, 1, 1, 1, 0, -1, -1, -1};
-    vector<int> dist(R * C, INF);
-    vector<int> queue;
-    for (int i = 0; i < R; ++i)
-      for (int j = 0; j < C; ++j)
-        if (cell(i, j).type == Corridor and target(i, j)) {
-          dist[i * C + j] = 0;
-          queue.push_back(i * C + j);
-        }
-    for (size_t head = 0; head < queue.size(); ++head) {
-      int p = queue[head];
-      int i = p / C, j = p % C;
-      for (int d : dirs) {
-        int ni = i + DI[d], nj = j + DJ[d];
-        if (not pos_ok(ni, nj) or dist[ni * C + nj] != INF or cell(ni, nj).type == Wall) continue;
-        dist[ni * C + nj] = dist[p] + 1;
-        queue.push_back(ni * C + nj);
-      }
-    }
-    return dist;
-  }
-
-  /** The direction to a free neighbour with a smaller distance (-1 if none). */
-  int downhill (Pos from, const vector<int>& dist, const vector<int>& dirs, Pos v) {
-    int best = -1;
-    int best_dist = dist[from.i * C + from.j];
-    for (int d : dirs) {
-      Pos p = from + Dir(d);
-      if (not pos_ok(p) or deadly(p, v)) continue;
-      Cell c = cell(p);
-      if (c.type == Wall or c.id != -1) continue;
-      int dd = dist[p.i * C + p.j];
-      if (dd < best_dist or (dd == best_dist and best < 0 and random(0, 3) == 0)) {
-        best = d;
-        best_dist = dd;
-      }
-    }
-    return best;
-  }
-
+  // Called once per round.
   virtual void play () {
-    R = board_rows();
-    C = board_cols();
-    int mine = me();
-    Pos v = pos_voldemort();
+    if (status(me()) >= 0.9) return; // status(pl): the fraction of its CPU time pl has used
 
-    // Distance (4 directions) from every cell to the nearest book.
-    vector<int> to_book = bfs([&](int i, int j) { return cell(i, j).book; }, straight);
+    vector<int> ws = wizards(me()); // ids of my wizards
+    plan.clear();
+    planned.clear();
 
-    for (int id : wizards(mine)) {
-      Unit u = unit(id);
-      // 1. Attack a neighbouring enemy wizard.
-      bool done = false;
-      if (not u.is_in_conversion_process()) {
-        for (int d : straight) {
-          Pos p = u.pos + Dir(d);
-          if (not pos_ok(p) or deadly(p, v)) continue;
-          Cell c = cell(p);
-          if (c.id != -1) {
-            Unit e = unit(c.id);
-            if (e.type == Wizard and e.player != mine and not e.is_in_conversion_process()) {
-              move(id, Dir(d));
-              done = true;
+    for (int run = 0; run < int(ws.size()); ++run) {
+      if (round() % 2 == 0) {
+        for (int id : ws) {
+          Dir d = straight[random(0, 3)]; // random(l, u): an integer in [l, u]
+          if (can_step(id, d)) propose(id, d);
+        }
+      }
+      else if (random(0, 3) <= 1) {
+        for (int id : ws)
+          if (can_step(id, Left)) propose(id, Left);
+      }
+      else {
+        for (int id : ws)
+          for (Dir d : straight)
+            if (enemy_wizard_at(unit(id).pos + d)) {
+              propose(id, d); // moving onto an enemy wizard attacks it
               break;
             }
-          }
-        }
-      }
-      // 2. Walk towards the nearest book.
-      if (not done) {
-        int d = downhill(u.pos, to_book, straight, v);
-        if (d >= 0) move(id, Dir(d));
       }
     }
 
-    // The ghost (8 directions) goes for cells we do not own.
-    Unit g = unit(ghost(mine));
-    vector<int> to_land = bfs([&](int i, int j) { return cell(i, j).owner != mine; }, all);
-    int d = downhill(g.pos, to_land, all, v);
-    if (d >= 0) move(g.id, Dir(d));
+    // The orders, in the order they were planned.
+    for (auto& order : plan) move(order.first, order.second);
+    // The ghost casts: sol[k] is the group (0..4) of ingredient k of spell_ingredients().
+    spell(ghost(me()), {0, 2, 4, 1, 3, 2, 0, 1, 4, 1, 4, 0, 3, 3, 2});
+  }
+
+  // Is the cell one step from unit id in direction d on the board, and not a wall?
+  bool can_step (int id, Dir d) {
+    Pos p = unit(id).pos + d; // unit(id).pos: where it stands
+    return pos_ok(p) and cell(p.i, p.j).type != Wall;
+  }
+
+  // Is there a wizard of another clan at p? cell(p).id is the unit there, or -1.
+  bool enemy_wizard_at (Pos p) {
+    if (not pos_ok(p)) return false;
+    int other = cell(p.i, p.j).id;
+    return other != -1 and unit(other).type == Wizard and unit(other).player != me();
   }
 };
 
+// Registers the player with the judge: do not change it.
 RegisterPlayer(PLAYER_NAME);

@@ -1,60 +1,54 @@
 /// <reference path="../player.d.ts" />
-// Bola de Drac: a simple example. The goku walks (breadth-first search) to
-// the nearest dragon ball, then to the nearest Hoi Poi capsule to deposit it.
-// It never throws a Kame Hame and keeps away from other gokus.
-
+// Demo: a tour of the Bola de Drac API, not a player to imitate.
+//
+// It takes the decisions of the demo player of the original game (2012): a
+// goku that runs straight ahead and throws Kame Hames at random, so against
+// three Dummies it almost never finishes first, and it never passes the
+// gate. Start your own player from the template (MyBot.ts) and borrow from
+// here only the calls you need.
+//
+// Every round:
+//  - With one chance in two it throws a Kame Hame in its current direction.
+//  - Otherwise it moves in its current direction, after choosing another one
+//    (at random, never the same) when a rock or a stronger goku is in the way,
+//    or now and then (one chance in a hundred) for no reason at all.
+// It asks for an action in every round, even dead or on foot in an odd round
+// (then the judge ignores it).
 export const GAME = 'bola-de-drac';
 export const PLAYER_NAME = 'Demo';
 
-const DIRS: Dir[] = [Dir.Top, Dir.Bottom, Dir.Left, Dir.Right];
+// The directions the Demo draws from, in this order.
+const CHOICES = [Dir.Left, Dir.Right, Dir.Bottom, Dir.Top];
 
 export default class extends Player {
+  // Fields keep their values between rounds: where the goku is heading.
+  heading: Dir = Dir.None;
+
   play(): void {
-    const g = goku(me());
-    if (!g.alive) return;
-    // Without a Kinton cloud, a goku only acts in even rounds.
-    if (round() % 2 === 1 && !has_kinton(g.type)) return;
-    const target = has_ball(g.type) ? CType.Capsule : CType.Ball;
-    const d = this.first_step(g.pos, target);
-    if (d !== Dir.None) move(d);
+    if (round() === 0) this.heading = this.otherDirection(Dir.None);
+
+    const mine = goku(me()); // my goku (its id is me()): pos, strength, alive, ...
+    if (random(0, 1) === 0) {
+      // random(l, u): an integer in [l, u]
+      throw_kamehame(this.heading);
+      return;
+    }
+    // Is the step in direction d off the board, into a rock, or into a goku stronger than mine?
+    const blocked = (d: Dir): boolean => {
+      if (!pos_ok(mine.pos, d)) return true;
+      const c = cell(dest(mine.pos, d)); // dest(p, d): one step from p
+      return c.type === CType.Rock || (c.id !== -1 && mine.strength < goku(c.id).strength); // c.id: the goku there, or -1
+    };
+    // A new heading now and then, and whenever the way is blocked.
+    if (random(0, 99) === 0 || blocked(this.heading)) this.heading = this.otherDirection(this.heading);
+    move(this.heading); // only the first action of a round counts
   }
 
-  /**
-   * Breadth-first search from p to the nearest cell of type t. Returns the
-   * direction of the first step (None if there is no way). Rocks and other
-   * gokus block the way.
-   */
-  first_step(p: Pos, t: CType): Dir {
-    const C = cols();
-    const first: number[] = new Array(rows() * C).fill(-1);
-    first[p.i * C + p.j] = Dir.None;
-    const queue: Pos[] = [];
-    for (const d of DIRS) {
-      const q = dest(p, d);
-      if (this.free(q) && first[q.i * C + q.j] === -1) {
-        first[q.i * C + q.j] = d;
-        queue.push(q);
-      }
+  /** A random direction other than d. */
+  otherDirection(d: Dir): Dir {
+    for (;;) {
+      const e = CHOICES[random(0, 3)]!;
+      if (e !== d) return e;
     }
-    for (let head = 0; head < queue.length; head++) {
-      const q = queue[head]!;
-      const d = first[q.i * C + q.j] as Dir;
-      if (cell(q).type === t) return d;
-      for (const e of DIRS) {
-        const r = dest(q, e);
-        if (this.free(r) && first[r.i * C + r.j] === -1) {
-          first[r.i * C + r.j] = d;
-          queue.push(r);
-        }
-      }
-    }
-    return Dir.None;
-  }
-
-  /** A cell we may walk into: on the board, not a rock, no goku there. */
-  free(p: Pos): boolean {
-    if (!pos_ok(p)) return false;
-    const c = cell(p);
-    return c.type !== CType.Rock && c.id === -1;
   }
 }

@@ -159,6 +159,19 @@ test('challenge and tournament refusals on the pages are in the page\'s language
   assert.ok(rep.statusCode >= 400 && rep.statusCode < 500, rep.body);
   assert.match(decode(rep.body), new RegExp(`${name} no et pot representar`));
   assert.doesNotMatch(decode(rep.body), /cannot represent you/);
+
+  // An admin's tournament form: the domain's refusal on its field, in the page's language.
+  const teacher = await registerUser(app, 'verdictteacher');
+  await db.user.update({ where: { id: teacher.id }, data: { isAdmin: true } });
+  const form = (lang: Lang, fields: Record<string, string>) =>
+    app.inject({ method: 'POST', url: `/admin/tournaments?lang=${lang}`, headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+  const noName = await form('ca', { game: 'moria', name: '' });
+  assert.equal(noName.statusCode, 400, noName.body);
+  assert.match(noName.body, /el torneig necessita un nom/);
+  const badGame = await form('es', { game: 'chess', name: 'Final' });
+  assert.equal(badGame.statusCode, 400, badGame.body);
+  assert.match(decode(badGame.body), /juego desconocido chess: uno de /);
+  assert.doesNotMatch(decode(badGame.body), /unknown game/);
 });
 
 test('one seat numbering, 0 to 3 as arbiter play: the gate timeline and the match page agree, and both give the match\'s arbiter play line', async () => {

@@ -149,6 +149,12 @@ export const ca: Messages = {
   'refusal.not-scheduled': (q: readonly string[], n: number, message: string) => `el torneig ${n} ja no és planificat: només un torneig amb les inscripcions encara obertes es pot canviar o cancel·lar`,
   'refusal.not-cancelled': (q: readonly string[], n: number, message: string) => `el torneig ${n} no està cancel·lat: només un torneig cancel·lat es pot esborrar (cancel·la’l primer, abans que comenci)`,
   'refusal.has-matches': (q: readonly string[], n: number, message: string) => `el torneig ${n} té partides: es queda registrat`,
+  'refusal.name': (q: readonly string[], n: number, message: string) => (/^name too long/.test(message) ? `nom massa llarg: ${n} caràcters, com a molt ${/at most (\d+)/.exec(message)?.[1] ?? ''}` : 'el torneig necessita un nom'),
+  'refusal.freezeAt': (q: readonly string[], n: number, message: string) => (/is not a date/.test(message) ? 'la data de tancament de les inscripcions no és una data' : message),
+  'refusal.seed': (q: readonly string[], n: number, message: string) => 'la llavor és un nombre enter de 0 a 2147483647',
+  'refusal.config': (q: readonly string[], n: number, message: string) => `paràmetres incorrectes: ${message.replace(/^bad config: /, '')}`,
+  'refusal.game': (q: readonly string[], n: number, message: string) =>
+    /^unknown game/.test(message) ? `joc desconegut ${/^unknown game (\S*):/.exec(message)?.[1] ?? ''}: un de ${/one of (.*)$/.exec(message)?.[1] ?? ''}` : /no longer installed/.test(message) ? `el joc ${/the game (\S+)/.exec(message)?.[1] ?? ''} ja no està instal·lat` : message,
   'view.title': 'Visor de repeticions',
   'view.open': 'Obre un fitxer de repetició',
   'view.openHint_html': 'Una repetició <code>.json</code> o <code>.json.gz</code> (d\'<code>arbiter play -o</code> o descarregada de la pàgina d\'una partida), o deixa-la anar on sigui d\'aquesta pàgina. No surt del teu ordinador.',

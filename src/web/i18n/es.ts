@@ -149,6 +149,12 @@ export const es: Messages = {
   'refusal.not-scheduled': (q: readonly string[], n: number, message: string) => `el torneo ${n} ya no está planificado: solo un torneo con las inscripciones aún abiertas se puede cambiar o cancelar`,
   'refusal.not-cancelled': (q: readonly string[], n: number, message: string) => `el torneo ${n} no está cancelado: solo un torneo cancelado se puede borrar (cancélalo primero, antes de que empiece)`,
   'refusal.has-matches': (q: readonly string[], n: number, message: string) => `el torneo ${n} tiene partidas: queda registrado`,
+  'refusal.name': (q: readonly string[], n: number, message: string) => (/^name too long/.test(message) ? `nombre demasiado largo: ${n} caracteres, como mucho ${/at most (\d+)/.exec(message)?.[1] ?? ''}` : 'el torneo necesita un nombre'),
+  'refusal.freezeAt': (q: readonly string[], n: number, message: string) => (/is not a date/.test(message) ? 'la fecha de cierre de las inscripciones no es una fecha' : message),
+  'refusal.seed': (q: readonly string[], n: number, message: string) => 'la semilla es un número entero de 0 a 2147483647',
+  'refusal.config': (q: readonly string[], n: number, message: string) => `parámetros incorrectos: ${message.replace(/^bad config: /, '')}`,
+  'refusal.game': (q: readonly string[], n: number, message: string) =>
+    /^unknown game/.test(message) ? `juego desconocido ${/^unknown game (\S*):/.exec(message)?.[1] ?? ''}: uno de ${/one of (.*)$/.exec(message)?.[1] ?? ''}` : /no longer installed/.test(message) ? `el juego ${/the game (\S+)/.exec(message)?.[1] ?? ''} ya no está instalado` : message,
   'view.title': 'Visor de repeticiones',
   'view.open': 'Abre un fichero de repetición',
   'view.openHint_html': 'Una repetición <code>.json</code> o <code>.json.gz</code> (de <code>arbiter play -o</code> o descargada de la página de una partida), o suéltala en cualquier sitio de esta página. No sale de tu ordenador.',

@@ -297,7 +297,7 @@ ${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.se
           const refusal = asRefusal(e);
           if (!refusal) throw e;
           const key = (e as { code?: string }).code;
-          return sendAdmin(request, reply, { values: v, errors: { [key && ['game', 'name', 'freezeAt', 'config', 'seed'].includes(key) ? key : '']: refusal.message } }, refusal.statusCode);
+          return sendAdmin(request, reply, { values: v, errors: { [key && ['game', 'name', 'freezeAt', 'config', 'seed'].includes(key) ? key : '']: localizeRefusal(refusal) } }, refusal.statusCode);
         }
       });
 

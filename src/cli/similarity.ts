@@ -2,7 +2,7 @@
 // report (what the admin's page shows) and prints its top pairs;
 // `arbiter similarity import <dir> --term <term> --game <game>` imports a
 // previous term's submissions laid out by user, from a folder or a zip
-// (<author>/<file>.ts or <author>.ts; a zip's wrapping folder is taken off)
+// (<author>/<file>.ts, .js or .cc, or <author>.cc; a zip's wrapping folder is taken off)
 // so that they join the comparison (they never play).
 
 import { resolve } from 'node:path';

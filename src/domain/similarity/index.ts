@@ -12,8 +12,8 @@ import { K, W, kgramHashes, winnow } from './winnow.ts';
 
 export { languageOf, type Language } from './tokens.ts';
 
-/** Languages whose normalized tokens are comparable with each other (TypeScript is JavaScript with types). */
-const FAMILY: Record<Language, string> = { javascript: 'js', typescript: 'js' };
+/** Languages whose normalized tokens are comparable with each other (TypeScript is JavaScript with types; C++ is compared with C++ only). */
+const FAMILY: Record<Language, string> = { javascript: 'js', typescript: 'js', cpp: 'cpp' };
 
 export interface SimilarityDoc {
   /** Names the document in the results (e.g. "s:123" for a submission, "a:7" for an archived one). */

@@ -1,7 +1,7 @@
 // The similarity report of a game, on the database: which documents take
 // part (the latest submission of every player name, whatever its verdict,
 // and the previous terms' archive), the base code left out (the game's
-// shipped bots, which every student may start from), computing and storing
+// shipped bots and its C++ kit, which every student may start from), computing and storing
 // the report, and one pair's side-by-side detail.
 //
 // Computed off the request path and stored (SimilarityReport): 300 students
@@ -18,7 +18,8 @@ import type { Prisma } from '../../db/generated/client.ts';
 import { gameDir, loadGames } from '../../game-kit/registry.ts';
 import { invalid, notFound } from '../errors.ts';
 import { ZipReadError, zipEntries } from './unzip.ts';
-import { baseHashes, comparePairs, languageOf, matchRegions, prepare, scorePair, type PairScore, type PreparedDoc, type Region, type SimilarityDoc } from './index.ts';
+import { gameHeaders } from '../../../sandbox/cpp/headers.ts';
+import { baseHashes, comparePairs, languageOf, matchRegions, prepare, scorePair, type Language, type PairScore, type PreparedDoc, type Region, type SimilarityDoc } from './index.ts';
 
 /** Pairs kept in a stored report. */
 export const REPORT_PAIRS = 200;
@@ -46,21 +47,34 @@ async function checkGame(game: string) {
   if (!(await loadGames()).has(game)) throw notFound(`no game "${game}"`);
 }
 
-/** The shipped bots of a game: code every student was given. */
+/** The files of a folder the report reads (by their names), or none when there is no such folder. */
+function folderSources(folder: string): { language: Language; source: string }[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const language = languageOf(name);
+    return language ? [{ language, source: readFileSync(join(folder, name), 'utf8') }] : [];
+  });
+}
+
+/**
+ * Code every student was given: the game's shipped bots (bots/: Demo, Dummy,
+ * Null) and its C++ kit (cpp/: AIDemo.cc, AINull.cc and the API's headers,
+ * and the headers every game shares, as the starter kit ships them).
+ */
 async function gameBase(game: string): Promise<Set<number>> {
   const dir = await gameDir(game);
   if (!dir) return new Set();
-  const botsDir = join(dir, 'bots');
-  let names: string[] = [];
+  const sources = [...folderSources(join(dir, 'bots')), ...folderSources(join(dir, 'cpp'))];
   try {
-    names = readdirSync(botsDir);
+    for (const source of Object.values(await gameHeaders(game))) sources.push({ language: 'cpp', source });
   } catch {
-    return new Set();
+    // A game without a C++ API: no headers to leave out.
   }
-  const sources = names.flatMap((name) => {
-    const language = languageOf(name);
-    return language ? [{ language, source: readFileSync(join(botsDir, name), 'utf8') }] : [];
-  });
   return baseHashes(sources);
 }
 
@@ -217,8 +231,9 @@ function zipFiles(path: string): ArchiveFile[] {
 
 /**
  * Imports a previous term's submissions of one game from a folder or a zip
- * laid out by user: `<author>/<file>.ts|js` (every such file under the
- * author's folder) or `<author>.ts|js`. Files are stored for the report
+ * laid out by user: `<author>/<file>.ts|js|cc` (every such file under the
+ * author's folder) or `<author>.ts|js|cc` (C++ also .cpp, .cxx and headers
+ * .hh, .hpp, .h). Files are stored for the report
  * only; importing the same term again replaces a file of the same author
  * and path.
  */
@@ -238,7 +253,7 @@ export async function importArchive(db: Db, path: string, term: string, game: st
     const filename = file.segments.length === 1 ? file.segments[0]! : file.segments.slice(1).join('/');
     const author = file.segments.length === 1 ? filename.replace(/\.[^.]*$/, '') : file.segments[0]!;
     if (!languageOf(filename)) {
-      result.skipped.push(`${shown}: not a .ts or .js file`);
+      result.skipped.push(`${shown}: not a .ts, .js or .cc file`);
       continue;
     }
     if (file.size > ARCHIVE_FILE_MAX_BYTES) {

@@ -188,6 +188,7 @@ test('one seat numbering, 0 to 3 as arbiter play: the gate timeline and the matc
     ],
   });
   await db.match.update({ where: { id: m.id }, data: { gateIndex: 1 } });
+  await db.participant.updateMany({ where: { matchId: m.id, seat: 1 }, data: { frozenRound: 5, frozenReason: 'cpu', frozenMessage: 'CPU budget used up' } });
   const line = `npx arbiter play moria Dummy ${sub.filename} Dummy Dummy --seed 42`;
   for (const lang of ['en', 'ca', 'es'] as const) {
     const gate = await page(ana, `/submissions/${id}`, lang);
@@ -198,6 +199,10 @@ test('one seat numbering, 0 to 3 as arbiter play: the gate timeline and the matc
     const match = await page(null, `/matches/${m.id}`, lang);
     assert.match(match, new RegExp(`<tr data-seat="1">\\s*<td[^>]*><span class="seat seat-1" aria-hidden="true"></span>1</td>\\s*<td[^>]*>(<a[^>]*>)?${name}`), `${lang}: the match page numbers the same seat 1`);
     assert.ok(match.includes(`<code class="play" id="match-play">${line}</code>`), `${lang}: the match page gives the same line`);
+    // Why it froze, in the page's language (English keeps the recorded word).
+    const why = { en: 'cpu', ca: 'temps de CPU', es: 'tiempo de CPU' }[lang];
+    assert.ok(gate.includes(`${{ en: 'frozen', ca: 'congelat', es: 'congelado' }[lang]}, ${{ en: 'round', ca: 'ronda', es: 'ronda' }[lang]} 5 (${why})`), `${lang}: the gate's frozen badge`);
+    assert.match(match, new RegExp(`</span> ${why}${{ en: ' in round', ca: ' a la ronda', es: ' en la ronda' }[lang]} 5`), `${lang}: the match page's out column`);
   }
   const api = (await app.inject({ url: `/api/matches/${m.id}` })).json();
   assert.equal(api.play, line);

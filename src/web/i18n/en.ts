@@ -262,6 +262,15 @@ export const en = {
   'word.out': 'out',
 
   // Matches
+  // Why a bot froze (a FreezeReason), as the judge records it; English keeps the recorded word.
+  'word.exception': 'exception',
+  'word.cpu': 'cpu',
+  'word.memory': 'memory',
+  'word.orders': 'orders',
+  'word.output': 'output',
+  'word.watchdog': 'watchdog',
+  'word.crash': 'crash',
+  'word.compile': 'compile',
   'matches.newer': '← Newer',
   'matches.older': 'Older →',
   'matches.pageOf': (page: number, pages: number) => `Page ${page} of ${pages}`,

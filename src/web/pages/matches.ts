@@ -60,7 +60,7 @@ export function matchesTable(matches: MatchView[], games: Map<string, AnyGame>, 
 <td data-label="${t('matches.game')}">${games.get(m.game)?.title ?? m.game}</td>
 <td data-label="${t('matches.kind')}">${word(m.kind)}</td>
 <td data-label="${t('matches.when')}">${when(m.finishedAt ?? m.createdAt)}</td>
-<td data-label="${t('matches.playersScores')}"><ul class="seats">${m.participants.map((p) => html`<li>${seatSwatch(p.seat)}<span class="visually-hidden">${t('matches.seat', p.seat)}</span>${playerCell(p, m.game)}${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozen ? html` <span class="badge failed" title="${p.frozen.reason}">${word('out')}</span>` : ''}</li>`)}</ul></td>
+<td data-label="${t('matches.playersScores')}"><ul class="seats">${m.participants.map((p) => html`<li>${seatSwatch(p.seat)}<span class="visually-hidden">${t('matches.seat', p.seat)}</span>${playerCell(p, m.game)}${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozen ? html` <span class="badge failed" title="${word(p.frozen.reason)}">${word('out')}</span>` : ''}</li>`)}</ul></td>
 <td data-label="${t('matches.winner')}">${winner ? html`${seatSwatch(winner.seat)}${winner.name}` : ''}</td>
 <td data-label="${t('matches.status')}"><span class="badge ${m.status}">${word(m.status)}</span></td>
 </tr>`;
@@ -193,7 +193,7 @@ ${pager({ page, pages, href, label: t('matches.pages') })}`,
 <td data-label="${t('matches.rank')}" class="num">${p.rank ?? ''}</td>
 <td data-label="${t('matches.cpuMs')}" class="num">${p.cpuMs !== null ? Math.round(p.cpuMs) : ''}</td>
 <td data-label="${t('matches.budget')}" class="num">${p.cpuMs !== null && budget ? `${((100 * p.cpuMs) / budget).toFixed(1)}%` : ''}</td>
-<td data-label="${t('matches.out')}">${p.frozen ? html`<span class="badge failed">${word('out')}</span> ${p.frozen.reason}${p.frozen.round !== null ? t('matches.inRound', p.frozen.round) : ''}${p.frozen.message ? html`: <code>${p.frozen.message}</code>` : ''}` : ''}</td>
+<td data-label="${t('matches.out')}">${p.frozen ? html`<span class="badge failed">${word('out')}</span> ${word(p.frozen.reason)}${p.frozen.round !== null ? t('matches.inRound', p.frozen.round) : ''}${p.frozen.message ? html`: <code>${p.frozen.message}</code>` : ''}` : ''}</td>
 </tr>`)}</tbody>
 </table></div>`;
     let main: Html;

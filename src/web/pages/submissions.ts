@@ -103,7 +103,7 @@ async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
     return html`<ol class="gate-seats">${ps.map(
       (p) => html`<li${p.submissionId === s.id ? html` class="mine"` : ''}><span class="seat seat-${p.seat}" aria-hidden="true"></span><span class="visually-hidden">${t('gate.seat', p.seat)}</span>${
         p.submissionId === s.id ? html`<strong>${p.name}</strong> <span class="muted">${t('gate.thisBot')}</span>` : p.name
-      }${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozenReason ? html` <span class="badge rejected" title="${p.frozenMessage ?? ''}">${t('gate.frozen', p.frozenRound ?? 0, p.frozenReason)}</span>` : ''}</li>`,
+      }${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozenReason ? html` <span class="badge rejected" title="${p.frozenMessage ?? ''}">${t('gate.frozen', p.frozenRound ?? 0, word(p.frozenReason))}</span>` : ''}</li>`,
     )}</ol>`;
   };
 

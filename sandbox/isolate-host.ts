@@ -32,7 +32,7 @@
 // it gets strings and copies of typed arrays, and gives back one array of
 // primitives.
 
-import ivm from 'isolated-vm';
+import ivm from './ivm.ts';
 import { openSync, readSync } from 'node:fs';
 import { capText, cpuSinceMs, describeError, packViewArrays, SandboxInfraError, type BotHost, type Failure, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
 import { callMeter } from './call-meter.ts';

@@ -21,6 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { capText, cpuSinceMs, describeError, SandboxInfraError, type LoadReply, type LoadRequest } from './host.ts';
 import { installCallMeter } from './call-meter.ts';
 import { procStatusBytes } from './proc.ts';
+import ivm from './ivm.ts';
 import { rememberSourceMap } from './compile.ts';
 import { CallCutShort, callKey, IsolateBotHost, isolateHooks } from './isolate-host.ts';
 import { getGame } from '../src/game-kit/registry.ts';
@@ -60,11 +61,15 @@ function loadGame(ref: GameRef): Promise<AnyGame> {
  * catastrophic out-of-memory error instead of the machine swapping. Where
  * prlimit or /proc is missing, the watcher's RSS poll alone stands.
  */
-function capData(extraBytes: number): void {
+function capData(seats: number, seatBytes: number): void {
+  if (prlimitMissing) return;
+  // Measured first: the probe isolate's reservation may outlive its dispose() for a while, and then counts in `now`.
+  const reserve = isolateReserveBytes();
   // VmData: the data segment and private writable mappings, what RLIMIT_DATA counts.
-  const now = prlimitMissing ? null : procStatusBytes('self', 'VmData');
+  const now = procStatusBytes('self', 'VmData');
   if (now === null) return;
-  const cap = now + extraBytes;
+  // One reserve more: V8 reserves a code range larger than it keeps (to align it) and gives back the rest.
+  const cap = now + seats * (seatBytes + reserve) + reserve;
   // Starting prlimit costs a match about 2 ms of CPU: a cap within a few MiB of the one in force stands.
   if (dataCap !== null && Math.abs(dataCap - cap) <= DATA_CAP_SLACK) return;
   try {
@@ -76,6 +81,22 @@ function capData(extraBytes: number): void {
   }
 }
 
+/**
+ * The VmData a new isolate reserves up front, measured once with a probe isolate: V8's code range, about
+ * 5 MiB under Node 20 and 512 MiB under Node 24 (reserved, not used). Each seat's isolate needs it on top of
+ * the bot's memory, or V8 cannot start the isolate under the cap.
+ */
+function isolateReserveBytes(): number {
+  if (isolateReserve !== null) return isolateReserve;
+  const before = procStatusBytes('self', 'VmData');
+  const probe = new ivm.Isolate({ memoryLimit: 8 });
+  const after = procStatusBytes('self', 'VmData');
+  probe.dispose();
+  isolateReserve = before !== null && after !== null ? Math.max(0, after - before) : 0;
+  return isolateReserve;
+}
+let isolateReserve: number | null = null;
+
 /** The data limit this process set last (null: none yet), and how far from it a new one may be before it is set again. */
 let dataCap: number | null = null;
 let prlimitMissing = false;
@@ -85,7 +106,7 @@ async function playMatch(msg: Extract<MatchProcessMessage, { t: 'match' }>): Pro
   const game = await loadGame(msg.game);
   const { runMatchWithGame } = await import('../src/runner/run-match.ts');
   const memoryMb = msg.spec.limits?.memoryMb ?? game.defaultLimits.memoryMb;
-  capData(msg.spec.seats.length * (memoryMb + DATA_HEADROOM_MB) * 1024 * 1024);
+  capData(msg.spec.seats.length, (memoryMb + DATA_HEADROOM_MB) * 1024 * 1024);
   for (const seat of msg.options.compiled ?? []) if ('map' in seat && seat.map) rememberSourceMap(seat.code, seat.map);
   const patient = new Set(msg.options.patient ?? []);
   let lastSent = 0;
@@ -110,7 +131,7 @@ async function playMatch(msg: Extract<MatchProcessMessage, { t: 'match' }>): Pro
 }
 
 async function check(req: LoadRequest): Promise<LoadReply> {
-  capData((req.memoryMb + DATA_HEADROOM_MB) * 1024 * 1024);
+  capData(1, (req.memoryMb + DATA_HEADROOM_MB) * 1024 * 1024);
   let patient = new Set<string>();
   for (let attempt = 0; ; attempt++) {
     const host = new IsolateBotHost({ patient });

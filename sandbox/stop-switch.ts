@@ -18,7 +18,7 @@
 // business, never a call's. process.exit waits for isolated-vm's threads, so
 // the switch ends its loop when the process exits.
 
-import ivm from 'isolated-vm';
+import ivm from './ivm.ts';
 
 /** Words of the control array (Int32), shared with the watcher thread. */
 export const CTL = {

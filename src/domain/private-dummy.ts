@@ -1,6 +1,8 @@
-// A deployment's own Dummy for a game. An admin uploads a file; it is judged
-// like a bot (the compile check, then a self-play of four copies in which no
-// copy may freeze) before it replaces the shipped Dummy. From then on the
+// A deployment's own Dummy for a game. An admin uploads a file (JavaScript,
+// TypeScript, or C++ as the course writes players: `#define PLAYER_NAME
+// Dummy` in a .cc, compiled by the judge's compile like a student's); it is
+// judged like a bot (the compile check, then a self-play of four copies in
+// which no copy may freeze) before it replaces the shipped Dummy. From then on the
 // gate and every Dummy seat of every kind of match play it
 // (src/scheduler/matches.ts resolveBuiltin); matches still call it Dummy. Its
 // source is never shown: no route, page, export or starter kit reads it, and
@@ -13,6 +15,7 @@
 
 import { createHash } from 'node:crypto';
 import { readBotHeader } from '../../sandbox/compile.ts';
+import { botLanguage } from '../judge/languages.ts';
 import type { Db } from '../db/client.ts';
 import { loadGames } from '../game-kit/registry.ts';
 import { checkBot } from '../runner/check-bot.ts';
@@ -71,10 +74,18 @@ export async function installPrivateDummy(
   if (size > limits.maxBytes) throw tooLarge(`file too large: ${size} bytes, at most ${limits.maxBytes}`);
   if (size === 0 || upload.source.trim() === '') throw invalid('the file is empty', 'empty');
   const header = readBotHeader(upload.source);
-  if (header.game !== game.id) throw invalid(`the file must declare  export const GAME = "${game.id}";`, 'game-mismatch');
+  // C++ by the file's name (.cc, .cpp, .cxx), or by its text when it came without one.
+  const cpp = botLanguage(upload.source, upload.filename) === 'cpp';
+  if (cpp) {
+    // A C++ file plays the game it is installed for; a `// GAME:` line, when there is one, must agree.
+    if (header.game !== null && header.game !== game.id) throw invalid(`the file says  // GAME: ${header.game}  but the Dummy is for ${game.id}`, 'game-mismatch');
+  } else if (header.game !== game.id) throw invalid(`the file must declare  export const GAME = "${game.id}";`, 'game-mismatch');
   // The name every replay shows is the file's: it must be Dummy, so matches still call it Dummy.
-  if (header.name !== DUMMY) throw invalid(`a private Dummy must declare  export const PLAYER_NAME = "${DUMMY}";  (it plays as Dummy)`, 'dummy-name');
-  const filename = `${DUMMY}.${/\.js$/i.test(upload.filename ?? '') ? 'js' : 'ts'}`;
+  if (header.name !== DUMMY) {
+    throw invalid(`a private Dummy must declare  ${cpp ? `#define PLAYER_NAME ${DUMMY}` : `export const PLAYER_NAME = "${DUMMY}";`}  (it plays as Dummy)`, 'dummy-name');
+  }
+  // The name it is stored and compiled under: the course's AIDummy.cc for C++.
+  const filename = cpp ? `AI${DUMMY}.cc` : `${DUMMY}.${/\.js$/i.test(upload.filename ?? '') ? 'js' : 'ts'}`;
   await judgePrivateDummy(game.id, upload.source, filename, options);
   const sha256 = createHash('sha256').update(upload.source).digest('hex');
   await db.$transaction(async (tx) => {

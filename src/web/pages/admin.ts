@@ -10,6 +10,7 @@ import { waitExplanation } from '../i18n/reasons.ts';
 import { rejudgeSubmission, releaseName, renameName, resetRatings, searchUsers, setSubmissionDeadline, setSubmissionDisabled, setUserDisabled, submissionDeadline } from '../../domain/admin.ts';
 import { listAudit, type AuditRow } from '../../domain/audit.ts';
 import { installPrivateDummy, privateDummyInfo, removePrivateDummy } from '../../domain/private-dummy.ts';
+import { BOT_FILE_ACCEPT } from '../../judge/languages.ts';
 import { queueOverview } from '../../domain/queue-overview.ts';
 import { courseTimeZone, formatForPeople, parseCourseInput, toCourseInput } from '../../domain/course-time.ts';
 import { readFileForm } from '../../server/file-form.ts';
@@ -98,7 +99,7 @@ ${field({ name: 'deadline', label: t('admin.newDeadline', courseTimeZone()), typ
 <button type="submit">${t('admin.setDeadline')}</button></form>
 <p>${t('admin.dummy')}${dummy.installed ? html`<strong>${t('admin.private')}</strong>${t('admin.installedOn')}${when(dummy.uploadedAt)}${t('admin.installed', dummy.uploadedBy ?? t('admin.commandLine'), dummy.sizeBytes ?? 0)}${postButton('/admin/actions/dummy-remove', t('admin.removeDummy'), { game: game.id })}` : t('admin.shipped')}</p>
 <form method="post" action="/admin/actions/dummy" enctype="multipart/form-data"><input type="hidden" name="game" value="${game.id}">
-${field({ name: 'file', label: t('admin.installDummy'), type: 'file', attrs: html`accept=".ts,.js"` })}
+${field({ name: 'file', label: t('admin.installDummy'), type: 'file', attrs: html`accept="${BOT_FILE_ACCEPT}"` })}
 <button type="submit">${t('admin.upload')}</button></form>
 <p>${postButton('/admin/actions/ratings-reset', t('admin.resetRatings'), { game: game.id, confirm: 'yes' })}${t('admin.resetNote')}<a href="/api/admin/exports/${game.id}/leaderboard.csv">${t('admin.leaderboardCsv')}</a> · <a href="/api/admin/exports/${game.id}/grades.csv" id="grades-${game.id}">${t('stu.gradesCsv')}</a></p>
 </div>`,

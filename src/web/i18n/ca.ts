@@ -553,7 +553,7 @@ export const ca: Messages = {
   'admin.installedOn': ', instal·lat ',
   'admin.removeDummy': 'Elimina\'l (torna a jugar el Dummy original)',
   'admin.shipped': 'l\'original',
-  'admin.installDummy': 'Instal·la un Dummy privat (ha de declarar PLAYER_NAME = "Dummy"; primer es compila i juga contra si mateix)',
+  'admin.installDummy': 'Instal·la un Dummy privat (un fitxer .ts, .js o .cc que declari PLAYER_NAME = "Dummy", en C++ #define PLAYER_NAME Dummy; primer es compila i juga contra si mateix)',
   'admin.upload': 'Puja\'l i jutja\'l',
   'admin.resetRatings': 'Reinicia les puntuacions',
   'admin.resetNote': ' tots els jugadors tornen a la puntuació inicial i s\'esborra l\'evolució (les partides es queden) · ',
@@ -618,7 +618,7 @@ export const ca: Messages = {
   'adminErr.date': (text: string, zone: string) => `"${text}" no és una data: escriu-la com 2026-12-20T23:59 (hora de ${zone}) o amb el desplaçament, 2026-12-20T23:59+01:00`,
   'adminErr.confirm': 'no confirmat',
   'adminErr.withFile': 'envia el formulari amb el fitxer',
-  'adminErr.dummyFile': 'tria el fitxer del Dummy (.ts o .js)',
+  'adminErr.dummyFile': 'tria el fitxer del Dummy (.ts, .js o .cc)',
 
   // La pàgina de joc (una partida al navegador del visitant)
   'play.pickerTitle': 'Juga al navegador',

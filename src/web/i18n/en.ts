@@ -566,7 +566,7 @@ export const en = {
   'admin.installedOn': ', installed ',
   'admin.removeDummy': 'Remove it (the shipped Dummy plays again)',
   'admin.shipped': 'the shipped one',
-  'admin.installDummy': 'Install a private Dummy (it must declare PLAYER_NAME = "Dummy"; it is compiled and plays itself first)',
+  'admin.installDummy': 'Install a private Dummy (a .ts, .js or .cc file that declares PLAYER_NAME = "Dummy", in C++ #define PLAYER_NAME Dummy; it is compiled and plays itself first)',
   'admin.upload': 'Upload and judge it',
   'admin.resetRatings': 'Reset the ratings',
   'admin.resetNote': ' every player back to the starting rating, the rating history cleared (the matches stay) · ',
@@ -632,7 +632,7 @@ export const en = {
   'adminErr.date': (text: string, zone: string) => `"${text}" is not a date: write it as 2026-12-20T23:59 (${zone} time) or with its offset, 2026-12-20T23:59+01:00`,
   'adminErr.confirm': 'not confirmed',
   'adminErr.withFile': 'send the form with its file',
-  'adminErr.dummyFile': 'choose the Dummy file (.ts or .js)',
+  'adminErr.dummyFile': 'choose the Dummy file (.ts, .js or .cc)',
 
   // The play page (a match in the visitor's browser)
   'play.pickerTitle': 'Play in your browser',

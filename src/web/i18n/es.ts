@@ -553,7 +553,7 @@ export const es: Messages = {
   'admin.installedOn': ', instalado ',
   'admin.removeDummy': 'Eliminarlo (vuelve a jugar el Dummy original)',
   'admin.shipped': 'el original',
-  'admin.installDummy': 'Instalar un Dummy privado (debe declarar PLAYER_NAME = "Dummy"; primero se compila y juega contra sí mismo)',
+  'admin.installDummy': 'Instalar un Dummy privado (un fichero .ts, .js o .cc que declare PLAYER_NAME = "Dummy", en C++ #define PLAYER_NAME Dummy; primero se compila y juega contra sí mismo)',
   'admin.upload': 'Subirlo y juzgarlo',
   'admin.resetRatings': 'Reiniciar las puntuaciones',
   'admin.resetNote': ' todos los jugadores vuelven a la puntuación inicial y se borra la evolución (las partidas se quedan) · ',
@@ -618,7 +618,7 @@ export const es: Messages = {
   'adminErr.date': (text: string, zone: string) => `"${text}" no es una fecha: escríbela como 2026-12-20T23:59 (hora de ${zone}) o con su desplazamiento, 2026-12-20T23:59+01:00`,
   'adminErr.confirm': 'no confirmado',
   'adminErr.withFile': 'envía el formulario con el fichero',
-  'adminErr.dummyFile': 'elige el fichero del Dummy (.ts o .js)',
+  'adminErr.dummyFile': 'elige el fichero del Dummy (.ts, .js o .cc)',
 
   // La página de juego (una partida en el navegador del visitante)
   'play.pickerTitle': 'Juega en el navegador',

@@ -77,7 +77,7 @@ test('every gate rejection reads in Catalan and Spanish on the submission page a
   const ids: number[] = [];
   for (const r of REASONS) {
     const english = englishReason(r.why);
-    const { id } = await rejected(r.why, english, { step: r.why.code === 'lost' || r.why.code === 'name-locked' ? 'dummy' : 'compile' });
+    const { id, name } = await rejected(r.why, english, { step: r.why.code === 'lost' || r.why.code === 'name-locked' ? 'dummy' : 'compile' });
     ids.push(id);
     for (const lang of ['ca', 'es'] as const) {
       const text = decode(verdictOf(await page(ana, `/submissions/${id}`, lang)));
@@ -89,6 +89,10 @@ test('every gate rejection reads in Catalan and Spanish on the submission page a
     const api = (await app.inject({ url: `/api/submissions/${id}?lang=ca`, headers: { cookie: ana.cookie } })).json();
     assert.equal(api.reason, english, 'the API keeps the English sentence');
     assert.equal(api.reasonDetail.code, r.why.code, 'and the code with its parameters, for the owner');
+    // The player's public page lists the version with its reason, in the page's language too.
+    const profile = await page(null, `/players/${name}`, 'es');
+    const cell = /<table id="versions-moria">[^]*?<tbody><tr>(?:<td[^>]*>[^]*?<\/td>){3}<td>([^]*?)<\/td><\/tr>/.exec(profile)?.[1] ?? assert.fail('no version row');
+    assert.match(decode(cell), r.es, `${r.why.code} on the player page`);
   }
   for (const lang of ['ca', 'es'] as const) {
     const list = await page(ana, '/submissions', lang);

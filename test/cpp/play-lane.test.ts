@@ -91,12 +91,9 @@ test('the play page: C++ for signed-in users only (401), TypeScript open to all'
 test('ten never-ending compiles from the play page: an honest compile in the judge\'s lane takes its normal time plus at most 10 s; the play compiles end at their budget as 429s, never cached', { skip: slow.skip, timeout: 900_000 }, async () => {
   const { app } = await startTestApi();
   const users = [];
-  for (let i = 0; i < 11; i++) users.push(await registerUser(app));
-  // Both lanes warm (a fresh npm server compiles the toolchain first): the play lane by an honest play compile.
+  for (let i = 0; i < 10; i++) users.push(await registerUser(app));
+  // The judge's lane warm (a fresh npm server compiles the toolchain first); the play lane's server warms up during the flood, at nice 19.
   await compileBot(honest(), 'AIDemo.cc', 'moria');
-  const warm = await app.inject({ method: 'POST', url: '/api/play/compile', headers: users[10]!.auth, payload: { filename: 'AIDemo.cc', source: honest() } });
-  assert.equal(warm.statusCode, 200, warm.body.slice(0, 300));
-  assert.ok(!('error' in warm.json()), warm.body.slice(0, 300));
 
   let t = Date.now();
   await compileBot(honest(), 'AIDemo.cc', 'moria');

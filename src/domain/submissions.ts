@@ -3,6 +3,7 @@
 // and the start of the gate.
 
 import { BotCompileError, CompileInfraError, compileBot, readBotHeader } from '../../sandbox/compile.ts';
+import { refuseShippedCopy } from './builtin-copies.ts';
 import { BOT_FILE_KINDS, BOT_FILE_RE, botLanguage, defaultBotFilename, gameRequiredInFile, nameHint } from '../judge/languages.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -168,6 +169,9 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
       }
     }
   }
+
+  // A renamed or reshuffled shipped player (Demo, Dummy, the C++ kit's AIDemo.cc...) is no entry: refused before any name is claimed.
+  refuseShippedCopy(game, filename, upload.source);
 
   const checkName = async (tx: Tx): Promise<NameClaim> => {
     try {

@@ -54,10 +54,10 @@ test('the gate plays the private Dummy in every Dummy seat; matches still call i
   const line = await judge.db.auditEntry.findFirstOrThrow({ where: { action: 'dummy.install' } });
   assert.equal(line.targetId, 'moria');
 
-  const sub = await judge.submit(alice, botAs('Demo', 'Walker'));
+  const sub = await judge.submit(alice, botAs('Walker', 'Walker'));
   assert.equal(sub.statusCode, 202);
   const v = await judge.verdict(sub.body.id);
-  // Demo surely beats three idle Nulls: with the shipped Dummy this would not be certain.
+  // Walker (a test player) surely beats three idle Nulls: with the shipped Dummy this would not be certain.
   assert.equal(v.status, 'qualified', v.reason);
   const dummyMatches = v.gateMatches.filter((m: { gateStep: string }) => m.gateStep === 'dummy');
   assert.equal(dummyMatches.length, 4);

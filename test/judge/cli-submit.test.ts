@@ -18,7 +18,7 @@ let token: string;
 let dir: string;
 
 before(async () => {
-  // Null as the gate opponent, so that a Demo copy surely qualifies (production uses Dummy).
+  // Null as the gate opponent, so that Walker (a test player) surely qualifies (production uses Dummy).
   judge = await startTestJudge({ gate: { opponent: 'Null', config: TEST_GATE_CONFIG }, concurrency: 4 });
   await judge.app.listen({ port: 0, host: '127.0.0.1' });
   const address = judge.app.server.address();
@@ -45,7 +45,7 @@ function cli(args: string[], env: Record<string, string | undefined>): Promise<{
 
 test('a bot that passes: progress, QUALIFIED, the five gate matches with replay links, exit 0', async () => {
   const file = join(dir, 'Champ.ts');
-  writeFileSync(file, botAs('Demo', 'Champ'));
+  writeFileSync(file, botAs('Walker', 'Champ'));
   const r = await cli([file], { ARBITER_URL: url, ARBITER_TOKEN: token });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /^submitted Champ v1 for moria: submission #\d+/m);

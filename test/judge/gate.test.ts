@@ -139,10 +139,10 @@ test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and th
 });
 
 test('a submission that wins all four gate matches qualifies, its name locks, and nobody may submit under it again', async () => {
-  // Demo surely beats three Nulls; the test gate uses Null so the outcome is certain (production uses Dummy).
+  // Walker (test/fixtures/bots/moria) surely beats three Nulls; the test gate uses Null so the outcome is certain (production uses Dummy).
   await judge.startRecorder({ opponent: 'Null', config: TEST_GATE_CONFIG });
   try {
-    const sub = await judge.submit(alice, botAs('Demo', 'Winner'));
+    const sub = await judge.submit(alice, botAs('Walker', 'Winner'));
     assert.equal(sub.statusCode, 202);
     const v = await judge.verdict(sub.body.id);
     assert.equal(v.status, 'qualified', v.reason);
@@ -170,13 +170,13 @@ test('a submission that wins all four gate matches qualifies, its name locks, an
     const rating = await judge.db.rating.findUnique({ where: { playerId_game: { playerId: name.id, game: 'moria' } } });
     assert.ok(rating, 'a qualified player enters the ranked pool');
 
-    const again = await judge.submit(alice, botAs('Demo', 'Winner'));
+    const again = await judge.submit(alice, botAs('Walker', 'Winner'));
     assert.equal(again.statusCode, 409);
     assert.match(again.body.message, /name locked/);
-    const otherCase = await judge.submit(alice, botAs('Demo', 'WINNER'));
+    const otherCase = await judge.submit(alice, botAs('Walker', 'WINNER'));
     assert.equal(otherCase.statusCode, 409);
     const bob = await judge.user('bob');
-    const taken = await judge.submit(bob, botAs('Demo', 'winner'));
+    const taken = await judge.submit(bob, botAs('Walker', 'winner'));
     assert.equal(taken.statusCode, 409);
     assert.equal(await judge.db.submission.count({ where: { player: { nameLower: 'winner' } } }), 1);
   } finally {

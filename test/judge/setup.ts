@@ -2,7 +2,7 @@
 // prefix, the API (in process, through inject), the recorder (in process),
 // and real worker processes.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
@@ -17,8 +17,15 @@ import { freshQueues, spawnWorker, waitFor, type SpawnWorkerOptions, type Worker
 export const MORIA_BOTS = fileURLToPath(new URL('../../src/games/moria/bots/', import.meta.url));
 
 /** A built-in's source under another player name. */
+/** Test players that are no copy of a shipped one (test/fixtures/bots/moria/): Walker surely beats three Nulls. */
+export const MORIA_TEST_BOTS = fileURLToPath(new URL('../fixtures/bots/moria/', import.meta.url));
+
+/**
+ * A Moria bot's source under another PLAYER_NAME: a built-in (Null, Demo, Dummy) or a test player (Walker). Upload
+ * a test player where the bot must play well: a copy of a shipped one is refused at upload (copies-builtin).
+ */
 export function botAs(builtin: string, name: string, edit: (source: string) => string = (s) => s): string {
-  const source = readFileSync(MORIA_BOTS + builtin + '.ts', 'utf8');
+  const source = readFileSync((existsSync(MORIA_TEST_BOTS + builtin + '.ts') ? MORIA_TEST_BOTS : MORIA_BOTS) + builtin + '.ts', 'utf8');
   return edit(source.replace(/export const PLAYER_NAME = ['"][^'"]*['"]/, `export const PLAYER_NAME = '${name}'`));
 }
 

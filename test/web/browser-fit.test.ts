@@ -85,34 +85,34 @@ test('names on the submit form: a file that does not parse claims nothing; a fai
     await logIn(bob, 'bob');
 
     // A syntax error is the form's error at once: no version stored, the name not claimed.
-    const broken = await submitForm(ana, 'Aragorn', botAs('Demo', 'Aragorn', (s) => s + '\nconst x = ;\n'));
+    const broken = await submitForm(ana, 'Aragorn', botAs('Walker', 'Aragorn', (s) => s + '\nconst x = ;\n'));
     assert.match(broken.url, /\/submit$/);
     assert.match(broken.error ?? '', /compile error: Aragorn\.ts:\d+:\d+/);
-    const taken = await submitForm(bob, 'Aragorn', botAs('Demo', 'Aragorn'));
+    const taken = await submitForm(bob, 'Aragorn', botAs('Walker', 'Aragorn'));
     assert.match(taken.url, /\/submissions\/\d+$/, `bob takes the name nobody claimed: ${taken.error}`);
 
     // Ana's claim whose submission failed self-play holds the name 24 h after her latest submission, then it is free.
-    const first = await submitForm(ana, 'Legolas', botAs('Demo', 'Legolas'));
+    const first = await submitForm(ana, 'Legolas', botAs('Walker', 'Legolas'));
     const firstId = Number(/\/submissions\/(\d+)$/.exec(first.url)?.[1]);
     assert.ok(firstId > 0, first.url);
     await rejectedHoursAgo(firstId, 23);
-    const early = await submitForm(bob, 'Legolas', botAs('Demo', 'Legolas'));
+    const early = await submitForm(bob, 'Legolas', botAs('Walker', 'Legolas'));
     assert.match(early.url, /\/submit$/);
     assert.match(early.error ?? '', /taken by another user, held until .* UTC unless a bot under it passes self-play/);
     await rejectedHoursAgo(firstId, 25);
-    const late = await submitForm(bob, 'Legolas', botAs('Demo', 'Legolas'));
+    const late = await submitForm(bob, 'Legolas', botAs('Walker', 'Legolas'));
     assert.match(late.url, /\/submissions\/\d+$/, `after the hold bob takes it: ${late.error}`);
     assert.match((await bob.locator('#submission-player').textContent()) ?? '', /Legolas/);
-    const back = await submitForm(ana, 'Legolas', botAs('Demo', 'Legolas'));
+    const back = await submitForm(ana, 'Legolas', botAs('Walker', 'Legolas'));
     assert.match(back.error ?? '', /taken by another user/);
 
     // A claim whose submission passed self-play holds the name for good.
-    const held = await submitForm(ana, 'Gimli', botAs('Demo', 'Gimli'));
+    const held = await submitForm(ana, 'Gimli', botAs('Walker', 'Gimli'));
     const heldId = Number(/\/submissions\/(\d+)$/.exec(held.url)?.[1]);
     await rejectedHoursAgo(heldId, 24 * 30);
     const row = await site.judge.db.submission.findUniqueOrThrow({ where: { id: heldId } });
     await site.judge.db.playerName.update({ where: { id: row.playerId }, data: { heldAt: new Date(Date.now() - 24 * 29 * HOUR) } });
-    const refused = await submitForm(bob, 'Gimli', botAs('Demo', 'Gimli'));
+    const refused = await submitForm(bob, 'Gimli', botAs('Walker', 'Gimli'));
     assert.match(refused.error ?? '', /taken by another user: choose another name/);
     assert.deepEqual([...ana.errors, ...bob.errors], []);
   } finally {
@@ -199,7 +199,7 @@ test('Swagger UI: "Try it out" on POST /api/submissions sends a file and its gam
     if ((await bodyType.count()) > 0) await bodyType.first().selectOption('multipart/form-data');
     // Swagger UI fills the form from the schema's sample (an enum's first value): choose the game as a user would.
     await op.locator('tr[data-property-name="game"] select').selectOption('moria');
-    await op.locator('input[type="file"]').setInputFiles({ name: 'Boromir.ts', mimeType: 'text/plain', buffer: Buffer.from(botAs('Demo', 'Boromir')) });
+    await op.locator('input[type="file"]').setInputFiles({ name: 'Boromir.ts', mimeType: 'text/plain', buffer: Buffer.from(botAs('Walker', 'Boromir')) });
     await op.getByRole('button', { name: 'Execute' }).click();
     const status = op.locator('.live-responses-table .response .response-col_status').first();
     await status.waitFor();
@@ -207,7 +207,7 @@ test('Swagger UI: "Try it out" on POST /api/submissions sends a file and its gam
     assert.match((await op.locator('.live-responses-table').textContent()) ?? '', /location: \/api\/submissions\/\d+/i);
     const sub = await site.judge.db.submission.findFirstOrThrow({ where: { player: { nameLower: 'boromir' } } });
     assert.equal(sub.game, 'moria');
-    assert.equal(sub.source, botAs('Demo', 'Boromir'), 'the file as chosen');
+    assert.equal(sub.source, botAs('Walker', 'Boromir'), 'the file as chosen');
   } finally {
     await page.context().close();
   }

@@ -4,7 +4,7 @@
 // its rating chart; the same pages on a phone and their weight. The whole
 // judge runs: Postgres, Redis, the recorder and a real match runner.
 //
-// The gate plays Null (not Dummy) with short matches, so that a copy of Demo
+// The gate plays Null (not Dummy) with short matches, so that Walker (a test player)
 // surely qualifies (as in submit-pages.test.ts); the rules are the same.
 // The tests run in order and share one logged-in browser context.
 
@@ -41,8 +41,8 @@ after(async () => {
   await site?.close();
 });
 
-/** A copy of src/games/moria/bots/Demo.ts under another PLAYER_NAME, as a user would upload it. */
-const demoAs = (name: string, edit?: (s: string) => string) => ({ name: `${name}.ts`, mimeType: 'text/plain', buffer: Buffer.from(botAs('Demo', name, edit)) });
+/** Walker (test/fixtures/bots/moria, no copy of a shipped player) under another PLAYER_NAME, as a user would upload it. */
+const walkerAs = (name: string, edit?: (s: string) => string) => ({ name: `${name}.ts`, mimeType: 'text/plain', buffer: Buffer.from(botAs('Walker', name, edit)) });
 
 const viewer = (p: Page) => p.locator('[data-viewer]');
 
@@ -101,7 +101,7 @@ test('submit: a file without PLAYER_NAME and a file that does not parse are erro
   await page.goto('/submit');
   const cases = [
     { file: { name: 'NoName.ts', mimeType: 'text/plain', buffer: Buffer.from("export const GAME = 'moria';\nexport default class extends Player { play() {} }\n") }, message: /no player name in the file/ },
-    { file: demoAs('Oops', (s) => s + '\nconst x = ;\n'), message: /compile error: Oops\.ts:\d+:\d+/ },
+    { file: walkerAs('Oops', (s) => s + '\nconst x = ;\n'), message: /compile error: Oops\.ts:\d+:\d+/ },
   ];
   for (const c of cases) {
     await page.getByLabel('Game').selectOption('moria');
@@ -123,13 +123,13 @@ test('submit: a file without PLAYER_NAME and a file that does not parse are erro
   assert.deepEqual(page.errors, []);
 });
 
-test('submit a Demo copy: the submission page follows the gate live, pending to done without reloading, to "qualified"', { timeout: 240_000 }, async () => {
+test('submit a player: the submission page follows the gate live, pending to done without reloading, to "qualified"', { timeout: 240_000 }, async () => {
   // Hold the match runner until the page is open, so the page surely sees every step change.
   await site.judge.queues.matches.pause();
   try {
     await page.goto('/submit');
     await page.getByLabel('Game').selectOption('moria');
-    await page.getByLabel('Bot file').setInputFiles(demoAs(BOT));
+    await page.getByLabel('Bot file').setInputFiles(walkerAs(BOT));
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL(/\/submissions\/\d+$/);
     submissionId = Number(/\/submissions\/(\d+)$/.exec(page.url())![1]);

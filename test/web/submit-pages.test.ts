@@ -242,8 +242,8 @@ test('my submissions: versions per name newest first, statuses, locked names, li
   for (const r of [res, moria, page1, page2, none]) assert.ok(r.body.length < 300 * 1024);
 });
 
-test('with the judge: a Null copy is rejected and a Demo copy qualifies, followed on the page and its timeline', { timeout: 240_000 }, async () => {
-  // Null as the gate opponent so that Demo surely wins (production uses Dummy; see test/judge/cli-submit.test.ts).
+test('with the judge: a Null copy is rejected and a test player (Walker) qualifies, followed on the page and its timeline', { timeout: 240_000 }, async () => {
+  // Null as the gate opponent so that Walker surely wins (production uses Dummy; see test/judge/cli-submit.test.ts).
   const judge = await startTestJudge({ gate: { opponent: 'Null', config: TEST_GATE_CONFIG }, concurrency: 2 });
   try {
     const reg = await judge.app.inject({ method: 'POST', url: '/signup', payload: 'username=frank&password=correct+horse', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
@@ -254,7 +254,7 @@ test('with the judge: a Null copy is rejected and a Demo copy qualifies, followe
       assert.equal(res.statusCode, 303, res.body.slice(0, 500));
       return Number((res.headers.location as string).split('/').pop());
     };
-    const good = await send('Champ', 'Demo');
+    const good = await send('Champ', 'Walker');
     const bad = await send('Idle', 'Null');
     const timeline = (id: number) => judge.app.inject({ url: `/submissions/${id}/timeline`, headers: { cookie } }).then((r) => r.body);
     const final = (id: number) => waitFor(`the verdict of ${id} on its timeline`, async () => ((await timeline(id)).includes('data-final="true"') ? timeline(id) : null), 200_000, 300);

@@ -25,7 +25,7 @@ test('on PGlite: register, submit, leaderboard, matches list and detail', async 
   await db.playerName.update({ where: { id: sub.playerId }, data: { locked: true, qualifiedSubmissionId: id } });
   await db.rating.create({ data: { playerId: sub.playerId, game: 'moria', mu: 27, sigma: 3, ordinal: 18, matchesPlayed: 2 } });
   const board = (await app.inject({ url: '/api/games/moria/leaderboard' })).json();
-  assert.deepEqual(board.players, [{ rank: 1, player: 'Gimli', owner: 'ana', rating: 18, mu: 27, sigma: 3, matchesPlayed: 2 }]);
+  assert.deepEqual(board.players, [{ rank: 1, player: 'Gimli', owner: 'ana', rating: 18, mu: 27, sigma: 3, matchesPlayed: 2, provisional: false }]);
   const m = await insertMatch(db, {
     seats: [
       { name: 'Gimli', playerId: sub.playerId, submissionId: id, score: 3, rank: 1 },

@@ -46,7 +46,7 @@ test('leaderboard: qualified players only, by ordinal (then mu), with rank, owne
     body.players.map((r: { rank: number; player: string }) => `${r.rank}.${r.player}`),
     ['1.Top', '2.TieB', '3.TieA', '4.Mid', '5.Low'],
   );
-  assert.deepEqual(body.players[0], { rank: 1, player: 'Top', owner: 'bob', rating: 24, mu: 30, sigma: 2, matchesPlayed: 40 });
+  assert.deepEqual(body.players[0], { rank: 1, player: 'Top', owner: 'bob', rating: 24, mu: 30, sigma: 2, matchesPlayed: 40, provisional: false });
   const page2 = await app.inject({ url: '/api/games/moria/leaderboard?limit=2&offset=2' });
   assert.deepEqual(
     page2.json().players.map((r: { rank: number; player: string }) => `${r.rank}.${r.player}`),

@@ -191,8 +191,9 @@ export function boot(api: BotApiModule): BotHandle {
   let cppLoaded = false;
   let matchSeed = 0;
 
-  function appendLog(text: string): void {
-    if (logTruncated) return;
+  /** False once the log is full (then nothing more is kept). */
+  function appendLog(text: string): boolean {
+    if (logTruncated) return false;
     const room = logCap - logUsed;
     if (text.length > room) {
       text = text.slice(0, room) + '\n' + logTruncatedLine() + '\n';
@@ -200,6 +201,7 @@ export function boot(api: BotApiModule): BotHandle {
     }
     logUsed += text.length;
     log += text;
+    return !logTruncated;
   }
 
   function show(value: unknown): string {

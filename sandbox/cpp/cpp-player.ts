@@ -15,7 +15,7 @@
 import type { BotRuntime } from '../bot-runtime.ts';
 import type { BotView } from '../../src/game-kit/types.ts';
 import { readMemoryImport, WASM_PAGE } from './wasm-module.ts';
-import { WasiExit, wasiImports } from './wasi.ts';
+import { decodeUtf8, WasiExit, wasiImports } from './wasi.ts';
 
 /** A failure the bot is frozen for; `message` is what its author reads. */
 export class CppStop {
@@ -24,8 +24,8 @@ export class CppStop {
 
 export interface CppHooks {
   rt: BotRuntime;
-  /** Text for the bot's log (cout and cerr). */
-  log(text: string): void;
+  /** Text for the bot's log (cout and cerr): false once the log is full (what comes after is dropped). */
+  log(text: string): boolean;
   status(pl: number): number;
   seed: number;
 }
@@ -102,6 +102,12 @@ export function createCppPlayer(Wasm: WasmApi, bytes: Uint8Array, memoryMb: numb
     out_of_memory(bytes) {
       throw new CppStop(`out of memory: an allocation of ${bytes >>> 0} bytes failed (memory limit ${memoryMb} MiB)`);
     },
+    // cout, cerr and clog's text, buffered in the module (arbiter-exports.hh): once per play(), or when 64 KiB fill.
+    log(ptr, n) {
+      if (!hooks.log('')) return 0;
+      if (!(n > 0) || !inside(ptr, n)) return 1;
+      return hooks.log(decodeUtf8(new Uint8Array(buffer(), ptr, n))) ? 1 : 0;
+    },
     player_name(pl, buf, cap) {
       const name = rt.playerName(pl | 0);
       const n = Math.min(name.length, cap);
@@ -115,6 +121,7 @@ export function createCppPlayer(Wasm: WasmApi, bytes: Uint8Array, memoryMb: numb
     {
       memory: buffer,
       write: (fd, text) => {
+        drainLog(); // what cout and cerr wrote before this stdio write comes first
         hooks.log(text);
         if (fd === 2) {
           // The last line on stderr says why an assert aborted.
@@ -127,6 +134,14 @@ export function createCppPlayer(Wasm: WasmApi, bytes: Uint8Array, memoryMb: numb
     },
     wasiNames,
   );
+  let drain: (() => void) | null = null;
+  const drainLog = () => {
+    try {
+      drain?.();
+    } catch {
+      // after a trap (a stack overflow) the module may not run even this: its last text is lost
+    }
+  };
   let instance: { exports: Record<string, unknown> };
   try {
     instance = new Wasm.Instance(module, { env: { memory }, arbiter, wasi_snapshot_preview1: wasi });
@@ -145,12 +160,15 @@ export function createCppPlayer(Wasm: WasmApi, bytes: Uint8Array, memoryMb: numb
   const viewAlloc = fn('arbiter_view_alloc');
   const create = fn('arbiter_create');
   const play = fn('arbiter_play');
+  // Modules compiled before the log buffer have none: their writes cross one by one.
+  if (typeof ex['arbiter_log_drain'] === 'function') drain = ex['arbiter_log_drain'] as () => void;
 
   /** Runs a call into the module; what goes wrong comes out as a CppStop with a readable reason. */
   const guarded = <T>(call: () => T): T => {
     try {
       return call();
     } catch (e) {
+      drainLog(); // what the module wrote before it stopped
       if (e instanceof CppStop) throw e;
       if (e instanceof WasiExit) throw new CppStop(`the program called exit(${e.code})`);
       const message = e instanceof Error ? e.message : String(e);

@@ -7,25 +7,17 @@
 #include "Structs.hh"
 #include "arbiter.hh"
 
+// Every command goes to the judge, a second one for a unit too (it counts
+// toward the limit, as in the original); this API does not warn about it, as
+// the original does not (its warning is commented out).
 class Action {
-  set<int> u_;
-
-  void once_ (int id, const char* what) {
-    if (u_.find(id) != u_.end()) {
-      cerr << "warning: " << what << ": command already requested for unit " << id << endl;
-      return;
-    }
-    u_.insert(id);
-  }
-
 protected:
-  void reset_action_ () { u_.clear(); }
+  void reset_action_ () { }
 
 public:
   void move (int id, Dir dir) {
     int32_t items[3] = {0, id, int32_t(dir)};
     arbiter_order(items, 3, -1);
-    once_(id, "move");
   }
 
   void spell (int id, const vector<int>& sol) {
@@ -35,7 +27,6 @@ public:
     items[1] = id;
     for (int k = 0; k < n; ++k) items[2 + k] = sol[k];
     arbiter_order(items.data(), 2 + n, 2);
-    once_(id, "spell");
   }
 };
 

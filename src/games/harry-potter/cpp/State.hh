@@ -46,10 +46,8 @@ public:
   Cell cell (Pos p) const { return cell(p.i, p.j); }
 
   Unit unit (int id) const {
-    if (id < 0 or id >= n_()) {
-      cerr << "warning: unit requested for identifier " << id << endl;
-      return Unit();
-    }
+    // Silent, as in the original (its warning is commented out): players call unit(-1) freely.
+    if (id < 0 or id >= n_()) return Unit();
     return Unit(UnitType(arbiter_view::units_type(id)), id, arbiter_view::units_player(id), Pos(arbiter_view::units_i(id), arbiter_view::units_j(id)),
                 arbiter_view::units_rounds_pending(id), arbiter_view::units_next_player(id));
   }

@@ -73,8 +73,6 @@ class Board {
   mutable vector<Goku> gokus_;
   mutable vector<Magic_Bean> beans_;
   mutable vector<Kinton_Cloud> kintons_;
-  mutable Cell outside_;
-  mutable Goku nobody_;
 
   void build_ () const {
     if (built_) return;
@@ -140,8 +138,10 @@ public:
   Pos dest (const Pos& p, Dir d) const { return p + d; }
 
   /** The name a player declared (PLAYER_NAME). */
+  // As in the original, asking for a player that does not exist, or a cell
+  // outside the board, fails its check(): the player aborts (is frozen).
   string name (int id) const {
-    if (not player_ok(id)) return "";
+    check(player_ok(id));
     char buf[64];
     int n = arbiter_player_name(id, buf, sizeof buf);
     return string(buf, buf + n);
@@ -150,14 +150,13 @@ public:
   int strength (int id) const { return goku(id).strength; }
   int score (int id) const { return balls(id) * (max_strength() + 1) + strength(id); }
   /** The fraction of its CPU budget a player has used, -1 once frozen. */
-  double status (int id) const { return player_ok(id) ? arbiter_status(id) : -1; }
+  double status (int id) const {
+    check(player_ok(id));
+    return arbiter_status(id);
+  }
 
   const Cell& cell (int i, int j) const {
-    if (not pos_ok(i, j)) {
-      cerr << "warning: cell(" << i << ", " << j << ") is outside the board: answered as a Rock" << endl;
-      outside_ = Cell{Pos(i, j), Rock, -1};
-      return outside_;
-    }
+    check(pos_ok(i, j));
     build_();
     int k = i * cols() + j;
     if (stamp_[k] != epoch_) {
@@ -169,11 +168,7 @@ public:
   const Cell& cell (const Pos& p) const { return cell(p.i, p.j); }
 
   const Goku& goku (int id) const {
-    if (not player_ok(id)) {
-      cerr << "warning: goku(" << id << "): not a player id" << endl;
-      nobody_ = Goku{-1, Pos(-1, -1), Normal, 0, 0, 0, false, 0};
-      return nobody_;
-    }
+    check(player_ok(id));
     build_();
     return gokus_[id];
   }

@@ -22,13 +22,14 @@ public:
   void command (Movement m) {
     int32_t items[2] = {m.id, int32_t(m.dir)};
     arbiter_order(items, 2, -1);
+    // The original's checks, in its order: a second command for a unit first, then the direction.
+    if (u_.find(m.id) != u_.end()) {
+      cerr << "warning: action already requested for unit " << m.id << endl;
+      return;
+    }
     int num = int(m.dir);
     if (num < 0 or num > 8) {
       cerr << "warning: wrong direction " << num << endl;
-      return;
-    }
-    if (u_.find(m.id) != u_.end()) {
-      cerr << "warning: action already requested for unit " << m.id << endl;
       return;
     }
     u_.insert(m.id);

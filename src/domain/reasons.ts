@@ -55,15 +55,31 @@ export function storedReason(detail: unknown): Reason | null {
   return { code, params } as Reason;
 }
 
+/**
+ * A compile error with its line: esbuild's one line gets " (line N)"; clang's
+ * diagnostics (several lines: the error, the source line, the caret) are kept
+ * as clang printed them, their first line already saying file:line:column,
+ * so the line goes on a line of its own only when the text does not show it.
+ */
+export function compileErrorText(message: string, line: number | null): string {
+  if (line === null || /\bline \d+/.test(message)) return message;
+  if (!message.includes('\n')) return `${message} (line ${line})`;
+  return message.includes(`:${line}:`) ? message : `${message.trimEnd()}\n(line ${line})`;
+}
+
+/** A compile error's text split for a page: the first line (what went wrong, where) and the whole of it as the compiler printed it, without the "compile error: " prefix. */
+export function compileErrorLines(message: string): { first: string; text: string; multiline: boolean } {
+  const text = message.replace(/^compile error: /, '').replace(/\s+$/, '');
+  return { first: text.split('\n', 1)[0]!, text, multiline: text.includes('\n') };
+}
+
 const plural = (n: number, word: string) => `${n} ${n === 1 ? word : word.replace(/y$/, 'ie') + 's'}`;
 
 /** The English sentence: the API's `reason`, `arbiter submit`'s verdict, the English pages. */
 export function englishReason(r: Reason): string {
   switch (r.code) {
-    case 'compile-error': {
-      const { message, line } = r.params;
-      return `${message}${line !== null && !/\bline \d+/.test(message) ? ` (line ${line})` : ''}`;
-    }
+    case 'compile-error':
+      return compileErrorText(r.params.message, r.params.line);
     case 'game-mismatch':
       return `compile error: the file declares GAME = "${r.params.declared}" but was submitted for ${r.params.game}`;
     case 'name-mismatch':

@@ -367,6 +367,7 @@ export const ca: Messages = {
   'gate.title': (opponent: string) => `La prova del ${opponent}`,
   'gate.verdict': 'Veredicte',
   'gate.line': (line: number) => `Línia ${line} del fitxer`,
+  'gate.compileError': (line: number | null) => (line !== null ? `Error de compilació (línia ${line}), tal com l’ha escrit el compilador:` : 'Error de compilació, tal com l’ha escrit el compilador:'),
   'reason.compile-error': (p: ReasonParams['compile-error']) => `Error de compilació: ${p.message.replace(/^compile error: /, '')}${p.line !== null ? ` (línia ${p.line})` : ''}`,
   'reason.game-mismatch': (p: ReasonParams['game-mismatch']) => `Error de compilació: el fitxer declara GAME = "${p.declared}", però s’ha enviat per a ${p.game}`,
   'reason.name-mismatch': (p: ReasonParams['name-mismatch']) => `Error de compilació: el fitxer declara PLAYER_NAME = "${p.declared}", però s’ha enviat com a "${p.name}"`,

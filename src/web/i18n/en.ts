@@ -381,6 +381,7 @@ export const en = {
   'gate.title': (opponent: string) => `The ${opponent} gate`,
   'gate.verdict': 'Verdict',
   'gate.line': (line: number) => `Line ${line} of the file`,
+  'gate.compileError': (line: number | null) => (line !== null ? `compile error (line ${line}), as the compiler printed it:` : 'compile error, as the compiler printed it:'),
   // Why the gate rejected a submission (src/domain/reasons.ts): one entry per code, its parameters as stored. English is the domain's own sentence.
   'reason.compile-error': (p: ReasonParams['compile-error']) => englishReason({ code: 'compile-error', params: p }),
   'reason.game-mismatch': (p: ReasonParams['game-mismatch']) => englishReason({ code: 'game-mismatch', params: p }),

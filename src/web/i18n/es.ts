@@ -367,6 +367,7 @@ export const es: Messages = {
   'gate.title': (opponent: string) => `La prueba del ${opponent}`,
   'gate.verdict': 'Veredicto',
   'gate.line': (line: number) => `Línea ${line} del fichero`,
+  'gate.compileError': (line: number | null) => (line !== null ? `Error de compilación (línea ${line}), tal como lo ha escrito el compilador:` : 'Error de compilación, tal como lo ha escrito el compilador:'),
   'reason.compile-error': (p: ReasonParams['compile-error']) => `Error de compilación: ${p.message.replace(/^compile error: /, '')}${p.line !== null ? ` (línea ${p.line})` : ''}`,
   'reason.game-mismatch': (p: ReasonParams['game-mismatch']) => `Error de compilación: el fichero declara GAME = "${p.declared}", pero se ha enviado para ${p.game}`,
   'reason.name-mismatch': (p: ReasonParams['name-mismatch']) => `Error de compilación: el fichero declara PLAYER_NAME = "${p.declared}", pero se ha enviado como "${p.name}"`,

@@ -22,10 +22,24 @@ import { idParams } from '../../server/schemas.ts';
 import { t, th, word, type MessageKey } from '../i18n/index.ts';
 import { escapeHtml } from '../html.ts';
 import { localizeReason } from '../i18n/reasons.ts';
+import { compileErrorLines, storedReason } from '../../domain/reasons.ts';
 import { formatForPeople } from '../../domain/course-time.ts';
 
-/** A reason cut for the list of versions (the submission's page has it whole). */
-const shorten = (text: string) => (text.length > 160 ? text.slice(0, 159) + '…' : text);
+/** A reason cut for the list of versions (the submission's page has it whole): its first line (a compiler's diagnostics have several), 160 characters at most. */
+const shorten = (text: string) => {
+  const nl = text.indexOf('\n');
+  const first = nl < 0 ? text : text.slice(0, nl).trimEnd() + ' …';
+  return first.length > 160 ? first.slice(0, 159) + '…' : first;
+};
+
+/** A compile error as the compiler printed it when it is several lines (clang's error, source line, caret), else null (esbuild's one line, and every other reason, read as a sentence). */
+function compilerText(reason: string | null, detail: unknown): string | null {
+  const stored = storedReason(detail);
+  const message = stored ? (stored.code === 'compile-error' ? stored.params.message : null) : reason?.startsWith('compile error: ') ? reason : null;
+  if (message === null) return null;
+  const { text, multiline } = compileErrorLines(message);
+  return multiline ? text : null;
+}
 
 /** A time as people read it (the course's time zone, UTC beside it), with the machine-readable value. */
 export function formatTime(d: Date): Html {
@@ -127,7 +141,14 @@ async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
   if (status === 'qualified') {
     verdict = html`<p>${th('gate.qualified_html', GATE_OPPONENT, GATE_DUMMY_MATCHES, escapeHtml(s.player.name))}</p>`;
   } else if (status === 'rejected') {
-    verdict = html`<p><strong>${t('gate.rejected')}</strong> <span id="verdict-reason">${localizeReason(s.reason, s.reasonDetail, s.reasonLine) ?? t('gate.noReason')}</span></p>
+    const compiler = compilerText(s.reason, s.reasonDetail);
+    // clang's diagnostics keep their lines and carets in a <pre>; every other reason is a sentence in the page's language.
+    const why =
+      compiler !== null
+        ? html`<p><strong>${t('gate.rejected')}</strong> <span id="verdict-reason">${t('gate.compileError', s.reasonLine)}</span></p>
+<pre class="compiler-output" id="verdict-compiler"><code>${compiler}</code></pre>`
+        : html`<p><strong>${t('gate.rejected')}</strong> <span id="verdict-reason">${localizeReason(s.reason, s.reasonDetail, s.reasonLine) ?? t('gate.noReason')}</span></p>`;
+    verdict = html`${why}
 ${s.reasonLine !== null ? await sourceExcerpt(db, s.id, s.reasonLine) : ''}`;
   } else {
     verdict = html`<p>${t('gate.judging')}<strong>${word(status)}</strong>. ${status === 'queued' ? t('gate.waitingWorker') : t('gate.follows')}</p>`;

@@ -98,17 +98,19 @@ interface SubmissionView {
 /** Tries of an upload that did not get an answer (a dropped connection, a timeout, a 5xx); its Idempotency-Key makes a retry return the same submission. */
 const UPLOAD_TRIES = 3;
 const UPLOAD_TIMEOUT_MS = 60_000;
+/** A C++ upload is compiled before the server answers (seconds, a minute on a loaded judge, tried again if the compiler fails). */
+const CPP_UPLOAD_TIMEOUT_MS = 300_000;
 
 class NoAnswer extends CliError {}
 
-async function api<T>(cfg: ClientConfig, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+async function api<T>(cfg: ClientConfig, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}, timeoutMs = UPLOAD_TIMEOUT_MS): Promise<T> {
   let res: Response;
   try {
     res = await fetch(cfg.url + path, {
       method,
       headers: { authorization: `Bearer ${cfg.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...extraHeaders },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      ...(method === 'POST' ? { signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS) } : {}),
+      ...(method === 'POST' ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
     });
   } catch (e) {
     throw new NoAnswer(`cannot reach ${cfg.url}: ${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}`, 1);
@@ -262,11 +264,11 @@ async function submit(args: string[]): Promise<number> {
   let created: { id: number; status: string; player: string; version: number; game: string } | undefined;
   for (let attempt = 1; !created; attempt++) {
     try {
-      created = await api(cfg, 'POST', '/api/submissions', { game, source, filename: basename(file) }, { 'idempotency-key': idempotencyKey });
+      created = await api(cfg, 'POST', '/api/submissions', { game, source, filename: basename(file) }, { 'idempotency-key': idempotencyKey }, isCppFilename(file) ? CPP_UPLOAD_TIMEOUT_MS : UPLOAD_TIMEOUT_MS);
     } catch (e) {
-      // A file that does not parse is refused at upload: the same verdict the gate's compile step would give.
+      // A file that does not compile is refused at upload: the same verdict the gate's compile step would give, the compiler's lines as it printed them.
       if (e instanceof CliError && e.apiCode === 'compile-error') {
-        console.log(`REJECTED: ${e.message.replace(/ \(HTTP 400\)$/, '')}`);
+        console.log(`REJECTED: ${e.message.replace(/ \(HTTP \d+\)$/, '')}`);
         return 1;
       }
       if (!(e instanceof NoAnswer) || attempt >= UPLOAD_TRIES) throw e;

@@ -2,7 +2,8 @@
 // form and the CLI through the API), the player-name claim, the new version,
 // and the start of the gate.
 
-import { BotCompileError, CompileInfraError, compileBot, readBotHeader } from '../../sandbox/compile.ts';
+import { BotCompileError, CompileInfraError, compileBot, PlayCompileRefusal, readBotHeader } from '../../sandbox/compile.ts';
+import { compileErrorText } from './reasons.ts';
 import { refuseShippedCopy } from './builtin-copies.ts';
 import { BOT_FILE_KINDS, BOT_FILE_RE, botLanguage, defaultBotFilename, gameRequiredInFile, nameHint } from '../judge/languages.ts';
 import type { Config } from '../config.ts';
@@ -31,7 +32,11 @@ export interface SubmissionDeps {
   startGate: StartGate | null;
 }
 
-/** A file esbuild cannot parse, refused at upload (code compile-error), with its line and column when known. */
+/**
+ * A file that does not compile, refused at upload (400, code compile-error),
+ * with its line and column when known. The message is the compiler's text as
+ * it printed it (clang's lines and carets kept).
+ */
 export class SubmissionCompileError extends DomainError {
   constructor(
     message: string,
@@ -90,7 +95,8 @@ export function parseIdempotencyKey(value: string | string[] | undefined): strin
  * which check failed (no-game, unknown-game, empty, not-text, too-large,
  * no-name, no-game-in-file, game-mismatch, bad-filename, name-<problem>,
  * compile-error). `syntaxCheck` also refuses, before anything is stored, a
- * file esbuild cannot parse (the gate's compile step would reject it anyway).
+ * file that does not compile (esbuild's parse, or the judge's C++ compile):
+ * the gate's compile step would reject it anyway.
  */
 export async function createSubmission(deps: SubmissionDeps, upload: NewSubmission, log: Logger, options: { syntaxCheck?: boolean } = {}) {
   const { db, config } = deps;
@@ -152,26 +158,26 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   let filename = upload.filename ? upload.filename.split(/[\\/]/).pop()! : defaultBotFilename(header.name, language);
   if (!BOT_FILE_RE.test(filename)) throw invalid(`"${filename}": the bot must be a ${BOT_FILE_KINDS} file`, 'bad-filename');
   filename = filename.slice(0, 100);
-  // A C++ compile takes seconds: the gate's compile step reports its errors.
-  if (options.syntaxCheck && language !== 'cpp') {
-    // esbuild parses in milliseconds; the message and line are the ones the gate's compile step gives.
+  // A renamed or reshuffled shipped player (Demo, Dummy, the C++ kit's AIDemo.cc...) is no entry: refused before any name is claimed (and before a compile).
+  refuseShippedCopy(game, filename, upload.source);
+
+  // The file compiles before any name is claimed, in both languages: esbuild
+  // parses in milliseconds; C++ is the judge's own compile (seconds), cached
+  // by content, so the gate's compile step finds it done.
+  if (options.syntaxCheck) {
     try {
-      await compileBot(upload.source, filename);
+      await compileBot(upload.source, filename, game.id);
     } catch (err) {
-      if (err instanceof CompileInfraError) {
+      if (err instanceof CompileInfraError || err instanceof PlayCompileRefusal) {
         // The judge could not compile it, not the file's fault: the upload is taken and the gate compiles it again.
-        log.warn({ err: err.message }, 'syntax check skipped: the compiler failed; the gate will compile the file');
+        log.warn({ err: err.message }, 'compile at upload skipped: the compiler failed; the gate will compile the file');
       } else {
         if (!(err instanceof BotCompileError)) throw err;
-        // Worded as the gate words it (src/domain/gate.ts gateOnCheck).
-        const where = err.line !== undefined && !/\bline \d+/.test(err.message) ? ` (line ${err.line})` : '';
-        throw new SubmissionCompileError(`compile error: ${err.message}${where}`, err.line, err.column);
+        // Worded as the gate words it (src/domain/gate.ts gateOnCheck, englishReason).
+        throw new SubmissionCompileError(compileErrorText(`compile error: ${err.message}`, err.line ?? null), err.line, err.column);
       }
     }
   }
-
-  // A renamed or reshuffled shipped player (Demo, Dummy, the C++ kit's AIDemo.cc...) is no entry: refused before any name is claimed.
-  refuseShippedCopy(game, filename, upload.source);
 
   const checkName = async (tx: Tx): Promise<NameClaim> => {
     try {

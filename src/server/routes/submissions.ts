@@ -101,7 +101,8 @@ export default async function submissionRoutes(app: FastifyInstance) {
         summary: 'Submit a bot: multipart (file, optional game) or JSON {source, game?}. Answers 202 at once; the gate runs after.',
         description:
           'The file is checked at once as the website\'s form checks it: size, text, PLAYER_NAME and GAME, the name rules, and its syntax ' +
-          '(a file that does not parse is a 400 with code compile-error, its line and column, and nothing is stored or claimed). ' +
+          '(a file that does not compile is a 400 with code compile-error, its line and column, and nothing is stored or claimed; ' +
+          'a C++ file is compiled by the judge before the answer, and the message is clang\'s diagnostics as it printed them, lines and carets kept). ' +
           'Without "game", the file\'s `export const GAME` names it. The answer is 202 with a Location header to the submission; ' +
           'follow the gate there or on its events stream. An Idempotency-Key header makes a retried upload return the first one.',
         body: { content: { 'multipart/form-data': { schema: submissionMultipartSchema(gameIds) }, 'application/json': { schema: submissionJsonSchema(gameIds) } } },

@@ -1,15 +1,17 @@
 // Submit a bot: pick the game, choose (or drop) the file, submit. A plain
 // multipart form that works without JavaScript (src/web/client/submit.ts only
 // adds dropping a file onto the zone). The checks are the API's own
-// (createSubmission in src/domain/submissions.ts), plus esbuild's
-// syntax check, so a file that cannot parse is refused here with its line
-// instead of being stored to fail the gate's compile step.
+// (createSubmission in src/domain/submissions.ts), plus the compile (esbuild's
+// parse, the judge's C++ compile), so a file that does not compile is refused
+// here with its line, clang's diagnostics as printed, instead of being stored
+// to fail the gate's compile step.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadGames } from '../../game-kit/registry.ts';
 import { readBotHeader } from '../../../sandbox/compile.ts';
 import { asRefusal, badRequest, multipartRefusal, tooLarge } from '../../server/errors.ts';
-import { createSubmission, decodeUtf8 } from '../../domain/submissions.ts';
+import { createSubmission, decodeUtf8, SubmissionCompileError } from '../../domain/submissions.ts';
+import { compileErrorLines } from '../../domain/reasons.ts';
 import { when } from './matches.ts';
 import { submitRateLimit } from '../../server/rate-limits.ts';
 import { html } from '../html.ts';
@@ -30,7 +32,7 @@ export default async function submitPages(app: FastifyInstance) {
   const { config, db } = app.deps;
   const max = config.submissionMaxBytes;
 
-  async function sendForm(request: FastifyRequest, reply: FastifyReply, values: { game: string; filename?: string }, errors: FieldErrors = {}, status = 200) {
+  async function sendForm(request: FastifyRequest, reply: FastifyReply, values: { game: string; filename?: string; compiler?: { text: string; line: number | null } }, errors: FieldErrors = {}, status = 200) {
     const games = await loadGames();
     const options = [...games.values()].map((g) => ({ value: g.id, label: g.title }));
     const game = games.has(values.game) ? values.game : '';
@@ -61,6 +63,7 @@ ${errorSummary(errors, labels())}
     })}
     <p class="dropzone-status" id="dropzone-status" aria-live="polite"></p>
   </div>
+  ${values.compiler ? html`<figure id="compile-output"><figcaption>${t('gate.compileError', values.compiler.line)}</figcaption><pre class="compiler-output"><code>${values.compiler.text}</code></pre></figure>` : ''}
   <p><button type="submit" id="submit-button">${t('submit.button')}</button></p>
 </form>
 <p class="hint">${th('submit.terminal_html', escapeHtml(game || 'moria'))}</p>`;
@@ -119,6 +122,14 @@ ${errorSummary(errors, labels())}
     } catch (err) {
       const refused = asRefusal(err);
       if (!refused) throw err;
+      // clang's diagnostics (several lines, a caret under the column): the first line as the field's error, the whole under the field as printed.
+      if (err instanceof SubmissionCompileError) {
+        const { text, multiline } = compileErrorLines(err.message);
+        if (multiline) {
+          errors.file = err.message.split('\n', 1)[0]!;
+          return sendForm(request, reply, { game, filename, compiler: { text, line: err.line ?? null } }, errors, refused.statusCode);
+        }
+      }
       errors[refused.code && GAME_ERRORS.has(refused.code) ? 'game' : 'file'] = localizeRefusal(refused);
       return sendForm(request, reply, { game, filename }, errors, refused.statusCode);
     }

@@ -3,10 +3,12 @@
 // cache), the C++ Demo's own CPU per match against the JavaScript Demo's
 // (each alone among three JavaScript Nulls, sandboxed), and the host's cost
 // of one play() call of a C++ Null against a JavaScript Null (the game's real
-// view). Each figure is printed with its goal. `npm run bench cpp moria` runs
-// one game's match figures.
+// view), and the cost of a line written to cerr, in Arbiter and natively
+// (g++ -O2). Each figure is printed with its goal. `npm run bench cpp moria`
+// runs one game's match figures, `npm run bench cpp log` the cerr figure only.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadGames } from '../src/game-kit/registry.ts';
@@ -20,7 +22,7 @@ import { callOverheads } from './call-overhead.ts';
 import { compileCpp, findSystemClang, resetCppCompileSettings, stopCompileServer } from '../sandbox/cpp/toolchain.ts';
 
 const SEED = 30;
-const GOALS = { compileMs: 5000, demoRatio: 1, callOverheadRatio: 1 };
+const GOALS = { compileMs: 5000, demoRatio: 1, callOverheadRatio: 1, logRatio: 2 };
 
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -62,10 +64,83 @@ async function demoCpu(game: AnyGame, demo: { source: string; filename: string }
   return median(cpus);
 }
 
+const LOG_ROUNDS = 200;
+const LOG_LINES = 500; // per round: 10^5 per match
+/** The writes each bench player makes per round; `reopen` clears the stream's failed state first (once the log is full), so every write is formatted and copied as before the cap. */
+const logLoop = (reopen: boolean) => `${reopen ? 'cerr.clear(); ' : ''}for (int k = 0; k < ${LOG_LINES}; ++k) cerr << "line " << k << endl;`;
+
+/**
+ * A line to cerr: the CPU of 10^5 short lines per match (500 per round of a
+ * 200-round Harry Potter match), the player's CPU less a Null's, against the
+ * same loop compiled natively with g++ -O2 (cerr to /dev/null and to a file).
+ * Twice in Arbiter: as written (past the 64 KiB log cap the writes are
+ * dropped in the module), and with cerr.clear() every round (every write
+ * formatted and copied, as before the cap).
+ */
+async function logCost(): Promise<string[]> {
+  const nul = await builtinSeat('harry-potter', 'Null');
+  const bot = (name: string, body: string) => ({
+    source: `#include "Player.hh"\n#define PLAYER_NAME ${name}\nstruct PLAYER_NAME : public Player {\n  static Player* factory () { return new PLAYER_NAME; }\n  virtual void play () { ${body} }\n};\nRegisterPlayer(PLAYER_NAME);\n`,
+    filename: `AI${name}.cc`,
+  });
+  const cpu = async (seat: { source: string; filename: string }) => {
+    const spec = (seed: number) => ({ game: 'harry-potter', seed, config: { num_rounds: LOG_ROUNDS }, seats: [seat, nul, nul, nul] });
+    await runMatch(spec(SEED)); // compiles and warms
+    const xs: number[] = [];
+    for (let i = 0; i < 3; i++) xs.push((await runMatch(spec(SEED + i))).replay.players[0]!.cpuMs);
+    return median(xs);
+  };
+  const base = await cpu(bot('Quiet', ''));
+  const capped = (await cpu(bot('Chatty', logLoop(false)))) - base;
+  const open = (await cpu(bot('Reopen', logLoop(true)))) - base;
+  const out: string[] = [];
+  let native: number[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-log-'));
+  try {
+    writeFileSync(
+      join(dir, 'log.cc'),
+      `#include <iostream>\n#include <ctime>\nusing namespace std;\nint main () {\n  clock_t t = clock();\n  for (int r = 0; r < ${LOG_ROUNDS}; ++r) { ${logLoop(false)} }\n  cout << 1000.0 * (clock() - t) / CLOCKS_PER_SEC << endl;\n}\n`,
+    );
+    execFileSync('g++', ['-O2', '-o', join(dir, 'log'), join(dir, 'log.cc')]);
+    const nativeMs = (to: string) => {
+      const xs: number[] = [];
+      for (let i = 0; i < 3; i++) xs.push(Number(execFileSync('sh', ['-c', `"${join(dir, 'log')}" 2>${to}`], { encoding: 'utf8' }).trim()));
+      return median(xs);
+    };
+    native = [nativeMs('/dev/null'), nativeMs(join(dir, 'err.txt'))];
+  } catch (e) {
+    out.push(`  native: g++ failed (${String((e as Error).message).slice(0, 120)})`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const us = (msPerMatch: number) => ((msPerMatch * 1000) / (LOG_ROUNDS * LOG_LINES)).toFixed(3);
+  if (native.length) out.push(`  native (g++ -O2, libstdc++): ${native[0]!.toFixed(0)} ms per 10^5 lines to /dev/null (${us(native[0]!)} µs a line), ${native[1]!.toFixed(0)} ms to a file (${us(native[1]!)} µs)`);
+  const ref = native.length ? Math.min(...native) : NaN;
+  const verdict = (x: number) => (native.length ? `${(x / ref).toFixed(2)}x native, ${x <= ref * GOALS.logRatio ? 'ok' : 'OFF'}` : 'no native figure');
+  out.push(`  Arbiter, as written (the log full after ~6000 lines): ${capped.toFixed(0)} ms (${us(capped)} µs a line; ${verdict(capped)})`);
+  out.push(`  Arbiter, every line formatted and copied (cerr.clear() each round): ${open.toFixed(0)} ms (${us(open)} µs a line; ${verdict(open)})`);
+  out.push(`  (goal: a line costs at most ${GOALS.logRatio}x its native cost; the player's CPU less a C++ Null's, median of 3 matches)`);
+  return out;
+}
 
 export async function run(filter?: string[]): Promise<void> {
   const notePath = join(tmpdir(), `arbiter-bench-cpp-note-${process.pid}`);
   installCallMeter(notePath);
+  if (filter?.length === 1 && filter[0] === 'log') {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'arbiter-bench-cpp-'));
+    resetCppCompileSettings({ cacheDir, toolchain: 'auto' });
+    try {
+      console.log(`machine: ${availableParallelism()} core(s), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at start`);
+      console.log('\ncerr: 10^5 short lines per match');
+      for (const line of await logCost()) console.log(line);
+    } finally {
+      stopCompileServer();
+      rmSync(cacheDir, { recursive: true, force: true });
+      rmSync(notePath, { force: true });
+      await sharedPool.shutdown();
+    }
+    return;
+  }
   console.log(`machine: ${availableParallelism()} core(s), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at start`);
   console.log('\ncompile (the Moria Demo, C++):');
   if (findSystemClang()) console.log(await compileTimes('system'));
@@ -102,6 +177,10 @@ export async function run(filter?: string[]): Promise<void> {
       console.log(
         `  ${game.title.padEnd(18)} Demo CPU: C++ ${cc.toFixed(0).padStart(5)} ms, JavaScript ${js.toFixed(0).padStart(5)} ms (${(cc / js).toFixed(2)}x, ${cc <= js * GOALS.demoRatio ? 'ok' : 'OFF'})   call: C++ ${ccCall.toFixed(0).padStart(3)} µs, JavaScript ${jsCall.toFixed(0).padStart(3)} µs (${ccCall <= jsCall * GOALS.callOverheadRatio ? 'ok' : 'OFF'})`,
       );
+    }
+    if (!filter?.length) {
+      console.log('\ncerr: 10^5 short lines per match');
+      for (const line of await logCost()) console.log(line);
     }
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });

@@ -53,3 +53,17 @@ for (const [what, call] of [
     assert.match(p.frozenMessage ?? '', /failed in check\(\)/);
   });
 }
+
+for (const [game, rounds, logged] of [
+  ['moria', { nb_rounds: 4 }, 'ERROR: mine\n'],
+  ['walking-dead', { num_rounds: 4 }, 'error: mine\n'],
+  ['harry-potter', { num_rounds: 4 }, ''],
+] as const) {
+  test(`${game}: _my_assert writes what the original's writes (${JSON.stringify(logged)}) and stops the player`, { skip: slow.skip }, async () => {
+    const out = await match(game, bot('Asserts', '    _my_assert(round() < 1, "mine");'), rounds);
+    const p = out.replay.players[0]!;
+    assert.notEqual(p.frozenReason, null);
+    assert.match(p.frozenMessage ?? '', /round\(\) < 1/);
+    assert.equal(out.logs[0]!.replace(/^(Assertion failed|frozen in round).*\n?/gm, ''), logged);
+  });
+}

@@ -29,7 +29,17 @@
 
 using namespace std;
 
-#define _my_assert(b, s) { if (not (b)) { cerr << "ERROR: " << s << endl; assert(b); } }
+// _my_assert writes what its game's package writes before the assert: "ERROR: "
+// and the message (Moria), "error: " (The Walking Dead: its Structs.hh
+// defines ARBITER_MY_ASSERT_WORD), nothing (Harry Potter: ARBITER_MY_ASSERT_SILENT).
+#ifdef ARBITER_MY_ASSERT_SILENT
+#define _my_assert(b, s) { assert(b); }
+#else
+#ifndef ARBITER_MY_ASSERT_WORD
+#define ARBITER_MY_ASSERT_WORD "ERROR: "
+#endif
+#define _my_assert(b, s) { if (not (b)) { cerr << ARBITER_MY_ASSERT_WORD << s << endl; assert(b); } }
+#endif
 #define _unreachable() { _my_assert(false, "Unreachable code reached."); }
 
 inline string int_to_string (int i) {

@@ -3,6 +3,7 @@
 #ifndef Structs_hh
 #define Structs_hh
 
+#define ARBITER_MY_ASSERT_SILENT 1 // the original's _my_assert is a bare assert
 #include "Utils.hh"
 
 enum Dir {

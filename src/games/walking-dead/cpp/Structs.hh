@@ -3,6 +3,7 @@
 #ifndef Structs_hh
 #define Structs_hh
 
+#define ARBITER_MY_ASSERT_WORD "error: " // the original's _my_assert
 #include "Utils.hh"
 
 enum Dir {

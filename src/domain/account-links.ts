@@ -11,9 +11,8 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import { recordAudit } from './audit.ts';
-import { hashPassword, sha256 } from './secrets.ts';
+import { hashPassword, PASSWORD_MIN, sha256 } from './secrets.ts';
 import { conflict, forbidden, invalid, notFound } from './errors.ts';
-import { PASSWORD_MIN } from './accounts.ts';
 
 type Tx = Prisma.TransactionClient;
 

@@ -5,14 +5,14 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { hashPassword, verifyPassword, dummyPasswordHash, sha256, newToken } from './secrets.ts';
+import { hashPassword, verifyPassword, dummyPasswordHash, sha256, newToken, PASSWORD_MIN } from './secrets.ts';
 import type { AttemptBudgets, PasswordClient, PasswordOutcome } from '../server/attempt-budgets.ts';
 import { conflict, forbidden, invalid, notFound, unauthenticated, type DomainError } from './errors.ts';
 import { findLink, linkGone, spendInvitation } from './account-links.ts';
 import { recordAudit } from './audit.ts';
 
 export const USERNAME_RE = /^[A-Za-z0-9_.-]{3,32}$/;
-export const PASSWORD_MIN = 8;
+export { PASSWORD_MIN };
 
 export interface Credentials {
   username: string;

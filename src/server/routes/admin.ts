@@ -14,7 +14,7 @@ import { loadGames } from '../../game-kit/registry.ts';
 import { requireAdmin } from '../auth.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { idParams, paging, query, refusals } from '../schemas.ts';
-import { readHealth } from './ops.ts';
+import { readHealth } from '../../domain/health.ts';
 
 const TAGS = ['admin'];
 /** Every route here is an admin's: the app registers this plugin in an admin scope (src/server/access.ts), whose hook answers 401 without a user and 403 for anyone else, before any validation. */

@@ -4,11 +4,10 @@
 // workers, throughput, gate latency, the expected wait for a new submission).
 
 import type { FastifyInstance } from 'fastify';
-import { queueOverview, readQueueStats } from '../../domain/queue-overview.ts';
+import { queueOverview } from '../../domain/queue-overview.ts';
+import { readHealth } from '../../domain/health.ts';
 import { createMetrics } from '../metrics.ts';
-import { withTimeout, type ResultBacklog } from '../../queue/index.ts';
 import { healthResponses } from '../schemas.ts';
-import type { AppDeps } from '../app.ts';
 
 const nullableNumber = { type: ['number', 'null'] } as const;
 export const queueOverviewSchema = {
@@ -64,33 +63,6 @@ export const queueOverviewSchema = {
 } as const;
 
 /** What /health answers (the admin's queue page shows it too). */
-export async function readHealth(deps: AppDeps) {
-  const { db } = deps;
-  const t0 = performance.now();
-  let dbOk = true;
-  let dbError: string | undefined;
-  try {
-    await withTimeout(db.$queryRawUnsafe('SELECT 1'), 3000, 'database');
-  } catch (err) {
-    dbOk = false;
-    dbError = (err as Error).message;
-  }
-  const dbMs = Math.round((performance.now() - t0) * 10) / 10;
-  const q = await readQueueStats(deps);
-  let recorder: ResultBacklog | null = null;
-  if (q.ok && deps.queues) recorder = await withTimeout(deps.queues.resultBacklog(), 2000, 'recorder backlog').catch(() => null);
-  const ok = dbOk && q.ok;
-  return {
-    status: ok ? ('ok' as const) : ('degraded' as const),
-    db: { ok: dbOk, latencyMs: dbMs, ...(dbError ? { error: dbError } : {}) },
-    redis: { ok: q.ok, ...(q.error ? { error: q.error } : {}) },
-    queue: q.stats ? { depth: q.stats.depth, matches: q.stats.matches, results: q.stats.results } : null,
-    workers: q.stats ? { seen: q.stats.workersSeen, slots: q.stats.workerSlots } : null,
-    // Results the recorder has not written yet, and how long the oldest has waited (seconds).
-    recorder,
-  };
-}
-
 export default async function opsRoutes(app: FastifyInstance) {
 
   app.get(

@@ -17,7 +17,7 @@ import { readFileForm } from '../../server/file-form.ts';
 import { loadGames } from '../../game-kit/registry.ts';
 import { requireAdmin, type AuthUser } from '../../server/auth.ts';
 import { badRequest } from '../../server/errors.ts';
-import { readHealth } from '../../server/routes/ops.ts';
+import { readHealth } from '../../domain/health.ts';
 import { field, select } from '../forms.ts';
 import { html, type Html } from '../html.ts';
 import { sendPage } from '../layout.ts';

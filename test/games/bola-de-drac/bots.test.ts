@@ -6,6 +6,7 @@ import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { MatchSeat } from '../../../src/runner/types.ts';
 import { isOutrightWinner } from '../../../src/game-kit/ranking.ts';
 import { slow } from '../../helpers/slow.ts';
+import { assertDemoNeverPassesGate } from '../../helpers/gate-sets.ts';
 
 const GAME = 'bola-de-drac';
 const seat = (name: string) => builtinSeat(GAME, name);
@@ -55,24 +56,7 @@ describe('built-in bots', () => {
   // three Dummies, one in each seat; a copy of the Demo must never pass one.
   test('the Demo never passes the gate: fewer than 4 wins in each of four gate-like sets of 4 matches (seeds 1-16, every seat), at most 1 win of the 16', slow, async () => {
     const [dummy, demo] = await Promise.all([seat('Dummy'), seat('Demo')]);
-    let wins = 0;
-    const lines: string[] = [];
-    for (let first = 1; first <= 16; first += 4) {
-      let setWins = 0;
-      for (let seed = first; seed < first + 4; seed++) {
-        const at = (seed - 1) % 4;
-        const seats = [dummy, dummy, dummy, dummy];
-        seats[at] = demo;
-        const { replay } = await play(seats, seed);
-        assert.ok(replay.players.every((p) => p.frozenReason === null), `seed ${seed}: a bot was frozen`);
-        if (isOutrightWinner(replay.result.scores, at)) setWins++;
-        lines.push(`${seed}: ${replay.result.scores.join(' ')} (Demo at ${at})`);
-      }
-      assert.ok(setWins < 4, `the Demo passed the gate of seeds ${first}-${first + 3}\n  ${lines.join('\n  ')}`);
-      wins += setWins;
-    }
-    console.log(`Demo vs 3 Dummy: ${wins}/16 wins`);
-    assert.ok(wins <= 1, `Demo won ${wins} of 16 against Dummies\n  ${lines.join('\n  ')}`);
+    await assertDemoNeverPassesGate(demo, dummy, play);
   });
 
   test('Dummy beats Null and random movers', slow, async () => {

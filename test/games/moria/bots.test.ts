@@ -6,6 +6,7 @@ import { runMatch } from '../../../src/runner/run-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { MatchSeat } from '../../../src/runner/types.ts';
 import { slow } from '../../helpers/slow.ts';
+import { assertDemoNeverPassesGate } from '../../helpers/gate-sets.ts';
 
 const RANDOM_BOT: MatchSeat = {
   filename: 'Randy.js',
@@ -127,21 +128,5 @@ test('Dummy vs three Demos: Dummy finishes strictly first in at least 3 of 4 mat
 // three Dummies, one in each seat; a copy of the Demo must never pass one.
 test('Demo never passes the gate: fewer than 4 wins in each of four gate-like sets of 4 matches (seeds 1-16, every seat), at most 1 win of the 16', slow, async () => {
   const [demo, dummy] = [await seat('Demo'), await seat('Dummy')];
-  let wins = 0;
-  const lines: string[] = [];
-  for (let first = 1; first <= 16; first += 4) {
-    let setWins = 0;
-    for (let seed = first; seed < first + 4; seed++) {
-      const at = (seed - 1) % 4;
-      const seats = [dummy, dummy, dummy, dummy];
-      seats[at] = demo;
-      const out = await play(seats, seed);
-      assert.ok(out.replay.players.every((p) => p.frozenReason === null), `seed ${seed}: a bot was frozen`);
-      if (out.replay.result.winner === at) setWins++;
-      lines.push(`${seed}: ${out.replay.result.scores.join(' ')} (Demo at ${at})`);
-    }
-    assert.ok(setWins < 4, `the Demo passed the gate of seeds ${first}-${first + 3}\n${lines.join('\n')}`);
-    wins += setWins;
-  }
-  assert.ok(wins <= 1, `Demo won ${wins} of 16\n${lines.join('\n')}`);
+  await assertDemoNeverPassesGate(demo, dummy, play);
 });

@@ -158,6 +158,18 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   let filename = upload.filename ? upload.filename.split(/[\\/]/).pop()! : defaultBotFilename(header.name, language);
   if (!BOT_FILE_RE.test(filename)) throw invalid(`"${filename}": the bot must be a ${BOT_FILE_KINDS} file`, 'bad-filename');
   filename = filename.slice(0, 100);
+
+  const checkName = async (tx: Tx | Db): Promise<NameClaim> => {
+    try {
+      return await checkNameForSubmission(tx, { name: header.name!, game: game.id, userId: me.id, offensiveWords: config.offensiveWords, holdHours: config.nameHoldHours });
+    } catch (err) {
+      if (err instanceof NameError) {
+        throw new DomainError(err.problem === 'taken' || err.problem === 'locked' ? 'conflict' : 'invalid', err.message, `name-${err.problem}`);
+      }
+      throw err;
+    }
+  };
+
   // A renamed or reshuffled shipped player (Demo, Dummy, the C++ kit's AIDemo.cc...) is no entry: refused before any name is claimed (and before a compile).
   refuseShippedCopy(game, filename, upload.source);
 
@@ -165,6 +177,8 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   // parses in milliseconds; C++ is the judge's own compile (seconds), cached
   // by content, so the gate's compile step finds it done.
   if (options.syntaxCheck) {
+    // A name that cannot be claimed (taken, locked, not allowed) is said before a C++ compile's seconds; checked again when claimed.
+    if (language === 'cpp') await checkName(db);
     try {
       await compileBot(upload.source, filename, game.id);
     } catch (err) {
@@ -178,17 +192,6 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
       }
     }
   }
-
-  const checkName = async (tx: Tx): Promise<NameClaim> => {
-    try {
-      return await checkNameForSubmission(tx, { name: header.name!, game: game.id, userId: me.id, offensiveWords: config.offensiveWords, holdHours: config.nameHoldHours });
-    } catch (err) {
-      if (err instanceof NameError) {
-        throw new DomainError(err.problem === 'taken' || err.problem === 'locked' ? 'conflict' : 'invalid', err.message, `name-${err.problem}`);
-      }
-      throw err;
-    }
-  };
 
   const create = () =>
     db.$transaction(async (tx) => {

@@ -96,6 +96,15 @@ test('a clang rejection stored by the gate: the page shows its lines and caret i
   assert.equal(api.reasonLine, 8);
 });
 
+test('a .cc under a name that cannot be claimed is refused for the name before any compile (no C++ compile\'s seconds spent)', async () => {
+  const bob = await registerUser(app, 'bob');
+  await db.playerName.create({ data: { game: 'moria', name: 'Holder', nameLower: 'holder', ownerId: bob.id } });
+  // The file does not compile either: the name is said first, so no compile ran.
+  const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: ana.auth, payload: { game: 'moria', source: broken('Holder'), filename: 'AIHolder.cc' } });
+  assert.equal(res.statusCode, 409, res.body);
+  assert.equal(res.json().code, 'name-taken');
+});
+
 test('a .cc that does not compile is refused at upload (400 compile-error, clang\'s line, column and caret) and claims no name; a good one is taken', { ...slow, timeout: 600_000 }, async () => {
   const before = await db.submission.count();
   const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: ana.auth, payload: { game: 'moria', source: broken('Brok'), filename: 'AIBrok.cc' } });

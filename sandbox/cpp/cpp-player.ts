@@ -12,7 +12,7 @@
 // - Orders come back through arbiter.order into the same rt.order() as a
 //   JavaScript bot's, so the same counting and validation apply.
 
-import type { BotRuntime } from '../bot-runtime.ts';
+import type { BotRuntime } from '../bot-runtime-types.ts';
 import type { BotView } from '../../src/game-kit/types.ts';
 import { readMemoryImport, WASM_PAGE } from './wasm-module.ts';
 import { decodeUtf8, WasiExit, wasiImports } from './wasi.ts';

@@ -37,6 +37,7 @@ import webRoutes, { sendErrorPage, wantsPage } from '../web/index.ts';
 import { playApiRoutes } from '../web/pages/play.ts';
 import { registerLanguage, t } from '../web/i18n/index.ts';
 import { setCourseTimeZone } from '../domain/course-time.ts';
+import type { AppDeps } from './deps.ts';
 
 export interface AppOptions {
   config: Config;
@@ -47,15 +48,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  queues: JudgeQueues | null;
-  startGate: StartGate | null;
-  events: EventHub | null;
-  /** Failed password checks and sign-ups, shared by the API and the pages. */
-  budgets: AttemptBudgets;
-}
+// AppDeps lives in deps.ts (metrics.ts needs it, and this file imports the routes that import metrics).
+export type { AppDeps } from './deps.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

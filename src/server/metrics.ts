@@ -18,7 +18,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../db/client.ts';
 import { quantile, readQueueStats } from '../domain/queue-overview.ts';
 import { statusOut, VERDICTS } from '../domain/statuses.ts';
-import type { AppDeps } from './app.ts';
+import type { AppDeps } from './deps.ts';
 
 interface Snapshot {
   submissions: { game: string; language: string; n: number }[];

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { compilerLimits } from '../src/config.ts';
-import { Slots } from './sandbox-host.ts';
+import { Slots } from './slots.ts';
 import { rssBytes } from './proc.ts';
 
 /** How a run ended. */

@@ -28,9 +28,10 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SandboxInfraError, type LoadReply, type LoadRequest } from './host.ts';
+import { Slots } from './slots.ts';
 import { readNote, STOP, type CallNote } from './call-meter.ts';
 import { watchdogSettings } from './isolate-host.ts';
-import type { GameRef, MatchProcessJob } from './match-process.ts';
+import type { GameRef, MatchProcessJob } from './match-protocol.ts';
 import { cpuBudgetUsedUp, memoryLimitExceeded } from '../src/limits.ts';
 import { loadGames } from '../src/game-kit/registry.ts';
 import type { AnyGame } from '../src/game-kit/types.ts';
@@ -38,6 +39,8 @@ import type { ForcedFreeze, MatchOutcome, MatchSpec, RunOptions } from '../src/r
 import { withRoundsFrom, type ReplayHead } from '../src/replay/io.ts';
 
 export { SandboxInfraError } from './host.ts';
+// Slots lives in slots.ts (compile-process.ts and cpp/toolchain.ts use it too, and this file must not be below them).
+export { Slots } from './slots.ts';
 export { watchdogMs, watchdogSettings } from './isolate-host.ts';
 
 const childPath = fileURLToPath(new URL('./match-process.ts', import.meta.url));
@@ -52,27 +55,6 @@ const tsxLoader = import.meta.resolve('tsx');
 const MAX_USES = 100;
 /** A process whose resident memory stays above this after a match is replaced. */
 const MAX_IDLE_RSS = 512 * 1024 * 1024;
-
-/** At most `limit` matches in flight in this process; the others wait their turn, first come first served. */
-export class Slots {
-  private busy = 0;
-  private waiting: (() => void)[] = [];
-  constructor(public limit: number) {}
-
-  async acquire(): Promise<void> {
-    if (this.busy < this.limit) {
-      this.busy++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.busy--;
-  }
-}
 
 /** Shared by every pool of this process: one match (one bot at a time) per core. */
 export const matchSlots = new Slots(Math.max(1, availableParallelism()));
@@ -391,7 +373,7 @@ async function inMatchProcess(
 
 /** The sandboxed match: compiled here, played in a match process, played again with the culprit frozen if a bot brought that process down. */
 export async function runSandboxedMatch(game: AnyGame, spec: MatchSpec, options: RunOptions = {}, pool: MatchProcessPool = sharedPool): Promise<MatchOutcome> {
-  const { compileSeat } = await import('../src/runner/run-match.ts');
+  const { compileSeat } = await import('./compile-seat.ts');
   const compiled = options.compiled ?? (await Promise.all(spec.seats.map((s, me) => compileSeat(s.source, s.filename, me, game.id))));
   const ref = await gameRef(game);
   const limits = { ...game.defaultLimits, ...spec.limits };

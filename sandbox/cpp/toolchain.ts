@@ -34,7 +34,7 @@ import { fileURLToPath } from 'node:url';
 import { gameHeaders } from './headers.ts';
 import { confinementFor, workDirs, type Confinement } from './confine.ts';
 import { dataSegmentBytes, readMemoryImport, trimZeroData, WASM_PAGE } from './wasm-module.ts';
-import { Slots } from '../sandbox-host.ts';
+import { Slots } from '../slots.ts';
 import { cpuMs, groupCpuMs, rssBytes } from '../proc.ts';
 import { partLog, type Log } from '../../src/log.ts';
 

@@ -14,42 +14,10 @@ import { createHash } from 'node:crypto';
 import { compilerSettings, runEsbuild, type EsbuildRun } from './compile-process.ts';
 import { decodeMappings, mapPositions } from './bot-source.ts';
 import { isCppFilename } from './cpp/source.ts';
+import { BotCompileError, CompileInfraError, type CompileBotOptions } from './compile-errors.ts';
 
-export class BotCompileError extends Error {
-  override name = 'BotCompileError';
-  constructor(
-    message: string,
-    readonly line?: number,
-    readonly column?: number,
-  ) {
-    super(message);
-  }
-}
-
-/** The judge could not compile the file (not the file's fault): try again later. */
-export class CompileInfraError extends Error {
-  override name = 'CompileInfraError';
-}
-
-/** A play-page compile the play lane refused or stopped for its bounds ('busy': its queue is full; 'budget': the client's CPU budget ran out): neither the file's fault nor the judge's. */
-export class PlayCompileRefusal extends Error {
-  override name = 'PlayCompileRefusal';
-  constructor(
-    readonly reason: 'busy' | 'budget',
-    detail: string,
-  ) {
-    super(detail);
-  }
-}
-
-/** How a compile runs: the judge's lane (the gate, rejudges, matches) unless the play page asks. */
-export interface CompileBotOptions {
-  lane?: 'judge' | 'play';
-  /** CPU seconds the compile may still use (the play client's budget), read when it starts. */
-  budgetSeconds?: () => number;
-  /** Told the CPU time a C++ compile used, ms. */
-  onCpu?: (ms: number) => void;
-}
+// The error classes and the options live in compile-errors.ts (cpp/compile-cpp.ts needs them, and this file loads it).
+export { BotCompileError, CompileInfraError, PlayCompileRefusal, type CompileBotOptions } from './compile-errors.ts';
 
 export { readBotHeader, type BotHeader } from './bot-source.ts';
 

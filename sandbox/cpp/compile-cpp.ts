@@ -10,7 +10,7 @@
 // (confine.ts for the system clang, the in-memory tree for the npm one).
 
 import { getGame } from '../../src/game-kit/registry.ts';
-import { BotCompileError, CompileInfraError, PlayCompileRefusal, type CompileBotOptions } from '../compile.ts';
+import { BotCompileError, CompileInfraError, PlayCompileRefusal, type CompileBotOptions } from '../compile-errors.ts';
 import { encodeCppCode } from './code.ts';
 import { readCppHeader } from './source.ts';
 import { compileCpp, cppCompileSettings, type CppCompileResult } from './toolchain.ts';

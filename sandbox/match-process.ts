@@ -27,15 +27,8 @@ import { CallCutShort, callKey, IsolateBotHost, isolateHooks } from './isolate-h
 import { getGame } from '../src/game-kit/registry.ts';
 import type { AnyGame } from '../src/game-kit/types.ts';
 import { encodeReplay } from '../src/replay/io.ts';
-import type { MatchSpec, RunOptions } from '../src/runner/types.ts';
-
-/** Which game: one the registry finds by id, or a game module outside it (tests' fixtures). */
-export type GameRef = { id: string; module?: string };
-
-export type MatchProcessJob =
-  | { t: 'match'; game: GameRef; spec: MatchSpec; options: Pick<RunOptions, 'compiled' | 'forced' | 'patient'> }
-  | { t: 'check'; req: LoadRequest };
-export type MatchProcessMessage = MatchProcessJob & { id: number };
+// The messages' types live in match-protocol.ts: sandbox-host.ts names them there, not in this process's entry.
+import type { GameRef, MatchProcessMessage } from './match-protocol.ts';
 
 /** RSS a bot may take above the process's on top of its limit (V8's own pages, allocator slack). */
 const DATA_HEADROOM_MB = 48;

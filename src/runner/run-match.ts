@@ -16,14 +16,17 @@
 
 import { getGame } from '../game-kit/registry.ts';
 import type { AnyGame } from '../game-kit/types.ts';
-import { BotCompileError, botSourceMap, CompileInfraError, compileBot, mapBotPositions } from '../../sandbox/compile.ts';
+import { mapBotPositions } from '../../sandbox/compile.ts';
+import { compileSeat } from '../../sandbox/compile-seat.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
-import { SandboxInfraError } from '../../sandbox/host.ts';
 import { InProcessBotHost } from '../../sandbox/inprocess-host.ts';
 import { IsolateBotHost } from '../../sandbox/isolate-host.ts';
 import { runSandboxedMatch } from '../../sandbox/sandbox-host.ts';
 import { MatchRun } from './match-run.ts';
-import type { CompiledSeat, MatchOutcome, MatchSpec, RunOptions } from './types.ts';
+import type { MatchOutcome, MatchSpec, RunOptions } from './types.ts';
+
+// compileSeat lives in sandbox/compile-seat.ts, where sandbox-host.ts reads it without importing this file (issue 27).
+export { compileSeat } from '../../sandbox/compile-seat.ts';
 
 export class MatchSpecError extends Error {
   override name = 'MatchSpecError';
@@ -57,19 +60,5 @@ export async function runMatchWithGame(game: AnyGame, spec: MatchSpec, options: 
     return await run.play();
   } finally {
     await run.close();
-  }
-}
-
-/** Compiles a seat's source; the bot's own compile error freezes it, any other failure is the judge's. */
-export async function compileSeat(source: string, filename: string, me: number, game?: string): Promise<CompiledSeat> {
-  try {
-    const code = await compileBot(source, filename, game);
-    const map = botSourceMap(code);
-    return map ? { code, map } : { code };
-  } catch (err) {
-    // Anything but the bot's own compile error is the judge's: the match is played again.
-    if (err instanceof CompileInfraError) throw new SandboxInfraError(`seat ${me}: ${err.message}`, { cause: err });
-    if (!(err instanceof BotCompileError)) throw err;
-    return { error: err.message };
   }
 }

@@ -1,0 +1,21 @@
+// A match's seat compiled for its isolate: used by the runner (src/runner/run-match.ts, which
+// re-exports it), by sandbox-host.ts before it hands a match to a match process, and by the
+// play page. Below both, so the runner imports the sandbox host and never the other way (issue 27).
+
+import { BotCompileError, botSourceMap, CompileInfraError, compileBot } from './compile.ts';
+import { SandboxInfraError } from './host.ts';
+import type { CompiledSeat } from '../src/runner/types.ts';
+
+/** Compiles a seat's source; the bot's own compile error freezes it, any other failure is the judge's. */
+export async function compileSeat(source: string, filename: string, me: number, game?: string): Promise<CompiledSeat> {
+  try {
+    const code = await compileBot(source, filename, game);
+    const map = botSourceMap(code);
+    return map ? { code, map } : { code };
+  } catch (err) {
+    // Anything but the bot's own compile error is the judge's: the match is played again.
+    if (err instanceof CompileInfraError) throw new SandboxInfraError(`seat ${me}: ${err.message}`, { cause: err });
+    if (!(err instanceof BotCompileError)) throw err;
+    return { error: err.message };
+  }
+}

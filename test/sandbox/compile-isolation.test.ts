@@ -150,7 +150,7 @@ test('the upload form takes the file when the compiler fails (the gate compiles 
     const sub = await createSubmission(app.deps, { userId: ana.id, game: 'moria', source: b.source, filename: b.filename }, log, { syntaxCheck: true });
     assert.ok(sub);
   });
-  assert.ok(lines.some((l) => /syntax check skipped/.test(l)), 'a warning is logged');
+  assert.ok(lines.some((l) => /compile at upload skipped/.test(l)), 'a warning is logged');
   await assert.rejects(
     createSubmission(app.deps, { userId: ana.id, game: 'moria', source: `${moriaBot('Anaform')}let x x\n`, filename: 'Anaform.ts' }, log, { syntaxCheck: true }),
     (e: unknown) => e instanceof Error && /^compile error: Anaform\.ts:\d+:\d+: Expected ";"/.test(e.message),

@@ -16,7 +16,8 @@
 // too), so npm test stays under five minutes: statistical tests marked slow
 // (test/helpers/slow.ts, skipped unless ARBITER_SLOW_TESTS=1: bot strength,
 // C++ compiles), and the LONG files below (loads, faults, restarts, the play
-// page's whole matches). Naming a LONG file runs it anyway.
+// page's whole matches, a whole tournament's archive verified and tampered
+// with). Naming a LONG file runs it anyway.
 import { readdirSync, statSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -49,6 +50,7 @@ const LONG = [
   /^test\/sandbox\/(fairness|worker-signals)\.test\.ts$/,
   /^test\/judge\/recovery\.test\.ts$/,
   /^test\/tournaments\/e2e\.test\.ts$/,
+  /^test\/tournaments\/verify\.test\.ts$/,
   /^test\/web\/browser-play\.test\.ts$/,
 ];
 

@@ -55,8 +55,8 @@ export async function withServerDb(command: string, args: string[], env: NodeJS.
     if (opts.viaServer !== false) {
       const reply = await askRunningServer(config.dataDir, { command, args });
       if (reply) {
-        if (reply.stdout) process.stdout.write(reply.stdout);
-        if (reply.stderr) process.stderr.write(reply.stderr);
+        if (reply.stdout) io.out(reply.stdout.replace(/\n$/, ''));
+        if (reply.stderr) io.err(reply.stderr.replace(/\n$/, ''));
         return reply.code;
       }
     }

@@ -4,14 +4,14 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb, migrate, closeDb } from '../../src/db/client.ts';
 import { serveControl } from '../../src/cli/control.ts';
-import { commands } from '../../src/cli/main.ts';
+import { commands, main } from '../../src/cli/main.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'arbiter-admin-'));
@@ -28,16 +28,29 @@ function arbiter(...args: string[]) {
   return spawnSync(process.execPath, ['--no-node-snapshot', 'bin/arbiter.js', 'admin', ...args], { cwd: root, env: cliEnv(dataDir), encoding: 'utf8', timeout: 120_000 });
 }
 
-/** The command in a process of its own, not blocking this one (which serves the control socket meanwhile). */
-function arbiterAsync(dir: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ['--no-node-snapshot', 'bin/arbiter.js', ...args], { cwd: root, env: cliEnv(dir) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
+/**
+ * `arbiter <args>` in this process (main(), as bin/arbiter.js calls it) with DATA_DIR=dir, its output caught:
+ * a process of its own costs seconds to start, and the embedded database's lock counts this process as
+ * another client all the same (createDb refuses a second client in the process that holds it).
+ */
+async function arbiterHere(dir: string, ...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  // The commands print with console.log and console.error (the test runner's own output goes to process.stdout untouched).
+  const saved = { log: console.log, error: console.error, dataDir: process.env.DATA_DIR, url: process.env.DATABASE_URL };
+  console.log = (...a: unknown[]) => void (stdout += a.join(' ') + '\n');
+  console.error = (...a: unknown[]) => void (stderr += a.join(' ') + '\n');
+  process.env.DATA_DIR = dir;
+  delete process.env.DATABASE_URL;
+  try {
+    const status = await main(args);
+    return { status, stdout, stderr };
+  } finally {
+    Object.assign(console, { log: saved.log, error: saved.error });
+    if (saved.dataDir === undefined) delete process.env.DATA_DIR;
+    else process.env.DATA_DIR = saved.dataDir;
+    if (saved.url !== undefined) process.env.DATABASE_URL = saved.url;
+  }
 }
 
 test('grant and revoke on the embedded database under DATA_DIR, each in the audit with no actor; a bad command exits 2', async () => {
@@ -90,21 +103,21 @@ test('while the server holds the embedded database, admin, backup and similarity
     assert.equal(statSync(join(dir, 'control')).mode & 0o777, 0o700);
     assert.equal(statSync(join(dir, 'control', 'arbiter.sock')).mode & 0o777, 0o600);
 
-    const grant = await arbiterAsync(dir, 'admin', 'grant', 'prof');
+    const grant = await arbiterHere(dir, 'admin', 'grant', 'prof');
     assert.equal(grant.status, 0, grant.stderr);
     assert.equal(grant.stdout.trim(), 'Prof is now an admin');
     assert.equal((await db.user.findUniqueOrThrow({ where: { usernameLower: 'prof' } })).isAdmin, true, 'written in the server\'s own database');
-    const nobody = await arbiterAsync(dir, 'admin', 'grant', 'nobody');
+    const nobody = await arbiterHere(dir, 'admin', 'grant', 'nobody');
     assert.equal(nobody.status, 1);
     assert.match(nobody.stderr, /nobody/);
 
     // A relative path is the caller's, not the server's.
-    const backup = await arbiterAsync(dir, 'backup', join(dir, 'term.gz'));
+    const backup = await arbiterHere(dir, 'backup', join(dir, 'term.gz'));
     assert.equal(backup.status, 0, backup.stderr);
     assert.ok(existsSync(join(dir, 'term.gz')));
     assert.equal(statSync(join(dir, 'term.gz')).mode & 0o777, 0o600);
 
-    const restore = await arbiterAsync(dir, 'restore', join(dir, 'term.gz'));
+    const restore = await arbiterHere(dir, 'restore', join(dir, 'term.gz'));
     assert.equal(restore.status, 1);
     assert.match(restore.stderr, /is open in process/);
   } finally {
@@ -118,7 +131,7 @@ test('a DATA_DIR with no database is refused, named, and left without one; --hel
   const empty = mkdtempSync(join(tmpdir(), 'arbiter-empty-'));
   try {
     for (const args of [['admin', 'grant', 'teacher'], ['backup', join(empty, 'x.gz')], ['similarity', 'report', 'moria']]) {
-      const r = await arbiterAsync(empty, ...args);
+      const r = await arbiterHere(empty, ...args);
       assert.equal(r.status, 1, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, new RegExp(`no embedded database in ${join(empty, 'pglite').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     }
@@ -127,7 +140,7 @@ test('a DATA_DIR with no database is refused, named, and left without one; --hel
     rmSync(empty, { recursive: true, force: true });
   }
   for (const args of [['admin', '--help'], ['admin', 'grant', '--help'], ['backup', '-h'], ['restore', '--help'], ['similarity', 'import', '--help'], ['play', '--help'], ['verify', '--help'], ['submit', '--help'], ['view', '--help']]) {
-    const r = await arbiterAsync(dataDir, ...args);
+    const r = await arbiterHere(dataDir, ...args);
     assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stdout, new RegExp(`^usage: arbiter ${args[0]}`), args.join(' '));
   }

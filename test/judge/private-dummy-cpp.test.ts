@@ -88,8 +88,8 @@ test('a C++ Dummy is compiled, judged and installed as AIDummy.cc; the gate play
   assert.equal(line.targetId, 'moria');
   console.log(`# installed (compile, check and self-play) in ${Date.now() - t0} ms`);
 
-  // The shipped Dummy under another name surely beats three Dummies that stay put.
-  const sub = await judge.submit(alice, botAs('Dummy', 'Walker'));
+  // Walker (a test player: a copy of a shipped one is refused at upload) surely beats three Dummies that stay put.
+  const sub = await judge.submit(alice, botAs('Walker', 'Strider'));
   assert.equal(sub.statusCode, 202, JSON.stringify(sub.body));
   const v = await judge.verdict(sub.body.id, 600_000);
   assert.equal(v.status, 'qualified', v.reason);

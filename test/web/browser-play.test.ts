@@ -45,7 +45,7 @@ async function openPlay(page: Page, game: string) {
 }
 
 async function chooseOpponents(page: Page, names: string[]) {
-  for (const [i, name] of names.entries()) await page.getByLabel(`Player ${i + 2}`, { exact: true }).selectOption(name);
+  for (const [i, name] of names.entries()) await page.getByLabel(`Player ${i + 1}`, { exact: true }).selectOption(name);
 }
 
 async function playAndWait(page: Page, timeout: number) {

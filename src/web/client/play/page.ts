@@ -203,12 +203,19 @@ export function mountPlay(game: AnyGame) {
         builtins.push(select.value);
       }
     }
+    // One compile at a time: the server takes one per client at once (a second is refused with 429).
+    let turn: Promise<unknown> = Promise.resolve();
+    const inTurn = (filename: string, source: string) => {
+      const run = turn.then(() => compile(filename, source));
+      turn = run.catch(() => {});
+      return run;
+    };
     return Promise.all(
       files.map(async (file, i) => {
         const builtin = builtins[i];
         if (builtin) return getJson<PlaySeat>(`/api/play/${game.id}/builtins/${encodeURIComponent(builtin)}`);
         const { filename, source } = await file;
-        return { filename, source, compiled: await compile(filename, source) };
+        return { filename, source, compiled: await inTurn(filename, source) };
       }),
     );
   }

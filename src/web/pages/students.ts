@@ -8,32 +8,19 @@
 
 import type { FastifyInstance } from 'fastify';
 import { GATE_OPPONENT } from '../../domain/gate.ts';
-import type { GateStepState } from '../../domain/gate-progress.ts';
 import { courseTimeZone } from '../../domain/course-time.ts';
 import { listSubmissions, parseSubmissionFilters, studentDetail, SUBMISSION_LANGUAGES, SUBMISSION_STATUSES_OUT, type SubmissionFilterInput, type SubmissionLanguage, type TournamentOutcome } from '../../domain/students.ts';
 import { loadGames } from '../../game-kit/registry.ts';
 import { idParams } from '../../server/schemas.ts';
 import { field, select } from '../forms.ts';
 import { html } from '../html.ts';
-import { t, word, type MessageKey } from '../i18n/index.ts';
+import { t, word } from '../i18n/index.ts';
 import { sendPage } from '../layout.ts';
 import { pager, when } from './matches.ts';
+import { stateBadge } from './submissions.ts';
 
 /** Languages by their own names (not translated). */
 export const LANGUAGE_NAMES: Record<SubmissionLanguage, string> = { typescript: 'TypeScript', javascript: 'JavaScript', cpp: 'C++' };
-
-const STATE_TEXT: Record<GateStepState, MessageKey> = {
-  pending: 'gate.waiting',
-  running: 'gate.running',
-  passed: 'gate.passed',
-  failed: 'gate.failed',
-  skipped: 'gate.skipped',
-  won: 'gate.won',
-  lost: 'gate.lost',
-  error: 'gate.error',
-};
-const STATE_BADGE: Record<GateStepState, string> = { pending: 'queued', running: 'running', passed: 'done', failed: 'rejected', skipped: '', won: 'won', lost: 'lost', error: 'failed' };
-const stateBadge = (state: GateStepState) => html`<span class="badge ${STATE_BADGE[state]}">${t(STATE_TEXT[state] as 'gate.waiting')}</span>`;
 
 /** A gate step's name in the page's language. */
 function stepName(step: { key: string; label: string }): string {

@@ -98,7 +98,8 @@ const STATE_BADGE: Record<GateStepState, string> = {
   error: 'failed',
 };
 
-function stateBadge(state: GateStepState): Html {
+/** A gate step's state as a badge in the page's language (the submission page, the teacher's student page). */
+export function stateBadge(state: GateStepState): Html {
   return html`<span class="badge ${STATE_BADGE[state]}">${t(STATE_TEXT[state] as 'gate.waiting')}</span>`;
 }
 

@@ -6,6 +6,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { slow } from '../helpers/slow.ts';
 import { startTestApi, registerUser, bot, multipart, submitJson, insertMatch } from './setup.ts';
 import { freshQueues } from '../helpers/queue.ts';
 
@@ -409,20 +410,25 @@ test('SSE: a submission already judged gets its status and the stream ends; an u
   assert.equal((await app.inject({ url: '/api/submissions/x/events' })).statusCode, 400);
 });
 
-test('a C++ file (AIName.cc, as the course writes it): 202, the name from #define PLAYER_NAME, the game from the upload', async () => {
-  const cc = `#include "Player.hh"\n\n#define PLAYER_NAME Balin\n\nstruct PLAYER_NAME : public Player {\n  static Player* factory () { return new PLAYER_NAME; }\n  virtual void play () { }\n};\n\nRegisterPlayer(PLAYER_NAME);\n`;
-  const form = multipart({ game: 'moria' }, { filename: 'AIBalin.cc', content: cc });
+const balin = `#include "Player.hh"\n\n#define PLAYER_NAME Balin\n\nstruct PLAYER_NAME : public Player {\n  static Player* factory () { return new PLAYER_NAME; }\n  virtual void play () { }\n};\n\nRegisterPlayer(PLAYER_NAME);\n`;
+
+// A good .cc is compiled at upload (seconds with the npm toolchain): a slow test, which CI runs.
+test('a C++ file (AIName.cc, as the course writes it): 202, the name from #define PLAYER_NAME, the game from the upload', slow, async () => {
+  const form = multipart({ game: 'moria' }, { filename: 'AIBalin.cc', content: balin });
   const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...bob.auth, ...form.headers }, payload: form.payload });
   assert.equal(res.statusCode, 202, res.body);
   assert.equal(res.json().player, 'Balin');
   assert.equal(res.json().filename, 'AIBalin.cc');
-  const json = await app.inject({ method: 'POST', url: '/api/submissions', headers: { cookie: bob.cookie }, payload: { game: 'moria', source: cc.replace('Balin', 'CcNori') } });
+  const json = await app.inject({ method: 'POST', url: '/api/submissions', headers: { cookie: bob.cookie }, payload: { game: 'moria', source: balin.replace('Balin', 'CcNori') } });
   assert.equal(json.statusCode, 202, json.body);
   assert.equal(json.json().filename, 'AICcNori.cc', 'a C++ upload without a file name is named as the course names it');
-  const mismatch = await app.inject({ method: 'POST', url: '/api/submissions', headers: { cookie: bob.cookie }, payload: { game: 'moria', source: `// GAME: walking-dead\n${cc}` } });
+});
+
+test('a C++ file for another game or without a player name is refused before it is compiled', async () => {
+  const mismatch = await app.inject({ method: 'POST', url: '/api/submissions', headers: { cookie: bob.cookie }, payload: { game: 'moria', source: `// GAME: walking-dead\n${balin}` } });
   assert.equal(mismatch.statusCode, 400);
   assert.match(mismatch.json().message, /game mismatch/);
-  const unnamed = await app.inject({ method: 'POST', url: '/api/submissions', headers: { cookie: bob.cookie }, payload: { game: 'moria', source: cc.replace('#define PLAYER_NAME Balin', '#define PLAYER_NAME'), filename: 'AIX.cc' } });
+  const unnamed = await app.inject({ method: 'POST', url: '/api/submissions', headers: { cookie: bob.cookie }, payload: { game: 'moria', source: balin.replace('#define PLAYER_NAME Balin', '#define PLAYER_NAME'), filename: 'AIX.cc' } });
   assert.equal(unnamed.statusCode, 400);
   assert.match(unnamed.json().message, /#define PLAYER_NAME YourName/);
 });

@@ -1,6 +1,6 @@
 // The types of the trusted runtime inside a bot's isolate (bot-runtime.ts): what a game's
 // bot API module receives in install(rt). A leaf of its own so that cpp/cpp-player.ts can
-// name BotRuntime without importing bot-runtime.ts, which imports it (issue 27).
+// name BotRuntime without importing bot-runtime.ts, which imports it (no import circle).
 
 import type { Rng } from '../src/game-kit/rng.ts';
 import type { BotView } from '../src/game-kit/types.ts';

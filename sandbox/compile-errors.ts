@@ -1,5 +1,5 @@
 // What a bot's compile can fail with, and how it runs: a leaf of its own, shared by
-// compile.ts and cpp/compile-cpp.ts (which compile.ts loads for a .cc file), issue 27.
+// compile.ts and cpp/compile-cpp.ts (which compile.ts loads for a .cc file), without an import circle.
 
 export class BotCompileError extends Error {
   override name = 'BotCompileError';

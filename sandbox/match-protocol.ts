@@ -1,5 +1,5 @@
 // What sandbox-host.ts sends a match process (match-process.ts): a leaf of its own, so the
-// host names these types without importing the child's entry (issue 27).
+// host names these types without importing the child's entry (no import circle).
 
 import type { LoadRequest } from './host.ts';
 import type { MatchSpec, RunOptions } from '../src/runner/types.ts';

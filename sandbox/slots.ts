@@ -1,5 +1,5 @@
 // A counter of matches (or compiles) in flight with a first-come-first-served queue: a leaf
-// of its own, shared by sandbox-host.ts, compile-process.ts and cpp/toolchain.ts (issue 27).
+// of its own, shared by sandbox-host.ts, compile-process.ts and cpp/toolchain.ts (no import circle).
 
 /** At most `limit` matches in flight in this process; the others wait their turn, first come first served. */
 export class Slots {

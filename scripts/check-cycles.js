@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Fails when the import graph of the source has a circle (issue 27: a one-way house).
+// Fails when the import graph of the source has a circle: every import points one way.
 // It reads every .ts/.mjs/.js under src/, sandbox/, workers/ and bin/ (not test/, not
 // the generated src/db/generated), takes each static `import ... from`, `export ... from`,
 // bare `import '...'` and dynamic `import('...')` with a relative specifier (type-only

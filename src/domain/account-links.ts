@@ -1,4 +1,4 @@
-// One-time links an admin hands out (issue 29): an invitation (a sign-up
+// One-time links an admin hands out: an invitation (a sign-up
 // whose student id, name and e-mail come from the roster, not from what the
 // student types) and a password link (sets the password of an existing user:
 // a roster import's new account, or an admin's reset). The token is shown

@@ -1,4 +1,4 @@
-// A course's roster, imported by an admin (issue 29): a CSV of students (a
+// A course's roster, imported by an admin: a CSV of students (a
 // header row naming the columns; ; or , or tab between fields, quotes as in
 // RFC 4180, UTF-8 with or without a BOM, bounded in bytes and rows) becomes
 // either invitations (a one-time sign-up link per student that brings their

@@ -1,4 +1,4 @@
-// The teacher's view of students and grades (issue 29): one student's whole
+// The teacher's view of students and grades: one student's whole
 // record (identity, every submission with its gate, ratings and ranks,
 // tournament results, similarity pairs, last activity), the list of all
 // submissions with filters, and the grades: one row per registered student

@@ -25,7 +25,7 @@ import { runSandboxedMatch } from '../../sandbox/sandbox-host.ts';
 import { MatchRun } from './match-run.ts';
 import type { MatchOutcome, MatchSpec, RunOptions } from './types.ts';
 
-// compileSeat lives in sandbox/compile-seat.ts, where sandbox-host.ts reads it without importing this file (issue 27).
+// compileSeat lives in sandbox/compile-seat.ts, where sandbox-host.ts reads it without importing this file (no import circle).
 export { compileSeat } from '../../sandbox/compile-seat.ts';
 
 export class MatchSpecError extends Error {

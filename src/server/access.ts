@@ -1,5 +1,5 @@
 // Who may call a route, decided by the route the router matched, never by the
-// text of the URL (issue 25: a hook that tested request.url by prefix let
+// text of the URL (a hook that tested request.url by prefix would let
 // /api/%61dmin/... through, since the router matches the decoded path).
 //
 // Every route declares what it needs, `config: { access }`:

@@ -1,5 +1,5 @@
 // What the server's routes and its metrics are built from (app.deps). A leaf of its own so
-// that metrics.ts can name it without importing app.ts, which imports the routes (issue 27).
+// that metrics.ts can name it without importing app.ts, which imports the routes (no import circle).
 
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';

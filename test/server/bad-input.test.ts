@@ -1,4 +1,4 @@
-// Bad input is a 4xx with a message, never a 500 (issue 25, item 7):
+// Bad input is a 4xx with a message, never a 500:
 // multipart bodies without a boundary or cut mid-part (the API's upload, the
 // submit page, the admin's Dummy upload), names that are Object.prototype's
 // ("constructor", "__proto__"...) where a name is looked up, malformed JSON,

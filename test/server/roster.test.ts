@@ -1,4 +1,4 @@
-// Accounts a teacher can manage (issue 29): the roster import (CSV parsing,
+// Accounts a teacher can manage: the roster import (CSV parsing,
 // invitations and accounts, created and skipped rows, the links CSV, the
 // page), sign-up through an invitation (the link's id, name and e-mail win
 // and it works once), password links (roster accounts, an admin's 24-hour

@@ -1,5 +1,5 @@
-// Who may call what, for every route the app has registered (issue 25, item
-// 1): each route is walked as an anonymous visitor, as a student and as an
+// Who may call what, for every route the app has registered:
+// each route is walked as an anonymous visitor, as a student and as an
 // admin, under its own spelling and under spellings the router decodes or
 // refuses (percent-encoded letters, upper case, doubled and trailing
 // slashes, an encoded slash), with plausible values in its params. The

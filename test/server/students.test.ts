@@ -1,4 +1,4 @@
-// The teacher's view of students and grades (issue 29) on a real Postgres,
+// The teacher's view of students and grades on a real Postgres,
 // through app.inject: a student's record (API and page) with a rejected and a
 // qualified submission (its gate matches), a rating, a tournament result and
 // a similarity pair; the list of all submissions with its filters, pages and

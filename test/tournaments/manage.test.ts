@@ -1,4 +1,4 @@
-// Tournaments a teacher can manage (issue 29): the entries a planned
+// Tournaments a teacher can manage: the entries a planned
 // tournament would freeze now (API and page), editing before the freeze,
 // cancelling before the start (DELETE on a planned one, or /cancel), deleting
 // a cancelled one, the real start time on the page after "Start now"; every

@@ -1,4 +1,4 @@
-// The admin's API for a course's accounts (issue 29): the roster import
+// The admin's API for a course's accounts: the roster import
 // (POST /api/admin/roster, a CSV as text/csv or as the "file" of a multipart
 // form) and a user's reset link (POST /api/admin/users/:id/reset-link). The
 // app registers this plugin in an admin scope (adminOnlyApi). The rules are

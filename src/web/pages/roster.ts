@@ -1,4 +1,4 @@
-// A course's accounts on the site (issue 29): the roster import's section of
+// A course's accounts on the site: the roster import's section of
 // /admin/users and its result page (created and skipped rows, the links as a
 // CSV to send, shown once), an admin's reset link for a user, and the public
 // /reset/:token page where a password link sets a new password. The rules

@@ -330,20 +330,10 @@ function submissionWhere(f: SubmissionFilters): Prisma.SubmissionWhereInput {
   };
 }
 
-export interface SubmissionListRow {
-  id: number;
-  game: string;
+/** A row of the list of all submissions: a student's submission without its gate steps, with whose it is. */
+export interface SubmissionListRow
+  extends Pick<StudentSubmission, 'id' | 'game' | 'player' | 'version' | 'filename' | 'language' | 'sizeBytes' | 'status' | 'reason' | 'createdAt' | 'finishedAt' | 'disabledAt'> {
   user: { id: number; username: string; email: string | null };
-  player: string;
-  version: number;
-  filename: string;
-  language: SubmissionLanguage;
-  sizeBytes: number;
-  status: SubmissionStatusOut;
-  reason: string | null;
-  createdAt: Date;
-  finishedAt: Date | null;
-  disabledAt: Date | null;
 }
 
 /** Submissions matching the filters, newest first. */

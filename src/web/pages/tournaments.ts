@@ -146,6 +146,30 @@ ${standings}
 ${rounds.length ? rounds : html`<p class="muted">${tr('tour.noRound')}</p>`}`;
 }
 
+/**
+ * A tournament form's config (a JSON object, or none), freeze time (the course's wall-clock time without an
+ * offset: course-time.ts) and seed, with the fields' errors. Creating, an empty freeze time is now and an
+ * empty seed the judge's draw; editing (`required`), both must be given.
+ */
+function tournamentFields(v: Form, required: boolean): { errors: FieldErrors; config: Record<string, unknown> | null; freezeAt: Date; seed: number | undefined } {
+  const errors: FieldErrors = {};
+  let config: Record<string, unknown> | null = null;
+  if (str(v.config)) {
+    try {
+      const parsed: unknown = JSON.parse(str(v.config));
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      config = parsed as Record<string, unknown>;
+    } catch {
+      errors.config = tr('tourAdmin.notObject');
+    }
+  }
+  const freezeAt = str(v.freezeAt) || required ? (parseCourseInput(str(v.freezeAt)) ?? new Date(NaN)) : new Date();
+  if (Number.isNaN(freezeAt.getTime())) errors.freezeAt = tr('tourAdmin.notDate');
+  const seed = str(v.seed) ? Number(str(v.seed)) : undefined;
+  if ((seed === undefined && required) || (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff))) errors.seed = tr('tourAdmin.badSeed');
+  return { errors, config, freezeAt, seed };
+}
+
 export default async function tournamentPages(app: FastifyInstance) {
   const { db } = app.deps;
   const apply = (effects: TournamentEffects) => applyTournamentEffects({ db, queues: app.deps.queues, log: (msg) => app.log.warn(msg) }, effects);
@@ -273,22 +297,7 @@ ${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.se
         const me = pageAdmin(request, reply);
         if (!me) return reply;
         const v = request.body ?? {};
-        const errors: FieldErrors = {};
-        let config: Record<string, unknown> | null = null;
-        if (str(v.config)) {
-          try {
-            const parsed: unknown = JSON.parse(str(v.config));
-            if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-            config = parsed as Record<string, unknown>;
-          } catch {
-            errors.config = tr('tourAdmin.notObject');
-          }
-        }
-        // Without an offset it is the course's wall-clock time (course-time.ts).
-        const freezeAt = str(v.freezeAt) ? (parseCourseInput(str(v.freezeAt)) ?? new Date(NaN)) : new Date();
-        if (Number.isNaN(freezeAt.getTime())) errors.freezeAt = tr('tourAdmin.notDate');
-        const seed = str(v.seed) ? Number(str(v.seed)) : undefined;
-        if (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff)) errors.seed = tr('tourAdmin.badSeed');
+        const { errors, config, freezeAt, seed } = tournamentFields(v, false);
         if (Object.keys(errors).length) return sendAdmin(request, reply, { values: v, errors }, 400);
         try {
           const t = await createTournament(db, me.id, { game: str(v.game), name: str(v.name), freezeAt, config, ...(seed !== undefined ? { seed } : {}) });
@@ -344,22 +353,8 @@ ${field({ name: 'seed', label: tr('tour.seed'), type: 'number', value: v.seed ??
         if (!me) return reply;
         const d = await tournamentDetail(db, request.params.id);
         const v = request.body ?? {};
-        const errors: FieldErrors = {};
-        let config: Record<string, unknown> | null = null;
-        if (str(v.config)) {
-          try {
-            const parsed: unknown = JSON.parse(str(v.config));
-            if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-            config = parsed as Record<string, unknown>;
-          } catch {
-            errors.config = tr('tourAdmin.notObject');
-          }
-        }
-        const freezeAt = parseCourseInput(str(v.freezeAt)) ?? new Date(NaN);
-        if (Number.isNaN(freezeAt.getTime())) errors.freezeAt = tr('tourAdmin.notDate');
-        const seed = Number(str(v.seed));
-        if (!str(v.seed) || !Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff) errors.seed = tr('tourAdmin.badSeed');
-        if (Object.keys(errors).length) return sendEdit(request, reply, d, { values: v, errors }, 400);
+        const { errors, config, freezeAt, seed } = tournamentFields(v, true);
+        if (Object.keys(errors).length || seed === undefined) return sendEdit(request, reply, d, { values: v, errors }, 400);
         try {
           await editTournament(db, me.id, d.id, { name: str(v.name), freezeAt, config, seed });
           return reply.redirect(`/tournaments/${d.id}`, 303);

@@ -144,10 +144,8 @@ export function install(rt: BotRuntime): void {
     return new Cell((c >> CS.wall) & CM.wall, ((c >> CS.owner1) & CM.owner1) - 1, getUnitAt()[p]!, ((c >> CS.book) & CM.book) !== 0);
   });
   d('unit', (id: unknown) => {
-    if (!isInt(id) || id < 0 || id >= n) {
-      rt.warn(`unit requested for identifier ${String(id)}`);
-      return new Unit(UnitType.Wizard, -1, -1, { i: 0, j: 0 }, -1, -1);
-    }
+    // Silent, as in the original (its warning is commented out): players call unit(-1) freely.
+    if (!isInt(id) || id < 0 || id >= n) return new Unit(UnitType.Wizard, -1, -1, { i: 0, j: 0 }, -1, -1);
     return makeUnit(id);
   });
   d('wizards', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < NP ? lists()[pl]!.slice() : []));

@@ -126,6 +126,7 @@ test('the bot API under the statement names, end to end', async () => {
   assert.equal(info.bad, -1);
   assert.equal(info.outside, 0);
   check(out.logs[0]!.includes('warning'), 'bad calls warn in the log');
+  assert.doesNotMatch(out.logs[0]!, /unit requested/, 'unit(999) is silent, as in the original');
   // Round 60: the spell worked (the ghost rests 60 rounds from then on).
   const spellInfo = JSON.parse(lines[1]!);
   assert.equal(spellInfo.rest, 0);

@@ -13,8 +13,11 @@ import { BotCompileError, botSourceMap, CompileInfraError, compileBot, PlayCompi
 import { isCppFilename } from './cpp/source.ts';
 import { playCompileBudget } from './play-budget.ts';
 
-/** Compiles for the play page as `client` (user:<id> or ip:<address>); throws HttpError for the lane's and the client's bounds. */
-export async function playCompile(source: string, filename: string, client: string, signedIn: boolean): Promise<CompiledSeat> {
+/**
+ * Compiles for the play page as `client` (user:<id> or ip:<address>); a C++ file against `game`'s headers (else its
+ * // GAME: line). Throws HttpError for the lane's and the client's bounds.
+ */
+export async function playCompile(source: string, filename: string, client: string, signedIn: boolean, game?: string): Promise<CompiledSeat> {
   const cpp = isCppFilename(filename);
   if (cpp && !signedIn) throw unauthorized('C++ bots are compiled for the play page for signed-in users only: log in first (TypeScript and JavaScript bots need no account)');
   const budget = playCompileBudget();
@@ -22,7 +25,7 @@ export async function playCompile(source: string, filename: string, client: stri
   if ('code' in ticket) throw new HttpError(429, ticket.message, ticket.code);
   let cpuMs = 0;
   try {
-    const code = await compileBot(source, filename, undefined, { lane: 'play', budgetSeconds: ticket.remaining, onCpu: (ms) => (cpuMs += ms) });
+    const code = await compileBot(source, filename, game, { lane: 'play', budgetSeconds: ticket.remaining, onCpu: (ms) => (cpuMs += ms) });
     const map = botSourceMap(code);
     return map ? { code, map } : { code };
   } catch (err) {

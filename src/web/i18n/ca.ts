@@ -630,10 +630,10 @@ export const ca: Messages = {
     'Aquesta partida només és una prova local. Es juga al teu navegador i no es desa ni puntua res: el servidor continua sent l’únic jutge. Envia el teu jugador perquè el jutgi el servidor, amb el seu entorn aïllat i els seus límits de CPU i de memòria.',
   'play.differences': (budget: string) =>
     `El teu jugador s’executa en un Web Worker amb l’API del jutge i el mateix Math.random amb llavor, de manera que una llavor dona la mateixa partida que el jutge (o arbiter play) juga amb els mateixos jugadors. El temps és diferent: cada jugador té ${budget} per a la partida, mesurats aquí com a temps real al teu navegador (el jutge compta temps de CPU), així que un ordinador ocupat hi compta en contra; un jugador que encara pensa quan se li acaba el temps s’atura i queda congelat. Aquí no s’aplica cap límit de memòria.`,
-  'play.compileNote': 'El servidor compila els teus fitxers (en treu els tipus, com fa el jutge) i no els guarda; res més no surt del teu navegador.',
+  'play.compileNote': 'El servidor compila els teus fitxers amb la compilació del jutge (en treu els tipus; el C++, al mòdul WebAssembly del jutge) i no els guarda; res més no surt del teu navegador.',
   'play.yourBot': 'El teu jugador',
   'play.file': 'Fitxer del teu jugador',
-  'play.fileHint': 'Un fitxer .ts o .js; o deixa’l anar on sigui d’aquest formulari.',
+  'play.fileHint': 'Un fitxer .ts, .js o C++ (.cc); o deixa’l anar on sigui d’aquest formulari. El C++ es compila per als usuaris que han iniciat la sessió.',
   'play.paste': 'O enganxa’n el codi',
   'play.opponents': 'Rivals',
   'play.player': (n: number) => `Jugador ${n}`,

@@ -644,10 +644,10 @@ export const en = {
     'This match is only a local try. It runs in your browser and nothing is recorded or ranked: the server remains the only judge. Submit your bot to have it judged, by the server’s sandbox and its CPU and memory limits.',
   'play.differences': (budget: string) =>
     `Your bot runs in a Web Worker with the judge’s API and the same seeded Math.random, so a seed gives the match the judge (or arbiter play) plays with the same bots. Time is different: each bot has ${budget} for the match, measured here as wall time in your browser (the judge counts CPU time), so a busy computer counts against it; a bot still thinking when its time is up is stopped and frozen. No memory limit is applied here.`,
-  'play.compileNote': 'Your files are compiled by the server (types stripped, as the judge does) and not kept; nothing else leaves your browser.',
+  'play.compileNote': 'Your files are compiled by the server with the judge’s compile (types stripped; C++ to the judge’s WebAssembly module) and not kept; nothing else leaves your browser.',
   'play.yourBot': 'Your bot',
   'play.file': 'Your bot file',
-  'play.fileHint': 'A .ts or .js bot file; or drop it anywhere on this form.',
+  'play.fileHint': 'A .ts, .js or C++ (.cc) bot file; or drop it anywhere on this form. C++ is compiled for signed-in users.',
   'play.paste': 'Or paste its code',
   'play.opponents': 'Opponents',
   'play.player': (n: number) => `Player ${n}`,

@@ -630,10 +630,10 @@ export const es: Messages = {
     'Esta partida es solo una prueba local. Se juega en tu navegador y no se guarda ni puntúa nada: el servidor sigue siendo el único juez. Envía tu jugador para que lo juzgue el servidor, con su entorno aislado y sus límites de CPU y de memoria.',
   'play.differences': (budget: string) =>
     `Tu jugador se ejecuta en un Web Worker con la API del juez y el mismo Math.random con semilla, así que una semilla da la misma partida que el juez (o arbiter play) juega con los mismos jugadores. El tiempo es distinto: cada jugador tiene ${budget} para la partida, medidos aquí como tiempo real en tu navegador (el juez cuenta tiempo de CPU), así que un ordenador ocupado juega en su contra; un jugador que sigue pensando cuando se le acaba el tiempo se detiene y queda congelado. Aquí no se aplica ningún límite de memoria.`,
-  'play.compileNote': 'El servidor compila tus ficheros (les quita los tipos, como hace el juez) y no los guarda; nada más sale de tu navegador.',
+  'play.compileNote': 'El servidor compila tus ficheros con la compilación del juez (les quita los tipos; el C++, al módulo WebAssembly del juez) y no los guarda; nada más sale de tu navegador.',
   'play.yourBot': 'Tu jugador',
   'play.file': 'Fichero de tu jugador',
-  'play.fileHint': 'Un fichero .ts o .js; o suéltalo en cualquier parte de este formulario.',
+  'play.fileHint': 'Un fichero .ts, .js o C++ (.cc); o suéltalo en cualquier parte de este formulario. El C++ se compila para los usuarios que han iniciado sesión.',
   'play.paste': 'O pega su código',
   'play.opponents': 'Rivales',
   'play.player': (n: number) => `Jugador ${n}`,

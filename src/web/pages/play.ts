@@ -6,10 +6,13 @@
 // for the same seed and bots, and the replay viewer shows it. Nothing is
 // recorded: the server stays the only judge, and the page says so.
 //
-// TypeScript bots are compiled by the server (POST /api/play/compile): the
+// Bots are compiled by the server (POST /api/play/compile): the
 // judge's own compile (sandbox/compile.ts: the same esbuild, flags and
 // wrapper), so a bot's code and line numbers are the ones the judge runs; it
 // stores nothing, is capped at the upload size and rate-limited per address.
+// A C++ file (signed-in users) comes back as the judge's wasm module, which
+// the bot's worker instantiates with the judge's C++ glue; the starter kit's
+// play.mjs uses the same endpoint.
 // esbuild-wasm in the browser would be a ~10 MB download for every student
 // and a second compiler to keep in step with the judge's.
 
@@ -108,8 +111,8 @@ function sendScript(request: FastifyRequest, reply: FastifyReply, b: Bundle, hea
   return reply.type('text/javascript; charset=utf-8').send(b.body);
 }
 
-/** A bot's worker may evaluate code (the prelude and the bot) and reach nothing: no network, no other script. */
-const WORKER_POLICY = { 'content-security-policy': "default-src 'none'; script-src 'unsafe-eval'" };
+/** A bot's worker may evaluate code (the prelude and the bot) and compile a C++ player's module, and reach nothing: no network, no other script. */
+const WORKER_POLICY = { 'content-security-policy': "default-src 'none'; script-src 'unsafe-eval' 'wasm-unsafe-eval'" };
 
 // ---- Pages ----
 
@@ -130,7 +133,7 @@ function playPage(game: AnyGame, maxBytes: number) {
 <fieldset>
   <legend>${t('play.yourBot')}</legend>
   <p><label for="play-file">${t('play.file')}</label>
-  <input type="file" id="play-file" accept=".ts,.js,.mts,.mjs,text/plain,text/javascript,application/typescript" data-play-file aria-describedby="play-file-hint"></p>
+  <input type="file" id="play-file" accept="${ACCEPT}" data-play-file aria-describedby="play-file-hint"></p>
   <p class="hint" id="play-file-hint">${t('play.fileHint')}</p>
   <p><label for="play-paste">${t('play.paste')}</label>
   <textarea id="play-paste" rows="8" spellcheck="false" autocomplete="off" data-play-paste></textarea></p>
@@ -142,7 +145,7 @@ function playPage(game: AnyGame, maxBytes: number) {
   ${seats.map(
     (n) => html`<p><label for="play-seat-${n}">${t('play.player', n)}</label>
   <select id="play-seat-${n}" data-seat="${n}">${builtins.map((b) => html`<option value="${b}"${b === opponent ? html` selected` : ''}>${t('play.builtin', b)}</option>`)}<option value="file">${t('play.fromFile')}</option></select>
-  <input type="file" accept=".ts,.js,.mts,.mjs,text/plain,text/javascript,application/typescript" data-seat-file="${n}" aria-label="${t('play.fileFor', n)}" hidden></p>`,
+  <input type="file" accept="${ACCEPT}" data-seat-file="${n}" aria-label="${t('play.fileFor', n)}" hidden></p>`,
   )}
 </fieldset>
 <p><label for="play-seed">${t('play.seed')}</label>
@@ -164,6 +167,9 @@ function playPage(game: AnyGame, maxBytes: number) {
 <noscript><p class="notice bad">${t('play.noScript')}</p></noscript>
 <p class="hint">${t('play.cli')} <code data-play-cli>npx arbiter play ${game.id} MyBot.ts ${seats.map(() => opponent).join(' ')} --seed 1 -o match.json.gz</code></p>`;
 }
+
+/** The bot files the page takes: TypeScript, JavaScript and C++ (compiled by the judge's compile, for signed-in users). */
+const ACCEPT = '.ts,.js,.mts,.mjs,.cc,.cpp,.cxx,text/plain,text/javascript,application/typescript,text/x-c++src';
 
 const GAME_PARAMS = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 const FILENAME = '^[^/\\\\\\u0000-\\u001f]{1,128}$';
@@ -247,7 +253,7 @@ export async function playApiRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Body: { filename: string; source: string } }>(
+  app.post<{ Body: { filename: string; source: string; game?: string } }>(
     '/api/play/compile',
     {
       config: {
@@ -256,22 +262,24 @@ export async function playApiRoutes(app: FastifyInstance) {
       },
       schema: {
         tags: ['play'],
-        summary: 'Compile a bot file as the judge does (types stripped), for a match in the browser; nothing is stored',
+        summary: 'Compile a bot file as the judge does (types stripped; C++ to a wasm module, for signed-in users), for a match in the browser or the starter kit; nothing is stored',
         body: {
           type: 'object',
           required: ['filename', 'source'],
           additionalProperties: false,
-          properties: { filename: { type: 'string', pattern: FILENAME }, source: { type: 'string' } },
+          // game: the headers a C++ file compiles against (else its // GAME: line); a TypeScript or JavaScript file needs none.
+          properties: { filename: { type: 'string', pattern: FILENAME }, source: { type: 'string' }, game: { type: 'string', minLength: 1, maxLength: 64 } },
         },
       },
     },
     async (request) => {
-      const { filename, source } = request.body;
+      const { filename, source, game } = request.body;
+      if (game !== undefined) await gameOr404(game);
       if (Buffer.byteLength(source) > config.submissionMaxBytes) throw tooLarge(`${filename} is larger than ${config.submissionMaxBytes} bytes, the limit for a bot file`);
       // In the play lane, bounded per client (sandbox/play-compile.ts): judging never waits for the play page. The bot's
       // own compile error comes back as { error }; C++ for signed-in users only (401); over the client's bounds, 429.
       const { playCompile } = await import('../../../sandbox/play-compile.ts');
-      return playCompile(source, filename, request.user ? `user:${request.user.id}` : `ip:${request.ip}`, Boolean(request.user));
+      return playCompile(source, filename, request.user ? `user:${request.user.id}` : `ip:${request.ip}`, Boolean(request.user), game);
     },
   );
 }

@@ -1,6 +1,6 @@
 // The play page's script (/assets/play/<game>.js, bundled with the game's
-// engine): reads the bots (a file picked, dropped or pasted; built-ins from
-// the server), has the judge compile them (POST /api/play/compile: the same
+// engine): reads the bots (a file picked, dropped or pasted: TypeScript,
+// JavaScript or C++; built-ins from the server), has the judge compile them (POST /api/play/compile: the same
 // compile as the judge's, nothing kept), plays the match here, then shows it
 // in the replay viewer with each bot's log of the shown round beside it.
 //
@@ -13,6 +13,7 @@ import type { CompiledSeat } from '../../../runner/types.ts';
 import type { Replay } from '../viewer/game-view.ts';
 import { Viewer, loadGameView } from '../viewer/viewer.ts';
 import { wordsFor } from '../viewer/lang.ts';
+import { looksLikeCpp } from '../../../../sandbox/cpp/source.ts';
 import { playInBrowser, type BrowserMatch, type PlaySeat } from './match.ts';
 
 /** Every sentence this script shows, in the page's language (<html lang>, as the viewer's words). */
@@ -74,6 +75,9 @@ const TEXT = wordsFor({
 });
 
 const PASTED_NAME = 'MyBot.ts';
+/** Pasted C++ (it has `#define PLAYER_NAME`) is compiled as a .cc, the course's file name. */
+const PASTED_CPP_NAME = 'AIMyBot.cc';
+const pastedName = (source: string) => (looksLikeCpp(source) ? PASTED_CPP_NAME : PASTED_NAME);
 
 const $ = <T extends Element>(root: ParentNode, sel: string) => root.querySelector<T>(sel);
 
@@ -94,8 +98,9 @@ async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
   return (await res.json()) as T;
 }
 
-function compile(filename: string, source: string): Promise<CompiledSeat> {
-  return getJson<CompiledSeat>('/api/play/compile', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ filename, source }) });
+/** The judge's compile; a C++ file against this game's headers (the server answers 401 when nobody is signed in). */
+function compile(game: string, filename: string, source: string): Promise<CompiledSeat> {
+  return getJson<CompiledSeat>('/api/play/compile', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ filename, source, game }) });
 }
 
 export function mountPlay(game: AnyGame) {
@@ -139,7 +144,7 @@ export function mountPlay(game: AnyGame) {
     if (pasteArea.value.trim()) {
       yourFile = null;
       fileInput.value = '';
-      chosenLine.textContent = TEXT.pasted(PASTED_NAME);
+      chosenLine.textContent = TEXT.pasted(pastedName(pasteArea.value));
     } else chosenLine.textContent = '';
   });
   // A file dropped anywhere on the form is your bot.
@@ -175,13 +180,14 @@ export function mountPlay(game: AnyGame) {
     if (yourFile) return { filename: yourFile.name, source: await readText(yourFile) };
     const source = pasteArea.value;
     if (!source.trim()) throw new Error(TEXT.noBot);
-    if (new Blob([source]).size > maxBytes) throw new Error(TEXT.tooLarge(PASTED_NAME, maxBytes));
-    return { filename: PASTED_NAME, source };
+    const filename = pastedName(source);
+    if (new Blob([source]).size > maxBytes) throw new Error(TEXT.tooLarge(filename, maxBytes));
+    return { filename, source };
   }
 
   /** The same match as an `arbiter play` command line (built-ins by name, files by name). */
   function commandLine(seed: number): string {
-    const players = [yourFile?.name ?? PASTED_NAME];
+    const players = [yourFile?.name ?? pastedName(pasteArea.value)];
     for (const select of form!.querySelectorAll<HTMLSelectElement>('select[data-seat]')) {
       players.push(select.value === 'file' ? ($<HTMLInputElement>(form!, `input[data-seat-file="${select.dataset.seat}"]`)!.files?.[0]?.name ?? 'file') : select.value);
     }
@@ -206,7 +212,7 @@ export function mountPlay(game: AnyGame) {
     // One compile at a time: the server takes one per client at once (a second is refused with 429).
     let turn: Promise<unknown> = Promise.resolve();
     const inTurn = (filename: string, source: string) => {
-      const run = turn.then(() => compile(filename, source));
+      const run = turn.then(() => compile(game.id, filename, source));
       turn = run.catch(() => {});
       return run;
     };

@@ -4,7 +4,7 @@
 import type { FreezeReason } from '../../../replay/format.ts';
 
 export type WorkerRequest =
-  | { kind: 'load'; prelude: string; code: string; filename: string; me: number; seed: number; logCapBytes: number }
+  | { kind: 'load'; prelude: string; code: string; filename: string; me: number; seed: number; logCapBytes: number; memoryMb: number }
   /** The view packed as the judge packs it (BotHandle.playPacked), so a bot's stack traces read the same. */
   | { kind: 'play'; names: string; status: string; layout: string; buffer: ArrayBuffer };
 

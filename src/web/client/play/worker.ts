@@ -4,11 +4,16 @@
 // same way) and the compiled bot, then answers one play() per message with
 // the wall time it took (performance.now: a browser has no CPU clock).
 //
-// The worker is served with a policy of its own (script-src 'unsafe-eval',
-// nothing else): it can evaluate the bot, and the bot can reach no network.
+// A C++ player arrives compiled by the judge (a wasm module); the prelude's
+// runtime instantiates it with the judge's glue (sandbox/cpp/cpp-player.ts).
+//
+// The worker is served with a policy of its own (script-src 'unsafe-eval'
+// 'wasm-unsafe-eval', nothing else): it can evaluate the bot and compile its
+// module, and the bot can reach no network.
 
 import { unpackResult, type BotHandle } from '../../../../sandbox/bot-runtime.ts';
 import { describeError } from '../../../../sandbox/host.ts';
+import { decodeCppCode, isCppCode } from './cpp-code.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 
 // Captured before any bot code runs: a bot that replaces them only hurts its own answers.
@@ -29,10 +34,18 @@ scope.addEventListener('message', (e) => {
   if (req.kind === 'load') {
     try {
       const h = evaluate(`${req.prelude}\n//# sourceURL=prelude.js`) as BotHandle;
-      h.setup(req.me, req.seed, req.logCapBytes);
-      // Same shape as the isolate's (sandbox/isolate-host.ts): the bot's lines keep their numbers.
-      const exportsOf = evaluate(`(function(){return ${req.code}\n})\n//# sourceURL=${safeName(req.filename)}`) as () => unknown;
-      const [name, game, log] = h.load(exportsOf);
+      h.setup(req.me, req.seed, req.logCapBytes, req.memoryMb);
+      let loaded: [string, string, string];
+      if (isCppCode(req.code)) {
+        // A compiled C++ player: the runtime instantiates its module (cpp-player.ts), as in the judge's isolate.
+        const cpp = decodeCppCode(req.code);
+        loaded = h.loadCpp(cpp.wasm.buffer as ArrayBuffer, cpp.name, cpp.game);
+      } else {
+        // Same shape as the isolate's (sandbox/isolate-host.ts): the bot's lines keep their numbers.
+        const exportsOf = evaluate(`(function(){return ${req.code}\n})\n//# sourceURL=${safeName(req.filename)}`) as () => unknown;
+        loaded = h.load(exportsOf);
+      }
+      const [name, game, log] = loaded;
       handle = h;
       post({ kind: 'load', ok: true, name, game, log, ms: now() - start });
     } catch (err) {

@@ -16,10 +16,12 @@ import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaClient } from './generated/client.ts';
+import { PrismaClient, type Prisma } from './generated/client.ts';
 
 export { PrismaClient };
 export type Db = PrismaClient;
+/** A transaction's client: what a function that runs inside `db.$transaction` is handed. */
+export type Tx = Prisma.TransactionClient;
 export * from './generated/enums.ts';
 export type * as Models from './generated/models.ts';
 

@@ -8,13 +8,11 @@
 // PUT /api/me/password, ends the user's sessions. Every step is audited.
 
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/client.ts';
-import type { Prisma } from '../db/generated/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { recordAudit } from './audit.ts';
 import { hashPassword, PASSWORD_MIN, sha256 } from './secrets.ts';
 import { conflict, forbidden, invalid, notFound } from './errors.ts';
 
-type Tx = Prisma.TransactionClient;
 
 export const PASSWORD_MAX = 256;
 /** An admin's reset link lives this long. */

@@ -22,8 +22,7 @@
 //   matches themselves stay).
 
 import { formatForPeople } from './course-time.ts';
-import type { Db } from '../db/client.ts';
-import type { Prisma } from '../db/generated/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { loadGames } from '../game-kit/registry.ts';
 import { nameRuleError } from '../judge/names.ts';
 import { initialRating } from '../ratings/index.ts';
@@ -31,7 +30,6 @@ import { recordAudit } from './audit.ts';
 import { conflict, DomainError, invalid, notFound } from './errors.ts';
 import { JUDGING } from './statuses.ts';
 
-type Tx = Prisma.TransactionClient;
 
 /** Who acts: an admin's user id, or null for the server's command line. */
 export type Actor = number | null;

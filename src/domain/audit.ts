@@ -2,10 +2,9 @@
 // what, when), written in the same transaction as the action itself, so an
 // action and its line are stored together or not at all.
 
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 
-type Tx = Prisma.TransactionClient;
 
 export interface AuditLine {
   /** The admin who acted; null when done from the server's command line. */

@@ -14,8 +14,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { transformSync } from 'esbuild';
 import { gateSeedSecret } from '../config.ts';
-import type { Db } from '../db/client.ts';
-import type { Tx } from '../scheduler/matches.ts';
+import type { Db, Tx } from '../db/client.ts';
 
 /** Seeds per submission: self-play, then the matches against the gate's opponent. */
 export const GATE_SEED_COUNT = 5;

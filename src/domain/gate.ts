@@ -11,13 +11,13 @@
 // (gateOnCheck / gateOnMatch); they return the side effects (jobs to queue or
 // cancel, events to publish) the recorder applies after the commit.
 
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import { isOutrightWinner } from '../game-kit/ranking.ts';
 import { getGame } from '../game-kit/registry.ts';
 import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
 import { initialRating } from '../ratings/index.ts';
-import { createMatch, type SeatRef, type Tx } from '../scheduler/matches.ts';
+import { createMatch, type SeatRef } from '../scheduler/matches.ts';
 import { GateStep, SELF_PLAY } from './statuses.ts';
 import { deriveGateSeeds, gateSecret, storedGateSeeds } from './gate-seeds.ts';
 import { englishReason, type FrozenAt, type Reason } from './reasons.ts';

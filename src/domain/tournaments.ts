@@ -25,12 +25,12 @@
 //   match is a result, whatever a bot did in it, and cannot be rerun.
 
 import { randomInt } from 'node:crypto';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { Prisma } from '../db/generated/client.ts';
 import { loadGames } from '../game-kit/registry.ts';
 import { GameConfigError } from '../game-kit/types.ts';
 import type { JudgeEvent } from '../queue/index.ts';
-import { createMatch, type SeatRef, type Tx } from '../scheduler/matches.ts';
+import { createMatch, type SeatRef } from '../scheduler/matches.ts';
 import { recordAudit } from './audit.ts';
 import { playCommandLine } from './play-line.ts';
 import { conflict, DomainError, invalid, notFound } from './errors.ts';

@@ -6,12 +6,12 @@
 // after the commit; if they are lost, the scheduler's sweep repairs them.
 
 import type { Log } from '../log.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import type { JudgeEvent, JudgeQueues, MatchResultFailed, MatchResultOk, ResultJobData } from '../queue/index.ts';
 import { matchJobId } from '../queue/index.ts';
 import { rateMatch, initialRating } from '../ratings/index.ts';
 import { emptyEffects, gateOnCheck, gateOnMatch, type GateEffects, type GateOptions } from '../domain/gate.ts';
-import { enqueueMatch, type Tx } from '../scheduler/matches.ts';
+import { enqueueMatch } from '../scheduler/matches.ts';
 import { tournamentOnMatch } from '../domain/tournaments.ts';
 import { OPEN_MATCH } from '../domain/statuses.ts';
 

@@ -4,7 +4,7 @@
 // and re-queued under the same id (the sweep does that for a job Redis lost).
 
 import { randomInt } from 'node:crypto';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import { builtinSeat } from '../runner/builtins.ts';
 import { getGame } from '../game-kit/registry.ts';
@@ -20,7 +20,6 @@ import {
   type MatchKind,
 } from '../queue/index.ts';
 
-export type Tx = Prisma.TransactionClient;
 
 /** A seat: a submission (with its player name) or a built-in bot. */
 export type SeatRef =

@@ -17,7 +17,7 @@ import { errorHandler, notFound, badRequest } from './errors.ts';
 import { resolveUser } from './auth.ts';
 import { checkWriteOrigin } from './origin-check.ts';
 import { adminOnlyApi, checkRouteAccess, declareAll, type RouteAccess } from './access.ts';
-import { createAttemptBudgets, MemoryCounters, RedisCounters, RetryLaterError, type AttemptBudgets } from './attempt-budgets.ts';
+import { createAttemptBudgets, MemoryCounters, RedisCounters, type AttemptBudgets } from './attempt-budgets.ts';
 import { createEventHub, type EventHub } from './events.ts';
 import { startGate as gateStart } from '../domain/gate.ts';
 import { TooManyError } from '../domain/errors.ts';
@@ -106,7 +106,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onRequest', async (request) => checkWriteOrigin(request));
   app.addHook('onError', async (_request, reply, error) => {
-    if (error instanceof RetryLaterError || error instanceof TooManyError) void reply.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof TooManyError) void reply.header('retry-after', String(error.retryAfterSeconds));
   });
 
   await app.register(cookie);

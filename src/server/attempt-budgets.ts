@@ -14,17 +14,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
-import { HttpError } from './errors.ts';
+import { TooManyError } from '../domain/errors.ts';
 import { withTimeout } from '../queue/connection.ts';
 
 /** A 429 that says when to come back (the app's onError hook turns it into Retry-After). */
-export class RetryLaterError extends HttpError {
+export class RetryLaterError extends TooManyError {
   override name = 'RetryLaterError';
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(429, message, 'too-many-attempts');
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, retryAfterSeconds, 'too-many-attempts');
   }
 }
 

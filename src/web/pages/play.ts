@@ -105,6 +105,9 @@ async function gameBundle(game: AnyGame): Promise<Bundle> {
 
 const workerBundle = () => bundleFor('worker', async () => `import './worker.ts';`);
 
+/** The bots' worker script (/assets/play/worker.js), for tests that run it outside a browser. */
+export const playWorkerScript = async (): Promise<string> => (await workerBundle()).body.toString('utf8');
+
 function sendScript(request: FastifyRequest, reply: FastifyReply, b: Bundle, headers: Record<string, string> = {}) {
   void reply.header('etag', b.etag).header('cache-control', 'no-cache').headers(headers);
   if (request.headers['if-none-match'] === b.etag) return reply.status(304).send();

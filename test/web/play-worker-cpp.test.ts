@@ -16,9 +16,19 @@ import { builtinSeat } from '../../src/runner/builtins.ts';
 import { compileSeat, runMatch } from '../../src/runner/run-match.ts';
 import type { Replay } from '../../src/replay/format.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
-import { playInBrowser, type PlaySeat } from '../../src/web/client/play/match.ts';
+import type { AnyGame } from '../../src/game-kit/types.ts';
+import type { CompiledSeat, MatchOutcome } from '../../src/runner/types.ts';
 import { playWorkerScript } from '../../src/web/pages/play.ts';
 import { slow } from '../helpers/slow.ts';
+
+interface PlaySeat {
+  filename: string;
+  source: string;
+  compiled: CompiledSeat;
+}
+type PlayInBrowser = (game: AnyGame, o: { seed: number; seats: PlaySeat[]; prelude: string; workerUrl: string }) => Promise<MatchOutcome>;
+// The page's module is browser code (DOM types, its own tsconfig): loaded by a path the Node program does not follow.
+const PAGE_MATCH: string = '../../src/web/client/play/match.ts';
 
 const GAME = 'bola-de-drac';
 const SEED = 5;
@@ -70,6 +80,7 @@ test('the play page\'s worker runs a C++ player compiled by the judge: the match
   const g = globalThis as { Worker?: unknown };
   const before = g.Worker;
   g.Worker = webWorkerOver(await playWorkerScript());
+  const { playInBrowser } = (await import(PAGE_MATCH)) as { playInBrowser: PlayInBrowser };
   let played;
   try {
     played = await playInBrowser(game, { seed: SEED, seats, prelude: await buildPrelude(game), workerUrl: 'worker.js' });

@@ -24,6 +24,7 @@ export const commands: Record<string, Command> = {
   similarity: { run: similarityCommand, help: 'similarity report <game> | import <folder or .zip> --term <term> --game <game>   on the server: compute the plagiarism report (admins see it at /admin/similarity), or import a previous term\'s bots' },
   backup: { run: backupCommand, help: 'backup <file>   on the server (a running npm start writes it): one consistent archive of the database (users, submissions, matches, replays), mode 0600' },
   restore: { run: restoreCommand, help: 'restore <file> [--force]   into an empty database (DATABASE_URL or DATA_DIR); --force replaces what is there' },
+  'new-game': { run: async (args) => (await import('./new-game.ts')).newGameCommand(args), help: 'new-game <id> [--title "..."] [--dir <folder of games>]   write a playable skeleton game (rules, settings, view, bot API, player.d.ts, Null/Demo/Dummy, viewer, statements, golden-test stub) into src/games/<id>/ or <folder>/<id>/' },
   submit: { run: submitCommand, help: 'submit <bot.ts> [--game <id>]   upload to the server (ARBITER_URL, ARBITER_TOKEN) and follow the Dummy gate' },
 };
 

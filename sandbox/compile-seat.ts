@@ -1,6 +1,6 @@
-// A match's seat compiled for its isolate: used by the runner (src/runner/run-match.ts, which
+// A match's seat compiled for its isolate: used by play-match.ts (which
 // re-exports it), by sandbox-host.ts before it hands a match to a match process, and by the
-// play page. Below both, so the runner imports the sandbox host and never the other way.
+// play page. Below both, so neither imports the other to compile a seat.
 
 import { BotCompileError, botSourceMap, CompileInfraError, compileBot } from './compile.ts';
 import { SandboxInfraError } from './host.ts';

@@ -1,9 +1,15 @@
 // A child process that plays one match at a time: the game's engine and the
 // bots' isolated-vm isolates together, the bots called one after another
 // with synchronous calls (isolate-host.ts), no IPC per round. The parent
-// (sandbox-host.ts) sends `match` (the spec, the seats already compiled, the
-// freezes an earlier run of the same match decided) or `check` (the gate's
-// load of one file), and kills this process when it must.
+// (sandbox-host.ts) sends `match` (the spec with its limits resolved, the
+// seats already compiled, the freezes and patient calls an earlier run of the
+// same match decided) or `check` (the gate's load of one file), and kills
+// this process when it must. Every message either way is declared in
+// match-protocol.ts; an unknown one is refused, never guessed at.
+//
+// This process plays each job once. A call the wall clock cut short before its
+// bot used its CPU comes back as `cut-short`, its own or the judge's failure
+// as `failed`; the parent decides what follows.
 //
 // What this process can die of is a bot's doing only when a bot's call was
 // running: V8's catastrophic out-of-memory (the handler writes a note and
@@ -18,17 +24,16 @@
 
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { capText, cpuSinceMs, describeError, SandboxInfraError, type LoadReply, type LoadRequest } from './host.ts';
+import { capText, cpuSinceMs, describeError, SandboxInfraError, type LoadReply } from './host.ts';
 import { installCallMeter } from './call-meter.ts';
 import { procStatusBytes } from './proc.ts';
 import ivm from './ivm.ts';
 import { rememberSourceMap } from './compile.ts';
-import { CallCutShort, callKey, IsolateBotHost, isolateHooks } from './isolate-host.ts';
+import { CallCutShort, IsolateBotHost, isolateHooks } from './isolate-host.ts';
 import { getGame } from '../src/game-kit/registry.ts';
 import type { AnyGame } from '../src/game-kit/types.ts';
 import { encodeReplay } from '../src/replay/io.ts';
-// The messages' types live in match-protocol.ts: sandbox-host.ts names them there, not in this process's entry.
-import type { GameRef, MatchProcessMessage } from './match-protocol.ts';
+import { assertNever, idOf, readParentMessage, type CheckMessage, type ChildMessage, type GameRef, type ParentMessage, type PlayMessage } from './match-protocol.ts';
 
 /** RSS a bot may take above the process's on top of its limit (V8's own pages, allocator slack). */
 const DATA_HEADROOM_MB = 48;
@@ -95,66 +100,72 @@ let dataCap: number | null = null;
 let prlimitMissing = false;
 const DATA_CAP_SLACK = 8 * 1024 * 1024;
 
-async function playMatch(msg: Extract<MatchProcessMessage, { t: 'match' }>): Promise<object> {
+function send(msg: ChildMessage): void {
+  process.send!(msg);
+}
+
+async function play(msg: PlayMessage): Promise<{ t: 'played'; outcome: Extract<ChildMessage, { t: 'played' }>['outcome'] }> {
   const game = await loadGame(msg.game);
-  const { runMatchWithGame } = await import('../src/runner/run-match.ts');
-  const memoryMb = msg.spec.limits?.memoryMb ?? game.defaultLimits.memoryMb;
-  capData(msg.spec.seats.length, (memoryMb + DATA_HEADROOM_MB) * 1024 * 1024);
+  const { playResolvedMatch } = await import('./play-match.ts');
+  capData(msg.spec.seats.length, (msg.spec.limits.memoryMb + DATA_HEADROOM_MB) * 1024 * 1024);
   for (const seat of msg.options.compiled ?? []) if ('map' in seat && seat.map) rememberSourceMap(seat.code, seat.map);
-  const patient = new Set(msg.options.patient ?? []);
   let lastSent = 0;
   const onRound = (round: number, totalRounds: number) => {
     const now = Date.now();
     if (now - lastSent < 100 && round < totalRounds) return;
     lastSent = now;
-    process.send!({ id: msg.id, progress: { round, totalRounds } });
+    send({ t: 'progress', id: msg.id, round, totalRounds });
   };
-  // A call the wall clock cut short before its bot used its CPU: the match again, that call with patience.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const outcome = await runMatchWithGame(game, msg.spec, { ...msg.options, host: 'isolate', patient: [...patient], onRound });
-      // Encoded here, where the match ran: one runner's work, not the worker's that all runners share.
-      // The rounds go once, encoded: the parent decodes them only if it reads them (withRoundsFrom).
-      return { outcome: { ...outcome, replay: { ...outcome.replay, rounds: null }, replayGz: encodeReplay(outcome.replay) }, runs: attempt + 1 };
-    } catch (err) {
-      if (!(err instanceof CallCutShort) || attempt > 4 * msg.spec.seats.length) throw err;
-      patient.add(callKey(err.seat, err.round));
-    }
+  const outcome = await playResolvedMatch(game, msg.spec, { ...msg.options, host: 'isolate', onRound });
+  // Encoded here, where the match ran: one runner's work, not the worker's that all runners share.
+  // The rounds go once, encoded: the parent decodes them only if it reads them (withRoundsFrom).
+  return { t: 'played', outcome: { ...outcome, replay: { ...outcome.replay, rounds: null }, replayGz: encodeReplay(outcome.replay) } };
+}
+
+async function check(msg: CheckMessage): Promise<{ t: 'checked'; reply: LoadReply }> {
+  capData(1, (msg.req.memoryMb + DATA_HEADROOM_MB) * 1024 * 1024);
+  const host = new IsolateBotHost({ patient: new Set(msg.patient ?? []) });
+  try {
+    return { t: 'checked', reply: host.loadSync(msg.req) };
+  } finally {
+    await host.close();
   }
 }
 
-async function check(req: LoadRequest): Promise<LoadReply> {
-  capData(1, (req.memoryMb + DATA_HEADROOM_MB) * 1024 * 1024);
-  let patient = new Set<string>();
-  for (let attempt = 0; ; attempt++) {
-    const host = new IsolateBotHost({ patient });
-    try {
-      return host.loadSync(req);
-    } catch (err) {
-      if (!(err instanceof CallCutShort) || attempt > 0) throw err;
-      patient = new Set([callKey(req.me, 0)]);
-    } finally {
-      await host.close();
+async function handle(raw: unknown): Promise<void> {
+  let msg: ParentMessage;
+  try {
+    msg = readParentMessage(raw);
+  } catch (err) {
+    send({ t: 'refused', id: idOf(raw), message: err instanceof Error ? err.message : String(err) });
+    return;
+  }
+  const start = process.cpuUsage();
+  const end = () => ({ id: msg.id, cpuMs: cpuSinceMs(start), rss: process.memoryUsage.rss() });
+  try {
+    switch (msg.t) {
+      case 'match':
+        send({ ...(await play(msg)), ...end() });
+        return;
+      case 'check':
+        send({ ...(await check(msg)), ...end() });
+        return;
+      default:
+        assertNever(msg, 'message type');
     }
+  } catch (err) {
+    // A busy machine's wall clock, not the bot: the parent plays the job again with that call patient.
+    if (err instanceof CallCutShort) return send({ t: 'cut-short', seat: err.seat, round: err.round, ...end() });
+    // Our own failure or the judge's (never a bot's): the parent abandons the match.
+    const message = capText(describeError(err));
+    send({ t: 'failed', fault: err instanceof SandboxInfraError ? 'infra' : 'judge', name: err instanceof Error ? err.name : 'Error', message, ...end() });
   }
 }
 
-process.on('message', (msg: MatchProcessMessage) => {
-  void (async () => {
-    try {
-      const start = process.cpuUsage();
-      const reply = msg.t === 'match' ? await playMatch(msg) : { check: await check(msg.req) };
-      process.send!({ id: msg.id, ...reply, cpuMs: cpuSinceMs(start), rss: process.memoryUsage.rss() });
-    } catch (err) {
-      // Our own failure or the judge's (never a bot's): the parent abandons the match.
-      const text = capText(describeError(err));
-      process.send!(err instanceof SandboxInfraError ? { id: msg.id, infra: text } : { id: msg.id, error: text, name: err instanceof Error ? err.name : 'Error' });
-    }
-  })();
-});
+process.on('message', (raw: unknown) => void handle(raw));
 
 process.on('disconnect', () => process.exit(0));
 // The worker decides when this process ends (see the header).
 process.on('SIGINT', () => {});
 process.on('SIGTERM', () => {});
-process.send!({ ready: true });
+send({ t: 'ready' });

@@ -12,7 +12,11 @@
 // as if the process had survived (matches are deterministic). Everything else
 // that ends a match process (a signal we did not send, the pool closing, a
 // process that would not start, a process that gets no CPU at all) is the
-// judge's failure: SandboxInfraError, and the match is played again later.
+// judge's failure: SandboxInfraError, thrown once; whether the match is
+// played again is the worker pool's decision (workers/pool.ts), not this
+// file's. The two re-runs here reach a verdict a bot caused (its freeze) or
+// that a busy machine hid (a call cut short): they tell the bot's fault from
+// the judge's, and never answer a failure of the judge's.
 //
 // No more matches are played at once in this process than there are cores,
 // and a match plays one bot at a time, so a bot never waits for a core
@@ -30,13 +34,13 @@ import { fileURLToPath } from 'node:url';
 import { SandboxInfraError, type LoadReply, type LoadRequest } from './host.ts';
 import { Slots } from './slots.ts';
 import { readNote, STOP, type CallNote } from './call-meter.ts';
-import { watchdogSettings } from './isolate-host.ts';
-import type { GameRef, MatchProcessJob } from './match-protocol.ts';
-import { cpuBudgetUsedUp, memoryLimitExceeded } from '../src/limits.ts';
+import { callKey, watchdogSettings } from './isolate-host.ts';
+import { assertNever, readChildMessage, type ChildMessage, type GameRef, type JobReply, type MatchProcessJob } from './match-protocol.ts';
+import { cpuBudgetUsedUp, memoryLimitExceeded, type Limits } from '../src/limits.ts';
 import { loadGames } from '../src/game-kit/registry.ts';
 import type { AnyGame } from '../src/game-kit/types.ts';
-import type { ForcedFreeze, MatchOutcome, MatchSpec, RunOptions } from '../src/runner/types.ts';
-import { withRoundsFrom, type ReplayHead } from '../src/replay/io.ts';
+import type { ForcedFreeze, MatchOutcome, ResolvedMatchSpec, RunOptions } from '../src/runner/types.ts';
+import { withRoundsFrom } from '../src/replay/io.ts';
 
 export { SandboxInfraError } from './host.ts';
 // Slots lives in slots.ts (compile-process.ts and cpp/toolchain.ts use it too, and this file must not be below them).
@@ -98,7 +102,7 @@ interface Death {
 }
 
 interface Job {
-  resolve: (v: Record<string, unknown>) => void;
+  resolve: (v: JobReply) => void;
   reject: (e: unknown) => void;
   onProgress?: (round: number, total: number) => void;
 }
@@ -133,13 +137,7 @@ class MatchProcess {
       this.stderrTail = (this.stderrTail + chunk).slice(-8192);
     });
     this.ready = new Promise((resolve, reject) => {
-      const onMessage = (msg: { ready?: boolean }) => {
-        if (msg.ready) {
-          this.child.off('message', onMessage);
-          resolve();
-        }
-      };
-      this.child.on('message', onMessage);
+      this.onReady = resolve;
       this.child.once('error', (err) => reject(new SandboxInfraError(`match process failed to start: ${err.message}`)));
       this.child.once('exit', () => reject(new SandboxInfraError(`match process failed to start: ${this.stderrTail.trim().slice(-500)}`)));
     });
@@ -147,16 +145,7 @@ class MatchProcess {
     this.child.on('error', () => {
       /* reported through `ready` or `exit` */
     });
-    this.child.on('message', (msg: { id?: number; progress?: { round: number; totalRounds: number } }) => {
-      const current = this.job;
-      if (msg.id === undefined || !current || msg.id !== current.id) return;
-      if (msg.progress) {
-        current.job.onProgress?.(msg.progress.round, msg.progress.totalRounds);
-        return;
-      }
-      this.finish();
-      current.job.resolve(msg as Record<string, unknown>);
-    });
+    this.child.on('message', (raw: unknown) => this.receive(raw));
     this.child.once('exit', (code, signal) => {
       this.dead = true;
       // Let the stderr pipe drain first.
@@ -168,6 +157,47 @@ class MatchProcess {
         if (current) current.job.reject({ death: { code, signal, note, stderr: this.stderrTail, closing: this.closing } satisfies Death });
       });
     });
+  }
+
+  private onReady: () => void = () => {};
+
+  /** One message from the child, by its type; one the protocol does not know ends the process (the judge's failure). */
+  private receive(raw: unknown): void {
+    let msg: ChildMessage;
+    try {
+      msg = readChildMessage(raw);
+    } catch (err) {
+      return this.fail(new SandboxInfraError(`the match process broke the protocol: ${(err as Error).message}`));
+    }
+    const current = this.job;
+    switch (msg.t) {
+      case 'ready':
+        this.onReady();
+        return;
+      case 'progress':
+        if (current && msg.id === current.id) current.job.onProgress?.(msg.round, msg.totalRounds);
+        return;
+      case 'refused':
+        return this.fail(new SandboxInfraError(`the match process refused a message: ${msg.message}`));
+      case 'played':
+      case 'checked':
+      case 'cut-short':
+      case 'failed':
+        if (!current || msg.id !== current.id) return;
+        this.finish();
+        current.job.resolve(msg);
+        return;
+      default:
+        assertNever(msg, 'message type');
+    }
+  }
+
+  /** Ends the process and its job with the judge's failure. */
+  private fail(err: SandboxInfraError): void {
+    const current = this.job;
+    this.finish();
+    this.kill();
+    current?.job.reject(err);
   }
 
   private finish(): void {
@@ -182,7 +212,7 @@ class MatchProcess {
    * killed: the judge's failure. A slow bot is the match process's business
    * (its calls' own watchdogs).
    */
-  request(message: MatchProcessJob, onProgress?: (round: number, total: number) => void): Promise<Record<string, unknown>> {
+  request(message: MatchProcessJob, onProgress?: (round: number, total: number) => void): Promise<JobReply> {
     if (this.dead) return Promise.reject(new SandboxInfraError(this.closing ? 'the sandbox pool is closing' : 'the match process is gone'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -197,14 +227,12 @@ class MatchProcess {
             lastCpu = cpu;
             lastAlive = Date.now();
           } else if (Date.now() - lastAlive > limit) {
-            const job = this.job;
-            this.finish();
-            this.kill();
-            job?.job.reject(new SandboxInfraError(`the match process got no CPU for ${(limit / 1000).toFixed(1)} s of wall time: the machine is too busy`));
+            this.fail(new SandboxInfraError(`the match process got no CPU for ${(limit / 1000).toFixed(1)} s of wall time: the machine is too busy`));
           }
         },
         Math.max(50, Math.min(1000, limit / 4)),
       );
+      // The message's type is checked here, at compile time; the child checks it again (readParentMessage).
       this.child.send({ ...message, id });
     });
   }
@@ -233,16 +261,21 @@ class MatchProcess {
 export class MatchProcessPool {
   private idle: MatchProcess[] = [];
   private all = new Set<MatchProcess>();
+  /** Processes this pool has started, ever (tests count them: a crash is not retried here). */
+  started = 0;
+
+  private spawn(): MatchProcess {
+    const proc = new MatchProcess();
+    this.started++;
+    this.all.add(proc);
+    proc.child.once('exit', () => this.all.delete(proc));
+    return proc;
+  }
 
   async acquire(): Promise<MatchProcess> {
     let proc = this.idle.pop();
     while (proc && proc.dead) proc = this.idle.pop();
-    if (!proc) {
-      const fresh = new MatchProcess();
-      proc = fresh;
-      this.all.add(fresh);
-      fresh.child.once('exit', () => this.all.delete(fresh));
-    }
+    proc ??= this.spawn();
     proc.setBusy(true);
     try {
       await proc.ready;
@@ -256,12 +289,7 @@ export class MatchProcessPool {
   /** Starts processes until `count` are idle and ready (a worker does this at start, so its first matches do not wait for one). */
   async prewarm(count: number): Promise<void> {
     const fresh: MatchProcess[] = [];
-    for (let i = this.idle.filter((p) => !p.dead).length; i < count; i++) {
-      const proc = new MatchProcess();
-      this.all.add(proc);
-      proc.child.once('exit', () => this.all.delete(proc));
-      fresh.push(proc);
-    }
+    for (let i = this.idle.filter((p) => !p.dead).length; i < count; i++) fresh.push(this.spawn());
     for (const proc of fresh) {
       try {
         await proc.ready;
@@ -314,7 +342,7 @@ async function gameRef(game: AnyGame): Promise<GameRef> {
 }
 
 /** What a bot's death did, as the freeze it earns; null when the bot did not cause it (the judge's failure). */
-function freezeFromDeath(death: Death, limits: { cpuBudgetMs: number; memoryMb: number }): ForcedFreeze | null {
+function freezeFromDeath(death: Death, limits: Limits): ForcedFreeze | null {
   const { note, signal } = death;
   if (death.closing || !note || !note.inCall) return null;
   const base = { seat: note.seat, round: note.round, cpuMs: Math.max(0, note.cpuMs) };
@@ -345,67 +373,84 @@ function isDeath(e: unknown): e is { death: Death } {
   return typeof e === 'object' && e !== null && 'death' in e;
 }
 
+/** How one job in a match process ended, short of a failure of the judge's (thrown). */
+type JobEnd = Exclude<JobReply, { t: 'failed' } | { t: 'refused' }> | { t: 'died'; death: Death };
+
 /**
- * Runs one job in a match process of the pool; a process that died under it
- * comes back as its Death (for the caller to judge), anything else the child
- * said as its reply.
+ * Runs one job in a match process of the pool, once: a process that died
+ * under it comes back as its Death (for the caller to judge), a failure the
+ * child reports is thrown as the typed error it names (infra: SandboxInfraError).
  */
-async function inMatchProcess(
-  pool: MatchProcessPool,
-  message: MatchProcessJob,
-  onProgress?: (round: number, total: number) => void,
-): Promise<{ reply: Record<string, unknown> } | { death: Death }> {
+async function inMatchProcess(pool: MatchProcessPool, message: MatchProcessJob, onProgress?: (round: number, total: number) => void): Promise<JobEnd> {
   const proc = await pool.acquire();
   let rss: number | null = null;
   try {
     const reply = await proc.request(message, onProgress);
-    rss = typeof reply['rss'] === 'number' ? reply['rss'] : null;
-    if (typeof reply['infra'] === 'string') throw new SandboxInfraError(`the match process failed: ${reply['infra']}`);
-    if (typeof reply['error'] === 'string') throw Object.assign(new Error(reply['error']), { name: String(reply['name'] ?? 'Error') });
-    return { reply };
+    if (reply.t === 'refused') throw new SandboxInfraError(`the match process refused a message: ${reply.message}`);
+    rss = reply.rss;
+    if (reply.t === 'failed') {
+      if (reply.fault === 'infra') throw new SandboxInfraError(`the match process failed: ${reply.message}`);
+      throw Object.assign(new Error(reply.message), { name: reply.name });
+    }
+    return reply;
   } catch (e) {
-    if (isDeath(e)) return e;
+    if (isDeath(e)) return { t: 'died', death: e.death };
     throw e;
   } finally {
     pool.release(proc, rss);
   }
 }
 
-/** The sandboxed match: compiled here, played in a match process, played again with the culprit frozen if a bot brought that process down. */
-export async function runSandboxedMatch(game: AnyGame, spec: MatchSpec, options: RunOptions = {}, pool: MatchProcessPool = sharedPool): Promise<MatchOutcome> {
+/** How many times a job may come back cut short before the machine is declared too busy (the judge's failure). */
+const cutShortAllowance = (seats: number) => 4 * seats + 1;
+
+/**
+ * The sandboxed match: compiled here, played in a match process. Played again
+ * only to reach the verdict: with a bot frozen from the round it brought the
+ * process down, or with a call the machine's load cut short given patience.
+ * The spec's limits are resolved already (playMatchWithGame): read, never merged.
+ */
+export async function runSandboxedMatch(game: AnyGame, spec: ResolvedMatchSpec, options: RunOptions = {}, pool: MatchProcessPool = sharedPool): Promise<MatchOutcome> {
   const { compileSeat } = await import('./compile-seat.ts');
   const compiled = options.compiled ?? (await Promise.all(spec.seats.map((s, me) => compileSeat(s.source, s.filename, me, game.id))));
   const ref = await gameRef(game);
-  const limits = { ...game.defaultLimits, ...spec.limits };
   const forced = [...(options.forced ?? [])];
-  const patient = options.patient ?? [];
+  const patient = new Set(options.patient ?? []);
   let runs = 0;
+  let cutShort = 0;
   await matchSlots.acquire();
   try {
     for (;;) {
-      const run = await inMatchProcess(pool, { t: 'match', game: ref, spec, options: { compiled, forced, patient } }, options.onRound);
+      const run = await inMatchProcess(pool, { t: 'match', game: ref, spec, options: { compiled, forced, patient: [...patient] } }, options.onRound);
       runs++;
-      if ('reply' in run) {
-        const outcome = run.reply['outcome'] as Omit<MatchOutcome, 'replay'> & { replay: ReplayHead };
-        // A Buffer crosses the IPC channel as a Uint8Array.
-        const sent = outcome.replayGz as Uint8Array;
-        const replayGz = Buffer.from(sent.buffer, sent.byteOffset, sent.byteLength);
-        return {
-          ...outcome,
-          replay: withRoundsFrom(outcome.replay, replayGz),
-          replayGz,
-          runs: runs - 1 + Number(run.reply['runs'] ?? 1),
-          processCpuMs: Number(run.reply['cpuMs'] ?? 0),
-        };
+      switch (run.t) {
+        case 'played': {
+          const sent = run.outcome.replayGz;
+          // A Buffer crosses the IPC channel as a Uint8Array.
+          const replayGz = Buffer.from(sent.buffer, sent.byteOffset, sent.byteLength);
+          return { ...run.outcome, replay: withRoundsFrom(run.outcome.replay, replayGz), replayGz, runs, processCpuMs: run.cpuMs };
+        }
+        case 'cut-short':
+          if (++cutShort > cutShortAllowance(spec.seats.length))
+            throw new SandboxInfraError(`seat ${run.seat}, round ${run.round}: calls were cut short by the wall clock ${cutShort} times: the machine is too busy`);
+          patient.add(callKey(run.seat, run.round));
+          continue;
+        case 'died': {
+          const freeze = freezeFromDeath(run.death, spec.limits);
+          if (!freeze) throw new SandboxInfraError(deathText(run.death));
+          // A bot frozen from round r cannot bring the process down after r; it can before r in a run that went otherwise (CPU is not deterministic).
+          const earlier = forced.findIndex((f) => f.seat === freeze.seat);
+          if (earlier >= 0 && forced[earlier]!.round <= freeze.round)
+            throw new SandboxInfraError(`a frozen bot brought the match process down again (${deathText(run.death)})`);
+          if (earlier >= 0) forced.splice(earlier, 1);
+          forced.push(freeze);
+          continue;
+        }
+        case 'checked':
+          throw new SandboxInfraError('the match process answered a match with a check');
+        default:
+          assertNever(run, 'job end');
       }
-      const freeze = freezeFromDeath(run.death, limits);
-      if (!freeze) throw new SandboxInfraError(deathText(run.death));
-      // A bot frozen from round r cannot bring the process down after r; it can before r in a run that went otherwise (CPU is not deterministic).
-      const earlier = forced.findIndex((f) => f.seat === freeze.seat);
-      if (earlier >= 0 && forced[earlier]!.round <= freeze.round)
-        throw new SandboxInfraError(`a frozen bot brought the match process down again (${deathText(run.death)})`);
-      if (earlier >= 0) forced.splice(earlier, 1);
-      forced.push(freeze);
     }
   } finally {
     matchSlots.release();
@@ -416,11 +461,28 @@ export async function runSandboxedMatch(game: AnyGame, spec: MatchSpec, options:
 export async function loadInSandbox(req: LoadRequest, pool: MatchProcessPool = sharedPool): Promise<LoadReply> {
   await matchSlots.acquire();
   try {
-    const run = await inMatchProcess(pool, { t: 'check', req });
-    if ('reply' in run) return run.reply['check'] as LoadReply;
-    const freeze = freezeFromDeath(run.death, req);
-    if (!freeze) throw new SandboxInfraError(deathText(run.death));
-    return { ok: false, reason: freeze.reason, message: freeze.message, log: '', cpuMs: freeze.cpuMs };
+    let patient: string[] = [];
+    for (;;) {
+      const run = await inMatchProcess(pool, { t: 'check', req, patient });
+      switch (run.t) {
+        case 'checked':
+          return run.reply;
+        case 'cut-short':
+          // Once, as before: a load is one call.
+          if (patient.length) throw new SandboxInfraError(`the load was cut short by the wall clock twice: the machine is too busy`);
+          patient = [callKey(req.me, 0)];
+          continue;
+        case 'died': {
+          const freeze = freezeFromDeath(run.death, req);
+          if (!freeze) throw new SandboxInfraError(deathText(run.death));
+          return { ok: false, reason: freeze.reason, message: freeze.message, log: '', cpuMs: freeze.cpuMs };
+        }
+        case 'played':
+          throw new SandboxInfraError('the match process answered a check with a match');
+        default:
+          assertNever(run, 'job end');
+      }
+    }
   } finally {
     matchSlots.release();
   }

@@ -10,6 +10,22 @@ export interface Limits {
   memoryMb: number;
 }
 
+/**
+ * The one place a match's limits are merged: the game's defaults under a
+ * match's or tournament's override. A match job is created with the result
+ * (src/scheduler/matches.ts), and everything below it (the sandbox, the match
+ * process, MatchRun) reads that object as it is; only a job queued before
+ * jobs carried their limits is resolved again, by the same function, where
+ * the worker plays it (playMatchWithGame).
+ */
+export function resolveLimits(defaults: Limits, override?: Partial<Limits> | null): Limits {
+  const pick = (key: keyof Limits): number => {
+    const value = override?.[key];
+    return typeof value === 'number' ? value : defaults[key];
+  };
+  return { cpuBudgetMs: pick('cpuBudgetMs'), memoryMb: pick('memoryMb') };
+}
+
 /** Orders a bot may give in one round; past it the bot is frozen (the judge's rules). */
 export const MAX_ORDERS = 1000;
 /** The JSON of one round's orders, checked before it is parsed. */

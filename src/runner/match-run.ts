@@ -1,6 +1,6 @@
 // One match under way, whatever runs the bots: the seats, their logs and
 // freezes, the rounds recorded, the replay. Pure (no Node APIs): the server's
-// runner (run-match.ts: isolates, or node:vm for trusted code) and the play
+// runner (sandbox/play-match.ts: isolates, or node:vm for trusted code) and the play
 // page's driver in the browser (src/web/client/play/, a Web Worker per bot)
 // both play their matches through it, so the same seed and the same bots
 // give the same replay in both.
@@ -15,7 +15,7 @@ import { REPLAY_FORMAT, REPLAY_VERSION, type FreezeReason, type Replay, type Rep
 import { readBotHeader } from '../../sandbox/bot-source.ts';
 import { capText, type BotHost, type PlayReply } from '../../sandbox/host.ts';
 import { cpuBudgetUsedUp, LOG_CAP_BYTES, logTruncated, MAX_NAME_CHARS, MAX_ORDERS, tooManyOrders } from '../limits.ts';
-import type { CompiledSeat, ForcedFreeze, MatchOutcome, MatchSpec } from './types.ts';
+import type { CompiledSeat, ForcedFreeze, MatchOutcome, ResolvedMatchSpec } from './types.ts';
 
 /** What a MatchRun needs from whoever hosts it. */
 export interface MatchRunHooks {
@@ -59,12 +59,13 @@ export class MatchRun {
 
   constructor(
     private readonly game: AnyGame,
-    private readonly spec: MatchSpec,
+    private readonly spec: ResolvedMatchSpec,
     private readonly seed: number,
     private readonly hooks: MatchRunHooks,
   ) {
     this.config = game.parseConfig(spec.config ?? {});
-    this.limits = { ...game.defaultLimits, ...spec.limits };
+    // Resolved once, where the match was created (resolveLimits): counted against here, never merged again.
+    this.limits = spec.limits;
     this.seats = spec.seats.map((s, me) => ({
       me,
       host: hooks.host(me),

@@ -15,9 +15,16 @@ export interface MatchSpec {
   seed: number;
   /** Overrides of the game's defaults. */
   config?: Record<string, unknown>;
+  /**
+   * The bots' limits: a job carries them resolved (resolveLimits, when it is
+   * created); a caller may give only some, or none, for the game's defaults.
+   */
   limits?: Partial<Limits>;
   seats: MatchSeat[];
 }
+
+/** A spec whose limits are resolved (resolveLimits): what everything below playMatch reads, without merging again. */
+export type ResolvedMatchSpec = MatchSpec & { limits: Limits };
 
 export interface MatchOutcome {
   replay: Replay;

@@ -6,6 +6,7 @@
 // and not the other).
 
 import type { AnyGame } from '../../../game-kit/types.ts';
+import { resolveLimits } from '../../../limits.ts';
 import { mapPositions } from '../../../../sandbox/bot-source.ts';
 import { MatchRun } from '../../../runner/match-run.ts';
 import type { CompiledSeat, MatchOutcome } from '../../../runner/types.ts';
@@ -28,7 +29,7 @@ export async function playInBrowser(
   o: { seed: number; seats: PlaySeat[]; prelude: string; workerUrl: string; config?: Record<string, unknown>; onRound?: (round: number, total: number) => void },
 ): Promise<BrowserMatch> {
   const roundLogs = o.seats.map(() => new Map<number, string>());
-  const spec = { game: game.id, seed: o.seed, config: o.config, seats: o.seats.map((s) => ({ source: s.source, filename: s.filename })) };
+  const spec = { game: game.id, seed: o.seed, config: o.config, limits: resolveLimits(game.defaultLimits), seats: o.seats.map((s) => ({ source: s.source, filename: s.filename })) };
   const run = new MatchRun(game, spec, o.seed, {
     host: () => new WorkerBotHost(o.workerUrl),
     prelude: async () => o.prelude,

@@ -30,6 +30,25 @@ export function gameRoots(env: NodeJS.ProcessEnv = process.env): string[] {
   return [builtinGamesDir, ...extra];
 }
 
+/** statement.<lang>.md files of a game folder, by language. */
+function statementsIn(gameDir: string): Record<string, string> {
+  if (!existsSync(gameDir)) return {};
+  const found: Record<string, string> = {};
+  // English first (the site's default), then the others by name.
+  const names = readdirSync(gameDir).sort((a, b) => Number(b === 'statement.en.md') - Number(a === 'statement.en.md') || a.localeCompare(b));
+  for (const name of names) {
+    const m = /^statement\.([a-z]{2})\.md$/.exec(name);
+    if (m) found[m[1]!] = join(gameDir, name);
+  }
+  return found;
+}
+
+/** The game with the statements of its folder, unless it names its own. */
+function withStatements(game: AnyGame, dir: string): AnyGame {
+  if (Object.keys(game.statements).length > 0) return game;
+  return Object.freeze({ ...game, statements: statementsIn(dir) });
+}
+
 /** Loads every game of a folder of game folders, by folder name. */
 export async function loadGamesFrom(root: string): Promise<Map<string, { game: AnyGame; dir: string }>> {
   const found = new Map<string, { game: AnyGame; dir: string }>();
@@ -42,7 +61,7 @@ export async function loadGamesFrom(root: string): Promise<Map<string, { game: A
     const mod = (await import(pathToFileURL(join(dir, 'index.ts')).href)) as { default?: AnyGame };
     const game = mod.default;
     if (!game || game.id !== name) throw new Error(`${join(dir, 'index.ts')} must default-export a game with id "${name}"`);
-    found.set(name, { game, dir });
+    found.set(name, { game: withStatements(game, dir), dir });
   }
   return found;
 }

@@ -9,9 +9,6 @@
 
 import { defaultSettings, parseSettings, type ConfigOf, type SettingsDeclaration, type SettingsTable } from './settings.ts';
 import type { ArrayLayout } from './view-layout.ts';
-import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /** Typed arrays: the cheapest thing to copy into a bot's isolate every round. */
 export type ViewArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Float64Array;
@@ -129,11 +126,13 @@ export function defineGame<const T extends SettingsTable, State, Order, Frame>(
 ): GameDefinition<ConfigOf<T>, State, Order, Frame> {
   const { lastRound, folder, ...rest } = declaration;
   const rounds = declaration.settings.rounds;
-  const dir = folder.startsWith('file:') ? dirname(fileURLToPath(folder)) : folder;
+  // The folder by string and URL alone: this module is Node-free, for isolates and browsers.
+  const dir = folder.startsWith('file:') ? decodeURIComponent(new URL('.', folder).pathname).replace(/\/$/, '') : folder;
   return Object.freeze({
     ...rest,
     bots: declaration.bots ?? conventionalBotFiles(dir),
-    statements: declaration.statements ?? statementsIn(dir),
+    // Found on disk by the registry (src/game-kit/registry.ts) when it loads the game.
+    statements: declaration.statements ?? {},
     defaultConfig: Object.freeze(defaultSettings(declaration.settings)),
     parseConfig: (overrides: Record<string, unknown> = {}) => parseSettings(declaration.id, declaration.settings, overrides),
     totalRounds: lastRound ?? ((config: ConfigOf<T>) => (config as Record<string, number>)[rounds]!),
@@ -152,21 +151,9 @@ export type AnyGame = GameDefinition<any, any, any, any>;
 /** The conventional layout of a game folder: bot-api.ts, player.d.ts and bots/<Name>.ts for the built-ins Null, Demo and Dummy. */
 export function conventionalBotFiles(gameDir: string, builtins: readonly string[] = ['Null', 'Demo', 'Dummy']): BotFiles {
   return {
-    api: join(gameDir, 'bot-api.ts'),
-    types: join(gameDir, 'player.d.ts'),
-    builtin: Object.fromEntries(builtins.map((name) => [name, join(gameDir, 'bots', `${name}.ts`)])),
+    api: `${gameDir}/bot-api.ts`,
+    types: `${gameDir}/player.d.ts`,
+    builtin: Object.fromEntries(builtins.map((name) => [name, `${gameDir}/bots/${name}.ts`])),
   };
 }
 
-/** statement.<lang>.md files of a game folder, by language. */
-function statementsIn(gameDir: string): Record<string, string> {
-  if (!existsSync(gameDir)) return {};
-  const found: Record<string, string> = {};
-  // English first (the site's default), then the others by name.
-  const names = readdirSync(gameDir).sort((a, b) => Number(b === 'statement.en.md') - Number(a === 'statement.en.md') || a.localeCompare(b));
-  for (const name of names) {
-    const m = /^statement\.([a-z]{2})\.md$/.exec(name);
-    if (m) found[m[1]!] = join(gameDir, name);
-  }
-  return found;
-}

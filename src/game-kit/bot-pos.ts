@@ -2,7 +2,7 @@
 // isolate, so pure code only). JavaScript has no operator overloading: these
 // stand in for the C++ `Pos + Dir`, `Pos == Pos` and `pos_ok`.
 
-import type { BotRuntime } from '../../sandbox/bot-runtime.ts';
+import type { BotRuntime } from '../../sandbox/bot-runtime-types.ts';
 
 export interface Pos {
   i: number;

@@ -4,7 +4,7 @@
 
 import type { AnyGame } from '../src/game-kit/types.ts';
 import { LOG_CAP_BYTES } from '../src/limits.ts';
-import { compileBot } from '../sandbox/compile.ts';
+import { compileBot } from '../sandbox/languages/index.ts';
 import { buildPrelude } from '../sandbox/prelude.ts';
 import type { BotHost } from '../sandbox/host.ts';
 

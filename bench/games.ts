@@ -14,7 +14,7 @@ import { loadGames } from '../src/game-kit/registry.ts';
 import { isOver, type AnyGame } from '../src/game-kit/types.ts';
 import { builtinSeat } from '../src/runner/builtins.ts';
 import { runMatch } from '../src/runner/run-match.ts';
-import { compileBot } from '../sandbox/compile.ts';
+import { compileBot } from '../sandbox/languages/index.ts';
 import { sharedPool } from '../sandbox/sandbox-host.ts';
 import { cpuSinceMs } from '../sandbox/host.ts';
 import { IsolateBotHost } from '../sandbox/isolate-host.ts';

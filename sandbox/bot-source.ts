@@ -1,28 +1,6 @@
-// What the judge reads from a bot's text without running it, and the mapping
-// of error positions from compiled code back to the author's lines. Pure (no
-// Node APIs): the play page's match driver runs it in the browser too.
-
-import { looksLikeCpp, readCppHeader } from './cpp/source.ts';
-
-export interface BotHeader {
-  /** `export const PLAYER_NAME = "..."` (the C++ `#define PLAYER_NAME`). */
-  name: string | null;
-  /** `export const GAME = "..."`. */
-  game: string | null;
-}
-
-function readConst(source: string, key: string): string | null {
-  const re = new RegExp(`export\\s+const\\s+${key}\\s*(?::\\s*string\\s*)?=\\s*(['"\`])([^'"\`\\n]*)\\1`);
-  return re.exec(source)?.[2] ?? null;
-}
-
-/** Reads the name and game a bot declares, without running anything. */
-export function readBotHeader(source: string): BotHeader {
-  const name = readConst(source, 'PLAYER_NAME');
-  // A C++ player: `#define PLAYER_NAME Gimli`, and optionally `// GAME: moria`.
-  if (name === null && looksLikeCpp(source)) return readCppHeader(source);
-  return { name, game: readConst(source, 'GAME') };
-}
+// The mapping of error positions from a compiled script back to the author's
+// lines (what a bot declares is read by languages/index.ts's readBotHeader).
+// Pure (no Node APIs): the play page's match driver runs it in the browser too.
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 

@@ -2,7 +2,8 @@
 // re-exports it), by sandbox-host.ts before it hands a match to a match process, and by the
 // play page. Below both, so neither imports the other to compile a seat.
 
-import { BotCompileError, botSourceMap, CompileInfraError, compileBot } from './compile.ts';
+import { BotCompileError, botSourceMap, CompileInfraError } from './compile.ts';
+import { compileBot } from './languages/index.ts';
 import { SandboxInfraError } from './host.ts';
 import type { CompiledSeat } from '../src/runner/types.ts';
 

@@ -13,13 +13,11 @@
 import { createHash } from 'node:crypto';
 import { compilerSettings, runEsbuild, type EsbuildRun } from './compile-process.ts';
 import { decodeMappings, mapPositions } from './bot-source.ts';
-import { isCppFilename } from './cpp/source.ts';
-import { BotCompileError, CompileInfraError, type CompileBotOptions } from './compile-errors.ts';
+import { BotCompileError, CompileInfraError } from './compile-errors.ts';
+import type { BotArtifact } from './languages/artifact.ts';
 
-// The error classes and the options live in compile-errors.ts (cpp/compile-cpp.ts needs them, and this file loads it).
+// The error classes and the options live in compile-errors.ts (cpp/compile-cpp.ts needs them too).
 export { BotCompileError, CompileInfraError, PlayCompileRefusal, type CompileBotOptions } from './compile-errors.ts';
-
-export { readBotHeader, type BotHeader } from './bot-source.ts';
 
 const cache = new Map<string, string>();
 /** Compiled code → its decoded source map (per generated line: [genCol, origLine, origCol][]). */
@@ -70,20 +68,17 @@ function firstError(stderr: string, filename: string): BotCompileError {
 }
 
 /**
- * Compiles a bot for its isolate. Throws BotCompileError (the file's fault,
- * with the line of the first error when there is one) or CompileInfraError.
- * A C++ file (.cc) compiles against `game`'s headers (or its // GAME: line).
+ * Compiles a JavaScript or TypeScript bot (by its file's ending) into the
+ * script its isolate runs (languages/javascript.ts's compile; everything else
+ * calls languages/index.ts's compileBot). Throws BotCompileError (the file's
+ * fault, with the line of the first error when there is one) or
+ * CompileInfraError.
  */
-export async function compileBot(source: string, filename: string, game?: string, options: CompileBotOptions = {}): Promise<string> {
-  if (isCppFilename(filename)) {
-    // Loaded on demand: the JavaScript path never pays for the C++ toolchain's modules.
-    const { compileCppBot } = await import('./cpp/compile-cpp.ts');
-    return compileCppBot(source, filename, game, options);
-  }
+export async function compileScript(source: string, filename: string): Promise<Extract<BotArtifact, { kind: 'script' }>> {
   const isTs = /\.(ts|mts|cts)$/i.test(filename);
   const key = createHash('sha256').update(isTs ? 'ts\0' : 'js\0').update(source).digest('hex');
   const hit = cache.get(key);
-  if (hit !== undefined) return hit;
+  if (hit !== undefined) return script(hit);
   const args = [
     `--loader=${isTs ? 'ts' : 'js'}`,
     '--format=cjs',
@@ -117,5 +112,10 @@ export async function compileBot(source: string, filename: string, game?: string
   }
   cache.set(key, wrapped);
   maps.set(wrapped, decodeMappings((JSON.parse(map) as { mappings: string }).mappings));
-  return wrapped;
+  return script(wrapped);
+}
+
+function script(code: string): Extract<BotArtifact, { kind: 'script' }> {
+  const map = maps.get(code);
+  return map ? { kind: 'script', code, map } : { kind: 'script', code };
 }

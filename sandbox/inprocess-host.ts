@@ -9,10 +9,10 @@
 // function whose parameters bind every global of the context lexically.
 
 import vm from 'node:vm';
-import { decodeCppCode, isCppCode } from './cpp/code.ts';
+import { ArtifactFormatError, parseArtifact } from './languages/artifact.ts';
 import type { BotHandle } from './bot-runtime.ts';
 import { MAX_ORDERS_JSON, cpuBudgetUsedUp } from '../src/limits.ts';
-import { cpuSinceMs, describeError, type BotHost, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
+import { cpuSinceMs, describeError, SandboxInfraError, type BotHost, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from './host.ts';
 
 export class InProcessBotHost implements BotHost {
   private handle: BotHandle | null = null;
@@ -22,16 +22,30 @@ export class InProcessBotHost implements BotHost {
   async load(req: LoadRequest): Promise<LoadReply> {
     const start = process.cpuUsage();
     this.budget = req.cpuBudgetMs;
+    let artifact;
+    try {
+      artifact = parseArtifact(req.code);
+    } catch (err) {
+      // A compiled form this judge cannot read is the judge's doing, never the bot's.
+      if (err instanceof ArtifactFormatError) throw new SandboxInfraError(`the compiled bot cannot be loaded: ${err.message}`, { cause: err });
+      throw err;
+    }
     try {
       const context = vm.createContext({});
       const handle = runWithLexicalGlobals(context, req.prelude, 'prelude.js') as BotHandle;
       handle.setup(req.me, req.seed, req.logCapBytes, req.memoryMb);
       let loaded: [string, string, string];
-      if (isCppCode(req.code)) {
-        // A compiled C++ player (trusted code only here, as everything in this host).
-        const cpp = decodeCppCode(req.code);
-        loaded = handle.loadCpp(cpp.wasm.buffer.slice(cpp.wasm.byteOffset, cpp.wasm.byteOffset + cpp.wasm.byteLength) as ArrayBuffer, cpp.name, cpp.game);
-      } else loaded = handle.load(runWithLexicalGlobals(context, req.code, req.filename));
+      switch (artifact.kind) {
+        case 'wasm': {
+          // A compiled module (trusted code only here, as everything in this host).
+          const { wasm, name, game } = artifact;
+          loaded = handle.loadCpp(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer, name, game);
+          break;
+        }
+        case 'script':
+          loaded = handle.load(runWithLexicalGlobals(context, artifact.code, req.filename));
+          break;
+      }
       const [name, game, log] = loaded;
       this.handle = handle;
       const cpuMs = cpuSinceMs(start);

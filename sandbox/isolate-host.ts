@@ -40,7 +40,7 @@ import type { StopSwitch } from './stop-switch.ts';
 import { cpuBudgetUsedUp, MAX_NAME_CHARS, MAX_ORDERS_JSON, memoryLimitExceeded } from '../src/limits.ts';
 import { unpackResult } from './bot-runtime.ts';
 import type { FreezeReason } from '../src/replay/format.ts';
-import { decodeCppCode, isCppCode } from './cpp/code.ts';
+import { ArtifactFormatError, parseArtifact, type BotArtifact } from './languages/artifact.ts';
 
 /** RSS allowed above the process's resident memory at the start of a call, on top of the bot's limit. */
 const RSS_HEADROOM_MB = 32;
@@ -234,6 +234,14 @@ export class IsolateBotHost implements BotHost {
     this.memoryMb = req.memoryMb;
     this.logLeft = req.logCapBytes + LOG_SLACK;
     this.closeSync();
+    let artifact: BotArtifact;
+    try {
+      artifact = parseArtifact(req.code);
+    } catch (err) {
+      // A compiled form this judge cannot read is the judge's doing, never the bot's.
+      if (!(err instanceof ArtifactFormatError)) throw err;
+      throw new SandboxInfraError(`the compiled bot cannot be loaded: ${err.message}`, { cause: err });
+    }
     const spare = takeSpare(req) ?? {
       isolate: new ivm.Isolate({ memoryLimit: req.memoryMb, onCatastrophicError }),
       prelude: null,
@@ -267,12 +275,13 @@ export class IsolateBotHost implements BotHost {
     this.drainFn = get('drainLog');
     this.collectFn = get('collectGarbage');
     get('setup').applySync(undefined, [req.me, req.seed, req.logCapBytes, req.memoryMb]);
-    if (isCppCode(req.code)) return this.settle(this.loadCpp(req.code, get('loadCpp')));
+    if (artifact.kind === 'wasm') return this.settle(this.loadWasm(artifact, get('loadCpp')));
+    const code = artifact.code;
     let script: ivm.Script;
     try {
       // A function that evaluates the bot: the runtime calls it, so what the bot's
       // top level throws is cut inside the isolate. Same line numbers as `code`.
-      script = spare.bot ??= isolate.compileScriptSync(`(function(){return ${req.code}\n})`, { filename: req.filename });
+      script = spare.bot ??= isolate.compileScriptSync(`(function(){return ${code}\n})`, { filename: req.filename });
     } catch (err) {
       return { ok: false, reason: 'compile', message: describeError(err), log: '', cpuMs: 0 };
     }
@@ -301,14 +310,8 @@ export class IsolateBotHost implements BotHost {
     return { ok: true, name: String(name).slice(0, MAX_NAME_CHARS), game: String(game).slice(0, MAX_NAME_CHARS), log: this.takeLog(log), cpuMs };
   }
 
-  /** A compiled C++ player: the runtime instantiates its module (the bytes are copied in; no bot code runs before). */
-  private loadCpp(code: string, loadFn: ivm.Reference<unknown>): LoadReply {
-    let cpp;
-    try {
-      cpp = decodeCppCode(code);
-    } catch {
-      return { ok: false, reason: 'compile', message: 'the compiled C++ player is damaged', log: '', cpuMs: 0 };
-    }
+  /** A compiled module (a C++ player): the runtime instantiates it (the bytes are copied in; no bot code runs before). */
+  private loadWasm(cpp: Extract<BotArtifact, { kind: 'wasm' }>, loadFn: ivm.Reference<unknown>): LoadReply {
     const bytes = new ivm.ExternalCopy(cpp.wasm.buffer.slice(cpp.wasm.byteOffset, cpp.wasm.byteOffset + cpp.wasm.byteLength));
     const run = this.metered(() => loadFn.applySync(undefined, [bytes.copyInto(), cpp.name, cpp.game], { result: { copy: true }, timeout: this.timeoutMs() }) as [string, string, string]);
     bytes.release();

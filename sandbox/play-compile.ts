@@ -9,8 +9,8 @@
 
 import type { CompiledSeat } from '../src/runner/types.ts';
 import { HttpError, unauthorized } from '../src/server/errors.ts';
-import { BotCompileError, botSourceMap, CompileInfraError, compileBot, PlayCompileRefusal } from './compile.ts';
-import { isCppFilename } from './cpp/source.ts';
+import { BotCompileError, botSourceMap, CompileInfraError, PlayCompileRefusal } from './compile.ts';
+import { compileBot, languageOfFile } from './languages/index.ts';
 import { playCompileBudget } from './play-budget.ts';
 
 /**
@@ -18,8 +18,8 @@ import { playCompileBudget } from './play-budget.ts';
  * // GAME: line). Throws HttpError for the lane's and the client's bounds.
  */
 export async function playCompile(source: string, filename: string, client: string, signedIn: boolean, game?: string): Promise<CompiledSeat> {
-  const cpp = isCppFilename(filename);
-  if (cpp && !signedIn) throw unauthorized('C++ bots are compiled for the play page for signed-in users only: log in first (TypeScript and JavaScript bots need no account)');
+  // A compile of seconds (C++) is for signed-in users only.
+  if (languageOfFile(filename).slowCompile && !signedIn) throw unauthorized('C++ bots are compiled for the play page for signed-in users only: log in first (TypeScript and JavaScript bots need no account)');
   const budget = playCompileBudget();
   const ticket = budget.begin(client);
   if ('code' in ticket) throw new HttpError(429, ticket.message, ticket.code);

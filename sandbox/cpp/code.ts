@@ -1,8 +1,7 @@
-// A compiled C++ player as the judge passes it around: a string like a
-// JavaScript bot's compiled code (caches, match requests and the replay of a
-// match all carry strings), marked so the host loads it as a module.
+// A compiled C++ player as the judge passes it around: a wasm artifact
+// (languages/artifact.ts, which alone turns artifacts into strings and back).
 
-export const CPP_CODE_PREFIX = '/*arbiter:cpp*/';
+import { artifactKind, parseArtifact, serializeArtifact } from '../languages/artifact.ts';
 
 export interface CppCode {
   name: string;
@@ -11,14 +10,19 @@ export interface CppCode {
 }
 
 export function encodeCppCode(c: CppCode): string {
-  return CPP_CODE_PREFIX + JSON.stringify({ name: c.name, game: c.game, wasm: Buffer.from(c.wasm.buffer, c.wasm.byteOffset, c.wasm.byteLength).toString('base64') });
+  return serializeArtifact({ kind: 'wasm', ...c });
 }
 
 export function isCppCode(code: string): boolean {
-  return code.startsWith(CPP_CODE_PREFIX);
+  try {
+    return artifactKind(code) === 'wasm';
+  } catch {
+    return false;
+  }
 }
 
 export function decodeCppCode(code: string): CppCode {
-  const { name, game, wasm } = JSON.parse(code.slice(CPP_CODE_PREFIX.length)) as { name: string; game: string; wasm: string };
-  return { name, game, wasm: new Uint8Array(Buffer.from(wasm, 'base64')) };
+  const a = parseArtifact(code);
+  if (a.kind !== 'wasm') throw new Error('not a compiled C++ player');
+  return { name: a.name, game: a.game, wasm: a.wasm };
 }

@@ -11,7 +11,7 @@
 
 import { getGame } from '../../src/game-kit/registry.ts';
 import { BotCompileError, CompileInfraError, PlayCompileRefusal, type CompileBotOptions } from '../compile-errors.ts';
-import { encodeCppCode } from './code.ts';
+import type { BotArtifact } from '../languages/artifact.ts';
 import { readCppHeader } from './source.ts';
 import { compileCpp, cppCompileSettings, type CppCompileResult } from './toolchain.ts';
 import { readMemoryImport } from './wasm-module.ts';
@@ -49,7 +49,7 @@ function reproduced(r: Extract<CppCompileResult, { ok: false }>, filename: strin
   return new BotCompileError(`${filename}: ${text}`);
 }
 
-export async function compileCppBot(source: string, uploadedName: string, game: string | undefined, options: CompileBotOptions = {}): Promise<string> {
+export async function compileCppBot(source: string, uploadedName: string, game: string | undefined, options: CompileBotOptions = {}): Promise<BotArtifact> {
   // The name the file is compiled under (and its errors carry): the upload's own, without directories or odd characters.
   const filename = uploadedName.replace(/^.*[\\/]/, '').replace(/[^A-Za-z0-9_.+-]/g, '_').replace(/^\.+/, '_') || 'AIPlayer.cc';
   const header = readCppHeader(source);
@@ -89,5 +89,5 @@ export async function compileCppBot(source: string, uploadedName: string, game: 
   if (!r.ok && r.kind === 'refused') throw new BotCompileError(`${filename}: ${r.message}`);
   if (!r.ok) throw cppCompileError(r.stderr, filename);
   if (!readMemoryImport(r.wasm)) throw new CompileInfraError(`could not compile ${filename}: the module imports no memory`);
-  return encodeCppCode({ name: header.name, game: gameId, wasm: r.wasm });
+  return { kind: 'wasm', name: header.name, game: gameId, wasm: r.wasm };
 }

@@ -3,13 +3,6 @@
 // optionally, its game (`// GAME: moria`: a C++ file has no GAME export).
 // Pure and cheap: the API reads it on every upload.
 
-/** C++ bot files, by name: the course's `AIName.cc` and the other usual endings. */
-const CPP_NAME = /\.(cc|cpp|cxx|c\+\+)$/i;
-
-export function isCppFilename(filename: string | undefined | null): boolean {
-  return typeof filename === 'string' && CPP_NAME.test(filename);
-}
-
 const DEFINE_NAME = /^[ \t]*#[ \t]*define[ \t]+PLAYER_NAME[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:\/\/.*|\/\*.*)?$/m;
 const GAME_COMMENT = /^[ \t]*\/\/[ \t]*GAME[ \t]*:[ \t]*([a-z0-9-]+)[ \t]*$/im;
 

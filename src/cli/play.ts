@@ -9,7 +9,7 @@ import { builtinSeat, UnknownPlayerError } from '../runner/builtins.ts';
 import { checkSeed, runMatch } from '../runner/run-match.ts';
 import type { MatchSeat } from '../runner/types.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
-import { compileBot, readBotHeader } from '../../sandbox/compile.ts';
+import { compileBot, readBotHeader } from '../../sandbox/languages/index.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
 export async function playCommand(args: string[]): Promise<number> {

@@ -17,8 +17,7 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GateProgress, GateStepView } from '../domain/gate-progress.ts';
 import { GateStep } from '../domain/statuses.ts';
-import { BOT_FILE_KINDS, BOT_FILE_RE } from '../judge/languages.ts';
-import { isCppFilename, readCppHeader } from '../../sandbox/cpp/source.ts';
+import { BOT_FILE_KINDS, isUploadFilename, languageOf } from '../../sandbox/languages/index.ts';
 
 const USAGE = 'usage: arbiter submit <bot.ts|bot.js> [--game <id>] [--url <server>] [--token <token>] [--no-follow]';
 const FINAL = new Set(['qualified', 'rejected']);
@@ -246,17 +245,17 @@ async function submit(args: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new CliError(positionals.length === 0 ? `which file?\n${USAGE}` : `one file at a time\n${USAGE}`, 2);
   const file = positionals[0]!;
-  if (!BOT_FILE_RE.test(file)) throw new CliError(`"${file}": a bot is one ${BOT_FILE_KINDS} file`, 2);
+  if (!isUploadFilename(file)) throw new CliError(`"${file}": a bot is one ${BOT_FILE_KINDS} file`, 2);
   let source: string;
   try {
     source = readFileSync(file, 'utf8');
   } catch (e) {
     throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, 2);
   }
-  // A C++ file may name its game on a `// GAME: moria` line.
-  const declared = /export\s+const\s+GAME\s*(?::\s*string\s*)?=\s*(['"`])([^'"`\n]*)\1/.exec(source)?.[2] ?? (isCppFilename(file) ? (readCppHeader(source).game ?? undefined) : undefined);
-  const game = values.game ?? declared;
-  if (!game) throw new CliError(`which game? pass --game <id> or declare  ${isCppFilename(file) ? '// GAME: <id>' : 'export const GAME = "<id>";'}  in ${file}`, 2);
+  // The game the file names, as its language says it (a C++ file's `// GAME: moria` line).
+  const language = languageOf(source, file);
+  const game = values.game ?? language.readHeader(source).game ?? undefined;
+  if (!game) throw new CliError(`which game? pass --game <id> or declare  ${language.gameLine('<id>')}  in ${file}`, 2);
   const cfg = clientConfig({ url: values.url, token: values.token });
 
   // One key for this invocation: a retry after a lost answer gets the same submission, never a second version.
@@ -264,7 +263,7 @@ async function submit(args: string[]): Promise<number> {
   let created: { id: number; status: string; player: string; version: number; game: string } | undefined;
   for (let attempt = 1; !created; attempt++) {
     try {
-      created = await api(cfg, 'POST', '/api/submissions', { game, source, filename: basename(file) }, { 'idempotency-key': idempotencyKey }, isCppFilename(file) ? CPP_UPLOAD_TIMEOUT_MS : UPLOAD_TIMEOUT_MS);
+      created = await api(cfg, 'POST', '/api/submissions', { game, source, filename: basename(file) }, { 'idempotency-key': idempotencyKey }, language.slowCompile ? CPP_UPLOAD_TIMEOUT_MS : UPLOAD_TIMEOUT_MS);
     } catch (e) {
       // A file that does not compile is refused at upload: the same verdict the gate's compile step would give, the compiler's lines as it printed them.
       if (e instanceof CliError && e.apiCode === 'compile-error') {

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import type { AnyGame } from '../game-kit/types.ts';
 import { languageOf, prepare, scorePair, type PreparedDoc } from './similarity/index.ts';
 import { unprocessable } from './errors.ts';
+import { languageOfFilename, languages } from '../../sandbox/languages/index.ts';
 
 /**
  * The share of the upload's fingerprints found in one shipped player at or past which the upload is a copy of
@@ -43,14 +44,18 @@ function shippedPlayers(game: AnyGame): Shipped[] {
   for (const [name, path] of Object.entries(game.bots.builtin)) add(name, path);
   const anyBot = Object.values(game.bots.builtin)[0];
   if (anyBot) {
-    const cppDir = join(dirname(dirname(anyBot)), 'cpp');
-    let files: string[] = [];
-    try {
-      files = readdirSync(cppDir).filter((f) => f.endsWith('.cc'));
-    } catch {
-      /* a game without a C++ kit */
+    // The players a language's kit folder ships (C++: cpp/AIDemo.cc, AINull.cc), its bot files only.
+    for (const language of languages) {
+      if (!language.kitFolder) continue;
+      const kitDir = join(dirname(dirname(anyBot)), language.kitFolder);
+      let files: string[] = [];
+      try {
+        files = readdirSync(kitDir).filter((f) => languageOfFilename(f) === language);
+      } catch {
+        /* a game without a kit in this language */
+      }
+      for (const f of files.sort()) add(f, join(kitDir, f));
     }
-    for (const f of files.sort()) add(f, join(cppDir, f));
   }
   shippedByGame.set(game.id, out);
   return out;

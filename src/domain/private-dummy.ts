@@ -14,8 +14,7 @@
 // from an admin, and an answer in the same request tells them at once.
 
 import { createHash } from 'node:crypto';
-import { readBotHeader } from '../../sandbox/compile.ts';
-import { botLanguage } from '../judge/languages.ts';
+import { languageOf, readBotHeader } from '../../sandbox/languages/index.ts';
 import type { Db } from '../db/client.ts';
 import { loadGames } from '../game-kit/registry.ts';
 import { checkBot } from '../runner/check-bot.ts';
@@ -74,18 +73,20 @@ export async function installPrivateDummy(
   if (size > limits.maxBytes) throw tooLarge(`file too large: ${size} bytes, at most ${limits.maxBytes}`);
   if (size === 0 || upload.source.trim() === '') throw invalid('the file is empty', 'empty');
   const header = readBotHeader(upload.source);
-  // C++ by the file's name (.cc, .cpp, .cxx), or by its text when it came without one.
-  const cpp = botLanguage(upload.source, upload.filename) === 'cpp';
-  if (cpp) {
-    // A C++ file plays the game it is installed for; a `// GAME:` line, when there is one, must agree.
-    if (header.game !== null && header.game !== game.id) throw invalid(`the file says  // GAME: ${header.game}  but the Dummy is for ${game.id}`, 'game-mismatch');
-  } else if (header.game !== game.id) throw invalid(`the file must declare  export const GAME = "${game.id}";`, 'game-mismatch');
+  // The language by the file's name, or by its text when it came without one.
+  const language = languageOf(upload.source, upload.filename);
+  if (language.gameRequiredInFile) {
+    if (header.game !== game.id) throw invalid(`the file must declare  ${language.gameLine(game.id)}`, 'game-mismatch');
+  } else if (header.game !== null && header.game !== game.id) {
+    // A file that takes the game it is installed for (C++): a game line, when there is one, must agree.
+    throw invalid(`the file says  ${language.gameLine(header.game)}  but the Dummy is for ${game.id}`, 'game-mismatch');
+  }
   // The name every replay shows is the file's: it must be Dummy, so matches still call it Dummy.
   if (header.name !== DUMMY) {
-    throw invalid(`a private Dummy must declare  ${cpp ? `#define PLAYER_NAME ${DUMMY}` : `export const PLAYER_NAME = "${DUMMY}";`}  (it plays as Dummy)`, 'dummy-name');
+    throw invalid(`a private Dummy must declare  ${language.nameLine(DUMMY)}  (it plays as Dummy)`, 'dummy-name');
   }
-  // The name it is stored and compiled under: the course's AIDummy.cc for C++.
-  const filename = cpp ? `AI${DUMMY}.cc` : `${DUMMY}.${/\.js$/i.test(upload.filename ?? '') ? 'js' : 'ts'}`;
+  // The name it is stored and compiled under (the course's AIDummy.cc for C++).
+  const filename = language.defaultFilename(DUMMY);
   await judgePrivateDummy(game.id, upload.source, filename, options);
   const sha256 = createHash('sha256').update(upload.source).digest('hex');
   await db.$transaction(async (tx) => {

@@ -31,22 +31,16 @@ import { matchInclude, matchOut } from './serialize.ts';
 import { FINAL_STATUSES, SELF_PLAY, statusOut, type SubmissionStatusOut } from './statuses.ts';
 import { toCsv } from './exports.ts';
 import type { StoredPair } from './similarity/report.ts';
+import { languageById, languageOfFile as languageOfStoredFile, languages, type LanguageId } from '../../sandbox/languages/index.ts';
 
 // ---------------------------------------------------------------- languages
 
-export const SUBMISSION_LANGUAGES = ['typescript', 'javascript', 'cpp'] as const;
-export type SubmissionLanguage = (typeof SUBMISSION_LANGUAGES)[number];
-const EXTENSIONS: Record<SubmissionLanguage, string[]> = {
-  typescript: ['.ts', '.mts', '.cts'],
-  javascript: ['.js', '.mjs', '.cjs'],
-  cpp: ['.cc', '.cpp', '.cxx'],
-};
+export const SUBMISSION_LANGUAGES: readonly LanguageId[] = languages.map((l) => l.id);
+export type SubmissionLanguage = LanguageId;
 
 /** A submission's language, by its file name (as the judge took it). */
 export function languageOfFile(filename: string): SubmissionLanguage {
-  const lower = filename.toLowerCase();
-  for (const lang of SUBMISSION_LANGUAGES) if (EXTENSIONS[lang].some((e) => lower.endsWith(e))) return lang;
-  return 'javascript';
+  return languageOfStoredFile(filename).id;
 }
 
 /** Submission statuses as the API spells them (self-play, not self_play). */
@@ -324,7 +318,7 @@ function submissionWhere(f: SubmissionFilters): Prisma.SubmissionWhereInput {
   return {
     ...(f.game ? { game: f.game } : {}),
     ...(f.status ? { status: statusIn(f.status) } : {}),
-    ...(f.language ? { OR: EXTENSIONS[f.language].map((e) => ({ filename: { endsWith: e, mode: 'insensitive' as const } })) } : {}),
+    ...(f.language ? { OR: languageById(f.language).uploadExtensions.map((e) => ({ filename: { endsWith: `.${e}`, mode: 'insensitive' as const } })) } : {}),
     ...(f.user ? { user: { usernameLower: { contains: f.user } } } : {}),
     ...(f.from || f.to ? { createdAt: { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lt: f.to } : {}) } } : {}),
   };

@@ -2,10 +2,10 @@
 // form and the CLI through the API), the player-name claim, the new version,
 // and the start of the gate.
 
-import { BotCompileError, CompileInfraError, compileBot, PlayCompileRefusal, readBotHeader } from '../../sandbox/compile.ts';
+import { BotCompileError, CompileInfraError, PlayCompileRefusal } from '../../sandbox/compile.ts';
+import { BOT_FILE_KINDS, compileBot, isUploadFilename, languageOf, readBotHeader } from '../../sandbox/languages/index.ts';
 import { compileErrorText } from './reasons.ts';
 import { refuseShippedCopy } from './builtin-copies.ts';
-import { BOT_FILE_KINDS, BOT_FILE_RE, botLanguage, defaultBotFilename, gameRequiredInFile, nameHint } from '../judge/languages.ts';
 import type { Config } from '../config.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { loadGames } from '../game-kit/registry.ts';
@@ -54,7 +54,7 @@ export function decodeUtf8(buf: Buffer): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(buf);
   } catch {
-    throw invalid('the file is not UTF-8 text: upload the bot source file (.ts, .js or .cc)', 'not-text');
+    throw invalid(`the file is not UTF-8 text: upload the bot source file (${BOT_FILE_KINDS})`, 'not-text');
   }
 }
 
@@ -135,7 +135,7 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   const size = Buffer.byteLength(upload.source, 'utf8');
   if (size > max) throw tooLarge(`file too large: ${size} bytes, at most ${max}`);
   if (size === 0 || upload.source.trim() === '') throw invalid('the file is empty', 'empty');
-  if (upload.source.includes('\0')) throw invalid('the file contains NUL bytes: upload the bot source file (.ts, .js or .cc)', 'not-text');
+  if (upload.source.includes('\0')) throw invalid(`the file contains NUL bytes: upload the bot source file (${BOT_FILE_KINDS})`, 'not-text');
   if (upload.game?.includes('\0')) throw invalid('NUL characters are not allowed in "game"');
   const games = await loadGames();
   if (!requestedGame) {
@@ -148,14 +148,14 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   }
   await refuseAfterDeadline(db, game.id, game.title);
   const header = readBotHeader(upload.source);
-  const language = botLanguage(upload.source, upload.filename);
-  if (!header.name) throw invalid(`no player name in the file: add  ${nameHint(language)}`, 'no-name');
-  if (!header.game && gameRequiredInFile(language)) throw invalid(`no game in the file: add  export const GAME = "${game.id}";`, 'no-game-in-file');
+  const language = languageOf(upload.source, upload.filename);
+  if (!header.name) throw invalid(`no player name in the file: add  ${language.nameLine('YourName')}`, 'no-name');
+  if (!header.game && language.gameRequiredInFile) throw invalid(`no game in the file: add  ${language.gameLine(game.id)}`, 'no-game-in-file');
   if (header.game && header.game !== game.id) {
     throw invalid(`game mismatch: the file says GAME = "${header.game}" but the submission is for "${game.id}"`, 'game-mismatch');
   }
-  let filename = upload.filename ? upload.filename.split(/[\\/]/).pop()! : defaultBotFilename(header.name, language);
-  if (!BOT_FILE_RE.test(filename)) throw invalid(`"${filename}": the bot must be a ${BOT_FILE_KINDS} file`, 'bad-filename');
+  let filename = upload.filename ? upload.filename.split(/[\\/]/).pop()! : language.defaultFilename(header.name);
+  if (!isUploadFilename(filename)) throw invalid(`"${filename}": the bot must be a ${BOT_FILE_KINDS} file`, 'bad-filename');
   filename = filename.slice(0, 100);
 
   const checkName = async (tx: Tx | Db): Promise<NameClaim> => {
@@ -177,7 +177,7 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   // by content, so the gate's compile step finds it done.
   if (options.syntaxCheck) {
     // A name that cannot be claimed (taken, locked, not allowed) is said before a C++ compile's seconds; checked again when claimed.
-    if (language === 'cpp') await checkName(db);
+    if (language.slowCompile) await checkName(db);
     try {
       await compileBot(upload.source, filename, game.id);
     } catch (err) {

@@ -2,7 +2,8 @@
 // fresh isolate, and exposes what the player API requires.
 
 import { getGame } from '../game-kit/registry.ts';
-import { BotCompileError, compileBot, mapBotPositions } from '../../sandbox/compile.ts';
+import { BotCompileError, mapBotPositions } from '../../sandbox/compile.ts';
+import { compileBot } from '../../sandbox/languages/index.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
 import { loadInSandbox } from '../../sandbox/sandbox-host.ts';
 import { LOG_CAP_BYTES } from '../limits.ts';

@@ -12,7 +12,7 @@
 import { ranksFromScores } from '../game-kit/ranking.ts';
 import { isOver, type AnyGame, type Limits } from '../game-kit/types.ts';
 import { REPLAY_FORMAT, REPLAY_VERSION, type FreezeReason, type Replay, type ReplayPlayer, type ReplayRound } from '../replay/format.ts';
-import { readBotHeader } from '../../sandbox/bot-source.ts';
+import { readBotHeader } from '../../sandbox/languages/index.ts';
 import { capText, type BotHost, type PlayReply } from '../../sandbox/host.ts';
 import { cpuBudgetUsedUp, LOG_CAP_BYTES, logTruncated, MAX_NAME_CHARS, MAX_ORDERS, tooManyOrders } from '../limits.ts';
 import type { CompiledSeat, ForcedFreeze, MatchOutcome, ResolvedMatchSpec } from './types.ts';

@@ -19,6 +19,7 @@ import type { Db } from '../db/client.ts';
 import { quantile, readQueueStats } from '../domain/queue-overview.ts';
 import { statusOut, VERDICTS } from '../domain/statuses.ts';
 import type { AppDeps } from './deps.ts';
+import { languages } from '../../sandbox/languages/index.ts';
 
 interface Snapshot {
   submissions: { game: string; language: string; n: number }[];
@@ -30,11 +31,9 @@ interface Snapshot {
   gateLatencies: number[];
 }
 
-/** The language of a submitted file by its extension, in SQL (one group per language, not per file name). */
+/** The language of a submitted file by its extension, in SQL (one group per language, not per file name; a language's other files, C++ headers, in its group). */
 const LANGUAGE_SQL = `CASE
-  WHEN filename ~* '\\.(ts|mts|cts)$' THEN 'typescript'
-  WHEN filename ~* '\\.(js|mjs|cjs)$' THEN 'javascript'
-  WHEN filename ~* '\\.(cc|cpp|cxx|c\\+\\+|hh|hpp|h)$' THEN 'cpp'
+${languages.map((l) => `  WHEN filename ~* '\\.(${[...l.extensions, ...l.companionExtensions].map((e) => e.replace(/[+.]/g, '\\$&')).join('|')})$' THEN '${l.id}'`).join('\n')}
   ELSE 'other' END`;
 
 async function readSnapshot(deps: AppDeps): Promise<Snapshot> {

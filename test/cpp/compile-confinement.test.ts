@@ -113,8 +113,8 @@ test(`the ${toolchain} toolchain: a linker that is not there is the judge's fail
   }
   assert.equal(cached().length, before, 'nothing cached for a failure of the toolchain');
   // The toolchain fixed: the same file compiles (no cached error answers for it).
-  const code = await compileCppBot(source, 'AILinked.cc', 'moria');
-  assert.match(code, /^\/\*arbiter:cpp\*\//);
+  const artifact = await compileCppBot(source, 'AILinked.cc', 'moria');
+  assert.equal(artifact.kind, 'wasm');
   assert.equal(cached().length, before + 1, 'the module is cached');
   // And the file's own error is the file's, and cached.
   await assert.rejects(compileCppBot(player('Broken', 'int x = ;'), 'AIBroken.cc', 'moria'), (err: unknown) => err instanceof BotCompileError && /^AIBroken\.cc:\d+:\d+: error: expected expression/.test(err.message));

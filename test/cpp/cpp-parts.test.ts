@@ -5,13 +5,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isCppFilename, looksLikeCpp, readCppHeader } from '../../sandbox/cpp/source.ts';
-import { readBotHeader } from '../../sandbox/compile.ts';
+import { looksLikeCpp, readCppHeader } from '../../sandbox/cpp/source.ts';
+import { isUploadFilename, languageOf, languageOfFilename, readBotHeader } from '../../sandbox/languages/index.ts';
 import { viewHeader } from '../../sandbox/cpp/headers.ts';
 import { readMemoryImport } from '../../sandbox/cpp/wasm-module.ts';
 import { decodeUtf8, WasiExit, wasiImports } from '../../sandbox/cpp/wasi.ts';
 import { cppCompileError } from '../../sandbox/cpp/compile-cpp.ts';
-import { botLanguage, BOT_FILE_RE, defaultBotFilename } from '../../src/judge/languages.ts';
 import { decodeCppCode, encodeCppCode, isCppCode } from '../../sandbox/cpp/code.ts';
 import { VIEW as MORIA_VIEW } from '../../src/games/moria/view.ts';
 import { defineView } from '../../src/game-kit/view-layout.ts';
@@ -20,8 +19,8 @@ import type { WasmApi } from '../../sandbox/cpp/cpp-player.ts';
 const NULL_CC = `#include "Player.hh"\n\n/**\n * Write the name of your player.\n */\n#define PLAYER_NAME Gimli\n\nstruct PLAYER_NAME : public Player {\n  static Player* factory () { return new PLAYER_NAME; }\n  virtual void play () { }\n};\n\nRegisterPlayer(PLAYER_NAME);\n`;
 
 test('a .cc file: its name from #define PLAYER_NAME, its game from an optional // GAME: line', () => {
-  assert.ok(isCppFilename('AIGimli.cc') && isCppFilename('x.CPP') && isCppFilename('a.cxx'));
-  assert.ok(!isCppFilename('Gimli.ts') && !isCppFilename('Gimli.c') && !isCppFilename(undefined));
+  for (const f of ['AIGimli.cc', 'x.CPP', 'a.cxx', 'b.c++']) assert.equal(languageOfFilename(f)?.id, 'cpp', f);
+  assert.ok(languageOfFilename('Gimli.ts')?.id !== 'cpp' && languageOfFilename('Gimli.c') === null);
   assert.ok(looksLikeCpp(NULL_CC));
   assert.deepEqual(readCppHeader(NULL_CC), { name: 'Gimli', game: null });
   assert.deepEqual(readCppHeader(`// GAME: Moria\n${NULL_CC}`), { name: 'Gimli', game: 'moria' });
@@ -29,11 +28,11 @@ test('a .cc file: its name from #define PLAYER_NAME, its game from an optional /
   assert.deepEqual(readCppHeader('#define PLAYER_NAMES Balin\n'), { name: null, game: null }, 'another macro');
   assert.deepEqual(readBotHeader(NULL_CC), { name: 'Gimli', game: null });
   assert.deepEqual(readBotHeader(`export const PLAYER_NAME = 'Js';\nexport const GAME = 'moria';\n`), { name: 'Js', game: 'moria' });
-  assert.equal(botLanguage(NULL_CC), 'cpp');
-  assert.equal(botLanguage(NULL_CC, 'AIGimli.cc'), 'cpp');
-  assert.equal(botLanguage('export const PLAYER_NAME = "x";', 'x.ts'), 'javascript');
-  assert.equal(defaultBotFilename('Gimli', 'cpp'), 'AIGimli.cc');
-  assert.ok(BOT_FILE_RE.test('AIGimli.cc') && BOT_FILE_RE.test('bot.ts') && !BOT_FILE_RE.test('bot.exe'));
+  assert.equal(languageOf(NULL_CC).id, 'cpp');
+  assert.equal(languageOf(NULL_CC, 'AIGimli.cc').id, 'cpp');
+  assert.equal(languageOf('export const PLAYER_NAME = "x";', 'x.ts').id, 'typescript');
+  assert.equal(languageOf(NULL_CC).defaultFilename('Gimli'), 'AIGimli.cc');
+  assert.ok(isUploadFilename('AIGimli.cc') && isUploadFilename('bot.ts') && !isUploadFilename('bot.exe'));
 });
 
 test('the view header follows the declared layout: arrays in order, record fields, bit fields, plain slots', () => {

@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlayCompileBudget } from '../../sandbox/play-budget.ts';
-import { compileBot } from '../../sandbox/compile.ts';
+import { compileBot } from '../../sandbox/languages/index.ts';
 import { resetCppCompileSettings, stopCompileServer } from '../../sandbox/cpp/toolchain.ts';
 import { slow } from '../helpers/slow.ts';
 import { bot, registerUser, startTestApi } from '../server/setup.ts';

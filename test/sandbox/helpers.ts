@@ -3,7 +3,7 @@ import tally from '../fixtures/tally/index.ts';
 import { runMatchWithGame } from '../../src/runner/run-match.ts';
 import type { MatchOutcome, MatchSeat, RunOptions } from '../../src/runner/types.ts';
 import type { Limits } from '../../src/game-kit/types.ts';
-import { compileBot } from '../../sandbox/compile.ts';
+import { compileBot } from '../../sandbox/languages/index.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
 import type { LoadRequest, PlayRequest } from '../../sandbox/host.ts';
 import { LOG_CAP_BYTES } from '../../src/limits.ts';

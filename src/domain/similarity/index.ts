@@ -9,11 +9,12 @@
 
 import { TOKENIZERS, type Language, type Token } from './tokens.ts';
 import { K, W, kgramHashes, winnow } from './winnow.ts';
+import { languageById } from '../../../sandbox/languages/index.ts';
 
 export { languageOf, type Language } from './tokens.ts';
 
 /** Languages whose normalized tokens are comparable with each other (TypeScript is JavaScript with types; C++ is compared with C++ only). */
-const FAMILY: Record<Language, string> = { javascript: 'js', typescript: 'js', cpp: 'cpp' };
+const family = (language: Language): string => languageById(language).similarityFamily;
 
 export interface SimilarityDoc {
   /** Names the document in the results (e.g. "s:123" for a submission, "a:7" for an archived one). */
@@ -47,7 +48,7 @@ export function prepare(doc: SimilarityDoc, base: ReadonlySet<number> = new Set(
   const hashes = kgramHashes(tokens);
   const fingerprints = new Set<number>();
   for (const f of winnow(hashes)) if (!base.has(f.hash)) fingerprints.add(f.hash);
-  return { key: doc.key, owner: doc.owner, family: FAMILY[doc.language], tokens, hashes, fingerprints };
+  return { key: doc.key, owner: doc.owner, family: family(doc.language), tokens, hashes, fingerprints };
 }
 
 export interface PairScore {

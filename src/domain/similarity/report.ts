@@ -18,7 +18,7 @@ import type { Prisma } from '../../db/generated/client.ts';
 import { gameDir, loadGames } from '../../game-kit/registry.ts';
 import { invalid, notFound } from '../errors.ts';
 import { ZipReadError, zipEntries } from './unzip.ts';
-import { gameHeaders } from '../../../sandbox/cpp/headers.ts';
+import { BOT_FILE_KINDS, languages } from '../../../sandbox/languages/index.ts';
 import { baseHashes, comparePairs, languageOf, matchRegions, prepare, scorePair, type Language, type PairScore, type PreparedDoc, type Region, type SimilarityDoc } from './index.ts';
 
 /** Pairs kept in a stored report. */
@@ -69,11 +69,14 @@ function folderSources(folder: string): { language: Language; source: string }[]
 async function gameBase(game: string): Promise<Set<number>> {
   const dir = await gameDir(game);
   if (!dir) return new Set();
-  const sources = [...folderSources(join(dir, 'bots')), ...folderSources(join(dir, 'cpp'))];
-  try {
-    for (const source of Object.values(await gameHeaders(game))) sources.push({ language: 'cpp', source });
-  } catch {
-    // A game without a C++ API: no headers to leave out.
+  const sources = folderSources(join(dir, 'bots'));
+  for (const language of languages) {
+    if (language.kitFolder) sources.push(...folderSources(join(dir, language.kitFolder)));
+    try {
+      for (const source of Object.values((await language.apiSources?.(game)) ?? {})) sources.push({ language: language.id, source });
+    } catch {
+      // A game without an API in this language: nothing to leave out.
+    }
   }
   return baseHashes(sources);
 }
@@ -253,7 +256,7 @@ export async function importArchive(db: Db, path: string, term: string, game: st
     const filename = file.segments.length === 1 ? file.segments[0]! : file.segments.slice(1).join('/');
     const author = file.segments.length === 1 ? filename.replace(/\.[^.]*$/, '') : file.segments[0]!;
     if (!languageOf(filename)) {
-      result.skipped.push(`${shown}: not a .ts, .js or .cc file`);
+      result.skipped.push(`${shown}: not a ${BOT_FILE_KINDS} file`);
       continue;
     }
     if (file.size > ARCHIVE_FILE_MAX_BYTES) {

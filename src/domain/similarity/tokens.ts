@@ -6,7 +6,9 @@
 // are the program's shape. Each token keeps its source line, so matching
 // regions can be shown in the original text.
 
-export type Language = 'javascript' | 'typescript' | 'cpp';
+import { languageOfSourceFile, type LanguageId } from '../../../sandbox/languages/index.ts';
+
+export type Language = LanguageId;
 
 export interface Token {
   /** The normalized token ('id', 'num', 'str', 're', a keyword or a punctuator). */
@@ -17,14 +19,9 @@ export interface Token {
 
 export type Tokenizer = (source: string) => Token[];
 
-/** The language of a submitted file by its name, or null when no tokenizer reads it. */
+/** The language of a submitted file by its name (a C++ header included), or null when no tokenizer reads it. */
 export function languageOf(filename: string): Language | null {
-  const ext = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toLowerCase();
-  if (ext === 'ts' || ext === 'mts' || ext === 'cts') return 'typescript';
-  if (ext === 'js' || ext === 'mjs' || ext === 'cjs') return 'javascript';
-  // A C++ player (AIName.cc) and the headers a student may have written beside it.
-  if (ext === 'cc' || ext === 'cpp' || ext === 'cxx' || ext === 'hh' || ext === 'hpp' || ext === 'h' || /\.c\+\+$/i.test(filename)) return 'cpp';
-  return null;
+  return languageOfSourceFile(filename)?.id ?? null;
 }
 
 // Keywords of JavaScript and TypeScript kept as themselves. Built-in type names

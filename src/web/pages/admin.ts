@@ -10,7 +10,7 @@ import { waitExplanation } from '../i18n/reasons.ts';
 import { rejudgeSubmission, releaseName, renameName, resetRatings, searchUsers, setSubmissionDeadline, setSubmissionDisabled, setUserDisabled, submissionDeadline } from '../../domain/admin.ts';
 import { listAudit, type AuditRow } from '../../domain/audit.ts';
 import { installPrivateDummy, privateDummyInfo, removePrivateDummy } from '../../domain/private-dummy.ts';
-import { BOT_FILE_ACCEPT } from '../../judge/languages.ts';
+import { BOT_FILE_ACCEPT } from '../../../sandbox/languages/index.ts';
 import { queueOverview } from '../../domain/queue-overview.ts';
 import { courseTimeZone, formatForPeople, parseCourseInput, toCourseInput } from '../../domain/course-time.ts';
 import { readFileForm } from '../../server/file-form.ts';

@@ -11,6 +11,7 @@ import { GATE_OPPONENT } from '../../domain/gate.ts';
 import { courseTimeZone } from '../../domain/course-time.ts';
 import { listSubmissions, parseSubmissionFilters, studentDetail, SUBMISSION_LANGUAGES, SUBMISSION_STATUSES_OUT, type SubmissionFilterInput, type SubmissionLanguage, type TournamentOutcome } from '../../domain/students.ts';
 import { loadGames } from '../../game-kit/registry.ts';
+import { languages } from '../../../sandbox/languages/index.ts';
 import { idParams } from '../../server/schemas.ts';
 import { field, select } from '../forms.ts';
 import { html } from '../html.ts';
@@ -20,7 +21,7 @@ import { pager, when } from './matches.ts';
 import { stateBadge } from './submissions.ts';
 
 /** Languages by their own names (not translated). */
-export const LANGUAGE_NAMES: Record<SubmissionLanguage, string> = { typescript: 'TypeScript', javascript: 'JavaScript', cpp: 'C++' };
+export const LANGUAGE_NAMES = Object.fromEntries(languages.map((l) => [l.id, l.displayName])) as Record<SubmissionLanguage, string>;
 
 /** A gate step's name in the page's language. */
 function stepName(step: { key: string; label: string }): string {

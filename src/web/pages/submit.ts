@@ -8,7 +8,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadGames } from '../../game-kit/registry.ts';
-import { readBotHeader } from '../../../sandbox/compile.ts';
+import { BOT_FILE_ACCEPT, readBotHeader } from '../../../sandbox/languages/index.ts';
 import { asRefusal, badRequest, multipartRefusal, tooLarge } from '../../server/errors.ts';
 import { createSubmission, decodeUtf8, SubmissionCompileError } from '../../domain/submissions.ts';
 import { compileErrorLines } from '../../domain/reasons.ts';
@@ -59,7 +59,7 @@ ${errorSummary(errors, labels())}
       required: true,
       hint: `${t('submit.fileHint', formatBytes(max))}${values.filename ? t('submit.chooseAgain', values.filename) : ''}`,
       errors,
-      attrs: html`accept=".ts,.js,.mts,.mjs,.cts,.cjs,.cc,.cpp,.cxx,text/typescript,text/javascript,text/x-c++src" data-max-bytes="${max}"`,
+      attrs: html`accept="${BOT_FILE_ACCEPT}" data-max-bytes="${max}"`,
     })}
     <p class="dropzone-status" id="dropzone-status" aria-live="polite"></p>
   </div>

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import game from '../../../src/games/bola-de-drac/index.ts';
 import type { State } from '../../../src/games/bola-de-drac/engine.ts';
 import { DIR_CHARS } from '../../../src/games/bola-de-drac/consts.ts';
-import { compileBot } from '../../../sandbox/compile.ts';
+import { compileBot } from '../../../sandbox/languages/index.ts';
 import { buildPrelude } from '../../../sandbox/prelude.ts';
 import type { BotHandle } from '../../../sandbox/bot-runtime.ts';
 

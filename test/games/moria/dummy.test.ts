@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { getGame } from '../../../src/game-kit/registry.ts';
 import { buildPrelude } from '../../../sandbox/prelude.ts';
-import { compileBot } from '../../../sandbox/compile.ts';
+import { compileBot } from '../../../sandbox/languages/index.ts';
 import { InProcessBotHost } from '../../../sandbox/inprocess-host.ts';
 
 interface Fixture {

@@ -13,7 +13,7 @@ import type { CompiledSeat } from '../../../runner/types.ts';
 import type { Replay } from '../viewer/game-view.ts';
 import { Viewer, loadGameView } from '../viewer/viewer.ts';
 import { wordsFor } from '../viewer/lang.ts';
-import { looksLikeCpp } from '../../../../sandbox/cpp/source.ts';
+import { languageOf } from '../../../../sandbox/languages/index.ts';
 import { playInBrowser, type BrowserMatch, type PlaySeat } from './match.ts';
 
 /** Every sentence this script shows, in the page's language (<html lang>, as the viewer's words). */
@@ -74,10 +74,8 @@ const TEXT = wordsFor({
   },
 });
 
-const PASTED_NAME = 'MyBot.ts';
-/** Pasted C++ (it has `#define PLAYER_NAME`) is compiled as a .cc, the course's file name. */
-const PASTED_CPP_NAME = 'AIMyBot.cc';
-const pastedName = (source: string) => (looksLikeCpp(source) ? PASTED_CPP_NAME : PASTED_NAME);
+/** Pasted text is named as its language names a file (MyBot.ts; C++, which has `#define PLAYER_NAME`, the course's AIMyBot.cc). */
+const pastedName = (source: string) => languageOf(source).defaultFilename('MyBot');
 
 const $ = <T extends Element>(root: ParentNode, sel: string) => root.querySelector<T>(sel);
 

@@ -13,7 +13,7 @@
 
 import { unpackResult, type BotHandle } from '../../../../sandbox/bot-runtime.ts';
 import { describeError } from '../../../../sandbox/host.ts';
-import { decodeCppCode, isCppCode } from './cpp-code.ts';
+import { parseArtifact } from '../../../../sandbox/languages/artifact.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 
 // Captured before any bot code runs: a bot that replaces them only hurts its own answers.
@@ -36,13 +36,13 @@ scope.addEventListener('message', (e) => {
       const h = evaluate(`${req.prelude}\n//# sourceURL=prelude.js`) as BotHandle;
       h.setup(req.me, req.seed, req.logCapBytes, req.memoryMb);
       let loaded: [string, string, string];
-      if (isCppCode(req.code)) {
-        // A compiled C++ player: the runtime instantiates its module (cpp-player.ts), as in the judge's isolate.
-        const cpp = decodeCppCode(req.code);
-        loaded = h.loadCpp(cpp.wasm.buffer as ArrayBuffer, cpp.name, cpp.game);
+      const artifact = parseArtifact(req.code);
+      if (artifact.kind === 'wasm') {
+        // A compiled module (a C++ player): the runtime instantiates it (cpp-player.ts), as in the judge's isolate.
+        loaded = h.loadCpp(artifact.wasm.buffer as ArrayBuffer, artifact.name, artifact.game);
       } else {
         // Same shape as the isolate's (sandbox/isolate-host.ts): the bot's lines keep their numbers.
-        const exportsOf = evaluate(`(function(){return ${req.code}\n})\n//# sourceURL=${safeName(req.filename)}`) as () => unknown;
+        const exportsOf = evaluate(`(function(){return ${artifact.code}\n})\n//# sourceURL=${safeName(req.filename)}`) as () => unknown;
         loaded = h.load(exportsOf);
       }
       const [name, game, log] = loaded;

@@ -1,6 +1,6 @@
 # One image for every Arbiter process: the API, the recorder, the scheduler
 # (they hold DATABASE_URL) and the match workers (they must not). The command
-# picks the part; see docker-compose.yml.
+# picks the part (src/main.ts <part>: api, recorder, scheduler or worker; none for all); see docker-compose.yml.
 
 # isolated-vm compiles a native addon: the full image has python3, make and g++.
 FROM node:22-bookworm AS build

@@ -1,13 +1,19 @@
-// `npm start`: everything in one process with the embedded defaults (PGlite
-// under DATA_DIR without DATABASE_URL; Redis on 127.0.0.1:6379 or a private
-// redis-server without REDIS_URL): the API, the recorder, the scheduler and
-// one pool of match runners (WORKER_CONCURRENCY, default: cores).
+// The one entry of every Arbiter process: `src/main.ts [part...]`.
+//
+// `npm start` (part `all`, the default): everything in one process with the
+// embedded defaults (PGlite under DATA_DIR without DATABASE_URL; Redis on
+// 127.0.0.1:6379 or a private redis-server without REDIS_URL): the API, the
+// recorder, the scheduler and one pool of match runners (WORKER_CONCURRENCY,
+// default: cores).
 //
 // Each part also starts alone for a real deployment:
 //   npm run api | recorder | scheduler | worker
 // (= node --no-node-snapshot --import tsx src/main.ts <part>). Parts that open
 // the database need DATABASE_URL when run apart: embedded PGlite serves a single
-// process. The worker never opens the database.
+// process. The worker never opens the database and needs no database
+// credentials: start as many as wanted, on any machine that reaches Redis
+// (REDIS_URL); MATCH_LOCK_MS / STALLED_INTERVAL_MS say how soon a dead
+// worker's match is queued again.
 
 import { loadConfig, type Config } from './config.ts';
 import { partLog, type Log } from './log.ts';
@@ -17,6 +23,26 @@ import type { Db } from './db/client.ts';
 
 type Part = 'api' | 'recorder' | 'scheduler' | 'worker';
 const PARTS: Part[] = ['api', 'recorder', 'scheduler', 'worker'];
+
+/** What `--help` says each part is. */
+const PART_HELP: Record<Part | 'all', string> = {
+  all: 'every part below in one process (the default; embedded database without DATABASE_URL)',
+  api: 'the HTTP API and the pages (needs DATABASE_URL when run apart)',
+  worker: 'a pool of match runners, WORKER_CONCURRENCY at once (default: cores); Redis only, no database',
+  recorder: 'writes the workers\' results to the database (needs DATABASE_URL when run apart)',
+  scheduler: 'ranked play, the sweep of lost jobs, retention (needs DATABASE_URL when run apart)',
+};
+
+export function usage(): string {
+  const width = Math.max(...Object.keys(PART_HELP).map((p) => p.length));
+  return [
+    'usage: node --no-node-snapshot --import tsx src/main.ts [part...]   (npm start | npm run <part>)',
+    '',
+    'parts:',
+    ...Object.entries(PART_HELP).map(([part, text]) => `  ${part.padEnd(width)}  ${text}`),
+    '',
+  ].join('\n');
+}
 
 interface Running {
   name: string;
@@ -48,7 +74,8 @@ const STARTERS: Record<Part, (ctx: PartContext) => Promise<Running>> = {
       stalledIntervalMs: config.stalledIntervalMs,
       log: logger('worker'),
     });
-    log(`worker pool: ${config.workerConcurrency} match runner(s)`);
+    // "ready:" is what scripts and tests wait for before they queue matches.
+    log(`ready: ${config.workerConcurrency} match runner(s) on ${redisUrl} (prefix ${config.queuePrefix}), name ${pool.name}`);
     return { name: 'worker', close: () => pool.close() };
   },
   async recorder({ config, db, queues, log }) {
@@ -152,15 +179,19 @@ export async function start(parts: Part[], config: Config = loadConfig()): Promi
   return { close: closeAll };
 }
 
-function parseParts(argv: string[]): Part[] {
+export function parseParts(argv: string[]): Part[] {
   if (argv.length === 0 || (argv.length === 1 && argv[0] === 'all')) return [...PARTS];
   for (const a of argv) {
-    if (!(PARTS as string[]).includes(a)) throw new Error(`unknown part "${a}": use one or more of ${PARTS.join(', ')} (or nothing for all)`);
+    if (!(PARTS as string[]).includes(a)) throw new Error(`unknown part "${a}": use all, or one or more of ${PARTS.join(', ')} (--help lists them)`);
   }
   return argv as Part[];
 }
 
 async function cli() {
+  if (process.argv.slice(2).some((a) => a === '--help' || a === '-h')) {
+    process.stdout.write(usage());
+    return;
+  }
   let parts: Part[];
   let config: Config;
   try {
@@ -175,7 +206,8 @@ async function cli() {
   const stop = async (signal: string) => {
     if (stopping) process.exit(1);
     stopping = true;
-    console.log(`[arbiter] ${signal}: stopping (again to quit now)`);
+    // A worker finishes its running matches first; a second signal leaves now, and the other workers play them again.
+    console.log(`[arbiter] ${signal}: stopping${parts.includes('worker') ? ' after the running matches' : ''} (again to quit now)`);
     await running.close();
     process.exit(0);
   };

@@ -5,10 +5,15 @@
 // then puts the outcome on the `results` queue. This
 // module never opens the database and needs no database credentials.
 //
-// A failure of the judge's own (a sandbox process killed from outside, a
-// watchdog on a busy machine: SandboxInfraError) throws, so BullMQ plays the
-// match again; only after the last attempt does a failed result (never a
-// result with frozen bots) go to the recorder.
+// This pool, through BullMQ's attempts (MATCH_JOB_OPTIONS, CHECK_JOB_OPTIONS),
+// is the only place that decides a match is played again after a failure.
+// Below it a failure is thrown once, typed by whose fault it is (faultOf): the
+// judge's machinery (SandboxInfraError: a sandbox process killed from outside,
+// a watchdog on a busy machine, a compiler that failed) is tried again on the
+// next attempt; a spec the judge cannot play (MatchSpecError) would fail the
+// same way every time and is recorded failed at once. Only after the last
+// attempt does a failed result (never a result with frozen bots) go to the
+// recorder: a judge's fault is never charged to a bot.
 
 import type { Log } from '../src/log.ts';
 import { Worker, type Job } from 'bullmq';
@@ -16,7 +21,7 @@ import { hostname } from 'node:os';
 import { readBotHeader } from '../sandbox/languages/index.ts';
 import { SandboxInfraError } from '../sandbox/host.ts';
 import { sharedPool } from '../sandbox/sandbox-host.ts';
-import { runMatch } from '../src/runner/run-match.ts';
+import { MatchSpecError, playMatch } from '../sandbox/play-match.ts';
 import { checkBot } from '../src/runner/check-bot.ts';
 import { encodeReplay } from '../src/replay/io.ts';
 import {
@@ -57,6 +62,18 @@ export interface WorkerPool {
 }
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Whose fault a failure below the pool is: 'infra', the judge's machinery
+ * (worth another attempt); 'spec', a job the judge cannot play (never worth
+ * one); 'judge', any other error of the judge's code (tried again, as it may
+ * pass). A bot's own faults are never failures: they freeze it in the result.
+ */
+export function faultOf(e: unknown): 'infra' | 'spec' | 'judge' {
+  if (e instanceof SandboxInfraError) return 'infra';
+  if (e instanceof MatchSpecError || (e instanceof Error && e.name === 'MatchSpecError')) return 'spec';
+  return 'judge';
+}
 
 export async function startWorkerPool(options: WorkerPoolOptions): Promise<WorkerPool> {
   const name = options.name ?? `${hostname()}-${process.pid}`;
@@ -101,7 +118,8 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
     };
     log('match start', fields);
     try {
-      const outcome = await runMatch(data.spec, { onRound, ...(options.host ? { host: options.host } : {}) });
+      // A job queued before jobs carried their limits is resolved by playMatch, the same way the scheduler resolves a new one.
+      const outcome = await playMatch(data.spec, { onRound, ...(options.host ? { host: options.host } : {}) });
       const replay = outcome.replay;
       const frozen = replay.players.flatMap((p, seat) => (p.frozenReason ? [{ seat, reason: p.frozenReason, round: p.frozenRound }] : []));
       log('match end', { ...fields, durationMs: Date.now() - startedAt.getTime(), frozen, scores: replay.result.scores, runs: outcome.runs ?? 1 });
@@ -122,16 +140,19 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
         attempt,
       });
     } catch (e) {
-      const infra = e instanceof SandboxInfraError;
-      log(infra ? 'match abandoned: the judge failed, not a bot; it will be played again' : 'match failed', {
+      const fault = faultOf(e);
+      const infra = fault === 'infra';
+      const again = fault !== 'spec' && !isLastAttempt(job);
+      log(again ? 'match abandoned: the judge failed, not a bot; it will be played again' : 'match failed', {
         ...fields,
         durationMs: Date.now() - startedAt.getTime(),
         error: errorText(e),
         infra,
-        lastAttempt: isLastAttempt(job),
+        fault,
+        lastAttempt: !again,
         level: infra ? 'warn' : 'error',
       });
-      if (!isLastAttempt(job)) throw e;
+      if (again) throw e;
       await queues.addResult({ type: 'match', matchId: data.matchId, jobId: job.id!, ok: false, error: errorText(e), worker: name, attempt });
     }
   }

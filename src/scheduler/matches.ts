@@ -8,8 +8,8 @@ import type { Db, Tx } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import { builtinSeat } from '../runner/builtins.ts';
 import { getGame } from '../game-kit/registry.ts';
-import type { Limits } from '../limits.ts';
-import type { MatchSeat, MatchSpec } from '../runner/types.ts';
+import { resolveLimits, type Limits } from '../limits.ts';
+import type { MatchSeat, ResolvedMatchSpec } from '../runner/types.ts';
 import type { GateStep } from '../domain/statuses.ts';
 import {
   MATCH_JOB_OPTIONS,
@@ -40,14 +40,15 @@ export interface NewMatch {
   submissionId?: number;
   gateStep?: GateStep;
   gateIndex?: number;
-  /** The judge's limits; the game's defaults unless given. */
-  limits?: Limits;
+  /** Overrides of the game's limits (a tournament's, a match's): merged over its defaults once, here (resolveLimits). */
+  limits?: Partial<Limits>;
   /** A challenge: the user who asked for it. */
   requestedById?: number;
 }
 
 export async function createMatch(tx: Tx | Db, m: NewMatch): Promise<number> {
-  const limits = m.limits ?? (await getGame(m.game)).defaultLimits;
+  // The row records the match's limits resolved: the job built from it carries them as they are.
+  const limits = resolveLimits((await getGame(m.game)).defaultLimits, m.limits);
   const match = await tx.match.create({
     data: {
       game: m.game,
@@ -86,7 +87,7 @@ export function priorityOf(kind: MatchKind, submissionId: number | null | undefi
 export async function matchSpecFromDb(
   db: Db | Tx,
   matchId: number,
-): Promise<{ spec: MatchSpec; kind: MatchKind; submissionId: number | null; createdAt: Date }> {
+): Promise<{ spec: ResolvedMatchSpec; kind: MatchKind; submissionId: number | null; createdAt: Date }> {
   const match = await db.match.findUniqueOrThrow({
     where: { id: matchId },
     include: { participants: { orderBy: { seat: 'asc' }, include: { submission: { select: { source: true, filename: true } } } } },
@@ -97,10 +98,10 @@ export async function matchSpecFromDb(
     else if (p.builtinName) seats.push(await resolveBuiltin(db, match.game, p.builtinName));
     else throw new Error(`match ${matchId} seat ${p.seat} has neither a submission nor a built-in`);
   }
-  const spec: MatchSpec = { game: match.game, seed: match.seed, seats };
+  // The job carries its limits resolved (older rows without any get the game's defaults), so nothing below merges them again.
+  const limits = resolveLimits((await getGame(match.game)).defaultLimits, matchLimits(match.limits));
+  const spec: ResolvedMatchSpec = { game: match.game, seed: match.seed, limits, seats };
   if (match.config && typeof match.config === 'object' && !Array.isArray(match.config)) spec.config = match.config as Record<string, unknown>;
-  const limits = matchLimits(match.limits);
-  if (limits) spec.limits = limits;
   return { spec, kind: match.kind, submissionId: match.submissionId, createdAt: match.createdAt };
 }
 

@@ -53,7 +53,7 @@ export interface SpawnWorkerOptions {
   env?: Record<string, string>;
 }
 
-/** Spawns `workers/match-worker.ts` in its own process and waits until it takes jobs. */
+/** Spawns a worker (`src/main.ts worker`, as `npm run worker` does) in its own process and waits until it takes jobs. */
 export async function spawnWorker(options: SpawnWorkerOptions): Promise<WorkerProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -66,7 +66,7 @@ export async function spawnWorker(options: SpawnWorkerOptions): Promise<WorkerPr
   };
   delete env.DATABASE_URL; // a worker holds no database credentials
   delete env.NODE_TEST_CONTEXT; // it is not a test file
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'workers/match-worker.ts'], {
+  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', 'worker'], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,8 +9,15 @@
 #include <stddef.h>
 #include "ArbiterView.hh"
 
+#if defined(__wasm__)
 #define ARBITER_IMPORT(n) __attribute__((import_module("arbiter"), import_name(#n)))
 #define ARBITER_EXPORT(n) __attribute__((export_name(#n)))
+#else
+// A native build (g++ or clang for this machine: to check a player with -Wall, or to debug it): wasm's import and
+// export names mean nothing there, and g++ warns on every one it ignores. The judge always compiles for wasm32.
+#define ARBITER_IMPORT(n)
+#define ARBITER_EXPORT(n)
+#endif
 
 extern "C" {
 /** This player's number. */

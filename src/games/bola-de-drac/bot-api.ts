@@ -6,9 +6,75 @@ import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
 import type { BotView } from '../../game-kit/types.ts';
 import { CType, DI, DJ, Dir, GType, ORDER_MOVE, ORDER_THROW } from './consts.ts';
 import { VIEW } from './view.ts';
+import { defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../game-kit/api-table.ts';
 
 // The view's indices, read once from its declaration (view.ts).
 const { meta: { at: M }, gokus: { at: G, stride: GS }, beans: { at: B, stride: BS } } = VIEW;
+
+/** The API a Bola de Drac bot sees (player.d.ts is generated from it). */
+export const API = defineApi({
+  intro: `Bola de Drac 2015: the player API, as globals (also methods of Player:
+\`cell(i, j)\` and \`this.cell(i, j)\` are the same). Names follow the original
+C++ Board.hh / Action.hh / PosDir.hh. C++ operators become helpers:
+\`p + d\` is \`dest(p, d)\`, \`Pos(i, j)\` builds a position, \`a == b\` on
+positions is \`a.i === b.i && a.j === b.j\`.
+
+Rules in short: each player has one goku. Gokus without a Kinton cloud act
+only in even rounds (the first round is round 0); on a cloud they act every
+round. An action is move(d) or throw_kamehame(d); only the first one of a
+round counts. Score = balls(id) * (max_strength() + 1) + strength(id).`,
+  playerDoc: 'Your player: extend it and write play(); fields keep their values between rounds.',
+  playDoc: 'Called once per round.',
+  entries: [
+    enumOf('Dir', Dir, 'enum Dir { None, Top, Bottom, Left, Right }'),
+    enumOf('CType', CType, 'enum CType { Empty, Rock, Capsule, Ball, Kinton, Bean }: what a cell holds.'),
+    enumOf('GType', GType, 'enum GType { Normal, On_Kinton, With_Ball, On_Kinton_With_Ball }: the state of a goku.'),
+    record('Cell', [['pos', 'Pos'], ['type', 'CType'], ['id', 'number']], 'A cell: its position, its content, and the player whose goku stands on it (-1 if none). cell() outside the board: a warning and a Rock.', { readonly: true }),
+    record('Goku', [
+      ['id', 'number'],
+      ['pos', 'Pos', 'Where it is (where it died, while dead).'],
+      ['type', 'GType'],
+      ['balls', 'number', 'Dragon balls deposited so far.'],
+      ['strength', 'number'],
+      ['kinton', 'number', 'Rounds of Kinton cloud life left (0 when not on a cloud).'],
+      ['alive', 'boolean'],
+      ['time', 'number', 'Rounds before it may come back, while dead.'],
+    ], "A goku (one per player; its id is the player's id).", { readonly: true }),
+    record('Kinton_Cloud', [['pos', 'Pos'], ['present', 'boolean'], ['time', 'number']], 'A Kinton cloud spot: present, or coming back in `time` rounds (and only when no goku stands there).', { readonly: true }),
+    record('Magic_Bean', [['pos', 'Pos'], ['present', 'boolean'], ['time', 'number']], 'A magic bean spot: present, or coming back in `time` rounds (and only when no goku stands there).', { readonly: true }),
+    section('Parameters of the match'),
+    fn('round', [], 'number', '', { declared: 'player-api.d.ts' }),
+    ...getters(Object.keys(M).filter((k) => k !== 'round'), {
+      goku_regen_time: 'Rounds an eliminated goku waits before it may come back.',
+      kinton_life_time: 'Rounds a Kinton cloud lasts once ridden.',
+      res_strength: 'Strength of a goku when it comes back.',
+      moving_penalty: 'Paid by a goku on foot for moving in rounds ≡ 2 (mod 4).',
+      kamehame_penalty: 'Paid for a Kame Hame; a goku with less strength cannot throw one.',
+      combat_penalty: 'Paid by the winner of a combat.',
+    }),
+    section('The state of the match'),
+    fn('Pos', [['i', 'number'], ['j', 'number']], 'Pos', '', { declared: 'player-api.d.ts' }),
+    fn('player_ok', [['pl', 'number']], 'boolean', '', { declared: 'player-api.d.ts' }),
+    fn('pos_ok', [['i', 'number'], ['j', 'number']], 'boolean', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    fn('pos_ok', [['i', 'number'], ['j', 'number'], ['d', 'Dir']], 'boolean', 'Whether the position one step from (i, j), or p, in direction d is on the board.', { overloads: [[['p', 'Pos'], ['d', 'Dir']]] }),
+    fn('dest', [['p', 'Pos'], ['d', 'Dir']], 'Pos', 'The position one step from p in direction d (the C++ p + d).'),
+    fn('cell', [['i', 'number'], ['j', 'number']], 'Cell', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    fn('goku', [['id', 'number']], 'Goku', 'The goku of a player.'),
+    fn('balls', [['id', 'number']], 'number', 'Dragon balls deposited by a player.'),
+    fn('strength', [['id', 'number']], 'number'),
+    fn('score', [['id', 'number']], 'number', 'balls(id) * (max_strength() + 1) + strength(id).'),
+    fn('name', [['id', 'number']], 'string', 'A player\'s name (the isolate only knows "player0".."player3").'),
+    fn('beans', [], 'readonly Magic_Bean[]'),
+    fn('kintons', [], 'readonly Kinton_Cloud[]'),
+    fn('has_kinton', [['t', 'GType']], 'boolean'),
+    fn('has_ball', [['t', 'GType']], 'boolean'),
+    fn('take_ball', [['t', 'GType']], 'GType', 'The GType after taking a ball.'),
+    fn('jump_on_kinton', [['t', 'GType']], 'GType', 'The GType after jumping on a Kinton cloud.'),
+    section('Actions: one per round; the first one asked counts, later ones are ignored with a warning'),
+    fn('move', [['d', 'Dir']], 'void', 'Moves your goku one cell in direction d (into a goku: a combat).'),
+    fn('throw_kamehame', [['d', 'Dir']], 'void', 'Throws a Kame Hame ray in direction d: it eliminates every goku up to the next rock.'),
+  ],
+});
 
 interface Pos {
   i: number;
@@ -81,19 +147,21 @@ export function install(rt: BotRuntime): void {
   const okIJ = (i: number, j: number): boolean => isInteger(i) && isInteger(j) && i >= 0 && i < rows && j >= 0 && j < cols;
   const isDir = (d: unknown): d is number => typeof d === 'number' && isInteger(d) && d >= 0 && d <= 4;
 
+  const impl: ApiImpl = {};
+  const def = (name: string, f: ApiImpl[string]): void => {
+    impl[name] = f;
+  };
+
   // Parameters (Board.hh getters).
   const param = (key: keyof typeof M) => () => m[M[key]]!;
-  for (const key of Object.keys(M) as (keyof typeof M)[]) rt.define(key, param(key));
+  for (const key of Object.keys(M) as (keyof typeof M)[]) def(key, param(key));
 
-  rt.define('Pos', Pos);
-  rt.define('Dir', { ...Dir });
-  rt.define('CType', { ...CType });
-  rt.define('GType', { ...GType });
+  def('Pos', Pos);
 
-  rt.define('player_ok', (pl: unknown) => typeof pl === 'number' && isInteger(pl) && pl >= 0 && pl < np);
+  def('player_ok', (pl: unknown) => typeof pl === 'number' && isInteger(pl) && pl >= 0 && pl < np);
 
   /** pos_ok(i, j), pos_ok(p), pos_ok(i, j, d), pos_ok(p, d). */
-  rt.define('pos_ok', (a: unknown, b?: unknown, c?: unknown) => {
+  def('pos_ok', (a: unknown, b?: unknown, c?: unknown) => {
     if (isPos(a)) {
       if (b === undefined) return okIJ(a.i, a.j);
       if (!isDir(b)) return false;
@@ -107,7 +175,7 @@ export function install(rt: BotRuntime): void {
   });
 
   /** The position p + d (may be outside the board: check with pos_ok). */
-  rt.define('dest', (p: unknown, d: unknown) => {
+  def('dest', (p: unknown, d: unknown) => {
     if (!isPos(p)) throw new Error('dest(p, d): p must be a Pos {i, j}');
     const k = isDir(d) ? d : 0;
     if (!isDir(d)) rt.warn(`dest: invalid direction ${String(d)}, using None`);
@@ -128,7 +196,7 @@ export function install(rt: BotRuntime): void {
     return c;
   }
   /** cell(i, j) or cell(p). */
-  rt.define('cell', (a: unknown, b?: unknown) => (isPos(a) ? cellAt(a.i, a.j) : cellAt(num(a), num(b))));
+  def('cell', (a: unknown, b?: unknown) => (isPos(a) ? cellAt(a.i, a.j) : cellAt(num(a), num(b))));
 
   function gokuOf(id: unknown): Goku {
     if (typeof id !== 'number' || !isInteger(id) || id < 0 || id >= np) {
@@ -152,15 +220,15 @@ export function install(rt: BotRuntime): void {
     }
     return x;
   }
-  rt.define('goku', gokuOf);
-  rt.define('balls', (id: unknown) => gokuOf(id).balls);
-  rt.define('strength', (id: unknown) => gokuOf(id).strength);
-  rt.define('score', (id: unknown) => {
+  def('goku', gokuOf);
+  def('balls', (id: unknown) => gokuOf(id).balls);
+  def('strength', (id: unknown) => gokuOf(id).strength);
+  def('score', (id: unknown) => {
     const x = gokuOf(id);
     return x.balls * (m[M.max_strength]! + 1) + x.strength;
   });
   // The names the four bots declared (PLAYER_NAME), as the original Board::name(id).
-  rt.define('name', (id: unknown) => (typeof id === 'number' && isInteger(id) && id >= 0 && id < np ? rt.playerName(id) : ''));
+  def('name', (id: unknown) => (typeof id === 'number' && isInteger(id) && id >= 0 && id < np ? rt.playerName(id) : ''));
 
   /** Bean and kinton spots share one record layout. */
   function items(spots: Int32Array<ArrayBufferLike>): readonly Item[] {
@@ -168,14 +236,14 @@ export function install(rt: BotRuntime): void {
     for (let o = 0; o < spots.length; o += BS) out.push(freeze({ pos: freeze({ i: spots[o + B.i]!, j: spots[o + B.j]! }), present: spots[o + B.present] === 1, time: spots[o + B.time]! }));
     return freeze(out);
   }
-  rt.define('beans', () => (beansCache ??= items(beanSpots)));
-  rt.define('kintons', () => (kintonsCache ??= items(kintonSpots)));
+  def('beans', () => (beansCache ??= items(beanSpots)));
+  def('kintons', () => (kintonsCache ??= items(kintonSpots)));
 
   // GType helpers (Board.hh).
-  rt.define('has_kinton', (t: unknown) => t === GType.On_Kinton || t === GType.On_Kinton_With_Ball);
-  rt.define('has_ball', (t: unknown) => t === GType.With_Ball || t === GType.On_Kinton_With_Ball);
-  rt.define('take_ball', (t: unknown) => (t === GType.Normal ? GType.With_Ball : t === GType.On_Kinton ? GType.On_Kinton_With_Ball : t));
-  rt.define('jump_on_kinton', (t: unknown) => (t === GType.Normal ? GType.On_Kinton : t === GType.With_Ball ? GType.On_Kinton_With_Ball : t));
+  def('has_kinton', (t: unknown) => t === GType.On_Kinton || t === GType.On_Kinton_With_Ball);
+  def('has_ball', (t: unknown) => t === GType.With_Ball || t === GType.On_Kinton_With_Ball);
+  def('take_ball', (t: unknown) => (t === GType.Normal ? GType.With_Ball : t === GType.On_Kinton ? GType.On_Kinton_With_Ball : t));
+  def('jump_on_kinton', (t: unknown) => (t === GType.Normal ? GType.On_Kinton : t === GType.With_Ball ? GType.On_Kinton_With_Ball : t));
 
   // Actions (Action.hh): one per round, the first one asked wins.
   function act(kind: string, what: string, d: unknown): void {
@@ -191,6 +259,7 @@ export function install(rt: BotRuntime): void {
     acted = true;
     rt.order([kind, dir]);
   }
-  rt.define('move', (d: unknown) => act(ORDER_MOVE, 'move', d));
-  rt.define('throw_kamehame', (d: unknown) => act(ORDER_THROW, 'throw_kamehame', d));
+  def('move', (d: unknown) => act(ORDER_MOVE, 'move', d));
+  def('throw_kamehame', (d: unknown) => act(ORDER_THROW, 'throw_kamehame', d));
+  installTable(rt, API, impl);
 }

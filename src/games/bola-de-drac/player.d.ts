@@ -1,4 +1,5 @@
 /// <reference path="../../game-kit/player-api.d.ts" />
+// Generated from bot-api.ts by scripts/gen-player-dts.ts: edit the table there, not this file.
 
 // Bola de Drac 2015: the player API, as globals (also methods of Player:
 // `cell(i, j)` and `this.cell(i, j)` are the same). Names follow the original
@@ -12,15 +13,33 @@
 // round counts. Score = balls(id) * (max_strength() + 1) + strength(id).
 
 /** enum Dir { None, Top, Bottom, Left, Right } */
-declare const Dir: { readonly None: 0; readonly Top: 1; readonly Bottom: 2; readonly Left: 3; readonly Right: 4 };
+declare const Dir: {
+  readonly None: 0;
+  readonly Top: 1;
+  readonly Bottom: 2;
+  readonly Left: 3;
+  readonly Right: 4;
+};
 type Dir = 0 | 1 | 2 | 3 | 4;
 
 /** enum CType { Empty, Rock, Capsule, Ball, Kinton, Bean }: what a cell holds. */
-declare const CType: { readonly Empty: 0; readonly Rock: 1; readonly Capsule: 2; readonly Ball: 3; readonly Kinton: 4; readonly Bean: 5 };
+declare const CType: {
+  readonly Empty: 0;
+  readonly Rock: 1;
+  readonly Capsule: 2;
+  readonly Ball: 3;
+  readonly Kinton: 4;
+  readonly Bean: 5;
+};
 type CType = 0 | 1 | 2 | 3 | 4 | 5;
 
 /** enum GType { Normal, On_Kinton, With_Ball, On_Kinton_With_Ball }: the state of a goku. */
-declare const GType: { readonly Normal: 0; readonly On_Kinton: 1; readonly With_Ball: 2; readonly On_Kinton_With_Ball: 3 };
+declare const GType: {
+  readonly Normal: 0;
+  readonly On_Kinton: 1;
+  readonly With_Ball: 2;
+  readonly On_Kinton_With_Ball: 3;
+};
 type GType = 0 | 1 | 2 | 3;
 
 /** A cell: its position, its content, and the player whose goku stands on it (-1 if none). cell() outside the board: a warning and a Rock. */
@@ -52,6 +71,7 @@ interface Kinton_Cloud {
   readonly present: boolean;
   readonly time: number;
 }
+
 /** A magic bean spot: present, or coming back in `time` rounds (and only when no goku stands there). */
 interface Magic_Bean {
   readonly pos: Pos;
@@ -59,7 +79,9 @@ interface Magic_Bean {
   readonly time: number;
 }
 
-// ---- Parameters of the match.
+// ---- Parameters of the match ----
+declare function rows(): number;
+declare function cols(): number;
 declare function nb_players(): number;
 declare function nb_rounds(): number;
 declare function nb_capsules(): number;
@@ -81,27 +103,24 @@ declare function moving_penalty(): number;
 declare function kamehame_penalty(): number;
 /** Paid by the winner of a combat. */
 declare function combat_penalty(): number;
-declare function rows(): number;
-declare function cols(): number;
 
-// ---- The state of the match.
+// ---- The state of the match ----
 /** Whether the position one step from (i, j), or p, in direction d is on the board. */
 declare function pos_ok(i: number, j: number, d: Dir): boolean;
 declare function pos_ok(p: Pos, d: Dir): boolean;
 /** The position one step from p in direction d (the C++ p + d). */
 declare function dest(p: Pos, d: Dir): Pos;
-/** A player's name (the isolate only knows "player0".."player3"). */
-declare function name(id: number): string;
+/** The goku of a player. */
+declare function goku(id: number): Goku;
 /** Dragon balls deposited by a player. */
 declare function balls(id: number): number;
 declare function strength(id: number): number;
 /** balls(id) * (max_strength() + 1) + strength(id). */
 declare function score(id: number): number;
-/** The goku of a player. */
-declare function goku(id: number): Goku;
+/** A player's name (the isolate only knows "player0".."player3"). */
+declare function name(id: number): string;
 declare function beans(): readonly Magic_Bean[];
 declare function kintons(): readonly Kinton_Cloud[];
-
 declare function has_kinton(t: GType): boolean;
 declare function has_ball(t: GType): boolean;
 /** The GType after taking a ball. */
@@ -109,7 +128,7 @@ declare function take_ball(t: GType): GType;
 /** The GType after jumping on a Kinton cloud. */
 declare function jump_on_kinton(t: GType): GType;
 
-// ---- Actions: one per round; the first one asked counts, later ones are ignored with a warning.
+// ---- Actions: one per round; the first one asked counts, later ones are ignored with a warning ----
 /** Moves your goku one cell in direction d (into a goku: a combat). */
 declare function move(d: Dir): void;
 /** Throws a Kame Hame ray in direction d: it eliminates every goku up to the next rock. */
@@ -119,6 +138,8 @@ declare function throw_kamehame(d: Dir): void;
 declare class Player {
   /** Called once per round. */
   play(): void;
+  rows(): number;
+  cols(): number;
   nb_players(): number;
   nb_rounds(): number;
   nb_capsules(): number;
@@ -134,16 +155,14 @@ declare class Player {
   moving_penalty(): number;
   kamehame_penalty(): number;
   combat_penalty(): number;
-  rows(): number;
-  cols(): number;
   pos_ok(i: number, j: number, d: Dir): boolean;
   pos_ok(p: Pos, d: Dir): boolean;
   dest(p: Pos, d: Dir): Pos;
-  name(id: number): string;
+  goku(id: number): Goku;
   balls(id: number): number;
   strength(id: number): number;
   score(id: number): number;
-  goku(id: number): Goku;
+  name(id: number): string;
   beans(): readonly Magic_Bean[];
   kintons(): readonly Kinton_Cloud[];
   has_kinton(t: GType): boolean;

@@ -4,7 +4,8 @@
 // Pure module: no Node APIs (bundled into the isolate).
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
-import { ijOf, posWithin, definePosHelpers, defineUnscopedEnums, DIR8, DI8, DJ8, type Pos } from '../../game-kit/bot-pos.ts';
+import { ijOf, posWithin, definePosHelpers, DIR8, DI8, DJ8, type Pos } from '../../game-kit/bot-pos.ts';
+import { collect, defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../game-kit/api-table.ts';
 import { SETTING_FIELDS, VIEW } from './view.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of HP). */
@@ -22,6 +23,79 @@ const DJ = DJ8;
 const NP = 4;
 // The view's indices, read once from its declaration (view.ts).
 const { meta: { at: M }, players: { at: P, stride: PS }, settings: { at: S }, units: { at: U, stride: UF }, cells: { shift: CS, mask: CM } } = VIEW;
+
+/** The API a Harry Potter bot sees (player.d.ts is generated from it). */
+export const API = defineApi({
+  intro: `Harry Potter player API (the C++ State / Settings / Structs / Action / Player
+of EDA Q1 2024-25). Every function is a global and also a method of Player:
+\`cell(i, j)\` and \`this.cell(i, j)\` are the same.
+
+C++ → JavaScript:
+  Pos p(i, j)                   →  const p = Pos(i, j)              (a plain { i, j })
+  p + d, p += d                 →  pos_add(p, d)                    (a new Pos; d a Dir or a Pos)
+  p == q                        →  pos_eq(p, q)
+  vector<int>                   →  number[]
+  move(id, Up)                  →  move(id, Up) or move(id, Dir.Up)  (enum values are globals too)
+  cell(p).type == Wall          →  cell(p).type === Wall             (or CellType.Wall)
+  unit(id).is_in_conversion_process()
+                                →  the same (a method of Unit), or is_in_conversion_process(unit(id))
+  spell(id, {0,2,4,...})        →  spell(id, [0, 2, 4, ...])
+  Dir(d) / int(d)               →  directions are plain numbers 0..7`,
+  playerDoc: 'Extend this class and write play(), called once per round. Fields keep their values between rounds.',
+  entries: [
+    enumOf('Dir', Dir, '', { unscoped: true, declared: 'player-dir8.d.ts' }),
+    enumOf('CellType', CellType, '', { unscoped: true }),
+    enumOf('UnitType', UnitType, '', { unscoped: true }),
+    fn('Pos', [['i', 'number'], ['j', 'number']], 'Pos', '', { declared: 'player-api.d.ts' }),
+    fn('pos_add', [['p', 'Pos'], ['d', 'Dir | number | Pos']], 'Pos', '', { cpp: 'operator+', declared: 'player-dir8.d.ts' }),
+    fn('pos_eq', [['p', 'Pos'], ['q', 'Pos']], 'boolean', '', { cpp: 'operator==', declared: 'player-dir8.d.ts' }),
+    fn('dir_ok', [['d', 'number']], 'boolean', '', { declared: 'player-dir8.d.ts' }),
+    record('Cell', [
+      ['type', 'CellType', 'Corridor or Wall.'],
+      ['owner', 'number', 'The clan that owns this cell, or -1.'],
+      ['id', 'number', 'The unit on this cell, or -1.'],
+      ['book', 'boolean', 'Whether a book lies here.'],
+      ['is_empty()', 'boolean', 'Corridor, no unit and no book.'],
+    ], 'A cell (cell() outside the board: a default Corridor cell).'),
+    record('Unit', [
+      ['type', 'UnitType'],
+      ['id', 'number', 'Never changes, not even when a wizard changes clan. Ghosts are 0..3 (ghost of player p = p), wizards 4..83.'],
+      ['player', 'number', 'The clan it belongs to now.'],
+      ['pos', 'Pos'],
+      ['rounds_pending', 'number', 'Wizard: rounds before its conversion completes (0 = not converting). Ghost: rounds before it may cast a spell.'],
+      ['next_player', 'number', 'Wizard: the clan it is converting to (-1 = none). Ghost: the last round it was attacked (-1 = never).'],
+      ['is_in_conversion_process()', 'boolean', 'Wizard in a conversion process?'],
+      ['rounds_for_converting()', 'number', 'Wizard: rounds before the conversion completes (-1 for a ghost).'],
+      ['player_to_be_converted_to()', 'number', 'Wizard: the clan it converts to, or -1.'],
+      ['last_attack_received()', 'number', 'Ghost: last round it was attacked, or -1 (-1 for a wizard).'],
+      ['resting_rounds()', 'number', 'Ghost: rounds it must wait before casting (-1 for a wizard).'],
+    ]),
+    fn('is_in_conversion_process', [['u', 'Unit']], 'boolean', 'The Unit helpers as functions, for those who prefer them.'),
+    fn('rounds_for_converting', [['u', 'Unit']], 'number'),
+    fn('player_to_be_converted_to', [['u', 'Unit']], 'number'),
+    fn('last_attack_received', [['u', 'Unit']], 'number'),
+    fn('resting_rounds', [['u', 'Unit']], 'number'),
+    section('Settings'),
+    fn('version', [], 'string', '"HarryPotter 1.0".'),
+    // default.cnf's rounds_for_converting is rounds_for_converting_wizard(): rounds_for_converting is the Unit helper.
+    ...getters(SETTING_FIELDS.map((k) => (k === 'rounds_for_converting' ? 'rounds_for_converting_wizard' : k))),
+    fn('player_ok', [['pl', 'number']], 'boolean', '', { declared: 'player-api.d.ts' }),
+    fn('pos_ok', [['i', 'number'], ['j', 'number']], 'boolean', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    section('State'),
+    fn('round', [], 'number', '', { declared: 'player-api.d.ts' }),
+    fn('cell', [['i', 'number'], ['j', 'number']], 'Cell', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    fn('unit', [['id', 'number']], 'Unit', 'The unit with this id (a warning and a default unit with id -1 for a bad id).'),
+    fn('wizards', [['pl', 'number']], 'number[]', 'Ids of the wizards of player pl, increasing.'),
+    fn('ghost', [['pl', 'number']], 'number', 'Id of the ghost of player pl.'),
+    fn('pos_voldemort', [], 'Pos', 'Where Voldemort is.'),
+    fn('magic_strength', [['pl', 'number']], 'number', 'Overall magic points of pl / (1 + number of wizards of pl), rounded down.'),
+    fn('score', [['pl', 'number']], 'number'),
+    fn('spell_ingredients', [], 'number[]', "The 15 ingredients of this round's spell (naturals ≤ 30)."),
+    section('Action: at most one command per unit and round (the first one counts)'),
+    fn('move', [['id', 'number'], ['dir', 'Dir | number']], 'void', 'Moves unit id one cell in direction dir (wizards: Down, Right, Up, Left only).'),
+    fn('spell', [['id', 'number'], ['sol', 'number[]']], 'void', "The ghost id tries to cast this round's spell: sol[k] = group 0..4 of ingredient k, 3 ingredients per group, equal sums."),
+  ],
+});
 
 /** Cell, with the C++ helper is_empty() as a method. */
 class Cell {
@@ -113,12 +187,11 @@ export function install(rt: BotRuntime): void {
     return new Unit(units[o + U.type]!, id, units[o + U.player]!, { i: units[o + U.i]!, j: units[o + U.j]! }, units[o + U.rounds_pending]!, units[o + U.next_player]!);
   }
 
-  const d = rt.define;
-
-  defineUnscopedEnums(rt, { Dir, CellType, UnitType });
-
   // Pos helpers (C++ operators + and == on Pos and Dir).
-  definePosHelpers(rt, DI, DJ);
+  const impl: ApiImpl = collect((r) => definePosHelpers(r, DI, DJ));
+  const d = (name: string, f: ApiImpl[string]): void => {
+    impl[name] = f;
+  };
 
   // Unit helpers as functions too: is_in_conversion_process(unit(id)).
   d('is_in_conversion_process', (u: Unit) => Unit.prototype.is_in_conversion_process.call(u));
@@ -190,4 +263,6 @@ export function install(rt: BotRuntime): void {
     rt.order([1, idn, arr]);
     once(idn, 'spell');
   });
+
+  installTable(rt, API, impl);
 }

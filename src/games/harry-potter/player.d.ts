@@ -1,5 +1,6 @@
 /// <reference path="../../game-kit/player-api.d.ts" />
 /// <reference path="../../game-kit/player-dir8.d.ts" />
+// Generated from bot-api.ts by scripts/gen-player-dts.ts: edit the table there, not this file.
 
 // Harry Potter player API (the C++ State / Settings / Structs / Action / Player
 // of EDA Q1 2024-25). Every function is a global and also a method of Player:
@@ -17,12 +18,18 @@
 //   spell(id, {0,2,4,...})        →  spell(id, [0, 2, 4, ...])
 //   Dir(d) / int(d)               →  directions are plain numbers 0..7
 
-declare const CellType: { readonly Corridor: 0; readonly Wall: 1 };
+declare const CellType: {
+  readonly Corridor: 0;
+  readonly Wall: 1;
+};
 type CellType = 0 | 1;
 declare const Corridor: 0;
 declare const Wall: 1;
 
-declare const UnitType: { readonly Wizard: 0; readonly Ghost: 1 };
+declare const UnitType: {
+  readonly Wizard: 0;
+  readonly Ghost: 1;
+};
 type UnitType = 0 | 1;
 declare const Wizard: 0;
 declare const Ghost: 1;
@@ -113,15 +120,12 @@ declare function spell(id: number, sol: number[]): void;
 /** Extend this class and write play(), called once per round. Fields keep their values between rounds. */
 declare class Player {
   play(): void;
-  unit(id: number): Unit;
-  wizards(pl: number): number[];
-  ghost(pl: number): number;
-  pos_voldemort(): Pos;
-  magic_strength(pl: number): number;
-  score(pl: number): number;
-  spell_ingredients(): number[];
-  move(id: number, dir: Dir | number): void;
-  spell(id: number, sol: number[]): void;
+  is_in_conversion_process(u: Unit): boolean;
+  rounds_for_converting(u: Unit): number;
+  player_to_be_converted_to(u: Unit): number;
+  last_attack_received(u: Unit): number;
+  resting_rounds(u: Unit): number;
+  version(): string;
   num_players(): number;
   num_rounds(): number;
   board_rows(): number;
@@ -136,6 +140,15 @@ declare class Player {
   rounds_attack_resting_ghost(): number;
   rounds_spell_resting_ghost(): number;
   rounds_no_attack_ghost(): number;
+  unit(id: number): Unit;
+  wizards(pl: number): number[];
+  ghost(pl: number): number;
+  pos_voldemort(): Pos;
+  magic_strength(pl: number): number;
+  score(pl: number): number;
+  spell_ingredients(): number[];
+  move(id: number, dir: Dir | number): void;
+  spell(id: number, sol: number[]): void;
   static readonly Dir: typeof Dir;
   static readonly CellType: typeof CellType;
   static readonly UnitType: typeof UnitType;

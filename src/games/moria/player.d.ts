@@ -1,4 +1,5 @@
 /// <reference path="../../game-kit/player-api.d.ts" />
+// Generated from bot-api.ts by scripts/gen-player-dts.ts: edit the table there, not this file.
 
 // Moria player API (the C++ State / Settings / Action / Player of P44849).
 // Every function is a global and also a method of Player: `cell(i, j)` and
@@ -83,8 +84,7 @@ interface Movement {
   dir: Dir | number;
 }
 
-// ---- Action -----------------------------------------------------------------
-
+// ---- Action ----
 /**
  * Orders unit id to move (or attack, or dig) in direction dir. Only the first
  * command per unit and round counts (a second one is ignored with a warning,
@@ -94,8 +94,7 @@ interface Movement {
 declare function command(id: number, dir: Dir | number): void;
 declare function command(m: Movement): void;
 
-// ---- State ------------------------------------------------------------------
-
+// ---- State ----
 /** Unit id. An invalid id or a dead orc: a warning and a default unit (id -1). */
 declare function unit(id: number): Unit;
 /** Number of unit ids (4*25 + 20 orcs + 4 trolls + 1 Balrog = 125 by default). */
@@ -115,8 +114,7 @@ declare function nb_cells(pl: number): number;
 /** Treasures accumulated by player pl. */
 declare function nb_treasures(pl: number): number;
 
-// ---- Settings ---------------------------------------------------------------
-
+// ---- Settings ----
 declare function version(): string;
 declare function nb_players(): number;
 declare function nb_rounds(): number;
@@ -145,6 +143,9 @@ declare function inv_prob_orc(): number;
 /** Extend this class and write play(): it is called once per round. Fields keep their values between rounds. */
 declare class Player {
   play(): void;
+  pos_add(p: Pos, d: Dir | number): Pos;
+  pos_eq(p: Pos, q: Pos): boolean;
+  dir_ok(d: number): boolean;
   command(id: number, dir: Dir | number): void;
   command(m: Movement): void;
   unit(id: number): Unit;
@@ -156,6 +157,7 @@ declare class Player {
   balrog_id(): number;
   nb_cells(pl: number): number;
   nb_treasures(pl: number): number;
+  version(): string;
   nb_players(): number;
   nb_rounds(): number;
   nb_dwarves(): number;

@@ -5,7 +5,8 @@
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
 import { VIEW } from './view.ts';
-import { ijOf, posWithin, definePosHelpers, defineUnscopedEnums, DIR8, DI8, DJ8, type Pos } from '../../game-kit/bot-pos.ts';
+import { ijOf, posWithin, definePosHelpers, DIR8, DI8, DJ8, type Pos } from '../../game-kit/bot-pos.ts';
+import { collect, defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../game-kit/api-table.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of TWD). */
 export const permutationFull = true;
@@ -20,6 +21,64 @@ const DI = DI8;
 const DJ = DJ8;
 // The view's indices, read once from its declaration (view.ts).
 const { meta: { at: M }, settings: { at: S }, players: { at: P, stride: PS }, units: { at: U, stride: US }, cells: { shift: CS, mask: CM } } = VIEW;
+
+/** The API a Walking Dead bot sees (player.d.ts is generated from it). */
+export const API = defineApi({
+  intro: `The Walking Dead player API (the C++ State / Settings / Structs / Action /
+Player of EDA Q1 2022-23). Every function is a global and also a method of
+Player: \`cell(i, j)\` and \`this.cell(i, j)\` are the same.
+
+C++ → JavaScript:
+  Pos p(i, j)                   →  const p = Pos(i, j)              (a plain { i, j })
+  p + d, p += d                 →  pos_add(p, d)                    (a new Pos; d a Dir or a Pos)
+  p == q                        →  pos_eq(p, q)
+  vector<int>                   →  number[]
+  move(id, Up)                  →  move(id, Up) or move(id, Dir.Up)  (enum values are globals too)
+  cell(p).type == Waste         →  cell(p).type === Waste            (or CellType.Waste)
+  unit(id).type == Zombie       →  unit(id).type === Zombie          (or UnitType.Zombie)
+  Dir(d) / int(d)               →  directions are plain numbers 0..7
+  cerr << ...                   →  console.log(...)                  (your private log)`,
+  playerDoc: 'Extend this class and write play(), called once per round. Fields keep their values between rounds.',
+  entries: [
+    enumOf('Dir', Dir, '', { unscoped: true, declared: 'player-dir8.d.ts' }),
+    enumOf('CellType', CellType, 'Street (walkable) or Waste (never walkable).', { unscoped: true }),
+    enumOf('UnitType', UnitType, 'Alive (in a clan; also while converting after a bite), Dead (killed in a fight, waiting to become a zombie), Zombie (moves in all 8 directions; alive units only Down, Right, Up, Left).', { unscoped: true }),
+    fn('Pos', [['i', 'number'], ['j', 'number']], 'Pos', '', { declared: 'player-api.d.ts' }),
+    fn('pos_add', [['p', 'Pos'], ['d', 'Dir | number | Pos']], 'Pos', '', { cpp: 'operator+', declared: 'player-dir8.d.ts' }),
+    fn('pos_eq', [['p', 'Pos'], ['q', 'Pos']], 'boolean', '', { cpp: 'operator==', declared: 'player-dir8.d.ts' }),
+    fn('dir_ok', [['d', 'number']], 'boolean', '', { declared: 'player-dir8.d.ts' }),
+    record('Cell', [
+      ['type', 'CellType', 'Street or Waste.'],
+      ['owner', 'number', 'The clan that owns this cell, or -1.'],
+      ['id', 'number', 'The unit on this cell (alive, dead or zombie), or -1.'],
+      ['food', 'boolean', 'Whether there is food here (never together with a unit).'],
+      ['is_empty()', 'boolean', 'Street, no unit and no food.'],
+    ], 'A cell (cell() outside the board: a warning and a default Street cell).'),
+    record('Unit', [
+      ['type', 'UnitType'],
+      ['id', 'number', 'Never changes, not even when the unit dies, turns into a zombie or comes back in another clan.'],
+      ['player', 'number', 'Its clan, or -1 for a zombie. Dead units keep the clan they died in.'],
+      ['pos', 'Pos', 'Where it is ((-1, -1) only in odd moments, e.g. for a bad id).'],
+      ['rounds_for_zombie', 'number', 'Rounds left before it becomes a zombie, or -1 if it is not converting (bitten alive units and dead units convert).'],
+    ]),
+    section('Settings (default.cnf)'),
+    fn('version', [], 'string', '"TheWalkingDead 1.0".'),
+    ...getters(Object.keys(S)),
+    fn('player_ok', [['pl', 'number']], 'boolean', '', { declared: 'player-api.d.ts' }),
+    fn('pos_ok', [['i', 'number'], ['j', 'number']], 'boolean', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    section('State'),
+    fn('round', [], 'number', '', { declared: 'player-api.d.ts' }),
+    fn('cell', [['i', 'number'], ['j', 'number']], 'Cell', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    fn('unit', [['id', 'number']], 'Unit', 'The unit with this id (a warning and the C++ default unit for a bad id: Alive, id -1, player -1, pos (0, 0), rounds -1).'),
+    fn('alive_units', [['pl', 'number']], 'number[]', 'Ids of the alive units of player pl (converting ones included), increasing.'),
+    fn('dead_units', [['pl', 'number']], 'number[]', 'Ids of the dead units of player pl, increasing.'),
+    fn('zombies', [], 'number[]', 'Ids of the zombies, increasing.'),
+    fn('strength', [['pl', 'number']], 'number', '⌊strength points of pl / alive units of pl⌋ (0 with no alive units): decides fights.'),
+    fn('score', [['pl', 'number']], 'number', 'Points for killed zombies and units plus one per owned cell, as of the end of the last round (0 in round 0).'),
+    section('Action: at most one command per unit and round (the first one counts)'),
+    fn('move', [['id', 'number'], ['dir', 'Dir | number']], 'void', 'Moves your alive unit id one cell in direction dir (Down, Right, Up or Left). Orders of the four players are interleaved at random, yours in the order you give them.'),
+  ],
+});
 
 class Cell {
   constructor(
@@ -100,11 +159,11 @@ export function install(rt: BotRuntime): void {
     return byType;
   }
 
-  const d = rt.define;
-  defineUnscopedEnums(rt, { Dir, CellType, UnitType });
-
   // Pos helpers (the C++ operators + and == of Structs.hh).
-  definePosHelpers(rt, DI, DJ);
+  const impl: ApiImpl = collect((r) => definePosHelpers(r, DI, DJ));
+  const d = (name: string, f: ApiImpl[string]): void => {
+    impl[name] = f;
+  };
 
   // Settings.
   d('version', () => 'TheWalkingDead 1.0');
@@ -179,4 +238,6 @@ export function install(rt: BotRuntime): void {
     given.add(idn);
     rt.order([idn, dn]);
   });
+
+  installTable(rt, API, impl);
 }

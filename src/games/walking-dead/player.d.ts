@@ -1,5 +1,6 @@
 /// <reference path="../../game-kit/player-api.d.ts" />
 /// <reference path="../../game-kit/player-dir8.d.ts" />
+// Generated from bot-api.ts by scripts/gen-player-dts.ts: edit the table there, not this file.
 
 // The Walking Dead player API (the C++ State / Settings / Structs / Action /
 // Player of EDA Q1 2022-23). Every function is a global and also a method of
@@ -17,13 +18,20 @@
 //   cerr << ...                   →  console.log(...)                  (your private log)
 
 /** Street (walkable) or Waste (never walkable). */
-declare const CellType: { readonly Street: 0; readonly Waste: 1 };
+declare const CellType: {
+  readonly Street: 0;
+  readonly Waste: 1;
+};
 type CellType = 0 | 1;
 declare const Street: 0;
 declare const Waste: 1;
 
 /** Alive (in a clan; also while converting after a bite), Dead (killed in a fight, waiting to become a zombie), Zombie (moves in all 8 directions; alive units only Down, Right, Up, Left). */
-declare const UnitType: { readonly Alive: 0; readonly Dead: 1; readonly Zombie: 2 };
+declare const UnitType: {
+  readonly Alive: 0;
+  readonly Dead: 1;
+  readonly Zombie: 2;
+};
 type UnitType = 0 | 1 | 2;
 declare const Alive: 0;
 declare const Dead: 1;
@@ -93,13 +101,6 @@ declare function move(id: number, dir: Dir | number): void;
 /** Extend this class and write play(), called once per round. Fields keep their values between rounds. */
 declare class Player {
   play(): void;
-  unit(id: number): Unit;
-  alive_units(pl: number): number[];
-  dead_units(pl: number): number[];
-  zombies(): number[];
-  strength(pl: number): number;
-  score(pl: number): number;
-  move(id: number, dir: Dir | number): void;
   version(): string;
   num_players(): number;
   num_rounds(): number;
@@ -114,6 +115,13 @@ declare class Player {
   points_per_owned_cell(): number;
   food_strength(): number;
   rounds_before_becoming_zombie(): number;
+  unit(id: number): Unit;
+  alive_units(pl: number): number[];
+  dead_units(pl: number): number[];
+  zombies(): number[];
+  strength(pl: number): number;
+  score(pl: number): number;
+  move(id: number, dir: Dir | number): void;
   static readonly Dir: typeof Dir;
   static readonly CellType: typeof CellType;
   static readonly UnitType: typeof UnitType;

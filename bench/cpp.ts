@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { loadGames } from '../src/game-kit/registry.ts';
 import type { AnyGame } from '../src/game-kit/types.ts';
 import { builtinSeat } from '../src/runner/builtins.ts';
-import { runMatch } from '../src/runner/run-match.ts';
+import { playMatch } from '../sandbox/play-match.ts';
 import { sharedPool } from '../sandbox/sandbox-host.ts';
 import { IsolateBotHost } from '../sandbox/isolate-host.ts';
 import { installCallMeter } from '../sandbox/call-meter.ts';
@@ -59,8 +59,8 @@ async function compileTimes(toolchain: 'system' | 'npm'): Promise<string> {
 async function demoCpu(game: AnyGame, demo: { source: string; filename: string }): Promise<number> {
   const nul = await builtinSeat(game.id, 'Null');
   const cpus: number[] = [];
-  await runMatch({ game: game.id, seed: SEED, seats: [demo, nul, nul, nul] }); // compiles and warms the pool
-  for (let i = 0; i < 5; i++) cpus.push((await runMatch({ game: game.id, seed: SEED + i, seats: [demo, nul, nul, nul] })).replay.players[0]!.cpuMs);
+  await playMatch({ game: game.id, seed: SEED, seats: [demo, nul, nul, nul] }); // compiles and warms the pool
+  for (let i = 0; i < 5; i++) cpus.push((await playMatch({ game: game.id, seed: SEED + i, seats: [demo, nul, nul, nul] })).replay.players[0]!.cpuMs);
   return median(cpus);
 }
 
@@ -85,9 +85,9 @@ async function logCost(): Promise<string[]> {
   });
   const cpu = async (seat: { source: string; filename: string }) => {
     const spec = (seed: number) => ({ game: 'harry-potter', seed, config: { num_rounds: LOG_ROUNDS }, seats: [seat, nul, nul, nul] });
-    await runMatch(spec(SEED)); // compiles and warms
+    await playMatch(spec(SEED)); // compiles and warms
     const xs: number[] = [];
-    for (let i = 0; i < 3; i++) xs.push((await runMatch(spec(SEED + i))).replay.players[0]!.cpuMs);
+    for (let i = 0; i < 3; i++) xs.push((await playMatch(spec(SEED + i))).replay.players[0]!.cpuMs);
     return median(xs);
   };
   const base = await cpu(bot('Quiet', ''));

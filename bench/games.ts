@@ -13,7 +13,7 @@
 import { loadGames } from '../src/game-kit/registry.ts';
 import { isOver, type AnyGame } from '../src/game-kit/types.ts';
 import { builtinSeat } from '../src/runner/builtins.ts';
-import { runMatch } from '../src/runner/run-match.ts';
+import { playMatch } from '../sandbox/play-match.ts';
 import { compileBot } from '../sandbox/languages/index.ts';
 import { sharedPool } from '../sandbox/sandbox-host.ts';
 import { cpuSinceMs } from '../sandbox/host.ts';
@@ -130,18 +130,18 @@ export async function run(filter?: string[]): Promise<void> {
     const engine = engineOnly(game);
     // Warm the process pool (a worker keeps its processes), then time.
     const coldStart = process.hrtime.bigint();
-    await runMatch({ game: game.id, seed: SEED, seats });
+    await playMatch({ game: game.id, seed: SEED, seats });
     const cold = ms(coldStart);
     // Both hosts timed warm: the match process's JIT with five matches (a process plays 100 before it
     // is replaced), this process's with the engine runs above and one in-process match.
     let warm = 0;
     for (let i = 1; i < 5; i++) {
       const start = process.hrtime.bigint();
-      await runMatch({ game: game.id, seed: SEED + i, seats });
+      await playMatch({ game: game.id, seed: SEED + i, seats });
       warm = ms(start);
     }
     const RUNS = Math.min(MAX_RUNS, Math.max(MIN_RUNS, Math.ceil(MIN_FIGURE_MS / warm)));
-    await runMatch({ game: game.id, seed: SEED, seats }, { host: 'inprocess' });
+    await playMatch({ game: game.id, seed: SEED, seats }, { host: 'inprocess' });
     const sandboxRuns: number[] = [];
     const inprocRuns: number[] = [];
     let size = 0;
@@ -159,7 +159,7 @@ export async function run(filter?: string[]): Promise<void> {
       await sharedPool.prewarm(1);
       const start = process.hrtime.bigint();
       const cpuStart = process.cpuUsage();
-      const out = await runMatch({ game: game.id, seed: SEED + i, seats });
+      const out = await playMatch({ game: game.id, seed: SEED + i, seats });
       sandboxRuns.push(ms(start));
       sandboxCpu.push(cpuSinceMs(cpuStart) + (out.processCpuMs ?? NaN));
       demoSandbox.push(out.replay.players[0]!.cpuMs);
@@ -170,7 +170,7 @@ export async function run(filter?: string[]): Promise<void> {
     for (let i = 0; i < RUNS; i++) {
       const start = process.hrtime.bigint();
       const cpuStart = process.cpuUsage();
-      const inproc = await runMatch({ game: game.id, seed: SEED + i, seats }, { host: 'inprocess' });
+      const inproc = await playMatch({ game: game.id, seed: SEED + i, seats }, { host: 'inprocess' });
       // The match process encodes its replay for the recorder; a judge without the sandbox would encode it too.
       encodeReplay(inproc.replay);
       inprocRuns.push(ms(start));
@@ -184,8 +184,8 @@ export async function run(filter?: string[]): Promise<void> {
     const soloSandbox: number[] = [];
     const soloInproc: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      soloSandbox.push((await runMatch({ game: game.id, seed: SEED + i, seats: soloSeats })).replay.players[0]!.cpuMs);
-      soloInproc.push((await runMatch({ game: game.id, seed: SEED + i, seats: soloSeats }, { host: 'inprocess' })).replay.players[0]!.cpuMs);
+      soloSandbox.push((await playMatch({ game: game.id, seed: SEED + i, seats: soloSeats })).replay.players[0]!.cpuMs);
+      soloInproc.push((await playMatch({ game: game.id, seed: SEED + i, seats: soloSeats }, { host: 'inprocess' })).replay.players[0]!.cpuMs);
     }
     const soloTax = median(soloSandbox) / median(soloInproc);
     const sandboxed = median(sandboxRuns);

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { getGame, loadGames } from '../game-kit/registry.ts';
 import { encodeReplay } from '../replay/io.ts';
 import { builtinSeat, UnknownPlayerError } from '../runner/builtins.ts';
-import { checkSeed, runMatch } from '../runner/run-match.ts';
+import { checkSeed, playMatch } from '../../sandbox/play-match.ts';
 import type { MatchSeat } from '../runner/types.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
 import { compileBot, readBotHeader } from '../../sandbox/languages/index.ts';
@@ -45,7 +45,7 @@ export async function playCommand(args: string[]): Promise<number> {
   try {
     const started = Date.now();
     let lastShown = 0;
-    const { replay, logs } = await runMatch(
+    const { replay, logs } = await playMatch(
       { game: game.id, seed, config, seats },
       {
         host: values.inprocess ? 'inprocess' : 'sandbox',

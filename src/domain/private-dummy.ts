@@ -18,7 +18,7 @@ import { languageOf, readBotHeader } from '../../sandbox/languages/index.ts';
 import type { Db } from '../db/client.ts';
 import { loadGames } from '../game-kit/registry.ts';
 import { checkBot } from '../runner/check-bot.ts';
-import { runMatch } from '../runner/run-match.ts';
+import { playMatch } from '../../sandbox/play-match.ts';
 import { DUMMY, pickSeed } from '../scheduler/matches.ts';
 import { recordAudit } from './audit.ts';
 import type { Actor } from './admin.ts';
@@ -50,7 +50,7 @@ export async function judgePrivateDummy(game: string, source: string, filename: 
   if (!check.ok) throw unprocessable(`the Dummy was not installed: ${check.message}${check.line !== undefined && !/\bline \d+/.test(check.message) ? ` (line ${check.line})` : ''}`, 'dummy-rejected');
   const g = (await loadGames()).get(game)!;
   const seed = pickSeed();
-  const { replay } = await runMatch({ game, seed, seats: Array.from({ length: g.nbPlayers }, () => ({ source, filename })), ...(options.selfPlayConfig ? { config: options.selfPlayConfig } : {}) });
+  const { replay } = await playMatch({ game, seed, seats: Array.from({ length: g.nbPlayers }, () => ({ source, filename })), ...(options.selfPlayConfig ? { config: options.selfPlayConfig } : {}) });
   const frozen = replay.players.map((p, seat) => ({ ...p, seat })).filter((p) => p.frozenReason !== null);
   if (frozen.length > 0) {
     const f = frozen[0]!;

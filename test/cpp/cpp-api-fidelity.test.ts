@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runMatch } from '../../src/runner/run-match.ts';
+import { playMatch } from '../../sandbox/play-match.ts';
 import type { MatchSeat } from '../../src/runner/types.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
 import { resetCppCompileSettings, stopCompileServer } from '../../sandbox/cpp/toolchain.ts';
@@ -31,7 +31,7 @@ const bot = (name: string, play: string): MatchSeat => ({
 
 async function match(game: string, first: MatchSeat, config: Record<string, number>) {
   const nul = await builtinSeat(game, 'Null');
-  return runMatch({ game, seed: 2, config, seats: [first, nul, nul, nul] });
+  return playMatch({ game, seed: 2, config, seats: [first, nul, nul, nul] });
 }
 
 test('Moria: a second command for a unit warns that it is one, whatever its direction (the original checks that first)', { skip: slow.skip }, async () => {

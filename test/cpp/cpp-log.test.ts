@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runMatch } from '../../src/runner/run-match.ts';
+import { playMatch } from '../../sandbox/play-match.ts';
 import type { MatchSeat } from '../../src/runner/types.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
 import { resetCppCompileSettings, stopCompileServer } from '../../sandbox/cpp/toolchain.ts';
@@ -33,7 +33,7 @@ function hpBot(name: string, play: string, topLevel = ''): MatchSeat {
 
 async function match(first: MatchSeat, rounds: number) {
   const nul = await builtinSeat('harry-potter', 'Null');
-  return runMatch({ game: 'harry-potter', seed: 3, config: { num_rounds: rounds }, seats: [first, nul, nul, nul] });
+  return playMatch({ game: 'harry-potter', seed: 3, config: { num_rounds: rounds }, seats: [first, nul, nul, nul] });
 }
 
 test('Harry Potter: unit(-1) is silent, as in the original, and costs nothing', { skip: slow.skip }, async () => {

@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runMatch } from '../../src/runner/run-match.ts';
+import { playMatch } from '../../sandbox/play-match.ts';
 import type { MatchSeat } from '../../src/runner/types.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
 import { BotCompileError } from '../../sandbox/compile.ts';
@@ -29,7 +29,7 @@ after(async () => {
 
 const root = new URL('../../', import.meta.url);
 const file = (path: string): MatchSeat => ({ source: readFileSync(new URL(path, root), 'utf8'), filename: path.replace(/^.*\//, '') });
-const ordersOf = (out: Awaited<ReturnType<typeof runMatch>>) => out.replay.rounds.map((r) => JSON.stringify(r.orders));
+const ordersOf = (out: Awaited<ReturnType<typeof playMatch>>) => out.replay.rounds.map((r) => JSON.stringify(r.orders));
 
 /** A Moria player in C++ whose struct body is `body`. */
 function cppBot(name: string, body: string, topLevel = ''): MatchSeat {
@@ -42,8 +42,8 @@ function cppBot(name: string, body: string, topLevel = ''): MatchSeat {
 test('Moria: the C++ golden players (written for the original package) play the same match as their TypeScript twins', { skip: slow.skip }, async () => {
   const dir = 'test/fixtures/golden/moria/players/';
   const spec = (seats: MatchSeat[]) => ({ game: 'moria', seed: 11, config: { nb_rounds: 40 }, seats });
-  const js = await runMatch(spec([file(`${dir}Tracer.ts`), file(`${dir}Hunter.ts`), file(`${dir}Hunter.ts`), file(`${dir}Tracer.ts`)]));
-  const cc = await runMatch(spec([file(`${dir}AITracer.cc`), file(`${dir}AIHunter.cc`), file(`${dir}AIHunter.cc`), file(`${dir}AITracer.cc`)]));
+  const js = await playMatch(spec([file(`${dir}Tracer.ts`), file(`${dir}Hunter.ts`), file(`${dir}Hunter.ts`), file(`${dir}Tracer.ts`)]));
+  const cc = await playMatch(spec([file(`${dir}AITracer.cc`), file(`${dir}AIHunter.cc`), file(`${dir}AIHunter.cc`), file(`${dir}AITracer.cc`)]));
   for (const p of cc.replay.players) assert.equal(p.frozenReason, null, `${p.name}: ${p.frozenMessage}`);
   assert.deepEqual(ordersOf(cc), ordersOf(js));
   assert.deepEqual(cc.replay.result, js.replay.result);
@@ -52,8 +52,8 @@ test('Moria: the C++ golden players (written for the original package) play the 
 
 test('Moria: the C++ Demo plays the same match as the JavaScript Demo', { skip: slow.skip }, async () => {
   const spec = (first: MatchSeat) => ({ game: 'moria', seed: 5, config: { nb_rounds: 60 }, seats: [first, file('src/games/moria/bots/Null.ts'), file('src/games/moria/bots/Demo.ts'), file('src/games/moria/bots/Null.ts')] });
-  const js = await runMatch(spec(file('src/games/moria/bots/Demo.ts')));
-  const cc = await runMatch(spec(file('src/games/moria/cpp/AIDemo.cc')));
+  const js = await playMatch(spec(file('src/games/moria/bots/Demo.ts')));
+  const cc = await playMatch(spec(file('src/games/moria/cpp/AIDemo.cc')));
   assert.equal(cc.replay.players[0]!.frozenReason, null, cc.replay.players[0]!.frozenMessage ?? '');
   assert.equal(cc.replay.players[0]!.name, 'Demo');
   assert.deepEqual(ordersOf(cc), ordersOf(js));
@@ -73,12 +73,12 @@ for (const [game, pairs] of [
       js.push(js[js.length - 1]!);
       cc.push(cc[cc.length - 1]!);
     }
-    const [a, b] = [await runMatch({ game, seed: 21, seats: js }), await runMatch({ game, seed: 21, seats: cc })];
+    const [a, b] = [await playMatch({ game, seed: 21, seats: js }), await playMatch({ game, seed: 21, seats: cc })];
     for (const p of b.replay.players) assert.equal(p.frozenReason, null, `${p.name}: ${p.frozenMessage}`);
     assert.deepEqual(ordersOf(b), ordersOf(a));
     assert.deepEqual(b.replay.result, a.replay.result);
     const rest = [file(`src/games/${game}/bots/Null.ts`), file(`src/games/${game}/bots/Demo.ts`), file(`src/games/${game}/cpp/AINull.cc`)];
-    const [d1, d2] = [await runMatch({ game, seed: 4, seats: [file(`src/games/${game}/bots/Demo.ts`), ...rest] }), await runMatch({ game, seed: 4, seats: [file(`src/games/${game}/cpp/AIDemo.cc`), ...rest] })];
+    const [d1, d2] = [await playMatch({ game, seed: 4, seats: [file(`src/games/${game}/bots/Demo.ts`), ...rest] }), await playMatch({ game, seed: 4, seats: [file(`src/games/${game}/cpp/AIDemo.cc`), ...rest] })];
     for (const p of d2.replay.players) assert.equal(p.frozenReason, null, `${p.name}: ${p.frozenMessage}`);
     assert.deepEqual(ordersOf(d2), ordersOf(d1));
     assert.deepEqual(d2.replay.result.scores, d1.replay.result.scores);
@@ -121,7 +121,7 @@ test('a file that takes too long to compile is refused as the file\'s fault afte
 
 /** Seat 1 is the suspect; the others are JavaScript Demos and Nulls, which must play on. */
 async function against(suspect: MatchSeat, rounds = 8, limits = {}) {
-  const out = await runMatch({
+  const out = await playMatch({
     game: 'moria',
     seed: 3,
     config: { nb_rounds: rounds },

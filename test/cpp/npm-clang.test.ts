@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runMatch } from '../../src/runner/run-match.ts';
+import { playMatch } from '../../sandbox/play-match.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
 import { BotCompileError } from '../../sandbox/compile.ts';
 import { activeToolchain, compileCpp, resetCppCompileSettings, stopCompileServer } from '../../sandbox/cpp/toolchain.ts';
@@ -40,7 +40,7 @@ test('@yowasp/clang alone compiles the C++ Demo, which plays; errors keep their 
     return true;
   });
   const seats = [{ source: demo, filename: 'AIDemo.cc' }, ...['Null', 'Null', 'Demo'].map((b) => ({ source: readFileSync(new URL(`../../src/games/moria/bots/${b}.ts`, import.meta.url), 'utf8'), filename: `${b}.ts` }))];
-  const out = await runMatch({ game: 'moria', seed: 2, config: { nb_rounds: 30 }, seats });
+  const out = await playMatch({ game: 'moria', seed: 2, config: { nb_rounds: 30 }, seats });
   assert.equal(out.replay.players[0]!.frozenReason, null, out.replay.players[0]!.frozenMessage ?? '');
   assert.ok(out.replay.result.scores[0]! > out.replay.result.scores[1]!, 'the Demo beats a Null');
 });

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dataSegmentBytes, readMemoryImport, trimZeroData } from '../../sandbox/cpp/wasm-module.ts';
 import { compileCpp, moduleRefusal, resetCppCompileSettings, stopCompileServer } from '../../sandbox/cpp/toolchain.ts';
-import { runMatch } from '../../src/runner/run-match.ts';
+import { playMatch } from '../../sandbox/play-match.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
 import { slow } from '../helpers/slow.ts';
 
@@ -111,7 +111,7 @@ test(`the ${toolchain} toolchain: a touched 100 MiB zero-initialized array plays
   assert.ok(r.ok, JSON.stringify(r).slice(0, 300));
   assert.ok(r.wasm.byteLength < 1024 * 1024, `${r.wasm.byteLength} bytes`);
   const nul = { source: 'export const GAME = "moria"; export const PLAYER_NAME = "Null";\nexport default class extends Player { play() {} }\n', filename: 'Null.ts' };
-  const out = await runMatch({ game: 'moria', seed: 3, config: { nb_rounds: 5 }, seats: [{ source: zero, filename: 'AIZeros.cc' }, nul, nul, nul] });
+  const out = await playMatch({ game: 'moria', seed: 3, config: { nb_rounds: 5 }, seats: [{ source: zero, filename: 'AIZeros.cc' }, nul, nul, nul] });
   assert.equal(out.replay.players[0]!.frozenReason, null, out.replay.players[0]!.frozenMessage ?? '');
 });
 

@@ -22,7 +22,7 @@ import { isOver, type AnyGame } from '../../src/game-kit/types.ts';
 import { checkView } from '../../src/game-kit/view-layout.ts';
 import { describeSettings } from '../../src/game-kit/settings.ts';
 import { Rng } from '../../src/game-kit/rng.ts';
-import { runMatchWithGame } from '../../src/runner/run-match.ts';
+import { playMatchWithGame } from '../../sandbox/play-match.ts';
 import { decodeReplay, encodeReplay } from '../../src/replay/io.ts';
 import { verifyReplayWithGame } from '../../src/replay/verify.ts';
 
@@ -110,7 +110,7 @@ for (const { game, dir } of games) {
     const dummy = readFileSync(game.bots.builtin['Dummy']!, 'utf8');
     const seats = [{ source: check.probeBot, filename: 'Probe.ts' }, ...[1, 2, 3].map(() => ({ source: dummy, filename: 'Dummy.ts' }))];
     const config = roundsConfig(game, ROUNDS);
-    const { replay, logs } = await runMatchWithGame(game, { game: game.id, seed: 5, config, seats }, { host: 'inprocess' });
+    const { replay, logs } = await playMatchWithGame(game, { game: game.id, seed: 5, config, seats }, { host: 'inprocess' });
     assert.equal(replay.players[0]!.frozenRound, null, `the probe was frozen: ${replay.players[0]!.frozenMessage}`);
     let state = game.create(game.parseConfig(config), 5);
     const seen = logs[0]!.split('\n').filter((l) => l.startsWith('VIEW '));
@@ -127,7 +127,7 @@ for (const { game, dir } of games) {
   test(`${game.id}: a replay round-trips through the file format and verify; its digest is recorded for this engine version`, async () => {
     const dummy = readFileSync(game.bots.builtin['Dummy']!, 'utf8');
     const seats = Array.from({ length: game.nbPlayers }, () => ({ source: dummy, filename: 'Dummy.ts' }));
-    const { replay } = await runMatchWithGame(game, { game: game.id, seed: 3, config: roundsConfig(game, ROUNDS), seats }, { host: 'inprocess' });
+    const { replay } = await playMatchWithGame(game, { game: game.id, seed: 3, config: roundsConfig(game, ROUNDS), seats }, { host: 'inprocess' });
     const again = decodeReplay(encodeReplay(replay));
     assert.deepEqual(verifyReplayWithGame(game, again), { ok: true, rounds: replay.rounds.length - 1 });
     const tampered = structuredClone(again);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { charCodesToString } from '../../src/game-kit/grid.ts';
 import { encodeReplay, withRoundsFrom } from '../../src/replay/io.ts';
-import { runMatch } from '../../src/runner/run-match.ts';
+import { playMatch } from '../../sandbox/play-match.ts';
 import { builtinSeat } from '../../src/runner/builtins.ts';
 
 test('charCodesToString gives the characters of its codes, across its 4096-code chunks', () => {
@@ -22,7 +22,7 @@ test('charCodesToString gives the characters of its codes, across its 4096-code 
 test('a replay with its rounds read from its encoding serializes as the original, rounds in their place, and takes a new value', async () => {
   const nul = await builtinSeat('moria', 'Null');
   const demo = await builtinSeat('moria', 'Demo');
-  const { replay } = await runMatch({ game: 'moria', seed: 5, config: { nb_rounds: 6 }, seats: [demo, nul, demo, nul] }, { host: 'inprocess' });
+  const { replay } = await playMatch({ game: 'moria', seed: 5, config: { nb_rounds: 6 }, seats: [demo, nul, demo, nul] }, { host: 'inprocess' });
   const gz = encodeReplay(replay);
   const lazy = withRoundsFrom(structuredClone({ ...replay, rounds: null }), gz);
   assert.deepEqual(Object.keys(lazy), Object.keys(replay));

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { getGame } from '../../src/game-kit/registry.ts';
 import type { AnyGame } from '../../src/game-kit/types.ts';
 import { builtinSeat } from '../../src/runner/builtins.ts';
-import { runMatch } from '../../src/runner/run-match.ts';
+import { playMatch } from '../../sandbox/play-match.ts';
 import type { MatchSeat } from '../../src/runner/types.ts';
 
 export const GOLDEN_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/golden');
@@ -60,7 +60,7 @@ export async function goldenSeat(game: string, name: string): Promise<MatchSeat>
  */
 export async function playStates(gameId: string, seed: number, seats: MatchSeat[], config: Record<string, unknown> = {}): Promise<unknown[]> {
   const game = await getGame(gameId);
-  const { replay } = await runMatch({ game: gameId, seed, seats, config }, { host: 'inprocess' });
+  const { replay } = await playMatch({ game: gameId, seed, seats, config }, { host: 'inprocess' });
   const frozenAt = replay.players.filter((p) => p.frozenRound !== null);
   if (frozenAt.length) throw new Error(`a golden player was frozen: ${frozenAt.map((p) => `${p.name} (${p.frozenReason}: ${p.frozenMessage})`).join('; ')}`);
   let state = game.create(game.parseConfig(replay.config), replay.seed);

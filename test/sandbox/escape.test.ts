@@ -4,7 +4,7 @@
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runMatchWithGame } from '../../src/runner/run-match.ts';
+import { playMatchWithGame } from '../../sandbox/play-match.ts';
 import tally from '../fixtures/tally/index.ts';
 import { adder, bot, othersUnaffected, playAgainstAdders } from './helpers.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
@@ -104,7 +104,7 @@ test('prototype tampering with the API and intrinsics hurts only the bot: orders
 test('two bots of a match share nothing: globals set by one are not seen by another', async () => {
   const writer = bot('Writer', `play() { globalThis.leak = 42; Object.prototype.leaked = 1; add(1); }`);
   const reader = bot('Reader', `play() { add(typeof leak === 'undefined' && ({}).leaked === undefined ? 1 : 3); }`);
-  const out = await runMatchWithGame(tally, { game: 'tally', seed: 3, seats: [adder, writer, reader, adder] });
+  const out = await playMatchWithGame(tally, { game: 'tally', seed: 3, seats: [adder, writer, reader, adder] });
   assert.deepEqual(out.replay.result.scores, [10, 10, 10, 10]);
 });
 

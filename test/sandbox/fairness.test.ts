@@ -7,7 +7,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { runMatchWithGame } from '../../src/runner/run-match.ts';
+import { playMatchWithGame } from '../../sandbox/play-match.ts';
 import tally from '../fixtures/tally/index.ts';
 import { availableParallelism } from 'node:os';
 import { adder, bot } from './helpers.ts';
@@ -46,7 +46,7 @@ test('bots using half their CPU budget are never frozen when the machine is over
     const started = Date.now();
     const matches = await Promise.all(
       [1, 2, 3].map((seed) =>
-        runMatchWithGame(tally, { game: 'tally', seed, config: { nb_rounds: ROUNDS }, limits: { cpuBudgetMs: BUDGET_MS }, seats: [worker, worker, worker, worker] }),
+        playMatchWithGame(tally, { game: 'tally', seed, config: { nb_rounds: ROUNDS }, limits: { cpuBudgetMs: BUDGET_MS }, seats: [worker, worker, worker, worker] }),
       ),
     );
     const wall = Date.now() - started;
@@ -74,7 +74,7 @@ test('on a machine loaded to twice its cores, a bot within its budget is never f
   const loop = bot('Loop', `play() { add(1); if (round() === 2) for (;;) {} }`);
   const burners = Array.from({ length: 2 * availableParallelism() }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
   try {
-    const { replay } = await runMatchWithGame(tally, { game: 'tally', seed: 5, config: { nb_rounds: 5 }, limits: { cpuBudgetMs: budget }, seats: [busy, loop, busy, busy] });
+    const { replay } = await playMatchWithGame(tally, { game: 'tally', seed: 5, config: { nb_rounds: 5 }, limits: { cpuBudgetMs: budget }, seats: [busy, loop, busy, busy] });
     for (const p of [0, 2, 3]) {
       const player = replay.players[p]!;
       assert.equal(player.frozenReason, null, `frozen: ${player.frozenMessage} after ${player.cpuMs} ms`);
@@ -97,7 +97,7 @@ test('a match process that gets no CPU at all is the machine\'s failure: the mat
   try {
     const started = Date.now();
     await assert.rejects(
-      runMatchWithGame(
+      playMatchWithGame(
         tally,
         { game: 'tally', seed: 5, config: { nb_rounds: 3000 }, limits: { cpuBudgetMs: 100 }, seats: [adder, adder, adder, adder] },
         {
@@ -132,7 +132,7 @@ test('on a machine loaded to twice its cores, two matches at once (one per core)
   const spec = (seed: number, nb_rounds: number) => ({ game: 'tally', seed, config: { nb_rounds }, limits: { cpuBudgetMs: budget }, seats: [busy, busy, busy, busy] });
   // Warm processes (one per core), so what they use next is the matches' alone.
   sharedPool.shutdown();
-  await Promise.all(Array.from({ length: cores }, (_, i) => runMatchWithGame(tally, { ...spec(i, 1), seats: [adder, adder, adder, adder] })));
+  await Promise.all(Array.from({ length: cores }, (_, i) => playMatchWithGame(tally, { ...spec(i, 1), seats: [adder, adder, adder, adder] })));
   const before = poolCpu();
   assert.equal(before.size, cores, 'one warm match process per core');
   const burners = Array.from({ length: 2 * cores }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
@@ -140,7 +140,7 @@ test('on a machine loaded to twice its cores, two matches at once (one per core)
   let outcomes;
   const started = Date.now();
   try {
-    outcomes = await Promise.all(Array.from({ length: cores }, (_, i) => runMatchWithGame(tally, spec(20 + i, rounds))));
+    outcomes = await Promise.all(Array.from({ length: cores }, (_, i) => playMatchWithGame(tally, spec(20 + i, rounds))));
   } finally {
     for (const b of burners) b.kill('SIGKILL');
   }

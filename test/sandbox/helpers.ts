@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import tally from '../fixtures/tally/index.ts';
-import { runMatchWithGame } from '../../src/runner/run-match.ts';
+import { playMatchWithGame } from '../../sandbox/play-match.ts';
 import type { MatchOutcome, MatchSeat, RunOptions } from '../../src/runner/types.ts';
 import type { Limits } from '../../src/game-kit/types.ts';
 import { compileBot } from '../../sandbox/languages/index.ts';
@@ -20,7 +20,7 @@ export function bot(name: string, body: string, topLevel = ''): MatchSeat {
 
 /** Seat 1 is the bot under test; seats 0, 2, 3 add 1 every round. */
 export function playAgainstAdders(suspect: MatchSeat, limits: Partial<Limits> = {}, rounds = 10, options: RunOptions = {}): Promise<MatchOutcome> {
-  return runMatchWithGame(tally, { game: 'tally', seed: 7, config: { nb_rounds: rounds }, limits, seats: [adder, suspect, adder, adder] }, options);
+  return playMatchWithGame(tally, { game: 'tally', seed: 7, config: { nb_rounds: rounds }, limits, seats: [adder, suspect, adder, adder] }, options);
 }
 
 /** The three honest bots played every round and the result reflects it. */

@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import tally from '../fixtures/tally/index.ts';
-import { runMatchWithGame } from '../../src/runner/run-match.ts';
+import { playMatchWithGame } from '../../sandbox/play-match.ts';
 import { encodeReplay } from '../../src/replay/io.ts';
 import type { MatchSeat } from '../../src/runner/types.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
@@ -31,7 +31,7 @@ test('the name every bot sees and the replay shows is the header\'s, whatever PL
     `// export const PLAYER_NAME = 'Sly'\nexport const GAME = 'tally';\nexport const PLAYER_NAME = me() === 0 ? 'Sly' : '<img src=x onerror=alert(1)>Dummy';\nexport default class extends Player { play() { add(1); } }\n`,
   );
   const rounds = 12;
-  const out = await runMatchWithGame(tally, { game: 'tally', seed: 3, config: { nb_rounds: rounds }, limits: { memoryMb: 64 }, seats: [adder, big, sly, watcher] });
+  const out = await playMatchWithGame(tally, { game: 'tally', seed: 3, config: { nb_rounds: rounds }, limits: { memoryMb: 64 }, seats: [adder, big, sly, watcher] });
   assert.deepEqual(
     out.replay.players.map((p) => p.name),
     ['Adder', 'Big', 'Sly', 'Watcher'],

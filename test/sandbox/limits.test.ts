@@ -140,7 +140,7 @@ test('Math.random is seeded: the same match replays identically', async () => {
   assert.notEqual(a.replay.result.scores[1], 10, 'it really is random');
 });
 
-test('a match process killed from outside is the judge\'s failure: runMatch throws SandboxInfraError, nobody is frozen', async () => {
+test('a match process killed from outside is the judge\'s failure: playMatch throws SandboxInfraError, nobody is frozen', async () => {
   const { SandboxInfraError } = await import('../../sandbox/sandbox-host.ts');
   // Kill the match's process with SIGKILL in round 3, while seat 1 is busy (the bot did nothing wrong); rounds 1 and 2 take no time.
   const match = playAgainstAdders(bot('Victim', `play() { add(1); if (round() === 2) { const t = Date.now(); while (Date.now() - t < 3000) {} } }`), { cpuBudgetMs: 20000 }, 10, {

@@ -13,10 +13,10 @@ test('a bot can read every player’s declared name', async () => {
 
 test('a script that ran sandboxed matches exits by itself (idle sandbox processes hold nothing open)', () => {
   const script = `
-    import { runMatchWithGame } from './src/runner/run-match.ts';
+    import { playMatchWithGame } from './sandbox/play-match.ts';
     import tally from './test/fixtures/tally/index.ts';
     import { adder } from './test/sandbox/helpers.ts';
-    const out = await runMatchWithGame(tally, { game: 'tally', seed: 1, seats: [adder, adder, adder, adder] });
+    const out = await playMatchWithGame(tally, { game: 'tally', seed: 1, seats: [adder, adder, adder, adder] });
     console.log(out.replay.result.scores.join(' '));
   `;
   const r = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '--input-type=module', '-e', script], {

@@ -55,11 +55,11 @@ test('an endless loop is ended at its CPU budget by the stop switch, and the pro
 test('a match process whose parent goes away exits, its stop switch running', async () => {
   // A parent that plays a match (its match process registers the bots with the switch) and exits without a word.
   const script = `
-    import { runMatchWithGame } from ${JSON.stringify(new URL('../../src/runner/run-match.ts', import.meta.url).href)};
+    import { playMatchWithGame } from ${JSON.stringify(new URL('../../sandbox/play-match.ts', import.meta.url).href)};
     import { sharedPool } from ${JSON.stringify(new URL('../../sandbox/sandbox-host.ts', import.meta.url).href)};
     import tally from ${JSON.stringify(new URL('../fixtures/tally/index.ts', import.meta.url).href)};
     import { adder } from ${JSON.stringify(new URL('./helpers.ts', import.meta.url).href)};
-    await runMatchWithGame(tally, { game: 'tally', seed: 1, config: { nb_rounds: 3 }, seats: [adder, adder, adder, adder] });
+    await playMatchWithGame(tally, { game: 'tally', seed: 1, config: { nb_rounds: 3 }, seats: [adder, adder, adder, adder] });
     console.log(JSON.stringify(sharedPool.pids));
     process.exit(0);
   `;

@@ -2,7 +2,7 @@
 // game in the browser with a user's file against built-ins, the engine in the
 // page and each bot in a Web Worker, and shows it in the viewer with each
 // bot's log of the shown round. The replay it builds is the one the server's
-// runner (runMatch, the same MatchRun) builds for the same seed and bots,
+// runner (playMatch, the same MatchRun) builds for the same seed and bots,
 // round for round but for the time figures. Bots that throw, loop or do not
 // compile are frozen as the judge freezes them. The judge runs without a match
 // runner: nothing here plays on the server.
@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { getGame } from '../../src/game-kit/registry.ts';
 import { builtinSeat } from '../../src/runner/builtins.ts';
-import { runMatch } from '../../src/runner/run-match.ts';
+import { playMatch } from '../../sandbox/play-match.ts';
 import type { Replay } from '../../src/replay/format.ts';
 import { overflow, startSite, type Site } from './site.ts';
 
@@ -84,7 +84,7 @@ for (const game of GAMES) {
       await chooseOpponents(page, OPPONENTS);
       // The server's runner plays the same match meanwhile (trusted code: in process).
       const seats = [{ source, filename: 'Tester.ts' }, ...(await Promise.all(OPPONENTS.map((o) => builtinSeat(game, o))))];
-      const onServer = runMatch({ game, seed: SEED, seats }, { host: 'inprocess' });
+      const onServer = playMatch({ game, seed: SEED, seats }, { host: 'inprocess' });
       onServer.catch(() => {});
       await playAndWait(page, 120_000);
 
@@ -155,7 +155,7 @@ test('/games/bola-de-drac/play: pasted code; opponents from files that throw, lo
       { source: looper, filename: 'Looper.ts' },
       { source: broken, filename: 'Broken.ts' },
     ];
-    const onServer = runMatch({ game: 'bola-de-drac', seed: SEED, seats }, { host: 'sandbox' });
+    const onServer = playMatch({ game: 'bola-de-drac', seed: SEED, seats }, { host: 'sandbox' });
     onServer.catch(() => {});
     const started = Date.now();
     await playAndWait(page, 60_000);

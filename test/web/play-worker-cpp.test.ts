@@ -3,7 +3,7 @@
 // Web Worker stand-in, driven by the page's own match code (playInBrowser,
 // WorkerBotHost). A C++ player compiled by the judge's compile plays Bola de
 // Drac against the Dummies, and the replay is the one the judge's runner
-// (runMatch in its isolates) plays for the same seed and bots, but for the
+// (playMatch in its isolates) plays for the same seed and bots, but for the
 // time figures. Slow: a C++ compile takes seconds with the npm toolchain.
 
 import { test } from 'node:test';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Worker as ThreadWorker } from 'node:worker_threads';
 import { gameDir, getGame } from '../../src/game-kit/registry.ts';
 import { builtinSeat } from '../../src/runner/builtins.ts';
-import { compileSeat, runMatch } from '../../src/runner/run-match.ts';
+import { compileSeat, playMatch } from '../../sandbox/play-match.ts';
 import type { Replay } from '../../src/replay/format.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
 import type { AnyGame } from '../../src/game-kit/types.ts';
@@ -87,7 +87,7 @@ test('the play page\'s worker runs a C++ player compiled by the judge: the match
   } finally {
     g.Worker = before;
   }
-  const judged = await runMatch({ game: GAME, seed: SEED, seats }, { host: 'isolate', compiled: seats.map((s) => s.compiled) });
+  const judged = await playMatch({ game: GAME, seed: SEED, seats }, { host: 'isolate', compiled: seats.map((s) => s.compiled) });
   assert.deepEqual(played.replay.players.map((p) => [p.name, p.frozenReason]), [['CppTester', null], ['Dummy', null], ['Dummy', null], ['Dummy', null]]);
   assert.equal(played.replay.rounds.at(-1)!.round, game.totalRounds(played.replay.config));
   assert.deepEqual(withoutTimes(played.replay), withoutTimes(judged.replay), 'the worker plays the match the judge plays');

@@ -151,10 +151,10 @@ export async function overflow(page: Page): Promise<{ scrollWidth: number; inner
 
 /** A short match of built-ins played in process (trusted code), as the gzip'd replay `arbiter play -o x.json.gz` writes. */
 export async function playReplay(game: string, players: string[], config: Record<string, unknown>, seed = 3): Promise<Buffer> {
-  const { runMatch } = await import('../../src/runner/run-match.ts');
+  const { playMatch } = await import('../../sandbox/play-match.ts');
   const { builtinSeat } = await import('../../src/runner/builtins.ts');
   const { encodeReplay } = await import('../../src/replay/io.ts');
   const seats = await Promise.all(players.map((p) => builtinSeat(game, p)));
-  const { replay } = await runMatch({ game, seed, config, seats }, { host: 'inprocess' });
+  const { replay } = await playMatch({ game, seed, config, seats }, { host: 'inprocess' });
   return encodeReplay(replay);
 }

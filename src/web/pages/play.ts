@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { loadGames, gameDir } from '../../game-kit/registry.ts';
 import type { AnyGame } from '../../game-kit/types.ts';
 import { formatBudget } from '../../limits.ts';
-import { compileSeat } from '../../runner/run-match.ts';
+import { compileSeat } from '../../../sandbox/compile-seat.ts';
 import { buildPrelude } from '../../../sandbox/prelude.ts';
 import { notFound, tooLarge } from '../../server/errors.ts';
 import { html } from '../html.ts';

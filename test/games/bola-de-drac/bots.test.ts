@@ -1,7 +1,7 @@
 // Built-in bots and the bot API, through the real match runner (in-process host).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { runMatch } from '../../../src/runner/run-match.ts';
+import { playMatch } from '../../../sandbox/play-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { MatchSeat } from '../../../src/runner/types.ts';
 import { isOutrightWinner } from '../../../src/game-kit/ranking.ts';
@@ -26,7 +26,7 @@ export default class extends Player {
 };
 
 async function play(seats: MatchSeat[], seed: number, config?: Record<string, unknown>) {
-  return runMatch({ game: GAME, seed, seats, config }, { host: 'inprocess' });
+  return playMatch({ game: GAME, seed, seats, config }, { host: 'inprocess' });
 }
 
 describe('built-in bots', () => {

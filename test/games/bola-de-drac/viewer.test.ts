@@ -3,7 +3,7 @@
 // legend swatch) on a recording stand-in for the canvas.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { runMatch } from '../../../src/runner/run-match.ts';
+import { playMatch } from '../../../sandbox/play-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { Replay } from '../../../src/replay/format.ts';
 import type { MatchSeat } from '../../../src/runner/types.ts';
@@ -40,7 +40,7 @@ export default class extends Player { play() { const d = random(1, 4); if (rando
 `,
   };
   // Seed 6 on this board has a Kame Hame, a fight, beans and clouds taken, deposits and revivals.
-  ({ replay } = await runMatch({ game: 'bola-de-drac', seed: 6, config: CONFIG, seats: [demo, dummy, randy, nul] }, { host: 'inprocess' }));
+  ({ replay } = await playMatch({ game: 'bola-de-drac', seed: 6, config: CONFIG, seats: [demo, dummy, randy, nul] }, { host: 'inprocess' }));
   const kinds = new Set(replay.rounds.flatMap((r) => (r.events as Ev[]).map((e) => e.e + (e.what ? `:${e.what}` : ''))));
   for (const k of ['kamehame', 'combat', 'take:bean', 'take:kinton', 'take:ball', 'deposit', 'resurrect']) assert.ok(kinds.has(k), `the match has no ${k}`);
 });

@@ -2,7 +2,7 @@
 // works end to end, and Dummy is the original's qualification bar.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runMatch } from '../../../src/runner/run-match.ts';
+import { playMatch } from '../../../sandbox/play-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { MatchSeat } from '../../../src/runner/types.ts';
 import { slow } from '../../helpers/slow.ts';
@@ -98,7 +98,7 @@ async function seat(name: string): Promise<MatchSeat> {
 }
 
 async function play(seats: MatchSeat[], seed: number) {
-  return runMatch({ game: 'harry-potter', seed, seats }, { host: 'inprocess' });
+  return playMatch({ game: 'harry-potter', seed, seats }, { host: 'inprocess' });
 }
 
 test('the bot API under the statement names, end to end', async () => {

@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { digest, goldenSeat, type GoldenTrace } from '../../helpers/golden.ts';
-import { runMatch } from '../../../src/runner/run-match.ts';
+import { playMatch } from '../../../sandbox/play-match.ts';
 import game from '../../../src/games/harry-potter/index.ts';
 import type { HPOrder, HPState } from '../../../src/games/harry-potter/engine.ts';
 import { arbiterState } from './golden.ts';
@@ -44,7 +44,7 @@ for (const f of fixtures) {
     const t = JSON.parse(readFileSync(join(dir, f), 'utf8')) as DummyTrace;
     assert.equal(t.engineVersion, game.engineVersion);
     const seats = await Promise.all(t.players.map((p) => goldenSeat('harry-potter', p)));
-    const { replay } = await runMatch({ game: 'harry-potter', seed: t.seed, seats, config: t.config }, { host: 'inprocess' });
+    const { replay } = await playMatch({ game: 'harry-potter', seed: t.seed, seats, config: t.config }, { host: 'inprocess' });
     for (const p of replay.players) assert.equal(p.frozenReason, null, `${p.name}: ${p.frozenMessage}`);
     let state: HPState = game.create(game.parseConfig(replay.config), replay.seed);
     assert.equal(digest(arbiterState(state)), t.digests[0], 'round 0');

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { goldenSeat, readTrace, registerGoldenTests, registerRound0Test } from '../../helpers/golden.ts';
-import { runMatch } from '../../../src/runner/run-match.ts';
+import { playMatch } from '../../../sandbox/play-match.ts';
 import game from '../../../src/games/harry-potter/index.ts';
 import type { HPEvent, HPOrder, HPState } from '../../../src/games/harry-potter/engine.ts';
 import { arbiterState } from './golden.ts';
@@ -18,7 +18,7 @@ const dir = registerGoldenTests<HPState>(game, arbiterState);
 test('the test players exercise every rule: battles of every outcome, ghost attacks, rescues, spells, Voldemort, invalid and duplicate commands', async () => {
   const t = readTrace(join(dir, 'seed3-mixed.json'));
   const seats = await Promise.all(t.players.map((p) => goldenSeat('harry-potter', p)));
-  const { replay } = await runMatch({ game: 'harry-potter', seed: t.seed, seats, config: t.config }, { host: 'inprocess' });
+  const { replay } = await playMatch({ game: 'harry-potter', seed: t.seed, seats, config: t.config }, { host: 'inprocess' });
   const seen = new Map<string, number>();
   const add = (k: string): void => void seen.set(k, (seen.get(k) ?? 0) + 1);
   let s = game.create(game.parseConfig(replay.config), replay.seed);

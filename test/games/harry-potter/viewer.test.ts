@@ -4,7 +4,7 @@
 // them), the legend, and the browser bundle.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runMatch } from '../../../src/runner/run-match.ts';
+import { playMatch } from '../../../sandbox/play-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import { bundled } from '../../../src/web/assets.ts';
 import { GHOST, WIZARD } from '../../../src/games/harry-potter/engine.ts';
@@ -92,7 +92,7 @@ before(async () => {
     num_ini_books: 20,
     rounds_spell_resting_ghost: 5,
   };
-  replay = (await runMatch({ game: 'harry-potter', seed: 11, config, seats }, { host: 'inprocess' })).replay;
+  replay = (await playMatch({ game: 'harry-potter', seed: 11, config, seats }, { host: 'inprocess' })).replay;
 });
 
 const frameAt = (index: number) => replay.rounds[index]!.frame as Frame;

@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { goldenSeat, readTrace, registerGoldenTests, registerRound0Test } from '../../helpers/golden.ts';
-import { runMatch } from '../../../src/runner/run-match.ts';
+import { playMatch } from '../../../sandbox/play-match.ts';
 import game from '../../../src/games/moria/index.ts';
 import { type MoriaEvent, type MoriaOrder, type MoriaState } from '../../../src/games/moria/engine.ts';
 import { arbiterState } from './golden.ts';
@@ -30,7 +30,7 @@ test('the test players exercise every rule: attacks and kills of every kind, tro
   for (const f of ['seed3-mixed.json', 'seed87-ghost-troll.json']) {
     const t = readTrace(join(dir, f));
     const seats = await Promise.all(t.players.map((p) => goldenSeat('moria', p)));
-    const { replay, logs } = await runMatch({ game: 'moria', seed: t.seed, seats, config: t.config }, { host: 'inprocess' });
+    const { replay, logs } = await playMatch({ game: 'moria', seed: t.seed, seats, config: t.config }, { host: 'inprocess' });
     for (const log of logs) {
       if (log.includes('already requested')) add('duplicate order');
       if (log.includes('out of range for unit')) add('bad direction');

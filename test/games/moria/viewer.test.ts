@@ -3,7 +3,7 @@
 // every round drawn into a recording fake of the 2D canvas context.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runMatch } from '../../../src/runner/run-match.ts';
+import { playMatch } from '../../../sandbox/play-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { Replay } from '../../../src/replay/format.ts';
 import { importGameView, PLAYER_COLORS, RecordingContext, viewArgs, type ViewArgs, type ViewUnderTest } from '../../helpers/game-view.ts';
@@ -20,7 +20,7 @@ let view: ViewUnderTest;
 before(async () => {
   view = (await importGameView('moria')).default;
   const seats = await Promise.all(['Demo', 'Dummy', 'Demo', 'Null'].map((n) => builtinSeat('moria', n)));
-  replay = (await runMatch({ game: 'moria', seed: 11, config: { nb_rounds: ROUNDS }, seats }, { host: 'inprocess' })).replay as Replay<MoriaFrame>;
+  replay = (await playMatch({ game: 'moria', seed: 11, config: { nb_rounds: ROUNDS }, seats }, { host: 'inprocess' })).replay as Replay<MoriaFrame>;
 });
 
 function argsAt(index: number, ctx: unknown = new RecordingContext().ctx, width = 900, height = 900): ViewArgs<MoriaFrame> {

@@ -2,7 +2,7 @@
 // works end to end, and Dummy is a real qualification bar.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runMatch } from '../../../src/runner/run-match.ts';
+import { playMatch } from '../../../sandbox/play-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { MatchSeat } from '../../../src/runner/types.ts';
 import game from '../../../src/games/walking-dead/index.ts';
@@ -69,7 +69,7 @@ export default class extends Player {
 const seat = (name: string) => builtinSeat('walking-dead', name);
 
 async function play(seats: MatchSeat[], seed: number) {
-  return runMatch({ game: 'walking-dead', seed, seats }, { host: 'inprocess' });
+  return playMatch({ game: 'walking-dead', seed, seats }, { host: 'inprocess' });
 }
 
 function wins(scores: number[], player: number): boolean {

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { goldenSeat, readTrace, registerGoldenTests } from '../../helpers/golden.ts';
-import { runMatch } from '../../../src/runner/run-match.ts';
+import { playMatch } from '../../../sandbox/play-match.ts';
 import game from '../../../src/games/walking-dead/index.ts';
 import { UType, type TwdEvent, type TwdOrder, type TwdState } from '../../../src/games/walking-dead/engine.ts';
 import { arbiterState } from './golden.ts';
@@ -18,7 +18,7 @@ const dir = registerGoldenTests<TwdState>(game, arbiterState);
 test('the test players exercise every rule: fights of both kinds, zombie kills, bites, conversions, clan switches, food, and orders that fail', async () => {
   const t = readTrace(join(dir, 'seed-1.json'));
   const seats = await Promise.all(t.players.map((p) => goldenSeat('walking-dead', p)));
-  const { replay } = await runMatch({ game: 'walking-dead', seed: t.seed, seats, config: t.config }, { host: 'inprocess' });
+  const { replay } = await playMatch({ game: 'walking-dead', seed: t.seed, seats, config: t.config }, { host: 'inprocess' });
   const seen = new Map<string, number>();
   const add = (k: string): void => void seen.set(k, (seen.get(k) ?? 0) + 1);
   let s = game.create(game.parseConfig(replay.config), replay.seed);

@@ -3,7 +3,7 @@
 // the 2D canvas context.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runMatch } from '../../../src/runner/run-match.ts';
+import { playMatch } from '../../../sandbox/play-match.ts';
 import { builtinSeat } from '../../../src/runner/builtins.ts';
 import type { MatchSeat } from '../../../src/runner/types.ts';
 import { UType } from '../../../src/games/walking-dead/engine.ts';
@@ -48,7 +48,7 @@ const CONFIG = {
   rounds_before_becoming_zombie: 4,
 };
 
-const { replay } = await runMatch(
+const { replay } = await playMatch(
   {
     game: 'walking-dead',
     seed: 5,

@@ -44,13 +44,43 @@ per match.
 
 ## Play locally
 
-In a checkout of Arbiter (\`npm install\` there; a system clang makes
+With nothing but Node (20 or newer), from the kit's folder (one level up):
+
+    node play.mjs cpp/AIYourName.cc                                 # against three ${opponent}s, a random seed
+    node play.mjs cpp/AIYourName.cc ${opponent} Demo ${opponent} --seed 7 -o match.json
+
+\`play.mjs\` sends your file to the judge's own compile on the site this
+kit came from (signed in: your API token in \`ARBITER_TOKEN\`, \`--token\`
+or \`~/.config/arbiter.json\`, as for \`arbiter submit\`; get one on the
+site or with POST /api/tokens), keeps the module in \`.cache/\` by your
+file's content, and plays the match on your computer with the judge's engine
+and match loop: the same seed and players give the match the judge plays.
+It prints the scores, the CPU times, why a bot was frozen and what each bot
+wrote (your \`cerr\`), and writes the replay (open it on the site's /view
+page). A compile error is printed as clang prints it, with the line and
+column in your file. The site's play page (/games/${game.id}/play) takes the
+\`.cc\` file too, signed in, and shows the match in the viewer.
+
+From a checkout of Arbiter (\`npm install\` there; a system clang makes
 compiling fast, see its README):
 
     npx arbiter play ${game.id} AIYourName.cc ${opponent} ${opponent} Demo
 
-A compile error is printed as clang prints it, with the line and column
-in your file.
+## Build it natively (gdb, sanitizers)
+
+These headers compile with the machine's own compiler too, without a
+warning, to check your file:
+
+    g++ -std=c++17 -Wall -Wextra -fsyntax-only AIYourName.cc
+
+To run your player natively under gdb or with
+\`-fsanitize=address,undefined\`, build it in the course's original package
+(its \`Makefile\` and \`./Game\`): the API is the same, so the same file
+compiles there. Where a native run and the judge's may differ (\`long\` is
+32 bits on wasm32; libc++ against libstdc++: the order of equal elements in
+\`sort\` and \`priority_queue\`, the iteration order of unordered
+containers; uninitialised values): see docs/cpp-locally.md in Arbiter's
+repository.
 
 ## Submit
 

@@ -42,8 +42,8 @@ export const ca: Messages = {
   'home.h1': 'Arbiter: tornejos de jugadors artificials',
   'home.lead': 'Programa un jugador per a un joc de quatre, guanya el Dummy, puja a la classificació i mira totes les partides.',
   'home.how': 'Com funciona',
-  'home.step1_html': '<strong>Programa un jugador</strong> en TypeScript o JavaScript a partir del kit d\'inici d\'un joc: un fitxer, una classe amb un mètode <code>play()</code> que es crida cada ronda, i l\'API de l\'enunciat amb els mateixos noms que en C++.',
-  'home.step2_html': '<strong>Prova\'l</strong> contra els jugadors predefinits: al navegador, a la <a href="/play">pàgina de joc</a>, sense instal·lar res, o amb <code>npx arbiter play</code> des d\'una còpia d\'Arbiter, i mira la partida al visor.',
+  'home.step1_html': '<strong>Programa un jugador</strong> en TypeScript, JavaScript o C++ a partir del kit d\'inici d\'un joc: un fitxer, una classe amb un mètode <code>play()</code> que es crida cada ronda, i l\'API de l\'enunciat amb els mateixos noms que en C++.',
+  'home.step2_html': '<strong>Prova\'l</strong> contra els jugadors predefinits: al navegador, a la <a href="/play">pàgina de joc</a>, sense instal·lar res, o a la línia d\'ordres amb el <code>node play.mjs</code> del kit d\'inici (només cal Node), i mira la partida al visor.',
   'home.step3_html': '<strong><a href="/submit">Envia</a></strong> el fitxer aquí (o amb <code>npx arbiter submit</code>).',
   'home.step4_html': '<strong>Supera la prova del Dummy</strong>: compila, sobreviu una partida contra tres còpies de si mateix i queda estrictament primer en quatre partides contra tres Dummies. Aleshores el seu nom queda bloquejat.',
   'home.step5_html': '<strong>Entra a la classificació</strong>: els jugadors classificats juguen entre ells contínuament; la classificació els ordena per puntuació, i cada partida té una repetició pública.',
@@ -647,7 +647,7 @@ export const ca: Messages = {
   'play.download': 'Descarrega la repetició',
   'play.downloadHint': 'per tornar-la a veure al',
   'play.viewer': 'visor',
-  'play.noScript': 'Per jugar al navegador cal JavaScript. Sense, juga al teu ordinador amb arbiter play des d’una còpia del repositori (mira el README del kit d’inici).',
+  'play.noScript': 'Per jugar al navegador cal JavaScript. Sense, juga a la línia d’ordres amb el play.mjs del kit d’inici, que només necessita Node (mira el README del kit).',
   'play.cli': 'Des d’una còpia del repositori, a l’entorn aïllat del seu jutge, la mateixa partida a la línia d’ordres:',
 
   // Les pàgines de l'informe de semblança (plagi), només per a administradors

@@ -46,8 +46,8 @@ export const en = {
   'home.h1': 'Arbiter: bot tournaments',
   'home.lead': 'Write a player for a four-player game, beat the Dummy, climb the leaderboard, and watch every match.',
   'home.how': 'How it works',
-  'home.step1_html': '<strong>Write a bot</strong> in TypeScript or JavaScript from a game\'s starter kit: one file, one class with a <code>play()</code> method called every round, the statement\'s API under the same names as in C++.',
-  'home.step2_html': '<strong>Run it locally</strong> against the built-in players: in your browser on the <a href="/play">play page</a>, nothing to install, or with <code>npx arbiter play</code> from a clone of Arbiter, and watch the match in the viewer.',
+  'home.step1_html': '<strong>Write a bot</strong> in TypeScript, JavaScript or C++ from a game\'s starter kit: one file, one class with a <code>play()</code> method called every round, the statement\'s API under the same names as in C++.',
+  'home.step2_html': '<strong>Run it locally</strong> against the built-in players: in your browser on the <a href="/play">play page</a>, nothing to install, or on the command line with the starter kit\'s <code>node play.mjs</code> (nothing but Node), and watch the match in the viewer.',
   'home.step3_html': '<strong><a href="/submit">Submit</a></strong> the file here (or with <code>npx arbiter submit</code>).',
   'home.step4_html': '<strong>Pass the Dummy gate</strong>: it compiles, survives a match against three copies of itself, then finishes strictly first in four matches against three Dummies. Its name is then locked.',
   'home.step5_html': '<strong>Get ranked</strong>: qualified players play each other continuously; the leaderboard orders them by rating, and every match has a public replay.',
@@ -661,7 +661,7 @@ export const en = {
   'play.download': 'Download the replay',
   'play.downloadHint': 'to watch it again in the',
   'play.viewer': 'viewer',
-  'play.noScript': 'Playing in the browser needs JavaScript. Without it, play locally with arbiter play from a clone of the repository (see the starter kit’s README).',
+  'play.noScript': 'Playing in the browser needs JavaScript. Without it, play on the command line with the starter kit’s play.mjs, which needs nothing but Node (see the kit’s README).',
   'play.cli': 'From a clone of the repository, in its judge’s sandbox, the same match on the command line:',
 
   // The similarity (plagiarism) report's pages (admins only)

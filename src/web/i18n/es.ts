@@ -42,8 +42,8 @@ export const es: Messages = {
   'home.h1': 'Arbiter: torneos de jugadores artificiales',
   'home.lead': 'Programa un jugador para un juego de cuatro, gana al Dummy, sube en la clasificación y mira todas las partidas.',
   'home.how': 'Cómo funciona',
-  'home.step1_html': '<strong>Programa un jugador</strong> en TypeScript o JavaScript a partir del kit de inicio de un juego: un fichero, una clase con un método <code>play()</code> que se llama cada ronda, y la API del enunciado con los mismos nombres que en C++.',
-  'home.step2_html': '<strong>Pruébalo</strong> contra los jugadores predefinidos: en el navegador, en la <a href="/play">página de juego</a>, sin instalar nada, o con <code>npx arbiter play</code> desde una copia de Arbiter, y mira la partida en el visor.',
+  'home.step1_html': '<strong>Programa un jugador</strong> en TypeScript, JavaScript o C++ a partir del kit de inicio de un juego: un fichero, una clase con un método <code>play()</code> que se llama cada ronda, y la API del enunciado con los mismos nombres que en C++.',
+  'home.step2_html': '<strong>Pruébalo</strong> contra los jugadores predefinidos: en el navegador, en la <a href="/play">página de juego</a>, sin instalar nada, o en la línea de órdenes con el <code>node play.mjs</code> del kit de inicio (solo hace falta Node), y mira la partida en el visor.',
   'home.step3_html': '<strong><a href="/submit">Envía</a></strong> el fichero aquí (o con <code>npx arbiter submit</code>).',
   'home.step4_html': '<strong>Supera la prueba del Dummy</strong>: compila, sobrevive a una partida contra tres copias de sí mismo y queda estrictamente primero en cuatro partidas contra tres Dummies. Entonces su nombre queda bloqueado.',
   'home.step5_html': '<strong>Entra en la clasificación</strong>: los jugadores clasificados juegan entre ellos continuamente; la clasificación los ordena por puntuación, y cada partida tiene una repetición pública.',
@@ -647,7 +647,7 @@ export const es: Messages = {
   'play.download': 'Descarga la repetición',
   'play.downloadHint': 'para volver a verla en el',
   'play.viewer': 'visor',
-  'play.noScript': 'Para jugar en el navegador hace falta JavaScript. Sin él, juega en tu ordenador con arbiter play desde una copia del repositorio (mira el README del kit de inicio).',
+  'play.noScript': 'Para jugar en el navegador hace falta JavaScript. Sin él, juega en la línea de órdenes con el play.mjs del kit de inicio, que solo necesita Node (mira el README del kit).',
   'play.cli': 'Desde una copia del repositorio, en el entorno aislado de su juez, la misma partida en la línea de órdenes:',
 
   // Las páginas del informe de similitud (plagio), solo para administradores

@@ -91,6 +91,8 @@ export async function compileScript(source: string, filename: string): Promise<E
     '--color=false',
   ];
   let run = await runEsbuild(source, args);
+  // The second run classifies the fault (the file's if it fails again, else the judge's); it is not a retry of
+  // a match or a gate step, which only the worker pool decides (workers/pool.ts).
   if (run.kind !== 'ok' && run.kind !== 'rejected') {
     const first = run;
     run = await runEsbuild(source, args);

@@ -46,6 +46,11 @@ export interface MatchJobData {
   kind: MatchKind;
   /** The submission whose gate this match belongs to (for live progress). */
   submissionId?: string;
+  /**
+   * The match, its limits resolved when the job was created (resolveLimits);
+   * a job queued before jobs carried them has none, and playMatch resolves it
+   * the same way.
+   */
   spec: MatchSpec;
 }
 

@@ -80,10 +80,11 @@ export const BOT_FILE_KINDS: string = (() => {
   return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}` : (shown[0] ?? '');
 })();
 
-/** For an <input type=file accept=...>: every uploadable ending, then the MIME types. */
+/** For an <input type=file accept=...>: the endings messages name (.ts, .js, .cc), the other endings, then the MIME types. */
 export const BOT_FILE_ACCEPT: string = (() => {
   const all = languages.flatMap((l) => l.accept);
-  return [...all.filter((a) => a.startsWith('.')), ...all.filter((a) => !a.startsWith('.'))].join(',');
+  const shown = languages.flatMap((l) => l.shownExtensions);
+  return [...shown, ...all.filter((a) => a.startsWith('.') && !shown.includes(a)), ...all.filter((a) => !a.startsWith('.'))].join(',');
 })();
 
 /** Compiles a bot into its artifact, by the language of its file name. */

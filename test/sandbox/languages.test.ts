@@ -112,6 +112,7 @@ test('languageOf: by the file name when there is one, else by the text', () => {
 
 test('what users see is what it was: messages, file names, accept lists, hints', () => {
   assert.equal(BOT_FILE_KINDS, '.ts, .js or .cc');
+  assert.ok(BOT_FILE_ACCEPT.startsWith('.ts,.js,.cc,'), BOT_FILE_ACCEPT);
   assert.deepEqual(
     new Set(BOT_FILE_ACCEPT.split(',')),
     new Set('.ts,.js,.mts,.mjs,.cts,.cjs,.cc,.cpp,.cxx,text/typescript,text/javascript,text/x-c++src'.split(',')),

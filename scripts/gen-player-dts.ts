@@ -1,22 +1,35 @@
-// Writes each game's player.d.ts from its API table (src/games/<id>/bot-api.ts):
-//   node --import tsx scripts/gen-player-dts.ts
+// Writes each game's player.d.ts from its API table (the API that
+// src/games/<id>/bot-api.ts exports):
+//   node --import tsx scripts/gen-player-dts.ts [game...]
 // test/games/api-table.test.ts fails while a file differs from its table.
 
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { playerDts, type ApiTable } from '../src/game-kit/api-table.ts';
 
-export const GAMES_WITH_TABLES = ['moria', 'harry-potter', 'walking-dead', 'bola-de-drac'];
+const GAMES_DIR = join(import.meta.dirname, '..', 'src', 'games');
 
-export async function tableOf(game: string): Promise<ApiTable> {
-  return ((await import(`../src/games/${game}/bot-api.ts`)) as { API: ApiTable }).API;
+/** The games under src/games whose bot-api.ts exports an API table, with their tables. */
+export async function gameTables(): Promise<Map<string, ApiTable>> {
+  const out = new Map<string, ApiTable>();
+  for (const game of readdirSync(GAMES_DIR).sort()) {
+    const api = join(GAMES_DIR, game, 'bot-api.ts');
+    if (!existsSync(api)) continue;
+    const table = ((await import(api)) as { API?: ApiTable }).API;
+    if (table) out.set(game, table);
+  }
+  return out;
 }
 
-export const dtsPath = (game: string): string => join(import.meta.dirname, '..', 'src', 'games', game, 'player.d.ts');
+export const dtsPath = (game: string): string => join(GAMES_DIR, game, 'player.d.ts');
 
 if (process.argv[1] === import.meta.filename) {
-  for (const game of process.argv.slice(2).length ? process.argv.slice(2) : GAMES_WITH_TABLES) {
-    writeFileSync(dtsPath(game), playerDts(await tableOf(game)));
+  const tables = await gameTables();
+  const wanted = process.argv.slice(2);
+  for (const game of wanted) if (!tables.has(game)) throw new Error(`no API table for ${game} (src/games/${game}/bot-api.ts exports none)`);
+  for (const [game, table] of tables) {
+    if (wanted.length && !wanted.includes(game)) continue;
+    writeFileSync(dtsPath(game), playerDts(table));
     console.log(`wrote src/games/${game}/player.d.ts`);
   }
 }

@@ -167,6 +167,9 @@ export function installTable(rt: BotRuntime, table: ApiTable, impl: ApiImpl): vo
 
 // ---- player.d.ts ---------------------------------------------------------------
 
+/** The line that tells a maintainer where player.d.ts comes from (the starter kit leaves it out: a student has no table). */
+export const GENERATED_NOTE = '// Generated from bot-api.ts by scripts/gen-player-dts.ts: edit the table there, not this file.';
+
 function docLines(doc: string, indent: string): string[] {
   if (!doc) return [];
   const lines = doc.split('\n');
@@ -188,7 +191,7 @@ export function playerDts(table: ApiTable): string {
   const shared = new Set(table.entries.flatMap((e) => ('declared' in e && e.declared ? [e.declared] : [])));
   shared.add('player-api.d.ts');
   for (const file of ['player-api.d.ts', 'player-dir8.d.ts'] as const) if (shared.has(file)) out.push(`/// <reference path="../../game-kit/${file}" />`);
-  out.push('// Generated from bot-api.ts by scripts/gen-player-dts.ts: edit the table there, not this file.');
+  out.push(GENERATED_NOTE);
   out.push('');
   for (const line of table.intro.split('\n')) out.push(line ? `// ${line}` : '//');
   let last: ApiEntry['kind'] = 'section';

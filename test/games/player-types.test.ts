@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { loadGames } from '../../src/game-kit/registry.ts';
 import { selfContainedTypes } from '../../src/game-kit/player-types.ts';
+import { GENERATED_NOTE } from '../../src/game-kit/api-table.ts';
 
 const games = await loadGames();
 
@@ -17,6 +18,9 @@ for (const game of games.values()) {
   test(`${game.id}: the self-contained player.d.ts type-checks the built-in bots on its own`, async () => {
     const types = await selfContainedTypes(game.bots.types);
     assert.doesNotMatch(types, /<reference/);
+    // The repository's file says it is generated; a student's has no table to edit.
+    assert.ok(readFileSync(game.bots.types, 'utf8').includes(GENERATED_NOTE));
+    assert.ok(!types.includes(GENERATED_NOTE));
     const dir = mkdtempSync(join(tmpdir(), `arbiter-types-${game.id}-`));
     try {
       writeFileSync(join(dir, 'player.d.ts'), types);

@@ -8,7 +8,8 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { playerDts, type ApiTable } from '../game-kit/api-table.ts';
 import { gameRoots } from '../game-kit/registry.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
@@ -42,7 +43,7 @@ function templateFiles(dir = TEMPLATE_DIR, prefix = ''): string[] {
 const defaultTitle = (id: string) => id.split('-').filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
 
 /** Writes the skeleton; throws UsageError (exit 2) for a bad id or title, or a folder that exists. */
-export function newGame(options: NewGameOptions): NewGameResult {
+export async function newGame(options: NewGameOptions): Promise<NewGameResult> {
   const { id } = options;
   if (!GAME_ID.test(id)) throw new UsageError(`bad game id "${id}": 2-30 characters, lowercase letters, digits and '-', starting with a letter`);
   const title = options.title ?? defaultTitle(id);
@@ -66,19 +67,23 @@ export function newGame(options: NewGameOptions): NewGameResult {
     return plain.startsWith('test/') ? join(testsDir, plain.slice('test/'.length)) : join(gameDir, plain);
   };
   const inTemplate = new Map(files.map((rel) => [resolve(TEMPLATE_DIR, rel.replace(/\.tmpl$/, '')), outPath(rel)]));
+  // Generated below from the API table, not a template file; the bots reference it.
+  inTemplate.set(resolve(TEMPLATE_DIR, 'player.d.ts'), join(gameDir, 'player.d.ts'));
   const written: string[] = [];
-  for (const rel of files) {
-    const out = outPath(rel);
-    const from = dirname(resolve(TEMPLATE_DIR, rel));
+  const rebased = (text: string, from: string, out: string): string => {
     const rebase = (spec: string): string => {
       const target = resolve(from, spec);
       const where = inTemplate.get(target) ?? target;
       const r = relative(dirname(out), where).split(sep).join('/');
       return r.startsWith('.') ? r : `./${r}`;
     };
-    let text = readFileSync(join(TEMPLATE_DIR, rel), 'utf8')
+    return text
       .replace(/(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(['"])(\.\.?\/[^'"]+)\2/g, (_m, pre: string, q: string, spec: string) => `${pre}${q}${rebase(spec)}${q}`)
       .replace(/(\/\/\/\s*<reference\s+path=)(['"])(\.\.?\/[^'"]+)\2/g, (_m, pre: string, q: string, spec: string) => `${pre}${q}${rebase(spec)}${q}`);
+  };
+  for (const rel of files) {
+    const out = outPath(rel);
+    let text = rebased(readFileSync(join(TEMPLATE_DIR, rel), 'utf8'), dirname(resolve(TEMPLATE_DIR, rel)), out);
     // In code the title sits in a quoted string: written as a literal, so "L'Illa" stays one.
     if (/\.ts(\.tmpl)?$/.test(rel)) text = text.replace(/'__TITLE__'/g, JSON.stringify(title));
     text = text.replace(/__ID__/g, id).replace(/__TITLE__/g, title);
@@ -92,6 +97,11 @@ export function newGame(options: NewGameOptions): NewGameResult {
     writeFileSync(pkg, JSON.stringify({ private: true, type: 'module' }, null, 2) + '\n', { flag: 'wx' });
     written.push(pkg);
   }
+  // player.d.ts is the API table's text (as scripts/gen-player-dts.ts writes it), its references written for src/games/<id>/.
+  const api = (await import(pathToFileURL(join(gameDir, 'bot-api.ts')).href)) as { API: ApiTable };
+  const dts = join(gameDir, 'player.d.ts');
+  writeFileSync(dts, rebased(playerDts(api.API), join(builtinGames, id), dts), { flag: 'wx' });
+  written.push(dts);
   return { gameDir, testsDir, files: written };
 }
 
@@ -100,7 +110,7 @@ export async function newGameCommand(args: string[]): Promise<number> {
   const [id, ...extra] = positionals;
   if (!id) throw new UsageError('which id? arbiter new-game <id> [--title "..."] [--dir <folder of games>]');
   if (extra.length) throw new UsageError(`one id, got also: ${extra.join(' ')}`);
-  const { gameDir, files } = newGame({ id, title: values.title, dir: values.dir });
+  const { gameDir, files } = await newGame({ id, title: values.title, dir: values.dir });
   const shown = (p: string) => (p.startsWith(REPO_ROOT) ? relative(REPO_ROOT, p) : p);
   console.log(`wrote ${files.length} files for "${id}" in ${shown(gameDir)}:`);
   for (const f of files) console.log(`  ${shown(f)}`);

@@ -10,13 +10,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { newGame } from '../../src/cli/new-game.ts';
 import { ARBITER_BIN } from '../helpers/cli.ts';
 import type { AnyGame } from '../../src/game-kit/types.ts';
+import { playerDts, type ApiTable } from '../../src/game-kit/api-table.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const games = mkdtempSync(join(tmpdir(), 'arbiter-new-game-'));
@@ -29,16 +30,16 @@ function run(args: string[], env: Record<string, string> = {}) {
 }
 const arbiter = (args: string[], env: Record<string, string> = {}) => run([ARBITER_BIN, ...args], env);
 
-test('a bad id, a bad title or a folder that exists: exit 2 and one line saying which', () => {
+test('a bad id, a bad title or a folder that exists: exit 2 and one line saying which', async () => {
   const bad = arbiter(['new-game', 'Bad_Id', '--dir', games]);
   assert.equal(bad.code, 2, bad.err);
   assert.match(bad.err, /^arbiter new-game: bad game id "Bad_Id": 2-30 characters, lowercase letters, digits and '-', starting with a letter\n$/);
   assert.equal(existsSync(join(games, 'Bad_Id')), false);
-  assert.throws(() => newGame({ id: 'x', dir: games }), /bad game id "x"/);
-  assert.throws(() => newGame({ id: '9lives', dir: games }), /bad game id/);
-  assert.throws(() => newGame({ id: 'ok-id', title: 'two\nlines', dir: games }), /bad title/);
+  await assert.rejects(async () => newGame({ id: 'x', dir: games }), /bad game id "x"/);
+  await assert.rejects(async () => newGame({ id: '9lives', dir: games }), /bad game id/);
+  await assert.rejects(async () => newGame({ id: 'ok-id', title: 'two\nlines', dir: games }), /bad title/);
   // The project's own games and the folder of another root are taken.
-  assert.throws(() => newGame({ id: 'moria' }), /src\/games\/moria already exists/);
+  await assert.rejects(async () => newGame({ id: 'moria' }), /src\/games\/moria already exists/);
   mkdirSync(join(games, 'taken'));
   const taken = arbiter(['new-game', 'taken', '--dir', games]);
   assert.equal(taken.code, 2, taken.err);
@@ -50,7 +51,7 @@ test('a bad id, a bad title or a folder that exists: exit 2 and one line saying 
 
 test("the title is written as a literal: L'Illa stays one string", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-new-game-title-'));
-  const { gameDir } = newGame({ id: 'illa', title: "L'Illa", dir });
+  const { gameDir } = await newGame({ id: 'illa', title: "L'Illa", dir });
   const game = ((await import(pathToFileURL(join(gameDir, 'index.ts')).href)) as { default: AnyGame }).default;
   assert.equal(game.id, 'illa');
   assert.equal(game.title, "L'Illa");
@@ -58,14 +59,20 @@ test("the title is written as a literal: L'Illa stays one string", async () => {
   assert.match(readFileSync(join(gameDir, 'statement.ca.md'), 'utf8'), /^# L'Illa\n/);
 });
 
-test('the skeleton written into a folder of games: its bots typecheck, a seeded match plays and verifies', () => {
+test('the skeleton written into a folder of games: its bots and its viewer typecheck, a seeded match plays and verifies', () => {
   const made = arbiter(['new-game', 'skeleton', '--dir', games]);
   assert.equal(made.code, 0, made.err);
   assert.match(made.out, /wrote 18 files for "skeleton"/);
   for (const f of ['index.ts', 'view.ts', 'bot-api.ts', 'player.d.ts', 'bots/Null.ts', 'bots/Dummy.ts', 'viewer.ts', 'viewer-words.ts', 'statement.es.md', 'test/golden.ts', 'package.json'])
     assert.ok(existsSync(join(games, 'skeleton', f)), f);
-  const tsc = run([join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(games, 'skeleton', 'bots', 'tsconfig.json')]);
-  assert.equal(tsc.code, 0, tsc.out + tsc.err);
+  const tsc = (project: string) => run([join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project]);
+  const bots = tsc(join(games, 'skeleton', 'bots', 'tsconfig.json'));
+  assert.equal(bots.code, 0, bots.out + bots.err);
+  // The viewer as the site's client code is checked: DOM types, strict.
+  const client = JSON.parse(readFileSync(join(ROOT, 'src', 'web', 'client', 'tsconfig.json'), 'utf8')) as { compilerOptions: object };
+  writeFileSync(join(games, 'tsconfig.viewer.json'), JSON.stringify({ compilerOptions: client.compilerOptions, files: ['skeleton/viewer.ts'] }));
+  const viewer = tsc(join(games, 'tsconfig.viewer.json'));
+  assert.equal(viewer.code, 0, viewer.out + viewer.err);
 
   const env = { ARBITER_GAMES_PATH: games };
   const replay = join(games, 'match.json.gz');
@@ -79,9 +86,20 @@ test('the skeleton written into a folder of games: its bots typecheck, a seeded 
   assert.match(verified.out, /^ok: skeleton, seed 1, 100 rounds replayed/);
 });
 
-test('the contract test as written passes on the fresh skeleton and on Trails, the game built from it', () => {
+test("Trails' player.d.ts is its API table's text, and its bot API installs every function of the table", async () => {
+  const dir = join(ROOT, 'test', 'fixtures', 'games', 'trails');
+  const { API, install } = (await import(pathToFileURL(join(dir, 'bot-api.ts')).href)) as { API: ApiTable; install: (rt: unknown) => void };
+  const strip = (dts: string) => dts.replace(/^\/\/\/ <reference path=.*\n/gm, '');
+  assert.equal(strip(readFileSync(join(dir, 'player.d.ts'), 'utf8')), strip(playerDts(API)));
+  assert.match(readFileSync(join(dir, 'player.d.ts'), 'utf8'), /^\/\/\/ <reference path="\.\.\/\.\.\/\.\.\/\.\.\/src\/game-kit\/player-api\.d\.ts" \/>$/m);
+  const defined: string[] = [];
+  install({ onView: () => {}, order: () => {}, define: (name: string) => void defined.push(name) });
+  for (const f of API.entries) if (f.kind === 'function' || f.kind === 'enum') assert.ok(defined.includes(f.name), f.name);
+});
+
+test('the contract test as written passes on the fresh skeleton and on Trails, the game built from it', async () => {
   // skeleton-1's digest is recorded in test/fixtures/contract/digests.json: a change to the template's rules shows here.
-  if (!existsSync(join(games, 'skeleton'))) newGame({ id: 'skeleton', dir: games });
+  if (!existsSync(join(games, 'skeleton'))) await newGame({ id: 'skeleton', dir: games });
   const r = run(['--import', 'tsx', '--test', '--test-reporter=tap', '--test-name-pattern=^(skeleton|trails): ', 'test/games/contract.test.ts'], { ARBITER_GAMES_PATH: games });
   assert.equal(r.code, 0, r.out.split('\n').filter((l) => /^not ok|Error|expected|actual/.test(l.trim())).join('\n') || r.err);
   const passed = r.out.split('\n').filter((l) => /^ok \d+ - (skeleton|trails): /.test(l));

@@ -84,10 +84,9 @@ const game = defineGame<typeof SETTINGS.table, State, Order, BdFrame>({
         warnings.push(`order ${i} ${show}: direction must be a Dir (0..4); ignored`);
         continue;
       }
-      if (orders.length > 0) {
-        warnings.push(`order ${i} ${show}: an action was already requested for this goku; ignored`);
-        continue;
-      }
+      // A second order for a unit is dropped without a word here: the API already wrote what the original
+      // writes for it (its Action's warning, or nothing in Harry Potter), and the original engine never sees it.
+      if (orders.length > 0) continue;
       orders.push([kind, dir]);
     }
     return { orders, warnings };

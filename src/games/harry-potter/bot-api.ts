@@ -149,7 +149,6 @@ export function install(rt: BotRuntime): void {
   let n = 0;
   let unitAt: Int16Array | null = null;
   let wizardLists: number[][] | null = null;
-  let given = new Set<number>();
 
   rt.onView((view) => {
     ({ cells, units, meta, players, spell, settings } = view as unknown as { cells: Uint8Array; units: Int16Array; meta: Int32Array; players: Int32Array; spell: Int32Array; settings: Int32Array });
@@ -158,7 +157,6 @@ export function install(rt: BotRuntime): void {
     n = meta[M.nb_units]!;
     unitAt = null;
     wizardLists = null;
-    given = new Set<number>();
   });
 
   const isInt = (x: unknown): x is number => typeof x === 'number' && isInteger(x);
@@ -238,20 +236,12 @@ export function install(rt: BotRuntime): void {
     return out;
   });
 
-  // Action. Every call counts toward the 1000-orders abort; the host validates again.
-  function once(id: number, what: string): boolean {
-    if (given.has(id)) {
-      rt.warn(`${what}: command already requested for unit ${id}`);
-      return false;
-    }
-    given.add(id);
-    return true;
-  }
+  // Action. Every call counts toward the 1000-orders abort; the host validates again and keeps a unit's
+  // first order. A second one is silent, as in the original package (its warning is commented out).
   d('move', (id: unknown, dir: unknown) => {
     const idn = isInt(id) ? id : -1;
     const dn = isInt(dir) ? dir : -1;
     rt.order([0, idn, dn]);
-    once(idn, 'move');
   });
   d('spell', (id: unknown, sol: unknown) => {
     const idn = isInt(id) ? id : -1;
@@ -261,7 +251,6 @@ export function install(rt: BotRuntime): void {
       for (let k = 0; k < s.length && k < 64; k++) arr.push(isInt(s[k]) ? (s[k] as number) : -1);
     }
     rt.order([1, idn, arr]);
-    once(idn, 'spell');
   });
 
   installTable(rt, API, impl);

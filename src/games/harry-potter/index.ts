@@ -52,10 +52,9 @@ export function validateOrders(state: HPState, player: number, raw: unknown): { 
       warnings.push(`unit id out of range: ${describe(id)}`);
       continue;
     }
-    if (seen.has(id)) {
-      warnings.push(`unit ${id} already has a command this round: ignored`);
-      continue;
-    }
+    // A second order for a unit is dropped without a word here: the API already wrote what the original
+    // writes for it (its Action's warning, or nothing in Harry Potter), and the original engine never sees it.
+    if (seen.has(id)) continue;
     seen.add(id);
     if (state.uplayer[id] !== player) {
       warnings.push(`unit ${id} is not yours`);

@@ -94,10 +94,9 @@ const game = defineGame({
         warnings.push(`direction ${dir} out of range for unit ${id}`);
         continue;
       }
-      if (seen.has(id)) {
-        warnings.push(`another command for unit ${id} already requested`);
-        continue;
-      }
+      // A second order for a unit is dropped without a word here: the API already wrote what the original
+      // writes for it (its Action's warning, or nothing in Harry Potter), and the original engine never sees it.
+      if (seen.has(id)) continue;
       seen.add(id);
       if (id < 0 || id >= L.firstOrc || s.upos[id]! < 0) {
         warnings.push(`id out of range or dead unit: ${id}`);

@@ -35,10 +35,9 @@ function validateOrders(state: TwdState, player: number, raw: unknown): { orders
       continue;
     }
     const u = id as number;
-    if (seen.has(u)) {
-      warnings.push(`order ${k}: unit ${u} already has an order this round`);
-      continue;
-    }
+    // A second order for a unit is dropped without a word here: the API already wrote what the original
+    // writes for it (its Action's warning, or nothing in Harry Potter), and the original engine never sees it.
+    if (seen.has(u)) continue;
     seen.add(u);
     if (u < 0 || u >= n) {
       warnings.push(`order ${k}: invalid unit id ${u}`);

@@ -63,7 +63,7 @@ export default class extends Player {
       rec(0);
       const g = ghost(me());
       spell(g, label);
-      move(g, Dir.Down); // second command for the ghost: a warning, ignored
+      move(g, Dir.Down); // second command for the ghost: ignored without a word, as in the original
       console.log(JSON.stringify({ rest: unit(g).resting_rounds(), fn: resting_rounds(unit(g)) }));
       return;
     }

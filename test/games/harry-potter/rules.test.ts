@@ -40,10 +40,11 @@ test('a ghost moves in the 8 directions and owns the cells it enters', () => {
 test('a wizard moves only horizontally or vertically: diagonals are ignored', () => {
   const s0 = build({ map: open(20, 20), units: [w(1, 5, 5)], v: FAR });
   for (const d of [Dir.DR, Dir.RU, Dir.UL, Dir.LD]) {
-    // The host keeps it with a warning (it is the unit's command for the round), and the engine ignores it.
+    // The host keeps it with a warning (it is the unit's command for the round), and the engine ignores it;
+    // the second command is dropped silently, as the original's Action drops it.
     const v = game.validateOrders(s0, 1, [mv(0, d), mv(0, Dir.Down)]);
     assert.deepEqual(v.orders, [[0, 0, d]]);
-    assert.equal(v.warnings.length, 2);
+    assert.equal(v.warnings.length, 1);
     const direct = game.next(s0, [[], [[0, 0, d]], [], []], [false, false, false, false]);
     assert.deepEqual(at(direct.state, 0), [5, 5]);
   }
@@ -316,7 +317,7 @@ test('one command per unit: a ghost either moves or casts (the first order wins)
   const r = game.validateOrders(s, 0, [mv(0, Dir.Down), sp(0, sol)]);
   assert.equal(r.orders.length, 1);
   assert.equal(r.orders[0]![0], 0);
-  assert.equal(r.warnings.length, 1);
+  assert.equal(r.warnings.length, 0, 'the second command is dropped silently, as in the original');
   const { state } = step(s, orders(0, mv(0, Dir.Down), sp(0, sol)));
   assert.deepEqual(at(state, 0), [3, 2]);
   assert.equal(state.upending[0], 0);

@@ -5,7 +5,7 @@
 
 import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
 import { ijOf, posWithin, definePosHelpers, DIR8, DI8, DJ8, type Pos } from '../../game-kit/bot-pos.ts';
-import { collect, defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../game-kit/api-table.ts';
+import { collect, defineApi, enumOf, fn, functionsOf, getters, installTable, record, section, type ApiImpl } from '../../game-kit/api-table.ts';
 import { SETTING_FIELDS, VIEW } from './view.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of HP). */
@@ -137,6 +137,9 @@ class Unit {
   }
 }
 
+/** The names of Unit's helper methods. */
+type UnitMethod = { [K in keyof Unit]: Unit[K] extends () => unknown ? K : never }[keyof Unit];
+
 export function install(rt: BotRuntime): void {
   let cells: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   let units: Int16Array<ArrayBufferLike> = new Int16Array(0);
@@ -191,12 +194,12 @@ export function install(rt: BotRuntime): void {
     impl[name] = f;
   };
 
-  // Unit helpers as functions too: is_in_conversion_process(unit(id)).
-  d('is_in_conversion_process', (u: Unit) => Unit.prototype.is_in_conversion_process.call(u));
-  d('rounds_for_converting', (u: Unit) => Unit.prototype.rounds_for_converting.call(u));
-  d('player_to_be_converted_to', (u: Unit) => Unit.prototype.player_to_be_converted_to.call(u));
-  d('last_attack_received', (u: Unit) => Unit.prototype.last_attack_received.call(u));
-  d('resting_rounds', (u: Unit) => Unit.prototype.resting_rounds.call(u));
+  // Unit helpers as functions too: is_in_conversion_process(unit(id)) is the method of the Unit it is given.
+  for (const f of functionsOf(API)) {
+    if (f.params.length !== 1 || f.params[0]![1] !== 'Unit') continue;
+    const method = f.name as UnitMethod;
+    d(method, (u: Unit) => (Unit.prototype[method] as (this: Unit) => unknown).call(u));
+  }
 
   // Settings.
   d('version', () => 'HarryPotter 1.0');

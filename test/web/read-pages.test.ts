@@ -104,7 +104,7 @@ test('home: a card per game with its leaderboard top 5, latest matches and start
   assert.match(moria, /<a href="\/players\/Top\?game=moria">Top<\/a>/);
   assert.match(moria, /id="latest-moria"/);
   assert.match(moria, /All 55 players/);
-  assert.match(res.body, /npx arbiter play/);
+  assert.match(res.body, /node play\.mjs/);
   assert.match(res.body, /Evil_&lt;b&gt;/);
   assert.doesNotMatch(res.body, /Evil_<b>/);
 });
@@ -153,7 +153,7 @@ test('starter kit: a zip with the template, the Demo, player.d.ts, tsconfig.json
     assert.match(execFileSync('unzip', ['-t', join(dir, 'kit.zip')]).toString(), /No errors detected/);
     execFileSync('unzip', ['-q', join(dir, 'kit.zip'), '-d', dir]);
     const kit = join(dir, 'moria-starter-kit');
-    assert.deepEqual(readdirSync(kit).sort(), ['Demo.ts', 'MyBot.ts', 'README.md', 'cpp', 'player.d.ts', 'tsconfig.json']);
+    assert.deepEqual(readdirSync(kit).sort(), ['Demo.ts', 'MyBot.ts', 'README.md', 'cpp', 'play', 'play.mjs', 'player.d.ts', 'tsconfig.json']);
     const demo = readFileSync(join(kit, 'Demo.ts'), 'utf8');
     assert.equal(demo, readFileSync('src/games/moria/bots/Demo.ts', 'utf8').replace('../player.d.ts', 'player.d.ts'));
     // The C++ variant: the headers (the statement's API, the generated view header), Null and Demo, how to run them.

@@ -15,6 +15,7 @@ import { sendPage } from '../layout.ts';
 import { renderStatement } from '../statement.ts';
 import { zip } from '../zip.ts';
 import { cppKitEntries } from '../cpp-kit.ts';
+import { localPlayEntries } from '../kit/build.ts';
 import { gameOr404, leaderboardTable } from './leaderboard.ts';
 import { readLeaderboard } from '../../ratings/leaderboard.ts';
 import { matchesTable } from './matches.ts';
@@ -95,6 +96,23 @@ match runs in your browser, with the judge's API and the same seeded
 board, round by round. Time there is wall time in your browser (the judge
 counts CPU time) and no memory limit is applied.
 
+### On the command line, with only Node
+
+With Node 20 or newer, in this folder:
+
+    node play.mjs ${botFile}                                  # against three ${opponent}s, a random seed
+    node play.mjs ${botFile} ${opponent} Demo ${opponent} --seed 7 -o match.json
+
+\`play.mjs\` has the judge compile your file (the site's own compile, as the
+play page does; nothing is kept there), keeps the result in \`.cache/\` by
+the file's content, and plays the match here with the judge's engine and
+match loop (\`play/\`): the same seed and players give the judge's match.
+It prints the scores, each bot's CPU time and why a bot was frozen, then
+what the bots wrote, and writes the replay as JSON (open it on the site's
+/view page). A C++ file (\`cpp/\`) needs your API token (see Submit below).
+Your code runs as it is on your computer: an endless loop is stopped with
+Ctrl-C, not by the judge.
+
 ### On the command line, from a clone of Arbiter
 
 With Node 20 or newer, in a clone of the Arbiter repository (\`npm install\`
@@ -142,7 +160,8 @@ in all four). A qualified player enters ranked play.
 `;
 }
 
-async function starterKit(game: AnyGame): Promise<Buffer> {
+/** The kit for `game`; `url` is the site its play.mjs compiles at (the site the kit was downloaded from). */
+async function starterKit(game: AnyGame, url: string): Promise<Buffer> {
   const templatePath = game.bots.builtin['Null'] ?? Object.values(game.bots.builtin)[0];
   if (!templatePath) throw notFound(`${game.title} has no template player to start from.`);
   const botFile = 'MyBot.ts';
@@ -175,6 +194,8 @@ async function starterKit(game: AnyGame): Promise<Buffer> {
     ...(demo === null ? [] : [{ name: `${dir}/Demo.ts`, data: demo }]),
     { name: `${dir}/${basename(game.bots.types)}`, data: types },
     { name: `${dir}/tsconfig.json`, data: JSON.stringify(tsconfig, null, 2) + '\n' },
+    // Local play with only Node: play.mjs and the judge's engine and match loop (play/).
+    ...(await localPlayEntries(game, dir, url)),
     // The C++ variant (cpp/): headers, Null and Demo, its README.
     ...(await cppKitEntries(game, dir)),
   ]);
@@ -302,11 +323,16 @@ ${latest.length ? html`${matchesTable(latest, games, 'latest-matches-table')}<p>
 
   app.get<{ Params: { game: string } }>('/games/:game/starter-kit.zip', { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
     const game = await gameOr404(request.params.game);
-    let kit = kits.get(game.id);
+    // The kit names the site it came from (play.mjs compiles there): one kit per game and address.
+    const url = `${request.protocol}://${request.host}`;
+    const key = `${game.id} ${url}`;
+    let kit = kits.get(key);
     if (!kit) {
-      kit = starterKit(game);
-      kits.set(game.id, kit);
-      kit.catch(() => kits.delete(game.id));
+      // Bounded: a client picks the Host header it sends.
+      if (kits.size >= 32) kits.clear();
+      kit = starterKit(game, url);
+      kits.set(key, kit);
+      kit.catch(() => kits.delete(key));
     }
     const data = await kit;
     return reply

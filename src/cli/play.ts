@@ -9,8 +9,9 @@ import { builtinSeat, UnknownPlayerError } from '../runner/builtins.ts';
 import { checkSeed, playMatch } from '../../sandbox/play-match.ts';
 import type { MatchSeat } from '../runner/types.ts';
 import { sharedPool } from '../../sandbox/sandbox-host.ts';
-import { compileBot, readBotHeader } from '../../sandbox/languages/index.ts';
+import { compileBot, languageOf, readBotHeader } from '../../sandbox/languages/index.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
+import { withElapsed } from './elapsed.ts';
 
 export async function playCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -40,7 +41,7 @@ export async function playCommand(args: string[]): Promise<number> {
   }
   game.parseConfig(config); // refuse a bad setting before any bot starts
   const seats: MatchSeat[] = [];
-  for (const p of players) seats.push(await resolvePlayer(game.id, p, Object.keys(game.bots.builtin)));
+  for (const p of players) seats.push(await resolvePlayer(game.id, p, Object.keys(game.bots.builtin), values.quiet === true));
 
   try {
     const started = Date.now();
@@ -86,7 +87,7 @@ function parseSeed(text: string): number {
   return checkSeed(n);
 }
 
-async function resolvePlayer(gameId: string, arg: string, builtins: string[]): Promise<MatchSeat> {
+async function resolvePlayer(gameId: string, arg: string, builtins: string[], quiet: boolean): Promise<MatchSeat> {
   if (builtins.includes(arg)) return builtinSeat(gameId, arg);
   if (existsSync(arg)) {
     let source: string;
@@ -96,7 +97,10 @@ async function resolvePlayer(gameId: string, arg: string, builtins: string[]): P
       throw new UnknownPlayerError(`cannot read ${arg}: ${(err as Error).message}`);
     }
     // A local run refuses a broken file outright instead of playing it frozen.
-    await compileBot(source, basename(arg), gameId);
+    const compile = () => compileBot(source, basename(arg), gameId);
+    // A C++ compile takes seconds: its line counts them (a cached one ends before the first tick).
+    if (languageOf(source, arg).slowCompile && !quiet) await withElapsed(process.stderr, `compiling ${basename(arg)}…`, compile);
+    else await compile();
     const { game } = readBotHeader(source);
     if (game !== null && game !== gameId) throw new UnknownPlayerError(`${arg} declares GAME = "${game}", not ${gameId}`);
     return { source, filename: basename(arg) };

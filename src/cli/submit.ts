@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { GateProgress, GateStepView } from '../domain/gate-progress.ts';
 import { GateStep } from '../domain/statuses.ts';
 import { BOT_FILE_KINDS, isUploadFilename, languageOf } from '../../sandbox/languages/index.ts';
+import { withElapsed } from './elapsed.ts';
 
 const USAGE = 'usage: arbiter submit <bot.ts|bot.js> [--game <id>] [--url <server>] [--token <token>] [--no-follow]';
 const FINAL = new Set(['qualified', 'rejected']);
@@ -263,7 +264,9 @@ async function submit(args: string[]): Promise<number> {
   let created: { id: number; status: string; player: string; version: number; game: string } | undefined;
   for (let attempt = 1; !created; attempt++) {
     try {
-      created = await api(cfg, 'POST', '/api/submissions', { game, source, filename: basename(file) }, { 'idempotency-key': idempotencyKey }, language.slowCompile ? CPP_UPLOAD_TIMEOUT_MS : UPLOAD_TIMEOUT_MS);
+      const upload = () => api<NonNullable<typeof created>>(cfg, 'POST', '/api/submissions', { game, source, filename: basename(file) }, { 'idempotency-key': idempotencyKey }, language.slowCompile ? CPP_UPLOAD_TIMEOUT_MS : UPLOAD_TIMEOUT_MS);
+      // The server compiles a C++ upload before it answers: the line counts the seconds of that compile.
+      created = language.slowCompile ? await withElapsed(process.stdout, `compiling ${basename(file)} on the server…`, upload) : await upload();
     } catch (e) {
       // A file that does not compile is refused at upload: the same verdict the gate's compile step would give, the compiler's lines as it printed them.
       if (e instanceof CliError && e.apiCode === 'compile-error') {
@@ -283,12 +286,16 @@ async function submit(args: string[]): Promise<number> {
 
   const line = progressLine(process.stdout);
   let status = created.status;
+  let statusSince = Date.now();
   const progress = new Map<string, string>(); // matchId -> "round/total" or "done"
   const render = () => {
     const parts = [...progress.entries()].map(([id, p]) => `#${id} ${p}`);
+    // Waiting for a worker or for the compile: the seconds it has lasted (a terminal sees them; a log gets the step once).
+    if (parts.length === 0 && (status === 'queued' || status === 'compiling')) parts.push(`${Math.floor((Date.now() - statusSince) / 1000)} s`);
     line.show(STEP_TEXT[status] ?? status, parts.join('  '));
   };
   render();
+  const ticker = setInterval(render, 1000);
   const controller = new AbortController();
   const onEvent = (e: Record<string, unknown>) => {
     if (e.matchId !== undefined && e.matchId !== null) {
@@ -297,7 +304,10 @@ async function submit(args: string[]): Promise<number> {
       else if (e.status === 'running') progress.set(id, 'starting');
       else progress.delete(id); // done or failed: its result shows in the summary
     } else if (typeof e.status === 'string') {
-      if (e.status !== status) progress.clear();
+      if (e.status !== status) {
+        progress.clear();
+        statusSince = Date.now();
+      }
       status = e.status;
     }
     render();
@@ -329,6 +339,7 @@ async function submit(args: string[]): Promise<number> {
   }
   await polling.catch(() => {});
   controller.abort();
+  clearInterval(ticker);
   line.done();
 
   const final = await api<SubmissionView>(cfg, 'GET', `/api/submissions/${created.id}`);

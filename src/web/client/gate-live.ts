@@ -3,7 +3,8 @@
 // server-rendered timeline (GET /submissions/:id/timeline) and swaps it in,
 // so the page and the live view share one renderer; it announces what
 // changed in the aria-live region, and stops at the verdict (then refreshes
-// a while longer if gate matches are still being played).
+// a while longer if gate matches are still being played). While the compile
+// step runs, its line counts the seconds since the page saw it start.
 
 import { wordsFor } from './viewer/lang.ts';
 
@@ -33,6 +34,29 @@ function snapshot(): { status: string; statusText: string; final: boolean; steps
 }
 
 const ANNOUNCED = new Set(['running', 'passed', 'failed', 'won', 'lost', 'error']);
+
+/** When this page first saw the compile step running, and the timer that counts from then. */
+let compileSeen: number | null = null;
+let compileTimer: number | undefined;
+
+/** The running compile step's seconds, after its badge (put back after every swap of the timeline). */
+function showCompileTime() {
+  const step = document.querySelector<HTMLElement>('#gate-timeline [data-step="compile"]');
+  if (step?.dataset.state !== 'running') {
+    if (compileTimer !== undefined) window.clearInterval(compileTimer);
+    compileTimer = undefined;
+    return;
+  }
+  compileSeen ??= Date.now();
+  let elapsed = step.querySelector<HTMLElement>('.gate-elapsed');
+  if (!elapsed) {
+    elapsed = document.createElement('span');
+    elapsed.className = 'muted gate-elapsed';
+    step.querySelector('.badge')?.after(' ', elapsed);
+  }
+  elapsed.textContent = `${Math.floor((Date.now() - compileSeen) / 1000)} s`;
+  compileTimer ??= window.setInterval(showCompileTime, 1000);
+}
 
 function announce(before: ReturnType<typeof snapshot>, after: ReturnType<typeof snapshot>) {
   if (!announcer) return;
@@ -80,6 +104,7 @@ if (root && id && root.dataset.final !== 'true' && 'EventSource' in window) {
     if (focused) document.getElementById(focused)?.focus();
     const after = snapshot();
     announce(before, after);
+    showCompileTime();
     if (after.final) {
       stop();
       // Gate matches already running at the verdict still finish and are recorded: keep their rows current a while.
@@ -105,6 +130,7 @@ if (root && id && root.dataset.final !== 'true' && 'EventSource' in window) {
       });
   };
 
+  showCompileTime();
   // The stream's event types (status, match, verdict); each is a cue to fetch the timeline again.
   for (const type of ['status', 'match', 'verdict', 'message']) source.addEventListener(type, schedule);
   source.addEventListener('error', () => {

@@ -1,7 +1,9 @@
 // Entry of /assets/js/submit.js (the submit page): dropping a file on the drop
 // zone puts it into the form's file input (through a DataTransfer), says which
 // file is chosen, warns early about a file over the size cap, and stops a
-// second submit while the first is on its way. The form works without it.
+// second submit while the first is on its way; a C++ file is compiled before
+// the server answers, so while it is on its way the page counts the seconds.
+// The form works without it.
 
 import { wordsFor } from './viewer/lang.ts';
 
@@ -11,18 +13,21 @@ const W = wordsFor({
     tooLarge: (name: string, size: string, max: string) => `${name} is ${size}: too large, at most ${max} KiB.`,
     chosen: (name: string, size: string) => `Chosen: ${name} (${size}).`,
     submitting: 'Submitting…',
+    compiling: (name: string, s: number) => `Compiling ${name}… ${s} s`,
     submit: 'Submit',
   },
   ca: {
     tooLarge: (name: string, size: string, max: string) => `${name} fa ${size}: massa gran, com a màxim ${max} KiB.`,
     chosen: (name: string, size: string) => `Triat: ${name} (${size}).`,
     submitting: 'Enviant…',
+    compiling: (name: string, s: number) => `Compilant ${name}… ${s} s`,
     submit: 'Envia',
   },
   es: {
     tooLarge: (name: string, size: string, max: string) => `${name} ocupa ${size}: demasiado grande, como máximo ${max} KiB.`,
     chosen: (name: string, size: string) => `Elegido: ${name} (${size}).`,
     submitting: 'Enviando…',
+    compiling: (name: string, s: number) => `Compilando ${name}… ${s} s`,
     submit: 'Enviar',
   },
 });
@@ -43,6 +48,9 @@ function describe(file: File | undefined) {
   status.textContent = max > 0 && file.size > max ? W.tooLarge(file.name, size, (max / 1024).toFixed(0)) : W.chosen(file.name, size);
   status.classList.toggle('bad', max > 0 && file.size > max);
 }
+
+/** The timer of the compile's seconds, while a C++ upload is on its way. */
+let compiling: number | undefined;
 
 if (form && zone && input) {
   zone.classList.add('droppable');
@@ -77,9 +85,22 @@ if (form && zone && input) {
     }
     form.dataset.sending = 'true';
     if (button) button.textContent = W.submitting;
+    // The server compiles a C++ upload before it answers: until the next page comes, the seconds that compile has taken.
+    // (On the button: the drop zone's status is a live region, which would read every second out.)
+    const file = input.files?.[0];
+    if (file && /\.(cc|cpp|cxx)$/i.test(file.name) && button) {
+      const started = Date.now();
+      const tick = () => {
+        button.textContent = W.compiling(file.name, Math.floor((Date.now() - started) / 1000));
+      };
+      tick();
+      compiling = window.setInterval(tick, 1000);
+    }
   });
   // Back from the next page (bfcache): the form is usable again.
   window.addEventListener('pageshow', () => {
+    if (compiling !== undefined) window.clearInterval(compiling);
+    compiling = undefined;
     delete form.dataset.sending;
     const button = document.getElementById('submit-button');
     if (button) button.textContent = W.submit;

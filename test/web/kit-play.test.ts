@@ -83,6 +83,11 @@ test('starter kit: play.mjs, play/runner.mjs and play/kit.json name this site; a
   const missing = await playMjs(['Nope.ts']);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /Nope\.ts: no such file \(built-in players: /);
+  // The judge's compile error, with the line and column in the file.
+  writeFileSync(join(kit, 'Broken.ts'), "export const GAME = 'bola-de-drac';\nexport const PLAYER_NAME = 'Broken';\nconst x: number = ;\n");
+  const broken = await playMjs(['Broken.ts']);
+  assert.equal(broken.code, 1);
+  assert.match(broken.stderr, /Broken\.ts:3:\d+: /);
   const two = await playMjs(['Tester.ts', 'Dummy']);
   assert.equal(two.code, 1);
   assert.match(two.stderr, /has 4 players/);

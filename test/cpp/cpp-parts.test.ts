@@ -11,7 +11,7 @@ import { viewHeader } from '../../sandbox/cpp/headers.ts';
 import { readMemoryImport } from '../../sandbox/cpp/wasm-module.ts';
 import { decodeUtf8, WasiExit, wasiImports } from '../../sandbox/cpp/wasi.ts';
 import { cppCompileError } from '../../sandbox/cpp/compile-cpp.ts';
-import { decodeCppCode, encodeCppCode, isCppCode } from '../../sandbox/cpp/code.ts';
+import { artifactKind, parseArtifact, serializeArtifact } from '../../sandbox/languages/artifact.ts';
 import { VIEW as MORIA_VIEW } from '../../src/games/moria/view.ts';
 import { defineView } from '../../src/game-kit/view-layout.ts';
 import type { WasmApi } from '../../sandbox/cpp/cpp-player.ts';
@@ -113,9 +113,9 @@ test("clang's errors keep the student's file, line and column; a header's error 
   assert.ok(long.message.length < 3100 && /more errors cut/.test(long.message));
 });
 
-test('a compiled C++ player travels as a marked string', () => {
+test('a compiled C++ player travels as a marked string (a wasm artifact)', () => {
   const wasm = new Uint8Array([0, 0x61, 0x73, 0x6d, 9, 8, 7]);
-  const code = encodeCppCode({ name: 'Gimli', game: 'moria', wasm });
-  assert.ok(isCppCode(code) && !isCppCode('(function(){var module'));
-  assert.deepEqual(decodeCppCode(code), { name: 'Gimli', game: 'moria', wasm });
+  const code = serializeArtifact({ kind: 'wasm', name: 'Gimli', game: 'moria', wasm });
+  assert.ok(artifactKind(code) === 'wasm' && artifactKind('(function(){var module') === 'script');
+  assert.deepEqual(parseArtifact(code), { kind: 'wasm', name: 'Gimli', game: 'moria', wasm });
 });

@@ -76,7 +76,7 @@ export async function spawnWorker(options: SpawnWorkerOptions): Promise<WorkerPr
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const exited = once(child, 'exit');
   const deadline = Date.now() + 30_000;
-  while (!/ready:/.test(out)) {
+  while (!/worker pool: /.test(out)) {
     if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${out}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

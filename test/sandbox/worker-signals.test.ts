@@ -36,7 +36,7 @@ async function groupWorker(): Promise<{ child: ChildProcess; output: () => strin
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  await waitFor('the worker to be ready', async () => /ready:/.test(out) || child.exitCode !== null, 30_000, 50);
+  await waitFor('the worker to be ready', async () => /worker pool: /.test(out) || child.exitCode !== null, 30_000, 50);
   assert.equal(child.exitCode, null, out);
   return { child, output: () => out };
 }

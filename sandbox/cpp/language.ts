@@ -5,6 +5,7 @@
 import type { BotArtifact } from '../languages/artifact.ts';
 import type { Language } from '../languages/types.ts';
 import { looksLikeCpp, readCppHeader } from './source.ts';
+import { cppTokens } from './tokens.ts';
 
 type CompileModule = typeof import('./compile-cpp.ts');
 // Loaded when a file is compiled, through a specifier the bundler does not
@@ -35,6 +36,7 @@ export const cpp: Language = {
     const { gameHeaders } = (await import(HEADERS)) as HeadersModule;
     return gameHeaders(game);
   },
+  tokenize: cppTokens,
   similarityFamily: 'cpp',
   async compile(source, filename, game, options): Promise<BotArtifact> {
     const { compileCppBot } = (await import(COMPILER)) as CompileModule;

@@ -13,7 +13,7 @@ import { javascript, typescript } from './javascript.ts';
 import type { BotHeader, Language, LanguageId } from './types.ts';
 
 export type { BotArtifact } from './artifact.ts';
-export type { BotHeader, Language, LanguageId } from './types.ts';
+export type { BotHeader, Language, LanguageId, Token, Tokenizer } from './types.ts';
 
 /** Every language, in the order users see them listed. The first is the default of a text that came without a file name. */
 export const languages: readonly Language[] = [typescript, javascript, cpp];

@@ -4,6 +4,7 @@
 // `language`, the metrics' groups); they share everything but their endings.
 
 import type { BotArtifact } from './artifact.ts';
+import { jsTokens } from './script-tokens.ts';
 import type { BotHeader, Language, LanguageId } from './types.ts';
 
 type CompileModule = typeof import('../compile.ts');
@@ -38,6 +39,7 @@ function scriptLanguage(id: LanguageId, displayName: string, extensions: string[
     gameLine: (game) => `export const GAME = "${game}";`,
     gameRequiredInFile: true,
     slowCompile: false,
+    tokenize: jsTokens,
     similarityFamily: 'js',
     async compile(source, filename): Promise<BotArtifact> {
       // TypeScript or JavaScript by the file's own ending (a name with neither is JavaScript).

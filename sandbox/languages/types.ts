@@ -11,6 +11,16 @@ export type { BotArtifact } from './artifact.ts';
 /** The languages as users see them (the API's and the CSV's `language`, the metrics' groups). */
 export type LanguageId = 'typescript' | 'javascript' | 'cpp';
 
+/** A token of the similarity report's normalized stream. */
+export interface Token {
+  /** The normalized token ('id', 'num', 'str', 're', a keyword or a punctuator). */
+  text: string;
+  /** 1-based source line of the token's first character. */
+  line: number;
+}
+
+export type Tokenizer = (source: string) => Token[];
+
 export interface BotHeader {
   /** The player's name (`export const PLAYER_NAME = "..."`, C++'s `#define PLAYER_NAME`). */
   name: string | null;
@@ -50,6 +60,8 @@ export interface Language {
   kitFolder?: string;
   /** The API's source files a game's starter kit ships in this language (C++'s headers), by file name: code every student was given. */
   apiSources?(game: string): Promise<Record<string, string>>;
+  /** The similarity report's tokenizer: names, numbers and strings normalized, layout and comments gone. */
+  tokenize: Tokenizer;
   /** Languages whose normalized tokens the similarity report compares with each other share a family. */
   similarityFamily: string;
   /** Compiles for the sandbox. Throws BotCompileError (the file's fault), CompileInfraError or PlayCompileRefusal. */

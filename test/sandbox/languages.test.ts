@@ -31,7 +31,6 @@ const LANGUAGE_KNOWLEDGE: [what: string, re: RegExp][] = [
 /** Where a language may be named, and why. */
 const ALLOWED: Record<string, string> = {
   'sandbox/compile.ts': "the JavaScript language's own compile (it picks esbuild's loader by the ending); the layout move puts it in that language's folder",
-  'src/domain/similarity/tokens.ts': 'the tokenizers, keyed by language id',
   'src/game-kit/api-table.ts': "the API table's `cpp` field is a C++ signature, not a language switch",
   'src/web/assets.ts': '.js there names the served asset files, not bots',
 };

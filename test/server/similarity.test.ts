@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsTokens } from '../../src/domain/similarity/tokens.ts';
+import { jsTokens } from '../../sandbox/languages/script-tokens.ts';
 import { baseHashes, comparePairs, matchRegions, prepare, scorePair, type PreparedDoc } from '../../src/domain/similarity/index.ts';
 import { disguise, randomBot } from '../helpers/plagiarism.ts';
 import { startTestApi, registerUser, type TestUser } from './setup.ts';

@@ -7,7 +7,7 @@
 // that too many owners share (idioms) are not evidence and are left out.
 // matchRegions() maps one pair's matches back to line ranges of both sources.
 
-import { TOKENIZERS, type Language, type Token } from './tokens.ts';
+import { tokenizerOf, type Language, type Token } from './tokens.ts';
 import { K, W, kgramHashes, winnow } from './winnow.ts';
 import { languageById } from '../../../sandbox/languages/index.ts';
 
@@ -39,12 +39,12 @@ export interface PreparedDoc {
 /** Every k-gram hash of the base code (what every student was given). */
 export function baseHashes(sources: { language: Language; source: string }[]): Set<number> {
   const out = new Set<number>();
-  for (const s of sources) for (const h of kgramHashes(TOKENIZERS[s.language](s.source))) out.add(h);
+  for (const s of sources) for (const h of kgramHashes(tokenizerOf(s.language)(s.source))) out.add(h);
   return out;
 }
 
 export function prepare(doc: SimilarityDoc, base: ReadonlySet<number> = new Set()): PreparedDoc {
-  const tokens = TOKENIZERS[doc.language](doc.source);
+  const tokens = tokenizerOf(doc.language)(doc.source);
   const hashes = kgramHashes(tokens);
   const fingerprints = new Set<number>();
   for (const f of winnow(hashes)) if (!base.has(f.hash)) fingerprints.add(f.hash);

@@ -6,6 +6,7 @@
 // The form works without it.
 
 import { wordsFor } from './viewer/lang.ts';
+import { languageOfFilename } from '../../../sandbox/languages/index.ts';
 
 /** The drop zone's words in the page's language. */
 const W = wordsFor({
@@ -88,7 +89,7 @@ if (form && zone && input) {
     // The server compiles a C++ upload before it answers: until the next page comes, the seconds that compile has taken.
     // (On the button: the drop zone's status is a live region, which would read every second out.)
     const file = input.files?.[0];
-    if (file && /\.(cc|cpp|cxx)$/i.test(file.name) && button) {
+    if (file && languageOfFilename(file.name)?.slowCompile && button) {
       const started = Date.now();
       const tick = () => {
         button.textContent = W.compiling(file.name, Math.floor((Date.now() - started) / 1000));

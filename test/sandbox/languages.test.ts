@@ -26,6 +26,7 @@ const LANGUAGE_KNOWLEDGE: [what: string, re: RegExp][] = [
   ['a language id', /(['"`])(cpp|typescript)\1/],
   ['a bot file ending', /(['"`])\.(cc|cpp|cxx|ts|mts|cts|js|mjs|cjs)\1/],
   ['an ending pattern', /\\\.\((?:ts|js|cc|cpp)\b|\((?:ts|js|cc|cpp)\|/],
+  ['an accept list', /\.(?:ts|js|cc),\.[a-z]/],
 ];
 
 /** Where a language may be named, and why. */
@@ -70,6 +71,7 @@ test('the scan finds language knowledge where it is, and not in comments', () =>
   assert.equal(languageKnowledge("if (f.endsWith('.cc')) return;").length, 1);
   assert.equal(languageKnowledge('const re = /\\.(ts|js|cc)$/i;').length, 1);
   assert.equal(languageKnowledge("code.startsWith('/*arbiter:cpp*/')").length, 1);
+  assert.equal(languageKnowledge("const ACCEPT = '.ts,.js,.cc,text/plain';").length, 1);
   assert.deepEqual(languageKnowledge("// a C++ file (.cc): isCppFilename said so\n/* 'cpp' */\nconst url = 'https://x.org/a';"), []);
 });
 

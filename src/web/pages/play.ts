@@ -26,6 +26,7 @@ import { loadGames, gameDir } from '../../game-kit/registry.ts';
 import type { AnyGame } from '../../game-kit/types.ts';
 import { formatBudget } from '../../limits.ts';
 import { compileSeat } from '../../../sandbox/compile-seat.ts';
+import { BOT_FILE_ACCEPT } from '../../../sandbox/languages/index.ts';
 import { buildPrelude } from '../../../sandbox/prelude.ts';
 import { notFound, tooLarge } from '../../server/errors.ts';
 import { html } from '../html.ts';
@@ -171,8 +172,8 @@ function playPage(game: AnyGame, maxBytes: number) {
 <p class="hint">${t('play.cli')} <code data-play-cli>npx arbiter play ${game.id} MyBot.ts ${seats.map(() => opponent).join(' ')} --seed 1 -o match.json.gz</code></p>`;
 }
 
-/** The bot files the page takes: TypeScript, JavaScript and C++ (compiled by the judge's compile, for signed-in users). */
-const ACCEPT = '.ts,.js,.mts,.mjs,.cc,.cpp,.cxx,text/plain,text/javascript,application/typescript,text/x-c++src';
+/** The bot files the page takes: every language's (C++ compiled by the judge's compile, for signed-in users), and plain text. */
+const ACCEPT = `${BOT_FILE_ACCEPT},text/plain,application/typescript`;
 
 const GAME_PARAMS = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 const FILENAME = '^[^/\\\\\\u0000-\\u001f]{1,128}$';

@@ -15,7 +15,7 @@
 export type BotArtifact =
   /** Code the bot's isolate evaluates: an expression whose value is the bot's exports; `map` maps its positions back to the author's file. */
   | { kind: 'script'; code: string; map?: number[][][] }
-  /** A wasm32-wasip1 module the runtime instantiates, with the name and game its header declared. */
+  /** A wasm32-wasip1 module the runtime instantiates through the C++ player's interface (cpp/cpp-player.ts: its exports and imports), with the name and game its header declared. */
   | { kind: 'wasm'; name: string; game: string; wasm: Uint8Array };
 
 export class ArtifactFormatError extends Error {

@@ -8,8 +8,9 @@
 // clang and lld binaries, the shared libraries they load as ldd lists them,
 // the clang installation with its resource directory, the wasm32 sysroot's
 // include and library directories) and the compile's work directory (the
-// student's file and the game's headers, writable for the module), then a
-// chroot into it. No /etc, /proc, /dev, /home, /tmp of the host, no DATA_DIR,
+// student's file and the game's headers, writable for the module), the
+// game's precompiled header if the compile uses one (read-only: built from
+// the same headers and the sysroot, nothing more), then a chroot into it. No /etc, /proc, /dev, /home, /tmp of the host, no DATA_DIR,
 // no project tree: a path outside the root does not exist.
 //
 // The plan (which paths to mount where) is worked out once from the
@@ -161,6 +162,8 @@ export function confinementFor(clang: string): Confinement | { error: string } {
       ...plan.script(),
       'mkdir -p "$R/work"',
       'mount --bind "$W" "$R/work"',
+      // The game's precompiled header when the compile uses one (P, a file on the host), read-only at /arbiter.pch.
+      'if [ -n "${P:-}" ]; then touch "$R/arbiter.pch"; mount --bind -o ro "$P" "$R/arbiter.pch"; fi',
       'mount -o remount,ro,bind "$R"',
       'export PATH=/nonexistent TMPDIR=/work',
       `exec ${q(unshare)} --root="$R" --wd=/work "$@"`,

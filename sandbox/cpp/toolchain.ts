@@ -27,7 +27,8 @@
 
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,10 @@ export interface CppCompileSettings {
   playQueue: number;
   /** Flags added to every compile (tests: a linker that is not there). */
   extraFlags: string[];
+  /** Where the games' precompiled headers are kept (named by the toolchain, the flags and the headers: any process may share them). */
+  pchDir: string;
+  /** Precompiled headers on: a file that starts with #include "Player.hh" skips parsing it (CPP_PCH=0 turns them off). */
+  pch: boolean;
 }
 
 function intEnv(name: string, fallback: number): number {
@@ -90,6 +95,8 @@ export function cppCompileSettings(): CppCompileSettings {
       playSlots: intEnv('CPP_PLAY_COMPILES', 1),
       playQueue: intEnv('CPP_PLAY_QUEUE', 4),
       extraFlags: [],
+      pchDir: process.env['CPP_PCH_DIR'] || join(tmpdir(), 'arbiter-cpp-pch'),
+      pch: process.env['CPP_PCH'] !== '0',
     };
   }
   return settings;
@@ -102,6 +109,7 @@ export function resetCppCompileSettings(next?: Partial<CppCompileSettings>): voi
   memory.clear();
   memoryBytes = 0;
   systemSlots = {};
+  pchBuilds.clear();
 }
 
 /** The linear memory's stack, at its start (--stack-first): an overflow traps instead of overwriting data. */
@@ -262,14 +270,21 @@ function cpuWatch(read: () => number | null, limitMs: number, kill: () => void):
   };
 }
 
-function compileWithSystem(t: { clang: string; confinement: Confinement }, files: Record<string, string>, source: string, s: CppCompileSettings, lane: Lane, cpuLimitMs: number, memoryMb: number): Promise<CppCompileResult & { cpuMs: number }> {
+/** One run of clang: its arguments (after the program's name), the file it writes, and the precompiled header it reads, if any (a path on this machine). */
+interface ClangJob {
+  args: string[];
+  output: string;
+  pch?: string;
+}
+
+function compileWithSystem(t: { clang: string; confinement: Confinement }, files: Record<string, string>, job: ClangJob, s: CppCompileSettings, lane: Lane, cpuLimitMs: number, memoryMb: number): Promise<CppCompileResult & { cpuMs: number }> {
   const base = mkdtempSync(join(tmpdir(), 'arbiter-cpp-'));
   const { root, work } = workDirs(base);
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(work, name)), { recursive: true });
     writeFileSync(join(work, name), text);
   }
-  const args = [t.clang, ...flags('wasm32-wasi', source, 'bot.wasm', s.extraFlags)];
+  const args = [t.clang, ...job.args];
   let argv = [...t.confinement.argv, ...args];
   // Address space and CPU time, inherited by the driver's children (wasm-ld); a file at most as large as the module may be.
   // The CPU limit is a backstop, above the watch's: the kernel's clock runs ahead of /proc's sampled figures (about 10% here).
@@ -288,7 +303,8 @@ function compileWithSystem(t: { clang: string; confinement: Confinement }, files
     };
     let child: ChildProcess;
     try {
-      child = spawn(argv[0]!, argv.slice(1), { cwd: base, env: { PATH: process.env['PATH'] ?? '', R: root, W: work }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+      // P: the precompiled header, bound read-only into the root (confine.ts).
+      child = spawn(argv[0]!, argv.slice(1), { cwd: base, env: { PATH: process.env['PATH'] ?? '', R: root, W: work, ...(job.pch ? { P: job.pch } : {}) }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     } catch (err) {
       return done({ ok: false, kind: 'infra', detail: `clang could not start: ${(err as Error).message}` });
     }
@@ -346,7 +362,7 @@ function compileWithSystem(t: { clang: string; confinement: Confinement }, files
       }
       if (code === 0) {
         try {
-          return done({ ok: true, wasm: new Uint8Array(readFileSync(join(work, 'bot.wasm'))), toolchain: 'system' });
+          return done({ ok: true, wasm: new Uint8Array(readFileSync(join(work, job.output))), toolchain: 'system' });
         } catch (err) {
           return done({ ok: false, kind: 'infra', detail: `clang wrote no module: ${(err as Error).message}` });
         }
@@ -354,7 +370,7 @@ function compileWithSystem(t: { clang: string; confinement: Confinement }, files
       // The output reached the file size limit (the linker is stopped by SIGXFSZ, or crashes writing its mapped output).
       let written = 0;
       try {
-        written = statSync(join(work, 'bot.wasm')).size;
+        written = statSync(join(work, job.output)).size;
       } catch {
         /* none */
       }
@@ -464,13 +480,13 @@ export function stopCompileServer(): void {
   }
 }
 
-function compileWithNpm(files: Record<string, string>, source: string, s: CppCompileSettings, lane: Lane, cpuLimitMs: number): Promise<CppCompileResult & { cpuMs: number }> {
-  const run = queues[lane].then(() => compileWithNpmNow(files, source, s, lane, cpuLimitMs));
+function compileWithNpm(files: Record<string, string>, job: ClangJob, s: CppCompileSettings, lane: Lane, cpuLimitMs: number): Promise<CppCompileResult & { cpuMs: number }> {
+  const run = queues[lane].then(() => compileWithNpmNow(files, job, s, lane, cpuLimitMs));
   queues[lane] = run.catch(() => {});
   return run;
 }
 
-async function compileWithNpmNow(files: Record<string, string>, source: string, s: CppCompileSettings, lane: Lane, cpuLimitMs: number): Promise<CppCompileResult & { cpuMs: number }> {
+async function compileWithNpmNow(files: Record<string, string>, job: ClangJob, s: CppCompileSettings, lane: Lane, cpuLimitMs: number): Promise<CppCompileResult & { cpuMs: number }> {
   const current = (servers[lane] ??= startServer(lane, s));
   try {
     busy(current.child);
@@ -524,8 +540,149 @@ async function compileWithNpmNow(files: Record<string, string>, source: string, 
     busy(current.child);
     current.child.on('message', onMessage);
     current.child.once('exit', onExit);
-    current.child.send({ id, args: ['clang++', ...flags('wasm32-wasip1', source, 'bot.wasm', s.extraFlags)], files: tree, output: 'bot.wasm' });
+    // The precompiled header is read by the server from this machine's disk (kept in its memory), not sent with every job.
+    current.child.send({ id, args: ['clang++', ...job.args], files: tree, output: job.output, ...(job.pch ? { pch: { path: job.pch, name: PCH_FILE } } : {}) });
   });
+}
+
+// --- precompiled headers -----------------------------------------------------
+//
+// Most of a compile is parsing the game's Player.hh and the standard headers
+// it includes (iostream, vector, map...): seconds with the npm toolchain. They
+// are parsed once per game, toolchain and flags into a precompiled header
+// (clang -emit-pch), kept on disk (pchDir, named by all three, so processes
+// share it), and given to each compile of a file that begins with
+// #include "Player.hh": -include-pch stands for exactly that line (the
+// header's guard makes the file's own #include a no-op), so the file means
+// what it meant without it. A file that begins otherwise (a #define first,
+// another header) compiles without it. The PCH is built by the same confined
+// toolchain and read inside the same confinement (bound read-only into the
+// system clang's root, a file of the npm clang's in-memory tree); its sources
+// are the headers the file may include anyway.
+
+const PCH_HEADER = 'arbiter-pch.hh';
+const PCH_TEXT = '#include "Player.hh"\n';
+const PCH_FILE = 'arbiter.pch';
+/** After a PCH could not be built, compiles go without it this long before it is tried again. */
+const PCH_RETRY_MS = 10 * 60_000;
+
+/** Blank lines and comments, then #include "Player.hh" alone on its line? (CRLF lines are fine; anything unusual, a line splice, a lone \r: no.) */
+export function beginsWithPlayerInclude(source: string): boolean {
+  const lead = /(?:[ \t\f\v\n]+|\r\n|\/\/[^\r\n\\]*(?=\r?\n)|\/\*(?:[^*]|\*(?!\/))*\*\/)*/y;
+  lead.lastIndex = source.charCodeAt(0) === 0xfeff ? 1 : 0;
+  lead.exec(source);
+  const directive = /#[ \t]*include[ \t]*"Player\.hh"[ \t]*(?:\/\/[^\r\n\\]*)?(?:\r?\n|$)/y;
+  directive.lastIndex = lead.lastIndex;
+  return directive.test(source);
+}
+
+let toolchainIds: Partial<Record<'system' | 'npm', string>> = {};
+
+/** What names a toolchain's build: the npm package's version and file, the system clang's binary. */
+function toolchainId(which: 'system' | 'npm', clang?: string): string {
+  const known = toolchainIds[which];
+  if (known) return known;
+  let id: string;
+  try {
+    const file = which === 'npm' ? createRequire(import.meta.url).resolve('@yowasp/clang') : realpathSync(clang!);
+    const st = statSync(file);
+    id = `${file}\0${st.size}\0${st.mtimeMs}`;
+  } catch {
+    id = `${which}-unknown`;
+  }
+  return (toolchainIds[which] = id);
+}
+
+/** Builds of a PCH in this process, by its path: the path once it is on disk, null if it could not be built (compiles go without). */
+const pchBuilds = new Map<string, Promise<string | null>>();
+
+function pchPlan(which: 'system' | 'npm', game: string, headers: Record<string, string>, s: CppCompileSettings, clang?: string): { path: string; args: string[] } {
+  // The compile's own flags (the PCH must match them), less the linker's, for a header.
+  const args = flags(which === 'system' ? 'wasm32-wasi' : 'wasm32-wasip1', PCH_HEADER, PCH_FILE).filter((a) => !a.startsWith('-Wl,') && !a.startsWith('-mexec-model='));
+  // No timestamps: the headers are written anew for every compile; their sizes are still checked.
+  args.splice(args.length - 3, 0, '-Xclang', '-fno-pch-timestamp', '-x', 'c++-header');
+  const hash = createHash('sha256').update(`pch1\0${which}\0${toolchainId(which, clang)}\0${args.join('\0')}\0`);
+  for (const name of Object.keys(headers).sort()) hash.update(`${name}\0${headers[name]}\0`);
+  return { path: join(s.pchDir, `${game}-${which}-${hash.digest('hex').slice(0, 24)}.pch`), args };
+}
+
+/** The game's PCH for this toolchain, built if it is not on disk yet; null if it cannot be. */
+function ensurePch(which: 'system' | 'npm', game: string, headers: Record<string, string>, s: CppCompileSettings, lane: Lane, cpuLimitMs: number): Promise<string | null> {
+  const t = which === 'system' ? systemToolchain() : null;
+  if (t && !('clang' in t)) return Promise.resolve(null);
+  const { path, args } = pchPlan(which, game, headers, s, t?.clang);
+  let build = pchBuilds.get(path);
+  if (build) return build;
+  build = (async () => {
+    if (existsSync(path)) return path;
+    const files: Record<string, string> = { [PCH_HEADER]: PCH_TEXT };
+    for (const [name, text] of Object.entries(headers)) files[`include/${name}`] = text;
+    const job: ClangJob = { args, output: PCH_FILE };
+    const started = Date.now();
+    let r: CppCompileResult & { cpuMs: number };
+    if (t) {
+      const slots = (systemSlots[lane] ??= new Slots(lane === 'play' ? s.playSlots : s.judgeSlots));
+      await slots.acquire();
+      try {
+        r = await compileWithSystem(t, files, job, s, lane, cpuLimitMs, s.memoryMb);
+      } finally {
+        slots.release();
+      }
+    } else r = await compileWithNpm(files, job, s, lane, cpuLimitMs);
+    if (!r.ok) {
+      log('a precompiled header could not be built: compiles go without it', { level: 'warn', game, toolchain: which, detail: JSON.stringify(r).slice(0, 400) });
+      // Tried again later (a machine too busy for its wall time now may not be then), not by every compile.
+      setTimeout(() => pchBuilds.delete(path), PCH_RETRY_MS).unref();
+      return null;
+    }
+    try {
+      mkdirSync(s.pchDir, { recursive: true });
+      const tmp = `${path}.${process.pid}.tmp`;
+      writeFileSync(tmp, r.wasm);
+      renameSync(tmp, path);
+      // Older builds of the same game and toolchain (other headers, flags or version) are not used again.
+      const prefix = `${game}-${which}-`;
+      for (const f of readdirSync(s.pchDir)) if (f.startsWith(prefix) && f.endsWith('.pch') && join(s.pchDir, f) !== path) rmSync(join(s.pchDir, f), { force: true });
+    } catch (err) {
+      log('a precompiled header could not be written: compiles go without it', { level: 'warn', game, error: (err as Error).message });
+      return null;
+    }
+    log('precompiled header built', { game, toolchain: which, ms: Date.now() - started, cpuMs: r.cpuMs, bytes: r.wasm.byteLength });
+    return path;
+  })();
+  pchBuilds.set(path, build);
+  build.catch(() => pchBuilds.delete(path));
+  return build;
+}
+
+/** A failure that may be the PCH's (missing, stale, unreadable): the compile is tried again without it. */
+function pchTrouble(r: CppCompileResult): boolean {
+  if (r.ok) return false;
+  const text = r.kind === 'rejected' ? r.stderr : r.kind === 'refused' ? r.message : r.detail;
+  return /precompiled header|AST file|\.pch\b/i.test(text);
+}
+
+/**
+ * Starts the judge lane's npm compile server (warmed by a first compile) and
+ * builds the games' PCHs, in the background, so that the first student's
+ * compile after a start is a warm one. Errors are logged by the compiles
+ * that meet them; nothing here keeps the process alive.
+ */
+export function prewarmCpp(games: readonly string[]): Promise<void> {
+  const s = cppCompileSettings();
+  const which = activeToolchain();
+  const lane: Lane = 'judge';
+  if (which === 'npm') (servers[lane] ??= startServer(lane, s)).ready.catch(() => {});
+  const laneLimitMs = s.cpuSeconds !== undefined ? s.cpuSeconds * 1000 : s.timeoutMs;
+  return (async () => {
+    for (const game of games) {
+      try {
+        await ensurePch(which, game, await gameHeaders(game), s, lane, laneLimitMs);
+      } catch {
+        /* a game without C++ headers */
+      }
+    }
+  })();
 }
 
 // --- the cache and the entry point ----------------------------------------------
@@ -615,19 +772,37 @@ export async function compileCpp(source: string, filename: string, game: string,
   for (const [name, text] of Object.entries(headers)) files[`include/${name}`] = text;
   const laneLimitMs = s.cpuSeconds !== undefined ? s.cpuSeconds * 1000 : s.timeoutMs;
   const cpuLimitMs = options.budgetSeconds !== undefined ? Math.max(1000, Math.min(laneLimitMs, options.budgetSeconds * 1000)) : laneLimitMs;
+  const target = which === 'system' ? 'wasm32-wasi' : 'wasm32-wasip1';
+  /** One compile and link, with the game's PCH (its path) or without. */
+  const once = async (pch: string | null): Promise<CppCompileResult & { cpuMs: number }> => {
+    // The system clang sees the PCH at the root (confine.ts binds it there), the npm one in its tree's root.
+    const job: ClangJob = pch
+      ? { args: flags(target, filename, 'bot.wasm', [...s.extraFlags, '-include-pch', which === 'system' ? `/${PCH_FILE}` : PCH_FILE]), output: 'bot.wasm', pch }
+      : { args: flags(target, filename, 'bot.wasm', s.extraFlags), output: 'bot.wasm' };
+    // The header the PCH was built from is one of its inputs: clang checks it is there, unchanged.
+    const inputs = pch ? { ...files, [PCH_HEADER]: PCH_TEXT } : files;
+    if (which === 'npm') return compileWithNpm(inputs, job, s, lane, cpuLimitMs);
+    const t = systemToolchain();
+    if (!('clang' in t)) return { ok: false, kind: 'infra', detail: `ARBITER_CPP_CLANG=system, but ${t.error}`, cpuMs: 0 };
+    const slots = (systemSlots[lane] ??= new Slots(lane === 'play' ? s.playSlots : s.judgeSlots));
+    await slots.acquire();
+    try {
+      return await compileWithSystem(t, inputs, job, s, lane, cpuLimitMs, options.memoryMb ?? 128);
+    } finally {
+      slots.release();
+    }
+  };
   const run = (async (): Promise<CppCompileResult & { cpuMs?: number }> => {
-    let result: CppCompileResult & { cpuMs: number };
-    if (which === 'system') {
-      const t = systemToolchain();
-      if (!('clang' in t)) return { ok: false, kind: 'infra', detail: `ARBITER_CPP_CLANG=system, but ${t.error}` };
-      const slots = (systemSlots[lane] ??= new Slots(lane === 'play' ? s.playSlots : s.judgeSlots));
-      await slots.acquire();
-      try {
-        result = await compileWithSystem(t, files, filename, s, lane, cpuLimitMs, options.memoryMb ?? 128);
-      } finally {
-        slots.release();
-      }
-    } else result = await compileWithNpm(files, filename, s, lane, cpuLimitMs);
+    const pch = s.pch && 'Player.hh' in headers && beginsWithPlayerInclude(source) ? await ensurePch(which, game, headers, s, lane, laneLimitMs) : null;
+    let result = await once(pch);
+    if (pch && pchTrouble(result)) {
+      log('a compile with the precompiled header failed: compiled again without it', { level: 'warn', game, detail: JSON.stringify(result).slice(0, 400) });
+      // Looked for again by the next compile: rebuilt if it is gone from the disk.
+      pchBuilds.delete(pch);
+      const spent = result.cpuMs;
+      result = await once(null);
+      result = { ...result, cpuMs: result.cpuMs + spent };
+    }
     options.onCpu?.(result.cpuMs);
     // Stopped at the client's budget, below the lane's own bound: the client's limit, not the file's.
     if (!result.ok && result.kind === 'timeout' && cpuLimitMs < laneLimitMs && /of CPU/.test(result.detail)) return { ok: false, kind: 'budget', detail: result.detail, cpuMs: result.cpuMs };

@@ -57,6 +57,8 @@ const LONG = [
 const slowOnly = process.argv.includes('--slow-only');
 const filters = process.argv.slice(2).filter((a) => a !== '--slow-only');
 if (slowOnly) process.env.ARBITER_SLOW_TESTS = '1';
+// The servers tests start do not warm a C++ compile server each (clang's own module is a minute of CPU); the C++ tests start theirs.
+process.env.CPP_PREWARM ??= '0';
 const files = walk('test')
   .map((f) => relative('.', f))
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))

@@ -172,6 +172,14 @@ export async function start(parts: Part[], config: Config = loadConfig()): Promi
       }
     }
     for (const part of Object.keys(STARTERS) as Part[]) if (parts.includes(part)) running.push(await STARTERS[part]({ config, db, queues, redisUrl: redis.url, log }));
+    // The C++ compile server and the games' precompiled headers, warmed in the background (CPP_PREWARM=0: not):
+    // the first C++ upload after a start then compiles in seconds, not in the minute clang's own module takes to compile.
+    if ((parts.includes('api') || parts.includes('worker')) && process.env['CPP_PREWARM'] !== '0') {
+      void (async () => {
+        const [{ prewarmCpp }, { loadGames }] = await Promise.all([import('../sandbox/cpp/toolchain.ts'), import('./game-kit/registry.ts')]);
+        await prewarmCpp([...(await loadGames()).keys()]);
+      })().catch((e: unknown) => log(`C++ warm-up: ${e instanceof Error ? e.message : String(e)}`));
+    }
   } catch (e) {
     await closeAll();
     throw e;

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gameDir } from '../../src/game-kit/registry.ts';
 import { builtinSeat } from '../../src/runner/builtins.ts';
-import { runMatch } from '../../src/runner/run-match.ts';
+import { playMatch } from '../../sandbox/play-match.ts';
 import type { Replay } from '../../src/replay/format.ts';
 import { slow } from '../helpers/slow.ts';
 import { startSite, type Site } from './site.ts';
@@ -59,7 +59,7 @@ test('/games/bola-de-drac/play: a dropped .cc plays in the browser (signed in) t
     const replay = JSON.parse(await readFile((await download.path())!, 'utf8')) as Replay;
     assert.deepEqual(replay.players.map((p) => [p.name, p.frozenReason]), [['CppTester', null], ['Dummy', null], ['Dummy', null], ['Dummy', null]]);
     const seats = [{ source, filename: 'AICppTester.cc' }, ...(await Promise.all(['Dummy', 'Dummy', 'Dummy'].map((n) => builtinSeat(GAME, n))))];
-    const judged = await runMatch({ game: GAME, seed: SEED, seats }, { host: 'isolate' });
+    const judged = await playMatch({ game: GAME, seed: SEED, seats }, { host: 'isolate' });
     assert.deepEqual(withoutTimes(replay), withoutTimes(judged.replay), 'the browser plays the match the judge plays');
     assert.deepEqual(page.errors, []);
   } finally {

@@ -1,7 +1,7 @@
 // The starter kit's local play: the kit zip as the site serves it, unzipped
 // to a temporary folder, and `node play.mjs` run there against this test's
 // server (a real port: play.mjs compiles with POST /api/play/compile). The
-// match it plays and the replay it writes are the judge's (runMatch) for the
+// match it plays and the replay it writes are the judge's (playMatch) for the
 // same seed and bots, but for the CPU figures. The C++ case compiles (slow).
 
 import { after, before, test } from 'node:test';
@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { gameDir } from '../../src/game-kit/registry.ts';
 import type { Replay } from '../../src/replay/format.ts';
 import { builtinSeat } from '../../src/runner/builtins.ts';
-import { runMatch } from '../../src/runner/run-match.ts';
+import { playMatch } from '../../sandbox/play-match.ts';
 import { registerUser, startTestApi, type TestApi, type TestUser } from '../server/setup.ts';
 import { slow } from '../helpers/slow.ts';
 
@@ -72,7 +72,7 @@ test('starter kit: play.mjs, play/runner.mjs and play/kit.json name this site; a
   assert.match(r.stdout, /0\. Tester +score/);
   assert.match(r.stdout, /--- what Tester wrote ---\nTester loaded/);
   const replay = JSON.parse(readFileSync(join(kit, 'out.json'), 'utf8')) as Replay;
-  const judged = await runMatch({ game: GAME, seed: SEED, seats: [{ filename: 'Tester.ts', source: readFileSync(join(kit, 'Tester.ts'), 'utf8') }, ...(await dummies())] }, { host: 'inprocess' });
+  const judged = await playMatch({ game: GAME, seed: SEED, seats: [{ filename: 'Tester.ts', source: readFileSync(join(kit, 'Tester.ts'), 'utf8') }, ...(await dummies())] }, { host: 'inprocess' });
   assert.deepEqual(withoutTimes(replay), withoutTimes(judged.replay), 'the kit plays the match the judge plays');
   assert.ok(existsSync(join(kit, '.cache')), 'the compiled file is kept');
 
@@ -108,7 +108,7 @@ test('starter kit: a C++ player compiled by the judge plays the judge\'s match f
   assert.match(first.stderr, /compiling AIKitCpp\.cc/);
   const replay = JSON.parse(readFileSync(join(kit, 'cpp.json'), 'utf8')) as Replay;
   assert.deepEqual(replay.players.map((p) => [p.name, p.frozenReason]), [['KitCpp', null], ['Dummy', null], ['Dummy', null], ['Dummy', null]]);
-  const judged = await runMatch({ game: GAME, seed: SEED, seats: [{ filename: 'AIKitCpp.cc', source }, ...(await dummies())] }, { host: 'isolate' });
+  const judged = await playMatch({ game: GAME, seed: SEED, seats: [{ filename: 'AIKitCpp.cc', source }, ...(await dummies())] }, { host: 'isolate' });
   assert.deepEqual(withoutTimes(replay), withoutTimes(judged.replay), 'the kit plays the match the judge plays');
 
   const again = await playMjs([join('cpp', 'AIKitCpp.cc'), '--seed', String(SEED), '-o', 'cpp2.json']);

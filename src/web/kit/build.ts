@@ -14,7 +14,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gameDir } from '../../game-kit/registry.ts';
 import type { AnyGame } from '../../game-kit/types.ts';
-import { compileSeat } from '../../runner/run-match.ts';
+import { compileSeat } from '../../../sandbox/compile-seat.ts';
 import { buildPrelude } from '../../../sandbox/prelude.ts';
 import type { ZipEntry } from '../zip.ts';
 

@@ -85,7 +85,7 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
   async function check(job: Job<JudgeJobData>, data: CheckJobData) {
     let verdict;
     try {
-      verdict = await checkBot({ game: data.game, source: data.source, filename: data.filename });
+      verdict = await checkBot({ game: data.game, source: data.source, filename: data.filename, ...(data.limits ? { limits: data.limits } : {}) });
     } catch (e) {
       // checkBot reports the bot's own errors as { ok: false }; a throw is ours.
       if (!isLastAttempt(job)) throw e;

@@ -15,6 +15,7 @@ import type { Db, Tx } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import { isOutrightWinner } from '../game-kit/ranking.ts';
 import { getGame } from '../game-kit/registry.ts';
+import { resolveLimits } from '../limits.ts';
 import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
 import { initialRating } from '../ratings/index.ts';
 import { createMatch, type SeatRef } from '../scheduler/matches.ts';
@@ -70,7 +71,8 @@ export async function startGate(deps: GateDeps, submissionId: number): Promise<v
   }
   await deps.queues.matches.add(
     'check',
-    { type: 'check', submissionId: String(sub.id), game: sub.game, source: sub.source, filename: sub.filename },
+    // The load's limits resolved here, once, as a match job's are (the gate's check has no override).
+    { type: 'check', submissionId: String(sub.id), game: sub.game, source: sub.source, filename: sub.filename, limits: resolveLimits((await getGame(sub.game)).defaultLimits) },
     { ...CHECK_JOB_OPTIONS, jobId: checkJobId(sub.id, sub.createdAt), priority: gatePriority(sub.id) },
   );
   const moved = await deps.db.submission.updateMany({

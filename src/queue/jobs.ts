@@ -4,6 +4,7 @@
 // never opens the database.
 
 import type { GateStep, MatchStatus, SubmissionStatusOut } from '../domain/statuses.ts';
+import type { Limits } from '../limits.ts';
 import type { MatchSpec } from '../runner/types.ts';
 import type { ReplayPlayer } from '../replay/format.ts';
 
@@ -61,6 +62,8 @@ export interface CheckJobData {
   game: string;
   source: string;
   filename: string;
+  /** The bot's limits for its load, resolved when the job was created (resolveLimits); a job queued before has none, and checkBot resolves it the same way. */
+  limits?: Limits;
 }
 
 export type JudgeJobData = MatchJobData | CheckJobData;

@@ -6,12 +6,14 @@ import { BotCompileError, mapBotPositions } from '../../sandbox/compile.ts';
 import { compileBot } from '../../sandbox/languages/index.ts';
 import { buildPrelude } from '../../sandbox/prelude.ts';
 import { loadInSandbox } from '../../sandbox/sandbox-host.ts';
-import { LOG_CAP_BYTES } from '../limits.ts';
+import { LOG_CAP_BYTES, resolveLimits, type Limits } from '../limits.ts';
 
 export type CheckResult = { ok: true; name: string; game: string } | { ok: false; message: string; line?: number };
 
-export async function checkBot(req: { game: string; source: string; filename: string }): Promise<CheckResult> {
+export async function checkBot(req: { game: string; source: string; filename: string; limits?: Limits }): Promise<CheckResult> {
   const game = await getGame(req.game);
+  // A job carries its limits resolved; one queued before jobs did is resolved here, by the same function.
+  const { cpuBudgetMs, memoryMb } = req.limits ?? resolveLimits(game.defaultLimits);
   let code: string;
   try {
     code = await compileBot(req.source, req.filename, req.game);
@@ -26,8 +28,8 @@ export async function checkBot(req: { game: string; source: string; filename: st
     filename: req.filename,
     me: 0,
     seed: 1,
-    cpuBudgetMs: game.defaultLimits.cpuBudgetMs,
-    memoryMb: game.defaultLimits.memoryMb,
+    cpuBudgetMs,
+    memoryMb,
     logCapBytes: LOG_CAP_BYTES,
   });
   if (!reply.ok) {

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { Prisma } from '../../src/db/generated/client.ts';
 import { getGame } from '../../src/game-kit/registry.ts';
 import { resolveLimits } from '../../src/limits.ts';
-import { MATCH_JOB_OPTIONS, matchJobId, type MatchJobData } from '../../src/queue/index.ts';
+import { checkJobId, MATCH_JOB_OPTIONS, matchJobId, type CheckJobData, type MatchJobData } from '../../src/queue/index.ts';
 import { decodeReplay } from '../../src/replay/io.ts';
 import { createMatch, enqueueMatch, matchSpecFromDb } from '../../src/scheduler/matches.ts';
 import { waitFor } from '../helpers/queue.ts';
-import { startTestJudge, type TestJudge } from './setup.ts';
+import { botAs, startTestJudge, type TestJudge } from './setup.ts';
 
 let judge: TestJudge;
 
@@ -69,4 +69,14 @@ test('a job queued without limits (before jobs carried them) is played by a work
   const replay = decodeReplay(Buffer.from((await judge.db.replay.findUniqueOrThrow({ where: { matchId: id } })).data));
   assert.deepEqual(replay.limits, spec.limits, 'played under the same values the scheduler resolves');
   assert.deepEqual(replay.limits, resolveLimits(moria.defaultLimits, undefined));
+});
+
+test('the gate\'s check job carries the game\'s limits resolved too', async () => {
+  const moria = await getGame('moria');
+  const token = await judge.user('lena');
+  const res = await judge.submit(token, botAs('Null', 'Checked'));
+  assert.ok(res.statusCode >= 200 && res.statusCode < 300 && res.body.id, JSON.stringify(res.body));
+  const sub = await judge.db.submission.findUniqueOrThrow({ where: { id: Number(res.body.id) } });
+  const job = await waitFor('the check job queued', async () => (await judge.queues.matches.getJob(checkJobId(sub.id, sub.createdAt))) ?? null);
+  assert.deepEqual((job.data as CheckJobData).limits, moria.defaultLimits);
 });

@@ -14,7 +14,7 @@ export async function compileSeat(source: string, filename: string, me: number, 
     const map = botSourceMap(code);
     return map ? { code, map } : { code };
   } catch (err) {
-    // Anything but the bot's own compile error is the judge's: the match is played again.
+    // Anything but the bot's own compile error is the judge's: SandboxInfraError, and the worker pool decides whether the match is played again.
     if (err instanceof CompileInfraError) throw new SandboxInfraError(`seat ${me}: ${err.message}`, { cause: err });
     if (!(err instanceof BotCompileError)) throw err;
     return { error: err.message };

@@ -2,7 +2,9 @@
 // child process of its own, the engine and the four isolates together, from
 // a pool of such processes (a process that crashed, was killed, grew or served
 // many matches is thrown away: isolated-vm leaks a little, and a catastrophic
-// OOM leaves nothing worth reusing).
+// OOM leaves nothing worth reusing). Every message to and from a child is
+// declared in match-protocol.ts; one the protocol does not know ends the
+// process as the judge's failure.
 //
 // What freezes a bot is what the bot did. When a bot brought the match
 // process down (V8's catastrophic out-of-memory, the watcher stopping it past

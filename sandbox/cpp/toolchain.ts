@@ -29,6 +29,7 @@ import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -480,8 +481,12 @@ export function stopCompileServer(): void {
   }
 }
 
+/** Jobs sent to or waiting for each lane's npm server. */
+const npmPending: Record<Lane, number> = { judge: 0, play: 0 };
+
 function compileWithNpm(files: Record<string, string>, job: ClangJob, s: CppCompileSettings, lane: Lane, cpuLimitMs: number): Promise<CppCompileResult & { cpuMs: number }> {
-  const run = queues[lane].then(() => compileWithNpmNow(files, job, s, lane, cpuLimitMs));
+  npmPending[lane]++;
+  const run = queues[lane].then(() => compileWithNpmNow(files, job, s, lane, cpuLimitMs)).finally(() => npmPending[lane]--);
   queues[lane] = run.catch(() => {});
   return run;
 }
@@ -676,8 +681,11 @@ export function prewarmCpp(games: readonly string[]): Promise<void> {
   const laneLimitMs = s.cpuSeconds !== undefined ? s.cpuSeconds * 1000 : s.timeoutMs;
   return (async () => {
     for (const game of games) {
+      // One build at a time, each when the lane is idle: a student's compile waits for one build at most, not for all the games'.
+      while (which === 'npm' && npmPending[lane] > 0) await sleep(500, undefined, { ref: false });
       try {
-        await ensurePch(which, game, await gameHeaders(game), s, lane, laneLimitMs);
+        const headers = await gameHeaders(game);
+        if ('Player.hh' in headers) await ensurePch(which, game, headers, s, lane, laneLimitMs);
       } catch {
         /* a game without C++ headers */
       }

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beginsWithPlayerInclude, compileCpp, resetCppCompileSettings, stopCompileServer } from '../../sandbox/cpp/toolchain.ts';
+import { beginsWithPlayerInclude, compileCpp, prewarmCpp, resetCppCompileSettings, stopCompileServer } from '../../sandbox/cpp/toolchain.ts';
 import { compileCppBot } from '../../sandbox/cpp/compile-cpp.ts';
 import { BotCompileError } from '../../sandbox/compile.ts';
 import { slow } from '../helpers/slow.ts';
@@ -69,4 +69,14 @@ test('with the PCH and without, a file compiles to a module with the same export
     assert.ok(err.line! > 80, String(err.line));
     return true;
   });
+});
+
+test('the warm-up at start builds the PCH of each game it is given, on disk; a game without C++ headers is passed over', { ...slow, timeout: 900_000 }, async () => {
+  const pchDir = join(base, 'warm-pch');
+  resetCppCompileSettings({ cacheDir: join(base, 'warm'), toolchain: 'npm', pch: true, pchDir });
+  await prewarmCpp(['no-such-game', 'moria']);
+  assert.deepEqual(
+    readdirSync(pchDir).map((f) => f.replace(/-[0-9a-f]{24}\.pch$/, '')),
+    ['moria-npm'],
+  );
 });

@@ -43,14 +43,3 @@ export function definePosHelpers(rt: BotRuntime, di: readonly number[], dj: read
 export const DIR8 = Object.freeze({ Down: 0, DR: 1, Right: 2, RU: 3, Up: 4, UL: 5, Left: 6, LD: 7 });
 export const DI8: readonly number[] = [1, 1, 0, -1, -1, -1, 0, 1];
 export const DJ8: readonly number[] = [0, 1, 1, 1, 0, -1, -1, -1];
-
-/**
- * Defines C++ enums for a bot: each as a frozen object (Dir.Up) and, as C++
- * enums are unscoped, each value by its own name too (move(id, Up)).
- */
-export function defineUnscopedEnums(rt: BotRuntime, enums: Readonly<Record<string, Readonly<Record<string, number>>>>): void {
-  for (const [name, values] of Object.entries(enums)) {
-    rt.define(name, values);
-    for (const [k, v] of Object.entries(values)) rt.define(k, v);
-  }
-}

@@ -21,7 +21,7 @@ ENV NODE_ENV=production \
 COPY --from=build /app /app
 # A system clang for wasm32 compiles C++ players in a few seconds (the npm
 # toolchain, @yowasp/clang, works without it but takes many seconds). It is
-# used only confined (sandbox/cpp/confine.ts): util-linux's unshare and mount
+# used only confined (src/sandbox/languages/cpp/confine.ts): util-linux's unshare and mount
 # make it a root of its own in new user, mount and network namespaces. The
 # container must allow that, or the judge logs "the system clang cannot be
 # confined" and compiles with the npm toolchain: Docker's default seccomp

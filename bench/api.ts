@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import pg from 'pg';
 import { createDb, migrate, closeDb, type Db } from '../src/db/client.ts';
 import { loadConfig } from '../src/config.ts';
-import { buildApp } from '../src/server/app.ts';
+import { buildApp } from '../src/http/app.ts';
 
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 5);

@@ -2,11 +2,11 @@
 // by `npm run bench games` (isolate against in-process host) and `npm run
 // bench cpp` (a C++ Null against a JavaScript Null).
 
-import type { AnyGame } from '../src/game-kit/types.ts';
-import { LOG_CAP_BYTES } from '../src/limits.ts';
-import { compileBot } from '../sandbox/languages/index.ts';
-import { buildPrelude } from '../sandbox/prelude.ts';
-import type { BotHost } from '../sandbox/host.ts';
+import type { AnyGame } from '../src/sdk/types.ts';
+import { LOG_CAP_BYTES } from '../src/sdk/limits.ts';
+import { compileBot } from '../src/sandbox/languages/index.ts';
+import { buildPrelude } from '../src/sandbox/prelude.ts';
+import type { BotHost } from '../src/match/bot-host.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;

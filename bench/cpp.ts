@@ -10,25 +10,26 @@
 // runs one game's match figures, `npm run bench cpp log` the cerr figure only,
 // `npm run bench cpp cpu [game...]` the cpu ratio only.
 
+import { readBotHeader } from '../src/sandbox/languages/index.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadGames } from '../src/game-kit/registry.ts';
-import type { AnyGame } from '../src/game-kit/types.ts';
-import { builtinSeat } from '../src/runner/builtins.ts';
-import { playMatch } from '../sandbox/play-match.ts';
-import { MatchRun } from '../src/runner/match-run.ts';
-import { buildPrelude } from '../sandbox/prelude.ts';
-import { compileSeat } from '../sandbox/compile-seat.ts';
-import { mapBotPositions } from '../sandbox/compile.ts';
-import type { BotHost } from '../sandbox/host.ts';
-import { gameHeaders } from '../sandbox/cpp/headers.ts';
-import { sharedPool } from '../sandbox/sandbox-host.ts';
-import { IsolateBotHost } from '../sandbox/isolate-host.ts';
-import { installCallMeter } from '../sandbox/call-meter.ts';
+import { loadGames } from '../src/games/registry.ts';
+import type { AnyGame } from '../src/sdk/types.ts';
+import { builtinSeat } from '../src/match/builtins.ts';
+import { playMatch } from '../src/sandbox/play-match.ts';
+import { MatchRun } from '../src/match/match-run.ts';
+import { buildPrelude } from '../src/sandbox/prelude.ts';
+import { compileSeat } from '../src/sandbox/compile-seat.ts';
+import { mapBotPositions } from '../src/sandbox/languages/javascript/compile.ts';
+import type { BotHost } from '../src/match/bot-host.ts';
+import { gameHeaders } from '../src/sandbox/languages/cpp/headers.ts';
+import { sharedPool } from '../src/sandbox/match-pool.ts';
+import { IsolateBotHost } from '../src/sandbox/hosts/isolate-host.ts';
+import { installCallMeter } from '../src/sandbox/call-meter.ts';
 import { callOverheads } from './call-overhead.ts';
-import { compileCpp, findSystemClang, resetCppCompileSettings, stopCompileServer } from '../sandbox/cpp/toolchain.ts';
+import { compileCpp, findSystemClang, resetCppCompileSettings, stopCompileServer } from '../src/sandbox/languages/cpp/toolchain.ts';
 
 const SEED = 30;
 const GOALS = { compile: { npm: { warmMs: 3000, firstMs: 15_000 }, system: { warmMs: 1000, firstMs: 1000 } }, demoRatio: 1, callOverheadRatio: 1, logRatio: 2 };
@@ -201,6 +202,7 @@ export async function recordViews(game: AnyGame, seat: { source: string; filenam
   const run = new MatchRun(game, spec, STRESS_SEED, {
     host: (me) => (me === 0 ? recording(new IsolateBotHost()) : new IsolateBotHost()),
     prelude: () => buildPrelude(game),
+    declaredName: (source) => readBotHeader(source).name,
     compile: (me) => compileSeat(spec.seats[me]!.source, spec.seats[me]!.filename, me, game.id),
     mapPositions: (s, filename, message) => mapBotPositions(s.code, filename, message),
   });

@@ -10,22 +10,22 @@
 // against the same bot as an in-process function. Each figure is printed
 // with its goal.
 
-import { loadGames } from '../src/game-kit/registry.ts';
-import { isOver, type AnyGame } from '../src/game-kit/types.ts';
-import { builtinSeat } from '../src/runner/builtins.ts';
-import { playMatch } from '../sandbox/play-match.ts';
-import { compileBot } from '../sandbox/languages/index.ts';
-import { sharedPool } from '../sandbox/sandbox-host.ts';
-import { cpuSinceMs } from '../sandbox/host.ts';
-import { IsolateBotHost } from '../sandbox/isolate-host.ts';
-import { installCallMeter } from '../sandbox/call-meter.ts';
-import { InProcessBotHost } from '../sandbox/inprocess-host.ts';
+import { loadGames } from '../src/games/registry.ts';
+import { isOver, type AnyGame } from '../src/sdk/types.ts';
+import { builtinSeat } from '../src/match/builtins.ts';
+import { playMatch } from '../src/sandbox/play-match.ts';
+import { compileBot } from '../src/sandbox/languages/index.ts';
+import { sharedPool } from '../src/sandbox/match-pool.ts';
+import { cpuSinceMs } from '../src/match/bot-host.ts';
+import { IsolateBotHost } from '../src/sandbox/hosts/isolate-host.ts';
+import { installCallMeter } from '../src/sandbox/call-meter.ts';
+import { InProcessBotHost } from '../src/sandbox/hosts/inprocess-host.ts';
 import { tmpdir, loadavg, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
-import { encodeReplay } from '../src/replay/io.ts';
-import { buildPrelude } from '../sandbox/prelude.ts';
-import { LOG_CAP_BYTES } from '../src/limits.ts';
+import { encodeReplay } from '../src/match/replay-io.ts';
+import { buildPrelude } from '../src/sandbox/prelude.ts';
+import { LOG_CAP_BYTES } from '../src/sdk/limits.ts';
 import { callOverheads } from './call-overhead.ts';
 
 const SEED = 30;

@@ -12,10 +12,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createDb, migrate, closeDb, type Db } from '../src/db/client.ts';
 import { deletePrefix, openJudgeQueues, resolveRedis, type JudgeQueues } from '../src/queue/index.ts';
-import { startRecorder } from '../src/recorder/index.ts';
+import { startRecorder } from '../src/jobs/recorder/index.ts';
 import { startGate } from '../src/domain/gate.ts';
-import { createMatch, enqueueMatch } from '../src/scheduler/matches.ts';
-import { startWorkerPool } from '../workers/pool.ts';
+import { createMatch, enqueueMatch } from '../src/domain/match-setup.ts';
+import { startWorkerPool } from '../src/jobs/worker/pool.ts';
 import { Redis } from 'ioredis';
 import type { JudgeEvent } from '../src/queue/index.ts';
 

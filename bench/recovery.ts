@@ -10,7 +10,7 @@ import { freshDatabase } from '../test/helpers/db.ts';
 import { spawnArbiter, startPrivateRedis, startTcpProxy, type ArbiterProcess } from '../test/helpers/faults.ts';
 import { spawnWorker, waitFor, type WorkerProcess } from '../test/helpers/queue.ts';
 import { openJudgeQueues, matchJobId } from '../src/queue/index.ts';
-import { createMatch, enqueueMatch } from '../src/scheduler/matches.ts';
+import { createMatch, enqueueMatch } from '../src/domain/match-setup.ts';
 
 type Fault = 'worker SIGKILL' | 'recorder SIGKILL' | 'Redis restart' | 'Redis wipe (FLUSHALL)' | 'database outage (10 s)';
 const FAULTS: Fault[] = ['worker SIGKILL', 'recorder SIGKILL', 'Redis restart', 'Redis wipe (FLUSHALL)', 'database outage (10 s)'];

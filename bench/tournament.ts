@@ -7,9 +7,9 @@
 //   npm run bench tournament [players=64]
 
 import { withJudge } from './judge.ts';
-import { startScheduler } from '../src/scheduler/index.ts';
+import { startScheduler } from '../src/jobs/scheduler/index.ts';
 import { createTournament } from '../src/domain/tournaments.ts';
-import { coinsBot, qualifiedPlayer, TEST_GAMES } from '../test/tournaments/fixtures.ts';
+import { coinsBot, qualifiedPlayer, TEST_GAMES } from '../test/helpers/tournaments.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

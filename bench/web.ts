@@ -18,10 +18,10 @@ import { chromium } from 'playwright-core';
 import { findChromium } from '../scripts/chromium.ts';
 import { createDb, migrate, closeDb } from '../src/db/client.ts';
 import { loadConfig } from '../src/config.ts';
-import { buildApp } from '../src/server/app.ts';
+import { buildApp } from '../src/http/app.ts';
 import { hashPassword, sha256 } from '../src/domain/secrets.ts';
-import { loadGames } from '../src/game-kit/registry.ts';
-import { startViewServer } from '../src/web/view-server.ts';
+import { loadGames } from '../src/games/registry.ts';
+import { startViewServer } from '../src/http/view-server.ts';
 import { ADMIN_URL, adminQuery, seed } from './api.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

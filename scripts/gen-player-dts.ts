@@ -5,7 +5,7 @@
 
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { playerDts, type ApiTable } from '../src/game-kit/api-table.ts';
+import { playerDts, type ApiTable } from '../src/sdk/api-table.ts';
 
 const GAMES_DIR = join(import.meta.dirname, '..', 'src', 'games');
 

@@ -12,7 +12,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { getGame } from '../src/game-kit/registry.ts';
+import { getGame } from '../src/games/registry.ts';
 import { digest, firstDifference, goldenSeat, playStates, type GoldenTrace } from '../test/helpers/golden.ts';
 
 interface GoldenFormat {

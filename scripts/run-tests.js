@@ -33,25 +33,37 @@ function walk(dir) {
 /** Files that run nothing but this process's own computation, or only queries through app.inject. */
 const COMPUTE_ONLY = [
   /^test\/games\//,
-  /^test\/rng\.test\.ts$/,
-  /^test\/cpp\/cpp-parts\.test\.ts$/,
-  /^test\/web\/(statement|zip|account-pages|read-pages|i18n)\.test\.ts$/,
-  /^test\/server\//,
-  /^test\/judge\/redis\.test\.ts$/,
-  /^test\/tournaments\/(rules|api)\.test\.ts$/,
+  /^test\/sdk\//,
+  /^test\/sandbox\/languages\/cpp\/cpp-parts\.test\.ts$/,
+  /^test\/http\/(render\/statement|starter-kit\/zip|pages\/account-pages|pages\/read-pages|i18n\/i18n)\.test\.ts$/,
+  /^test\/http\/api\//,
+  /^test\/http\/(auth|bad-input|metrics|route-access|security)\.test\.ts$/,
+  /^test\/db\//,
+  /^test\/config\.test\.ts$/,
+  /^test\/domain\/similarity\//,
+  /^test\/domain\/(builtin-copies|course-time|gate-seeds|names)\.test\.ts$/,
+  /^test\/domain\/tournaments\/rules\.test\.ts$/,
+  /^test\/jobs\/scheduler\/retention\.test\.ts$/,
+  /^test\/queue\/redis\.test\.ts$/,
 ];
 /** Files that load the machine on purpose or watch the clock: alone. */
-const ALONE = [/^test\/sandbox\/(fairness|worker-signals)\.test\.ts$/, /^test\/web\/browser-/, /^test\/judge\/recovery\.test\.ts$/, /^test\/tournaments\/e2e\.test\.ts$/];
+const ALONE = [
+  /^test\/sandbox\/fairness\.test\.ts$/,
+  /^test\/jobs\/worker\/worker-signals\.test\.ts$/,
+  /^test\/http\/client\/browser-/,
+  /^test\/jobs\/recovery\.test\.ts$/,
+  /^test\/domain\/tournaments\/e2e\.test\.ts$/,
+];
 /**
  * Files that run for a minute or more between them, test:slow's with the statistical ones: faults and
  * loads, and the play page's whole matches of every game (in Chromium, then again in the sandbox).
  */
 const LONG = [
-  /^test\/sandbox\/(fairness|worker-signals)\.test\.ts$/,
-  /^test\/judge\/recovery\.test\.ts$/,
-  /^test\/tournaments\/e2e\.test\.ts$/,
-  /^test\/tournaments\/verify\.test\.ts$/,
-  /^test\/web\/browser-play\.test\.ts$/,
+  /^test\/sandbox\/fairness\.test\.ts$/,
+  /^test\/jobs\/worker\/worker-signals\.test\.ts$/,
+  /^test\/jobs\/recovery\.test\.ts$/,
+  /^test\/domain\/tournaments\/(e2e|verify)\.test\.ts$/,
+  /^test\/http\/client\/browser-play\.test\.ts$/,
 ];
 
 const slowOnly = process.argv.includes('--slow-only');

@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadGames } from '../src/game-kit/registry.ts';
-import { decodeReplay } from '../src/replay/io.ts';
+import { loadGames } from '../src/games/registry.ts';
+import { decodeReplay } from '../src/match/replay-io.ts';
 import { readFileSync } from 'node:fs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

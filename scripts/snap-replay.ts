@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { findChromium } from './chromium.ts';
-import { startViewServer } from '../src/web/view-server.ts';
+import { startViewServer } from '../src/http/view-server.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -65,7 +65,7 @@ interface PartContext {
 /** How each part starts; `start` runs them in this order (runners first, the API last). */
 const STARTERS: Record<Part, (ctx: PartContext) => Promise<Running>> = {
   async worker({ config, redisUrl, log }) {
-    const { startWorkerPool } = await import('../workers/pool.ts');
+    const { startWorkerPool } = await import('./jobs/worker/pool.ts');
     const pool = await startWorkerPool({
       redisUrl,
       prefix: config.queuePrefix,
@@ -79,13 +79,13 @@ const STARTERS: Record<Part, (ctx: PartContext) => Promise<Running>> = {
     return { name: 'worker', close: () => pool.close() };
   },
   async recorder({ config, db, queues, log }) {
-    const { startRecorder } = await import('./recorder/index.ts');
+    const { startRecorder } = await import('./jobs/recorder/index.ts');
     const recorder = await startRecorder({ db: db!, queues, lockDurationMs: config.resultLockMs, stalledIntervalMs: config.resultStalledIntervalMs, log: logger('recorder') });
     log('recorder: consuming results');
     return { name: 'recorder', close: () => recorder.close() };
   },
   async scheduler({ config, db, queues, log }) {
-    const { startScheduler } = await import('./scheduler/index.ts');
+    const { startScheduler } = await import('./jobs/scheduler/index.ts');
     const scheduler = startScheduler({
       db: db!,
       queues,
@@ -101,7 +101,7 @@ const STARTERS: Record<Part, (ctx: PartContext) => Promise<Running>> = {
     return { name: 'scheduler', close: () => scheduler.close() };
   },
   async api({ config, db, queues, log }) {
-    const { buildApp } = await import('./server/app.ts');
+    const { buildApp } = await import('./http/app.ts');
     const app = await buildApp({ config, db: db!, queues });
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
@@ -176,7 +176,7 @@ export async function start(parts: Part[], config: Config = loadConfig()): Promi
     // the first C++ upload after a start then compiles in seconds, not in the minute clang's own module takes to compile.
     if ((parts.includes('api') || parts.includes('worker')) && process.env['CPP_PREWARM'] !== '0') {
       void (async () => {
-        const [{ prewarmCpp }, { loadGames }] = await Promise.all([import('../sandbox/cpp/toolchain.ts'), import('./game-kit/registry.ts')]);
+        const [{ prewarmCpp }, { loadGames }] = await Promise.all([import('./sandbox/languages/cpp/toolchain.ts'), import('./games/registry.ts')]);
         await prewarmCpp([...(await loadGames()).keys()]);
       })().catch((e: unknown) => log(`C++ warm-up: ${e instanceof Error ? e.message : String(e)}`));
     }

@@ -9,8 +9,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { playerDts, type ApiTable } from '../game-kit/api-table.ts';
-import { gameRoots } from '../game-kit/registry.ts';
+import { playerDts, type ApiTable } from '../sdk/api-table.ts';
+import { gameRoots } from '../games/registry.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
 export const TEMPLATE_DIR = fileURLToPath(new URL('./new-game/template/', import.meta.url));

@@ -3,13 +3,13 @@
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { getGame, loadGames } from '../game-kit/registry.ts';
-import { encodeReplay } from '../replay/io.ts';
-import { builtinSeat, UnknownPlayerError } from '../runner/builtins.ts';
-import { checkSeed, playMatch } from '../../sandbox/play-match.ts';
-import type { MatchSeat } from '../runner/types.ts';
-import { sharedPool } from '../../sandbox/sandbox-host.ts';
-import { compileBot, languageOf, readBotHeader } from '../../sandbox/languages/index.ts';
+import { getGame, loadGames } from '../games/registry.ts';
+import { encodeReplay } from '../match/replay-io.ts';
+import { builtinSeat, UnknownPlayerError } from '../match/builtins.ts';
+import { checkSeed, playMatch } from '../sandbox/play-match.ts';
+import type { MatchSeat } from '../match/types.ts';
+import { sharedPool } from '../sandbox/match-pool.ts';
+import { compileBot, languageOf, readBotHeader } from '../sandbox/languages/index.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 import { withElapsed } from './elapsed.ts';
 

@@ -16,8 +16,8 @@ import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GateProgress, GateStepView } from '../domain/gate-progress.ts';
-import { GateStep } from '../domain/statuses.ts';
-import { BOT_FILE_KINDS, isUploadFilename, languageOf } from '../../sandbox/languages/index.ts';
+import { GateStep } from '../db/statuses.ts';
+import { BOT_FILE_KINDS, isUploadFilename, languageOf } from '../sandbox/languages/index.ts';
 import { withElapsed } from './elapsed.ts';
 
 const USAGE = 'usage: arbiter submit <bot.ts|bot.js> [--game <id>] [--url <server>] [--token <token>] [--no-follow]';

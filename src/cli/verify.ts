@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { decodeReplay } from '../replay/io.ts';
-import { verifyReplay } from '../replay/verify.ts';
-import { isZip, verifyTournamentBundle } from '../replay/verify-tournament.ts';
+import { decodeReplay } from '../match/replay-io.ts';
+import { verifyReplay } from '../match/replay-verify.ts';
+import { isZip, verifyTournamentBundle } from '../domain/verify-tournament.ts';
 import { UsageError } from './args.ts';
 
 export async function verifyCommand(args: string[]): Promise<number> {

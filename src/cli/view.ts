@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { decodeReplay } from '../replay/io.ts';
+import { decodeReplay } from '../match/replay-io.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
 export async function viewCommand(args: string[]): Promise<number> {
@@ -29,7 +29,7 @@ export async function viewCommand(args: string[]): Promise<number> {
   const replay = decodeReplay(data);
 
   // Loaded here, not at the top: the other commands need no web server.
-  const { startViewServer } = await import('../web/view-server.ts');
+  const { startViewServer } = await import('../http/view-server.ts');
   let server;
   try {
     server = await startViewServer({ file, data, port, host });

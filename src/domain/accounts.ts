@@ -6,7 +6,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { hashPassword, verifyPassword, dummyPasswordHash, sha256, newToken, PASSWORD_MIN } from './secrets.ts';
-import type { AttemptBudgets, PasswordClient, PasswordOutcome } from '../server/attempt-budgets.ts';
+import type { AttemptBudgets, PasswordClient, PasswordOutcome } from './attempt-budgets.ts';
 import { conflict, forbidden, invalid, notFound, unauthenticated, type DomainError } from './errors.ts';
 import { findLink, linkGone, spendInvitation } from './account-links.ts';
 import { recordAudit } from './audit.ts';

@@ -23,12 +23,12 @@
 
 import { formatForPeople } from './course-time.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { loadGames } from '../game-kit/registry.ts';
-import { nameRuleError } from '../judge/names.ts';
-import { initialRating } from '../ratings/index.ts';
+import { loadGames } from '../games/registry.ts';
+import { nameRuleError } from './names.ts';
+import { initialRating } from './ratings/index.ts';
 import { recordAudit } from './audit.ts';
 import { conflict, DomainError, invalid, notFound } from './errors.ts';
-import { JUDGING } from './statuses.ts';
+import { JUDGING } from '../db/statuses.ts';
 
 
 /** Who acts: an admin's user id, or null for the server's command line. */

@@ -10,14 +10,14 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { AnyGame } from '../game-kit/types.ts';
+import type { AnyGame } from '../sdk/types.ts';
 import { languageOf, prepare, scorePair, type PreparedDoc } from './similarity/index.ts';
 import { unprocessable } from './errors.ts';
-import { languageOfFilename, languages } from '../../sandbox/languages/index.ts';
+import { languageOfFilename, languages } from '../sandbox/languages/index.ts';
 
 /**
  * The share of the upload's fingerprints found in one shipped player at or past which the upload is a copy of
- * it. Measured (test/server/builtin-copies.test.ts): renamed and reordered copies of every game's Demo and Dummy
+ * it. Measured (test/domain/builtin-copies.test.ts): renamed and reordered copies of every game's Demo and Dummy
  * score 0.9 to 1 in both languages, honest bots grown from the Null template 0.35 or less.
  */
 export const COPY_THRESHOLD = 0.6;

@@ -9,12 +9,12 @@
 
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { loadGames } from '../game-kit/registry.ts';
+import { loadGames } from '../games/registry.ts';
 import type { JudgeQueues } from '../queue/index.ts';
 import { withTimeout } from '../queue/connection.ts';
-import { createMatch, DUMMY, enqueueMatch, type SeatRef } from '../scheduler/matches.ts';
+import { createMatch, DUMMY, enqueueMatch, type SeatRef } from './match-setup.ts';
 import { conflict, forbidden, invalid, notFound, TooManyError } from './errors.ts';
-import { SubmissionStatus } from './statuses.ts';
+import { SubmissionStatus } from '../db/statuses.ts';
 
 export interface ChallengeRequest {
   userId: number;

@@ -2,7 +2,7 @@
 // person reads is shown in it with UTC beside it, and every date a person
 // types without an offset is read in it. The database and the API's JSON
 // keep UTC instants. One zone per deployment, set once when the app is built
-// (src/server/app.ts), like the rest of the configuration.
+// (src/http/app.ts), like the rest of the configuration.
 
 let zone = 'UTC';
 

@@ -1,6 +1,6 @@
 // What the domain refuses, in its own words: a kind of problem, a message for
 // the person, and a stable code for programs. The HTTP layer maps each kind
-// to a status (src/server/errors.ts); the CLI and pages show the message.
+// to a status (src/http/errors.ts); the CLI and pages show the message.
 
 export type Problem = 'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'too-large' | 'unprocessable' | 'too-many';
 

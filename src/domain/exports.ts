@@ -4,7 +4,7 @@
 // (= + - @ first) gets a leading apostrophe.
 
 import type { Db } from '../db/client.ts';
-import { readLeaderboard } from '../ratings/leaderboard.ts';
+import { readLeaderboard } from './ratings/leaderboard.ts';
 
 function cell(v: string | number | Date | null | boolean): string {
   if (v === null) return '""';

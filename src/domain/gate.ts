@@ -13,13 +13,13 @@
 
 import type { Db, Tx } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
-import { isOutrightWinner } from '../game-kit/ranking.ts';
-import { getGame } from '../game-kit/registry.ts';
-import { resolveLimits } from '../limits.ts';
+import { isOutrightWinner } from '../sdk/ranking.ts';
+import { getGame } from '../games/registry.ts';
+import { resolveLimits } from '../sdk/limits.ts';
 import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
-import { initialRating } from '../ratings/index.ts';
-import { createMatch, type SeatRef } from '../scheduler/matches.ts';
-import { GateStep, SELF_PLAY } from './statuses.ts';
+import { initialRating } from './ratings/index.ts';
+import { createMatch, type SeatRef } from './match-setup.ts';
+import { GateStep, SELF_PLAY } from '../db/statuses.ts';
 import { deriveGateSeeds, gateSecret, storedGateSeeds } from './gate-seeds.ts';
 import { englishReason, type FrozenAt, type Reason } from './reasons.ts';
 
@@ -239,7 +239,7 @@ async function afterSelfPlay(tx: Tx, effects: GateEffects, sub: LockedSubmission
     );
   }
   await tx.submission.update({ where: { id: sub.id }, data: { status: 'qualifying' } });
-  // Compiled and passed self-play: the name is its owner's for good (src/judge/names.ts).
+  // Compiled and passed self-play: the name is its owner's for good (src/domain/names.ts).
   await tx.playerName.updateMany({ where: { id: sub.playerId, heldAt: null }, data: { heldAt: new Date() } });
   effects.events.push({ submissionId: String(sub.id), status: 'qualifying' });
 }

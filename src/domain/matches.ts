@@ -3,7 +3,7 @@
 
 import type { Db } from '../db/client.ts';
 import { Prisma, type MatchKind, type MatchStatus } from '../db/generated/client.ts';
-import { loadGames } from '../game-kit/registry.ts';
+import { loadGames } from '../games/registry.ts';
 import { matchOut, type MatchRow, type ParticipantRow } from './serialize.ts';
 
 export interface ListQuery {

@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import { matchInclude, matchOut, statusOut } from './serialize.ts';
 import { storedReason } from './reasons.ts';
 
-/** A player the leaderboard lists (src/ratings/leaderboard.ts): locked, its owner and its qualified submission not disabled. */
+/** A player the leaderboard lists (src/domain/ratings/leaderboard.ts): locked, its owner and its qualified submission not disabled. */
 const ON_LEADERBOARD = { locked: true, owner: { disabledAt: null }, OR: [{ qualifiedSubmissionId: null }, { qualifiedSubmission: { disabledAt: null } }] };
 
 export async function readPlayerProfile(db: Db, name: string, options: { game?: string; matches: number }) {

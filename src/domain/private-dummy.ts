@@ -4,7 +4,7 @@
 // judged like a bot (the compile check, then a self-play of four copies in
 // which no copy may freeze) before it replaces the shipped Dummy. From then on the
 // gate and every Dummy seat of every kind of match play it
-// (src/scheduler/matches.ts resolveBuiltin); matches still call it Dummy. Its
+// (src/domain/match-setup.ts resolveBuiltin); matches still call it Dummy. Its
 // source is never shown: no route, page, export or starter kit reads it, and
 // its audit lines carry only its size and hash. Removing it brings back the
 // shipped Dummy for matches queued from then on.
@@ -14,12 +14,12 @@
 // from an admin, and an answer in the same request tells them at once.
 
 import { createHash } from 'node:crypto';
-import { languageOf, readBotHeader } from '../../sandbox/languages/index.ts';
+import { languageOf, readBotHeader } from '../sandbox/languages/index.ts';
 import type { Db } from '../db/client.ts';
-import { loadGames } from '../game-kit/registry.ts';
-import { checkBot } from '../runner/check-bot.ts';
-import { playMatch } from '../../sandbox/play-match.ts';
-import { DUMMY, pickSeed } from '../scheduler/matches.ts';
+import { loadGames } from '../games/registry.ts';
+import { checkBot } from '../sandbox/check-bot.ts';
+import { playMatch } from '../sandbox/play-match.ts';
+import { DUMMY, pickSeed } from './match-setup.ts';
 import { recordAudit } from './audit.ts';
 import type { Actor } from './admin.ts';
 import { invalid, notFound, tooLarge, unprocessable } from './errors.ts';

@@ -1,7 +1,7 @@
 // Why the gate rejected a submission, as a stable code and its parameters:
 // stored in submission.reasonDetail ({ code, params, ...the step's detail }),
 // rendered in each page's language by the catalogs' reason.* entries
-// (src/web/i18n), and in English here for the API's `reason` string and
+// (src/http/i18n), and in English here for the API's `reason` string and
 // `arbiter submit`. Pure, no Node imports: the catalogs import its types.
 //
 // Seats are numbered 0 to 3, as `arbiter play`, the statements and the match

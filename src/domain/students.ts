@@ -11,7 +11,7 @@
 //   one of the student's submissions: the report keeps only pairs above its
 //   threshold (enough fingerprints in common, the top REPORT_PAIRS), so being
 //   listed there is the flag; the highest score is the grade sheet's column.
-// - Ranks are the leaderboard's (src/ratings/leaderboard.ts): a player of a
+// - Ranks are the leaderboard's (src/domain/ratings/leaderboard.ts): a player of a
 //   disabled user or a disabled submission has a rating but no rank.
 // - The qualified player of a game is the one the student chose to
 //   represent them (Representative), else their latest qualified one, as the
@@ -22,16 +22,16 @@
 import type { Db } from '../db/client.ts';
 import { Prisma } from '../db/generated/client.ts';
 import { SubmissionStatus } from '../db/generated/enums.ts';
-import { loadGames } from '../game-kit/registry.ts';
-import { readLeaderboard, type LeaderboardEntry } from '../ratings/leaderboard.ts';
+import { loadGames } from '../games/registry.ts';
+import { readLeaderboard, type LeaderboardEntry } from './ratings/leaderboard.ts';
 import { parseCourseInput } from './course-time.ts';
 import { invalid, notFound } from './errors.ts';
 import { gateProgress, type GateStepState } from './gate-progress.ts';
 import { matchInclude, matchOut } from './serialize.ts';
-import { FINAL_STATUSES, SELF_PLAY, statusOut, type SubmissionStatusOut } from './statuses.ts';
+import { FINAL_STATUSES, SELF_PLAY, statusOut, type SubmissionStatusOut } from '../db/statuses.ts';
 import { toCsv } from './exports.ts';
 import type { StoredPair } from './similarity/report.ts';
-import { languageById, languageOfFile as languageOfStoredFile, languages, type LanguageId } from '../../sandbox/languages/index.ts';
+import { languageById, languageOfFile as languageOfStoredFile, languages, type LanguageId } from '../sandbox/languages/index.ts';
 
 // ---------------------------------------------------------------- languages
 

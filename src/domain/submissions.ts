@@ -2,14 +2,14 @@
 // form and the CLI through the API), the player-name claim, the new version,
 // and the start of the gate.
 
-import { BotCompileError, CompileInfraError, PlayCompileRefusal } from '../../sandbox/compile.ts';
-import { BOT_FILE_KINDS, compileBot, isUploadFilename, languageOf, readBotHeader } from '../../sandbox/languages/index.ts';
+import { BotCompileError, CompileInfraError, PlayCompileRefusal } from '../sandbox/languages/javascript/compile.ts';
+import { BOT_FILE_KINDS, compileBot, isUploadFilename, languageOf, readBotHeader } from '../sandbox/languages/index.ts';
 import { compileErrorText } from './reasons.ts';
 import { refuseShippedCopy } from './builtin-copies.ts';
 import type { Config } from '../config.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { loadGames } from '../game-kit/registry.ts';
-import { checkNameForSubmission, lockNameForClaim, NameError, type NameClaim } from '../judge/names.ts';
+import { loadGames } from '../games/registry.ts';
+import { checkNameForSubmission, lockNameForClaim, NameError, type NameClaim } from './names.ts';
 import { withTimeout } from '../queue/connection.ts';
 import type { JudgeQueues } from '../queue/index.ts';
 import { conflict, DomainError, forbidden, invalid, tooLarge, unprocessable } from './errors.ts';
@@ -194,7 +194,7 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
 
   const create = () =>
     db.$transaction(async (tx) => {
-      // One claim of this name at a time (src/judge/names.ts): the checks below read what the previous one committed.
+      // One claim of this name at a time (src/domain/names.ts): the checks below read what the previous one committed.
       await lockNameForClaim(tx, header.name!);
       const claim = await checkName(tx);
       if (claim.release.length > 0) {

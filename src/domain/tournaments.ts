@@ -27,10 +27,10 @@
 import { randomInt } from 'node:crypto';
 import type { Db, Tx } from '../db/client.ts';
 import { Prisma } from '../db/generated/client.ts';
-import { loadGames } from '../game-kit/registry.ts';
-import { GameConfigError } from '../game-kit/types.ts';
+import { loadGames } from '../games/registry.ts';
+import { GameConfigError } from '../sdk/types.ts';
 import type { JudgeEvent } from '../queue/index.ts';
-import { createMatch, type SeatRef } from '../scheduler/matches.ts';
+import { createMatch, type SeatRef } from './match-setup.ts';
 import { recordAudit } from './audit.ts';
 import { playCommandLine } from './play-line.ts';
 import { conflict, DomainError, invalid, notFound } from './errors.ts';

@@ -1,6 +1,6 @@
 // A new submission's expected wait in words: the figures the estimate gives
 // (src/domain/queue-overview.ts computes them) and their English sentence,
-// the API's. Pure, no imports: the catalogs (src/web/i18n) word the same
+// the API's. Pure, no imports: the catalogs (src/http/i18n) word the same
 // figures in each page's language.
 
 /** The gate work of earlier submissions, which a new submission waits for (first come, first served). */

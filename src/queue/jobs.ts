@@ -3,10 +3,10 @@
 // `results`. A match job carries everything needed to play it, so a worker
 // never opens the database.
 
-import type { GateStep, MatchStatus, SubmissionStatusOut } from '../domain/statuses.ts';
-import type { Limits } from '../limits.ts';
-import type { MatchSpec } from '../runner/types.ts';
-import type { ReplayPlayer } from '../replay/format.ts';
+import type { GateStep, MatchStatus, SubmissionStatusOut } from '../db/statuses.ts';
+import type { Limits } from '../sdk/limits.ts';
+import type { MatchSpec } from '../match/types.ts';
+import type { ReplayPlayer } from '../sdk/replay-format.ts';
 
 export const MATCHES_QUEUE = 'matches';
 export const RESULTS_QUEUE = 'results';

@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { newGame } from '../../src/cli/new-game.ts';
 import { ARBITER_BIN } from '../helpers/cli.ts';
-import type { AnyGame } from '../../src/game-kit/types.ts';
-import { playerDts, type ApiTable } from '../../src/game-kit/api-table.ts';
+import type { AnyGame } from '../../src/sdk/types.ts';
+import { playerDts, type ApiTable } from '../../src/sdk/api-table.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const games = mkdtempSync(join(tmpdir(), 'arbiter-new-game-'));
@@ -91,7 +91,7 @@ test("Trails' player.d.ts is its API table's text, and its bot API installs ever
   const { API, install } = (await import(pathToFileURL(join(dir, 'bot-api.ts')).href)) as { API: ApiTable; install: (rt: unknown) => void };
   const strip = (dts: string) => dts.replace(/^\/\/\/ <reference path=.*\n/gm, '');
   assert.equal(strip(readFileSync(join(dir, 'player.d.ts'), 'utf8')), strip(playerDts(API)));
-  assert.match(readFileSync(join(dir, 'player.d.ts'), 'utf8'), /^\/\/\/ <reference path="\.\.\/\.\.\/\.\.\/\.\.\/src\/game-kit\/player-api\.d\.ts" \/>$/m);
+  assert.match(readFileSync(join(dir, 'player.d.ts'), 'utf8'), /^\/\/\/ <reference path="\.\.\/\.\.\/\.\.\/\.\.\/src\/sdk\/player-api\.d\.ts" \/>$/m);
   const defined: string[] = [];
   install({ onView: () => {}, order: () => {}, define: (name: string) => void defined.push(name) });
   for (const f of API.entries) if (f.kind === 'function' || f.kind === 'enum') assert.ok(defined.includes(f.name), f.name);

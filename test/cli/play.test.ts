@@ -111,7 +111,7 @@ test('a Moria match with built-ins and a file: scores, ranks, a replay that veri
 });
 
 test('every game plays with its built-ins and its replay verifies', async () => {
-  const { loadGames } = await import('../../src/game-kit/registry.ts');
+  const { loadGames } = await import('../../src/games/registry.ts');
   const games = [...(await loadGames()).values()];
   assert.ok(games.length >= 4, `games: ${games.map((g) => g.id).join(', ')}`);
   // The games side by side: each plays, then its replay is verified.

@@ -14,9 +14,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { installTable, playerDts, functionsOf, enumsOf, type ApiTable, type ApiParam } from '../../src/game-kit/api-table.ts';
-import type { BotRuntime } from '../../sandbox/bot-runtime-types.ts';
-import { Rng } from '../../src/game-kit/rng.ts';
+import { installTable, playerDts, functionsOf, enumsOf, type ApiTable, type ApiParam } from '../../src/sdk/api-table.ts';
+import type { BotRuntime } from '../../src/sdk/bot-runtime-types.ts';
+import { Rng } from '../../src/sdk/rng.ts';
 import { dtsPath, gameTables } from '../../scripts/gen-player-dts.ts';
 
 // ---- A small reader of the headers' public API ----------------------------------

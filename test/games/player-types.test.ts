@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { loadGames } from '../../src/game-kit/registry.ts';
-import { selfContainedTypes } from '../../src/game-kit/player-types.ts';
-import { GENERATED_NOTE } from '../../src/game-kit/api-table.ts';
+import { loadGames } from '../../src/games/registry.ts';
+import { selfContainedTypes } from '../../src/games/player-types.ts';
+import { GENERATED_NOTE } from '../../src/sdk/api-table.ts';
 
 const games = await loadGames();
 

@@ -4,10 +4,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { charCodesToString } from '../../src/game-kit/grid.ts';
-import { encodeReplay, withRoundsFrom } from '../../src/replay/io.ts';
-import { playMatch } from '../../sandbox/play-match.ts';
-import { builtinSeat } from '../../src/runner/builtins.ts';
+import { charCodesToString } from '../../src/sdk/grid.ts';
+import { encodeReplay, withRoundsFrom } from '../../src/match/replay-io.ts';
+import { playMatch } from '../../src/sandbox/play-match.ts';
+import { builtinSeat } from '../../src/match/builtins.ts';
 
 test('charCodesToString gives the characters of its codes, across its 4096-code chunks', () => {
   const codes = new Uint16Array(10_000);

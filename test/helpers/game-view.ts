@@ -2,10 +2,10 @@
 // (src/games/<id>/viewer.ts) is browser code type-checked with the DOM lib,
 // so it is imported through a computed path the Node type-check does not
 // follow, and used through the contract's shape as the Node side sees it
-// (src/web/client/viewer/game-view.ts, with the context as `unknown`).
+// (src/sdk/viewer/game-view.ts, with the context as `unknown`).
 
 import assert from 'node:assert/strict';
-import type { Replay, ReplayRound } from '../../src/replay/format.ts';
+import type { Replay, ReplayRound } from '../../src/sdk/replay-format.ts';
 
 export interface ViewArgs<Frame = unknown> {
   ctx: unknown;
@@ -34,7 +34,7 @@ export async function importGameView<M extends object = object>(game: string): P
 }
 
 /** The seat colours the viewer hands every view. */
-export const PLAYER_COLORS = ((await import(url('web/client/viewer/game-view.ts'))) as { PLAYER_COLORS: readonly string[] }).PLAYER_COLORS;
+export const PLAYER_COLORS = ((await import(url('sdk/viewer/game-view.ts'))) as { PLAYER_COLORS: readonly string[] }).PLAYER_COLORS;
 
 /** The draw arguments of round `index`, as the viewer builds them. */
 export function viewArgs<Frame>(replay: Replay<Frame>, index: number, ctx: unknown, width: number, height: number): ViewArgs<Frame> {

@@ -5,7 +5,7 @@
 // whole and that the Demo wins at most `maxWins` of the 16.
 
 import assert from 'node:assert/strict';
-import { isOutrightWinner } from '../../src/game-kit/ranking.ts';
+import { isOutrightWinner } from '../../src/sdk/ranking.ts';
 
 interface Played {
   replay: { players: { frozenReason: string | null }[]; result: { scores: number[] } };

@@ -17,11 +17,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getGame } from '../../src/game-kit/registry.ts';
-import type { AnyGame } from '../../src/game-kit/types.ts';
-import { builtinSeat } from '../../src/runner/builtins.ts';
-import { playMatch } from '../../sandbox/play-match.ts';
-import type { MatchSeat } from '../../src/runner/types.ts';
+import { getGame } from '../../src/games/registry.ts';
+import type { AnyGame } from '../../src/sdk/types.ts';
+import { builtinSeat } from '../../src/match/builtins.ts';
+import { playMatch } from '../../src/sandbox/play-match.ts';
+import type { MatchSeat } from '../../src/match/types.ts';
 
 export const GOLDEN_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/golden');
 

@@ -4,10 +4,10 @@
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatchWithGame } from '../../sandbox/play-match.ts';
+import { playMatchWithGame } from '../../src/sandbox/play-match.ts';
 import tally from '../fixtures/tally/index.ts';
 import { adder, bot, othersUnaffected, playAgainstAdders } from './helpers.ts';
-import { sharedPool } from '../../sandbox/sandbox-host.ts';
+import { sharedPool } from '../../src/sandbox/match-pool.ts';
 
 after(() => sharedPool.shutdown());
 

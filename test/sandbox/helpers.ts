@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import tally from '../fixtures/tally/index.ts';
-import { playMatchWithGame } from '../../sandbox/play-match.ts';
-import type { MatchOutcome, MatchSeat, RunOptions } from '../../src/runner/types.ts';
-import type { Limits } from '../../src/game-kit/types.ts';
-import { compileBot } from '../../sandbox/languages/index.ts';
-import { buildPrelude } from '../../sandbox/prelude.ts';
-import type { LoadRequest, PlayRequest } from '../../sandbox/host.ts';
-import { LOG_CAP_BYTES } from '../../src/limits.ts';
+import { playMatchWithGame } from '../../src/sandbox/play-match.ts';
+import type { MatchOutcome, MatchSeat, RunOptions } from '../../src/match/types.ts';
+import type { Limits } from '../../src/sdk/types.ts';
+import { compileBot } from '../../src/sandbox/languages/index.ts';
+import { buildPrelude } from '../../src/sandbox/prelude.ts';
+import type { LoadRequest, PlayRequest } from '../../src/match/bot-host.ts';
+import { LOG_CAP_BYTES } from '../../src/sdk/limits.ts';
 
 export const adder: MatchSeat = { source: readFileSync(new URL('../fixtures/bots/adder.js', import.meta.url), 'utf8'), filename: 'adder.js' };
 

@@ -1,4 +1,4 @@
-// The languages are plug-ins: sandbox/languages/index.ts lists one record per
+// The languages are plug-ins: src/sandbox/languages/index.ts lists one record per
 // language, and nothing outside a language's own folder tells languages apart
 // by a file name's ending, a code string's prefix or a language's id. The
 // hosts load a compiled bot by its artifact's kind.
@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BOT_FILE_ACCEPT, BOT_FILE_KINDS, isUploadFilename, languageById, languageOf, languageOfFile, languageOfFilename, languageOfSourceFile, languages, readBotHeader } from '../../sandbox/languages/index.ts';
-import { ArtifactFormatError, artifactKind, parseArtifact, serializeArtifact } from '../../sandbox/languages/artifact.ts';
-import { InProcessBotHost } from '../../sandbox/inprocess-host.ts';
-import { IsolateBotHost } from '../../sandbox/isolate-host.ts';
-import { SandboxInfraError } from '../../sandbox/host.ts';
+import { BOT_FILE_ACCEPT, BOT_FILE_KINDS, isUploadFilename, languageById, languageOf, languageOfFile, languageOfFilename, languageOfSourceFile, languages, readBotHeader } from '../../src/sandbox/languages/index.ts';
+import { ArtifactFormatError, artifactKind, parseArtifact, serializeArtifact } from '../../src/sandbox/languages/artifact.ts';
+import { InProcessBotHost } from '../../src/sandbox/hosts/inprocess-host.ts';
+import { IsolateBotHost } from '../../src/sandbox/hosts/isolate-host.ts';
+import { SandboxInfraError } from '../../src/match/bot-host.ts';
 import { bot, tallyLoad } from './helpers.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,9 +31,8 @@ const LANGUAGE_KNOWLEDGE: [what: string, re: RegExp][] = [
 
 /** Where a language may be named, and why. */
 const ALLOWED: Record<string, string> = {
-  'sandbox/compile.ts': "the JavaScript language's own compile (it picks esbuild's loader by the ending); the layout move puts it in that language's folder",
-  'src/game-kit/api-table.ts': "the API table's `cpp` field is a C++ signature, not a language switch",
-  'src/web/assets.ts': '.js there names the served asset files, not bots',
+  'src/sdk/api-table.ts': "the API table's `cpp` field is a C++ signature, not a language switch",
+  'src/http/assets.ts': '.js there names the served asset files, not bots',
 };
 
 /** The code of a file without its comments (what a comment says is no dispatch). */
@@ -75,16 +74,16 @@ test('the scan finds language knowledge where it is, and not in comments', () =>
   assert.deepEqual(languageKnowledge("// a C++ file (.cc): isCppFilename said so\n/* 'cpp' */\nconst url = 'https://x.org/a';"), []);
 });
 
-test('outside sandbox/languages and sandbox/cpp no file tells languages apart by ending, marker or id', () => {
+test('outside src/sandbox/languages no file tells languages apart by ending, marker or id', () => {
   const hits: string[] = [];
-  for (const top of ['src', 'sandbox', 'workers', 'bin']) {
+  for (const top of ['src', 'bin']) {
     for (const file of sourceFiles(join(root, top))) {
       const rel = relative(root, file).split(sep).join('/');
-      if (rel.startsWith('sandbox/languages/') || rel.startsWith('sandbox/cpp/') || rel in ALLOWED) continue;
+      if (rel.startsWith('src/sandbox/languages/') || rel in ALLOWED) continue;
       for (const hit of languageKnowledge(readFileSync(file, 'utf8'))) hits.push(`${rel}:${hit}`);
     }
   }
-  assert.deepEqual(hits, [], 'ask the registry (sandbox/languages/index.ts) instead');
+  assert.deepEqual(hits, [], 'ask the registry (src/sandbox/languages/index.ts) instead');
 });
 
 // ---------------------------------------------------------------- languageOf and what users see

@@ -2,7 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { bot, playAgainstAdders } from './helpers.ts';
-import { sharedPool } from '../../sandbox/sandbox-host.ts';
+import { sharedPool } from '../../src/sandbox/match-pool.ts';
 
 after(() => sharedPool.shutdown());
 

@@ -6,8 +6,8 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
-import { callKey, disposeSpares, IsolateBotHost, spareCount } from '../../sandbox/isolate-host.ts';
-import type { LoadRequest } from '../../sandbox/host.ts';
+import { callKey, disposeSpares, IsolateBotHost, spareCount } from '../../src/sandbox/hosts/isolate-host.ts';
+import type { LoadRequest } from '../../src/match/bot-host.ts';
 import { bot, tallyLoad, tallyPlay } from './helpers.ts';
 
 // What the match process gets from --expose-gc, for the isolates made from now on.

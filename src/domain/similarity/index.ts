@@ -9,7 +9,7 @@
 
 import { tokenizerOf, type Language, type Token } from './tokens.ts';
 import { K, W, kgramHashes, winnow } from './winnow.ts';
-import { languageById } from '../../../sandbox/languages/index.ts';
+import { languageById } from '../../sandbox/languages/index.ts';
 
 export { languageOf, type Language } from './tokens.ts';
 

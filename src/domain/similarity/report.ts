@@ -15,10 +15,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../../db/client.ts';
 import type { Prisma } from '../../db/generated/client.ts';
-import { gameDir, loadGames } from '../../game-kit/registry.ts';
+import { gameDir, loadGames } from '../../games/registry.ts';
 import { invalid, notFound } from '../errors.ts';
 import { ZipReadError, zipEntries } from './unzip.ts';
-import { BOT_FILE_KINDS, languages } from '../../../sandbox/languages/index.ts';
+import { BOT_FILE_KINDS, languages } from '../../sandbox/languages/index.ts';
 import { baseHashes, comparePairs, languageOf, matchRegions, prepare, scorePair, type Language, type PairScore, type PreparedDoc, type Region, type SimilarityDoc } from './index.ts';
 
 /** Pairs kept in a stored report. */

@@ -1,9 +1,9 @@
 // Normalized token streams for the similarity report: each language's record
-// has its tokenizer (sandbox/languages/script-tokens.ts for JavaScript and
-// TypeScript, sandbox/cpp/tokens.ts for C++). Each token keeps its source
+// has its tokenizer (src/sandbox/languages/script-tokens.ts for JavaScript and
+// TypeScript, src/sandbox/languages/cpp/tokens.ts for C++). Each token keeps its source
 // line, so matching regions can be shown in the original text.
 
-import { languageById, languageOfSourceFile, type LanguageId, type Token, type Tokenizer } from '../../../sandbox/languages/index.ts';
+import { languageById, languageOfSourceFile, type LanguageId, type Token, type Tokenizer } from '../../sandbox/languages/index.ts';
 
 export type Language = LanguageId;
 export type { Token, Tokenizer };

@@ -2,11 +2,11 @@
 // Action.hh / PosDir.hh (2012, hecrj/bola-de-drac): runs inside each bot's isolate, so
 // it imports only pure modules. Documented for students in player.d.ts.
 
-import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
-import type { BotView } from '../../game-kit/types.ts';
+import type { BotRuntime } from '../../sdk/bot-runtime-types.ts';
+import type { BotView } from '../../sdk/types.ts';
 import { CType, DI, DJ, Dir, GType, ORDER_MOVE, ORDER_THROW } from './consts.ts';
 import { VIEW } from './view.ts';
-import { defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../game-kit/api-table.ts';
+import { defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../sdk/api-table.ts';
 
 // The view's indices, read once from its declaration (view.ts).
 const { meta: { at: M }, gokus: { at: G, stride: GS }, beans: { at: B, stride: BS } } = VIEW;

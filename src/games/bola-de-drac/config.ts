@@ -11,7 +11,7 @@
 // or 2012 (the original engine of 2012, hecrj/bola-de-drac, for comparisons:
 // it plays nb_rounds - 1 rounds). See FIDELITY.md.
 
-import { defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, type ConfigOf, type SettingsTable } from '../../game-kit/settings.ts';
+import { defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, type ConfigOf, type SettingsTable } from '../../sdk/settings.ts';
 import { parseCnf } from './cnf.ts';
 
 export const EDITIONS = [2012, 2015] as const;

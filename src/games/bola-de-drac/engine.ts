@@ -7,7 +7,7 @@
 // ronda és la ronda 0"); gokus without a Kinton act in even rounds; the
 // movement penalty applies when round ≡ 2 (mod 4).
 
-import { Rng } from '../../game-kit/rng.ts';
+import { Rng } from '../../sdk/rng.ts';
 import type { BdConfig } from './config.ts';
 import { cnfText, parseCnf, type Cnf } from './cnf.ts';
 import { CType, DI, DJ, ORDER_MOVE, ORDER_THROW } from './consts.ts';

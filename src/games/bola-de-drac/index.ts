@@ -1,12 +1,12 @@
 // Bola de Drac 2015 (Jordi Petit, Enric Rodríguez, Salvador Roura): one goku
 // per player collects dragon balls and drops them in Hoi Poi capsules.
 
-import { defineGame, type BotView } from '../../game-kit/types.ts';
-import { record } from '../../game-kit/view-layout.ts';
+import { defineGame, type BotView } from '../../sdk/types.ts';
+import { record } from '../../sdk/view-layout.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
 import { CELL_CHARS, ORDER_MOVE, ORDER_THROW, type BdFrame } from './consts.ts';
-import { charCodesToString } from '../../game-kit/grid.ts';
+import { charCodesToString } from '../../sdk/grid.ts';
 import { create, lastRound, next, score, type Order, type State } from './engine.ts';
 
 /** CELL_CHARS as character codes, for a frame's grid. */

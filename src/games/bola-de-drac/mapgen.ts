@@ -5,7 +5,7 @@
 // positions are equivalent), every non-rock cell is connected to every other,
 // and items are placed in symmetric orbits where the counts allow it.
 
-import type { Rng } from '../../game-kit/rng.ts';
+import type { Rng } from '../../sdk/rng.ts';
 import { CType } from './consts.ts';
 import { ORIGINAL_SIZES, type BdConfig } from './config.ts';
 

@@ -1,4 +1,4 @@
-/// <reference path="../../game-kit/player-api.d.ts" />
+/// <reference path="../../sdk/player-api.d.ts" />
 // Generated from bot-api.ts by scripts/gen-player-dts.ts: edit the table there, not this file.
 
 // Bola de Drac 2015: the player API, as globals (also methods of Player:

@@ -7,7 +7,7 @@
 // (they share one global); here each bot keeps its own random(), so the
 // board's draws depend on the seed and the orders only.
 
-import { LibcRand, randomShuffle } from '../../game-kit/libc-rand.ts';
+import { LibcRand, randomShuffle } from '../../sdk/libc-rand.ts';
 
 const MODULUS = 2147483647;
 const MULTIPLIER = 48271;

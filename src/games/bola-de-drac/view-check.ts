@@ -4,7 +4,7 @@
 // the view carries the state faithfully and bot-api.ts decodes it right.
 
 import { score, type State } from './engine.ts';
-import { fnv1a, probeHeader } from '../../game-kit/view-probe.ts';
+import { fnv1a, probeHeader } from '../../sdk/view-probe.ts';
 
 export const probeBot = `${probeHeader('bola-de-drac')}export default class extends Player {
   play(): void {

@@ -3,7 +3,7 @@
 // mongeta màgica, núvol Kínton, raig Kame Hame, força, combat), English and
 // Spanish translated from them.
 
-import type { Words } from '../../web/client/viewer/lang.ts';
+import type { Words } from '../../sdk/viewer/lang.ts';
 
 const en = {
   player: (n: number) => `player ${n}`,

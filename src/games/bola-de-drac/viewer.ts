@@ -5,11 +5,11 @@
 // pickups. It reads only the replay (frames from index.ts frame(), events
 // from engine.ts BdEvent).
 
-import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../web/client/viewer/game-view.ts';
+import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../sdk/viewer/game-view.ts';
 import { CELL_CHARS, CType, DI, DJ, type BdFrame } from './consts.ts';
 import type { BdEvent } from './engine.ts';
 import * as sp from './viewer/sprites.ts';
-import { wordsFor } from '../../web/client/viewer/lang.ts';
+import { wordsFor } from '../../sdk/viewer/lang.ts';
 import { BOLA_DE_DRAC_WORDS } from './viewer-words.ts';
 
 // Per goku in the frame: i, j, alive (0/1), GType, deposited balls, strength, kinton life, regen time.

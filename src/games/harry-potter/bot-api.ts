@@ -3,9 +3,9 @@
 // Reads the view through its declaration (view.ts), as encodeView writes it.
 // Pure module: no Node APIs (bundled into the isolate).
 
-import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
-import { ijOf, posWithin, definePosHelpers, DIR8, DI8, DJ8, type Pos } from '../../game-kit/bot-pos.ts';
-import { collect, defineApi, enumOf, fn, functionsOf, getters, installTable, record, section, type ApiImpl } from '../../game-kit/api-table.ts';
+import type { BotRuntime } from '../../sdk/bot-runtime-types.ts';
+import { ijOf, posWithin, definePosHelpers, DIR8, DI8, DJ8, type Pos } from '../../sdk/bot-pos.ts';
+import { collect, defineApi, enumOf, fn, functionsOf, getters, installTable, record, section, type ApiImpl } from '../../sdk/api-table.ts';
 import { SETTING_FIELDS, VIEW } from './view.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of HP). */

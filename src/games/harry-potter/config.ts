@@ -1,7 +1,7 @@
 // Harry Potter settings: the keys of the original default.cnf in snake case
 // (the original default.cnf). NUM_PLAYERS is fixed to 4.
 
-import { boardSide, type ConfigOf, defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, roundsSetting } from '../../game-kit/settings.ts';
+import { boardSide, type ConfigOf, defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, roundsSetting } from '../../sdk/settings.ts';
 
 export const SETTINGS = defineSettings({
   table: {

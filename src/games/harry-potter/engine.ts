@@ -5,8 +5,8 @@
 //
 // Pure: next() clones what it changes and keeps the RNG inside the state.
 
-import { Rng } from '../../game-kit/rng.ts';
-import { copyBoardState, type BoardState } from '../../game-kit/grid.ts';
+import { Rng } from '../../sdk/rng.ts';
+import { copyBoardState, type BoardState } from '../../sdk/grid.ts';
 import type { HPConfig } from './config.ts';
 
 // Dir {Down, DR, Right, RU, Up, UL, Left, LD}: offsets (di, dj).

@@ -1,10 +1,10 @@
 // Harry Potter (EDA Q1 2024-25) as an Arbiter game. Rules: engine.ts; board
 // generation: mapgen.ts; bot API: bot-api.ts and player.d.ts.
 
-import { Rng } from '../../game-kit/rng.ts';
-import { defineGame, type BotView } from '../../game-kit/types.ts';
-import { record } from '../../game-kit/view-layout.ts';
-import { charCodesToString } from '../../game-kit/grid.ts';
+import { Rng } from '../../sdk/rng.ts';
+import { defineGame, type BotView } from '../../sdk/types.ts';
+import { record } from '../../sdk/view-layout.ts';
+import { charCodesToString } from '../../sdk/grid.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
 import type { HPFrame } from './frame.ts';

@@ -4,8 +4,8 @@
 // all placed through the regeneration-position rule. Everything draws from the
 // game Rng, so a seed always gives the same board.
 
-import type { Rng } from '../../game-kit/rng.ts';
-import { openComponents } from '../../game-kit/grid.ts';
+import type { Rng } from '../../sdk/rng.ts';
+import { openComponents } from '../../sdk/grid.ts';
 import type { HPConfig } from './config.ts';
 import { GHOST, WIZARD, generateSpellIngredients, regenPosition, type HPState } from './engine.ts';
 

@@ -1,5 +1,5 @@
-/// <reference path="../../game-kit/player-api.d.ts" />
-/// <reference path="../../game-kit/player-dir8.d.ts" />
+/// <reference path="../../sdk/player-api.d.ts" />
+/// <reference path="../../sdk/player-dir8.d.ts" />
 // Generated from bot-api.ts by scripts/gen-player-dts.ts: edit the table there, not this file.
 
 // Harry Potter player API (the C++ State / Settings / Structs / Action / Player

@@ -1,7 +1,7 @@
 // Harry Potter's view, declared once: index.ts's encodeView writes it,
 // bot-api.ts reads it. Pure: bundled into the bots' isolates.
 
-import { defineView } from '../../game-kit/view-layout.ts';
+import { defineView } from '../../sdk/view-layout.ts';
 
 /** The settings as the bots read them (the API's getters), in the original default.cnf's order. */
 export const SETTING_FIELDS = [

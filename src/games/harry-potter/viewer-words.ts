@@ -2,7 +2,7 @@
 // Catalan statement's own words (passadís, paret, llibre, mag, fantasma,
 // encanteri, batalla), English and Spanish translated from them.
 
-import type { Words } from '../../web/client/viewer/lang.ts';
+import type { Words } from '../../sdk/viewer/lang.ts';
 
 const en = {
   player: (seat: number) => `player ${seat}`,

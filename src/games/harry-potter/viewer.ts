@@ -1,5 +1,5 @@
 // Harry Potter's board for the one replay viewer (contract:
-// src/web/client/viewer/game-view.ts). Hogwarts' corridors on parchment,
+// src/sdk/viewer/game-view.ts). Hogwarts' corridors on parchment,
 // walls in dark stone, cells tinted with their clan's colour, books, each
 // clan's wizards (round) and ghost (ghost-shaped), wizards being converted
 // (a pie that fills with the new clan's colour), Voldemort with the 3×3
@@ -8,11 +8,11 @@
 // Browser code: it reads only the replay (frame() in index.ts) and imports
 // nothing that needs Node.
 
-import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../web/client/viewer/game-view.ts';
-import { strokeOutlined } from '../../web/client/viewer/paths.ts';
+import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../sdk/viewer/game-view.ts';
+import { strokeOutlined } from '../../sdk/viewer/paths.ts';
 
 import { GHOST, WIZARD, type HPFrame } from './frame.ts';
-import { wordsFor } from '../../web/client/viewer/lang.ts';
+import { wordsFor } from '../../sdk/viewer/lang.ts';
 import { HARRY_POTTER_WORDS } from './viewer-words.ts';
 
 export { GHOST, WIZARD, type HPFrame };

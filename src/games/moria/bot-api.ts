@@ -3,9 +3,9 @@
 // Reads the view through its declaration (view.ts), as encodeView writes it.
 // Pure module: no Node APIs (bundled into the isolate).
 
-import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
-import { defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../game-kit/api-table.ts';
-import { ijOf, posWithin, type Pos } from '../../game-kit/bot-pos.ts';
+import type { BotRuntime } from '../../sdk/bot-runtime-types.ts';
+import { defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../sdk/api-table.ts';
+import { ijOf, posWithin, type Pos } from '../../sdk/bot-pos.ts';
 import { CONST } from './config.ts';
 import { VIEW } from './view.ts';
 

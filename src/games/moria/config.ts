@@ -1,7 +1,7 @@
 // Moria settings: the keys of the original default.cnf plus
 // the constants Settings.hh hard-codes.
 
-import { boardSide, type ConfigOf, defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, roundsSetting } from '../../game-kit/settings.ts';
+import { boardSide, type ConfigOf, defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, roundsSetting } from '../../sdk/settings.ts';
 
 /** Ranges: Settings.cc asserts nb_players == 4 and rows == cols == 60. */
 export const SETTINGS = defineSettings({

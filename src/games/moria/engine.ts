@@ -5,7 +5,7 @@
 // statement (statement.en.md in this folder) says otherwise: FIDELITY.md lists
 // those places and how the two were compared.
 
-import { Rng } from '../../game-kit/rng.ts';
+import { Rng } from '../../sdk/rng.ts';
 import { CONST, type MoriaConfig } from './config.ts';
 
 export enum CT {

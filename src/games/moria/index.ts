@@ -2,10 +2,10 @@
 // Rules: the original engine's (repository alvaroarino/JOC-EDA-2019-2020, folder
 // game19/), state for state; statement.en.md in this folder; FIDELITY.md.
 
-import { Rng } from '../../game-kit/rng.ts';
-import { defineGame } from '../../game-kit/types.ts';
-import { record } from '../../game-kit/view-layout.ts';
-import { charCodesToString } from '../../game-kit/grid.ts';
+import { Rng } from '../../sdk/rng.ts';
+import { defineGame } from '../../sdk/types.ts';
+import { record } from '../../sdk/view-layout.ts';
+import { charCodesToString } from '../../sdk/grid.ts';
 import { VIEW } from './view.ts';
 import type { MoriaFrame } from './viewer/frame.ts';
 import { CONST, SETTINGS, type MoriaConfig } from './config.ts';

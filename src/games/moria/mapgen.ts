@@ -18,7 +18,7 @@
 //  6. Treasures at random on the rock left away from the caves, until 80
 //     (a new grid from step 1 if there is no room).
 
-import type { Rng } from '../../game-kit/rng.ts';
+import type { Rng } from '../../sdk/rng.ts';
 import { CT, type MoriaState } from './engine.ts';
 
 const R_ = 82; // 'R'

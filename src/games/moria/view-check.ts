@@ -4,7 +4,7 @@
 // the view carries the state faithfully and bot-api.ts decodes it right.
 
 import { layout, type MoriaState } from './engine.ts';
-import { fnv1a, probeHeader } from '../../game-kit/view-probe.ts';
+import { fnv1a, probeHeader } from '../../sdk/view-probe.ts';
 
 export const probeBot = `${probeHeader('moria')}export default class extends Player {
   play(): void {

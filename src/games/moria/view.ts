@@ -1,7 +1,7 @@
 // Moria's view, declared once: index.ts's encodeView writes it, bot-api.ts
 // reads it. Pure: bundled into the bots' isolates.
 
-import { defineView } from '../../game-kit/view-layout.ts';
+import { defineView } from '../../sdk/view-layout.ts';
 
 export const VIEW = defineView({
   meta: {

@@ -1,7 +1,7 @@
 // The Moria viewer's legend and tooltips in each language: the statements'
 // own words (statement.en.md, statement.ca.md), Spanish translated from them.
 
-import type { Words } from '../../web/client/viewer/lang.ts';
+import type { Words } from '../../sdk/viewer/lang.ts';
 
 const en = {
   cells: ['outside', 'cave', 'abyss', 'granite', 'rock'] as readonly string[],

@@ -5,10 +5,10 @@
 // treasures picked). Drawn with one path per colour so a 60 × 60 board takes
 // a few milliseconds at 32 rounds per second.
 
-import type { DrawArgs, GameView, LegendItem, Replay } from '../../web/client/viewer/game-view.ts';
-import { NEUTRAL_COLOR } from '../../web/client/viewer/game-view.ts';
-import { pathDiamond } from '../../web/client/viewer/paths.ts';
-import { wordsFor } from '../../web/client/viewer/lang.ts';
+import type { DrawArgs, GameView, LegendItem, Replay } from '../../sdk/viewer/game-view.ts';
+import { NEUTRAL_COLOR } from '../../sdk/viewer/game-view.ts';
+import { pathDiamond } from '../../sdk/viewer/paths.ts';
+import { wordsFor } from '../../sdk/viewer/lang.ts';
 import { MORIA_WORDS } from './viewer-words.ts';
 import {
   CELL_CAVE,

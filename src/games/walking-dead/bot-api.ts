@@ -3,10 +3,10 @@
 // Reads the view through its declaration (view.ts), as encodeView writes it.
 // Pure module: no Node APIs (bundled into the isolate).
 
-import type { BotRuntime } from '../../../sandbox/bot-runtime.ts';
+import type { BotRuntime } from '../../sdk/bot-runtime-types.ts';
 import { VIEW } from './view.ts';
-import { ijOf, posWithin, definePosHelpers, DIR8, DI8, DJ8, type Pos } from '../../game-kit/bot-pos.ts';
-import { collect, defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../game-kit/api-table.ts';
+import { ijOf, posWithin, definePosHelpers, DIR8, DI8, DJ8, type Pos } from '../../sdk/bot-pos.ts';
+import { collect, defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../sdk/api-table.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of TWD). */
 export const permutationFull = true;

@@ -1,7 +1,7 @@
 // The Walking Dead: parameters, named as in the original default.cnf (in
 // snake case), with the values of that file.
 
-import { boardSide, type ConfigOf, defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, roundsSetting } from '../../game-kit/settings.ts';
+import { boardSide, type ConfigOf, defaultSettings, defineSettings, FOUR_PLAYERS, GameConfigError, roundsSetting } from '../../sdk/settings.ts';
 
 export const SETTINGS = defineSettings({
   table: {

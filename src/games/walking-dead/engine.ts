@@ -8,9 +8,9 @@
 // change: alive units 0..np*U-1 (U per clan, player by player), then zombies.
 
 import { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE } from './frame.ts';
-import { Rng } from '../../game-kit/rng.ts';
-import { copyBoardState, type BoardState } from '../../game-kit/grid.ts';
-import { LibcRand } from '../../game-kit/libc-rand.ts';
+import { Rng } from '../../sdk/rng.ts';
+import { copyBoardState, type BoardState } from '../../sdk/grid.ts';
+import { LibcRand } from '../../sdk/libc-rand.ts';
 import type { TwdConfig } from './config.ts';
 import { generateWaste } from './mapgen.ts';
 

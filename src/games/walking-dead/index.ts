@@ -1,7 +1,7 @@
 // The Walking Dead (Albert Oliveras, UPC EDA Q1 2022-23) as an Arbiter game.
 
-import { defineGame, type BotView } from '../../game-kit/types.ts';
-import { record } from '../../game-kit/view-layout.ts';
+import { defineGame, type BotView } from '../../sdk/types.ts';
+import { record } from '../../sdk/view-layout.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
 import type { TwdFrame } from './frame.ts';

@@ -15,9 +15,9 @@
 // i.e. glibc rand(), which the original never seeds (so it starts from seed 1
 // in every match and runs on across the retries of the whole grid).
 
-import type { Rng } from '../../game-kit/rng.ts';
-import { LibcRand, randomShuffle } from '../../game-kit/libc-rand.ts';
-import { openComponents } from '../../game-kit/grid.ts';
+import type { Rng } from '../../sdk/rng.ts';
+import { LibcRand, randomShuffle } from '../../sdk/libc-rand.ts';
+import { openComponents } from '../../sdk/grid.ts';
 
 // Up, Down, Left, Right as (di, dj).
 const SDI = [-1, 1, 0, 0];

@@ -2,7 +2,7 @@
 // Catalan statement's own words (carrer, deixalla, menjar, unitat viva,
 // unitat morta, zombi), English and Spanish translated from them.
 
-import type { Words } from '../../web/client/viewer/lang.ts';
+import type { Words } from '../../sdk/viewer/lang.ts';
 
 const en = {
   player: (pl: number) => `player ${pl}`,

@@ -8,11 +8,11 @@
 // the same colour stand out on them. §2 of statement.<lang>.md describes
 // this board, departures included.
 
-import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../web/client/viewer/game-view.ts';
-import { pathDiamond, strokeOutlined } from '../../web/client/viewer/paths.ts';
+import type { DrawArgs, GameView, LegendItem, Replay, ReplayRound } from '../../sdk/viewer/game-view.ts';
+import { pathDiamond, strokeOutlined } from '../../sdk/viewer/paths.ts';
 
 import { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE, type TwdFrame } from './frame.ts';
-import { wordsFor } from '../../web/client/viewer/lang.ts';
+import { wordsFor } from '../../sdk/viewer/lang.ts';
 import { WALKING_DEAD_WORDS } from './viewer-words.ts';
 
 export { UNIT_ALIVE, UNIT_DEAD, UNIT_ZOMBIE, type TwdFrame };

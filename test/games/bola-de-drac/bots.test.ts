@@ -1,10 +1,10 @@
 // Built-in bots and the bot API, through the real match runner (in-process host).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatch } from '../../../sandbox/play-match.ts';
-import { builtinSeat } from '../../../src/runner/builtins.ts';
-import type { MatchSeat } from '../../../src/runner/types.ts';
-import { isOutrightWinner } from '../../../src/game-kit/ranking.ts';
+import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { builtinSeat } from '../../../src/match/builtins.ts';
+import type { MatchSeat } from '../../../src/match/types.ts';
+import { isOutrightWinner } from '../../../src/sdk/ranking.ts';
 import { slow } from '../../helpers/slow.ts';
 import { assertDemoNeverPassesGate } from '../../helpers/gate-sets.ts';
 

@@ -4,7 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import game from '../../../src/games/bola-de-drac/index.ts';
 import { toCnf } from '../../../src/games/bola-de-drac/engine.ts';
-import { GameConfigError, isOver } from '../../../src/game-kit/types.ts';
+import { GameConfigError, isOver } from '../../../src/sdk/types.ts';
 import { arbiterState } from './golden.ts';
 
 const BOARD = `boladedrac v1

@@ -3,12 +3,12 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { game } from './helpers.ts';
-import { GameConfigError, isOver } from '../../../src/game-kit/types.ts';
+import { GameConfigError, isOver } from '../../../src/sdk/types.ts';
 import { CType } from '../../../src/games/bola-de-drac/consts.ts';
 import { VIEW } from '../../../src/games/bola-de-drac/view.ts';
-import { checkView } from '../../../src/game-kit/view-layout.ts';
+import { checkView } from '../../../src/sdk/view-layout.ts';
 import type { Order, State } from '../../../src/games/bola-de-drac/engine.ts';
-import { Rng } from '../../../src/game-kit/rng.ts';
+import { Rng } from '../../../src/sdk/rng.ts';
 
 const NF = [false, false, false, false];
 

@@ -1,5 +1,5 @@
 // One test per rule of the 2015 statement (statement.ca.md), on hand-built boards.
-import { isOver } from '../../../src/game-kit/types.ts';
+import { isOver } from '../../../src/sdk/types.ts';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { build, scripted, step, at, cellAt, countFreeBalls, M, T, game } from './helpers.ts';

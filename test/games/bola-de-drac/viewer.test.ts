@@ -3,10 +3,10 @@
 // legend swatch) on a recording stand-in for the canvas.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatch } from '../../../sandbox/play-match.ts';
-import { builtinSeat } from '../../../src/runner/builtins.ts';
-import type { Replay } from '../../../src/replay/format.ts';
-import type { MatchSeat } from '../../../src/runner/types.ts';
+import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { builtinSeat } from '../../../src/match/builtins.ts';
+import type { Replay } from '../../../src/sdk/replay-format.ts';
+import type { MatchSeat } from '../../../src/match/types.ts';
 import { importGameView, PLAYER_COLORS, RecordingContext, viewArgs, type ViewArgs, type ViewUnderTest } from '../../helpers/game-view.ts';
 
 interface Frame {

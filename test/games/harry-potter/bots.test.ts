@@ -2,9 +2,9 @@
 // works end to end, and Dummy is the original's qualification bar.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatch } from '../../../sandbox/play-match.ts';
-import { builtinSeat } from '../../../src/runner/builtins.ts';
-import type { MatchSeat } from '../../../src/runner/types.ts';
+import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { builtinSeat } from '../../../src/match/builtins.ts';
+import type { MatchSeat } from '../../../src/match/types.ts';
 import { slow } from '../../helpers/slow.ts';
 import { assertDemoNeverPassesGate } from '../../helpers/gate-sets.ts';
 

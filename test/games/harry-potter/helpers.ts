@@ -1,5 +1,5 @@
 // Builds Harry Potter states from ASCII pictures for rule tests.
-import { Rng } from '../../../src/game-kit/rng.ts';
+import { Rng } from '../../../src/sdk/rng.ts';
 import { DEFAULT_CONFIG, type HPConfig } from '../../../src/games/harry-potter/config.ts';
 import { GHOST, WIZARD, generateSpellIngredients, updateCellsAndScore, type HPOrder, type HPState } from '../../../src/games/harry-potter/engine.ts';
 import game from '../../../src/games/harry-potter/index.ts';

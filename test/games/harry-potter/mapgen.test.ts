@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import game from '../../../src/games/harry-potter/index.ts';
 import { GHOST, WIZARD, isSpellSolutionCorrect } from '../../../src/games/harry-potter/engine.ts';
-import { openComponents as countComponents } from '../../../src/game-kit/grid.ts';
-import { GameConfigError, isOver } from '../../../src/game-kit/types.ts';
-import { Rng } from '../../../src/game-kit/rng.ts';
+import { openComponents as countComponents } from '../../../src/sdk/grid.ts';
+import { GameConfigError, isOver } from '../../../src/sdk/types.ts';
+import { Rng } from '../../../src/sdk/rng.ts';
 import { solveSpell } from './helpers.ts';
 
 function check(cond: unknown, message: string): asserts cond {

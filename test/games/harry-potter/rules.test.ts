@@ -1,10 +1,10 @@
 // One test per rule of the statement (src/games/harry-potter/statement.ca.md)
 // and of the original game's behaviour where the statement is silent, on hand-built boards.
-import { isOver } from '../../../src/game-kit/types.ts';
+import { isOver } from '../../../src/sdk/types.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Dir, GHOST, WIZARD, isSpellSolutionCorrect, magicStrength, regenPosition, type HPEvent } from '../../../src/games/harry-potter/engine.ts';
-import { Rng } from '../../../src/game-kit/rng.ts';
+import { Rng } from '../../../src/sdk/rng.ts';
 import game from '../../../src/games/harry-potter/index.ts';
 import { at, books, build, cell, open, solveSpell, step, type UnitSpec } from './helpers.ts';
 

@@ -4,12 +4,12 @@
 // them), the legend, and the browser bundle.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatch } from '../../../sandbox/play-match.ts';
-import { builtinSeat } from '../../../src/runner/builtins.ts';
-import { bundled } from '../../../src/web/assets.ts';
+import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { builtinSeat } from '../../../src/match/builtins.ts';
+import { bundled } from '../../../src/http/assets.ts';
 import { GHOST, WIZARD } from '../../../src/games/harry-potter/engine.ts';
 import type { HPFrame } from '../../../src/games/harry-potter/frame.ts';
-import type { Replay } from '../../../src/replay/format.ts';
+import type { Replay } from '../../../src/sdk/replay-format.ts';
 import { importGameView, PLAYER_COLORS, RecordingContext, viewArgs, type ViewArgs, type ViewUnderTest } from '../../helpers/game-view.ts';
 
 interface ViewModule {

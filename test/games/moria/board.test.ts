@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import game, { gridString } from '../../../src/games/moria/index.ts';
 import { CT, UT, type MoriaState } from '../../../src/games/moria/engine.ts';
 import { reachFromOutside } from '../../../src/games/moria/mapgen.ts';
-import { GameConfigError, isOver } from '../../../src/game-kit/types.ts';
+import { GameConfigError, isOver } from '../../../src/sdk/types.ts';
 
 const cfg = game.parseConfig({});
 const SEEDS = Array.from({ length: 25 }, (_, k) => k * 7919 + 1);

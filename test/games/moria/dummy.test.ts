@@ -10,10 +10,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { getGame } from '../../../src/game-kit/registry.ts';
-import { buildPrelude } from '../../../sandbox/prelude.ts';
-import { compileBot } from '../../../sandbox/languages/index.ts';
-import { InProcessBotHost } from '../../../sandbox/inprocess-host.ts';
+import { getGame } from '../../../src/games/registry.ts';
+import { buildPrelude } from '../../../src/sandbox/prelude.ts';
+import { compileBot } from '../../../src/sandbox/languages/index.ts';
+import { InProcessBotHost } from '../../../src/sandbox/hosts/inprocess-host.ts';
 
 interface Fixture {
   label: string;

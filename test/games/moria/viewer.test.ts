@@ -3,9 +3,9 @@
 // every round drawn into a recording fake of the 2D canvas context.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatch } from '../../../sandbox/play-match.ts';
-import { builtinSeat } from '../../../src/runner/builtins.ts';
-import type { Replay } from '../../../src/replay/format.ts';
+import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { builtinSeat } from '../../../src/match/builtins.ts';
+import type { Replay } from '../../../src/sdk/replay-format.ts';
 import { importGameView, PLAYER_COLORS, RecordingContext, viewArgs, type ViewArgs, type ViewUnderTest } from '../../helpers/game-view.ts';
 import type { MoriaEvent, MoriaOrder } from '../../../src/games/moria/engine.ts';
 import { UT, chebyshev, emptyMarks, frameOf, roundMarks, type MoriaFrame } from '../../../src/games/moria/viewer/frame.ts';

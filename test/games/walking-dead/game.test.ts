@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import game from '../../../src/games/walking-dead/index.ts';
 import { generateWaste } from '../../../src/games/walking-dead/mapgen.ts';
-import { openComponents as streetComponents } from '../../../src/game-kit/grid.ts';
+import { openComponents as streetComponents } from '../../../src/sdk/grid.ts';
 import { UType, type TwdOrder } from '../../../src/games/walking-dead/engine.ts';
-import { Rng } from '../../../src/game-kit/rng.ts';
-import { LibcRand } from '../../../src/game-kit/libc-rand.ts';
-import { GameConfigError, isOver } from '../../../src/game-kit/types.ts';
+import { Rng } from '../../../src/sdk/rng.ts';
+import { LibcRand } from '../../../src/sdk/libc-rand.ts';
+import { GameConfigError, isOver } from '../../../src/sdk/types.ts';
 
 const cfg = game.parseConfig({});
 const noOrders = () => [[], [], [], []] as TwdOrder[][];

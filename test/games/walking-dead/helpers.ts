@@ -7,7 +7,7 @@
 //   Z        zombie
 // Units get ids in row-major order of the picture.
 
-import { Rng } from '../../../src/game-kit/rng.ts';
+import { Rng } from '../../../src/sdk/rng.ts';
 import { DEFAULT_CONFIG, type TwdConfig } from '../../../src/games/walking-dead/config.ts';
 import { emptyState, nextState, UType, type TwdOrder, type TwdState } from '../../../src/games/walking-dead/engine.ts';
 

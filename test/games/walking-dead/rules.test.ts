@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { build, withSeed, step, posOf, at, foodCount, Dir } from './helpers.ts';
-import { Rng } from '../../../src/game-kit/rng.ts';
+import { Rng } from '../../../src/sdk/rng.ts';
 import { UType, strengthOf, scoreOf, regenPos, type TwdOrder, type TwdState, type TwdEvent } from '../../../src/games/walking-dead/engine.ts';
 import game from '../../../src/games/walking-dead/index.ts';
 

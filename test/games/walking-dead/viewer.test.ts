@@ -3,9 +3,9 @@
 // the 2D canvas context.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatch } from '../../../sandbox/play-match.ts';
-import { builtinSeat } from '../../../src/runner/builtins.ts';
-import type { MatchSeat } from '../../../src/runner/types.ts';
+import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { builtinSeat } from '../../../src/match/builtins.ts';
+import type { MatchSeat } from '../../../src/match/types.ts';
 import { UType } from '../../../src/games/walking-dead/engine.ts';
 import { importGameView, PLAYER_COLORS, RecordingContext, viewArgs, type ViewArgs } from '../../helpers/game-view.ts';
 

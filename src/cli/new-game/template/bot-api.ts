@@ -1,14 +1,14 @@
 // The __TITLE__ API inside a bot's isolate, declared once as a table
-// (src/game-kit/api-table.ts): installTable defines each function for the bot
+// (src/sdk/api-table.ts): installTable defines each function for the bot
 // (a global and a method of Player) and refuses a function without an
 // implementation; player.d.ts is generated from the same table
 // (`arbiter new-game` wrote it; after a change: scripts/gen-player-dts.ts).
 // Pure: bundled into the isolate, so it imports nothing from Node. The
 // runtime itself gives me(), random(l, u), random_permutation(n) and status(pl).
 
-import type { BotRuntime } from '../../../../sandbox/bot-runtime-types.ts';
-import { defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../../game-kit/api-table.ts';
-import { ijOf, posWithin } from '../../../game-kit/bot-pos.ts';
+import type { BotRuntime } from '../../../sdk/bot-runtime-types.ts';
+import { defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../../sdk/api-table.ts';
+import { ijOf, posWithin } from '../../../sdk/bot-pos.ts';
 import { VIEW } from './view.ts';
 
 const M = VIEW.meta.at;

@@ -4,16 +4,16 @@
 // at a time in an order drawn each round, so two units never share a cell.
 // A player's score is the cells painted in its colour.
 //
-// The rules of the platform's contract (src/game-kit/types.ts): create() and
+// The rules of the platform's contract (src/sdk/types.ts): create() and
 // next() are pure and deterministic, the random generator's state lives in the
 // match state (`seed`), and next() never mutates the state it is given.
 // Replace the rules, keep those properties; bump engineVersion whenever a
 // rule changes.
 
-import { Rng } from '../../../game-kit/rng.ts';
-import { defineSettings, type ConfigOf } from '../../../game-kit/settings.ts';
-import { defineGame, GameConfigError } from '../../../game-kit/types.ts';
-import { record } from '../../../game-kit/view-layout.ts';
+import { Rng } from '../../../sdk/rng.ts';
+import { defineSettings, type ConfigOf } from '../../../sdk/settings.ts';
+import { defineGame, GameConfigError } from '../../../sdk/types.ts';
+import { record } from '../../../sdk/view-layout.ts';
 import { DI, DJ, VIEW } from './view.ts';
 import type { Frame } from './frame.ts';
 

@@ -4,7 +4,7 @@
 // to both sides.
 
 import type { State } from './index.ts';
-import { fnv1a, probeHeader } from '../../../game-kit/view-probe.ts';
+import { fnv1a, probeHeader } from '../../../sdk/view-probe.ts';
 
 export const probeBot = `${probeHeader('__ID__')}export default class extends Player {
   play(): void {

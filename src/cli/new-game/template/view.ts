@@ -2,7 +2,7 @@
 // decodes it, the C++ headers are generated from it. Pure: bundled into the
 // bots' isolates, so it imports nothing from Node.
 
-import { defineView } from '../../../game-kit/view-layout.ts';
+import { defineView } from '../../../sdk/view-layout.ts';
 
 export const VIEW = defineView({
   meta: { type: 'Int32', fields: ['round', 'nb_rounds', 'rows', 'cols'], doc: 'the round and the settings' },

@@ -1,7 +1,7 @@
 // The __TITLE__ viewer's words in each language the site offers: the legend,
 // the tooltip and the scoreboard's counters. English is the shape the others follow.
 
-import type { Words } from '../../../web/client/viewer/lang.ts';
+import type { Words } from '../../../sdk/viewer/lang.ts';
 
 const en = {
   player: (seat: number) => `player ${seat}`,

@@ -3,7 +3,7 @@
 // centred on (x, y) with `s` the cell size in CSS pixels; none allocates
 // beyond what the canvas API itself does.
 
-import { strokeOutlined } from '../../../web/client/viewer/paths.ts';
+import { strokeOutlined } from '../../../sdk/viewer/paths.ts';
 
 export const GROUND = '#eee6cf';
 export const GRID_LINE = 'rgba(110, 90, 50, 0.13)';

@@ -4,7 +4,7 @@
 // the previous frame, the orders and the Sauron moves. Pure: no DOM, no Node,
 // so the test reads it directly and esbuild bundles it for the browser.
 
-import type { Replay, ReplayRound } from '../../../replay/format.ts';
+import type { Replay, ReplayRound } from '../../../sdk/replay-format.ts';
 import { DI, DJ, NONE_DIR, UT, maxHealth, type MoriaEvent } from '../engine.ts';
 
 export { UT };

@@ -1,0 +1,242 @@
+#!/usr/bin/env node
+// Keeps the import graph one-way (npm test runs it before the tests). The source is in
+// layers along the data path, each allowed to import only itself and the layers below it:
+//   core (config, log, db) < sdk < games < match < sandbox < queue < domain < jobs < http < cli
+// (LAYERS below), with two more rules: the game SDK is Node-free (no node: import, and
+// nothing but itself), and games import only the SDK and themselves. Every source file
+// must belong to a layer, so a new folder cannot slip past, and no circle may form even
+// inside a layer (Tarjan's strongly connected components).
+// It reads every .ts/.mjs/.js under src/ and bin/ (not test/, not the generated
+// src/db/generated), takes each static `import ... from`, `export ... from`, bare
+// `import '...'` and dynamic `import('...')` with a relative specifier (type-only imports
+// count too: they tie the files together just the same), and resolves it to a file.
+// Exit 1 with every offending arrow or circle named.
+//   node scripts/check-imports.js [root]      (root defaults to the current directory)
+import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { join, relative, resolve, dirname, sep } from 'node:path';
+
+const DIRS = ['src', 'bin'];
+const SKIP = [/^src\/db\/generated(\/|$)/, /(^|\/)node_modules(\/|$)/];
+const EXTS = ['.ts', '.mjs', '.js'];
+
+/**
+ * The layers, lowest first: a file's layer is the first whose prefixes match its path.
+ * `may` lists the lower layers a layer may import, when it is not all of them.
+ */
+export const LAYERS = [
+  { name: 'core', paths: ['src/config.ts', 'src/log.ts', 'src/db/'], why: 'configuration, logging, the database client' },
+  { name: 'sdk', paths: ['src/sdk/'], may: [], nodeFree: true, why: 'what a game is written against: Node-free, runs in isolates and browsers' },
+  { name: 'games', paths: ['src/games/'], may: ['sdk'], why: 'the games: pure engines, bot APIs, viewers' },
+  { name: 'match', paths: ['src/match/'], why: 'MatchRun, the bot-host protocol, replays read and verified' },
+  { name: 'sandbox', paths: ['src/sandbox/'], why: 'languages, hosts, the match child and its pool' },
+  { name: 'queue', paths: ['src/queue/'], why: 'the typed jobs and their Redis queues, which the domain hands work to' },
+  { name: 'domain', paths: ['src/domain/'], why: 'submissions, the gate, names, matches, tournaments, ratings, health' },
+  { name: 'jobs', paths: ['src/jobs/'], why: 'the worker pool, the recorder, the scheduler' },
+  { name: 'http', paths: ['src/http/'], why: 'the API and the pages' },
+  { name: 'cli', paths: ['src/cli/', 'src/main.ts', 'bin/'], why: 'the commands and the one entry per process' },
+];
+
+/**
+ * Circles that are known and accepted, each as its sorted list of files, with why. A circle
+ * found that is not exactly one of these fails the check, so no new circle can appear.
+ */
+const ALLOWED = [];
+
+export function layerOf(file, layers = LAYERS) {
+  const i = layers.findIndex((l) => l.paths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)));
+  return i < 0 ? null : i;
+}
+
+/** Arrows a layer may not draw: upward, or sideways out of a layer with a `may` list. */
+export function layerViolations(graph, layers = LAYERS) {
+  const bad = [];
+  for (const [from, tos] of graph) {
+    const a = layerOf(from, layers);
+    if (a === null) {
+      bad.push({ from, to: null, why: 'belongs to no layer (add its folder to LAYERS in scripts/check-imports.js)' });
+      continue;
+    }
+    for (const to of tos) {
+      const b = layerOf(to, layers);
+      if (b === null || b === a) continue;
+      const allowed = layers[a].may ? layers[a].may.includes(layers[b].name) : b < a;
+      if (!allowed) bad.push({ from, to, why: `${layers[a].name} may not import ${layers[b].name}${b > a ? ' (an arrow back up)' : ''}` });
+    }
+  }
+  return bad;
+}
+
+/** Node built-ins imported by a Node-free layer. */
+export function nodeImports(root, graphFiles, layers = LAYERS) {
+  const bad = [];
+  for (const f of graphFiles) {
+    const l = layerOf(f, layers);
+    if (l === null || !layers[l].nodeFree) continue;
+    for (const spec of specifiers(readFileSync(join(root, f), 'utf8'))) {
+      if (spec.startsWith('node:') || /^(fs|path|os|url|crypto|child_process|zlib|util)(\/|$)/.test(spec)) bad.push({ from: f, to: spec, why: `${layers[l].name} is Node-free` });
+    }
+  }
+  return bad;
+}
+
+const toPosix = (p) => p.split(sep).join('/');
+
+function walk(root, dir) {
+  const abs = join(root, dir);
+  if (!existsSync(abs)) return [];
+  return readdirSync(abs).flatMap((name) => {
+    const rel = toPosix(join(dir, name));
+    if (SKIP.some((re) => re.test(rel))) return [];
+    const st = statSync(join(root, rel));
+    if (st.isDirectory()) return walk(root, rel);
+    return EXTS.some((e) => rel.endsWith(e)) && !rel.endsWith('.d.ts') ? [rel] : [];
+  });
+}
+
+/** Drops comments (keeping strings) so a commented-out import is not an edge. */
+function stripComments(src) {
+  let out = '';
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i];
+    const n = src[i + 1];
+    if (c === '/' && n === '/') {
+      while (i < src.length && src[i] !== '\n') i++;
+    } else if (c === '/' && n === '*') {
+      const end = src.indexOf('*/', i + 2);
+      i = end < 0 ? src.length : end + 2;
+    } else if (c === '"' || c === "'" || c === '`') {
+      let j = i + 1;
+      while (j < src.length && src[j] !== c) j += src[j] === '\\' ? 2 : 1;
+      out += src.slice(i, j + 1);
+      i = j + 1;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+const PATTERNS = [
+  // import x from '...', import { a } from '...', import type { A } from '...', export { a } from '...', export * from '...'
+  /\b(?:import|export)\s+(?:type\s+)?[^'";]*?\bfrom\s*(['"])([^'"\n]+)\1/g,
+  // import '...'
+  /\bimport\s*(['"])([^'"\n]+)\1/g,
+  // import('...'), await import("...")
+  /\bimport\s*\(\s*(['"`])([^'"`\n]+)\1\s*[,)]/g,
+];
+
+export function specifiers(src) {
+  const code = stripComments(src);
+  const found = new Set();
+  for (const re of PATTERNS) for (const m of code.matchAll(re)) found.add(m[2]);
+  return [...found];
+}
+
+function resolveSpec(root, from, spec) {
+  if (!spec.startsWith('.')) return null;
+  const base = resolve(root, dirname(from), spec);
+  const candidates = [base];
+  // TypeScript's ESM style: './x.js' names './x.ts'
+  const m = /\.(m?)js$/.exec(base);
+  if (m) candidates.push(base.slice(0, -m[0].length) + (m[1] ? '.mts' : '.ts'));
+  for (const e of EXTS) candidates.push(base + e);
+  for (const e of EXTS) candidates.push(join(base, 'index' + e));
+  for (const c of candidates) if (existsSync(c) && statSync(c).isFile()) return toPosix(relative(root, c));
+  return null;
+}
+
+/** The import graph: file -> set of files it imports (only files inside the scanned set). */
+export function buildGraph(root) {
+  const files = DIRS.flatMap((d) => walk(root, d));
+  const known = new Set(files);
+  const graph = new Map();
+  for (const f of files) {
+    const out = new Set();
+    for (const spec of specifiers(readFileSync(join(root, f), 'utf8'))) {
+      const to = resolveSpec(root, f, spec);
+      if (to && known.has(to) && to !== f) out.add(to);
+    }
+    graph.set(f, out);
+  }
+  return graph;
+}
+
+/** Strongly connected components with more than one file (Tarjan, iterative). */
+export function circles(graph) {
+  let index = 0;
+  const idx = new Map();
+  const low = new Map();
+  const onStack = new Set();
+  const stack = [];
+  const result = [];
+  for (const start of graph.keys()) {
+    if (idx.has(start)) continue;
+    const work = [[start, [...graph.get(start)], 0]];
+    idx.set(start, index);
+    low.set(start, index++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length) {
+      const frame = work[work.length - 1];
+      const [v, edges] = frame;
+      if (frame[2] < edges.length) {
+        const w = edges[frame[2]++];
+        if (!idx.has(w)) {
+          idx.set(w, index);
+          low.set(w, index++);
+          stack.push(w);
+          onStack.add(w);
+          work.push([w, [...(graph.get(w) ?? [])], 0]);
+        } else if (onStack.has(w)) {
+          low.set(v, Math.min(low.get(v), idx.get(w)));
+        }
+      } else {
+        work.pop();
+        if (work.length) {
+          const u = work[work.length - 1][0];
+          low.set(u, Math.min(low.get(u), low.get(v)));
+        }
+        if (low.get(v) === idx.get(v)) {
+          const comp = [];
+          let w;
+          do {
+            w = stack.pop();
+            onStack.delete(w);
+            comp.push(w);
+          } while (w !== v);
+          if (comp.length > 1) result.push(comp.sort());
+        }
+      }
+    }
+  }
+  return result.sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+export function check(root, allowed = ALLOWED, layers = LAYERS) {
+  const graph = buildGraph(root);
+  const found = circles(graph);
+  const key = (files) => [...files].sort().join('\n');
+  const allowedKeys = new Set(allowed.map((a) => key(a.files)));
+  const bad = found.filter((c) => !allowedKeys.has(key(c)));
+  const known = found.filter((c) => allowedKeys.has(key(c)));
+  const arrows = [...layerViolations(graph, layers), ...nodeImports(root, graph.keys(), layers)];
+  return { graph, found, bad, known, arrows };
+}
+
+const isMain = process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);
+if (isMain) {
+  const root = resolve(process.argv[2] ?? '.');
+  const { graph, bad, known, arrows } = check(root);
+  const describe = (comp) =>
+    comp.map((f) => `    ${f} -> ${[...graph.get(f)].filter((t) => comp.includes(t)).join(', ')}`).join('\n');
+  for (const comp of known) console.log(`check-imports: allowed circle of ${comp.length} files:\n${describe(comp)}`);
+  for (const comp of bad) console.error(`check-imports: import circle of ${comp.length} files:\n${describe(comp)}`);
+  for (const a of arrows) console.error(`check-imports: ${a.from}${a.to ? ` -> ${a.to}` : ''}: ${a.why}`);
+  if (bad.length || arrows.length) {
+    console.error(`check-imports: ${bad.length} import circle(s), ${arrows.length} arrow(s) against the layers, in ${graph.size} files`);
+    process.exit(1);
+  }
+  console.log(`check-imports: ${graph.size} files in ${LAYERS.length} layers, every arrow pointing down, no circles`);
+}

@@ -1,0 +1,81 @@
+// Games, leaderboards and player pages.
+
+import type { FastifyInstance } from 'fastify';
+import { loadGames } from '../../games/registry.ts';
+import { notFound } from '../errors.ts';
+import { gamesSchema, leaderboardSchema, playerProfileSchema, paging, refusals } from '../schemas.ts';
+import { readLeaderboard } from '../../domain/ratings/leaderboard.ts';
+import { readPlayerProfile } from '../../domain/players.ts';
+
+const page = paging(500, 100);
+
+const GAME_ID = { type: 'string', minLength: 1, maxLength: 64 } as const;
+
+export default async function gameRoutes(app: FastifyInstance) {
+  const { db } = app.deps;
+
+  async function gameOr404(id: string) {
+    const games = await loadGames();
+    const game = games.get(id);
+    if (!game) throw notFound(`unknown game "${id}" (known: ${[...games.keys()].join(', ')})`);
+    return game;
+  }
+
+  app.get('/api/games', { config: { access: 'public' }, schema: { tags: ['games'], summary: 'The games this judge runs', response: { 200: gamesSchema } } }, async () => {
+    const games = await loadGames();
+    const counts = await db.playerName.groupBy({ by: ['game'], where: { locked: true }, _count: { _all: true } });
+    const qualified = new Map(counts.map((c) => [c.game, c._count._all]));
+    return [...games.values()].map((g) => ({
+      id: g.id,
+      title: g.title,
+      nbPlayers: g.nbPlayers,
+      builtinPlayers: Object.keys(g.bots.builtin),
+      statements: Object.keys(g.statements),
+      limits: g.defaultLimits,
+      qualifiedPlayers: qualified.get(g.id) ?? 0,
+    }));
+  });
+
+  app.get<{ Params: { game: string }; Querystring: { limit: number; offset: number } }>(
+    '/api/games/:game/leaderboard',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['games'],
+        summary: 'Qualified players by rating (OpenSkill ordinal = mu - 3 sigma)',
+        params: { type: 'object', required: ['game'], properties: { game: GAME_ID } },
+        querystring: { type: 'object', additionalProperties: false, properties: page },
+        response: { 200: leaderboardSchema, ...refusals(400, 404) },
+      },
+    },
+    async (request) => {
+      const game = await gameOr404(request.params.game);
+      const { limit, offset } = request.query;
+      const { total, players } = await readLeaderboard(db, game.id, limit, offset);
+      return { game: game.id, total, limit, offset, players };
+    },
+  );
+
+  app.get<{ Params: { name: string }; Querystring: { game?: string; matches: number } }>(
+    '/api/players/:name',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['games'],
+        summary: 'A player name: per game, its versions, rating history and recent matches',
+        params: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 64 } } },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { game: GAME_ID, matches: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+        },
+        response: { 200: playerProfileSchema, ...refusals(400, 404) },
+      },
+    },
+    async (request) => {
+      const profile = await readPlayerProfile(db, request.params.name, { game: request.query.game, matches: request.query.matches });
+      if (!profile) throw notFound(`no player named "${request.params.name}"`);
+      return profile;
+    },
+  );
+}

@@ -1,0 +1,111 @@
+// Matches: list with filters and pagination, detail, replay download, bot logs.
+
+import type { FastifyInstance } from 'fastify';
+import { requireUser } from '../auth.ts';
+import { forbidden, HttpError, notFound } from '../errors.ts';
+import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../jobs/scheduler/retention.ts';
+import { matchOut, matchInclude } from '../../domain/serialize.ts';
+import { listMatches, type ListQuery } from '../../domain/matches.ts';
+import { idParams, matchListSchema, matchSchema, paging, refusals } from '../schemas.ts';
+import { MATCH_KINDS, MATCH_STATUSES } from '../../db/statuses.ts';
+
+export default async function matchRoutes(app: FastifyInstance) {
+  const { db } = app.deps;
+
+  app.get<{ Querystring: Omit<ListQuery, 'requestedBy' | 'mineOf'> & { mine?: 0 | 1 } }>(
+    '/api/matches',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['matches'],
+        summary: 'Matches, newest first; filter by game, player, kind, status, submission; mine=1: my matches (every match a submission of mine played: gate, ranked, tournament, challenge; and the challenges I asked for)',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            game: { type: 'string', minLength: 1, maxLength: 64 },
+            player: { type: 'string', minLength: 1, maxLength: 64 },
+            kind: { type: 'string', enum: MATCH_KINDS },
+            status: { type: 'string', enum: MATCH_STATUSES },
+            submission: { type: 'integer', minimum: 1, maximum: 2147483647 },
+            ...paging(200, 50),
+            before: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'only matches with a smaller id (keyset paging)' },
+            mine: { type: 'integer', enum: [0, 1], description: '1: only my matches: those my submissions played and the challenges I asked for (logged in)' },
+          },
+        },
+        response: { 200: matchListSchema, ...refusals(400, 401) },
+      },
+    },
+    async (request) => {
+      const { mine, ...q } = request.query;
+      return listMatches(db, { ...q, ...(mine === 1 ? { mineOf: requireUser(request).id } : {}) });
+    },
+  );
+
+  app.get<{ Params: { id: number } }>(
+    '/api/matches/:id',
+    { config: { access: 'public' }, schema: { tags: ['matches'], summary: 'One match: players, scores, ranks, CPU, freezes, replay link', params: idParams, response: { 200: matchSchema, ...refusals(400, 404) } } },
+    async (request) => {
+      const m = await db.match.findUnique({
+        where: { id: request.params.id },
+        include: {
+          ...matchInclude,
+          participants: { select: { ...matchInclude.participants.select, log: false, player: { select: { name: true, owner: { select: { username: true } } } } } },
+        },
+      });
+      if (!m) throw notFound(`no match ${request.params.id}`);
+      const out = matchOut(m);
+      const owners = new Map(m.participants.map((p) => [p.seat, p.player?.owner.username ?? null]));
+      return { ...out, config: m.config, participants: out.participants.map((p) => ({ ...p, owner: owners.get(p.seat) ?? null })) };
+    },
+  );
+
+  app.get<{ Params: { id: number } }>(
+    '/api/matches/:id/replay',
+    { config: { access: 'public' }, schema: { tags: ['matches'], summary: 'The replay file (gzip JSON), as a download', params: idParams, response: refusals(400, 404, 410) } },
+    async (request, reply) => {
+      const m = await db.match.findUnique({ where: { id: request.params.id }, select: { id: true, game: true, kind: true, status: true, replay: { select: { data: true } } } });
+      if (!m) throw notFound(`no match ${request.params.id}`);
+      if (replayWasPruned(m)) throw new HttpError(410, `match ${m.id} was played, but ${PRUNED_REPLAY_MESSAGE}`, 'replay-pruned');
+      if (!m.replay) throw notFound(`match ${m.id} has no replay (not played yet, or it failed)`);
+      const data = Buffer.from(m.replay.data);
+      return reply
+        .header('content-type', 'application/gzip')
+        .header('content-disposition', `attachment; filename="${m.game}-${m.id}.replay.json.gz"`)
+        .header('content-length', data.length)
+        .header('cache-control', 'public, max-age=86400, immutable')
+        .send(data);
+    },
+  );
+
+  app.get<{ Params: { id: number }; Querystring: { seat?: number } }>(
+    '/api/matches/:id/log',
+    {
+      config: { access: 'owner' },
+      schema: {
+        tags: ['matches'],
+        summary: "Bots' console output: only the seats you own (an admin: all)",
+        params: idParams,
+        querystring: { type: 'object', additionalProperties: false, properties: { seat: { type: 'integer', minimum: 0, maximum: 3 } } },
+        response: refusals(400, 401, 403, 404),
+      },
+    },
+    async (request) => {
+      const me = requireUser(request);
+      const m = await db.match.findUnique({
+        where: { id: request.params.id },
+        select: { id: true, participants: { select: { seat: true, name: true, log: true, submission: { select: { userId: true } } }, orderBy: { seat: 'asc' } } },
+      });
+      if (!m) throw notFound(`no match ${request.params.id}`);
+      const seat = request.query.seat;
+      let seats = m.participants;
+      if (seat !== undefined) {
+        seats = seats.filter((p) => p.seat === seat);
+        if (seats.length === 0) throw notFound(`match ${m.id} has no seat ${seat}`);
+      }
+      const mine = seats.filter((p) => me.isAdmin || p.submission?.userId === me.id);
+      if (mine.length === 0) throw forbidden('only the owner of a bot (or an admin) may read its log');
+      return { matchId: m.id, logs: mine.map((p) => ({ seat: p.seat, name: p.name, log: p.log ?? '' })) };
+    },
+  );
+}

@@ -1,0 +1,91 @@
+// /health (database, Redis, queue depth, workers seen), /metrics
+// (Prometheus text, src/http/metrics.ts) and
+// /api/queue (what the /queue page shows: waiting and running matches,
+// workers, throughput, gate latency, the expected wait for a new submission).
+
+import type { FastifyInstance } from 'fastify';
+import { queueOverview } from '../../domain/queue-overview.ts';
+import { readHealth } from '../../domain/health.ts';
+import { createMetrics } from '../metrics.ts';
+import { healthResponses } from '../schemas.ts';
+
+const nullableNumber = { type: ['number', 'null'] } as const;
+export const queueOverviewSchema = {
+  type: 'object',
+  properties: {
+    redis: { type: 'object', properties: { ok: { type: 'boolean' }, error: { type: ['string', 'null'] } } },
+    matches: {
+      type: 'array',
+      items: { type: 'object', properties: { kind: { type: 'string' }, waiting: { type: 'integer' }, running: { type: 'integer' } } },
+    },
+    waiting: { type: 'integer' },
+    running: { type: 'integer' },
+    jobs: {
+      type: ['object', 'null'],
+      properties: { waiting: { type: 'integer' }, prioritized: { type: 'integer' }, active: { type: 'integer' }, delayed: { type: 'integer' }, failed: { type: 'integer' } },
+    },
+    workers: {
+      type: 'array',
+      items: { type: 'object', properties: { name: { type: 'string' }, host: { type: 'string' }, concurrency: { type: 'integer' } } },
+    },
+    workerSlots: { type: 'integer' },
+    throughput: {
+      type: 'object',
+      properties: { minutes: { type: 'integer' }, perMinute: { type: 'array', items: { type: 'integer' } }, average: { type: 'number' } },
+    },
+    matchSeconds: nullableNumber,
+    gate: {
+      type: 'object',
+      properties: { samples: { type: 'integer' }, latencyP50: nullableNumber, latencyP90: nullableNumber, workSeconds: nullableNumber, ahead: { type: 'integer' } },
+    },
+    durations: {
+      type: 'object',
+      properties: { selfplay: nullableNumber, dummy: nullableNumber, ranked: nullableNumber, tournament: nullableNumber, challenge: nullableNumber },
+    },
+    expectedWait: {
+      type: 'object',
+      properties: {
+        seconds: nullableNumber,
+        explanation: { type: 'string' },
+        ahead: {
+          type: 'object',
+          properties: {
+            submissions: { type: 'integer' },
+            checks: { type: 'integer' },
+            selfplays: { type: 'integer' },
+            dummies: { type: 'integer' },
+            otherRunning: { type: 'integer' },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+/** What /health answers (the admin's queue page shows it too). */
+export default async function opsRoutes(app: FastifyInstance) {
+
+  app.get(
+    '/api/queue',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['ops'],
+        summary: 'Matches waiting and running by kind, workers, throughput, gate latency, expected wait for a new submission',
+        response: { 200: queueOverviewSchema },
+      },
+    },
+    async () => queueOverview(app.deps),
+  );
+
+  app.get('/health', { config: { access: 'public' }, schema: { tags: ['ops'], summary: "Database, Redis, queue depth, workers seen, the recorder's backlog (503 when a dependency is down)", response: healthResponses } }, async (_request, reply) => {
+    const health = await readHealth(app.deps);
+    return reply.status(health.status === 'ok' ? 200 : 503).send(health);
+  });
+
+  const metrics = createMetrics(app.deps);
+  app.get('/metrics', { config: { access: 'public' }, schema: { tags: ['ops'], summary: 'Prometheus text format: counters of submissions, verdicts, matches and frozen bots, the queue, the process' } }, async (_request, reply) => {
+    const text = await metrics.scrape();
+    return reply.header('content-type', metrics.contentType).send(text);
+  });
+}

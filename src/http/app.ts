@@ -1,0 +1,157 @@
+// The HTTP API and the website as a fastify plugin-style app (fastify/demo's
+// layout): the app is built from its dependencies, routes are thin and
+// declare schemas, one error handler turns bad input into 4xx messages
+// (pages get an error page from src/http/pages), OpenAPI at /docs.
+// `buildApp` does not listen; src/main.ts (npm start / npm run api) does.
+
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { JudgeQueues } from '../queue/index.ts';
+import { errorHandler, notFound, badRequest } from './errors.ts';
+import { resolveUser } from './auth.ts';
+import { checkWriteOrigin } from './origin-check.ts';
+import { adminOnlyApi, checkRouteAccess, declareAll, type RouteAccess } from './access.ts';
+import { createAttemptBudgets, MemoryCounters, RedisCounters, type AttemptBudgets } from '../domain/attempt-budgets.ts';
+import { createEventHub, type EventHub } from './events.ts';
+import { startGate as gateStart } from '../domain/gate.ts';
+import { TooManyError } from '../domain/errors.ts';
+import type { StartGate } from '../domain/submissions.ts';
+import accountRoutes from './api/accounts.ts';
+import submissionRoutes from './api/submissions.ts';
+import gameRoutes from './api/games.ts';
+import matchRoutes from './api/matches.ts';
+import opsRoutes from './api/ops.ts';
+import tournamentRoutes from './api/tournaments.ts';
+import challengeRoutes from './api/challenges.ts';
+import adminRoutes from './api/admin.ts';
+import similarityRoutes from './api/similarity.ts';
+import studentRoutes from './api/students.ts';
+import rosterRoutes from './api/roster.ts';
+import webRoutes, { sendErrorPage, wantsPage } from './pages/index.ts';
+import { playApiRoutes } from './pages/play.ts';
+import { registerLanguage, t } from './i18n/index.ts';
+import { setCourseTimeZone } from '../domain/course-time.ts';
+import type { AppDeps } from './deps.ts';
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  /** The judge queues; without them submissions stay `queued` and /health reports no Redis. */
+  queues?: JudgeQueues | null;
+  /** fastify's logger option (default: at config.logLevel). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+// AppDeps lives in deps.ts (metrics.ts needs it, and this file imports the routes that import metrics).
+export type { AppDeps } from './deps.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+    /** Every route with who may call it (src/http/access.ts), as registered. */
+    routeAccess: readonly RouteAccess[];
+  }
+}
+
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (depth > 20 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return false;
+  if (Array.isArray(value)) return value.some((v) => hasNul(v, depth + 1));
+  return Object.entries(value).some(([k, v]) => k.includes('\0') || hasNul(v, depth + 1));
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { config, db } = opts;
+  setCourseTimeZone(config.courseTimeZone);
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    // Ids in URLs are integers; anything else is a 400 from the params schema.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
+    bodyLimit: 1024 * 1024,
+  });
+  const queues = opts.queues ?? null;
+  const startGate: StartGate | null = queues ? gateStart : null;
+  const events = queues ? createEventHub(queues.redisUrl, queues.eventsChannel, (msg, err) => app.log.warn({ err }, msg)) : null;
+  const counters = queues ? new RedisCounters(queues.redis(), (msg, err) => app.log.warn({ err }, msg)) : new MemoryCounters();
+  const budgets = createAttemptBudgets(config, counters, queues?.prefix ?? config.queuePrefix);
+  app.decorate('deps', { config, db, queues, startGate, events, budgets });
+  // Every route says who may call it (config.access), or the app does not start; admin routes only inside an admin scope.
+  const routeAccess: RouteAccess[] = [];
+  app.decorate('routeAccess', routeAccess);
+  app.addHook('onRoute', function (route) {
+    checkRouteAccess.call(this, route, routeAccess);
+  });
+  app.addHook('onClose', async () => {
+    await events?.close();
+  });
+
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) => {
+    if (wantsPage(request)) return sendErrorPage(request, reply, 404, () => t('error.noPage', request.url.split('?')[0]!));
+    throw notFound(`no route ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  // On the raw response, so that streams (SSE hijacks its reply) carry them too; a page's own
+  // Content-Security-Policy (src/http/render/layout.ts) replaces this one. Swagger UI at /docs runs its own scripts.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.raw.setHeader('x-content-type-options', 'nosniff');
+    if (!/^\/docs(\/|$)/.test(request.routeOptions.url ?? '')) reply.raw.setHeader('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+  });
+  app.addHook('onRequest', async (request) => checkWriteOrigin(request));
+  app.addHook('onError', async (_request, reply, error) => {
+    if (error instanceof TooManyError) void reply.header('retry-after', String(error.retryAfterSeconds));
+  });
+
+  await app.register(cookie);
+  await app.register(multipart, {
+    limits: { fileSize: config.submissionMaxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Arbiter judge API', version: '1.0.0', description: 'Submit bots, follow the Dummy gate, read leaderboards, matches and replays.' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'A token from POST /api/tokens' },
+          session: { type: 'apiKey', in: 'cookie', name: 'arbiter_session' },
+        },
+      },
+    },
+  });
+  await app.register(declareAll('public', swaggerUi), { routePrefix: '/docs' });
+
+  // Postgres text cannot hold NUL: refuse it anywhere in the input instead of failing in the database.
+  app.addHook('preValidation', async (request) => {
+    if (hasNul(request.params) || hasNul(request.query) || hasNul(request.body)) throw badRequest('NUL characters are not allowed in the request');
+  });
+
+  app.decorateRequest('user', null);
+  app.decorateRequest('authRefusal', null);
+  registerLanguage(app);
+  app.addHook('onRequest', async (request) => {
+    request.user = await resolveUser(db, request);
+  });
+
+  await app.register(accountRoutes);
+  await app.register(submissionRoutes);
+  await app.register(gameRoutes);
+  await app.register(matchRoutes);
+  await app.register(opsRoutes);
+  await app.register(tournamentRoutes);
+  await app.register(challengeRoutes);
+  // The admin's API: encapsulated scopes whose hook refuses anyone but an admin, whatever the URL's spelling.
+  await app.register(adminOnlyApi(adminRoutes));
+  await app.register(playApiRoutes);
+  await app.register(adminOnlyApi(similarityRoutes));
+  await app.register(adminOnlyApi(studentRoutes));
+  await app.register(adminOnlyApi(rosterRoutes));
+  await app.register(webRoutes);
+  return app;
+}

@@ -1,0 +1,148 @@
+// A course's accounts on the site: the roster import's section of
+// /admin/users and its result page (created and skipped rows, the links as a
+// CSV to send, shown once), an admin's reset link for a user, and the public
+// /reset/:token page where a password link sets a new password. The rules
+// are the domain's (src/domain/roster.ts, src/domain/account-links.ts).
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createResetLink, findLink, usePasswordLink, type LinkView } from '../../domain/account-links.ts';
+import { PASSWORD_MIN } from '../../domain/accounts.ts';
+import { importRoster, rosterLinksCsv, ROSTER_DEFAULT_DAYS, ROSTER_MAX_BYTES, ROSTER_MAX_DAYS, type RosterImport } from '../../domain/roster.ts';
+import { requireAdmin, openSession, type AuthUser } from '../auth.ts';
+import { asRefusal, badRequest } from '../errors.ts';
+import { readRosterForm, siteOrigin } from '../api/roster.ts';
+import { errorSummary, field, select, type FieldErrors } from '../render/forms.ts';
+import { html, type Html } from '../render/html.ts';
+import { sendPage } from '../render/layout.ts';
+import { t } from '../i18n/index.ts';
+import { localizeRefusal } from '../i18n/refusals.ts';
+import { pageUser } from './auth.ts';
+import { when } from './matches.ts';
+
+type FormBody = Record<string, string | undefined>;
+const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+
+/** The roster import's form, for /admin/users. */
+export function rosterSection(): Html {
+  return html`<section id="roster" aria-labelledby="roster-h">
+<h2 id="roster-h">${t('roster.title')}</h2>
+<p class="hint">${t('roster.intro', ROSTER_MAX_BYTES / 1024)}</p>
+<form method="post" action="/admin/actions/roster" enctype="multipart/form-data" id="roster-form">
+${field({ name: 'file', label: t('roster.file'), type: 'file', required: true, attrs: html`accept=".csv,text/csv,text/plain"` })}
+${select({ name: 'mode', label: t('roster.mode'), options: [{ value: 'invite', label: t('roster.modeInvite') }, { value: 'account', label: t('roster.modeAccount') }], value: 'invite' })}
+${field({ name: 'expiresInDays', label: t('roster.days'), type: 'number', value: String(ROSTER_DEFAULT_DAYS), attrs: html`min="1" max="${String(ROSTER_MAX_DAYS)}"` })}
+<p><button type="submit">${t('roster.import')}</button></p>
+</form>
+</section>`;
+}
+
+/** A user row's button that makes a reset link (the link is shown on the next page, once). */
+export const resetLinkButton = (userId: number) =>
+  html`<form method="post" action="/admin/actions/reset-link" class="inline"><input type="hidden" name="id" value="${String(userId)}"><button type="submit" class="secondary">${t('roster.resetLink')}</button></form>`;
+
+function resultBody(r: RosterImport, origin: string): Html {
+  const csv = rosterLinksCsv(r, origin);
+  return html`<p class="breadcrumbs"><a href="/admin">${t('admin.title')}</a> › <a href="/admin/users">${t('admin.users')}</a></p>
+<h1>${t('roster.resultTitle')}</h1>
+<p class="notice ok" role="status" id="roster-summary">${t('roster.summary', r.created, r.skipped)}</p>
+${
+  r.created > 0
+    ? html`<p class="notice" id="roster-once">${t(r.mode === 'invite' ? 'roster.onceInvite' : 'roster.onceAccount')}</p>
+<p><a class="button" id="roster-csv" download="roster-links.csv" href="data:text/csv;charset=utf-8,${encodeURIComponent(csv)}">${t('roster.downloadCsv')}</a></p>
+<label for="roster-links">${t('roster.linksCsv')}</label>
+<textarea id="roster-links" readonly rows="${String(Math.min(20, r.created + 2))}" cols="100">${csv}</textarea>`
+    : ''
+}
+<div class="table-wrap"><table id="roster-rows">
+<thead><tr><th scope="col">${t('roster.line')}</th><th scope="col">${t('auth.studentId')}</th><th scope="col">${t('auth.fullName')}</th><th scope="col">${t('auth.email')}</th><th scope="col">${t('auth.username')}</th><th scope="col">${t('roster.result')}</th></tr></thead>
+<tbody>${r.rows.map(
+    (row) => html`<tr data-status="${row.status}" data-code="${row.code ?? ''}"><td>${row.line}</td><td>${row.studentId}</td><td>${row.fullName ?? ''}</td><td>${row.email ?? ''}</td><td>${row.username ?? ''}</td>
+<td>${row.status === 'created' ? html`<span class="badge qualified">${t('roster.created')}</span>${row.reason ? html` <span class="muted">${row.reason}</span>` : ''}` : html`<span class="badge failed">${t('roster.skipped')}</span> ${row.reason ?? ''}`}</td></tr>`,
+  )}</tbody></table></div>`;
+}
+
+/** The admin's side: the import and the reset link (registered in an admin scope, adminOnlyPages). */
+export async function rosterPages(app: FastifyInstance) {
+  const { db } = app.deps;
+  const adminOf = (request: FastifyRequest, reply: FastifyReply): AuthUser | null => (pageUser(request, reply) ? requireAdmin(request) : null);
+
+  app.post('/admin/actions/roster', { config: { access: 'admin' } }, async (request, reply) => {
+    const me = adminOf(request, reply);
+    if (!me) return reply;
+    if (!request.isMultipart()) throw badRequest(t('roster.withFile'));
+    const form = await readRosterForm(request);
+    if (!form.csv || form.csv.length === 0) throw badRequest(t('roster.withFile'));
+    const days = form.fields.expiresInDays ? Number(form.fields.expiresInDays) : undefined;
+    const result = await importRoster(db, me.id, { csv: form.csv, mode: form.fields.mode || 'invite', ...(days !== undefined ? { expiresInDays: days } : {}) });
+    return sendPage(reply, { title: t('roster.resultTitle'), user: request.user, nav: '/admin', body: resultBody(result, siteOrigin(request)) });
+  });
+
+  app.post<{ Body: FormBody }>('/admin/actions/reset-link', { config: { access: 'admin' } }, async (request, reply) => {
+    const me = adminOf(request, reply);
+    if (!me) return reply;
+    const id = Number(str(request.body?.id));
+    if (!Number.isInteger(id) || id < 1 || id > 2147483647) throw badRequest(t('adminErr.id'));
+    const link = await createResetLink(db, me.id, id);
+    const url = siteOrigin(request) + link.path;
+    return sendPage(reply, {
+      title: t('roster.resetTitle', link.username),
+      user: request.user,
+      nav: '/admin',
+      body: html`<p class="breadcrumbs"><a href="/admin">${t('admin.title')}</a> › <a href="/admin/users">${t('admin.users')}</a></p>
+<h1>${t('roster.resetTitle', link.username)}</h1>
+<p class="notice" role="status">${t('roster.resetNote')} ${when(link.expiresAt)}</p>
+<p><label for="reset-link">${t('roster.link')}</label><br><input id="reset-link" readonly size="90" value="${url}"></p>`,
+    });
+  });
+}
+
+/** The public side: /reset/:token, a password link's page. */
+export async function passwordLinkPages(app: FastifyInstance) {
+  const { db } = app.deps;
+  const params = { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 200 } } } as const;
+  // The token is in the address: no referrer carries it anywhere, not even to this site's own pages (this plugin's routes only).
+  app.addHook('onSend', async (_request, reply) => {
+    void reply.header('referrer-policy', 'no-referrer');
+  });
+
+  function sendReset(request: FastifyRequest, reply: FastifyReply, token: string, link: LinkView | null, errors: FieldErrors = {}, status = 200) {
+    const body =
+      link && link.kind === 'password'
+        ? html`<h1>${t('reset.title')}</h1>
+<p>${t('reset.for', link.username)} ${t('reset.until')} ${when(link.expiresAt)}.</p>
+${errorSummary(errors, { password: t('auth.password'), confirm: t('reset.confirm') })}
+<form method="post" action="/reset/${token}" id="reset-form" novalidate>
+<input type="hidden" name="username" value="${link.username}" autocomplete="username">
+${field({ name: 'password', label: t('reset.newPassword'), type: 'password', required: true, autocomplete: 'new-password', hint: t('auth.passwordHint', PASSWORD_MIN), errors, attrs: html`maxlength="256"` })}
+${field({ name: 'confirm', label: t('reset.confirm'), type: 'password', required: true, autocomplete: 'new-password', errors, attrs: html`maxlength="256"` })}
+<p><button type="submit">${t('reset.set')}</button></p>
+</form>`
+        : html`<h1>${t('reset.title')}</h1>
+<p class="notice bad" role="alert" id="link-gone">${t('reset.gone')}</p>`;
+    return sendPage(reply, { title: t('reset.title'), user: request.user, body }, link ? status : 404);
+  }
+
+  app.get<{ Params: { token: string } }>('/reset/:token', { config: { access: 'public' }, schema: { hide: true, params } }, async (request, reply) => {
+    const link = await findLink(db, request.params.token, 'password');
+    return sendReset(request, reply, request.params.token, link);
+  });
+
+  app.post<{ Params: { token: string }; Body: FormBody }>('/reset/:token', { config: { access: 'public' }, schema: { hide: true, params } }, async (request, reply) => {
+    const token = request.params.token;
+    const link = await findLink(db, token, 'password');
+    if (!link) return sendReset(request, reply, token, null);
+    const password = typeof request.body?.password === 'string' ? request.body.password : '';
+    const confirm = typeof request.body?.confirm === 'string' ? request.body.confirm : '';
+    if (password !== confirm) return sendReset(request, reply, token, link, { confirm: t('reset.mismatch') }, 400);
+    try {
+      const user = await usePasswordLink(db, token, password);
+      // The link ended every session of the user; this browser is logged in anew.
+      await openSession(app.deps, reply, user.id);
+      return reply.redirect('/account', 303);
+    } catch (err) {
+      const refused = asRefusal(err);
+      if (!refused) throw err;
+      return sendReset(request, reply, token, refused.code === 'not-found' ? null : link, { [refused.code === 'weak-password' ? 'password' : '']: localizeRefusal(refused) }, refused.statusCode);
+    }
+  });
+}

@@ -1,0 +1,201 @@
+// A pool of match runners: one BullMQ worker on the `matches` queue running up
+// to `concurrency` jobs at once (default: one per core). Each job plays a
+// match (or the gate's compile check) with the lead's runner, which plays it
+// in a sandbox child process it can kill (the engine and the bots' isolates),
+// then puts the outcome on the `results` queue. This
+// module never opens the database and needs no database credentials.
+//
+// This pool, through BullMQ's attempts (MATCH_JOB_OPTIONS, CHECK_JOB_OPTIONS),
+// is the only place that decides a match is played again after a failure.
+// Below it a failure is thrown once, typed by whose fault it is (faultOf): the
+// judge's machinery (SandboxInfraError: a sandbox process killed from outside,
+// a watchdog on a busy machine, a compiler that failed) is tried again on the
+// next attempt; a spec the judge cannot play (MatchSpecError) would fail the
+// same way every time and is recorded failed at once. Only after the last
+// attempt does a failed result (never a result with frozen bots) go to the
+// recorder: a judge's fault is never charged to a bot.
+
+import type { Log } from '../../log.ts';
+import { Worker, type Job } from 'bullmq';
+import { hostname } from 'node:os';
+import { readBotHeader } from '../../sandbox/languages/index.ts';
+import { SandboxInfraError } from '../../match/bot-host.ts';
+import { sharedPool } from '../../sandbox/match-pool.ts';
+import { MatchSpecError, playMatch } from '../../sandbox/play-match.ts';
+import { checkBot } from '../../sandbox/check-bot.ts';
+import { encodeReplay } from '../../match/replay-io.ts';
+import {
+  MATCHES_QUEUE,
+  WORKER_HEARTBEAT_MS,
+  WORKER_HEARTBEAT_TTL_MS,
+  workerKey,
+  openJudgeQueues,
+  redisOptions,
+  watchRedis,
+  type JudgeJobData,
+  type JudgeQueues,
+  type MatchJobData,
+  type CheckJobData,
+} from '../../queue/index.ts';
+import type { RunOptions } from '../../match/types.ts';
+
+export interface WorkerPoolOptions {
+  redisUrl: string;
+  prefix: string;
+  /** Matches played at once by this pool. */
+  concurrency: number;
+  /** BullMQ lock of a running job: a worker that dies loses it after this long and the job is re-queued. */
+  lockDurationMs?: number;
+  /** How often this pool looks for stalled jobs (any pool's). */
+  stalledIntervalMs?: number;
+  /** Name shown in results and BullMQ's worker list. */
+  name?: string;
+  /** Runner host: the sandbox unless a benchmark asks otherwise. */
+  host?: RunOptions['host'];
+  log?: Log;
+}
+
+export interface WorkerPool {
+  readonly name: string;
+  readonly worker: Worker<JudgeJobData>;
+  close(): Promise<void>;
+}
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Whose fault a failure below the pool is: 'infra', the judge's machinery
+ * (worth another attempt); 'spec', a job the judge cannot play (never worth
+ * one); 'judge', any other error of the judge's code (tried again, as it may
+ * pass). A bot's own faults are never failures: they freeze it in the result.
+ */
+export function faultOf(e: unknown): 'infra' | 'spec' | 'judge' {
+  if (e instanceof SandboxInfraError) return 'infra';
+  if (e instanceof MatchSpecError || (e instanceof Error && e.name === 'MatchSpecError')) return 'spec';
+  return 'judge';
+}
+
+export async function startWorkerPool(options: WorkerPoolOptions): Promise<WorkerPool> {
+  const name = options.name ?? `${hostname()}-${process.pid}`;
+  const log = options.log ?? (() => {});
+  const queues: JudgeQueues = openJudgeQueues({ redisUrl: options.redisUrl, prefix: options.prefix, log });
+
+  const isLastAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+
+  async function check(job: Job<JudgeJobData>, data: CheckJobData) {
+    let verdict;
+    try {
+      verdict = await checkBot({ game: data.game, source: data.source, filename: data.filename, ...(data.limits ? { limits: data.limits } : {}) });
+    } catch (e) {
+      // checkBot reports the bot's own errors as { ok: false }; a throw is ours.
+      if (!isLastAttempt(job)) throw e;
+      verdict = { ok: false as const, message: `internal error while checking the bot: ${errorText(e)}` };
+    }
+    await queues.addResult({ type: 'check', submissionId: data.submissionId, jobId: job.id!, verdict, worker: name });
+  }
+
+  async function play(job: Job<JudgeJobData>, data: MatchJobData) {
+    const attempt = job.attemptsStarted || job.attemptsMade + 1;
+    const base = { matchId: data.matchId, ...(data.submissionId ? { submissionId: data.submissionId } : {}) };
+    queues.publish({ ...base, status: 'running' }).catch(() => {});
+    let lastSent = 0;
+    const onRound = (round: number, totalRounds: number) => {
+      const now = Date.now();
+      if (now - lastSent < 500 && round < totalRounds) return;
+      lastSent = now;
+      queues.publish({ ...base, status: 'running', round, totalRounds }).catch(() => {});
+      job.updateProgress({ round, totalRounds }).catch(() => {});
+    };
+    const startedAt = new Date();
+    const fields = {
+      ...base,
+      kind: data.kind,
+      game: data.spec.game,
+      seed: data.spec.seed,
+      seats: data.spec.seats.map((s) => (readBotHeader(s.source).name ?? s.filename).slice(0, 64)),
+      worker: name,
+      attempt,
+    };
+    log('match start', fields);
+    try {
+      // A job queued before jobs carried their limits is resolved by playMatch, the same way the scheduler resolves a new one.
+      const outcome = await playMatch(data.spec, { onRound, ...(options.host ? { host: options.host } : {}) });
+      const replay = outcome.replay;
+      const frozen = replay.players.flatMap((p, seat) => (p.frozenReason ? [{ seat, reason: p.frozenReason, round: p.frozenRound }] : []));
+      log('match end', { ...fields, durationMs: Date.now() - startedAt.getTime(), frozen, scores: replay.result.scores, runs: outcome.runs ?? 1 });
+      await queues.addResult({
+        type: 'match',
+        matchId: data.matchId,
+        jobId: job.id!,
+        ok: true,
+        replayGz: (outcome.replayGz ?? encodeReplay(replay)).toString('base64'),
+        logs: outcome.logs,
+        players: replay.players,
+        scores: replay.result.scores,
+        ranks: replay.result.ranks,
+        winner: replay.result.winner,
+        startedAt: startedAt.toISOString(),
+        durationMs: Date.now() - startedAt.getTime(),
+        worker: name,
+        attempt,
+      });
+    } catch (e) {
+      const fault = faultOf(e);
+      const infra = fault === 'infra';
+      const again = fault !== 'spec' && !isLastAttempt(job);
+      log(again ? 'match abandoned: the judge failed, not a bot; it will be played again' : 'match failed', {
+        ...fields,
+        durationMs: Date.now() - startedAt.getTime(),
+        error: errorText(e),
+        infra,
+        fault,
+        lastAttempt: !again,
+        level: infra ? 'warn' : 'error',
+      });
+      if (again) throw e;
+      await queues.addResult({ type: 'match', matchId: data.matchId, jobId: job.id!, ok: false, error: errorText(e), worker: name, attempt });
+    }
+  }
+
+  const worker = new Worker<JudgeJobData>(
+    MATCHES_QUEUE,
+    async (job) => {
+      const data = job.data;
+      if (data.type === 'check') await check(job, data);
+      else await play(job, data);
+    },
+    {
+      connection: redisOptions(options.redisUrl),
+      prefix: options.prefix,
+      concurrency: Math.max(1, options.concurrency),
+      name,
+      lockDuration: options.lockDurationMs ?? 30_000,
+      stalledInterval: options.stalledIntervalMs ?? 15_000,
+      // A worker killed twice on the same match is a problem with the match; the scheduler's sweep sees it failed.
+      maxStalledCount: 2,
+    },
+  );
+  watchRedis(worker, 'match worker', log);
+  await worker.waitUntilReady();
+  // One match process per runner, started now rather than by the first matches.
+  void sharedPool.prewarm(Math.max(1, options.concurrency)).catch(() => {});
+
+  // Heartbeat: /health and the scheduler count live pools and their runners.
+  const key = workerKey(options.prefix, name);
+  const beat = JSON.stringify({ name, concurrency: Math.max(1, options.concurrency), host: hostname(), pid: process.pid });
+  const heartbeat = () => queues.redis().set(key, beat, 'PX', WORKER_HEARTBEAT_TTL_MS).catch(() => {});
+  await heartbeat();
+  const timer = setInterval(heartbeat, WORKER_HEARTBEAT_MS);
+  timer.unref();
+
+  return {
+    name,
+    worker,
+    async close() {
+      clearInterval(timer);
+      await worker.close();
+      await queues.redis().del(key).catch(() => {});
+      await queues.close();
+    },
+  };
+}

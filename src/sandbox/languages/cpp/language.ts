@@ -1,0 +1,45 @@
+// C++: a course's AIName.cc as it is (`#define PLAYER_NAME Gimli`, the game
+// from the upload or a `// GAME: moria` line), compiled by clang into a
+// wasm32-wasip1 module (compile-cpp.ts).
+
+import type { BotArtifact } from '../artifact.ts';
+import type { Language } from '../types.ts';
+import { looksLikeCpp, readCppHeader } from './source.ts';
+import { cppTokens } from './tokens.ts';
+
+type CompileModule = typeof import('./compile-cpp.ts');
+// Loaded when a file is compiled, through a specifier the bundler does not
+// follow: the JavaScript path never pays for the toolchain's modules, and the
+// play page's bundle, which reads headers through the registry, never takes
+// them in (keep it the path of the import above).
+const COMPILER: string = './compile-cpp.ts';
+type HeadersModule = typeof import('./headers.ts');
+const HEADERS: string = './headers.ts';
+
+export const cpp: Language = {
+  id: 'cpp',
+  displayName: 'C++',
+  extensions: ['cc', 'cpp', 'cxx', 'c++'],
+  uploadExtensions: ['cc', 'cpp', 'cxx'],
+  companionExtensions: ['hh', 'hpp', 'h'],
+  shownExtensions: ['.cc'],
+  accept: ['.cc', '.cpp', '.cxx', 'text/x-c++src'],
+  claimsSource: looksLikeCpp,
+  readHeader: readCppHeader,
+  defaultFilename: (name) => `AI${name}.cc`,
+  nameLine: (name) => `#define PLAYER_NAME ${name}`,
+  gameLine: (game) => `// GAME: ${game}`,
+  gameRequiredInFile: false,
+  slowCompile: true,
+  kitFolder: 'cpp',
+  async apiSources(game) {
+    const { gameHeaders } = (await import(HEADERS)) as HeadersModule;
+    return gameHeaders(game);
+  },
+  tokenize: cppTokens,
+  similarityFamily: 'cpp',
+  async compile(source, filename, game, options): Promise<BotArtifact> {
+    const { compileCppBot } = (await import(COMPILER)) as CompileModule;
+    return compileCppBot(source, filename, game, options);
+  },
+};

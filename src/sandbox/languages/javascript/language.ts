@@ -1,0 +1,53 @@
+// TypeScript and JavaScript: a module that exports PLAYER_NAME, GAME and a
+// Player class, compiled by esbuild (src/sandbox/languages/javascript/compile.ts) into a script. Two
+// records because users see two languages (the API's and the CSV's
+// `language`, the metrics' groups); they share everything but their endings.
+
+import type { BotArtifact } from '../artifact.ts';
+import { jsTokens } from '../script-tokens.ts';
+import type { BotHeader, Language, LanguageId } from '../types.ts';
+
+type CompileModule = typeof import('./compile.ts');
+// Loaded when a file is compiled, through a specifier the bundler does not
+// follow: the play page's bundle reads headers through this registry and must
+// not take in the Node-only compiler (keep it the path of the import above).
+const COMPILER: string = './compile.ts';
+
+function readConst(source: string, key: string): string | null {
+  const re = new RegExp(`export\\s+const\\s+${key}\\s*(?::\\s*string\\s*)?=\\s*(['"\`])([^'"\`\\n]*)\\1`);
+  return re.exec(source)?.[2] ?? null;
+}
+
+export function readScriptHeader(source: string): BotHeader {
+  return { name: readConst(source, 'PLAYER_NAME'), game: readConst(source, 'GAME') };
+}
+
+function scriptLanguage(id: LanguageId, displayName: string, extensions: string[], mime: string): Language {
+  return {
+    id,
+    displayName,
+    extensions,
+    uploadExtensions: extensions,
+    companionExtensions: [],
+    shownExtensions: [`.${extensions[0]}`],
+    accept: [...extensions.map((e) => `.${e}`), mime],
+    // A text without a file name is TypeScript unless another language claims it.
+    claimsSource: () => false,
+    readHeader: readScriptHeader,
+    defaultFilename: (name) => `${name}.${extensions[0]}`,
+    nameLine: (name) => `export const PLAYER_NAME = "${name}";`,
+    gameLine: (game) => `export const GAME = "${game}";`,
+    gameRequiredInFile: true,
+    slowCompile: false,
+    tokenize: jsTokens,
+    similarityFamily: 'js',
+    async compile(source, filename): Promise<BotArtifact> {
+      // TypeScript or JavaScript by the file's own ending (a name with neither is JavaScript).
+      const { compileScript } = (await import(COMPILER)) as CompileModule;
+      return compileScript(source, filename);
+    },
+  };
+}
+
+export const typescript = scriptLanguage('typescript', 'TypeScript', ['ts', 'mts', 'cts'], 'text/typescript');
+export const javascript = scriptLanguage('javascript', 'JavaScript', ['js', 'mjs', 'cjs'], 'text/javascript');

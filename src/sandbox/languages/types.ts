@@ -1,0 +1,69 @@
+// What the judge knows about a language a bot may be written in: one record
+// per language (src/sandbox/languages/index.ts lists them), so that the upload
+// paths, the compile, the hosts and the reports ask the record instead of
+// sniffing a file name or a code string themselves.
+
+import type { CompileBotOptions } from '../compile-errors.ts';
+import type { BotArtifact } from './artifact.ts';
+
+export type { BotArtifact } from './artifact.ts';
+
+/** The languages as users see them (the API's and the CSV's `language`, the metrics' groups). */
+export type LanguageId = 'typescript' | 'javascript' | 'cpp';
+
+/** A token of the similarity report's normalized stream. */
+export interface Token {
+  /** The normalized token ('id', 'num', 'str', 're', a keyword or a punctuator). */
+  text: string;
+  /** 1-based source line of the token's first character. */
+  line: number;
+}
+
+export type Tokenizer = (source: string) => Token[];
+
+export interface BotHeader {
+  /** The player's name (`export const PLAYER_NAME = "..."`, C++'s `#define PLAYER_NAME`). */
+  name: string | null;
+  /** The game the file names (`export const GAME = "..."`, C++'s `// GAME: moria`). */
+  game: string | null;
+}
+
+export interface Language {
+  id: LanguageId;
+  /** As pages show it: 'TypeScript', 'C++'. */
+  displayName: string;
+  /** File endings of a bot in this language, lower case, without the dot (the first is the usual one). */
+  extensions: readonly string[];
+  /** The endings an upload may have (a subset of extensions). */
+  uploadExtensions: readonly string[];
+  /** Other files of the language a student may write beside the bot (C++ headers): read by the similarity report and counted by the metrics. */
+  companionExtensions: readonly string[];
+  /** The endings named to users in messages ('.ts'); none when another language's name covers it. */
+  shownExtensions: readonly string[];
+  /** Entries for an <input type=file accept=...>: endings with their dot, and MIME types. */
+  accept: readonly string[];
+  /** Whether a text that came without a file name is in this language. */
+  claimsSource(source: string): boolean;
+  /** The name and game the file declares, read without compiling it. */
+  readHeader(source: string): BotHeader;
+  /** The file name an upload is stored under when it came without one, or a Dummy is stored under. */
+  defaultFilename(playerName: string): string;
+  /** The line that names the player, as the file must say it. */
+  nameLine(playerName: string): string;
+  /** The line that names the game. */
+  gameLine(gameId: string): string;
+  /** Whether the file must name its game (a JavaScript bot exports GAME; a C++ file takes the upload's). */
+  gameRequiredInFile: boolean;
+  /** Its compile takes seconds, not milliseconds: the CLI waits longer, an upload checks the name first, the play page compiles it for signed-in users only. */
+  slowCompile: boolean;
+  /** The folder of a game (src/games/<id>/<folder>) with the players its starter kit ships in this language beside the built-in bots, if any. */
+  kitFolder?: string;
+  /** The API's source files a game's starter kit ships in this language (C++'s headers), by file name: code every student was given. */
+  apiSources?(game: string): Promise<Record<string, string>>;
+  /** The similarity report's tokenizer: names, numbers and strings normalized, layout and comments gone. */
+  tokenize: Tokenizer;
+  /** Languages whose normalized tokens the similarity report compares with each other share a family. */
+  similarityFamily: string;
+  /** Compiles for the sandbox. Throws BotCompileError (the file's fault), CompileInfraError or PlayCompileRefusal. */
+  compile(source: string, filename: string, game: string | undefined, options: CompileBotOptions): Promise<BotArtifact>;
+}

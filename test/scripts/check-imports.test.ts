@@ -1,0 +1,108 @@
+// scripts/check-imports.js (npm test runs it before the tests): a fixture tree with an import
+// circle, an arrow back up a layer, a game that reaches past the SDK, Node in the SDK or a
+// file in no layer fails with the culprits named; the same tree without them, and this
+// repository, pass.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const script = fileURLToPath(new URL('../../scripts/check-imports.js', import.meta.url));
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'arbiter-imports-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+function run(root: string) {
+  const r = spawnSync(process.execPath, [script, root], { encoding: 'utf8' });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
+/** A tree whose every arrow points down: http -> domain -> match -> sdk; games -> sdk. */
+const clean = {
+  'src/sdk/a.ts': 'export const a = 1;\n',
+  'src/games/g/index.ts': "import { a } from '../../sdk/a.ts';\nexport const g = a;\n",
+  'src/match/m.ts': "import type { g } from '../games/g/index.ts';\nimport { a } from '../sdk/a.ts';\nexport const m = a;\n",
+  'src/domain/d.ts': "import { m } from '../match/m.ts';\nimport { readFileSync } from 'node:fs';\nexport const d = m;\n",
+  'src/http/h.ts': "import { d } from '../domain/d.ts';\n// import { x } from '../cli/x.ts'; (a comment, not an arrow)\nexport const h = d;\n",
+  'src/cli/c.ts': "export async function c() { return import('../http/h.ts'); }\n",
+  // Tests and the generated client are not looked at.
+  'test/x.test.ts': "import '../src/cli/c.ts';\nimport './y.ts';\n",
+  'test/y.ts': "import './x.test.ts';\n",
+  'src/db/generated/p.ts': "import './q.ts';\n",
+  'src/db/generated/q.ts': "import './p.ts';\n",
+};
+
+test('a tree whose arrows all point down, with no circle, passes', () => {
+  const root = tree(clean);
+  try {
+    const { status, out } = run(root);
+    assert.equal(status, 0, out);
+    assert.match(out, /every arrow pointing down, no circles/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a circle inside a layer (type-only, dynamic and re-export edges) fails, with its files named', () => {
+  const root = tree({
+    ...clean,
+    'src/domain/e.ts': "import type { F } from './f.ts';\nexport const e = 1;\nexport type E = F;\n",
+    'src/domain/f.ts': "export type F = number;\nexport async function g() { return import('./g.ts'); }\n",
+    'src/domain/g.ts': "export { e } from './e.ts';\n",
+  });
+  try {
+    const { status, out } = run(root);
+    assert.equal(status, 1, out);
+    assert.match(out, /import circle of 3 files/);
+    for (const f of ['src/domain/e.ts', 'src/domain/f.ts', 'src/domain/g.ts']) assert.ok(out.includes(f), `${f} in ${out}`);
+    for (const f of ['test/', 'generated']) assert.ok(!out.includes(f), `${f} not in ${out}`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('an arrow back up a layer fails, naming both files and the layers', () => {
+  const root = tree({ ...clean, 'src/match/m.ts': "import { d } from '../domain/d.ts';\nexport const m = d;\n", 'src/domain/d.ts': 'export const d = 1;\n' });
+  try {
+    const { status, out } = run(root);
+    assert.equal(status, 1, out);
+    assert.match(out, /src\/match\/m\.ts -> src\/domain\/d\.ts: match may not import domain \(an arrow back up\)/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a game may import only the SDK; the SDK is Node-free; every file has a layer', () => {
+  const root = tree({
+    ...clean,
+    'src/games/g/index.ts': "import { m } from '../../match/m.ts';\nexport const g = m;\n",
+    'src/match/m.ts': "import { a } from '../sdk/a.ts';\nexport const m = a;\n",
+    'src/sdk/a.ts': "import { join } from 'node:path';\nexport const a = join('x');\n",
+    'src/stray/s.ts': 'export const s = 1;\n',
+  });
+  try {
+    const { status, out } = run(root);
+    assert.equal(status, 1, out);
+    assert.match(out, /src\/games\/g\/index\.ts -> src\/match\/m\.ts: games may not import match/);
+    assert.match(out, /src\/sdk\/a\.ts -> node:path: sdk is Node-free/);
+    assert.match(out, /src\/stray\/s\.ts: belongs to no layer/);
+    assert.match(out, /3 arrow\(s\) against the layers/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('this repository keeps its layers and has no import circle', () => {
+  const { status, out } = run(repo);
+  assert.equal(status, 0, out);
+});

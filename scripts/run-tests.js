@@ -90,6 +90,8 @@ const shared = files.filter((f) => !computeOnly.includes(f) && !alone.includes(f
 
 const tmp = mkdtempSync(join(tmpdir(), 'arbiter-tests-'));
 const totals = { pass: 0, fail: 0, skipped: 0, cancelled: 0, todo: 0 };
+/** Each file's wall time (a file is a top-level test in the TAP), for the closing list of the slowest. */
+const fileTimes = [];
 let status = 0;
 const perCore = Math.max(1, Math.min(2, availableParallelism()));
 // Compute-only and shared files spend much of their time waiting (Postgres, Redis, child processes
@@ -114,6 +116,8 @@ for (const [i, phase] of phases.entries()) {
       '--test-reporter-destination=stdout',
       '--test-reporter=tap',
       `--test-reporter-destination=${tap}`,
+      `--test-reporter=${new URL('./test-times-reporter.mjs', import.meta.url).href}`,
+      `--test-reporter-destination=${tap}.times`,
       ...phase.files,
     ],
     { stdio: 'inherit' },
@@ -125,6 +129,14 @@ for (const [i, phase] of phases.entries()) {
   } catch {
     status ||= 1;
   }
+  try {
+    for (const line of readFileSync(`${tap}.times`, 'utf8').split('\n').filter(Boolean)) {
+      const { file, ms } = JSON.parse(line);
+      fileTimes.push({ file: relative('.', file), ms, phase: i + 1 });
+    }
+  } catch {
+    // no times: the phase did not run its files
+  }
   for (const key of Object.keys(totals)) {
     const m = new RegExp(`^# ${key} (\\d+)$`, 'm').exec(text);
     if (m) totals[key] += Number(m[1]);
@@ -132,5 +144,9 @@ for (const [i, phase] of phases.entries()) {
 }
 rmSync(tmp, { recursive: true, force: true });
 if (totals.pass + totals.fail === 0) status ||= 1;
+if (fileTimes.length > 1) {
+  console.log('\nslowest files (phase, seconds):');
+  for (const t of fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`  ${t.phase}  ${(t.ms / 1000).toFixed(1).padStart(6)}  ${t.file}`);
+}
 console.log(`\ntests: ${totals.pass} passed, ${totals.fail + totals.cancelled} failed, ${totals.skipped} skipped`);
 process.exit(status);

@@ -63,13 +63,25 @@ test('the skeleton written into a folder of games: its bots and its viewer typec
   const made = arbiter(['new-game', 'skeleton', '--dir', games]);
   assert.equal(made.code, 0, made.err);
   assert.match(made.out, /wrote 18 files for "skeleton"/);
-  for (const f of ['index.ts', 'view.ts', 'bot-api.ts', 'player.d.ts', 'bots/Null.ts', 'bots/Dummy.ts', 'viewer.ts', 'viewer-words.ts', 'statement.es.md', 'test/golden.ts', 'package.json'])
+  for (const f of [
+    'index.ts',
+    'view.ts',
+    'bot-api.ts',
+    'player.d.ts',
+    'bots/Null.ts',
+    'bots/Dummy.ts',
+    'viewer.ts',
+    'viewer-words.ts',
+    'statement.es.md',
+    'test/golden.ts',
+    'package.json',
+  ])
     assert.ok(existsSync(join(games, 'skeleton', f)), f);
   const tsc = (project: string) => run([join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project]);
   const bots = tsc(join(games, 'skeleton', 'bots', 'tsconfig.json'));
   assert.equal(bots.code, 0, bots.out + bots.err);
   // The viewer as the site's client code is checked: DOM types, strict.
-  const client = JSON.parse(readFileSync(join(ROOT, 'src', 'web', 'client', 'tsconfig.json'), 'utf8')) as { compilerOptions: object };
+  const client = JSON.parse(readFileSync(join(ROOT, 'src', 'http', 'client', 'tsconfig.json'), 'utf8')) as { compilerOptions: object };
   writeFileSync(join(games, 'tsconfig.viewer.json'), JSON.stringify({ compilerOptions: client.compilerOptions, files: ['skeleton/viewer.ts'] }));
   const viewer = tsc(join(games, 'tsconfig.viewer.json'));
   assert.equal(viewer.code, 0, viewer.out + viewer.err);
@@ -100,8 +112,17 @@ test("Trails' player.d.ts is its API table's text, and its bot API installs ever
 test('the contract test as written passes on the fresh skeleton and on Trails, the game built from it', async () => {
   // skeleton-1's digest is recorded in test/fixtures/contract/digests.json: a change to the template's rules shows here.
   if (!existsSync(join(games, 'skeleton'))) await newGame({ id: 'skeleton', dir: games });
-  const r = run(['--import', 'tsx', '--test', '--test-reporter=tap', '--test-name-pattern=^(skeleton|trails): ', 'test/games/contract.test.ts'], { ARBITER_GAMES_PATH: games });
-  assert.equal(r.code, 0, r.out.split('\n').filter((l) => /^not ok|Error|expected|actual/.test(l.trim())).join('\n') || r.err);
+  const r = run(['--import', 'tsx', '--test', '--test-reporter=tap', '--test-name-pattern=^(skeleton|trails): ', 'test/games/contract.test.ts'], {
+    ARBITER_GAMES_PATH: games,
+  });
+  assert.equal(
+    r.code,
+    0,
+    r.out
+      .split('\n')
+      .filter((l) => /^not ok|Error|expected|actual/.test(l.trim()))
+      .join('\n') || r.err,
+  );
   const passed = r.out.split('\n').filter((l) => /^ok \d+ - (skeleton|trails): /.test(l));
   assert.equal(passed.length, 8, r.out);
   assert.match(r.out, /^# fail 0$/m);

@@ -42,7 +42,17 @@ export async function seed(db: Db) {
     select: { id: true, name: true },
   });
   const subs = await db.submission.createManyAndReturn({
-    data: names.map((p) => ({ playerId: p.id, userId: user.id, game, version: 1, source: '//', filename: 'b.ts', sizeBytes: 2, status: 'qualified' as const, finishedAt: new Date() })),
+    data: names.map((p) => ({
+      playerId: p.id,
+      userId: user.id,
+      game,
+      version: 1,
+      source: '//',
+      filename: 'b.ts',
+      sizeBytes: 2,
+      status: 'qualified' as const,
+      finishedAt: new Date(),
+    })),
     select: { id: true, playerId: true },
   });
   await db.rating.createMany({
@@ -57,7 +67,15 @@ export async function seed(db: Db) {
   for (let done = 0; done < MATCHES; ) {
     const n = Math.min(500, MATCHES - done);
     const matches = await db.match.createManyAndReturn({
-      data: Array.from({ length: n }, (_, k) => ({ game, seed: done + k, kind: 'ranked' as const, status: 'done' as const, finishedAt: new Date(), durationMs: 900, winnerSeat: 0 })),
+      data: Array.from({ length: n }, (_, k) => ({
+        game,
+        seed: done + k,
+        kind: 'ranked' as const,
+        status: 'done' as const,
+        finishedAt: new Date(),
+        durationMs: 900,
+        winnerSeat: 0,
+      })),
       select: { id: true },
     });
     await db.participant.createMany({
@@ -82,7 +100,14 @@ async function serve(databaseUrl: string | null) {
   const app = await buildApp({ config, db, queues: null, logger: false });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`LISTENING ${url}\n`);
-  process.on('SIGTERM', () => void app.close().then(() => closeDb(db)).then(() => process.exit(0)));
+  process.on(
+    'SIGTERM',
+    () =>
+      void app
+        .close()
+        .then(() => closeDb(db))
+        .then(() => process.exit(0)),
+  );
 }
 
 interface Result {
@@ -145,7 +170,9 @@ export async function run(): Promise<void> {
     await migrate(db);
     const t0 = performance.now();
     const ids = await seed(db);
-    console.log(`api: seeded ${PLAYERS} qualified players and ${ids.length} matches (4 seats, 20 KB replay each) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `api: seeded ${PLAYERS} qualified players and ${ids.length} matches (4 seats, 20 KB replay each) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     await closeDb(db);
 
     const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', fileURLToPath(import.meta.url), 'serve', databaseUrl], {

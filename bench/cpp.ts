@@ -144,7 +144,10 @@ async function logCost(): Promise<string[]> {
     rmSync(dir, { recursive: true, force: true });
   }
   const us = (msPerMatch: number) => ((msPerMatch * 1000) / (LOG_ROUNDS * LOG_LINES)).toFixed(3);
-  if (native.length) out.push(`  native (g++ -O2, libstdc++): ${native[0]!.toFixed(0)} ms per 10^5 lines to /dev/null (${us(native[0]!)} µs a line), ${native[1]!.toFixed(0)} ms to a file (${us(native[1]!)} µs)`);
+  if (native.length)
+    out.push(
+      `  native (g++ -O2, libstdc++): ${native[0]!.toFixed(0)} ms per 10^5 lines to /dev/null (${us(native[0]!)} µs a line), ${native[1]!.toFixed(0)} ms to a file (${us(native[1]!)} µs)`,
+    );
   const ref = native.length ? Math.min(...native) : NaN;
   const verdict = (x: number) => (native.length ? `${(x / ref).toFixed(2)}x native, ${x <= ref * GOALS.logRatio ? 'ok' : 'OFF'}` : 'no native figure');
   out.push(`  Arbiter, as written (the log full after ~6000 lines): ${capped.toFixed(0)} ms (${us(capped)} µs a line; ${verdict(capped)})`);
@@ -164,7 +167,8 @@ function stressPlayers(games: string[]): [string, string, string][] {
   const dir = new URL('test/fixtures/cpp-stress/', root);
   for (const game of readdirSync(dir).sort()) {
     if (games.length && !games.includes(game)) continue;
-    for (const f of readdirSync(new URL(`${game}/`, dir)).sort()) if (f.endsWith('.cc')) out.push([game, f, readFileSync(new URL(`${game}/${f}`, dir), 'utf8')]);
+    for (const f of readdirSync(new URL(`${game}/`, dir)).sort())
+      if (f.endsWith('.cc')) out.push([game, f, readFileSync(new URL(`${game}/${f}`, dir), 'utf8')]);
   }
   return out;
 }
@@ -293,7 +297,8 @@ export async function nativeCpu(game: string, source: string, views: Buffer): Pr
     writeFileSync(join(dir, 'views.bin'), views);
     execFileSync('g++', ['-std=c++17', '-O2', '-w', '-I', dir, '-o', join(dir, 'player'), join(dir, 'main.cc')], { stdio: ['ignore', 'ignore', 'pipe'] });
     const xs: number[] = [];
-    for (let i = 0; i < 3; i++) xs.push(Number(execFileSync('sh', ['-c', `"${join(dir, 'player')}" "${join(dir, 'views.bin')}" 2>/dev/null`], { encoding: 'utf8' }).trim()));
+    for (let i = 0; i < 3; i++)
+      xs.push(Number(execFileSync('sh', ['-c', `"${join(dir, 'player')}" "${join(dir, 'views.bin')}" 2>/dev/null`], { encoding: 'utf8' }).trim()));
     return median(xs);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -328,7 +333,9 @@ async function cpuRatios(games: string[]): Promise<string[]> {
       `  ${`${game.title} ${filename}`.padEnd(32)} native ${native.toFixed(0).padStart(5)} ms, Arbiter ${arbiter.toFixed(0).padStart(5)} ms: ${ratio.toFixed(2)}x (${ratio <= GOAL_CPU_RATIO ? 'ok' : 'OFF'})`,
     );
   }
-  out.push(`  (goal: ≤ ${GOAL_CPU_RATIO}x native; the player's own CPU per match, seed ${STRESS_SEED}, median of 3, against three JavaScript Nulls; native: g++ -O2 over the views Arbiter handed it, play() calls only)`);
+  out.push(
+    `  (goal: ≤ ${GOAL_CPU_RATIO}x native; the player's own CPU per match, seed ${STRESS_SEED}, median of 3, against three JavaScript Nulls; native: g++ -O2 over the views Arbiter handed it, play() calls only)`,
+  );
   return out;
 }
 
@@ -339,8 +346,12 @@ export async function run(filter?: string[]): Promise<void> {
     const cacheDir = mkdtempSync(join(tmpdir(), 'arbiter-bench-cpp-'));
     resetCppCompileSettings({ cacheDir, toolchain: 'auto' });
     try {
-      console.log(`machine: ${availableParallelism()} core(s), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at start`);
-      console.log('\ncpu ratio: the stress players\' own CPU per match, Arbiter against native');
+      console.log(
+        `machine: ${availableParallelism()} core(s), load average ${loadavg()
+          .map((x) => x.toFixed(2))
+          .join(' ')} at start`,
+      );
+      console.log("\ncpu ratio: the stress players' own CPU per match, Arbiter against native");
       for (const line of await cpuRatios(filter.slice(1))) console.log(line);
     } finally {
       stopCompileServer();
@@ -354,7 +365,11 @@ export async function run(filter?: string[]): Promise<void> {
     const cacheDir = mkdtempSync(join(tmpdir(), 'arbiter-bench-cpp-'));
     resetCppCompileSettings({ cacheDir, toolchain: 'auto' });
     try {
-      console.log(`machine: ${availableParallelism()} core(s), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at start`);
+      console.log(
+        `machine: ${availableParallelism()} core(s), load average ${loadavg()
+          .map((x) => x.toFixed(2))
+          .join(' ')} at start`,
+      );
       console.log('\ncerr: 10^5 short lines per match');
       for (const line of await logCost()) console.log(line);
     } finally {
@@ -365,7 +380,11 @@ export async function run(filter?: string[]): Promise<void> {
     }
     return;
   }
-  console.log(`machine: ${availableParallelism()} core(s), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at start`);
+  console.log(
+    `machine: ${availableParallelism()} core(s), load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} at start`,
+  );
   console.log('\ncompile (C++):');
   if (findSystemClang()) console.log(await compileTimes('system'));
   else console.log('  system clang: not installed (apt-get install clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32)');
@@ -374,7 +393,7 @@ export async function run(filter?: string[]): Promise<void> {
   const cacheDir = mkdtempSync(join(tmpdir(), 'arbiter-bench-cpp-'));
   resetCppCompileSettings({ cacheDir, toolchain: 'auto' });
   try {
-    console.log('\nper game: the Demo\'s own CPU per match (alone among three Nulls) and the host\'s CPU per play() call of a Null');
+    console.log("\nper game: the Demo's own CPU per match (alone among three Nulls) and the host's CPU per play() call of a Null");
     const games = [...(await loadGames()).values()].filter((g) => !filter?.length || filter.includes(g.id));
     for (const game of games) {
       const dir = `src/games/${game.id}/cpp/`;
@@ -403,7 +422,7 @@ export async function run(filter?: string[]): Promise<void> {
       );
     }
     if (!filter?.length) {
-      console.log('\ncpu ratio: the stress players\' own CPU per match, Arbiter against native');
+      console.log("\ncpu ratio: the stress players' own CPU per match, Arbiter against native");
       for (const line of await cpuRatios([])) console.log(line);
       console.log('\ncerr: 10^5 short lines per match');
       for (const line of await logCost()) console.log(line);
@@ -413,5 +432,9 @@ export async function run(filter?: string[]): Promise<void> {
     rmSync(notePath, { force: true });
     await sharedPool.shutdown();
   }
-  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end`);
+  console.log(
+    `load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} at the end`,
+  );
 }

@@ -94,7 +94,16 @@ async function isolateLoadCost(game: AnyGame, source: string, filename: string):
       const name = fresh ? `${i}-${filename}` : filename;
       const host = new IsolateBotHost();
       const start = process.cpuUsage();
-      const reply = host.loadSync({ prelude, code, filename: name, me: 0, seed: SEED, cpuBudgetMs: 10_000, memoryMb: game.defaultLimits.memoryMb, logCapBytes: LOG_CAP_BYTES });
+      const reply = host.loadSync({
+        prelude,
+        code,
+        filename: name,
+        me: 0,
+        seed: SEED,
+        cpuBudgetMs: 10_000,
+        memoryMb: game.defaultLimits.memoryMb,
+        logCapBytes: LOG_CAP_BYTES,
+      });
       if (fresh) host.closeWithoutSpare();
       else host.closeSync();
       if (!reply.ok) throw new Error(reply.message);
@@ -117,7 +126,11 @@ export async function run(filter?: string[]): Promise<void> {
   // The host overhead is measured in this process the way a match process runs its bots.
   const notePath = join(tmpdir(), `arbiter-bench-note-${process.pid}`);
   const meter = installCallMeter(notePath);
-  console.log(`machine: ${availableParallelism()} core(s), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at start`);
+  console.log(
+    `machine: ${availableParallelism()} core(s), load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} at start`,
+  );
   const summary: string[] = [];
   const games = [...(await loadGames()).values()].filter((g) => !filter?.length || filter.includes(g.id));
   for (const game of games) {
@@ -190,7 +203,14 @@ export async function run(filter?: string[]): Promise<void> {
     const soloTax = median(soloSandbox) / median(soloInproc);
     const sandboxed = median(sandboxRuns);
     const inproc = median(inprocRuns);
-    const [sandboxCall, inprocCall] = await callOverheads(game, [{ host: new IsolateBotHost(), ...nul }, { host: new InProcessBotHost(), ...nul }], SEED);
+    const [sandboxCall, inprocCall] = await callOverheads(
+      game,
+      [
+        { host: new IsolateBotHost(), ...nul },
+        { host: new InProcessBotHost(), ...nul },
+      ],
+      SEED,
+    );
     const compile = await compileCost(demo.source, demo.filename);
     const isolateLoad = await isolateLoadCost(game, demo.source, demo.filename);
     console.log(`\n${game.title} (${engine.rounds} rounds, seed ${SEED}+)`);
@@ -200,7 +220,9 @@ export async function run(filter?: string[]): Promise<void> {
     const tax = sandboxed / inproc;
     const cpuTax = median(sandboxCpu) / median(inprocCpu);
     const overhead = sandboxCall.cpuUs - inprocCall.cpuUs;
-    console.log(`  sandbox tax (sandboxed / in-process): ${tax.toFixed(2)} in wall time, ${cpuTax.toFixed(2)} in CPU time (goal ≤ ${GOALS.sandboxTax}; wall: ${sandboxRuns.map((x) => x.toFixed(0)).join(', ')} / ${inprocRuns.map((x) => x.toFixed(0)).join(', ')} ms; CPU: ${sandboxCpu.map((x) => x.toFixed(0)).join(', ')} / ${inprocCpu.map((x) => x.toFixed(0)).join(', ')} ms)`);
+    console.log(
+      `  sandbox tax (sandboxed / in-process): ${tax.toFixed(2)} in wall time, ${cpuTax.toFixed(2)} in CPU time (goal ≤ ${GOALS.sandboxTax}; wall: ${sandboxRuns.map((x) => x.toFixed(0)).join(', ')} / ${inprocRuns.map((x) => x.toFixed(0)).join(', ')} ms; CPU: ${sandboxCpu.map((x) => x.toFixed(0)).join(', ')} / ${inprocCpu.map((x) => x.toFixed(0)).join(', ')} ms)`,
+    );
     console.log(
       `  one Demo's CPU, sandboxed / in-process: ${(median(demoSandbox) / median(demoInproc)).toFixed(2)} among four Demos (${median(demoSandbox).toFixed(0)} / ${median(demoInproc).toFixed(0)} ms), ` +
         `${soloTax.toFixed(2)} among three Nulls (${median(soloSandbox).toFixed(0)} / ${median(soloInproc).toFixed(0)} ms)`,
@@ -212,11 +234,17 @@ export async function run(filter?: string[]): Promise<void> {
       `  ${game.title.padEnd(18)} tax ${tax.toFixed(2)} wall, ${cpuTax.toFixed(2)} CPU ${Math.min(tax, cpuTax) <= GOALS.sandboxTax ? 'ok ' : 'OFF'} (a Demo alone among Nulls: ${soloTax.toFixed(2)})   overhead ${overhead.toFixed(0).padStart(4)} µs CPU ${overhead <= GOALS.callOverheadUs ? 'ok' : 'OFF'} (wall ${(sandboxCall.wallUs - inprocCall.wallUs).toFixed(0)} µs)`,
     );
     console.log(`  Demo compile (own esbuild process):   ${compile.toFixed(1)} ms (${(demo.source.length / 1024).toFixed(0)} KiB of source)`);
-    console.log(`  a Demo's load and close:             ${isolateLoad.fresh.toFixed(1)} ms of CPU in a new isolate (made, the prelude and the bot compiled and loaded, disposed), ${isolateLoad.spare.toFixed(1)} ms in its spare from its last match (four per match)`);
+    console.log(
+      `  a Demo's load and close:             ${isolateLoad.fresh.toFixed(1)} ms of CPU in a new isolate (made, the prelude and the bot compiled and loaded, disposed), ${isolateLoad.spare.toFixed(1)} ms in its spare from its last match (four per match)`,
+    );
     console.log(`  Demo CPU per match (max of 4):        ${cpu.toFixed(0)} ms of ${game.defaultLimits.cpuBudgetMs} ms budget`);
     console.log(`  replay size, gzip:                    ${(size / 1024).toFixed(0)} KiB`);
   }
-  console.log(`\nsummary (goals: tax ≤ ${GOALS.sandboxTax}, host overhead ≤ ${GOALS.callOverheadUs} µs per call; under load the CPU figures are the ones to trust), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end:`);
+  console.log(
+    `\nsummary (goals: tax ≤ ${GOALS.sandboxTax}, host overhead ≤ ${GOALS.callOverheadUs} µs per call; under load the CPU figures are the ones to trust), load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} at the end:`,
+  );
   for (const line of summary) console.log(line);
   meter.close();
   rmSync(notePath, { force: true });

@@ -96,14 +96,18 @@ async function gateLatency(runs: number): Promise<void> {
       const done = await db.submission.findUniqueOrThrow({ where: { id: sub.id } });
       times.push(ms);
       const played = await db.match.count({ where: { submissionId: sub.id, status: 'done' } });
-      console.log(`gate latency, Demo-strength bot, run ${i + 1}: ${(ms / 1000).toFixed(1)} s to "${done.status}" (${done.reason ?? 'no reason'}); ${played} gate match(es) played; ${runners} match runner(s)`);
+      console.log(
+        `gate latency, Demo-strength bot, run ${i + 1}: ${(ms / 1000).toFixed(1)} s to "${done.status}" (${done.reason ?? 'no reason'}); ${played} gate match(es) played; ${runners} match runner(s)`,
+      );
       // Let the gate matches still running (after an early rejection) finish before the next run.
       await until(async () => (await queues.stats()).depth === 0);
     }
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
     const sorted = [...times].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)]!;
-    console.log(`gate latency: mean ${(mean / 1000).toFixed(1)} s, median ${(median / 1000).toFixed(1)} s over ${times.length} run(s) (goal ≤ 5 s on an idle machine)`);
+    console.log(
+      `gate latency: mean ${(mean / 1000).toFixed(1)} s, median ${(median / 1000).toFixed(1)} s over ${times.length} run(s) (goal ≤ 5 s on an idle machine)`,
+    );
   });
 }
 
@@ -157,11 +161,19 @@ async function matchesPerMinute(runners: number, count: number): Promise<number>
 export async function run(args: string[] = []): Promise<void> {
   const gateRuns = Number(args[0] ?? 3) || 3;
   const perRun = Number(args[1] ?? 16) || 16;
-  console.log(`machine: ${availableParallelism()} core(s), node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `machine: ${availableParallelism()} core(s), node ${process.version}, load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   await gateLatency(gateRuns);
   const one = await matchesPerMinute(1, perRun);
   const two = await matchesPerMinute(2, perRun);
-  console.log(`matches per minute, 2 runners / 1 runner: ${(two / one).toFixed(2)} (goal ≥ 1.8); load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end`);
+  console.log(
+    `matches per minute, 2 runners / 1 runner: ${(two / one).toFixed(2)} (goal ≥ 1.8); load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} at the end`,
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

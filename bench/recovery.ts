@@ -33,7 +33,14 @@ async function measure(fault: Fault, count: number): Promise<number> {
   try {
     const ids: number[] = [];
     for (let i = 0; i < count; i++) {
-      ids.push(await createMatch(db, { game: 'moria', kind: 'challenge', seed: 500 + i, seats: ['Demo', 'Dummy', 'Demo', 'Dummy'].map((builtinName) => ({ builtinName })) }));
+      ids.push(
+        await createMatch(db, {
+          game: 'moria',
+          kind: 'challenge',
+          seed: 500 + i,
+          seats: ['Demo', 'Dummy', 'Demo', 'Dummy'].map((builtinName) => ({ builtinName })),
+        }),
+      );
     }
     for (const id of ids) await enqueueMatch(db, queues, id);
     const first = await db.match.findUniqueOrThrow({ where: { id: ids[0]! } });
@@ -61,7 +68,12 @@ async function measure(fault: Fault, count: number): Promise<number> {
         proxy.restore();
         break;
     }
-    await waitFor('every match recorded', async () => (await db.match.count({ where: { id: { in: ids }, status: { in: ['done', 'failed'] } } })) === ids.length, 600_000, 100);
+    await waitFor(
+      'every match recorded',
+      async () => (await db.match.count({ where: { id: { in: ids }, status: { in: ['done', 'failed'] } } })) === ids.length,
+      600_000,
+      100,
+    );
     return (Date.now() - t0) / 1000;
   } finally {
     await worker.stop().catch(() => {});

@@ -83,7 +83,9 @@ async function pageWeights() {
       const t0 = performance.now();
       for (let i = 0; i < 20; i++) await get(url);
       const ms = (performance.now() - t0) / 20;
-      console.log(`web: ${name.padEnd(20)} ${(raw / 1024).toFixed(1).padStart(6)} KB (${(gz / 1024).toFixed(1).padStart(5)} KB gzipped), ${assets.length + extra.length} assets, rendered in ${ms.toFixed(1)} ms${raw > LIMIT_KB * 1024 ? '  OVER THE LIMIT' : ''}`);
+      console.log(
+        `web: ${name.padEnd(20)} ${(raw / 1024).toFixed(1).padStart(6)} KB (${(gz / 1024).toFixed(1).padStart(5)} KB gzipped), ${assets.length + extra.length} assets, rendered in ${ms.toFixed(1)} ms${raw > LIMIT_KB * 1024 ? '  OVER THE LIMIT' : ''}`,
+      );
     }
     await app.close();
   } finally {
@@ -110,43 +112,57 @@ async function drawTimes(gameIds: string[]) {
     console.log('web: viewer drawing time per round, 900 px board, every round of a Demo/Dummy/Demo/Null match (seed 7)');
     for (const game of games) {
       const file = join(tmp, `${game.id}.json.gz`);
-      const r = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'bin/arbiter.js', 'play', game.id, 'Demo', 'Dummy', 'Demo', 'Null', '--seed', '7', '-o', file], { cwd: root, stdio: 'ignore' });
+      const r = spawnSync(
+        process.execPath,
+        ['--no-node-snapshot', '--import', 'tsx', 'bin/arbiter.js', 'play', game.id, 'Demo', 'Dummy', 'Demo', 'Null', '--seed', '7', '-o', file],
+        { cwd: root, stdio: 'ignore' },
+      );
       if (r.status !== 0) throw new Error(`arbiter play ${game.id} failed`);
       const server = await startViewServer({ file });
       try {
         for (const dpr of [1, 2]) {
           const page = await browser.newPage({ viewport: { width: 1000, height: 1000 }, deviceScaleFactor: dpr });
           await page.goto(server.url.replace(/\/view\?.*$/, '/view'));
-          const t = await page.evaluate(async ({ gameId, dpr }) => {
-            const bytes = new Uint8Array(await (await fetch('/replay')).arrayBuffer());
-            const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-            const replay = JSON.parse(await new Response(stream).text());
-            const view = (await import(`/assets/games/${gameId}/viewer.js`)).default;
-            const { rows, cols } = view.boardSize(replay);
-            const width = 900;
-            const height = Math.round((width * rows) / cols);
-            // This function runs in the page (Node's types have no DOM).
-            const doc = (globalThis as unknown as { document: { createElement(t: 'canvas'): any; body: { append(c: unknown): void } } }).document;
-            const canvas = doc.createElement('canvas');
-            canvas.width = width * dpr;
-            canvas.height = height * dpr;
-            doc.body.append(canvas);
-            const ctx = canvas.getContext('2d');
-            const times: number[] = [];
-            const colors = ['#d62728', '#1f77b4', '#2ca02c', '#e6a100'];
-            for (let pass = 0; pass < 2; pass++) {
-              for (let i = 0; i < replay.rounds.length; i++) {
-                ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-                const t0 = performance.now();
-                view.draw({ ctx, width, height, replay, index: i, round: replay.rounds[i], prev: i > 0 ? replay.rounds[i - 1] : null, colors });
-                ctx.getImageData(0, 0, 1, 1); // wait for the raster work, not just the recording
-                if (pass === 1) times.push(performance.now() - t0);
+          const t = await page.evaluate(
+            async ({ gameId, dpr }) => {
+              const bytes = new Uint8Array(await (await fetch('/replay')).arrayBuffer());
+              const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+              const replay = JSON.parse(await new Response(stream).text());
+              const view = (await import(`/assets/games/${gameId}/viewer.js`)).default;
+              const { rows, cols } = view.boardSize(replay);
+              const width = 900;
+              const height = Math.round((width * rows) / cols);
+              // This function runs in the page (Node's types have no DOM).
+              const doc = (globalThis as unknown as { document: { createElement(t: 'canvas'): any; body: { append(c: unknown): void } } }).document;
+              const canvas = doc.createElement('canvas');
+              canvas.width = width * dpr;
+              canvas.height = height * dpr;
+              doc.body.append(canvas);
+              const ctx = canvas.getContext('2d');
+              const times: number[] = [];
+              const colors = ['#d62728', '#1f77b4', '#2ca02c', '#e6a100'];
+              for (let pass = 0; pass < 2; pass++) {
+                for (let i = 0; i < replay.rounds.length; i++) {
+                  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+                  const t0 = performance.now();
+                  view.draw({ ctx, width, height, replay, index: i, round: replay.rounds[i], prev: i > 0 ? replay.rounds[i - 1] : null, colors });
+                  ctx.getImageData(0, 0, 1, 1); // wait for the raster work, not just the recording
+                  if (pass === 1) times.push(performance.now() - t0);
+                }
               }
-            }
-            times.sort((a, b) => a - b);
-            return { n: times.length, p50: times[Math.floor(times.length / 2)]!, p95: times[Math.floor(times.length * 0.95)]!, max: times[times.length - 1]! };
-          }, { gameId: game.id, dpr });
-          console.log(`web: ${game.id.padEnd(14)} dpr ${dpr}: p50 ${t.p50.toFixed(2)} ms, p95 ${t.p95.toFixed(2)} ms, max ${t.max.toFixed(2)} ms over ${t.n} rounds (32 rounds/s leaves 31 ms)`);
+              times.sort((a, b) => a - b);
+              return {
+                n: times.length,
+                p50: times[Math.floor(times.length / 2)]!,
+                p95: times[Math.floor(times.length * 0.95)]!,
+                max: times[times.length - 1]!,
+              };
+            },
+            { gameId: game.id, dpr },
+          );
+          console.log(
+            `web: ${game.id.padEnd(14)} dpr ${dpr}: p50 ${t.p50.toFixed(2)} ms, p95 ${t.p95.toFixed(2)} ms, max ${t.max.toFixed(2)} ms over ${t.n} rounds (32 rounds/s leaves 31 ms)`,
+          );
           await page.close();
         }
       } finally {

@@ -73,7 +73,8 @@ export function nodeImports(root, graphFiles, layers = LAYERS) {
     const l = layerOf(f, layers);
     if (l === null || !layers[l].nodeFree) continue;
     for (const spec of specifiers(readFileSync(join(root, f), 'utf8'))) {
-      if (spec.startsWith('node:') || /^(fs|path|os|url|crypto|child_process|zlib|util)(\/|$)/.test(spec)) bad.push({ from: f, to: spec, why: `${layers[l].name} is Node-free` });
+      if (spec.startsWith('node:') || /^(fs|path|os|url|crypto|child_process|zlib|util)(\/|$)/.test(spec))
+        bad.push({ from: f, to: spec, why: `${layers[l].name} is Node-free` });
     }
   }
   return bad;
@@ -229,8 +230,7 @@ const isMain = process.argv[1] && resolve(process.argv[1]) === resolve(new URL(i
 if (isMain) {
   const root = resolve(process.argv[2] ?? '.');
   const { graph, bad, known, arrows } = check(root);
-  const describe = (comp) =>
-    comp.map((f) => `    ${f} -> ${[...graph.get(f)].filter((t) => comp.includes(t)).join(', ')}`).join('\n');
+  const describe = (comp) => comp.map((f) => `    ${f} -> ${[...graph.get(f)].filter((t) => comp.includes(t)).join(', ')}`).join('\n');
   for (const comp of known) console.log(`check-imports: allowed circle of ${comp.length} files:\n${describe(comp)}`);
   for (const comp of bad) console.error(`check-imports: import circle of ${comp.length} files:\n${describe(comp)}`);
   for (const a of arrows) console.error(`check-imports: ${a.from}${a.to ? ` -> ${a.to}` : ''}: ${a.why}`);

@@ -16,7 +16,11 @@ const out = join(root, 'docs', 'screenshots');
 mkdirSync(out, { recursive: true });
 const tmp = mkdtempSync(join(tmpdir(), 'arbiter-shots-'));
 const node = (args: string[]) => {
-  const r = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}`);
   return r.stdout;
 };

@@ -178,7 +178,8 @@ function registration(env: Env): Pick<Config, 'registration' | 'registrationInvi
   const domains = list(env, 'REGISTRATION_EMAIL_DOMAINS').map((d) => d.replace(/^@/, ''));
   if (policy === 'invite' && !code) throw new ConfigError('REGISTRATION=invite needs REGISTRATION_INVITE_CODE (the code students type at sign-up)');
   if (code !== null && code.length < 6) throw new ConfigError('REGISTRATION_INVITE_CODE must be at least 6 characters');
-  if (policy === 'domain' && domains.length === 0) throw new ConfigError('REGISTRATION=domain needs REGISTRATION_EMAIL_DOMAINS (comma-separated, e.g. estudiantat.upc.edu)');
+  if (policy === 'domain' && domains.length === 0)
+    throw new ConfigError('REGISTRATION=domain needs REGISTRATION_EMAIL_DOMAINS (comma-separated, e.g. estudiantat.upc.edu)');
   const bad = domains.find((d) => !DOMAIN_RE.test(d));
   if (bad !== undefined) throw new ConfigError(`REGISTRATION_EMAIL_DOMAINS: "${bad}" is not a domain name`);
   return { registration: policy as Config['registration'], registrationInviteCode: code, registrationEmailDomains: domains };
@@ -193,7 +194,10 @@ function signupRequire(env: Env): SignupField[] {
   const v = str(env, 'SIGNUP_REQUIRE');
   if (v === undefined) return [];
   const out: SignupField[] = [];
-  for (const raw of v.split(',').map((w) => w.trim()).filter((w) => w !== '')) {
+  for (const raw of v
+    .split(',')
+    .map((w) => w.trim())
+    .filter((w) => w !== '')) {
     const f = SIGNUP_FIELDS.find((x) => x.toLowerCase() === raw.toLowerCase());
     if (!f) throw new ConfigError(`SIGNUP_REQUIRE: "${raw}" is not a sign-up field: use ${SIGNUP_FIELDS.join(', ')} (comma-separated)`);
     if (!out.includes(f)) out.push(f);
@@ -211,7 +215,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   // Admins were once named here, which made admin whoever registered such a username first.
   if (str(env, 'ADMIN_USERS') !== undefined) {
-    throw new ConfigError('ADMIN_USERS is no longer read: unset it, and make admins on the server with `arbiter admin grant <username>` (after they have registered)');
+    throw new ConfigError(
+      'ADMIN_USERS is no longer read: unset it, and make admins on the server with `arbiter admin grant <username>` (after they have registered)',
+    );
   }
   const host = str(env, 'HOST') ?? '127.0.0.1';
   const queuePrefix = str(env, 'QUEUE_PREFIX') ?? 'arbiter';

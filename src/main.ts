@@ -29,7 +29,7 @@ const PART_HELP: Record<Part | 'all', string> = {
   all: 'every part below in one process (the default; embedded database without DATABASE_URL)',
   api: 'the HTTP API and the pages (needs DATABASE_URL when run apart)',
   worker: 'a pool of match runners, WORKER_CONCURRENCY at once (default: cores); Redis only, no database',
-  recorder: 'writes the workers\' results to the database (needs DATABASE_URL when run apart)',
+  recorder: "writes the workers' results to the database (needs DATABASE_URL when run apart)",
   scheduler: 'ranked play, the sweep of lost jobs, retention (needs DATABASE_URL when run apart)',
 };
 
@@ -80,7 +80,13 @@ const STARTERS: Record<Part, (ctx: PartContext) => Promise<Running>> = {
   },
   async recorder({ config, db, queues, log }) {
     const { startRecorder } = await import('./jobs/recorder/index.ts');
-    const recorder = await startRecorder({ db: db!, queues, lockDurationMs: config.resultLockMs, stalledIntervalMs: config.resultStalledIntervalMs, log: logger('recorder') });
+    const recorder = await startRecorder({
+      db: db!,
+      queues,
+      lockDurationMs: config.resultLockMs,
+      stalledIntervalMs: config.resultStalledIntervalMs,
+      log: logger('recorder'),
+    });
     log('recorder: consuming results');
     return { name: 'recorder', close: () => recorder.close() };
   },
@@ -117,7 +123,9 @@ async function openDatabase(config: Config, log: Log): Promise<Running & { db: D
   const db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const applied = await migrate(db, { log: logger('db') });
-    log(`database: ${config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/pglite`}${applied.length ? `, applied ${applied.length} migration(s)` : ''}`);
+    log(
+      `database: ${config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/pglite`}${applied.length ? `, applied ${applied.length} migration(s)` : ''}`,
+    );
   } catch (e) {
     await closeDb(db);
     throw e;
@@ -126,7 +134,12 @@ async function openDatabase(config: Config, log: Log): Promise<Running & { db: D
 }
 
 function describeRedis(redis: RedisHandle, config: Config): string {
-  const where = redis.source === 'private' ? `a private redis-server, data under ${config.dataDir}/redis` : redis.source === 'local' ? 'found on 127.0.0.1:6379' : 'shared with another Arbiter process';
+  const where =
+    redis.source === 'private'
+      ? `a private redis-server, data under ${config.dataDir}/redis`
+      : redis.source === 'local'
+        ? 'found on 127.0.0.1:6379'
+        : 'shared with another Arbiter process';
   return `Redis: ${redis.url} (${where})`;
 }
 
@@ -171,7 +184,8 @@ export async function start(parts: Part[], config: Config = loadConfig()): Promi
         running.push({ name: 'control socket', close: () => control.close() });
       }
     }
-    for (const part of Object.keys(STARTERS) as Part[]) if (parts.includes(part)) running.push(await STARTERS[part]({ config, db, queues, redisUrl: redis.url, log }));
+    for (const part of Object.keys(STARTERS) as Part[])
+      if (parts.includes(part)) running.push(await STARTERS[part]({ config, db, queues, redisUrl: redis.url, log }));
     // The C++ compile server and the games' precompiled headers, warmed in the background (CPP_PREWARM=0: not):
     // the first C++ upload after a start then compiles in seconds, not in the minute clang's own module takes to compile.
     if ((parts.includes('api') || parts.includes('worker')) && process.env['CPP_PREWARM'] !== '0') {

@@ -66,11 +66,19 @@ test('a bad value is refused with a message naming the variable', () => {
     [{ NAME_HOLD_HOURS: '0' }, /^NAME_HOLD_HOURS must be between 1/],
     [{ NAME_HOLD_HOURS: 'a day' }, /^NAME_HOLD_HOURS must be an integer/],
   ];
-  for (const [env, re] of bad) assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && re.test(e.message), JSON.stringify(env));
+  for (const [env, re] of bad)
+    assert.throws(
+      () => loadConfig(env),
+      (e: unknown) => e instanceof ConfigError && re.test(e.message),
+      JSON.stringify(env),
+    );
 });
 
 test('ADMIN_USERS is refused at start, pointing to arbiter admin grant', () => {
-  assert.throws(() => loadConfig({ ADMIN_USERS: 'root' }), (e: Error) => e instanceof ConfigError && /ADMIN_USERS is no longer read.*arbiter admin grant/.test(e.message));
+  assert.throws(
+    () => loadConfig({ ADMIN_USERS: 'root' }),
+    (e: Error) => e instanceof ConfigError && /ADMIN_USERS is no longer read.*arbiter admin grant/.test(e.message),
+  );
   assert.doesNotThrow(() => loadConfig({ ADMIN_USERS: '' }));
 });
 
@@ -88,5 +96,10 @@ test('REGISTRATION: open by default; invite needs a code, domain needs domains; 
     [{ REGISTRATION: 'domain', REGISTRATION_EMAIL_DOMAINS: 'not a domain' }, /is not a domain name/],
     [{ CHALLENGES_PER_HOUR: 'lots' }, /^CHALLENGES_PER_HOUR must be an integer/],
   ];
-  for (const [env, re] of bad) assert.throws(() => loadConfig(env), (e: Error) => e instanceof ConfigError && re.test(e.message), JSON.stringify(env));
+  for (const [env, re] of bad)
+    assert.throws(
+      () => loadConfig(env),
+      (e: Error) => e instanceof ConfigError && re.test(e.message),
+      JSON.stringify(env),
+    );
 });

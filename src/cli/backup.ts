@@ -33,7 +33,12 @@ export async function backupCommand(args: string[], env: NodeJS.ProcessEnv = pro
   return withServerDb('backup', [file], env, (db, io) =>
     refusal('backup', io, async () => {
       const r = await (await backupModule()).writeBackup(db, file);
-      io.out(`${given}: ${r.rows} rows of ${r.tables} tables (${Object.entries(r.counts).filter(([t]) => ['User', 'Submission', 'Match', 'Replay'].includes(t)).map(([t, n]) => `${t} ${n}`).join(', ')})`);
+      io.out(
+        `${given}: ${r.rows} rows of ${r.tables} tables (${Object.entries(r.counts)
+          .filter(([t]) => ['User', 'Submission', 'Match', 'Replay'].includes(t))
+          .map(([t, n]) => `${t} ${n}`)
+          .join(', ')})`,
+      );
       return 0;
     }),
   );
@@ -51,7 +56,9 @@ export async function restoreCommand(args: string[], env: NodeJS.ProcessEnv = pr
     (db, io) =>
       refusal('restore', io, async () => {
         const r = await (await backupModule()).restoreBackup(db, file, { force: values.force === true });
-        io.out(`restored ${r.rows} rows of ${r.tables} tables from ${file}${r.upgraded.length ? `; then applied ${r.upgraded.length} newer migration(s)` : ''}`);
+        io.out(
+          `restored ${r.rows} rows of ${r.tables} tables from ${file}${r.upgraded.length ? `; then applied ${r.upgraded.length} newer migration(s)` : ''}`,
+        );
         return 0;
       }),
     { migrate: false, create: true, viaServer: false },

@@ -84,7 +84,8 @@ async function answer(line: string, db: Db, run: RunCommand): Promise<ControlRep
   const io = { out: (l: string) => void (stdout += l + '\n'), err: (l: string) => void (stderr += l + '\n') };
   try {
     const req = JSON.parse(line) as ControlRequest;
-    if (!req || typeof req.command !== 'string' || !Array.isArray(req.args) || !req.args.every((a) => typeof a === 'string')) throw new Error('a malformed request');
+    if (!req || typeof req.command !== 'string' || !Array.isArray(req.args) || !req.args.every((a) => typeof a === 'string'))
+      throw new Error('a malformed request');
     if (!(SERVED as readonly string[]).includes(req.command)) return { code: 2, stdout, stderr: `arbiter ${req.command}: not run by a running server\n` };
     const code = await serverCommandContext.run({ db, io }, () => run(req.command, req.args));
     return { code, stdout, stderr };

@@ -9,27 +9,41 @@ import { adminCommand } from './admin.ts';
 import { similarityCommand } from './similarity.ts';
 import { backupCommand, restoreCommand } from './backup.ts';
 
-
 type Command = { run: (args: string[]) => Promise<number>; help: string };
 
 export const commands: Record<string, Command> = {
   play: { run: playCommand, help: 'play <game> <p1> <p2> <p3> <p4> [--seed N] [-o match.json.gz] [--set key=value or key=@file]...   (play --list)' },
   verify: {
     run: verifyCommand,
-    help:
-      'verify <match.json[.gz]> | <replays.zip>   re-run the engine and check every recorded state; a tournament\'s replays.zip: every match re-run, each seed and draw redone from the published tournament seed, the bracket and standings rebuilt from the results (exit 1: something differs, named; 3: recorded under another engine version)',
+    help: "verify <match.json[.gz]> | <replays.zip>   re-run the engine and check every recorded state; a tournament's replays.zip: every match re-run, each seed and draw redone from the published tournament seed, the bracket and standings rebuilt from the results (exit 1: something differs, named; 3: recorded under another engine version)",
   },
   view: { run: viewCommand, help: 'view <match.json[.gz]> [--port N] [--host H] [--no-open]   watch a replay in the browser' },
-  admin: { run: adminCommand, help: 'admin grant|revoke <username>   on the server (DATABASE_URL or DATA_DIR; a running npm start does it for you): make a registered user an admin, or no longer one (recorded in the audit)' },
-  similarity: { run: similarityCommand, help: 'similarity report <game> | import <folder or .zip> --term <term> --game <game>   on the server: compute the plagiarism report (admins see it at /admin/similarity), or import a previous term\'s bots' },
-  backup: { run: backupCommand, help: 'backup <file>   on the server (a running npm start writes it): one consistent archive of the database (users, submissions, matches, replays), mode 0600' },
+  admin: {
+    run: adminCommand,
+    help: 'admin grant|revoke <username>   on the server (DATABASE_URL or DATA_DIR; a running npm start does it for you): make a registered user an admin, or no longer one (recorded in the audit)',
+  },
+  similarity: {
+    run: similarityCommand,
+    help: "similarity report <game> | import <folder or .zip> --term <term> --game <game>   on the server: compute the plagiarism report (admins see it at /admin/similarity), or import a previous term's bots",
+  },
+  backup: {
+    run: backupCommand,
+    help: 'backup <file>   on the server (a running npm start writes it): one consistent archive of the database (users, submissions, matches, replays), mode 0600',
+  },
   restore: { run: restoreCommand, help: 'restore <file> [--force]   into an empty database (DATABASE_URL or DATA_DIR); --force replaces what is there' },
-  'new-game': { run: async (args) => (await import('./new-game.ts')).newGameCommand(args), help: 'new-game <id> [--title "..."] [--dir <folder of games>]   write a playable skeleton game (rules, settings, view, bot API, player.d.ts, Null/Demo/Dummy, viewer, statements, golden-test stub) into src/games/<id>/ or <folder>/<id>/' },
+  'new-game': {
+    run: async (args) => (await import('./new-game.ts')).newGameCommand(args),
+    help: 'new-game <id> [--title "..."] [--dir <folder of games>]   write a playable skeleton game (rules, settings, view, bot API, player.d.ts, Null/Demo/Dummy, viewer, statements, golden-test stub) into src/games/<id>/ or <folder>/<id>/',
+  },
   submit: { run: submitCommand, help: 'submit <bot.ts> [--game <id>]   upload to the server (ARBITER_URL, ARBITER_TOKEN) and follow the Dummy gate' },
 };
 
 function usage(): string {
-  return ['usage: arbiter <command> ...', '', ...Object.entries(commands).map(([name, c]) => `  arbiter ${c.help.startsWith(name) ? c.help : `${name} ${c.help}`}`)].join('\n');
+  return [
+    'usage: arbiter <command> ...',
+    '',
+    ...Object.entries(commands).map(([name, c]) => `  arbiter ${c.help.startsWith(name) ? c.help : `${name} ${c.help}`}`),
+  ].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -52,7 +66,16 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (err) {
     const e = err as Error;
-    const expected = ['ConfigError', 'UsageError', 'UnknownGameError', 'UnknownPlayerError', 'GameConfigError', 'MatchSpecError', 'ReplayFormatError', 'BotCompileError'];
+    const expected = [
+      'ConfigError',
+      'UsageError',
+      'UnknownGameError',
+      'UnknownPlayerError',
+      'GameConfigError',
+      'MatchSpecError',
+      'ReplayFormatError',
+      'BotCompileError',
+    ];
     if (expected.includes(e.name) || (e as NodeJS.ErrnoException).code === 'ENOENT') {
       console.error(`arbiter ${name}: ${e.message}`);
       return 2;

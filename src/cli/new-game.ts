@@ -40,7 +40,12 @@ function templateFiles(dir = TEMPLATE_DIR, prefix = ''): string[] {
     .flatMap((name) => (statSync(join(dir, name)).isDirectory() ? templateFiles(join(dir, name), `${prefix}${name}/`) : [`${prefix}${name}`]));
 }
 
-const defaultTitle = (id: string) => id.split('-').filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+const defaultTitle = (id: string) =>
+  id
+    .split('-')
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ');
 
 /** Writes the skeleton; throws UsageError (exit 2) for a bad id or title, or a folder that exists. */
 export async function newGame(options: NewGameOptions): Promise<NewGameResult> {
@@ -78,7 +83,10 @@ export async function newGame(options: NewGameOptions): Promise<NewGameResult> {
       return r.startsWith('.') ? r : `./${r}`;
     };
     return text
-      .replace(/(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(['"])(\.\.?\/[^'"]+)\2/g, (_m, pre: string, q: string, spec: string) => `${pre}${q}${rebase(spec)}${q}`)
+      .replace(
+        /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(['"])(\.\.?\/[^'"]+)\2/g,
+        (_m, pre: string, q: string, spec: string) => `${pre}${q}${rebase(spec)}${q}`,
+      )
       .replace(/(\/\/\/\s*<reference\s+path=)(['"])(\.\.?\/[^'"]+)\2/g, (_m, pre: string, q: string, spec: string) => `${pre}${q}${rebase(spec)}${q}`);
   };
   for (const rel of files) {

@@ -23,7 +23,8 @@ export async function playCommand(args: string[]): Promise<number> {
     inprocess: { type: 'boolean' },
   });
   if (values.list) {
-    for (const game of (await loadGames()).values()) console.log(`${game.id.padEnd(14)} ${game.title.padEnd(18)} built-in players: ${Object.keys(game.bots.builtin).join(' ')}`);
+    for (const game of (await loadGames()).values())
+      console.log(`${game.id.padEnd(14)} ${game.title.padEnd(18)} built-in players: ${Object.keys(game.bots.builtin).join(' ')}`);
     return 0;
   }
   const [gameId, ...players] = positionals;
@@ -65,10 +66,13 @@ export async function playCommand(args: string[]): Promise<number> {
     for (const i of order) {
       const p = replay.players[i]!;
       const status = p.frozenReason ? `out in round ${p.frozenRound} (${p.frozenReason}): ${p.frozenMessage?.split('\n')[0]}` : 'ok';
-      console.log(`${String(replay.result.ranks[i]).padEnd(5)}${p.name.padEnd(width + 2)}${String(replay.result.scores[i]).padStart(8)}${p.cpuMs.toFixed(0).padStart(10)}  ${status}`);
+      console.log(
+        `${String(replay.result.ranks[i]).padEnd(5)}${p.name.padEnd(width + 2)}${String(replay.result.scores[i]).padStart(8)}${p.cpuMs.toFixed(0).padStart(10)}  ${status}`,
+      );
     }
     for (const [i, log] of logs.entries()) {
-      if (log && !values.quiet) process.stderr.write(`--- log of player ${i} (${replay.players[i]!.name}) ---\n${log.length > 2000 ? log.slice(0, 2000) + '\n[...]\n' : log}`);
+      if (log && !values.quiet)
+        process.stderr.write(`--- log of player ${i} (${replay.players[i]!.name}) ---\n${log.length > 2000 ? log.slice(0, 2000) + '\n[...]\n' : log}`);
     }
     if (values.output) {
       const gz = values.output.endsWith('.gz');

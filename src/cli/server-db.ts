@@ -31,7 +31,13 @@ export interface ServerDbOptions {
  * Runs `fn` on the server's database. `args` are the command's own arguments, as a running server
  * would be given them (paths made absolute by the command: the server's working folder is not the caller's).
  */
-export async function withServerDb(command: string, args: string[], env: NodeJS.ProcessEnv, fn: (db: Db, io: CommandOutput) => Promise<number>, opts: ServerDbOptions = {}): Promise<number> {
+export async function withServerDb(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  fn: (db: Db, io: CommandOutput) => Promise<number>,
+  opts: ServerDbOptions = {},
+): Promise<number> {
   const inServer = serverCommandContext.getStore();
   if (inServer) return refusalsAsExit(command, inServer.io, () => fn(inServer.db, inServer.io));
   const io = consoleOutput;

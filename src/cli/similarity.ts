@@ -25,7 +25,9 @@ export async function similarityCommand(args: string[], env: NodeJS.ProcessEnv =
       const report = await computeReport(db, target);
       io.out(`${report.game}: ${report.documents} documents, ${report.pairs.length} pairs stored, in ${report.durationMs} ms`);
       for (const p of report.pairs.slice(0, top)) {
-        io.out(`${percent(p.score).padStart(4)}  ${p.labelA.author} (${p.labelA.title}, ${percent(p.fractionA)})  ~  ${p.labelB.author} (${p.labelB.title}, ${percent(p.fractionB)})  ${p.shared} fingerprints`);
+        io.out(
+          `${percent(p.score).padStart(4)}  ${p.labelA.author} (${p.labelA.title}, ${percent(p.fractionA)})  ~  ${p.labelB.author} (${p.labelB.title}, ${percent(p.fractionB)})  ${p.shared} fingerprints`,
+        );
       }
       return 0;
     });

@@ -58,7 +58,11 @@ export function clientConfig(flags: { url?: string | undefined; token?: string |
   const token = flags.token || env.ARBITER_TOKEN || (typeof file.token === 'string' ? file.token : '');
   if (!url) throw new CliError(`no server: set ARBITER_URL (e.g. http://127.0.0.1:3000), pass --url, or write {"url": ..., "token": ...} to ${path}`, 2);
   if (!/^https?:\/\//.test(url)) throw new CliError(`the server URL must start with http:// or https://, got "${url}"`, 2);
-  if (!token) throw new CliError(`no token: set ARBITER_TOKEN, pass --token, or add "token" to ${path} (get one with POST ${url.replace(/\/+$/, '')}/api/tokens {"username","password"})`, 2);
+  if (!token)
+    throw new CliError(
+      `no token: set ARBITER_TOKEN, pass --token, or add "token" to ${path} (get one with POST ${url.replace(/\/+$/, '')}/api/tokens {"username","password"})`,
+      2,
+    );
   return { url: url.replace(/\/+$/, ''), token };
 }
 
@@ -103,7 +107,14 @@ const CPP_UPLOAD_TIMEOUT_MS = 300_000;
 
 class NoAnswer extends CliError {}
 
-async function api<T>(cfg: ClientConfig, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}, timeoutMs = UPLOAD_TIMEOUT_MS): Promise<T> {
+async function api<T>(
+  cfg: ClientConfig,
+  method: string,
+  path: string,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+  timeoutMs = UPLOAD_TIMEOUT_MS,
+): Promise<T> {
   let res: Response;
   try {
     res = await fetch(cfg.url + path, {
@@ -264,7 +275,15 @@ async function submit(args: string[]): Promise<number> {
   let created: { id: number; status: string; player: string; version: number; game: string } | undefined;
   for (let attempt = 1; !created; attempt++) {
     try {
-      const upload = () => api<NonNullable<typeof created>>(cfg, 'POST', '/api/submissions', { game, source, filename: basename(file) }, { 'idempotency-key': idempotencyKey }, language.slowCompile ? CPP_UPLOAD_TIMEOUT_MS : UPLOAD_TIMEOUT_MS);
+      const upload = () =>
+        api<NonNullable<typeof created>>(
+          cfg,
+          'POST',
+          '/api/submissions',
+          { game, source, filename: basename(file) },
+          { 'idempotency-key': idempotencyKey },
+          language.slowCompile ? CPP_UPLOAD_TIMEOUT_MS : UPLOAD_TIMEOUT_MS,
+        );
       // The server compiles a C++ upload before it answers: the line counts the seconds of that compile.
       created = language.slowCompile ? await withElapsed(process.stdout, `compiling ${basename(file)} on the server…`, upload) : await upload();
     } catch (e) {
@@ -343,13 +362,20 @@ async function submit(args: string[]): Promise<number> {
   line.done();
 
   const final = await api<SubmissionView>(cfg, 'GET', `/api/submissions/${created.id}`);
-  if (final.status === 'qualified') console.log(`QUALIFIED: ${final.player} beat the Dummies in all four matches; the name ${final.player} is now locked and plays ranked matches.`);
+  if (final.status === 'qualified')
+    console.log(`QUALIFIED: ${final.player} beat the Dummies in all four matches; the name ${final.player} is now locked and plays ranked matches.`);
   else console.log(`REJECTED: ${final.reason ?? 'no reason given'}`);
   const matches = final.gateMatches ?? [];
   if (matches.length > 0) {
     console.log('gate matches:');
     for (const m of matches) {
-      console.log(describeMatch(m, final.gate?.steps.find((step) => step.matchId === m.id), final.id));
+      console.log(
+        describeMatch(
+          m,
+          final.gate?.steps.find((step) => step.matchId === m.id),
+          final.id,
+        ),
+      );
       if (m.replay) console.log(`      replay: ${cfg.url}${m.replay.url}`);
       if (m.play) console.log(`      play it again: ${m.play}`);
     }

@@ -181,11 +181,14 @@ export async function restoreBackup(db: Db, file: string, opts: { force?: boolea
     throw new BackupError(`${file} is not an Arbiter backup (${(err as Error).message})`);
   }
   if (header?.format !== BACKUP_FORMAT) throw new BackupError(`${file} is not an Arbiter backup`);
-  if (header.version !== BACKUP_VERSION) throw new BackupError(`${file} is a backup of format version ${header.version}; this Arbiter reads version ${BACKUP_VERSION}`);
+  if (header.version !== BACKUP_VERSION)
+    throw new BackupError(`${file} is a backup of format version ${header.version}; this Arbiter reads version ${BACKUP_VERSION}`);
   const local = localMigrations().map((m) => m.name);
   // The backup's schema must be this version's, or an earlier one (the later migrations run after the load).
   if (header.migrations.some((m, i) => local[i] !== m)) {
-    throw new BackupError(`the backup's schema (${header.migrations.at(-1) ?? 'none'}) is not an earlier state of this Arbiter's (${local.at(-1)}): restore it with the Arbiter version that wrote it`);
+    throw new BackupError(
+      `the backup's schema (${header.migrations.at(-1) ?? 'none'}) is not an earlier state of this Arbiter's (${local.at(-1)}): restore it with the Arbiter version that wrote it`,
+    );
   }
   // Migrate to the backup's schema exactly: a folder of just its migrations.
   const onlyBackupMigrations = mkdtempSync(join(tmpdir(), 'arbiter-restore-'));
@@ -205,7 +208,9 @@ export async function restoreBackup(db: Db, file: string, opts: { force?: boolea
       const nonEmpty: string[] = [];
       for (const t of present) if ((await s.query(`SELECT 1 FROM ${q(t.name)} LIMIT 1`)).length > 0) nonEmpty.push(t.name);
       if (nonEmpty.length > 0 && !opts.force) {
-        throw new BackupError(`the target database is not empty (${nonEmpty.slice(0, 5).join(', ')}${nonEmpty.length > 5 ? '...' : ''} hold rows): restore into an empty one, or add --force to replace everything in it`);
+        throw new BackupError(
+          `the target database is not empty (${nonEmpty.slice(0, 5).join(', ')}${nonEmpty.length > 5 ? '...' : ''} hold rows): restore into an empty one, or add --force to replace everything in it`,
+        );
       }
       const fks = await s.query<{ table_name: string; name: string; def: string }>(
         `SELECT cl.relname AS table_name, co.conname AS name, pg_get_constraintdef(co.oid) AS def
@@ -222,7 +227,9 @@ export async function restoreBackup(db: Db, file: string, opts: { force?: boolea
       const flush = async () => {
         if (!table || batch.length === 0) return;
         const cols = table.columns.map(q).join(', ');
-        await s.query(`INSERT INTO ${q(table.name)} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${q(table.name)}, $1::json)`, [`[${batch.join(',')}]`]);
+        await s.query(`INSERT INTO ${q(table.name)} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${q(table.name)}, $1::json)`, [
+          `[${batch.join(',')}]`,
+        ]);
         counts[table.name] = (counts[table.name] ?? 0) + batch.length;
         batch = [];
         batchChars = 0;

@@ -260,10 +260,11 @@ export async function migrate(db: Db, opts: { dir?: string; log?: (msg: string) 
           continue;
         }
         const id = randomUUID();
-        await s.query(
-          'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)',
-          [id, m.checksum, m.name],
-        );
+        await s.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)', [
+          id,
+          m.checksum,
+          m.name,
+        ]);
         try {
           await s.exec(`BEGIN;\n${m.sql}\n;COMMIT;`);
         } catch (err) {

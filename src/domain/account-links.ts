@@ -13,7 +13,6 @@ import { recordAudit } from './audit.ts';
 import { hashPassword, PASSWORD_MIN, sha256 } from './secrets.ts';
 import { conflict, forbidden, invalid, notFound } from './errors.ts';
 
-
 export const PASSWORD_MAX = 256;
 /** An admin's reset link lives this long. */
 export const RESET_LINK_TTL_MS = 24 * 3600_000;
@@ -47,18 +46,42 @@ export async function issueInvitation(
   expiresAt: Date,
 ): Promise<{ token: string; expiresAt: Date; replaced: boolean }> {
   const token = newLinkToken();
-  const old = await tx.accountLink.updateMany({ where: { kind: 'invite', studentId: student.studentId, usedAt: null, expiresAt: { gt: new Date() } }, data: { usedAt: new Date() } });
-  await tx.accountLink.create({ data: { kind: 'invite', tokenHash: sha256(token), studentId: student.studentId, fullName: student.fullName, email: student.email, expiresAt, createdById: actorId } });
+  const old = await tx.accountLink.updateMany({
+    where: { kind: 'invite', studentId: student.studentId, usedAt: null, expiresAt: { gt: new Date() } },
+    data: { usedAt: new Date() },
+  });
+  await tx.accountLink.create({
+    data: {
+      kind: 'invite',
+      tokenHash: sha256(token),
+      studentId: student.studentId,
+      fullName: student.fullName,
+      email: student.email,
+      expiresAt,
+      createdById: actorId,
+    },
+  });
   return { token, expiresAt, replaced: old.count > 0 };
 }
 
 /** An admin's reset link for a user: valid 24 hours, once; audited (user.reset-link). */
-export async function createResetLink(db: Db, actorId: number | null, userId: number, now = new Date()): Promise<{ token: string; path: string; expiresAt: Date; username: string }> {
+export async function createResetLink(
+  db: Db,
+  actorId: number | null,
+  userId: number,
+  now = new Date(),
+): Promise<{ token: string; path: string; expiresAt: Date; username: string }> {
   return db.$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, username: true } });
     if (!user) throw notFound(`no user ${userId}`);
     const { token, expiresAt } = await issuePasswordLink(tx, actorId, userId, new Date(now.getTime() + RESET_LINK_TTL_MS));
-    await recordAudit(tx, { actorId, action: 'user.reset-link', targetType: 'user', targetId: userId, detail: { username: user.username, expiresAt: expiresAt.toISOString() } });
+    await recordAudit(tx, {
+      actorId,
+      action: 'user.reset-link',
+      targetType: 'user',
+      targetId: userId,
+      detail: { username: user.username, expiresAt: expiresAt.toISOString() },
+    });
     return { token, path: passwordLinkPath(token), expiresAt, username: user.username };
   });
 }
@@ -80,7 +103,8 @@ export async function findLink(db: Db | Tx, token: string, kind: 'password' | 'i
   return { kind: 'invite', id: row.id, studentId: row.studentId, fullName: row.fullName, email: row.email, expiresAt: row.expiresAt };
 }
 
-export const linkGone = () => notFound('this link is not valid: it was used already, it expired, or a newer one replaced it (ask the course staff for a new one)');
+export const linkGone = () =>
+  notFound('this link is not valid: it was used already, it expired, or a newer one replaced it (ask the course staff for a new one)');
 
 /**
  * Spends an invitation inside the sign-up's transaction (the row is claimed by
@@ -88,7 +112,7 @@ export const linkGone = () => notFound('this link is not valid: it was used alre
  */
 export async function spendInvitation(tx: Tx, token: string, now = new Date()): Promise<LinkView & { kind: 'invite' }> {
   const link = await findLink(tx, token, 'invite', now);
-  if (!link || link.kind !== 'invite') throw linkGone();
+  if (link?.kind !== 'invite') throw linkGone();
   const claimed = await tx.accountLink.updateMany({ where: { id: link.id, usedAt: null }, data: { usedAt: now } });
   if (claimed.count !== 1) throw linkGone();
   return link;
@@ -110,14 +134,21 @@ export async function usePasswordLink(db: Db, token: string, password: string, n
   const passwordHash = await hashPassword(password);
   return db.$transaction(async (tx) => {
     const link = await findLink(tx, token, 'password', now);
-    if (!link || link.kind !== 'password') throw linkGone();
+    if (link?.kind !== 'password') throw linkGone();
     const claimed = await tx.accountLink.updateMany({ where: { id: link.id, usedAt: null }, data: { usedAt: now } });
     if (claimed.count !== 1) throw linkGone();
     const user = await tx.user.findUniqueOrThrow({ where: { id: link.userId } });
-    if (user.disabledAt) throw forbidden('this account has been disabled by an admin: it can no longer log in or submit (ask the course staff)', 'account-disabled');
+    if (user.disabledAt)
+      throw forbidden('this account has been disabled by an admin: it can no longer log in or submit (ask the course staff)', 'account-disabled');
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
     const ended = await tx.session.deleteMany({ where: { userId: user.id } });
-    await recordAudit(tx, { actorId: user.id, action: 'user.password-reset', targetType: 'user', targetId: user.id, detail: { via: 'link', linkId: link.id, sessionsEnded: ended.count } });
+    await recordAudit(tx, {
+      actorId: user.id,
+      action: 'user.password-reset',
+      targetType: 'user',
+      targetId: user.id,
+      detail: { via: 'link', linkId: link.id, sessionsEnded: ended.count },
+    });
     return user;
   });
 }

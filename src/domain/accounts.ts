@@ -46,7 +46,8 @@ export const FULL_NAME_MAX = 200;
 export function cleanStudentId(raw: string | undefined | null): string | null {
   const v = (raw ?? '').trim();
   if (v === '') return null;
-  if (v.length > STUDENT_ID_MAX || /[\s\u0000-\u001f\u007f]/.test(v)) throw invalid(`"${v.slice(0, 80)}" is not a student id: 1 to ${STUDENT_ID_MAX} characters without spaces`, 'bad-student-id');
+  if (v.length > STUDENT_ID_MAX || /[\s\u0000-\u001f\u007f]/.test(v))
+    throw invalid(`"${v.slice(0, 80)}" is not a student id: 1 to ${STUDENT_ID_MAX} characters without spaces`, 'bad-student-id');
   return v;
 }
 
@@ -93,7 +94,7 @@ export function checkRegistrationPolicy(policy: RegistrationPolicy, extras: Sign
   if (email !== null && !EMAIL_RE.test(email)) throw invalid(`"${extras.email}" is not an e-mail address`, 'bad-email');
   if (policy.registration === 'invite') {
     const code = extras.inviteCode?.trim() ?? '';
-    if (code === '') throw forbidden('sign-up needs the course\'s invite code: ask the course staff for it', 'invite-required');
+    if (code === '') throw forbidden("sign-up needs the course's invite code: ask the course staff for it", 'invite-required');
     if (!sameSecret(code, policy.registrationInviteCode ?? '')) throw forbidden('wrong invite code: check it with the course staff', 'bad-invite');
   }
   if (policy.registration === 'domain') {
@@ -142,7 +143,7 @@ export async function registerAccount(
   // A roster invitation: its student id, name and e-mail are the link's (what it lacks is typed); it stands for the registration policy.
   if (invitation) {
     const link = await findLink(db, invitation, 'invite');
-    if (!link || link.kind !== 'invite') throw linkGone();
+    if (link?.kind !== 'invite') throw linkGone();
     const extras = { email: link.email ?? cleanEmail(givenEmail), studentId: link.studentId, fullName: link.fullName ?? cleanFullName(givenFullName) };
     for (const f of config.signupRequire ?? []) if (!extras[f]) throw invalid(`sign-up needs ${REQUIRED_TEXT[f]}`, REQUIRED_CODE[f]);
     return createAccount({ db, budgets }, username, password, extras, ip, invitation);
@@ -182,20 +183,29 @@ async function createAccount(
   try {
     const lower = username.toLowerCase();
     if (await db.user.findUnique({ where: { usernameLower: lower } })) throw conflict(`username "${username}" is taken`, 'username-taken');
-    const studentTaken = () => conflict(`student id "${extras.studentId}" already has an account: log in to it (or ask the course staff for a reset link)`, 'student-id-taken');
+    const studentTaken = () =>
+      conflict(`student id "${extras.studentId}" already has an account: log in to it (or ask the course staff for a reset link)`, 'student-id-taken');
     if (extras.studentId !== null && (await db.user.findUnique({ where: { studentId: extras.studentId } }))) throw studentTaken();
     const passwordHash = await hashPassword(password);
     try {
       const user = await db.$transaction(async (tx) => {
         const link = invitation ? await spendInvitation(tx, invitation) : null;
         const u = await tx.user.create({ data: { username, usernameLower: lower, passwordHash, ...extras } });
-        if (link) await recordAudit(tx, { actorId: u.id, action: 'user.signup-invited', targetType: 'user', targetId: u.id, detail: { studentId: link.studentId, linkId: link.id } });
+        if (link)
+          await recordAudit(tx, {
+            actorId: u.id,
+            action: 'user.signup-invited',
+            targetType: 'user',
+            targetId: u.id,
+            detail: { studentId: link.studentId, linkId: link.id },
+          });
         return u;
       });
       created = true;
       return user;
     } catch (err) {
-      if ((err as { code?: string }).code === 'P2002') throw studentIdClash(err) ? studentTaken() : conflict(`username "${username}" is taken`, 'username-taken');
+      if ((err as { code?: string }).code === 'P2002')
+        throw studentIdClash(err) ? studentTaken() : conflict(`username "${username}" is taken`, 'username-taken');
       throw err;
     }
   } finally {

@@ -30,7 +30,6 @@ import { recordAudit } from './audit.ts';
 import { conflict, DomainError, invalid, notFound } from './errors.ts';
 import { JUDGING } from '../db/statuses.ts';
 
-
 /** Who acts: an admin's user id, or null for the server's command line. */
 export type Actor = number | null;
 
@@ -47,7 +46,13 @@ export async function setAdmin(db: Db, actorId: Actor, username: string, isAdmin
     const user = await tx.user.findUnique({ where: { usernameLower: username.toLowerCase() } });
     if (!user) throw notFound(`no user "${username}": they must sign up first`);
     const updated = await tx.user.update({ where: { id: user.id }, data: { isAdmin } });
-    await recordAudit(tx, { actorId, action: isAdmin ? 'admin.grant' : 'admin.revoke', targetType: 'user', targetId: user.id, detail: { username: user.username, wasAdmin: user.isAdmin } });
+    await recordAudit(tx, {
+      actorId,
+      action: isAdmin ? 'admin.grant' : 'admin.revoke',
+      targetType: 'user',
+      targetId: user.id,
+      detail: { username: user.username, wasAdmin: user.isAdmin },
+    });
     return updated;
   });
 }
@@ -68,7 +73,15 @@ export async function searchUsers(db: Db, q: string, limit = 50): Promise<UserRo
     where: q ? { usernameLower: { contains: q.toLowerCase() } } : {},
     orderBy: { usernameLower: 'asc' },
     take: limit,
-    select: { id: true, username: true, email: true, isAdmin: true, createdAt: true, disabledAt: true, players: { where: { releasedAt: null }, select: { game: true, name: true, locked: true }, orderBy: { id: 'asc' } } },
+    select: {
+      id: true,
+      username: true,
+      email: true,
+      isAdmin: true,
+      createdAt: true,
+      disabledAt: true,
+      players: { where: { releasedAt: null }, select: { game: true, name: true, locked: true }, orderBy: { id: 'asc' } },
+    },
   });
   return rows.map((u) => ({ ...u, players: u.players.map((p) => ({ game: p.game, name: p.name, qualified: p.locked })) }));
 }
@@ -80,7 +93,13 @@ export async function setUserDisabled(db: Db, actorId: Actor, userId: number, di
     if (!user) throw notFound(`no user ${userId}`);
     if (disabled && actorId === userId) throw invalid('you cannot disable your own account', 'self');
     const updated = await tx.user.update({ where: { id: userId }, data: { disabledAt: disabled ? (user.disabledAt ?? new Date()) : null } });
-    await recordAudit(tx, { actorId, action: disabled ? 'user.disable' : 'user.enable', targetType: 'user', targetId: userId, detail: { username: user.username } });
+    await recordAudit(tx, {
+      actorId,
+      action: disabled ? 'user.disable' : 'user.enable',
+      targetType: 'user',
+      targetId: userId,
+      detail: { username: user.username },
+    });
     return updated;
   });
 }
@@ -91,7 +110,13 @@ export async function setSubmissionDisabled(db: Db, actorId: Actor, submissionId
     const sub = await tx.submission.findUnique({ where: { id: submissionId }, include: { player: { select: { name: true } } } });
     if (!sub) throw notFound(`no submission ${submissionId}`);
     const updated = await tx.submission.update({ where: { id: submissionId }, data: { disabledAt: disabled ? (sub.disabledAt ?? new Date()) : null } });
-    await recordAudit(tx, { actorId, action: disabled ? 'submission.disable' : 'submission.enable', targetType: 'submission', targetId: submissionId, detail: { game: sub.game, player: sub.player.name, version: sub.version } });
+    await recordAudit(tx, {
+      actorId,
+      action: disabled ? 'submission.disable' : 'submission.enable',
+      targetType: 'submission',
+      targetId: submissionId,
+      detail: { game: sub.game, player: sub.player.name, version: sub.version },
+    });
     return updated;
   });
 }
@@ -105,23 +130,44 @@ export async function rejudgeSubmission(db: Db, actorId: Actor, submissionId: nu
   return db.$transaction(async (tx) => {
     const sub = await tx.submission.findUnique({ where: { id: submissionId }, include: { player: true } });
     if (!sub) throw notFound(`no submission ${submissionId}`);
-    if (sub.status === 'qualified') throw conflict(`submission ${sub.id} qualified: its name is locked and a new gate run would change nothing`, 'already-qualified');
+    if (sub.status === 'qualified')
+      throw conflict(`submission ${sub.id} qualified: its name is locked and a new gate run would change nothing`, 'already-qualified');
     if ((JUDGING as string[]).includes(sub.status)) throw conflict(`submission ${sub.id} is still being judged (${sub.status})`, 'still-judging');
     // Lock the name row: a qualification cannot commit between this check and the insert.
-    const [p] = await tx.$queryRaw<{ locked: boolean; releasedAt: Date | null }[]>`SELECT "locked", "releasedAt" FROM "PlayerName" WHERE "id" = ${sub.playerId} FOR UPDATE`;
+    const [p] = await tx.$queryRaw<
+      { locked: boolean; releasedAt: Date | null }[]
+    >`SELECT "locked", "releasedAt" FROM "PlayerName" WHERE "id" = ${sub.playerId} FOR UPDATE`;
     if (p?.locked) throw conflict(`the name "${sub.player.name}" is locked (another version qualified): a rejudge could not qualify it`, 'name-locked');
     if (p?.releasedAt) throw conflict(`the name "${sub.player.name}" was released: it may now belong to someone else`, 'name-released');
     const last = await tx.submission.aggregate({ where: { playerId: sub.playerId }, _max: { version: true } });
     const again = await tx.submission.create({
-      data: { playerId: sub.playerId, userId: sub.userId, game: sub.game, version: (last._max.version ?? 0) + 1, source: sub.source, filename: sub.filename, sizeBytes: sub.sizeBytes, ...(sub.gateSeeds !== null ? { gateSeeds: sub.gateSeeds } : {}) },
+      data: {
+        playerId: sub.playerId,
+        userId: sub.userId,
+        game: sub.game,
+        version: (last._max.version ?? 0) + 1,
+        source: sub.source,
+        filename: sub.filename,
+        sizeBytes: sub.sizeBytes,
+        ...(sub.gateSeeds !== null ? { gateSeeds: sub.gateSeeds } : {}),
+      },
     });
-    await recordAudit(tx, { actorId, action: 'submission.rejudge', targetType: 'submission', targetId: sub.id, detail: { newSubmissionId: again.id, game: sub.game, player: sub.player.name } });
+    await recordAudit(tx, {
+      actorId,
+      action: 'submission.rejudge',
+      targetType: 'submission',
+      targetId: sub.id,
+      detail: { newSubmissionId: again.id, game: sub.game, player: sub.player.name },
+    });
     return again.id;
   });
 }
 
 async function findName(tx: Tx, game: string, name: string) {
-  const row = await tx.playerName.findUnique({ where: { game_nameLower: { game, nameLower: name.toLowerCase() } }, include: { owner: { select: { username: true } } } });
+  const row = await tx.playerName.findUnique({
+    where: { game_nameLower: { game, nameLower: name.toLowerCase() } },
+    include: { owner: { select: { username: true } } },
+  });
   if (!row) throw notFound(`no player "${name}" in ${game}`);
   return row;
 }
@@ -137,7 +183,13 @@ export async function releaseName(db: Db, actorId: Actor, game: string, name: st
     const judging = await tx.submission.count({ where: { playerId: row.id, status: { in: JUDGING } } });
     if (judging > 0) throw conflict(`a submission of "${row.name}" is still being judged: release the name once it has its verdict`, 'still-judging');
     await tx.playerName.update({ where: { id: row.id }, data: { nameLower: `released:${row.id}:${row.nameLower}`, releasedAt: new Date() } });
-    await recordAudit(tx, { actorId, action: 'name.release', targetType: 'player', targetId: row.id, detail: { game, name: row.name, owner: row.owner.username } });
+    await recordAudit(tx, {
+      actorId,
+      action: 'name.release',
+      targetType: 'player',
+      targetId: row.id,
+      detail: { game, name: row.name, owner: row.owner.username },
+    });
     return { id: row.id, name: row.name };
   });
 }
@@ -151,14 +203,21 @@ export async function renameName(db: Db, actorId: Actor, game: string, name: str
     const row = await findName(tx, game, name);
     const lower = newName.toLowerCase();
     const holders = await tx.playerName.findMany({ where: { nameLower: lower, id: { not: row.id } }, select: { ownerId: true, game: true } });
-    if (holders.some((h) => h.ownerId !== row.ownerId || h.game === game)) throw conflict(`player name "${newName}" is taken: choose another name`, 'name-taken');
+    if (holders.some((h) => h.ownerId !== row.ownerId || h.game === game))
+      throw conflict(`player name "${newName}" is taken: choose another name`, 'name-taken');
     try {
       await tx.playerName.update({ where: { id: row.id }, data: { name: newName, nameLower: lower } });
     } catch (err) {
       if ((err as { code?: string }).code === 'P2002') throw conflict(`player name "${newName}" is taken: choose another name`, 'name-taken');
       throw err;
     }
-    await recordAudit(tx, { actorId, action: 'name.rename', targetType: 'player', targetId: row.id, detail: { game, from: row.name, to: newName, owner: row.owner.username } });
+    await recordAudit(tx, {
+      actorId,
+      action: 'name.rename',
+      targetType: 'player',
+      targetId: row.id,
+      detail: { game, from: row.name, to: newName, owner: row.owner.username },
+    });
     return { id: row.id, name: newName };
   });
 }
@@ -177,12 +236,21 @@ export async function setSubmissionDeadline(db: Db, actorId: Actor, game: string
   await gameOrInvalid(game);
   if (deadline && Number.isNaN(deadline.getTime())) throw invalid('the deadline is not a date', 'bad-date');
   if (deadline && !opts.allowPast && deadline.getTime() <= (opts.now ?? new Date()).getTime()) {
-    throw conflict(`the deadline ${formatForPeople(deadline)} is in the past: submissions to ${game} would close at once; confirm to set it anyway`, 'deadline-in-past');
+    throw conflict(
+      `the deadline ${formatForPeople(deadline)} is in the past: submissions to ${game} would close at once; confirm to set it anyway`,
+      'deadline-in-past',
+    );
   }
   return db.$transaction(async (tx) => {
     const before = await tx.gameSetting.findUnique({ where: { game } });
     const row = await tx.gameSetting.upsert({ where: { game }, create: { game, submissionDeadline: deadline }, update: { submissionDeadline: deadline } });
-    await recordAudit(tx, { actorId, action: 'game.deadline', targetType: 'game', targetId: game, detail: { from: before?.submissionDeadline?.toISOString() ?? null, to: deadline?.toISOString() ?? null } });
+    await recordAudit(tx, {
+      actorId,
+      action: 'game.deadline',
+      targetType: 'game',
+      targetId: game,
+      detail: { from: before?.submissionDeadline?.toISOString() ?? null, to: deadline?.toISOString() ?? null },
+    });
     return row;
   });
 }
@@ -194,7 +262,13 @@ export async function resetRatings(db: Db, actorId: Actor, game: string) {
   return db.$transaction(async (tx) => {
     const players = await tx.rating.updateMany({ where: { game }, data: { mu: start.mu, sigma: start.sigma, ordinal: start.ordinal, matchesPlayed: 0 } });
     const history = await tx.ratingHistory.deleteMany({ where: { game } });
-    await recordAudit(tx, { actorId, action: 'game.ratings-reset', targetType: 'game', targetId: game, detail: { players: players.count, historyRowsCleared: history.count } });
+    await recordAudit(tx, {
+      actorId,
+      action: 'game.ratings-reset',
+      targetType: 'game',
+      targetId: game,
+      detail: { players: players.count, historyRowsCleared: history.count },
+    });
     return { players: players.count, historyRowsCleared: history.count };
   });
 }

@@ -196,7 +196,12 @@ export function clientKey(ip: string): string {
   const front = head ? head.split(':') : [];
   const back = tail ? tail.split(':') : [];
   const groups = ip.includes('::') ? [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back] : front;
-  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':') + '::/64';
+  return (
+    groups
+      .slice(0, 4)
+      .map((g) => g.replace(/^0+(?=.)/, ''))
+      .join(':') + '::/64'
+  );
 }
 
 function waitText(seconds: number): string {
@@ -233,7 +238,10 @@ export interface AttemptBudgets {
 }
 
 export function createAttemptBudgets(
-  config: Pick<Config, 'passwordFailuresPerAccount' | 'passwordFailuresPerAccountTotal' | 'passwordFailuresPerIp' | 'passwordFailuresWindowMinutes' | 'rateLimitSignup'>,
+  config: Pick<
+    Config,
+    'passwordFailuresPerAccount' | 'passwordFailuresPerAccountTotal' | 'passwordFailuresPerIp' | 'passwordFailuresWindowMinutes' | 'rateLimitSignup'
+  >,
   store: CounterStore,
   keyPrefix: string,
 ): AttemptBudgets {
@@ -264,7 +272,11 @@ export function createAttemptBudgets(
       if (!known) limits.push({ key: accountKey(username), max: config.passwordFailuresPerAccountTotal, windowMs });
       const spent = await store.take(limits);
       if (!spent) return;
-      const what = ['too many failed password attempts from your address', 'too many failed password attempts for this account from your address', 'too many failed password attempts for this account from many addresses (log in from a browser you used before)'];
+      const what = [
+        'too many failed password attempts from your address',
+        'too many failed password attempts for this account from your address',
+        'too many failed password attempts for this account from many addresses (log in from a browser you used before)',
+      ];
       refuse(what[spent.spent]!, spent.retryAfterMs);
     },
     async afterPasswordCheck(username, { ip, device }, outcome) {

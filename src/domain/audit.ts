@@ -5,7 +5,6 @@
 import type { Db, Tx } from '../db/client.ts';
 import type { Prisma } from '../db/generated/client.ts';
 
-
 export interface AuditLine {
   /** The admin who acted; null when done from the server's command line. */
   actorId: number | null;
@@ -40,11 +39,31 @@ export interface AuditRow {
 }
 
 /** The newest audit lines first, optionally of one target. */
-export async function listAudit(db: Db, opts: { limit?: number; offset?: number; targetType?: string; targetId?: string } = {}): Promise<{ total: number; rows: AuditRow[] }> {
+export async function listAudit(
+  db: Db,
+  opts: { limit?: number; offset?: number; targetType?: string; targetId?: string } = {},
+): Promise<{ total: number; rows: AuditRow[] }> {
   const where = { ...(opts.targetType ? { targetType: opts.targetType } : {}), ...(opts.targetId ? { targetId: opts.targetId } : {}) };
   const [total, rows] = await Promise.all([
     db.auditEntry.count({ where }),
-    db.auditEntry.findMany({ where, orderBy: { id: 'desc' }, take: opts.limit ?? 50, skip: opts.offset ?? 0, include: { actor: { select: { username: true } } } }),
+    db.auditEntry.findMany({
+      where,
+      orderBy: { id: 'desc' },
+      take: opts.limit ?? 50,
+      skip: opts.offset ?? 0,
+      include: { actor: { select: { username: true } } },
+    }),
   ]);
-  return { total, rows: rows.map((r) => ({ id: r.id, at: r.createdAt, actor: r.actor?.username ?? null, action: r.action, targetType: r.targetType, targetId: r.targetId !== null && /^\d{1,15}$/.test(r.targetId) ? Number(r.targetId) : r.targetId, detail: r.detail })) };
+  return {
+    total,
+    rows: rows.map((r) => ({
+      id: r.id,
+      at: r.createdAt,
+      actor: r.actor?.username ?? null,
+      action: r.action,
+      targetType: r.targetType,
+      targetId: r.targetId !== null && /^\d{1,15}$/.test(r.targetId) ? Number(r.targetId) : r.targetId,
+      detail: r.detail,
+    })),
+  };
 }

@@ -62,9 +62,14 @@ async function challengeSeats(db: Db, req: ChallengeRequest) {
   if (!sub) throw notFound(`no submission ${req.submissionId}`);
   if (sub.userId !== req.userId) throw forbidden('you can only challenge with your own submissions', 'not-yours');
   if (sub.disabledAt) throw conflict(`submission ${sub.id} was disabled by an admin`, 'submission-disabled');
-  if (!passedSelfPlay(sub)) throw conflict(`submission ${sub.id} has not passed self-play (${sub.status}): challenge with a version that compiled and played itself without freezing`, 'not-eligible');
+  if (!passedSelfPlay(sub))
+    throw conflict(
+      `submission ${sub.id} has not passed self-play (${sub.status}): challenge with a version that compiled and played itself without freezing`,
+      'not-eligible',
+    );
   const game = (await loadGames()).get(sub.game)!;
-  if (req.opponents.length > game.nbPlayers - 1) throw invalid(`${game.title} has ${game.nbPlayers} seats: choose at most ${game.nbPlayers - 1} opponents`, 'too-many-opponents');
+  if (req.opponents.length > game.nbPlayers - 1)
+    throw invalid(`${game.title} has ${game.nbPlayers} seats: choose at most ${game.nbPlayers - 1} opponents`, 'too-many-opponents');
   const builtins = Object.keys(game.bots.builtin);
   const seats: SeatRef[] = [{ submissionId: sub.id, playerId: sub.playerId, name: sub.player.name }];
   for (const raw of req.opponents) {
@@ -78,7 +83,7 @@ async function challengeSeats(db: Db, req: ChallengeRequest) {
       where: { game_nameLower: { game: sub.game, nameLower: name.toLowerCase() } },
       select: { id: true, name: true, qualifiedSubmission: { select: { id: true, disabledAt: true } }, owner: { select: { disabledAt: true } } },
     });
-    if (!p || !p.qualifiedSubmission || p.qualifiedSubmission.disabledAt || p.owner.disabledAt) {
+    if (!p?.qualifiedSubmission || p.qualifiedSubmission.disabledAt || p.owner.disabledAt) {
       throw invalid(`"${name}" is not a qualified player of ${game.title} nor a built-in (${builtins.join(', ')})`, 'unknown-opponent');
     }
     seats.push({ submissionId: p.qualifiedSubmission.id, playerId: p.id, name: p.name });
@@ -90,19 +95,29 @@ async function challengeSeats(db: Db, req: ChallengeRequest) {
 /** Creates and queues a challenge; a TooManyError (429 with Retry-After) past the hourly limit. Returns the match id. */
 export async function createChallenge(deps: ChallengeDeps, req: ChallengeRequest): Promise<number> {
   const { db, queues, config } = deps;
-  if (!Number.isInteger(req.submissionId) || req.submissionId < 1 || req.submissionId > 0x7fffffff) throw invalid('choose one of your submissions', 'bad-submission');
-  if (req.seed !== undefined && (!Number.isInteger(req.seed) || req.seed < 0 || req.seed > 0x7fffffff)) throw invalid('seed must be a whole number from 0 to 2147483647', 'bad-seed');
+  if (!Number.isInteger(req.submissionId) || req.submissionId < 1 || req.submissionId > 0x7fffffff)
+    throw invalid('choose one of your submissions', 'bad-submission');
+  if (req.seed !== undefined && (!Number.isInteger(req.seed) || req.seed < 0 || req.seed > 0x7fffffff))
+    throw invalid('seed must be a whole number from 0 to 2147483647', 'bad-seed');
   const { game, seats } = await challengeSeats(db, req);
   const id = await db.$transaction(async (tx) => {
     // One request at a time per user: the count below and the insert are one step.
     await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${req.userId} FOR UPDATE`;
     const since = new Date(Date.now() - HOUR_MS);
-    const recent = await tx.match.findMany({ where: { kind: 'challenge', requestedById: req.userId, createdAt: { gt: since } }, orderBy: { createdAt: 'asc' }, select: { createdAt: true } });
+    const recent = await tx.match.findMany({
+      where: { kind: 'challenge', requestedById: req.userId, createdAt: { gt: since } },
+      orderBy: { createdAt: 'asc' },
+      select: { createdAt: true },
+    });
     if (recent.length >= config.challengesPerHour) {
       // A place frees up when the oldest of the last hour's challenges is an hour old.
       const frees = recent.length > 0 ? recent[recent.length - config.challengesPerHour]!.createdAt.getTime() + HOUR_MS : Date.now() + HOUR_MS;
       const seconds = Math.max(1, Math.ceil((frees - Date.now()) / 1000));
-      throw new TooManyError(`at most ${config.challengesPerHour} challenges per hour: try again in ${waitText(seconds)} (at ${new Date(frees).toISOString().slice(11, 19)} UTC)`, seconds, 'too-many-challenges');
+      throw new TooManyError(
+        `at most ${config.challengesPerHour} challenges per hour: try again in ${waitText(seconds)} (at ${new Date(frees).toISOString().slice(11, 19)} UTC)`,
+        seconds,
+        'too-many-challenges',
+      );
     }
     return createMatch(tx, { game, kind: 'challenge', seats, requestedById: req.userId, ...(req.seed !== undefined ? { seed: req.seed } : {}) });
   });

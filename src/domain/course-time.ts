@@ -37,12 +37,28 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function partsIn(date: Date, tz: string): Parts {
   let f = formatters.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
+    f = new Intl.DateTimeFormat('en-GB', {
+      timeZone: tz,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    });
     formatters.set(tz, f);
   }
   const p: Record<string, string> = {};
   for (const { type, value } of f.formatToParts(date)) p[type] = value;
-  return { year: Number(p['year']), month: Number(p['month']), day: Number(p['day']), hour: Number(p['hour']), minute: Number(p['minute']), name: p['timeZoneName'] ?? tz };
+  return {
+    year: Number(p['year']),
+    month: Number(p['month']),
+    day: Number(p['day']),
+    hour: Number(p['hour']),
+    minute: Number(p['minute']),
+    name: p['timeZoneName'] ?? tz,
+  };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -46,7 +46,19 @@ export async function qualifiedCsv(db: Db): Promise<string> {
     ['user', 'email', 'game', 'player', 'version', 'submission', 'qualified_at', 'rating', 'ranked_matches', 'user_disabled', 'submission_disabled'],
     rows.map((p) => {
       const r = p.ratings.find((x) => x.game === p.game);
-      return [p.owner.username, p.owner.email, p.game, p.name, p.qualifiedSubmission?.version ?? null, p.qualifiedSubmissionId, p.lockedAt, r?.ordinal ?? null, r?.matchesPlayed ?? null, p.owner.disabledAt !== null, p.qualifiedSubmission?.disabledAt != null];
+      return [
+        p.owner.username,
+        p.owner.email,
+        p.game,
+        p.name,
+        p.qualifiedSubmission?.version ?? null,
+        p.qualifiedSubmissionId,
+        p.lockedAt,
+        r?.ordinal ?? null,
+        r?.matchesPlayed ?? null,
+        p.owner.disabledAt !== null,
+        p.qualifiedSubmission?.disabledAt != null,
+      ];
     }),
   );
 }

@@ -38,7 +38,6 @@ function failedStepOf(status: string, reasonDetail: unknown): string | null {
   return typeof step === 'string' ? step : 'compile';
 }
 
-
 export function gateProgress(submission: { id: number; status: string; reasonDetail: unknown }, matches: readonly GateMatch[]): GateProgress {
   const { status } = submission;
   const final = FINAL_STATUSES.has(status);
@@ -58,7 +57,15 @@ export function gateProgress(submission: { id: number; status: string; reasonDet
       key: GateStep.selfplay,
       label: 'Self-play',
       state:
-        failed === 'compile' ? 'skipped' : failed === GateStep.selfplay ? 'failed' : status === SELF_PLAY ? 'running' : reached(SELF_PLAY) || failed === 'dummy' ? 'passed' : 'pending',
+        failed === 'compile'
+          ? 'skipped'
+          : failed === GateStep.selfplay
+            ? 'failed'
+            : status === SELF_PLAY
+              ? 'running'
+              : reached(SELF_PLAY) || failed === 'dummy'
+                ? 'passed'
+                : 'pending',
       matchId: selfplay?.id ?? null,
       seed: selfplay?.seed ?? null,
     },
@@ -70,7 +77,14 @@ export function gateProgress(submission: { id: number; status: string; reasonDet
     else if (m.status === 'done') {
       const seats = [...m.participants].sort((a, b) => a.seat - b.seat);
       const mine = seats.findIndex((p) => p.submissionId === submission.id);
-      state = mine >= 0 && isOutrightWinner(seats.map((p) => p.score ?? 0), mine) ? 'won' : 'lost';
+      state =
+        mine >= 0 &&
+        isOutrightWinner(
+          seats.map((p) => p.score ?? 0),
+          mine,
+        )
+          ? 'won'
+          : 'lost';
     } else if (m.status === 'failed') state = 'error';
     else state = m.status === 'running' ? 'running' : final ? 'skipped' : 'pending';
     // The opponent as recorded (tests may gate against another built-in); Dummy before the match exists.

@@ -100,5 +100,7 @@ export async function gateSecret(db: Db | Tx, configured: string | null = gateSe
 
 /** A stored gateSeeds value, or null (older rows, or not yet derived). */
 export function storedGateSeeds(value: unknown): number[] | null {
-  return Array.isArray(value) && value.length === GATE_SEED_COUNT && value.every((x) => Number.isInteger(x) && x >= 0 && x <= 0x7fffffff) ? (value as number[]) : null;
+  return Array.isArray(value) && value.length === GATE_SEED_COUNT && value.every((x) => Number.isInteger(x) && x >= 0 && x <= 0x7fffffff)
+    ? (value as number[])
+    : null;
 }

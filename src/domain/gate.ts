@@ -53,7 +53,6 @@ export interface GateEffects {
 
 export const emptyEffects = (): GateEffects => ({ enqueue: [], cancel: [], events: [] });
 
-
 /**
  * Starts judging a submission the API has just inserted (status `queued`):
  * queues the compile check, then marks the row `compiling`. Idempotent. If it
@@ -61,7 +60,10 @@ export const emptyEffects = (): GateEffects => ({ enqueue: [], cancel: [], event
  * sweep starts the gate later.
  */
 export async function startGate(deps: GateDeps, submissionId: number): Promise<void> {
-  const sub = await deps.db.submission.findUnique({ where: { id: submissionId }, select: { id: true, status: true, game: true, source: true, filename: true, createdAt: true, gateSeeds: true } });
+  const sub = await deps.db.submission.findUnique({
+    where: { id: submissionId },
+    select: { id: true, status: true, game: true, source: true, filename: true, createdAt: true, gateSeeds: true },
+  });
   if (!sub) throw new Error(`startGate: no submission ${submissionId}`);
   if (sub.status !== 'queued' && sub.status !== 'compiling') return;
   // The gate's seeds, from the file (a rejudge arrives with its original's).
@@ -72,7 +74,14 @@ export async function startGate(deps: GateDeps, submissionId: number): Promise<v
   await deps.queues.matches.add(
     'check',
     // The load's limits resolved here, once, as a match job's are (the gate's check has no override).
-    { type: 'check', submissionId: String(sub.id), game: sub.game, source: sub.source, filename: sub.filename, limits: resolveLimits((await getGame(sub.game)).defaultLimits) },
+    {
+      type: 'check',
+      submissionId: String(sub.id),
+      game: sub.game,
+      source: sub.source,
+      filename: sub.filename,
+      limits: resolveLimits((await getGame(sub.game)).defaultLimits),
+    },
     { ...CHECK_JOB_OPTIONS, jobId: checkJobId(sub.id, sub.createdAt), priority: gatePriority(sub.id) },
   );
   const moved = await deps.db.submission.updateMany({
@@ -93,14 +102,7 @@ async function lockSubmission(tx: Tx, submissionId: number) {
  * page words them in its language), its English sentence into `reason` (the
  * API's, and older pages').
  */
-async function reject(
-  tx: Tx,
-  effects: GateEffects,
-  submissionId: number,
-  why: Reason,
-  detail: Record<string, unknown>,
-  line?: number,
-): Promise<void> {
+async function reject(tx: Tx, effects: GateEffects, submissionId: number, why: Reason, detail: Record<string, unknown>, line?: number): Promise<void> {
   const reason = englishReason(why);
   await tx.submission.update({
     where: { id: submissionId },
@@ -125,7 +127,14 @@ export async function gateOnCheck(tx: Tx, submissionId: number, verdict: CheckVe
   if (!sub || (sub.status !== 'queued' && sub.status !== 'compiling')) return effects; // delivered twice, or gone
   if (!verdict.ok) {
     const why: Reason = { code: 'compile-error', params: { message: verdict.message, line: verdict.line ?? null } };
-    await reject(tx, effects, sub.id, why, { step: 'compile', message: verdict.message, ...(verdict.line !== undefined ? { line: verdict.line } : {}) }, verdict.line);
+    await reject(
+      tx,
+      effects,
+      sub.id,
+      why,
+      { step: 'compile', message: verdict.message, ...(verdict.line !== undefined ? { line: verdict.line } : {}) },
+      verdict.line,
+    );
     return effects;
   }
   if (verdict.game !== sub.game) {
@@ -175,9 +184,15 @@ interface FinishedGateMatch {
 /** A bot's error in one line: its first line, plus where in the bot's file it happened when the stack says. */
 export function oneLine(message: string | null | undefined): string {
   if (!message) return 'no message';
-  const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const first = lines[0] ?? 'no message';
-  const at = lines.slice(1).map((l) => /\(([^()]+:\d+:\d+)\)$/.exec(l)?.[1] ?? /^at ([^\s()]+:\d+:\d+)$/.exec(l)?.[1]).find((x) => x && !/^(prelude|bot-runtime)\.js:/.test(x));
+  const at = lines
+    .slice(1)
+    .map((l) => /\(([^()]+:\d+:\d+)\)$/.exec(l)?.[1] ?? /^at ([^\s()]+:\d+:\d+)$/.exec(l)?.[1])
+    .find((x) => x && !/^(prelude|bot-runtime)\.js:/.test(x));
   return at ? `${first} (${at})` : first;
 }
 
@@ -210,9 +225,22 @@ export async function gateOnMatch(tx: Tx, match: FinishedGateMatch, options: Gat
 }
 
 /** Self-play: no copy may freeze; then the matches against the gate's opponent, the bot in each seat once. */
-async function afterSelfPlay(tx: Tx, effects: GateEffects, sub: LockedSubmission, match: FinishedGateMatch, seats: Seat[], options: GateOptions): Promise<void> {
+async function afterSelfPlay(
+  tx: Tx,
+  effects: GateEffects,
+  sub: LockedSubmission,
+  match: FinishedGateMatch,
+  seats: Seat[],
+  options: GateOptions,
+): Promise<void> {
   if (match.status === 'failed') {
-    await reject(tx, effects, sub.id, { code: 'judge-error', params: { step: 'selfplay', matchId: match.id, error: match.error ?? 'unknown error' } }, { step: 'selfplay', matchId: match.id, internal: true });
+    await reject(
+      tx,
+      effects,
+      sub.id,
+      { code: 'judge-error', params: { step: 'selfplay', matchId: match.id, error: match.error ?? 'unknown error' } },
+      { step: 'selfplay', matchId: match.id, internal: true },
+    );
     return;
   }
   const frozen = seats.filter((p) => p.frozenReason !== null);
@@ -235,7 +263,16 @@ async function afterSelfPlay(tx: Tx, effects: GateEffects, sub: LockedSubmission
     const matchSeats: SeatRef[] = seats.map(() => them);
     matchSeats[i % seats.length] = me;
     effects.enqueue.push(
-      await createMatch(tx, { game: sub.game, kind: 'gate', submissionId: sub.id, gateStep: 'dummy', gateIndex: i, ...seedOf(sub, 1 + i), config: options.config ?? null, seats: matchSeats }),
+      await createMatch(tx, {
+        game: sub.game,
+        kind: 'gate',
+        submissionId: sub.id,
+        gateStep: 'dummy',
+        gateIndex: i,
+        ...seedOf(sub, 1 + i),
+        config: options.config ?? null,
+        seats: matchSeats,
+      }),
     );
   }
   await tx.submission.update({ where: { id: sub.id }, data: { status: 'qualifying' } });
@@ -245,10 +282,23 @@ async function afterSelfPlay(tx: Tx, effects: GateEffects, sub: LockedSubmission
 }
 
 /** A match against the opponent: a loss rejects; the last of the wins qualifies. */
-async function afterDummyMatch(tx: Tx, effects: GateEffects, sub: LockedSubmission, match: FinishedGateMatch, seats: Seat[], options: GateOptions): Promise<void> {
+async function afterDummyMatch(
+  tx: Tx,
+  effects: GateEffects,
+  sub: LockedSubmission,
+  match: FinishedGateMatch,
+  seats: Seat[],
+  options: GateOptions,
+): Promise<void> {
   const opponent = options.opponent ?? GATE_OPPONENT;
   if (match.status === 'failed') {
-    await reject(tx, effects, sub.id, { code: 'judge-error', params: { step: 'dummy', matchId: match.id, error: match.error ?? 'unknown error' } }, { step: 'dummy', matchId: match.id, internal: true });
+    await reject(
+      tx,
+      effects,
+      sub.id,
+      { code: 'judge-error', params: { step: 'dummy', matchId: match.id, error: match.error ?? 'unknown error' } },
+      { step: 'dummy', matchId: match.id, internal: true },
+    );
     return;
   }
   const mine = seats.find((p) => p.submissionId === sub.id);
@@ -284,7 +334,13 @@ async function afterDummyMatch(tx: Tx, effects: GateEffects, sub: LockedSubmissi
   }
   // A name locks once: another version that qualified first keeps it.
   if (sub.player.locked && sub.player.qualifiedSubmissionId !== sub.id) {
-    await reject(tx, effects, sub.id, { code: 'name-locked', params: { version: sub.version, opponent, name: sub.player.name } }, { step: 'dummy', locked: true });
+    await reject(
+      tx,
+      effects,
+      sub.id,
+      { code: 'name-locked', params: { version: sub.version, opponent, name: sub.player.name } },
+      { step: 'dummy', locked: true },
+    );
     return;
   }
   await qualify(tx, effects, sub);
@@ -296,7 +352,13 @@ async function wonDummyMatches(tx: Tx, submissionId: number): Promise<number> {
     if (m.status !== 'done') return false;
     const ps = [...m.participants].sort((a, b) => a.seat - b.seat);
     const seat = ps.findIndex((p) => p.submissionId === submissionId);
-    return seat >= 0 && isOutrightWinner(ps.map((p) => p.score ?? 0), seat);
+    return (
+      seat >= 0 &&
+      isOutrightWinner(
+        ps.map((p) => p.score ?? 0),
+        seat,
+      )
+    );
   }).length;
 }
 
@@ -304,7 +366,10 @@ async function wonDummyMatches(tx: Tx, submissionId: number): Promise<number> {
 async function qualify(tx: Tx, effects: GateEffects, sub: LockedSubmission): Promise<void> {
   const now = new Date();
   await tx.submission.update({ where: { id: sub.id }, data: { status: 'qualified', reason: null, finishedAt: now } });
-  await tx.playerName.update({ where: { id: sub.playerId }, data: { locked: true, lockedAt: now, qualifiedSubmissionId: sub.id, heldAt: sub.player.heldAt ?? now } });
+  await tx.playerName.update({
+    where: { id: sub.playerId },
+    data: { locked: true, lockedAt: now, qualifiedSubmissionId: sub.id, heldAt: sub.player.heldAt ?? now },
+  });
   const start = initialRating();
   await tx.rating.upsert({
     where: { playerId_game: { playerId: sub.playerId, game: sub.game } },

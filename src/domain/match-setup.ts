@@ -11,20 +11,10 @@ import { getGame } from '../games/registry.ts';
 import { resolveLimits, type Limits } from '../sdk/limits.ts';
 import type { MatchSeat, ResolvedMatchSpec } from '../match/types.ts';
 import type { GateStep } from '../db/statuses.ts';
-import {
-  MATCH_JOB_OPTIONS,
-  PRIORITY,
-  gatePriority,
-  matchJobId,
-  type JudgeQueues,
-  type MatchKind,
-} from '../queue/index.ts';
-
+import { MATCH_JOB_OPTIONS, PRIORITY, gatePriority, matchJobId, type JudgeQueues, type MatchKind } from '../queue/index.ts';
 
 /** A seat: a submission (with its player name) or a built-in bot. */
-export type SeatRef =
-  | { submissionId: number; playerId: number | null; name: string }
-  | { builtinName: string };
+export type SeatRef = { submissionId: number; playerId: number | null; name: string } | { builtinName: string };
 
 /** Seeds the judge picks: 0 .. 2^31-1 (the games' RNG takes 31 bits). */
 export function pickSeed(): number {

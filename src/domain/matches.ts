@@ -50,7 +50,9 @@ async function queryMatches(db: Db, q: ListQuery, countTotal: boolean) {
     conds.push(who.length ? Prisma.sql`m."id" IN (SELECT x."matchId" FROM "Participant" x WHERE ${Prisma.join(who, ' OR ')})` : Prisma.sql`FALSE`);
   }
   const where = conds.length ? Prisma.sql`WHERE ${Prisma.join(conds, ' AND ')}` : Prisma.empty;
-  const found = await db.$queryRaw<(Omit<MatchRow, 'participants' | 'replay'> & { participants: ParticipantRow[] | null; replaySize: number | null; total: number })[]>`
+  const found = await db.$queryRaw<
+    (Omit<MatchRow, 'participants' | 'replay'> & { participants: ParticipantRow[] | null; replaySize: number | null; total: number })[]
+  >`
     SELECT m."id", m."game", m."seed", m."kind"::text AS kind, m."status"::text AS status, m."submissionId",
            m."gateStep"::text AS "gateStep", m."gateIndex", m."winnerSeat", m."error", m."createdAt", m."startedAt",
            m."finishedAt", m."durationMs",
@@ -66,12 +68,11 @@ async function queryMatches(db: Db, q: ListQuery, countTotal: boolean) {
     JOIN "Match" m ON m."id" = page."id"
     ORDER BY m."id" DESC`;
   const rows = found.map((r) => ({ ...r, participants: r.participants ?? [], replay: r.replaySize === null ? null : { sizeBytes: r.replaySize } }));
-  const total =
-    !countTotal
-      ? null
-      : rows.length > 0
-        ? found[0]!.total
-        : await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Match" m ${where}`.then((x) => x[0]!.n);
+  const total = !countTotal
+    ? null
+    : rows.length > 0
+      ? found[0]!.total
+      : await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Match" m ${where}`.then((x) => x[0]!.n);
   return { total, limit: q.limit, offset: q.offset, matches: rows.map(matchOut) };
 }
 

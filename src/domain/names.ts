@@ -40,14 +40,7 @@ export const DEFAULT_OFFENSIVE_WORDS: readonly string[] = [
   'fill_de_puta',
 ];
 
-export type NameProblem =
-  | 'empty'
-  | 'too-long'
-  | 'bad-characters'
-  | 'reserved'
-  | 'offensive'
-  | 'taken'
-  | 'locked';
+export type NameProblem = 'empty' | 'too-long' | 'bad-characters' | 'reserved' | 'offensive' | 'taken' | 'locked';
 
 export class NameError extends Error {
   override name = 'NameError';

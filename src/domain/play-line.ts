@@ -7,7 +7,12 @@
  * (seat 0 first), built-ins by name, a player's file as `file` says (the
  * file its owner submitted) or named after it; the seed and the settings.
  */
-export function playCommandLine(game: string, seed: number, seats: { name: string; builtin: boolean; file?: string | null }[], config: Record<string, unknown> | null): string {
+export function playCommandLine(
+  game: string,
+  seed: number,
+  seats: { name: string; builtin: boolean; file?: string | null }[],
+  config: Record<string, unknown> | null,
+): string {
   const arg = (s: string) => (/^[\w.=,:@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   const players = seats.map((s) => (s.builtin ? s.name : arg(s.file ?? `${s.name}.ts`)));
   const sets = Object.entries(config ?? {})

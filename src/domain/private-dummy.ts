@@ -35,8 +35,18 @@ export interface PrivateDummyInfo {
 
 /** Whether a game has a private Dummy, and when and by whom it was installed (never its source). */
 export async function privateDummyInfo(db: Db, game: string): Promise<PrivateDummyInfo> {
-  const row = await db.privateDummy.findUnique({ where: { game }, select: { filename: true, sizeBytes: true, createdAt: true, uploadedBy: { select: { username: true } } } });
-  return { game, installed: !!row, filename: row?.filename ?? null, sizeBytes: row?.sizeBytes ?? null, uploadedAt: row?.createdAt ?? null, uploadedBy: row?.uploadedBy?.username ?? null };
+  const row = await db.privateDummy.findUnique({
+    where: { game },
+    select: { filename: true, sizeBytes: true, createdAt: true, uploadedBy: { select: { username: true } } },
+  });
+  return {
+    game,
+    installed: !!row,
+    filename: row?.filename ?? null,
+    sizeBytes: row?.sizeBytes ?? null,
+    uploadedAt: row?.createdAt ?? null,
+    uploadedBy: row?.uploadedBy?.username ?? null,
+  };
 }
 
 export interface JudgeOptions {
@@ -47,14 +57,26 @@ export interface JudgeOptions {
 /** Judges the file as the gate's first two steps would; throws an unprocessable error (dummy-rejected) saying why. */
 export async function judgePrivateDummy(game: string, source: string, filename: string, options: JudgeOptions = {}): Promise<void> {
   const check = await checkBot({ game, source, filename });
-  if (!check.ok) throw unprocessable(`the Dummy was not installed: ${check.message}${check.line !== undefined && !/\bline \d+/.test(check.message) ? ` (line ${check.line})` : ''}`, 'dummy-rejected');
+  if (!check.ok)
+    throw unprocessable(
+      `the Dummy was not installed: ${check.message}${check.line !== undefined && !/\bline \d+/.test(check.message) ? ` (line ${check.line})` : ''}`,
+      'dummy-rejected',
+    );
   const g = (await loadGames()).get(game)!;
   const seed = pickSeed();
-  const { replay } = await playMatch({ game, seed, seats: Array.from({ length: g.nbPlayers }, () => ({ source, filename })), ...(options.selfPlayConfig ? { config: options.selfPlayConfig } : {}) });
+  const { replay } = await playMatch({
+    game,
+    seed,
+    seats: Array.from({ length: g.nbPlayers }, () => ({ source, filename })),
+    ...(options.selfPlayConfig ? { config: options.selfPlayConfig } : {}),
+  });
   const frozen = replay.players.map((p, seat) => ({ ...p, seat })).filter((p) => p.frozenReason !== null);
   if (frozen.length > 0) {
     const f = frozen[0]!;
-    throw unprocessable(`the Dummy was not installed: in self-play (seed ${seed}) copy ${f.seat + 1} of ${g.nbPlayers} froze in round ${f.frozenRound ?? 0} (${f.frozenReason}): ${(f.frozenMessage ?? '').split('\n')[0]}`, 'dummy-rejected');
+    throw unprocessable(
+      `the Dummy was not installed: in self-play (seed ${seed}) copy ${f.seat + 1} of ${g.nbPlayers} froze in round ${f.frozenRound ?? 0} (${f.frozenReason}): ${(f.frozenMessage ?? '').split('\n')[0]}`,
+      'dummy-rejected',
+    );
   }
 }
 

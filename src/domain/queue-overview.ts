@@ -29,7 +29,11 @@ export async function readQueueStats(deps: { queues: JudgeQueues | null }): Prom
 
 /** Throughput is averaged over this many minutes (and shown minute by minute). */
 export const THROUGHPUT_MINUTES = 10;
-const median = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
+const median = (xs: number[]) =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 const orNull = (v: number) => (Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
 
 export interface QueueOverview {
@@ -73,7 +77,12 @@ export async function queueOverview(deps: { db: Db; queues: JudgeQueues | null }
   const { db } = deps;
   const since = new Date(now - THROUGHPUT_MINUTES * 60_000);
   const recentOf = (where: { kind: 'gate' | 'ranked' | 'tournament' | 'challenge'; gateStep?: 'selfplay' | 'dummy' }) =>
-    db.match.findMany({ where: { ...where, status: 'done', durationMs: { not: null } }, orderBy: { id: 'desc' }, take: DURATION_SAMPLES, select: { durationMs: true } });
+    db.match.findMany({
+      where: { ...where, status: 'done', durationMs: { not: null } },
+      orderBy: { id: 'desc' },
+      take: DURATION_SAMPLES,
+      select: { durationMs: true },
+    });
   const [q, open, finished, durations, verdicts, workers, gateOpen, pending, kindDurations] = await Promise.all([
     readQueueStats(deps),
     db.match.groupBy({ by: ['kind', 'status'], where: { status: { in: OPEN_MATCH } }, _count: { _all: true } }),
@@ -123,7 +132,13 @@ export async function queueOverview(deps: { db: Db; queues: JudgeQueues | null }
   const live = workers.map((w) => ({ name: w.name, host: w.host, concurrency: Number(w.concurrency) || 0 }));
   const slots = q.stats?.workerSlots ?? live.reduce((n, w) => n + w.concurrency, 0);
   const medianSeconds = (rows: { durationMs: number | null }[]) => orNull(median(rows.map((r) => r.durationMs! / 1000)));
-  const [selfplay, dummy, ranked, tournament, challenge] = kindDurations.map(medianSeconds) as [number | null, number | null, number | null, number | null, number | null];
+  const [selfplay, dummy, ranked, tournament, challenge] = kindDurations.map(medianSeconds) as [
+    number | null,
+    number | null,
+    number | null,
+    number | null,
+    number | null,
+  ];
   const measured: MatchDurations = { selfplay, dummy, ranked, tournament, challenge };
   const gateCount = (step: string, status: string) => gateOpen.find((r) => r.gateStep === step && r.status === status)?._count._all ?? 0;
   const subs = (status: string) => pending.find((r) => r.status === status)?._count._all ?? 0;
@@ -141,7 +156,15 @@ export async function queueOverview(deps: { db: Db; queues: JudgeQueues | null }
     matches,
     waiting,
     running,
-    jobs: q.stats ? { waiting: q.stats.matches.waiting, prioritized: q.stats.matches.prioritized, active: q.stats.matches.active, delayed: q.stats.matches.delayed, failed: q.stats.matches.failed } : null,
+    jobs: q.stats
+      ? {
+          waiting: q.stats.matches.waiting,
+          prioritized: q.stats.matches.prioritized,
+          active: q.stats.matches.active,
+          delayed: q.stats.matches.delayed,
+          failed: q.stats.matches.failed,
+        }
+      : null,
     workers: live,
     workerSlots: slots,
     throughput: { minutes: THROUGHPUT_MINUTES, perMinute, average },
@@ -176,18 +199,26 @@ const s1 = (n: number) => Math.round(n * 10) / 10;
  * their runners until they end. Then comes its own gate: a check, a self-play,
  * and the Dummy matches side by side as far as there are runners.
  */
-export function expectedWait(o: { redisOk: boolean; slots: number; durations: MatchDurations; matchSeconds: number | null; work: WorkAhead }): QueueOverview['expectedWait'] {
+export function expectedWait(o: {
+  redisOk: boolean;
+  slots: number;
+  durations: MatchDurations;
+  matchSeconds: number | null;
+  work: WorkAhead;
+}): QueueOverview['expectedWait'] {
   const w = o.work;
   const selfplays = w.compiling + w.selfplay.queued + w.selfplay.running;
   const dummies = (w.compiling + w.inSelfPlay) * GATE_DUMMY_MATCHES + w.dummy.queued + w.dummy.running;
   const otherRunning = w.otherRunning.reduce((n, k) => n + k.running, 0);
   const ahead: GateWorkAhead = { submissions: w.submissions, checks: w.compiling, selfplays, dummies, otherRunning };
   if (!o.redisOk) return { seconds: null, explanation: 'The queue cannot be reached from this server, so no estimate.', ahead, why: { code: 'no-queue' } };
-  if (o.slots === 0) return { seconds: null, explanation: 'No match runner is up right now: a new submission waits until one starts.', ahead, why: { code: 'no-runner' } };
+  if (o.slots === 0)
+    return { seconds: null, explanation: 'No match runner is up right now: a new submission waits until one starts.', ahead, why: { code: 'no-runner' } };
   const d = o.durations;
   const selfSec = d.selfplay ?? d.dummy ?? o.matchSeconds;
   const dummySec = d.dummy ?? d.selfplay ?? o.matchSeconds;
-  if (selfSec === null || dummySec === null) return { seconds: null, explanation: 'No match has been played yet, so there is nothing to estimate from.', ahead, why: { code: 'no-data' } };
+  if (selfSec === null || dummySec === null)
+    return { seconds: null, explanation: 'No match has been played yet, so there is nothing to estimate from.', ahead, why: { code: 'no-data' } };
   const kindSec = (kind: string) => d[kind as keyof MatchDurations] ?? o.matchSeconds ?? dummySec;
 
   const checkWork = w.compiling * CHECK_SECONDS;

@@ -118,8 +118,19 @@ export function parseRoster(input: Buffer | string): RosterRow[] {
   if (records.length === 0) throw invalid('the roster is empty: a header row (id, name, email) and a row per student', 'empty-roster');
   const header = records[0]!.fields.map(norm);
   const col = (k: keyof typeof HEADERS) => header.findIndex((h) => HEADERS[k].includes(h));
-  const cols = { studentId: col('studentId'), fullName: col('fullName'), firstName: col('firstName'), lastName: col('lastName'), email: col('email'), username: col('username') };
-  if (cols.studentId < 0) throw invalid(`the roster's header names no student id column (one of: ${HEADERS.studentId.join(', ')}); it reads: ${records[0]!.fields.join(' | ').slice(0, 200)}`, 'roster-header');
+  const cols = {
+    studentId: col('studentId'),
+    fullName: col('fullName'),
+    firstName: col('firstName'),
+    lastName: col('lastName'),
+    email: col('email'),
+    username: col('username'),
+  };
+  if (cols.studentId < 0)
+    throw invalid(
+      `the roster's header names no student id column (one of: ${HEADERS.studentId.join(', ')}); it reads: ${records[0]!.fields.join(' | ').slice(0, 200)}`,
+      'roster-header',
+    );
   const rows = records.slice(1);
   if (rows.length === 0) throw invalid('the roster has a header but no student', 'empty-roster');
   if (rows.length > ROSTER_MAX_ROWS) throw tooLarge(`the roster has ${rows.length} students: at most ${ROSTER_MAX_ROWS} per import`);
@@ -157,7 +168,10 @@ export interface RosterImport {
 function usernameFor(r: { username: string; studentId: string; email: string | null }): string | null {
   if (r.username) return USERNAME_RE.test(r.username) ? r.username : null;
   if (USERNAME_RE.test(r.studentId)) return r.studentId;
-  const local = (r.email ?? '').split('@')[0]!.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 32);
+  const local = (r.email ?? '')
+    .split('@')[0]!
+    .replace(/[^A-Za-z0-9_.-]/g, '')
+    .slice(0, 32);
   return USERNAME_RE.test(local) ? local : null;
 }
 
@@ -168,17 +182,34 @@ function usernameFor(r: { username: string; studentId: string; email: string | n
  * One transaction per row, so a row's failure does not undo the others; one
  * audit line for the import (roster.import) with what it did.
  */
-export async function importRoster(db: Db, actorId: number | null, input: { csv: Buffer | string; mode: string; expiresInDays?: number }, now = new Date()): Promise<RosterImport> {
+export async function importRoster(
+  db: Db,
+  actorId: number | null,
+  input: { csv: Buffer | string; mode: string; expiresInDays?: number },
+  now = new Date(),
+): Promise<RosterImport> {
   if (!(ROSTER_MODES as readonly string[]).includes(input.mode)) throw invalid(`mode: one of ${ROSTER_MODES.join(', ')}`, 'bad-mode');
   const mode = input.mode as RosterMode;
   const days = input.expiresInDays ?? ROSTER_DEFAULT_DAYS;
-  if (!Number.isInteger(days) || days < 1 || days > ROSTER_MAX_DAYS) throw invalid(`expiresInDays: a whole number of days, 1 to ${ROSTER_MAX_DAYS}`, 'bad-expiry');
+  if (!Number.isInteger(days) || days < 1 || days > ROSTER_MAX_DAYS)
+    throw invalid(`expiresInDays: a whole number of days, 1 to ${ROSTER_MAX_DAYS}`, 'bad-expiry');
   const expiresAt = new Date(now.getTime() + days * 86_400_000);
   const parsed = parseRoster(input.csv);
   const seen = new Set<string>();
   const rows: RosterResult[] = [];
   for (const r of parsed) {
-    const out: RosterResult = { line: r.line, studentId: r.studentId, fullName: r.fullName || null, email: r.email || null, username: null, status: 'skipped', code: null, reason: null, link: null, expiresAt: null };
+    const out: RosterResult = {
+      line: r.line,
+      studentId: r.studentId,
+      fullName: r.fullName || null,
+      email: r.email || null,
+      username: null,
+      status: 'skipped',
+      code: null,
+      reason: null,
+      link: null,
+      expiresAt: null,
+    };
     rows.push(out);
     const skip = (code: string, reason: string) => Object.assign(out, { code, reason });
     let studentId: string | null;
@@ -211,7 +242,12 @@ export async function importRoster(db: Db, actorId: number | null, input: { csv:
     }
     if (mode === 'invite') {
       const { token, replaced } = await db.$transaction((tx) => issueInvitation(tx, actorId, { studentId, fullName, email }, expiresAt));
-      Object.assign(out, { status: 'created', link: invitationPath(token), expiresAt: expiresAt.toISOString(), ...(replaced ? { code: 'replaced', reason: 'an earlier invitation of this student no longer works' } : {}) });
+      Object.assign(out, {
+        status: 'created',
+        link: invitationPath(token),
+        expiresAt: expiresAt.toISOString(),
+        ...(replaced ? { code: 'replaced', reason: 'an earlier invitation of this student no longer works' } : {}),
+      });
       continue;
     }
     const username = usernameFor({ username: r.username, studentId, email });
@@ -242,7 +278,16 @@ export async function importRoster(db: Db, actorId: number | null, input: { csv:
     actorId,
     action: 'roster.import',
     targetType: 'roster',
-    detail: { mode, created, skipped: rows.length - created, expiresAt: expiresAt.toISOString(), students: rows.filter((r) => r.status === 'created').map((r) => r.studentId).slice(0, 500) },
+    detail: {
+      mode,
+      created,
+      skipped: rows.length - created,
+      expiresAt: expiresAt.toISOString(),
+      students: rows
+        .filter((r) => r.status === 'created')
+        .map((r) => r.studentId)
+        .slice(0, 500),
+    },
   });
   return { mode, created, skipped: rows.length - created, rows };
 }
@@ -255,6 +300,7 @@ const csvCell = (v: unknown) => {
 /** The links to send, one line per created row (origin: the site's address, e.g. https://arbiter.example.edu). */
 export function rosterLinksCsv(result: RosterImport, origin: string): string {
   const lines = [['student_id', 'name', 'email', 'username', 'link', 'expires_at'].join(',')];
-  for (const r of result.rows) if (r.status === 'created' && r.link) lines.push([r.studentId, r.fullName, r.email, r.username, origin + r.link, r.expiresAt].map(csvCell).join(','));
+  for (const r of result.rows)
+    if (r.status === 'created' && r.link) lines.push([r.studentId, r.fullName, r.email, r.username, origin + r.link, r.expiresAt].map(csvCell).join(','));
   return lines.join('\r\n') + '\r\n';
 }

@@ -79,7 +79,8 @@ async function reportOf(db: Db, game: string): Promise<StoredReport | null> {
   return row ? { game, createdAt: row.createdAt, pairs: Array.isArray(row.pairs) ? (row.pairs as unknown as StoredPair[]) : [] } : null;
 }
 
-const pairHref = (game: string, a: string, b: string) => `/admin/similarity/${encodeURIComponent(game)}/pair?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`;
+const pairHref = (game: string, a: string, b: string) =>
+  `/admin/similarity/${encodeURIComponent(game)}/pair?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`;
 
 /** How a tournament ended for an entry: champion, the round it fell in, or still in. */
 export type TournamentOutcome = 'champion' | 'fell' | 'in';
@@ -118,7 +119,16 @@ export interface StudentSubmission {
 }
 
 export interface StudentDetail {
-  user: { id: number; username: string; email: string | null; isAdmin: boolean; createdAt: Date; disabledAt: Date | null; studentId?: string | null; fullName?: string | null };
+  user: {
+    id: number;
+    username: string;
+    email: string | null;
+    isAdmin: boolean;
+    createdAt: Date;
+    disabledAt: Date | null;
+    studentId?: string | null;
+    fullName?: string | null;
+  };
   /** Per game: how many submissions, the first one, the first qualification and the time between. */
   games: {
     game: string;
@@ -132,8 +142,26 @@ export interface StudentDetail {
   }[];
   submissions: StudentSubmission[];
   ratings: { game: string; player: string; rating: number; mu: number; sigma: number; matchesPlayed: number; rank: number | null; provisional: boolean }[];
-  tournaments: { tournamentId: number; name: string; game: string; status: string; player: string; entries: number; eliminatedRound: number | null; place: number | null; outcome: TournamentOutcome }[];
-  similarity: { game: string; score: number; shared: number; mine: { key: string; title: string }; other: { key: string; author: string; title: string; kind: string }; computedAt: Date; href: string }[];
+  tournaments: {
+    tournamentId: number;
+    name: string;
+    game: string;
+    status: string;
+    player: string;
+    entries: number;
+    eliminatedRound: number | null;
+    place: number | null;
+    outcome: TournamentOutcome;
+  }[];
+  similarity: {
+    game: string;
+    score: number;
+    shared: number;
+    mine: { key: string; title: string };
+    other: { key: string; author: string; title: string; kind: string };
+    computedAt: Date;
+    href: string;
+  }[];
   lastActivity: { submission: Date | null; session: Date | null; token: Date | null; latest: Date | null };
 }
 
@@ -141,23 +169,53 @@ const latestOf = (...dates: (Date | null)[]) => dates.reduce<Date | null>((a, d)
 
 /** A student's whole record, for the teacher. */
 export async function studentDetail(db: Db, userId: number): Promise<StudentDetail> {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, username: true, email: true, isAdmin: true, createdAt: true, disabledAt: true } });
+  const user = await db.user.findUnique({
+    where: { id: userId },
+    select: { id: true, username: true, email: true, isAdmin: true, createdAt: true, disabledAt: true },
+  });
   if (!user) throw notFound(`no user ${userId}`);
   const [subs, players, entries, session, token, reps, roster] = await Promise.all([
     db.submission.findMany({
       where: { userId },
       orderBy: { id: 'asc' },
-      select: { id: true, game: true, version: true, filename: true, sizeBytes: true, status: true, reason: true, reasonLine: true, reasonDetail: true, createdAt: true, finishedAt: true, disabledAt: true, player: { select: { name: true } } },
+      select: {
+        id: true,
+        game: true,
+        version: true,
+        filename: true,
+        sizeBytes: true,
+        status: true,
+        reason: true,
+        reasonLine: true,
+        reasonDetail: true,
+        createdAt: true,
+        finishedAt: true,
+        disabledAt: true,
+        player: { select: { name: true } },
+      },
     }),
     db.playerName.findMany({
       where: { ownerId: userId, releasedAt: null },
       orderBy: { id: 'asc' },
-      select: { id: true, game: true, name: true, locked: true, lockedAt: true, qualifiedSubmission: { select: { finishedAt: true } }, ratings: { select: { game: true, mu: true, sigma: true, ordinal: true, matchesPlayed: true } } },
+      select: {
+        id: true,
+        game: true,
+        name: true,
+        locked: true,
+        lockedAt: true,
+        qualifiedSubmission: { select: { finishedAt: true } },
+        ratings: { select: { game: true, mu: true, sigma: true, ordinal: true, matchesPlayed: true } },
+      },
     }),
     db.tournamentEntry.findMany({
       where: { userId },
       orderBy: { tournamentId: 'desc' },
-      select: { name: true, eliminatedRound: true, place: true, tournament: { select: { id: true, name: true, game: true, status: true, _count: { select: { entries: true } } } } },
+      select: {
+        name: true,
+        eliminatedRound: true,
+        place: true,
+        tournament: { select: { id: true, name: true, game: true, status: true, _count: { select: { entries: true } } } },
+      },
     }),
     db.session.findFirst({ where: { userId }, orderBy: { createdAt: 'desc' }, select: { createdAt: true } }),
     db.apiToken.findFirst({ where: { userId, lastUsedAt: { not: null } }, orderBy: { lastUsedAt: 'desc' }, select: { lastUsedAt: true } }),
@@ -166,7 +224,9 @@ export async function studentDetail(db: Db, userId: number): Promise<StudentDeta
   ]);
 
   // Every submission's gate, from its gate matches.
-  const gateMatches = subs.length ? await db.match.findMany({ where: { kind: 'gate', submissionId: { in: subs.map((s) => s.id) } }, include: matchInclude, orderBy: { id: 'asc' } }) : [];
+  const gateMatches = subs.length
+    ? await db.match.findMany({ where: { kind: 'gate', submissionId: { in: subs.map((s) => s.id) } }, include: matchInclude, orderBy: { id: 'asc' } })
+    : [];
   const bySubmission = new Map<number, ReturnType<typeof matchOut>[]>();
   for (const m of gateMatches) {
     const list = bySubmission.get(m.submissionId!) ?? [];
@@ -219,7 +279,16 @@ export async function studentDetail(db: Db, userId: number): Promise<StudentDeta
   const ratings = players.flatMap((p) =>
     p.ratings.map((r) => {
       const entry = p.locked ? boards.get(r.game)?.get(p.name.toLowerCase()) : undefined;
-      return { game: r.game, player: p.name, rating: r.ordinal, mu: r.mu, sigma: r.sigma, matchesPlayed: r.matchesPlayed, rank: entry && entry.owner === user.username ? entry.rank : null, provisional: entry?.provisional ?? r.sigma > 4 };
+      return {
+        game: r.game,
+        player: p.name,
+        rating: r.ordinal,
+        mu: r.mu,
+        sigma: r.sigma,
+        matchesPlayed: r.matchesPlayed,
+        rank: entry && entry.owner === user.username ? entry.rank : null,
+        provisional: entry?.provisional ?? r.sigma > 4,
+      };
     }),
   );
 
@@ -259,7 +328,12 @@ export async function studentDetail(db: Db, userId: number): Promise<StudentDeta
     .sort((x, y) => y.score - x.score);
 
   const lastSubmission = subs.length ? subs[subs.length - 1]!.createdAt : null;
-  const lastActivity = { submission: lastSubmission, session: session?.createdAt ?? null, token: token?.lastUsedAt ?? null, latest: latestOf(lastSubmission, session?.createdAt ?? null, token?.lastUsedAt ?? null) };
+  const lastActivity = {
+    submission: lastSubmission,
+    session: session?.createdAt ?? null,
+    token: token?.lastUsedAt ?? null,
+    latest: latestOf(lastSubmission, session?.createdAt ?? null, token?.lastUsedAt ?? null),
+  };
   return { user: { ...user, ...(roster.get(userId) ?? {}) }, games, submissions, ratings, tournaments, similarity, lastActivity };
 }
 
@@ -292,11 +366,13 @@ export function parseSubmissionFilters(q: SubmissionFilterInput): SubmissionFilt
   const s = (v: string | undefined) => (typeof v === 'string' ? v.trim() : '');
   if (s(q.game)) out.game = s(q.game);
   if (s(q.status)) {
-    if (!(SUBMISSION_STATUSES_OUT as readonly string[]).includes(s(q.status))) throw invalid(`unknown status "${s(q.status)}" (known: ${SUBMISSION_STATUSES_OUT.join(', ')})`, 'bad-status');
+    if (!(SUBMISSION_STATUSES_OUT as readonly string[]).includes(s(q.status)))
+      throw invalid(`unknown status "${s(q.status)}" (known: ${SUBMISSION_STATUSES_OUT.join(', ')})`, 'bad-status');
     out.status = s(q.status) as SubmissionStatusOut;
   }
   if (s(q.language)) {
-    if (!(SUBMISSION_LANGUAGES as readonly string[]).includes(s(q.language))) throw invalid(`unknown language "${s(q.language)}" (known: ${SUBMISSION_LANGUAGES.join(', ')})`, 'bad-language');
+    if (!(SUBMISSION_LANGUAGES as readonly string[]).includes(s(q.language)))
+      throw invalid(`unknown language "${s(q.language)}" (known: ${SUBMISSION_LANGUAGES.join(', ')})`, 'bad-language');
     out.language = s(q.language) as SubmissionLanguage;
   }
   if (s(q.user)) out.user = s(q.user).toLowerCase();
@@ -326,12 +402,19 @@ function submissionWhere(f: SubmissionFilters): Prisma.SubmissionWhereInput {
 
 /** A row of the list of all submissions: a student's submission without its gate steps, with whose it is. */
 export interface SubmissionListRow
-  extends Pick<StudentSubmission, 'id' | 'game' | 'player' | 'version' | 'filename' | 'language' | 'sizeBytes' | 'status' | 'reason' | 'createdAt' | 'finishedAt' | 'disabledAt'> {
+  extends Pick<
+    StudentSubmission,
+    'id' | 'game' | 'player' | 'version' | 'filename' | 'language' | 'sizeBytes' | 'status' | 'reason' | 'createdAt' | 'finishedAt' | 'disabledAt'
+  > {
   user: { id: number; username: string; email: string | null };
 }
 
 /** Submissions matching the filters, newest first. */
-export async function listSubmissions(db: Db, f: SubmissionFilters, page: { limit: number; offset: number }): Promise<{ total: number; rows: SubmissionListRow[] }> {
+export async function listSubmissions(
+  db: Db,
+  f: SubmissionFilters,
+  page: { limit: number; offset: number },
+): Promise<{ total: number; rows: SubmissionListRow[] }> {
   const where = submissionWhere(f);
   const [total, rows] = await Promise.all([
     db.submission.count({ where }),
@@ -340,12 +423,39 @@ export async function listSubmissions(db: Db, f: SubmissionFilters, page: { limi
       orderBy: { id: 'desc' },
       take: page.limit,
       skip: page.offset,
-      select: { id: true, game: true, version: true, filename: true, sizeBytes: true, status: true, reason: true, createdAt: true, finishedAt: true, disabledAt: true, user: { select: { id: true, username: true, email: true } }, player: { select: { name: true } } },
+      select: {
+        id: true,
+        game: true,
+        version: true,
+        filename: true,
+        sizeBytes: true,
+        status: true,
+        reason: true,
+        createdAt: true,
+        finishedAt: true,
+        disabledAt: true,
+        user: { select: { id: true, username: true, email: true } },
+        player: { select: { name: true } },
+      },
     }),
   ]);
   return {
     total,
-    rows: rows.map((r) => ({ id: r.id, game: r.game, user: r.user, player: r.player.name, version: r.version, filename: r.filename, language: languageOfFile(r.filename), sizeBytes: r.sizeBytes, status: statusOut(r.status), reason: r.reason, createdAt: r.createdAt, finishedAt: r.finishedAt, disabledAt: r.disabledAt })),
+    rows: rows.map((r) => ({
+      id: r.id,
+      game: r.game,
+      user: r.user,
+      player: r.player.name,
+      version: r.version,
+      filename: r.filename,
+      language: languageOfFile(r.filename),
+      sizeBytes: r.sizeBytes,
+      status: statusOut(r.status),
+      reason: r.reason,
+      createdAt: r.createdAt,
+      finishedAt: r.finishedAt,
+      disabledAt: r.disabledAt,
+    })),
   };
 }
 
@@ -356,8 +466,38 @@ export const SUBMISSIONS_CSV_MAX = 100_000;
 export async function submissionsCsv(db: Db, f: SubmissionFilters): Promise<string> {
   const { rows } = await listSubmissions(db, f, { limit: SUBMISSIONS_CSV_MAX, offset: 0 });
   return toCsv(
-    ['submission', 'user', 'email', 'game', 'player', 'version', 'language', 'filename', 'size_bytes', 'status', 'reason', 'submitted_at', 'finished_at', 'disabled'],
-    rows.map((r) => [r.id, r.user.username, r.user.email, r.game, r.player, r.version, r.language, r.filename, r.sizeBytes, r.status, r.reason, r.createdAt, r.finishedAt, r.disabledAt !== null]),
+    [
+      'submission',
+      'user',
+      'email',
+      'game',
+      'player',
+      'version',
+      'language',
+      'filename',
+      'size_bytes',
+      'status',
+      'reason',
+      'submitted_at',
+      'finished_at',
+      'disabled',
+    ],
+    rows.map((r) => [
+      r.id,
+      r.user.username,
+      r.user.email,
+      r.game,
+      r.player,
+      r.version,
+      r.language,
+      r.filename,
+      r.sizeBytes,
+      r.status,
+      r.reason,
+      r.createdAt,
+      r.finishedAt,
+      r.disabledAt !== null,
+    ]),
   );
 }
 
@@ -392,8 +532,15 @@ export async function gradeRows(db: Db, game: string | null): Promise<GradeRow[]
   const known = await loadGames();
   if (game !== null && !known.has(game)) throw notFound(`no game "${game}"`);
   const games = game !== null ? [game] : [...known.keys()].sort();
-  const users = await db.user.findMany({ where: { isAdmin: false }, orderBy: { usernameLower: 'asc' }, select: { id: true, username: true, email: true, disabledAt: true } });
-  const roster = await rosterOf(db, users.map((u) => u.id));
+  const users = await db.user.findMany({
+    where: { isAdmin: false },
+    orderBy: { usernameLower: 'asc' },
+    select: { id: true, username: true, email: true, disabledAt: true },
+  });
+  const roster = await rosterOf(
+    db,
+    users.map((u) => u.id),
+  );
   const perGame = await Promise.all(games.map((g) => gameGrades(db, g)));
   const out: GradeRow[] = [];
   for (const u of users) {
@@ -401,7 +548,9 @@ export async function gradeRows(db: Db, game: string | null): Promise<GradeRow[]
       const x = perGame[i]!;
       const qualified = x.qualified.get(u.id) ?? [];
       const rep = x.representatives.get(u.id);
-      const chosen = qualified.find((p) => p.id === rep) ?? qualified.reduce<(typeof qualified)[number] | undefined>((a, p) => (!a || (p.at?.getTime() ?? 0) > (a.at?.getTime() ?? 0) ? p : a), undefined);
+      const chosen =
+        qualified.find((p) => p.id === rep) ??
+        qualified.reduce<(typeof qualified)[number] | undefined>((a, p) => (!a || (p.at?.getTime() ?? 0) > (a.at?.getTime() ?? 0) ? p : a), undefined);
       const ranked = qualified.map((p) => x.board.get(p.name.toLowerCase())).filter((e) => e !== undefined && e.owner === u.username);
       const best = ranked.reduce<LeaderboardEntry | undefined>((a, e) => (!a || e!.rank < a.rank ? e : a), undefined);
       const entry = x.tournament?.entries.get(u.id);
@@ -435,10 +584,17 @@ export async function gradeRows(db: Db, game: string | null): Promise<GradeRow[]
 async function gameGrades(db: Db, game: string) {
   const [counts, names, reps, board, tournament, report] = await Promise.all([
     db.submission.groupBy({ by: ['userId'], where: { game }, _count: { _all: true }, _min: { createdAt: true } }),
-    db.playerName.findMany({ where: { game, locked: true, releasedAt: null }, select: { id: true, name: true, ownerId: true, lockedAt: true, qualifiedSubmission: { select: { finishedAt: true } } } }),
+    db.playerName.findMany({
+      where: { game, locked: true, releasedAt: null },
+      select: { id: true, name: true, ownerId: true, lockedAt: true, qualifiedSubmission: { select: { finishedAt: true } } },
+    }),
     db.representative.findMany({ where: { game }, select: { userId: true, playerId: true } }),
     ranksOf(db, game),
-    db.tournament.findFirst({ where: { game, status: 'finished' }, orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }], select: { name: true, entries: { select: { userId: true, eliminatedRound: true, place: true } } } }),
+    db.tournament.findFirst({
+      where: { game, status: 'finished' },
+      orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }],
+      select: { name: true, entries: { select: { userId: true, eliminatedRound: true, place: true } } },
+    }),
     reportOf(db, game),
   ]);
   const submissions = new Map(counts.map((c) => [c.userId, { count: c._count._all, first: c._min.createdAt }]));
@@ -450,15 +606,28 @@ async function gameGrades(db: Db, game: string) {
   }
   // Similarity: each side that is a submission of this term, by its owner: the highest score and who is on the other side.
   const similarity = new Map<number, { score: number; other: string }>();
-  if (report && report.pairs.length) {
-    const ids = [...new Set(report.pairs.flatMap((p) => [p.a, p.b]).filter((k) => k.startsWith('s:')).map((k) => Number(k.slice(2))))];
-    const owners = new Map((await db.submission.findMany({ where: { id: { in: ids } }, select: { id: true, userId: true } })).map((s) => [`s:${s.id}`, s.userId]));
+  if (report?.pairs.length) {
+    const ids = [
+      ...new Set(
+        report.pairs
+          .flatMap((p) => [p.a, p.b])
+          .filter((k) => k.startsWith('s:'))
+          .map((k) => Number(k.slice(2))),
+      ),
+    ];
+    const owners = new Map(
+      (await db.submission.findMany({ where: { id: { in: ids } }, select: { id: true, userId: true } })).map((s) => [`s:${s.id}`, s.userId]),
+    );
     for (const p of report.pairs) {
-      for (const [mine, other] of [[p.a, p.labelB], [p.b, p.labelA]] as const) {
+      for (const [mine, other] of [
+        [p.a, p.labelB],
+        [p.b, p.labelA],
+      ] as const) {
         const owner = owners.get(mine);
         if (owner === undefined) continue;
         const had = similarity.get(owner);
-        if (!had || p.score > had.score) similarity.set(owner, { score: p.score, other: other.kind === 'archive' ? `${other.author} (${other.title})` : other.author });
+        if (!had || p.score > had.score)
+          similarity.set(owner, { score: p.score, other: other.kind === 'archive' ? `${other.author} (${other.title})` : other.author });
       }
     }
   }

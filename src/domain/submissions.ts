@@ -62,7 +62,10 @@ export function decodeUtf8(buf: Buffer): string {
 export async function refuseAfterDeadline(db: Db, game: string, title = game, now = new Date()): Promise<void> {
   const deadline = await submissionDeadline(db, game);
   if (deadline && now.getTime() >= deadline.getTime()) {
-    throw forbidden(`submissions to ${title} closed on ${deadline.toISOString().slice(0, 16).replace('T', ' ')} UTC (the deadline): no new submission is accepted`, 'deadline-passed');
+    throw forbidden(
+      `submissions to ${title} closed on ${deadline.toISOString().slice(0, 16).replace('T', ' ')} UTC (the deadline): no new submission is accepted`,
+      'deadline-passed',
+    );
   }
 }
 
@@ -124,7 +127,10 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
     const earlier = await db.submission.findUnique({ where: { userId_idempotencyKey: { userId: me.id, idempotencyKey: key } }, include: { player: true } });
     if (!earlier) return null;
     if (earlier.source !== upload.source || earlier.game !== requestedGame) {
-      throw unprocessable(`Idempotency-Key "${key}" was already used for submission ${earlier.id} with another file or game: use a new key for a new upload`, 'idempotency-key-reused');
+      throw unprocessable(
+        `Idempotency-Key "${key}" was already used for submission ${earlier.id} with another file or game: use a new key for a new upload`,
+        'idempotency-key-reused',
+      );
     }
     if (earlier.status === 'queued') await startGateQuickly(earlier.id);
     const current = await db.submission.findUnique({ where: { id: earlier.id }, select: { status: true } });
@@ -139,11 +145,14 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   if (upload.game?.includes('\0')) throw invalid('NUL characters are not allowed in "game"');
   const games = await loadGames();
   if (!requestedGame) {
-    throw invalid(`no game: send the field "game" (one of: ${[...games.keys()].join(', ')}) or declare it in the file:  export const GAME = "moria";`, 'no-game');
+    throw invalid(
+      `no game: send the field "game" (one of: ${[...games.keys()].join(', ')}) or declare it in the file:  export const GAME = "moria";`,
+      'no-game',
+    );
   }
   const game = games.get(requestedGame);
   if (!game) {
-    const whose = upload.game ? '' : ' (from the file\'s GAME)';
+    const whose = upload.game ? '' : " (from the file's GAME)";
     throw invalid(`unknown game "${requestedGame}"${whose} (known: ${[...games.keys()].join(', ')})`, 'unknown-game');
   }
   await refuseAfterDeadline(db, game.id, game.title);
@@ -160,7 +169,13 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
 
   const checkName = async (tx: Tx | Db): Promise<NameClaim> => {
     try {
-      return await checkNameForSubmission(tx, { name: header.name!, game: game.id, userId: me.id, offensiveWords: config.offensiveWords, holdHours: config.nameHoldHours });
+      return await checkNameForSubmission(tx, {
+        name: header.name!,
+        game: game.id,
+        userId: me.id,
+        offensiveWords: config.offensiveWords,
+        holdHours: config.nameHoldHours,
+      });
     } catch (err) {
       if (err instanceof NameError) {
         throw new DomainError(err.problem === 'taken' || err.problem === 'locked' ? 'conflict' : 'invalid', err.message, `name-${err.problem}`);
@@ -243,6 +258,17 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
 
   await startGateQuickly(sub.id);
   const current = await db.submission.findUnique({ where: { id: sub.id }, select: { status: true } });
-  log.info({ part: 'api', submissionId: sub.id, userId: sub.userId, game: sub.game, player: sub.player.name, version: sub.version, status: current?.status ?? sub.status }, 'submission stored');
+  log.info(
+    {
+      part: 'api',
+      submissionId: sub.id,
+      userId: sub.userId,
+      game: sub.game,
+      player: sub.player.name,
+      version: sub.version,
+      status: current?.status ?? sub.status,
+    },
+    'submission stored',
+  );
   return { ...sub, status: current?.status ?? sub.status, replayed: false };
 }

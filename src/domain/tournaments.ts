@@ -34,15 +34,7 @@ import { createMatch, type SeatRef } from './match-setup.ts';
 import { recordAudit } from './audit.ts';
 import { playCommandLine } from './play-line.ts';
 import { conflict, DomainError, invalid, notFound } from './errors.ts';
-import {
-  MAX_ROUNDS,
-  SEATS,
-  TOURNAMENT_DUMMY,
-  drawRound,
-  orderStandings,
-  roundEliminations,
-  type SeatResult,
-} from './tournament-rules.ts';
+import { MAX_ROUNDS, SEATS, TOURNAMENT_DUMMY, drawRound, orderStandings, roundEliminations, type SeatResult } from './tournament-rules.ts';
 
 export type TournamentStatus = 'scheduled' | 'running' | 'paused' | 'finished' | 'cancelled';
 /** Statuses in which the seed is published (the entries froze). */
@@ -85,13 +77,23 @@ async function eligiblePlayers(db: Db | Tx, userId: number, game?: string): Prom
     select: { id: true, game: true, name: true, qualifiedSubmission: { select: { id: true, finishedAt: true } }, lockedAt: true },
   });
   return rows
-    .map((r) => ({ playerId: r.id, game: r.game, name: r.name, submissionId: r.qualifiedSubmission!.id, qualifiedAt: r.qualifiedSubmission!.finishedAt ?? r.lockedAt }))
+    .map((r) => ({
+      playerId: r.id,
+      game: r.game,
+      name: r.name,
+      submissionId: r.qualifiedSubmission!.id,
+      qualifiedAt: r.qualifiedSubmission!.finishedAt ?? r.lockedAt,
+    }))
     .sort((a, b) => (b.qualifiedAt?.getTime() ?? 0) - (a.qualifiedAt?.getTime() ?? 0) || b.submissionId - a.submissionId);
 }
 
 /** The tournament of a game that froze its entries and has not finished, if any. */
 export async function frozenTournament(db: Db | Tx, game: string) {
-  return db.tournament.findFirst({ where: { game, status: { in: FROZEN_STATUSES } }, select: { id: true, name: true, status: true, freezeAt: true }, orderBy: { id: 'asc' } });
+  return db.tournament.findFirst({
+    where: { game, status: { in: FROZEN_STATUSES } },
+    select: { id: true, name: true, status: true, freezeAt: true },
+    orderBy: { id: 'asc' },
+  });
 }
 
 export interface RepresentativeView {
@@ -140,14 +142,24 @@ export async function setRepresentative(db: Db, userId: number, game: string, pl
         'representatives-frozen',
       );
     }
-    const player = await tx.playerName.findUnique({ where: { game_nameLower: { game, nameLower: playerName.toLowerCase() } }, select: { id: true, ownerId: true, name: true } });
+    const player = await tx.playerName.findUnique({
+      where: { game_nameLower: { game, nameLower: playerName.toLowerCase() } },
+      select: { id: true, ownerId: true, name: true },
+    });
     if (!player) throw notFound(`no player ${playerName} in ${game}`);
     if (player.ownerId !== userId) throw forbidden(`${player.name} is not your player`);
     const eligible = await eligiblePlayers(tx, userId, game);
     if (!eligible.some((e) => e.playerId === player.id)) {
-      throw conflict(`${player.name} cannot represent you: only a qualified player whose submission is not disabled may (and your account must not be disabled)`, 'not-eligible');
+      throw conflict(
+        `${player.name} cannot represent you: only a qualified player whose submission is not disabled may (and your account must not be disabled)`,
+        'not-eligible',
+      );
     }
-    await tx.representative.upsert({ where: { userId_game: { userId, game } }, create: { userId, game, playerId: player.id }, update: { playerId: player.id } });
+    await tx.representative.upsert({
+      where: { userId_game: { userId, game } },
+      create: { userId, game, playerId: player.id },
+      update: { playerId: player.id },
+    });
   }, TX);
   const views = await listRepresentatives(db, userId);
   return views.find((v) => v.game === game)!;
@@ -181,7 +193,10 @@ const checkSeed = (seed: number) => {
   return seed;
 };
 /** The config overrides as kept (null: the game's defaults), checked by the game. */
-function checkConfig(game: { parseConfig(c: Record<string, unknown>): unknown }, raw: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+function checkConfig(
+  game: { parseConfig(c: Record<string, unknown>): unknown },
+  raw: Record<string, unknown> | null | undefined,
+): Record<string, unknown> | null {
   const config = raw && Object.keys(raw).length > 0 ? raw : null;
   if (config) {
     try {
@@ -206,7 +221,13 @@ export async function createTournament(db: Db, actorId: number | null, input: Ne
     const t = await tx.tournament.create({
       data: { game: game.id, name, freezeAt: input.freezeAt, seed, createdById: actorId, ...(config ? { config: config as Prisma.InputJsonValue } : {}) },
     });
-    await recordAudit(tx, { actorId, action: 'tournament.create', targetType: 'tournament', targetId: t.id, detail: { game: t.game, name, freezeAt: t.freezeAt.toISOString(), config, seedGiven: input.seed !== undefined } });
+    await recordAudit(tx, {
+      actorId,
+      action: 'tournament.create',
+      targetType: 'tournament',
+      targetId: t.id,
+      detail: { game: t.game, name, freezeAt: t.freezeAt.toISOString(), config, seedGiven: input.seed !== undefined },
+    });
     return t;
   }, TX);
 }
@@ -310,7 +331,8 @@ interface GroupRow {
   matches: { id: number; status: string; tournamentAttempt: number | null; participants: { seat: number; rank: number | null; score: number | null }[] }[];
 }
 
-export const groupSeats = (g: { entries: Prisma.JsonValue }): (number | null)[] => (Array.isArray(g.entries) ? g.entries.map((e) => (typeof e === 'number' ? e : null)) : []);
+export const groupSeats = (g: { entries: Prisma.JsonValue }): (number | null)[] =>
+  Array.isArray(g.entries) ? g.entries.map((e) => (typeof e === 'number' ? e : null)) : [];
 
 /** The group's current match: its latest attempt. */
 export const currentMatch = <M extends { tournamentAttempt: number | null }>(g: { matches: M[] }): M | undefined =>
@@ -330,7 +352,14 @@ async function advanceLocked(tx: Tx, id: number, effects: TournamentEffects): Pr
   const entries = await tx.tournamentEntry.findMany({ where: { tournamentId: id }, orderBy: { entryIndex: 'asc' } });
   if (t.round === 0) {
     if (entries.length <= 1) return finish(tx, t.id, effects);
-    return draw(tx, t, 1, entries.map((e) => e.entryIndex), entries, effects);
+    return draw(
+      tx,
+      t,
+      1,
+      entries.map((e) => e.entryIndex),
+      entries,
+      effects,
+    );
   }
   const groups: GroupRow[] = await tx.tournamentGroup.findMany({
     where: { tournamentId: id, round: t.round },
@@ -343,7 +372,8 @@ async function advanceLocked(tx: Tx, id: number, effects: TournamentEffects): Pr
 
   const fallen = roundEliminations(groups[0]!.final, groups.map(seatResults));
   const now = new Date();
-  if (fallen.length > 0) await tx.tournamentEntry.updateMany({ where: { tournamentId: id, entryIndex: { in: fallen }, eliminatedRound: null }, data: { eliminatedRound: t.round } });
+  if (fallen.length > 0)
+    await tx.tournamentEntry.updateMany({ where: { tournamentId: id, entryIndex: { in: fallen }, eliminatedRound: null }, data: { eliminatedRound: t.round } });
   await tx.tournamentGroup.updateMany({ where: { tournamentId: id, round: t.round, settledAt: null }, data: { settledAt: now } });
   // A player whose user or submission an admin disabled since the freeze is withdrawn: it falls in the round it last played.
   const left = entries.filter((e) => e.eliminatedRound === null && !fallen.includes(e.entryIndex));
@@ -352,7 +382,11 @@ async function advanceLocked(tx: Tx, id: number, effects: TournamentEffects): Pr
     select: { id: true },
   });
   const withdrawn = left.filter((e) => disabled.some((d) => d.id === e.submissionId)).map((e) => e.entryIndex);
-  if (withdrawn.length > 0) await tx.tournamentEntry.updateMany({ where: { tournamentId: id, entryIndex: { in: withdrawn }, eliminatedRound: null }, data: { eliminatedRound: t.round } });
+  if (withdrawn.length > 0)
+    await tx.tournamentEntry.updateMany({
+      where: { tournamentId: id, entryIndex: { in: withdrawn }, eliminatedRound: null },
+      data: { eliminatedRound: t.round },
+    });
   const active = left.filter((e) => !withdrawn.includes(e.entryIndex)).map((e) => e.entryIndex);
   if (active.length <= 1 || t.round >= MAX_ROUNDS) return finish(tx, t.id, effects);
   return draw(tx, t, t.round + 1, active, entries, effects);
@@ -360,7 +394,14 @@ async function advanceLocked(tx: Tx, id: number, effects: TournamentEffects): Pr
 
 type EntryRow = { entryIndex: number; submissionId: number; playerId: number; name: string };
 
-async function draw(tx: Tx, t: { id: number; seed: number; game: string; config: Prisma.JsonValue }, round: number, active: number[], entries: EntryRow[], effects: TournamentEffects) {
+async function draw(
+  tx: Tx,
+  t: { id: number; seed: number; game: string; config: Prisma.JsonValue },
+  round: number,
+  active: number[],
+  entries: EntryRow[],
+  effects: TournamentEffects,
+) {
   const drawn = drawRound(t.seed, round, active, SEATS);
   for (const [groupIndex, g] of drawn.groups.entries()) {
     const group = await tx.tournamentGroup.create({
@@ -372,7 +413,13 @@ async function draw(tx: Tx, t: { id: number; seed: number; game: string; config:
   return effects;
 }
 
-async function createGroupMatch(tx: Tx, t: { id: number; game: string; config: Prisma.JsonValue }, g: { id: number; seed: number; entries: Prisma.JsonValue }, entries: EntryRow[], attempt: number): Promise<number> {
+async function createGroupMatch(
+  tx: Tx,
+  t: { id: number; game: string; config: Prisma.JsonValue },
+  g: { id: number; seed: number; entries: Prisma.JsonValue },
+  entries: EntryRow[],
+  attempt: number,
+): Promise<number> {
   const byIndex = new Map(entries.map((e) => [e.entryIndex, e]));
   const seats: SeatRef[] = groupSeats(g).map((i) => {
     const e = i === null ? undefined : byIndex.get(i);
@@ -414,7 +461,7 @@ export async function computeStandings(db: Db | Tx, id: number): Promise<Standin
   const last = new Map<number, { rank: number | null; score: number | null }>();
   for (const g of groups) {
     const m = currentMatch(g);
-    if (!m || m.status !== 'done') continue;
+    if (m?.status !== 'done') continue;
     for (const [seat, entry] of groupSeats(g).entries()) {
       if (entry === null) continue;
       const p = m.participants.find((x) => x.seat === seat);
@@ -476,18 +523,33 @@ export async function rerunMatch(db: Db, actorId: number, id: number, matchId: n
   return db.$transaction(async (tx) => {
     const t = await lockTournament(tx, id);
     if (!t) throw notFound(`no tournament ${id}`);
-    const m = await tx.match.findUnique({ where: { id: matchId }, select: { id: true, status: true, tournamentId: true, tournamentGroupId: true, tournamentAttempt: true } });
+    const m = await tx.match.findUnique({
+      where: { id: matchId },
+      select: { id: true, status: true, tournamentId: true, tournamentGroupId: true, tournamentAttempt: true },
+    });
     if (!m || m.tournamentId !== id || m.tournamentGroupId === null) throw notFound(`tournament ${id} has no match ${matchId}`);
     if (m.status === 'done') {
-      throw conflict(`match ${matchId} was played: its result stands (a bot that froze, crashed or lost is a result, not a fault of the judge); only a failed match can be rerun`, 'match-played');
+      throw conflict(
+        `match ${matchId} was played: its result stands (a bot that froze, crashed or lost is a result, not a fault of the judge); only a failed match can be rerun`,
+        'match-played',
+      );
     }
     if (m.status !== 'failed') throw conflict(`match ${matchId} is ${m.status}: it has not failed`, 'match-open');
-    const group = (await tx.tournamentGroup.findUnique({ where: { id: m.tournamentGroupId }, include: { matches: { select: { id: true, tournamentAttempt: true } } } }))!;
+    const group = (await tx.tournamentGroup.findUnique({
+      where: { id: m.tournamentGroupId },
+      include: { matches: { select: { id: true, tournamentAttempt: true } } },
+    }))!;
     const latest = currentMatch(group)!;
     if (latest.id !== m.id) throw conflict(`match ${matchId} was already rerun as match ${latest.id}`, 'already-rerun');
     const entries = await tx.tournamentEntry.findMany({ where: { tournamentId: id } });
     const newId = await createGroupMatch(tx, t, group, entries, (m.tournamentAttempt ?? 0) + 1);
-    await recordAudit(tx, { actorId, action: 'tournament.rerun', targetType: 'tournament', targetId: id, detail: { failedMatchId: matchId, newMatchId: newId } });
+    await recordAudit(tx, {
+      actorId,
+      action: 'tournament.rerun',
+      targetType: 'tournament',
+      targetId: id,
+      detail: { failedMatchId: matchId, newMatchId: newId },
+    });
     const effects = noEffects();
     if (t.status === 'running') effects.enqueue.push(newId);
     return { matchId: newId, effects };
@@ -512,7 +574,13 @@ export async function cancelTournament(db: Db, actorId: number | null, id: numbe
   return db.$transaction(async (tx) => {
     const t = await lockedIn(tx, id, 'scheduled', notPlanned(id, 'cancelled'));
     const done = await tx.tournament.update({ where: { id }, data: { status: 'cancelled', cancelledAt: new Date() } });
-    await recordAudit(tx, { actorId, action: 'tournament.cancel', targetType: 'tournament', targetId: id, detail: { name: t.name, game: t.game, freezeAt: t.freezeAt.toISOString() } });
+    await recordAudit(tx, {
+      actorId,
+      action: 'tournament.cancel',
+      targetType: 'tournament',
+      targetId: id,
+      detail: { name: t.name, game: t.game, freezeAt: t.freezeAt.toISOString() },
+    });
     return done;
   }, TX);
 }
@@ -520,10 +588,18 @@ export async function cancelTournament(db: Db, actorId: number | null, id: numbe
 /** Deletes a cancelled tournament (it has no entry, group nor match). Audited. */
 export async function deleteTournament(db: Db, actorId: number | null, id: number): Promise<void> {
   await db.$transaction(async (tx) => {
-    const t = await lockedIn(tx, id, 'cancelled', (status) => conflict(`tournament ${id} is ${status}: only a cancelled tournament can be deleted (cancel it first, before it starts)`, 'not-cancelled'));
+    const t = await lockedIn(tx, id, 'cancelled', (status) =>
+      conflict(`tournament ${id} is ${status}: only a cancelled tournament can be deleted (cancel it first, before it starts)`, 'not-cancelled'),
+    );
     if ((await tx.match.count({ where: { tournamentId: id } })) > 0) throw conflict(`tournament ${id} has matches: it stays on record`, 'has-matches');
     await tx.tournament.delete({ where: { id } });
-    await recordAudit(tx, { actorId, action: 'tournament.delete', targetType: 'tournament', targetId: id, detail: { name: t.name, game: t.game, cancelledAt: ISO(t.cancelledAt) } });
+    await recordAudit(tx, {
+      actorId,
+      action: 'tournament.delete',
+      targetType: 'tournament',
+      targetId: id,
+      detail: { name: t.name, game: t.game, cancelledAt: ISO(t.cancelledAt) },
+    });
   }, TX);
 }
 
@@ -588,7 +664,9 @@ export async function previewEntries(db: Db, id: number): Promise<{ id: number; 
   if (!t) throw notFound(`no tournament ${id}`);
   if (t.status !== 'scheduled') throw notPlanned(id, 'previewed (its entries are the frozen ones)')(t.status);
   const picked = await pickEntries(db, t.game);
-  const owners = new Map((await db.user.findMany({ where: { id: { in: picked.map((p) => p.userId) } }, select: { id: true, username: true } })).map((u) => [u.id, u.username]));
+  const owners = new Map(
+    (await db.user.findMany({ where: { id: { in: picked.map((p) => p.userId) } }, select: { id: true, username: true } })).map((u) => [u.id, u.username]),
+  );
   return {
     id,
     status: t.status,
@@ -602,7 +680,17 @@ export async function previewEntries(db: Db, id: number): Promise<{ id: number; 
 const ISO = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** What every view of a tournament shows of it. */
-function summary(t: { id: number; game: string; name: string; status: string; freezeAt: Date; startedAt: Date | null; finishedAt: Date | null; cancelledAt: Date | null; round: number }) {
+function summary(t: {
+  id: number;
+  game: string;
+  name: string;
+  status: string;
+  freezeAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  cancelledAt: Date | null;
+  round: number;
+}) {
   return {
     id: t.id,
     game: t.game,
@@ -648,7 +736,11 @@ export async function tournamentDetail(db: Db, id: number) {
   const t = await db.tournament.findUnique({ where: { id } });
   if (!t) throw notFound(`no tournament ${id}`);
   const started = STARTED_STATUSES.includes(t.status as TournamentStatus);
-  const entries = await db.tournamentEntry.findMany({ where: { tournamentId: id }, orderBy: { entryIndex: 'asc' }, include: { user: { select: { username: true } } } });
+  const entries = await db.tournamentEntry.findMany({
+    where: { tournamentId: id },
+    orderBy: { entryIndex: 'asc' },
+    include: { user: { select: { username: true } } },
+  });
   const byIndex = new Map(entries.map((e) => [e.entryIndex, e]));
   const groups = await db.tournamentGroup.findMany({
     where: { tournamentId: id },
@@ -656,7 +748,15 @@ export async function tournamentDetail(db: Db, id: number) {
     include: {
       matches: {
         orderBy: { tournamentAttempt: 'asc' },
-        select: { id: true, seed: true, status: true, error: true, tournamentAttempt: true, replay: { select: { sizeBytes: true } }, participants: { select: { seat: true, name: true, builtinName: true, rank: true, score: true, frozenReason: true } } },
+        select: {
+          id: true,
+          seed: true,
+          status: true,
+          error: true,
+          tournamentAttempt: true,
+          replay: { select: { sizeBytes: true } },
+          participants: { select: { seat: true, name: true, builtinName: true, rank: true, score: true, frozenReason: true } },
+        },
       },
     },
   });
@@ -685,9 +785,22 @@ export async function tournamentDetail(db: Db, id: number) {
       seed: g.seed,
       settled: g.settledAt !== null,
       seats: seatViews,
-      match: m ? { id: m.id, status: m.status, attempt: m.tournamentAttempt ?? 0, error: m.error, replay: m.replay ? { url: `/api/matches/${m.id}/replay`, sizeBytes: m.replay.sizeBytes } : null } : null,
+      match: m
+        ? {
+            id: m.id,
+            status: m.status,
+            attempt: m.tournamentAttempt ?? 0,
+            error: m.error,
+            replay: m.replay ? { url: `/api/matches/${m.id}/replay`, sizeBytes: m.replay.sizeBytes } : null,
+          }
+        : null,
       failedAttempts: g.matches.filter((x) => x !== m).map((x) => ({ id: x.id, status: x.status, error: x.error })),
-      play: playCommandLine(t.game, g.seed, seatViews.map((s) => ({ name: s.name, builtin: s.builtin })), config),
+      play: playCommandLine(
+        t.game,
+        g.seed,
+        seatViews.map((s) => ({ name: s.name, builtin: s.builtin })),
+        config,
+      ),
     });
     rounds.set(g.round, r);
   }
@@ -697,7 +810,14 @@ export async function tournamentDetail(db: Db, id: number) {
     ...summary(t),
     seed: started ? t.seed : null,
     config,
-    entries: entries.map((e) => ({ entry: e.entryIndex, name: e.name, owner: e.user.username, submissionId: e.submissionId, eliminatedRound: e.eliminatedRound, place: e.place })),
+    entries: entries.map((e) => ({
+      entry: e.entryIndex,
+      name: e.name,
+      owner: e.user.username,
+      submissionId: e.submissionId,
+      eliminatedRound: e.eliminatedRound,
+      place: e.place,
+    })),
     rounds: [...rounds.values()] as { round: number; final: boolean; groups: TournamentGroupView[] }[],
     standings: standings.map((s, i) => ({
       place: t.status === 'finished' ? i + 1 : null,
@@ -732,7 +852,12 @@ const csvCell = (v: unknown) => {
 /** The standings as CSV (one header line, one line per entry). */
 export function standingsCsv(d: TournamentDetail): string {
   const lines = [['place', 'player', 'owner', 'eliminated_round', 'last_rank', 'last_score', 'entry'].join(',')];
-  for (const s of d.standings) lines.push([s.place ?? s.position, s.name, s.owner, s.eliminatedRound ?? (d.status === 'finished' ? 'champion' : ''), s.lastRank, s.lastScore, s.entry].map(csvCell).join(','));
+  for (const s of d.standings)
+    lines.push(
+      [s.place ?? s.position, s.name, s.owner, s.eliminatedRound ?? (d.status === 'finished' ? 'champion' : ''), s.lastRank, s.lastScore, s.entry]
+        .map(csvCell)
+        .join(','),
+    );
   return lines.join('\r\n') + '\r\n';
 }
 
@@ -786,7 +911,11 @@ export function manifest(d: TournamentDetail) {
   const beaten = new Map<number, number>();
   for (const r of d.rounds) {
     if (!r.groups.every((g) => g.match?.status === 'done')) continue;
-    for (const e of roundEliminations(r.final, r.groups.map((g) => g.seats.map((s) => ({ entry: s.entry, rank: s.rank, score: s.score }))))) beaten.set(e, r.round);
+    for (const e of roundEliminations(
+      r.final,
+      r.groups.map((g) => g.seats.map((s) => ({ entry: s.entry, rank: s.rank, score: s.score }))),
+    ))
+      beaten.set(e, r.round);
   }
   return {
     format: 'arbiter-tournament',

@@ -54,7 +54,7 @@ export function isZip(data: Buffer): boolean {
 
 export type BundleResult =
   | { ok: true; summary: string; matches: number; rounds: number; finished: boolean }
-  | { ok: false; message: string; /** A replay was recorded under other engine rules, or the rules differ: nothing was decided. */ otherEngine?: boolean };
+  | { ok: false; message: string /** A replay was recorded under other engine rules, or the rules differ: nothing was decided. */; otherEngine?: boolean };
 
 interface ManifestSeat {
   seat: number;
@@ -97,7 +97,15 @@ interface ManifestStanding {
 }
 
 interface Manifest {
-  tournament: { id: number; name: string; game: string; seed: number | null; config: Record<string, unknown> | null; rules: { seats: number; dummy: string; maxRounds: number }; status: string };
+  tournament: {
+    id: number;
+    name: string;
+    game: string;
+    seed: number | null;
+    config: Record<string, unknown> | null;
+    rules: { seats: number; dummy: string; maxRounds: number };
+    status: string;
+  };
   entries: ManifestEntry[];
   matches: ManifestMatch[];
   standings: ManifestStanding[];
@@ -135,9 +143,14 @@ function parseManifest(text: string): Manifest {
   }
   shape(isObject(m), 'not an object');
   const t = m.tournament;
-  shape(isObject(t) && isInt(t.id) && typeof t.name === 'string' && typeof t.game === 'string' && typeof t.status === 'string', 'no tournament id, name, game or status');
+  shape(
+    isObject(t) && isInt(t.id) && typeof t.name === 'string' && typeof t.game === 'string' && typeof t.status === 'string',
+    'no tournament id, name, game or status',
+  );
   if (m.format !== 'arbiter-tournament' || !Array.isArray(m.entries) || !isObject(t.rules)) {
-    throw new BundleFormatError('manifest.json carries no format, entries or rules: the archive was made by an older Arbiter, which did not publish what verifying needs; download it again');
+    throw new BundleFormatError(
+      'manifest.json carries no format, entries or rules: the archive was made by an older Arbiter, which did not publish what verifying needs; download it again',
+    );
   }
   shape(m.version === 1, `format version ${String(m.version)} is not read by this Arbiter (it reads version 1)`);
   shape(intOrNull(t.seed), 'the seed is not an integer');
@@ -146,21 +159,51 @@ function parseManifest(text: string): Manifest {
   shape(isInt(rules.seats) && typeof rules.dummy === 'string' && isInt(rules.maxRounds), 'rules without seats, dummy or maxRounds');
   const entries = m.entries as unknown[];
   for (const [i, e] of entries.entries()) {
-    shape(isObject(e) && e.entry === i && typeof e.name === 'string' && strOrNull(e.owner ?? null) && intOrNull(e.eliminatedRound) && typeof e.withdrawn === 'boolean' && intOrNull(e.place), `entries[${i}] is not entry ${i} with a name, eliminatedRound, withdrawn and place`);
+    shape(
+      isObject(e) &&
+        e.entry === i &&
+        typeof e.name === 'string' &&
+        strOrNull(e.owner ?? null) &&
+        intOrNull(e.eliminatedRound) &&
+        typeof e.withdrawn === 'boolean' &&
+        intOrNull(e.place),
+      `entries[${i}] is not entry ${i} with a name, eliminatedRound, withdrawn and place`,
+    );
   }
   shape(Array.isArray(m.matches), 'no matches');
   for (const [i, x] of (m.matches as unknown[]).entries()) {
     shape(
-      isObject(x) && isInt(x.id) && isInt(x.round) && typeof x.final === 'boolean' && isInt(x.group) && isInt(x.attempt) && isInt(x.seed) && typeof x.file === 'string',
+      isObject(x) &&
+        isInt(x.id) &&
+        isInt(x.round) &&
+        typeof x.final === 'boolean' &&
+        isInt(x.group) &&
+        isInt(x.attempt) &&
+        isInt(x.seed) &&
+        typeof x.file === 'string',
       `matches[${i}] lacks its id, round, final, group, attempt, seed or file`,
     );
-    shape(Array.isArray(x.seats) && x.seats.every((s) => isObject(s) && isInt(s.seat) && typeof s.name === 'string' && typeof s.builtin === 'boolean' && intOrNull(s.entry)), `matches[${i}] (match ${x.id}): seats must be { seat, name, builtin, entry }`);
-    shape(Array.isArray(x.ranks) && x.ranks.every(intOrNull) && Array.isArray(x.scores) && x.scores.every(numOrNull), `matches[${i}] (match ${x.id}): ranks and scores must be lists of numbers`);
+    shape(
+      Array.isArray(x.seats) &&
+        x.seats.every((s) => isObject(s) && isInt(s.seat) && typeof s.name === 'string' && typeof s.builtin === 'boolean' && intOrNull(s.entry)),
+      `matches[${i}] (match ${x.id}): seats must be { seat, name, builtin, entry }`,
+    );
+    shape(
+      Array.isArray(x.ranks) && x.ranks.every(intOrNull) && Array.isArray(x.scores) && x.scores.every(numOrNull),
+      `matches[${i}] (match ${x.id}): ranks and scores must be lists of numbers`,
+    );
   }
   shape(Array.isArray(m.standings), 'no standings');
   for (const [i, s] of (m.standings as unknown[]).entries()) {
     shape(
-      isObject(s) && intOrNull(s.place) && isInt(s.position) && isInt(s.entry) && typeof s.name === 'string' && intOrNull(s.eliminatedRound) && intOrNull(s.lastRank) && numOrNull(s.lastScore),
+      isObject(s) &&
+        intOrNull(s.place) &&
+        isInt(s.position) &&
+        isInt(s.entry) &&
+        typeof s.name === 'string' &&
+        intOrNull(s.eliminatedRound) &&
+        intOrNull(s.lastRank) &&
+        numOrNull(s.lastScore),
       `standings[${i}] lacks its place, position, entry, name, eliminatedRound, lastRank or lastScore`,
     );
   }
@@ -180,7 +223,8 @@ class Archive {
     } catch (err) {
       throw new BundleFormatError(`not a readable zip: ${(err as Error).message}`);
     }
-    if (entries.length > BUNDLE_LIMITS.entries) throw new BundleFormatError(`the archive holds ${entries.length} files, more than the ${BUNDLE_LIMITS.entries} a tournament's could`);
+    if (entries.length > BUNDLE_LIMITS.entries)
+      throw new BundleFormatError(`the archive holds ${entries.length} files, more than the ${BUNDLE_LIMITS.entries} a tournament's could`);
     for (const e of entries) {
       if (this.files.has(e.name)) throw new Differs(`the archive holds two files named ${e.name}`);
       this.files.set(e.name, e);
@@ -273,13 +317,19 @@ export async function verifyTournamentBundle(zip: Buffer): Promise<BundleResult>
 
 async function verify(zip: Buffer): Promise<BundleResult> {
   const archive = new Archive(zip);
-  if (!archive.has('manifest.json')) throw new BundleFormatError('not a tournament archive: no manifest.json (arbiter verify reads the zip GET /api/tournaments/:id/replays.zip serves, or one replay)');
+  if (!archive.has('manifest.json'))
+    throw new BundleFormatError(
+      'not a tournament archive: no manifest.json (arbiter verify reads the zip GET /api/tournaments/:id/replays.zip serves, or one replay)',
+    );
   const m = parseManifest(archive.read('manifest.json', BUNDLE_LIMITS.textBytes).toString('utf8'));
   const t = m.tournament;
   const title = `tournament #${t.id} "${t.name}"`;
   const ours = { seats: SEATS, dummy: TOURNAMENT_DUMMY, maxRounds: MAX_ROUNDS };
   if (!isDeepStrictEqual(t.rules, ours)) {
-    throw new Differs(`${title} was played under other rules (${JSON.stringify(t.rules)}) than this Arbiter's (${JSON.stringify(ours)}); verify it with the Arbiter release that ran it`, true);
+    throw new Differs(
+      `${title} was played under other rules (${JSON.stringify(t.rules)}) than this Arbiter's (${JSON.stringify(ours)}); verify it with the Arbiter release that ran it`,
+      true,
+    );
   }
   if (t.seed === null) throw new Differs(`${title}: the manifest publishes no tournament seed (a tournament's seed is published once it starts)`);
   const seed = t.seed;
@@ -310,15 +360,21 @@ async function verify(zip: Buffer): Promise<BundleResult> {
     const x = byKey.get(`${round}/${g + 1}`)!;
     taken.add(x);
     const where = `round ${round}, group ${g + 1} (match ${x.id})`;
-    if (x.final !== final) throw new Differs(`${where}: the manifest calls it a ${x.final ? 'final-phase' : 'knockout'} match; with the players still in, the rules make it a ${final ? 'final-phase' : 'knockout'} match`);
+    if (x.final !== final)
+      throw new Differs(
+        `${where}: the manifest calls it a ${x.final ? 'final-phase' : 'knockout'} match; with the players still in, the rules make it a ${final ? 'final-phase' : 'knockout'} match`,
+      );
     if (x.seed !== drawn.seed) throw new Differs(`${where}: the manifest gives seed ${x.seed}, the tournament seed ${seed} gives ${drawn.seed}`);
-    if (x.seats.length !== SEATS || x.ranks.length !== SEATS || x.scores.length !== SEATS) throw new Differs(`${where}: the manifest lists ${x.seats.length} seats, ${x.ranks.length} ranks and ${x.scores.length} scores, not ${SEATS}`);
+    if (x.seats.length !== SEATS || x.ranks.length !== SEATS || x.scores.length !== SEATS)
+      throw new Differs(`${where}: the manifest lists ${x.seats.length} seats, ${x.ranks.length} ranks and ${x.scores.length} scores, not ${SEATS}`);
     for (const [s, seat] of x.seats.entries()) {
       const entry = drawn.seats[s]!;
       if (seat.seat !== s) throw new Differs(`${where}: the manifest's seat ${s} is numbered ${seat.seat}`);
-      if (seat.entry !== entry) throw new Differs(`${where}, seat ${s}: the manifest seats ${who(seat.entry)}, the draw from the tournament seed seats ${who(entry)}`);
+      if (seat.entry !== entry)
+        throw new Differs(`${where}, seat ${s}: the manifest seats ${who(seat.entry)}, the draw from the tournament seed seats ${who(entry)}`);
       const name = entry === null ? TOURNAMENT_DUMMY : entries[entry]!.name;
-      if (seat.name !== name || seat.builtin !== (entry === null)) throw new Differs(`${where}, seat ${s}: the manifest names it ${seat.name}${seat.builtin ? ' (built-in)' : ''}, entry ${entry} is ${name}`);
+      if (seat.name !== name || seat.builtin !== (entry === null))
+        throw new Differs(`${where}, seat ${s}: the manifest names it ${seat.name}${seat.builtin ? ' (built-in)' : ''}, entry ${entry} is ${name}`);
     }
     const file = replayFile(t.game, round, g + 1, x.id);
     if (x.file !== file) throw new Differs(`${where}: the manifest names the file ${x.file}, not ${file}`);
@@ -336,7 +392,8 @@ async function verify(zip: Buffer): Promise<BundleResult> {
         `${where}: ${file} is the replay of a ${replay.game} match with seed ${replay.seed} and players ${players}; the manifest names it for seed ${x.seed} and players ${x.seats.map((s) => s.name).join(', ')}`,
       );
     }
-    if (!isDeepStrictEqual(replay.config, config)) throw new Differs(`${where}: ${file} was played with another config than the tournament's (${configDifference(replay.config, config)})`);
+    if (!isDeepStrictEqual(replay.config, config))
+      throw new Differs(`${where}: ${file} was played with another config than the tournament's (${configDifference(replay.config, config)})`);
     const rerun = verifyReplayWithGame(game, replay);
     if (!rerun.ok) {
       if (rerun.otherEngine) throw new Differs(`${where}: ${rerun.message}`, true);
@@ -344,10 +401,14 @@ async function verify(zip: Buffer): Promise<BundleResult> {
     }
     // The replay is the match as played: the manifest must report it.
     const ranks = ranksFromScores(replay.result.scores);
-    if (!isDeepStrictEqual(replay.result.ranks, ranks)) throw new Differs(`${where}: ${file} records ranks ${replay.result.ranks.join(' ')}, its scores ${replay.result.scores.join(' ')} give ${ranks.join(' ')}`);
+    if (!isDeepStrictEqual(replay.result.ranks, ranks))
+      throw new Differs(
+        `${where}: ${file} records ranks ${replay.result.ranks.join(' ')}, its scores ${replay.result.scores.join(' ')} give ${ranks.join(' ')}`,
+      );
     for (let s = 0; s < SEATS; s++) {
       const seatName = `seat ${s} (${x.seats[s]!.name})`;
-      if (x.scores[s] !== replay.result.scores[s]) throw new Differs(`${where}, ${seatName}: the manifest's score is ${x.scores[s]}, the replay's ${replay.result.scores[s]}`);
+      if (x.scores[s] !== replay.result.scores[s])
+        throw new Differs(`${where}, ${seatName}: the manifest's score is ${x.scores[s]}, the replay's ${replay.result.scores[s]}`);
       if (x.ranks[s] !== ranks[s]) throw new Differs(`${where}, ${seatName}: the manifest's rank is ${x.ranks[s]}, the replay's ${ranks[s]}`);
     }
     replayRounds += rerun.rounds;
@@ -366,10 +427,15 @@ async function verify(zip: Buffer): Promise<BundleResult> {
     const drawn = drawRound(seed, round, active, SEATS);
     const present = drawn.groups.map((_, g) => byKey.has(`${round}/${g + 1}`));
     const extra = m.matches.find((x) => x.round === round && (x.group < 1 || x.group > drawn.groups.length));
-    if (extra) throw new Differs(`round ${round}: the manifest lists match ${extra.id} as group ${extra.group}; with ${active.length} players still in the seed draws ${drawn.groups.length} group${drawn.groups.length === 1 ? '' : 's'}`);
+    if (extra)
+      throw new Differs(
+        `round ${round}: the manifest lists match ${extra.id} as group ${extra.group}; with ${active.length} players still in the seed draws ${drawn.groups.length} group${drawn.groups.length === 1 ? '' : 's'}`,
+      );
     const missing = present.indexOf(false);
     if (missing >= 0 && finished) {
-      throw new Differs(`round ${round}, group ${missing + 1}: the results so far call for this match (${drawn.groups[missing]!.seats.map(who).join(', ')}), the manifest of the finished tournament has none`);
+      throw new Differs(
+        `round ${round}, group ${missing + 1}: the results so far call for this match (${drawn.groups[missing]!.seats.map(who).join(', ')}), the manifest of the finished tournament has none`,
+      );
     }
     const results = drawn.groups.map((g, i) => (present[i] ? checkMatch(round, drawn.final, i, g) : null));
     if (missing >= 0) {
@@ -387,7 +453,10 @@ async function verify(zip: Buffer): Promise<BundleResult> {
   }
   const played = round - (stoppedAt ? 1 : 0);
   const stray = m.matches.find((x) => !taken.has(x));
-  if (stray) throw new Differs(`round ${stray.round}, group ${stray.group} (match ${stray.id}): the manifest lists it, but the draws from the seed and the results call for no such match`);
+  if (stray)
+    throw new Differs(
+      `round ${stray.round}, group ${stray.group} (match ${stray.id}): the manifest lists it, but the draws from the seed and the results call for no such match`,
+    );
   const named = new Set(m.matches.map((x) => x.file));
   const unnamed = archive.names().find((n) => n.startsWith('replays/') && !named.has(n));
   if (unnamed) throw new Differs(`${unnamed} is in the archive, but the manifest names no match for it`);
@@ -397,7 +466,13 @@ async function verify(zip: Buffer): Promise<BundleResult> {
   if (!finished) {
     // Complete but not finished: the last match was recorded while paused, or the step that closes it is still to run.
     const state = stoppedAt ? ` and ${stoppedAt}` : complete ? `, though its results end it after round ${round}` : '';
-    return { ok: true, finished: false, matches: taken.size, rounds: played, summary: `ok so far: ${summaryHead} is ${t.status}${state}: ${counts}; the standings are not final and were not checked` };
+    return {
+      ok: true,
+      finished: false,
+      matches: taken.size,
+      rounds: played,
+      summary: `ok so far: ${summaryHead} is ${t.status}${state}: ${counts}; the standings are not final and were not checked`,
+    };
   }
 
   // Every entry's fate, then the standings.
@@ -405,12 +480,19 @@ async function verify(zip: Buffer): Promise<BundleResult> {
     const f = fell.get(e.entry);
     const ours = f ? `fell in round ${f.round}${f.withdrawn ? ' (withdrawn)' : ''}` : 'is still in at the end';
     const theirs = e.eliminatedRound === null ? 'is still in at the end' : `fell in round ${e.eliminatedRound}${e.withdrawn ? ' (withdrawn)' : ''}`;
-    if ((f?.round ?? null) !== e.eliminatedRound || (f?.withdrawn ?? false) !== e.withdrawn) throw new Differs(`entry ${e.entry} (${e.name}): the manifest says it ${theirs}; by the results it ${ours}`);
+    if ((f?.round ?? null) !== e.eliminatedRound || (f?.withdrawn ?? false) !== e.withdrawn)
+      throw new Differs(`entry ${e.entry} (${e.name}): the manifest says it ${theirs}; by the results it ${ours}`);
   }
   const standings = orderStandings(
-    entries.map((e) => ({ entry: e.entry, eliminatedRound: fell.get(e.entry)?.round ?? null, lastRank: last.get(e.entry)?.rank ?? null, lastScore: last.get(e.entry)?.score ?? null })),
+    entries.map((e) => ({
+      entry: e.entry,
+      eliminatedRound: fell.get(e.entry)?.round ?? null,
+      lastRank: last.get(e.entry)?.rank ?? null,
+      lastScore: last.get(e.entry)?.score ?? null,
+    })),
   );
-  if (m.standings.length !== standings.length) throw new Differs(`the standings list ${m.standings.length} players, the tournament had ${standings.length} entries`);
+  if (m.standings.length !== standings.length)
+    throw new Differs(`the standings list ${m.standings.length} players, the tournament had ${standings.length} entries`);
   for (const [i, s] of standings.entries()) {
     const p = m.standings[i]!;
     const at = `standing ${i + 1}`;
@@ -428,27 +510,51 @@ async function verify(zip: Buffer): Promise<BundleResult> {
     diff('owner', p.owner, e.owner);
     if (e.place !== i + 1) throw new Differs(`entry ${e.entry} (${e.name}): the manifest's place is ${e.place}, the results give ${i + 1}`);
   }
-  checkCsv(archive, standings.map((s) => ({ ...entries[s.entry]!, ...s })));
+  checkCsv(
+    archive,
+    standings.map((s) => ({ ...entries[s.entry]!, ...s })),
+  );
   const champion = standings[0] && fell.get(standings[0].entry) === undefined ? `; champion ${entries[standings[0].entry]!.name}` : '';
-  return { ok: true, finished: true, matches: taken.size, rounds: played, summary: `ok: ${summaryHead}: ${counts}, the standings follow from the results${champion}` };
+  return {
+    ok: true,
+    finished: true,
+    matches: taken.size,
+    rounds: played,
+    summary: `ok: ${summaryHead}: ${counts}, the standings follow from the results${champion}`,
+  };
 }
 
 /** standings.csv against the standings the results give. */
 function checkCsv(archive: Archive, standings: (ManifestEntry & { lastRank: number | null; lastScore: number | null })[]): void {
   if (!archive.has('standings.csv')) throw new Differs('standings.csv is not in the archive');
-  const lines = archive.read('standings.csv', BUNDLE_LIMITS.textBytes).toString('utf8').replace(/\r?\n$/, '').split(/\r?\n/);
+  const lines = archive
+    .read('standings.csv', BUNDLE_LIMITS.textBytes)
+    .toString('utf8')
+    .replace(/\r?\n$/, '')
+    .split(/\r?\n/);
   const header = 'place,player,owner,eliminated_round,last_rank,last_score,entry';
   if (lines[0] !== header) throw new Differs(`standings.csv: the header is "${lines[0]}", not "${header}"`);
-  if (lines.length - 1 !== standings.length) throw new Differs(`standings.csv lists ${lines.length - 1} players, the tournament had ${standings.length} entries`);
+  if (lines.length - 1 !== standings.length)
+    throw new Differs(`standings.csv lists ${lines.length - 1} players, the tournament had ${standings.length} entries`);
   const str = (v: number | string | null) => (v === null ? '' : String(v));
   for (const [i, s] of standings.entries()) {
-    const want = [String(i + 1), s.name, str(s.owner), s.eliminatedRound === null ? 'champion' : String(s.eliminatedRound), str(s.lastRank), str(s.lastScore), String(s.entry)];
+    const want = [
+      String(i + 1),
+      s.name,
+      str(s.owner),
+      s.eliminatedRound === null ? 'champion' : String(s.eliminatedRound),
+      str(s.lastRank),
+      str(s.lastScore),
+      String(s.entry),
+    ];
     const got = csvCells(lines[i + 1]!);
     const names = header.split(',');
     const k = want.findIndex((w, j) => got[j] !== w);
     if (k >= 0 || got.length !== want.length) {
       const col = k >= 0 ? k : want.length;
-      throw new Differs(`standings.csv, line ${i + 2} (standing ${i + 1}, ${s.name}): ${names[col] ?? 'extra cell'} is "${got[col] ?? ''}", the results give "${want[col] ?? ''}"`);
+      throw new Differs(
+        `standings.csv, line ${i + 2} (standing ${i + 1}, ${s.name}): ${names[col] ?? 'extra cell'} is "${got[col] ?? ''}", the results give "${want[col] ?? ''}"`,
+      );
     }
   }
 }

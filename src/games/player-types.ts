@@ -22,7 +22,12 @@ export async function selfContainedTypes(path: string): Promise<string> {
   async function add(file: string): Promise<void> {
     const text = await readFile(file, 'utf8');
     const refs = [...text.matchAll(REFERENCE)].map((m) => resolve(dirname(file), m[1]!));
-    parts.push(text.replace(REFERENCE, '').replace(GENERATED_NOTE + '\n', '').replace(/^\s*\n/, ''));
+    parts.push(
+      text
+        .replace(REFERENCE, '')
+        .replace(GENERATED_NOTE + '\n', '')
+        .replace(/^\s*\n/, ''),
+    );
     for (const ref of refs) {
       if (seen.has(ref)) continue;
       seen.add(ref);

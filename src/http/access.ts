@@ -52,8 +52,10 @@ export function checkRouteAccess(this: FastifyInstance, route: RouteOptions, tab
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   const name = `${methods.join(',')} ${route.url}`;
   const declared: unknown = route.config?.access ?? this.accessDefault;
-  if (!isAccess(declared)) throw new Error(`route ${name} declares no access: add config: { access: 'public' | 'user' | 'owner' | 'admin' } (src/http/access.ts)`);
-  if (declared === 'admin' && this.accessGuard !== 'admin') throw new Error(`route ${name} is an admin route outside an admin scope: register it through adminOnlyApi() or adminOnlyPages() (src/http/access.ts)`);
+  if (!isAccess(declared))
+    throw new Error(`route ${name} declares no access: add config: { access: 'public' | 'user' | 'owner' | 'admin' } (src/http/access.ts)`);
+  if (declared === 'admin' && this.accessGuard !== 'admin')
+    throw new Error(`route ${name} is an admin route outside an admin scope: register it through adminOnlyApi() or adminOnlyPages() (src/http/access.ts)`);
   if (this.accessGuard === 'admin' && declared !== 'admin') throw new Error(`route ${name} sits in an admin scope but declares access '${declared}'`);
   route.config = { ...route.config, access: declared };
   for (const method of methods) table.push({ method, url: route.url, access: declared });
@@ -83,7 +85,10 @@ export const adminOnlyPages = (plugin: FastifyPluginAsync) =>
   }, plugin);
 
 /** A plugin whose routes cannot carry their own declaration (swagger UI): every route it registers gets `access`. */
-export function declareAll<O extends FastifyPluginOptions>(access: Exclude<Access, 'admin'>, plugin: FastifyPluginCallback<O> | FastifyPluginAsync<O>): FastifyPluginAsync<O> {
+export function declareAll<O extends FastifyPluginOptions>(
+  access: Exclude<Access, 'admin'>,
+  plugin: FastifyPluginCallback<O> | FastifyPluginAsync<O>,
+): FastifyPluginAsync<O> {
   return async function declared(scope, opts) {
     scope.decorate('accessDefault', access);
     await scope.register(plugin as FastifyPluginAsync<O>, opts);

@@ -115,7 +115,10 @@ const NAME = '^[a-z0-9][a-z0-9-]*$';
 export default async function assetRoutes(app: FastifyInstance) {
   app.get<{ Params: { file: string } }>(
     '/assets/:file',
-    { config: { access: 'public' }, schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.[a-z]+$' } } } } },
+    {
+      config: { access: 'public' },
+      schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.[a-z]+$' } } } },
+    },
     async (request, reply) => {
       const a = staticAsset(request.params.file);
       if (!a) throw notFound(`no asset ${request.params.file}`);
@@ -125,7 +128,10 @@ export default async function assetRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { file: string } }>(
     '/assets/js/:file',
-    { config: { access: 'public' }, schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.js(\\.map)?$' } } } } },
+    {
+      config: { access: 'public' },
+      schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.js(\\.map)?$' } } } },
+    },
     async (request, reply) => {
       const { file } = request.params;
       const entry = join(clientDir, file.replace(/\.js(\.map)?$/, '.ts'));

@@ -37,7 +37,7 @@ declare module 'fastify' {
  */
 export async function resolveUser(db: Db, request: FastifyRequest): Promise<AuthUser | null> {
   const user = await resolveCredential(db, request);
-  if (user && user.disabled) {
+  if (user?.disabled) {
     request.authRefusal = ACCOUNT_DISABLED_MESSAGE;
     return null;
   }
@@ -116,7 +116,12 @@ function readDevices(request: FastifyRequest): Record<string, string> {
 }
 
 /** After a right password: the browser is remembered by the account (the newest 8 accounts per browser). */
-export async function rememberDevice({ budgets, config }: { budgets: AttemptBudgets; config: Config }, request: FastifyRequest, reply: FastifyReply, username: string) {
+export async function rememberDevice(
+  { budgets, config }: { budgets: AttemptBudgets; config: Config },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  username: string,
+) {
   const device = await budgets.rememberDevice(username);
   const devices = readDevices(request);
   delete devices[username.toLowerCase()];

@@ -32,8 +32,10 @@ export const tooLarge = (message: string) => new HttpError(413, message, 'too-la
  */
 export function multipartRefusal(err: unknown): HttpError | null {
   if (!(err instanceof Error) || err instanceof HttpError || typeof (err as { statusCode?: unknown }).statusCode === 'number') return null;
-  if (/^Multipart: Boundary not found$/.test(err.message)) return badRequest('malformed multipart body: the Content-Type names no boundary (multipart/form-data; boundary=...)', 'bad-multipart');
-  if (/unexpected end of multipart data/i.test(err.message)) return badRequest('malformed multipart body: it ends before its closing boundary (cut short?)', 'bad-multipart');
+  if (/^Multipart: Boundary not found$/.test(err.message))
+    return badRequest('malformed multipart body: the Content-Type names no boundary (multipart/form-data; boundary=...)', 'bad-multipart');
+  if (/unexpected end of multipart data/i.test(err.message))
+    return badRequest('malformed multipart body: it ends before its closing boundary (cut short?)', 'bad-multipart');
   return null;
 }
 
@@ -144,7 +146,10 @@ export function errorHandler(this: unknown, error: FastifyError, request: Fastif
   // The message follows the request's language where the refusal's code has a translation; the code never changes.
   if (body.code && request.lang && request.lang !== 'en') {
     const retry = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-    body.message = localizeRefusal({ code: body.code, message: body.message, ...(typeof retry === 'number' ? { retryAfterSeconds: retry } : {}) }, request.lang);
+    body.message = localizeRefusal(
+      { code: body.code, message: body.message, ...(typeof retry === 'number' ? { retryAfterSeconds: retry } : {}) },
+      request.lang,
+    );
   }
   void reply.status(body.statusCode).send(body);
 }

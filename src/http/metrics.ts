@@ -40,7 +40,9 @@ async function readSnapshot(deps: AppDeps): Promise<Snapshot> {
   const db: Db = deps.db;
   const num = <T extends { n: bigint | number | string }>(rows: T[]) => rows.map((r) => ({ ...r, n: Number(r.n) }));
   const [submissions, verdicts, matches, frozen, byStatus, queue, latest] = await Promise.all([
-    db.$queryRawUnsafe<{ game: string; language: string; n: bigint }[]>(`SELECT game, ${LANGUAGE_SQL} AS language, count(*) AS n FROM "Submission" GROUP BY 1, 2`),
+    db.$queryRawUnsafe<{ game: string; language: string; n: bigint }[]>(
+      `SELECT game, ${LANGUAGE_SQL} AS language, count(*) AS n FROM "Submission" GROUP BY 1, 2`,
+    ),
     db.$queryRawUnsafe<{ game: string; verdict: string; n: bigint }[]>(
       `SELECT game, status::text AS verdict, count(*) AS n FROM "Submission" WHERE status IN ('qualified', 'rejected') GROUP BY 1, 2`,
     ),
@@ -52,7 +54,12 @@ async function readSnapshot(deps: AppDeps): Promise<Snapshot> {
     ),
     db.submission.groupBy({ by: ['status'], _count: { _all: true } }),
     readQueueStats(deps),
-    db.submission.findMany({ where: { status: { in: VERDICTS }, finishedAt: { not: null } }, orderBy: { finishedAt: 'desc' }, take: 200, select: { createdAt: true, finishedAt: true } }),
+    db.submission.findMany({
+      where: { status: { in: VERDICTS }, finishedAt: { not: null } },
+      orderBy: { finishedAt: 'desc' },
+      take: 200,
+      select: { createdAt: true, finishedAt: true },
+    }),
   ]);
   return {
     submissions: num(submissions),
@@ -74,7 +81,12 @@ export function createMetrics(deps: AppDeps) {
   let snap: Snapshot | null = null;
 
   // A metric's configuration whose collect() starts from zero and refills it from the scrape's snapshot.
-  const fromSnapshot = <L extends string, M extends Counter<L> | Gauge<L>>(name: string, help: string, labelNames: L[], fill: (metric: M, s: Snapshot) => void) => ({
+  const fromSnapshot = <L extends string, M extends Counter<L> | Gauge<L>>(
+    name: string,
+    help: string,
+    labelNames: L[],
+    fill: (metric: M, s: Snapshot) => void,
+  ) => ({
     name,
     help,
     labelNames,
@@ -92,7 +104,12 @@ export function createMetrics(deps: AppDeps) {
     );
   counter('arbiter_submissions_total', 'Submissions uploaded, by game and language.', ['game', 'language'], (s) => s.submissions);
   counter('arbiter_verdicts_total', 'Gate verdicts recorded (qualified or rejected), by game.', ['game', 'verdict'], (s) => s.verdicts);
-  counter('arbiter_matches_total', 'Matches ended, by game, kind and outcome (finished, or failed on the infrastructure).', ['game', 'kind', 'outcome'], (s) => s.matches);
+  counter(
+    'arbiter_matches_total',
+    'Matches ended, by game, kind and outcome (finished, or failed on the infrastructure).',
+    ['game', 'kind', 'outcome'],
+    (s) => s.matches,
+  );
   counter('arbiter_frozen_bots_total', 'Bots frozen in finished matches, by game and reason.', ['game', 'reason'], (s) => s.frozen);
 
   const gauge = <L extends string>(name: string, help: string, labelNames: L[], samples: (s: Snapshot) => [Partial<Record<L, string>>, number][]) =>
@@ -116,7 +133,9 @@ export function createMetrics(deps: AppDeps) {
   );
   gauge('arbiter_workers_seen', 'Worker pools alive (heartbeats).', [], (s) => (s.queue.stats ? [[{}, s.queue.stats.workersSeen]] : []));
   gauge('arbiter_worker_slots', 'Match runners of the live worker pools.', [], (s) => (s.queue.stats ? [[{}, s.queue.stats.workerSlots]] : []));
-  gauge('arbiter_submissions', 'Submissions per status now.', ['status'], (s) => s.byStatus.map((r): [Record<string, string>, number] => [{ status: r.status }, r.n]));
+  gauge('arbiter_submissions', 'Submissions per status now.', ['status'], (s) =>
+    s.byStatus.map((r): [Record<string, string>, number] => [{ status: r.status }, r.n]),
+  );
 
   let queue: Promise<unknown> = Promise.resolve();
   return {
@@ -131,20 +150,20 @@ export function createMetrics(deps: AppDeps) {
   };
 
   async function scrapeOnce(): Promise<string> {
-      snap = await readSnapshot(deps);
-      try {
-        const lat = snap.gateLatencies;
-        // A summary over the latest verdicts: computed here, so written by hand (prom-client's Summary observes in-process).
-        const gate = [
-          '# HELP arbiter_gate_latency_seconds Submission to verdict, over the last 200 verdicts.',
-          '# TYPE arbiter_gate_latency_seconds summary',
-          ...[0.5, 0.9, 0.99].map((q) => `arbiter_gate_latency_seconds{quantile="${q}"} ${Number.isFinite(quantile(lat, q)) ? quantile(lat, q) : 'NaN'}`),
-          `arbiter_gate_latency_seconds_sum ${lat.reduce((a, b) => a + b, 0)}`,
-          `arbiter_gate_latency_seconds_count ${lat.length}`,
-        ];
-        return (await registry.metrics()) + gate.join('\n') + '\n';
-      } finally {
-        snap = null;
-      }
+    snap = await readSnapshot(deps);
+    try {
+      const lat = snap.gateLatencies;
+      // A summary over the latest verdicts: computed here, so written by hand (prom-client's Summary observes in-process).
+      const gate = [
+        '# HELP arbiter_gate_latency_seconds Submission to verdict, over the last 200 verdicts.',
+        '# TYPE arbiter_gate_latency_seconds summary',
+        ...[0.5, 0.9, 0.99].map((q) => `arbiter_gate_latency_seconds{quantile="${q}"} ${Number.isFinite(quantile(lat, q)) ? quantile(lat, q) : 'NaN'}`),
+        `arbiter_gate_latency_seconds_sum ${lat.reduce((a, b) => a + b, 0)}`,
+        `arbiter_gate_latency_seconds_count ${lat.length}`,
+      ];
+      return (await registry.metrics()) + gate.join('\n') + '\n';
+    } finally {
+      snap = null;
+    }
   }
 }

@@ -21,7 +21,11 @@ export function ownOrigin(request: FastifyRequest): string | null {
 }
 
 function refuse(message: string): never {
-  throw new HttpError(403, `${message}: writes with the session cookie must come from this site's own pages (scripts: use an Authorization: Bearer token)`, 'cross-origin');
+  throw new HttpError(
+    403,
+    `${message}: writes with the session cookie must come from this site's own pages (scripts: use an Authorization: Bearer token)`,
+    'cross-origin',
+  );
 }
 
 /** Throws a 403 for a cookie-carrying write that a browser says comes from another origin. */

@@ -19,7 +19,8 @@ import { playCompileBudget } from '../sandbox/play-budget.ts';
  */
 export async function playCompile(source: string, filename: string, client: string, signedIn: boolean, game?: string): Promise<CompiledSeat> {
   // A compile of seconds (C++) is for signed-in users only.
-  if (languageOfFile(filename).slowCompile && !signedIn) throw unauthorized('C++ bots are compiled for the play page for signed-in users only: log in first (TypeScript and JavaScript bots need no account)');
+  if (languageOfFile(filename).slowCompile && !signedIn)
+    throw unauthorized('C++ bots are compiled for the play page for signed-in users only: log in first (TypeScript and JavaScript bots need no account)');
   const budget = playCompileBudget();
   const ticket = budget.begin(client);
   if ('code' in ticket) throw new HttpError(429, ticket.message, ticket.code);
@@ -30,12 +31,22 @@ export async function playCompile(source: string, filename: string, client: stri
     return map ? { code, map } : { code };
   } catch (err) {
     if (err instanceof PlayCompileRefusal) {
-      if (err.reason === 'busy') throw new HttpError(429, 'the play page\'s compiler is busy with other files: try again in a minute (the judge still compiles your submissions)', 'play-compile-busy');
-      throw new HttpError(429, `this compile used up what was left of your compiler CPU time on the play page (${budget.cpuSecondsPerHour} s an hour): try again later, or submit the file (the judge compiles it)`, 'play-compile-budget');
+      if (err.reason === 'busy')
+        throw new HttpError(
+          429,
+          "the play page's compiler is busy with other files: try again in a minute (the judge still compiles your submissions)",
+          'play-compile-busy',
+        );
+      throw new HttpError(
+        429,
+        `this compile used up what was left of your compiler CPU time on the play page (${budget.cpuSecondsPerHour} s an hour): try again later, or submit the file (the judge compiles it)`,
+        'play-compile-budget',
+      );
     }
     // The bot's own compile error comes back as { error } (it freezes that bot, as in a judged match).
     if (err instanceof BotCompileError) return { error: err.message };
-    if (err instanceof CompileInfraError) throw new HttpError(503, `the compiler failed (not your file's fault): try again later. ${err.message}`, 'compiler-failed');
+    if (err instanceof CompileInfraError)
+      throw new HttpError(503, `the compiler failed (not your file's fault): try again later. ${err.message}`, 'compiler-failed');
     throw err;
   } finally {
     ticket.done(cpuMs);

@@ -91,7 +91,12 @@ export const matchSchema = obj({
   play: { type: 'string', description: 'the arbiter play command line that plays the match again: the seats in order (seat 0 first), the seed, the settings' },
 });
 
-export const matchListSchema = obj({ total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' }, matches: { type: 'array', items: matchSchema } });
+export const matchListSchema = obj({
+  total: { type: 'integer' },
+  limit: { type: 'integer' },
+  offset: { type: 'integer' },
+  matches: { type: 'array', items: matchSchema },
+});
 
 const gateStepSchema = obj({
   key: { type: 'string' },
@@ -176,9 +181,19 @@ export const gamesSchema = {
 /** An answer with no body (204). */
 export const noContent = { type: 'null', description: 'done; no body' } as const;
 
-export const meSchema = obj({ id: { type: 'integer' }, username: { type: 'string' }, isAdmin: { type: 'boolean' }, via: { type: 'string', enum: ['session', 'token'] } });
+export const meSchema = obj({
+  id: { type: 'integer' },
+  username: { type: 'string' },
+  isAdmin: { type: 'boolean' },
+  via: { type: 'string', enum: ['session', 'token'] },
+});
 
-export const tokenCreatedSchema = obj({ id: { type: 'integer' }, token: { type: 'string', description: 'shown once: the server keeps only its hash' }, label: nullable('string'), createdAt: { type: 'string', format: 'date-time' } });
+export const tokenCreatedSchema = obj({
+  id: { type: 'integer' },
+  token: { type: 'string', description: 'shown once: the server keeps only its hash' },
+  label: nullable('string'),
+  createdAt: { type: 'string', format: 'date-time' },
+});
 
 export const tokenListSchema = {
   type: 'array',
@@ -199,12 +214,25 @@ export const leaderboardSchema = obj({
   offset: { type: 'integer' },
   players: {
     type: 'array',
-    items: obj({ rank: { type: 'integer' }, player: { type: 'string' }, owner: { type: 'string' }, rating: { type: 'number', description: 'OpenSkill ordinal, mu - 3 sigma' }, mu: { type: 'number', description: 'estimated skill' }, sigma: { type: 'number', description: 'its uncertainty: the skill is within mu ± 3 sigma' }, matchesPlayed: { type: 'integer' }, provisional: { type: 'boolean', description: 'sigma above 4: a few matches may still move the rank a lot' } }),
+    items: obj({
+      rank: { type: 'integer' },
+      player: { type: 'string' },
+      owner: { type: 'string' },
+      rating: { type: 'number', description: 'OpenSkill ordinal, mu - 3 sigma' },
+      mu: { type: 'number', description: 'estimated skill' },
+      sigma: { type: 'number', description: 'its uncertainty: the skill is within mu ± 3 sigma' },
+      matchesPlayed: { type: 'integer' },
+      provisional: { type: 'boolean', description: 'sigma above 4: a few matches may still move the rank a lot' },
+    }),
   },
 });
 
 /** A player's profile: its games, versions, rating history and recent matches (shape in src/domain/players.ts). */
-export const playerProfileSchema = obj({ name: { type: 'string' }, owner: { type: 'string' }, games: { type: 'array', items: obj({ game: { type: 'string' }, qualified: { type: 'boolean' } }) } });
+export const playerProfileSchema = obj({
+  name: { type: 'string' },
+  owner: { type: 'string' },
+  games: { type: 'array', items: obj({ game: { type: 'string' }, qualified: { type: 'boolean' } }) },
+});
 
 export const mySubmissionsSchema = obj({
   total: { type: 'integer' },
@@ -276,7 +304,14 @@ export const tournamentSchema = obj({
   config: { type: ['object', 'null'], additionalProperties: true },
   entries: {
     type: 'array',
-    items: obj({ entry: { type: 'integer' }, name: { type: 'string' }, owner: { type: 'string' }, submissionId: { type: 'integer' }, eliminatedRound: nullable('integer'), place: nullable('integer') }),
+    items: obj({
+      entry: { type: 'integer' },
+      name: { type: 'string' },
+      owner: { type: 'string' },
+      submissionId: { type: 'integer' },
+      eliminatedRound: nullable('integer'),
+      place: nullable('integer'),
+    }),
   },
   rounds: {
     type: 'array',
@@ -293,7 +328,13 @@ export const tournamentSchema = obj({
           match: {
             anyOf: [
               { type: 'null' },
-              obj({ id: { type: 'integer' }, status: { type: 'string', enum: MATCH_STATUSES }, attempt: { type: 'integer' }, error: nullable('string'), replay: { anyOf: [{ type: 'null' }, obj({ url: { type: 'string' }, sizeBytes: { type: 'integer' } })] } }),
+              obj({
+                id: { type: 'integer' },
+                status: { type: 'string', enum: MATCH_STATUSES },
+                attempt: { type: 'integer' },
+                error: nullable('string'),
+                replay: { anyOf: [{ type: 'null' }, obj({ url: { type: 'string' }, sizeBytes: { type: 'integer' } })] },
+              }),
             ],
           },
           failedAttempts: { type: 'array', items: obj({ id: { type: 'integer' }, status: { type: 'string' }, error: nullable('string') }) },

@@ -102,7 +102,7 @@ export function describeError(err: unknown): string {
 }
 
 function describeWhole(err: unknown): string {
-  if (err instanceof Error) return err.stack && err.stack.includes(err.message) ? firstLines(err.stack) : `${err.name}: ${err.message}`;
+  if (err instanceof Error) return err.stack?.includes(err.message) ? firstLines(err.stack) : `${err.name}: ${err.message}`;
   if (typeof err === 'object' && err !== null && 'message' in err) return String((err as { message: unknown }).message);
   return String(err);
 }

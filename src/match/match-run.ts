@@ -128,23 +128,46 @@ export class MatchRun {
       return this.freeze(seat, 0, forced.reason, forced.message);
     }
     const { cpuBudgetMs, memoryMb } = this.limits;
-    const reply = await seat.host.load({ prelude, code: compiled.code, filename: source.filename, me, seed: this.seed, cpuBudgetMs, memoryMb, logCapBytes: LOG_CAP_BYTES });
+    const reply = await seat.host.load({
+      prelude,
+      code: compiled.code,
+      filename: source.filename,
+      me,
+      seed: this.seed,
+      cpuBudgetMs,
+      memoryMb,
+      logCapBytes: LOG_CAP_BYTES,
+    });
     seat.player.cpuMs += reply.cpuMs;
     this.appendLog(seat, 0, reply.log);
     if (!reply.ok) this.freeze(seat, 0, reply.reason, reply.message);
-    else if (reply.game !== this.game.id) this.freeze(seat, 0, 'compile', `the bot declares GAME = "${capText(reply.game, MAX_NAME_CHARS)}" but this match is ${this.game.id}`);
+    else if (reply.game !== this.game.id)
+      this.freeze(seat, 0, 'compile', `the bot declares GAME = "${capText(reply.game, MAX_NAME_CHARS)}" but this match is ${this.game.id}`);
   }
 
   /** Every round until the last, then the replay. */
   async play(): Promise<MatchOutcome> {
     const { game, config, seats } = this;
     let state = game.create(config, this.seed);
-    const rounds: ReplayRound[] = [record(game, state, 0, seats.map(() => []), [], seats)];
+    const rounds: ReplayRound[] = [
+      record(
+        game,
+        state,
+        0,
+        seats.map(() => []),
+        [],
+        seats,
+      ),
+    ];
     const totalRounds = game.totalRounds(config);
     while (!isOver(game, config, state)) {
       const round = game.round(state) + 1;
       const orders = await this.collectOrders(state, round);
-      const outcome = game.next(state, orders, seats.map((s) => s.frozen));
+      const outcome = game.next(
+        state,
+        orders,
+        seats.map((s) => s.frozen),
+      );
       state = outcome.state;
       rounds.push(record(game, state, round, orders, outcome.events, seats));
       this.hooks.onRound?.(round, totalRounds);

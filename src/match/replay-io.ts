@@ -59,7 +59,8 @@ export function decodeReplay(data: Buffer | string): Replay {
   }
   const r = parsed as Partial<Replay> | null;
   if (!r || typeof r !== 'object' || r.format !== REPLAY_FORMAT) throw new ReplayFormatError(`not a replay: "format" must be "${REPLAY_FORMAT}"`);
-  if (r.version !== REPLAY_VERSION) throw new ReplayFormatError(`replay version ${String(r.version)} is not supported (this Arbiter reads version ${REPLAY_VERSION})`);
+  if (r.version !== REPLAY_VERSION)
+    throw new ReplayFormatError(`replay version ${String(r.version)} is not supported (this Arbiter reads version ${REPLAY_VERSION})`);
   if (typeof r.game !== 'string' || !Array.isArray(r.rounds) || !Array.isArray(r.players) || typeof r.seed !== 'number')
     throw new ReplayFormatError('not a replay: missing game, seed, players or rounds');
   return r as Replay;

@@ -8,7 +8,7 @@ import type { Replay } from '../sdk/replay-format.ts';
 
 export type VerifyResult =
   | { ok: true; rounds: number }
-  | { ok: false; round: number; message: string; /** The replay's rules are another version: nothing was re-run. */ otherEngine?: boolean };
+  | { ok: false; round: number; message: string /** The replay's rules are another version: nothing was re-run. */; otherEngine?: boolean };
 
 /** The trailing release number of an engine version ('moria-2' is 2), or null. */
 function engineRelease(version: string): number | null {

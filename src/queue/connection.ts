@@ -27,7 +27,9 @@ export function isConnectionError(err: unknown): boolean {
   // Node reports "connect ECONNREFUSED" for a dual-stack host as an AggregateError of both attempts.
   if (Array.isArray(e.errors) && e.errors.some(isConnectionError)) return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  return /Connection is closed|connect E[A-Z]+|read E[A-Z]+|write E[A-Z]+|Stream isn't writeable|MaxRetriesPerRequestError|Reached the max retries/i.test(message);
+  return /Connection is closed|connect E[A-Z]+|read E[A-Z]+|write E[A-Z]+|Stream isn't writeable|MaxRetriesPerRequestError|Reached the max retries/i.test(
+    message,
+  );
 }
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message || err.name : String(err));

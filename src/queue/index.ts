@@ -4,14 +4,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Log } from '../log.ts';
 import { watchRedis } from './connection.ts';
-import {
-  MATCHES_QUEUE,
-  RESULTS_QUEUE,
-  type JudgeEvent,
-  type JudgeJobData,
-  type ResultJobData,
-  resultJobId,
-} from './jobs.ts';
+import { MATCHES_QUEUE, RESULTS_QUEUE, type JudgeEvent, type JudgeJobData, type ResultJobData, resultJobId } from './jobs.ts';
 
 export * from './jobs.ts';
 export { resolveRedis, pingRedis, RedisUnavailableError, HOW_TO_GET_REDIS, type RedisHandle } from './redis.ts';

@@ -113,15 +113,24 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<RedisH
   const child: ChildProcess = spawn(
     binary,
     [
-      '--port', String(port),
-      '--bind', '127.0.0.1',
-      '--dir', dir,
-      '--maxmemory-policy', 'noeviction', // BullMQ requires it: an evicted job is a lost match
-      '--appendonly', 'yes',
-      '--appendfilename', 'arbiter.aof',
-      '--save', '',
-      '--daemonize', 'no',
-      '--protected-mode', 'yes',
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--maxmemory-policy',
+      'noeviction', // BullMQ requires it: an evicted job is a lost match
+      '--appendonly',
+      'yes',
+      '--appendfilename',
+      'arbiter.aof',
+      '--save',
+      '',
+      '--daemonize',
+      'no',
+      '--protected-mode',
+      'yes',
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );

@@ -70,7 +70,6 @@ export interface BotHandle {
   collectGarbage(): boolean;
 }
 
-
 export function boot(api: BotApiModule): BotHandle {
   // Intrinsics, captured before the bot can touch them.
   const g = globalThis as Record<string, unknown>;
@@ -206,6 +205,7 @@ export function boot(api: BotApiModule): BotHandle {
   // Serialises orders without JSON.stringify on objects, which a bot could
   // redirect through Array.prototype.toJSON.
   function encodeItem(item: unknown): string {
+    // biome-ignore lint/suspicious/noSelfCompare: NaN is the one number unequal to itself; no global a bot could redefine is consulted
     if (typeof item === 'number') return item === item && item !== Infinity && item !== -Infinity ? '' + item : 'null';
     if (typeof item === 'string') return stringify(item);
     if (isArray(item)) {

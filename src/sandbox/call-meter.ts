@@ -196,7 +196,10 @@ export class CallMeter {
     }
     this.fd = openSync(notePath, 'w+');
     writeSync(this.fd, Buffer.alloc(NOTE_BYTES), 0, NOTE_BYTES, 0);
-    this.worker = new Worker(WATCHER_SOURCE, { eval: true, workerData: { ints: this.ints.buffer, floats: this.floats.buffer, ctl: this.ctl.buffer, fd: this.fd } });
+    this.worker = new Worker(WATCHER_SOURCE, {
+      eval: true,
+      workerData: { ints: this.ints.buffer, floats: this.floats.buffer, ctl: this.ctl.buffer, fd: this.fd },
+    });
     this.worker.unref();
   }
 

@@ -33,7 +33,16 @@ import { CallCutShort, IsolateBotHost, isolateHooks } from './hosts/isolate-host
 import { getGame } from '../games/registry.ts';
 import type { AnyGame } from '../sdk/types.ts';
 import { encodeReplay } from '../match/replay-io.ts';
-import { assertNever, idOf, readParentMessage, type CheckMessage, type ChildMessage, type GameRef, type ParentMessage, type PlayMessage } from './match-protocol.ts';
+import {
+  assertNever,
+  idOf,
+  readParentMessage,
+  type CheckMessage,
+  type ChildMessage,
+  type GameRef,
+  type ParentMessage,
+  type PlayMessage,
+} from './match-protocol.ts';
 
 /** RSS a bot may take above the process's on top of its limit (V8's own pages, allocator slack). */
 const DATA_HEADROOM_MB = 48;

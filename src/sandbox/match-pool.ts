@@ -276,7 +276,7 @@ export class MatchProcessPool {
 
   async acquire(): Promise<MatchProcess> {
     let proc = this.idle.pop();
-    while (proc && proc.dead) proc = this.idle.pop();
+    while (proc?.dead) proc = this.idle.pop();
     proc ??= this.spawn();
     proc.setBusy(true);
     try {
@@ -359,7 +359,11 @@ function freezeFromDeath(death: Death, limits: Limits): ForcedFreeze | null {
   if (signal !== null && SELF_INFLICTED.has(signal)) {
     // The bot brought its process down (V8's out-of-memory, most often): its fault, and its CPU counts.
     const oom = OOM_REPORT.test(death.stderr) || MEMORY_FAULTS.has(signal);
-    return { ...base, reason: oom ? 'memory' : 'crash', message: oom ? `the bot ran its process out of memory (${signal})` : `the bot crashed its process (${signal})` };
+    return {
+      ...base,
+      reason: oom ? 'memory' : 'crash',
+      message: oom ? `the bot ran its process out of memory (${signal})` : `the bot crashed its process (${signal})`,
+    };
   }
   return null;
 }
@@ -412,7 +416,12 @@ const cutShortAllowance = (seats: number) => 4 * seats + 1;
  * process down, or with a call the machine's load cut short given patience.
  * The spec's limits are resolved already (playMatchWithGame): read, never merged.
  */
-export async function runSandboxedMatch(game: AnyGame, spec: ResolvedMatchSpec, options: RunOptions = {}, pool: MatchProcessPool = sharedPool): Promise<MatchOutcome> {
+export async function runSandboxedMatch(
+  game: AnyGame,
+  spec: ResolvedMatchSpec,
+  options: RunOptions = {},
+  pool: MatchProcessPool = sharedPool,
+): Promise<MatchOutcome> {
   const { compileSeat } = await import('./compile-seat.ts');
   const compiled = options.compiled ?? (await Promise.all(spec.seats.map((s, me) => compileSeat(s.source, s.filename, me, game.id))));
   const ref = await gameRef(game);
@@ -434,7 +443,9 @@ export async function runSandboxedMatch(game: AnyGame, spec: ResolvedMatchSpec, 
         }
         case 'cut-short':
           if (++cutShort > cutShortAllowance(spec.seats.length))
-            throw new SandboxInfraError(`seat ${run.seat}, round ${run.round}: calls were cut short by the wall clock ${cutShort} times: the machine is too busy`);
+            throw new SandboxInfraError(
+              `seat ${run.seat}, round ${run.round}: calls were cut short by the wall clock ${cutShort} times: the machine is too busy`,
+            );
           patient.add(callKey(run.seat, run.round));
           continue;
         case 'died': {

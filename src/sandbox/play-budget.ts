@@ -36,10 +36,14 @@ export class PlayCompileBudget {
 
   /** The client's turn, or why not now. */
   begin(key: string): PlayTicket | PlayRefusal {
-    if (this.running.has(key)) return { code: 'play-compile-running', message: 'one compile at a time: your previous compile is still running; try again when it ends' };
+    if (this.running.has(key))
+      return { code: 'play-compile-running', message: 'one compile at a time: your previous compile is still running; try again when it ends' };
     const left = this.cpuSecondsPerHour - this.used(key) / 1000;
     if (left < 1) {
-      return { code: 'play-compile-budget', message: `your compiles on the play page used ${this.cpuSecondsPerHour} s of compiler CPU time in the last hour, the limit: try again later (the judge still compiles your submissions)` };
+      return {
+        code: 'play-compile-budget',
+        message: `your compiles on the play page used ${this.cpuSecondsPerHour} s of compiler CPU time in the last hour, the limit: try again later (the judge still compiles your submissions)`,
+      };
     }
     this.running.add(key);
     // Few entries: forget clients that spent nothing in the last hour.

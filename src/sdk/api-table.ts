@@ -113,7 +113,12 @@ export function fn(
   return { kind: 'function', name, params, returns, doc, ...more };
 }
 
-export function enumOf(name: string, members: Readonly<Record<string, number>>, doc = '', more: Partial<Pick<ApiEnum, 'unscoped' | 'notInType' | 'declared'>> = {}): ApiEnum {
+export function enumOf(
+  name: string,
+  members: Readonly<Record<string, number>>,
+  doc = '',
+  more: Partial<Pick<ApiEnum, 'unscoped' | 'notInType' | 'declared'>> = {},
+): ApiEnum {
   return { kind: 'enum', name, members, doc, ...more };
 }
 
@@ -207,7 +212,9 @@ export function playerDts(table: ApiTable): string {
       out.push(`declare const ${e.name}: {`);
       for (const [k, v] of Object.entries(e.members)) out.push(`  readonly ${k}: ${v};`);
       out.push('};');
-      const values = Object.entries(e.members).filter(([k]) => !e.notInType?.includes(k)).map(([, v]) => String(v));
+      const values = Object.entries(e.members)
+        .filter(([k]) => !e.notInType?.includes(k))
+        .map(([, v]) => String(v));
       out.push(`type ${e.name} = ${values.join(' | ')};`);
       if (e.unscoped) for (const [k, v] of Object.entries(e.members)) out.push(`declare const ${k}: ${v};`);
     } else if (e.kind === 'record') {

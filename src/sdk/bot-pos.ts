@@ -29,8 +29,9 @@ export function posWithin(a: unknown, b: unknown, rows: number, cols: number): b
  */
 export function definePosHelpers(rt: BotRuntime, di: readonly number[], dj: readonly number[]): void {
   rt.define('Pos', (i: number, j: number): Pos => ({ i, j }));
-  rt.define('pos_add', (p: Pos, x: number | Pos): Pos =>
-    typeof x === 'object' && x !== null ? { i: p.i + x.i, j: p.j + x.j } : { i: p.i + (di[x] ?? 0), j: p.j + (dj[x] ?? 0) },
+  rt.define(
+    'pos_add',
+    (p: Pos, x: number | Pos): Pos => (typeof x === 'object' && x !== null ? { i: p.i + x.i, j: p.j + x.j } : { i: p.i + (di[x] ?? 0), j: p.j + (dj[x] ?? 0) }),
   );
   rt.define('pos_eq', (a: Pos, b: Pos): boolean => a.i === b.i && a.j === b.j);
   rt.define('dir_ok', (dir: unknown): boolean => isInt(dir) && dir >= 0 && dir < di.length);

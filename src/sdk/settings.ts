@@ -33,7 +33,13 @@ export const FOUR_PLAYERS: IntSetting = { kind: 'int', min: 4, max: 4, default: 
 export const roundsSetting = (max: number, def: number, doc = 'rounds of a match'): IntSetting => ({ kind: 'int', min: 1, max, default: def, doc });
 
 /** One side of the board, in cells. */
-export const boardSide = (side: 'rows' | 'columns', min: number, max: number, def: number): IntSetting => ({ kind: 'int', min, max, default: def, doc: `${side} of the board` });
+export const boardSide = (side: 'rows' | 'columns', min: number, max: number, def: number): IntSetting => ({
+  kind: 'int',
+  min,
+  max,
+  default: def,
+  doc: `${side} of the board`,
+});
 export type SettingsTable = Readonly<Record<string, Setting>>;
 
 /** The config object a table describes: integers and texts under the table's keys. */
@@ -92,8 +98,7 @@ export function parseSettings<T extends SettingsTable>(gameId: string, declarati
         throw new GameConfigError(`${gameId}: ${key} must be an integer in [${s.min}, ${s.max}], got ${JSON.stringify(raw)?.slice(0, 40)}`);
       config[key] = value;
     } else {
-      if (typeof raw !== 'string' || raw.length > s.maxChars)
-        throw new GameConfigError(`${gameId}: ${key} must be a text of at most ${s.maxChars} characters`);
+      if (typeof raw !== 'string' || raw.length > s.maxChars) throw new GameConfigError(`${gameId}: ${key} must be a text of at most ${s.maxChars} characters`);
       config[key] = raw;
     }
     given.add(key);

@@ -156,4 +156,3 @@ export function conventionalBotFiles(gameDir: string, builtins: readonly string[
     builtin: Object.fromEntries(builtins.map((name) => [name, `${gameDir}/bots/${name}.ts`])),
   };
 }
-

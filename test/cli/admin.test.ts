@@ -25,7 +25,12 @@ function cliEnv(dir: string): NodeJS.ProcessEnv {
 }
 
 function arbiter(...args: string[]) {
-  return spawnSync(process.execPath, ['--no-node-snapshot', 'bin/arbiter.js', 'admin', ...args], { cwd: root, env: cliEnv(dataDir), encoding: 'utf8', timeout: 120_000 });
+  return spawnSync(process.execPath, ['--no-node-snapshot', 'bin/arbiter.js', 'admin', ...args], {
+    cwd: root,
+    env: cliEnv(dataDir),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 }
 
 /**
@@ -95,7 +100,12 @@ test('grant and revoke on the embedded database under DATA_DIR, each in the audi
 test('while the server holds the embedded database, admin, backup and similarity run in it through its control socket; restore is refused', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-control-'));
   const db = await createDb({ dataDir: dir });
-  const control = await serveControl(dir, db, (name, args) => commands[name]!.run(args), () => {});
+  const control = await serveControl(
+    dir,
+    db,
+    (name, args) => commands[name]!.run(args),
+    () => {},
+  );
   try {
     await migrate(db);
     await db.user.create({ data: { username: 'Prof', usernameLower: 'prof', passwordHash: 'x' } });
@@ -106,7 +116,7 @@ test('while the server holds the embedded database, admin, backup and similarity
     const grant = await arbiterHere(dir, 'admin', 'grant', 'prof');
     assert.equal(grant.status, 0, grant.stderr);
     assert.equal(grant.stdout.trim(), 'Prof is now an admin');
-    assert.equal((await db.user.findUniqueOrThrow({ where: { usernameLower: 'prof' } })).isAdmin, true, 'written in the server\'s own database');
+    assert.equal((await db.user.findUniqueOrThrow({ where: { usernameLower: 'prof' } })).isAdmin, true, "written in the server's own database");
     const nobody = await arbiterHere(dir, 'admin', 'grant', 'nobody');
     assert.equal(nobody.status, 1);
     assert.match(nobody.stderr, /nobody/);
@@ -130,7 +140,11 @@ test('while the server holds the embedded database, admin, backup and similarity
 test('a DATA_DIR with no database is refused, named, and left without one; --help on every command and subcommand', async () => {
   const empty = mkdtempSync(join(tmpdir(), 'arbiter-empty-'));
   try {
-    for (const args of [['admin', 'grant', 'teacher'], ['backup', join(empty, 'x.gz')], ['similarity', 'report', 'moria']]) {
+    for (const args of [
+      ['admin', 'grant', 'teacher'],
+      ['backup', join(empty, 'x.gz')],
+      ['similarity', 'report', 'moria'],
+    ]) {
       const r = await arbiterHere(empty, ...args);
       assert.equal(r.status, 1, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, new RegExp(`no embedded database in ${join(empty, 'pglite').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
@@ -139,7 +153,17 @@ test('a DATA_DIR with no database is refused, named, and left without one; --hel
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }
-  for (const args of [['admin', '--help'], ['admin', 'grant', '--help'], ['backup', '-h'], ['restore', '--help'], ['similarity', 'import', '--help'], ['play', '--help'], ['verify', '--help'], ['submit', '--help'], ['view', '--help']]) {
+  for (const args of [
+    ['admin', '--help'],
+    ['admin', 'grant', '--help'],
+    ['backup', '-h'],
+    ['restore', '--help'],
+    ['similarity', 'import', '--help'],
+    ['play', '--help'],
+    ['verify', '--help'],
+    ['submit', '--help'],
+    ['view', '--help'],
+  ]) {
     const r = await arbiterHere(dataDir, ...args);
     assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stdout, new RegExp(`^usage: arbiter ${args[0]}`), args.join(' '));

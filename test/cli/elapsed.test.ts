@@ -12,7 +12,7 @@ function stream(isTTY: boolean) {
   return { written, out: { isTTY, write: (s: string) => void written.push(s) } as unknown as NodeJS.WriteStream };
 }
 
-test('on a terminal the line counts the seconds, then is cleared; the work\'s value comes back', async () => {
+test("on a terminal the line counts the seconds, then is cleared; the work's value comes back", async () => {
   const { written, out } = stream(true);
   const value = await withElapsed(out, 'compiling AIFoo.cc…', async () => {
     await sleep(2300);

@@ -23,7 +23,7 @@ test('play --list names every game and its built-in players', () => {
   assert.match(r.out, /^moria\s+Moria\s+built-in players: .*Null.*Demo.*Dummy/m);
 });
 
-test('a compiler that cannot run is the machinery\'s failure: one line and exit 1, not a compile error', () => {
+test("a compiler that cannot run is the machinery's failure: one line and exit 1, not a compile error", () => {
   const good = join(dir, 'good.ts');
   writeFileSync(good, "export const GAME = 'moria';\nexport const PLAYER_NAME = 'Good';\nexport default class extends Player {\n  play() {}\n}\n");
   const r = spawnSync(process.execPath, [bin, 'play', 'moria', 'Demo', 'Demo', 'Demo', good], {
@@ -46,7 +46,10 @@ test('bad input is a one-line error and a non-zero exit', async () => {
   expect(/bad seed/, 'play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--seed', '99999999999');
   expect(/nb_rounds/, 'play', 'moria', 'Demo', 'Demo', 'Demo', 'Demo', '--set', 'nb_rounds=-3');
   const broken = join(dir, 'broken.ts');
-  writeFileSync(broken, "export const GAME = 'moria';\nexport const PLAYER_NAME = 'Broken';\nexport default class extends Player {\n  play() { let x = ; }\n}\n");
+  writeFileSync(
+    broken,
+    "export const GAME = 'moria';\nexport const PLAYER_NAME = 'Broken';\nexport default class extends Player {\n  play() { let x = ; }\n}\n",
+  );
   expect(/broken\.ts:4:\d+: Unexpected ";"/, 'play', 'moria', 'Demo', 'Demo', 'Demo', broken);
   const wrongGame = join(dir, 'twd.ts');
   writeFileSync(wrongGame, "export const GAME = 'walking-dead';\nexport const PLAYER_NAME = 'W';\nexport default class extends Player { play() {} }\n");
@@ -64,7 +67,23 @@ test('--set key=@file reads a setting from a file: a Bola de Drac board in the o
   const map = join(dir, 'board.cnf');
   writeFileSync(map, trace.config.map);
   const file = join(dir, 'bdd-map.json.gz');
-  const r = arbiter('play', 'bola-de-drac', 'Dummy', 'Demo', 'Dummy', 'Demo', '--seed', '3', '--set', `map=@${map}`, '--set', 'nb_rounds=21', '-o', file, '--quiet');
+  const r = arbiter(
+    'play',
+    'bola-de-drac',
+    'Dummy',
+    'Demo',
+    'Dummy',
+    'Demo',
+    '--seed',
+    '3',
+    '--set',
+    `map=@${map}`,
+    '--set',
+    'nb_rounds=21',
+    '-o',
+    file,
+    '--quiet',
+  );
   assert.equal(r.code, 0, r.err);
   const replay = JSON.parse(gunzipSync(readFileSync(file)).toString());
   assert.equal(replay.config.map, trace.config.map);
@@ -72,7 +91,10 @@ test('--set key=@file reads a setting from a file: a Bola de Drac board in the o
 
 test('a Moria match with built-ins and a file: scores, ranks, a replay that verifies, and one that does not once tampered with', () => {
   const mine = join(dir, 'mine.ts');
-  writeFileSync(mine, readFileSync(new URL('../../src/games/moria/bots/Demo.ts', import.meta.url), 'utf8').replace(/PLAYER_NAME\s*=\s*['"]\w+['"]/, "PLAYER_NAME = 'Mine'"));
+  writeFileSync(
+    mine,
+    readFileSync(new URL('../../src/games/moria/bots/Demo.ts', import.meta.url), 'utf8').replace(/PLAYER_NAME\s*=\s*['"]\w+['"]/, "PLAYER_NAME = 'Mine'"),
+  );
   const replayFile = join(dir, 'match.json.gz');
   const r = arbiter('play', 'moria', 'Demo', 'Null', 'Dummy', mine, '--seed', '30', '-o', replayFile, '--quiet');
   assert.equal(r.code, 0, r.err);
@@ -81,7 +103,10 @@ test('a Moria match with built-ins and a file: scores, ranks, a replay that veri
   const replay = JSON.parse(gunzipSync(readFileSync(replayFile)).toString());
   assert.equal(replay.format, 'arbiter-replay');
   assert.equal(replay.rounds.length, 201);
-  assert.deepEqual(replay.players.map((p: { name: string }) => p.name), ['Demo', 'Null', 'Dummy', 'Mine']);
+  assert.deepEqual(
+    replay.players.map((p: { name: string }) => p.name),
+    ['Demo', 'Null', 'Dummy', 'Mine'],
+  );
   assert.ok(readFileSync(replayFile).length < 1024 * 1024, 'a 200-round replay is well under 1 MB compressed');
 
   const ok = arbiter('verify', replayFile);
@@ -100,13 +125,21 @@ test('a Moria match with built-ins and a file: scores, ranks, a replay that veri
 
   // A replay of other rules is not a mismatch: verify says which version recorded it, and exits 3.
   const current = JSON.parse(gunzipSync(readFileSync(replayFile)).toString()).engineVersion as string;
-  for (const [version, age] of [['moria-0', 'an older'], ['moria-99', 'a newer']] as const) {
+  for (const [version, age] of [
+    ['moria-0', 'an older'],
+    ['moria-99', 'a newer'],
+  ] as const) {
     const other = join(dir, `${version}.json.gz`);
     writeFileSync(other, gzipSync(JSON.stringify({ ...replay, engineVersion: version })));
     const v = arbiter('verify', other);
     assert.equal(v.code, 3, v.err);
     assert.equal(v.err.trim().split('\n').length, 1, v.err);
-    assert.match(v.err, new RegExp(`^cannot verify: this replay was recorded under ${age} version of Moria's rules \\(engine ${version}\\); this Arbiter plays engine ${current}`));
+    assert.match(
+      v.err,
+      new RegExp(
+        `^cannot verify: this replay was recorded under ${age} version of Moria's rules \\(engine ${version}\\); this Arbiter plays engine ${current}`,
+      ),
+    );
   }
 });
 

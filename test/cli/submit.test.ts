@@ -59,7 +59,14 @@ test('a bot that passes: progress, QUALIFIED, the five gate matches with replay 
   const lines = [...r.stdout.matchAll(/play it again: (npx arbiter play moria .*)$/gm)].map((m) => m[1]!.split(' '));
   assert.equal(lines.length, 5, r.stdout);
   assert.deepEqual(lines[0]!.slice(4, 8), ['Champ.ts', 'Champ.ts', 'Champ.ts', 'Champ.ts'], 'self-play: four copies');
-  assert.deepEqual(lines.slice(1).map((l) => l.slice(4, 8).indexOf('Champ.ts')).sort(), [0, 1, 2, 3], 'the bot in each seat once');
+  assert.deepEqual(
+    lines
+      .slice(1)
+      .map((l) => l.slice(4, 8).indexOf('Champ.ts'))
+      .sort(),
+    [0, 1, 2, 3],
+    'the bot in each seat once',
+  );
   assert.ok(lines.every((l) => /^\d+$/.test(l[l.indexOf('--seed') + 1] ?? '')));
   const replay = await fetch(links[0]!);
   assert.equal(replay.status, 200);
@@ -73,7 +80,10 @@ test('a bot that passes: progress, QUALIFIED, the five gate matches with replay 
 
 test('a bot that does not compile: REJECTED with the compile error, exit 1; server and token from the config file', async () => {
   const file = join(dir, 'Oops.ts');
-  writeFileSync(file, botAs('Null', 'Oops', (s) => s.replace('play(): void {', 'play(): void {\n    let = 5;')));
+  writeFileSync(
+    file,
+    botAs('Null', 'Oops', (s) => s.replace('play(): void {', 'play(): void {\n    let = 5;')),
+  );
   mkdirSync(join(dir, 'cfg'), { recursive: true });
   writeFileSync(join(dir, 'cfg', 'arbiter.json'), JSON.stringify({ url, token }));
   const r = await cli([file, '--game', 'moria'], { XDG_CONFIG_HOME: join(dir, 'cfg'), ARBITER_URL: undefined, ARBITER_TOKEN: undefined });

@@ -32,9 +32,21 @@ async function fill(db: Db) {
   const replays: Buffer[] = [];
   for (let u = 0; u < 3; u++) {
     const user = await db.user.create({ data: { username: `Student${u}`, usernameLower: `student${u}`, passwordHash: 'scrypt$x', isAdmin: u === 0 } });
-    const player = await db.playerName.create({ data: { game: 'moria', name: `Bot${u}`, nameLower: `bot${u}`, ownerId: user.id, locked: true, lockedAt: new Date() } });
+    const player = await db.playerName.create({
+      data: { game: 'moria', name: `Bot${u}`, nameLower: `bot${u}`, ownerId: user.id, locked: true, lockedAt: new Date() },
+    });
     const s = await db.submission.create({
-      data: { playerId: player.id, userId: user.id, game: 'moria', version: 1, source: bot(`Bot${u}`) + `// é ✓ "quotes" \\ back\n`, filename: 'bot.ts', sizeBytes: 100, status: 'qualified', reasonDetail: { seat: u, nested: [1, 'two'] } },
+      data: {
+        playerId: player.id,
+        userId: user.id,
+        game: 'moria',
+        version: 1,
+        source: bot(`Bot${u}`) + `// é ✓ "quotes" \\ back\n`,
+        filename: 'bot.ts',
+        sizeBytes: 100,
+        status: 'qualified',
+        reasonDetail: { seat: u, nested: [1, 'two'] },
+      },
     });
     await db.playerName.update({ where: { id: player.id }, data: { qualifiedSubmissionId: s.id } });
     await db.rating.create({ data: { playerId: player.id, game: 'moria', mu: 25 + u, sigma: 8.333, ordinal: 0.1 * u } });
@@ -42,7 +54,15 @@ async function fill(db: Db) {
     replays.push(replay);
     const m = await insertMatch(db, {
       kind: 'ranked',
-      seats: [0, 1, 2, 3].map((seat) => ({ name: seat === 0 ? `Bot${u}` : 'Dummy', playerId: seat === 0 ? player.id : null, submissionId: seat === 0 ? s.id : null, builtinName: seat === 0 ? null : 'Dummy', score: seat, rank: seat + 1, log: 'line one\nline "two"' })),
+      seats: [0, 1, 2, 3].map((seat) => ({
+        name: seat === 0 ? `Bot${u}` : 'Dummy',
+        playerId: seat === 0 ? player.id : null,
+        submissionId: seat === 0 ? s.id : null,
+        builtinName: seat === 0 ? null : 'Dummy',
+        score: seat,
+        rank: seat + 1,
+        log: 'line one\nline "two"',
+      })),
       replay,
     });
     await db.ratingHistory.create({ data: { playerId: player.id, game: 'moria', matchId: m.id, mu: 25, sigma: 8, ordinal: 1 } });
@@ -53,7 +73,11 @@ async function fill(db: Db) {
   for (let i = 0; i < 20; i++) {
     const replay = randomBytes(100 + i);
     replays.push(replay);
-    await insertMatch(db, { kind: 'challenge', seats: [0, 1, 2, 3].map((seat) => ({ name: 'Dummy', builtinName: 'Dummy', score: seat, rank: seat + 1 })), replay });
+    await insertMatch(db, {
+      kind: 'challenge',
+      seats: [0, 1, 2, 3].map((seat) => ({ name: 'Dummy', builtinName: 'Dummy', score: seat, rank: seat + 1 })),
+      replay,
+    });
   }
   return replays;
 }
@@ -103,12 +127,17 @@ test('arbiter backup writes one archive; arbiter restore brings every row and ev
   assert.deepEqual(await tableCounts(target.db), await tableCounts(source.db));
   assert.deepEqual(await contents(target.db), await contents(source.db));
   const back = await target.db.replay.findMany({ orderBy: { matchId: 'asc' } });
-  assert.deepEqual(back.map((r) => Buffer.from(r.data)), replays);
+  assert.deepEqual(
+    back.map((r) => Buffer.from(r.data)),
+    replays,
+  );
 
   // The ids go on after the restored ones, and the foreign keys hold again.
   const user = await target.db.user.create({ data: { username: 'late', usernameLower: 'late', passwordHash: 'x' } });
   assert.equal(user.id, 4);
-  await assert.rejects(target.db.submission.create({ data: { playerId: 999, userId: user.id, game: 'moria', version: 1, source: 'x', filename: 'x.ts', sizeBytes: 1 } }));
+  await assert.rejects(
+    target.db.submission.create({ data: { playerId: 999, userId: user.id, game: 'moria', version: 1, source: 'x', filename: 'x.ts', sizeBytes: 1 } }),
+  );
 });
 
 test('a file that is not a backup is refused before anything is written', async () => {

@@ -217,10 +217,26 @@ async function assertMatchesSchema(s: RawSession) {
   const want = expectedSchema();
   const got = await catalogSchema(s);
   assert.deepEqual(got.tables, want.tables, 'tables');
-  assert.deepEqual(byKey(got.columns, (c) => `${c.table}.${c.column}`), byKey(want.columns, (c) => `${c.table}.${c.column}`), 'columns');
-  assert.deepEqual(byKey(got.indexes, (i) => i.name), byKey(want.indexes, (i) => i.name), 'indexes and uniques');
-  assert.deepEqual(byKey(got.fks, (f) => f.name), byKey(want.fks, (f) => f.name), 'foreign keys');
-  assert.deepEqual(byKey(got.enums, (e) => e.name), byKey(want.enums, (e) => e.name), 'enums');
+  assert.deepEqual(
+    byKey(got.columns, (c) => `${c.table}.${c.column}`),
+    byKey(want.columns, (c) => `${c.table}.${c.column}`),
+    'columns',
+  );
+  assert.deepEqual(
+    byKey(got.indexes, (i) => i.name),
+    byKey(want.indexes, (i) => i.name),
+    'indexes and uniques',
+  );
+  assert.deepEqual(
+    byKey(got.fks, (f) => f.name),
+    byKey(want.fks, (f) => f.name),
+    'foreign keys',
+  );
+  assert.deepEqual(
+    byKey(got.enums, (e) => e.name),
+    byKey(want.enums, (e) => e.name),
+    'enums',
+  );
 }
 
 // ------------------------------------------------------------ tests
@@ -243,7 +259,10 @@ test('the DMMF is there and covers the models the judge needs', () => {
 test('migrate() on an empty Postgres builds exactly the schema and records _prisma_migrations as Prisma does', async () => {
   const applied = await migrate(fresh.db);
   const local = localMigrations();
-  assert.deepEqual(applied, local.map((m) => m.name));
+  assert.deepEqual(
+    applied,
+    local.map((m) => m.name),
+  );
   await rawSession(fresh.db, async (s) => {
     await assertMatchesSchema(s);
     const rows = await s.query<{

@@ -32,7 +32,8 @@ after(async () => {
   await judge?.close();
 });
 
-const install = (source: string) => judge.app.inject({ method: 'PUT', url: '/api/admin/games/moria/dummy', headers: admin, payload: { source, filename: 'mine.ts' } });
+const install = (source: string) =>
+  judge.app.inject({ method: 'PUT', url: '/api/admin/games/moria/dummy', headers: admin, payload: { source, filename: 'mine.ts' } });
 
 test('a private Dummy is judged first: a wrong name or a bot that freezes in self-play is refused, and nothing is installed', async () => {
   const named = await install(botAs('Null', 'Dumbo'));
@@ -104,15 +105,29 @@ test('a challenge is played against the chosen seats and changes no rating', asy
   });
   assert.equal(res.statusCode, 201, res.body);
   const id = res.json().matchId as number;
-  const done = await waitFor(`challenge ${id} played`, async () => {
-    const m = await judge.db.match.findUniqueOrThrow({ where: { id }, include: { participants: { orderBy: { seat: 'asc' } }, replay: { select: { sizeBytes: true } } } });
-    return m.status === 'done' || m.status === 'failed' ? m : null;
-  }, 120_000, 200);
+  const done = await waitFor(
+    `challenge ${id} played`,
+    async () => {
+      const m = await judge.db.match.findUniqueOrThrow({
+        where: { id },
+        include: { participants: { orderBy: { seat: 'asc' } }, replay: { select: { sizeBytes: true } } },
+      });
+      return m.status === 'done' || m.status === 'failed' ? m : null;
+    },
+    120_000,
+    200,
+  );
   assert.equal(done.status, 'done', done.error ?? '');
   assert.equal(done.kind, 'challenge');
   assert.equal(done.seed, 4242);
-  assert.deepEqual(done.participants.map((p) => p.name), ['Walker', 'Demo', 'Null', 'Dummy']);
-  assert.ok(done.participants.every((p) => p.score !== null), 'every seat played');
+  assert.deepEqual(
+    done.participants.map((p) => p.name),
+    ['Walker', 'Demo', 'Null', 'Dummy'],
+  );
+  assert.ok(
+    done.participants.every((p) => p.score !== null),
+    'every seat played',
+  );
   assert.ok(done.replay, 'stored with its replay');
   const after = await judge.db.rating.findUniqueOrThrow({ where: { id: before.id } });
   assert.deepEqual([after.mu, after.sigma, after.matchesPlayed], [before.mu, before.sigma, before.matchesPlayed]);
@@ -124,7 +139,9 @@ test('removing the private Dummy brings back the shipped one for matches built f
   assert.equal(res.statusCode, 200, res.body);
   assert.equal(res.json().installed, false);
   assert.equal((await judge.db.auditEntry.findFirstOrThrow({ orderBy: { id: 'desc' } })).action, 'dummy.remove');
-  const m = await judge.db.match.create({ data: { game: 'moria', seed: 1, kind: 'challenge', participants: { create: [{ seat: 0, name: 'Dummy', builtinName: 'Dummy' }] } } });
+  const m = await judge.db.match.create({
+    data: { game: 'moria', seed: 1, kind: 'challenge', participants: { create: [{ seat: 0, name: 'Dummy', builtinName: 'Dummy' }] } },
+  });
   const { spec } = await matchSpecFromDb(judge.db, m.id);
   assert.equal(spec.seats[0]!.source, readFileSync(MORIA_BOTS + 'Dummy.ts', 'utf8'));
   assert.equal((await judge.app.inject({ method: 'DELETE', url: '/api/admin/games/moria/dummy', headers: admin })).statusCode, 404);

@@ -27,9 +27,11 @@ function existsDir(path: string): boolean {
 }
 
 const KEEP = new Set(
-  ('abstract as async await auto bool boolean break case catch char class const constexpr continue default define delete do double else enum export extends false ' +
+  (
+    'abstract as async await auto bool boolean break case catch char class const constexpr continue default define delete do double else enum export extends false ' +
     'float for from function if import in include int let long new null number of override private protected public readonly return short signed sizeof static ' +
-    'std string struct switch this throw true try type typedef typeof undefined unsigned using var vector virtual void while map set queue pair').split(' '),
+    'std string struct switch this throw true try type typedef typeof undefined unsigned using var vector virtual void while map set queue pair'
+  ).split(' '),
 );
 
 /** Every lower-case identifier outside string literals renamed, consistently (the API's too: tokens normalize them alike). */
@@ -66,7 +68,7 @@ function relaid(source: string): string {
 
 /** The chunks between top-level (column 0) `function` / method-like lines, in reverse order. */
 function reordered(source: string): string {
-  const chunks = source.split(/\n(?=(?:function |  [a-zA-Z]+\(.*\)(?::[^{]*)? \{$|[a-zA-Z].*\) \{$))/m);
+  const chunks = source.split(/\n(?=(?:function | {2}[a-zA-Z]+\(.*\)(?::[^{]*)? \{$|[a-zA-Z].*\) \{$))/m);
   if (chunks.length < 3) return source;
   const [head, ...rest] = chunks;
   return [head, ...rest.reverse()].join('\n');
@@ -122,10 +124,15 @@ test('honest players (the golden test players, grown from the Null template) are
 const api = await startTestApi();
 const student = await registerUser(api.app, 'copier');
 
-test('upload: a renamed Demo is refused with 422 copies-builtin naming it, and claims no name; the C++ kit\'s AIDemo.cc too', async () => {
+test("upload: a renamed Demo is refused with 422 copies-builtin naming it, and claims no name; the C++ kit's AIDemo.cc too", async () => {
   const moria = games.find((g) => g.id === 'moria')!;
   const demo = readFileSync(moria.bots.builtin['Demo']!, 'utf8').replace(/PLAYER_NAME = ['"][^'"]+['"]/, "PLAYER_NAME = 'Sneaky'");
-  const res = await api.app.inject({ method: 'POST', url: '/api/submissions', headers: student.auth, payload: { game: 'moria', source: relaid(renamed(demo)), filename: 'Sneaky.ts' } });
+  const res = await api.app.inject({
+    method: 'POST',
+    url: '/api/submissions',
+    headers: student.auth,
+    payload: { game: 'moria', source: relaid(renamed(demo)), filename: 'Sneaky.ts' },
+  });
   assert.equal(res.statusCode, 422, res.body);
   assert.equal(res.json().code, 'copies-builtin');
   assert.match(res.json().message, /near-copy of the built-in Demo of Moria/);

@@ -38,9 +38,15 @@ after(() => setCourseTimeZone('UTC'));
 const { app, db } = api;
 const teacher = await registerUser(app, 'tz_teacher');
 await adminGrant(db, 'grant', 'tz_teacher');
-const form = (payload: string) => app.inject({ method: 'POST', url: '/admin/actions/deadline', headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload });
+const form = (payload: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/admin/actions/deadline',
+    headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload,
+  });
 
-test('the admin types the deadline in the course\'s time; every page shows it there with UTC beside it', async () => {
+test("the admin types the deadline in the course's time; every page shows it there with UTC beside it", async () => {
   const set = await form('game=moria&deadline=2030-01-02T10%3A30');
   assert.equal(set.statusCode, 303, set.body);
   assert.equal((await db.gameSetting.findUniqueOrThrow({ where: { game: 'moria' } })).submissionDeadline?.toISOString(), '2030-01-02T09:30:00.000Z');

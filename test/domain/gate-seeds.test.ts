@@ -64,7 +64,11 @@ test('comments and layout do not change the seeds; code, the game and the secret
   assert.equal(normalizeSource(TS_RELAID, 'Seeder.ts'), normalizeSource(TS, 'Seeder.ts'));
   assert.deepEqual(deriveGateSeeds(SECRET, 'moria', TS_RELAID, 'Other.ts'), seeds, 'comments and whitespace only: the same seeds');
   assert.notDeepEqual(deriveGateSeeds(SECRET, 'moria', TS.replace('= 3', '= 4'), 'Seeder.ts'), seeds, 'a changed constant: new seeds');
-  assert.notDeepEqual(deriveGateSeeds(SECRET, 'moria', TS.replace('"// not a comment"', '"//  not a comment"'), 'Seeder.ts'), seeds, 'a string is code, spaces and all');
+  assert.notDeepEqual(
+    deriveGateSeeds(SECRET, 'moria', TS.replace('"// not a comment"', '"//  not a comment"'), 'Seeder.ts'),
+    seeds,
+    'a string is code, spaces and all',
+  );
   assert.notDeepEqual(deriveGateSeeds(SECRET, 'walking-dead', TS, 'Seeder.ts'), seeds, 'another game');
   assert.notDeepEqual(deriveGateSeeds(SECRET + '!', 'moria', TS, 'Seeder.ts'), seeds, 'another deployment');
 
@@ -80,7 +84,10 @@ test('comments and layout do not change the seeds; code, the game and the secret
 test('GATE_SEED_SECRET is validated once with the rest of the configuration', () => {
   assert.equal(loadConfig({}).gateSeedSecret, null);
   assert.equal(loadConfig({ GATE_SEED_SECRET: SECRET }).gateSeedSecret, SECRET);
-  assert.throws(() => loadConfig({ GATE_SEED_SECRET: 'short' }), (err: unknown) => err instanceof ConfigError && /GATE_SEED_SECRET/.test(err.message));
+  assert.throws(
+    () => loadConfig({ GATE_SEED_SECRET: 'short' }),
+    (err: unknown) => err instanceof ConfigError && /GATE_SEED_SECRET/.test(err.message),
+  );
 });
 
 /** A queue that accepts the compile check and does nothing (no worker here). */

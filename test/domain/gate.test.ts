@@ -35,7 +35,9 @@ test('a file that does not compile is rejected with "compile error", the message
   // One that reached the gate anyway (taken while the upload's compiler was down) is rejected by the compile step.
   const owner = await judge.db.user.findUniqueOrThrow({ where: { usernameLower: 'alice' } });
   const player = await judge.db.playerName.create({ data: { game: 'moria', name: 'Broken', nameLower: 'broken', ownerId: owner.id } });
-  const row = await judge.db.submission.create({ data: { playerId: player.id, userId: owner.id, game: 'moria', version: 1, source, filename: 'Broken.ts', sizeBytes: source.length } });
+  const row = await judge.db.submission.create({
+    data: { playerId: player.id, userId: owner.id, game: 'moria', version: 1, source, filename: 'Broken.ts', sizeBytes: source.length },
+  });
   await startGate({ db: judge.db, queues: judge.queues }, row.id);
   const sub = { body: { id: row.id } };
   const v = await judge.verdict(sub.body.id);
@@ -91,7 +93,7 @@ test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and th
   assert.equal(dummies.length, 3);
   const name = await judge.db.playerName.findFirstOrThrow({ where: { nameLower: 'loser' } });
   assert.equal(name.locked, false, 'a rejected name stays open');
-  assert.ok(name.heldAt, 'passed self-play: the name is its owner\'s for good');
+  assert.ok(name.heldAt, "passed self-play: the name is its owner's for good");
   // Its owner may resubmit under the same name: a new version.
   const again = await judge.submit(alice, botAs('Null', 'Loser'));
   assert.equal(again.statusCode, 202);
@@ -115,7 +117,11 @@ test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and th
     if (!was) continue;
     assert.equal(m.seed, was.seed, `${key(m)}: the same seed`);
     if (m.status === 'done' && was.status === 'done') {
-      assert.deepEqual(m.participants.map((p) => p.score), was.participants.map((p) => p.score), `${key(m)}: the same scores`);
+      assert.deepEqual(
+        m.participants.map((p) => p.score),
+        was.participants.map((p) => p.score),
+        `${key(m)}: the same scores`,
+      );
       compared++;
     }
   }
@@ -123,7 +129,11 @@ test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and th
 
   // The lost match is played again, score for score, by the `arbiter play` line the API gives (the page and `arbiter submit` print the same).
   assert.match(lost.play, /^npx arbiter play moria( (Dummy|Loser\.ts)){4} --seed \d+ --set nb_rounds=40$/);
-  assert.deepEqual(lost.play.split(' ').slice(4, 8), lost.participants.map((p: { builtin: string | null }) => p.builtin ?? 'Loser.ts'), 'the seats in order');
+  assert.deepEqual(
+    lost.play.split(' ').slice(4, 8),
+    lost.participants.map((p: { builtin: string | null }) => p.builtin ?? 'Loser.ts'),
+    'the seats in order',
+  );
   assert.ok(lost.play.includes(`--seed ${lost.seed}`));
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-gate-replay-'));
   try {
@@ -132,7 +142,11 @@ test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and th
     const run = spawnSync(process.execPath, ['--no-node-snapshot', ARBITER_BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 240_000 });
     assert.equal(run.status, 0, run.stderr);
     const replay = JSON.parse(readFileSync(join(dir, 'again.json'), 'utf8')) as { result: { scores: number[] } };
-    assert.deepEqual(replay.result.scores, lost.participants.map((p: { score: number }) => p.score), 'arbiter play gives the recorded scores');
+    assert.deepEqual(
+      replay.result.scores,
+      lost.participants.map((p: { score: number }) => p.score),
+      'arbiter play gives the recorded scores',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -156,7 +170,10 @@ test('a submission that wins all four gate matches qualifies, its name locks, an
     );
     assert.equal(v.gate.final, true);
     // The submission sat in each seat once and was strictly first each time.
-    assert.deepEqual(dummy.map((m: { participants: { submissionId: number | null }[] }) => m.participants.findIndex((p) => p.submissionId === sub.body.id)).sort(), [0, 1, 2, 3]);
+    assert.deepEqual(
+      dummy.map((m: { participants: { submissionId: number | null }[] }) => m.participants.findIndex((p) => p.submissionId === sub.body.id)).sort(),
+      [0, 1, 2, 3],
+    );
     for (const m of dummy) {
       const me = m.participants.find((p: { submissionId: number | null }) => p.submissionId === sub.body.id);
       assert.equal(me.rank, 1);

@@ -58,7 +58,12 @@ test('over HTTP: too long, bad characters, reserved and offensive names are refu
     ['zorglub_7', /^el nombre de jugador "zorglub_7" no está permitido: elige otro$/],
   ];
   for (const [name, re] of spanish) {
-    const res = await api.app.inject({ method: 'POST', url: '/api/submissions', headers: { ...u.auth, 'accept-language': 'es' }, payload: { game: 'moria', source: bot(name) } });
+    const res = await api.app.inject({
+      method: 'POST',
+      url: '/api/submissions',
+      headers: { ...u.auth, 'accept-language': 'es' },
+      payload: { game: 'moria', source: bot(name) },
+    });
     assert.equal(res.statusCode, 400, name);
     assert.match(res.json().message, re, name);
   }
@@ -122,7 +127,10 @@ test('races: concurrent uploads under one new name get distinct versions; two us
   const ana = await registerUser(api.app);
   const bob = await registerUser(api.app);
   const results = await Promise.all([1, 2, 3, 4].map((i) => submitJson(api.app, ana, bot('Racer', 'moria', ` /* ${i} */ `))));
-  assert.deepEqual(results.map((r) => r.statusCode), [202, 202, 202, 202]);
+  assert.deepEqual(
+    results.map((r) => r.statusCode),
+    [202, 202, 202, 202],
+  );
   assert.deepEqual(results.map((r) => r.json().version as number).sort(), [1, 2, 3, 4]);
   const duel = await Promise.all([submitJson(api.app, ana, bot('Duel')), submitJson(api.app, bob, bot('duel'))]);
   assert.deepEqual(duel.map((r) => r.statusCode).sort(), [202, 409]);
@@ -135,7 +143,10 @@ const HOUR = 3600_000;
 
 /** What the recorder leaves after a gate rejected a submission (the tests' app has no queue, so rows stay queued). */
 async function rejectAged(id: number, hoursAgo: number) {
-  await api.db.submission.update({ where: { id }, data: { status: 'rejected', reason: 'compile error: test', finishedAt: new Date(), createdAt: new Date(Date.now() - hoursAgo * HOUR) } });
+  await api.db.submission.update({
+    where: { id },
+    data: { status: 'rejected', reason: 'compile error: test', finishedAt: new Date(), createdAt: new Date(Date.now() - hoursAgo * HOUR) },
+  });
 }
 
 test('a rejected claim holds the name for 24 h after its latest submission, then another user takes it and the old row is tombstoned', async () => {
@@ -149,7 +160,12 @@ test('a rejected claim holds the name for 24 h after its latest submission, then
   assert.equal(early.json().code, 'name-taken');
   assert.match(early.json().message, /held until \d{4}-\d\d-\d\d \d\d:\d\d UTC unless a bot under it passes self-play/);
   // The hold in Catalan (the name as typed, the holder's spelling, the hold's end): what the submit page shows.
-  const inCatalan = await api.app.inject({ method: 'POST', url: '/api/submissions?lang=ca', headers: bob.auth, payload: { game: 'moria', source: bot('frodo') } });
+  const inCatalan = await api.app.inject({
+    method: 'POST',
+    url: '/api/submissions?lang=ca',
+    headers: bob.auth,
+    payload: { game: 'moria', source: bot('frodo') },
+  });
   assert.equal(inCatalan.json().code, 'name-taken');
   assert.match(
     inCatalan.json().message,
@@ -200,8 +216,14 @@ test('a name whose submission passed self-play is held for good; one still being
   await rejectAged(judging.json().id, 48);
   const { id: merryId } = await api.db.playerName.findFirstOrThrow({ where: { nameLower: 'merry' } });
   const last = (await api.db.submission.findUniqueOrThrow({ where: { id: judging.json().id } })).createdAt.getTime();
-  await assert.rejects(checkNameForSubmission(api.db, { name: 'Merry', game: 'moria', userId: bob.id, holdHours: 5, now: new Date(last + 5 * HOUR - 1000) }), /taken/);
-  assert.deepEqual(await checkNameForSubmission(api.db, { name: 'Merry', game: 'moria', userId: bob.id, holdHours: 5, now: new Date(last + 5 * HOUR) }), { playerId: null, release: [merryId] });
+  await assert.rejects(
+    checkNameForSubmission(api.db, { name: 'Merry', game: 'moria', userId: bob.id, holdHours: 5, now: new Date(last + 5 * HOUR - 1000) }),
+    /taken/,
+  );
+  assert.deepEqual(await checkNameForSubmission(api.db, { name: 'Merry', game: 'moria', userId: bob.id, holdHours: 5, now: new Date(last + 5 * HOUR) }), {
+    playerId: null,
+    release: [merryId],
+  });
 });
 
 test('NAME_HOLD_HOURS sets the hold', async () => {

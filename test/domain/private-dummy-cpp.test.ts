@@ -64,13 +64,18 @@ test('a C++ Dummy with another name, or for another game, is refused before it i
   assert.equal(other.statusCode, 400, other.body);
   assert.match(other.json().message, /GAME: walking-dead .*for moria/);
   // Without a file name (JSON), the text says it is C++.
-  const json = await judge.app.inject({ method: 'PUT', url: '/api/admin/games/moria/dummy', headers: admin, payload: { source: CPP_DUMMY.replace('PLAYER_NAME Dummy', 'PLAYER_NAME Dumbo') } });
+  const json = await judge.app.inject({
+    method: 'PUT',
+    url: '/api/admin/games/moria/dummy',
+    headers: admin,
+    payload: { source: CPP_DUMMY.replace('PLAYER_NAME Dummy', 'PLAYER_NAME Dumbo') },
+  });
   assert.equal(json.statusCode, 400);
   assert.match(json.json().message, /#define PLAYER_NAME Dummy/);
   assert.equal(await judge.db.privateDummy.count(), 0);
 });
 
-test('a C++ Dummy that does not compile is refused with the compiler\'s error, and nothing is installed', slow, async () => {
+test("a C++ Dummy that does not compile is refused with the compiler's error, and nothing is installed", slow, async () => {
   const broken = await upload(CPP_DUMMY.replace('cerr <<', 'int x = ;\n    cerr <<'));
   assert.equal(broken.statusCode, 422, broken.body);
   assert.match(broken.json().message, /compile error: .*AIDummy\.cc:13:\d+: error: expected expression/);

@@ -138,7 +138,10 @@ function readCpp(texts: string[]): CppApi {
         const cls = /^(?:template\s*<[^>]*>\s*)?(class|struct)\s+(\w+)\s*(?::\s*([^{]*))?$/.exec(head);
         const en = /^enum\s+(?:class\s+)?(\w+)/.exec(head);
         if (cls) {
-          const bases = (cls[3] ?? '').split(',').map((b) => b.replace(/\b(public|private|protected|virtual)\b/g, '').trim()).filter(Boolean);
+          const bases = (cls[3] ?? '')
+            .split(',')
+            .map((b) => b.replace(/\b(public|private|protected|virtual)\b/g, '').trim())
+            .filter(Boolean);
           api.classes.set(cls[2]!, { name: cls[2]!, bases, fields: [] });
           stack.push({ kind: 'class', name: cls[2]!, pub: cls[1] === 'struct' });
         } else if (en) stack.push({ kind: 'enum', name: en[1]!, pub: top.pub });
@@ -151,7 +154,10 @@ function readCpp(texts: string[]): CppApi {
         if (top.kind === 'enum') {
           let next = 0;
           const members: [string, number][] = [];
-          for (const part of buf.split(',').map((p) => p.trim()).filter(Boolean)) {
+          for (const part of buf
+            .split(',')
+            .map((p) => p.trim())
+            .filter(Boolean)) {
             const [name, value] = part.split('=').map((s) => s.trim());
             next = value === undefined ? next : Number(value);
             members.push([name!, next++]);
@@ -272,7 +278,12 @@ const cppDir = (game: string): string => join(import.meta.dirname, '..', '..', '
 
 function headersOf(game: string): CppApi {
   const dir = cppDir(game);
-  return readCpp(readdirSync(dir).filter((f) => f.endsWith('.hh')).sort().map((f) => readFileSync(join(dir, f), 'utf8')));
+  return readCpp(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.hh'))
+      .sort()
+      .map((f) => readFileSync(join(dir, f), 'utf8')),
+  );
 }
 
 test('the header reader finds public members, arities, fields and enums, and skips private ones', () => {
@@ -298,7 +309,11 @@ public:
 };
 inline int g (void) { return 1; }`,
   ]);
-  assert.deepEqual(api.enums.get('E'), [['A', 0], ['B', 4], ['C', 5]]);
+  assert.deepEqual(api.enums.get('E'), [
+    ['A', 0],
+    ['B', 4],
+    ['C', 5],
+  ]);
   assert.deepEqual(api.classes.get('S')!.fields, ['i', 'j', 'ok']);
   assert.deepEqual(api.classes.get('K')!.bases, ['S', 'E2']);
   const byName = Object.fromEntries(api.functions.map((f) => [f.name, f]));
@@ -344,7 +359,9 @@ for (const [game, table] of tables) {
     for (const e of enumsOf(table)) assert.deepEqual(defined.get(e.name), e.members);
   });
 
-  test(`${game}: the C++ headers have every function, enum and record of the table, and nothing public the table lacks but the allow-list`, { skip: existsSync(cppDir(game)) ? false : 'no C++ API' }, () => {
+  test(`${game}: the C++ headers have every function, enum and record of the table, and nothing public the table lacks but the allow-list`, {
+    skip: existsSync(cppDir(game)) ? false : 'no C++ API',
+  }, () => {
     const api = headersOf(game);
     const players = playerClasses(api);
     const problems: string[] = [];
@@ -366,7 +383,9 @@ for (const [game, table] of tables) {
       for (const sig of [f.params, ...(f.overloads ?? [])]) {
         const n = jsArity(sig);
         if (!candidates.some((c) => ((r) => n >= r[0] && n <= r[1])(arity(c, players))))
-          problems.push(`${f.name}(${sig.map((p) => p[0]).join(', ')}): no C++ ${name} takes ${n} parameters (${candidates.map((c) => arity(c, players).join('..')).join(', ')})`);
+          problems.push(
+            `${f.name}(${sig.map((p) => p[0]).join(', ')}): no C++ ${name} takes ${n} parameters (${candidates.map((c) => arity(c, players).join('..')).join(', ')})`,
+          );
       }
     }
 
@@ -402,7 +421,8 @@ for (const [game, table] of tables) {
       if (f.ctor && (recordNames.has(f.owner!) || players.has(f.owner!))) continue;
       problems.push(`C++ ${f.owner ? f.owner + '::' : ''}${f.name} is not in the table nor in the allow-list`);
     }
-    for (const name of api.enums.keys()) if (!covered.has(name) && !(name in allowed)) problems.push(`C++ enum ${name} is not in the table nor in the allow-list`);
+    for (const name of api.enums.keys())
+      if (!covered.has(name) && !(name in allowed)) problems.push(`C++ enum ${name} is not in the table nor in the allow-list`);
     for (const cls of api.classes.values()) {
       // Pos is the shared { i, j } of player-api.d.ts; Player and its bases hold the API itself.
       if (cls.name === 'Pos' || players.has(cls.name) || covered.has(cls.name) || cls.name in allowed) continue;
@@ -410,7 +430,8 @@ for (const [game, table] of tables) {
     }
     // An allow-list entry that names nothing would hide a real gap later.
     for (const name of Object.keys(ALLOWED[game] ?? {}))
-      if (!api.functions.some((f) => f.name === name) && !api.enums.has(name) && !api.classes.has(name)) problems.push(`allow-list: ${name} is not in the headers`);
+      if (!api.functions.some((f) => f.name === name) && !api.enums.has(name) && !api.classes.has(name))
+        problems.push(`allow-list: ${name} is not in the headers`);
 
     assert.deepEqual(problems, []);
   });

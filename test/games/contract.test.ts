@@ -83,7 +83,10 @@ for (const { game, dir } of games) {
   test(`${game.id}: settings table, defaults and the number of rounds`, () => {
     const rows = describeSettings(game.settings.table);
     assert.ok(rows.length > 0);
-    assert.ok(rows.every((r) => r.doc.length > 0), 'every setting is documented');
+    assert.ok(
+      rows.every((r) => r.doc.length > 0),
+      'every setting is documented',
+    );
     assert.deepEqual(game.parseConfig({}), game.defaultConfig);
     assert.equal(game.totalRounds(game.parseConfig(roundsConfig(game, 7))) <= 7, true);
     assert.throws(() => game.parseConfig({ no_such_setting: 1 }), /unknown setting "no_such_setting"/);
@@ -99,7 +102,11 @@ for (const { game, dir } of games) {
       const before = serialize(state);
       const rng = new Rng(seed);
       const orders = Array.from({ length: game.nbPlayers }, (_, p) => game.validateOrders(state, p, garbage(rng)).orders);
-      game.next(state, orders, orders.map(() => false));
+      game.next(
+        state,
+        orders,
+        orders.map(() => false),
+      );
       assert.deepEqual(serialize(state), before, 'next() mutated its input');
     }
     assert.notDeepEqual(fuzzMatch(game, 1)[0], fuzzMatch(game, 2)[0], 'different seeds, different boards');
@@ -145,6 +152,10 @@ for (const { game, dir } of games) {
     }
     const known = recorded[game.engineVersion];
     assert.ok(known, `no digest recorded for engine ${game.engineVersion}: run UPDATE_CONTRACT=1 node scripts/run-tests.js contract`);
-    assert.equal(digest, known, `the matches of engine ${game.engineVersion} changed: if the rules changed on purpose, bump engineVersion in ${game.id}'s index.ts and record its digest (UPDATE_CONTRACT=1)`);
+    assert.equal(
+      digest,
+      known,
+      `the matches of engine ${game.engineVersion} changed: if the rules changed on purpose, bump engineVersion in ${game.id}'s index.ts and record its digest (UPDATE_CONTRACT=1)`,
+    );
   });
 }

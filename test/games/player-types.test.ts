@@ -30,7 +30,17 @@ for (const game of games.values()) {
         writeFileSync(join(dir, basename(path)), source);
         files.push(basename(path));
       }
-      const compilerOptions = { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022'], types: [], strict: true, noEmit: true, skipLibCheck: false, isolatedModules: true };
+      const compilerOptions = {
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'Bundler',
+        lib: ['ES2022'],
+        types: [],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        isolatedModules: true,
+      };
       writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
       execFileSync(process.execPath, [join(process.cwd(), 'node_modules/typescript/bin/tsc'), '-p', dir], { stdio: 'pipe' });
     } finally {

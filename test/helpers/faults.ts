@@ -51,7 +51,11 @@ export async function spawnArbiter(options: { parts?: string[]; env: Record<stri
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', ...options.env };
   delete env.NODE_TEST_CONTEXT; // it is not a test file
   if (!('DATABASE_URL' in options.env)) delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', ...parts], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', ...parts], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
@@ -64,7 +68,8 @@ export async function spawnArbiter(options: { parts?: string[]; env: Record<stri
     (!(all || parts.includes('worker')) || /worker pool: /.test(text));
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   while (!ready(out)) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`arbiter ${parts.join(' ') || '(all)'} exited with ${child.exitCode ?? child.signalCode}:\n${out}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`arbiter ${parts.join(' ') || '(all)'} exited with ${child.exitCode ?? child.signalCode}:\n${out}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`arbiter ${parts.join(' ') || '(all)'} did not start in time:\n${out}`);
@@ -123,7 +128,24 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const start = async () => {
     const c = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--maxmemory-policy', 'noeviction', '--daemonize', 'no'],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+        '--maxmemory-policy',
+        'noeviction',
+        '--daemonize',
+        'no',
+      ],
       { stdio: 'ignore' },
     );
     child = c;

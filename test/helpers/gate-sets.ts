@@ -11,7 +11,12 @@ interface Played {
   replay: { players: { frozenReason: string | null }[]; result: { scores: number[] } };
 }
 
-export async function assertDemoNeverPassesGate<Seat>(demo: Seat, dummy: Seat, play: (seats: Seat[], seed: number) => Promise<Played>, maxWins = 1): Promise<number> {
+export async function assertDemoNeverPassesGate<Seat>(
+  demo: Seat,
+  dummy: Seat,
+  play: (seats: Seat[], seed: number) => Promise<Played>,
+  maxWins = 1,
+): Promise<number> {
   let wins = 0;
   const lines: string[] = [];
   for (let first = 1; first <= 16; first += 4) {
@@ -21,7 +26,10 @@ export async function assertDemoNeverPassesGate<Seat>(demo: Seat, dummy: Seat, p
       const seats = [dummy, dummy, dummy, dummy];
       seats[at] = demo;
       const { replay } = await play(seats, seed);
-      assert.ok(replay.players.every((p) => p.frozenReason === null), `seed ${seed}: a bot was frozen`);
+      assert.ok(
+        replay.players.every((p) => p.frozenReason === null),
+        `seed ${seed}: a bot was frozen`,
+      );
       if (isOutrightWinner(replay.result.scores, at)) setWins++;
       lines.push(`${seed}: ${replay.result.scores.join(' ')} (Demo at ${at})`);
     }

@@ -94,7 +94,10 @@ export async function compareTrace<S>(trace: GoldenTrace, arbiterState: (state: 
   const seats = await Promise.all(trace.players.map((p) => goldenSeat(trace.game, p)));
   const states = (await playStates(trace.game, trace.seed, seats, trace.config)) as S[];
   if (states.length !== trace.digests.length)
-    return { round: Math.min(states.length, trace.digests.length), message: `the original has ${trace.digests.length - 1} rounds, Arbiter ${states.length - 1}` };
+    return {
+      round: Math.min(states.length, trace.digests.length),
+      message: `the original has ${trace.digests.length - 1} rounds, Arbiter ${states.length - 1}`,
+    };
   for (let r = 0; r < states.length; r++) {
     const text = arbiterState(states[r]!);
     if (digest(text) === trace.digests[r]) continue;
@@ -118,7 +121,9 @@ export async function checkGolden<S>(fixturePath: string, arbiterState: (state: 
  */
 export function registerGoldenTests<S>(game: AnyGame, arbiterState: (state: S) => string, original = "the original's"): string {
   const dir = join(GOLDEN_ROOT, game.id);
-  const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const fixtures = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   test('there are golden traces of at least five seeds, all recorded for the current engine', () => {
     const traces = fixtures.map((f) => readTrace(join(dir, f)));
     const seeds = new Set(traces.map((t) => t.seed));

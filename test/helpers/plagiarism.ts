@@ -7,7 +7,7 @@ function chunks(source: string): string[] {
   const out: string[] = [];
   let current: string[] = [];
   for (const line of source.split('\n')) {
-    if (/^(export default class|function |  [A-Za-z_]\w*\(.*\)[^;]*\{\s*$)/.test(line) && current.length > 0) {
+    if (/^(export default class|function | {2}[A-Za-z_]\w*\(.*\)[^;]*\{\s*$)/.test(line) && current.length > 0) {
       out.push(current.join('\n'));
       current = [];
     }
@@ -57,7 +57,15 @@ export function randomBot(seed: number, functions = 8): string {
   const op = () => ['+', '-', '*', '%', '<<', '&', '|'][rand(7)]!;
   const cmp = () => ['<', '>', '<=', '>=', '===', '!=='][rand(6)]!;
   const expr = (depth = 0): string =>
-    depth > 1 || rand(3) === 0 ? (rand(2) ? v() : String(rand(100))) : rand(4) === 0 ? `this.f${rand(functions)}(${expr(depth + 1)})` : rand(5) === 0 ? `Math.max(${expr(depth + 1)}, ${expr(depth + 1)})` : `(${expr(depth + 1)} ${op()} ${expr(depth + 1)})`;
+    depth > 1 || rand(3) === 0
+      ? rand(2)
+        ? v()
+        : String(rand(100))
+      : rand(4) === 0
+        ? `this.f${rand(functions)}(${expr(depth + 1)})`
+        : rand(5) === 0
+          ? `Math.max(${expr(depth + 1)}, ${expr(depth + 1)})`
+          : `(${expr(depth + 1)} ${op()} ${expr(depth + 1)})`;
   const statement = (depth: number): string => {
     switch (depth > 2 ? rand(3) : rand(7)) {
       case 0:
@@ -76,6 +84,10 @@ export function randomBot(seed: number, functions = 8): string {
     }
   };
   const block = (depth: number) => Array.from({ length: 1 + rand(4) }, () => statement(depth)).join('\n');
-  const methods = Array.from({ length: functions }, (_, f) => `  f${f}(a: number): number {\n    let b = ${rand(9)}, c = a, i = 0, j = 1, n = ${rand(50)}, best = -1;\n    const q: number[] = [];\n${block(0)}\n    return ${expr()};\n  }`);
+  const methods = Array.from(
+    { length: functions },
+    (_, f) =>
+      `  f${f}(a: number): number {\n    let b = ${rand(9)}, c = a, i = 0, j = 1, n = ${rand(50)}, best = -1;\n    const q: number[] = [];\n${block(0)}\n    return ${expr()};\n  }`,
+  );
   return `export const PLAYER_NAME = 'P${seed}';\nexport default class extends Player {\n  play(): void {\n    this.f0(${rand(10)});\n  }\n${methods.join('\n')}\n}\n`;
 }

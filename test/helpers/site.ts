@@ -92,7 +92,13 @@ export interface PageWeight {
 export async function pageWeight(
   site: Site,
   path: string,
-  o: { cookies?: Parameters<import('playwright-core').BrowserContext['addCookies']>[0]; ready?: (page: Page) => Promise<unknown>; exclude?: RegExp; width?: number; height?: number } = {},
+  o: {
+    cookies?: Parameters<import('playwright-core').BrowserContext['addCookies']>[0];
+    ready?: (page: Page) => Promise<unknown>;
+    exclude?: RegExp;
+    width?: number;
+    height?: number;
+  } = {},
 ): Promise<PageWeight & { errors: string[] }> {
   const page = await site.newPage({ width: o.width, height: o.height });
   try {

@@ -30,14 +30,26 @@ export interface TestPlayer {
 }
 
 /** A user (created unless `userId` is given) with a qualified player in the game. */
-export async function qualifiedPlayer(db: Db, o: { username?: string; userId?: number; name: string; source: string; game?: string; qualifiedAt?: Date }): Promise<TestPlayer> {
+export async function qualifiedPlayer(
+  db: Db,
+  o: { username?: string; userId?: number; name: string; source: string; game?: string; qualifiedAt?: Date },
+): Promise<TestPlayer> {
   const game = o.game ?? 'coins';
-  const userId =
-    o.userId ?? (await db.user.create({ data: { username: o.username!, usernameLower: o.username!.toLowerCase(), passwordHash: 'scrypt$x' } })).id;
+  const userId = o.userId ?? (await db.user.create({ data: { username: o.username!, usernameLower: o.username!.toLowerCase(), passwordHash: 'scrypt$x' } })).id;
   const player = await db.playerName.create({ data: { game, name: o.name, nameLower: o.name.toLowerCase(), ownerId: userId } });
   const at = o.qualifiedAt ?? new Date();
   const sub = await db.submission.create({
-    data: { playerId: player.id, userId, game, version: 1, source: o.source, filename: `${o.name}.ts`, sizeBytes: o.source.length, status: 'qualified', finishedAt: at },
+    data: {
+      playerId: player.id,
+      userId,
+      game,
+      version: 1,
+      source: o.source,
+      filename: `${o.name}.ts`,
+      sizeBytes: o.source.length,
+      status: 'qualified',
+      finishedAt: at,
+    },
   });
   await db.playerName.update({ where: { id: player.id }, data: { locked: true, lockedAt: at, qualifiedSubmissionId: sub.id } });
   return { userId, playerId: player.id, submissionId: sub.id, name: o.name };

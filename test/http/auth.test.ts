@@ -11,7 +11,6 @@ import { loadConfig } from '../../src/config.ts';
 const api = await startTestApi();
 const { app, db } = api;
 
-
 test('passwords: scrypt, salted (two hashes of one password differ), verified', async () => {
   const a = await hashPassword('secret password');
   const b = await hashPassword('secret password');
@@ -38,7 +37,13 @@ test('register: 201, the password is stored hashed, a session cookie is set; a t
 });
 
 test('register: bad bodies are 400 with a message', async () => {
-  for (const payload of [{}, { username: 'bob' }, { username: 'bob', password: 'short' }, { username: 'b b', password: 'long enough' }, { username: 'bob', password: 'long enough', extra: 1 }]) {
+  for (const payload of [
+    {},
+    { username: 'bob' },
+    { username: 'bob', password: 'short' },
+    { username: 'b b', password: 'long enough' },
+    { username: 'bob', password: 'long enough', extra: 1 },
+  ]) {
     const res = await app.inject({ method: 'POST', url: '/api/users', payload });
     assert.equal(res.statusCode, 400, JSON.stringify(payload));
     assert.ok(res.json().message.length > 5);

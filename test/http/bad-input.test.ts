@@ -20,7 +20,11 @@ const truncated = `--${B}\r\ncontent-disposition: form-data; name="game"\r\n\r\n
 /** A form cut inside a part's headers. */
 const cutInHeaders = `--${B}\r\ncontent-disposition: form-da`;
 const BAD_FORMS = [
-  { what: 'no boundary', headers: { 'content-type': 'multipart/form-data' }, payload: `--${B}\r\ncontent-disposition: form-data; name="game"\r\n\r\nmoria\r\n--${B}--\r\n` },
+  {
+    what: 'no boundary',
+    headers: { 'content-type': 'multipart/form-data' },
+    payload: `--${B}\r\ncontent-disposition: form-data; name="game"\r\n\r\nmoria\r\n--${B}--\r\n`,
+  },
   { what: 'cut mid-part', headers: { 'content-type': `multipart/form-data; boundary=${B}` }, payload: truncated },
   { what: 'cut in a header', headers: { 'content-type': `multipart/form-data; boundary=${B}` }, payload: cutInHeaders },
 ];
@@ -50,7 +54,12 @@ test("the admin's Dummy upload (API and page) answers them 400 too", async () =>
     const api = await app.inject({ method: 'PUT', url: '/api/admin/games/moria/dummy', headers: { ...admin.auth, ...form.headers }, payload: form.payload });
     assert.equal(api.statusCode, 400, `${form.what}: ${api.body}`);
     assert.equal(api.json().code, 'bad-multipart');
-    const page = await app.inject({ method: 'POST', url: '/admin/actions/dummy', headers: { ...admin.auth, ...form.headers, accept: 'text/html' }, payload: form.payload });
+    const page = await app.inject({
+      method: 'POST',
+      url: '/admin/actions/dummy',
+      headers: { ...admin.auth, ...form.headers, accept: 'text/html' },
+      payload: form.payload,
+    });
     assert.equal(page.statusCode, 400, `${form.what}: ${page.body.slice(0, 200)}`);
     assert.match(page.body, /malformed multipart body/);
   }
@@ -72,7 +81,17 @@ test("a built-in player named like an Object.prototype property is no built-in: 
 
 test('prototype names in game, player and page params are 4xx', async () => {
   for (const name of PROTO_NAMES) {
-    for (const url of [`/games/${name}`, `/games/${name}/leaderboard`, `/games/${name}/play`, `/api/games/${name}/leaderboard`, `/api/players/${name}?game=${name}`, `/api/play/${name}/prelude.js`, `/assets/play/${name}.js`, `/players/${name}`, `/?lang=${name}`]) {
+    for (const url of [
+      `/games/${name}`,
+      `/games/${name}/leaderboard`,
+      `/games/${name}/play`,
+      `/api/games/${name}/leaderboard`,
+      `/api/players/${name}?game=${name}`,
+      `/api/play/${name}/prelude.js`,
+      `/assets/play/${name}.js`,
+      `/players/${name}`,
+      `/?lang=${name}`,
+    ]) {
       const res = await app.inject({ url, headers: { accept: 'text/html' } });
       assert.ok(res.statusCode < 500, `${url}: ${res.statusCode}`);
     }
@@ -115,7 +134,19 @@ test('form fields named __proto__ or constructor are fields like any other', asy
 });
 
 test('paths that are no URL, or that spell a route oddly, are 4xx', async () => {
-  for (const url of ['/%', '/api/%', '/games/%ZZ', '/api/games/%E0%A4%A', '/%00', '/api/matches/%2e%2e', '//', '///', '//evil.example/x', '/api//admin/users', '/API/ADMIN/USERS']) {
+  for (const url of [
+    '/%',
+    '/api/%',
+    '/games/%ZZ',
+    '/api/games/%E0%A4%A',
+    '/%00',
+    '/api/matches/%2e%2e',
+    '//',
+    '///',
+    '//evil.example/x',
+    '/api//admin/users',
+    '/API/ADMIN/USERS',
+  ]) {
     for (const accept of ['text/html', 'application/json']) {
       const res = await app.inject({ url, headers: { accept } });
       assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${url} (${accept}): ${res.statusCode} ${res.body.slice(0, 200)}`);

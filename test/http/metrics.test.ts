@@ -40,11 +40,32 @@ async function playChallenge(outcome: 'frozen' | 'failed') {
     await recordResult({ db, queues: fq.queues }, { type: 'match', matchId: String(m.id), jobId, ok: false, error: 'worker lost', worker: 'w', attempt: 3 });
     return;
   }
-  const players = [0, 1, 2, 3].map((seat) => ({ name: seat === 0 ? 'Demo' : 'Dummy', cpuMs: 5, frozenRound: seat === 1 ? 3 : null, frozenReason: seat === 1 ? ('cpu' as const) : null, frozenMessage: seat === 1 ? 'out of CPU' : null }));
+  const players = [0, 1, 2, 3].map((seat) => ({
+    name: seat === 0 ? 'Demo' : 'Dummy',
+    cpuMs: 5,
+    frozenRound: seat === 1 ? 3 : null,
+    frozenReason: seat === 1 ? ('cpu' as const) : null,
+    frozenMessage: seat === 1 ? 'out of CPU' : null,
+  }));
   const replay = encodeReplay({ game: 'moria', players, rounds: [] } as never);
   const result = await recordResult(
     { db, queues: fq.queues },
-    { type: 'match', matchId: String(m.id), jobId, ok: true, replayGz: replay.toString('base64'), logs: ['', '', '', ''], players, scores: [4, 3, 2, 1], ranks: [1, 2, 3, 4], winner: 0, startedAt: new Date().toISOString(), durationMs: 10, worker: 'w', attempt: 1 },
+    {
+      type: 'match',
+      matchId: String(m.id),
+      jobId,
+      ok: true,
+      replayGz: replay.toString('base64'),
+      logs: ['', '', '', ''],
+      players,
+      scores: [4, 3, 2, 1],
+      ranks: [1, 2, 3, 4],
+      winner: 0,
+      startedAt: new Date().toISOString(),
+      durationMs: 10,
+      worker: 'w',
+      attempt: 1,
+    },
   );
   assert.equal(result, 'recorded');
 }

@@ -205,9 +205,21 @@ const student = await registerUser(app, 'student');
 const other = await registerUser(app, 'otherOwner');
 
 // Someone else's things: a qualified player with a submission, a match with its log, a token, a tournament.
-const player = await db.playerName.create({ data: { game: 'moria', name: 'Otherbot', nameLower: 'otherbot', ownerId: other.id, locked: true, lockedAt: new Date() } });
+const player = await db.playerName.create({
+  data: { game: 'moria', name: 'Otherbot', nameLower: 'otherbot', ownerId: other.id, locked: true, lockedAt: new Date() },
+});
 const sub = await db.submission.create({
-  data: { playerId: player.id, userId: other.id, game: 'moria', version: 1, source: bot('Otherbot'), filename: 'Otherbot.ts', sizeBytes: 100, status: 'qualified', finishedAt: new Date() },
+  data: {
+    playerId: player.id,
+    userId: other.id,
+    game: 'moria',
+    version: 1,
+    source: bot('Otherbot'),
+    filename: 'Otherbot.ts',
+    sizeBytes: 100,
+    status: 'qualified',
+    finishedAt: new Date(),
+  },
 });
 await db.playerName.update({ where: { id: player.id }, data: { qualifiedSubmissionId: sub.id } });
 const match = await insertMatch(db, {
@@ -283,7 +295,8 @@ function breaks(rule: Rule, who: Who, route: string, method: string, res: LightM
   if (who === 'anonymous') return refusedAnon ? null : `anonymous got ${s} (want ${page ? '303 to /login or 401' : '401'})`;
   if (rule === 'user') return s === 401 || s === 403 ? `a ${who} was refused (${s})` : null;
   if (rule === 'owner') {
-    if (who === 'student') return s >= 200 && s < 300 && method !== 'HEAD' ? `a student got someone else's thing (${s})` : s === 401 ? 'a student got 401' : null;
+    if (who === 'student')
+      return s >= 200 && s < 300 && method !== 'HEAD' ? `a student got someone else's thing (${s})` : s === 401 ? 'a student got 401' : null;
     return s === 401 || s === 403 ? `an admin was refused (${s})` : null;
   }
   // admin
@@ -324,9 +337,18 @@ test('the app refuses to start with a route that declares no access, or an admin
     }
   };
   const h = async () => 'ok';
-  await assert.rejects(bare(async (app) => void app.get('/x', h)), /declares no access/);
-  await assert.rejects(bare(async (app) => void app.get('/x', { config: { access: 'admin' } }, h)), /outside an admin scope/);
-  await assert.rejects(bare(async (app) => void (await app.register(adminOnlyApi(async (s) => void s.get('/x', { config: { access: 'public' } }, h))))), /sits in an admin scope/);
+  await assert.rejects(
+    bare(async (app) => void app.get('/x', h)),
+    /declares no access/,
+  );
+  await assert.rejects(
+    bare(async (app) => void app.get('/x', { config: { access: 'admin' } }, h)),
+    /outside an admin scope/,
+  );
+  await assert.rejects(
+    bare(async (app) => void (await app.register(adminOnlyApi(async (s) => void s.get('/x', { config: { access: 'public' } }, h))))),
+    /sits in an admin scope/,
+  );
   await bare(async (app) => {
     app.get('/x', { config: { access: 'public' } }, h);
     await app.register(adminOnlyApi(async (s) => void s.get('/y', { config: { access: 'admin' } }, h)));
@@ -345,7 +367,11 @@ test('every route, every visitor, every spelling: answers as the table says; no 
     for (const who of ['anonymous', 'student', 'admin'] as Who[]) {
       for (const spelling of spellings(path)) {
         const u = users[who];
-        const res = await app.inject({ method: method as 'GET', url: spelling.url + queryOf(url), headers: { ...(u ? u.auth : {}), accept: isPage(url) ? 'text/html' : 'application/json' } });
+        const res = await app.inject({
+          method: method as 'GET',
+          url: spelling.url + queryOf(url),
+          headers: { ...(u ? u.auth : {}), accept: isPage(url) ? 'text/html' : 'application/json' },
+        });
         requests++;
         const where = `${method} ${spelling.url} (${url}, ${rule}) as ${who}`;
         if (spelling.same) {
@@ -353,7 +379,8 @@ test('every route, every visitor, every spelling: answers as the table says; no 
           if (why) problems.push(`${where}: ${why}`);
         } else {
           if (res.statusCode >= 500) problems.push(`${where}: a ${res.statusCode}`);
-          if (rule === 'admin' && who !== 'admin' && res.statusCode >= 200 && res.statusCode < 300) problems.push(`${where}: a non-admin got ${res.statusCode}`);
+          if (rule === 'admin' && who !== 'admin' && res.statusCode >= 200 && res.statusCode < 300)
+            problems.push(`${where}: a non-admin got ${res.statusCode}`);
         }
       }
     }

@@ -18,7 +18,13 @@ import { loadConfig } from '../../src/config.ts';
 import { clientKey } from '../../src/domain/attempt-budgets.ts';
 import { adminGrant } from '../../src/cli/admin.ts';
 
-const api = await startTestApi({ PASSWORD_FAILURES_PER_ACCOUNT: '3', PASSWORD_FAILURES_PER_ACCOUNT_TOTAL: '8', PASSWORD_FAILURES_PER_IP: '6', RATE_LIMIT_SIGNUP: '1000', SSE_MAX_PER_IP: '2' });
+const api = await startTestApi({
+  PASSWORD_FAILURES_PER_ACCOUNT: '3',
+  PASSWORD_FAILURES_PER_ACCOUNT_TOTAL: '8',
+  PASSWORD_FAILURES_PER_IP: '6',
+  RATE_LIMIT_SIGNUP: '1000',
+  SSE_MAX_PER_IP: '2',
+});
 const { app, db } = api;
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
@@ -80,15 +86,27 @@ test('a guess spread over many addresses: past PASSWORD_FAILURES_PER_ACCOUNT_TOT
   const first = await tryLogin('form', 'target', 'target password', newIp());
   assert.equal(first.statusCode, 303);
   const device = first.cookies.find((c) => c.name === 'arbiter_device');
-  assert.ok(device && device.httpOnly, 'a device cookie, httpOnly');
+  assert.ok(device?.httpOnly, 'a device cookie, httpOnly');
   // Eight addresses, one guess each (under the per-address budgets), spend the account's total.
   for (let i = 0; i < 8; i++) assert.equal((await tryLogin('session', 'target', `botnet ${i}`, newIp())).statusCode, 401);
   assertRetryLater(await tryLogin('session', 'target', 'target password', newIp()), /from many addresses/);
   // The laptop, from yet another address, is let through to the password check.
-  const laptop = await app.inject({ method: 'POST', url: '/api/sessions', remoteAddress: newIp(), cookies: { arbiter_device: device.value }, payload: { username: 'target', password: 'target password' } });
+  const laptop = await app.inject({
+    method: 'POST',
+    url: '/api/sessions',
+    remoteAddress: newIp(),
+    cookies: { arbiter_device: device.value },
+    payload: { username: 'target', password: 'target password' },
+  });
   assert.equal(laptop.statusCode, 200, laptop.body);
   // A made-up device cookie is no key.
-  const forged = await app.inject({ method: 'POST', url: '/api/sessions', remoteAddress: newIp(), cookies: { arbiter_device: 'target~not-a-real-device' }, payload: { username: 'target', password: 'target password' } });
+  const forged = await app.inject({
+    method: 'POST',
+    url: '/api/sessions',
+    remoteAddress: newIp(),
+    cookies: { arbiter_device: 'target~not-a-real-device' },
+    payload: { username: 'target', password: 'target password' },
+  });
   assert.equal(forged.statusCode, 429);
 });
 
@@ -139,7 +157,12 @@ test('sign-up: a lab of hundreds behind one address is not held by the password 
   try {
     const ip = newIp();
     for (let i = 0; i < 25; i++) {
-      const res = await lab.inject({ method: 'POST', url: '/api/users', remoteAddress: ip, payload: { username: `student${i}`, password: 'student password' } });
+      const res = await lab.inject({
+        method: 'POST',
+        url: '/api/users',
+        remoteAddress: ip,
+        payload: { username: `student${i}`, password: 'student password' },
+      });
       assert.equal(res.statusCode, 201, `student ${i}: ${res.body}`);
     }
   } finally {
@@ -148,18 +171,35 @@ test('sign-up: a lab of hundreds behind one address is not held by the password 
   const small = await buildApp({ config: loadConfig({ RATE_LIMIT_SIGNUP: '2' }), db, queues: null, logger: false });
   try {
     const ip = newIp();
-    const signup = (username: string, password = 'long enough') => small.inject({ method: 'POST', url: '/api/users', remoteAddress: ip, payload: { username, password } });
+    const signup = (username: string, password = 'long enough') =>
+      small.inject({ method: 'POST', url: '/api/users', remoteAddress: ip, payload: { username, password } });
     assert.equal((await signup('first_one')).statusCode, 201);
     // Refused sign-ups (a taken name, a short password) create nothing and are not counted.
     assert.equal((await signup('FIRST_ONE')).statusCode, 409);
     assert.equal((await signup('short_pw', 'short')).statusCode, 400);
-    const second = await small.inject({ method: 'POST', url: '/signup', remoteAddress: ip, headers: FORM, payload: form({ username: 'second_one', password: 'long enough' }) });
+    const second = await small.inject({
+      method: 'POST',
+      url: '/signup',
+      remoteAddress: ip,
+      headers: FORM,
+      payload: form({ username: 'second_one', password: 'long enough' }),
+    });
     assert.equal(second.statusCode, 303, second.body);
     assertRetryLater(await signup('third_one'), /too many accounts created from your address/, 3600);
-    const page = await small.inject({ method: 'POST', url: '/signup', remoteAddress: ip, headers: FORM, payload: form({ username: 'third_one', password: 'long enough' }) });
+    const page = await small.inject({
+      method: 'POST',
+      url: '/signup',
+      remoteAddress: ip,
+      headers: FORM,
+      payload: form({ username: 'third_one', password: 'long enough' }),
+    });
     assertRetryLater(page, /too many accounts created/, 3600);
     assert.equal(await db.user.count({ where: { usernameLower: 'third_one' } }), 0);
-    assert.equal((await small.inject({ method: 'POST', url: '/api/users', remoteAddress: newIp(), payload: { username: 'third_one', password: 'long enough' } })).statusCode, 201);
+    assert.equal(
+      (await small.inject({ method: 'POST', url: '/api/users', remoteAddress: newIp(), payload: { username: 'third_one', password: 'long enough' } }))
+        .statusCode,
+      201,
+    );
   } finally {
     await small.close();
   }
@@ -197,14 +237,29 @@ test('cookie-authenticated writes from another origin are 403, API and forms ali
   assert.equal(pageForm.statusCode, 403);
   assert.match(String(pageForm.headers['content-type']), /text\/html/);
   assert.match(pageForm.body, /Origin: null/);
-  const login = await app.inject({ method: 'POST', url: '/login', headers: { ...FORM, origin: 'https://evil.example' }, payload: form({ username: 'csrf_target', password: 'correct horse' }) });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/login',
+    headers: { ...FORM, origin: 'https://evil.example' },
+    payload: form({ username: 'csrf_target', password: 'correct horse' }),
+  });
   assert.equal(login.statusCode, 403);
   assert.equal(await tokens(), before);
 
   // The site itself (inject's Host is localhost:80), a browser's same-origin fetch, curl, a bearer token.
   assert.equal((await app.inject({ method: 'POST', url: '/api/tokens', headers: { ...cookie, origin: 'http://localhost' } })).statusCode, 201);
   assert.equal((await app.inject({ method: 'POST', url: '/api/tokens', headers: { ...cookie, 'sec-fetch-site': 'same-origin' } })).statusCode, 201);
-  assert.equal((await app.inject({ method: 'POST', url: '/account/tokens', headers: { ...cookie, ...FORM, origin: 'http://localhost', 'sec-fetch-site': 'same-origin' }, payload: form({ label: 'y' }) })).statusCode, 201);
+  assert.equal(
+    (
+      await app.inject({
+        method: 'POST',
+        url: '/account/tokens',
+        headers: { ...cookie, ...FORM, origin: 'http://localhost', 'sec-fetch-site': 'same-origin' },
+        payload: form({ label: 'y' }),
+      })
+    ).statusCode,
+    201,
+  );
   assert.equal((await app.inject({ method: 'POST', url: '/api/tokens', headers: cookie })).statusCode, 201);
   assert.equal((await app.inject({ method: 'POST', url: '/api/tokens', headers: { ...user.auth, origin: 'https://evil.example' } })).statusCode, 201);
   // Reads are not checked.
@@ -218,7 +273,11 @@ test('behind a trusted proxy the origin is the public one (X-Forwarded-Proto/Hos
   const proxied = await buildApp({ config: loadConfig({ TRUST_PROXY: 'true' }), db, queues: null, logger: false });
   try {
     assert.equal((await proxied.inject({ method: 'POST', url: '/api/tokens', headers })).statusCode, 201);
-    assert.equal((await proxied.inject({ method: 'POST', url: '/api/tokens', headers: { ...headers, origin: 'http://arbiter.example' } })).statusCode, 403, 'the scheme counts');
+    assert.equal(
+      (await proxied.inject({ method: 'POST', url: '/api/tokens', headers: { ...headers, origin: 'http://arbiter.example' } })).statusCode,
+      403,
+      'the scheme counts',
+    );
   } finally {
     await proxied.close();
   }
@@ -255,7 +314,14 @@ test("nosniff on every response; API answers carry CSP default-src 'none'; pages
   const user = await registerUser(app, 'headers_user');
   const sub = await submitJson(app, user, bot('Headers'));
   assert.equal(sub.statusCode, 202, sub.body);
-  for (const url of ['/api/games', `/api/submissions/${sub.json().id}`, `/api/submissions/${sub.json().id}/source`, '/api/nothing-here', '/health', '/api/matches/999999/replay']) {
+  for (const url of [
+    '/api/games',
+    `/api/submissions/${sub.json().id}`,
+    `/api/submissions/${sub.json().id}/source`,
+    '/api/nothing-here',
+    '/health',
+    '/api/matches/999999/replay',
+  ]) {
     const res = await app.inject({ url, headers: user.auth });
     assert.equal(res.headers['x-content-type-options'], 'nosniff', url);
     assert.equal(res.headers['content-security-policy'], API_CSP, url);

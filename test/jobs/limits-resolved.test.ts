@@ -35,7 +35,7 @@ test('resolveLimits: an override wins field by field over the defaults, nothing 
   assert.deepEqual(Object.keys(resolveLimits(defaults, { cpuBudgetMs: 1, extra: 5 } as never)), ['cpuBudgetMs', 'memoryMb']);
 });
 
-test('a match job carries its limits resolved: the game\'s defaults, or an override merged over them', async () => {
+test("a match job carries its limits resolved: the game's defaults, or an override merged over them", async () => {
   const moria = await getGame('moria');
   const plain = await createMatch(judge.db, { game: 'moria', kind: 'challenge', seed: 1, seats: nulls() });
   const tight = await createMatch(judge.db, { game: 'moria', kind: 'challenge', seed: 2, limits: { cpuBudgetMs: 2500 }, seats: nulls() });
@@ -71,7 +71,7 @@ test('a job queued without limits (before jobs carried them) is played by a work
   assert.deepEqual(replay.limits, resolveLimits(moria.defaultLimits, undefined));
 });
 
-test('the gate\'s check job carries the game\'s limits resolved too', async () => {
+test("the gate's check job carries the game's limits resolved too", async () => {
   const moria = await getGame('moria');
   const token = await judge.user('lena');
   const res = await judge.submit(token, botAs('Null', 'Checked'));

@@ -20,7 +20,7 @@ after(async () => {
   await judge?.close();
 });
 
-test('faultOf: the judge\'s machinery, a spec that cannot be played, anything else of the judge\'s', () => {
+test("faultOf: the judge's machinery, a spec that cannot be played, anything else of the judge's", () => {
   assert.equal(faultOf(new SandboxInfraError('the match process died')), 'infra');
   assert.equal(faultOf(new MatchSpecError('bad seed')), 'spec');
   // As it comes back from a match process: a plain Error that kept its name.
@@ -31,12 +31,22 @@ test('faultOf: the judge\'s machinery, a spec that cannot be played, anything el
 
 test('a match whose spec cannot be played is recorded failed on its first attempt, not played again', async () => {
   // Three seats for a four-player game: no attempt could ever play it.
-  const id = await createMatch(judge.db, { game: 'moria', kind: 'challenge', seed: 9, config: { nb_rounds: 5 }, seats: ['Null', 'Null', 'Null'].map((builtinName) => ({ builtinName })) });
+  const id = await createMatch(judge.db, {
+    game: 'moria',
+    kind: 'challenge',
+    seed: 9,
+    config: { nb_rounds: 5 },
+    seats: ['Null', 'Null', 'Null'].map((builtinName) => ({ builtinName })),
+  });
   await enqueueMatch(judge.db, judge.queues, id);
-  const m = await waitFor('the match marked failed', async () => {
-    const row = await judge.db.match.findUniqueOrThrow({ where: { id } });
-    return row.status === 'failed' ? row : null;
-  }, 60_000);
+  const m = await waitFor(
+    'the match marked failed',
+    async () => {
+      const row = await judge.db.match.findUniqueOrThrow({ where: { id } });
+      return row.status === 'failed' ? row : null;
+    },
+    60_000,
+  );
   assert.match(m.error ?? '', /needs 4 players, got 3/);
   assert.equal(m.attempts, 1, 'played once: the pool does not try a spec it cannot play again');
   assert.equal(await judge.db.replay.count({ where: { matchId: id } }), 0);

@@ -75,7 +75,11 @@ function unusedPort(): Promise<number> {
 
 /** A private redis-server on `port` (no persistence), to take down and bring back. */
 async function redisServer(port: number): Promise<{ stop(): Promise<void> }> {
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'],
+    { stdio: 'ignore' },
+  );
   const exited = once(child, 'exit');
   await waitFor(`redis-server on ${port}`, () => pingRedis('127.0.0.1', port, 200), 10_000, 50);
   const stop = async () => {
@@ -100,7 +104,9 @@ async function tokenFor(app: Awaited<ReturnType<typeof buildApp>>, username: str
   return tok.json().token as string;
 }
 
-test('Redis down: an upload answers 202 at once and stays queued; the queued command lands once Redis is back; a retry with the same key is the same submission', { timeout: 60_000 }, async () => {
+test('Redis down: an upload answers 202 at once and stays queued; the queued command lands once Redis is back; a retry with the same key is the same submission', {
+  timeout: 60_000,
+}, async () => {
   const { db } = await database();
   const port = await unusedPort();
   const prefix = `test-${process.pid}-down`;
@@ -114,14 +120,24 @@ test('Redis down: an upload answers 202 at once and stays queued; the queued com
     const auth = { authorization: `Bearer ${token}` };
     const source = botAs('Null', 'Patient');
     // Without the timeout this request waits for Redis for ever (the test's timeout fails it).
-    const first = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...auth, 'idempotency-key': 'upload-1' }, payload: { game: 'moria', source } });
+    const first = await app.inject({
+      method: 'POST',
+      url: '/api/submissions',
+      headers: { ...auth, 'idempotency-key': 'upload-1' },
+      payload: { game: 'moria', source },
+    });
     assert.equal(first.statusCode, 202, first.body);
     assert.equal(first.json().status, 'queued');
     const id = first.json().id as number;
     assert.equal((await db.submission.findUniqueOrThrow({ where: { id } })).status, 'queued', 'left for the sweep');
 
     // The client gave up and retries with the same key: the same submission, no second version.
-    const retry = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...auth, 'idempotency-key': 'upload-1' }, payload: { game: 'moria', source } });
+    const retry = await app.inject({
+      method: 'POST',
+      url: '/api/submissions',
+      headers: { ...auth, 'idempotency-key': 'upload-1' },
+      payload: { game: 'moria', source },
+    });
     assert.equal(retry.statusCode, 202, retry.body);
     assert.equal(retry.json().id, id);
     assert.equal(retry.json().version, 1);
@@ -130,17 +146,26 @@ test('Redis down: an upload answers 202 at once and stays queued; the queued com
 
     // Redis comes back: the commands held meanwhile go through, and do what the sweep would have done, once.
     redis = await redisServer(port);
-    const row = await waitFor('the submission moved to compiling', async () => {
-      const s = await db.submission.findUniqueOrThrow({ where: { id } });
-      return s.status === 'compiling' ? s : null;
-    }, 30_000);
+    const row = await waitFor(
+      'the submission moved to compiling',
+      async () => {
+        const s = await db.submission.findUniqueOrThrow({ where: { id } });
+        return s.status === 'compiling' ? s : null;
+      },
+      30_000,
+    );
     assert.ok(await downQueues.matches.getJob(checkJobId(id, row.createdAt)));
     const counts = await downQueues.matches.getJobCounts('waiting', 'prioritized');
     assert.equal((counts.waiting ?? 0) + (counts.prioritized ?? 0), 1, 'one compile check, not one per attempt');
     await startGate({ db, queues: downQueues }, id); // the sweep, late: nothing new
     const again = await downQueues.matches.getJobCounts('waiting', 'prioritized');
     assert.equal((again.waiting ?? 0) + (again.prioritized ?? 0), 1);
-    const third = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...auth, 'idempotency-key': 'upload-1' }, payload: { game: 'moria', source } });
+    const third = await app.inject({
+      method: 'POST',
+      url: '/api/submissions',
+      headers: { ...auth, 'idempotency-key': 'upload-1' },
+      payload: { game: 'moria', source },
+    });
     assert.deepEqual([third.statusCode, third.json().id, third.json().status], [202, id, 'compiling']);
   } finally {
     await app.close();
@@ -163,12 +188,16 @@ test('Idempotency-Key: another file under a used key is refused (422); bad keys 
   cleanups.push(() => app.close());
   const ana = { authorization: `Bearer ${await tokenFor(app, 'ana')}` };
   const bob = { authorization: `Bearer ${await tokenFor(app, 'bob')}` };
-  const post = (headers: Record<string, string>, source: string) => app.inject({ method: 'POST', url: '/api/submissions', headers, payload: { game: 'moria', source } });
+  const post = (headers: Record<string, string>, source: string) =>
+    app.inject({ method: 'POST', url: '/api/submissions', headers, payload: { game: 'moria', source } });
 
   const first = await post({ ...ana, 'idempotency-key': 'k-1' }, botAs('Null', 'Keyed'));
   assert.equal(first.statusCode, 202, first.body);
   assert.equal(first.headers['idempotent-replayed'], undefined);
-  const other = await post({ ...ana, 'idempotency-key': 'k-1' }, botAs('Null', 'Keyed', (s) => s + '\n// changed\n'));
+  const other = await post(
+    { ...ana, 'idempotency-key': 'k-1' },
+    botAs('Null', 'Keyed', (s) => s + '\n// changed\n'),
+  );
   assert.equal(other.statusCode, 422);
   assert.equal(other.json().code, 'idempotency-key-reused');
   assert.match(other.json().message, new RegExp(`already used for submission ${first.json().id}`));
@@ -180,14 +209,22 @@ test('Idempotency-Key: another file under a used key is refused (422); bad keys 
   const v2 = await post(ana, botAs('Null', 'Keyed'));
   assert.equal(v2.json().version, 2);
   for (const bad of ['', ' ', 'x'.repeat(129), 'caf\u00e9', 'tab\there']) {
-    const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...ana, 'idempotency-key': bad }, payload: { game: 'moria', source: botAs('Null', 'Keyed') } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/submissions',
+      headers: { ...ana, 'idempotency-key': bad },
+      payload: { game: 'moria', source: botAs('Null', 'Keyed') },
+    });
     assert.equal(res.statusCode, 400, JSON.stringify(bad));
     assert.equal(res.json().code, 'bad-idempotency-key');
   }
   assert.equal(await db.submission.count(), 3);
 
   // Two uploads with one key at the same moment: one submission.
-  const [a, b] = await Promise.all([post({ ...ana, 'idempotency-key': 'race' }, botAs('Null', 'Racer')), post({ ...ana, 'idempotency-key': 'race' }, botAs('Null', 'Racer'))]);
+  const [a, b] = await Promise.all([
+    post({ ...ana, 'idempotency-key': 'race' }, botAs('Null', 'Racer')),
+    post({ ...ana, 'idempotency-key': 'race' }, botAs('Null', 'Racer')),
+  ]);
   assert.deepEqual([a.statusCode, b.statusCode], [202, 202]);
   assert.equal(a.json().id, b.json().id);
   assert.equal(await db.submission.count({ where: { idempotencyKey: 'race' } }), 1);
@@ -208,7 +245,10 @@ test('arbiter submit sends one key per invocation: an answer lost on the way is 
   const proxy = createHttpServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<
+      string,
+      string
+    >;
     const upstream = await fetch(target + req.url, { method: req.method!, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
     const body = Buffer.from(await upstream.arrayBuffer());
     if (req.method === 'POST' && req.url === '/api/submissions' && ++uploads === 1) {
@@ -244,12 +284,16 @@ test('arbiter submit sends one key per invocation: an answer lost on the way is 
 
 /** A user, a player name and a submission row per name, in order (ids rise). */
 async function submissions(db: Db, names: string[], status: 'queued' | 'compiling' | 'self_play' | 'qualifying' = 'queued') {
-  const owner = await db.user.findFirst() ?? (await user(db, 'owner'));
+  const owner = (await db.user.findFirst()) ?? (await user(db, 'owner'));
   const rows = [];
   for (const name of names) {
     const player = await db.playerName.create({ data: { game: 'moria', name, nameLower: name.toLowerCase(), ownerId: owner.id } });
     const source = botAs('Null', name);
-    rows.push(await db.submission.create({ data: { playerId: player.id, userId: owner.id, game: 'moria', version: 1, source, filename: `${name}.ts`, sizeBytes: source.length, status } }));
+    rows.push(
+      await db.submission.create({
+        data: { playerId: player.id, userId: owner.id, game: 'moria', version: 1, source, filename: `${name}.ts`, sizeBytes: source.length, status },
+      }),
+    );
   }
   return rows;
 }
@@ -266,7 +310,13 @@ test('gate jobs are served first come, first served: a whole gate before the nex
   const ranked = await createMatch(db, { game: 'moria', kind: 'ranked', seats: [seat(a!, 'Aa'), seat(b!, 'Bb'), seat(c!, 'Cc'), { builtinName: 'Dummy' }] });
   await enqueueMatch(db, fq.queues, ranked);
   await startGate(deps, c!.id);
-  const bSelf = await createMatch(db, { game: 'moria', kind: 'gate', submissionId: b!.id, gateStep: 'selfplay', seats: [0, 1, 2, 3].map(() => seat(b!, 'Bb')) });
+  const bSelf = await createMatch(db, {
+    game: 'moria',
+    kind: 'gate',
+    submissionId: b!.id,
+    gateStep: 'selfplay',
+    seats: [0, 1, 2, 3].map(() => seat(b!, 'Bb')),
+  });
   await enqueueMatch(db, fq.queues, bSelf);
   const aDummies = [];
   for (let i = 0; i < 4; i++) {
@@ -277,16 +327,10 @@ test('gate jobs are served first come, first served: a whole gate before the nex
   await startGate(deps, b!.id); // late, but B's own check still goes before C's
   const jobs = await fq.queues.matches.getJobs(['prioritized', 'wait'], 0, -1, true);
   const order = jobs.map((j) => (j.data.type === 'check' ? `check ${j.data.submissionId}` : `${j.data.kind} ${j.data.submissionId ?? '-'} ${j.data.matchId}`));
-  assert.deepEqual(order, [
-    ...aDummies.map((m) => `gate ${a!.id} ${m}`),
-    `gate ${b!.id} ${bSelf}`,
-    `check ${b!.id}`,
-    `check ${c!.id}`,
-    `ranked - ${ranked}`,
-  ]);
+  assert.deepEqual(order, [...aDummies.map((m) => `gate ${a!.id} ${m}`), `gate ${b!.id} ${bSelf}`, `check ${b!.id}`, `check ${c!.id}`, `ranked - ${ranked}`]);
   // The band: every gate job before the other kinds, and the numbering wraps at its end.
   assert.ok(gatePriority(GATE_PRIORITY_BAND) < PRIORITY.challenge && PRIORITY.challenge < PRIORITY.tournament && PRIORITY.tournament < PRIORITY.ranked);
-  assert.ok(PRIORITY.ranked <= 2_097_152, 'within BullMQ\'s range');
+  assert.ok(PRIORITY.ranked <= 2_097_152, "within BullMQ's range");
   assert.deepEqual([gatePriority(1), gatePriority(GATE_PRIORITY_BAND), gatePriority(GATE_PRIORITY_BAND + 1)], [1, GATE_PRIORITY_BAND, 1]);
 });
 
@@ -299,7 +343,16 @@ test('the wait estimate counts all the gate work ahead, from match run times per
     const id = await createMatch(db, { game: 'moria', kind, ...(gateStep ? { gateStep } : {}), seats: built(seconds) });
     const finishedAt = new Date();
     // Queue time is long on purpose: the estimate must use the run time only.
-    await db.match.update({ where: { id }, data: { status: 'done', durationMs: seconds * 1000, startedAt: new Date(finishedAt.getTime() - seconds * 1000), finishedAt, createdAt: new Date(finishedAt.getTime() - (queuedFor + seconds) * 1000) } });
+    await db.match.update({
+      where: { id },
+      data: {
+        status: 'done',
+        durationMs: seconds * 1000,
+        startedAt: new Date(finishedAt.getTime() - seconds * 1000),
+        finishedAt,
+        createdAt: new Date(finishedAt.getTime() - (queuedFor + seconds) * 1000),
+      },
+    });
   };
   for (const s of [7, 8, 9]) await played('gate', 'selfplay', s, 300);
   for (const s of [9, 10, 11]) await played('gate', 'dummy', s, 300);
@@ -329,7 +382,10 @@ test('the wait estimate counts all the gate work ahead, from match run times per
   // Ahead, in runner-seconds: checks 2 x 1; self-plays (2 to come + 1 queued) x 8; Dummy matches ((2 + 1) x 4 to come + 2 queued) x 10
   // + 1 running x 10 / 2; the ranked match running, 20 / 2. (2 + 24 + 140 + 5 + 10) / 2 runners = 90.5 s, then its own 29 s.
   assert.equal(q.expectedWait.seconds, 120);
-  assert.match(q.expectedWait.explanation, /the gates of 4 earlier submissions \(2 checks, 3 self-plays, 15 Dummy matches\) and 1 other match being played: about 91 s on 2 runners/);
+  assert.match(
+    q.expectedWait.explanation,
+    /the gates of 4 earlier submissions \(2 checks, 3 self-plays, 15 Dummy matches\) and 1 other match being played: about 91 s on 2 runners/,
+  );
   assert.match(q.expectedWait.explanation, /Gate jobs go before ranked/);
 
   // No runner: no number.
@@ -362,16 +418,20 @@ test('results: a backoff capped at 30 s with attempts for a long outage; the rec
   cleanups.push(() => dead.close());
   await recorder.close();
   await fq.queues.addResult({ type: 'check', submissionId: '1', jobId: 'c-1-1', verdict: { ok: false, message: 'x' }, worker: 'test' });
-  const job = await waitFor('the result delayed for a retry', async () => {
-    const j = await fq.queues.results.getJob('r-c-1-1');
-    return j && (await j.getState()) === 'delayed' ? j : null;
-  }, 20_000);
+  const job = await waitFor(
+    'the result delayed for a retry',
+    async () => {
+      const j = await fq.queues.results.getJob('r-c-1-1');
+      return j && (await j.getState()) === 'delayed' ? j : null;
+    },
+    20_000,
+  );
   assert.equal(job.attemptsMade, 1);
   assert.ok(job.delay <= RESULT_BACKOFF_CAP_MS, String(job.delay));
   assert.equal(job.opts.backoff && typeof job.opts.backoff === 'object' ? job.opts.backoff.type : null, backoff.type);
 });
 
-test('/health reports the recorder\'s backlog: results waiting and the age of the oldest', async () => {
+test("/health reports the recorder's backlog: results waiting and the age of the oldest", async () => {
   const { db } = await database();
   const fq = await queues();
   const config = loadConfig({ QUEUE_PREFIX: fq.prefix, REDIS_URL: fq.redisUrl, LOG_LEVEL: 'silent' });
@@ -381,7 +441,13 @@ test('/health reports the recorder\'s backlog: results waiting and the age of th
   assert.deepEqual(health.recorder, { waiting: 0, failed: 0, oldestSeconds: null });
 
   const now = Date.now();
-  const result = (n: number) => ({ type: 'check' as const, submissionId: String(n), jobId: `c-${n}-1`, verdict: { ok: true as const, name: 'X', game: 'moria' }, worker: 'test' });
+  const result = (n: number) => ({
+    type: 'check' as const,
+    submissionId: String(n),
+    jobId: `c-${n}-1`,
+    verdict: { ok: true as const, name: 'X', game: 'moria' },
+    worker: 'test',
+  });
   await fq.queues.results.add('check', result(1), { jobId: 'r-c-1-1', timestamp: now - 90_000 });
   await fq.queues.results.add('check', result(2), { jobId: 'r-c-2-1', timestamp: now - 10_000 });
   await fq.queues.results.add('check', result(3), { jobId: 'r-c-3-1', timestamp: now - 300_000, delay: 60_000 }); // waiting to be retried
@@ -417,7 +483,8 @@ test('every Redis client logs a lost connection once and its return once, not on
       ...['matches queue', 'results queue', 'redis client', 'event subscriber', 'recorder', 'recorder match events'].map((c) => `main/${c}`),
       ...['matches queue', 'results queue', 'redis client', 'match worker'].map((c) => `pool/${c}`),
     ];
-    const said = (name: string, state: 'down' | 'up') => lines.filter((l) => `${l.source}/${String(l.fields?.client)}` === name && l.fields?.redis === state).length;
+    const said = (name: string, state: 'down' | 'up') =>
+      lines.filter((l) => `${l.source}/${String(l.fields?.client)}` === name && l.fields?.redis === state).length;
 
     // A client of our own counts the retries: several of them go by while Redis is down.
     const counter = new Redis(url, { maxRetriesPerRequest: null });
@@ -426,7 +493,10 @@ test('every Redis client logs a lost connection once and its return once, not on
     await redis.stop();
     await waitFor('several reconnection attempts', async () => retries >= 8 && names.every((n) => said(n, 'down') >= 1), 30_000);
     for (const name of names) assert.equal(said(name, 'down'), 1, name);
-    assert.equal(names.reduce((n, name) => n + said(name, 'up'), 0), 0);
+    assert.equal(
+      names.reduce((n, name) => n + said(name, 'up'), 0),
+      0,
+    );
 
     redis = await redisServer(port);
     await waitFor('every client back', async () => names.every((n) => said(n, 'up') >= 1), 30_000);
@@ -435,7 +505,10 @@ test('every Redis client logs a lost connection once and its return once, not on
       assert.equal(said(name, 'down'), 1, name);
       assert.equal(said(name, 'up'), 1, name);
     }
-    assert.deepEqual(unhandled.filter((l) => /Unhandled error event/.test(l)), []);
+    assert.deepEqual(
+      unhandled.filter((l) => /Unhandled error event/.test(l)),
+      [],
+    );
     counter.disconnect();
     await pool.close();
     await recorder.close();

@@ -47,7 +47,15 @@ function nullBot(name: string): string {
 async function builtinMatches(db: Db, n: number, rounds: number): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
-    ids.push(await createMatch(db, { game: 'moria', kind: 'challenge', seed: 100 + i, config: { nb_rounds: rounds }, seats: ['Demo', 'Null', 'Demo', 'Null'].map((builtinName) => ({ builtinName })) }));
+    ids.push(
+      await createMatch(db, {
+        game: 'moria',
+        kind: 'challenge',
+        seed: 100 + i,
+        config: { nb_rounds: rounds },
+        seats: ['Demo', 'Null', 'Demo', 'Null'].map((builtinName) => ({ builtinName })),
+      }),
+    );
   }
   return ids;
 }
@@ -59,17 +67,25 @@ async function assertRecordedOnce(db: Db, ids: number[]) {
     assert.equal(m.status, 'done', `match ${id}`);
     assert.equal(await db.replay.count({ where: { matchId: id } }), 1, `one replay for match ${id}`);
     assert.equal(m.participants.length, 4);
-    assert.ok(m.participants.every((p) => p.score !== null && p.rank !== null), `match ${id} scored`);
+    assert.ok(
+      m.participants.every((p) => p.score !== null && p.rank !== null),
+      `match ${id} scored`,
+    );
   }
 }
 
 /** A gate judged once: every match final, one self-play, Dummy matches with distinct indexes. */
 async function assertGateOnce(db: Db, submissionId: number) {
   // A Dummy match already running at the verdict is still played and recorded.
-  const matches = await waitFor(`every gate match of submission ${submissionId} final`, async () => {
-    const ms = await db.match.findMany({ where: { submissionId }, include: { replay: { select: { sizeBytes: true } } } });
-    return ms.every((m) => m.status === 'done' || m.status === 'failed') ? ms : null;
-  }, 30_000, 100);
+  const matches = await waitFor(
+    `every gate match of submission ${submissionId} final`,
+    async () => {
+      const ms = await db.match.findMany({ where: { submissionId }, include: { replay: { select: { sizeBytes: true } } } });
+      return ms.every((m) => m.status === 'done' || m.status === 'failed') ? ms : null;
+    },
+    30_000,
+    100,
+  );
   for (const m of matches) assert.equal(m.replay !== null, m.status === 'done', `match ${m.id}: a replay if and only if done`);
   assert.equal(matches.filter((m) => m.gateStep === 'selfplay').length, 1);
   const dummies = matches.filter((m) => m.gateStep === 'dummy').map((m) => m.gateIndex);
@@ -110,16 +126,27 @@ async function judgeOnPrivateRedis() {
   const submitSome = async (count: number) => {
     const ids: number[] = [];
     for (let i = 0; i < count; i++) {
-      const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: { authorization: `Bearer ${token}` }, payload: { game: 'moria', source: nullBot(`Redis${++n}`) } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/submissions',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { game: 'moria', source: nullBot(`Redis${++n}`) },
+      });
       assert.equal(res.statusCode, 202, res.body);
       ids.push(res.json().id as number);
     }
     return ids;
   };
-  const final = async (ids: number[]) => (await database.db.submission.count({ where: { id: { in: ids }, status: { in: ['qualified', 'rejected'] } } })) === ids.length;
+  const final = async (ids: number[]) =>
+    (await database.db.submission.count({ where: { id: { in: ids }, status: { in: ['qualified', 'rejected'] } } })) === ids.length;
   /** Waits until some submission is inside its gate (past compiling) while some has no verdict yet. */
   const midGate = (ids: number[]) =>
-    waitFor('the gate under way', async () => (await database.db.submission.count({ where: { id: { in: ids }, status: { in: ['self_play', 'qualifying'] } } })) > 0, 60_000, 25);
+    waitFor(
+      'the gate under way',
+      async () => (await database.db.submission.count({ where: { id: { in: ids }, status: { in: ['self_play', 'qualifying'] } } })) > 0,
+      60_000,
+      25,
+    );
   return { redis, db: database.db, submitSome, final, midGate };
 }
 
@@ -149,11 +176,16 @@ describe('recovery', { concurrency: true }, () => {
     const resultId = resultJobId(matchJobId(first.id, first.createdAt));
     // The recorder has taken the result; the held row keeps it from committing.
     let seen = 'no job yet';
-    await waitFor('the recorder to take the first result', async () => {
-      const job = await fresh.queues.results.getJob(resultId);
-      seen = job ? await job.getState() : 'no job yet';
-      return seen === 'active';
-    }, 90_000, 50).catch((e: Error) => {
+    await waitFor(
+      'the recorder to take the first result',
+      async () => {
+        const job = await fresh.queues.results.getJob(resultId);
+        seen = job ? await job.getState() : 'no job yet';
+        return seen === 'active';
+      },
+      90_000,
+      50,
+    ).catch((e: Error) => {
       throw new Error(`${e.message} (last state: ${seen})\n${recorder.output().slice(-2000)}`);
     });
     await recorder.kill();
@@ -161,7 +193,12 @@ describe('recovery', { concurrency: true }, () => {
     assert.notEqual((await database.db.match.findUniqueOrThrow({ where: { id: ids[0]! } })).status, 'done', 'killed before it committed');
 
     recorder = await spawnArbiter({ parts: ['recorder'], env });
-    await waitFor('every result recorded', async () => (await database.db.match.count({ where: { id: { in: ids }, status: 'done' } })) === ids.length, 60_000, 100);
+    await waitFor(
+      'every result recorded',
+      async () => (await database.db.match.count({ where: { id: { in: ids }, status: 'done' } })) === ids.length,
+      60_000,
+      100,
+    );
     await assertRecordedOnce(database.db, ids);
     await waitFor('the results queue drained', async () => {
       const c = await fresh.queues.results.getJobCounts('waiting', 'active', 'delayed', 'failed');
@@ -176,7 +213,18 @@ describe('recovery', { concurrency: true }, () => {
     cleanups.push(() => fresh.cleanup());
     // Embedded PGlite runs on the server's own thread and can hold it for a
     // while: locks shorter than that would expire under live jobs.
-    const env = { ...FAST, MATCH_LOCK_MS: '4000', STALLED_INTERVAL_MS: '1000', RESULT_LOCK_MS: '4000', RESULT_STALLED_INTERVAL_MS: '1000', DATA_DIR: dataDir, REDIS_URL: fresh.redisUrl, QUEUE_PREFIX: fresh.prefix, PORT: '0', WORKER_CONCURRENCY: '2' };
+    const env = {
+      ...FAST,
+      MATCH_LOCK_MS: '4000',
+      STALLED_INTERVAL_MS: '1000',
+      RESULT_LOCK_MS: '4000',
+      RESULT_STALLED_INTERVAL_MS: '1000',
+      DATA_DIR: dataDir,
+      REDIS_URL: fresh.redisUrl,
+      QUEUE_PREFIX: fresh.prefix,
+      PORT: '0',
+      WORKER_CONCURRENCY: '2',
+    };
     let server: ArbiterProcess = await spawnArbiter({ env });
     cleanups.push(() => server.stop());
     const base = server.url!;
@@ -187,26 +235,41 @@ describe('recovery', { concurrency: true }, () => {
     assert.equal(sub.status, 202);
     const id = sub.body.id as number;
     // Past its compile check, and the step logged (a line not written yet would die with the process).
-    await waitFor('the gate past its compile check', async () => {
-      const s = (await api(base, `/api/submissions/${id}`)).body;
-      const logged = server.lines().some((l) => l.submissionId === id && l.msg === 'submission step');
-      return logged && (s.status === 'self-play' || s.status === 'qualifying');
-    }, 90_000, 50);
+    await waitFor(
+      'the gate past its compile check',
+      async () => {
+        const s = (await api(base, `/api/submissions/${id}`)).body;
+        const logged = server.lines().some((l) => l.submissionId === id && l.msg === 'submission step');
+        return logged && (s.status === 'self-play' || s.status === 'qualifying');
+      },
+      90_000,
+      50,
+    );
     await server.kill();
     const firstRun = server.lines();
 
     server = await spawnArbiter({ env });
     const base2 = server.url!;
-    const verdict = await waitFor('a verdict after the restart', async () => {
-      const s = (await api(base2, `/api/submissions/${id}`)).body;
-      return s.status === 'qualified' || s.status === 'rejected' ? s : null;
-    }, 90_000, 200);
+    const verdict = await waitFor(
+      'a verdict after the restart',
+      async () => {
+        const s = (await api(base2, `/api/submissions/${id}`)).body;
+        return s.status === 'qualified' || s.status === 'rejected' ? s : null;
+      },
+      90_000,
+      200,
+    );
     assert.equal(verdict.status, 'rejected', 'Null cannot beat Dummy');
     assert.match(verdict.reason, /lost to Dummy/);
-    const matches = await waitFor('every gate match final', async () => {
-      const ms = (await api(base2, `/api/matches?submission=${id}&limit=200`)).body.matches as Record<string, any>[];
-      return ms.every((m) => m.status === 'done' || m.status === 'failed') ? ms : null;
-    }, 60_000, 200);
+    const matches = await waitFor(
+      'every gate match final',
+      async () => {
+        const ms = (await api(base2, `/api/matches?submission=${id}&limit=200`)).body.matches as Record<string, any>[];
+        return ms.every((m) => m.status === 'done' || m.status === 'failed') ? ms : null;
+      },
+      60_000,
+      200,
+    );
     assert.equal(matches.filter((m) => m.gateStep === 'selfplay').length, 1, 'one self-play match');
     const dummies = matches.filter((m) => m.gateStep === 'dummy').map((m) => m.gateIndex);
     assert.equal(new Set(dummies).size, dummies.length, 'no Dummy match created twice');
@@ -250,7 +313,10 @@ describe('recovery', { concurrency: true }, () => {
     await waitFor('every verdict after the wipe (the sweep re-queues what Redis lost)', () => judge.final(wiped), 60_000, 100);
     for (const id of wiped) await assertGateOnce(judge.db, id);
     const reasons = await judge.db.submission.findMany({ where: { id: { in: [...before, ...wiped] } }, select: { status: true, reason: true } });
-    assert.ok(reasons.every((s) => s.status === 'rejected' && /lost to Dummy/.test(s.reason ?? '')), `each judged on its merits: ${JSON.stringify(reasons)}`);
+    assert.ok(
+      reasons.every((s) => s.status === 'rejected' && /lost to Dummy/.test(s.reason ?? '')),
+      `each judged on its merits: ${JSON.stringify(reasons)}`,
+    );
   });
 
   test('Postgres cut off from the recorder for a few seconds mid-run: the backlog drains, nothing lost or doubled', async () => {
@@ -264,7 +330,10 @@ describe('recovery', { concurrency: true }, () => {
     const viaProxy = new URL(database.url);
     viaProxy.port = String(proxy.port);
     viaProxy.hostname = '127.0.0.1';
-    const recorder = await spawnArbiter({ parts: ['recorder'], env: { ...FAST, DATABASE_URL: viaProxy.toString(), REDIS_URL: fresh.redisUrl, QUEUE_PREFIX: fresh.prefix } });
+    const recorder = await spawnArbiter({
+      parts: ['recorder'],
+      env: { ...FAST, DATABASE_URL: viaProxy.toString(), REDIS_URL: fresh.redisUrl, QUEUE_PREFIX: fresh.prefix },
+    });
     cleanups.push(() => recorder.stop());
     const worker = await spawnWorker({ redisUrl: fresh.redisUrl, prefix: fresh.prefix, concurrency: 1, lockMs: 1000, stalledMs: 500 });
     cleanups.push(() => worker.stop());
@@ -277,10 +346,15 @@ describe('recovery', { concurrency: true }, () => {
     const cutAt = Date.now();
     assert.ok((await done()) < ids.length, 'the outage lands mid-run');
     // The outage lasts until the recorder has felt it (a result failed) and at least 3 s.
-    await waitFor('a result failing against the dead database', async () => {
-      const jobs = await fresh.queues.results.getJobs(['delayed', 'failed', 'wait', 'active']);
-      return jobs.some((j) => j.attemptsMade > 0) && Date.now() - cutAt >= 3000;
-    }, 60_000, 100);
+    await waitFor(
+      'a result failing against the dead database',
+      async () => {
+        const jobs = await fresh.queues.results.getJobs(['delayed', 'failed', 'wait', 'active']);
+        return jobs.some((j) => j.attemptsMade > 0) && Date.now() - cutAt >= 3000;
+      },
+      60_000,
+      100,
+    );
     proxy.restore();
     await waitFor('the backlog drained', async () => (await done()) === ids.length, 90_000, 100);
     await assertRecordedOnce(database.db, ids);

@@ -114,8 +114,14 @@ test('a file without PLAYER_NAME, GAME or a player class is refused at load with
     [`export const PLAYER_NAME = 'X'; export default class extends Player { play() {} }`, /GAME/],
     [`export const GAME = 'tally'; export const PLAYER_NAME = 'X';`, /player class/],
     [`export const GAME = 'moria'; export const PLAYER_NAME = 'X'; export default class extends Player { play() {} }`, /declares GAME = "moria"/],
-    [`export const GAME = 'tally'; export const PLAYER_NAME = 'X'; export default class extends Player { play() { }`, /x\.ts:1:\d+: Expected .* but found end of file/],
-    [`import fs from 'fs'; const used = fs; export const GAME = 'tally'; export const PLAYER_NAME = 'X'; export default class extends Player { play() {} }`, /cannot import "fs"/],
+    [
+      `export const GAME = 'tally'; export const PLAYER_NAME = 'X'; export default class extends Player { play() { }`,
+      /x\.ts:1:\d+: Expected .* but found end of file/,
+    ],
+    [
+      `import fs from 'fs'; const used = fs; export const GAME = 'tally'; export const PLAYER_NAME = 'X'; export default class extends Player { play() {} }`,
+      /cannot import "fs"/,
+    ],
   ];
   for (const [source, message] of cases) {
     const out = await playAgainstAdders({ source, filename: 'x.ts' });

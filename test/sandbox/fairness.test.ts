@@ -37,16 +37,19 @@ function calibrate(): number {
 test('bots using half their CPU budget are never frozen when the machine is oversubscribed', async () => {
   const perMs = calibrate();
   const perRound = Math.round((0.5 * BUDGET_MS * perMs) / ROUNDS);
-  const worker = bot(
-    'Half',
-    `play() { let x = 1; for (let i = 0; i < ${perRound}; i++) x = (Math.imul(x, 1103515245) + 12345) | 0; add(x === 0.5 ? 3 : 1); }`,
-  );
+  const worker = bot('Half', `play() { let x = 1; for (let i = 0; i < ${perRound}; i++) x = (Math.imul(x, 1103515245) + 12345) | 0; add(x === 0.5 ? 3 : 1); }`);
   const burner = spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' });
   try {
     const started = Date.now();
     const matches = await Promise.all(
       [1, 2, 3].map((seed) =>
-        playMatchWithGame(tally, { game: 'tally', seed, config: { nb_rounds: ROUNDS }, limits: { cpuBudgetMs: BUDGET_MS }, seats: [worker, worker, worker, worker] }),
+        playMatchWithGame(tally, {
+          game: 'tally',
+          seed,
+          config: { nb_rounds: ROUNDS },
+          limits: { cpuBudgetMs: BUDGET_MS },
+          seats: [worker, worker, worker, worker],
+        }),
       ),
     );
     const wall = Date.now() - started;
@@ -74,7 +77,13 @@ test('on a machine loaded to twice its cores, a bot within its budget is never f
   const loop = bot('Loop', `play() { add(1); if (round() === 2) for (;;) {} }`);
   const burners = Array.from({ length: 2 * availableParallelism() }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
   try {
-    const { replay } = await playMatchWithGame(tally, { game: 'tally', seed: 5, config: { nb_rounds: 5 }, limits: { cpuBudgetMs: budget }, seats: [busy, loop, busy, busy] });
+    const { replay } = await playMatchWithGame(tally, {
+      game: 'tally',
+      seed: 5,
+      config: { nb_rounds: 5 },
+      limits: { cpuBudgetMs: budget },
+      seats: [busy, loop, busy, busy],
+    });
     for (const p of [0, 2, 3]) {
       const player = replay.players[p]!;
       assert.equal(player.frozenReason, null, `frozen: ${player.frozenMessage} after ${player.cpuMs} ms`);
@@ -87,7 +96,7 @@ test('on a machine loaded to twice its cores, a bot within its budget is never f
   }
 });
 
-test('a match process that gets no CPU at all is the machine\'s failure: the match throws, nobody is frozen', async () => {
+test("a match process that gets no CPU at all is the machine's failure: the match throws, nobody is frozen", async () => {
   // A stopped process gets no CPU at all: the extreme of a busy machine.
   const startMs = watchdogSettings.startMs;
   watchdogSettings.startMs = 300;
@@ -129,7 +138,13 @@ test('on a machine loaded to twice its cores, two matches at once (one per core)
   const perMs = calibrate();
   const perRound = Math.round((0.8 * budget * perMs) / rounds);
   const busy = bot('Busy', `play() { let x = 1; for (let i = 0; i < ${perRound}; i++) x = (Math.imul(x, 1103515245) + 12345) | 0; add(x === 0.5 ? 3 : 1); }`);
-  const spec = (seed: number, nb_rounds: number) => ({ game: 'tally', seed, config: { nb_rounds }, limits: { cpuBudgetMs: budget }, seats: [busy, busy, busy, busy] });
+  const spec = (seed: number, nb_rounds: number) => ({
+    game: 'tally',
+    seed,
+    config: { nb_rounds },
+    limits: { cpuBudgetMs: budget },
+    seats: [busy, busy, busy, busy],
+  });
   // Warm processes (one per core), so what they use next is the matches' alone.
   sharedPool.shutdown();
   await Promise.all(Array.from({ length: cores }, (_, i) => playMatchWithGame(tally, { ...spec(i, 1), seats: [adder, adder, adder, adder] })));
@@ -162,7 +177,11 @@ test('on a machine loaded to twice its cores, two matches at once (one per core)
   const runs = outcomes.map((o) => o.runs ?? 1);
   t.diagnostic(`charged ${charged.toFixed(0)} ms, used ${used} ms (ratio ${(charged / used).toFixed(3)}), runs ${runs.join(', ')}, wall ${wall} ms`);
   // The processes also compiled the prelude and created 8 isolates, and ran the engine: a few tens of ms over ~10 s of bot CPU.
-  if (runs.every((r) => r === 1)) assert.ok(charged <= used * 1.01 + 20 && charged >= used * 0.95, `charged ${charged.toFixed(0)} ms of CPU, the processes used ${used} ms (runs ${runs.join(', ')})`);
+  if (runs.every((r) => r === 1))
+    assert.ok(
+      charged <= used * 1.01 + 20 && charged >= used * 0.95,
+      `charged ${charged.toFixed(0)} ms of CPU, the processes used ${used} ms (runs ${runs.join(', ')})`,
+    );
   else assert.ok(charged <= used * 1.01 + 20, `charged ${charged.toFixed(0)} ms of CPU, the processes used ${used} ms over ${runs.join(', ')} runs`);
   assert.ok(wall > (1.3 * charged) / cores, `the load was real: ${wall} ms of wall time for ${Math.round(charged)} ms of bot CPU on ${cores} cores`);
 });

@@ -46,5 +46,9 @@ export async function tallyLoad(seat: MatchSeat, limits: { cpuBudgetMs?: number;
 /** A play() request with the first round's view of a tally match (every call of a test gets the same). */
 export function tallyPlay(): PlayRequest {
   const view = tally.encodeView(tally.create(tally.parseConfig({ nb_rounds: 5 }), 3));
-  return { names: JSON.stringify(Object.keys(view)), status: JSON.stringify({ status: [0, 0, 0, 0], names: ['a', 'b', 'c', 'd'] }), arrays: Object.values(view) };
+  return {
+    names: JSON.stringify(Object.keys(view)),
+    status: JSON.stringify({ status: [0, 0, 0, 0], names: ['a', 'b', 'c', 'd'] }),
+    arrays: Object.values(view),
+  };
 }

@@ -22,16 +22,25 @@ const watcher = seat(
   `export const GAME = 'tally';\nexport const PLAYER_NAME = 'Watcher';\nexport default class extends Player {\n  play() { console.log('names ' + JSON.stringify([0, 1, 2, 3].map((p) => name(p)))); add(1); }\n}\n`,
 );
 
-test('the name every bot sees and the replay shows is the header\'s, whatever PLAYER_NAME evaluates to at run time', async () => {
+test("the name every bot sees and the replay shows is the header's, whatever PLAYER_NAME evaluates to at run time", async () => {
   // 16 MB computed at load; the header reads "Big".
-  const big = seat('Big.js', `export const GAME = 'tally';\nexport const PLAYER_NAME = 'Big' + 'x'.repeat(16 << 20);\nexport default class extends Player { play() { add(1); } }\n`);
+  const big = seat(
+    'Big.js',
+    `export const GAME = 'tally';\nexport const PLAYER_NAME = 'Big' + 'x'.repeat(16 << 20);\nexport default class extends Player { play() { add(1); } }\n`,
+  );
   // The header the judge reads is the comment's; the code says something else as player 0 with seed 1 (the compile check) and markup otherwise.
   const sly = seat(
     'Sly.js',
     `// export const PLAYER_NAME = 'Sly'\nexport const GAME = 'tally';\nexport const PLAYER_NAME = me() === 0 ? 'Sly' : '<img src=x onerror=alert(1)>Dummy';\nexport default class extends Player { play() { add(1); } }\n`,
   );
   const rounds = 12;
-  const out = await playMatchWithGame(tally, { game: 'tally', seed: 3, config: { nb_rounds: rounds }, limits: { memoryMb: 64 }, seats: [adder, big, sly, watcher] });
+  const out = await playMatchWithGame(tally, {
+    game: 'tally',
+    seed: 3,
+    config: { nb_rounds: rounds },
+    limits: { memoryMb: 64 },
+    seats: [adder, big, sly, watcher],
+  });
   assert.deepEqual(
     out.replay.players.map((p) => p.name),
     ['Adder', 'Big', 'Sly', 'Watcher'],
@@ -46,7 +55,11 @@ test('the name every bot sees and the replay shows is the header\'s, whatever PL
 
 for (const mb of [8, 48]) {
   test(`a bot throwing a ${mb} MB message makes a small replay and a small result`, async () => {
-    const out = await playAgainstAdders(bot(`Throw${mb}`, `play() { add(1); if (round() === 2) throw new Error('m'.repeat(${mb} << 20)); }`), { memoryMb: 128 }, 6);
+    const out = await playAgainstAdders(
+      bot(`Throw${mb}`, `play() { add(1); if (round() === 2) throw new Error('m'.repeat(${mb} << 20)); }`),
+      { memoryMb: 128 },
+      6,
+    );
     const p = out.replay.players[1]!;
     assert.equal(p.frozenReason, 'exception', p.frozenMessage?.slice(0, 200) ?? '');
     assert.equal(p.frozenRound, 3);
@@ -103,7 +116,10 @@ async function honestPeak(): Promise<number> {
 
 test('a bot building huge strings is frozen for memory with its process near the limit', async () => {
   // Each doubling flattens into a new string of up to hundreds of MB in one allocation.
-  const hog = bot('Hog', `play() { add(1); if (round() === 1) { let s = 'x'.repeat(1 << 20); const keep = []; for (;;) { s = s + s; keep.push(s.toUpperCase()); } } }`);
+  const hog = bot(
+    'Hog',
+    `play() { add(1); if (round() === 1) { let s = 'x'.repeat(1 << 20); const keep = []; for (;;) { s = s + s; keep.push(s.toUpperCase()); } } }`,
+  );
   const { value: out, peakMb } = await peakRss(() => playAgainstAdders(hog, { memoryMb: 128, cpuBudgetMs: 20000 }, 4));
   const p = out.replay.players[1]!;
   assert.equal(p.frozenReason, 'memory', `${p.frozenReason}: ${p.frozenMessage}`);
@@ -116,7 +132,10 @@ test('a bot building huge strings is frozen for memory with its process near the
 });
 
 test('a bot growing many strings is frozen for memory with its process near the limit', async () => {
-  const hog = bot('Many', `play() { add(1); if (round() === 1) { const keep = []; for (let i = 0;; i++) { const a = new Array(1 << 16).fill('abcdefgh' + i); keep.push(a.join('')); } } }`);
+  const hog = bot(
+    'Many',
+    `play() { add(1); if (round() === 1) { const keep = []; for (let i = 0;; i++) { const a = new Array(1 << 16).fill('abcdefgh' + i); keep.push(a.join('')); } } }`,
+  );
   const { value: out, peakMb } = await peakRss(() => playAgainstAdders(hog, { memoryMb: 128, cpuBudgetMs: 20000 }, 4));
   assert.equal(out.replay.players[1]!.frozenReason, 'memory');
   const base = await honestPeak();

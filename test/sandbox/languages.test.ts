@@ -8,7 +8,18 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BOT_FILE_ACCEPT, BOT_FILE_KINDS, isUploadFilename, languageById, languageOf, languageOfFile, languageOfFilename, languageOfSourceFile, languages, readBotHeader } from '../../src/sandbox/languages/index.ts';
+import {
+  BOT_FILE_ACCEPT,
+  BOT_FILE_KINDS,
+  isUploadFilename,
+  languageById,
+  languageOf,
+  languageOfFile,
+  languageOfFilename,
+  languageOfSourceFile,
+  languages,
+  readBotHeader,
+} from '../../src/sandbox/languages/index.ts';
 import { ArtifactFormatError, artifactKind, parseArtifact, serializeArtifact } from '../../src/sandbox/languages/artifact.ts';
 import { InProcessBotHost } from '../../src/sandbox/hosts/inprocess-host.ts';
 import { IsolateBotHost } from '../../src/sandbox/hosts/isolate-host.ts';
@@ -48,7 +59,8 @@ export function languageKnowledge(text: string): string[] {
   code(text)
     .split('\n')
     .forEach((line, i) => {
-      for (const [what, re] of LANGUAGE_KNOWLEDGE) if (re.test(what === 'the compiled C++ marker' ? (raw[i] ?? '') : line)) hits.push(`${i + 1}: ${what}: ${(raw[i] ?? line).trim().slice(0, 120)}`);
+      for (const [what, re] of LANGUAGE_KNOWLEDGE)
+        if (re.test(what === 'the compiled C++ marker' ? (raw[i] ?? '') : line)) hits.push(`${i + 1}: ${what}: ${(raw[i] ?? line).trim().slice(0, 120)}`);
     });
   return hits;
 }
@@ -65,7 +77,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 test('the scan finds language knowledge where it is, and not in comments', () => {
-  assert.deepEqual(languageKnowledge("if (isCppFilename(f)) x();\n"), ["1: a C++ helper: if (isCppFilename(f)) x();"]);
+  assert.deepEqual(languageKnowledge('if (isCppFilename(f)) x();\n'), ['1: a C++ helper: if (isCppFilename(f)) x();']);
   assert.equal(languageKnowledge("const k = lang === 'cpp';").length, 1);
   assert.equal(languageKnowledge("if (f.endsWith('.cc')) return;").length, 1);
   assert.equal(languageKnowledge('const re = /\\.(ts|js|cc)$/i;').length, 1);
@@ -88,7 +100,8 @@ test('outside src/sandbox/languages no file tells languages apart by ending, mar
 
 // ---------------------------------------------------------------- languageOf and what users see
 
-const NULL_CC = '#include "Player.hh"\n#define PLAYER_NAME Gimli\nstruct PLAYER_NAME : public Player { virtual void play () { } };\nRegisterPlayer(PLAYER_NAME);\n';
+const NULL_CC =
+  '#include "Player.hh"\n#define PLAYER_NAME Gimli\nstruct PLAYER_NAME : public Player { virtual void play () { } };\nRegisterPlayer(PLAYER_NAME);\n';
 const TS_BOT = "export const GAME = 'moria';\nexport const PLAYER_NAME = 'Gimli';\nexport default class extends Player { play(): void {} }\n";
 
 test('languageOf: by the file name when there is one, else by the text', () => {
@@ -130,7 +143,14 @@ test('what users see is what it was: messages, file names, accept lists, hints',
   assert.equal(ts.gameLine('moria'), 'export const GAME = "moria";');
   assert.deepEqual([cpp.gameRequiredInFile, ts.gameRequiredInFile], [false, true]);
   assert.deepEqual([cpp.slowCompile, ts.slowCompile], [true, false]);
-  assert.deepEqual(languages.map((l) => [l.id, l.displayName]), [['typescript', 'TypeScript'], ['javascript', 'JavaScript'], ['cpp', 'C++']]);
+  assert.deepEqual(
+    languages.map((l) => [l.id, l.displayName]),
+    [
+      ['typescript', 'TypeScript'],
+      ['javascript', 'JavaScript'],
+      ['cpp', 'C++'],
+    ],
+  );
   assert.equal(languageById('cobol'), undefined);
 });
 
@@ -162,7 +182,7 @@ test('an artifact round-trips through its string, old strings read as they were,
   assert.throws(() => parseArtifact('/*arbiter:wasm:1*/{"name":"x","game":"moria"}'), ArtifactFormatError);
 });
 
-test('the hosts load by the artifact: a script runs, an unreadable artifact is the judge\'s error, not the bot\'s', async () => {
+test("the hosts load by the artifact: a script runs, an unreadable artifact is the judge's error, not the bot's", async () => {
   const load = await tallyLoad(bot('Plain', 'play() {}'));
   for (const host of [new InProcessBotHost(), new IsolateBotHost()]) {
     try {
@@ -174,7 +194,10 @@ test('the hosts load by the artifact: a script runs, an unreadable artifact is t
     }
     const other = host.constructor === InProcessBotHost ? new InProcessBotHost() : new IsolateBotHost();
     try {
-      await assert.rejects(other.load({ ...load, code: '/*arbiter:wasm:9*/{}' }), (err: unknown) => err instanceof SandboxInfraError && /format this judge does not read/.test((err as Error).message));
+      await assert.rejects(
+        other.load({ ...load, code: '/*arbiter:wasm:9*/{}' }),
+        (err: unknown) => err instanceof SandboxInfraError && /format this judge does not read/.test((err as Error).message),
+      );
     } finally {
       await other.close();
     }

@@ -32,7 +32,9 @@ test('an infinite loop at top level is frozen at load (round 0)', async () => {
 });
 
 test('an infinite loop in a promise callback is frozen too', async () => {
-  const out = await playAgainstAdders(bot('Promise', `play() { add(1); if (round() === 2) Promise.resolve().then(() => { for (;;) {} }); }`), { cpuBudgetMs: 300 });
+  const out = await playAgainstAdders(bot('Promise', `play() { add(1); if (round() === 2) Promise.resolve().then(() => { for (;;) {} }); }`), {
+    cpuBudgetMs: 300,
+  });
   const p = out.replay.players[1]!;
   assert.equal(p.frozenReason, 'cpu');
   assert.ok(p.frozenRound === 3 || p.frozenRound === 4, `frozen in ${p.frozenRound}`);
@@ -40,10 +42,13 @@ test('an infinite loop in a promise callback is frozen too', async () => {
 });
 
 test('a memory bomb by array growth is frozen for memory', async () => {
-  const out = await playAgainstAdders(bot('Grow', `play() { add(1); if (round() === 1) { const a = []; for (;;) a.push(new Array(100000).fill(round())); } }`), {
-    memoryMb: 64,
-    cpuBudgetMs: 20000,
-  });
+  const out = await playAgainstAdders(
+    bot('Grow', `play() { add(1); if (round() === 1) { const a = []; for (;;) a.push(new Array(100000).fill(round())); } }`),
+    {
+      memoryMb: 64,
+      cpuBudgetMs: 20000,
+    },
+  );
   const p = out.replay.players[1]!;
   assert.equal(p.frozenReason, 'memory', p.frozenMessage ?? '');
   assert.equal(p.frozenRound, 2);
@@ -52,9 +57,12 @@ test('a memory bomb by array growth is frozen for memory', async () => {
 });
 
 test('one huge allocation is frozen for memory', async () => {
-  const out = await playAgainstAdders(bot('Huge', `play() { add(1); if (round() === 4) { this.big = new Float64Array(400 * 1024 * 1024); this.big.fill(1); } }`), {
-    memoryMb: 64,
-  });
+  const out = await playAgainstAdders(
+    bot('Huge', `play() { add(1); if (round() === 4) { this.big = new Float64Array(400 * 1024 * 1024); this.big.fill(1); } }`),
+    {
+      memoryMb: 64,
+    },
+  );
   const p = out.replay.players[1]!;
   assert.equal(p.frozenReason, 'memory', p.frozenMessage ?? '');
   assert.equal(p.frozenRound, 5);
@@ -62,9 +70,12 @@ test('one huge allocation is frozen for memory', async () => {
 });
 
 test('a huge string allocation is frozen for memory', async () => {
-  const out = await playAgainstAdders(bot('Str', `play() { add(1); if (round() === 1) { let s = 'x'; const keep = []; for (;;) { s = s + s; keep.push(s + '!'); } } }`), {
-    memoryMb: 64,
-  });
+  const out = await playAgainstAdders(
+    bot('Str', `play() { add(1); if (round() === 1) { let s = 'x'; const keep = []; for (;;) { s = s + s; keep.push(s + '!'); } } }`),
+    {
+      memoryMb: 64,
+    },
+  );
   const p = out.replay.players[1]!;
   assert.ok(p.frozenReason === 'memory' || p.frozenReason === 'exception', `${p.frozenReason}: ${p.frozenMessage}`);
   assert.equal(p.frozenRound, 2);
@@ -72,9 +83,7 @@ test('a huge string allocation is frozen for memory', async () => {
 });
 
 test('WebAssembly.Memory is not available (it would ignore the memory cap)', async () => {
-  const out = await playAgainstAdders(
-    bot('Wasm', `play() { add(1); if (round() === 2) { this.m = new WebAssembly.Memory({ initial: 16000 }); } }`),
-  );
+  const out = await playAgainstAdders(bot('Wasm', `play() { add(1); if (round() === 2) { this.m = new WebAssembly.Memory({ initial: 16000 }); } }`));
   const p = out.replay.players[1]!;
   assert.equal(p.frozenReason, 'exception');
   assert.match(p.frozenMessage ?? '', /WebAssembly is not defined/);
@@ -83,7 +92,9 @@ test('WebAssembly.Memory is not available (it would ignore the memory cap)', asy
 });
 
 test('SharedArrayBuffer and Atomics are gone too', async () => {
-  const out = await playAgainstAdders(bot('Shared', `play() { add(typeof SharedArrayBuffer === 'undefined' && typeof Atomics === 'undefined' && typeof WebAssembly === 'undefined' ? 1 : 3); }`));
+  const out = await playAgainstAdders(
+    bot('Shared', `play() { add(typeof SharedArrayBuffer === 'undefined' && typeof Atomics === 'undefined' && typeof WebAssembly === 'undefined' ? 1 : 3); }`),
+  );
   assert.equal(out.replay.result.scores[1], 10);
 });
 
@@ -101,7 +112,7 @@ test('a throw freezes the bot with its message and line', async () => {
   const p = out.replay.players[1]!;
   assert.equal(p.frozenReason, 'exception');
   assert.match(p.frozenMessage ?? '', /boom at three/);
-  assert.match(p.frozenMessage ?? '', /Thrower\.js:7:/, 'the line in the author\'s file (the throw is on line 7)');
+  assert.match(p.frozenMessage ?? '', /Thrower\.js:7:/, "the line in the author's file (the throw is on line 7)");
   assert.equal(p.frozenRound, 4);
   assert.equal(out.replay.result.scores[1], 6);
   assert.ok(othersUnaffected(out));
@@ -136,18 +147,26 @@ test('Math.random is seeded: the same match replays identically', async () => {
   const r = bot('Dice', `play() { add(1 + Math.floor(Math.random() * 3)); }`);
   const a = await playAgainstAdders(r);
   const b = await playAgainstAdders(r);
-  assert.deepEqual(a.replay.rounds.map((x) => x.orders), b.replay.rounds.map((x) => x.orders));
+  assert.deepEqual(
+    a.replay.rounds.map((x) => x.orders),
+    b.replay.rounds.map((x) => x.orders),
+  );
   assert.notEqual(a.replay.result.scores[1], 10, 'it really is random');
 });
 
-test('a match process killed from outside is the judge\'s failure: playMatch throws SandboxInfraError, nobody is frozen', async () => {
+test("a match process killed from outside is the judge's failure: playMatch throws SandboxInfraError, nobody is frozen", async () => {
   const { SandboxInfraError } = await import('../../src/sandbox/match-pool.ts');
   // Kill the match's process with SIGKILL in round 3, while seat 1 is busy (the bot did nothing wrong); rounds 1 and 2 take no time.
-  const match = playAgainstAdders(bot('Victim', `play() { add(1); if (round() === 2) { const t = Date.now(); while (Date.now() - t < 3000) {} } }`), { cpuBudgetMs: 20000 }, 10, {
-    onRound: (round) => {
-      if (round === 1) setTimeout(() => sharedPool.pids.forEach((pid) => process.kill(pid, 'SIGKILL')), 500);
+  const match = playAgainstAdders(
+    bot('Victim', `play() { add(1); if (round() === 2) { const t = Date.now(); while (Date.now() - t < 3000) {} } }`),
+    { cpuBudgetMs: 20000 },
+    10,
+    {
+      onRound: (round) => {
+        if (round === 1) setTimeout(() => sharedPool.pids.forEach((pid) => process.kill(pid, 'SIGKILL')), 500);
+      },
     },
-  });
+  );
   await assert.rejects(match, (err: Error) => err instanceof SandboxInfraError && /SIGKILL/.test(err.message));
 });
 

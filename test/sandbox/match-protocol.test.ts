@@ -103,14 +103,17 @@ test('a message type the child does not know is refused with a clear error, and 
   await once(child, 'exit');
 });
 
-test('each side reads only the other side\'s messages (the parent refuses an unknown one too)', () => {
-  assert.throws(() => readChildMessage({ t: 'match', id: 1 }), (e: Error) => e instanceof ProtocolError && /unknown message type "match" from the match process/.test(e.message));
+test("each side reads only the other side's messages (the parent refuses an unknown one too)", () => {
+  assert.throws(
+    () => readChildMessage({ t: 'match', id: 1 }),
+    (e: Error) => e instanceof ProtocolError && /unknown message type "match" from the match process/.test(e.message),
+  );
   assert.throws(() => readChildMessage({ t: 'played' }), /"played" message without a job id/);
   assert.throws(() => readParentMessage({ t: 'played', id: 1 }), /unknown message type "played"/);
   assert.equal(readChildMessage({ t: 'progress', id: 2, round: 1, totalRounds: 3 }).t, 'progress');
 });
 
-test('a child killed from outside is the judge\'s failure: one SandboxInfraError, no process started again below the pool, nobody frozen', async () => {
+test("a child killed from outside is the judge's failure: one SandboxInfraError, no process started again below the pool, nobody frozen", async () => {
   const pool = privatePool();
   const victim = bot('Victim', `play() { add(1); if (round() === 2) { const t = Date.now(); while (Date.now() - t < 3000) {} } }`);
   const spec = resolveSpec(tally, { game: 'tally', seed: 7, config: { nb_rounds: 10 }, limits: { cpuBudgetMs: 20_000 }, seats: [adder, victim, adder, adder] });

@@ -68,7 +68,13 @@ test('a bot that broke a rule leaves no spare: a call that threw, or one past it
   assert.equal(spareCount(), 0);
   // Its second call works well past a 10 ms budget and returns: refused for CPU without a throw. The
   // call is patient (a watchdog of seconds), so a busy machine cannot turn it into a stopped one.
-  const spinner = await tallyLoad(bot('Spinner', `play() { this.calls = (this.calls ?? 0) + 1; if (this.calls === 2) { let x = 1; for (let i = 0; i < 3e7; i++) x = Math.imul(x, 7) + 1; if (x === 0.5) add(2); } add(1); }`), { cpuBudgetMs: 10 });
+  const spinner = await tallyLoad(
+    bot(
+      'Spinner',
+      `play() { this.calls = (this.calls ?? 0) + 1; if (this.calls === 2) { let x = 1; for (let i = 0; i < 3e7; i++) x = Math.imul(x, 7) + 1; if (x === 0.5) add(2); } add(1); }`,
+    ),
+    { cpuBudgetMs: 10 },
+  );
   assert.equal(playMatch(spinner, 3, new IsolateBotHost({ patient: new Set([callKey(1, 2)]) })).ok, false);
   assert.equal(spareCount(), 0);
 });

@@ -26,7 +26,9 @@ test('an endless loop is ended at its CPU budget by the stop switch, and the pro
   disposeSpares();
   const budget = 300;
   const looper = new IsolateBotHost();
-  const loaded = await looper.load(await tallyLoad(bot('Looper', `play() { this.calls = (this.calls ?? 0) + 1; if (this.calls === 2) for (;;) {} add(1); }`), { cpuBudgetMs: budget }));
+  const loaded = await looper.load(
+    await tallyLoad(bot('Looper', `play() { this.calls = (this.calls ?? 0) + 1; if (this.calls === 2) for (;;) {} add(1); }`), { cpuBudgetMs: budget }),
+  );
   assert.ok(loaded.ok);
   assert.equal((await looper.play(tallyPlay())).ok, true);
   const reply = await looper.play(tallyPlay());
@@ -63,7 +65,10 @@ test('a match process whose parent goes away exits, its stop switch running', as
     console.log(JSON.stringify(sharedPool.pids));
     process.exit(0);
   `;
-  const run = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.equal(run.status, 0, run.stderr);
   const pids = JSON.parse(run.stdout.trim().split('\n').pop()!) as number[];
   assert.ok(pids.length > 0, 'a match process played the match');

@@ -39,7 +39,10 @@ test('random(l,u) advances twice and stays in range; l>u gives l; huge ranges gi
 test('permutations: Moria draws n-1 swaps, the full variant n', () => {
   const a = new Rng(11);
   const p = a.permutation(10);
-  assert.deepEqual([...p].sort((x, y) => x - y), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  assert.deepEqual(
+    [...p].sort((x, y) => x - y),
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+  );
   const afterMoria = a.seed;
   const b = new Rng(11);
   b.permutation(10, true);
@@ -73,7 +76,11 @@ const LIBC_VECTORS: [number, number[], number[]][] = [
 test("glibc's rand() and libstdc++'s random_shuffle, bit for bit", () => {
   for (const [seed, draws, shuffled] of LIBC_VECTORS) {
     const r = new LibcRand(seed);
-    assert.deepEqual(Array.from({ length: 5 }, () => r.rand()), draws, `srand(${seed})`);
+    assert.deepEqual(
+      Array.from({ length: 5 }, () => r.rand()),
+      draws,
+      `srand(${seed})`,
+    );
     const copy = r.clone();
     const v = [...Array(10).keys()];
     randomShuffle(v, r);

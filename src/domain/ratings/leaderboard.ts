@@ -36,7 +36,15 @@ export async function readLeaderboard(db: Db, game: string, limit: number, offse
     ORDER BY r."ordinal" DESC, r."mu" DESC, r."matchesPlayed" DESC, r."playerId" ASC
     LIMIT ${limit} OFFSET ${offset}`;
   // Past the last page the window count is not there: count apart.
-  const total = rows.length > 0 ? rows[0]!.total : await db.rating.count({ where: { game, player: { locked: true, owner: { disabledAt: null }, OR: [{ qualifiedSubmissionId: null }, { qualifiedSubmission: { disabledAt: null } }] } } });
+  const total =
+    rows.length > 0
+      ? rows[0]!.total
+      : await db.rating.count({
+          where: {
+            game,
+            player: { locked: true, owner: { disabledAt: null }, OR: [{ qualifiedSubmissionId: null }, { qualifiedSubmission: { disabledAt: null } }] },
+          },
+        });
   return {
     total,
     players: rows.map((r, i) => ({

@@ -19,7 +19,19 @@ import { gameDir, loadGames } from '../../games/registry.ts';
 import { invalid, notFound } from '../errors.ts';
 import { ZipReadError, zipEntries } from './unzip.ts';
 import { BOT_FILE_KINDS, languages } from '../../sandbox/languages/index.ts';
-import { baseHashes, comparePairs, languageOf, matchRegions, prepare, scorePair, type Language, type PairScore, type PreparedDoc, type Region, type SimilarityDoc } from './index.ts';
+import {
+  baseHashes,
+  comparePairs,
+  languageOf,
+  matchRegions,
+  prepare,
+  scorePair,
+  type Language,
+  type PairScore,
+  type PreparedDoc,
+  type Region,
+  type SimilarityDoc,
+} from './index.ts';
 
 /** Pairs kept in a stored report. */
 export const REPORT_PAIRS = 200;
@@ -225,10 +237,13 @@ function folderFiles(dir: string, prefix: string[] = []): ArchiveFile[] {
 
 /** Every file of a zip; a folder that wraps everything (term/<author>/...) is taken off. */
 function zipFiles(path: string): ArchiveFile[] {
-  let files = zipEntries(readFileSync(path)).map((e): ArchiveFile => ({ segments: e.name.split('/').filter((x) => x !== ''), size: e.size, read: () => e.read(ARCHIVE_FILE_MAX_BYTES) }));
+  let files = zipEntries(readFileSync(path)).map(
+    (e): ArchiveFile => ({ segments: e.name.split('/').filter((x) => x !== ''), size: e.size, read: () => e.read(ARCHIVE_FILE_MAX_BYTES) }),
+  );
   files = files.filter((f) => f.segments.length > 0 && !f.segments.some(skipped));
   const top = files[0]?.segments[0];
-  if (top !== undefined && files.every((f) => f.segments.length >= 3 && f.segments[0] === top)) files = files.map((f) => ({ ...f, segments: f.segments.slice(1) }));
+  if (top !== undefined && files.every((f) => f.segments.length >= 3 && f.segments[0] === top))
+    files = files.map((f) => ({ ...f, segments: f.segments.slice(1) }));
   return files;
 }
 

@@ -31,7 +31,8 @@ export function zipEntries(zip: Buffer): ZipFileEntry[] {
   if (end < 0) throw new ZipReadError('not a zip archive (no end of central directory)');
   const count = zip.readUInt16LE(end + 10);
   let at = zip.readUInt32LE(end + 16);
-  if (at === 0xffffffff || count === 0xffff) throw new ZipReadError('zip64 archives are not read: zip the folder again without zip64, or import the folder itself');
+  if (at === 0xffffffff || count === 0xffff)
+    throw new ZipReadError('zip64 archives are not read: zip the folder again without zip64, or import the folder itself');
   const out: ZipFileEntry[] = [];
   for (let n = 0; n < count; n++) {
     if (at + 46 > zip.length || zip.readUInt32LE(at) !== 0x02014b50) throw new ZipReadError('damaged zip: a central directory entry is missing');
@@ -62,7 +63,9 @@ export function zipEntries(zip: Buffer): ZipFileEntry[] {
         try {
           return inflateRawSync(data, { maxOutputLength: maxBytes });
         } catch (err) {
-          throw new ZipReadError(`${name}: ${(err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? `larger than ${maxBytes} bytes` : (err as Error).message}`);
+          throw new ZipReadError(
+            `${name}: ${(err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? `larger than ${maxBytes} bytes` : (err as Error).message}`,
+          );
         }
       },
     });

@@ -9,7 +9,11 @@ import { VIEW } from './view.ts';
 import { defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../sdk/api-table.ts';
 
 // The view's indices, read once from its declaration (view.ts).
-const { meta: { at: M }, gokus: { at: G, stride: GS }, beans: { at: B, stride: BS } } = VIEW;
+const {
+  meta: { at: M },
+  gokus: { at: G, stride: GS },
+  beans: { at: B, stride: BS },
+} = VIEW;
 
 /** The API a Bola de Drac bot sees (player.d.ts is generated from it). */
 export const API = defineApi({
@@ -29,36 +33,123 @@ round counts. Score = balls(id) * (max_strength() + 1) + strength(id).`,
     enumOf('Dir', Dir, 'enum Dir { None, Top, Bottom, Left, Right }'),
     enumOf('CType', CType, 'enum CType { Empty, Rock, Capsule, Ball, Kinton, Bean }: what a cell holds.'),
     enumOf('GType', GType, 'enum GType { Normal, On_Kinton, With_Ball, On_Kinton_With_Ball }: the state of a goku.'),
-    record('Cell', [['pos', 'Pos'], ['type', 'CType'], ['id', 'number']], 'A cell: its position, its content, and the player whose goku stands on it (-1 if none). cell() outside the board: a warning and a Rock.', { readonly: true }),
-    record('Goku', [
-      ['id', 'number'],
-      ['pos', 'Pos', 'Where it is (where it died, while dead).'],
-      ['type', 'GType'],
-      ['balls', 'number', 'Dragon balls deposited so far.'],
-      ['strength', 'number'],
-      ['kinton', 'number', 'Rounds of Kinton cloud life left (0 when not on a cloud).'],
-      ['alive', 'boolean'],
-      ['time', 'number', 'Rounds before it may come back, while dead.'],
-    ], "A goku (one per player; its id is the player's id).", { readonly: true }),
-    record('Kinton_Cloud', [['pos', 'Pos'], ['present', 'boolean'], ['time', 'number']], 'A Kinton cloud spot: present, or coming back in `time` rounds (and only when no goku stands there).', { readonly: true }),
-    record('Magic_Bean', [['pos', 'Pos'], ['present', 'boolean'], ['time', 'number']], 'A magic bean spot: present, or coming back in `time` rounds (and only when no goku stands there).', { readonly: true }),
+    record(
+      'Cell',
+      [
+        ['pos', 'Pos'],
+        ['type', 'CType'],
+        ['id', 'number'],
+      ],
+      'A cell: its position, its content, and the player whose goku stands on it (-1 if none). cell() outside the board: a warning and a Rock.',
+      { readonly: true },
+    ),
+    record(
+      'Goku',
+      [
+        ['id', 'number'],
+        ['pos', 'Pos', 'Where it is (where it died, while dead).'],
+        ['type', 'GType'],
+        ['balls', 'number', 'Dragon balls deposited so far.'],
+        ['strength', 'number'],
+        ['kinton', 'number', 'Rounds of Kinton cloud life left (0 when not on a cloud).'],
+        ['alive', 'boolean'],
+        ['time', 'number', 'Rounds before it may come back, while dead.'],
+      ],
+      "A goku (one per player; its id is the player's id).",
+      { readonly: true },
+    ),
+    record(
+      'Kinton_Cloud',
+      [
+        ['pos', 'Pos'],
+        ['present', 'boolean'],
+        ['time', 'number'],
+      ],
+      'A Kinton cloud spot: present, or coming back in `time` rounds (and only when no goku stands there).',
+      { readonly: true },
+    ),
+    record(
+      'Magic_Bean',
+      [
+        ['pos', 'Pos'],
+        ['present', 'boolean'],
+        ['time', 'number'],
+      ],
+      'A magic bean spot: present, or coming back in `time` rounds (and only when no goku stands there).',
+      { readonly: true },
+    ),
     section('Parameters of the match'),
     fn('round', [], 'number', '', { declared: 'player-api.d.ts' }),
-    ...getters(Object.keys(M).filter((k) => k !== 'round'), {
-      goku_regen_time: 'Rounds an eliminated goku waits before it may come back.',
-      kinton_life_time: 'Rounds a Kinton cloud lasts once ridden.',
-      res_strength: 'Strength of a goku when it comes back.',
-      moving_penalty: 'Paid by a goku on foot for moving in rounds ≡ 2 (mod 4).',
-      kamehame_penalty: 'Paid for a Kame Hame; a goku with less strength cannot throw one.',
-      combat_penalty: 'Paid by the winner of a combat.',
-    }),
+    ...getters(
+      Object.keys(M).filter((k) => k !== 'round'),
+      {
+        goku_regen_time: 'Rounds an eliminated goku waits before it may come back.',
+        kinton_life_time: 'Rounds a Kinton cloud lasts once ridden.',
+        res_strength: 'Strength of a goku when it comes back.',
+        moving_penalty: 'Paid by a goku on foot for moving in rounds ≡ 2 (mod 4).',
+        kamehame_penalty: 'Paid for a Kame Hame; a goku with less strength cannot throw one.',
+        combat_penalty: 'Paid by the winner of a combat.',
+      },
+    ),
     section('The state of the match'),
-    fn('Pos', [['i', 'number'], ['j', 'number']], 'Pos', '', { declared: 'player-api.d.ts' }),
+    fn(
+      'Pos',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'Pos',
+      '',
+      { declared: 'player-api.d.ts' },
+    ),
     fn('player_ok', [['pl', 'number']], 'boolean', '', { declared: 'player-api.d.ts' }),
-    fn('pos_ok', [['i', 'number'], ['j', 'number']], 'boolean', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
-    fn('pos_ok', [['i', 'number'], ['j', 'number'], ['d', 'Dir']], 'boolean', 'Whether the position one step from (i, j), or p, in direction d is on the board.', { overloads: [[['p', 'Pos'], ['d', 'Dir']]] }),
-    fn('dest', [['p', 'Pos'], ['d', 'Dir']], 'Pos', 'The position one step from p in direction d (the C++ p + d).'),
-    fn('cell', [['i', 'number'], ['j', 'number']], 'Cell', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    fn(
+      'pos_ok',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'boolean',
+      '',
+      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
+    ),
+    fn(
+      'pos_ok',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+        ['d', 'Dir'],
+      ],
+      'boolean',
+      'Whether the position one step from (i, j), or p, in direction d is on the board.',
+      {
+        overloads: [
+          [
+            ['p', 'Pos'],
+            ['d', 'Dir'],
+          ],
+        ],
+      },
+    ),
+    fn(
+      'dest',
+      [
+        ['p', 'Pos'],
+        ['d', 'Dir'],
+      ],
+      'Pos',
+      'The position one step from p in direction d (the C++ p + d).',
+    ),
+    fn(
+      'cell',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'Cell',
+      '',
+      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
+    ),
     fn('goku', [['id', 'number']], 'Goku', 'The goku of a player.'),
     fn('balls', [['id', 'number']], 'number', 'Dragon balls deposited by a player.'),
     fn('strength', [['id', 'number']], 'number'),
@@ -123,7 +214,13 @@ export function install(rt: BotRuntime): void {
   let acted = false;
 
   function decode(view: BotView): void {
-    ({ meta: m, cells: g, gokus: gk, beans: beanSpots, kintons: kintonSpots } = view as unknown as { meta: Int32Array; cells: Int8Array; gokus: Int32Array; beans: Int32Array; kintons: Int32Array });
+    ({
+      meta: m,
+      cells: g,
+      gokus: gk,
+      beans: beanSpots,
+      kintons: kintonSpots,
+    } = view as unknown as { meta: Int32Array; cells: Int8Array; gokus: Int32Array; beans: Int32Array; kintons: Int32Array });
     rows = m[M.rows]!;
     cols = m[M.cols]!;
     np = m[M.nb_players]!;
@@ -233,7 +330,8 @@ export function install(rt: BotRuntime): void {
   /** Bean and kinton spots share one record layout. */
   function items(spots: Int32Array<ArrayBufferLike>): readonly Item[] {
     const out: Item[] = [];
-    for (let o = 0; o < spots.length; o += BS) out.push(freeze({ pos: freeze({ i: spots[o + B.i]!, j: spots[o + B.j]! }), present: spots[o + B.present] === 1, time: spots[o + B.time]! }));
+    for (let o = 0; o < spots.length; o += BS)
+      out.push(freeze({ pos: freeze({ i: spots[o + B.i]!, j: spots[o + B.j]! }), present: spots[o + B.present] === 1, time: spots[o + B.time]! }));
     return freeze(out);
   }
   def('beans', () => (beansCache ??= items(beanSpots)));

@@ -228,9 +228,10 @@ export function parseCnf(text: string): Cnf {
   const { rows, cols, grid, capsules } = maze;
   const spot = new Set<number>();
   const beans = r.items('beans', (t) => t === 'kintons' || t === undefined, params['nb_beans'], maze, spot);
-  const kintons = r.items('kintons', (t) => t === undefined || Object.prototype.hasOwnProperty.call(GOKU_TYPES, t), params['nb_kintons'], maze, spot);
+  const kintons = r.items('kintons', (t) => t === undefined || Object.hasOwn(GOKU_TYPES, t), params['nb_kintons'], maze, spot);
   const { gokus, carried } = r.gokus(maze);
-  if (params['nb_capsules'] !== undefined && params['nb_capsules'] !== capsules) throw new Error(`nb_capsules ${params['nb_capsules']} but the maze has ${capsules}`);
+  if (params['nb_capsules'] !== undefined && params['nb_capsules'] !== capsules)
+    throw new Error(`nb_capsules ${params['nb_capsules']} but the maze has ${capsules}`);
   if (capsules < 1) throw new Error('the maze needs a capsule');
   const balls = maze.freeBalls + carried;
   if (params['nb_balls'] !== undefined && params['nb_balls'] !== balls) throw new Error(`nb_balls ${params['nb_balls']} but the board has ${balls}`);

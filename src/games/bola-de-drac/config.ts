@@ -32,11 +32,16 @@ export const MAX_SIDE = 60;
 /** Items of one kind a board can hold (a map decides its own counts, up to a full board). */
 const MAX_ITEMS = MAX_SIDE * MAX_SIDE;
 /** Items of one kind the generator places (it keeps boards roomy). */
-const GENERATED_MAX: Readonly<Record<'nb_capsules' | 'nb_balls' | 'nb_beans' | 'nb_kintons', number>> = { nb_capsules: 12, nb_balls: 12, nb_beans: 16, nb_kintons: 16 };
+const GENERATED_MAX: Readonly<Record<'nb_capsules' | 'nb_balls' | 'nb_beans' | 'nb_kintons', number>> = {
+  nb_capsules: 12,
+  nb_balls: 12,
+  nb_beans: 16,
+  nb_kintons: 16,
+};
 
 const TABLE = {
   nb_players: FOUR_PLAYERS,
-  nb_rounds: { kind: 'int', min: 1, max: 20001, default: 601, doc: 'rounds of a match (the last round\'s number)' },
+  nb_rounds: { kind: 'int', min: 1, max: 20001, default: 601, doc: "rounds of a match (the last round's number)" },
   nb_capsules: { kind: 'int', min: 1, max: MAX_ITEMS, default: 3, doc: 'Hoi Poi capsules' },
   nb_balls: { kind: 'int', min: 1, max: MAX_ITEMS, default: 2, doc: 'dragon balls on the board at a time' },
   nb_beans: { kind: 'int', min: 0, max: MAX_ITEMS, default: 4, doc: 'magic beans' },
@@ -52,7 +57,13 @@ const TABLE = {
   combat_penalty: { kind: 'int', min: 0, max: 100000, default: 25, doc: 'strength a combat costs the loser' },
   rows: { kind: 'int', min: 0, max: MAX_SIDE, default: 0, doc: 'rows of the board; 0 with cols 0: one of the original sizes, from the seed' },
   cols: { kind: 'int', min: 0, max: MAX_SIDE, default: 0, doc: 'columns of the board; 0 with rows 0: one of the original sizes, from the seed' },
-  edition: { kind: 'int', min: 2012, max: 2015, default: 2015, doc: 'the rules: 2015 (the statement) or 2012 (the original engine, plays nb_rounds - 1 rounds)' },
+  edition: {
+    kind: 'int',
+    min: 2012,
+    max: 2015,
+    default: 2015,
+    doc: 'the rules: 2015 (the statement) or 2012 (the original engine, plays nb_rounds - 1 rounds)',
+  },
   map: { kind: 'text', maxChars: MAX_MAP_CHARS, default: '', doc: 'a whole board in the original .cnf format instead of a generated one' },
 } as const satisfies SettingsTable;
 
@@ -115,7 +126,7 @@ function withMap(cfg: BdConfig, given: ReadonlySet<string>): BdConfig {
     throw new GameConfigError(`bola-de-drac: map: ${(err as Error).message}`);
   }
   for (const [key, value] of Object.entries(cnf.params)) {
-    if (!Object.prototype.hasOwnProperty.call(RANGES, key)) continue;
+    if (!Object.hasOwn(RANGES, key)) continue;
     if (given.has(key)) {
       if ((BOARD_KEYS as readonly string[]).includes(key) && cfg[key as IntKey] !== value) {
         throw new GameConfigError(`bola-de-drac: ${key} = ${cfg[key as IntKey]} but the map says ${value}`);

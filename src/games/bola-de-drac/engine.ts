@@ -147,7 +147,16 @@ export function toCnf(s: State): string {
     grid: s.grid,
     beans: items(s.beans),
     kintons: items(s.kintons),
-    gokus: s.gokus.map((g) => ({ i: Math.floor(g.pos / cols), j: g.pos % cols, ball: g.ball, kinton: g.kinton, alive: g.alive, time: g.time, balls: g.balls, strength: g.strength })),
+    gokus: s.gokus.map((g) => ({
+      i: Math.floor(g.pos / cols),
+      j: g.pos % cols,
+      ball: g.ball,
+      kinton: g.kinton,
+      alive: g.alive,
+      time: g.time,
+      balls: g.balls,
+      strength: g.strength,
+    })),
   });
 }
 

@@ -30,14 +30,38 @@ export const probeBot = `${probeHeader('bola-de-drac')}export default class exte
 export function expectedViewHash(st: State, me: number): number {
   const c = st.cfg;
   const np = st.gokus.length;
-  let s = [me, st.round, np, c.nb_rounds, c.nb_capsules, c.nb_balls, st.beans.length / 3, st.kintons.length / 3, c.goku_regen_time, c.bean_regen_time,
-    c.kinton_regen_time, c.kinton_life_time, c.max_strength, c.res_strength, c.moving_penalty, c.kamehame_penalty, c.combat_penalty, st.rows, st.cols].join(',');
+  let s = [
+    me,
+    st.round,
+    np,
+    c.nb_rounds,
+    c.nb_capsules,
+    c.nb_balls,
+    st.beans.length / 3,
+    st.kintons.length / 3,
+    c.goku_regen_time,
+    c.bean_regen_time,
+    c.kinton_regen_time,
+    c.kinton_life_time,
+    c.max_strength,
+    c.res_strength,
+    c.moving_penalty,
+    c.kamehame_penalty,
+    c.combat_penalty,
+    st.rows,
+    st.cols,
+  ].join(',');
   for (const [id, g] of st.gokus.entries()) {
     const type = (g.kinton > 0 ? 1 : 0) + (g.ball ? 2 : 0);
-    s += ';' + [id, Math.floor(g.pos / st.cols), g.pos % st.cols, type, g.balls, g.strength, g.kinton, g.alive ? 1 : 0, g.time, g.balls, g.strength, score(st, id)].join('.');
+    s +=
+      ';' +
+      [id, Math.floor(g.pos / st.cols), g.pos % st.cols, type, g.balls, g.strength, g.kinton, g.alive ? 1 : 0, g.time, g.balls, g.strength, score(st, id)].join(
+        '.',
+      );
   }
   for (const items of [st.beans, st.kintons])
-    for (let k = 0; k < items.length; k += 3) s += ';' + Math.floor(items[k]! / st.cols) + '.' + (items[k]! % st.cols) + '.' + items[k + 1] + '.' + items[k + 2];
+    for (let k = 0; k < items.length; k += 3)
+      s += ';' + Math.floor(items[k]! / st.cols) + '.' + (items[k]! % st.cols) + '.' + items[k + 1] + '.' + items[k + 2];
   s += ';';
   for (let p = 0; p < st.grid.length; p++) s += Math.floor(p / st.cols) + '.' + (p % st.cols) + '.' + st.grid[p] + '.' + st.occ[p] + ' ';
   return fnv1a(s);

@@ -11,7 +11,11 @@ export const VIEW = defineView({
     doc: 'the round, the board size and the parameters of the match (each one an API getter of the same name)',
   },
   cells: { type: 'Int8', doc: 'per cell (i*cols+j): its CType' },
-  gokus: { type: 'Int32', fields: ['i', 'j', 'type', 'balls', 'strength', 'kinton', 'alive', 'time'], doc: 'per goku (player id): position, GType, balls deposited, strength, kinton rounds left, alive (0/1), rounds before it may come back' },
+  gokus: {
+    type: 'Int32',
+    fields: ['i', 'j', 'type', 'balls', 'strength', 'kinton', 'alive', 'time'],
+    doc: 'per goku (player id): position, GType, balls deposited, strength, kinton rounds left, alive (0/1), rounds before it may come back',
+  },
   beans: { type: 'Int32', fields: ['i', 'j', 'present', 'time'], doc: 'per magic bean spot: position, present (0/1), rounds before it comes back' },
   kintons: { type: 'Int32', fields: ['i', 'j', 'present', 'time'], doc: 'per kinton cloud spot: position, present (0/1), rounds before it comes back' },
 });

@@ -22,7 +22,13 @@ const DI = DI8;
 const DJ = DJ8;
 const NP = 4;
 // The view's indices, read once from its declaration (view.ts).
-const { meta: { at: M }, players: { at: P, stride: PS }, settings: { at: S }, units: { at: U, stride: UF }, cells: { shift: CS, mask: CM } } = VIEW;
+const {
+  meta: { at: M },
+  players: { at: P, stride: PS },
+  settings: { at: S },
+  units: { at: U, stride: UF },
+  cells: { shift: CS, mask: CM },
+} = VIEW;
 
 /** The API a Harry Potter bot sees (player.d.ts is generated from it). */
 export const API = defineApi({
@@ -46,17 +52,48 @@ C++ → JavaScript:
     enumOf('Dir', Dir, '', { unscoped: true, declared: 'player-dir8.d.ts' }),
     enumOf('CellType', CellType, '', { unscoped: true }),
     enumOf('UnitType', UnitType, '', { unscoped: true }),
-    fn('Pos', [['i', 'number'], ['j', 'number']], 'Pos', '', { declared: 'player-api.d.ts' }),
-    fn('pos_add', [['p', 'Pos'], ['d', 'Dir | number | Pos']], 'Pos', '', { cpp: 'operator+', declared: 'player-dir8.d.ts' }),
-    fn('pos_eq', [['p', 'Pos'], ['q', 'Pos']], 'boolean', '', { cpp: 'operator==', declared: 'player-dir8.d.ts' }),
+    fn(
+      'Pos',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'Pos',
+      '',
+      { declared: 'player-api.d.ts' },
+    ),
+    fn(
+      'pos_add',
+      [
+        ['p', 'Pos'],
+        ['d', 'Dir | number | Pos'],
+      ],
+      'Pos',
+      '',
+      { cpp: 'operator+', declared: 'player-dir8.d.ts' },
+    ),
+    fn(
+      'pos_eq',
+      [
+        ['p', 'Pos'],
+        ['q', 'Pos'],
+      ],
+      'boolean',
+      '',
+      { cpp: 'operator==', declared: 'player-dir8.d.ts' },
+    ),
     fn('dir_ok', [['d', 'number']], 'boolean', '', { declared: 'player-dir8.d.ts' }),
-    record('Cell', [
-      ['type', 'CellType', 'Corridor or Wall.'],
-      ['owner', 'number', 'The clan that owns this cell, or -1.'],
-      ['id', 'number', 'The unit on this cell, or -1.'],
-      ['book', 'boolean', 'Whether a book lies here.'],
-      ['is_empty()', 'boolean', 'Corridor, no unit and no book.'],
-    ], 'A cell (cell() outside the board: a default Corridor cell).'),
+    record(
+      'Cell',
+      [
+        ['type', 'CellType', 'Corridor or Wall.'],
+        ['owner', 'number', 'The clan that owns this cell, or -1.'],
+        ['id', 'number', 'The unit on this cell, or -1.'],
+        ['book', 'boolean', 'Whether a book lies here.'],
+        ['is_empty()', 'boolean', 'Corridor, no unit and no book.'],
+      ],
+      'A cell (cell() outside the board: a default Corridor cell).',
+    ),
     record('Unit', [
       ['type', 'UnitType'],
       ['id', 'number', 'Never changes, not even when a wizard changes clan. Ghosts are 0..3 (ghost of player p = p), wizards 4..83.'],
@@ -80,10 +117,28 @@ C++ → JavaScript:
     // default.cnf's rounds_for_converting is rounds_for_converting_wizard(): rounds_for_converting is the Unit helper.
     ...getters(SETTING_FIELDS.map((k) => (k === 'rounds_for_converting' ? 'rounds_for_converting_wizard' : k))),
     fn('player_ok', [['pl', 'number']], 'boolean', '', { declared: 'player-api.d.ts' }),
-    fn('pos_ok', [['i', 'number'], ['j', 'number']], 'boolean', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    fn(
+      'pos_ok',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'boolean',
+      '',
+      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
+    ),
     section('State'),
     fn('round', [], 'number', '', { declared: 'player-api.d.ts' }),
-    fn('cell', [['i', 'number'], ['j', 'number']], 'Cell', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    fn(
+      'cell',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'Cell',
+      '',
+      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
+    ),
     fn('unit', [['id', 'number']], 'Unit', 'The unit with this id (a warning and a default unit with id -1 for a bad id).'),
     fn('wizards', [['pl', 'number']], 'number[]', 'Ids of the wizards of player pl, increasing.'),
     fn('ghost', [['pl', 'number']], 'number', 'Id of the ghost of player pl.'),
@@ -92,8 +147,24 @@ C++ → JavaScript:
     fn('score', [['pl', 'number']], 'number'),
     fn('spell_ingredients', [], 'number[]', "The 15 ingredients of this round's spell (naturals ≤ 30)."),
     section('Action: at most one command per unit and round (the first one counts)'),
-    fn('move', [['id', 'number'], ['dir', 'Dir | number']], 'void', 'Moves unit id one cell in direction dir (wizards: Down, Right, Up, Left only).'),
-    fn('spell', [['id', 'number'], ['sol', 'number[]']], 'void', "The ghost id tries to cast this round's spell: sol[k] = group 0..4 of ingredient k, 3 ingredients per group, equal sums."),
+    fn(
+      'move',
+      [
+        ['id', 'number'],
+        ['dir', 'Dir | number'],
+      ],
+      'void',
+      'Moves unit id one cell in direction dir (wizards: Down, Right, Up, Left only).',
+    ),
+    fn(
+      'spell',
+      [
+        ['id', 'number'],
+        ['sol', 'number[]'],
+      ],
+      'void',
+      "The ghost id tries to cast this round's spell: sol[k] = group 0..4 of ingredient k, 3 ingredients per group, equal sums.",
+    ),
   ],
 });
 
@@ -154,7 +225,14 @@ export function install(rt: BotRuntime): void {
   let wizardLists: number[][] | null = null;
 
   rt.onView((view) => {
-    ({ cells, units, meta, players, spell, settings } = view as unknown as { cells: Uint8Array; units: Int16Array; meta: Int32Array; players: Int32Array; spell: Int32Array; settings: Int32Array });
+    ({ cells, units, meta, players, spell, settings } = view as unknown as {
+      cells: Uint8Array;
+      units: Int16Array;
+      meta: Int32Array;
+      players: Int32Array;
+      spell: Int32Array;
+      settings: Int32Array;
+    });
     rows = meta[M.rows]!;
     cols = meta[M.cols]!;
     n = meta[M.nb_units]!;
@@ -185,7 +263,14 @@ export function install(rt: BotRuntime): void {
 
   function makeUnit(id: number): Unit {
     const o = UF * id;
-    return new Unit(units[o + U.type]!, id, units[o + U.player]!, { i: units[o + U.i]!, j: units[o + U.j]! }, units[o + U.rounds_pending]!, units[o + U.next_player]!);
+    return new Unit(
+      units[o + U.type]!,
+      id,
+      units[o + U.player]!,
+      { i: units[o + U.i]!, j: units[o + U.j]! },
+      units[o + U.rounds_pending]!,
+      units[o + U.next_player]!,
+    );
   }
 
   // Pos helpers (C++ operators + and == on Pos and Dir).
@@ -229,9 +314,7 @@ export function install(rt: BotRuntime): void {
     return -1;
   });
   d('pos_voldemort', (): Pos => ({ i: meta[M.voldemort_i]!, j: meta[M.voldemort_j]! }));
-  d('magic_strength', (pl: unknown) =>
-    isInt(pl) && pl >= 0 && pl < NP ? floor(players[PS * pl + P.strength]! / (1 + lists()[pl]!.length)) : -1,
-  );
+  d('magic_strength', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < NP ? floor(players[PS * pl + P.strength]! / (1 + lists()[pl]!.length)) : -1));
   d('score', (pl: unknown) => (isInt(pl) && pl >= 0 && pl < NP ? players[PS * pl + P.score]! : -1));
   d('spell_ingredients', (): number[] => {
     const out: number[] = [];

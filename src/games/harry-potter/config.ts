@@ -26,9 +26,7 @@ export const SETTINGS = defineSettings({
     const items = cfg.num_players * (1 + cfg.num_ini_wizards_per_clan) + cfg.num_ini_books;
     const room = Math.floor((cfg.board_rows * cfg.board_cols) / 8);
     if (items > room) {
-      throw new GameConfigError(
-        `harry-potter: ${items} units and books do not fit on a ${cfg.board_rows}x${cfg.board_cols} board (at most ${room})`,
-      );
+      throw new GameConfigError(`harry-potter: ${items} units and books do not fit on a ${cfg.board_rows}x${cfg.board_cols} board (at most ${room})`);
     }
     return cfg;
   },

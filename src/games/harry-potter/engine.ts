@@ -5,7 +5,7 @@
 //
 // Pure: next() clones what it changes and keeps the RNG inside the state.
 
-import { Rng } from '../../sdk/rng.ts';
+import type { Rng } from '../../sdk/rng.ts';
 import { copyBoardState, type BoardState } from '../../sdk/grid.ts';
 import type { HPConfig } from './config.ts';
 
@@ -272,7 +272,8 @@ class HPRound {
     let r: number;
     if (s1 > 2 * s2) r = 2;
     else if (s2 > 2 * s1) r = -2;
-    else if (rng.random(0, 100) < 30) r = 1; // surprise: 30 of 101
+    else if (rng.random(0, 100) < 30)
+      r = 1; // surprise: 30 of 101
     else if (s1 + s2 === 0) r = rng.random(0, 1) === 0 ? 1 : -1;
     else r = rng.random(0, 1000) < (s1 / (s1 + s2)) * 1000 ? 1 : -1;
     events.push({ t: 'attack', a, d, r });

@@ -63,8 +63,7 @@ export function validateOrders(state: HPState, player: number, raw: unknown): { 
     if (kind === 0) {
       const dir = isInt(arg) ? arg : -1;
       if (dir < 0 || dir > 7) warnings.push(`invalid direction ${describe(arg)} for unit ${id}: it does nothing this round`);
-      else if (state.utype[id] === WIZARD && dir % 2 === 1)
-        warnings.push(`wizard ${id} cannot move diagonally: it does nothing this round`);
+      else if (state.utype[id] === WIZARD && dir % 2 === 1) warnings.push(`wizard ${id} cannot move diagonally: it does nothing this round`);
       orders.push([0, id, dir]);
     } else {
       const sol: number[] = [];

@@ -36,9 +36,27 @@ export function expectedViewHash(st: HPState, me: number): number {
   const c = st.cfg;
   const np = c.num_players;
   const all = Array.from({ length: st.utype.length }, (_, id) => id);
-  let s = [me, st.round, np, c.num_rounds, st.rows, st.cols, c.num_ini_wizards_per_clan, c.num_ini_books, c.clan_ini_magic_strength,
-    c.points_for_converting_wizard, c.points_per_owned_cell, c.book_magic_strength, c.rounds_for_converting, c.rounds_attack_resting_ghost,
-    c.rounds_spell_resting_ghost, c.rounds_no_attack_ghost, st.vi, st.vj, Array.from(st.spell).join(' ')].join(',');
+  let s = [
+    me,
+    st.round,
+    np,
+    c.num_rounds,
+    st.rows,
+    st.cols,
+    c.num_ini_wizards_per_clan,
+    c.num_ini_books,
+    c.clan_ini_magic_strength,
+    c.points_for_converting_wizard,
+    c.points_per_owned_cell,
+    c.book_magic_strength,
+    c.rounds_for_converting,
+    c.rounds_attack_resting_ghost,
+    c.rounds_spell_resting_ghost,
+    c.rounds_no_attack_ghost,
+    st.vi,
+    st.vj,
+    Array.from(st.spell).join(' '),
+  ].join(',');
   const ids: number[] = [];
   for (let pl = 0; pl < np; pl++) {
     const wizards = all.filter((id) => st.utype[id] === WIZARD && st.uplayer[id] === pl);
@@ -50,7 +68,8 @@ export function expectedViewHash(st: HPState, me: number): number {
   for (let p = 0; p < st.wall.length; p++) s += st.wall[p] + '.' + st.owner[p] + '.' + st.cellId[p] + '.' + st.book[p] + ' ';
   for (const id of ids.sort((a, b) => a - b)) {
     const p = st.upos[id]!;
-    s += ';' + id + '.' + st.utype[id] + '.' + st.uplayer[id] + '.' + Math.floor(p / st.cols) + '.' + (p % st.cols) + '.' + st.upending[id] + '.' + st.unext[id];
+    s +=
+      ';' + id + '.' + st.utype[id] + '.' + st.uplayer[id] + '.' + Math.floor(p / st.cols) + '.' + (p % st.cols) + '.' + st.upending[id] + '.' + st.unext[id];
   }
   return fnv1a(s);
 }

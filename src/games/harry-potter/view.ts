@@ -22,7 +22,11 @@ export const SETTING_FIELDS = [
 ] as const;
 
 export const VIEW = defineView({
-  meta: { type: 'Int32', fields: ['round', 'rows', 'cols', 'voldemort_i', 'voldemort_j', 'nb_units'], doc: 'the round, the board size, where Voldemort is, how many units' },
+  meta: {
+    type: 'Int32',
+    fields: ['round', 'rows', 'cols', 'voldemort_i', 'voldemort_j', 'nb_units'],
+    doc: 'the round, the board size, where Voldemort is, how many units',
+  },
   players: { type: 'Int32', fields: ['score', 'strength'], doc: 'per player: score, overall magic strength' },
   spell: { type: 'Int32', doc: 'the spell ingredients, in order' },
   settings: { type: 'Int32', fields: SETTING_FIELDS, doc: 'the settings' },

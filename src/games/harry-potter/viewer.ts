@@ -499,7 +499,6 @@ function drawEvents(args: DrawArgs<HPFrame>, f: HPFrame, cw: number, ch: number,
 
 // ---- Tooltip --------------------------------------------------------------
 
-
 function describeCell(args: DrawArgs<HPFrame>, row: number, col: number): string | null {
   const f = frameOf(args.round);
   if (!f || row < 0 || col < 0 || row >= f.rows || col >= f.cols) return null;

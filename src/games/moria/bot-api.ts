@@ -23,7 +23,12 @@ const DI = [1, 1, 0, -1, -1, -1, 0, 1, 0];
 const DJ = [0, 1, 1, 1, 0, -1, -1, -1, 0];
 
 // The view's indices, read once from its declaration (view.ts).
-const { meta: { at: M }, players: { at: P, stride: PS }, units: { at: U, stride: US }, cells: { shift: CS, mask: CM } } = VIEW;
+const {
+  meta: { at: M },
+  players: { at: P, stride: PS },
+  units: { at: U, stride: US },
+  cells: { shift: CS, mask: CM },
+} = VIEW;
 
 // The settings the view carries, then the ones the original fixes (Settings.hh's constants).
 const SETTINGS = [...Object.keys(M).filter((k) => k !== 'round'), ...Object.keys(CONST)];
@@ -42,20 +47,56 @@ C++ → JavaScript:
   cell(p).type == Rock  →  cell(p).type === CellType.Rock
   Dir(d) / int(d)       →  directions are plain numbers 0..8`,
   entries: [
-    enumOf('Dir', Dir, 'Bottom, BR, Right, RT, Top, TL, Left, LB, None (0..8). Offsets: Bottom (+1,0), BR (+1,+1), Right (0,+1), RT (-1,+1), Top (-1,0), TL (-1,-1), Left (0,-1), LB (+1,-1).', { notInType: ['DirSize'] }),
+    enumOf(
+      'Dir',
+      Dir,
+      'Bottom, BR, Right, RT, Top, TL, Left, LB, None (0..8). Offsets: Bottom (+1,0), BR (+1,+1), Right (0,+1), RT (-1,+1), Top (-1,0), TL (-1,-1), Left (0,-1), LB (+1,-1).',
+      { notInType: ['DirSize'] },
+    ),
     enumOf('CellType', CellType),
     enumOf('UnitType', UnitType),
-    fn('Pos', [['i', 'number'], ['j', 'number']], 'Pos', '', { declared: 'player-api.d.ts' }),
-    fn('pos_add', [['p', 'Pos'], ['d', 'Dir | number']], 'Pos', 'p + d: the neighbouring position in direction d (None: the same position).', { cpp: 'operator+' }),
-    fn('pos_eq', [['p', 'Pos'], ['q', 'Pos']], 'boolean', 'p == q.', { cpp: 'operator==' }),
+    fn(
+      'Pos',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'Pos',
+      '',
+      { declared: 'player-api.d.ts' },
+    ),
+    fn(
+      'pos_add',
+      [
+        ['p', 'Pos'],
+        ['d', 'Dir | number'],
+      ],
+      'Pos',
+      'p + d: the neighbouring position in direction d (None: the same position).',
+      { cpp: 'operator+' },
+    ),
+    fn(
+      'pos_eq',
+      [
+        ['p', 'Pos'],
+        ['q', 'Pos'],
+      ],
+      'boolean',
+      'p == q.',
+      { cpp: 'operator==' },
+    ),
     fn('dir_ok', [['d', 'number']], 'boolean', 'Is d a valid direction (0..8)?'),
-    record('Cell', [
-      ['type', 'CellType'],
-      ['owner', 'number', 'The clan that currently conquers this cave, or -1.'],
-      ['id', 'number', 'The unit on this cell, or -1.'],
-      ['turns', 'number', 'Rock: hits still needed to open it (rock_resistance at first).'],
-      ['treasure', 'boolean', 'A cave with a treasure.'],
-    ], 'A cell (cell() off the board: a warning and a default cell).'),
+    record(
+      'Cell',
+      [
+        ['type', 'CellType'],
+        ['owner', 'number', 'The clan that currently conquers this cave, or -1.'],
+        ['id', 'number', 'The unit on this cell, or -1.'],
+        ['turns', 'number', 'Rock: hits still needed to open it (rock_resistance at first).'],
+        ['treasure', 'boolean', 'A cave with a treasure.'],
+      ],
+      'A cell (cell() off the board: a warning and a default cell).',
+    ),
     record('Unit', [
       ['type', 'UnitType'],
       ['id', 'number'],
@@ -63,15 +104,40 @@ C++ → JavaScript:
       ['health', 'number', 'Health points (meaningless for the Balrog).'],
       ['pos', 'Pos'],
     ]),
-    record('Movement', [['id', 'number'], ['dir', 'Dir | number']], 'A movement, for command({ id, dir }).'),
+    record(
+      'Movement',
+      [
+        ['id', 'number'],
+        ['dir', 'Dir | number'],
+      ],
+      'A movement, for command({ id, dir }).',
+    ),
     section('Action'),
-    fn('command', [['id', 'number'], ['dir', 'Dir | number']], 'void', `Orders unit id to move (or attack, or dig) in direction dir. Only the first
+    fn(
+      'command',
+      [
+        ['id', 'number'],
+        ['dir', 'Dir | number'],
+      ],
+      'void',
+      `Orders unit id to move (or attack, or dig) in direction dir. Only the first
 command per unit and round counts (a second one is ignored with a warning,
 as is a direction outside 0..8). More than 1000 commands in one round abort
-your player. Give them from most to least urgent: they run in this order.`, { overloads: [[['m', 'Movement']]] }),
+your player. Give them from most to least urgent: they run in this order.`,
+      { overloads: [[['m', 'Movement']]] },
+    ),
     section('State'),
     fn('round', [], 'number', '', { declared: 'player-api.d.ts' }),
-    fn('cell', [['i', 'number'], ['j', 'number']], 'Cell', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    fn(
+      'cell',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'Cell',
+      '',
+      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
+    ),
     fn('unit', [['id', 'number']], 'Unit', 'Unit id. An invalid id or a dead orc: a warning and a default unit (id -1).'),
     fn('nb_units', [], 'number', 'Number of unit ids (4*25 + 20 orcs + 4 trolls + 1 Balrog = 125 by default).'),
     fn('dwarves', [['pl', 'number']], 'number[]', 'Ids of the dwarves of player pl (ids 25*pl..25*pl+19 at first; captured units change clan).'),
@@ -84,11 +150,19 @@ your player. Give them from most to least urgent: they run in this order.`, { ov
     section('Settings'),
     fn('version', [], 'string'),
     fn('player_ok', [['pl', 'number']], 'boolean', '', { declared: 'player-api.d.ts' }),
-    fn('pos_ok', [['i', 'number'], ['j', 'number']], 'boolean', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    fn(
+      'pos_ok',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'boolean',
+      '',
+      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
+    ),
     ...getters(SETTINGS),
   ],
 });
-
 
 export function install(rt: BotRuntime): void {
   let cells: Uint16Array<ArrayBufferLike> = new Uint16Array(0);

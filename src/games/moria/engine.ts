@@ -230,8 +230,7 @@ export function generateUnits(s: MoriaState, rng: Rng): boolean {
   }
   if (placed < total) {
     const rest: number[] = [];
-    for (let p = 0; p < rows * cols; p++)
-      if (s.type[p] === CT.Cave && !s.treasure[p] && s.unitAt[p]! < 0 && !bannedBefore[p]) rest.push(p);
+    for (let p = 0; p < rows * cols; p++) if (s.type[p] === CT.Cave && !s.treasure[p] && s.unitAt[p]! < 0 && !bannedBefore[p]) rest.push(p);
     if (total - placed > rest.length) return false;
     const rperm = rng.permutation(rest.length);
     for (let m = 0; placed < total; m++, placed++) place(s, uperm[placed]!, rest[rperm[m]!]!);
@@ -668,8 +667,7 @@ class RoundRunner {
   spawnOrcs(dead: number[]): void {
     const s = this.s;
     const cands: number[] = [];
-    for (let p = 0; p < this.rows * this.cols; p++)
-      if (s.type[p] === CT.Abyss && s.unitAt[p]! < 0 && this.balrogDist(p) > 2) cands.push(p);
+    for (let p = 0; p < this.rows * this.cols; p++) if (s.type[p] === CT.Abyss && s.unitAt[p]! < 0 && this.balrogDist(p) > 2) cands.push(p);
     const perm = this.rng.permutation(cands.length);
     for (const k of perm) {
       if (dead.length === 0) break;

@@ -127,7 +127,8 @@ const game = defineGame({
   encodeView(s: MoriaState) {
     const n = s.type.length;
     const cells = new Uint16Array(n);
-    for (let p = 0; p < n; p++) cells[p] = (s.type[p]! << CB.type) | ((s.owner[p]! + 1) << CB.owner1) | (s.treasure[p]! << CB.treasure) | (s.turns[p]! << CB.turns);
+    for (let p = 0; p < n; p++)
+      cells[p] = (s.type[p]! << CB.type) | ((s.owner[p]! + 1) << CB.owner1) | (s.treasure[p]! << CB.treasure) | (s.turns[p]! << CB.turns);
     const nu = s.utype.length;
     const units = new Int16Array(nu * U.stride);
     for (let id = 0; id < nu; id++) {

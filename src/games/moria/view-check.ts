@@ -33,7 +33,22 @@ export function expectedViewHash(st: MoriaState, me: number): number {
   const alive = (id: number) => st.upos[id]! >= 0;
   const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k).filter(alive);
   const per = (pl: number, type: number) => ids(0, L.firstOrc).filter((id) => st.uplayer[id] === pl && st.utype[id] === type);
-  let s = [me, st.round, np, c.nb_rounds, c.nb_dwarves, c.nb_wizards, c.max_nb_orcs, c.nb_trolls, c.treasure_value, c.rock_resistance, c.rows, c.cols, L.balrog, L.nbUnits].join(',');
+  let s = [
+    me,
+    st.round,
+    np,
+    c.nb_rounds,
+    c.nb_dwarves,
+    c.nb_wizards,
+    c.max_nb_orcs,
+    c.nb_trolls,
+    c.treasure_value,
+    c.rock_resistance,
+    c.rows,
+    c.cols,
+    L.balrog,
+    L.nbUnits,
+  ].join(',');
   for (let pl = 0; pl < np; pl++) s += ';' + st.nbCells[pl] + ',' + st.nbTreasures[pl] + ',' + per(pl, 0).join(' ') + ',' + per(pl, 1).join(' ');
   s += ';' + ids(L.firstOrc, L.firstTroll).join(' ') + ';' + Array.from({ length: L.balrog - L.firstTroll }, (_, k) => L.firstTroll + k).join(' ') + ';';
   for (let p = 0; p < st.type.length; p++) s += st.type[p] + '.' + st.owner[p] + '.' + st.unitAt[p] + '.' + st.turns[p] + '.' + st.treasure[p] + ' ';

@@ -20,7 +20,11 @@ export const VIEW = defineView({
     ],
     doc: 'per cell (i*cols+j): CellType, owner + 1 (0 = none), a treasure, hits a rock still needs',
   },
-  units: { type: 'Int16', fields: ['player', 'health', 'pos'], doc: 'per unit id: clan (-1 Sauron), health, cell (-1 = not on the board); types follow from the ids' },
+  units: {
+    type: 'Int16',
+    fields: ['player', 'health', 'pos'],
+    doc: 'per unit id: clan (-1 Sauron), health, cell (-1 = not on the board); types follow from the ids',
+  },
   grid: {
     type: 'Int16',
     doc: "per cell: the id of the unit the board shows there, or -1 (the original's grid: after a killed troll walks before its rebirth, a cell can show it away from its position)",

@@ -342,7 +342,11 @@ function drawTerrain(ctx: CanvasRenderingContext2D, g: Grid, present: number, co
 function drawTextures(ctx: CanvasRenderingContext2D, g: Grid, grid: string, res: number, cells: { present: number; treasures: number; dug: number }) {
   if (g.s >= 5 && cells.present & (1 << CELL_GRANITE)) {
     ctx.fillStyle = GRANITE_FLECK;
-    eachCell(g, (p) => keys[p] === CELL_GRANITE, (_p, x, y, w, h) => fillFlecks(ctx, x, y, w, h));
+    eachCell(
+      g,
+      (p) => keys[p] === CELL_GRANITE,
+      (_p, x, y, w, h) => fillFlecks(ctx, x, y, w, h),
+    );
   }
   if (cells.dug > 0) {
     ctx.fillStyle = DUG_HOLE;
@@ -352,7 +356,12 @@ function drawTextures(ctx: CanvasRenderingContext2D, g: Grid, grid: string, res:
       (p, x, y, w, h) => fillHole(ctx, x, y, w, h, res - rockHitsLeft(grid.charCodeAt(p), res), res),
     );
   }
-  if (cells.treasures > 0) eachCell(g, (p) => cellTreasure(grid.charCodeAt(p)), (_p, x, y, w, h) => fillChest(ctx, x + w / 2, y + h / 2, g.s));
+  if (cells.treasures > 0)
+    eachCell(
+      g,
+      (p) => cellTreasure(grid.charCodeAt(p)),
+      (_p, x, y, w, h) => fillChest(ctx, x + w / 2, y + h / 2, g.s),
+    );
 }
 
 /** The Balrog's deadly reach, under everything else; returns the Balrog's cell (-1: none). */
@@ -373,7 +382,15 @@ function drawBalrogArea(ctx: CanvasRenderingContext2D, g: Grid, units: readonly 
 }
 
 /** Units, one path per kind and clan; a little larger on phone-sized cells to stay legible. */
-function drawUnits(ctx: CanvasRenderingContext2D, g: Grid, units: readonly number[], uk: Uint8Array, colors: readonly string[], nbSeats: number, balrogAt: number) {
+function drawUnits(
+  ctx: CanvasRenderingContext2D,
+  g: Grid,
+  units: readonly number[],
+  uk: Uint8Array,
+  colors: readonly string[],
+  nbSeats: number,
+  balrogAt: number,
+) {
   const us = g.s < 8 ? g.s * 1.15 : g.s;
   for (let kind = UT.Dwarf; kind <= UT.Troll; kind++) {
     const clans = kind === UT.Dwarf || kind === UT.Wizard;
@@ -521,8 +538,7 @@ function describeCell(args: DrawArgs<MoriaFrame>, row: number, col: number): str
   for (let id = 0; id < uk.length; id++) {
     if (f.units[3 * id + 2] !== p) continue;
     text += `; ${unitText(replay, uk[id]!, f.units[3 * id]!, f.units[3 * id + 1]!)}`;
-    for (let k = 0; k < m.captured.length; k += 2)
-      if (m.captured[k] === id) text += W.capturedFrom(playerName(replay, m.captured[k + 1]!));
+    for (let k = 0; k < m.captured.length; k += 2) if (m.captured[k] === id) text += W.capturedFrom(playerName(replay, m.captured[k + 1]!));
     break;
   }
   for (let k = 0; k < m.deaths.length; k += 4) {

@@ -20,7 +20,13 @@ const UnitType = { Alive: 0, Dead: 1, Zombie: 2 };
 const DI = DI8;
 const DJ = DJ8;
 // The view's indices, read once from its declaration (view.ts).
-const { meta: { at: M }, settings: { at: S }, players: { at: P, stride: PS }, units: { at: U, stride: US }, cells: { shift: CS, mask: CM } } = VIEW;
+const {
+  meta: { at: M },
+  settings: { at: S },
+  players: { at: P, stride: PS },
+  units: { at: U, stride: US },
+  cells: { shift: CS, mask: CM },
+} = VIEW;
 
 /** The API a Walking Dead bot sees (player.d.ts is generated from it). */
 export const API = defineApi({
@@ -42,18 +48,54 @@ C++ → JavaScript:
   entries: [
     enumOf('Dir', Dir, '', { unscoped: true, declared: 'player-dir8.d.ts' }),
     enumOf('CellType', CellType, 'Street (walkable) or Waste (never walkable).', { unscoped: true }),
-    enumOf('UnitType', UnitType, 'Alive (in a clan; also while converting after a bite), Dead (killed in a fight, waiting to become a zombie), Zombie (moves in all 8 directions; alive units only Down, Right, Up, Left).', { unscoped: true }),
-    fn('Pos', [['i', 'number'], ['j', 'number']], 'Pos', '', { declared: 'player-api.d.ts' }),
-    fn('pos_add', [['p', 'Pos'], ['d', 'Dir | number | Pos']], 'Pos', '', { cpp: 'operator+', declared: 'player-dir8.d.ts' }),
-    fn('pos_eq', [['p', 'Pos'], ['q', 'Pos']], 'boolean', '', { cpp: 'operator==', declared: 'player-dir8.d.ts' }),
+    enumOf(
+      'UnitType',
+      UnitType,
+      'Alive (in a clan; also while converting after a bite), Dead (killed in a fight, waiting to become a zombie), Zombie (moves in all 8 directions; alive units only Down, Right, Up, Left).',
+      { unscoped: true },
+    ),
+    fn(
+      'Pos',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'Pos',
+      '',
+      { declared: 'player-api.d.ts' },
+    ),
+    fn(
+      'pos_add',
+      [
+        ['p', 'Pos'],
+        ['d', 'Dir | number | Pos'],
+      ],
+      'Pos',
+      '',
+      { cpp: 'operator+', declared: 'player-dir8.d.ts' },
+    ),
+    fn(
+      'pos_eq',
+      [
+        ['p', 'Pos'],
+        ['q', 'Pos'],
+      ],
+      'boolean',
+      '',
+      { cpp: 'operator==', declared: 'player-dir8.d.ts' },
+    ),
     fn('dir_ok', [['d', 'number']], 'boolean', '', { declared: 'player-dir8.d.ts' }),
-    record('Cell', [
-      ['type', 'CellType', 'Street or Waste.'],
-      ['owner', 'number', 'The clan that owns this cell, or -1.'],
-      ['id', 'number', 'The unit on this cell (alive, dead or zombie), or -1.'],
-      ['food', 'boolean', 'Whether there is food here (never together with a unit).'],
-      ['is_empty()', 'boolean', 'Street, no unit and no food.'],
-    ], 'A cell (cell() outside the board: a warning and a default Street cell).'),
+    record(
+      'Cell',
+      [
+        ['type', 'CellType', 'Street or Waste.'],
+        ['owner', 'number', 'The clan that owns this cell, or -1.'],
+        ['id', 'number', 'The unit on this cell (alive, dead or zombie), or -1.'],
+        ['food', 'boolean', 'Whether there is food here (never together with a unit).'],
+        ['is_empty()', 'boolean', 'Street, no unit and no food.'],
+      ],
+      'A cell (cell() outside the board: a warning and a default Street cell).',
+    ),
     record('Unit', [
       ['type', 'UnitType'],
       ['id', 'number', 'Never changes, not even when the unit dies, turns into a zombie or comes back in another clan.'],
@@ -65,18 +107,49 @@ C++ → JavaScript:
     fn('version', [], 'string', '"TheWalkingDead 1.0".'),
     ...getters(Object.keys(S)),
     fn('player_ok', [['pl', 'number']], 'boolean', '', { declared: 'player-api.d.ts' }),
-    fn('pos_ok', [['i', 'number'], ['j', 'number']], 'boolean', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    fn(
+      'pos_ok',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'boolean',
+      '',
+      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
+    ),
     section('State'),
     fn('round', [], 'number', '', { declared: 'player-api.d.ts' }),
-    fn('cell', [['i', 'number'], ['j', 'number']], 'Cell', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
-    fn('unit', [['id', 'number']], 'Unit', 'The unit with this id (a warning and the C++ default unit for a bad id: Alive, id -1, player -1, pos (0, 0), rounds -1).'),
+    fn(
+      'cell',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'Cell',
+      '',
+      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
+    ),
+    fn(
+      'unit',
+      [['id', 'number']],
+      'Unit',
+      'The unit with this id (a warning and the C++ default unit for a bad id: Alive, id -1, player -1, pos (0, 0), rounds -1).',
+    ),
     fn('alive_units', [['pl', 'number']], 'number[]', 'Ids of the alive units of player pl (converting ones included), increasing.'),
     fn('dead_units', [['pl', 'number']], 'number[]', 'Ids of the dead units of player pl, increasing.'),
     fn('zombies', [], 'number[]', 'Ids of the zombies, increasing.'),
     fn('strength', [['pl', 'number']], 'number', '⌊strength points of pl / alive units of pl⌋ (0 with no alive units): decides fights.'),
     fn('score', [['pl', 'number']], 'number', 'Points for killed zombies and units plus one per owned cell, as of the end of the last round (0 in round 0).'),
     section('Action: at most one command per unit and round (the first one counts)'),
-    fn('move', [['id', 'number'], ['dir', 'Dir | number']], 'void', 'Moves your alive unit id one cell in direction dir (Down, Right, Up or Left). Orders of the four players are interleaved at random, yours in the order you give them.'),
+    fn(
+      'move',
+      [
+        ['id', 'number'],
+        ['dir', 'Dir | number'],
+      ],
+      'void',
+      'Moves your alive unit id one cell in direction dir (Down, Right, Up or Left). Orders of the four players are interleaved at random, yours in the order you give them.',
+    ),
   ],
 });
 
@@ -118,7 +191,13 @@ export function install(rt: BotRuntime): void {
   let given = new Set<number>();
 
   rt.onView((view) => {
-    ({ meta, settings, players, cells, units } = view as unknown as { meta: Int32Array; settings: Int32Array; players: Int32Array; cells: Uint8Array; units: Int16Array });
+    ({ meta, settings, players, cells, units } = view as unknown as {
+      meta: Int32Array;
+      settings: Int32Array;
+      players: Int32Array;
+      cells: Uint8Array;
+      units: Int16Array;
+    });
     np = settings[S.num_players]!;
     rows = settings[S.board_rows]!;
     cols = settings[S.board_cols]!;

@@ -111,4 +111,3 @@ export function generateWaste(rows: number, cols: number, rng: Rng, libc: LibcRa
   }
   throw new Error('walking-dead: could not generate a connected board');
 }
-

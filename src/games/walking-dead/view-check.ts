@@ -36,9 +36,25 @@ export function expectedViewHash(st: TwdState, me: number): number {
   const c = st.cfg;
   const np = c.num_players;
   const n = st.uType.length;
-  const of = (type: number, pl: number) => Array.from({ length: n }, (_, id) => id).filter((id) => st.uType[id] === type && (type === UType.Zombie || st.uPlayer[id] === pl));
-  let s = [me, st.round, np, c.num_rounds, c.board_rows, c.board_cols, c.num_ini_units_per_clan, c.num_ini_zombies, c.num_ini_food, c.clan_ini_strength,
-    c.points_for_killing_person, c.points_for_killing_zombie, c.points_per_owned_cell, c.food_strength, c.rounds_before_becoming_zombie].join(',');
+  const of = (type: number, pl: number) =>
+    Array.from({ length: n }, (_, id) => id).filter((id) => st.uType[id] === type && (type === UType.Zombie || st.uPlayer[id] === pl));
+  let s = [
+    me,
+    st.round,
+    np,
+    c.num_rounds,
+    c.board_rows,
+    c.board_cols,
+    c.num_ini_units_per_clan,
+    c.num_ini_zombies,
+    c.num_ini_food,
+    c.clan_ini_strength,
+    c.points_for_killing_person,
+    c.points_for_killing_zombie,
+    c.points_per_owned_cell,
+    c.food_strength,
+    c.rounds_before_becoming_zombie,
+  ].join(',');
   const ids: number[] = [];
   for (let pl = 0; pl < np; pl++) {
     s += ';' + strengthOf(st, pl) + ',' + st.score[pl] + ',' + of(UType.Alive, pl).join(' ') + ',' + of(UType.Dead, pl).join(' ');
@@ -49,7 +65,19 @@ export function expectedViewHash(st: TwdState, me: number): number {
   for (let p = 0; p < st.waste.length; p++) s += st.waste[p] ? '1.-1.-1.0 ' : '0.' + st.owner[p] + '.' + st.cellUnit[p] + '.' + st.food[p] + ' ';
   for (const id of ids.sort((a, b) => a - b)) {
     const p = st.uPos[id]!;
-    s += ';' + id + '.' + st.uType[id] + '.' + st.uPlayer[id] + '.' + (p < 0 ? -1 : Math.floor(p / st.cols)) + '.' + (p < 0 ? -1 : p % st.cols) + '.' + st.uRfz[id];
+    s +=
+      ';' +
+      id +
+      '.' +
+      st.uType[id] +
+      '.' +
+      st.uPlayer[id] +
+      '.' +
+      (p < 0 ? -1 : Math.floor(p / st.cols)) +
+      '.' +
+      (p < 0 ? -1 : p % st.cols) +
+      '.' +
+      st.uRfz[id];
   }
   return fnv1a(s);
 }

@@ -34,5 +34,9 @@ export const VIEW = defineView({
     ],
     doc: 'per cell (i*cols+j): owner + 1 (0 = none), food, waste',
   },
-  units: { type: 'Int16', fields: ['type', 'player', 'pos', 'rounds_for_zombie'], doc: 'per unit id: type, clan (-1 zombie), cell (-1 = none), rounds before it becomes a zombie' },
+  units: {
+    type: 'Int16',
+    fields: ['type', 'player', 'pos', 'rounds_for_zombie'],
+    doc: 'per unit id: type, clan (-1 zombie), cell (-1 = none), rounds before it becomes a zombie',
+  },
 });

@@ -55,7 +55,15 @@ export default async function accountRoutes(app: FastifyInstance) {
 
   app.post<{ Body: Credentials }>(
     '/api/sessions',
-    { config: { access: 'public' }, schema: { tags: ['accounts'], summary: 'Log in: sets the session cookie', body: credentials, response: { 200: userSchema, ...refusals(400, 401, 403, 429) } } },
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['accounts'],
+        summary: 'Log in: sets the session cookie',
+        body: credentials,
+        response: { 200: userSchema, ...refusals(400, 401, 403, 429) },
+      },
+    },
     async (request, reply) => {
       const user = await checkCredentials(app.deps, request.body, passwordClient(request, request.body.username));
       await rememberDevice(app.deps, request, reply, user.username);
@@ -64,15 +72,23 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete('/api/sessions', { config: { access: 'public' }, schema: { tags: ['accounts'], summary: 'Log out', response: { 204: noContent } } }, async (request, reply) => {
-    await closeSession(db, request, reply);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/sessions',
+    { config: { access: 'public' }, schema: { tags: ['accounts'], summary: 'Log out', response: { 204: noContent } } },
+    async (request, reply) => {
+      await closeSession(db, request, reply);
+      return reply.status(204).send();
+    },
+  );
 
-  app.get('/api/me', { config: { access: 'user' }, schema: { tags: ['accounts'], summary: 'Who am I', response: { 200: meSchema, ...refusals(401) } } }, async (request) => {
-    const me = requireUser(request);
-    return { id: me.id, username: me.username, isAdmin: me.isAdmin, via: me.via };
-  });
+  app.get(
+    '/api/me',
+    { config: { access: 'user' }, schema: { tags: ['accounts'], summary: 'Who am I', response: { 200: meSchema, ...refusals(401) } } },
+    async (request) => {
+      const me = requireUser(request);
+      return { id: me.id, username: me.username, isAdmin: me.isAdmin, via: me.via };
+    },
+  );
 
   app.put<{ Body: { password: string; currentPassword?: string } }>(
     '/api/me/password',
@@ -137,11 +153,18 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/api/tokens', { config: { access: 'user' }, schema: { tags: ['accounts'], summary: 'My tokens (never the secret)', response: { 200: tokenListSchema, ...refusals(401) } } }, async (request) => {
-    const me = requireUser(request);
-    const rows = await db.apiToken.findMany({ where: { userId: me.id }, orderBy: { id: 'asc' } });
-    return rows.map((t) => ({ id: t.id, prefix: t.prefix, label: t.label, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt, revokedAt: t.revokedAt }));
-  });
+  app.get(
+    '/api/tokens',
+    {
+      config: { access: 'user' },
+      schema: { tags: ['accounts'], summary: 'My tokens (never the secret)', response: { 200: tokenListSchema, ...refusals(401) } },
+    },
+    async (request) => {
+      const me = requireUser(request);
+      const rows = await db.apiToken.findMany({ where: { userId: me.id }, orderBy: { id: 'asc' } });
+      return rows.map((t) => ({ id: t.id, prefix: t.prefix, label: t.label, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt, revokedAt: t.revokedAt }));
+    },
+  );
 
   app.delete<{ Params: { id: number } }>(
     '/api/tokens/:id',

@@ -4,7 +4,17 @@
 // audit.ts); every action writes its audit line in its own transaction.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { rejudgeSubmission, releaseName, renameName, resetRatings, searchUsers, setSubmissionDeadline, setSubmissionDisabled, setUserDisabled, submissionDeadline } from '../../domain/admin.ts';
+import {
+  rejudgeSubmission,
+  releaseName,
+  renameName,
+  resetRatings,
+  searchUsers,
+  setSubmissionDeadline,
+  setSubmissionDisabled,
+  setUserDisabled,
+  submissionDeadline,
+} from '../../domain/admin.ts';
 import { listAudit } from '../../domain/audit.ts';
 import { leaderboardCsv, qualifiedCsv } from '../../domain/exports.ts';
 import { installPrivateDummy, privateDummyInfo, removePrivateDummy } from '../../domain/private-dummy.ts';
@@ -44,17 +54,34 @@ export default async function adminRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         summary: 'Users whose name contains q, with their players and whether they are admins or disabled',
-        querystring: { type: 'object', additionalProperties: false, properties: { q: { type: 'string', maxLength: 64 }, limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 } } },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { q: { type: 'string', maxLength: 64 }, limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
+        },
         response: { 200: ok, ...refusals(400, 401, 403) },
       },
     },
     async (request) => ({ users: await searchUsers(db, request.query.q?.trim() ?? '', request.query.limit) }),
   );
 
-  for (const [verb, disabled] of [['disable', true], ['enable', false]] as const) {
+  for (const [verb, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const) {
     app.post<{ Params: { id: number } }>(
       `/api/admin/users/:id/${verb}`,
-      { config: ADMIN, schema: { tags: TAGS, summary: disabled ? 'Disable a user: no log-in, no submission; their players leave ranked play and the leaderboard (matches stay)' : 'Enable a disabled user again', params: idParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
+      {
+        config: ADMIN,
+        schema: {
+          tags: TAGS,
+          summary: disabled
+            ? 'Disable a user: no log-in, no submission; their players leave ranked play and the leaderboard (matches stay)'
+            : 'Enable a disabled user again',
+          params: idParams,
+          response: { 200: ok, ...refusals(400, 401, 403, 404) },
+        },
+      },
       async (request) => {
         const u = await setUserDisabled(db, requireAdmin(request).id, request.params.id, disabled);
         return { id: u.id, username: u.username, disabledAt: u.disabledAt };
@@ -62,7 +89,15 @@ export default async function adminRoutes(app: FastifyInstance) {
     );
     app.post<{ Params: { id: number } }>(
       `/api/admin/submissions/:id/${verb}`,
-      { config: ADMIN, schema: { tags: TAGS, summary: disabled ? 'Disable a submission: it leaves the ranked pool and plays no challenge' : 'Enable a disabled submission again', params: idParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
+      {
+        config: ADMIN,
+        schema: {
+          tags: TAGS,
+          summary: disabled ? 'Disable a submission: it leaves the ranked pool and plays no challenge' : 'Enable a disabled submission again',
+          params: idParams,
+          response: { 200: ok, ...refusals(400, 401, 403, 404) },
+        },
+      },
       async (request) => {
         const s = await setSubmissionDisabled(db, requireAdmin(request).id, request.params.id, disabled);
         return { id: s.id, disabledAt: s.disabledAt };
@@ -84,14 +119,23 @@ export default async function adminRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const id = await rejudgeSubmission(db, requireAdmin(request).id, request.params.id);
       const { queues, startGate } = app.deps;
-      if (queues && startGate) await startGate({ db, queues }, id).catch((err: unknown) => request.log.warn({ err, submissionId: id }, 'rejudge: gate left queued for the sweep'));
+      if (queues && startGate)
+        await startGate({ db, queues }, id).catch((err: unknown) => request.log.warn({ err, submissionId: id }, 'rejudge: gate left queued for the sweep'));
       return reply.status(202).send({ id, links: { self: `/api/submissions/${id}` } });
     },
   );
 
   app.post<{ Body: { game: string; name: string } }>(
     '/api/admin/names/release',
-    { config: ADMIN, schema: { tags: TAGS, summary: 'Release a name that never qualified: free for anyone; its submissions stay on record', body: nameBody(), response: { 200: ok, ...refusals(400, 401, 403, 404, 409) } } },
+    {
+      config: ADMIN,
+      schema: {
+        tags: TAGS,
+        summary: 'Release a name that never qualified: free for anyone; its submissions stay on record',
+        body: nameBody(),
+        response: { 200: ok, ...refusals(400, 401, 403, 404, 409) },
+      },
+    },
     async (request) => releaseName(db, requireAdmin(request).id, request.body.game, request.body.name),
   );
 
@@ -111,7 +155,15 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { game: string } }>(
     '/api/admin/games/:game',
-    { config: ADMIN, schema: { tags: TAGS, summary: "A game's admin settings: the submission deadline and the private Dummy (never its source)", params: gameParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
+    {
+      config: ADMIN,
+      schema: {
+        tags: TAGS,
+        summary: "A game's admin settings: the submission deadline and the private Dummy (never its source)",
+        params: gameParams,
+        response: { 200: ok, ...refusals(400, 401, 403, 404) },
+      },
+    },
     async (request) => {
       const game = await gameOr404(request.params.game);
       return { game, submissionDeadline: await submissionDeadline(db, game), privateDummy: await privateDummyInfo(db, game) };
@@ -124,13 +176,17 @@ export default async function adminRoutes(app: FastifyInstance) {
       config: ADMIN,
       schema: {
         tags: TAGS,
-        summary: 'Set (ISO date-time with its offset) or clear (null) the submission deadline of a game; a deadline in the past needs confirmPast: true (409 deadline-in-past otherwise)',
+        summary:
+          'Set (ISO date-time with its offset) or clear (null) the submission deadline of a game; a deadline in the past needs confirmPast: true (409 deadline-in-past otherwise)',
         params: gameParams,
         body: {
           type: 'object',
           required: ['deadline'],
           additionalProperties: false,
-          properties: { deadline: { type: ['string', 'null'], format: 'date-time' }, confirmPast: { type: 'boolean', description: 'set a deadline that has already passed (submissions close at once)' } },
+          properties: {
+            deadline: { type: ['string', 'null'], format: 'date-time' },
+            confirmPast: { type: 'boolean', description: 'set a deadline that has already passed (submissions close at once)' },
+          },
         },
         response: { 200: ok, ...refusals(400, 401, 403, 404, 409) },
       },
@@ -145,7 +201,15 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   app.post<{ Params: { game: string } }>(
     '/api/admin/games/:game/ratings/reset',
-    { config: ADMIN, schema: { tags: TAGS, summary: "Reset a game's ratings: every player back to the start, the rating history cleared (matches stay)", params: gameParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
+    {
+      config: ADMIN,
+      schema: {
+        tags: TAGS,
+        summary: "Reset a game's ratings: every player back to the start, the rating history cleared (matches stay)",
+        params: gameParams,
+        response: { 200: ok, ...refusals(400, 401, 403, 404) },
+      },
+    },
     async (request) => resetRatings(db, requireAdmin(request).id, await gameOr404(request.params.game)),
   );
 
@@ -166,7 +230,8 @@ export default async function adminRoutes(app: FastifyInstance) {
       config: ADMIN,
       schema: {
         tags: TAGS,
-        summary: "Install the game's private Dummy (multipart file, or JSON {source}): compile check and self-play first; the gate and every Dummy seat then play it",
+        summary:
+          "Install the game's private Dummy (multipart file, or JSON {source}): compile check and self-play first; the gate and every Dummy seat then play it",
         params: gameParams,
         response: { 200: ok, ...refusals(400, 401, 403, 404, 413, 422) },
       },
@@ -181,7 +246,15 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   app.delete<{ Params: { game: string } }>(
     '/api/admin/games/:game/dummy',
-    { config: ADMIN, schema: { tags: TAGS, summary: "Remove the game's private Dummy: the shipped one plays again", params: gameParams, response: { 200: ok, ...refusals(400, 401, 403, 404) } } },
+    {
+      config: ADMIN,
+      schema: {
+        tags: TAGS,
+        summary: "Remove the game's private Dummy: the shipped one plays again",
+        params: gameParams,
+        response: { 200: ok, ...refusals(400, 401, 403, 404) },
+      },
+    },
     async (request) => {
       const game = await gameOr404(request.params.game);
       await removePrivateDummy(db, requireAdmin(request).id, game);
@@ -191,7 +264,14 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   app.get(
     '/api/admin/queue',
-    { config: ADMIN, schema: { tags: TAGS, summary: "The queue and the workers' health: the /queue overview and /health in one answer", response: { 200: ok, ...refusals(401, 403) } } },
+    {
+      config: ADMIN,
+      schema: {
+        tags: TAGS,
+        summary: "The queue and the workers' health: the /queue overview and /health in one answer",
+        response: { 200: ok, ...refusals(401, 403) },
+      },
+    },
     async () => {
       const [queue, health] = await Promise.all([queueOverview(app.deps), readHealth(app.deps)]);
       return { health, queue };
@@ -217,14 +297,25 @@ export default async function adminRoutes(app: FastifyInstance) {
     { config: ADMIN, schema: { tags: TAGS, summary: "A game's whole leaderboard as CSV", params: gameParams, response: refusals(400, 401, 403, 404) } },
     async (request, reply) => {
       const game = await gameOr404(request.params.game);
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${game}-leaderboard.csv"`).header('cache-control', 'private, no-store').send(await leaderboardCsv(db, game));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${game}-leaderboard.csv"`)
+        .header('cache-control', 'private, no-store')
+        .send(await leaderboardCsv(db, game));
     },
   );
 
   app.get(
     '/api/admin/exports/qualified.csv',
-    { config: ADMIN, schema: { tags: TAGS, summary: 'Every qualified player per user (user, e-mail, game, player, version, when) as CSV', response: refusals(401, 403) } },
+    {
+      config: ADMIN,
+      schema: { tags: TAGS, summary: 'Every qualified player per user (user, e-mail, game, player, version, when) as CSV', response: refusals(401, 403) },
+    },
     async (_request, reply) =>
-      reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="qualified-players.csv"').header('cache-control', 'private, no-store').send(await qualifiedCsv(db)),
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="qualified-players.csv"')
+        .header('cache-control', 'private, no-store')
+        .send(await qualifiedCsv(db)),
   );
 }

@@ -26,19 +26,32 @@ export default async function challengeRoutes(app: FastifyInstance) {
           additionalProperties: false,
           properties: {
             submissionId: { type: 'integer', minimum: 1, maximum: 2147483647 },
-            opponents: { type: 'array', maxItems: 3, items: { type: 'string', minLength: 1, maxLength: 64 }, description: 'player names of the game, or Dummy, Demo, Null...' },
+            opponents: {
+              type: 'array',
+              maxItems: 3,
+              items: { type: 'string', minLength: 1, maxLength: 64 },
+              description: 'player names of the game, or Dummy, Demo, Null...',
+            },
             seed: { type: 'integer', minimum: 0, maximum: 2147483647, description: 'random when absent' },
           },
         },
         response: {
-          201: { type: 'object', properties: { matchId: { type: 'integer' }, links: { type: 'object', properties: { self: { type: 'string' }, page: { type: 'string' } } } } },
+          201: {
+            type: 'object',
+            properties: { matchId: { type: 'integer' }, links: { type: 'object', properties: { self: { type: 'string' }, page: { type: 'string' } } } },
+          },
           ...refusals(400, 401, 403, 404, 409, 429),
         },
       },
     },
     async (request, reply) => {
       const me = requireUser(request);
-      const id = await createChallenge(app.deps, { userId: me.id, submissionId: request.body.submissionId, opponents: request.body.opponents ?? [], seed: request.body.seed });
+      const id = await createChallenge(app.deps, {
+        userId: me.id,
+        submissionId: request.body.submissionId,
+        opponents: request.body.opponents ?? [],
+        seed: request.body.seed,
+      });
       return reply.status(201).send({ matchId: id, links: { self: `/api/matches/${id}`, page: `/matches/${id}` } });
     },
   );

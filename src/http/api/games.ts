@@ -21,20 +21,24 @@ export default async function gameRoutes(app: FastifyInstance) {
     return game;
   }
 
-  app.get('/api/games', { config: { access: 'public' }, schema: { tags: ['games'], summary: 'The games this judge runs', response: { 200: gamesSchema } } }, async () => {
-    const games = await loadGames();
-    const counts = await db.playerName.groupBy({ by: ['game'], where: { locked: true }, _count: { _all: true } });
-    const qualified = new Map(counts.map((c) => [c.game, c._count._all]));
-    return [...games.values()].map((g) => ({
-      id: g.id,
-      title: g.title,
-      nbPlayers: g.nbPlayers,
-      builtinPlayers: Object.keys(g.bots.builtin),
-      statements: Object.keys(g.statements),
-      limits: g.defaultLimits,
-      qualifiedPlayers: qualified.get(g.id) ?? 0,
-    }));
-  });
+  app.get(
+    '/api/games',
+    { config: { access: 'public' }, schema: { tags: ['games'], summary: 'The games this judge runs', response: { 200: gamesSchema } } },
+    async () => {
+      const games = await loadGames();
+      const counts = await db.playerName.groupBy({ by: ['game'], where: { locked: true }, _count: { _all: true } });
+      const qualified = new Map(counts.map((c) => [c.game, c._count._all]));
+      return [...games.values()].map((g) => ({
+        id: g.id,
+        title: g.title,
+        nbPlayers: g.nbPlayers,
+        builtinPlayers: Object.keys(g.bots.builtin),
+        statements: Object.keys(g.statements),
+        limits: g.defaultLimits,
+        qualifiedPlayers: qualified.get(g.id) ?? 0,
+      }));
+    },
+  );
 
   app.get<{ Params: { game: string }; Querystring: { limit: number; offset: number } }>(
     '/api/games/:game/leaderboard',

@@ -18,7 +18,8 @@ export default async function matchRoutes(app: FastifyInstance) {
       config: { access: 'public' },
       schema: {
         tags: ['matches'],
-        summary: 'Matches, newest first; filter by game, player, kind, status, submission; mine=1: my matches (every match a submission of mine played: gate, ranked, tournament, challenge; and the challenges I asked for)',
+        summary:
+          'Matches, newest first; filter by game, player, kind, status, submission; mine=1: my matches (every match a submission of mine played: gate, ranked, tournament, challenge; and the challenges I asked for)',
         querystring: {
           type: 'object',
           additionalProperties: false,
@@ -44,13 +45,23 @@ export default async function matchRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/matches/:id',
-    { config: { access: 'public' }, schema: { tags: ['matches'], summary: 'One match: players, scores, ranks, CPU, freezes, replay link', params: idParams, response: { 200: matchSchema, ...refusals(400, 404) } } },
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['matches'],
+        summary: 'One match: players, scores, ranks, CPU, freezes, replay link',
+        params: idParams,
+        response: { 200: matchSchema, ...refusals(400, 404) },
+      },
+    },
     async (request) => {
       const m = await db.match.findUnique({
         where: { id: request.params.id },
         include: {
           ...matchInclude,
-          participants: { select: { ...matchInclude.participants.select, log: false, player: { select: { name: true, owner: { select: { username: true } } } } } },
+          participants: {
+            select: { ...matchInclude.participants.select, log: false, player: { select: { name: true, owner: { select: { username: true } } } } },
+          },
         },
       });
       if (!m) throw notFound(`no match ${request.params.id}`);
@@ -62,9 +73,15 @@ export default async function matchRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/matches/:id/replay',
-    { config: { access: 'public' }, schema: { tags: ['matches'], summary: 'The replay file (gzip JSON), as a download', params: idParams, response: refusals(400, 404, 410) } },
+    {
+      config: { access: 'public' },
+      schema: { tags: ['matches'], summary: 'The replay file (gzip JSON), as a download', params: idParams, response: refusals(400, 404, 410) },
+    },
     async (request, reply) => {
-      const m = await db.match.findUnique({ where: { id: request.params.id }, select: { id: true, game: true, kind: true, status: true, replay: { select: { data: true } } } });
+      const m = await db.match.findUnique({
+        where: { id: request.params.id },
+        select: { id: true, game: true, kind: true, status: true, replay: { select: { data: true } } },
+      });
       if (!m) throw notFound(`no match ${request.params.id}`);
       if (replayWasPruned(m)) throw new HttpError(410, `match ${m.id} was played, but ${PRUNED_REPLAY_MESSAGE}`, 'replay-pruned');
       if (!m.replay) throw notFound(`match ${m.id} has no replay (not played yet, or it failed)`);
@@ -94,7 +111,10 @@ export default async function matchRoutes(app: FastifyInstance) {
       const me = requireUser(request);
       const m = await db.match.findUnique({
         where: { id: request.params.id },
-        select: { id: true, participants: { select: { seat: true, name: true, log: true, submission: { select: { userId: true } } }, orderBy: { seat: 'asc' } } },
+        select: {
+          id: true,
+          participants: { select: { seat: true, name: true, log: true, submission: { select: { userId: true } } }, orderBy: { seat: 'asc' } },
+        },
       });
       if (!m) throw notFound(`no match ${request.params.id}`);
       const seat = request.query.seat;

@@ -22,7 +22,13 @@ export const queueOverviewSchema = {
     running: { type: 'integer' },
     jobs: {
       type: ['object', 'null'],
-      properties: { waiting: { type: 'integer' }, prioritized: { type: 'integer' }, active: { type: 'integer' }, delayed: { type: 'integer' }, failed: { type: 'integer' } },
+      properties: {
+        waiting: { type: 'integer' },
+        prioritized: { type: 'integer' },
+        active: { type: 'integer' },
+        delayed: { type: 'integer' },
+        failed: { type: 'integer' },
+      },
     },
     workers: {
       type: 'array',
@@ -36,7 +42,13 @@ export const queueOverviewSchema = {
     matchSeconds: nullableNumber,
     gate: {
       type: 'object',
-      properties: { samples: { type: 'integer' }, latencyP50: nullableNumber, latencyP90: nullableNumber, workSeconds: nullableNumber, ahead: { type: 'integer' } },
+      properties: {
+        samples: { type: 'integer' },
+        latencyP50: nullableNumber,
+        latencyP90: nullableNumber,
+        workSeconds: nullableNumber,
+        ahead: { type: 'integer' },
+      },
     },
     durations: {
       type: 'object',
@@ -64,7 +76,6 @@ export const queueOverviewSchema = {
 
 /** What /health answers (the admin's queue page shows it too). */
 export default async function opsRoutes(app: FastifyInstance) {
-
   app.get(
     '/api/queue',
     {
@@ -78,14 +89,32 @@ export default async function opsRoutes(app: FastifyInstance) {
     async () => queueOverview(app.deps),
   );
 
-  app.get('/health', { config: { access: 'public' }, schema: { tags: ['ops'], summary: "Database, Redis, queue depth, workers seen, the recorder's backlog (503 when a dependency is down)", response: healthResponses } }, async (_request, reply) => {
-    const health = await readHealth(app.deps);
-    return reply.status(health.status === 'ok' ? 200 : 503).send(health);
-  });
+  app.get(
+    '/health',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['ops'],
+        summary: "Database, Redis, queue depth, workers seen, the recorder's backlog (503 when a dependency is down)",
+        response: healthResponses,
+      },
+    },
+    async (_request, reply) => {
+      const health = await readHealth(app.deps);
+      return reply.status(health.status === 'ok' ? 200 : 503).send(health);
+    },
+  );
 
   const metrics = createMetrics(app.deps);
-  app.get('/metrics', { config: { access: 'public' }, schema: { tags: ['ops'], summary: 'Prometheus text format: counters of submissions, verdicts, matches and frozen bots, the queue, the process' } }, async (_request, reply) => {
-    const text = await metrics.scrape();
-    return reply.header('content-type', metrics.contentType).send(text);
-  });
+  app.get(
+    '/metrics',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['ops'], summary: 'Prometheus text format: counters of submissions, verdicts, matches and frozen bots, the queue, the process' },
+    },
+    async (_request, reply) => {
+      const text = await metrics.scrape();
+      return reply.header('content-type', metrics.contentType).send(text);
+    },
+  );
 }

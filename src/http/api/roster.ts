@@ -67,7 +67,13 @@ export default async function rosterRoutes(app: FastifyInstance) {
         response: {
           200: {
             type: 'object',
-            properties: { mode: { type: 'string' }, created: { type: 'integer' }, skipped: { type: 'integer' }, rows: { type: 'array', items: rowSchema }, linksCsv: { type: 'string' } },
+            properties: {
+              mode: { type: 'string' },
+              created: { type: 'integer' },
+              skipped: { type: 'integer' },
+              rows: { type: 'array', items: rowSchema },
+              linksCsv: { type: 'string' },
+            },
           },
           ...refusals(400, 401, 403, 413, 415),
         },
@@ -102,7 +108,15 @@ export default async function rosterRoutes(app: FastifyInstance) {
         summary: 'A one-time link that sets the user’s password (valid 24 hours, once; a newer link replaces it; using it ends the user’s sessions). Audited',
         params: idParams,
         response: {
-          201: { type: 'object', properties: { userId: { type: 'integer' }, username: { type: 'string' }, link: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } },
+          201: {
+            type: 'object',
+            properties: {
+              userId: { type: 'integer' },
+              username: { type: 'string' },
+              link: { type: 'string' },
+              expiresAt: { type: 'string', format: 'date-time' },
+            },
+          },
           ...refusals(400, 401, 403, 404),
         },
       },
@@ -110,7 +124,9 @@ export default async function rosterRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const admin = requireAdmin(request);
       const r = await createResetLink(db, admin.id, request.params.id);
-      return reply.status(201).send({ userId: request.params.id, username: r.username, link: siteOrigin(request) + r.path, expiresAt: r.expiresAt.toISOString() });
+      return reply
+        .status(201)
+        .send({ userId: request.params.id, username: r.username, link: siteOrigin(request) + r.path, expiresAt: r.expiresAt.toISOString() });
     },
   );
 }

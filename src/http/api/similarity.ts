@@ -21,7 +21,15 @@ export default async function similarityRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { game: string } }>(
     '/api/admin/similarity/:game',
-    { config: ADMIN, schema: { tags: TAGS, summary: "A game's stored similarity report: the top pairs of documents of different owners, best first (404 before the first is computed)", params: gameParams, response: { 200: ok, ...refusals(401, 403, 404) } } },
+    {
+      config: ADMIN,
+      schema: {
+        tags: TAGS,
+        summary: "A game's stored similarity report: the top pairs of documents of different owners, best first (404 before the first is computed)",
+        params: gameParams,
+        response: { 200: ok, ...refusals(401, 403, 404) },
+      },
+    },
     async (request) => {
       const report = await readReport(db, request.params.game);
       if (!report) throw notFound(`no similarity report for ${request.params.game} yet: POST to compute one`);
@@ -35,7 +43,8 @@ export default async function similarityRoutes(app: FastifyInstance) {
       config: ADMIN,
       schema: {
         tags: TAGS,
-        summary: "Compute and store a game's similarity report (the latest submission of every player name and the imported previous terms, winnowed token fingerprints)",
+        summary:
+          "Compute and store a game's similarity report (the latest submission of every player name and the imported previous terms, winnowed token fingerprints)",
         params: gameParams,
         response: { 200: ok, ...refusals(401, 403, 404) },
       },
@@ -43,7 +52,13 @@ export default async function similarityRoutes(app: FastifyInstance) {
     async (request) => {
       const me = requireAdmin(request);
       const report = await computeReport(db, request.params.game);
-      await recordAudit(db, { actorId: me.id, action: 'similarity.compute', targetType: 'game', targetId: report.game, detail: { documents: report.documents, pairs: report.pairs.length } });
+      await recordAudit(db, {
+        actorId: me.id,
+        action: 'similarity.compute',
+        targetType: 'game',
+        targetId: report.game,
+        detail: { documents: report.documents, pairs: report.pairs.length },
+      });
       return report;
     },
   );

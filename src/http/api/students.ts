@@ -4,7 +4,16 @@
 // grades CSV per game or for every game. The rules are src/domain/students.ts.
 
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { gradesCsv, listSubmissions, parseSubmissionFilters, studentDetail, submissionsCsv, SUBMISSION_LANGUAGES, SUBMISSION_STATUSES_OUT, type SubmissionFilterInput } from '../../domain/students.ts';
+import {
+  gradesCsv,
+  listSubmissions,
+  parseSubmissionFilters,
+  studentDetail,
+  submissionsCsv,
+  SUBMISSION_LANGUAGES,
+  SUBMISSION_STATUSES_OUT,
+  type SubmissionFilterInput,
+} from '../../domain/students.ts';
 import { idParams, paging, query, refusals } from '../schemas.ts';
 
 const TAGS = ['admin'];
@@ -23,7 +32,11 @@ export const submissionFilterSchema = {
 } as const;
 
 const csv = (reply: FastifyReply, filename: string, body: string) =>
-  reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).header('cache-control', 'private, no-store').send(body);
+  reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .header('cache-control', 'private, no-store')
+    .send(body);
 
 export default async function studentRoutes(app: FastifyInstance) {
   const { db } = app.deps;
@@ -34,7 +47,8 @@ export default async function studentRoutes(app: FastifyInstance) {
       config: ADMIN,
       schema: {
         tags: TAGS,
-        summary: "A student's record: identity, every submission with its gate (matches) and verdict, time to qualify, ratings and ranks, tournament results, similarity pairs, last activity",
+        summary:
+          "A student's record: identity, every submission with its gate (matches) and verdict, time to qualify, ratings and ranks, tournament results, similarity pairs, last activity",
         params: idParams,
         response: { 200: ok, ...refusals(400, 401, 403, 404) },
       },
@@ -56,13 +70,29 @@ export default async function studentRoutes(app: FastifyInstance) {
     async (request) => {
       const { limit, offset, ...filters } = request.query;
       const { total, rows } = await listSubmissions(db, parseSubmissionFilters(filters), { limit, offset });
-      return { total, limit, offset, submissions: rows.map((r) => ({ ...r, links: { page: `/submissions/${r.id}`, api: `/api/submissions/${r.id}`, student: `/api/admin/users/${r.user.id}` } })) };
+      return {
+        total,
+        limit,
+        offset,
+        submissions: rows.map((r) => ({
+          ...r,
+          links: { page: `/submissions/${r.id}`, api: `/api/submissions/${r.id}`, student: `/api/admin/users/${r.user.id}` },
+        })),
+      };
     },
   );
 
   app.get<{ Querystring: SubmissionFilterInput }>(
     '/api/admin/exports/submissions.csv',
-    { config: ADMIN, schema: { tags: TAGS, summary: "Every submission matching the list's filters as CSV, newest first", querystring: query(submissionFilterSchema), response: refusals(400, 401, 403) } },
+    {
+      config: ADMIN,
+      schema: {
+        tags: TAGS,
+        summary: "Every submission matching the list's filters as CSV, newest first",
+        querystring: query(submissionFilterSchema),
+        response: refusals(400, 401, 403),
+      },
+    },
     async (request, reply) => csv(reply, 'submissions.csv', await submissionsCsv(db, parseSubmissionFilters(request.query))),
   );
 
@@ -72,7 +102,8 @@ export default async function studentRoutes(app: FastifyInstance) {
       config: ADMIN,
       schema: {
         tags: TAGS,
-        summary: "A game's grades as CSV: one line per registered student (admins left out; those who never submitted or never qualified included) with submissions, first qualification, qualified player, best rank and rating, the latest finished tournament's standing, the highest similarity score",
+        summary:
+          "A game's grades as CSV: one line per registered student (admins left out; those who never submitted or never qualified included) with submissions, first qualification, qualified player, best rank and rating, the latest finished tournament's standing, the highest similarity score",
         params: gameParams,
         response: refusals(400, 401, 403, 404),
       },
@@ -82,7 +113,10 @@ export default async function studentRoutes(app: FastifyInstance) {
 
   app.get(
     '/api/admin/exports/grades.csv',
-    { config: ADMIN, schema: { tags: TAGS, summary: 'The grades of every game as CSV: one line per registered student and game', response: refusals(401, 403) } },
+    {
+      config: ADMIN,
+      schema: { tags: TAGS, summary: 'The grades of every game as CSV: one line per registered student and game', response: refusals(401, 403) },
+    },
     async (_request, reply) => csv(reply, 'grades.csv', await gradesCsv(db, null)),
   );
 }

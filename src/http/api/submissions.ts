@@ -12,7 +12,17 @@ import { GATE_ORDER } from '../../db/statuses.ts';
 import { loadGames } from '../../games/registry.ts';
 import { clientKey } from '../../domain/attempt-budgets.ts';
 import type { JudgeEventMessage } from '../events.ts';
-import { idParams, mySubmissionsSchema, paging, query, refusals, submissionCreatedSchema, submissionJsonSchema, submissionMultipartSchema, submissionSchema } from '../schemas.ts';
+import {
+  idParams,
+  mySubmissionsSchema,
+  paging,
+  query,
+  refusals,
+  submissionCreatedSchema,
+  submissionJsonSchema,
+  submissionMultipartSchema,
+  submissionSchema,
+} from '../schemas.ts';
 
 /** SSE ids: a status's place in the gate (1 queued ... 5 verdict) times this, plus a count of the events after it. */
 export const SSE_ID_STEP = 1_000_000;
@@ -29,7 +39,8 @@ function parseLastEventId(value: string | string[] | undefined): number | undefi
   if (value === undefined) return undefined;
   const text = Array.isArray(value) ? value[0] : value;
   if (text === undefined || text.trim() === '') return undefined;
-  if (!/^\d{1,15}$/.test(text.trim())) throw badRequest(`Last-Event-ID must be an id this stream sent (a number), got "${text.slice(0, 40)}"`, 'bad-last-event-id');
+  if (!/^\d{1,15}$/.test(text.trim()))
+    throw badRequest(`Last-Event-ID must be an id this stream sent (a number), got "${text.slice(0, 40)}"`, 'bad-last-event-id');
   return Number(text.trim());
 }
 
@@ -100,12 +111,14 @@ export default async function submissionRoutes(app: FastifyInstance) {
         tags: ['submissions'],
         summary: 'Submit a bot: multipart (file, optional game) or JSON {source, game?}. Answers 202 at once; the gate runs after.',
         description:
-          'The file is checked at once as the website\'s form checks it: size, text, PLAYER_NAME and GAME, the name rules, and its syntax ' +
+          "The file is checked at once as the website's form checks it: size, text, PLAYER_NAME and GAME, the name rules, and its syntax " +
           '(a file that does not compile is a 400 with code compile-error, its line and column, and nothing is stored or claimed; ' +
-          'a C++ file is compiled by the judge before the answer, and the message is clang\'s diagnostics as it printed them, lines and carets kept). ' +
+          "a C++ file is compiled by the judge before the answer, and the message is clang's diagnostics as it printed them, lines and carets kept). " +
           'Without "game", the file\'s `export const GAME` names it. The answer is 202 with a Location header to the submission; ' +
           'follow the gate there or on its events stream. An Idempotency-Key header makes a retried upload return the first one.',
-        body: { content: { 'multipart/form-data': { schema: submissionMultipartSchema(gameIds) }, 'application/json': { schema: submissionJsonSchema(gameIds) } } },
+        body: {
+          content: { 'multipart/form-data': { schema: submissionMultipartSchema(gameIds) }, 'application/json': { schema: submissionJsonSchema(gameIds) } },
+        },
         security: [{ bearer: [] }, { session: [] }],
         response: { 202: submissionCreatedSchema, ...refusals(400, 401, 403, 409, 413, 422, 429) },
       },
@@ -164,7 +177,15 @@ export default async function submissionRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/submissions/:id',
-    { config: { access: 'public' }, schema: { tags: ['submissions'], summary: 'Status, reason, the gate step by step, and the gate matches', params: idParams, response: { 200: submissionSchema, ...refusals(400, 404) } } },
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['submissions'],
+        summary: 'Status, reason, the gate step by step, and the gate matches',
+        params: idParams,
+        response: { 200: submissionSchema, ...refusals(400, 404) },
+      },
+    },
     async (request) => submissionOut(request.params.id, request.user),
   );
 
@@ -174,7 +195,11 @@ export default async function submissionRoutes(app: FastifyInstance) {
     const key = clientKey(ip);
     const open = openStreams.get(key) ?? 0;
     if (open >= config.sseMaxPerIp) {
-      throw new HttpError(429, `too many live status streams open from your address (at most ${config.sseMaxPerIp}): close one and try again`, 'too-many-streams');
+      throw new HttpError(
+        429,
+        `too many live status streams open from your address (at most ${config.sseMaxPerIp}): close one and try again`,
+        'too-many-streams',
+      );
     }
     openStreams.set(key, open + 1);
     let released = false;
@@ -197,12 +222,18 @@ export default async function submissionRoutes(app: FastifyInstance) {
         description:
           'Events are typed: `status` (the submission moved on; the first one carries current: true), `match` (a gate match ' +
           'started, progressed or ended: matchId, status, round) and `verdict` (qualified or rejected, then the stream ends). ' +
-          'Each has a numeric `id:` that grows along the gate: the status\'s place in it (1 queued ... 5 verdict) times ' +
+          "Each has a numeric `id:` that grows along the gate: the status's place in it (1 queued ... 5 verdict) times " +
           `${SSE_ID_STEP} plus a count. A reconnect with Last-Event-ID resumes after it: the current status is sent again only ` +
           'when it moved on since, and a client that already had the verdict gets 204 (EventSource then stops).',
         params: idParams,
-        headers: { type: 'object', properties: { 'last-event-id': { type: 'string', description: 'the id of the last event received (EventSource sends it on reconnect)' } } },
-        response: { 204: { type: 'null', description: 'the client already had the verdict (its Last-Event-ID): nothing more will come' }, ...refusals(400, 404, 429) },
+        headers: {
+          type: 'object',
+          properties: { 'last-event-id': { type: 'string', description: 'the id of the last event received (EventSource sends it on reconnect)' } },
+        },
+        response: {
+          204: { type: 'null', description: 'the client already had the verdict (its Last-Event-ID): nothing more will come' },
+          ...refusals(400, 404, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -301,13 +332,19 @@ export default async function submissionRoutes(app: FastifyInstance) {
           .catch(() => {});
       }, 3000);
       const ping = setInterval(() => !closed && res.write(': ping\n\n'), 15000);
-      cleanups.push(() => clearInterval(poll), () => clearInterval(ping));
+      cleanups.push(
+        () => clearInterval(poll),
+        () => clearInterval(ping),
+      );
     },
   );
 
   app.get<{ Params: { id: number } }>(
     '/api/submissions/:id/source',
-    { config: { access: 'owner' }, schema: { tags: ['submissions'], summary: 'The source file (its owner or an admin only)', params: idParams, response: refusals(400, 401, 403, 404) } },
+    {
+      config: { access: 'owner' },
+      schema: { tags: ['submissions'], summary: 'The source file (its owner or an admin only)', params: idParams, response: refusals(400, 401, 403, 404) },
+    },
     async (request, reply) => {
       const s = await db.submission.findUnique({ where: { id: request.params.id }, select: { userId: true, source: true, filename: true } });
       if (!s) throw notFound(`no submission ${request.params.id}`);

@@ -76,7 +76,16 @@ const previewSchema = {
     at: { type: 'string', format: 'date-time' },
     entries: {
       type: 'array',
-      items: { type: 'object', properties: { entry: { type: 'integer' }, name: { type: 'string' }, owner: { type: 'string' }, playerId: { type: 'integer' }, submissionId: { type: 'integer' } } },
+      items: {
+        type: 'object',
+        properties: {
+          entry: { type: 'integer' },
+          name: { type: 'string' },
+          owner: { type: 'string' },
+          playerId: { type: 'integer' },
+          submissionId: { type: 'integer' },
+        },
+      },
     },
   },
 } as const;
@@ -107,7 +116,11 @@ export async function replayArchive(app: FastifyInstance, id: number): Promise<{
       yield { name: replayFileName(detail.game, r.round, r.group, r.matchId), data: r.data, store: true };
     }
   }
-  const slug = detail.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'tournament';
+  const slug =
+    detail.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'tournament';
   return { name: `tournament-${id}-${slug}.zip`, stream: Readable.from(zipStream(entries())) };
 }
 
@@ -115,9 +128,13 @@ export default async function tournamentRoutes(app: FastifyInstance) {
   const { db } = app.deps;
   const apply = (effects: TournamentEffects) => applyTournamentEffects({ db, queues: app.deps.queues, log: (msg) => app.log.warn(msg) }, effects);
 
-  app.get('/api/tournaments', { config: { access: 'public' }, schema: { tags: ['tournaments'], summary: 'Official tournaments, newest first', response: { 200: tournamentListSchema } } }, async () => {
-    return { tournaments: await listTournaments(db) };
-  });
+  app.get(
+    '/api/tournaments',
+    { config: { access: 'public' }, schema: { tags: ['tournaments'], summary: 'Official tournaments, newest first', response: { 200: tournamentListSchema } } },
+    async () => {
+      return { tournaments: await listTournaments(db) };
+    },
+  );
 
   app.get<{ Params: { id: number } }>(
     '/api/tournaments/:id',
@@ -147,7 +164,15 @@ export default async function tournamentRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: number } }>(
     '/api/tournaments/:id/replays.zip',
-    { config: { access: 'public' }, schema: { tags: ['tournaments'], summary: "Every played match's replay, a manifest.json and the standings, as one zip (streamed)", params: idParams, response: refusals(400, 404) } },
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['tournaments'],
+        summary: "Every played match's replay, a manifest.json and the standings, as one zip (streamed)",
+        params: idParams,
+        response: refusals(400, 404),
+      },
+    },
     async (request, reply) => {
       const { name, stream } = await replayArchive(app, request.params.id);
       return reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${name}"`).send(stream);
@@ -200,7 +225,8 @@ export default async function tournamentRoutes(app: FastifyInstance) {
           config: { access: 'admin' },
           schema: {
             tags: ['tournaments'],
-            summary: 'The entries a planned tournament would freeze now (admin): one per user, their representative or latest qualified player; 409 once it started',
+            summary:
+              'The entries a planned tournament would freeze now (admin): one per user, their representative or latest qualified player; 409 once it started',
             params: idParams,
             response: { 200: previewSchema, ...refusals(400, 401, 403, 404, 409) },
           },
@@ -270,7 +296,12 @@ export default async function tournamentRoutes(app: FastifyInstance) {
           async (request) => {
             const admin = requireAdmin(request);
             const id = request.params.id;
-            const effects = action === 'start' ? await startNow(db, admin.id, id) : action === 'pause' ? await pauseTournament(db, admin.id, id) : await resumeTournament(db, admin.id, id);
+            const effects =
+              action === 'start'
+                ? await startNow(db, admin.id, id)
+                : action === 'pause'
+                  ? await pauseTournament(db, admin.id, id)
+                  : await resumeTournament(db, admin.id, id);
             await apply(effects);
             return tournamentDetail(db, id);
           },
@@ -302,10 +333,21 @@ export default async function tournamentRoutes(app: FastifyInstance) {
     }),
   );
 
-  app.get('/api/representatives', { config: { access: 'user' }, schema: { tags: ['tournaments'], summary: 'My representative per game, and the players I may pick', response: { 200: representativesSchema, ...refusals(401) } } }, async (request) => {
-    const me = requireUser(request);
-    return { representatives: await listRepresentatives(db, me.id) };
-  });
+  app.get(
+    '/api/representatives',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['tournaments'],
+        summary: 'My representative per game, and the players I may pick',
+        response: { 200: representativesSchema, ...refusals(401) },
+      },
+    },
+    async (request) => {
+      const me = requireUser(request);
+      return { representatives: await listRepresentatives(db, me.id) };
+    },
+  );
 
   app.put<{ Params: { game: string }; Body: { player: string } }>(
     '/api/representatives/:game',

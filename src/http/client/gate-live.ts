@@ -9,7 +9,11 @@
 import { wordsFor } from '../../sdk/viewer/lang.ts';
 
 /** The announcements' own words; the steps' names and states are read from the page, in its language. */
-const W = wordsFor({ en: { verdict: 'Verdict', status: 'Status' }, ca: { verdict: 'Veredicte', status: 'Estat' }, es: { verdict: 'Veredicto', status: 'Estado' } });
+const W = wordsFor({
+  en: { verdict: 'Verdict', status: 'Status' },
+  ca: { verdict: 'Veredicte', status: 'Estat' },
+  es: { verdict: 'Veredicto', status: 'Estado' },
+});
 
 const root = document.getElementById('gate-live');
 const announcer = document.getElementById('gate-announcer');
@@ -138,5 +142,3 @@ if (root && id && root.dataset.final !== 'true' && 'EventSource' in window) {
     if (source && source.readyState !== EventSource.OPEN) schedule();
   });
 }
-
-export {}; // a module: its names stay its own

@@ -107,4 +107,3 @@ if (form && zone && input) {
     if (button) button.textContent = W.submit;
   });
 }
-

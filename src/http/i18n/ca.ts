@@ -42,14 +42,18 @@ export const ca: Messages = {
   'home.h1': 'Arbiter: tornejos de jugadors artificials',
   'home.lead': 'Programa un jugador per a un joc de quatre, guanya el Dummy, puja a la classificació i mira totes les partides.',
   'home.how': 'Com funciona',
-  'home.step1_html': '<strong>Programa un jugador</strong> en TypeScript, JavaScript o C++ a partir del kit d\'inici d\'un joc: un fitxer, una classe amb un mètode <code>play()</code> que es crida cada ronda, i l\'API de l\'enunciat amb els mateixos noms que en C++.',
-  'home.step2_html': '<strong>Prova\'l</strong> contra els jugadors predefinits: al navegador, a la <a href="/play">pàgina de joc</a>, sense instal·lar res, o a la línia d\'ordres amb el <code>node play.mjs</code> del kit d\'inici (només cal Node), i mira la partida al visor.',
+  'home.step1_html':
+    "<strong>Programa un jugador</strong> en TypeScript, JavaScript o C++ a partir del kit d'inici d'un joc: un fitxer, una classe amb un mètode <code>play()</code> que es crida cada ronda, i l'API de l'enunciat amb els mateixos noms que en C++.",
+  'home.step2_html':
+    "<strong>Prova'l</strong> contra els jugadors predefinits: al navegador, a la <a href=\"/play\">pàgina de joc</a>, sense instal·lar res, o a la línia d'ordres amb el <code>node play.mjs</code> del kit d'inici (només cal Node), i mira la partida al visor.",
   'home.step3_html': '<strong><a href="/submit">Envia</a></strong> el fitxer aquí (o amb <code>npx arbiter submit</code>).',
-  'home.step4_html': '<strong>Supera la prova del Dummy</strong>: compila, sobreviu una partida contra tres còpies de si mateix i queda estrictament primer en quatre partides contra tres Dummies. Aleshores el seu nom queda bloquejat.',
-  'home.step5_html': '<strong>Entra a la classificació</strong>: els jugadors classificats juguen entre ells contínuament; la classificació els ordena per puntuació, i cada partida té una repetició pública.',
+  'home.step4_html':
+    '<strong>Supera la prova del Dummy</strong>: compila, sobreviu una partida contra tres còpies de si mateix i queda estrictament primer en quatre partides contra tres Dummies. Aleshores el seu nom queda bloquejat.',
+  'home.step5_html':
+    '<strong>Entra a la classificació</strong>: els jugadors classificats juguen entre ells contínuament; la classificació els ordena per puntuació, i cada partida té una repetició pública.',
   'home.qualified': (n: number) => `${n} jugador${n === 1 ? '' : 's'} classificat${n === 1 ? '' : 's'}`,
   'home.cpuPerMatch': (cpu: string) => `${cpu} de CPU per partida`,
-  'home.starterKit': 'kit d\'inici',
+  'home.starterKit': "kit d'inici",
   'home.leaderboard': 'Classificació',
   'home.allPlayers': (n: number) => `Tots els ${n} jugadors`,
   'home.latestMatches': 'Últimes partides',
@@ -57,8 +61,8 @@ export const ca: Messages = {
   'home.noMatch': 'Encara cap partida.',
   'game.description': (title: string) => `${title}: les regles, el kit d'inici, la classificació i les últimes partides.`,
   'game.atAGlance': (title: string) => `${title} d'un cop d'ull`,
-  'game.downloadKit': 'Descarrega el kit d\'inici',
-  'game.kitHint': 'El jugador buit, el Demo, els tipus de l\'API (player.d.ts), un tsconfig.json i un README: com jugar al teu ordinador i com enviar.',
+  'game.downloadKit': "Descarrega el kit d'inici",
+  'game.kitHint': "El jugador buit, el Demo, els tipus de l'API (player.d.ts), un tsconfig.json i un README: com jugar al teu ordinador i com enviar.",
   'game.playInBrowser': 'Juga al navegador',
   'game.limits': 'Límits',
   'game.cpuTime': 'Temps de CPU',
@@ -74,10 +78,10 @@ export const ca: Messages = {
   'game.demoNote': ' (un exemple senzill)',
   'game.wholeLeaderboard': 'Tota la classificació',
   'game.statement': 'Enunciat',
-  'game.statementLanguage': 'Idioma de l\'enunciat',
+  'game.statementLanguage': "Idioma de l'enunciat",
   // The languages named in Catalan; the arguments are language codes ('en', 'ca', 'es').
   'game.statementFallback': (wanted: string, shown: string) => {
-    const name = (l: string) => ({ en: 'anglès', ca: 'català', es: 'castellà' } as Record<string, string>)[l] ?? l;
+    const name = (l: string) => (({ en: 'anglès', ca: 'català', es: 'castellà' }) as Record<string, string>)[l] ?? l;
     return `Aquest enunciat no està disponible en ${name(wanted)}; es mostra en ${name(shown)}.`;
   },
   'game.noStatement': 'Encara no hi ha enunciat.',
@@ -90,7 +94,7 @@ export const ca: Messages = {
   'auth.password': 'Contrasenya',
   'auth.email': 'Correu electrònic',
   'auth.inviteCode': "Codi d'invitació",
-  'auth.inviteHint': "El registre és per invitació: el professorat del curs us dona el codi.",
+  'auth.inviteHint': 'El registre és per invitació: el professorat del curs us dona el codi.',
   'auth.emailHint': (domains: string) => `La teva adreça a ${domains}.`,
   'auth.or': ' o ',
   'auth.usernameHint': 'De 3 a 32 caràcters: lletres, xifres, _ . -',
@@ -112,7 +116,8 @@ export const ca: Messages = {
   'refusal.email-required': (_q: readonly string[], _n: number) => 'per registrar-te cal la teva adreça de correu al domini del curs (vegeu la indicació)',
   'refusal.email-domain': (_q: readonly string[], _n: number) => 'el registre només és obert a adreces de correu del domini del curs (vegeu la indicació)',
   'refusal.wrong-credentials': (_q: readonly string[], _n: number) => "nom d'usuari o contrasenya incorrectes",
-  'refusal.account-disabled': (_q: readonly string[], _n: number) => "un administrador ha desactivat aquest compte: ja no pot entrar ni enviar (pregunta al professorat)",
+  'refusal.account-disabled': (_q: readonly string[], _n: number) =>
+    'un administrador ha desactivat aquest compte: ja no pot entrar ni enviar (pregunta al professorat)',
   'refusal.too-many-attempts': (_q: readonly string[], n: number) => `massa intents: torna-ho a provar d'aquí a ${n} minut${n === 1 ? '' : 's'}`,
   'refusal.empty': (_q: readonly string[], _n: number) => 'el fitxer és buit',
   'refusal.not-text': (_q: readonly string[], _n: number) => 'el fitxer no és text UTF-8: envia el fitxer font del jugador (.ts, .js o .cc)',
@@ -126,38 +131,69 @@ export const ca: Messages = {
     const until = /held until (.+?) unless/.exec(message)?.[1];
     return `el nom de jugador "${q[0]}" ${/by another user/.test(message) ? "ja és d'un altre usuari" : 'ja està agafat'}${q[1] ? ` (com a "${q[1]}"; els noms es comparen sense distingir majúscules i minúscules)` : ''}${until ? `, i el té reservat fins al ${until} si abans cap jugador amb aquest nom no supera la partida contra si mateix` : ''}: tria'n un altre`;
   },
-  'refusal.name-empty': (_q: readonly string[], _n: number) => 'el nom de jugador és buit: d\'1 a 12 caràcters d\'entre A-Z a-z 0-9 _',
-  'refusal.name-too-long': (q: readonly string[], _n: number, message: string) => `el nom de jugador "${q[0]}" és massa llarg: ${q[0]?.length} caràcters, com a màxim ${/at most (\d+)/.exec(message)?.[1] ?? 12}`,
-  'refusal.name-bad-characters': (q: readonly string[], _n: number) => `el nom de jugador "${q[0]}" té caràcters que no són A-Z a-z 0-9 _: ${q.slice(1).map((c) => `"${c}"`).join(', ')}`,
+  'refusal.name-empty': (_q: readonly string[], _n: number) => "el nom de jugador és buit: d'1 a 12 caràcters d'entre A-Z a-z 0-9 _",
+  'refusal.name-too-long': (q: readonly string[], _n: number, message: string) =>
+    `el nom de jugador "${q[0]}" és massa llarg: ${q[0]?.length} caràcters, com a màxim ${/at most (\d+)/.exec(message)?.[1] ?? 12}`,
+  'refusal.name-bad-characters': (q: readonly string[], _n: number) =>
+    `el nom de jugador "${q[0]}" té caràcters que no són A-Z a-z 0-9 _: ${q
+      .slice(1)
+      .map((c) => `"${c}"`)
+      .join(', ')}`,
   'refusal.name-reserved': (q: readonly string[], _n: number) => `el nom de jugador "${q[0]}" està reservat (és un jugador predefinit): tria'n un altre`,
   'refusal.name-offensive': (q: readonly string[], _n: number) => `el nom de jugador "${q[0]}" no està permès: tria'n un altre`,
 
   'refusal.not-yours': (q: readonly string[], n: number, message: string) => 'només pots desafiar amb els teus propis enviaments',
   'refusal.submission-disabled': (q: readonly string[], n: number, message: string) => `un administrador ha desactivat l’enviament ${n}`,
-  'refusal.not-eligible': (q: readonly string[], n: number, message: string) => /cannot represent you/.test(message) ? `${/^(\S+) cannot/.exec(message)?.[1] ?? ''} no et pot representar: només un jugador classificat, amb l’enviament no desactivat, pot fer-ho (i el teu compte no ha d’estar desactivat)` : !/has not passed self-play/.test(message) ? message : `l’enviament ${n} encara no ha superat la partida contra si mateix: desafia amb una versió que hagi compilat i hagi jugat contra si mateixa sense congelar-se`,
-  'refusal.too-many-opponents': (q: readonly string[], n: number, message: string) => `${/^(.*) has \d+ seats/.exec(message)?.[1] ?? ''} té ${n} seients: tria com a molt ${n - 1} rivals`,
-  'refusal.unknown-opponent': (q: readonly string[], n: number, message: string) => `"${q[0]}" no és un jugador classificat de ${/player of (.*) nor a built-in/.exec(message)?.[1] ?? ''} ni un jugador predefinit (${/\(([^()]*)\)$/.exec(message)?.[1] ?? ''})`,
+  'refusal.not-eligible': (q: readonly string[], n: number, message: string) =>
+    /cannot represent you/.test(message)
+      ? `${/^(\S+) cannot/.exec(message)?.[1] ?? ''} no et pot representar: només un jugador classificat, amb l’enviament no desactivat, pot fer-ho (i el teu compte no ha d’estar desactivat)`
+      : !/has not passed self-play/.test(message)
+        ? message
+        : `l’enviament ${n} encara no ha superat la partida contra si mateix: desafia amb una versió que hagi compilat i hagi jugat contra si mateixa sense congelar-se`,
+  'refusal.too-many-opponents': (q: readonly string[], n: number, message: string) =>
+    `${/^(.*) has \d+ seats/.exec(message)?.[1] ?? ''} té ${n} seients: tria com a molt ${n - 1} rivals`,
+  'refusal.unknown-opponent': (q: readonly string[], n: number, message: string) =>
+    `"${q[0]}" no és un jugador classificat de ${/player of (.*) nor a built-in/.exec(message)?.[1] ?? ''} ni un jugador predefinit (${/\(([^()]*)\)$/.exec(message)?.[1] ?? ''})`,
   'refusal.bad-submission': (q: readonly string[], n: number, message: string) => 'tria un dels teus enviaments',
   'refusal.bad-seed': (q: readonly string[], n: number, message: string) => 'la llavor és un nombre enter de 0 a 2147483647',
-  'refusal.too-many-challenges': (q: readonly string[], n: number, message: string) => `com a molt ${n} desafiaments per hora: torna-ho a provar ${/try again in (.*) \(at/.exec(message)?.[1]?.replace(/(\d+) minutes?/, '$1 min').replace(/(\d+) seconds?/, '$1 s') ?? 'més tard'} (a les ${/\(at (\S+) UTC\)/.exec(message)?.[1] ?? ''} UTC)`,
-  'refusal.representatives-frozen': (q: readonly string[], n: number, message: string) => `els representants de ${/^representatives of (\S+)/.exec(message)?.[1] ?? ''} estan congelats: el torneig "${q[0]}" (#${/\(#(\d+)\)/.exec(message)?.[1] ?? ''}) ha congelat les inscripcions i no ha acabat; tria de nou quan s’acabi`,
-  'refusal.forbidden': (q: readonly string[], n: number, message: string) => / is not your player$/.test(message) ? `${message.replace(/ is not your player$/, '')} no és un jugador teu` : message,
+  'refusal.too-many-challenges': (q: readonly string[], n: number, message: string) =>
+    `com a molt ${n} desafiaments per hora: torna-ho a provar ${
+      /try again in (.*) \(at/
+        .exec(message)?.[1]
+        ?.replace(/(\d+) minutes?/, '$1 min')
+        .replace(/(\d+) seconds?/, '$1 s') ?? 'més tard'
+    } (a les ${/\(at (\S+) UTC\)/.exec(message)?.[1] ?? ''} UTC)`,
+  'refusal.representatives-frozen': (q: readonly string[], n: number, message: string) =>
+    `els representants de ${/^representatives of (\S+)/.exec(message)?.[1] ?? ''} estan congelats: el torneig "${q[0]}" (#${/\(#(\d+)\)/.exec(message)?.[1] ?? ''}) ha congelat les inscripcions i no ha acabat; tria de nou quan s’acabi`,
+  'refusal.forbidden': (q: readonly string[], n: number, message: string) =>
+    / is not your player$/.test(message) ? `${message.replace(/ is not your player$/, '')} no és un jugador teu` : message,
   'refusal.already-started': (q: readonly string[], n: number, message: string) => `el torneig ${n} ja ha començat (${/\((\w+)\)$/.exec(message)?.[1] ?? ''})`,
-  'refusal.match-played': (q: readonly string[], n: number, message: string) => `la partida ${n} s’ha jugat: el resultat es manté (un jugador que s’ha congelat, ha fallat o ha perdut és un resultat, no una fallada del jutge); només es pot tornar a jugar una partida fallida`,
+  'refusal.match-played': (q: readonly string[], n: number, message: string) =>
+    `la partida ${n} s’ha jugat: el resultat es manté (un jugador que s’ha congelat, ha fallat o ha perdut és un resultat, no una fallada del jutge); només es pot tornar a jugar una partida fallida`,
   'refusal.match-open': (q: readonly string[], n: number, message: string) => `la partida ${n} no ha fallat`,
-  'refusal.already-rerun': (q: readonly string[], n: number, message: string) => `la partida ${n} ja s’ha tornat a jugar com la partida ${/as match (\d+)/.exec(message)?.[1] ?? ''}`,
-  'refusal.not-scheduled': (q: readonly string[], n: number, message: string) => `el torneig ${n} ja no és planificat: només un torneig amb les inscripcions encara obertes es pot canviar o cancel·lar`,
-  'refusal.not-cancelled': (q: readonly string[], n: number, message: string) => `el torneig ${n} no està cancel·lat: només un torneig cancel·lat es pot esborrar (cancel·la’l primer, abans que comenci)`,
+  'refusal.already-rerun': (q: readonly string[], n: number, message: string) =>
+    `la partida ${n} ja s’ha tornat a jugar com la partida ${/as match (\d+)/.exec(message)?.[1] ?? ''}`,
+  'refusal.not-scheduled': (q: readonly string[], n: number, message: string) =>
+    `el torneig ${n} ja no és planificat: només un torneig amb les inscripcions encara obertes es pot canviar o cancel·lar`,
+  'refusal.not-cancelled': (q: readonly string[], n: number, message: string) =>
+    `el torneig ${n} no està cancel·lat: només un torneig cancel·lat es pot esborrar (cancel·la’l primer, abans que comenci)`,
   'refusal.has-matches': (q: readonly string[], n: number, message: string) => `el torneig ${n} té partides: es queda registrat`,
-  'refusal.name': (q: readonly string[], n: number, message: string) => (/^name too long/.test(message) ? `nom massa llarg: ${n} caràcters, com a molt ${/at most (\d+)/.exec(message)?.[1] ?? ''}` : 'el torneig necessita un nom'),
-  'refusal.freezeAt': (q: readonly string[], n: number, message: string) => (/is not a date/.test(message) ? 'la data de tancament de les inscripcions no és una data' : message),
+  'refusal.name': (q: readonly string[], n: number, message: string) =>
+    /^name too long/.test(message) ? `nom massa llarg: ${n} caràcters, com a molt ${/at most (\d+)/.exec(message)?.[1] ?? ''}` : 'el torneig necessita un nom',
+  'refusal.freezeAt': (q: readonly string[], n: number, message: string) =>
+    /is not a date/.test(message) ? 'la data de tancament de les inscripcions no és una data' : message,
   'refusal.seed': (q: readonly string[], n: number, message: string) => 'la llavor és un nombre enter de 0 a 2147483647',
   'refusal.config': (q: readonly string[], n: number, message: string) => `paràmetres incorrectes: ${message.replace(/^bad config: /, '')}`,
   'refusal.game': (q: readonly string[], n: number, message: string) =>
-    /^unknown game/.test(message) ? `joc desconegut ${/^unknown game (\S*):/.exec(message)?.[1] ?? ''}: un de ${/one of (.*)$/.exec(message)?.[1] ?? ''}` : /no longer installed/.test(message) ? `el joc ${/the game (\S+)/.exec(message)?.[1] ?? ''} ja no està instal·lat` : message,
+    /^unknown game/.test(message)
+      ? `joc desconegut ${/^unknown game (\S*):/.exec(message)?.[1] ?? ''}: un de ${/one of (.*)$/.exec(message)?.[1] ?? ''}`
+      : /no longer installed/.test(message)
+        ? `el joc ${/the game (\S+)/.exec(message)?.[1] ?? ''} ja no està instal·lat`
+        : message,
   'view.title': 'Visor de repeticions',
   'view.open': 'Obre un fitxer de repetició',
-  'view.openHint_html': 'Una repetició <code>.json</code> o <code>.json.gz</code> (d\'<code>arbiter play -o</code> o descarregada de la pàgina d\'una partida), o deixa-la anar on sigui d\'aquesta pàgina. No surt del teu ordinador.',
+  'view.openHint_html':
+    "Una repetició <code>.json</code> o <code>.json.gz</code> (d'<code>arbiter play -o</code> o descarregada de la pàgina d'una partida), o deixa-la anar on sigui d'aquesta pàgina. No surt del teu ordinador.",
   'view.needsJs': 'El visor necessita JavaScript.',
 
   'submit.title': 'Envia un jugador',
@@ -165,13 +201,15 @@ export const ca: Messages = {
   'submit.file': 'Fitxer del jugador',
   'submit.closedOn': (game: string) => `${game}: els enviaments es van tancar el `,
   'submit.closeOn': (game: string) => `${game}: els enviaments es tanquen el `,
-  'submit.intro_html': 'Un fitxer JavaScript o TypeScript que declari <code>export const GAME</code> i <code>export const PLAYER_NAME</code>\n(d\'1 a 12 caràcters: A-Z a-z 0-9 _). Ha de guanyar el Dummy en quatre partides per classificar-se; aleshores el seu nom queda bloquejat.',
+  'submit.intro_html':
+    "Un fitxer JavaScript o TypeScript que declari <code>export const GAME</code> i <code>export const PLAYER_NAME</code>\n(d'1 a 12 caràcters: A-Z a-z 0-9 _). Ha de guanyar el Dummy en quatre partides per classificar-se; aleshores el seu nom queda bloquejat.",
   'submit.fileDeclares': 'El que declari el fitxer (GAME)',
-  'submit.gameHint': 'Si no el canvies, decideix l\'export const GAME del fitxer.',
+  'submit.gameHint': "Si no el canvies, decideix l'export const GAME del fitxer.",
   'submit.fileHint': (max: string) => `Un fitxer .ts, .js o .cc (C++), com a màxim ${max}. També el pots deixar anar aquí.`,
   'submit.chooseAgain': (name: string) => ` Havies triat ${name}: torna'l a triar.`,
   'submit.button': 'Envia',
-  'submit.terminal_html': (game: string) => `Des d'un terminal: <code>npx arbiter submit my-bot.ts --game ${game}</code> amb un testimoni del <a href="/account">teu compte</a>.`,
+  'submit.terminal_html': (game: string) =>
+    `Des d'un terminal: <code>npx arbiter submit my-bot.ts --game ${game}</code> amb un testimoni del <a href="/account">teu compte</a>.`,
   'submit.noFile': 'cap fitxer: tria el fitxer del teu jugador (.ts, .js o .cc)',
   'submit.tooLarge': (bytes: number, size: string) => `fitxer massa gran: com a màxim ${bytes} bytes (${size})`,
   'submit.oneFile': 'envia només un fitxer',
@@ -179,10 +217,10 @@ export const ca: Messages = {
 
   'account.title': 'El meu compte',
   'account.newToken': (label: string) => `El teu testimoni nou${label ? ` “${label}”` : ''}`,
-  'account.copyNow': 'Copia\'l ara: només es mostra aquesta vegada.',
+  'account.copyNow': "Copia'l ara: només es mostra aquesta vegada.",
   'account.hashOnly': ' Arbiter només en guarda un resum (hash).',
   'account.token': 'Testimoni',
-  'account.copyHint': 'Selecciona\'l i copia\'l (Ctrl+C o ⌘C). Guarda\'l en secret: actua en nom teu.',
+  'account.copyHint': "Selecciona'l i copia'l (Ctrl+C o ⌘C). Guarda'l en secret: actua en nom teu.",
   'account.useWith_html': 'Fes-lo servir amb <code>arbiter submit</code>:',
   'account.noLabel': 'sense etiqueta',
   'account.never': 'mai',
@@ -191,9 +229,10 @@ export const ca: Messages = {
   'account.revokeLabel': (prefix: string, label: string) => `Revoca el testimoni ${prefix}${label ? ` (${label})` : ''}`,
   'account.loggedInAs_html': (name: string) => `Has entrat com a <strong id="account-username">${name}</strong>`,
   'account.admin': 'administrador',
-  'account.links_html': '<a href="/submissions">Els meus enviaments</a> · <a href="/submit">Envia un jugador</a> · <a href="/account/representatives">Els meus representants als tornejos</a>',
-  'account.tokens': 'Testimonis de l\'API',
-  'account.tokensIntro_html': 'Un testimoni permet que un programa o l\'ordre <code>arbiter</code> actuïn en nom teu (<code>Authorization: Bearer …</code>).',
+  'account.links_html':
+    '<a href="/submissions">Els meus enviaments</a> · <a href="/submit">Envia un jugador</a> · <a href="/account/representatives">Els meus representants als tornejos</a>',
+  'account.tokens': "Testimonis de l'API",
+  'account.tokensIntro_html': "Un testimoni permet que un programa o l'ordre <code>arbiter</code> actuïn en nom teu (<code>Authorization: Bearer …</code>).",
   'account.label': 'Etiqueta',
   'account.created': 'Creat',
   'account.lastUsed': 'Últim ús',
@@ -205,20 +244,24 @@ export const ca: Messages = {
   'account.labelTooLong': (n: number, max: number) => `etiqueta massa llarga: ${n} caràcters, com a màxim ${max}`,
 
   'queue.title': 'Cua',
-  'queue.unavailable': (error: string) => `Aquest servidor no pot accedir a la cua de partides (${error}), de manera que no se sap quins treballadors ni quines feines hi ha; les xifres de sota surten de la base de dades.`,
+  'queue.unavailable': (error: string) =>
+    `Aquest servidor no pot accedir a la cua de partides (${error}), de manera que no se sap quins treballadors ni quines feines hi ha; les xifres de sota surten de la base de dades.`,
   'queue.expected': 'Espera prevista per a un enviament nou',
   'queue.noEstimate': 'Sense estimació',
   'queue.about': (time: string) => `uns ${time}`,
   'queue.matches': 'Partides',
-  'queue.waitingRunning_html': (waiting: number, running: number) => `<strong id="queue-waiting">${waiting}</strong> en espera i <strong id="queue-running">${running}</strong> en joc.`,
+  'queue.waitingRunning_html': (waiting: number, running: number) =>
+    `<strong id="queue-waiting">${waiting}</strong> en espera i <strong id="queue-running">${running}</strong> en joc.`,
   'queue.kind': 'Tipus',
   'queue.waiting': 'En espera',
   'queue.running': 'En joc',
-  'queue.jobs': (waiting: number, active: number, delayed: number, failed: number) => `A la cua mateixa: ${waiting} feine${waiting === 1 ? 'a' : 's'} en espera (compilacions incloses), ${active} actives, ${delayed} esperant reintent, ${failed} fallides.`,
+  'queue.jobs': (waiting: number, active: number, delayed: number, failed: number) =>
+    `A la cua mateixa: ${waiting} feine${waiting === 1 ? 'a' : 's'} en espera (compilacions incloses), ${active} actives, ${delayed} esperant reintent, ${failed} fallides.`,
   'queue.workers': 'Treballadors',
-  'queue.noWorker': 'Ara mateix no hi ha cap treballador: les partides esperen que se n\'engegui un.',
+  'queue.noWorker': "Ara mateix no hi ha cap treballador: les partides esperen que se n'engegui un.",
   'queue.unknown': 'Desconegut (no hi ha cua).',
-  'queue.pools': (pools: number, slots: number) => `${pools} grup${pools === 1 ? '' : 's'} de treballadors vist${pools === 1 ? '' : 's'}, ${slots} executor${slots === 1 ? '' : 's'} de partides en total.`,
+  'queue.pools': (pools: number, slots: number) =>
+    `${pools} grup${pools === 1 ? '' : 's'} de treballadors vist${pools === 1 ? '' : 's'}, ${slots} executor${slots === 1 ? '' : 's'} de partides en total.`,
   'queue.worker': 'Treballador',
   'queue.host': 'Màquina',
   'queue.runners': 'Executors',
@@ -228,7 +271,7 @@ export const ca: Messages = {
   'queue.chartTitle': (minutes: number, list: string) => `Partides acabades per minut en els últims ${minutes} minuts, de la més antiga: ${list}`,
   'queue.gate': 'Latència de la prova',
   'queue.noVerdict': 'Encara cap enviament no té veredicte.',
-  'queue.toVerdict': 'De l\'enviament al veredicte',
+  'queue.toVerdict': "De l'enviament al veredicte",
   'queue.toVerdictValue': (p50: string, p90: string, n: number) => `mediana ${p50}, el 90% en menys de ${p90} (últims ${n} veredictes)`,
   'queue.gateWork': 'La feina de la prova',
   'queue.gateWorkValue': (time: string) => `mediana ${time} de la primera feina al veredicte`,
@@ -284,7 +327,8 @@ export const ca: Messages = {
   'matches.anyKind': 'Qualsevol tipus',
   'matches.filterButton': 'Filtra',
   'matches.clear': 'Esborra',
-  'matches.count': (n: number, filtered: boolean, page: number, pages: number) => `${n} partid${n === 1 ? 'a' : 'es'}${filtered ? ' amb aquests filtres' : ''}${pages > 1 ? `, pàgina ${page} de ${pages}` : ''}.`,
+  'matches.count': (n: number, filtered: boolean, page: number, pages: number) =>
+    `${n} partid${n === 1 ? 'a' : 'es'}${filtered ? ' amb aquests filtres' : ''}${pages > 1 ? `, pàgina ${page} de ${pages}` : ''}.`,
   'matches.noSuchPage': 'Aquesta pàgina no existeix.',
   'matches.noMatch': 'Encara cap partida.',
   'matches.pages': 'Pàgines de partides',
@@ -300,15 +344,16 @@ export const ca: Messages = {
   'matches.budget': '% del pressupost',
   'matches.out': 'Fora',
   'matches.inRound': (round: number) => ` a la ronda ${round}`,
-  'matches.waiting': 'Aquesta partida espera un executor: torna a carregar la pàgina d\'aquí a una estona per veure-la.',
-  'matches.playing': 'Aquesta partida s\'està jugant: torna a carregar la pàgina d\'aquí a una estona per veure-la.',
+  'matches.waiting': "Aquesta partida espera un executor: torna a carregar la pàgina d'aquí a una estona per veure-la.",
+  'matches.playing': "Aquesta partida s'està jugant: torna a carregar la pàgina d'aquí a una estona per veure-la.",
   'matches.queueLink': 'Com de llarga és la cua',
-  'matches.couldNotPlay': 'La partida no s\'ha pogut jugar',
+  'matches.couldNotPlay': "La partida no s'ha pogut jugar",
   'matches.pruned': (why: string) => `Aquesta partida es va jugar, però ${why}.`,
   'matches.noReplay': 'Aquesta partida no té repetició.',
   'matches.seed': 'Llavor',
   'matches.playLine': 'Torna-la a jugar',
-  'matches.playLineHint': 'Al teu ordinador, des d’una còpia d’Arbiter: els seients en ordre (el seient 0 primer), la llavor i els paràmetres d’aquesta partida. Anomena el fitxer de cada jugador com diu la línia.',
+  'matches.playLineHint':
+    'Al teu ordinador, des d’una còpia d’Arbiter: els seients en ordre (el seient 0 primer), la llavor i els paràmetres d’aquesta partida. Anomena el fitxer de cada jugador com diu la línia.',
   'matches.limits': 'Límits',
   'matches.limitsValue': (cpu: string, mb: number) => `${cpu} de CPU i ${mb} MiB de memòria per jugador`,
   'matches.finished': 'Acabada',
@@ -317,19 +362,20 @@ export const ca: Messages = {
   'matches.gate': 'Prova',
   'matches.selfPlay': 'contra si mateix',
   'matches.dummyMatch': (i: number, n: number) => `partida contra Dummy ${i} de ${n}`,
-  'matches.ofSubmission': ' de l\'',
+  'matches.ofSubmission': " de l'",
   'matches.submission': (id: number) => `enviament ${id}`,
   'matches.tournament': 'Torneig',
   'matches.tournamentN': (id: number) => `torneig ${id}`,
   'matches.downloadReplay': (kib: number) => `Descarrega la repetició (${kib} KiB)`,
   'matches.logOf': (name: string, seat: number) => `Registre de ${name} (seient ${seat})`,
-  'matches.offline_html': (file: string) => `Mira-la sense connexió amb <code>npx arbiter view ${file}</code>, o comprova-la amb <code>npx arbiter verify</code>.`,
+  'matches.offline_html': (file: string) =>
+    `Mira-la sense connexió amb <code>npx arbiter view ${file}</code>, o comprova-la amb <code>npx arbiter verify</code>.`,
   'matches.loginForLog': 'Entra per descarregar el registre del teu jugador.',
   'matches.noSeat': (id: number, seat: number) => `La partida ${id} no té seient ${seat}.`,
-  'matches.logOwnerOnly': 'Només el propietari d\'un jugador (o un administrador) en pot llegir el registre.',
+  'matches.logOwnerOnly': "Només el propietari d'un jugador (o un administrador) en pot llegir el registre.",
 
   'subs.none': (id: number) => `No hi ha cap enviament ${id}.`,
-  'subs.ownerOnly': 'Només el propietari d\'aquest enviament (o un administrador) el pot veure.',
+  'subs.ownerOnly': "Només el propietari d'aquest enviament (o un administrador) el pot veure.",
   'gate.waiting': 'en espera',
   'gate.running': 'en joc',
   'gate.passed': 'superat',
@@ -344,13 +390,14 @@ export const ca: Messages = {
   'gate.seat': (n: number) => `Seient ${n}: `,
   'gate.thisBot': '(aquest jugador)',
   'gate.frozen': (round: number, reason: string) => `congelat, ronda ${round} (${reason})`,
-  'gate.compileHint': 'El fitxer s\'analitza, es carrega en una zona aïllada nova i ofereix l\'API del jugador.',
+  'gate.compileHint': "El fitxer s'analitza, es carrega en una zona aïllada nova i ofereix l'API del jugador.",
   'gate.selfPlayHint': 'Quatre còpies del jugador juguen entre elles; cap no es pot congelar.',
   'gate.compile': 'Compilació',
   'gate.selfPlay': 'Contra si mateix',
   'gate.matchAgainst': (n: number, opponent: string) => `Partida ${n} contra ${opponent}`,
   'gate.seed': (seed: number) => `llavor ${seed}`,
-  'gate.qualified_html': (opponent: string, n: number, name: string) => `<strong>Classificat.</strong> Ha guanyat ${opponent} en les ${n} partides. El nom ${name} ara queda bloquejat 🔒 i el jugador juga partides classificatòries.`,
+  'gate.qualified_html': (opponent: string, n: number, name: string) =>
+    `<strong>Classificat.</strong> Ha guanyat ${opponent} en les ${n} partides. El nom ${name} ara queda bloquejat 🔒 i el jugador juga partides classificatòries.`,
   'gate.rejected': 'Rebutjat.',
   'gate.noReason': 'sense motiu registrat',
   'gate.judging': 'En judici: ',
@@ -367,25 +414,41 @@ export const ca: Messages = {
   'gate.title': (opponent: string) => `La prova del ${opponent}`,
   'gate.verdict': 'Veredicte',
   'gate.line': (line: number) => `Línia ${line} del fitxer`,
-  'gate.compileError': (line: number | null) => (line !== null ? `Error de compilació (línia ${line}), tal com l’ha escrit el compilador:` : 'Error de compilació, tal com l’ha escrit el compilador:'),
-  'reason.compile-error': (p: ReasonParams['compile-error']) => `Error de compilació: ${p.message.replace(/^compile error: /, '')}${p.line !== null ? ` (línia ${p.line})` : ''}`,
-  'reason.game-mismatch': (p: ReasonParams['game-mismatch']) => `Error de compilació: el fitxer declara GAME = "${p.declared}", però s’ha enviat per a ${p.game}`,
-  'reason.name-mismatch': (p: ReasonParams['name-mismatch']) => `Error de compilació: el fitxer declara PLAYER_NAME = "${p.declared}", però s’ha enviat com a "${p.name}"`,
+  'gate.compileError': (line: number | null) =>
+    line !== null ? `Error de compilació (línia ${line}), tal com l’ha escrit el compilador:` : 'Error de compilació, tal com l’ha escrit el compilador:',
+  'reason.compile-error': (p: ReasonParams['compile-error']) =>
+    `Error de compilació: ${p.message.replace(/^compile error: /, '')}${p.line !== null ? ` (línia ${p.line})` : ''}`,
+  'reason.game-mismatch': (p: ReasonParams['game-mismatch']) =>
+    `Error de compilació: el fitxer declara GAME = "${p.declared}", però s’ha enviat per a ${p.game}`,
+  'reason.name-mismatch': (p: ReasonParams['name-mismatch']) =>
+    `Error de compilació: el fitxer declara PLAYER_NAME = "${p.declared}", però s’ha enviat com a "${p.name}"`,
   'reason.judge-error': (p: ReasonParams['judge-error']) =>
     `${p.step === 'selfplay' ? 'Partida contra si mateix: el' : 'El'} jutge no ha pogut jugar la partida #${p.matchId} (${p.error}); no és culpa del teu jugador, torna’l a enviar`,
   'reason.selfplay-frozen': (p: ReasonParams['selfplay-frozen']) =>
     `Partida contra si mateix: la còpia del seient ${p.seat} s’ha congelat a la ronda ${p.round} (${ca['reason.froze'](p.why, p.message)})${p.frozen > 1 ? ` (se n’han congelat ${p.frozen} de ${p.copies} còpies)` : ''}; mira la partida #${p.matchId}`,
   'reason.lost': (p: ReasonParams['lost']) =>
     `Ha perdut contra ${p.opponent} a la partida ${p.n} de ${p.of} de la prova (partida #${p.matchId}, llavor ${p.seed}): ` +
-    (p.tied ? `empat al primer lloc amb ${p.opponent} a ${p.score} (un empat no és una victòria)` : `${p.rank === null ? '?' : (['1r', '2n', '3r', '4t'][p.rank - 1] ?? `${p.rank}è`)} de ${p.players} amb ${p.score}, contra el millor de ${p.opponent}, ${p.best}`) +
+    (p.tied
+      ? `empat al primer lloc amb ${p.opponent} a ${p.score} (un empat no és una victòria)`
+      : `${p.rank === null ? '?' : (['1r', '2n', '3r', '4t'][p.rank - 1] ?? `${p.rank}è`)} de ${p.players} amb ${p.score}, contra el millor de ${p.opponent}, ${p.best}`) +
     (p.froze ? `; el teu jugador s’ha congelat a la ronda ${p.froze.round} (${ca['reason.froze'](p.froze.why, p.froze.message)})` : ''),
-  'reason.name-locked': (p: ReasonParams['name-locked']) => `Nom bloquejat: la versió ${p.version} ha guanyat ${p.opponent}, però una altra versió de ${p.name} s’ha classificat abans`,
+  'reason.name-locked': (p: ReasonParams['name-locked']) =>
+    `Nom bloquejat: la versió ${p.version} ha guanyat ${p.opponent}, però una altra versió de ${p.name} s’ha classificat abans`,
   'reason.froze': (why: string, message: string) =>
-    ({ compile: 'no compila', exception: `excepció: ${message}`, cpu: 'temps de CPU esgotat', memory: 'memòria esgotada', orders: 'massa ordres en una ronda', output: 'resposta que el jutge no accepta', watchdog: 'temps real esgotat', crash: 'el seu procés ha fallat' })[why] ?? why,
+    ({
+      compile: 'no compila',
+      exception: `excepció: ${message}`,
+      cpu: 'temps de CPU esgotat',
+      memory: 'memòria esgotada',
+      orders: 'massa ordres en una ronda',
+      output: 'resposta que el jutge no accepta',
+      watchdog: 'temps real esgotat',
+      crash: 'el seu procés ha fallat',
+    })[why] ?? why,
   'subs.disabled': 'Un administrador ha desactivat aquest enviament ',
   'subs.disabledTail': ': no juga cap partida classificatòria ni cap repte.',
   'subs.refresh': 'Actualitza',
-  'subs.refreshHint': '(aquesta pàgina també s\'actualitza sola mentre es fa la prova)',
+  'subs.refreshHint': "(aquesta pàgina també s'actualitza sola mentre es fa la prova)",
   'subs.admin': 'Administració',
   'subs.owner': (name: string) => `(propietari: ${name})`,
   'subs.disable': 'Desactiva',
@@ -394,7 +457,7 @@ export const ca: Messages = {
   'subs.source': 'Codi font',
   'subs.download': 'Descarrega',
   'subs.newVersion': 'Envia una versió nova',
-  'subs.lockedHint': 'Aquest nom s\'ha classificat: està bloquejat, i un jugador nou necessita un nom nou.',
+  'subs.lockedHint': "Aquest nom s'ha classificat: està bloquejat, i un jugador nou necessita un nom nou.",
   'subs.reason': 'Motiu',
   'subs.qualifiedNote': '(classificat)',
   'subs.newest': (shown: number, total: number) => `Les ${shown} versions més noves de ${total}.`,
@@ -418,15 +481,16 @@ export const ca: Messages = {
   'lb.matches': 'Partides',
   'lb.noGame': (id: string, list: string) => `No hi ha cap joc "${id}". Els jocs són: ${list}.`,
   'lb.noPage': (pages: number, page: number) => `La classificació té ${pages} pàgin${pages === 1 ? 'a' : 'es'}; no hi ha pàgina ${page}.`,
-  'lb.intro': (n: number) => `${n} jugador${n === 1 ? '' : 's'} classificat${n === 1 ? '' : 's'}, ordenats per puntuació: μ − 3σ d'OpenSkill, on μ és l'habilitat estimada i σ la seva incertesa (l'habilitat és dins de μ ± 3σ). És una estimació prudent que puja a mesura que els resultats d'un jugador s'estabilitzen; en cas d'empat, primer la μ més alta i després més partides. Una puntuació és provisional mentre σ passi de 4.`,
+  'lb.intro': (n: number) =>
+    `${n} jugador${n === 1 ? '' : 's'} classificat${n === 1 ? '' : 's'}, ordenats per puntuació: μ − 3σ d'OpenSkill, on μ és l'habilitat estimada i σ la seva incertesa (l'habilitat és dins de μ ± 3σ). És una estimació prudent que puja a mesura que els resultats d'un jugador s'estabilitzen; en cas d'empat, primer la μ més alta i després més partides. Una puntuació és provisional mentre σ passi de 4.`,
   'lb.pages': 'Pàgines de la classificació',
   'lb.noGameShort': (id: string) => `No hi ha cap joc "${id}".`,
   'lb.noPlayer': (name: string, game: string) => `No hi ha cap jugador anomenat "${name}"${game ? ` a ${game}` : ''}.`,
   'lb.challenge': (name: string) => `Repta ${name}`,
   'lb.yourBot': 'El teu jugador',
   'lb.opponent': (i: number) => `Rival ${i}`,
-  'lb.opponentHint': 'Un jugador classificat d\'aquest joc, o un de predefinit (Dummy, Demo, Null); els seients buits són Dummies.',
-  'lb.seed': 'Llavor (buida: a l\'atzar)',
+  'lb.opponentHint': "Un jugador classificat d'aquest joc, o un de predefinit (Dummy, Demo, Null); els seients buits són Dummies.",
+  'lb.seed': "Llavor (buida: a l'atzar)",
   'lb.play': 'Juga el repte',
   'lb.unrated': (n: number) => `No puntua; com a màxim ${n} per hora.`,
   'lb.matchN': (id: number) => `partida ${id}`,
@@ -440,8 +504,9 @@ export const ca: Messages = {
   'lb.history': 'Evolució de la puntuació',
   'lb.noRanked': 'Encara cap partida classificatòria.',
   'lb.chartTitle': (name: string, game: string) => `Puntuació de ${name} a ${game}`,
-  'lb.chartDesc': (n: number, from: string, fromMatch: number, to: string, toMatch: number) => `${n} partid${n === 1 ? 'a classificatòria' : 'es classificatòries'}: de ${from} després de la partida ${fromMatch} a ${to} després de la partida ${toMatch}.`,
-  'lb.asTable': 'L\'evolució de la puntuació en una taula',
+  'lb.chartDesc': (n: number, from: string, fromMatch: number, to: string, toMatch: number) =>
+    `${n} partid${n === 1 ? 'a classificatòria' : 'es classificatòries'}: de ${from} després de la partida ${fromMatch} a ${to} després de la partida ${toMatch}.`,
+  'lb.asTable': "L'evolució de la puntuació en una taula",
   'lb.afterMatch': 'Després de la partida',
   'lb.when': 'Quan',
   'lb.versions': 'Versions',
@@ -467,7 +532,7 @@ export const ca: Messages = {
   'tour.match': 'Partida',
   'tour.replayIt': 'Torna-la a jugar',
   'tour.rerunN': (n: number) => `repetida ${n}`,
-  'tour.couldNotPlay': 'el jutge no l\'ha pogut jugar',
+  'tour.couldNotPlay': "el jutge no l'ha pogut jugar",
   'tour.waitingRerun': ': esperant que un administrador la repeteixi',
   'tour.rerun': 'Repeteix',
   'tour.replay': 'repetició',
@@ -487,7 +552,7 @@ export const ca: Messages = {
   'tour.game': 'Joc',
   'tour.status': 'Estat',
   'tour.inRound': (n: number) => ` ronda ${n}`,
-  'tour.entriesFreeze': 'Tancament d\'inscripcions',
+  'tour.entriesFreeze': "Tancament d'inscripcions",
   'tour.seed': 'Llavor',
   'tour.seedNote': ' (tots els sortejos i llavors de partida en deriven)',
   'tour.seedSecret': 'secreta fins que comenci el torneig',
@@ -498,15 +563,18 @@ export const ca: Messages = {
   'tour.standingsCsv': 'Classificació (CSV)',
   'tour.standings': 'Classificació',
   'tour.rounds': 'Rondes',
-  'tour.rules': 'Cada grup juga una partida; en una ronda eliminatòria un jugador passa si supera com a mínim dos dels altres tres seients (un empat no supera ningú). Quan en queden quatre o menys, cau el jugador que queda estrictament per darrere de tots els altres; un empat per l\'últim lloc fa repetir la partida. Per tornar a jugar una partida al teu ordinador, anomena el fitxer de cada jugador com ell.',
-  'tour.noRound': 'Encara no s\'ha sortejat cap ronda.',
-  'tour.intro_html': 'Tornejos oficials: cada usuari hi inscriu un jugador, el seu <a href="/account/representatives">representant</a>. Totes les partides i repeticions són públiques.',
+  'tour.rules':
+    "Cada grup juga una partida; en una ronda eliminatòria un jugador passa si supera com a mínim dos dels altres tres seients (un empat no supera ningú). Quan en queden quatre o menys, cau el jugador que queda estrictament per darrere de tots els altres; un empat per l'últim lloc fa repetir la partida. Per tornar a jugar una partida al teu ordinador, anomena el fitxer de cada jugador com ell.",
+  'tour.noRound': "Encara no s'ha sortejat cap ronda.",
+  'tour.intro_html':
+    'Tornejos oficials: cada usuari hi inscriu un jugador, el seu <a href="/account/representatives">representant</a>. Totes les partides i repeticions són públiques.',
   'tour.manage': 'Gestiona els tornejos',
   'tour.tournament': 'Torneig',
   'tour.championCol': 'Campió',
   'tour.noneYet': 'Encara cap torneig.',
   'rep.title': 'Els meus representants',
-  'rep.intro': 'A cada joc, un dels teus jugadors classificats et representa als tornejos oficials. Mentre no en triïs cap, és el teu últim jugador classificat. L\'elecció es tanca quan un torneig del joc tanca les inscripcions, fins que acaba.',
+  'rep.intro':
+    "A cada joc, un dels teus jugadors classificats et representa als tornejos oficials. Mentre no en triïs cap, és el teu últim jugador classificat. L'elecció es tanca quan un torneig del joc tanca les inscripcions, fins que acaba.",
   'rep.representing': 'Et representa: ',
   'rep.nobody': 'ningú',
   'rep.latest': '(el teu últim jugador classificat)',
@@ -516,15 +584,16 @@ export const ca: Messages = {
   'rep.noneYet_html': 'Encara no tens cap jugador classificat: <a href="/submit">envia un jugador</a> i supera la prova del Dummy.',
   'rep.now': (player: string, game: string) => `${player} ara et representa a ${game}.`,
 
-  'admin.noAction': 'Encara cap acció d\'administració.',
+  'admin.noAction': "Encara cap acció d'administració.",
   'admin.when': 'Quan',
   'admin.who': 'Qui',
   'admin.action': 'Acció',
   'admin.target': 'Objecte',
   'admin.detail': 'Detall',
-  'admin.commandLine': 'línia d\'ordres',
+  'admin.commandLine': "línia d'ordres",
   'admin.title': 'Administració',
-  'admin.links_html': '<a href="/admin/users">Usuaris</a> · <a href="/admin/tournaments">Tornejos</a> · <a href="/admin/similarity">Semblança (plagi)</a> · <a href="/admin/audit">Tot el registre</a> · <a href="/api/admin/exports/qualified.csv" id="export-qualified">Jugadors classificats per usuari (CSV)</a>',
+  'admin.links_html':
+    '<a href="/admin/users">Usuaris</a> · <a href="/admin/tournaments">Tornejos</a> · <a href="/admin/similarity">Semblança (plagi)</a> · <a href="/admin/audit">Tot el registre</a> · <a href="/api/admin/exports/qualified.csv" id="export-qualified">Jugadors classificats per usuari (CSV)</a>',
   'admin.health': 'Cua i treballadors',
   'admin.status': 'Estat',
   'admin.dbRedis': (db: string, redis: string) => ` base de dades ${db}, Redis ${redis}`,
@@ -539,28 +608,29 @@ export const ca: Messages = {
   'admin.expectedWait': 'Espera prevista',
   'admin.queueLinks_html': '<a href="/queue">La pàgina de la cua</a> · <a href="/health">/health</a>',
   'admin.games': 'Jocs',
-  'admin.deadline': 'Termini d\'enviament: ',
+  'admin.deadline': "Termini d'enviament: ",
   'admin.none': 'cap',
   'admin.passed': ' (passat: es rebutgen els enviaments nous)',
   'admin.newDeadline': (zone: string) => `Termini nou (${zone}; buit l'esborra)`,
   'admin.pastDeadlineTitle': 'Un termini ja passat?',
   'admin.pastDeadline': (game: string, when: string) => `El termini ${when} ja ha passat: els enviaments a ${game} es tancarien de seguida.`,
-  'admin.pastDeadlineConfirm': 'Fixa\'l igualment',
-  'admin.pastDeadlineCancel': 'Torna a la pàgina d\'administració',
+  'admin.pastDeadlineConfirm': "Fixa'l igualment",
+  'admin.pastDeadlineCancel': "Torna a la pàgina d'administració",
   'admin.setDeadline': 'Fixa el termini',
   'admin.dummy': 'Dummy: ',
   'admin.private': 'privat',
   'admin.installed': (by: string, bytes: number) => ` per ${by} (${bytes} bytes) `,
   'admin.installedOn': ', instal·lat ',
-  'admin.removeDummy': 'Elimina\'l (torna a jugar el Dummy original)',
-  'admin.shipped': 'l\'original',
-  'admin.installDummy': 'Instal·la un Dummy privat (un fitxer .ts, .js o .cc que declari PLAYER_NAME = "Dummy", en C++ #define PLAYER_NAME Dummy; primer es compila i juga contra si mateix)',
-  'admin.upload': 'Puja\'l i jutja\'l',
+  'admin.removeDummy': "Elimina'l (torna a jugar el Dummy original)",
+  'admin.shipped': "l'original",
+  'admin.installDummy':
+    'Instal·la un Dummy privat (un fitxer .ts, .js o .cc que declari PLAYER_NAME = "Dummy", en C++ #define PLAYER_NAME Dummy; primer es compila i juga contra si mateix)',
+  'admin.upload': "Puja'l i jutja'l",
   'admin.resetRatings': 'Reinicia les puntuacions',
-  'admin.resetNote': ' tots els jugadors tornen a la puntuació inicial i s\'esborra l\'evolució (les partides es queden) · ',
+  'admin.resetNote': " tots els jugadors tornen a la puntuació inicial i s'esborra l'evolució (les partides es queden) · ",
   'admin.leaderboardCsv': 'Classificació (CSV)',
   'admin.aSubmission': 'Un enviament',
-  'admin.submissionId': 'Número de l\'enviament',
+  'admin.submissionId': "Número de l'enviament",
   'admin.disableOpt': 'Desactiva (surt de les partides classificatòries)',
   'admin.enableOpt': 'Torna a activar',
   'admin.rejudgeOpt': 'Torna a jutjar (un de rebutjat: una versió nova, el mateix codi, tota la prova)',
@@ -571,7 +641,7 @@ export const ca: Messages = {
   'admin.releaseOpt': 'Allibera (mai classificat: lliure per a qualsevol)',
   'admin.renameOpt': 'Canvia al nom nou',
   'admin.newName': 'Nom nou (per canviar-lo)',
-  'admin.latest': 'Últimes accions d\'administració',
+  'admin.latest': "Últimes accions d'administració",
   'admin.users': 'Usuaris',
   'admin.nameContains': 'El nom conté',
   'admin.search': 'Cerca',
@@ -610,27 +680,31 @@ export const ca: Messages = {
   'adminDone.released': (name: string, game: string) => `${name} alliberat a ${game}: qualsevol el pot fer servir`,
   'adminDone.deadlineSet': (game: string, when: string) => `termini de ${game} fixat a ${when}`,
   'adminDone.deadlineCleared': (game: string) => `termini de ${game} esborrat`,
-  'adminDone.ratingsReset': (game: string, players: number, rows: number) => `puntuacions de ${game} reiniciades: ${players} jugadors, ${rows} files d'evolució esborrades`,
+  'adminDone.ratingsReset': (game: string, players: number, rows: number) =>
+    `puntuacions de ${game} reiniciades: ${players} jugadors, ${rows} files d'evolució esborrades`,
   'adminDone.dummyInstalled': (game: string) => `Dummy privat instal·lat per a ${game}: ha superat la compilació i la partida contra si mateix`,
   'adminDone.dummyRemoved': (game: string) => `Dummy privat de ${game} eliminat: torna a jugar el Dummy original`,
   'adminErr.id': 'escriu un nombre enter positiu com a número',
   'adminErr.submissionAction': 'tria desactivar, activar o tornar a jutjar',
   'adminErr.nameAction': 'tria alliberar o canviar el nom',
-  'adminErr.date': (text: string, zone: string) => `"${text}" no és una data: escriu-la com 2026-12-20T23:59 (hora de ${zone}) o amb el desplaçament, 2026-12-20T23:59+01:00`,
+  'adminErr.date': (text: string, zone: string) =>
+    `"${text}" no és una data: escriu-la com 2026-12-20T23:59 (hora de ${zone}) o amb el desplaçament, 2026-12-20T23:59+01:00`,
   'adminErr.confirm': 'no confirmat',
   'adminErr.withFile': 'envia el formulari amb el fitxer',
   'adminErr.dummyFile': 'tria el fitxer del Dummy (.ts, .js o .cc)',
 
   // La pàgina de joc (una partida al navegador del visitant)
   'play.pickerTitle': 'Juga al navegador',
-  'play.pickerLead': 'Juga una partida al teu ordinador, en aquest navegador, sense instal·lar res: el teu jugador contra jugadors predefinits o altres fitxers teus.',
+  'play.pickerLead':
+    'Juga una partida al teu ordinador, en aquest navegador, sense instal·lar res: el teu jugador contra jugadors predefinits o altres fitxers teus.',
   'play.pickGame': 'Tria un joc',
   'play.title': (game: string) => `Juga a ${game} al navegador`,
   'play.judgeNote':
     'Aquesta partida només és una prova local. Es juga al teu navegador i no es desa ni puntua res: el servidor continua sent l’únic jutge. Envia el teu jugador perquè el jutgi el servidor, amb el seu entorn aïllat i els seus límits de CPU i de memòria.',
   'play.differences': (budget: string) =>
     `El teu jugador s’executa en un Web Worker amb l’API del jutge i el mateix Math.random amb llavor, de manera que una llavor dona la mateixa partida que el jutge (o arbiter play) juga amb els mateixos jugadors. El temps és diferent: cada jugador té ${budget} per a la partida, mesurats aquí com a temps real al teu navegador (el jutge compta temps de CPU), així que un ordinador ocupat hi compta en contra; un jugador que encara pensa quan se li acaba el temps s’atura i queda congelat. Aquí no s’aplica cap límit de memòria.`,
-  'play.compileNote': 'El servidor compila els teus fitxers amb la compilació del jutge (en treu els tipus; el C++, al mòdul WebAssembly del jutge) i no els guarda; res més no surt del teu navegador.',
+  'play.compileNote':
+    'El servidor compila els teus fitxers amb la compilació del jutge (en treu els tipus; el C++, al mòdul WebAssembly del jutge) i no els guarda; res més no surt del teu navegador.',
   'play.yourBot': 'El teu jugador',
   'play.file': 'Fitxer del teu jugador',
   'play.fileHint': 'Un fitxer .ts, .js o C++ (.cc); o deixa’l anar on sigui d’aquest formulari. El C++ es compila per als usuaris que han iniciat la sessió.',
@@ -639,7 +713,8 @@ export const ca: Messages = {
   'play.player': (n: number) => `Jugador ${n}`,
   'play.fromFile': 'Un fitxer teu…',
   'play.fileFor': (n: number) => `Fitxer del jugador ${n}`,
-  'play.builtin': (name: string) => (name === 'Dummy' ? 'Dummy (el de la prova)' : name === 'Null' ? 'Null (no fa res)' : name === 'Demo' ? 'Demo (un exemple senzill)' : name),
+  'play.builtin': (name: string) =>
+    name === 'Dummy' ? 'Dummy (el de la prova)' : name === 'Null' ? 'Null (no fa res)' : name === 'Demo' ? 'Demo (un exemple senzill)' : name,
   'play.seed': 'Llavor',
   'play.seedHint': 'La mateixa llavor i els mateixos jugadors donen la mateixa partida.',
   'play.play': 'Juga la partida',
@@ -647,7 +722,8 @@ export const ca: Messages = {
   'play.download': 'Descarrega la repetició',
   'play.downloadHint': 'per tornar-la a veure al',
   'play.viewer': 'visor',
-  'play.noScript': 'Per jugar al navegador cal JavaScript. Sense, juga a la línia d’ordres amb el play.mjs del kit d’inici, que només necessita Node (mira el README del kit).',
+  'play.noScript':
+    'Per jugar al navegador cal JavaScript. Sense, juga a la línia d’ordres amb el play.mjs del kit d’inici, que només necessita Node (mira el README del kit).',
   'play.cli': 'Des d’una còpia del repositori, a l’entorn aïllat del seu jutge, la mateixa partida a la línia d’ordres:',
 
   // Les pàgines de l'informe de semblança (plagi), només per a administradors
@@ -665,7 +741,8 @@ export const ca: Messages = {
   'sim.recompute': 'Torna’l a calcular',
   'sim.archive': 'Cursos anteriors',
   'sim.noArchive': 'cap d’importat',
-  'sim.archiveHint_html': 'Importa un curs anterior al servidor: <code>arbiter similarity import &lt;carpeta amb una subcarpeta per estudiant&gt; --term 2024-25 --game &lt;joc&gt;</code>',
+  'sim.archiveHint_html':
+    'Importa un curs anterior al servidor: <code>arbiter similarity import &lt;carpeta amb una subcarpeta per estudiant&gt; --term 2024-25 --game &lt;joc&gt;</code>',
   'sim.topPairs': 'Els parells més semblants',
   'sim.noPairs': 'Cap parell no comparteix prou codi per llistar-lo.',
   'sim.notComputed': 'Encara no hi ha cap informe: calcula’l (llegeix tots els codis del joc, per això es fa quan es demana i no a cada visita).',
@@ -726,7 +803,8 @@ export const ca: Messages = {
   'stu.place': (place: number, of: number) => `posició ${place} de ${of}`,
   'stu.noTournaments': 'Cap inscripció a tornejos.',
   'stu.similarity': 'Semblança',
-  'stu.similarityIntro': "Parells dels informes de semblança desats que inclouen enviaments d'aquest estudiant: un informe només llista els parells per sobre del seu llindar, els més semblants primer.",
+  'stu.similarityIntro':
+    "Parells dels informes de semblança desats que inclouen enviaments d'aquest estudiant: un informe només llista els parells per sobre del seu llindar, els més semblants primer.",
   'stu.score': 'Puntuació',
   'stu.theirs': 'El seu enviament',
   'stu.otherSide': "L'altra banda",
@@ -742,9 +820,11 @@ export const ca: Messages = {
   'stu.judging': "s'està jutjant",
   'stu.disabled': 'desactivat',
   'stu.noSubmissions': 'Cap enviament.',
-  'stu.duration': (days: number, hours: number, minutes: number) => (days > 0 ? `${days} d ${hours} h` : hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`),
+  'stu.duration': (days: number, hours: number, minutes: number) =>
+    days > 0 ? `${days} d ${hours} h` : hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`,
   'stu.bytes': (n: number) => `${n} bytes`,
-  'stu.adminLinks_html': '<a href="/admin/submissions" id="all-submissions">Tots els enviaments</a> · <a href="/api/admin/exports/grades.csv" id="export-grades">Notes de tots els jocs (CSV)</a>',
+  'stu.adminLinks_html':
+    '<a href="/admin/submissions" id="all-submissions">Tots els enviaments</a> · <a href="/api/admin/exports/grades.csv" id="export-grades">Notes de tots els jocs (CSV)</a>',
   'stu.gradesCsv': 'Notes (CSV)',
   'subl.title': 'Tots els enviaments',
   'subl.count': (n: number) => `${n} enviament${n === 1 ? '' : 's'}, els més nous primer.`,
@@ -754,7 +834,7 @@ export const ca: Messages = {
   'subl.anyLanguage': 'qualsevol llenguatge',
   'subl.status': 'Estat',
   'subl.language': 'Llenguatge',
-  'subl.user': "Usuari (part del nom)",
+  'subl.user': 'Usuari (part del nom)',
   'subl.from': (zone: string) => `Des de (${zone}, p. ex. 2026-12-01)`,
   'subl.to': (zone: string) => `Fins a (${zone}; una data sola inclou aquell dia)`,
   'subl.csv': 'Baixa-ho en CSV',
@@ -764,7 +844,8 @@ export const ca: Messages = {
   'aw.ok': 'correcte',
   'aw.degraded': 'degradat',
   'aw.recorderIdle': 'res pendent de desar',
-  'aw.recorder': (waiting: number, failed: number) => `${waiting} resultat${waiting === 1 ? '' : 's'} pendent${waiting === 1 ? '' : 's'} de desar, ${failed} abandonat${failed === 1 ? '' : 's'} (l'escombrada els torna a provar)`,
+  'aw.recorder': (waiting: number, failed: number) =>
+    `${waiting} resultat${waiting === 1 ? '' : 's'} pendent${waiting === 1 ? '' : 's'} de desar, ${failed} abandonat${failed === 1 ? '' : 's'} (l'escombrada els torna a provar)`,
   'aw.oldest': (age: string) => `; el més antic fa ${age} que espera`,
   'aw.seconds': (n: number) => (n < 120 ? `${n} s` : `${Math.round(n / 60)} min`),
   'aw.none': 'cap',
@@ -777,7 +858,8 @@ export const ca: Messages = {
   'aw.rejudge': (player: string, game: string, again: number) => `${player} a ${game}, jutjat de nou com a enviament ${again}`,
   'aw.release': (name: string, game: string, owner: string) => `${name} a ${game} (de ${owner}) alliberat`,
   'aw.rename': (from: string, to: string, game: string, owner: string) => `${from} reanomenat ${to} a ${game} (de ${owner})`,
-  'aw.ratingsReset': (players: number, rows: number) => `${players} jugador${players === 1 ? '' : 's'} a la puntuació inicial, ${rows} ${rows === 1 ? "fila de l'historial esborrada" : "files de l'historial esborrades"}`,
+  'aw.ratingsReset': (players: number, rows: number) =>
+    `${players} jugador${players === 1 ? '' : 's'} a la puntuació inicial, ${rows} ${rows === 1 ? "fila de l'historial esborrada" : "files de l'historial esborrades"}`,
   'aw.dummyInstall': (bytes: number, sha: string) => `${bytes} bytes, sha256 ${sha}`,
   'aw.similarity': (docs: number, pairs: number) => `${docs} documents comparats, ${pairs} parells llistats`,
   'aw.tournamentCreate': (name: string, game: string, freeze: string) => `${name} (${game}), les inscripcions es tanquen el ${freeze}`,
@@ -785,8 +867,8 @@ export const ca: Messages = {
   'aw.tournamentRerun': (failed: number, again: number) => `partida ${failed} jugada de nou com a partida ${again}`,
 
   'queue.noQueue': 'Aquest servidor no pot accedir a la cua, de manera que no hi ha estimació.',
-  'queue.noRunner': 'Ara mateix no hi ha cap executor de partides: un enviament nou espera que se n\'engegui un.',
-  'queue.noData': 'Encara no s\'ha jugat cap partida, de manera que no hi ha res d\'on estimar.',
+  'queue.noRunner': "Ara mateix no hi ha cap executor de partides: un enviament nou espera que se n'engegui un.",
+  'queue.noData': "Encara no s'ha jugat cap partida, de manera que no hi ha res d'on estimar.",
 
   // Issue 29: camps del registre, importació de la llista, enllaços de contrasenya, tornejos gestionats
   'queue.estimate': (p: WaitEstimate) => {
@@ -796,25 +878,34 @@ export const ca: Messages = {
       a.submissions === 0 && a.otherRunning === 0
         ? 'res'
         : [
-            a.submissions ? `les proves de ${n(a.submissions, 'enviament anterior', 'enviaments anteriors')} (${n(a.checks, 'comprovació', 'comprovacions')}, ${n(a.selfplays, 'partida contra si mateix', 'partides contra si mateix')}, ${n(a.dummies, 'partida contra el Dummy', 'partides contra el Dummy')})` : '',
+            a.submissions
+              ? `les proves de ${n(a.submissions, 'enviament anterior', 'enviaments anteriors')} (${n(a.checks, 'comprovació', 'comprovacions')}, ${n(a.selfplays, 'partida contra si mateix', 'partides contra si mateix')}, ${n(a.dummies, 'partida contra el Dummy', 'partides contra el Dummy')})`
+              : '',
             a.otherRunning ? `${n(a.otherRunning, 'altra partida', 'altres partides')} en joc` : '',
-          ].filter(Boolean).join(' i ') + `: uns ${p.aheadSeconds} s amb ${n(p.slots, 'executor', 'executors')}`;
-    return `Les proves passen davant de les partides de classificació i de torneig, un enviament rere l’altre en l’ordre d’arribada, de manera que un enviament nou espera ${before}; ` +
+          ]
+            .filter(Boolean)
+            .join(' i ') + `: uns ${p.aheadSeconds} s amb ${n(p.slots, 'executor', 'executors')}`;
+    return (
+      `Les proves passen davant de les partides de classificació i de torneig, un enviament rere l’altre en l’ordre d’arribada, de manera que un enviament nou espera ${before}; ` +
       `després, la seva pròpia prova, uns ${p.ownSeconds} s (una comprovació d’uns ${p.checkSeconds} s, una partida contra si mateix de ${p.selfplaySeconds} s i ${p.dummyMatches} partides contra el Dummy de ${p.dummySeconds} s, ${p.atATime} alhora). ` +
-      'Els temps de partida són la mediana dels temps d’execució de les partides recents, sense el temps a la cua.';
+      'Els temps de partida són la mediana dels temps d’execució de les partides recents, sense el temps a la cua.'
+    );
   },
-  'auth.studentId': 'Identificador d\'estudiant',
-  'auth.studentIdHint': 'Tal com et té el curs (p. ex. el DNI o l\'identificador de la universitat).',
+  'auth.studentId': "Identificador d'estudiant",
+  'auth.studentIdHint': "Tal com et té el curs (p. ex. el DNI o l'identificador de la universitat).",
   'auth.fullName': 'Nom complet',
   'auth.fromInvitation': 'De la teva invitació.',
-  'auth.invited': 'L\'equip del curs t\'ha convidat: el teu identificador d\'estudiant (i el nom i el correu que van indicar) vénen amb l\'enllaç. Tria un nom d\'usuari i una contrasenya.',
-  'auth.invitationGone': 'Aquest enllaç d\'invitació no és vàlid: ja s\'ha fet servir, ha caducat o n\'hi ha un de més nou. Demana\'n un de nou a l\'equip del curs.',
-  'refusal.student-id-required': (_q: readonly string[], _n: number) => 'per registrar-te cal el teu identificador d\'estudiant',
+  'auth.invited':
+    "L'equip del curs t'ha convidat: el teu identificador d'estudiant (i el nom i el correu que van indicar) vénen amb l'enllaç. Tria un nom d'usuari i una contrasenya.",
+  'auth.invitationGone':
+    "Aquest enllaç d'invitació no és vàlid: ja s'ha fet servir, ha caducat o n'hi ha un de més nou. Demana'n un de nou a l'equip del curs.",
+  'refusal.student-id-required': (_q: readonly string[], _n: number) => "per registrar-te cal el teu identificador d'estudiant",
   'refusal.bad-student-id': (q: readonly string[], _n: number) => `«${q[0]}» no és un identificador d'estudiant: d'1 a 64 caràcters sense espais`,
-  'refusal.student-id-taken': (q: readonly string[], _n: number) => `l'identificador d'estudiant «${q[0]}» ja té un compte: entra-hi (o demana un enllaç de restabliment a l'equip del curs)`,
+  'refusal.student-id-taken': (q: readonly string[], _n: number) =>
+    `l'identificador d'estudiant «${q[0]}» ja té un compte: entra-hi (o demana un enllaç de restabliment a l'equip del curs)`,
   'refusal.full-name-required': (_q: readonly string[], _n: number) => 'per registrar-te cal el teu nom complet',
   'refusal.bad-full-name': (_q: readonly string[], _n: number) => 'un nom complet té com a màxim 200 caràcters',
-  'roster.title': 'Importa una llista d\'estudiants',
+  'roster.title': "Importa una llista d'estudiants",
   'roster.intro': (kib: number) =>
     `Un CSV amb una fila de capçalera que anomeni les columnes: l'identificador d'estudiant (id, DNI, NIUB...), el nom (nom, o nom i cognoms) i el correu; opcionalment un nom d'usuari. Camps separats per ; o , (amb cometes si cal), UTF-8 amb BOM o sense, com a màxim ${kib} KiB. Les invitacions donen a cada estudiant un enllaç de registre d'un sol ús amb l'identificador, el nom i el correu fixats; els comptes creen cada usuari ara, amb un enllaç d'un sol ús per posar-hi la contrasenya.`,
   'roster.file': 'Llista (CSV)',
@@ -827,8 +918,9 @@ export const ca: Messages = {
   'roster.resetLink': 'Enllaç de restabliment',
   'roster.resultTitle': 'Llista importada',
   'roster.summary': (created: number, skipped: number) => `${created} creats, ${skipped} omesos.`,
-  'roster.onceInvite': 'Els enllaços només es mostren ara: descarrega\'ls o copia\'ls i envia a cada estudiant el seu. Una invitació serveix una sola vegada.',
-  'roster.onceAccount': 'Els enllaços només es mostren ara: descarrega\'ls o copia\'ls i envia a cada estudiant el seu. Un enllaç posa la contrasenya una sola vegada.',
+  'roster.onceInvite': "Els enllaços només es mostren ara: descarrega'ls o copia'ls i envia a cada estudiant el seu. Una invitació serveix una sola vegada.",
+  'roster.onceAccount':
+    "Els enllaços només es mostren ara: descarrega'ls o copia'ls i envia a cada estudiant el seu. Un enllaç posa la contrasenya una sola vegada.",
   'roster.downloadCsv': 'Descarrega els enllaços (CSV)',
   'roster.linksCsv': 'Els enllaços, en CSV',
   'roster.line': 'Línia',
@@ -836,15 +928,15 @@ export const ca: Messages = {
   'roster.created': 'creat',
   'roster.skipped': 'omès',
   'roster.resetTitle': (user: string) => `Enllaç de restabliment per a ${user}`,
-  'roster.resetNote': 'Envia aquest enllaç a l\'usuari: posa una contrasenya nova una sola vegada, en tanca les sessions i serveix fins a',
+  'roster.resetNote': "Envia aquest enllaç a l'usuari: posa una contrasenya nova una sola vegada, en tanca les sessions i serveix fins a",
   'roster.link': 'Enllaç',
   'reset.title': 'Posa la teva contrasenya',
   'reset.for': (user: string) => `Per al compte ${user}.`,
-  'reset.until': 'L\'enllaç serveix una sola vegada, fins a',
+  'reset.until': "L'enllaç serveix una sola vegada, fins a",
   'reset.newPassword': 'Contrasenya nova',
   'reset.confirm': 'Repeteix la contrasenya nova',
   'reset.set': 'Posa la contrasenya i entra',
-  'reset.gone': 'Aquest enllaç no és vàlid: ja s\'ha fet servir, ha caducat o n\'hi ha un de més nou. Demana\'n un de nou a l\'equip del curs.',
+  'reset.gone': "Aquest enllaç no és vàlid: ja s'ha fet servir, ha caducat o n'hi ha un de més nou. Demana'n un de nou a l'equip del curs.",
   'reset.mismatch': 'les dues contrasenyes no coincideixen',
   'word.cancelled': 'cancel·lat',
   'tour.edit': 'Edita',
@@ -855,9 +947,10 @@ export const ca: Messages = {
   'tour.cancelledNote': 'Aquest torneig es va cancel·lar abans de començar: no es jugarà.',
   'tour.wouldEnter': (n: number) => `${n} si les inscripcions es tanquessin ara`,
   'tour.previewTitle': 'Qui hi entraria ara',
-  'tour.previewNote': 'Un jugador per usuari: el seu representant o el seu últim jugador classificat. La llista es tanca a l\'hora de tancament (o quan un administrador el comença).',
+  'tour.previewNote':
+    "Un jugador per usuari: el seu representant o el seu últim jugador classificat. La llista es tanca a l'hora de tancament (o quan un administrador el comença).",
   'tourAdmin.editTitle': (name: string) => `Edita ${name}`,
-  'tourAdmin.editHint': 'Fins que es tanquin les inscripcions, es poden canviar el nom, l\'hora de tancament, la configuració i la llavor.',
+  'tourAdmin.editHint': "Fins que es tanquin les inscripcions, es poden canviar el nom, l'hora de tancament, la configuració i la llavor.",
   'tourAdmin.seedEditHint': 'Secreta fins que comenci el torneig: tots els sorteigs i les llavors de les partides en deriven.',
   'tourAdmin.save': 'Desa',
   'tourAdmin.back': 'Torna',

@@ -40,17 +40,21 @@ export const en = {
   // Forms
   'form.oneProblem': 'There is a problem',
   'form.problems': (n: number) => `There are ${n} problems`,
- 
+
   // The front page and a game's page
   'home.title': 'Games',
   'home.h1': 'Arbiter: bot tournaments',
   'home.lead': 'Write a player for a four-player game, beat the Dummy, climb the leaderboard, and watch every match.',
   'home.how': 'How it works',
-  'home.step1_html': '<strong>Write a bot</strong> in TypeScript, JavaScript or C++ from a game\'s starter kit: one file, one class with a <code>play()</code> method called every round, the statement\'s API under the same names as in C++.',
-  'home.step2_html': '<strong>Run it locally</strong> against the built-in players: in your browser on the <a href="/play">play page</a>, nothing to install, or on the command line with the starter kit\'s <code>node play.mjs</code> (nothing but Node), and watch the match in the viewer.',
+  'home.step1_html':
+    "<strong>Write a bot</strong> in TypeScript, JavaScript or C++ from a game's starter kit: one file, one class with a <code>play()</code> method called every round, the statement's API under the same names as in C++.",
+  'home.step2_html':
+    '<strong>Run it locally</strong> against the built-in players: in your browser on the <a href="/play">play page</a>, nothing to install, or on the command line with the starter kit\'s <code>node play.mjs</code> (nothing but Node), and watch the match in the viewer.',
   'home.step3_html': '<strong><a href="/submit">Submit</a></strong> the file here (or with <code>npx arbiter submit</code>).',
-  'home.step4_html': '<strong>Pass the Dummy gate</strong>: it compiles, survives a match against three copies of itself, then finishes strictly first in four matches against three Dummies. Its name is then locked.',
-  'home.step5_html': '<strong>Get ranked</strong>: qualified players play each other continuously; the leaderboard orders them by rating, and every match has a public replay.',
+  'home.step4_html':
+    '<strong>Pass the Dummy gate</strong>: it compiles, survives a match against three copies of itself, then finishes strictly first in four matches against three Dummies. Its name is then locked.',
+  'home.step5_html':
+    '<strong>Get ranked</strong>: qualified players play each other continuously; the leaderboard orders them by rating, and every match has a public replay.',
   'home.qualified': (n: number) => `${n} qualified player${n === 1 ? '' : 's'}`,
   'home.cpuPerMatch': (cpu: string) => `${cpu} of CPU per match`,
   'home.starterKit': 'starter kit',
@@ -62,7 +66,7 @@ export const en = {
   'game.description': (title: string) => `${title}: the rules, the starter kit, the leaderboard and the latest matches.`,
   'game.atAGlance': (title: string) => `${title} at a glance`,
   'game.downloadKit': 'Download the starter kit',
-  'game.kitHint': 'The empty player, the Demo, the API\'s types (player.d.ts), a tsconfig.json and a README: how to play locally and submit.',
+  'game.kitHint': "The empty player, the Demo, the API's types (player.d.ts), a tsconfig.json and a README: how to play locally and submit.",
   'game.playInBrowser': 'Play in your browser',
   'game.limits': 'Limits',
   'game.cpuTime': 'CPU time',
@@ -81,7 +85,7 @@ export const en = {
   'game.statementLanguage': 'Statement language',
   // The arguments are language codes ('en', 'ca', 'es'), named here in English.
   'game.statementFallback': (wanted: string, shown: string) => {
-    const name = (l: string) => ({ en: 'English', ca: 'Catalan', es: 'Spanish' } as Record<string, string>)[l] ?? l;
+    const name = (l: string) => (({ en: 'English', ca: 'Catalan', es: 'Spanish' }) as Record<string, string>)[l] ?? l;
     return `This statement is not available in ${name(wanted)}; it is shown in ${name(shown)}.`;
   },
   'game.noStatement': 'No statement yet.',
@@ -115,10 +119,11 @@ export const en = {
   'refusal.invite-required': (_q: readonly string[], _n: number) => "sign-up needs the course's invite code: ask the course staff for it",
   'refusal.bad-invite': (_q: readonly string[], _n: number) => 'wrong invite code: check it with the course staff',
   'refusal.bad-email': (q: readonly string[], _n: number) => `"${q[0]}" is not an e-mail address`,
-  'refusal.email-required': (_q: readonly string[], _n: number) => 'sign-up needs your e-mail address at the course\'s domain (see the hint)',
-  'refusal.email-domain': (_q: readonly string[], _n: number) => 'sign-up is open only to e-mail addresses at the course\'s domain (see the hint)',
+  'refusal.email-required': (_q: readonly string[], _n: number) => "sign-up needs your e-mail address at the course's domain (see the hint)",
+  'refusal.email-domain': (_q: readonly string[], _n: number) => "sign-up is open only to e-mail addresses at the course's domain (see the hint)",
   'refusal.wrong-credentials': (_q: readonly string[], _n: number) => 'wrong username or password',
-  'refusal.account-disabled': (_q: readonly string[], _n: number) => 'this account has been disabled by an admin: it can no longer log in or submit (ask the course staff)',
+  'refusal.account-disabled': (_q: readonly string[], _n: number) =>
+    'this account has been disabled by an admin: it can no longer log in or submit (ask the course staff)',
   'refusal.too-many-attempts': (_q: readonly string[], n: number) => `too many attempts: try again in ${n} minute${n === 1 ? '' : 's'}`,
   'refusal.empty': (_q: readonly string[], _n: number) => 'the file is empty',
   'refusal.not-text': (_q: readonly string[], _n: number) => 'the file is not UTF-8 text: upload the bot source file (.ts, .js or .cc)',
@@ -133,8 +138,13 @@ export const en = {
     return `player name "${q[0]}" ${/by another user/.test(message) ? 'is taken by another user' : 'is taken'}${q[1] ? ` (as "${q[1]}"; names are compared ignoring case)` : ''}${until ? `, held until ${until} unless a bot under it passes self-play before` : ''}: choose another name`;
   },
   'refusal.name-empty': (_q: readonly string[], _n: number) => 'player name is empty: 1 to 12 characters from A-Z a-z 0-9 _',
-  'refusal.name-too-long': (q: readonly string[], _n: number, message: string) => `player name "${q[0]}" is too long: ${q[0]?.length} characters, at most ${/at most (\d+)/.exec(message)?.[1] ?? 12}`,
-  'refusal.name-bad-characters': (q: readonly string[], _n: number) => `player name "${q[0]}" has characters other than A-Z a-z 0-9 _: ${q.slice(1).map((c) => `"${c}"`).join(', ')}`,
+  'refusal.name-too-long': (q: readonly string[], _n: number, message: string) =>
+    `player name "${q[0]}" is too long: ${q[0]?.length} characters, at most ${/at most (\d+)/.exec(message)?.[1] ?? 12}`,
+  'refusal.name-bad-characters': (q: readonly string[], _n: number) =>
+    `player name "${q[0]}" has characters other than A-Z a-z 0-9 _: ${q
+      .slice(1)
+      .map((c) => `"${c}"`)
+      .join(', ')}`,
   'refusal.name-reserved': (q: readonly string[], _n: number) => `player name "${q[0]}" is reserved (a built-in player): choose another name`,
   'refusal.name-offensive': (q: readonly string[], _n: number) => `player name "${q[0]}" is not allowed: choose another name`,
 
@@ -164,7 +174,8 @@ export const en = {
   'refusal.game': (_q: readonly string[], _n: number, message: string) => message,
   'view.title': 'Replay viewer',
   'view.open': 'Open a replay file',
-  'view.openHint_html': 'A <code>.json</code> or <code>.json.gz</code> replay (from <code>arbiter play -o</code> or a match page\'s download), or drop one anywhere on this page. It stays on your computer.',
+  'view.openHint_html':
+    "A <code>.json</code> or <code>.json.gz</code> replay (from <code>arbiter play -o</code> or a match page's download), or drop one anywhere on this page. It stays on your computer.",
   'view.needsJs': 'The viewer needs JavaScript.',
 
   // Submit a bot
@@ -173,13 +184,15 @@ export const en = {
   'submit.file': 'Bot file',
   'submit.closedOn': (game: string) => `${game}: submissions closed on `,
   'submit.closeOn': (game: string) => `${game}: submissions close on `,
-  'submit.intro_html': 'One JavaScript or TypeScript file that declares <code>export const GAME</code> and <code>export const PLAYER_NAME</code>\n(1 to 12 characters: A-Z a-z 0-9 _). It must beat Dummy in four matches to qualify; then its name is locked.',
+  'submit.intro_html':
+    'One JavaScript or TypeScript file that declares <code>export const GAME</code> and <code>export const PLAYER_NAME</code>\n(1 to 12 characters: A-Z a-z 0-9 _). It must beat Dummy in four matches to qualify; then its name is locked.',
   'submit.fileDeclares': 'The one the file declares (GAME)',
   'submit.gameHint': "Left as is, the file's export const GAME decides.",
   'submit.fileHint': (max: string) => `A .ts, .js or .cc (C++) file, at most ${max}. You can also drop it here.`,
   'submit.chooseAgain': (name: string) => ` You chose ${name}: choose it again.`,
   'submit.button': 'Submit',
-  'submit.terminal_html': (game: string) => `From a terminal: <code>npx arbiter submit my-bot.ts --game ${game}</code> with a token from <a href="/account">your account</a>.`,
+  'submit.terminal_html': (game: string) =>
+    `From a terminal: <code>npx arbiter submit my-bot.ts --game ${game}</code> with a token from <a href="/account">your account</a>.`,
   'submit.noFile': 'no file: choose your bot file (.ts, .js or .cc)',
   'submit.tooLarge': (bytes: number, size: string) => `file too large: at most ${bytes} bytes (${size})`,
   'submit.oneFile': 'send one file only',
@@ -200,7 +213,8 @@ export const en = {
   'account.revokeLabel': (prefix: string, label: string) => `Revoke token ${prefix}${label ? ` (${label})` : ''}`,
   'account.loggedInAs_html': (name: string) => `Logged in as <strong id="account-username">${name}</strong>`,
   'account.admin': 'admin',
-  'account.links_html': '<a href="/submissions">My submissions</a> · <a href="/submit">Submit a bot</a> · <a href="/account/representatives">My tournament representatives</a>',
+  'account.links_html':
+    '<a href="/submissions">My submissions</a> · <a href="/submit">Submit a bot</a> · <a href="/account/representatives">My tournament representatives</a>',
   'account.tokens': 'API tokens',
   'account.tokensIntro_html': 'A token lets a script or the <code>arbiter</code> command act as you (<code>Authorization: Bearer …</code>).',
   'account.label': 'Label',
@@ -215,16 +229,19 @@ export const en = {
 
   // The queue
   'queue.title': 'Queue',
-  'queue.unavailable': (error: string) => `The match queue cannot be reached from this server (${error}), so workers and queued jobs are unknown; the figures below come from the database.`,
+  'queue.unavailable': (error: string) =>
+    `The match queue cannot be reached from this server (${error}), so workers and queued jobs are unknown; the figures below come from the database.`,
   'queue.expected': 'Expected wait for a new submission',
   'queue.noEstimate': 'No estimate',
   'queue.about': (time: string) => `about ${time}`,
   'queue.matches': 'Matches',
-  'queue.waitingRunning_html': (waiting: number, running: number) => `<strong id="queue-waiting">${waiting}</strong> waiting and <strong id="queue-running">${running}</strong> being played.`,
+  'queue.waitingRunning_html': (waiting: number, running: number) =>
+    `<strong id="queue-waiting">${waiting}</strong> waiting and <strong id="queue-running">${running}</strong> being played.`,
   'queue.kind': 'Kind',
   'queue.waiting': 'Waiting',
   'queue.running': 'Running',
-  'queue.jobs': (waiting: number, active: number, delayed: number, failed: number) => `In the queue itself: ${waiting} job${waiting === 1 ? '' : 's'} waiting (compile checks included), ${active} active, ${delayed} waiting to retry, ${failed} failed.`,
+  'queue.jobs': (waiting: number, active: number, delayed: number, failed: number) =>
+    `In the queue itself: ${waiting} job${waiting === 1 ? '' : 's'} waiting (compile checks included), ${active} active, ${delayed} waiting to retry, ${failed} failed.`,
   'queue.workers': 'Workers',
   'queue.noWorker': 'No worker is up right now: matches wait until one starts.',
   'queue.unknown': 'Unknown (no queue).',
@@ -297,7 +314,8 @@ export const en = {
   'matches.anyKind': 'Any kind',
   'matches.filterButton': 'Filter',
   'matches.clear': 'Clear',
-  'matches.count': (n: number, filtered: boolean, page: number, pages: number) => `${n} match${n === 1 ? '' : 'es'}${filtered ? ' with these filters' : ''}${pages > 1 ? `, page ${page} of ${pages}` : ''}.`,
+  'matches.count': (n: number, filtered: boolean, page: number, pages: number) =>
+    `${n} match${n === 1 ? '' : 'es'}${filtered ? ' with these filters' : ''}${pages > 1 ? `, page ${page} of ${pages}` : ''}.`,
   'matches.noSuchPage': 'There is no such page.',
   'matches.noMatch': 'No match yet.',
   'matches.pages': 'Match pages',
@@ -321,7 +339,8 @@ export const en = {
   'matches.noReplay': 'This match has no replay.',
   'matches.seed': 'Seed',
   'matches.playLine': 'Play it again',
-  'matches.playLineHint': 'On your machine, from a clone of Arbiter: the seats in order (seat 0 first), the seed and the settings of this match. Name each player’s file as the line does.',
+  'matches.playLineHint':
+    'On your machine, from a clone of Arbiter: the seats in order (seat 0 first), the seed and the settings of this match. Name each player’s file as the line does.',
   'matches.limits': 'Limits',
   'matches.limitsValue': (cpu: string, mb: number) => `${cpu} of CPU and ${mb} MiB of memory per bot`,
   'matches.finished': 'Finished',
@@ -364,7 +383,8 @@ export const en = {
   'gate.selfPlay': 'Self-play',
   'gate.matchAgainst': (n: number, opponent: string) => `Match ${n} against ${opponent}`,
   'gate.seed': (seed: number) => `seed ${seed}`,
-  'gate.qualified_html': (opponent: string, n: number, name: string) => `<strong>Qualified.</strong> It beat ${opponent} in all ${n} matches. The name ${name} is now locked 🔒 and the bot plays ranked matches.`,
+  'gate.qualified_html': (opponent: string, n: number, name: string) =>
+    `<strong>Qualified.</strong> It beat ${opponent} in all ${n} matches. The name ${name} is now locked 🔒 and the bot plays ranked matches.`,
   'gate.rejected': 'Rejected.',
   'gate.noReason': 'no reason recorded',
   'gate.judging': 'Judging: ',
@@ -381,7 +401,8 @@ export const en = {
   'gate.title': (opponent: string) => `The ${opponent} gate`,
   'gate.verdict': 'Verdict',
   'gate.line': (line: number) => `Line ${line} of the file`,
-  'gate.compileError': (line: number | null) => (line !== null ? `compile error (line ${line}), as the compiler printed it:` : 'compile error, as the compiler printed it:'),
+  'gate.compileError': (line: number | null) =>
+    line !== null ? `compile error (line ${line}), as the compiler printed it:` : 'compile error, as the compiler printed it:',
   // Why the gate rejected a submission (src/domain/reasons.ts): one entry per code, its parameters as stored. English is the domain's own sentence.
   'reason.compile-error': (p: ReasonParams['compile-error']) => englishReason({ code: 'compile-error', params: p }),
   'reason.game-mismatch': (p: ReasonParams['game-mismatch']) => englishReason({ code: 'game-mismatch', params: p }),
@@ -429,7 +450,8 @@ export const en = {
   'lb.matches': 'Matches',
   'lb.noGame': (id: string, list: string) => `There is no game "${id}". The games are: ${list}.`,
   'lb.noPage': (pages: number, page: number) => `The leaderboard has ${pages} page${pages === 1 ? '' : 's'}; there is no page ${page}.`,
-  'lb.intro': (n: number) => `${n} qualified player${n === 1 ? '' : 's'}, ranked by rating: OpenSkill's μ − 3σ, where μ is the estimated skill and σ its uncertainty (the skill lies within μ ± 3σ). It is a cautious estimate that rises as a player's results settle; ties go to the higher μ, then to more matches. A rating is provisional while σ is above 4.`,
+  'lb.intro': (n: number) =>
+    `${n} qualified player${n === 1 ? '' : 's'}, ranked by rating: OpenSkill's μ − 3σ, where μ is the estimated skill and σ its uncertainty (the skill lies within μ ± 3σ). It is a cautious estimate that rises as a player's results settle; ties go to the higher μ, then to more matches. A rating is provisional while σ is above 4.`,
   'lb.pages': 'Leaderboard pages',
   'lb.noGameShort': (id: string) => `There is no game "${id}".`,
   'lb.noPlayer': (name: string, game: string) => `There is no player named "${name}"${game ? ` in ${game}` : ''}.`,
@@ -451,7 +473,8 @@ export const en = {
   'lb.history': 'Rating history',
   'lb.noRanked': 'No ranked match yet.',
   'lb.chartTitle': (name: string, game: string) => `${name}'s rating in ${game}`,
-  'lb.chartDesc': (n: number, from: string, fromMatch: number, to: string, toMatch: number) => `${n} ranked match${n === 1 ? '' : 'es'}: from ${from} after match ${fromMatch} to ${to} after match ${toMatch}.`,
+  'lb.chartDesc': (n: number, from: string, fromMatch: number, to: string, toMatch: number) =>
+    `${n} ranked match${n === 1 ? '' : 'es'}: from ${from} after match ${fromMatch} to ${to} after match ${toMatch}.`,
   'lb.asTable': 'The rating history as a table',
   'lb.afterMatch': 'After match',
   'lb.when': 'When',
@@ -510,15 +533,18 @@ export const en = {
   'tour.standingsCsv': 'Standings (CSV)',
   'tour.standings': 'Standings',
   'tour.rounds': 'Rounds',
-  'tour.rules': "Each group plays one match; in a knockout round a player goes on by beating at least two of the other three seats (a tie beats nobody). With four or fewer left, the player strictly behind all the others falls; a tie for last replays the match. To replay a match on your machine, name each player's bot file after it.",
+  'tour.rules':
+    "Each group plays one match; in a knockout round a player goes on by beating at least two of the other three seats (a tie beats nobody). With four or fewer left, the player strictly behind all the others falls; a tie for last replays the match. To replay a match on your machine, name each player's bot file after it.",
   'tour.noRound': 'No round drawn yet.',
-  'tour.intro_html': 'Official tournaments: each user enters one player, their <a href="/account/representatives">representative</a>. Every match and replay is public.',
+  'tour.intro_html':
+    'Official tournaments: each user enters one player, their <a href="/account/representatives">representative</a>. Every match and replay is public.',
   'tour.manage': 'Manage tournaments',
   'tour.tournament': 'Tournament',
   'tour.championCol': 'Champion',
   'tour.noneYet': 'No tournament yet.',
   'rep.title': 'My representatives',
-  'rep.intro': 'In each game, one of your qualified players represents you in the official tournaments. Until you pick one, it is your latest qualified player. Picking closes when a tournament of the game freezes its entries, until it finishes.',
+  'rep.intro':
+    'In each game, one of your qualified players represents you in the official tournaments. Until you pick one, it is your latest qualified player. Picking closes when a tournament of the game freezes its entries, until it finishes.',
   'rep.representing': 'Representing you: ',
   'rep.nobody': 'nobody',
   'rep.latest': '(your latest qualified player)',
@@ -537,7 +563,8 @@ export const en = {
   'admin.detail': 'Detail',
   'admin.commandLine': 'command line',
   'admin.title': 'Admin',
-  'admin.links_html': '<a href="/admin/users">Users</a> · <a href="/admin/tournaments">Tournaments</a> · <a href="/admin/similarity">Similarity (plagiarism)</a> · <a href="/admin/audit">The whole audit</a> · <a href="/api/admin/exports/qualified.csv" id="export-qualified">Qualified players per user (CSV)</a>',
+  'admin.links_html':
+    '<a href="/admin/users">Users</a> · <a href="/admin/tournaments">Tournaments</a> · <a href="/admin/similarity">Similarity (plagiarism)</a> · <a href="/admin/audit">The whole audit</a> · <a href="/api/admin/exports/qualified.csv" id="export-qualified">Qualified players per user (CSV)</a>',
   'admin.health': 'Queue and workers',
   'admin.status': 'Status',
   'admin.dbRedis': (db: string, redis: string) => ` database ${db}, Redis ${redis}`,
@@ -567,7 +594,8 @@ export const en = {
   'admin.installedOn': ', installed ',
   'admin.removeDummy': 'Remove it (the shipped Dummy plays again)',
   'admin.shipped': 'the shipped one',
-  'admin.installDummy': 'Install a private Dummy (a .ts, .js or .cc file that declares PLAYER_NAME = "Dummy", in C++ #define PLAYER_NAME Dummy; it is compiled and plays itself first)',
+  'admin.installDummy':
+    'Install a private Dummy (a .ts, .js or .cc file that declares PLAYER_NAME = "Dummy", in C++ #define PLAYER_NAME Dummy; it is compiled and plays itself first)',
   'admin.upload': 'Upload and judge it',
   'admin.resetRatings': 'Reset the ratings',
   'admin.resetNote': ' every player back to the starting rating, the rating history cleared (the matches stay) · ',
@@ -630,21 +658,24 @@ export const en = {
   'adminErr.id': 'give a positive whole number as the id',
   'adminErr.submissionAction': 'choose disable, enable or rejudge',
   'adminErr.nameAction': 'choose release or rename',
-  'adminErr.date': (text: string, zone: string) => `"${text}" is not a date: write it as 2026-12-20T23:59 (${zone} time) or with its offset, 2026-12-20T23:59+01:00`,
+  'adminErr.date': (text: string, zone: string) =>
+    `"${text}" is not a date: write it as 2026-12-20T23:59 (${zone} time) or with its offset, 2026-12-20T23:59+01:00`,
   'adminErr.confirm': 'not confirmed',
   'adminErr.withFile': 'send the form with its file',
   'adminErr.dummyFile': 'choose the Dummy file (.ts, .js or .cc)',
 
   // The play page (a match in the visitor's browser)
   'play.pickerTitle': 'Play in your browser',
-  'play.pickerLead': 'Play a match on your own computer, in this browser, without installing anything: your bot against built-in players or other files of yours.',
+  'play.pickerLead':
+    'Play a match on your own computer, in this browser, without installing anything: your bot against built-in players or other files of yours.',
   'play.pickGame': 'Choose a game',
   'play.title': (game: string) => `Play ${game} in your browser`,
   'play.judgeNote':
     'This match is only a local try. It runs in your browser and nothing is recorded or ranked: the server remains the only judge. Submit your bot to have it judged, by the server’s sandbox and its CPU and memory limits.',
   'play.differences': (budget: string) =>
     `Your bot runs in a Web Worker with the judge’s API and the same seeded Math.random, so a seed gives the match the judge (or arbiter play) plays with the same bots. Time is different: each bot has ${budget} for the match, measured here as wall time in your browser (the judge counts CPU time), so a busy computer counts against it; a bot still thinking when its time is up is stopped and frozen. No memory limit is applied here.`,
-  'play.compileNote': 'Your files are compiled by the server with the judge’s compile (types stripped; C++ to the judge’s WebAssembly module) and not kept; nothing else leaves your browser.',
+  'play.compileNote':
+    'Your files are compiled by the server with the judge’s compile (types stripped; C++ to the judge’s WebAssembly module) and not kept; nothing else leaves your browser.',
   'play.yourBot': 'Your bot',
   'play.file': 'Your bot file',
   'play.fileHint': 'A .ts, .js or C++ (.cc) bot file; or drop it anywhere on this form. C++ is compiled for signed-in users.',
@@ -653,7 +684,8 @@ export const en = {
   'play.player': (n: number) => `Player ${n}`,
   'play.fromFile': 'A file of yours…',
   'play.fileFor': (n: number) => `File for player ${n}`,
-  'play.builtin': (name: string) => (name === 'Dummy' ? 'Dummy (the gate)' : name === 'Null' ? 'Null (does nothing)' : name === 'Demo' ? 'Demo (a simple example)' : name),
+  'play.builtin': (name: string) =>
+    name === 'Dummy' ? 'Dummy (the gate)' : name === 'Null' ? 'Null (does nothing)' : name === 'Demo' ? 'Demo (a simple example)' : name,
   'play.seed': 'Seed',
   'play.seedHint': 'The same seed and bots give the same match.',
   'play.play': 'Play the match',
@@ -661,7 +693,8 @@ export const en = {
   'play.download': 'Download the replay',
   'play.downloadHint': 'to watch it again in the',
   'play.viewer': 'viewer',
-  'play.noScript': 'Playing in the browser needs JavaScript. Without it, play on the command line with the starter kit’s play.mjs, which needs nothing but Node (see the kit’s README).',
+  'play.noScript':
+    'Playing in the browser needs JavaScript. Without it, play on the command line with the starter kit’s play.mjs, which needs nothing but Node (see the kit’s README).',
   'play.cli': 'From a clone of the repository, in its judge’s sandbox, the same match on the command line:',
 
   // The similarity (plagiarism) report's pages (admins only)
@@ -679,7 +712,8 @@ export const en = {
   'sim.recompute': 'Compute it again',
   'sim.archive': 'Previous terms',
   'sim.noArchive': 'none imported',
-  'sim.archiveHint_html': 'Import a previous term on the server: <code>arbiter similarity import &lt;folder of one subfolder per student&gt; --term 2024-25 --game &lt;game&gt;</code>',
+  'sim.archiveHint_html':
+    'Import a previous term on the server: <code>arbiter similarity import &lt;folder of one subfolder per student&gt; --term 2024-25 --game &lt;game&gt;</code>',
   'sim.topPairs': 'Most similar pairs',
   'sim.noPairs': 'No pair shares enough code to list.',
   'sim.notComputed': 'No report yet: compute it (it reads every source of the game, so it runs on demand, not on every visit).',
@@ -740,7 +774,8 @@ export const en = {
   'stu.place': (place: number, of: number) => `place ${place} of ${of}`,
   'stu.noTournaments': 'No tournament entry.',
   'stu.similarity': 'Similarity',
-  'stu.similarityIntro': "Pairs of the stored similarity reports that involve this student's submissions: a report lists only the pairs above its threshold, best first.",
+  'stu.similarityIntro':
+    "Pairs of the stored similarity reports that involve this student's submissions: a report lists only the pairs above its threshold, best first.",
   'stu.score': 'Score',
   'stu.theirs': 'Their submission',
   'stu.otherSide': 'The other side',
@@ -756,9 +791,11 @@ export const en = {
   'stu.judging': 'being judged',
   'stu.disabled': 'disabled',
   'stu.noSubmissions': 'No submission.',
-  'stu.duration': (days: number, hours: number, minutes: number) => (days > 0 ? `${days} d ${hours} h` : hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`),
+  'stu.duration': (days: number, hours: number, minutes: number) =>
+    days > 0 ? `${days} d ${hours} h` : hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`,
   'stu.bytes': (n: number) => `${n} bytes`,
-  'stu.adminLinks_html': '<a href="/admin/submissions" id="all-submissions">All submissions</a> · <a href="/api/admin/exports/grades.csv" id="export-grades">Grades of every game (CSV)</a>',
+  'stu.adminLinks_html':
+    '<a href="/admin/submissions" id="all-submissions">All submissions</a> · <a href="/api/admin/exports/grades.csv" id="export-grades">Grades of every game (CSV)</a>',
   'stu.gradesCsv': 'Grades (CSV)',
   'subl.title': 'All submissions',
   'subl.count': (n: number) => `${n} submission${n === 1 ? '' : 's'}, newest first.`,
@@ -778,7 +815,8 @@ export const en = {
   'aw.ok': 'ok',
   'aw.degraded': 'degraded',
   'aw.recorderIdle': 'nothing waiting to be recorded',
-  'aw.recorder': (waiting: number, failed: number) => `${waiting} result${waiting === 1 ? '' : 's'} waiting to be recorded, ${failed} given up (the sweep retries them)`,
+  'aw.recorder': (waiting: number, failed: number) =>
+    `${waiting} result${waiting === 1 ? '' : 's'} waiting to be recorded, ${failed} given up (the sweep retries them)`,
   'aw.oldest': (age: string) => `; the oldest has waited ${age}`,
   'aw.seconds': (n: number) => (n < 120 ? `${n} s` : `${Math.round(n / 60)} min`),
   'aw.none': 'none',
@@ -791,7 +829,8 @@ export const en = {
   'aw.rejudge': (player: string, game: string, again: number) => `${player} in ${game}, judged again as submission ${again}`,
   'aw.release': (name: string, game: string, owner: string) => `${name} in ${game} (of ${owner}) released`,
   'aw.rename': (from: string, to: string, game: string, owner: string) => `${from} renamed ${to} in ${game} (of ${owner})`,
-  'aw.ratingsReset': (players: number, rows: number) => `${players} player${players === 1 ? '' : 's'} back to the starting rating, ${rows} history row${rows === 1 ? '' : 's'} cleared`,
+  'aw.ratingsReset': (players: number, rows: number) =>
+    `${players} player${players === 1 ? '' : 's'} back to the starting rating, ${rows} history row${rows === 1 ? '' : 's'} cleared`,
   'aw.dummyInstall': (bytes: number, sha: string) => `${bytes} bytes, sha256 ${sha}`,
   'aw.similarity': (docs: number, pairs: number) => `${docs} documents compared, ${pairs} pairs listed`,
   'aw.tournamentCreate': (name: string, game: string, freeze: string) => `${name} (${game}), entries freeze ${freeze}`,
@@ -812,7 +851,8 @@ export const en = {
   'auth.invitationGone': 'This invitation link is not valid: it was used already, it expired, or a newer one replaced it. Ask the course staff for a new one.',
   'refusal.student-id-required': (_q: readonly string[], _n: number) => 'sign-up needs your student id',
   'refusal.bad-student-id': (q: readonly string[], _n: number) => `"${q[0]}" is not a student id: 1 to 64 characters without spaces`,
-  'refusal.student-id-taken': (q: readonly string[], _n: number) => `student id "${q[0]}" already has an account: log in to it (or ask the course staff for a reset link)`,
+  'refusal.student-id-taken': (q: readonly string[], _n: number) =>
+    `student id "${q[0]}" already has an account: log in to it (or ask the course staff for a reset link)`,
   'refusal.full-name-required': (_q: readonly string[], _n: number) => 'sign-up needs your full name',
   'refusal.bad-full-name': (_q: readonly string[], _n: number) => 'a full name is at most 200 characters',
   'roster.title': 'Import a roster',
@@ -856,7 +896,8 @@ export const en = {
   'tour.cancelledNote': 'This tournament was cancelled before its start: it will not be played.',
   'tour.wouldEnter': (n: number) => `${n} if the entries froze now`,
   'tour.previewTitle': 'Who would enter now',
-  'tour.previewNote': "One player per user: their representative, or their latest qualified player. The list freezes at the freeze time (or at an admin's start).",
+  'tour.previewNote':
+    "One player per user: their representative, or their latest qualified player. The list freezes at the freeze time (or at an admin's start).",
   'tourAdmin.editTitle': (name: string) => `Edit ${name}`,
   'tourAdmin.editHint': 'Until the entries freeze, the name, the freeze time, the settings and the seed can change.',
   'tourAdmin.seedEditHint': 'Secret until the tournament starts: every draw and match seed derives from it.',

@@ -42,11 +42,15 @@ export const es: Messages = {
   'home.h1': 'Arbiter: torneos de jugadores artificiales',
   'home.lead': 'Programa un jugador para un juego de cuatro, gana al Dummy, sube en la clasificación y mira todas las partidas.',
   'home.how': 'Cómo funciona',
-  'home.step1_html': '<strong>Programa un jugador</strong> en TypeScript, JavaScript o C++ a partir del kit de inicio de un juego: un fichero, una clase con un método <code>play()</code> que se llama cada ronda, y la API del enunciado con los mismos nombres que en C++.',
-  'home.step2_html': '<strong>Pruébalo</strong> contra los jugadores predefinidos: en el navegador, en la <a href="/play">página de juego</a>, sin instalar nada, o en la línea de órdenes con el <code>node play.mjs</code> del kit de inicio (solo hace falta Node), y mira la partida en el visor.',
+  'home.step1_html':
+    '<strong>Programa un jugador</strong> en TypeScript, JavaScript o C++ a partir del kit de inicio de un juego: un fichero, una clase con un método <code>play()</code> que se llama cada ronda, y la API del enunciado con los mismos nombres que en C++.',
+  'home.step2_html':
+    '<strong>Pruébalo</strong> contra los jugadores predefinidos: en el navegador, en la <a href="/play">página de juego</a>, sin instalar nada, o en la línea de órdenes con el <code>node play.mjs</code> del kit de inicio (solo hace falta Node), y mira la partida en el visor.',
   'home.step3_html': '<strong><a href="/submit">Envía</a></strong> el fichero aquí (o con <code>npx arbiter submit</code>).',
-  'home.step4_html': '<strong>Supera la prueba del Dummy</strong>: compila, sobrevive a una partida contra tres copias de sí mismo y queda estrictamente primero en cuatro partidas contra tres Dummies. Entonces su nombre queda bloqueado.',
-  'home.step5_html': '<strong>Entra en la clasificación</strong>: los jugadores clasificados juegan entre ellos continuamente; la clasificación los ordena por puntuación, y cada partida tiene una repetición pública.',
+  'home.step4_html':
+    '<strong>Supera la prueba del Dummy</strong>: compila, sobrevive a una partida contra tres copias de sí mismo y queda estrictamente primero en cuatro partidas contra tres Dummies. Entonces su nombre queda bloqueado.',
+  'home.step5_html':
+    '<strong>Entra en la clasificación</strong>: los jugadores clasificados juegan entre ellos continuamente; la clasificación los ordena por puntuación, y cada partida tiene una repetición pública.',
   'home.qualified': (n: number) => `${n} jugador${n === 1 ? '' : 'es'} clasificado${n === 1 ? '' : 's'}`,
   'home.cpuPerMatch': (cpu: string) => `${cpu} de CPU por partida`,
   'home.starterKit': 'kit de inicio',
@@ -77,7 +81,7 @@ export const es: Messages = {
   'game.statementLanguage': 'Idioma del enunciado',
   // The languages named in Spanish; the arguments are language codes ('en', 'ca', 'es').
   'game.statementFallback': (wanted: string, shown: string) => {
-    const name = (l: string) => ({ en: 'inglés', ca: 'catalán', es: 'español' } as Record<string, string>)[l] ?? l;
+    const name = (l: string) => (({ en: 'inglés', ca: 'catalán', es: 'español' }) as Record<string, string>)[l] ?? l;
     return `Este enunciado no está disponible en ${name(wanted)}; se muestra en ${name(shown)}.`;
   },
   'game.noStatement': 'Todavía no hay enunciado.',
@@ -109,10 +113,13 @@ export const es: Messages = {
   'refusal.invite-required': (_q: readonly string[], _n: number) => 'para registrarte hace falta el código de invitación del curso: pídelo al profesorado',
   'refusal.bad-invite': (_q: readonly string[], _n: number) => 'código de invitación incorrecto: compruébalo con el profesorado',
   'refusal.bad-email': (q: readonly string[], _n: number) => `"${q[0]}" no es una dirección de correo`,
-  'refusal.email-required': (_q: readonly string[], _n: number) => 'para registrarte hace falta tu dirección de correo del dominio del curso (véase la indicación)',
-  'refusal.email-domain': (_q: readonly string[], _n: number) => 'el registro solo está abierto a direcciones de correo del dominio del curso (véase la indicación)',
+  'refusal.email-required': (_q: readonly string[], _n: number) =>
+    'para registrarte hace falta tu dirección de correo del dominio del curso (véase la indicación)',
+  'refusal.email-domain': (_q: readonly string[], _n: number) =>
+    'el registro solo está abierto a direcciones de correo del dominio del curso (véase la indicación)',
   'refusal.wrong-credentials': (_q: readonly string[], _n: number) => 'nombre de usuario o contraseña incorrectos',
-  'refusal.account-disabled': (_q: readonly string[], _n: number) => 'un administrador ha desactivado esta cuenta: ya no puede entrar ni enviar (pregunta al profesorado)',
+  'refusal.account-disabled': (_q: readonly string[], _n: number) =>
+    'un administrador ha desactivado esta cuenta: ya no puede entrar ni enviar (pregunta al profesorado)',
   'refusal.too-many-attempts': (_q: readonly string[], n: number) => `demasiados intentos: vuelve a probar dentro de ${n} minuto${n === 1 ? '' : 's'}`,
   'refusal.empty': (_q: readonly string[], _n: number) => 'el fichero está vacío',
   'refusal.not-text': (_q: readonly string[], _n: number) => 'el fichero no es texto UTF-8: envía el fichero fuente del jugador (.ts, .js o .cc)',
@@ -127,37 +134,70 @@ export const es: Messages = {
     return `el nombre de jugador "${q[0]}" ${/by another user/.test(message) ? 'ya es de otro usuario' : 'ya está cogido'}${q[1] ? ` (como "${q[1]}"; los nombres se comparan sin distinguir mayúsculas y minúsculas)` : ''}${until ? `, que lo tiene reservado hasta el ${until} salvo que antes un jugador con ese nombre supere la partida contra sí mismo` : ''}: elige otro`;
   },
   'refusal.name-empty': (_q: readonly string[], _n: number) => 'el nombre de jugador está vacío: de 1 a 12 caracteres de entre A-Z a-z 0-9 _',
-  'refusal.name-too-long': (q: readonly string[], _n: number, message: string) => `el nombre de jugador "${q[0]}" es demasiado largo: ${q[0]?.length} caracteres, como máximo ${/at most (\d+)/.exec(message)?.[1] ?? 12}`,
-  'refusal.name-bad-characters': (q: readonly string[], _n: number) => `el nombre de jugador "${q[0]}" tiene caracteres que no son A-Z a-z 0-9 _: ${q.slice(1).map((c) => `"${c}"`).join(', ')}`,
+  'refusal.name-too-long': (q: readonly string[], _n: number, message: string) =>
+    `el nombre de jugador "${q[0]}" es demasiado largo: ${q[0]?.length} caracteres, como máximo ${/at most (\d+)/.exec(message)?.[1] ?? 12}`,
+  'refusal.name-bad-characters': (q: readonly string[], _n: number) =>
+    `el nombre de jugador "${q[0]}" tiene caracteres que no son A-Z a-z 0-9 _: ${q
+      .slice(1)
+      .map((c) => `"${c}"`)
+      .join(', ')}`,
   'refusal.name-reserved': (q: readonly string[], _n: number) => `el nombre de jugador "${q[0]}" está reservado (es un jugador predefinido): elige otro`,
   'refusal.name-offensive': (q: readonly string[], _n: number) => `el nombre de jugador "${q[0]}" no está permitido: elige otro`,
 
   'refusal.not-yours': (q: readonly string[], n: number, message: string) => 'solo puedes desafiar con tus propios envíos',
   'refusal.submission-disabled': (q: readonly string[], n: number, message: string) => `un administrador ha desactivado el envío ${n}`,
-  'refusal.not-eligible': (q: readonly string[], n: number, message: string) => /cannot represent you/.test(message) ? `${/^(\S+) cannot/.exec(message)?.[1] ?? ''} no te puede representar: solo un jugador clasificado, con el envío no desactivado, puede hacerlo (y tu cuenta no debe estar desactivada)` : !/has not passed self-play/.test(message) ? message : `el envío ${n} todavía no ha superado la partida contra sí mismo: desafía con una versión que haya compilado y haya jugado contra sí misma sin congelarse`,
-  'refusal.too-many-opponents': (q: readonly string[], n: number, message: string) => `${/^(.*) has \d+ seats/.exec(message)?.[1] ?? ''} tiene ${n} asientos: elige como mucho ${n - 1} rivales`,
-  'refusal.unknown-opponent': (q: readonly string[], n: number, message: string) => `"${q[0]}" no es un jugador clasificado de ${/player of (.*) nor a built-in/.exec(message)?.[1] ?? ''} ni un jugador predefinido (${/\(([^()]*)\)$/.exec(message)?.[1] ?? ''})`,
+  'refusal.not-eligible': (q: readonly string[], n: number, message: string) =>
+    /cannot represent you/.test(message)
+      ? `${/^(\S+) cannot/.exec(message)?.[1] ?? ''} no te puede representar: solo un jugador clasificado, con el envío no desactivado, puede hacerlo (y tu cuenta no debe estar desactivada)`
+      : !/has not passed self-play/.test(message)
+        ? message
+        : `el envío ${n} todavía no ha superado la partida contra sí mismo: desafía con una versión que haya compilado y haya jugado contra sí misma sin congelarse`,
+  'refusal.too-many-opponents': (q: readonly string[], n: number, message: string) =>
+    `${/^(.*) has \d+ seats/.exec(message)?.[1] ?? ''} tiene ${n} asientos: elige como mucho ${n - 1} rivales`,
+  'refusal.unknown-opponent': (q: readonly string[], n: number, message: string) =>
+    `"${q[0]}" no es un jugador clasificado de ${/player of (.*) nor a built-in/.exec(message)?.[1] ?? ''} ni un jugador predefinido (${/\(([^()]*)\)$/.exec(message)?.[1] ?? ''})`,
   'refusal.bad-submission': (q: readonly string[], n: number, message: string) => 'elige uno de tus envíos',
   'refusal.bad-seed': (q: readonly string[], n: number, message: string) => 'la semilla es un número entero de 0 a 2147483647',
-  'refusal.too-many-challenges': (q: readonly string[], n: number, message: string) => `como mucho ${n} desafíos por hora: vuelve a intentarlo ${/try again in (.*) \(at/.exec(message)?.[1]?.replace(/(\d+) minutes?/, '$1 min').replace(/(\d+) seconds?/, '$1 s') ?? 'más tarde'} (a las ${/\(at (\S+) UTC\)/.exec(message)?.[1] ?? ''} UTC)`,
-  'refusal.representatives-frozen': (q: readonly string[], n: number, message: string) => `los representantes de ${/^representatives of (\S+)/.exec(message)?.[1] ?? ''} están congelados: el torneo "${q[0]}" (#${/\(#(\d+)\)/.exec(message)?.[1] ?? ''}) ha congelado las inscripciones y no ha terminado; elige de nuevo cuando acabe`,
-  'refusal.forbidden': (q: readonly string[], n: number, message: string) => / is not your player$/.test(message) ? `${message.replace(/ is not your player$/, '')} no es un jugador tuyo` : message,
+  'refusal.too-many-challenges': (q: readonly string[], n: number, message: string) =>
+    `como mucho ${n} desafíos por hora: vuelve a intentarlo ${
+      /try again in (.*) \(at/
+        .exec(message)?.[1]
+        ?.replace(/(\d+) minutes?/, '$1 min')
+        .replace(/(\d+) seconds?/, '$1 s') ?? 'más tarde'
+    } (a las ${/\(at (\S+) UTC\)/.exec(message)?.[1] ?? ''} UTC)`,
+  'refusal.representatives-frozen': (q: readonly string[], n: number, message: string) =>
+    `los representantes de ${/^representatives of (\S+)/.exec(message)?.[1] ?? ''} están congelados: el torneo "${q[0]}" (#${/\(#(\d+)\)/.exec(message)?.[1] ?? ''}) ha congelado las inscripciones y no ha terminado; elige de nuevo cuando acabe`,
+  'refusal.forbidden': (q: readonly string[], n: number, message: string) =>
+    / is not your player$/.test(message) ? `${message.replace(/ is not your player$/, '')} no es un jugador tuyo` : message,
   'refusal.already-started': (q: readonly string[], n: number, message: string) => `el torneo ${n} ya ha empezado (${/\((\w+)\)$/.exec(message)?.[1] ?? ''})`,
-  'refusal.match-played': (q: readonly string[], n: number, message: string) => `la partida ${n} se ha jugado: el resultado se mantiene (un jugador que se ha congelado, ha fallado o ha perdido es un resultado, no un fallo del juez); solo se puede volver a jugar una partida fallida`,
+  'refusal.match-played': (q: readonly string[], n: number, message: string) =>
+    `la partida ${n} se ha jugado: el resultado se mantiene (un jugador que se ha congelado, ha fallado o ha perdido es un resultado, no un fallo del juez); solo se puede volver a jugar una partida fallida`,
   'refusal.match-open': (q: readonly string[], n: number, message: string) => `la partida ${n} no ha fallado`,
-  'refusal.already-rerun': (q: readonly string[], n: number, message: string) => `la partida ${n} ya se ha vuelto a jugar como la partida ${/as match (\d+)/.exec(message)?.[1] ?? ''}`,
-  'refusal.not-scheduled': (q: readonly string[], n: number, message: string) => `el torneo ${n} ya no está planificado: solo un torneo con las inscripciones aún abiertas se puede cambiar o cancelar`,
-  'refusal.not-cancelled': (q: readonly string[], n: number, message: string) => `el torneo ${n} no está cancelado: solo un torneo cancelado se puede borrar (cancélalo primero, antes de que empiece)`,
+  'refusal.already-rerun': (q: readonly string[], n: number, message: string) =>
+    `la partida ${n} ya se ha vuelto a jugar como la partida ${/as match (\d+)/.exec(message)?.[1] ?? ''}`,
+  'refusal.not-scheduled': (q: readonly string[], n: number, message: string) =>
+    `el torneo ${n} ya no está planificado: solo un torneo con las inscripciones aún abiertas se puede cambiar o cancelar`,
+  'refusal.not-cancelled': (q: readonly string[], n: number, message: string) =>
+    `el torneo ${n} no está cancelado: solo un torneo cancelado se puede borrar (cancélalo primero, antes de que empiece)`,
   'refusal.has-matches': (q: readonly string[], n: number, message: string) => `el torneo ${n} tiene partidas: queda registrado`,
-  'refusal.name': (q: readonly string[], n: number, message: string) => (/^name too long/.test(message) ? `nombre demasiado largo: ${n} caracteres, como mucho ${/at most (\d+)/.exec(message)?.[1] ?? ''}` : 'el torneo necesita un nombre'),
-  'refusal.freezeAt': (q: readonly string[], n: number, message: string) => (/is not a date/.test(message) ? 'la fecha de cierre de las inscripciones no es una fecha' : message),
+  'refusal.name': (q: readonly string[], n: number, message: string) =>
+    /^name too long/.test(message)
+      ? `nombre demasiado largo: ${n} caracteres, como mucho ${/at most (\d+)/.exec(message)?.[1] ?? ''}`
+      : 'el torneo necesita un nombre',
+  'refusal.freezeAt': (q: readonly string[], n: number, message: string) =>
+    /is not a date/.test(message) ? 'la fecha de cierre de las inscripciones no es una fecha' : message,
   'refusal.seed': (q: readonly string[], n: number, message: string) => 'la semilla es un número entero de 0 a 2147483647',
   'refusal.config': (q: readonly string[], n: number, message: string) => `parámetros incorrectos: ${message.replace(/^bad config: /, '')}`,
   'refusal.game': (q: readonly string[], n: number, message: string) =>
-    /^unknown game/.test(message) ? `juego desconocido ${/^unknown game (\S*):/.exec(message)?.[1] ?? ''}: uno de ${/one of (.*)$/.exec(message)?.[1] ?? ''}` : /no longer installed/.test(message) ? `el juego ${/the game (\S+)/.exec(message)?.[1] ?? ''} ya no está instalado` : message,
+    /^unknown game/.test(message)
+      ? `juego desconocido ${/^unknown game (\S*):/.exec(message)?.[1] ?? ''}: uno de ${/one of (.*)$/.exec(message)?.[1] ?? ''}`
+      : /no longer installed/.test(message)
+        ? `el juego ${/the game (\S+)/.exec(message)?.[1] ?? ''} ya no está instalado`
+        : message,
   'view.title': 'Visor de repeticiones',
   'view.open': 'Abre un fichero de repetición',
-  'view.openHint_html': 'Una repetición <code>.json</code> o <code>.json.gz</code> (de <code>arbiter play -o</code> o descargada de la página de una partida), o suéltala en cualquier sitio de esta página. No sale de tu ordenador.',
+  'view.openHint_html':
+    'Una repetición <code>.json</code> o <code>.json.gz</code> (de <code>arbiter play -o</code> o descargada de la página de una partida), o suéltala en cualquier sitio de esta página. No sale de tu ordenador.',
   'view.needsJs': 'El visor necesita JavaScript.',
 
   'submit.title': 'Enviar un jugador',
@@ -165,13 +205,15 @@ export const es: Messages = {
   'submit.file': 'Fichero del jugador',
   'submit.closedOn': (game: string) => `${game}: los envíos se cerraron el `,
   'submit.closeOn': (game: string) => `${game}: los envíos se cierran el `,
-  'submit.intro_html': 'Un fichero JavaScript o TypeScript que declare <code>export const GAME</code> y <code>export const PLAYER_NAME</code>\n(de 1 a 12 caracteres: A-Z a-z 0-9 _). Debe ganar al Dummy en cuatro partidas para clasificarse; entonces su nombre queda bloqueado.',
+  'submit.intro_html':
+    'Un fichero JavaScript o TypeScript que declare <code>export const GAME</code> y <code>export const PLAYER_NAME</code>\n(de 1 a 12 caracteres: A-Z a-z 0-9 _). Debe ganar al Dummy en cuatro partidas para clasificarse; entonces su nombre queda bloqueado.',
   'submit.fileDeclares': 'El que declare el fichero (GAME)',
   'submit.gameHint': 'Si no lo cambias, decide el export const GAME del fichero.',
   'submit.fileHint': (max: string) => `Un fichero .ts, .js o .cc (C++), como máximo ${max}. También puedes soltarlo aquí.`,
   'submit.chooseAgain': (name: string) => ` Habías elegido ${name}: vuelve a elegirlo.`,
   'submit.button': 'Enviar',
-  'submit.terminal_html': (game: string) => `Desde un terminal: <code>npx arbiter submit my-bot.ts --game ${game}</code> con un token de <a href="/account">tu cuenta</a>.`,
+  'submit.terminal_html': (game: string) =>
+    `Desde un terminal: <code>npx arbiter submit my-bot.ts --game ${game}</code> con un token de <a href="/account">tu cuenta</a>.`,
   'submit.noFile': 'ningún fichero: elige el fichero de tu jugador (.ts, .js o .cc)',
   'submit.tooLarge': (bytes: number, size: string) => `fichero demasiado grande: como máximo ${bytes} bytes (${size})`,
   'submit.oneFile': 'envía solo un fichero',
@@ -191,7 +233,8 @@ export const es: Messages = {
   'account.revokeLabel': (prefix: string, label: string) => `Revocar el token ${prefix}${label ? ` (${label})` : ''}`,
   'account.loggedInAs_html': (name: string) => `Has entrado como <strong id="account-username">${name}</strong>`,
   'account.admin': 'administrador',
-  'account.links_html': '<a href="/submissions">Mis envíos</a> · <a href="/submit">Enviar un jugador</a> · <a href="/account/representatives">Mis representantes en los torneos</a>',
+  'account.links_html':
+    '<a href="/submissions">Mis envíos</a> · <a href="/submit">Enviar un jugador</a> · <a href="/account/representatives">Mis representantes en los torneos</a>',
   'account.tokens': 'Tokens de la API',
   'account.tokensIntro_html': 'Un token permite que un programa o la orden <code>arbiter</code> actúen en tu nombre (<code>Authorization: Bearer …</code>).',
   'account.label': 'Etiqueta',
@@ -205,20 +248,24 @@ export const es: Messages = {
   'account.labelTooLong': (n: number, max: number) => `etiqueta demasiado larga: ${n} caracteres, como máximo ${max}`,
 
   'queue.title': 'Cola',
-  'queue.unavailable': (error: string) => `Este servidor no puede acceder a la cola de partidas (${error}), así que no se sabe qué trabajadores ni qué trabajos hay; las cifras de abajo salen de la base de datos.`,
+  'queue.unavailable': (error: string) =>
+    `Este servidor no puede acceder a la cola de partidas (${error}), así que no se sabe qué trabajadores ni qué trabajos hay; las cifras de abajo salen de la base de datos.`,
   'queue.expected': 'Espera prevista para un envío nuevo',
   'queue.noEstimate': 'Sin estimación',
   'queue.about': (time: string) => `unos ${time}`,
   'queue.matches': 'Partidas',
-  'queue.waitingRunning_html': (waiting: number, running: number) => `<strong id="queue-waiting">${waiting}</strong> en espera y <strong id="queue-running">${running}</strong> en juego.`,
+  'queue.waitingRunning_html': (waiting: number, running: number) =>
+    `<strong id="queue-waiting">${waiting}</strong> en espera y <strong id="queue-running">${running}</strong> en juego.`,
   'queue.kind': 'Tipo',
   'queue.waiting': 'En espera',
   'queue.running': 'En juego',
-  'queue.jobs': (waiting: number, active: number, delayed: number, failed: number) => `En la cola misma: ${waiting} trabajo${waiting === 1 ? '' : 's'} en espera (compilaciones incluidas), ${active} activos, ${delayed} esperando reintento, ${failed} fallidos.`,
+  'queue.jobs': (waiting: number, active: number, delayed: number, failed: number) =>
+    `En la cola misma: ${waiting} trabajo${waiting === 1 ? '' : 's'} en espera (compilaciones incluidas), ${active} activos, ${delayed} esperando reintento, ${failed} fallidos.`,
   'queue.workers': 'Trabajadores',
   'queue.noWorker': 'Ahora mismo no hay ningún trabajador: las partidas esperan a que se arranque uno.',
   'queue.unknown': 'Desconocido (no hay cola).',
-  'queue.pools': (pools: number, slots: number) => `${pools} grupo${pools === 1 ? '' : 's'} de trabajadores visto${pools === 1 ? '' : 's'}, ${slots} ejecutor${slots === 1 ? '' : 'es'} de partidas en total.`,
+  'queue.pools': (pools: number, slots: number) =>
+    `${pools} grupo${pools === 1 ? '' : 's'} de trabajadores visto${pools === 1 ? '' : 's'}, ${slots} ejecutor${slots === 1 ? '' : 'es'} de partidas en total.`,
   'queue.worker': 'Trabajador',
   'queue.host': 'Máquina',
   'queue.runners': 'Ejecutores',
@@ -284,7 +331,8 @@ export const es: Messages = {
   'matches.anyKind': 'Cualquier tipo',
   'matches.filterButton': 'Filtrar',
   'matches.clear': 'Borrar',
-  'matches.count': (n: number, filtered: boolean, page: number, pages: number) => `${n} partida${n === 1 ? '' : 's'}${filtered ? ' con estos filtros' : ''}${pages > 1 ? `, página ${page} de ${pages}` : ''}.`,
+  'matches.count': (n: number, filtered: boolean, page: number, pages: number) =>
+    `${n} partida${n === 1 ? '' : 's'}${filtered ? ' con estos filtros' : ''}${pages > 1 ? `, página ${page} de ${pages}` : ''}.`,
   'matches.noSuchPage': 'Esta página no existe.',
   'matches.noMatch': 'Todavía ninguna partida.',
   'matches.pages': 'Páginas de partidas',
@@ -308,7 +356,8 @@ export const es: Messages = {
   'matches.noReplay': 'Esta partida no tiene repetición.',
   'matches.seed': 'Semilla',
   'matches.playLine': 'Vuélvela a jugar',
-  'matches.playLineHint': 'En tu ordenador, desde una copia de Arbiter: los asientos en orden (el asiento 0 primero), la semilla y los parámetros de esta partida. Nombra el archivo de cada jugador como dice la línea.',
+  'matches.playLineHint':
+    'En tu ordenador, desde una copia de Arbiter: los asientos en orden (el asiento 0 primero), la semilla y los parámetros de esta partida. Nombra el archivo de cada jugador como dice la línea.',
   'matches.limits': 'Límites',
   'matches.limitsValue': (cpu: string, mb: number) => `${cpu} de CPU y ${mb} MiB de memoria por jugador`,
   'matches.finished': 'Terminada',
@@ -350,7 +399,8 @@ export const es: Messages = {
   'gate.selfPlay': 'Contra sí mismo',
   'gate.matchAgainst': (n: number, opponent: string) => `Partida ${n} contra ${opponent}`,
   'gate.seed': (seed: number) => `semilla ${seed}`,
-  'gate.qualified_html': (opponent: string, n: number, name: string) => `<strong>Clasificado.</strong> Ha ganado a ${opponent} en las ${n} partidas. El nombre ${name} queda bloqueado 🔒 y el jugador juega partidas clasificatorias.`,
+  'gate.qualified_html': (opponent: string, n: number, name: string) =>
+    `<strong>Clasificado.</strong> Ha ganado a ${opponent} en las ${n} partidas. El nombre ${name} queda bloqueado 🔒 y el jugador juega partidas clasificatorias.`,
   'gate.rejected': 'Rechazado.',
   'gate.noReason': 'sin motivo registrado',
   'gate.judging': 'En juicio: ',
@@ -367,21 +417,39 @@ export const es: Messages = {
   'gate.title': (opponent: string) => `La prueba del ${opponent}`,
   'gate.verdict': 'Veredicto',
   'gate.line': (line: number) => `Línea ${line} del fichero`,
-  'gate.compileError': (line: number | null) => (line !== null ? `Error de compilación (línea ${line}), tal como lo ha escrito el compilador:` : 'Error de compilación, tal como lo ha escrito el compilador:'),
-  'reason.compile-error': (p: ReasonParams['compile-error']) => `Error de compilación: ${p.message.replace(/^compile error: /, '')}${p.line !== null ? ` (línea ${p.line})` : ''}`,
-  'reason.game-mismatch': (p: ReasonParams['game-mismatch']) => `Error de compilación: el fichero declara GAME = "${p.declared}", pero se ha enviado para ${p.game}`,
-  'reason.name-mismatch': (p: ReasonParams['name-mismatch']) => `Error de compilación: el fichero declara PLAYER_NAME = "${p.declared}", pero se ha enviado como "${p.name}"`,
+  'gate.compileError': (line: number | null) =>
+    line !== null
+      ? `Error de compilación (línea ${line}), tal como lo ha escrito el compilador:`
+      : 'Error de compilación, tal como lo ha escrito el compilador:',
+  'reason.compile-error': (p: ReasonParams['compile-error']) =>
+    `Error de compilación: ${p.message.replace(/^compile error: /, '')}${p.line !== null ? ` (línea ${p.line})` : ''}`,
+  'reason.game-mismatch': (p: ReasonParams['game-mismatch']) =>
+    `Error de compilación: el fichero declara GAME = "${p.declared}", pero se ha enviado para ${p.game}`,
+  'reason.name-mismatch': (p: ReasonParams['name-mismatch']) =>
+    `Error de compilación: el fichero declara PLAYER_NAME = "${p.declared}", pero se ha enviado como "${p.name}"`,
   'reason.judge-error': (p: ReasonParams['judge-error']) =>
     `${p.step === 'selfplay' ? 'Partida contra sí mismo: el' : 'El'} juez no ha podido jugar la partida #${p.matchId} (${p.error}); no es culpa de tu jugador, vuelve a enviarlo`,
   'reason.selfplay-frozen': (p: ReasonParams['selfplay-frozen']) =>
     `Partida contra sí mismo: la copia del asiento ${p.seat} se ha congelado en la ronda ${p.round} (${es['reason.froze'](p.why, p.message)})${p.frozen > 1 ? ` (se han congelado ${p.frozen} de ${p.copies} copias)` : ''}; mira la partida #${p.matchId}`,
   'reason.lost': (p: ReasonParams['lost']) =>
     `Ha perdido contra ${p.opponent} en la partida ${p.n} de ${p.of} de la prueba (partida #${p.matchId}, semilla ${p.seed}): ` +
-    (p.tied ? `empate en el primer puesto con ${p.opponent} a ${p.score} (un empate no es una victoria)` : `${p.rank ?? '?'}º de ${p.players} con ${p.score}, contra el mejor de ${p.opponent}, ${p.best}`) +
+    (p.tied
+      ? `empate en el primer puesto con ${p.opponent} a ${p.score} (un empate no es una victoria)`
+      : `${p.rank ?? '?'}º de ${p.players} con ${p.score}, contra el mejor de ${p.opponent}, ${p.best}`) +
     (p.froze ? `; tu jugador se ha congelado en la ronda ${p.froze.round} (${es['reason.froze'](p.froze.why, p.froze.message)})` : ''),
-  'reason.name-locked': (p: ReasonParams['name-locked']) => `Nombre bloqueado: la versión ${p.version} ha ganado a ${p.opponent}, pero otra versión de ${p.name} se ha clasificado antes`,
+  'reason.name-locked': (p: ReasonParams['name-locked']) =>
+    `Nombre bloqueado: la versión ${p.version} ha ganado a ${p.opponent}, pero otra versión de ${p.name} se ha clasificado antes`,
   'reason.froze': (why: string, message: string) =>
-    ({ compile: 'no compila', exception: `excepción: ${message}`, cpu: 'tiempo de CPU agotado', memory: 'memoria agotada', orders: 'demasiadas órdenes en una ronda', output: 'respuesta que el juez no acepta', watchdog: 'tiempo real agotado', crash: 'su proceso ha fallado' })[why] ?? why,
+    ({
+      compile: 'no compila',
+      exception: `excepción: ${message}`,
+      cpu: 'tiempo de CPU agotado',
+      memory: 'memoria agotada',
+      orders: 'demasiadas órdenes en una ronda',
+      output: 'respuesta que el juez no acepta',
+      watchdog: 'tiempo real agotado',
+      crash: 'su proceso ha fallado',
+    })[why] ?? why,
   'subs.disabled': 'Un administrador ha desactivado este envío ',
   'subs.disabledTail': ': no juega ninguna partida clasificatoria ni ningún reto.',
   'subs.refresh': 'Actualizar',
@@ -418,7 +486,8 @@ export const es: Messages = {
   'lb.matches': 'Partidas',
   'lb.noGame': (id: string, list: string) => `No hay ningún juego "${id}". Los juegos son: ${list}.`,
   'lb.noPage': (pages: number, page: number) => `La clasificación tiene ${pages} página${pages === 1 ? '' : 's'}; no hay página ${page}.`,
-  'lb.intro': (n: number) => `${n} jugador${n === 1 ? '' : 'es'} clasificado${n === 1 ? '' : 's'}, ordenados por puntuación: μ − 3σ de OpenSkill, donde μ es la habilidad estimada y σ su incertidumbre (la habilidad está dentro de μ ± 3σ). Es una estimación prudente que sube a medida que los resultados de un jugador se estabilizan; en caso de empate, primero la μ más alta y después más partidas. Una puntuación es provisional mientras σ pase de 4.`,
+  'lb.intro': (n: number) =>
+    `${n} jugador${n === 1 ? '' : 'es'} clasificado${n === 1 ? '' : 's'}, ordenados por puntuación: μ − 3σ de OpenSkill, donde μ es la habilidad estimada y σ su incertidumbre (la habilidad está dentro de μ ± 3σ). Es una estimación prudente que sube a medida que los resultados de un jugador se estabilizan; en caso de empate, primero la μ más alta y después más partidas. Una puntuación es provisional mientras σ pase de 4.`,
   'lb.pages': 'Páginas de la clasificación',
   'lb.noGameShort': (id: string) => `No hay ningún juego "${id}".`,
   'lb.noPlayer': (name: string, game: string) => `No hay ningún jugador llamado "${name}"${game ? ` en ${game}` : ''}.`,
@@ -440,7 +509,8 @@ export const es: Messages = {
   'lb.history': 'Evolución de la puntuación',
   'lb.noRanked': 'Todavía ninguna partida clasificatoria.',
   'lb.chartTitle': (name: string, game: string) => `Puntuación de ${name} en ${game}`,
-  'lb.chartDesc': (n: number, from: string, fromMatch: number, to: string, toMatch: number) => `${n} partida${n === 1 ? ' clasificatoria' : 's clasificatorias'}: de ${from} después de la partida ${fromMatch} a ${to} después de la partida ${toMatch}.`,
+  'lb.chartDesc': (n: number, from: string, fromMatch: number, to: string, toMatch: number) =>
+    `${n} partida${n === 1 ? ' clasificatoria' : 's clasificatorias'}: de ${from} después de la partida ${fromMatch} a ${to} después de la partida ${toMatch}.`,
   'lb.asTable': 'La evolución de la puntuación en una tabla',
   'lb.afterMatch': 'Después de la partida',
   'lb.when': 'Cuándo',
@@ -498,15 +568,18 @@ export const es: Messages = {
   'tour.standingsCsv': 'Clasificación (CSV)',
   'tour.standings': 'Clasificación',
   'tour.rounds': 'Rondas',
-  'tour.rules': 'Cada grupo juega una partida; en una ronda eliminatoria un jugador pasa si supera al menos a dos de los otros tres asientos (un empate no supera a nadie). Cuando quedan cuatro o menos, cae el jugador que queda estrictamente por detrás de todos los demás; un empate por el último puesto hace repetir la partida. Para volver a jugar una partida en tu ordenador, llama al fichero de cada jugador como él.',
+  'tour.rules':
+    'Cada grupo juega una partida; en una ronda eliminatoria un jugador pasa si supera al menos a dos de los otros tres asientos (un empate no supera a nadie). Cuando quedan cuatro o menos, cae el jugador que queda estrictamente por detrás de todos los demás; un empate por el último puesto hace repetir la partida. Para volver a jugar una partida en tu ordenador, llama al fichero de cada jugador como él.',
   'tour.noRound': 'Todavía no se ha sorteado ninguna ronda.',
-  'tour.intro_html': 'Torneos oficiales: cada usuario inscribe un jugador, su <a href="/account/representatives">representante</a>. Todas las partidas y repeticiones son públicas.',
+  'tour.intro_html':
+    'Torneos oficiales: cada usuario inscribe un jugador, su <a href="/account/representatives">representante</a>. Todas las partidas y repeticiones son públicas.',
   'tour.manage': 'Gestionar los torneos',
   'tour.tournament': 'Torneo',
   'tour.championCol': 'Campeón',
   'tour.noneYet': 'Todavía ningún torneo.',
   'rep.title': 'Mis representantes',
-  'rep.intro': 'En cada juego, uno de tus jugadores clasificados te representa en los torneos oficiales. Mientras no elijas ninguno, es tu último jugador clasificado. La elección se cierra cuando un torneo del juego cierra las inscripciones, hasta que termina.',
+  'rep.intro':
+    'En cada juego, uno de tus jugadores clasificados te representa en los torneos oficiales. Mientras no elijas ninguno, es tu último jugador clasificado. La elección se cierra cuando un torneo del juego cierra las inscripciones, hasta que termina.',
   'rep.representing': 'Te representa: ',
   'rep.nobody': 'nadie',
   'rep.latest': '(tu último jugador clasificado)',
@@ -524,7 +597,8 @@ export const es: Messages = {
   'admin.detail': 'Detalle',
   'admin.commandLine': 'línea de órdenes',
   'admin.title': 'Administración',
-  'admin.links_html': '<a href="/admin/users">Usuarios</a> · <a href="/admin/tournaments">Torneos</a> · <a href="/admin/similarity">Similitud (plagio)</a> · <a href="/admin/audit">Todo el registro</a> · <a href="/api/admin/exports/qualified.csv" id="export-qualified">Jugadores clasificados por usuario (CSV)</a>',
+  'admin.links_html':
+    '<a href="/admin/users">Usuarios</a> · <a href="/admin/tournaments">Torneos</a> · <a href="/admin/similarity">Similitud (plagio)</a> · <a href="/admin/audit">Todo el registro</a> · <a href="/api/admin/exports/qualified.csv" id="export-qualified">Jugadores clasificados por usuario (CSV)</a>',
   'admin.health': 'Cola y trabajadores',
   'admin.status': 'Estado',
   'admin.dbRedis': (db: string, redis: string) => ` base de datos ${db}, Redis ${redis}`,
@@ -554,7 +628,8 @@ export const es: Messages = {
   'admin.installedOn': ', instalado ',
   'admin.removeDummy': 'Eliminarlo (vuelve a jugar el Dummy original)',
   'admin.shipped': 'el original',
-  'admin.installDummy': 'Instalar un Dummy privado (un fichero .ts, .js o .cc que declare PLAYER_NAME = "Dummy", en C++ #define PLAYER_NAME Dummy; primero se compila y juega contra sí mismo)',
+  'admin.installDummy':
+    'Instalar un Dummy privado (un fichero .ts, .js o .cc que declare PLAYER_NAME = "Dummy", en C++ #define PLAYER_NAME Dummy; primero se compila y juega contra sí mismo)',
   'admin.upload': 'Subirlo y juzgarlo',
   'admin.resetRatings': 'Reiniciar las puntuaciones',
   'admin.resetNote': ' todos los jugadores vuelven a la puntuación inicial y se borra la evolución (las partidas se quedan) · ',
@@ -610,36 +685,42 @@ export const es: Messages = {
   'adminDone.released': (name: string, game: string) => `${name} liberado en ${game}: cualquiera puede usarlo`,
   'adminDone.deadlineSet': (game: string, when: string) => `plazo de ${game} fijado en ${when}`,
   'adminDone.deadlineCleared': (game: string) => `plazo de ${game} borrado`,
-  'adminDone.ratingsReset': (game: string, players: number, rows: number) => `puntuaciones de ${game} reiniciadas: ${players} jugadores, ${rows} filas de evolución borradas`,
+  'adminDone.ratingsReset': (game: string, players: number, rows: number) =>
+    `puntuaciones de ${game} reiniciadas: ${players} jugadores, ${rows} filas de evolución borradas`,
   'adminDone.dummyInstalled': (game: string) => `Dummy privado instalado para ${game}: ha superado la compilación y la partida contra sí mismo`,
   'adminDone.dummyRemoved': (game: string) => `Dummy privado de ${game} eliminado: vuelve a jugar el Dummy original`,
   'adminErr.id': 'escribe un número entero positivo como número',
   'adminErr.submissionAction': 'elige desactivar, activar o volver a juzgar',
   'adminErr.nameAction': 'elige liberar o cambiar el nombre',
-  'adminErr.date': (text: string, zone: string) => `"${text}" no es una fecha: escríbela como 2026-12-20T23:59 (hora de ${zone}) o con su desplazamiento, 2026-12-20T23:59+01:00`,
+  'adminErr.date': (text: string, zone: string) =>
+    `"${text}" no es una fecha: escríbela como 2026-12-20T23:59 (hora de ${zone}) o con su desplazamiento, 2026-12-20T23:59+01:00`,
   'adminErr.confirm': 'no confirmado',
   'adminErr.withFile': 'envía el formulario con el fichero',
   'adminErr.dummyFile': 'elige el fichero del Dummy (.ts, .js o .cc)',
 
   // La página de juego (una partida en el navegador del visitante)
   'play.pickerTitle': 'Juega en el navegador',
-  'play.pickerLead': 'Juega una partida en tu ordenador, en este navegador, sin instalar nada: tu jugador contra jugadores predefinidos u otros ficheros tuyos.',
+  'play.pickerLead':
+    'Juega una partida en tu ordenador, en este navegador, sin instalar nada: tu jugador contra jugadores predefinidos u otros ficheros tuyos.',
   'play.pickGame': 'Elige un juego',
   'play.title': (game: string) => `Juega a ${game} en el navegador`,
   'play.judgeNote':
     'Esta partida es solo una prueba local. Se juega en tu navegador y no se guarda ni puntúa nada: el servidor sigue siendo el único juez. Envía tu jugador para que lo juzgue el servidor, con su entorno aislado y sus límites de CPU y de memoria.',
   'play.differences': (budget: string) =>
     `Tu jugador se ejecuta en un Web Worker con la API del juez y el mismo Math.random con semilla, así que una semilla da la misma partida que el juez (o arbiter play) juega con los mismos jugadores. El tiempo es distinto: cada jugador tiene ${budget} para la partida, medidos aquí como tiempo real en tu navegador (el juez cuenta tiempo de CPU), así que un ordenador ocupado juega en su contra; un jugador que sigue pensando cuando se le acaba el tiempo se detiene y queda congelado. Aquí no se aplica ningún límite de memoria.`,
-  'play.compileNote': 'El servidor compila tus ficheros con la compilación del juez (les quita los tipos; el C++, al módulo WebAssembly del juez) y no los guarda; nada más sale de tu navegador.',
+  'play.compileNote':
+    'El servidor compila tus ficheros con la compilación del juez (les quita los tipos; el C++, al módulo WebAssembly del juez) y no los guarda; nada más sale de tu navegador.',
   'play.yourBot': 'Tu jugador',
   'play.file': 'Fichero de tu jugador',
-  'play.fileHint': 'Un fichero .ts, .js o C++ (.cc); o suéltalo en cualquier parte de este formulario. El C++ se compila para los usuarios que han iniciado sesión.',
+  'play.fileHint':
+    'Un fichero .ts, .js o C++ (.cc); o suéltalo en cualquier parte de este formulario. El C++ se compila para los usuarios que han iniciado sesión.',
   'play.paste': 'O pega su código',
   'play.opponents': 'Rivales',
   'play.player': (n: number) => `Jugador ${n}`,
   'play.fromFile': 'Un fichero tuyo…',
   'play.fileFor': (n: number) => `Fichero del jugador ${n}`,
-  'play.builtin': (name: string) => (name === 'Dummy' ? 'Dummy (el de la prueba)' : name === 'Null' ? 'Null (no hace nada)' : name === 'Demo' ? 'Demo (un ejemplo sencillo)' : name),
+  'play.builtin': (name: string) =>
+    name === 'Dummy' ? 'Dummy (el de la prueba)' : name === 'Null' ? 'Null (no hace nada)' : name === 'Demo' ? 'Demo (un ejemplo sencillo)' : name,
   'play.seed': 'Semilla',
   'play.seedHint': 'La misma semilla y los mismos jugadores dan la misma partida.',
   'play.play': 'Juega la partida',
@@ -647,7 +728,8 @@ export const es: Messages = {
   'play.download': 'Descarga la repetición',
   'play.downloadHint': 'para volver a verla en el',
   'play.viewer': 'visor',
-  'play.noScript': 'Para jugar en el navegador hace falta JavaScript. Sin él, juega en la línea de órdenes con el play.mjs del kit de inicio, que solo necesita Node (mira el README del kit).',
+  'play.noScript':
+    'Para jugar en el navegador hace falta JavaScript. Sin él, juega en la línea de órdenes con el play.mjs del kit de inicio, que solo necesita Node (mira el README del kit).',
   'play.cli': 'Desde una copia del repositorio, en el entorno aislado de su juez, la misma partida en la línea de órdenes:',
 
   // Las páginas del informe de similitud (plagio), solo para administradores
@@ -665,7 +747,8 @@ export const es: Messages = {
   'sim.recompute': 'Vuelve a calcularlo',
   'sim.archive': 'Cursos anteriores',
   'sim.noArchive': 'ninguno importado',
-  'sim.archiveHint_html': 'Importa un curso anterior en el servidor: <code>arbiter similarity import &lt;carpeta con una subcarpeta por estudiante&gt; --term 2024-25 --game &lt;juego&gt;</code>',
+  'sim.archiveHint_html':
+    'Importa un curso anterior en el servidor: <code>arbiter similarity import &lt;carpeta con una subcarpeta por estudiante&gt; --term 2024-25 --game &lt;juego&gt;</code>',
   'sim.topPairs': 'Los pares más parecidos',
   'sim.noPairs': 'Ningún par comparte suficiente código para listarlo.',
   'sim.notComputed': 'Todavía no hay informe: calcúlalo (lee todos los códigos del juego, por eso se hace cuando se pide y no en cada visita).',
@@ -726,7 +809,8 @@ export const es: Messages = {
   'stu.place': (place: number, of: number) => `puesto ${place} de ${of}`,
   'stu.noTournaments': 'Ninguna inscripción en torneos.',
   'stu.similarity': 'Similitud',
-  'stu.similarityIntro': 'Pares de los informes de similitud guardados que incluyen envíos de este estudiante: un informe solo lista los pares por encima de su umbral, los más parecidos primero.',
+  'stu.similarityIntro':
+    'Pares de los informes de similitud guardados que incluyen envíos de este estudiante: un informe solo lista los pares por encima de su umbral, los más parecidos primero.',
   'stu.score': 'Puntuación',
   'stu.theirs': 'Su envío',
   'stu.otherSide': 'El otro lado',
@@ -742,9 +826,11 @@ export const es: Messages = {
   'stu.judging': 'en evaluación',
   'stu.disabled': 'desactivado',
   'stu.noSubmissions': 'Ningún envío.',
-  'stu.duration': (days: number, hours: number, minutes: number) => (days > 0 ? `${days} d ${hours} h` : hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`),
+  'stu.duration': (days: number, hours: number, minutes: number) =>
+    days > 0 ? `${days} d ${hours} h` : hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`,
   'stu.bytes': (n: number) => `${n} bytes`,
-  'stu.adminLinks_html': '<a href="/admin/submissions" id="all-submissions">Todos los envíos</a> · <a href="/api/admin/exports/grades.csv" id="export-grades">Notas de todos los juegos (CSV)</a>',
+  'stu.adminLinks_html':
+    '<a href="/admin/submissions" id="all-submissions">Todos los envíos</a> · <a href="/api/admin/exports/grades.csv" id="export-grades">Notas de todos los juegos (CSV)</a>',
   'stu.gradesCsv': 'Notas (CSV)',
   'subl.title': 'Todos los envíos',
   'subl.count': (n: number) => `${n} envío${n === 1 ? '' : 's'}, los más nuevos primero.`,
@@ -764,7 +850,8 @@ export const es: Messages = {
   'aw.ok': 'correcto',
   'aw.degraded': 'degradado',
   'aw.recorderIdle': 'nada pendiente de guardar',
-  'aw.recorder': (waiting: number, failed: number) => `${waiting} resultado${waiting === 1 ? '' : 's'} pendiente${waiting === 1 ? '' : 's'} de guardar, ${failed} abandonado${failed === 1 ? '' : 's'} (el barrido los reintenta)`,
+  'aw.recorder': (waiting: number, failed: number) =>
+    `${waiting} resultado${waiting === 1 ? '' : 's'} pendiente${waiting === 1 ? '' : 's'} de guardar, ${failed} abandonado${failed === 1 ? '' : 's'} (el barrido los reintenta)`,
   'aw.oldest': (age: string) => `; el más antiguo lleva ${age} esperando`,
   'aw.seconds': (n: number) => (n < 120 ? `${n} s` : `${Math.round(n / 60)} min`),
   'aw.none': 'ninguno',
@@ -777,7 +864,8 @@ export const es: Messages = {
   'aw.rejudge': (player: string, game: string, again: number) => `${player} en ${game}, evaluado de nuevo como envío ${again}`,
   'aw.release': (name: string, game: string, owner: string) => `${name} en ${game} (de ${owner}) liberado`,
   'aw.rename': (from: string, to: string, game: string, owner: string) => `${from} renombrado ${to} en ${game} (de ${owner})`,
-  'aw.ratingsReset': (players: number, rows: number) => `${players} jugador${players === 1 ? '' : 'es'} a la puntuación inicial, ${rows} fila${rows === 1 ? '' : 's'} del historial borrada${rows === 1 ? '' : 's'}`,
+  'aw.ratingsReset': (players: number, rows: number) =>
+    `${players} jugador${players === 1 ? '' : 'es'} a la puntuación inicial, ${rows} fila${rows === 1 ? '' : 's'} del historial borrada${rows === 1 ? '' : 's'}`,
   'aw.dummyInstall': (bytes: number, sha: string) => `${bytes} bytes, sha256 ${sha}`,
   'aw.similarity': (docs: number, pairs: number) => `${docs} documentos comparados, ${pairs} pares listados`,
   'aw.tournamentCreate': (name: string, game: string, freeze: string) => `${name} (${game}), las inscripciones se cierran el ${freeze}`,
@@ -796,22 +884,30 @@ export const es: Messages = {
       a.submissions === 0 && a.otherRunning === 0
         ? 'nada'
         : [
-            a.submissions ? `las pruebas de ${n(a.submissions, 'envío anterior', 'envíos anteriores')} (${n(a.checks, 'comprobación', 'comprobaciones')}, ${n(a.selfplays, 'partida contra sí mismo', 'partidas contra sí mismo')}, ${n(a.dummies, 'partida contra el Dummy', 'partidas contra el Dummy')})` : '',
+            a.submissions
+              ? `las pruebas de ${n(a.submissions, 'envío anterior', 'envíos anteriores')} (${n(a.checks, 'comprobación', 'comprobaciones')}, ${n(a.selfplays, 'partida contra sí mismo', 'partidas contra sí mismo')}, ${n(a.dummies, 'partida contra el Dummy', 'partidas contra el Dummy')})`
+              : '',
             a.otherRunning ? `${n(a.otherRunning, 'otra partida', 'otras partidas')} en juego` : '',
-          ].filter(Boolean).join(' y ') + `: unos ${p.aheadSeconds} s con ${n(p.slots, 'ejecutor', 'ejecutores')}`;
-    return `Las pruebas pasan delante de las partidas de clasificación y de torneo, un envío tras otro en el orden de llegada, así que un envío nuevo espera ${before}; ` +
+          ]
+            .filter(Boolean)
+            .join(' y ') + `: unos ${p.aheadSeconds} s con ${n(p.slots, 'ejecutor', 'ejecutores')}`;
+    return (
+      `Las pruebas pasan delante de las partidas de clasificación y de torneo, un envío tras otro en el orden de llegada, así que un envío nuevo espera ${before}; ` +
       `después, su propia prueba, unos ${p.ownSeconds} s (una comprobación de unos ${p.checkSeconds} s, una partida contra sí mismo de ${p.selfplaySeconds} s y ${p.dummyMatches} partidas contra el Dummy de ${p.dummySeconds} s, ${p.atATime} a la vez). ` +
-      'Los tiempos de partida son la mediana de los tiempos de ejecución de las partidas recientes, sin el tiempo en la cola.';
+      'Los tiempos de partida son la mediana de los tiempos de ejecución de las partidas recientes, sin el tiempo en la cola.'
+    );
   },
   'auth.studentId': 'Identificador de estudiante',
   'auth.studentIdHint': 'Tal como te tiene el curso (p. ej. el DNI o el identificador de la universidad).',
   'auth.fullName': 'Nombre completo',
   'auth.fromInvitation': 'De tu invitación.',
-  'auth.invited': 'El equipo del curso te ha invitado: tu identificador de estudiante (y el nombre y el correo que indicaron) vienen con el enlace. Elige un nombre de usuario y una contraseña.',
+  'auth.invited':
+    'El equipo del curso te ha invitado: tu identificador de estudiante (y el nombre y el correo que indicaron) vienen con el enlace. Elige un nombre de usuario y una contraseña.',
   'auth.invitationGone': 'Este enlace de invitación no es válido: ya se usó, caducó o hay uno más nuevo. Pide uno nuevo al equipo del curso.',
   'refusal.student-id-required': (_q: readonly string[], _n: number) => 'para registrarte hace falta tu identificador de estudiante',
   'refusal.bad-student-id': (q: readonly string[], _n: number) => `«${q[0]}» no es un identificador de estudiante: de 1 a 64 caracteres sin espacios`,
-  'refusal.student-id-taken': (q: readonly string[], _n: number) => `el identificador de estudiante «${q[0]}» ya tiene una cuenta: entra en ella (o pide un enlace de restablecimiento al equipo del curso)`,
+  'refusal.student-id-taken': (q: readonly string[], _n: number) =>
+    `el identificador de estudiante «${q[0]}» ya tiene una cuenta: entra en ella (o pide un enlace de restablecimiento al equipo del curso)`,
   'refusal.full-name-required': (_q: readonly string[], _n: number) => 'para registrarte hace falta tu nombre completo',
   'refusal.bad-full-name': (_q: readonly string[], _n: number) => 'un nombre completo tiene como máximo 200 caracteres',
   'roster.title': 'Importar una lista de estudiantes',
@@ -828,7 +924,8 @@ export const es: Messages = {
   'roster.resultTitle': 'Lista importada',
   'roster.summary': (created: number, skipped: number) => `${created} creados, ${skipped} omitidos.`,
   'roster.onceInvite': 'Los enlaces solo se muestran ahora: descárgalos o cópialos y envía a cada estudiante el suyo. Una invitación sirve una sola vez.',
-  'roster.onceAccount': 'Los enlaces solo se muestran ahora: descárgalos o cópialos y envía a cada estudiante el suyo. Un enlace pone la contraseña una sola vez.',
+  'roster.onceAccount':
+    'Los enlaces solo se muestran ahora: descárgalos o cópialos y envía a cada estudiante el suyo. Un enlace pone la contraseña una sola vez.',
   'roster.downloadCsv': 'Descargar los enlaces (CSV)',
   'roster.linksCsv': 'Los enlaces, en CSV',
   'roster.line': 'Línea',
@@ -855,7 +952,8 @@ export const es: Messages = {
   'tour.cancelledNote': 'Este torneo se canceló antes de empezar: no se jugará.',
   'tour.wouldEnter': (n: number) => `${n} si las inscripciones se cerraran ahora`,
   'tour.previewTitle': 'Quién entraría ahora',
-  'tour.previewNote': 'Un jugador por usuario: su representante o su último jugador clasificado. La lista se cierra a la hora de cierre (o cuando un administrador lo empieza).',
+  'tour.previewNote':
+    'Un jugador por usuario: su representante o su último jugador clasificado. La lista se cierra a la hora de cierre (o cuando un administrador lo empieza).',
   'tourAdmin.editTitle': (name: string) => `Editar ${name}`,
   'tourAdmin.editHint': 'Hasta que se cierren las inscripciones, se pueden cambiar el nombre, la hora de cierre, la configuración y la semilla.',
   'tourAdmin.seedEditHint': 'Secreta hasta que empiece el torneo: todos los sorteos y las semillas de las partidas derivan de ella.',

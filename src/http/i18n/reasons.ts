@@ -15,7 +15,10 @@ const num = (s: string) => Number(s);
 
 /** An older row's English sentence read back into its code and parameters, when it has one of the gate's shapes. */
 export function legacyReason(reason: string, line: number | null = null): Reason | null {
-  let m = /^lost to (\S+) in gate match (\d+) of (\d+) \(match #(\d+), seed (\d+)\): (?:tied for first with \S+ at (-?[\d.]+) \(ties are not wins\)|ranked (\d+|\?) of (\d+) with (-?[\d.]+) against \S+'s best (-?[\d.]+))(?:; your bot froze in round (\d+) \((\w+)\): (.*))?$/s.exec(reason);
+  let m =
+    /^lost to (\S+) in gate match (\d+) of (\d+) \(match #(\d+), seed (\d+)\): (?:tied for first with \S+ at (-?[\d.]+) \(ties are not wins\)|ranked (\d+|\?) of (\d+) with (-?[\d.]+) against \S+'s best (-?[\d.]+))(?:; your bot froze in round (\d+) \((\w+)\): (.*))?$/s.exec(
+      reason,
+    );
   if (m) {
     const tied = m[6] !== undefined;
     return {
@@ -41,7 +44,15 @@ export function legacyReason(reason: string, line: number | null = null): Reason
   if (m) {
     return {
       code: 'selfplay-frozen',
-      params: { seat: num(m[1]!) - 1, copies: num(m[2]!), round: num(m[3]!), why: m[4]!, message: m[5]!, frozen: m[6] !== undefined ? num(m[6]) : 1, matchId: num(m[7]!) },
+      params: {
+        seat: num(m[1]!) - 1,
+        copies: num(m[2]!),
+        round: num(m[3]!),
+        why: m[4]!,
+        message: m[5]!,
+        frozen: m[6] !== undefined ? num(m[6]) : 1,
+        matchId: num(m[7]!),
+      },
     };
   }
   m = /^(self-play: )?the judge could not play (?:gate )?match #(\d+) \((.*)\); not your bot's fault, please resubmit$/s.exec(reason);
@@ -68,7 +79,6 @@ export function localizeReason(reason: string | null, detail: unknown, line: num
     return reason; // parameters that do not fit (a hand-edited row): the sentence as it was written
   }
 }
-
 
 /** A new submission's expected wait explained in the page's language (the API keeps the English explanation). */
 export function waitExplanation(wait: { explanation: string; why?: WaitWhy }): string {

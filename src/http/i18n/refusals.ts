@@ -20,6 +20,9 @@ export function localizeRefusal(refused: { code?: string | undefined; message: s
   const m = (CATALOGS[lang] as Record<string, unknown>)[key] as RefusalMessage | undefined;
   if (!code || typeof m !== 'function') return refused.message;
   const quoted = [...refused.message.matchAll(/"([^"]*)"/g)].map((x) => x[1]!);
-  const n = code === 'too-many-attempts' && refused.retryAfterSeconds ? Math.max(1, Math.ceil(refused.retryAfterSeconds / 60)) : Number(/\d+/.exec(refused.message)?.[0] ?? 0);
+  const n =
+    code === 'too-many-attempts' && refused.retryAfterSeconds
+      ? Math.max(1, Math.ceil(refused.retryAfterSeconds / 60))
+      : Number(/\d+/.exec(refused.message)?.[0] ?? 0);
   return m(quoted, n, refused.message);
 }

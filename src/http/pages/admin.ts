@@ -7,7 +7,17 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { waitExplanation } from '../i18n/reasons.ts';
-import { rejudgeSubmission, releaseName, renameName, resetRatings, searchUsers, setSubmissionDeadline, setSubmissionDisabled, setUserDisabled, submissionDeadline } from '../../domain/admin.ts';
+import {
+  rejudgeSubmission,
+  releaseName,
+  renameName,
+  resetRatings,
+  searchUsers,
+  setSubmissionDeadline,
+  setSubmissionDisabled,
+  setUserDisabled,
+  submissionDeadline,
+} from '../../domain/admin.ts';
 import { listAudit, type AuditRow } from '../../domain/audit.ts';
 import { installPrivateDummy, privateDummyInfo, removePrivateDummy } from '../../domain/private-dummy.ts';
 import { BOT_FILE_ACCEPT } from '../../sandbox/languages/index.ts';
@@ -53,7 +63,8 @@ export default async function adminPages(app: FastifyInstance) {
     if (!pageUser(request, reply)) return null;
     return requireAdmin(request);
   };
-  const back = (reply: FastifyReply, notice: string, to = '/admin') => reply.redirect(`${to}${to.includes('?') ? '&' : '?'}done=${encodeURIComponent(notice)}`, 303);
+  const back = (reply: FastifyReply, notice: string, to = '/admin') =>
+    reply.redirect(`${to}${to.includes('?') ? '&' : '?'}done=${encodeURIComponent(notice)}`, 303);
   const noticeOf = (q: { done?: string }) => (q.done ? html`<p class="notice ok" role="status" id="admin-notice">${q.done.slice(0, 300)}</p>` : '');
 
   app.get<{ Querystring: { done?: string } }>(
@@ -109,7 +120,15 @@ ${field({ name: 'file', label: t('admin.installDummy'), type: 'file', attrs: htm
 <h2 id="subs-h">${t('admin.aSubmission')}</h2>
 <form method="post" action="/admin/actions/submission">
 ${field({ name: 'id', label: t('admin.submissionId'), type: 'number', required: true, attrs: html`min="1"` })}
-${select({ name: 'action', label: t('admin.action'), options: [{ value: 'disable', label: t('admin.disableOpt') }, { value: 'enable', label: t('admin.enableOpt') }, { value: 'rejudge', label: t('admin.rejudgeOpt') }] })}
+${select({
+  name: 'action',
+  label: t('admin.action'),
+  options: [
+    { value: 'disable', label: t('admin.disableOpt') },
+    { value: 'enable', label: t('admin.enableOpt') },
+    { value: 'rejudge', label: t('admin.rejudgeOpt') },
+  ],
+})}
 <button type="submit">${t('admin.doIt')}</button></form>
 </section>
 <section aria-labelledby="names-h" id="admin-names">
@@ -117,7 +136,14 @@ ${select({ name: 'action', label: t('admin.action'), options: [{ value: 'disable
 <form method="post" action="/admin/actions/name">
 ${select({ name: 'game', label: t('admin.game'), options: gameOptions })}
 ${field({ name: 'name', label: t('admin.name'), required: true, attrs: html`maxlength="64"` })}
-${select({ name: 'action', label: t('admin.action'), options: [{ value: 'release', label: t('admin.releaseOpt') }, { value: 'rename', label: t('admin.renameOpt') }] })}
+${select({
+  name: 'action',
+  label: t('admin.action'),
+  options: [
+    { value: 'release', label: t('admin.releaseOpt') },
+    { value: 'rename', label: t('admin.renameOpt') },
+  ],
+})}
 ${field({ name: 'newName', label: t('admin.newName'), attrs: html`maxlength="64"` })}
 <button type="submit">${t('admin.doIt')}</button></form>
 </section>
@@ -131,7 +157,10 @@ ${auditTable(audit.rows)}
 
   app.get<{ Querystring: { q?: string; done?: string } }>(
     '/admin/users',
-    { config: { access: 'admin' }, schema: { hide: true, querystring: { type: 'object', properties: { q: { type: 'string', maxLength: 64 }, done: { type: 'string', maxLength: 400 } } } } },
+    {
+      config: { access: 'admin' },
+      schema: { hide: true, querystring: { type: 'object', properties: { q: { type: 'string', maxLength: 64 }, done: { type: 'string', maxLength: 400 } } } },
+    },
     async (request, reply) => {
       if (!adminOf(request, reply)) return reply;
       const q = request.query.q?.trim() ?? '';
@@ -147,7 +176,9 @@ ${noticeOf(request.query)}
 <div class="table-wrap"><table id="users">
 <thead><tr><th scope="col">${t('admin.user')}</th><th scope="col">${t('admin.email')}</th><th scope="col">${t('admin.players')}</th><th scope="col">${t('admin.since')}</th><th scope="col">${t('admin.state')}</th><th scope="col"></th></tr></thead>
 <tbody>${users.map(
-          (u) => html`<tr data-user="${u.username}"><td><a href="/admin/users/${u.id}">${u.username}</a>${u.isAdmin ? ' (admin)' : ''}</td><td>${u.email ?? ''}</td><td>${u.players.map((p) => html`<a href="/players/${encodeURIComponent(p.name)}?game=${p.game}">${p.name}</a> <span class="muted">${p.game}${p.qualified ? ', qualified' : ''}</span> `)}</td><td>${when(u.createdAt)}</td>
+          (
+            u,
+          ) => html`<tr data-user="${u.username}"><td><a href="/admin/users/${u.id}">${u.username}</a>${u.isAdmin ? ' (admin)' : ''}</td><td>${u.email ?? ''}</td><td>${u.players.map((p) => html`<a href="/players/${encodeURIComponent(p.name)}?game=${p.game}">${p.name}</a> <span class="muted">${p.game}${p.qualified ? ', qualified' : ''}</span> `)}</td><td>${when(u.createdAt)}</td>
 <td>${u.disabledAt ? html`<span class="badge failed">${t('admin.disabled')}</span> ${when(u.disabledAt)}` : t('admin.active')}</td>
 <td>${postButton(`/admin/actions/user`, u.disabledAt ? t('admin.enable') : t('admin.disable'), { id: u.id, action: u.disabledAt ? 'enable' : 'disable', back: here })} ${resetLinkButton(u.id)}</td></tr>`,
         )}</tbody></table></div>
@@ -158,7 +189,13 @@ ${rosterSection()}`,
 
   app.get<{ Querystring: { page: number } }>(
     '/admin/audit',
-    { config: { access: 'admin' }, schema: { hide: true, querystring: { type: 'object', additionalProperties: false, properties: { page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 } } } } },
+    {
+      config: { access: 'admin' },
+      schema: {
+        hide: true,
+        querystring: { type: 'object', additionalProperties: false, properties: { page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 } } },
+      },
+    },
     async (request, reply) => {
       if (!adminOf(request, reply)) return reply;
       const per = 100;
@@ -206,7 +243,10 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     if (action === 'rejudge') {
       const again = await rejudgeSubmission(db, me.id, id);
       const { queues, startGate } = app.deps;
-      if (queues && startGate) await startGate({ db, queues }, again).catch((err: unknown) => request.log.warn({ err, submissionId: again }, 'rejudge: gate left queued for the sweep'));
+      if (queues && startGate)
+        await startGate({ db, queues }, again).catch((err: unknown) =>
+          request.log.warn({ err, submissionId: again }, 'rejudge: gate left queued for the sweep'),
+        );
       return to === '/admin' ? back(reply, t('adminDone.rejudged', id, again)) : reply.redirect(`/submissions/${again}`, 303);
     }
     if (action !== 'disable' && action !== 'enable') throw badRequest(t('adminErr.submissionAction'));
@@ -236,18 +276,25 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
     }
     if (deadline && deadline.getTime() <= Date.now() && str(b.confirmPast) !== 'yes') {
       // A deadline already past closes submissions at once: ask again, with the same value and a confirmation.
-      return sendPage(reply, {
-        title: t('admin.pastDeadlineTitle'),
-        user: request.user,
-        nav: '/admin',
-        body: html`<h1>${t('admin.pastDeadlineTitle')}</h1>
+      return sendPage(
+        reply,
+        {
+          title: t('admin.pastDeadlineTitle'),
+          user: request.user,
+          nav: '/admin',
+          body: html`<h1>${t('admin.pastDeadlineTitle')}</h1>
 <p id="deadline-past">${t('admin.pastDeadline', str(b.game), formatForPeople(deadline))}</p>
 <form method="post" action="/admin/actions/deadline"><input type="hidden" name="game" value="${str(b.game)}"><input type="hidden" name="deadline" value="${text}"><input type="hidden" name="confirmPast" value="yes">
 <button type="submit">${t('admin.pastDeadlineConfirm')}</button> <a href="/admin#admin-game-${str(b.game)}">${t('admin.pastDeadlineCancel')}</a></form>`,
-      }, 409);
+        },
+        409,
+      );
     }
     const row = await setSubmissionDeadline(db, me.id, str(b.game), deadline, { allowPast: true });
-    return back(reply, row.submissionDeadline ? t('adminDone.deadlineSet', row.game, formatForPeople(row.submissionDeadline)) : t('adminDone.deadlineCleared', row.game));
+    return back(
+      reply,
+      row.submissionDeadline ? t('adminDone.deadlineSet', row.game, formatForPeople(row.submissionDeadline)) : t('adminDone.deadlineCleared', row.game),
+    );
   });
 
   action('/admin/actions/ratings-reset', async (me, b, reply) => {

@@ -36,7 +36,14 @@ export function pageUser(request: FastifyRequest, reply: FastifyReply, backTo = 
 type FormBody = Record<string, string | undefined>;
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-const labels = () => ({ username: t('auth.username'), password: t('auth.password'), email: t('auth.email'), inviteCode: t('auth.inviteCode'), studentId: t('auth.studentId'), fullName: t('auth.fullName') });
+const labels = () => ({
+  username: t('auth.username'),
+  password: t('auth.password'),
+  email: t('auth.email'),
+  inviteCode: t('auth.inviteCode'),
+  studentId: t('auth.studentId'),
+  fullName: t('auth.fullName'),
+});
 
 type Policy = Pick<Config, 'registration' | 'registrationEmailDomains' | 'signupRequire'>;
 interface AuthValues {
@@ -57,7 +64,17 @@ const locked = (name: string, label: string, value: string) =>
 function requiredFields(policy: Policy, values: AuthValues, errors: FieldErrors, skip: { email?: boolean; fullName?: boolean; studentId?: boolean } = {}) {
   const need = (f: 'email' | 'studentId' | 'fullName') => policy.signupRequire.includes(f) && !skip[f];
   return html`${need('studentId') ? field({ name: 'studentId', label: t('auth.studentId'), value: values.studentId ?? '', required: true, hint: t('auth.studentIdHint'), errors, attrs: html`autocomplete="off" maxlength="64"` }) : ''}${
-    need('fullName') ? field({ name: 'fullName', label: t('auth.fullName'), value: values.fullName ?? '', required: true, autocomplete: 'name', errors, attrs: html`maxlength="200"` }) : ''
+    need('fullName')
+      ? field({
+          name: 'fullName',
+          label: t('auth.fullName'),
+          value: values.fullName ?? '',
+          required: true,
+          autocomplete: 'name',
+          errors,
+          attrs: html`maxlength="200"`,
+        })
+      : ''
   }${need('email') ? field({ name: 'email', label: t('auth.email'), value: values.email ?? '', required: true, autocomplete: 'email', errors, attrs: html`inputmode="email" maxlength="320"` }) : ''}`;
 }
 
@@ -132,7 +149,16 @@ export default async function authPages(app: FastifyInstance) {
 
   function sendAuthPage(request: FastifyRequest, reply: FastifyReply, kind: 'signup' | 'login', values: AuthValues, errors: FieldErrors = {}, status = 200) {
     const already = request.user ? html`<p class="notice">${th('auth.loggedInAs_html', escapeHtml(request.user.username))}</p>` : '';
-    return sendPage(reply, { title: kind === 'signup' ? t('auth.signUp') : t('auth.logIn'), user: request.user, nav: `/${kind}`, body: html`${already}${authForm(kind, values, errors, config)}` }, status);
+    return sendPage(
+      reply,
+      {
+        title: kind === 'signup' ? t('auth.signUp') : t('auth.logIn'),
+        user: request.user,
+        nav: `/${kind}`,
+        body: html`${already}${authForm(kind, values, errors, config)}`,
+      },
+      status,
+    );
   }
 
   /** The invitation a sign-up names (null link: wrong, used, expired or replaced). */
@@ -144,7 +170,14 @@ export default async function authPages(app: FastifyInstance) {
 
   app.get<{ Querystring: { next?: string; invite?: string } }>('/signup', { config: { access: 'public' } }, async (request, reply) => {
     const invitation = await invitationOf(request.query.invite);
-    return sendAuthPage(request, reply, 'signup', { username: '', next: safeNext(request.query.next, '/submit'), ...(invitation ? { invitation } : {}) }, {}, invitation && !invitation.link ? 404 : 200);
+    return sendAuthPage(
+      request,
+      reply,
+      'signup',
+      { username: '', next: safeNext(request.query.next, '/submit'), ...(invitation ? { invitation } : {}) },
+      {},
+      invitation && !invitation.link ? 404 : 200,
+    );
   });
   app.get<{ Querystring: { next?: string } }>('/login', { config: { access: 'public' } }, async (request, reply) =>
     sendAuthPage(request, reply, 'login', { username: '', next: safeNext(request.query.next) }),
@@ -165,7 +198,11 @@ export default async function authPages(app: FastifyInstance) {
     if (password.length > 256) errors.password = t('auth.passwordTooLong');
     if (Object.keys(errors).length === 0) {
       try {
-        const user = await registerAccount(app.deps, { username, password, email, inviteCode, studentId, fullName, ...(invitation ? { invitation: invitation.token } : {}) }, request.ip);
+        const user = await registerAccount(
+          app.deps,
+          { username, password, email, inviteCode, studentId, fullName, ...(invitation ? { invitation: invitation.token } : {}) },
+          request.ip,
+        );
         await openSession(app.deps, reply, user.id);
         return reply.redirect(next, 303);
       } catch (err) {
@@ -173,7 +210,14 @@ export default async function authPages(app: FastifyInstance) {
         if (!refused) throw err;
         if (err instanceof RetryLaterError) {
           void reply.header('retry-after', String(err.retryAfterSeconds));
-          return sendAuthPage(request, reply, 'signup', { username, next }, { '': localizeRefusal({ ...refused, retryAfterSeconds: err.retryAfterSeconds }) }, refused.statusCode);
+          return sendAuthPage(
+            request,
+            reply,
+            'signup',
+            { username, next },
+            { '': localizeRefusal({ ...refused, retryAfterSeconds: err.retryAfterSeconds }) },
+            refused.statusCode,
+          );
         }
         const fieldOf: Record<string, string> = {
           'weak-password': 'password',
@@ -206,7 +250,11 @@ export default async function authPages(app: FastifyInstance) {
     if (!password) errors.password = t('auth.enterPassword');
     if (Object.keys(errors).length > 0) return sendAuthPage(request, reply, 'login', { username, next }, errors, 400);
     try {
-      const user = await checkCredentials(app.deps, { username: username.slice(0, 64), password: password.slice(0, 256) }, passwordClient(request, username.slice(0, 64)));
+      const user = await checkCredentials(
+        app.deps,
+        { username: username.slice(0, 64), password: password.slice(0, 256) },
+        passwordClient(request, username.slice(0, 64)),
+      );
       await rememberDevice(app.deps, request, reply, user.username);
       await openSession(app.deps, reply, user.id);
       return reply.redirect(next, 303);
@@ -216,7 +264,14 @@ export default async function authPages(app: FastifyInstance) {
       else if (refused?.statusCode !== 401 && refused?.code !== 'account-disabled') throw err;
       // Not tied to one field: which of the two is wrong is not told.
       const retryAfterSeconds = err instanceof RetryLaterError ? err.retryAfterSeconds : undefined;
-      return sendAuthPage(request, reply, 'login', { username, next }, { '': localizeRefusal({ ...refused!, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) }) }, refused!.statusCode);
+      return sendAuthPage(
+        request,
+        reply,
+        'login',
+        { username, next },
+        { '': localizeRefusal({ ...refused!, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) }) },
+        refused!.statusCode,
+      );
     }
   });
 

@@ -43,7 +43,7 @@ async function qualifiedCounts(app: FastifyInstance): Promise<Map<string, number
 /** The starter kit's README: renaming, the API, playing locally, submitting, the limits. */
 function kitReadme(game: AnyGame, botFile: string): string {
   const builtins = Object.keys(game.bots.builtin);
-  const opponent = builtins.includes('Dummy') ? 'Dummy' : builtins[0] ?? 'Null';
+  const opponent = builtins.includes('Dummy') ? 'Dummy' : (builtins[0] ?? 'Null');
   return `# ${game.title}: starter kit
 
 Everything you need to write an Arbiter bot for ${game.title}: the empty
@@ -238,10 +238,15 @@ export default async function homePages(app: FastifyInstance) {
 ${leaderboardTable(top.players, game, `leaderboard-${game.id}`)}
 ${top.total > 5 ? html`<p><a href="/games/${game.id}/leaderboard">${t('home.allPlayers', top.total)}</a></p>` : ''}
 <h3>${t('home.latestMatches')}</h3>
-${latest.length ? html`<ul class="latest" id="latest-${game.id}">${latest.map(
-        (m) => html`<li><a href="/matches/${m.id}">#${m.id}</a> ${word(m.kind)}: ${m.participants.map((p, i) => html`${i ? ', ' : ''}<span class="seat seat-${p.seat}" aria-hidden="true"></span>${p.name}${p.score !== null ? ` ${p.score}` : ''}`)}${m.status !== 'done' ? html` <span class="badge ${m.status}">${word(m.status)}</span>` : ''}</li>`,
+${
+  latest.length
+    ? html`<ul class="latest" id="latest-${game.id}">${latest.map(
+        (m) =>
+          html`<li><a href="/matches/${m.id}">#${m.id}</a> ${word(m.kind)}: ${m.participants.map((p, i) => html`${i ? ', ' : ''}<span class="seat seat-${p.seat}" aria-hidden="true"></span>${p.name}${p.score !== null ? ` ${p.score}` : ''}`)}${m.status !== 'done' ? html` <span class="badge ${m.status}">${word(m.status)}</span>` : ''}</li>`,
       )}</ul>
-<p><a href="/matches?game=${game.id}">${t('home.moreMatches')}</a></p>` : html`<p class="muted">${t('home.noMatch')}</p>`}
+<p><a href="/matches?game=${game.id}">${t('home.moreMatches')}</a></p>`
+    : html`<p class="muted">${t('home.noMatch')}</p>`
+}
 </article>`);
     }
     return sendPage(reply, {
@@ -321,24 +326,28 @@ ${latest.length ? html`${matchesTable(latest, games, 'latest-matches-table')}<p>
     },
   );
 
-  app.get<{ Params: { game: string } }>('/games/:game/starter-kit.zip', { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
-    const game = await gameOr404(request.params.game);
-    // The kit names the site it came from (play.mjs compiles there): one kit per game and address.
-    const url = `${request.protocol}://${request.host}`;
-    const key = `${game.id} ${url}`;
-    let kit = kits.get(key);
-    if (!kit) {
-      // Bounded: a client picks the Host header it sends.
-      if (kits.size >= 32) kits.clear();
-      kit = starterKit(game, url);
-      kits.set(key, kit);
-      kit.catch(() => kits.delete(key));
-    }
-    const data = await kit;
-    return reply
-      .type('application/zip')
-      .header('content-disposition', `attachment; filename="${game.id}-starter-kit.zip"`)
-      .header('cache-control', 'public, max-age=3600')
-      .send(data);
-  });
+  app.get<{ Params: { game: string } }>(
+    '/games/:game/starter-kit.zip',
+    { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } },
+    async (request, reply) => {
+      const game = await gameOr404(request.params.game);
+      // The kit names the site it came from (play.mjs compiles there): one kit per game and address.
+      const url = `${request.protocol}://${request.host}`;
+      const key = `${game.id} ${url}`;
+      let kit = kits.get(key);
+      if (!kit) {
+        // Bounded: a client picks the Host header it sends.
+        if (kits.size >= 32) kits.clear();
+        kit = starterKit(game, url);
+        kits.set(key, kit);
+        kit.catch(() => kits.delete(key));
+      }
+      const data = await kit;
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${game.id}-starter-kit.zip"`)
+        .header('cache-control', 'public, max-age=3600')
+        .send(data);
+    },
+  );
 }

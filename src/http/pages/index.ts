@@ -45,7 +45,14 @@ export default async function webRoutes(app: FastifyInstance) {
     if (request.routeOptions.url?.startsWith('/assets/')) return reply.status(body.statusCode).send(body);
     // A refusal with a code speaks the page's language where the catalog words it (src/http/i18n/refusals.ts).
     const retry = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-    return sendErrorPage(request, reply, body.statusCode, body.code ? () => localizeRefusal({ code: body.code!, message: body.message, ...(typeof retry === 'number' ? { retryAfterSeconds: retry } : {}) }) : body.message);
+    return sendErrorPage(
+      request,
+      reply,
+      body.statusCode,
+      body.code
+        ? () => localizeRefusal({ code: body.code!, message: body.message, ...(typeof retry === 'number' ? { retryAfterSeconds: retry } : {}) })
+        : body.message,
+    );
   });
 
   await app.register(assetRoutes);
@@ -78,7 +85,16 @@ export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, stat
     acceptLanguage: request.headers['accept-language'],
   });
   return withLang(request.lang, () => {
-    const title = status === 404 ? t('error.notFound') : status === 401 ? t('error.logInFirst') : status === 403 ? t('error.notAllowed') : status >= 500 ? t('error.server') : t('error.refused');
+    const title =
+      status === 404
+        ? t('error.notFound')
+        : status === 401
+          ? t('error.logInFirst')
+          : status === 403
+            ? t('error.notAllowed')
+            : status >= 500
+              ? t('error.server')
+              : t('error.refused');
     const text = typeof message === 'function' ? message() : message === 'internal error' ? t('error.internal') : message;
     const body = html`<h1>${title}</h1>
 <p class="notice bad" role="alert">${text}</p>

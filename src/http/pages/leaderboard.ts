@@ -21,7 +21,8 @@ import { escapeHtml } from '../render/html.ts';
 
 export const LEADERBOARD_PAGE = 50;
 
-export const playerLink = (name: string, game?: string) => html`<a href="/players/${encodeURIComponent(name)}${game ? `?game=${encodeURIComponent(game)}` : ''}">${name}</a>`;
+export const playerLink = (name: string, game?: string) =>
+  html`<a href="/players/${encodeURIComponent(name)}${game ? `?game=${encodeURIComponent(game)}` : ''}">${name}</a>`;
 
 export function leaderboardTable(rows: LeaderboardEntry[], game: AnyGame, id = 'leaderboard'): Html {
   if (rows.length === 0) return html`<p class="muted" id="${id}">${t('lb.none')}</p>`;
@@ -118,24 +119,30 @@ ${field({ name: 'seed', label: t('lb.seed'), type: 'number', attrs: html`min="0"
 <h2 id="game-${p.game}-h">${title}</h2>
 <dl class="facts">
   <dt>${t('lb.status')}</dt><dd>${p.qualified ? html`<span class="badge qualified">${t('lb.qualified')}</span> ${t('lb.nameLocked')}${p.lockedAt ? html` ${when(p.lockedAt)}` : ''})` : html`<span class="badge queued">${t('lb.notQualified')}</span>`}</dd>
-  ${rating ? html`<dt>${t('lb.rank')}</dt><dd>${rating.rank ? th('lb.onThe_html', rating.rank, `/games/${escapeHtml(p.game)}/leaderboard`) : t('lb.notRanked')}</dd>
+  ${
+    rating
+      ? html`<dt>${t('lb.rank')}</dt><dd>${rating.rank ? th('lb.onThe_html', rating.rank, `/games/${escapeHtml(p.game)}/leaderboard`) : t('lb.notRanked')}</dd>
   <dt>${t('lb.rating')}</dt><dd><span class="rating">${rating.rating.toFixed(2)}</span> <span class="muted">(μ ${rating.mu.toFixed(2)}, σ ${rating.sigma.toFixed(2)})</span></dd>
-  <dt>${t('lb.matches')}</dt><dd>${t('lb.ranked', rating.matchesPlayed)}</dd>` : ''}
+  <dt>${t('lb.matches')}</dt><dd>${t('lb.ranked', rating.matchesPlayed)}</dd>`
+      : ''
+  }
 </dl>
 <h3>${t('lb.history')}</h3>
-${points.length === 0
-  ? html`<p class="muted">${t('lb.noRanked')}</p>`
-  : html`${lineChart({
-      id: chartId,
-      title: t('lb.chartTitle', profile.name, title),
-      description: t('lb.chartDesc', points.length, first!.rating.toFixed(2), first!.matchId, last!.rating.toFixed(2), last!.matchId),
-      points,
-      format: (v) => v.toFixed(1),
-    })}
+${
+  points.length === 0
+    ? html`<p class="muted">${t('lb.noRanked')}</p>`
+    : html`${lineChart({
+        id: chartId,
+        title: t('lb.chartTitle', profile.name, title),
+        description: t('lb.chartDesc', points.length, first!.rating.toFixed(2), first!.matchId, last!.rating.toFixed(2), last!.matchId),
+        points,
+        format: (v) => v.toFixed(1),
+      })}
 <details class="chart-data"><summary>${t('lb.asTable')}</summary>
 <div class="table-wrap"><table id="rating-history-${p.game}"><thead><tr><th scope="col">${t('lb.afterMatch')}</th><th scope="col">${t('lb.when')}</th><th scope="col" class="num">${t('lb.rating')}</th><th scope="col" class="num">μ</th><th scope="col" class="num">σ</th></tr></thead>
 <tbody>${history.map((h) => html`<tr><td><a href="/matches/${h.matchId}">${h.matchId}</a></td><td>${when(h.at)}</td><td class="num">${h.rating.toFixed(2)}</td><td class="num">${h.mu.toFixed(2)}</td><td class="num">${h.sigma.toFixed(2)}</td></tr>`)}</tbody></table></div>
-</details>`}
+</details>`
+}
 <h3>${t('lb.versions')}</h3>
 <div class="table-wrap"><table id="versions-${p.game}"><thead><tr><th scope="col" class="num">${t('lb.version')}</th><th scope="col">${t('lb.submitted')}</th><th scope="col">${t('lb.status')}</th><th scope="col">${t('lb.reason')}</th></tr></thead>
 <tbody>${p.versions.map(
@@ -164,7 +171,10 @@ ${sections}`,
 export async function challengePages(app: FastifyInstance) {
   app.post<{ Params: { name: string }; Body: Record<string, string | undefined> }>(
     '/players/:name/challenge',
-    { config: { access: 'user' }, schema: { hide: true, params: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 64 } } } } },
+    {
+      config: { access: 'user' },
+      schema: { hide: true, params: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 64 } } } },
+    },
     async (request, reply) => {
       if (!request.user) return reply.redirect(`/login?next=${encodeURIComponent(`/players/${request.params.name}`)}`, 303);
       const b = request.body ?? {};

@@ -156,7 +156,6 @@ ${pager({ page, pages, href, label: t('matches.pages') })}`,
     },
   );
 
-
   app.get<{ Params: { id: number } }>('/matches/:id', { config: { access: 'public' }, schema: { hide: true, params: idParams } }, async (request, reply) => {
     const m = await db.match.findUnique({
       where: { id: request.params.id },
@@ -185,7 +184,8 @@ ${pager({ page, pages, href, label: t('matches.pages') })}`,
     const resultTable = html`<div class="table-wrap"><table id="match-result" class="stacks">
 <caption>${t('matches.finalResult')}${done ? '' : t('matches.notPlayed')}</caption>
 <thead><tr><th scope="col">${t('matches.seatCol')}</th><th scope="col">${t('matches.player')}</th><th scope="col">${t('matches.owner')}</th><th scope="col" class="num">${t('matches.score')}</th><th scope="col" class="num">${t('matches.rank')}</th><th scope="col" class="num">${t('matches.cpuMs')}</th><th scope="col" class="num">${t('matches.budget')}</th><th scope="col">${t('matches.out')}</th></tr></thead>
-<tbody>${out.participants.map((p) => html`<tr data-seat="${p.seat}">
+<tbody>${out.participants.map(
+      (p) => html`<tr data-seat="${p.seat}">
 <td data-label="${t('matches.seatCol')}">${seatSwatch(p.seat)}${p.seat}</td>
 <td data-label="${t('matches.player')}">${playerCell(p, m.game)}</td>
 <td data-label="${t('matches.owner')}">${extra.get(p.seat)?.owner ?? ''}</td>
@@ -194,7 +194,8 @@ ${pager({ page, pages, href, label: t('matches.pages') })}`,
 <td data-label="${t('matches.cpuMs')}" class="num">${p.cpuMs !== null ? Math.round(p.cpuMs) : ''}</td>
 <td data-label="${t('matches.budget')}" class="num">${p.cpuMs !== null && budget ? `${((100 * p.cpuMs) / budget).toFixed(1)}%` : ''}</td>
 <td data-label="${t('matches.out')}">${p.frozen ? html`<span class="badge failed">${word('out')}</span> ${word(p.frozen.reason)}${p.frozen.round !== null ? t('matches.inRound', p.frozen.round) : ''}${p.frozen.message ? html`: <code>${p.frozen.message}</code>` : ''}` : ''}</td>
-</tr>`)}</tbody>
+</tr>`,
+    )}</tbody>
 </table></div>`;
     let main: Html;
     if (m.status === 'queued' || m.status === 'running') {
@@ -249,7 +250,11 @@ ${out.replay ? html`<p class="hint">${th('matches.offline_html', escapeHtml(`${m
       if (!me) throw unauthorized(t('matches.loginForLog'));
       const m = await db.match.findUnique({
         where: { id: request.params.id },
-        select: { id: true, game: true, participants: { where: { seat: request.params.seat }, select: { seat: true, name: true, log: true, submission: { select: { userId: true } } } } },
+        select: {
+          id: true,
+          game: true,
+          participants: { where: { seat: request.params.seat }, select: { seat: true, name: true, log: true, submission: { select: { userId: true } } } },
+        },
       });
       if (!m) throw notFound(t('matches.noMatchId', request.params.id));
       const p = m.participants[0];

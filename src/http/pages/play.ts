@@ -34,7 +34,6 @@ import { t } from '../i18n/index.ts';
 import { sendPage } from '../render/layout.ts';
 import { gameOr404 } from './leaderboard.ts';
 
-
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const playClientDir = join(root, 'src', 'http', 'client', 'play');
 const nodeShim = join(playClientDir, 'node-shim.ts');
@@ -126,7 +125,7 @@ function builtinNames(game: AnyGame): string[] {
 
 function playPage(game: AnyGame, maxBytes: number) {
   const builtins = builtinNames(game);
-  const opponent = builtins.includes('Dummy') ? 'Dummy' : builtins[0] ?? '';
+  const opponent = builtins.includes('Dummy') ? 'Dummy' : (builtins[0] ?? '');
   // Your bot is player 0; the others 1 to 3: the seats as arbiter play, the statements and the viewer number them.
   const seats = Array.from({ length: game.nbPlayers - 1 }, (_, i) => i + 1);
   return html`<p class="breadcrumbs"><a href="/">${t('nav.games')}</a> › <a href="/games/${game.id}">${game.title}</a></p>
@@ -163,8 +162,11 @@ function playPage(game: AnyGame, maxBytes: number) {
   <div class="viewer" data-play-viewer></div>
   <section class="play-logs" data-play-logs aria-labelledby="play-logs-h">
     <h2 id="play-logs-h" data-play-log-round>${t('play.logs')}</h2>
-    ${Array.from({ length: game.nbPlayers }, (_, p) => html`<h3 class="seat-head"><span class="seat seat-${p}" aria-hidden="true"></span> <span data-play-log-name="${p}"></span></h3>
-    <pre class="play-log" data-play-log="${p}" tabindex="0"></pre>`)}
+    ${Array.from(
+      { length: game.nbPlayers },
+      (_, p) => html`<h3 class="seat-head"><span class="seat seat-${p}" aria-hidden="true"></span> <span data-play-log-name="${p}"></span></h3>
+    <pre class="play-log" data-play-log="${p}" tabindex="0"></pre>`,
+    )}
   </section>
   <p><a data-play-download href="#" download>${t('play.download')}</a> ${t('play.downloadHint')} <a href="/view">${t('play.viewer')}</a>.</p>
 </div>
@@ -195,24 +197,31 @@ export default async function playPages(app: FastifyInstance) {
     });
   });
 
-  app.get<{ Params: { game: string } }>('/games/:game/play', { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
-    const game = await gameOr404(request.params.game);
-    return sendPage(reply, {
-      title: t('play.title', game.title),
-      user: request.user,
-      nav: '/play',
-      description: t('play.pickerLead'),
-      head: html`<link rel="stylesheet" href="/assets/viewer.css">
+  app.get<{ Params: { game: string } }>(
+    '/games/:game/play',
+    { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } },
+    async (request, reply) => {
+      const game = await gameOr404(request.params.game);
+      return sendPage(reply, {
+        title: t('play.title', game.title),
+        user: request.user,
+        nav: '/play',
+        description: t('play.pickerLead'),
+        head: html`<link rel="stylesheet" href="/assets/viewer.css">
 <link rel="stylesheet" href="/assets/play.css">
 <script type="module" src="/assets/play/${game.id}.js"></script>`,
-      body: playPage(game, config.submissionMaxBytes),
-    });
-  });
+        body: playPage(game, config.submissionMaxBytes),
+      });
+    },
+  );
 
   // /assets/play/worker.js: the bots' worker; /assets/play/<game>.js: a game's page script.
   app.get<{ Params: { file: string } }>(
     '/assets/play/:file',
-    { config: { access: 'public' }, schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.js$', maxLength: 64 } } } } },
+    {
+      config: { access: 'public' },
+      schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.js$', maxLength: 64 } } } },
+    },
     async (request, reply) => {
       const name = request.params.file.replace(/\.js$/, '');
       if (name === 'worker') return sendScript(request, reply, await workerBundle(), WORKER_POLICY);
@@ -228,13 +237,16 @@ export default async function playPages(app: FastifyInstance) {
 export async function playApiRoutes(app: FastifyInstance) {
   const { config } = app.deps;
 
-
-  app.get<{ Params: { game: string } }>('/api/play/:game/prelude.js', { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
-    const game = await gameOr404(request.params.game);
-    const prelude = await buildPrelude(game);
-    // Text the page hands to its workers, never run as the page's own script.
-    return reply.type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(prelude);
-  });
+  app.get<{ Params: { game: string } }>(
+    '/api/play/:game/prelude.js',
+    { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } },
+    async (request, reply) => {
+      const game = await gameOr404(request.params.game);
+      const prelude = await buildPrelude(game);
+      // Text the page hands to its workers, never run as the page's own script.
+      return reply.type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(prelude);
+    },
+  );
 
   app.get<{ Params: { game: string; name: string } }>(
     '/api/play/:game/builtins/:name',
@@ -243,7 +255,11 @@ export async function playApiRoutes(app: FastifyInstance) {
       schema: {
         tags: ['play'],
         summary: 'A built-in player, compiled for the play page',
-        params: { type: 'object', required: ['game', 'name'], properties: { game: { type: 'string', maxLength: 64 }, name: { type: 'string', maxLength: 64 } } },
+        params: {
+          type: 'object',
+          required: ['game', 'name'],
+          properties: { game: { type: 'string', maxLength: 64 }, name: { type: 'string', maxLength: 64 } },
+        },
       },
     },
     async (request) => {
@@ -266,7 +282,8 @@ export async function playApiRoutes(app: FastifyInstance) {
       },
       schema: {
         tags: ['play'],
-        summary: 'Compile a bot file as the judge does (types stripped; C++ to a wasm module, for signed-in users), for a match in the browser or the starter kit; nothing is stored',
+        summary:
+          'Compile a bot file as the judge does (types stripped; C++ to a wasm module, for signed-in users), for a match in the browser or the starter kit; nothing is stored',
         body: {
           type: 'object',
           required: ['filename', 'source'],
@@ -279,7 +296,8 @@ export async function playApiRoutes(app: FastifyInstance) {
     async (request) => {
       const { filename, source, game } = request.body;
       if (game !== undefined) await gameOr404(game);
-      if (Buffer.byteLength(source) > config.submissionMaxBytes) throw tooLarge(`${filename} is larger than ${config.submissionMaxBytes} bytes, the limit for a bot file`);
+      if (Buffer.byteLength(source) > config.submissionMaxBytes)
+        throw tooLarge(`${filename} is larger than ${config.submissionMaxBytes} bytes, the limit for a bot file`);
       // In the play lane, bounded per client (src/http/play-compile.ts): judging never waits for the play page. The bot's
       // own compile error comes back as { error }; C++ for signed-in users only (401); over the client's bounds, 429.
       const { playCompile } = await import('../play-compile.ts');

@@ -38,11 +38,13 @@ ${q.jobs ? html`<p class="hint">${t('queue.jobs', q.jobs.waiting + q.jobs.priori
 </section>
 <section aria-labelledby="workers-h">
 <h2 id="workers-h">${t('queue.workers')}</h2>
-${q.workers.length === 0
-  ? html`<p id="queue-workers" class="muted">${q.redis.ok ? t('queue.noWorker') : t('queue.unknown')}</p>`
-  : html`<p>${t('queue.pools', q.workers.length, q.workerSlots)}</p>
+${
+  q.workers.length === 0
+    ? html`<p id="queue-workers" class="muted">${q.redis.ok ? t('queue.noWorker') : t('queue.unknown')}</p>`
+    : html`<p>${t('queue.pools', q.workers.length, q.workerSlots)}</p>
 <div class="table-wrap"><table id="queue-workers"><thead><tr><th scope="col">${t('queue.worker')}</th><th scope="col">${t('queue.host')}</th><th scope="col" class="num">${t('queue.runners')}</th></tr></thead>
-<tbody>${q.workers.map((w) => html`<tr><td>${w.name}</td><td>${w.host}</td><td class="num">${w.concurrency}</td></tr>`)}</tbody></table></div>`}
+<tbody>${q.workers.map((w) => html`<tr><td>${w.name}</td><td>${w.host}</td><td class="num">${w.concurrency}</td></tr>`)}</tbody></table></div>`
+}
 </section>
 <section aria-labelledby="throughput-h">
 <h2 id="throughput-h">${t('queue.throughput')}</h2>
@@ -50,20 +52,22 @@ ${q.workers.length === 0
 <svg class="bars" id="queue-throughput-chart" viewBox="0 0 ${q.throughput.minutes * 24} 64" width="100%" role="img" aria-labelledby="throughput-title">
 <title id="throughput-title">${t('queue.chartTitle', q.throughput.minutes, q.throughput.perMinute.join(', '))}</title>
 ${q.throughput.perMinute.map((n, i) => {
-        const h = Math.round((48 * n) / max);
-        return html`<rect x="${i * 24 + 3}" y="${50 - h}" width="18" height="${h}"></rect><text x="${i * 24 + 12}" y="62" text-anchor="middle">${n}</text>`;
-      })}
+  const h = Math.round((48 * n) / max);
+  return html`<rect x="${i * 24 + 3}" y="${50 - h}" width="18" height="${h}"></rect><text x="${i * 24 + 12}" y="62" text-anchor="middle">${n}</text>`;
+})}
 </svg>
 </section>
 <section aria-labelledby="gate-h">
 <h2 id="gate-h">${t('queue.gate')}</h2>
-${q.gate.samples === 0
-  ? html`<p id="queue-gate" class="muted">${t('queue.noVerdict')}</p>`
-  : html`<dl class="facts" id="queue-gate">
+${
+  q.gate.samples === 0
+    ? html`<p id="queue-gate" class="muted">${t('queue.noVerdict')}</p>`
+    : html`<dl class="facts" id="queue-gate">
   <dt>${t('queue.toVerdict')}</dt><dd>${t('queue.toVerdictValue', secs(q.gate.latencyP50), secs(q.gate.latencyP90), q.gate.samples)}</dd>
   <dt>${t('queue.gateWork')}</dt><dd>${t('queue.gateWorkValue', secs(q.gate.workSeconds))}</dd>
   <dt>${t('queue.gateQueued')}</dt><dd>${q.gate.ahead}</dd>
-</dl>`}
+</dl>`
+}
 <p class="hint">${th('queue.json_html')}</p>
 </section>`,
     });

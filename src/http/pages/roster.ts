@@ -29,7 +29,15 @@ export function rosterSection(): Html {
 <p class="hint">${t('roster.intro', ROSTER_MAX_BYTES / 1024)}</p>
 <form method="post" action="/admin/actions/roster" enctype="multipart/form-data" id="roster-form">
 ${field({ name: 'file', label: t('roster.file'), type: 'file', required: true, attrs: html`accept=".csv,text/csv,text/plain"` })}
-${select({ name: 'mode', label: t('roster.mode'), options: [{ value: 'invite', label: t('roster.modeInvite') }, { value: 'account', label: t('roster.modeAccount') }], value: 'invite' })}
+${select({
+  name: 'mode',
+  label: t('roster.mode'),
+  options: [
+    { value: 'invite', label: t('roster.modeInvite') },
+    { value: 'account', label: t('roster.modeAccount') },
+  ],
+  value: 'invite',
+})}
 ${field({ name: 'expiresInDays', label: t('roster.days'), type: 'number', value: String(ROSTER_DEFAULT_DAYS), attrs: html`min="1" max="${String(ROSTER_MAX_DAYS)}"` })}
 <p><button type="submit">${t('roster.import')}</button></p>
 </form>
@@ -56,7 +64,9 @@ ${
 <div class="table-wrap"><table id="roster-rows">
 <thead><tr><th scope="col">${t('roster.line')}</th><th scope="col">${t('auth.studentId')}</th><th scope="col">${t('auth.fullName')}</th><th scope="col">${t('auth.email')}</th><th scope="col">${t('auth.username')}</th><th scope="col">${t('roster.result')}</th></tr></thead>
 <tbody>${r.rows.map(
-    (row) => html`<tr data-status="${row.status}" data-code="${row.code ?? ''}"><td>${row.line}</td><td>${row.studentId}</td><td>${row.fullName ?? ''}</td><td>${row.email ?? ''}</td><td>${row.username ?? ''}</td>
+    (
+      row,
+    ) => html`<tr data-status="${row.status}" data-code="${row.code ?? ''}"><td>${row.line}</td><td>${row.studentId}</td><td>${row.fullName ?? ''}</td><td>${row.email ?? ''}</td><td>${row.username ?? ''}</td>
 <td>${row.status === 'created' ? html`<span class="badge qualified">${t('roster.created')}</span>${row.reason ? html` <span class="muted">${row.reason}</span>` : ''}` : html`<span class="badge failed">${t('roster.skipped')}</span> ${row.reason ?? ''}`}</td></tr>`,
   )}</tbody></table></div>`;
 }
@@ -127,22 +137,33 @@ ${field({ name: 'confirm', label: t('reset.confirm'), type: 'password', required
     return sendReset(request, reply, request.params.token, link);
   });
 
-  app.post<{ Params: { token: string }; Body: FormBody }>('/reset/:token', { config: { access: 'public' }, schema: { hide: true, params } }, async (request, reply) => {
-    const token = request.params.token;
-    const link = await findLink(db, token, 'password');
-    if (!link) return sendReset(request, reply, token, null);
-    const password = typeof request.body?.password === 'string' ? request.body.password : '';
-    const confirm = typeof request.body?.confirm === 'string' ? request.body.confirm : '';
-    if (password !== confirm) return sendReset(request, reply, token, link, { confirm: t('reset.mismatch') }, 400);
-    try {
-      const user = await usePasswordLink(db, token, password);
-      // The link ended every session of the user; this browser is logged in anew.
-      await openSession(app.deps, reply, user.id);
-      return reply.redirect('/account', 303);
-    } catch (err) {
-      const refused = asRefusal(err);
-      if (!refused) throw err;
-      return sendReset(request, reply, token, refused.code === 'not-found' ? null : link, { [refused.code === 'weak-password' ? 'password' : '']: localizeRefusal(refused) }, refused.statusCode);
-    }
-  });
+  app.post<{ Params: { token: string }; Body: FormBody }>(
+    '/reset/:token',
+    { config: { access: 'public' }, schema: { hide: true, params } },
+    async (request, reply) => {
+      const token = request.params.token;
+      const link = await findLink(db, token, 'password');
+      if (!link) return sendReset(request, reply, token, null);
+      const password = typeof request.body?.password === 'string' ? request.body.password : '';
+      const confirm = typeof request.body?.confirm === 'string' ? request.body.confirm : '';
+      if (password !== confirm) return sendReset(request, reply, token, link, { confirm: t('reset.mismatch') }, 400);
+      try {
+        const user = await usePasswordLink(db, token, password);
+        // The link ended every session of the user; this browser is logged in anew.
+        await openSession(app.deps, reply, user.id);
+        return reply.redirect('/account', 303);
+      } catch (err) {
+        const refused = asRefusal(err);
+        if (!refused) throw err;
+        return sendReset(
+          request,
+          reply,
+          token,
+          refused.code === 'not-found' ? null : link,
+          { [refused.code === 'weak-password' ? 'password' : '']: localizeRefusal(refused) },
+          refused.statusCode,
+        );
+      }
+    },
+  );
 }

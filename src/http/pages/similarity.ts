@@ -18,7 +18,6 @@ import { sendPage } from '../render/layout.ts';
 import { pageUser } from './auth.ts';
 import { when } from './matches.ts';
 
-
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 
 function docCell(label: DocLabel, fraction: number): Html {
@@ -61,33 +60,40 @@ export default async function similarityPages(app: FastifyInstance) {
     html`<form method="post" action="/admin/actions/similarity" class="inline"><input type="hidden" name="game" value="${game}"><button type="submit">${label}</button></form>`;
   const doneQuery = { type: 'object', properties: { done: { type: 'string', maxLength: 400 } } } as const;
 
-  app.get<{ Querystring: { done?: string } }>('/admin/similarity', { config: { access: 'admin' }, schema: { hide: true, querystring: doneQuery } }, async (request, reply) => {
-    if (!adminOf(request, reply)) return reply;
-    const games = [...(await loadGames()).values()];
-    const rows = await Promise.all(games.map(async (g) => ({ game: g, report: await readReport(db, g.id), terms: await archiveTerms(db, g.id) })));
-    return sendPage(reply, {
-      title: t('sim.title'),
-      user: request.user,
-      nav: '/admin',
-      body: html`<p><a href="/admin">${t('sim.back')}</a></p>
+  app.get<{ Querystring: { done?: string } }>(
+    '/admin/similarity',
+    { config: { access: 'admin' }, schema: { hide: true, querystring: doneQuery } },
+    async (request, reply) => {
+      if (!adminOf(request, reply)) return reply;
+      const games = [...(await loadGames()).values()];
+      const rows = await Promise.all(games.map(async (g) => ({ game: g, report: await readReport(db, g.id), terms: await archiveTerms(db, g.id) })));
+      return sendPage(reply, {
+        title: t('sim.title'),
+        user: request.user,
+        nav: '/admin',
+        body: html`<p><a href="/admin">${t('sim.back')}</a></p>
 <h1>${t('sim.title')}</h1>
 ${noticeOf(request.query)}
 <p>${t('sim.intro')}</p>
 <div class="table-wrap"><table id="similarity-games">
 <thead><tr><th scope="col">${t('sim.game')}</th><th scope="col">${t('sim.computed')}</th><th scope="col">${t('sim.archive')}</th><th scope="col"></th></tr></thead>
 <tbody>${rows.map(
-        ({ game, report, terms }) => html`<tr data-game="${game.id}"><td><a href="/admin/similarity/${game.id}">${game.title}</a></td>
+          ({ game, report, terms }) => html`<tr data-game="${game.id}"><td><a href="/admin/similarity/${game.id}">${game.title}</a></td>
 <td>${report ? html`${t('sim.documents', report.documents)}, ${th('sim.computedAt_html', String(when(report.createdAt)), report.durationMs)}${report.pairs[0] ? `; ${t('sim.atMost', percent(report.pairs[0].score))}` : ''}` : html`<span class="muted">${t('sim.never')}</span>`}</td>
 <td>${terms.length ? terms.map((term) => `${term.term} (${term.files})`).join(', ') : html`<span class="muted">${t('sim.noArchive')}</span>`}</td>
 <td>${computeButton(game.id, report ? t('sim.recompute') : t('sim.compute'))}</td></tr>`,
-      )}</tbody></table></div>
+        )}</tbody></table></div>
 <p class="hint">${th('sim.archiveHint_html')}</p>`,
-    });
-  });
+      });
+    },
+  );
 
   app.get<{ Params: { game: string }; Querystring: { done?: string } }>(
     '/admin/similarity/:game',
-    { config: { access: 'admin' }, schema: { hide: true, params: { type: 'object', properties: { game: { type: 'string', maxLength: 64 } } }, querystring: doneQuery } },
+    {
+      config: { access: 'admin' },
+      schema: { hide: true, params: { type: 'object', properties: { game: { type: 'string', maxLength: 64 } } }, querystring: doneQuery },
+    },
     async (request, reply) => {
       if (!adminOf(request, reply)) return reply;
       const game = await gameOf(request.params.game);
@@ -111,7 +117,8 @@ ${
     : html`<div class="table-wrap"><table id="similarity-pairs">
 <thead><tr><th scope="col">#</th><th scope="col">${t('sim.score')}</th><th scope="col">${t('sim.first')}</th><th scope="col">${t('sim.second')}</th><th scope="col">${t('sim.shared')}</th><th scope="col"></th></tr></thead>
 <tbody>${report.pairs.map(
-        (p, i) => html`<tr data-a="${p.a}" data-b="${p.b}"><td>${i + 1}</td><td><strong>${percent(p.score)}</strong></td><td>${docCell(p.labelA, p.fractionA)}</td><td>${docCell(p.labelB, p.fractionB)}</td><td>${p.shared}</td><td><a href="${pairHref(p.a, p.b)}">${t('sim.sideBySide')}</a></td></tr>`,
+        (p, i) =>
+          html`<tr data-a="${p.a}" data-b="${p.b}"><td>${i + 1}</td><td><strong>${percent(p.score)}</strong></td><td>${docCell(p.labelA, p.fractionA)}</td><td>${docCell(p.labelB, p.fractionB)}</td><td>${p.shared}</td><td><a href="${pairHref(p.a, p.b)}">${t('sim.sideBySide')}</a></td></tr>`,
       )}</tbody></table></div>`
 }`
 }`,
@@ -121,7 +128,14 @@ ${
 
   app.get<{ Params: { game: string }; Querystring: { a?: string; b?: string } }>(
     '/admin/similarity/:game/pair',
-    { config: { access: 'admin' }, schema: { hide: true, params: { type: 'object', properties: { game: { type: 'string', maxLength: 64 } } }, querystring: { type: 'object', properties: { a: { type: 'string', maxLength: 16 }, b: { type: 'string', maxLength: 16 } } } } },
+    {
+      config: { access: 'admin' },
+      schema: {
+        hide: true,
+        params: { type: 'object', properties: { game: { type: 'string', maxLength: 64 } } },
+        querystring: { type: 'object', properties: { a: { type: 'string', maxLength: 16 }, b: { type: 'string', maxLength: 16 } } },
+      },
+    },
     async (request, reply) => {
       if (!adminOf(request, reply)) return reply;
       const game = await gameOf(request.params.game);
@@ -155,7 +169,13 @@ ${
     if (!id) throw badRequest(t('sim.whichGame'));
     const game = await gameOf(id);
     const report = await computeReport(db, game.id);
-    await recordAudit(db, { actorId: me.id, action: 'similarity.compute', targetType: 'game', targetId: game.id, detail: { documents: report.documents, pairs: report.pairs.length } });
+    await recordAudit(db, {
+      actorId: me.id,
+      action: 'similarity.compute',
+      targetType: 'game',
+      targetId: game.id,
+      detail: { documents: report.documents, pairs: report.pairs.length },
+    });
     return reply.redirect(`/admin/similarity/${game.id}?done=${encodeURIComponent(t('sim.done', game.title, report.documents, report.pairs.length))}`, 303);
   });
 }

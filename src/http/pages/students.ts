@@ -9,7 +9,16 @@
 import type { FastifyInstance } from 'fastify';
 import { GATE_OPPONENT } from '../../domain/gate.ts';
 import { courseTimeZone } from '../../domain/course-time.ts';
-import { listSubmissions, parseSubmissionFilters, studentDetail, SUBMISSION_LANGUAGES, SUBMISSION_STATUSES_OUT, type SubmissionFilterInput, type SubmissionLanguage, type TournamentOutcome } from '../../domain/students.ts';
+import {
+  listSubmissions,
+  parseSubmissionFilters,
+  studentDetail,
+  SUBMISSION_LANGUAGES,
+  SUBMISSION_STATUSES_OUT,
+  type SubmissionFilterInput,
+  type SubmissionLanguage,
+  type TournamentOutcome,
+} from '../../domain/students.ts';
 import { loadGames } from '../../games/registry.ts';
 import { languages } from '../../sandbox/languages/index.ts';
 import { idParams } from '../schemas.ts';
@@ -43,7 +52,11 @@ const badge = (status: string) => html`<span class="badge ${status}" data-status
 
 function outcomeText(o: { outcome: TournamentOutcome; eliminatedRound: number | null; place: number | null; entries: number }): string {
   const result = o.outcome === 'champion' ? t('stu.champion') : o.outcome === 'fell' ? t('stu.fellIn', o.eliminatedRound ?? 0) : t('stu.stillIn');
-  return o.place !== null && o.outcome !== 'champion' ? `${result}, ${t('stu.place', o.place, o.entries)}` : o.place !== null ? `${result} (${t('stu.place', o.place, o.entries)})` : result;
+  return o.place !== null && o.outcome !== 'champion'
+    ? `${result}, ${t('stu.place', o.place, o.entries)}`
+    : o.place !== null
+      ? `${result} (${t('stu.place', o.place, o.entries)})`
+      : result;
 }
 
 export default async function studentPages(app: FastifyInstance) {
@@ -86,7 +99,9 @@ ${
     : html`<div class="table-wrap"><table id="student-games-table">
 <thead><tr><th scope="col">${t('stu.game')}</th><th scope="col">${t('stu.submissionsCount')}</th><th scope="col">${t('stu.firstSubmitted')}</th><th scope="col">${t('stu.firstQualified')}</th><th scope="col">${t('stu.timeToQualify')}</th><th scope="col">${t('stu.qualifiedPlayers')}</th></tr></thead>
 <tbody>${d.games.map(
-        (g) => html`<tr data-game="${g.game}"><td>${title(g.game)}</td><td>${g.submissions}</td><td>${when(g.firstSubmittedAt)}</td><td>${g.firstQualifiedAt ? when(g.firstQualifiedAt) : html`<span class="muted">${t('stu.notQualified')}</span>`}</td>
+        (
+          g,
+        ) => html`<tr data-game="${g.game}"><td>${title(g.game)}</td><td>${g.submissions}</td><td>${when(g.firstSubmittedAt)}</td><td>${g.firstQualifiedAt ? when(g.firstQualifiedAt) : html`<span class="muted">${t('stu.notQualified')}</span>`}</td>
 <td class="time-to-qualify">${g.secondsToQualify !== null ? durationText(g.secondsToQualify) : ''}</td>
 <td>${g.qualifiedPlayers.map((p, i) => html`${i ? ', ' : ''}<a href="/players/${encodeURIComponent(p)}?game=${encodeURIComponent(g.game)}">${p}</a>`)}${g.representative ? html` <span class="muted">(${t('stu.representative', g.representative)})</span>` : ''}</td></tr>`,
       )}</tbody></table></div>`
@@ -100,7 +115,8 @@ ${
     : html`<div class="table-wrap"><table id="student-ratings-table">
 <thead><tr><th scope="col">${t('stu.game')}</th><th scope="col">${t('stu.player')}</th><th scope="col">${t('stu.rank')}</th><th scope="col">${t('stu.rating')}</th><th scope="col">${t('lb.skill')}</th><th scope="col">${t('stu.matches')}</th></tr></thead>
 <tbody>${d.ratings.map(
-        (r) => html`<tr data-player="${r.player}"><td>${title(r.game)}</td><td>${r.player}</td><td class="rank">${r.rank !== null ? html`<a href="/games/${r.game}/leaderboard">${r.rank}</a>` : html`<span class="muted">${t('stu.noRank')}</span>`}</td><td>${r.rating.toFixed(2)}${r.provisional ? html` <span class="muted">${t('lb.provisional')}</span>` : ''}</td><td>${r.mu.toFixed(2)} ± ${(3 * r.sigma).toFixed(2)}</td><td>${r.matchesPlayed}</td></tr>`,
+        (r) =>
+          html`<tr data-player="${r.player}"><td>${title(r.game)}</td><td>${r.player}</td><td class="rank">${r.rank !== null ? html`<a href="/games/${r.game}/leaderboard">${r.rank}</a>` : html`<span class="muted">${t('stu.noRank')}</span>`}</td><td>${r.rating.toFixed(2)}${r.provisional ? html` <span class="muted">${t('lb.provisional')}</span>` : ''}</td><td>${r.mu.toFixed(2)} ± ${(3 * r.sigma).toFixed(2)}</td><td>${r.matchesPlayed}</td></tr>`,
       )}</tbody></table></div>`
 }
 </section>
@@ -112,7 +128,8 @@ ${
     : html`<div class="table-wrap"><table id="student-tournaments-table">
 <thead><tr><th scope="col">${t('stu.tournament')}</th><th scope="col">${t('stu.game')}</th><th scope="col">${t('stu.player')}</th><th scope="col">${t('stu.result')}</th></tr></thead>
 <tbody>${d.tournaments.map(
-        (e) => html`<tr data-tournament="${String(e.tournamentId)}" data-outcome="${e.outcome}"><td><a href="/tournaments/${e.tournamentId}">${e.name}</a> ${badge(e.status)}</td><td>${title(e.game)}</td><td>${e.player}</td><td>${outcomeText(e)}</td></tr>`,
+        (e) =>
+          html`<tr data-tournament="${String(e.tournamentId)}" data-outcome="${e.outcome}"><td><a href="/tournaments/${e.tournamentId}">${e.name}</a> ${badge(e.status)}</td><td>${title(e.game)}</td><td>${e.player}</td><td>${outcomeText(e)}</td></tr>`,
       )}</tbody></table></div>`
 }
 </section>
@@ -125,7 +142,8 @@ ${
     : html`<div class="table-wrap"><table id="student-similarity-table">
 <thead><tr><th scope="col">${t('stu.score')}</th><th scope="col">${t('stu.game')}</th><th scope="col">${t('stu.theirs')}</th><th scope="col">${t('stu.otherSide')}</th><th scope="col">${t('stu.computed')}</th><th scope="col"></th></tr></thead>
 <tbody>${d.similarity.map(
-        (p) => html`<tr data-pair="${p.mine.key} ${p.other.key}"><td><strong>${percent(p.score)}</strong></td><td>${title(p.game)}</td><td>${p.mine.title}</td><td><strong>${p.other.author}</strong> <span class="muted">${p.other.title}${p.other.kind === 'archive' ? ` (${t('stu.previousTerm')})` : ''}</span></td><td>${when(p.computedAt)}</td><td><a href="${p.href}">${t('sim.sideBySide')}</a></td></tr>`,
+        (p) =>
+          html`<tr data-pair="${p.mine.key} ${p.other.key}"><td><strong>${percent(p.score)}</strong></td><td>${title(p.game)}</td><td>${p.mine.title}</td><td><strong>${p.other.author}</strong> <span class="muted">${p.other.title}${p.other.kind === 'archive' ? ` (${t('stu.previousTerm')})` : ''}</span></td><td>${when(p.computedAt)}</td><td><a href="${p.href}">${t('sim.sideBySide')}</a></td></tr>`,
       )}</tbody></table></div>`
 }
 </section>
@@ -137,7 +155,9 @@ ${
     : html`<div class="table-wrap"><table id="student-submissions-table">
 <thead><tr><th scope="col">${t('stu.submission')}</th><th scope="col">${t('stu.game')}</th><th scope="col">${t('stu.player')}</th><th scope="col">${t('stu.language')}</th><th scope="col">${t('stu.size')}</th><th scope="col">${t('gate.submitted')}</th><th scope="col">${t('gate.compile')}</th><th scope="col">${t('stu.gate')}</th><th scope="col">${t('stu.verdict')}</th></tr></thead>
 <tbody>${[...d.submissions].reverse().map(
-        (s) => html`<tr id="submission-${s.id}" data-status="${s.status}"><td><a href="/submissions/${s.id}">#${s.id}</a></td><td>${title(s.game)}</td><td>${s.player} v${s.version}</td><td>${LANGUAGE_NAMES[s.language]} <span class="muted mono">${s.filename}</span></td><td>${t('stu.bytes', s.sizeBytes)}</td><td>${when(s.createdAt)}</td>
+        (
+          s,
+        ) => html`<tr id="submission-${s.id}" data-status="${s.status}"><td><a href="/submissions/${s.id}">#${s.id}</a></td><td>${title(s.game)}</td><td>${s.player} v${s.version}</td><td>${LANGUAGE_NAMES[s.language]} <span class="muted mono">${s.filename}</span></td><td>${t('stu.bytes', s.sizeBytes)}</td><td>${when(s.createdAt)}</td>
 <td>${stateBadge(s.compile)}</td>
 <td><ul class="gate-steps">${s.steps.map((st) => html`<li data-step="${st.key}" data-state="${st.state}">${stepName(st)}: ${stateBadge(st.state)}${st.matchId !== null ? html` <a href="/matches/${st.matchId}">#${st.matchId}</a>` : ''}</li>`)}</ul></td>
 <td>${s.verdict ? badge(s.verdict) : html`<span class="muted">${t('stu.judging')}</span>`}${s.disabledAt ? html` <span class="badge failed">${t('stu.disabled')}</span>` : ''}${s.reason ? html`<br><span class="reason">${s.reason.length > 300 ? s.reason.slice(0, 299) + '…' : s.reason}</span>` : ''}${s.finishedAt ? html`<br><span class="muted">${when(s.finishedAt)}</span>` : ''}</td></tr>`,
@@ -202,7 +222,8 @@ ${
     : html`<div class="table-wrap"><table id="all-submissions">
 <thead><tr><th scope="col">${t('stu.submission')}</th><th scope="col">${t('subl.user2')}</th><th scope="col">${t('stu.game')}</th><th scope="col">${t('stu.player')}</th><th scope="col">${t('stu.language')}</th><th scope="col">${t('stu.size')}</th><th scope="col">${t('gate.submitted')}</th><th scope="col">${t('subl.status')}</th><th scope="col">${t('subs.reason')}</th></tr></thead>
 <tbody>${rows.map(
-        (r) => html`<tr data-submission="${String(r.id)}" data-status="${r.status}"><td><a href="/submissions/${r.id}">#${r.id}</a></td><td><a href="/admin/users/${r.user.id}">${r.user.username}</a></td><td>${games.get(r.game)?.title ?? r.game}</td><td>${r.player} v${r.version}</td><td>${LANGUAGE_NAMES[r.language]}</td><td>${t('stu.bytes', r.sizeBytes)}</td><td>${when(r.createdAt)}</td><td>${badge(r.status)}${r.disabledAt ? html` <span class="badge failed">${t('stu.disabled')}</span>` : ''}</td><td class="reason">${r.reason ? (r.reason.length > 160 ? r.reason.slice(0, 159) + '…' : r.reason) : ''}</td></tr>`,
+        (r) =>
+          html`<tr data-submission="${String(r.id)}" data-status="${r.status}"><td><a href="/submissions/${r.id}">#${r.id}</a></td><td><a href="/admin/users/${r.user.id}">${r.user.username}</a></td><td>${games.get(r.game)?.title ?? r.game}</td><td>${r.player} v${r.version}</td><td>${LANGUAGE_NAMES[r.language]}</td><td>${t('stu.bytes', r.sizeBytes)}</td><td>${when(r.createdAt)}</td><td>${badge(r.status)}${r.disabledAt ? html` <span class="badge failed">${t('stu.disabled')}</span>` : ''}</td><td class="reason">${r.reason ? (r.reason.length > 160 ? r.reason.slice(0, 159) + '…' : r.reason) : ''}</td></tr>`,
       )}</tbody></table></div>`
 }
 ${pager({ page, pages, href: (p) => `/admin/submissions${qs(p > 1 ? { page: String(p) } : {})}`, label: t('subl.pages') })}`;

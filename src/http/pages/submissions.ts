@@ -58,7 +58,6 @@ export function statusBadge(status: string, id?: string): Html {
 const PAGE_NAMES = 20;
 const VERSIONS_SHOWN = 30;
 
-
 /** A submission its owner or an admin may read: 404 if there is none, 403 for anyone else (as the API's source route). */
 async function ownSubmission(db: Db, me: AuthUser, id: number) {
   const s = await db.submission.findUnique({ where: { id }, select: submissionSelect });
@@ -111,14 +110,16 @@ async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
   const byId = new Map(matches.map((m) => [m.id, m]));
   const playLine = new Map(matches.map((m) => [m.id, matchOut(m).play]));
 
-  const watch = (id: number, label: string) => html`<a href="/matches/${id}" id="watch-${id}" aria-label="${t('gate.watchLabel', label, id)}">${t('gate.watch')}</a>`;
+  const watch = (id: number, label: string) =>
+    html`<a href="/matches/${id}" id="watch-${id}" aria-label="${t('gate.watchLabel', label, id)}">${t('gate.watch')}</a>`;
 
   const seats = (m: (typeof matches)[number]) => {
     const ps = [...m.participants].sort((a, b) => a.seat - b.seat);
     return html`<ol class="gate-seats">${ps.map(
-      (p) => html`<li${p.submissionId === s.id ? html` class="mine"` : ''}><span class="seat seat-${p.seat}" aria-hidden="true"></span><span class="visually-hidden">${t('gate.seat', p.seat)}</span>${
-        p.submissionId === s.id ? html`<strong>${p.name}</strong> <span class="muted">${t('gate.thisBot')}</span>` : p.name
-      }${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozenReason ? html` <span class="badge rejected" title="${p.frozenMessage ?? ''}">${t('gate.frozen', p.frozenRound ?? 0, word(p.frozenReason))}</span>` : ''}</li>`,
+      (p) =>
+        html`<li${p.submissionId === s.id ? html` class="mine"` : ''}><span class="seat seat-${p.seat}" aria-hidden="true"></span><span class="visually-hidden">${t('gate.seat', p.seat)}</span>${
+          p.submissionId === s.id ? html`<strong>${p.name}</strong> <span class="muted">${t('gate.thisBot')}</span>` : p.name
+        }${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozenReason ? html` <span class="badge rejected" title="${p.frozenMessage ?? ''}">${t('gate.frozen', p.frozenRound ?? 0, word(p.frozenReason))}</span>` : ''}</li>`,
     )}</ol>`;
   };
 
@@ -129,7 +130,7 @@ async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
   const steps: HtmlValue[] = gate.steps.map((step) => {
     const m = step.matchId !== null ? byId.get(step.matchId) : undefined;
     const played = m !== undefined && m.status === 'done';
-    const showSeats = step.key === GateStep.selfplay ? m !== undefined && m.participants.some((p) => p.score !== null) : played;
+    const showSeats = step.key === GateStep.selfplay ? m?.participants.some((p) => p.score !== null) : played;
     return html`<li class="gate-step" data-step="${step.key}" data-state="${step.state}" data-label="${step.label}"${m && step.key !== GateStep.selfplay ? html` data-match-id="${m.id}"` : ''}>
   <span class="gate-step-title">${stepLabel(step)}</span> ${stateBadge(step.state)}${played ? html` ${watch(m.id, step.key === GateStep.selfplay ? t('gate.selfPlayMatch') : stepLabel(step).toLowerCase())}` : ''}${m && step.key !== GateStep.selfplay ? html` <span class="muted">${t('gate.seed', m.seed)}</span>` : ''}
   ${HINTS[step.key] ? html`<p class="hint">${HINTS[step.key]}</p>` : ''}
@@ -206,8 +207,12 @@ ${await renderTimeline(db, s)}
 </div>
 <div id="gate-announcer" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>
 <p id="gate-refresh"${final ? html` hidden` : ''}><a href="/submissions/${s.id}" id="gate-refresh-link">${t('subs.refresh')}</a> <span class="muted">${t('subs.refreshHint')}</span></p>
-${me.isAdmin ? html`<form method="post" action="/admin/actions/submission" class="admin-box" id="admin-submission"><input type="hidden" name="id" value="${s.id}"><input type="hidden" name="back" value="/submissions/${s.id}">
-<p><strong>${t('subs.admin')}</strong> ${t('subs.owner', s.user.username)}: <button type="submit" name="action" value="disable" class="secondary">${t('subs.disable')}</button> <button type="submit" name="action" value="enable" class="secondary">${t('subs.enable')}</button> <button type="submit" name="action" value="rejudge" class="secondary">${t('subs.rejudge')}</button></p></form>` : ''}
+${
+  me.isAdmin
+    ? html`<form method="post" action="/admin/actions/submission" class="admin-box" id="admin-submission"><input type="hidden" name="id" value="${s.id}"><input type="hidden" name="back" value="/submissions/${s.id}">
+<p><strong>${t('subs.admin')}</strong> ${t('subs.owner', s.user.username)}: <button type="submit" name="action" value="disable" class="secondary">${t('subs.disable')}</button> <button type="submit" name="action" value="enable" class="secondary">${t('subs.enable')}</button> <button type="submit" name="action" value="rejudge" class="secondary">${t('subs.rejudge')}</button></p></form>`
+    : ''
+}
 <p class="submission-links"><a href="/submissions/${s.id}/source" id="source-link">${t('subs.source')}</a> · <a href="/submissions/${s.id}/source?download=1" download="${s.filename}" id="source-download">${t('subs.download')}</a> · <a href="/submissions">${t('nav.mySubmissions')}</a> · <a href="/submit?game=${s.game}">${t('subs.newVersion')}</a></p>`;
     return sendPage(reply, {
       title: `${s.player.name} v${s.version}`,
@@ -224,21 +229,28 @@ ${me.isAdmin ? html`<form method="post" action="/admin/actions/submission" class
     const me = pageUser(request, reply, `/submissions/${request.params.id}`);
     if (!me) return reply;
     const s = await ownSubmission(db, me, request.params.id);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send((await renderTimeline(db, s)).value);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send((await renderTimeline(db, s)).value);
   });
 
-  app.get<{ Params: { id: number }; Querystring: { download?: string } }>('/submissions/:id/source', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
-    const me = pageUser(request, reply);
-    if (!me) return reply;
-    const s = await ownSubmission(db, me, request.params.id);
-    const row = await db.submission.findUniqueOrThrow({ where: { id: s.id }, select: { source: true } });
-    const name = s.filename.replace(/["\\\r\n]/g, '_');
-    return reply
-      .header('content-type', 'text/plain; charset=utf-8')
-      .header('content-disposition', `${request.query.download ? 'attachment' : 'inline'}; filename="${name}"`)
-      .header('cache-control', 'private, no-store')
-      .send(row.source);
-  });
+  app.get<{ Params: { id: number }; Querystring: { download?: string } }>(
+    '/submissions/:id/source',
+    { config: { access: 'owner' }, schema: { params: idParams } },
+    async (request, reply) => {
+      const me = pageUser(request, reply);
+      if (!me) return reply;
+      const s = await ownSubmission(db, me, request.params.id);
+      const row = await db.submission.findUniqueOrThrow({ where: { id: s.id }, select: { source: true } });
+      const name = s.filename.replace(/["\\\r\n]/g, '_');
+      return reply
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('content-disposition', `${request.query.download ? 'attachment' : 'inline'}; filename="${name}"`)
+        .header('cache-control', 'private, no-store')
+        .send(row.source);
+    },
+  );
 
   app.get<{ Querystring: { game?: string; page?: number } }>(
     '/submissions',
@@ -285,7 +297,9 @@ ${me.isAdmin ? html`<form method="post" action="/admin/actions/submission" class
 
       const query = (p: number) => `/submissions?${new URLSearchParams({ ...(game ? { game } : {}), ...(p > 1 ? { page: String(p) } : {}) }).toString()}`;
       const groups = ordered.map(
-        (p) => html`<section class="player-group" id="player-${p.id}" data-player="${p.name}" data-locked="${p.locked ? 'true' : 'false'}" aria-labelledby="player-${p.id}-title">
+        (
+          p,
+        ) => html`<section class="player-group" id="player-${p.id}" data-player="${p.name}" data-locked="${p.locked ? 'true' : 'false'}" aria-labelledby="player-${p.id}-title">
   <h2 id="player-${p.id}-title">${p.name} ${p.locked ? html`<span class="badge locked">${t('gate.locked')}</span>` : ''} <span class="muted game-id">${games.get(p.game)?.title ?? p.game}</span></h2>
   ${p.locked ? html`<p class="hint">${t('subs.lockedHint')}</p>` : ''}
   <div class="table-wrap"><table>
@@ -327,4 +341,3 @@ ${
     },
   );
 }
-

@@ -32,11 +32,19 @@ export default async function submitPages(app: FastifyInstance) {
   const { config, db } = app.deps;
   const max = config.submissionMaxBytes;
 
-  async function sendForm(request: FastifyRequest, reply: FastifyReply, values: { game: string; filename?: string; compiler?: { text: string; line: number | null } }, errors: FieldErrors = {}, status = 200) {
+  async function sendForm(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    values: { game: string; filename?: string; compiler?: { text: string; line: number | null } },
+    errors: FieldErrors = {},
+    status = 200,
+  ) {
     const games = await loadGames();
     const options = [...games.values()].map((g) => ({ value: g.id, label: g.title }));
     const game = games.has(values.game) ? values.game : '';
-    const deadlines = (await db.gameSetting.findMany({ where: { submissionDeadline: { not: null } }, orderBy: { game: 'asc' } })).filter((d) => games.has(d.game));
+    const deadlines = (await db.gameSetting.findMany({ where: { submissionDeadline: { not: null } }, orderBy: { game: 'asc' } })).filter((d) =>
+      games.has(d.game),
+    );
     const now = Date.now();
     const body = html`<h1>${t('submit.title')}</h1>
 ${deadlines.length ? html`<ul class="notice" id="deadlines">${deadlines.map((d) => html`<li>${d.submissionDeadline!.getTime() <= now ? t('submit.closedOn', games.get(d.game)!.title) : t('submit.closeOn', games.get(d.game)!.title)}${when(d.submissionDeadline)}</li>`)}</ul>` : ''}
@@ -100,11 +108,12 @@ ${errorSummary(errors, labels())}
           game = String(part.value);
         }
       }
-    } catch (err) {
-      const code = (err as { code?: string }).code;
+    } catch (caught) {
+      const code = (caught as { code?: string }).code;
+      let err = caught;
       if (code === 'FST_REQ_FILE_TOO_LARGE') err = tooLarge(t('submit.tooLarge', max, formatBytes(max)));
       else if (code === 'FST_FILES_LIMIT') err = badRequest(t('submit.oneFile'));
-      else err = multipartRefusal(err) ?? err;
+      else err = multipartRefusal(caught) ?? caught;
       const refused = asRefusal(err);
       if (!refused) throw err;
       errors.file = localizeRefusal(refused);

@@ -117,7 +117,8 @@ function tournamentBody(d: TournamentDetail, user: AuthUser | null, preview: Pre
     ? html`<div class="table-wrap"><table id="standings">
 <thead><tr><th scope="col">${d.status === 'finished' ? tr('tour.place') : tr('tour.position')}</th><th scope="col">${tr('tour.player')}</th><th scope="col">${tr('tour.owner')}</th><th scope="col">${tr('tour.fellIn')}</th><th scope="col">${tr('tour.lastRank')}</th><th scope="col">${tr('tour.lastScore')}</th></tr></thead>
 <tbody>${d.standings.map(
-        (s) => html`<tr><td>${s.place ?? s.position}</td><td>${s.name}</td><td>${s.owner ?? ''}</td><td>${s.eliminatedRound !== null ? tr('tour.roundN', s.eliminatedRound) : d.status === 'finished' ? html`<strong>${tr('tour.champion')}</strong>` : tr('tour.stillIn')}</td><td>${s.lastRank ?? ''}</td><td>${s.lastScore ?? ''}</td></tr>`,
+        (s) =>
+          html`<tr><td>${s.place ?? s.position}</td><td>${s.name}</td><td>${s.owner ?? ''}</td><td>${s.eliminatedRound !== null ? tr('tour.roundN', s.eliminatedRound) : d.status === 'finished' ? html`<strong>${tr('tour.champion')}</strong>` : tr('tour.stillIn')}</td><td>${s.lastRank ?? ''}</td><td>${s.lastScore ?? ''}</td></tr>`,
       )}</tbody>
 </table></div>`
     : html`<p class="muted">${tr('tour.freezeAt')}${formatTime(new Date(d.freezeAt))}.</p>`;
@@ -151,7 +152,10 @@ ${rounds.length ? rounds : html`<p class="muted">${tr('tour.noRound')}</p>`}`;
  * offset: course-time.ts) and seed, with the fields' errors. Creating, an empty freeze time is now and an
  * empty seed the judge's draw; editing (`required`), both must be given.
  */
-function tournamentFields(v: Form, required: boolean): { errors: FieldErrors; config: Record<string, unknown> | null; freezeAt: Date; seed: number | undefined } {
+function tournamentFields(
+  v: Form,
+  required: boolean,
+): { errors: FieldErrors; config: Record<string, unknown> | null; freezeAt: Date; seed: number | undefined } {
   const errors: FieldErrors = {};
   let config: Record<string, unknown> | null = null;
   if (str(v.config)) {
@@ -166,7 +170,8 @@ function tournamentFields(v: Form, required: boolean): { errors: FieldErrors; co
   const freezeAt = str(v.freezeAt) || required ? (parseCourseInput(str(v.freezeAt)) ?? new Date(NaN)) : new Date();
   if (Number.isNaN(freezeAt.getTime())) errors.freezeAt = tr('tourAdmin.notDate');
   const seed = str(v.seed) ? Number(str(v.seed)) : undefined;
-  if ((seed === undefined && required) || (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff))) errors.seed = tr('tourAdmin.badSeed');
+  if ((seed === undefined && required) || (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff)))
+    errors.seed = tr('tourAdmin.badSeed');
   return { errors, config, freezeAt, seed };
 }
 
@@ -184,28 +189,39 @@ ${
     ? html`<div class="table-wrap"><table id="tournaments">
 <thead><tr><th scope="col">${tr('tour.tournament')}</th><th scope="col">${tr('tour.game')}</th><th scope="col">${tr('tour.status')}</th><th scope="col">${tr('tour.entriesFreeze')}</th><th scope="col">${tr('tour.entries')}</th><th scope="col">${tr('tour.championCol')}</th></tr></thead>
 <tbody>${list.map(
-        (t) => html`<tr><td><a href="/tournaments/${t.id}">${t.name}</a></td><td>${t.game}</td><td>${statusBadge(t.status)}</td><td>${formatTime(new Date(t.freezeAt))}</td><td>${t.entries}</td><td>${t.champion ?? ''}</td></tr>`,
+        (t) =>
+          html`<tr><td><a href="/tournaments/${t.id}">${t.name}</a></td><td>${t.game}</td><td>${statusBadge(t.status)}</td><td>${formatTime(new Date(t.freezeAt))}</td><td>${t.entries}</td><td>${t.champion ?? ''}</td></tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">${tr('tour.noneYet')}</p>`
 }`;
     return sendPage(reply, { title: tr('tour.title'), user: request.user, nav: '/tournaments', body });
   });
 
-  app.get<{ Params: { id: number } }>('/tournaments/:id', { config: { access: 'public' }, schema: { hide: true, params: idParams } }, async (request, reply) => {
-    const d = await tournamentDetail(db, request.params.id);
-    const preview = d.status === 'scheduled' ? await previewEntries(db, d.id) : null;
-    return sendPage(reply, {
-      title: d.name,
-      user: request.user,
-      nav: '/tournaments',
-      head: d.status === 'running' ? html`<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` : undefined,
-      body: tournamentBody(d, request.user, preview),
-    });
-  });
+  app.get<{ Params: { id: number } }>(
+    '/tournaments/:id',
+    { config: { access: 'public' }, schema: { hide: true, params: idParams } },
+    async (request, reply) => {
+      const d = await tournamentDetail(db, request.params.id);
+      const preview = d.status === 'scheduled' ? await previewEntries(db, d.id) : null;
+      return sendPage(reply, {
+        title: d.name,
+        user: request.user,
+        nav: '/tournaments',
+        head: d.status === 'running' ? html`<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` : undefined,
+        body: tournamentBody(d, request.user, preview),
+      });
+    },
+  );
 
   // ---------------------------------------------------------------- representatives
 
-  async function sendRepresentatives(request: FastifyRequest, reply: FastifyReply, me: AuthUser, view: { errors?: FieldErrors; game?: string; notice?: string } = {}, status = 200) {
+  async function sendRepresentatives(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    me: AuthUser,
+    view: { errors?: FieldErrors; game?: string; notice?: string } = {},
+    status = 200,
+  ) {
     const reps = await listRepresentatives(db, me.id);
     const body = html`<h1>${tr('rep.title')}</h1>
 <p>${tr('rep.intro')}</p>
@@ -273,8 +289,9 @@ ${select({ name: 'player', label: tr('rep.playerFor', r.game), options: r.player
 <div class="table-wrap"><table id="admin-tournaments">
 <thead><tr><th scope="col">${tr('tour.tournament')}</th><th scope="col">${tr('tour.game')}</th><th scope="col">${tr('tour.status')}</th><th scope="col">${tr('tour.entriesFreeze')}</th><th scope="col">${tr('tourAdmin.actions')}</th></tr></thead>
 <tbody>${list.map(
-      (t) => html`<tr><td><a href="/tournaments/${t.id}">${t.name}</a></td><td>${t.game}</td><td>${statusBadge(t.status)}</td><td>${formatTime(new Date(t.freezeAt))}</td><td>${adminControls(t)}</td></tr>`,
-    )}</tbody></table></div>
+          (t) =>
+            html`<tr><td><a href="/tournaments/${t.id}">${t.name}</a></td><td>${t.game}</td><td>${statusBadge(t.status)}</td><td>${formatTime(new Date(t.freezeAt))}</td><td>${adminControls(t)}</td></tr>`,
+        )}</tbody></table></div>
 <h2>${tr('tourAdmin.new')}</h2>
 ${errorSummary(view.errors, { game: tr('tour.game'), name: tr('admin.name'), freezeAt: tr('tour.entriesFreeze'), config: tr('tour.settings'), seed: tr('tour.seed') })}
 <form method="post" action="/admin/tournaments" id="tournament-form" novalidate>
@@ -306,27 +323,51 @@ ${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.se
           const refusal = asRefusal(e);
           if (!refusal) throw e;
           const key = (e as { code?: string }).code;
-          return sendAdmin(request, reply, { values: v, errors: { [key && ['game', 'name', 'freezeAt', 'config', 'seed'].includes(key) ? key : '']: localizeRefusal(refusal) } }, refusal.statusCode);
+          return sendAdmin(
+            request,
+            reply,
+            { values: v, errors: { [key && ['game', 'name', 'freezeAt', 'config', 'seed'].includes(key) ? key : '']: localizeRefusal(refusal) } },
+            refusal.statusCode,
+          );
         }
       });
 
-      app.post<{ Params: { id: number } }>('/admin/tournaments/:id/cancel', { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
-        const me = pageAdmin(request, reply);
-        if (!me) return reply;
-        await cancelTournament(db, me.id, request.params.id);
-        return reply.redirect(`/tournaments/${request.params.id}`, 303);
-      });
+      app.post<{ Params: { id: number } }>(
+        '/admin/tournaments/:id/cancel',
+        { config: { access: 'admin' }, schema: { params: idParams } },
+        async (request, reply) => {
+          const me = pageAdmin(request, reply);
+          if (!me) return reply;
+          await cancelTournament(db, me.id, request.params.id);
+          return reply.redirect(`/tournaments/${request.params.id}`, 303);
+        },
+      );
 
-      app.post<{ Params: { id: number } }>('/admin/tournaments/:id/delete', { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
-        const me = pageAdmin(request, reply);
-        if (!me) return reply;
-        await deleteTournament(db, me.id, request.params.id);
-        return reply.redirect('/admin/tournaments', 303);
-      });
+      app.post<{ Params: { id: number } }>(
+        '/admin/tournaments/:id/delete',
+        { config: { access: 'admin' }, schema: { params: idParams } },
+        async (request, reply) => {
+          const me = pageAdmin(request, reply);
+          if (!me) return reply;
+          await deleteTournament(db, me.id, request.params.id);
+          return reply.redirect('/admin/tournaments', 303);
+        },
+      );
 
-      async function sendEdit(request: FastifyRequest, reply: FastifyReply, d: TournamentDetail, view: { values?: Form; errors?: FieldErrors } = {}, status = 200) {
+      async function sendEdit(
+        request: FastifyRequest,
+        reply: FastifyReply,
+        d: TournamentDetail,
+        view: { values?: Form; errors?: FieldErrors } = {},
+        status = 200,
+      ) {
         const row = await db.tournament.findUniqueOrThrow({ where: { id: d.id }, select: { seed: true } });
-        const v = view.values ?? { name: d.name, freezeAt: toCourseInput(new Date(d.freezeAt)), config: d.config ? JSON.stringify(d.config) : '', seed: String(row.seed) };
+        const v = view.values ?? {
+          name: d.name,
+          freezeAt: toCourseInput(new Date(d.freezeAt)),
+          config: d.config ? JSON.stringify(d.config) : '',
+          seed: String(row.seed),
+        };
         const body = html`<p class="breadcrumbs"><a href="/tournaments">${tr('tour.title')}</a> › <a href="/tournaments/${d.id}">${d.name}</a></p>
 <h1>${tr('tourAdmin.editTitle', d.name)}</h1>
 <p class="hint">${tr('tourAdmin.editHint')}</p>
@@ -341,44 +382,71 @@ ${field({ name: 'seed', label: tr('tour.seed'), type: 'number', value: v.seed ??
         return sendPage(reply, { title: tr('tourAdmin.editTitle', d.name), user: request.user, nav: '/tournaments', body }, status);
       }
 
-      app.get<{ Params: { id: number } }>('/admin/tournaments/:id/edit', { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
-        if (!pageAdmin(request, reply)) return reply;
-        const d = await tournamentDetail(db, request.params.id);
-        if (d.status !== 'scheduled') return reply.redirect(`/tournaments/${d.id}`, 303);
-        return sendEdit(request, reply, d);
-      });
+      app.get<{ Params: { id: number } }>(
+        '/admin/tournaments/:id/edit',
+        { config: { access: 'admin' }, schema: { params: idParams } },
+        async (request, reply) => {
+          if (!pageAdmin(request, reply)) return reply;
+          const d = await tournamentDetail(db, request.params.id);
+          if (d.status !== 'scheduled') return reply.redirect(`/tournaments/${d.id}`, 303);
+          return sendEdit(request, reply, d);
+        },
+      );
 
-      app.post<{ Params: { id: number }; Body: Form }>('/admin/tournaments/:id/edit', { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
-        const me = pageAdmin(request, reply);
-        if (!me) return reply;
-        const d = await tournamentDetail(db, request.params.id);
-        const v = request.body ?? {};
-        const { errors, config, freezeAt, seed } = tournamentFields(v, true);
-        if (Object.keys(errors).length || seed === undefined) return sendEdit(request, reply, d, { values: v, errors }, 400);
-        try {
-          await editTournament(db, me.id, d.id, { name: str(v.name), freezeAt, config, seed });
-          return reply.redirect(`/tournaments/${d.id}`, 303);
-        } catch (e) {
-          const refusal = asRefusal(e);
-          if (!refusal) throw e;
-          const key = (e as { code?: string }).code;
-          return sendEdit(request, reply, d, { values: v, errors: { [key && ['name', 'freezeAt', 'config', 'seed'].includes(key) ? key : '']: localizeRefusal(refusal) } }, refusal.statusCode);
-        }
-      });
-
-      for (const action of ['start', 'pause', 'resume'] as const) {
-        app.post<{ Params: { id: number } }>(`/admin/tournaments/:id/${action}`, { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
+      app.post<{ Params: { id: number }; Body: Form }>(
+        '/admin/tournaments/:id/edit',
+        { config: { access: 'admin' }, schema: { params: idParams } },
+        async (request, reply) => {
           const me = pageAdmin(request, reply);
           if (!me) return reply;
-          const id = request.params.id;
-          await apply(action === 'start' ? await startNow(db, me.id, id) : action === 'pause' ? await pauseTournament(db, me.id, id) : await resumeTournament(db, me.id, id));
-          return reply.redirect(`/tournaments/${id}`, 303);
-        });
+          const d = await tournamentDetail(db, request.params.id);
+          const v = request.body ?? {};
+          const { errors, config, freezeAt, seed } = tournamentFields(v, true);
+          if (Object.keys(errors).length || seed === undefined) return sendEdit(request, reply, d, { values: v, errors }, 400);
+          try {
+            await editTournament(db, me.id, d.id, { name: str(v.name), freezeAt, config, seed });
+            return reply.redirect(`/tournaments/${d.id}`, 303);
+          } catch (e) {
+            const refusal = asRefusal(e);
+            if (!refusal) throw e;
+            const key = (e as { code?: string }).code;
+            return sendEdit(
+              request,
+              reply,
+              d,
+              { values: v, errors: { [key && ['name', 'freezeAt', 'config', 'seed'].includes(key) ? key : '']: localizeRefusal(refusal) } },
+              refusal.statusCode,
+            );
+          }
+        },
+      );
+
+      for (const action of ['start', 'pause', 'resume'] as const) {
+        app.post<{ Params: { id: number } }>(
+          `/admin/tournaments/:id/${action}`,
+          { config: { access: 'admin' }, schema: { params: idParams } },
+          async (request, reply) => {
+            const me = pageAdmin(request, reply);
+            if (!me) return reply;
+            const id = request.params.id;
+            await apply(
+              action === 'start'
+                ? await startNow(db, me.id, id)
+                : action === 'pause'
+                  ? await pauseTournament(db, me.id, id)
+                  : await resumeTournament(db, me.id, id),
+            );
+            return reply.redirect(`/tournaments/${id}`, 303);
+          },
+        );
       }
 
       app.post<{ Params: { id: number; matchId: number } }>(
         '/admin/tournaments/:id/matches/:matchId/rerun',
-        { config: { access: 'admin' }, schema: { params: { type: 'object', required: ['id', 'matchId'], properties: { id: idParams.properties.id, matchId: idParams.properties.id } } } },
+        {
+          config: { access: 'admin' },
+          schema: { params: { type: 'object', required: ['id', 'matchId'], properties: { id: idParams.properties.id, matchId: idParams.properties.id } } },
+        },
         async (request, reply) => {
           const me = pageAdmin(request, reply);
           if (!me) return reply;

@@ -61,7 +61,8 @@ export function lineChart(o: LineChartOptions): Html {
 <title id="${o.id}-title">${o.title}</title>
 <desc id="${o.id}-desc">${o.description}</desc>
 <g class="chart-grid" aria-hidden="true">${yTicks.map(
-    (t) => html`<line x1="${pad.left}" x2="${width - pad.right}" y1="${r1(y(t))}" y2="${r1(y(t))}"></line><text x="${pad.left - 6}" y="${r1(y(t)) + 4}" text-anchor="end">${fmt(t)}</text>`,
+    (t) =>
+      html`<line x1="${pad.left}" x2="${width - pad.right}" y1="${r1(y(t))}" y2="${r1(y(t))}"></line><text x="${pad.left - 6}" y="${r1(y(t)) + 4}" text-anchor="end">${fmt(t)}</text>`,
   )}</g>
 <g class="chart-axis" aria-hidden="true"><line x1="${pad.left}" x2="${width - pad.right}" y1="${pad.top + innerH}" y2="${pad.top + innerH}"></line>${
     first ? html`<text x="${pad.left}" y="${height - 8}" text-anchor="start">${first.label}</text>` : ''

@@ -32,4 +32,3 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Htm
 
 /** Trusted markup, printed as is. */
 export const raw = (s: string) => new Html(s);
-

@@ -100,4 +100,3 @@ export function sendPage(reply: FastifyReply, o: PageOptions, status = 200) {
   varyOnLanguage(reply);
   return reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').headers(PAGE_SECURITY_HEADERS).send(body.value);
 }
-

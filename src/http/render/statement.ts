@@ -40,7 +40,8 @@ const indentOf = (line: string) => line.length - line.trimStart().length;
 
 // ---- inline: `code`, $math$, **strong**, *em*, <url> and bare URLs; escapes everything else.
 
-const INLINE = /`([^`]+)`|\$\$([^$]+)\$\$|\$([^$\n]+)\$|\*\*([^*]+)\*\*|(?<![\w*])\*([^*\s](?:[^*]*[^*\s])?)\*(?![\w*])|<(https?:\/\/[^\s<>]+)>|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?])/g;
+const INLINE =
+  /`([^`]+)`|\$\$([^$]+)\$\$|\$([^$\n]+)\$|\*\*([^*]+)\*\*|(?<![\w*])\*([^*\s](?:[^*]*[^*\s])?)\*(?![\w*])|<(https?:\/\/[^\s<>]+)>|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?])/g;
 
 /**
  * TeX between $...$ (inline) or $$...$$ (display) as MathML, which browsers

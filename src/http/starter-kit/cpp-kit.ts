@@ -12,7 +12,7 @@ import type { ZipEntry } from './zip.ts';
 
 function cppReadme(game: AnyGame): string {
   const builtins = Object.keys(game.bots.builtin);
-  const opponent = builtins.includes('Dummy') ? 'Dummy' : builtins[0] ?? 'Null';
+  const opponent = builtins.includes('Dummy') ? 'Dummy' : (builtins[0] ?? 'Null');
   return `# ${game.title} in C++
 
 The course's way: one file \`AIName.cc\` against the statement's C++ API.

@@ -22,7 +22,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const USAGE = 'usage: node play.mjs <your bot file> [<player> <player> <player>] [--seed N] [-o replay.json] [--set key=value] [--url URL] [--token TOKEN] [--quiet]';
+const USAGE =
+  'usage: node play.mjs <your bot file> [<player> <player> <player>] [--seed N] [-o replay.json] [--set key=value] [--url URL] [--token TOKEN] [--quiet]';
 
 class Stop extends Error {}
 
@@ -67,12 +68,14 @@ async function main(argv) {
   if (!mine) throw new Stop(`which file? ${USAGE}`);
   const nOthers = kit.nbPlayers - 1;
   const fallback = builtins.includes('Dummy') ? 'Dummy' : builtins[0];
-  if (others.length !== 0 && others.length !== nOthers) throw new Stop(`${kit.title} has ${kit.nbPlayers} players: your file and ${nOthers} more (or none: ${fallback} plays them)`);
+  if (others.length !== 0 && others.length !== nOthers)
+    throw new Stop(`${kit.title} has ${kit.nbPlayers} players: your file and ${nOthers} more (or none: ${fallback} plays them)`);
   const players = [mine, ...(others.length ? others : Array(nOthers).fill(fallback))];
 
   let seed = Math.floor(Math.random() * 0x7fffffff);
   if (values.seed !== undefined) {
-    if (!/^\d+$/.test(values.seed) || Number(values.seed) > 0x7fffffff) throw new Stop(`--seed wants a whole number from 0 to 2147483647, got "${values.seed}"`);
+    if (!/^\d+$/.test(values.seed) || Number(values.seed) > 0x7fffffff)
+      throw new Stop(`--seed wants a whole number from 0 to 2147483647, got "${values.seed}"`);
     seed = Number(values.seed);
   }
   const config = {};
@@ -117,10 +120,15 @@ async function main(argv) {
         body: JSON.stringify({ filename, source, game: kit.game }),
       });
     } catch (err) {
-      throw new Stop(`cannot reach ${url} to compile ${filename}: ${err.cause?.message ?? err.message} (--url, ARBITER_URL or "url" in ~/.config/arbiter.json name the site)`);
+      throw new Stop(
+        `cannot reach ${url} to compile ${filename}: ${err.cause?.message ?? err.message} (--url, ARBITER_URL or "url" in ~/.config/arbiter.json name the site)`,
+      );
     }
     const body = await res.json().catch(() => ({}));
-    if (res.status === 401) throw new Stop(`${url} compiles C++ for signed-in users: give your API token (ARBITER_TOKEN, --token, or "token" in ~/.config/arbiter.json; get one with POST ${url}/api/tokens {"username","password"})${body.message ? `\n${body.message}` : ''}`);
+    if (res.status === 401)
+      throw new Stop(
+        `${url} compiles C++ for signed-in users: give your API token (ARBITER_TOKEN, --token, or "token" in ~/.config/arbiter.json; get one with POST ${url}/api/tokens {"username","password"})${body.message ? `\n${body.message}` : ''}`,
+      );
     if (!res.ok) throw new Stop(`${url} did not compile ${filename} (HTTP ${res.status}${body.code ? ` ${body.code}` : ''}): ${body.message ?? ''}`);
     if (typeof body.error === 'string') throw new Stop(body.error);
     if (typeof body.code !== 'string') throw new Stop(`${url} answered no compiled player for ${filename}`);
@@ -156,7 +164,9 @@ async function main(argv) {
   console.log(`${kit.title}, seed ${seed}, ${replay.rounds.length - 1} rounds, ${((Date.now() - started) / 1000).toFixed(1)} s`);
   for (const [i, p] of replay.players.entries()) {
     const frozen = p.frozenRound === null ? '' : `  frozen in round ${p.frozenRound} (${p.frozenReason}): ${p.frozenMessage}`;
-    console.log(`  ${i}. ${p.name.padEnd(12)} score ${String(replay.result.scores[i]).padStart(6)}  rank ${replay.result.ranks[i]}  cpu ${(p.cpuMs / 1000).toFixed(2)} s${frozen}`);
+    console.log(
+      `  ${i}. ${p.name.padEnd(12)} score ${String(replay.result.scores[i]).padStart(6)}  rank ${replay.result.ranks[i]}  cpu ${(p.cpuMs / 1000).toFixed(2)} s${frozen}`,
+    );
   }
   for (const [i, log] of logs.entries()) if (log) console.log(`\n--- what ${replay.players[i].name} wrote ---\n${log.replace(/\n$/, '')}`);
   console.log(`\nreplay: ${output} (open it on ${url}/view)`);

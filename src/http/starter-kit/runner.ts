@@ -31,7 +31,13 @@ export interface KitMatch {
 }
 
 export async function runKitMatch(game: AnyGame, o: KitMatch): Promise<MatchOutcome> {
-  const spec = { game: game.id, seed: o.seed, config: o.config, limits: resolveLimits(game.defaultLimits), seats: o.seats.map((s) => ({ source: s.source, filename: s.filename })) };
+  const spec = {
+    game: game.id,
+    seed: o.seed,
+    config: o.config,
+    limits: resolveLimits(game.defaultLimits),
+    seats: o.seats.map((s) => ({ source: s.source, filename: s.filename })),
+  };
   const run = new MatchRun(game, spec, o.seed, {
     host: () => new InProcessBotHost(),
     prelude: async () => o.prelude,

@@ -7,7 +7,16 @@
 // flight when the recorder dies is taken up again within seconds.
 
 import { QueueEvents, Worker } from 'bullmq';
-import { MATCHES_QUEUE, RESULTS_QUEUE, RESULT_BACKOFF_TYPE, matchIdOfJob, redisOptions, resultBackoffMs, watchRedis, type ResultJobData } from '../../queue/index.ts';
+import {
+  MATCHES_QUEUE,
+  RESULTS_QUEUE,
+  RESULT_BACKOFF_TYPE,
+  matchIdOfJob,
+  redisOptions,
+  resultBackoffMs,
+  watchRedis,
+  type ResultJobData,
+} from '../../queue/index.ts';
 import { recordResult, type RecordDeps } from './record.ts';
 import { OPEN_MATCH } from '../../db/statuses.ts';
 

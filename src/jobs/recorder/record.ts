@@ -70,7 +70,9 @@ async function logRecorded(log: Log, db: Db, result: ResultJobData, outcome: str
   } else {
     log(outcome === 'recorded' ? 'match recorded' : `match result ${outcome}, nothing stored`, {
       matchId: Number(result.matchId),
-      ...(match ? { kind: match.kind, ...(match.submissionId !== null ? { submissionId: match.submissionId, step: match.gateStep, gateIndex: match.gateIndex } : {}) } : {}),
+      ...(match
+        ? { kind: match.kind, ...(match.submissionId !== null ? { submissionId: match.submissionId, step: match.gateStep, gateIndex: match.gateIndex } : {}) }
+        : {}),
       status: result.ok ? 'done' : 'failed',
       ...(result.ok ? { durationMs: Math.round(result.durationMs), winner: result.winner } : { error: result.error.slice(0, 300) }),
       worker: result.worker,
@@ -79,8 +81,12 @@ async function logRecorded(log: Log, db: Db, result: ResultJobData, outcome: str
     });
   }
   if (effects.enqueue.length > 0) {
-    const queued = await db.match.findMany({ where: { id: { in: effects.enqueue } }, select: { id: true, kind: true, submissionId: true, gateStep: true, gateIndex: true } });
-    for (const m of queued) log(`${m.kind} match created`, { matchId: m.id, kind: m.kind, submissionId: m.submissionId, step: m.gateStep, gateIndex: m.gateIndex });
+    const queued = await db.match.findMany({
+      where: { id: { in: effects.enqueue } },
+      select: { id: true, kind: true, submissionId: true, gateStep: true, gateIndex: true },
+    });
+    for (const m of queued)
+      log(`${m.kind} match created`, { matchId: m.id, kind: m.kind, submissionId: m.submissionId, step: m.gateStep, gateIndex: m.gateIndex });
   }
   for (const id of effects.cancel) log('gate match cancelled', { matchId: id, level: 'debug' });
   for (const e of effects.events) {
@@ -94,7 +100,10 @@ async function logRecorded(log: Log, db: Db, result: ResultJobData, outcome: str
 async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, gate: GateOptions | undefined) {
   const effects = emptyEffects();
   const matchId = Number(result.matchId);
-  const match = await tx.match.findUnique({ where: { id: matchId }, select: { id: true, kind: true, game: true, submissionId: true, gateStep: true, gateIndex: true, attempts: true } });
+  const match = await tx.match.findUnique({
+    where: { id: matchId },
+    select: { id: true, kind: true, game: true, submissionId: true, gateStep: true, gateIndex: true, attempts: true },
+  });
   if (!match) return { outcome: 'unknown' as const, effects, match: null };
   const finishedAt = new Date();
   const claimed = await tx.match.updateMany({
@@ -114,7 +123,12 @@ async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, ga
   const recorded: RecordedMatch = { kind: match.kind, submissionId: match.submissionId, gateStep: match.gateStep, gateIndex: match.gateIndex };
   if (claimed.count === 0) return { outcome: 'duplicate' as const, effects, match: recorded };
 
-  const base: JudgeEvent = { matchId: String(matchId), status: result.ok ? 'done' : 'failed', ...(match.submissionId !== null ? { submissionId: String(match.submissionId) } : {}), ...(match.gateStep ? { step: match.gateStep } : {}) };
+  const base: JudgeEvent = {
+    matchId: String(matchId),
+    status: result.ok ? 'done' : 'failed',
+    ...(match.submissionId !== null ? { submissionId: String(match.submissionId) } : {}),
+    ...(match.gateStep ? { step: match.gateStep } : {}),
+  };
   if (result.ok) {
     // All seats in one statement, and the replay in one that answers nothing: a statement per seat
     // and create (which reads the row back, replay included) cost the recorder's process more CPU
@@ -180,7 +194,13 @@ async function rate(tx: Tx, matchId: number, game: string) {
       }),
     );
   }
-  const next = players.length >= 2 ? rateMatch(current, players.map((p) => p.rank ?? 4)) : current;
+  const next =
+    players.length >= 2
+      ? rateMatch(
+          current,
+          players.map((p) => p.rank ?? 4),
+        )
+      : current;
   for (let i = 0; i < players.length; i++) {
     const r = next[i]!;
     await tx.rating.update({

@@ -85,6 +85,12 @@ export async function pruneReplays(db: Db, options: RetentionOptions, now: Date 
 /** Logs what a pass pruned (nothing when it pruned nothing). */
 export async function retentionPass(db: Db, options: RetentionOptions, log?: Log): Promise<RetentionReport> {
   const report = await pruneReplays(db, options);
-  if (report.pruned > 0) log?.('retention: ranked replays pruned', { pruned: report.pruned, batches: report.batches, rankedDays: options.rankedDays ?? 0, rankedPerPlayer: options.rankedPerPlayer ?? 0 });
+  if (report.pruned > 0)
+    log?.('retention: ranked replays pruned', {
+      pruned: report.pruned,
+      batches: report.batches,
+      rankedDays: options.rankedDays ?? 0,
+      rankedPerPlayer: options.rankedPerPlayer ?? 0,
+    });
   return report;
 }

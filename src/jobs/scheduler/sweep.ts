@@ -82,7 +82,15 @@ export async function sweep(deps: { db: Db; queues: JudgeQueues }, options: { ol
     const state = await job.getState();
     if (state === 'failed') {
       if (await queues.results.getJob(rid)) continue;
-      await queues.addResult({ type: 'match', matchId: String(m.id), jobId, ok: false, error: job.failedReason || 'the match failed on the workers', worker: 'sweep', attempt: job.attemptsMade });
+      await queues.addResult({
+        type: 'match',
+        matchId: String(m.id),
+        jobId,
+        ok: false,
+        error: job.failedReason || 'the match failed on the workers',
+        worker: 'sweep',
+        attempt: job.attemptsMade,
+      });
       report.failed++;
     } else if (state === 'completed') {
       await retryResult(rid);

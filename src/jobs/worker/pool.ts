@@ -183,7 +183,11 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
   // Heartbeat: /health and the scheduler count live pools and their runners.
   const key = workerKey(options.prefix, name);
   const beat = JSON.stringify({ name, concurrency: Math.max(1, options.concurrency), host: hostname(), pid: process.pid });
-  const heartbeat = () => queues.redis().set(key, beat, 'PX', WORKER_HEARTBEAT_TTL_MS).catch(() => {});
+  const heartbeat = () =>
+    queues
+      .redis()
+      .set(key, beat, 'PX', WORKER_HEARTBEAT_TTL_MS)
+      .catch(() => {});
   await heartbeat();
   const timer = setInterval(heartbeat, WORKER_HEARTBEAT_MS);
   timer.unref();
@@ -194,7 +198,10 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
     async close() {
       clearInterval(timer);
       await worker.close();
-      await queues.redis().del(key).catch(() => {});
+      await queues
+        .redis()
+        .del(key)
+        .catch(() => {});
       await queues.close();
     },
   };

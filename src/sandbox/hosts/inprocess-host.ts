@@ -12,7 +12,16 @@ import vm from 'node:vm';
 import { ArtifactFormatError, parseArtifact } from '../languages/artifact.ts';
 import type { BotHandle } from '../bot-runtime.ts';
 import { MAX_ORDERS_JSON, cpuBudgetUsedUp } from '../../sdk/limits.ts';
-import { cpuSinceMs, describeError, SandboxInfraError, type BotHost, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from '../../match/bot-host.ts';
+import {
+  cpuSinceMs,
+  describeError,
+  SandboxInfraError,
+  type BotHost,
+  type LoadReply,
+  type LoadRequest,
+  type PlayReply,
+  type PlayRequest,
+} from '../../match/bot-host.ts';
 
 export class InProcessBotHost implements BotHost {
   private handle: BotHandle | null = null;

@@ -34,7 +34,19 @@
 
 import ivm from '../ivm.ts';
 import { openSync, readSync } from 'node:fs';
-import { capText, cpuSinceMs, describeError, packViewArrays, SandboxInfraError, type BotHost, type Failure, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from '../../match/bot-host.ts';
+import {
+  capText,
+  cpuSinceMs,
+  describeError,
+  packViewArrays,
+  SandboxInfraError,
+  type BotHost,
+  type Failure,
+  type LoadReply,
+  type LoadRequest,
+  type PlayReply,
+  type PlayRequest,
+} from '../../match/bot-host.ts';
 import { callMeter } from '../call-meter.ts';
 import type { StopSwitch } from '../stop-switch.ts';
 import { cpuBudgetUsedUp, MAX_NAME_CHARS, MAX_ORDERS_JSON, memoryLimitExceeded } from '../../sdk/limits.ts';
@@ -313,7 +325,10 @@ export class IsolateBotHost implements BotHost {
   /** A compiled module (a C++ player): the runtime instantiates it (the bytes are copied in; no bot code runs before). */
   private loadWasm(cpp: Extract<BotArtifact, { kind: 'wasm' }>, loadFn: ivm.Reference<unknown>): LoadReply {
     const bytes = new ivm.ExternalCopy(cpp.wasm.buffer.slice(cpp.wasm.byteOffset, cpp.wasm.byteOffset + cpp.wasm.byteLength));
-    const run = this.metered(() => loadFn.applySync(undefined, [bytes.copyInto(), cpp.name, cpp.game], { result: { copy: true }, timeout: this.timeoutMs() }) as [string, string, string]);
+    const run = this.metered(
+      () =>
+        loadFn.applySync(undefined, [bytes.copyInto(), cpp.name, cpp.game], { result: { copy: true }, timeout: this.timeoutMs() }) as [string, string, string],
+    );
     bytes.release();
     if (!run.ok) return run.failure('compile');
     const [name, game, log] = run.value;
@@ -336,7 +351,10 @@ export class IsolateBotHost implements BotHost {
     const args: unknown[] = [req.names, req.status, view.layout, view.copy.copyInto()];
     // With a slot in the stop switch the watcher ends the call, and the call needs no timeout.
     const stop = this.stopSlot();
-    const run = this.metered(() => (stop >= 0 ? playFn.applySync(undefined, args) : playFn.applySync(undefined, args, { timeout: this.timeoutMs() })) as unknown, stop);
+    const run = this.metered(
+      () => (stop >= 0 ? playFn.applySync(undefined, args) : playFn.applySync(undefined, args, { timeout: this.timeoutMs() })) as unknown,
+      stop,
+    );
     if (!run.ok) return run.failure('exception');
     const value = unpackResult(run.value);
     if (!value) return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: '', cpuMs: run.cpuMs };
@@ -369,7 +387,10 @@ export class IsolateBotHost implements BotHost {
    * wrong. `stop`: the isolate's slot in the stop switch (the call has no
    * timeout), or -1 (the call has one).
    */
-  private metered<T>(work: () => T, stop = -1): { ok: true; value: T; cpuMs: number } | { ok: false; cpuMs: number; failure: (fallback: FreezeReason) => Failure } {
+  private metered<T>(
+    work: () => T,
+    stop = -1,
+  ): { ok: true; value: T; cpuMs: number } | { ok: false; cpuMs: number; failure: (fallback: FreezeReason) => Failure } {
     const left = this.budgetMs - this.usedMs;
     const meter = callMeter();
     const patient = stop < 0 && this.patient();
@@ -383,7 +404,7 @@ export class IsolateBotHost implements BotHost {
     const rssLimit = rssAtStart + (this.memoryMb + RSS_HEADROOM_MB) * 1024 * 1024;
     const call = meter.begin(this.me, this.round, start, cpuLimit, rssLimit, stop);
     let value: T;
-    let error: unknown = undefined;
+    let error: unknown;
     let threw = false;
     try {
       value = work();
@@ -407,7 +428,10 @@ export class IsolateBotHost implements BotHost {
     if (timedOut) {
       // The clock stopped the call: the bot's fault only if it had used its CPU (one clock tick of slack).
       if (cpuMs + 1 >= left) return { ok: false, cpuMs, failure: () => this.cpuFailure(cpuMs) };
-      if (patient) throw new SandboxInfraError(`no answer within ${Math.round(watchdogMs(left) / 1000)} s of wall time after ${Math.round(cpuMs)} ms of CPU: the machine is too busy`);
+      if (patient)
+        throw new SandboxInfraError(
+          `no answer within ${Math.round(watchdogMs(left) / 1000)} s of wall time after ${Math.round(cpuMs)} ms of CPU: the machine is too busy`,
+        );
       throw new CallCutShort(this.me, this.round, cpuMs);
     }
     return { ok: false, cpuMs, failure: (fallback) => this.failure(error, cpuMs, this.drain(), fallback) };

@@ -85,6 +85,7 @@ export function parseArtifact(text: string): BotArtifact {
   } catch {
     throw new ArtifactFormatError('a compiled module whose body is damaged');
   }
-  if (typeof parsed?.name !== 'string' || typeof parsed.game !== 'string' || typeof parsed.wasm !== 'string') throw new ArtifactFormatError('a compiled module whose body is damaged');
+  if (typeof parsed?.name !== 'string' || typeof parsed.game !== 'string' || typeof parsed.wasm !== 'string')
+    throw new ArtifactFormatError('a compiled module whose body is damaged');
   return { kind: 'wasm', name: parsed.name, game: parsed.game, wasm: fromBase64(parsed.wasm) };
 }

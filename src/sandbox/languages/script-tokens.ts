@@ -19,9 +19,65 @@ const KEYWORDS = new Set(
 
 // Longest first, so `>>>=` is read before `>>` and `>`.
 const PUNCTUATORS = [
-  '>>>=', '...', '===', '!==', '**=', '<<=', '>>=', '>>>', '&&=', '||=', '??=',
-  '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<', '>>', '**',
-  '{', '}', '(', ')', '[', ']', ';', ',', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '!', '~', '?', ':', '=', '.', '@', '#',
+  '>>>=',
+  '...',
+  '===',
+  '!==',
+  '**=',
+  '<<=',
+  '>>=',
+  '>>>',
+  '&&=',
+  '||=',
+  '??=',
+  '=>',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '??',
+  '?.',
+  '++',
+  '--',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '<<',
+  '>>',
+  '**',
+  '{',
+  '}',
+  '(',
+  ')',
+  '[',
+  ']',
+  ';',
+  ',',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '&',
+  '|',
+  '^',
+  '!',
+  '~',
+  '?',
+  ':',
+  '=',
+  '.',
+  '@',
+  '#',
 ];
 
 const isIdStart = (c: string) => {
@@ -40,7 +96,9 @@ for (const p of PUNCTUATORS) {
 const isDigit = (c: string) => c >= '0' && c <= '9';
 
 /** After these a `/` divides; elsewhere it starts a regular expression. */
-const endsOperand = (t: Token | undefined) => !!t && (t.text === 'id' || t.text === 'num' || t.text === 'str' || t.text === 're' || t.text === ')' || t.text === ']' || t.text === '}' || t.text === 'this');
+const endsOperand = (t: Token | undefined) =>
+  !!t &&
+  (t.text === 'id' || t.text === 'num' || t.text === 'str' || t.text === 're' || t.text === ')' || t.text === ']' || t.text === '}' || t.text === 'this');
 
 /** JavaScript and TypeScript (types are tokens like any other). Never throws: an unexpected character is skipped. */
 export function jsTokens(src: string): Token[] {
@@ -96,7 +154,11 @@ export function jsTokens(src: string): Token[] {
       templateText();
     } else if (isDigit(c) || (c === '.' && isDigit(src[i + 1] ?? ''))) {
       const at = line;
-      while (i < n && (isIdPart(src[i]!) || src[i] === '.' || ((src[i] === '+' || src[i] === '-') && /[eE]/.test(src[i - 1]!) && !/^0[xX]/.test(src.slice(i - 20, i))))) i++;
+      while (
+        i < n &&
+        (isIdPart(src[i]!) || src[i] === '.' || ((src[i] === '+' || src[i] === '-') && /[eE]/.test(src[i - 1]!) && !/^0[xX]/.test(src.slice(i - 20, i))))
+      )
+        i++;
       push('num', at);
     } else if (isIdStart(c)) {
       const start = i;

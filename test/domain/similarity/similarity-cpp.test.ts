@@ -31,7 +31,8 @@ const GAMES = ['moria', 'harry-potter', 'bola-de-drac', 'walking-dead'];
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/similarity/${name}`, import.meta.url), 'utf8');
 const shippedCpp = (game: string, file: string) => readFileSync(new URL(`../../../src/games/${game}/cpp/${file}`, import.meta.url), 'utf8');
 const shippedTs = (game: string, bot: string) => readFileSync(new URL(`../../../src/games/${game}/bots/${bot}.ts`, import.meta.url), 'utf8');
-const doc = (key: string, source: string, language: Language = 'cpp', owner = key, base?: Set<number>): PreparedDoc => prepare({ key, owner, language, source }, base);
+const doc = (key: string, source: string, language: Language = 'cpp', owner = key, base?: Set<number>): PreparedDoc =>
+  prepare({ key, owner, language, source }, base);
 
 const DELVER = fixture('AIDelver.cc');
 const MINER = fixture('AIMiner.cc');
@@ -40,7 +41,7 @@ const MINER = fixture('AIMiner.cc');
 function members(source: string): { head: string; functions: string[]; tail: string } {
   const lines = source.split('\n');
   const starts = lines.flatMap((l, i) => (/^ {2}[A-Za-z_][\w<>:,&* ]*\(.*\)\s*(const\s*)?\{\s*$/.test(l) ? [i] : []));
-  const end = lines.findIndex((l) => l === '};');
+  const end = lines.indexOf('};');
   assert.ok(starts.length > 3 && end > starts[starts.length - 1]!, 'a struct with member functions');
   const functions = starts.map((s, k) => lines.slice(s, k + 1 < starts.length ? starts[k + 1] : end).join('\n'));
   return { head: lines.slice(0, starts[0]).join('\n'), functions, tail: lines.slice(end).join('\n') };
@@ -64,11 +65,43 @@ function disguiseCpp(source: string, renames: Record<string, string>): string {
 }
 
 const DELVER_RENAMES: Record<string, string> = {
-  search: 'dijkstra', best_direction: 'choose', attack_direction: 'hit', flee_direction: 'run_away', move_dwarf: 'step_dwarf', move_wizards: 'wizards_go',
-  wizard_step: 'wstep', most_hurt: 'weakest_ally', balrog_distance: 'bd', taken: 'reserved', target: 'goal_of', stuck: 'idle', last_pos: 'prev', dist: 'D',
-  first: 'F', INF: 'BIG', ALL: 'DIRS', STRAIGHT: 'CROSS', cost: 'price', inside: 'valid', enemy_at: 'foe', sauron_at: 'evil', report: 'log_stats', best: 'pick', far: 'away', hurt: 'h',
+  search: 'dijkstra',
+  best_direction: 'choose',
+  attack_direction: 'hit',
+  flee_direction: 'run_away',
+  move_dwarf: 'step_dwarf',
+  move_wizards: 'wizards_go',
+  wizard_step: 'wstep',
+  most_hurt: 'weakest_ally',
+  balrog_distance: 'bd',
+  taken: 'reserved',
+  target: 'goal_of',
+  stuck: 'idle',
+  last_pos: 'prev',
+  dist: 'D',
+  first: 'F',
+  INF: 'BIG',
+  ALL: 'DIRS',
+  STRAIGHT: 'CROSS',
+  cost: 'price',
+  inside: 'valid',
+  enemy_at: 'foe',
+  sauron_at: 'evil',
+  report: 'log_stats',
+  best: 'pick',
+  far: 'away',
+  hurt: 'h',
 };
-const MINER_RENAMES: Record<string, string> = { danger: 'risk', smell: 'sniff', score: 'value', dwarf: 'go_dwarf', wizard: 'go_wizard', centre: 'middle', best: 'choice', top: 'hi' };
+const MINER_RENAMES: Record<string, string> = {
+  danger: 'risk',
+  smell: 'sniff',
+  score: 'value',
+  dwarf: 'go_dwarf',
+  wizard: 'go_wizard',
+  centre: 'middle',
+  best: 'choice',
+  top: 'hi',
+};
 
 /** The C++ kit of a game as the report leaves it out: AIDemo.cc, AINull.cc and every header. */
 async function cppBase(game: string): Promise<Set<number>> {
@@ -76,7 +109,7 @@ async function cppBase(game: string): Promise<Set<number>> {
   return baseHashes([...['AIDemo.cc', 'AINull.cc'].map((f) => shippedCpp(game, f)), ...headers].map((source) => ({ language: 'cpp' as const, source })));
 }
 
-test('the C++ tokenizer keeps the shape and drops names, literals, comments, the preprocessor, std:: and the operators\' spellings', () => {
+test("the C++ tokenizer keeps the shape and drops names, literals, comments, the preprocessor, std:: and the operators' spellings", () => {
   const a = cppTokens(
     '#include <bits/stdc++.h>\n#define PLAYER_NAME Ana\n#define SQ(x) \\\n  ((x) * (x))\nusing namespace std; // hi\n' +
       "/* a\n note */ std::vector<std::vector<int>> grid; int total = 1'000 + 0x1F + 2.5e-3; char c = '\\''; string s = \"a\\\"b\";\n" +
@@ -85,19 +118,84 @@ test('the C++ tokenizer keeps the shape and drops names, literals, comments, the
   const b = cppTokens('using namespace std;\nvector<vector<int> > g;int t=7+8+9.0;char d=\'x\';string q="zz";\nif(p&&!q)t>>=1;\nauto w=u8"w";return;');
   assert.deepEqual(
     a.map((t) => t.text),
-    ['using', 'namespace', 'id', ';', 'id', '<', 'id', '<', 'int', '>', '>', 'id', ';', 'int', 'id', '=', 'num', '+', 'num', '+', 'num', ';', 'char', 'id', '=', 'chr', ';', 'id', 'id', '=', 'str', ';',
-      'if', '(', 'id', '&&', '!', 'id', ')', 'id', '>', '>=', 'num', ';', 'auto', 'id', '=', 'str', ';', 'return', ';'],
+    [
+      'using',
+      'namespace',
+      'id',
+      ';',
+      'id',
+      '<',
+      'id',
+      '<',
+      'int',
+      '>',
+      '>',
+      'id',
+      ';',
+      'int',
+      'id',
+      '=',
+      'num',
+      '+',
+      'num',
+      '+',
+      'num',
+      ';',
+      'char',
+      'id',
+      '=',
+      'chr',
+      ';',
+      'id',
+      'id',
+      '=',
+      'str',
+      ';',
+      'if',
+      '(',
+      'id',
+      '&&',
+      '!',
+      'id',
+      ')',
+      'id',
+      '>',
+      '>=',
+      'num',
+      ';',
+      'auto',
+      'id',
+      '=',
+      'str',
+      ';',
+      'return',
+      ';',
+    ],
   );
-  assert.deepEqual(b.map((t) => t.text), a.map((t) => t.text));
+  assert.deepEqual(
+    b.map((t) => t.text),
+    a.map((t) => t.text),
+  );
   // Lines are the source's: the directives, the splice and the comment are counted.
   assert.equal(a[0]!.line, 5);
   assert.equal(a.find((t) => t.text === 'if')!.line, 8);
   assert.equal(a.find((t) => t.text === 'return')!.line, 10);
   // Files by name: .cc and the other C++ endings, headers too.
-  assert.deepEqual(['AIAna.cc', 'x.cpp', 'y.cxx', 'z.c++', 'u.hh', 'v.h', 'w.hpp', 'b.ts', 'c.js', 'd.py'].map(languageOf), ['cpp', 'cpp', 'cpp', 'cpp', 'cpp', 'cpp', 'cpp', 'typescript', 'javascript', null]);
+  assert.deepEqual(['AIAna.cc', 'x.cpp', 'y.cxx', 'z.c++', 'u.hh', 'v.h', 'w.hpp', 'b.ts', 'c.js', 'd.py'].map(languageOf), [
+    'cpp',
+    'cpp',
+    'cpp',
+    'cpp',
+    'cpp',
+    'cpp',
+    'cpp',
+    'typescript',
+    'javascript',
+    null,
+  ]);
 });
 
-test('a copy of a student\'s C++ player (renamed, member functions reordered, && for and, comments and layout changed) scores high, with or without the kit left out', async () => {
+test("a copy of a student's C++ player (renamed, member functions reordered, && for and, comments and layout changed) scores high, with or without the kit left out", async () => {
   const copy = disguiseCpp(DELVER, DELVER_RENAMES);
   assert.ok(!copy.includes('best_direction') && copy.includes('choose'), 'renamed');
   assert.ok(copy.indexOf('virtual void play') < copy.indexOf('int price'), 'reordered: play() comes first now');
@@ -116,7 +214,9 @@ test('a copy of a student\'s C++ player (renamed, member functions reordered, &&
   // The unrelated player's copy too.
   const miner = scorePair(doc('m', MINER), doc('m2', disguiseCpp(MINER, MINER_RENAMES)));
   assert.ok(miner.score >= 0.75, `the other player's copy: ${miner.score.toFixed(2)}`);
-  console.log(`# C++ copy: ${s.fractionA.toFixed(3)}/${s.fractionB.toFixed(3)} (${s.shared} of ${a.fingerprints.size}/${b.fingerprints.size}), regions ${(m.matchedA / m.tokensA).toFixed(3)}; kit left out ${sb.score.toFixed(3)}; AIMiner's copy ${miner.score.toFixed(3)}`);
+  console.log(
+    `# C++ copy: ${s.fractionA.toFixed(3)}/${s.fractionB.toFixed(3)} (${s.shared} of ${a.fingerprints.size}/${b.fingerprints.size}), regions ${(m.matchedA / m.tokensA).toFixed(3)}; kit left out ${sb.score.toFixed(3)}; AIMiner's copy ${miner.score.toFixed(3)}`,
+  );
 });
 
 test('unrelated C++ players score low against each other and against the shipped AIDemo.cc of every game', () => {
@@ -158,7 +258,13 @@ test('two students who both started from the shipped AIDemo.cc share nothing tha
   const base = await cppBase('moria');
   const demo = shippedCpp('moria', 'AIDemo.cc');
   const c1 = doc('c1', demo.replace('#define PLAYER_NAME Demo', '#define PLAYER_NAME Uno'), 'cpp', 'x', base);
-  const c2 = doc('c2', disguiseCpp(demo, { move_dwarves: 'dwarves_go', pick_direction: 'which', style: 'mode' }).replace('PLAYER_NAME Demo', 'PLAYER_NAME Dos'), 'cpp', 'y', base);
+  const c2 = doc(
+    'c2',
+    disguiseCpp(demo, { move_dwarves: 'dwarves_go', pick_direction: 'which', style: 'mode' }).replace('PLAYER_NAME Demo', 'PLAYER_NAME Dos'),
+    'cpp',
+    'y',
+    base,
+  );
   assert.equal(comparePairs([c1, c2], { minShared: 1 }).length, 0);
   // Without the base they would have been the top pair.
   assert.ok(scorePair(doc('c1', demo), doc('c2', demo)).score === 1);
@@ -179,7 +285,18 @@ await adminGrant(db, 'grant', 'teacher');
 async function submission(user: TestUser, name: string, source: string) {
   const player = await db.playerName.create({ data: { game: 'moria', name, nameLower: name.toLowerCase(), ownerId: user.id } });
   const text = source.replace(/#define PLAYER_NAME \w+/, `#define PLAYER_NAME ${name}`);
-  return db.submission.create({ data: { playerId: player.id, userId: user.id, game: 'moria', version: 1, source: text, filename: `AI${name}.cc`, sizeBytes: text.length, status: 'qualified' } });
+  return db.submission.create({
+    data: {
+      playerId: player.id,
+      userId: user.id,
+      game: 'moria',
+      version: 1,
+      source: text,
+      filename: `AI${name}.cc`,
+      sizeBytes: text.length,
+      status: 'qualified',
+    },
+  });
 }
 
 const anaSub = await submission(ana, 'Ana', DELVER);
@@ -209,7 +326,10 @@ test('the report of a game reads C++ submissions and a previous term imported as
     }
     assert.match(out.join('\n'), /2 file\(s\) imported, 0 replaced, 1 skipped/);
     assert.match(out.join('\n'), /skipped notes\.txt: not a \.ts, \.js or \.cc file/);
-    assert.equal((await db.archivedSubmission.findMany({ where: { term: '2024-25' }, orderBy: { author: 'asc' } })).map((a) => `${a.author}/${a.filename}`).join(' '), 'oldstudent/AIOld.cc other/other.cpp');
+    assert.equal(
+      (await db.archivedSubmission.findMany({ where: { term: '2024-25' }, orderBy: { author: 'asc' } })).map((a) => `${a.author}/${a.filename}`).join(' '),
+      'oldstudent/AIOld.cc other/other.cpp',
+    );
     const report = (await app.inject({ url: '/api/admin/similarity/moria', headers: teacher.auth })).json();
     assert.equal(report.documents, 7);
     const key = (p: { a: string; b: string }) => [p.a, p.b].sort().join(' ~ ');
@@ -229,14 +349,19 @@ test('the report of a game reads C++ submissions and a previous term imported as
     const pair = await app.inject({ url: `/api/admin/similarity/moria/pair?a=s:${anaSub.id}&b=s:${bobSub.id}`, headers: teacher.auth });
     assert.equal(pair.statusCode, 200, pair.body);
     assert.ok(pair.json().regions.length > 0 && pair.json().coverA >= 0.6, `cover ${pair.json().coverA}`);
-    console.log(`# report: ana ~ bob ${anaBob!.toFixed(3)}, cat ~ the archive ${withArchive.score.toFixed(3)}, dan ~ eve ${danEve === undefined ? 'not listed' : danEve.toFixed(3)}, then ${report.pairs[2]?.score?.toFixed(3) ?? 'nothing'}`);
+    console.log(
+      `# report: ana ~ bob ${anaBob!.toFixed(3)}, cat ~ the archive ${withArchive.score.toFixed(3)}, dan ~ eve ${danEve === undefined ? 'not listed' : danEve.toFixed(3)}, then ${report.pairs[2]?.score?.toFixed(3) ?? 'nothing'}`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('the C++ fixtures are real Moria players: they pass the gate\'s compile check', slow, async () => {
-  for (const [filename, source] of [['AIDelver.cc', DELVER], ['AIMiner.cc', MINER]] as const) {
+test("the C++ fixtures are real Moria players: they pass the gate's compile check", slow, async () => {
+  for (const [filename, source] of [
+    ['AIDelver.cc', DELVER],
+    ['AIMiner.cc', MINER],
+  ] as const) {
     const r = await checkBot({ game: 'moria', source, filename });
     assert.deepEqual(r, { ok: true, name: filename.slice(2, -3), game: 'moria' }, filename);
   }

@@ -26,7 +26,19 @@ const shipped = (game: string, bot: string) => readFileSync(new URL(`../../../sr
 const doc = (key: string, source: string, owner = key): PreparedDoc => prepare({ key, owner, language: 'typescript', source });
 
 const RENAMES: Record<string, Record<string, string>> = {
-  moria: { readBoard: 'scanCells', bfs: 'flood', downhill: 'descend', enemyDir: 'foeAt', INF: 'HUGE', DI: 'ROWS', DJ: 'COLS', mine: 'ours', dist: 'dd', danger: 'risk', free: 'open' },
+  moria: {
+    readBoard: 'scanCells',
+    bfs: 'flood',
+    downhill: 'descend',
+    enemyDir: 'foeAt',
+    INF: 'HUGE',
+    DI: 'ROWS',
+    DJ: 'COLS',
+    mine: 'ours',
+    dist: 'dd',
+    danger: 'risk',
+    free: 'open',
+  },
   'harry-potter': { INF: 'BIG', mine: 'myUnits', best: 'choice', dist: 'far', queue: 'todo' },
   'bola-de-drac': { best: 'top', dist: 'gap', mine: 'us', queue: 'fifo' },
   'walking-dead': { best: 'pick', dist: 'hops', mine: 'crew', queue: 'line' },
@@ -39,13 +51,19 @@ test('the tokenizer keeps the shape and drops names, literals, comments and layo
     a.map((t) => t.text),
     ['const', 'id', '=', 'id', '*', 'num', '+', 'str', ';', 'let', 'id', '=', 're', '.', 'id', '(', 'id', ')', '?', 'str', 'id', '+', 'num', ':', 'num', ';'],
   );
-  assert.deepEqual(b.map((t) => t.text), a.map((t) => t.text));
+  assert.deepEqual(
+    b.map((t) => t.text),
+    a.map((t) => t.text),
+  );
   assert.equal(a[0]!.line, 2);
   // Division after an operand is not a regular expression.
-  assert.deepEqual(jsTokens('x = a / b / c;').map((t) => t.text), ['id', '=', 'id', '/', 'id', '/', 'id', ';']);
+  assert.deepEqual(
+    jsTokens('x = a / b / c;').map((t) => t.text),
+    ['id', '=', 'id', '/', 'id', '/', 'id', ';'],
+  );
 });
 
-test('planted copies of every game\'s Demo and Dummy (renamed, reordered, comments and layout changed) score high, and their regions cover them', () => {
+test("planted copies of every game's Demo and Dummy (renamed, reordered, comments and layout changed) score high, and their regions cover them", () => {
   for (const game of GAMES) {
     for (const bot of ['Demo', 'Dummy']) {
       const original = shipped(game, bot);
@@ -53,11 +71,17 @@ test('planted copies of every game\'s Demo and Dummy (renamed, reordered, commen
       assert.notEqual(copy, original);
       // The disguise really reordered: the first method of the original is no longer the first in the copy.
       const firstMethod = /^ {2}([A-Za-z_]\w*)\(/m.exec(original)![1]!;
-      assert.ok(copy.indexOf(`${firstMethod}(`) > copy.indexOf('(', copy.indexOf('export default class')) || !RENAMES[game]![firstMethod], `${game}/${bot}: reordered`);
+      assert.ok(
+        copy.indexOf(`${firstMethod}(`) > copy.indexOf('(', copy.indexOf('export default class')) || !RENAMES[game]![firstMethod],
+        `${game}/${bot}: reordered`,
+      );
       const a = doc('original', original);
       const b = doc('copy', copy);
       const s = scorePair(a, b);
-      assert.ok(s.score >= 0.75 && Math.min(s.fractionA, s.fractionB) >= 0.7, `${game}/${bot}: copy scores ${s.fractionA.toFixed(2)}/${s.fractionB.toFixed(2)}`);
+      assert.ok(
+        s.score >= 0.75 && Math.min(s.fractionA, s.fractionB) >= 0.7,
+        `${game}/${bot}: copy scores ${s.fractionA.toFixed(2)}/${s.fractionB.toFixed(2)}`,
+      );
       const m = matchRegions(a, b);
       assert.ok(m.matchedA / m.tokensA >= 0.6, `${game}/${bot}: regions cover ${(m.matchedA / m.tokensA).toFixed(2)} of the original`);
       for (const r of m.regions) {
@@ -67,7 +91,7 @@ test('planted copies of every game\'s Demo and Dummy (renamed, reordered, commen
   }
 });
 
-test('the games\' different shipped bots score low against each other (Demo, Dummy, Null of each game, and across games)', () => {
+test("the games' different shipped bots score low against each other (Demo, Dummy, Null of each game, and across games)", () => {
   const docs = GAMES.flatMap((game) => ['Demo', 'Dummy', 'Null'].map((bot) => doc(`${game}/${bot}`, shipped(game, bot))));
   for (let i = 0; i < docs.length; i++) {
     for (let j = i + 1; j < docs.length; j++) {
@@ -89,7 +113,10 @@ test('comparePairs finds the planted pairs among many unrelated documents, ignor
   docs.push(doc('wd-demo-v2', shipped('walking-dead', 'Demo') + '\n// v2\n', 'walking-dead/Demo'));
   const pairs = comparePairs(docs);
   assert.deepEqual(
-    pairs.filter((p) => p.score >= 0.5).map((p) => [p.a, p.b].sort().join(' ~ ')).sort(),
+    pairs
+      .filter((p) => p.score >= 0.5)
+      .map((p) => [p.a, p.b].sort().join(' ~ '))
+      .sort(),
     ['copy-of-hp-dummy ~ harry-potter/Dummy', 'copy-of-moria-demo ~ moria/Demo'],
   );
   assert.ok(!pairs.some((p) => [p.a, p.b].includes('wd-demo-v2') && [p.a, p.b].includes('walking-dead/Demo')));
@@ -108,7 +135,10 @@ test('300 students, 5 of whom copied: the planted pairs top the report, and the 
   const pairs = comparePairs(docs, { top: 100 });
   const ms = performance.now() - t0;
   assert.deepEqual(
-    pairs.slice(0, 5).map((p) => [p.a, p.b].sort().join(' ~ ')).sort(),
+    pairs
+      .slice(0, 5)
+      .map((p) => [p.a, p.b].sort().join(' ~ '))
+      .sort(),
     planted.map((i) => [`copy-of-d${i}`, `d${i}`].sort().join(' ~ ')).sort(),
   );
   assert.ok(pairs[0]!.score >= 0.75 && pairs[4]!.score >= 0.75, `planted ${pairs[4]!.score}`);
@@ -132,7 +162,9 @@ async function submission(user: TestUser, name: string, source: string, version 
     create: { game: 'moria', name, nameLower: name.toLowerCase(), ownerId: user.id },
     update: {},
   });
-  return db.submission.create({ data: { playerId: player.id, userId: user.id, game: 'moria', version, source, filename: `${name}.ts`, sizeBytes: source.length, status: 'qualified' } });
+  return db.submission.create({
+    data: { playerId: player.id, userId: user.id, game: 'moria', version, source, filename: `${name}.ts`, sizeBytes: source.length, status: 'qualified' },
+  });
 }
 
 // Students' bots are not the moria ones (those are the base): other games' bots play the part.
@@ -172,7 +204,12 @@ test('the report of a game: the copy on top, the latest version only, unrelated 
   const index = await app.inject({ url: '/admin/similarity', headers: { cookie: teacher.cookie } });
   assert.equal(index.statusCode, 200);
   for (const game of GAMES) assert.ok(index.body.includes(`data-game="${game}"`), game);
-  const post = await app.inject({ method: 'POST', url: '/admin/actions/similarity', headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'game=walking-dead' });
+  const post = await app.inject({
+    method: 'POST',
+    url: '/admin/actions/similarity',
+    headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'game=walking-dead',
+  });
   assert.equal(post.statusCode, 303);
   assert.match(String(post.headers.location), /^\/admin\/similarity\/walking-dead\?done=/);
   assert.equal((await db.similarityReport.findUniqueOrThrow({ where: { game: 'walking-dead' } })).documents, 0);
@@ -186,10 +223,18 @@ test('the report of a game: the copy on top, the latest version only, unrelated 
   assert.match(es.body, /<table id="similarity-pairs">[^]*<th scope="col">Huellas en común<\/th>[^]*>lado a lado<\/a>/);
   assert.match(es.body, /3 documentos, calculado <time /);
   assert.doesNotMatch(es.body.replace(/<[^>]+>/g, ' '), /Most similar|side by side|Fingerprints|computed|Compute it again|of it\b/);
-  const esPair = await app.inject({ url: `/admin/similarity/moria/pair?a=s:${anaLatest.id}&b=s:${bobCopy.id}`, headers: { cookie: teacher.cookie, 'accept-language': 'es' } });
+  const esPair = await app.inject({
+    url: `/admin/similarity/moria/pair?a=s:${anaLatest.id}&b=s:${bobCopy.id}`,
+    headers: { cookie: teacher.cookie, 'accept-language': 'es' },
+  });
   assert.match(esPair.body, /<h1>Lado a lado: \d+%<\/h1>/);
   assert.match(esPair.body, /<h2>Regiones coincidentes<\/h2>\s*<ol id="similarity-regions">[^]*líneas? \d+/);
-  const esPost = await app.inject({ method: 'POST', url: '/admin/actions/similarity', headers: { cookie: teacher.cookie, 'accept-language': 'es', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'game=walking-dead' });
+  const esPost = await app.inject({
+    method: 'POST',
+    url: '/admin/actions/similarity',
+    headers: { cookie: teacher.cookie, 'accept-language': 'es', 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'game=walking-dead',
+  });
   assert.match(decodeURIComponent(String(esPost.headers.location)), /\?done=.*: 0 documentos comparados, 0 pares listados$/);
 });
 
@@ -236,7 +281,11 @@ test('a previous term from a zip: its wrapping folder taken off, one author per 
       ]),
     );
     assert.deepEqual(await importArchive(db, file, '2023-24', 'moria'), { imported: 3, replaced: 0, skipped: [] });
-    const rows = await db.archivedSubmission.findMany({ where: { term: '2023-24' }, orderBy: [{ author: 'asc' }, { filename: 'asc' }], select: { author: true, filename: true } });
+    const rows = await db.archivedSubmission.findMany({
+      where: { term: '2023-24' },
+      orderBy: [{ author: 'asc' }, { filename: 'asc' }],
+      select: { author: true, filename: true },
+    });
     assert.deepEqual(rows, [
       { author: 'yan', filename: 'bot.ts' },
       { author: 'zed', filename: 'lib/util.js' },
@@ -251,7 +300,7 @@ test('a previous term from a zip: its wrapping folder taken off, one author per 
   }
 });
 
-test('the report and its pages are an admin\'s: 401 without a user, 403 for anyone else', async () => {
+test("the report and its pages are an admin's: 401 without a user, 403 for anyone else", async () => {
   for (const url of ['/api/admin/similarity/moria', `/admin/similarity/moria/pair?a=s:${anaLatest.id}&b=s:${bobCopy.id}`, '/admin/similarity/moria']) {
     const anon = await app.inject({ url });
     assert.ok(anon.statusCode === 401 || anon.statusCode === 303 || anon.statusCode === 302, `${url}: ${anon.statusCode}`);

@@ -51,14 +51,23 @@ async function runTournament(name: string, disturb?: (id: number) => Promise<voi
   const started = Date.now();
   const t = await createTournament(judge.db, null, { game: 'coins', name, freezeAt: new Date(), config: CONFIG, seed: SEED });
   if (disturb) await disturb(t.id);
-  await waitFor(`tournament ${name} to finish`, async () => (await judge.db.tournament.findUnique({ where: { id: t.id } }))?.status === 'finished', 240_000, 200);
+  await waitFor(
+    `tournament ${name} to finish`,
+    async () => (await judge.db.tournament.findUnique({ where: { id: t.id } }))?.status === 'finished',
+    240_000,
+    200,
+  );
   return { detail: await tournamentDetail(judge.db, t.id), ms: Date.now() - started };
 }
 
 /** What must not depend on restarts: every group's seats, seed and result, and the standings. */
 function outcome(d: TournamentDetail) {
   return {
-    rounds: d.rounds.map((r) => ({ round: r.round, final: r.final, groups: r.groups.map((g) => ({ seed: g.seed, seats: g.seats.map((s) => [s.name, s.rank, s.score]) })) })),
+    rounds: d.rounds.map((r) => ({
+      round: r.round,
+      final: r.final,
+      groups: r.groups.map((g) => ({ seed: g.seed, seats: g.seats.map((s) => [s.name, s.rank, s.score]) })),
+    })),
     standings: d.standings.map((s) => [s.place, s.name, s.eliminatedRound, s.lastRank, s.lastScore]),
   };
 }
@@ -68,13 +77,18 @@ let calm: TournamentDetail;
 test('a 64-player tournament runs to the end on real workers: the dominant bot wins, the standings follow from the matches', async () => {
   const { detail, ms } = await runTournament('calm');
   calm = detail;
-  console.log(`# 64-player tournament: ${detail.rounds.length} rounds, ${detail.rounds.reduce((n, r) => n + r.groups.length, 0)} matches, ${(ms / 1000).toFixed(1)} s`);
+  console.log(
+    `# 64-player tournament: ${detail.rounds.length} rounds, ${detail.rounds.reduce((n, r) => n + r.groups.length, 0)} matches, ${(ms / 1000).toFixed(1)} s`,
+  );
   assert.equal(detail.status, 'finished');
   assert.equal(detail.seed, SEED, 'the seed is published once started');
   assert.equal(detail.entries.length, PLAYERS);
   assert.equal(detail.standings[0]!.name, 'Strong', 'the dominant bot is the champion');
   assert.equal(detail.standings[0]!.eliminatedRound, null);
-  assert.deepEqual(detail.standings.map((s) => s.place), detail.standings.map((_, i) => i + 1));
+  assert.deepEqual(
+    detail.standings.map((s) => s.place),
+    detail.standings.map((_, i) => i + 1),
+  );
   // Round 1: 16 full groups, no Dummy.
   assert.equal(detail.rounds[0]!.groups.length, 16);
   assert.ok(detail.rounds[0]!.groups.every((g) => g.seats.every((s) => !s.builtin)));
@@ -83,21 +97,31 @@ test('a 64-player tournament runs to the end on real workers: the dominant bot w
   let still = new Set(detail.entries.map((e) => e.entry));
   for (const r of detail.rounds) {
     const seated = r.groups.flatMap((g) => g.seats.filter((s) => s.entry !== null).map((s) => s.entry!));
-    assert.deepEqual([...seated].sort((a, b) => a - b), [...still].sort((a, b) => a - b), `round ${r.round} seats everyone still in`);
+    assert.deepEqual(
+      [...seated].sort((a, b) => a - b),
+      [...still].sort((a, b) => a - b),
+      `round ${r.round} seats everyone still in`,
+    );
     assert.equal(r.final, still.size <= 4);
     for (const g of r.groups) {
       assert.equal(g.match?.status, 'done');
       assert.equal(g.match?.attempt, 0);
       assert.equal(g.seats.filter((s) => s.builtin).length, 4 - g.seats.filter((s) => !s.builtin).length);
     }
-    const out = roundEliminations(r.final, r.groups.map((g) => g.seats.map((s) => ({ entry: s.entry, rank: s.rank, score: s.score }))));
+    const out = roundEliminations(
+      r.final,
+      r.groups.map((g) => g.seats.map((s) => ({ entry: s.entry, rank: s.rank, score: s.score }))),
+    );
     for (const e of out) assert.equal(fell.get(e), r.round, `entry ${e} fell in round ${r.round}`);
     still = new Set([...still].filter((e) => !out.includes(e)));
   }
   assert.deepEqual([...still], [detail.entries.find((e) => e.name === 'Strong')!.entry], 'only the champion is left');
   // Standings: later rounds first.
   const rounds = detail.standings.slice(1).map((s) => s.eliminatedRound!);
-  assert.deepEqual(rounds, [...rounds].sort((a, b) => b - a));
+  assert.deepEqual(
+    rounds,
+    [...rounds].sort((a, b) => b - a),
+  );
   // Each match: one replay, one row per group and attempt.
   const groups = await judge.db.tournamentGroup.count({ where: { tournamentId: detail.id } });
   assert.equal(await judge.db.match.count({ where: { tournamentId: detail.id } }), groups, 'one match per group');
@@ -120,7 +144,10 @@ test('the replay archive holds every match, its manifest and the standings', asy
     ]);
     const { names, manifest, sizes } = JSON.parse(listing.toString()) as { names: string[]; manifest: any; sizes: Record<string, number> };
     const matches = calm.rounds.flatMap((r) => r.groups.map((g) => g.match!.id));
-    assert.deepEqual(manifest.matches.map((m: any) => m.id).sort((a: number, b: number) => a - b), [...matches].sort((a, b) => a - b));
+    assert.deepEqual(
+      manifest.matches.map((m: any) => m.id).sort((a: number, b: number) => a - b),
+      [...matches].sort((a, b) => a - b),
+    );
     assert.equal(manifest.tournament.seed, SEED);
     for (const m of manifest.matches) {
       assert.ok(names.includes(m.file), `${m.file} is in the archive`);
@@ -192,15 +219,28 @@ test('pause holds the queued matches back (the sweep leaves them), a match the j
   assert.equal(held.length, 16, `all of round 1 held back (${held.length} of ${queued.length} queued)`);
   // Longer than the sweep's age threshold: it must not queue them again.
   await new Promise((r) => setTimeout(r, 4500));
-  for (const m of held) assert.equal(await judge.queues.matches.getJob(`m-${m.id}-${m.createdAt.getTime()}`), undefined, `match ${m.id} has no job while paused`);
+  for (const m of held)
+    assert.equal(await judge.queues.matches.getJob(`m-${m.id}-${m.createdAt.getTime()}`), undefined, `match ${m.id} has no job while paused`);
   assert.equal(await judge.db.match.count({ where: { id: { in: held.map((m) => m.id) }, status: { not: 'queued' } } }), 0, 'none played while paused');
   // The judge loses one of them (as when workers die on it twice): recorded as failed.
   const lost = held[0]!;
-  await judge.queues.addResult({ type: 'match', matchId: String(lost.id), jobId: `m-${lost.id}-${lost.createdAt.getTime()}`, ok: false, error: 'injected: the workers died on it', worker: 'test', attempt: 2 });
+  await judge.queues.addResult({
+    type: 'match',
+    matchId: String(lost.id),
+    jobId: `m-${lost.id}-${lost.createdAt.getTime()}`,
+    ok: false,
+    error: 'injected: the workers died on it',
+    worker: 'test',
+    attempt: 2,
+  });
   await waitFor('the failure recorded', async () => (await judge.db.match.findUnique({ where: { id: lost.id } }))?.status === 'failed', 20_000);
   assert.equal((await api(`/api/tournaments/${id}/resume`)).statusCode, 200);
   // Round 1 plays out but cannot finish without the lost match.
-  await waitFor('the rest of round 1', async () => (await judge.db.match.count({ where: { tournamentId: id, status: { in: ['queued', 'running'] } } })) === 0, 120_000);
+  await waitFor(
+    'the rest of round 1',
+    async () => (await judge.db.match.count({ where: { tournamentId: id, status: { in: ['queued', 'running'] } } })) === 0,
+    120_000,
+  );
   await new Promise((r) => setTimeout(r, 1000));
   assert.equal((await judge.db.tournament.findUniqueOrThrow({ where: { id } })).round, 1, 'the round waits for the failed match');
   const page = await judge.app.inject({ url: `/tournaments/${id}` });

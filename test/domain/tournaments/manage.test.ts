@@ -23,13 +23,19 @@ const day = 86_400_000;
 const json = (u: TestUser | null, method: 'POST' | 'PATCH' | 'GET' | 'DELETE', url: string, payload?: unknown) =>
   app.inject({ method, url, headers: u ? u.auth : {}, ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}) });
 const form = (cookie: string, url: string, fields: Record<string, string> = {}) =>
-  app.inject({ method: 'POST', url, payload: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', cookie } });
+  app.inject({
+    method: 'POST',
+    url,
+    payload: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+  });
 const create = async (name: string, freezeAt = new Date(Date.now() + day)) => {
   const res = await json(boss, 'POST', '/api/tournaments', { game: 'coins', name, freezeAt: freezeAt.toISOString(), seed: 11 });
   assert.equal(res.statusCode, 201, res.body);
   return res.json().id as number;
 };
-const actions = async (id: number) => (await db.auditEntry.findMany({ where: { targetType: 'tournament', targetId: String(id) }, orderBy: { id: 'asc' } })).map((a) => a.action);
+const actions = async (id: number) =>
+  (await db.auditEntry.findMany({ where: { targetType: 'tournament', targetId: String(id) }, orderBy: { id: 'asc' } })).map((a) => a.action);
 
 await qualifiedPlayer(db, { userId: alice.id, name: 'A1', source: coinsBot('A1', 1) });
 await qualifiedPlayer(db, { userId: bob.id, name: 'B1', source: coinsBot('B1', 2) });
@@ -68,7 +74,12 @@ test('edit before the freeze: name, freeze time, config, seed; refused for a stu
   assert.equal(badConfig.json().code, 'config');
   assert.equal((await json(boss, 'PATCH', `/api/tournaments/${id}`, { freezeAt: 'tomorrow' })).statusCode, 400);
   assert.equal((await json(boss, 'PATCH', `/api/tournaments/${id}`, { name: '   ' })).statusCode, 400);
-  const res = await json(boss, 'PATCH', `/api/tournaments/${id}`, { name: 'Spring cup', freezeAt: freezeAt.toISOString(), config: { nb_rounds: 30 }, seed: 4242 });
+  const res = await json(boss, 'PATCH', `/api/tournaments/${id}`, {
+    name: 'Spring cup',
+    freezeAt: freezeAt.toISOString(),
+    config: { nb_rounds: 30 },
+    seed: 4242,
+  });
   assert.equal(res.statusCode, 200, res.body);
   const t = res.json();
   assert.deepEqual([t.name, t.freezeAt, t.config, t.seed], ['Spring cup', freezeAt.toISOString(), { nb_rounds: 30 }, null]);
@@ -93,7 +104,12 @@ test('edit before the freeze: name, freeze time, config, seed; refused for a stu
   const bad = await form(boss.cookie, `/admin/tournaments/${id}/edit`, { name: 'Spring cup', freezeAt: 'soon', config: '', seed: '1' });
   assert.equal(bad.statusCode, 400);
   assert.ok(bad.body.includes('id="f-freezeAt-error"'));
-  const saved = await form(boss.cookie, `/admin/tournaments/${id}/edit`, { name: 'Spring cup II', freezeAt: '2030-03-01T10:00', config: '{"nb_rounds": 25}', seed: '99' });
+  const saved = await form(boss.cookie, `/admin/tournaments/${id}/edit`, {
+    name: 'Spring cup II',
+    freezeAt: '2030-03-01T10:00',
+    config: '{"nb_rounds": 25}',
+    seed: '99',
+  });
   assert.equal(saved.statusCode, 303, saved.body);
   const row = await db.tournament.findUniqueOrThrow({ where: { id } });
   assert.deepEqual([row.name, row.freezeAt.toISOString(), row.config, row.seed], ['Spring cup II', '2030-03-01T09:00:00.000Z', { nb_rounds: 25 }, 99]);

@@ -27,11 +27,20 @@ test('seeds derive deterministically and differ by round and group', () => {
   }
   // Pinned values: a change to the derivation would change every published tournament's draws.
   assert.deepEqual([deriveSeed(0), deriveSeed(12345, 1, 0), deriveSeed(12345, 3, 2)], [1257441968, 1888480345, 9624966]);
-  assert.deepEqual(drawRound(99, 1, range(7)).groups.map((g) => g.seats), [[2, 5, 0, 4], [null, 1, 6, 3]]);
+  assert.deepEqual(
+    drawRound(99, 1, range(7)).groups.map((g) => g.seats),
+    [
+      [2, 5, 0, 4],
+      [null, 1, 6, 3],
+    ],
+  );
   const rng = new DrawRng(7);
   const a = range(5).map(() => rng.next());
   const again = new DrawRng(7);
-  assert.deepEqual(range(5).map(() => again.next()), a);
+  assert.deepEqual(
+    range(5).map(() => again.next()),
+    a,
+  );
 });
 
 test('the draw is a function of the seed, the round and who is in; another seed draws differently', () => {
@@ -39,13 +48,25 @@ test('the draw is a function of the seed, the round and who is in; another seed 
   const a = drawRound(2024, 1, players);
   const b = drawRound(2024, 1, [...players].reverse()); // the order given does not matter
   assert.deepEqual(a, b);
-  assert.notDeepEqual(drawRound(2025, 1, players).groups.map((g) => g.seats), a.groups.map((g) => g.seats));
-  assert.notDeepEqual(drawRound(2024, 2, players).groups.map((g) => g.seats), a.groups.map((g) => g.seats));
+  assert.notDeepEqual(
+    drawRound(2025, 1, players).groups.map((g) => g.seats),
+    a.groups.map((g) => g.seats),
+  );
+  assert.notDeepEqual(
+    drawRound(2024, 2, players).groups.map((g) => g.seats),
+    a.groups.map((g) => g.seats),
+  );
   // Every player exactly once.
   const seated = a.groups.flatMap((g) => g.seats).filter((s) => s !== null);
-  assert.deepEqual([...seated].sort((x, y) => x! - y!), players);
+  assert.deepEqual(
+    [...seated].sort((x, y) => x! - y!),
+    players,
+  );
   assert.equal(a.final, false);
-  assert.deepEqual(a.groups.map((g) => g.seed), a.groups.map((_, i) => deriveSeed(2024, 1, i + 1)));
+  assert.deepEqual(
+    a.groups.map((g) => g.seed),
+    a.groups.map((_, i) => deriveSeed(2024, 1, i + 1)),
+  );
 });
 
 test('group sizes: ceil(n/4) groups differing by at most one, so the Dummies are as few as possible', () => {
@@ -57,7 +78,10 @@ test('group sizes: ceil(n/4) groups differing by at most one, so the Dummies are
   assert.deepEqual(groupSizes(33), [4, 4, 4, 4, 4, 4, 3, 3, 3]);
   for (let n = 5; n <= 200; n++) {
     const sizes = groupSizes(n);
-    assert.equal(sizes.reduce((s, x) => s + x, 0), n);
+    assert.equal(
+      sizes.reduce((s, x) => s + x, 0),
+      n,
+    );
     assert.equal(sizes.length, Math.ceil(n / 4));
     assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `n=${n}`);
     const r = drawRound(n, 1, range(n));
@@ -87,7 +111,13 @@ test('knockout: beating two of the three other seats survives; a tie beats nobod
   assert.deepEqual(knockoutSurvivors([seat(null, 3), seat(5, 1), seat(6, 2), seat(null, 3)]), [5, 6]);
   // A round where nobody survives is void: nobody falls.
   assert.deepEqual(roundEliminations(false, [[seat(0, 1), seat(1, 1), seat(2, 1), seat(3, 1)]]), []);
-  assert.deepEqual(roundEliminations(false, [[seat(0, 1), seat(1, 2), seat(2, 3), seat(3, 4)], [seat(4, 4), seat(5, 3), seat(6, 2), seat(7, 1)]]), [2, 3, 4, 5]);
+  assert.deepEqual(
+    roundEliminations(false, [
+      [seat(0, 1), seat(1, 2), seat(2, 3), seat(3, 4)],
+      [seat(4, 4), seat(5, 3), seat(6, 2), seat(7, 1)],
+    ]),
+    [2, 3, 4, 5],
+  );
 });
 
 test('final phase: the player strictly behind every other player falls; a tie for last falls nobody; Dummies do not count', () => {
@@ -110,5 +140,8 @@ test('standings: champion, later rounds first, then rank, score, entry order', (
     { entry: 5, eliminatedRound: 1, lastRank: 3, lastScore: 12 },
     { entry: 6, eliminatedRound: 2, lastRank: 3, lastScore: 0 },
   ];
-  assert.deepEqual(orderStandings(rows).map((r) => r.entry), [2, 6, 1, 3, 5, 0, 4]);
+  assert.deepEqual(
+    orderStandings(rows).map((r) => r.entry),
+    [2, 6, 1, 3, 5, 0, 4],
+  );
 });

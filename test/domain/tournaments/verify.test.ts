@@ -39,9 +39,17 @@ before(async () => {
   // Eight players (two groups of four, then the final phase); Quitter, the strongest, is disabled once the tournament started.
   const players: TestPlayer[] = [];
   players.push(await qualifiedPlayer(judge.db, { username: 'quitter', name: 'Quitter', source: coinsBot('Quitter', 1) }));
-  for (let i = 1; i < 8; i++) players.push(await qualifiedPlayer(judge.db, { username: `user${i}`, name: `Bot${i}`, source: coinsBot(`Bot${i}`, 1 + i, i % 2) }));
+  for (let i = 1; i < 8; i++)
+    players.push(await qualifiedPlayer(judge.db, { username: `user${i}`, name: `Bot${i}`, source: coinsBot(`Bot${i}`, 1 + i, i % 2) }));
   await judge.queues.matches.pause();
-  scheduler = startScheduler({ db: judge.db, queues: judge.queues, rankedEnabled: false, sweepIntervalMs: 500, sweepOlderThanMs: 3000, tournamentIntervalMs: 200 });
+  scheduler = startScheduler({
+    db: judge.db,
+    queues: judge.queues,
+    rankedEnabled: false,
+    sweepIntervalMs: 500,
+    sweepOlderThanMs: 3000,
+    tournamentIntervalMs: 200,
+  });
   const t = await createTournament(judge.db, null, { game: 'coins', name: 'Verify cup', freezeAt: new Date(), config: CONFIG, seed: SEED });
   await waitFor('the start', async () => (await judge.db.tournament.findUnique({ where: { id: t.id } }))?.status === 'running', 30_000, 100);
   await judge.db.submission.update({ where: { id: players[0]!.submissionId }, data: { disabledAt: new Date() } });
@@ -107,7 +115,12 @@ test('the archive as served verifies: exit 0 and one line; the manifest carries 
   const lines = cli.out.trim().split('\n');
   assert.equal(lines.length, 1);
   const champion = manifest.standings[0].name;
-  assert.match(lines[0]!, new RegExp(`^ok: tournament #${manifest.tournament.id} "Verify cup" \\(coins, seed ${SEED}\\): ${manifest.matches.length} matches in \\d+ rounds replayed .*every draw and match seed follows from the tournament seed, the standings follow from the results; champion ${champion}$`));
+  assert.match(
+    lines[0]!,
+    new RegExp(
+      `^ok: tournament #${manifest.tournament.id} "Verify cup" \\(coins, seed ${SEED}\\): ${manifest.matches.length} matches in \\d+ rounds replayed .*every draw and match seed follows from the tournament seed, the standings follow from the results; champion ${champion}$`,
+    ),
+  );
 });
 
 test('a changed score: in a replay the re-run catches it; in the manifest the replay does', async () => {
@@ -145,7 +158,12 @@ test('two replays swapped: each file is checked against the match the manifest n
       f.set(b.file, x);
     }),
   );
-  fails(result, new RegExp(`^round ${a.round}, group ${a.group} \\(match ${a.id}\\): .*${a.file.replace(/\./g, '\\.')} is the replay of a coins match with seed ${b.seed} and players ${b.seats.map((s: any) => s.name).join(', ')}; the manifest names it for seed ${a.seed} and players ${a.seats.map((s: any) => s.name).join(', ')}$`));
+  fails(
+    result,
+    new RegExp(
+      `^round ${a.round}, group ${a.group} \\(match ${a.id}\\): .*${a.file.replace(/\./g, '\\.')} is the replay of a coins match with seed ${b.seed} and players ${b.seats.map((s: any) => s.name).join(', ')}; the manifest names it for seed ${a.seed} and players ${a.seats.map((s: any) => s.name).join(', ')}$`,
+    ),
+  );
 });
 
 test('a moved seat: in the manifest the draw from the seed catches it, in a replay the manifest does', async () => {
@@ -156,14 +174,21 @@ test('a moved seat: in the manifest the draw from the seed catches it, in a repl
     await verifyTournamentBundle(
       tampered((_, m) => {
         const seats = m.matches[0].seats;
-        [seats[0], seats[1]] = [{ ...seats[1], seat: 0 }, { ...seats[0], seat: 1 }];
+        [seats[0], seats[1]] = [
+          { ...seats[1], seat: 0 },
+          { ...seats[0], seat: 1 },
+        ];
       }),
     ),
-    new RegExp(`^round 1, group 1 \\(match ${m0.id}\\), seat 0: the manifest seats ${who(m0.seats[1])}, the draw from the tournament seed seats ${who(m0.seats[0])}$`),
+    new RegExp(
+      `^round 1, group 1 \\(match ${m0.id}\\), seat 0: the manifest seats ${who(m0.seats[1])}, the draw from the tournament seed seats ${who(m0.seats[0])}$`,
+    ),
   );
   fails(
     await verifyTournamentBundle(tampered((f) => editReplay(f, m0.file, (r) => ([r.players[0], r.players[1]] = [r.players[1]!, r.players[0]!])))),
-    new RegExp(`^round 1, group 1 \\(match ${m0.id}\\): .* players ${m0.seats[1].name}, ${m0.seats[0].name}, .*; the manifest names it for seed ${m0.seed} and players ${m0.seats[0].name}, ${m0.seats[1].name}, `),
+    new RegExp(
+      `^round 1, group 1 \\(match ${m0.id}\\): .* players ${m0.seats[1].name}, ${m0.seats[0].name}, .*; the manifest names it for seed ${m0.seed} and players ${m0.seats[0].name}, ${m0.seats[1].name}, `,
+    ),
   );
 });
 
@@ -173,14 +198,19 @@ test('a changed standing: in the manifest, in an entry, in standings.csv', async
   fails(
     await verifyTournamentBundle(
       tampered((_, m) => {
-        [m.standings[0], m.standings[1]] = [{ ...m.standings[1], place: 1, position: 1 }, { ...m.standings[0], place: 2, position: 2 }];
+        [m.standings[0], m.standings[1]] = [
+          { ...m.standings[1], place: 1, position: 1 },
+          { ...m.standings[0], place: 2, position: 2 },
+        ];
       }),
     ),
     new RegExp(`^standing 1: the manifest puts ${second.name} \\(entry ${second.entry}\\) there, the results put ${first.name} \\(entry ${first.entry}\\)$`),
   );
   fails(
     await verifyTournamentBundle(tampered((_, m) => (m.standings[2].lastScore += 1))),
-    new RegExp(`^standing 3 \\(${standings[2].name}\\): the manifest's last score is ${standings[2].lastScore + 1}, the results give ${standings[2].lastScore}$`),
+    new RegExp(
+      `^standing 3 \\(${standings[2].name}\\): the manifest's last score is ${standings[2].lastScore + 1}, the results give ${standings[2].lastScore}$`,
+    ),
   );
   fails(
     await verifyTournamentBundle(tampered((_, m) => (m.entries.find((e: any) => e.eliminatedRound === 1 && !e.withdrawn).eliminatedRound = 2))),
@@ -221,12 +251,18 @@ test('a tournament under way: the rounds played so far are verified, the standin
   );
   assert.ok(result.ok, result.ok ? '' : result.message);
   assert.equal(result.finished, false);
-  assert.match(result.summary, /^ok so far: tournament #\d+ "Verify cup" \(coins, seed 4242\) is running and round \d+ is under way \(0 of 1 matches played\): .*; the standings are not final and were not checked$/);
+  assert.match(
+    result.summary,
+    /^ok so far: tournament #\d+ "Verify cup" \(coins, seed 4242\) is running and round \d+ is under way \(0 of 1 matches played\): .*; the standings are not final and were not checked$/,
+  );
 });
 
 test('the CLI: a tampered archive exits 1 naming what differs; a zip without a manifest exits 2; an older manifest says so', async () => {
   const bad = join(dir, 'bad.zip');
-  writeFileSync(bad, tampered((_, m) => (m.tournament.seed = SEED + 1)));
+  writeFileSync(
+    bad,
+    tampered((_, m) => (m.tournament.seed = SEED + 1)),
+  );
   const none = join(dir, 'none.zip');
   writeFileSync(none, zip([{ name: 'hello.txt', data: 'hi' }]));
   const old = join(dir, 'old.zip');

@@ -43,7 +43,10 @@ describe('built-in bots', () => {
       const seats = [demo, demo, demo, demo];
       seats[at] = dummy;
       const { replay } = await play(seats, seed * 1009);
-      assert.ok(replay.players.every((p) => p.frozenReason === null), `seed ${seed}: a bot was frozen`);
+      assert.ok(
+        replay.players.every((p) => p.frozenReason === null),
+        `seed ${seed}: a bot was frozen`,
+      );
       if (isOutrightWinner(replay.result.scores, at)) wins++;
       lines.push(`${seed}: ${replay.result.scores.join(' ')} (Dummy at ${at})`);
     }
@@ -54,10 +57,14 @@ describe('built-in bots', () => {
   // The Demo wins none of these 16 matches (and none on the original boards, in
   // Arbiter and in the 2012 game: FIDELITY.md). A gate is four matches against
   // three Dummies, one in each seat; a copy of the Demo must never pass one.
-  test('the Demo never passes the gate: fewer than 4 wins in each of four gate-like sets of 4 matches (seeds 1-16, every seat), at most 1 win of the 16', slow, async () => {
-    const [dummy, demo] = await Promise.all([seat('Dummy'), seat('Demo')]);
-    await assertDemoNeverPassesGate(demo, dummy, play);
-  });
+  test(
+    'the Demo never passes the gate: fewer than 4 wins in each of four gate-like sets of 4 matches (seeds 1-16, every seat), at most 1 win of the 16',
+    slow,
+    async () => {
+      const [dummy, demo] = await Promise.all([seat('Dummy'), seat('Demo')]);
+      await assertDemoNeverPassesGate(demo, dummy, play);
+    },
+  );
 
   test('Dummy beats Null and random movers', slow, async () => {
     const [dummy, nul] = await Promise.all([seat('Dummy'), seat('Null')]);
@@ -75,7 +82,10 @@ describe('built-in bots', () => {
       const s = await seat(name);
       const { replay, logs } = await play([s, s, s, s], 5);
       for (const p of replay.players) assert.equal(p.frozenReason, null, `${name}: ${p.frozenMessage}`);
-      assert.ok(logs.every((l) => !/warning/.test(l)), `${name} logs warnings: ${logs.join('|').slice(0, 300)}`);
+      assert.ok(
+        logs.every((l) => !/warning/.test(l)),
+        `${name} logs warnings: ${logs.join('|').slice(0, 300)}`,
+      );
       const cpu = Math.max(...replay.players.map((p) => p.cpuMs));
       console.log(`${name} x4: max CPU ${cpu.toFixed(0)} ms of ${replay.limits.cpuBudgetMs}`);
       assert.ok(cpu < replay.limits.cpuBudgetMs / 2, `${name} used ${cpu} ms`);

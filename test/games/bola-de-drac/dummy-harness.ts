@@ -25,7 +25,9 @@ export class Randomize {
 
 function runWithGlobals(context: vm.Context, expression: string, filename: string, replace: Record<string, unknown>): unknown {
   const global = vm.runInContext('globalThis', context) as Record<string, unknown>;
-  const names = Object.getOwnPropertyNames(global).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && !['globalThis', 'eval', 'undefined', 'NaN', 'Infinity', 'arguments'].includes(n));
+  const names = Object.getOwnPropertyNames(global).filter(
+    (n) => /^[A-Za-z_$][\w$]*$/.test(n) && !['globalThis', 'eval', 'undefined', 'NaN', 'Infinity', 'arguments'].includes(n),
+  );
   for (const n of Object.keys(replace)) if (!names.includes(n)) names.push(n);
   const wrapper = vm.runInContext(`(function (${names.join(', ')}) { return ${expression}; })`, context, { filename }) as (...args: unknown[]) => unknown;
   return wrapper(...names.map((n) => (n in replace ? replace[n] : global[n])));

@@ -12,7 +12,13 @@ import { loadDummy } from './dummy-harness.ts';
 
 interface Probes {
   format: 'arbiter-dummy-probe';
-  matches: { name: string; original: string; preamble: string; states: Record<string, string>; probes: [round: number, player: number, rndSeed: number, action: string][] }[];
+  matches: {
+    name: string;
+    original: string;
+    preamble: string;
+    states: Record<string, string>;
+    probes: [round: number, player: number, rndSeed: number, action: string][];
+  }[];
 }
 
 const fixture = JSON.parse(readFileSync(fileURLToPath(new URL('../../fixtures/dummy/bola-de-drac/tonto-probes.json', import.meta.url)), 'utf8')) as Probes;

@@ -64,7 +64,7 @@ describe('fixed boards', () => {
     assert.equal(s.occ[2 * 9 + 6], 1, 'a carrier may stand on a free ball');
   });
 
-  test('explicit keys win over the board\'s preamble; counts the board decides must agree', () => {
+  test("explicit keys win over the board's preamble; counts the board decides must agree", () => {
     assert.equal(game.parseConfig({ map: BOARD, nb_rounds: 21 }).nb_rounds, 21);
     assert.throws(() => game.parseConfig({ map: BOARD, nb_balls: 3 }), /nb_balls/);
     assert.throws(() => game.parseConfig({ map: BOARD, rows: 6 }), /rows/);
@@ -80,7 +80,12 @@ describe('fixed boards', () => {
       [BOARD.replace('on_kinton 3 7 0 a 2 20 5 0', 'on_kinton 3 7 0 a 2 20 0 0'), /kinton/],
       [BOARD.replace('normal 3 4 7 d 0 0 0 0\n', ''), /4 goku lines/],
     ];
-    for (const [text, why] of bad) assert.throws(() => game.parseConfig({ map: text }), (e: Error) => e instanceof GameConfigError && why.test(e.message), String(why));
+    for (const [text, why] of bad)
+      assert.throws(
+        () => game.parseConfig({ map: text }),
+        (e: Error) => e instanceof GameConfigError && why.test(e.message),
+        String(why),
+      );
   });
 
   test('a generated board printed as .cnf reads back as the same state', () => {

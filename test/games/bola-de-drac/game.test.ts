@@ -50,7 +50,10 @@ describe('configuration', () => {
   });
 
   test('unknown keys and bad values are refused with a clear message', () => {
-    assert.throws(() => game.parseConfig({ nb_round: 3 }), (e: Error) => e instanceof GameConfigError && /unknown setting "nb_round"/.test(e.message));
+    assert.throws(
+      () => game.parseConfig({ nb_round: 3 }),
+      (e: Error) => e instanceof GameConfigError && /unknown setting "nb_round"/.test(e.message),
+    );
     assert.throws(() => game.parseConfig({ nb_rounds: 0 }), GameConfigError);
     assert.throws(() => game.parseConfig({ nb_rounds: 2.5 }), GameConfigError);
     assert.throws(() => game.parseConfig({ nb_balls: 'many' }), GameConfigError);
@@ -80,7 +83,11 @@ describe('validateOrders', () => {
   });
 
   test('a bad first order does not block a good one; a second good one is dropped', () => {
-    const v = game.validateOrders(s, 2, [['move', 7], ['move', 2], ['move', 3]]);
+    const v = game.validateOrders(s, 2, [
+      ['move', 7],
+      ['move', 2],
+      ['move', 3],
+    ]);
     assert.deepEqual(v.orders, [['m', 2]]);
     assert.equal(v.warnings.length, 1, 'the bad direction; the second good one is dropped silently');
   });
@@ -128,7 +135,10 @@ describe('determinism and invariants', () => {
         const free = s.grid.reduce((n, c) => n + (c === CType.Ball ? 1 : 0), 0);
         const carried = s.gokus.filter((g) => g.alive && g.ball).length;
         assert.equal(free + carried, s.cfg.nb_balls, `round ${s.round}: balls on the board`);
-        assert.equal(s.grid.reduce((n, c) => n + (c === CType.Capsule ? 1 : 0), 0), s.cfg.nb_capsules);
+        assert.equal(
+          s.grid.reduce((n, c) => n + (c === CType.Capsule ? 1 : 0), 0),
+          s.cfg.nb_capsules,
+        );
         for (let p = 0; p < 4; p++) {
           const g = s.gokus[p]!;
           assert.ok(g.strength >= 0 && g.strength <= 999);
@@ -141,7 +151,10 @@ describe('determinism and invariants', () => {
             assert.equal(g.ball, false);
           }
         }
-        assert.equal(s.occ.reduce((n, c) => n + (c >= 0 ? 1 : 0), 0), s.gokus.filter((g) => g.alive).length);
+        assert.equal(
+          s.occ.reduce((n, c) => n + (c >= 0 ? 1 : 0), 0),
+          s.gokus.filter((g) => g.alive).length,
+        );
       }
     }
   });

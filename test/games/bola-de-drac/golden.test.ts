@@ -11,7 +11,7 @@ import game from '../../../src/games/bola-de-drac/index.ts';
 import type { State } from '../../../src/games/bola-de-drac/engine.ts';
 import { arbiterState } from './golden.ts';
 
-const dir = registerGoldenTests<State>(game, arbiterState, 'the 2012 engine\'s');
+const dir = registerGoldenTests<State>(game, arbiterState, "the 2012 engine's");
 
 test('the 2015 edition plays the same states as the 2012 one, one round more', async () => {
   const trace = JSON.parse(readFileSync(join(dir, 'tracer-g1.json'), 'utf8')) as { seed: number; config: Record<string, unknown>; players: string[] };

@@ -65,7 +65,10 @@ describe('map generator', () => {
     for (const seed of seeds) {
       const s = game.create(cfg, seed);
       const key = `${s.rows}x${s.cols}`;
-      assert.ok(ORIGINAL_SIZES.some(([r, c]) => r === s.rows && c === s.cols), key);
+      assert.ok(
+        ORIGINAL_SIZES.some(([r, c]) => r === s.rows && c === s.cols),
+        key,
+      );
       seen.add(key);
     }
     assert.equal(seen.size, ORIGINAL_SIZES.length);
@@ -100,7 +103,12 @@ describe('map generator', () => {
   });
 
   test('item counts follow the configuration', () => {
-    for (const over of [{}, { nb_capsules: 2, nb_balls: 4, nb_beans: 8, nb_kintons: 2 }, { nb_capsules: 4, nb_balls: 3, nb_beans: 2, nb_kintons: 3 }, { nb_beans: 0, nb_kintons: 0 }]) {
+    for (const over of [
+      {},
+      { nb_capsules: 2, nb_balls: 4, nb_beans: 8, nb_kintons: 2 },
+      { nb_capsules: 4, nb_balls: 3, nb_beans: 2, nb_kintons: 3 },
+      { nb_beans: 0, nb_kintons: 0 },
+    ]) {
       const c = game.parseConfig(over);
       for (const seed of seeds.slice(0, 40)) {
         const s = game.create(c, seed);

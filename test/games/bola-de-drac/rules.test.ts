@@ -8,15 +8,7 @@ import type { State } from '../../../src/games/bola-de-drac/engine.ts';
 
 const { Top, Bottom, Left, Right, None } = Dir;
 
-const ROOM = [
-  'XXXXXXXXXX',
-  'X........X',
-  'X........X',
-  'X........X',
-  'X........X',
-  'X........X',
-  'XXXXXXXXXX',
-];
+const ROOM = ['XXXXXXXXXX', 'X........X', 'X........X', 'X........X', 'X........X', 'X........X', 'XXXXXXXXXX'];
 
 function withChar(pic: string[], i: number, j: number, c: string): string[] {
   return pic.map((row, r) => (r === i ? row.slice(0, j) + c + row.slice(j + 1) : row));
@@ -81,9 +73,13 @@ describe('actions and parity', () => {
 
   test('only the first action asked counts (validateOrders)', () => {
     const s = build(picture([2, 2, '0']));
-    const v = game.validateOrders(s, 0, [['move', Right], ['throw_kamehame', Left], ['m', Top]]);
+    const v = game.validateOrders(s, 0, [
+      ['move', Right],
+      ['throw_kamehame', Left],
+      ['m', Top],
+    ]);
     assert.deepEqual(v.orders, [['m', Right]]);
-    assert.equal(v.warnings.length, 0, 'dropped silently: the API already warned, as the original\'s Action does');
+    assert.equal(v.warnings.length, 0, "dropped silently: the API already warned, as the original's Action does");
   });
 });
 
@@ -158,7 +154,7 @@ describe('dragon balls and capsules', () => {
     for (let seed = 1; seed <= 40; seed++) {
       const s = build(picture([2, 2, '0'], [2, 3, 'C'], [4, 6, 'M'], [4, 7, 'K']), { seed, gokus: { 0: { ball: true } } });
       const t = step(s, [M(Right)]).state;
-      const k = t.grid.findIndex((c) => c === CType.Ball);
+      const k = t.grid.indexOf(CType.Ball);
       const [i, j] = [Math.floor(k / t.cols), k % t.cols];
       assert.ok(Math.max(Math.abs(i - 2), Math.abs(j - 3)) > 2, `ball at ${i},${j} too close to the goku`);
       assert.ok(t.beanAt[k] === -1 && t.kintonAt[k] === -1);
@@ -254,7 +250,7 @@ describe('combat', () => {
     assert.equal(t.occ[2 * 10 + 3], 1);
   });
 
-  test('the winner takes the loser\'s ball; a surplus ball reappears at random', () => {
+  test("the winner takes the loser's ball; a surplus ball reappears at random", () => {
     // Two Kame Hame draws (both gokus are at 999), then the combat.
     const s1 = scripted(build(picture([2, 2, '0'], [2, 3, '1']), { gokus: { 1: { ball: true } } }), [0, 1, 2, 3], [0, 0, 0]);
     const t1 = step(s1, [M(Right)]).state;
@@ -266,7 +262,7 @@ describe('combat', () => {
     assert.equal(countFreeBalls(t2), 1, 'the surplus ball reappears');
   });
 
-  test('a winner without a ball that beats a carrier standing on a free ball takes one; the cell\'s ball reappears elsewhere (2012 engine)', () => {
+  test("a winner without a ball that beats a carrier standing on a free ball takes one; the cell's ball reappears elsewhere (2012 engine)", () => {
     const s = scripted(build(picture([2, 2, '0'], [2, 3, 'B']), { gokus: { 0: { strength: 500 } } }), [0, 1, 2, 3], [0]);
     s.occ[2 * 10 + 3] = 1;
     s.gokus[1] = { pos: 2 * 10 + 3, ball: true, balls: 0, strength: 100, kinton: 0, alive: true, time: 0 };
@@ -277,7 +273,7 @@ describe('combat', () => {
     assert.equal(countFreeBalls(t), 1, 'nb_balls is kept');
   });
 
-  test('a defender that wins on a capsule with the mover\'s ball deposits it', () => {
+  test("a defender that wins on a capsule with the mover's ball deposits it", () => {
     const s = scripted(build(picture([2, 2, '0'], [2, 3, 'C']), { gokus: { 0: { ball: true } } }), [0, 1, 2, 3]);
     // put goku 1 on the capsule
     s.occ[2 * 10 + 3] = 1;
@@ -289,7 +285,7 @@ describe('combat', () => {
     assert.equal(countFreeBalls(t), 1);
   });
 
-  test('the winner gets the loser\'s Kinton cloud, adding its life', () => {
+  test("the winner gets the loser's Kinton cloud, adding its life", () => {
     const s = scripted(build(picture([2, 2, '0'], [2, 3, '1']), { gokus: { 0: { kinton: 7 }, 1: { kinton: 20 } } }), [0, 1, 2, 3], [0, 0, 0]);
     const t = step(s, [M(Right)]).state;
     assert.equal(t.gokus[0]!.kinton, 7 + 20 - 1);
@@ -533,5 +529,4 @@ describe('score', () => {
   });
 });
 
-describe('purity', () => {
-});
+describe('purity', () => {});

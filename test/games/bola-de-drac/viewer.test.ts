@@ -56,7 +56,14 @@ test('every counter label names a counter of every round', () => {
 });
 
 test('describeCell names the cell type and item of every cell', () => {
-  const names: Record<string, RegExp> = { X: /^\(\d+, \d+\) rock/, '.': /^\(\d+, \d+\) empty/, C: /Hoi Poi capsule/, B: /dragon ball/, K: /Kinton cloud/, M: /magic bean/ };
+  const names: Record<string, RegExp> = {
+    X: /^\(\d+, \d+\) rock/,
+    '.': /^\(\d+, \d+\) empty/,
+    C: /Hoi Poi capsule/,
+    B: /dragon ball/,
+    K: /Kinton cloud/,
+    M: /magic bean/,
+  };
   const seen = new Set<string>();
   for (const index of [0, 40, 75, replay.rounds.length - 1]) {
     const f = frame(index);

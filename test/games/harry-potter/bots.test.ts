@@ -111,7 +111,10 @@ test('the bot API under the statement names, end to end', async () => {
   assert.equal(info.wizards, 20);
   assert.equal(info.first, 4);
   assert.deepEqual([info.ghost, info.gtype, info.gplayer, info.rest], [0, 1, 0, 57]);
-  assert.deepEqual([info.type, info.owner, info.id, info.empty, info.conv, info.fconv, info.rfc, info.ptc, info.lar], [0, 0, true, false, false, false, 0, -1, -1]);
+  assert.deepEqual(
+    [info.type, info.owner, info.id, info.empty, info.conv, info.fconv, info.rfc, info.ptc, info.lar],
+    [0, 0, true, false, false, false, 0, -1, -1],
+  );
   assert.deepEqual(info.settings, [4, 200, 20, 50, 1000, 100, 1, 50, 5, 15, 60, 5]);
   assert.deepEqual(info.ok, [true, false, true, false, true, true, false]);
   assert.deepEqual(info.add, { i: 4, j: 6 });
@@ -132,7 +135,10 @@ test('the bot API under the statement names, end to end', async () => {
   assert.equal(spellInfo.rest, 0);
   assert.equal(spellInfo.fn, 0);
   const r61 = out.replay.rounds.find((r) => r.round === 61)!;
-  check((r61.events as { t: string }[]).some((e) => e.t === 'spell'), 'the spell was cast in round 60');
+  check(
+    (r61.events as { t: string }[]).some((e) => e.t === 'spell'),
+    'the spell was cast in round 60',
+  );
   const r60 = out.replay.rounds.find((r) => r.round === 60)!;
   check(r61.counters.cells![0]! > r60.counters.cells![0]! + 200, 'a spell captures hundreds of cells');
   assert.equal(out.replay.players[0]!.frozenReason, null);
@@ -168,11 +174,15 @@ test('Dummy beats Null and a random mover', slow, async () => {
 // in both games the demo wins none of these 16 matches (FIDELITY.md,
 // Strength). A gate is four matches against three Dummies, one in each seat;
 // a copy of the Demo must never pass one.
-test('Demo never passes the gate: fewer than 4 wins in each of four gate-like sets of 4 matches (seeds 1-16, every seat), at most 1 win of the 16', slow, async () => {
-  const demo = await seat('Demo');
-  const dummy = await seat('Dummy');
-  await assertDemoNeverPassesGate(demo, dummy, play);
-});
+test(
+  'Demo never passes the gate: fewer than 4 wins in each of four gate-like sets of 4 matches (seeds 1-16, every seat), at most 1 win of the 16',
+  slow,
+  async () => {
+    const demo = await seat('Demo');
+    const dummy = await seat('Dummy');
+    await assertDemoNeverPassesGate(demo, dummy, play);
+  },
+);
 
 test('one Dummy against three Demos finishes first', slow, async () => {
   const demo = await seat('Demo');

@@ -20,7 +20,9 @@ import type { HPOrder, HPState } from '../../../src/games/harry-potter/engine.ts
 import { arbiterState } from './golden.ts';
 
 const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../fixtures/dummy/harry-potter');
-const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const fixtures = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 interface DummyTrace extends GoldenTrace {
   dummyCommands: { seats: number[]; digests: string[] };
@@ -51,7 +53,11 @@ for (const f of fixtures) {
     for (const [r, rec] of replay.rounds.slice(1).entries()) {
       const orders = rec.orders as HPOrder[][];
       const got = digest(commandText(orders, t.dummyCommands.seats));
-      assert.equal(got, t.dummyCommands.digests[r], `round ${r}: the Dummies' commands differ from the original's:\n${commandText(orders, t.dummyCommands.seats)}`);
+      assert.equal(
+        got,
+        t.dummyCommands.digests[r],
+        `round ${r}: the Dummies' commands differ from the original's:\n${commandText(orders, t.dummyCommands.seats)}`,
+      );
       state = game.next(state, orders, rec.frozen).state;
       assert.equal(digest(arbiterState(state)), t.digests[r + 1], `the state after round ${r} differs from the original's`);
     }

@@ -37,6 +37,21 @@ test('the test players exercise every rule: battles of every outcome, ghost atta
     s = out.state;
   }
   const raw = replay.players.map((p) => p.name).join();
-  for (const k of ['bad direction', 'diagonal wizard', 'wizard spell', 'attack 1', 'attack -1', 'attack 2', 'attack -2', 'ghost', 'cancel', 'spell', 'kill move', 'kill voldemort', 'respawn', 'convert'])
+  for (const k of [
+    'bad direction',
+    'diagonal wizard',
+    'wizard spell',
+    'attack 1',
+    'attack -1',
+    'attack 2',
+    'attack -2',
+    'ghost',
+    'cancel',
+    'spell',
+    'kill move',
+    'kill voldemort',
+    'respawn',
+    'convert',
+  ])
     assert.ok((seen.get(k) ?? 0) > 0, `${k} never happens (${raw}): ${JSON.stringify([...seen])}`);
 });

@@ -105,21 +105,9 @@ export function arbiterState(s: HPState): string {
   const units: string[] = [];
   for (let id = 0; id < s.utype.length; id++) {
     const k = s.upos[id]!;
-    units.push(
-      `${s.utype[id] === GHOST ? 'g' : 'w'} ${id} ${s.uplayer[id]} ${(k / cols) | 0} ${k % cols} ${s.upending[id]} ${s.unext[id]}`,
-    );
+    units.push(`${s.utype[id] === GHOST ? 'g' : 'w'} ${id} ${s.uplayer[id]} ${(k / cols) | 0} ${k % cols} ${s.upending[id]} ${s.unext[id]}`);
   }
   const books: string[] = [];
   for (let k = 0; k < rows * cols; k++) if (s.book[k]) books.push(`${(k / cols) | 0} ${k % cols}`);
-  return text(
-    grid,
-    units,
-    books,
-    Array.from(s.spell),
-    [s.vi, s.vj],
-    s.round,
-    Array.from(s.score),
-    Array.from(s.scoreAcc),
-    Array.from(s.strength),
-  );
+  return text(grid, units, books, Array.from(s.spell), [s.vi, s.vj], s.round, Array.from(s.score), Array.from(s.scoreAcc), Array.from(s.strength));
 }

@@ -22,20 +22,24 @@ test('boards: one 4-connected corridor component, free border, at most half wall
     let walls = 0;
     for (let k = 0; k < rows * cols; k++) walls += s.wall[k]!;
     check(walls > 0.1 * rows * cols && walls <= 0.5 * rows * cols, `seed ${seed}: ${walls} wall cells`);
-    for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) {
-      if (i === 0 || j === 0 || i === rows - 1 || j === cols - 1) assert.equal(s.wall[i * cols + j], 0, 'the border is corridor');
-    }
+    for (let i = 0; i < rows; i++)
+      for (let j = 0; j < cols; j++) {
+        if (i === 0 || j === 0 || i === rows - 1 || j === cols - 1) assert.equal(s.wall[i * cols + j], 0, 'the border is corridor');
+      }
     // Snakes are one cell thick: no 2x2 block of walls.
-    for (let i = 0; i + 1 < rows; i++) for (let j = 0; j + 1 < cols; j++) {
-      const k = i * cols + j;
-      check(!(s.wall[k] && s.wall[k + 1] && s.wall[k + cols] && s.wall[k + cols + 1]), `seed ${seed}: 2x2 wall block at ${i},${j}`);
-    }
+    for (let i = 0; i + 1 < rows; i++)
+      for (let j = 0; j + 1 < cols; j++) {
+        const k = i * cols + j;
+        check(!(s.wall[k] && s.wall[k + 1] && s.wall[k + cols] && s.wall[k + cols + 1]), `seed ${seed}: 2x2 wall block at ${i},${j}`);
+      }
   }
 });
 
 test('seed 30 gives, bit for bit, the initial board of the original game (Joc-Algorismia-2024 default.res)', async () => {
   const { readFileSync } = await import('node:fs');
-  const expected = readFileSync(new URL('./fixtures/seed30-round0.txt', import.meta.url), 'utf8').trim().split('\n');
+  const expected = readFileSync(new URL('./fixtures/seed30-round0.txt', import.meta.url), 'utf8')
+    .trim()
+    .split('\n');
   const s = game.create(cfg, 30);
   const got: string[] = [];
   for (let i = 0; i < 60; i++) {
@@ -50,11 +54,25 @@ test('seed 30 gives, bit for bit, the initial board of the original game (Joc-Al
   assert.deepEqual(Array.from(s.spell), [7, 6, 5, 7, 10, 5, 6, 9, 5, 5, 8, 9, 5, 6, 7]);
   assert.deepEqual([s.vi, s.vj], [52, 30]);
   const pos = (id: number) => [Math.floor(s.upos[id]! / 60), s.upos[id]! % 60];
-  assert.deepEqual([0, 1, 2, 3, 4, 5, 43, 83].map(pos), [[44, 39], [31, 44], [55, 30], [55, 16], [45, 24], [15, 53], [6, 15], [52, 24]]);
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 43, 83].map(pos), [
+    [44, 39],
+    [31, 44],
+    [55, 30],
+    [55, 16],
+    [45, 24],
+    [15, 53],
+    [6, 15],
+    [52, 24],
+  ]);
   const bookCells: number[][] = [];
   for (let k = 0; k < 3600; k++) if (s.book[k]) bookCells.push([Math.floor(k / 60), k % 60]);
   assert.equal(bookCells.length, 50);
-  assert.deepEqual(bookCells.slice(0, 4), [[0, 8], [0, 19], [0, 53], [5, 44]]);
+  assert.deepEqual(bookCells.slice(0, 4), [
+    [0, 8],
+    [0, 19],
+    [0, 53],
+    [5, 44],
+  ]);
   assert.deepEqual(bookCells.at(-1), [59, 7]);
 });
 
@@ -72,7 +90,10 @@ test('initial units, books, spell and Voldemort are placed as in the original', 
       assert.equal(s.upending[id], id < 4 ? 60 : 0);
       assert.equal(s.unext[id], -1);
     }
-    assert.equal(s.book.reduce((a, b) => a + b, 0), 50);
+    assert.equal(
+      s.book.reduce((a, b) => a + b, 0),
+      50,
+    );
     assert.deepEqual(Array.from(s.nbCells), [21, 21, 21, 21]);
     assert.deepEqual(Array.from(s.strength), [1000, 1000, 1000, 1000]);
     check(s.vi >= 1 && s.vj >= 1 && s.vi <= rows - 2 && s.vj <= cols - 2, 'Voldemort is not on the border');
@@ -80,7 +101,10 @@ test('initial units, books, spell and Voldemort are placed as in the original', 
       for (let j = s.vj - 2; j <= s.vj + 2; j++)
         if (i >= 0 && j >= 0 && i < rows && j < cols) assert.equal(s.cellId[i * cols + j], -1, 'no unit near Voldemort');
     assert.equal(s.spell.length, 15);
-    check(s.spell.every((x) => x >= 1 && x <= 30), `ingredients ${s.spell}`);
+    check(
+      s.spell.every((x) => x >= 1 && x <= 30),
+      `ingredients ${s.spell}`,
+    );
     const sol = solveSpell(s.spell);
     check(sol && isSpellSolutionCorrect(s.spell, sol), 'the spell has a solution');
   }
@@ -93,7 +117,10 @@ test('every round draws new ingredients that always have a solution', () => {
     s = game.next(s, [[], [], [], []], [false, false, false, false]).state;
     const sol = solveSpell(s.spell);
     check(sol && isSpellSolutionCorrect(s.spell, sol), `round ${r}`);
-    check(s.spell.every((x) => x >= 1 && x <= 30), 'ingredients are naturals ≤ 30');
+    check(
+      s.spell.every((x) => x >= 1 && x <= 30),
+      'ingredients are naturals ≤ 30',
+    );
     seen.add(Array.from(s.spell).join(','));
   }
   check(seen.size > 50, 'ingredients change');
@@ -174,7 +201,11 @@ test('frames are compact: a 200-round replay of frames gzips well under 1 MB', a
   while (!isOver(game, s.cfg, s)) {
     const o: unknown[][] = [[], [], [], []];
     for (let id = 0; id < 84; id++) o[s.uplayer[id]!]!.push([0, id, s.utype[id] === GHOST ? rng.random(0, 7) : 2 * rng.random(0, 3)]);
-    s = game.next(s, o.map((x, p) => game.validateOrders(s, p, x).orders), [false, false, false, false]).state;
+    s = game.next(
+      s,
+      o.map((x, p) => game.validateOrders(s, p, x).orders),
+      [false, false, false, false],
+    ).state;
     frames.push(game.frame(s));
   }
   const size = gzipSync(JSON.stringify(frames)).length;

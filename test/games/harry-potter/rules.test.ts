@@ -251,7 +251,14 @@ test('statement example: a correct spell groups the ingredients in triples of eq
   assert.equal(isSpellSolutionCorrect(ing, sol), true);
   assert.equal(isSpellSolutionCorrect(ing, sol.slice(0, 14)), false, 'size 15');
   assert.equal(isSpellSolutionCorrect(ing, [...sol.slice(0, 14), 5]), false, 'labels 0..4');
-  assert.equal(isSpellSolutionCorrect(ing, sol.map((x) => (x === 4 ? 3 : x))), false, 'each label exactly 3 items');
+  assert.equal(
+    isSpellSolutionCorrect(
+      ing,
+      sol.map((x) => (x === 4 ? 3 : x)),
+    ),
+    false,
+    'each label exactly 3 items',
+  );
   assert.equal(isSpellSolutionCorrect(ing, [...sol.slice(0, 14), 1.5]), false);
 });
 
@@ -482,14 +489,19 @@ test('the number of units is constant and ids never change, whatever happens', (
     const v = o.map((x, p) => game.validateOrders(s, p, x).orders);
     s = game.next(s, v, [false, false, false, false]).state;
     let onBoard = 0;
-    for (let k = 0; k < s.cellId.length; k++) if (s.cellId[k] !== -1) {
-      onBoard++;
-      assert.equal(s.upos[s.cellId[k]!], k);
-      assert.equal(s.wall[k], 0);
-      assert.equal(s.book[k], 0);
-    }
+    for (let k = 0; k < s.cellId.length; k++)
+      if (s.cellId[k] !== -1) {
+        onBoard++;
+        assert.equal(s.upos[s.cellId[k]!], k);
+        assert.equal(s.wall[k], 0);
+        assert.equal(s.book[k], 0);
+      }
     assert.equal(onBoard, 84);
-    assert.equal(s.book.reduce((a, b) => a + b, 0), 50, 'books are always regenerated');
+    assert.equal(
+      s.book.reduce((a, b) => a + b, 0),
+      50,
+      'books are always regenerated',
+    );
     for (let id = 0; id < 4; id++) assert.equal(s.uplayer[id], id);
     for (let d = 0; d < 9; d++) {
       const i = s.vi + (d % 3) - 1;

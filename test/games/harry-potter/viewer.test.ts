@@ -101,7 +101,7 @@ function argsAt(index: number, ctx: unknown, width: number, height: number): Vie
   return viewArgs(replay, index, ctx, width, height);
 }
 
-test('the unit types are the engine\'s, the board is the configured size and the counters named are the ones the game reports', () => {
+test("the unit types are the engine's, the board is the configured size and the counters named are the ones the game reports", () => {
   assert.equal(mod.WIZARD, WIZARD);
   assert.equal(mod.GHOST, GHOST);
   assert.deepEqual(view.boardSize(replay), { rows: ROWS, cols: COLS });
@@ -173,7 +173,7 @@ test('describeCell names the cell type, its owner, a book, the unit on it (conve
   for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} seen in the match`);
 });
 
-test('every round draws at desktop and phone sizes: each cell painted in its type\'s or its clan\'s colour, units batched, state restored', () => {
+test("every round draws at desktop and phone sizes: each cell painted in its type's or its clan's colour, units batched, state restored", () => {
   const kinds = new Set(replay.rounds.flatMap((r) => r.events.map((e) => (e as { t: string }).t)));
   for (const t of ['attack', 'convert', 'kill', 'respawn', 'spell']) assert.ok(kinds.has(t), `the match has no ${t} event`);
   const rgb = (css: string) => mod.parseRgb(css)!;

@@ -63,7 +63,12 @@ test('caves are tunnels of 2x2 blocks (but for a few cells on the bottom and rig
       caves++;
       assert.ok(walk[p], `seed ${seed}: cave ${p} cut off`);
       let inBlock = false;
-      for (const [a, b] of [[0, 0], [-1, 0], [0, -1], [-1, -1]] as const) {
+      for (const [a, b] of [
+        [0, 0],
+        [-1, 0],
+        [0, -1],
+        [-1, -1],
+      ] as const) {
         const q = p + a * 60 + b;
         if ([q, q + 1, q + 60, q + 61].every((r) => s.type[r] === CT.Cave && !s.treasure[r])) inBlock = true;
       }
@@ -124,7 +129,7 @@ test('parseConfig: default.cnf names; unknown keys and bad values are errors', (
   assert.throws(() => game.parseConfig({ nb_players: 3 }), GameConfigError);
 });
 
-test('a fixed board (the original\'s FIXED grid): read as given, owners and dug rock included; units placed from the seed; bad boards are errors', () => {
+test("a fixed board (the original's FIXED grid): read as given, owners and dug rock included; units placed from the seed; bad boards are errors", () => {
   const rows = gridString(boards.get(SEEDS[0]!)!).match(/.{60}/g)!;
   // Some owned caves and a half-dug rock, as the original's output files show them.
   rows[10] = rows[10]!.slice(0, 2) + 'Ab' + rows[10]!.slice(4);
@@ -165,5 +170,8 @@ test('a match lasts nb_rounds rounds; the replay frames of a whole match gzip we
   const size = gzipSync(JSON.stringify(frames)).length;
   assert.ok(size < 400_000, `${size} bytes`);
   // Scores are c + 10t.
-  assert.deepEqual(game.scores(s), [0, 1, 2, 3].map((pl) => s.nbCells[pl]! + 10 * s.nbTreasures[pl]!));
+  assert.deepEqual(
+    game.scores(s),
+    [0, 1, 2, 3].map((pl) => s.nbCells[pl]! + 10 * s.nbTreasures[pl]!),
+  );
 });

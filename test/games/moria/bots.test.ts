@@ -117,7 +117,10 @@ test('Dummy vs three Demos: Dummy finishes strictly first in at least 3 of 4 mat
     seats.splice(pos, 0, await seat('Dummy'));
     const out = await play(seats, seed);
     if (out.replay.result.winner === pos) wins++;
-    assert.ok(out.replay.players.every((p) => p.frozenReason === null), `seed ${seed}: a bot was frozen`);
+    assert.ok(
+      out.replay.players.every((p) => p.frozenReason === null),
+      `seed ${seed}: a bot was frozen`,
+    );
   }
   assert.ok(wins >= 9, `Dummy won ${wins} of 12`);
 });
@@ -126,7 +129,11 @@ test('Dummy vs three Demos: Dummy finishes strictly first in at least 3 of 4 mat
 // Dummy is the original's (dummy.test.ts): in both games the demo wins none of
 // these 16 matches (FIDELITY.md, Strength). A gate is four matches against
 // three Dummies, one in each seat; a copy of the Demo must never pass one.
-test('Demo never passes the gate: fewer than 4 wins in each of four gate-like sets of 4 matches (seeds 1-16, every seat), at most 1 win of the 16', slow, async () => {
-  const [demo, dummy] = [await seat('Demo'), await seat('Dummy')];
-  await assertDemoNeverPassesGate(demo, dummy, play);
-});
+test(
+  'Demo never passes the gate: fewer than 4 wins in each of four gate-like sets of 4 matches (seeds 1-16, every seat), at most 1 win of the 16',
+  slow,
+  async () => {
+    const [demo, dummy] = [await seat('Demo'), await seat('Dummy')];
+    await assertDemoNeverPassesGate(demo, dummy, play);
+  },
+);

@@ -64,8 +64,19 @@ function viewOf(state: string[], ghosts: [number, number, number][] = []) {
     units[3 * id + 2] = i! < 0 ? -1 : i! * COLS + j!;
   });
   const meta = new Int32Array([
-    +roundLine![1]!, 4, 200, 20, 5, 20, 4, 10, ROCK, ROWS, COLS,
-    ...cellsLine!.slice(1).map(Number), ...treasuresLine!.slice(1).map(Number),
+    +roundLine![1]!,
+    4,
+    200,
+    20,
+    5,
+    20,
+    4,
+    10,
+    ROCK,
+    ROWS,
+    COLS,
+    ...cellsLine!.slice(1).map(Number),
+    ...treasuresLine!.slice(1).map(Number),
   ]);
   // The unit id each cell shows (Cell::id): the units' positions, then the ghost cells.
   const grid = new Int16Array(ROWS * COLS).fill(-1);
@@ -78,7 +89,9 @@ test("Arbiter's Dummy gives the original Dummy's commands on the original's stat
   const game = await getGame('moria');
   const prelude = await buildPrelude(game);
   const code = await compileBot(readFileSync(new URL('../../../src/games/moria/bots/Dummy.ts', import.meta.url), 'utf8'), 'Dummy.ts');
-  const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   assert.ok(files.length >= 3, 'fixtures are missing');
   let compared = 0;
   for (const file of files) {
@@ -87,8 +100,14 @@ test("Arbiter's Dummy gives the original Dummy's commands on the original's stat
       const host = new InProcessBotHost();
       // The runtime seeds a player's generator with seed + player + 1.
       const loaded = await host.load({
-        prelude, code, filename: 'Dummy.ts', me: pl, seed: fx.generatorBefore[pl]! - pl - 1,
-        cpuBudgetMs: 60000, memoryMb: 512, logCapBytes: 65536,
+        prelude,
+        code,
+        filename: 'Dummy.ts',
+        me: pl,
+        seed: fx.generatorBefore[pl]! - pl - 1,
+        cpuBudgetMs: 60000,
+        memoryMb: 512,
+        logCapBytes: 65536,
       });
       assert.ok(loaded.ok, `${file}: the Dummy does not load`);
       for (const r of fx.rounds) {

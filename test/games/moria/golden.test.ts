@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { goldenSeat, readTrace, registerGoldenTests, registerRound0Test } from '../../helpers/golden.ts';
 import { playMatch } from '../../../src/sandbox/play-match.ts';
 import game from '../../../src/games/moria/index.ts';
-import { type MoriaEvent, type MoriaOrder, type MoriaState } from '../../../src/games/moria/engine.ts';
+import type { MoriaEvent, MoriaOrder, MoriaState } from '../../../src/games/moria/engine.ts';
 import { arbiterState } from './golden.ts';
 
 const dir = registerGoldenTests<MoriaState>(game, arbiterState);
@@ -53,9 +53,29 @@ test('the test players exercise every rule: attacks and kills of every kind, tro
     }
   }
   for (const k of [
-    'atk', 'kill dwarf attack', 'kill wizard attack', 'kill orc attack', 'kill troll attack', 'kill dwarf abyss', 'kill dwarf balrog',
-    'kill wizard balrog', 'dig', 'abyss opened', 'cave opened', 'gold', 'heal', 'reborn dwarf', 'reborn wizard', 'reborn orc', 'reborn troll',
-    'ghost cell', 'duplicate order', 'bad direction', 'diagonal wizard', 'not own unit', 'bad id',
+    'atk',
+    'kill dwarf attack',
+    'kill wizard attack',
+    'kill orc attack',
+    'kill troll attack',
+    'kill dwarf abyss',
+    'kill dwarf balrog',
+    'kill wizard balrog',
+    'dig',
+    'abyss opened',
+    'cave opened',
+    'gold',
+    'heal',
+    'reborn dwarf',
+    'reborn wizard',
+    'reborn orc',
+    'reborn troll',
+    'ghost cell',
+    'duplicate order',
+    'bad direction',
+    'diagonal wizard',
+    'not own unit',
+    'bad id',
   ])
     assert.ok((seen.get(k) ?? 0) > 0, `${k} never happens: ${JSON.stringify([...seen])}`);
 });

@@ -18,11 +18,7 @@ export interface UnitSpec {
 export const SMALL: Partial<MoriaConfig> = { nb_dwarves: 3, nb_wizards: 1, max_nb_orcs: 2, nb_trolls: 0 };
 export const WITH_TROLL: Partial<MoriaConfig> = { nb_trolls: 1 };
 
-export function build(
-  picture: string[],
-  units: UnitSpec[],
-  opts: { cfg?: Partial<MoriaConfig>; seed?: number; balrog?: boolean } = {},
-): MoriaState {
+export function build(picture: string[], units: UnitSpec[], opts: { cfg?: Partial<MoriaConfig>; seed?: number; balrog?: boolean } = {}): MoriaState {
   const rows = picture.length;
   const cols = picture[0]!.length;
   const cfg: MoriaConfig = { ...DEFAULT_CONFIG, ...SMALL, ...opts.cfg, rows, cols };

@@ -37,15 +37,29 @@ test('statement example: a wizard and dwarves X, Y, Z move onto an abyss with an
   for (let seed = 1; seed <= 5 && checked === 0; seed++) {
     const pic = OPEN.slice();
     pic[4] = 'OO....A.....OO';
-    const W = 3, X = 0, Y = 1, Z = 2;
-    const s = build(pic, [
-      { id: ORC, at: [4, 6], health: 41 },
-      { id: W, at: [4, 5] }, // wizard, left of the abyss
-      { id: X, at: [3, 6] }, // above
-      { id: Y, at: [5, 6] }, // below
-      { id: Z, at: [3, 7] }, // top-right
-    ], { seed });
-    const { state, events } = play(s, { 0: [[W, Dir.Right], [X, Dir.Bottom], [Y, Dir.Top], [Z, Dir.LB]] });
+    const W = 3,
+      X = 0,
+      Y = 1,
+      Z = 2;
+    const s = build(
+      pic,
+      [
+        { id: ORC, at: [4, 6], health: 41 },
+        { id: W, at: [4, 5] }, // wizard, left of the abyss
+        { id: X, at: [3, 6] }, // above
+        { id: Y, at: [5, 6] }, // below
+        { id: Z, at: [3, 7] }, // top-right
+      ],
+      { seed },
+    );
+    const { state, events } = play(s, {
+      0: [
+        [W, Dir.Right],
+        [X, Dir.Bottom],
+        [Y, Dir.Top],
+        [Z, Dir.LB],
+      ],
+    });
     const atks = kinds(events, 'atk');
     if (atks.length !== 2 || atks[1]!.h !== 0) continue; // both rolled 20: try another seed
     checked++;
@@ -58,7 +72,13 @@ test('statement example: a wizard and dwarves X, Y, Z move onto an abyss with an
     assert.deepEqual(posOf(state, X), [3, 6]);
     assert.deepEqual(posOf(state, Y), [5, 6]);
     const kills = kinds(events, 'kill');
-    assert.deepEqual(kills.map((k) => k.t === 'kill' && [k.v, k.why]), [[ORC, 'attack'], [Z, 'abyss']]);
+    assert.deepEqual(
+      kills.map((k) => k.t === 'kill' && [k.v, k.why]),
+      [
+        [ORC, 'attack'],
+        [Z, 'abyss'],
+      ],
+    );
     // Z fell: reborn for another clan, on the Outside band, full health.
     assert.notEqual(state.uplayer[Z], 0);
     assert.equal(state.type[state.upos[Z]!], CT.Outside);
@@ -74,10 +94,36 @@ test('single file: ordered front to back, every dwarf moves one step; back to fr
     { id: 1, at: [3, 3] },
     { id: 2, at: [3, 2] },
   ]);
-  const front = play(s, { 0: [[0, Dir.Right], [1, Dir.Right], [2, Dir.Right]] }).state;
-  assert.deepEqual([0, 1, 2].map((id) => posOf(front, id)), [[3, 5], [3, 4], [3, 3]]);
-  const back = play(s, { 0: [[2, Dir.Right], [1, Dir.Right], [0, Dir.Right]] }).state;
-  assert.deepEqual([0, 1, 2].map((id) => posOf(back, id)), [[3, 5], [3, 3], [3, 2]]);
+  const front = play(s, {
+    0: [
+      [0, Dir.Right],
+      [1, Dir.Right],
+      [2, Dir.Right],
+    ],
+  }).state;
+  assert.deepEqual(
+    [0, 1, 2].map((id) => posOf(front, id)),
+    [
+      [3, 5],
+      [3, 4],
+      [3, 3],
+    ],
+  );
+  const back = play(s, {
+    0: [
+      [2, Dir.Right],
+      [1, Dir.Right],
+      [0, Dir.Right],
+    ],
+  }).state;
+  assert.deepEqual(
+    [0, 1, 2].map((id) => posOf(back, id)),
+    [
+      [3, 5],
+      [3, 3],
+      [3, 2],
+    ],
+  );
   // Blocked by a friend is not an attack.
   assert.equal(kinds(play(s, { 0: [[2, Dir.Right]] }).events, 'atk').length, 0);
 });
@@ -109,7 +155,10 @@ test('dwarves and wizards cannot attack their own clan', () => {
 test('digging: a rock hit 5 times (by one or more dwarves) opens; the diggers never move', () => {
   const pic = OPEN.slice();
   pic[3] = 'OO..R.......OO';
-  let s = build(pic, [{ id: 0, at: [3, 3] }, { id: 4, at: [2, 4] }]);
+  let s = build(pic, [
+    { id: 0, at: [3, 3] },
+    { id: 4, at: [2, 4] },
+  ]);
   const rock = at(s, 3, 4);
   for (let k = 1; k <= 4; k++) {
     // Alternate digger and clan: one or more dwarves count toward the same 5.
@@ -142,8 +191,16 @@ test('an opened rock is an abyss with probability 1/25 (4%)', () => {
 test('granite cannot be entered or dug; wizards cannot dig', () => {
   const pic = OPEN.slice();
   pic[3] = 'OO..GR......OO';
-  const s = build(pic, [{ id: 0, at: [3, 3] }, { id: 3, at: [2, 5] }]);
-  const { state } = play(s, { 0: [[0, Dir.Right], [3, Dir.Bottom]] });
+  const s = build(pic, [
+    { id: 0, at: [3, 3] },
+    { id: 3, at: [2, 5] },
+  ]);
+  const { state } = play(s, {
+    0: [
+      [0, Dir.Right],
+      [3, Dir.Bottom],
+    ],
+  });
   assert.deepEqual(posOf(state, 0), [3, 3]);
   assert.equal(state.type[at(state, 3, 4)], CT.Granite);
   assert.equal(state.turns[at(state, 3, 5)], 5);
@@ -225,19 +282,30 @@ test('at the very end of the round, a wizard fully heals 4-adjacent allies only 
   const s2 = play(s, { 0: [[1, Dir.Left]] }).state; // (5,6) -> (5,5), below the wizard
   assert.equal(s2.uhealth[1], 100);
   // Two wizards of a clan heal each other.
-  const w = build(OPEN, [{ id: 3, at: [4, 5], health: 10 }, { id: 7, at: [4, 6], health: 10 }]);
+  const w = build(OPEN, [
+    { id: 3, at: [4, 5], health: 10 },
+    { id: 7, at: [4, 6], health: 10 },
+  ]);
   const ww = play(w, {}).state;
   assert.equal(ww.uhealth[3], 10);
   assert.equal(ww.uhealth[7], 10);
 });
 
 test('orders: the first per unit counts; None is dropped; foreign, dead or garbage orders are dropped with warnings', () => {
-  const s = build(OPEN, [{ id: 0, at: [3, 3] }, { id: 4, at: [5, 5] }]);
+  const s = build(OPEN, [
+    { id: 0, at: [3, 3] },
+    { id: 4, at: [5, 5] },
+  ]);
   const v = game.validateOrders(s, 0, [
-    [0, Dir.None], [0, Dir.Right], // None takes the unit's one order
+    [0, Dir.None],
+    [0, Dir.Right], // None takes the unit's one order
     [4, Dir.Right], // not ours
     [ORC, Dir.Right], // dead orc / not ours
-    [1, 9], 'x', null, [1.5, 2], [2, Dir.Top],
+    [1, 9],
+    'x',
+    null,
+    [1.5, 2],
+    [2, Dir.Top],
   ]);
   assert.deepEqual(v.orders, [[2, Dir.Top]]);
   // Six drops explained; the second order for unit 0 is dropped without a word (the API warned, as the original's Action does).
@@ -245,14 +313,26 @@ test('orders: the first per unit counts; None is dropped; foreign, dead or garba
   assert.doesNotMatch(v.warnings.join('\n'), /already/);
   assert.deepEqual(game.validateOrders(s, 0, 'nope').orders, []);
   // The engine itself keeps only the first order per unit.
-  const r = play(s, { 0: [[0, Dir.Right], [0, Dir.Bottom]] }).state;
+  const r = play(s, {
+    0: [
+      [0, Dir.Right],
+      [0, Dir.Bottom],
+    ],
+  }).state;
   assert.deepEqual(posOf(r, 0), [3, 4]);
 });
 
 test('a unit killed earlier in the round skips its order', () => {
   // Clan 1 kills clan 0's dwarf, which then must not move (as the captured unit either).
   for (let seed = 1; seed <= 30; seed++) {
-    const s = build(OPEN, [{ id: 0, at: [3, 3], health: 1 }, { id: 4, at: [3, 4] }], { seed });
+    const s = build(
+      OPEN,
+      [
+        { id: 0, at: [3, 3], health: 1 },
+        { id: 4, at: [3, 4] },
+      ],
+      { seed },
+    );
     const { state, events } = play(s, { 0: [[0, Dir.Bottom]], 1: [[4, Dir.Left]] });
     const killedFirst = events.findIndex((e) => e.t === 'kill') === 1 && events[0]!.t === 'atk';
     const moved = events.some((e) => e.t === 'atk') && state.uplayer[0] === 1;
@@ -268,16 +348,7 @@ test('a unit killed earlier in the round skips its order', () => {
 });
 
 test("interleaving: random between players, but each clan's orders keep their order", () => {
-  const pic = [
-    'OOOOOOOOOOOO',
-    'OOOOOOOOOOOO',
-    'OO.R.R.R.ROO',
-    'OO.R.R.R.ROO',
-    'OO.R.R.R.ROO',
-    'OO.R.R.R.ROO',
-    'OOOOOOOOOOOO',
-    'OOOOOOOOOOOO',
-  ];
+  const pic = ['OOOOOOOOOOOO', 'OOOOOOOOOOOO', 'OO.R.R.R.ROO', 'OO.R.R.R.ROO', 'OO.R.R.R.ROO', 'OO.R.R.R.ROO', 'OOOOOOOOOOOO', 'OOOOOOOOOOOO'];
   const firsts = new Set<string>();
   for (let seed = 1; seed <= 30; seed++) {
     const units = [];
@@ -296,14 +367,23 @@ test("interleaving: random between players, but each clan's orders keep their or
       const mine = digs.filter((p) => Math.floor(p / 12) === 2 + pl).map((p) => p % 12);
       assert.deepEqual(mine, [3, 5, 7], `clan ${pl} order kept`);
     }
-    firsts.add(digs.slice(0, 4).map((p) => Math.floor(p / 12)).join(''));
+    firsts.add(
+      digs
+        .slice(0, 4)
+        .map((p) => Math.floor(p / 12))
+        .join(''),
+    );
   }
   assert.ok(firsts.size > 5, 'the interleaving varies with the seed');
 });
 
 test('orcs attack an adjacent dwarf or wizard; otherwise they approach the nearest one inside Moria', () => {
   const pic = OPEN.slice();
-  const s = build(pic, [{ id: ORC, at: [4, 9] }, { id: 0, at: [4, 3] }, { id: 4, at: [2, 11] }]);
+  const s = build(pic, [
+    { id: ORC, at: [4, 9] },
+    { id: 0, at: [4, 3] },
+    { id: 4, at: [2, 11] },
+  ]);
   // Nearest by path: dwarf 4 at (2,11) is 2 steps away, dwarf 0 is 6 away.
   const r = play(s, {}).state;
   assert.deepEqual(posOf(r, ORC), [3, 10]);
@@ -311,7 +391,10 @@ test('orcs attack an adjacent dwarf or wizard; otherwise they approach the neare
   assert.equal(r2.uhealth[4]! < 100, true, 'then it attacks');
   assert.deepEqual(posOf(r2, ORC), [3, 10]);
   // Killed by an orc: the dwarf goes to a different clan.
-  const weak = build(pic, [{ id: ORC, at: [4, 9] }, { id: 4, at: [4, 10], health: 1 }]);
+  const weak = build(pic, [
+    { id: ORC, at: [4, 9] },
+    { id: 4, at: [4, 10], health: 1 },
+  ]);
   const k = play(weak, {}).state;
   assert.notEqual(k.uplayer[4], 1);
   assert.equal(k.type[k.upos[4]!], CT.Outside);
@@ -319,7 +402,10 @@ test('orcs attack an adjacent dwarf or wizard; otherwise they approach the neare
 
 test('orcs ignore units on the Outside band and never leave Moria (but hit an adjacent one)', () => {
   // (0,0) is outside and not adjacent to anything the orc can reach: it wanders inside.
-  let st = build(OPEN, [{ id: ORC, at: [2, 2] }, { id: 0, at: [0, 0] }]);
+  let st = build(OPEN, [
+    { id: ORC, at: [2, 2] },
+    { id: 0, at: [0, 0] },
+  ]);
   for (let k = 0; k < 20; k++) {
     const r = play(st, {});
     assert.equal(kinds(r.events, 'atk').length, 0);
@@ -327,7 +413,10 @@ test('orcs ignore units on the Outside band and never leave Moria (but hit an ad
     assert.notEqual(st.type[st.upos[ORC]!], CT.Outside);
   }
   // An adjacent unit is attacked even when it stands outside.
-  const adj = build(OPEN, [{ id: ORC, at: [2, 2] }, { id: 0, at: [1, 1] }]);
+  const adj = build(OPEN, [
+    { id: ORC, at: [2, 2] },
+    { id: 0, at: [1, 1] },
+  ]);
   const a = kinds(play(adj, {}).events, 'atk');
   assert.equal(a.length, 1);
   assert.equal(a[0]!.v, 0);
@@ -335,7 +424,15 @@ test('orcs ignore units on the Outside band and never leave Moria (but hit an ad
 });
 
 test('Sauron units never attack Sauron units', () => {
-  const s = build(OPEN, [{ id: ORC, at: [3, 3] }, { id: ORC2, at: [3, 4] }, { id: TROLL, at: [4, 3] }], T);
+  const s = build(
+    OPEN,
+    [
+      { id: ORC, at: [3, 3] },
+      { id: ORC2, at: [3, 4] },
+      { id: TROLL, at: [4, 3] },
+    ],
+    T,
+  );
   let st = s;
   for (let k = 0; k < 30; k++) {
     const r = play(st, {});
@@ -358,14 +455,28 @@ test('trolls: outside, they head for the nearest cave; inside, random caves only
     assert.equal(st.type[st.upos[TROLL]!], CT.Cave);
   }
   // A troll hits hard (50..150) and unconquers the caves it visits.
-  const t = build(OPEN, [{ id: TROLL, at: [3, 3] }, { id: 0, at: [3, 4] }], T);
+  const t = build(
+    OPEN,
+    [
+      { id: TROLL, at: [3, 3] },
+      { id: 0, at: [3, 4] },
+    ],
+    T,
+  );
   const hit = play(t, {});
   const a = hit.events.find((e) => e.t === 'atk');
   assert.ok(a && a.t === 'atk' && a.d >= 50 && a.d <= 150);
 });
 
 test('a killed troll is reborn outside Moria with full health', () => {
-  const s = build(OPEN, [{ id: TROLL, at: [3, 4], health: 10 }, { id: 0, at: [3, 3] }], T);
+  const s = build(
+    OPEN,
+    [
+      { id: TROLL, at: [3, 4], health: 10 },
+      { id: 0, at: [3, 3] },
+    ],
+    T,
+  );
   // The dwarf hits first (players move before Sauron).
   const { state, events } = play(s, { 0: [[0, Dir.Right]] });
   assert.ok(events.some((e) => e.t === 'kill' && e.v === TROLL));
@@ -375,7 +486,14 @@ test('a killed troll is reborn outside Moria with full health', () => {
 });
 
 test('a troll killed by the clans still takes its turn, from where it fell, and is reborn outside afterwards (as in the original)', () => {
-  const s = build(OPEN, [{ id: TROLL, at: [3, 4], health: 10 }, { id: 0, at: [3, 3] }], T);
+  const s = build(
+    OPEN,
+    [
+      { id: TROLL, at: [3, 4], health: 10 },
+      { id: 0, at: [3, 3] },
+    ],
+    T,
+  );
   const { state, events } = play(s, { 0: [[0, Dir.Right]] });
   const kill = events.findIndex((e) => e.t === 'kill' && e.v === TROLL);
   const hit = events.findIndex((e) => e.t === 'atk' && e.a === TROLL && e.v === 0);
@@ -389,7 +507,15 @@ test('a killed troll that walks before its rebirth leaves its id on the cell it 
   // nobody to hit and walks (inside: to a random cave); it is then reborn outside.
   let seen = 0;
   for (let seed = 1; seed <= 40; seed++) {
-    const s = build(OPEN, [{ id: TROLL, at: [4, 6], health: 10 }, { id: 0, at: [4, 5], health: 10 }, { id: 4, at: [4, 4] }], { ...T, seed });
+    const s = build(
+      OPEN,
+      [
+        { id: TROLL, at: [4, 6], health: 10 },
+        { id: 0, at: [4, 5], health: 10 },
+        { id: 4, at: [4, 4] },
+      ],
+      { ...T, seed },
+    );
     const { state, events } = play(s, { 0: [[0, Dir.Right]], 1: [[4, Dir.Right]] });
     const order = events.filter((e) => e.t === 'kill').map((e) => e.t === 'kill' && e.v);
     if (order.join() !== `${TROLL},0`) continue;
@@ -409,7 +535,12 @@ test('a killed troll that walks before its rebirth leaves its id on the cell it 
 test('the Balrog heads for a dwarf killed earlier in the round, at the cell where it fell (as in the original)', () => {
   // Balrog (4,6); clan 0's dwarf at (4,9), distance 3, is killed by clan 1's at
   // (3,10), distance 5; the nearest living one is clan 2's at (4,2), distance 4.
-  const s = build(OPEN, [{ id: BALROG, at: [4, 6] }, { id: 0, at: [4, 9], health: 10 }, { id: 4, at: [3, 10] }, { id: 8, at: [4, 2] }]);
+  const s = build(OPEN, [
+    { id: BALROG, at: [4, 6] },
+    { id: 0, at: [4, 9], health: 10 },
+    { id: 4, at: [3, 10] },
+    { id: 8, at: [4, 2] },
+  ]);
   const { state, events } = play(s, { 1: [[4, Dir.LB]] });
   assert.ok(events.some((e) => e.t === 'kill' && e.v === 0));
   assert.deepEqual(posOf(state, BALROG), [4, 7], 'toward where the dead dwarf fell');
@@ -438,16 +569,42 @@ test('the Balrog approaches the nearest dwarf or wizard inside Moria, straight o
   const pic = OPEN.slice();
   pic[5] = 'OO0000000000OO';
   const pic2 = pic.slice();
-  const s2 = build(pic2, [{ id: BALROG, at: [5, 5] }, { id: 0, at: [5, 10] }, { id: 4, at: [1, 5] }]);
+  const s2 = build(pic2, [
+    { id: BALROG, at: [5, 5] },
+    { id: 0, at: [5, 10] },
+    { id: 4, at: [1, 5] },
+  ]);
   const r = play(s2, {});
   assert.deepEqual(posOf(r.state, BALROG), [5, 6]);
   // Its ring is unconquered.
-  for (const [i, j] of [[5, 7], [4, 7], [6, 7], [5, 5]] as const) assert.equal(r.state.owner[at(r.state, i, j)], -1);
+  for (const [i, j] of [
+    [5, 7],
+    [4, 7],
+    [6, 7],
+    [5, 5],
+  ] as const)
+    assert.equal(r.state.owner[at(r.state, i, j)], -1);
   // Orcs and trolls in the ring die too (placed so that the Balrog's step puts them in the ring).
   const ring = play(
     build(
-      ['OOOOOOOOOOOOOO', 'OOOOOOOOOOOOOO', 'OORRRRRRRRRROO', 'OORRRRRRRRRROO', 'OORRRRRARRRROO', 'OORRR.R.R...OO', 'OORRRRRTRRRROO', 'OORRRRRRRRRROO', 'OOOOOOOOOOOOOO', 'OOOOOOOOOOOOOO'],
-      [{ id: BALROG_T, at: [5, 5] }, { id: 0, at: [5, 11] }, { id: ORC, at: [4, 7] }, { id: TROLL, at: [5, 7] }],
+      [
+        'OOOOOOOOOOOOOO',
+        'OOOOOOOOOOOOOO',
+        'OORRRRRRRRRROO',
+        'OORRRRRRRRRROO',
+        'OORRRRRARRRROO',
+        'OORRR.R.R...OO',
+        'OORRRRRTRRRROO',
+        'OORRRRRRRRRROO',
+        'OOOOOOOOOOOOOO',
+        'OOOOOOOOOOOOOO',
+      ],
+      [
+        { id: BALROG_T, at: [5, 5] },
+        { id: 0, at: [5, 11] },
+        { id: ORC, at: [4, 7] },
+        { id: TROLL, at: [5, 7] },
+      ],
       T,
     ),
     {},
@@ -459,18 +616,33 @@ test('the Balrog approaches the nearest dwarf or wizard inside Moria, straight o
 });
 
 test('a dwarf that steps next to the Balrog dies; the Balrog is immortal', () => {
-  const s = build(OPEN, [{ id: BALROG, at: [4, 8] }, { id: 0, at: [4, 5] }, { id: 1, at: [7, 2] }]);
+  const s = build(OPEN, [
+    { id: BALROG, at: [4, 8] },
+    { id: 0, at: [4, 5] },
+    { id: 1, at: [7, 2] },
+  ]);
   const { state, events } = play(s, { 0: [[0, Dir.Right]] }); // (4,6) is 2 away: safe, then the Balrog steps to (4,7)
   assert.ok(events.some((e) => e.t === 'kill' && e.v === 0 && e.why === 'balrog'));
   assert.notEqual(state.uplayer[0], 0);
-  const s2 = build(OPEN, [{ id: BALROG, at: [4, 8] }, { id: 0, at: [4, 6] }]);
+  const s2 = build(OPEN, [
+    { id: BALROG, at: [4, 8] },
+    { id: 0, at: [4, 6] },
+  ]);
   const r2 = play(s2, { 0: [[0, Dir.Right]] });
   assert.ok(r2.events.some((e) => e.t === 'kill' && e.v === 0 && e.why === 'balrog'));
 });
 
 test('reborn units keep away from everyone: radius 1 around units, 3 around the Balrog', () => {
   for (let seed = 1; seed <= 20; seed++) {
-    const s = build(OPEN, [{ id: BALROG, at: [2, 2] }, { id: 0, at: [2, 4], health: 1 }, { id: 4, at: [2, 5] }], { seed });
+    const s = build(
+      OPEN,
+      [
+        { id: BALROG, at: [2, 2] },
+        { id: 0, at: [2, 4], health: 1 },
+        { id: 4, at: [2, 5] },
+      ],
+      { seed },
+    );
     const { state } = play(s, { 1: [[4, Dir.Left]] });
     const p = state.upos[0]!;
     const [i, j] = [Math.floor(p / 14), p % 14];
@@ -516,7 +688,9 @@ test('orcs: 2% per empty abyss per round, never more than max_nb_orcs, ids 100..
 test('counts stay constant: 80 dwarves, 20 wizards and 4 trolls on the default board, whatever happens', () => {
   let s = game.create(game.defaultConfig, 7);
   for (let k = 0; k < 60; k++) s = game.next(s, [[], [], [], []], [false, false, false, false]).state;
-  let d = 0, w = 0, t = 0;
+  let d = 0,
+    w = 0,
+    t = 0;
   for (let id = 0; id < s.utype.length; id++) {
     if (s.upos[id]! < 0) continue;
     if (s.utype[id] === UT.Dwarf) d++;

@@ -141,14 +141,31 @@ test('a fall into an abyss, a walk into the Balrog and its ring are each marked 
   );
   const orders: Record<number, MoriaOrder[]> = { 0: [[0, Dir.Right]], 1: [[5, Dir.Bottom]] };
   const { state: s1, events } = play(s0, orders);
-  const round = (n: number, frame: unknown, ev: unknown[], o: unknown[][]) => ({ round: n, orders: o, events: ev, frame, scores: [0, 0, 0, 0], counters: {}, cpuMs: [0, 0, 0, 0], frozen: [false, false, false, false] });
+  const round = (n: number, frame: unknown, ev: unknown[], o: unknown[][]) => ({
+    round: n,
+    orders: o,
+    events: ev,
+    frame,
+    scores: [0, 0, 0, 0],
+    counters: {},
+    cpuMs: [0, 0, 0, 0],
+    frozen: [false, false, false, false],
+  });
   const mini = {
     config: s0.cfg,
     players: ['A', 'B', 'C', 'D'].map((name) => ({ name })),
     rounds: [round(0, moria.frame(s0), [], [[], [], [], []]), round(1, moria.frame(s1), events, [orders[0]!, orders[1]!, [], []])],
   } as unknown as Replay<MoriaFrame>;
   const why = new Map((events as MoriaEvent[]).flatMap((e) => (e.t === 'kill' ? [[e.v, e.why] as const] : [])));
-  assert.deepEqual([...why.entries()].sort(), [[0, 'abyss'], [4, 'balrog'], [5, 'balrog']], 'the scene plays as planned');
+  assert.deepEqual(
+    [...why.entries()].sort(),
+    [
+      [0, 'abyss'],
+      [4, 'balrog'],
+      [5, 'balrog'],
+    ],
+    'the scene plays as planned',
+  );
 
   const marks = roundMarks(mini, 1, emptyMarks());
   const deathAt = new Map<number, number>();
@@ -188,5 +205,8 @@ test('every round draws at desktop and phone sizes, batched into a few paths, an
     assert.ok(ctx.count('fillRect') > 0, item.label);
   }
   for (const name of ['outside', 'cave', 'treasure', 'rock', 'granite', 'abyss', 'dwarf', 'wizard', 'orc', 'troll', 'Balrog'])
-    assert.ok(view.legend.some((l) => l.label.includes(name)), `legend names ${name}`);
+    assert.ok(
+      view.legend.some((l) => l.label.includes(name)),
+      `legend names ${name}`,
+    );
 });

@@ -114,7 +114,10 @@ test('the API answers as the statement says, and bad calls only warn', async () 
   // with a bad direction for one's own next unit kept as the original keeps it (direction -1);
   // the second command, the unknown id and the garbage are dropped.
   const r3 = out.replay.rounds[3]!;
-  assert.deepEqual((r3.orders[0] as number[][]).map((o) => o[1]), [0, -1]);
+  assert.deepEqual(
+    (r3.orders[0] as number[][]).map((o) => o[1]),
+    [0, -1],
+  );
   assert.equal(out.replay.players[0]!.frozenReason, null);
 });
 
@@ -164,8 +167,12 @@ test('Dummy beats Demo: strictly first against three Demos in at least 10 of 12 
 // The Demo wins none of these 16 matches, in Arbiter and in the original game
 // (FIDELITY.md, Strength). A gate is four matches against three Dummies, one in
 // each seat; a copy of the Demo must never pass one.
-test('Demo never passes the gate: fewer than 4 wins in each of four gate-like sets of 4 matches (seeds 1-16, every seat), at most 1 win of the 16', slow, async () => {
-  const dummy = await seat('Dummy');
-  const demo = await seat('Demo');
-  await assertDemoNeverPassesGate(demo, dummy, play);
-});
+test(
+  'Demo never passes the gate: fewer than 4 wins in each of four gate-like sets of 4 matches (seeds 1-16, every seat), at most 1 win of the 16',
+  slow,
+  async () => {
+    const dummy = await seat('Dummy');
+    const demo = await seat('Demo');
+    await assertDemoNeverPassesGate(demo, dummy, play);
+  },
+);

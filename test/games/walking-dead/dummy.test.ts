@@ -21,7 +21,9 @@ import type { TwdOrder, TwdState } from '../../../src/games/walking-dead/engine.
 import { arbiterState } from './golden.ts';
 
 const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../fixtures/dummy/walking-dead');
-const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const fixtures = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 interface DummyTrace extends GoldenTrace {
   dummyCommands: { seats: number[]; digests: string[] };

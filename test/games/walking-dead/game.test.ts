@@ -86,7 +86,7 @@ test('a smaller configured board is generated and playable', () => {
   assert.equal(s.round, 20);
 });
 
-test('validateOrders: the first order per unit id counts; only orders for the player\'s own units (alive or dead) reach the engine', () => {
+test("validateOrders: the first order per unit id counts; only orders for the player's own units (alive or dead) reach the engine", () => {
   const s = game.create(cfg, 5);
   s.uType[3] = UType.Dead; // a dead unit of player 0
   const raw: unknown = [
@@ -138,5 +138,5 @@ test('the generator only uses the streams it is given: the game Rng and glibc ra
   assert.deepEqual(generateWaste(40, 40, new Rng(9)), generateWaste(40, 40, new Rng(9), new LibcRand(1)));
   assert.notDeepEqual(generateWaste(40, 40, new Rng(9)), generateWaste(40, 40, new Rng(9), new LibcRand(2)), 'the turning shuffles come from rand()');
   const s = game.create(cfg, 9);
-  assert.deepEqual(s.waste, generateWaste(60, 60, new Rng(9)), 'a match board is the generator\'s with a fresh rand()');
+  assert.deepEqual(s.waste, generateWaste(60, 60, new Rng(9)), "a match board is the generator's with a fresh rand()");
 });

@@ -43,7 +43,23 @@ test('the test players exercise every rule: fights of both kinds, zombie kills, 
     }
     s = out.state;
   }
-  for (const k of ['bad direction', 'dead unit order', 'diagonal', 'fight', 'surprise fight', 'zkill', 'bite', 'eat', 'zeat', 'zombie', 'spawn', 'food', 'switch', 'switch, all equal', 'switch, tied largest'])
+  for (const k of [
+    'bad direction',
+    'dead unit order',
+    'diagonal',
+    'fight',
+    'surprise fight',
+    'zkill',
+    'bite',
+    'eat',
+    'zeat',
+    'zombie',
+    'spawn',
+    'food',
+    'switch',
+    'switch, all equal',
+    'switch, tied largest',
+  ])
     assert.ok((seen.get(k) ?? 0) > 0, `${k} never happens: ${JSON.stringify([...seen])}`);
 });
 

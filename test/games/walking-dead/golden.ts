@@ -32,7 +32,11 @@ export function originalStates(resText: string): string[] {
   const lines = resText.split('\n').map((l) => l.replace(/\r$/, ''));
   const out: string[] = [];
   let k = 0;
-  const fields = (l: string | undefined): string[] => (l ?? '').trim().split(/\s+/).filter((x) => x !== '');
+  const fields = (l: string | undefined): string[] =>
+    (l ?? '')
+      .trim()
+      .split(/\s+/)
+      .filter((x) => x !== '');
   const expect = (key: string): string[] => {
     while (k < lines.length && lines[k]!.trim() === '') k++;
     const f = fields(lines[k++]);

@@ -9,7 +9,10 @@ import game from '../../../src/games/walking-dead/index.ts';
 /** A round in which the random 20% clan switch did not happen (it is tested on its own). */
 function stepNoSwitch(s: TwdState, orders: TwdOrder[][] = [[], [], [], []]) {
   for (let seed = 1; seed < 200; seed++) {
-    const r = step(withSeed(s, seed), orders.map((o) => [...o]));
+    const r = step(
+      withSeed(s, seed),
+      orders.map((o) => [...o]),
+    );
     if (!r.events.some((e) => e.k === 'switch')) return r;
   }
   throw new Error('no seed without a clan switch');
@@ -39,7 +42,16 @@ test('alive units never move diagonally: validateOrders warns but keeps the orde
 test('moving into waste, off the board, into a unit of the same clan or into a dead unit is ignored', () => {
   const s = build(open('aX...', 'a.Ba.', '.....'));
   // ids: 0 at (0,0), 1 at (1,0), 2 dead B at (1,2), 3 at (1,3)
-  const r = stepNoSwitch(s, [[[0, Dir.Right], [1, Dir.Up], [3, Dir.Left]], [], [], []]);
+  const r = stepNoSwitch(s, [
+    [
+      [0, Dir.Right],
+      [1, Dir.Up],
+      [3, Dir.Left],
+    ],
+    [],
+    [],
+    [],
+  ]);
   assert.deepEqual(posOf(r.state, 0), [0, 0], 'waste');
   assert.deepEqual(posOf(r.state, 1), [1, 0], 'same clan');
   assert.deepEqual(posOf(r.state, 3), [1, 3], 'dead unit');
@@ -64,7 +76,7 @@ test('never a cell with food and a unit at once', () => {
   for (let k = 0; k < 40; k++) {
     const orders = [0, 1, 2, 3].map((pl) => {
       const o: TwdOrder[] = [];
-      for (let u = 0; u < s.uType.length; u++) if (s.uPlayer[u] === pl && s.uType[u] === UType.Alive) o.push([u, (k + u) % 4 * 2]);
+      for (let u = 0; u < s.uType.length; u++) if (s.uPlayer[u] === pl && s.uType[u] === UType.Alive) o.push([u, ((k + u) % 4) * 2]);
       return o;
     });
     s = step(s, orders).state;
@@ -86,8 +98,7 @@ test('attacking a zombie kills it, the unit does not move, +10 points; it comes 
   assert.notDeepEqual(p, [1, 2], 'it reappears in another position');
   // The regeneration rule: nobody in the 5x5 around it.
   for (let i = p[0] - 2; i <= p[0] + 2; i++)
-    for (let j = p[1] - 2; j <= p[1] + 2; j++)
-      if (i >= 0 && j >= 0 && i < 7 && j < 11 && (i !== p[0] || j !== p[1])) assert.equal(at(r.state, i, j), -1);
+    for (let j = p[1] - 2; j <= p[1] + 2; j++) if (i >= 0 && j >= 0 && i < 7 && j < 11 && (i !== p[0] || j !== p[1])) assert.equal(at(r.state, i, j), -1);
   assert.equal(r.state.owner[r.state.uPos[1]!], 0, 'the clan owns the cell where it reappears');
   assert.equal(scoreOf(r.state, 0), 10 + r.state.nbCells[0]!);
 });
@@ -294,7 +305,7 @@ test('clan switch ties: a random clan among the largest and among the smallest; 
   const from = new Set<number>();
   const to = new Set<number>();
   for (let seed = 1; seed <= 400; seed++) {
-    for (const e of step(withSeed(s, seed)).events) if (e.k === 'switch') (from.add(e.from), to.add(e.to));
+    for (const e of step(withSeed(s, seed)).events) if (e.k === 'switch') from.add(e.from), to.add(e.to);
   }
   assert.deepEqual([...from].sort(), [0, 1]);
   assert.deepEqual([...to].sort(), [2, 3]);
@@ -329,7 +340,7 @@ test('points_per_owned_cell does not change the score: the original adds one poi
   assert.equal(game.scores(stepNoSwitch(s).state)[0], 3);
 });
 
-test('the original\'s fight draws: random(0,100) < 30 is a surprise, else random(0,1000) against N/(N+M)*1000', () => {
+test("the original's fight draws: random(0,100) < 30 is a surprise, else random(0,1000) against N/(N+M)*1000", () => {
   const s = build(open('.....', '.ab..', '.....'), { points: [300, 700, 0, 0] });
   for (let seed = 1; seed <= 300; seed++) {
     const rng = new Rng(seed);
@@ -343,7 +354,7 @@ test('the original\'s fight draws: random(0,100) < 30 is a surprise, else random
   }
 });
 
-test('orders that fail still take their turn in the interleaving: a dead unit\'s order and a bad direction each draw random(1,q)', () => {
+test("orders that fail still take their turn in the interleaving: a dead unit's order and a bad direction each draw random(1,q)", () => {
   const s = build(open('.......', '.A.a...', '.......'));
   // ids: 0 dead (clan 0), 1 alive (clan 0). No zombies: the only other draw is the clan switch.
   for (let seed = 1; seed <= 20; seed++) {
@@ -351,14 +362,22 @@ test('orders that fail still take their turn in the interleaving: a dead unit\'s
     expected.random(1, 1);
     expected.random(1, 1);
     if (expected.random(0, 4) === 0) continue; // a clan switch draws more
-    const r = step(withSeed(s, seed), [[[0, Dir.Right], [1, -1]], [], [], []]);
+    const r = step(withSeed(s, seed), [
+      [
+        [0, Dir.Right],
+        [1, -1],
+      ],
+      [],
+      [],
+      [],
+    ]);
     assert.equal(r.state.rng.seed, expected.seed, `seed ${seed}`);
     assert.deepEqual(posOf(r.state, 0), [1, 1]);
     assert.deepEqual(posOf(r.state, 1), [1, 3]);
   }
 });
 
-test('clan switch: tied largest clans are drawn from in descending clan order, tied smallest ones in ascending order (the original\'s sort)', () => {
+test("clan switch: tied largest clans are drawn from in descending clan order, tied smallest ones in ascending order (the original's sort)", () => {
   // Clans 0 and 1 have two alive units, clans 2 and 3 one each; no zombies, no orders.
   const s = build(open('.a.a.....', '.........', '.b.b.....', '.........', '.c...d...'));
   let switches = 0;
@@ -410,16 +429,29 @@ test('orders of different players interleave at random (the statement example wi
   assert.ok(uAte > 50 && vAte > 50, `${uAte} / ${vAte}`);
 });
 
-test('the relative order of one clan\'s orders is kept', () => {
+test("the relative order of one clan's orders is kept", () => {
   const s = build(open('.........', '.aa......', '.........', '....b....', '....c....', '....d....'));
   for (let seed = 1; seed <= 50; seed++) {
-    const orders: TwdOrder[][] = [[[1, Dir.Right], [0, Dir.Right]], [[2, Dir.Up]], [[3, Dir.Left]], [[4, Dir.Left]]];
+    const orders: TwdOrder[][] = [
+      [
+        [1, Dir.Right],
+        [0, Dir.Right],
+      ],
+      [[2, Dir.Up]],
+      [[3, Dir.Left]],
+      [[4, Dir.Left]],
+    ];
     const r = step(withSeed(s, seed), orders);
     assert.deepEqual(posOf(r.state, 0), [1, 2], 'the back unit follows into the vacated cell');
     assert.deepEqual(posOf(r.state, 1), [1, 3]);
   }
   // The other way round the back unit is blocked by its own clan.
-  const r = stepNoSwitch(s, [[[0, Dir.Right], [1, Dir.Right]]]);
+  const r = stepNoSwitch(s, [
+    [
+      [0, Dir.Right],
+      [1, Dir.Right],
+    ],
+  ]);
   assert.deepEqual(posOf(r.state, 0), [1, 1]);
 });
 

@@ -125,7 +125,10 @@ test('the legend swatches draw', () => {
   for (const item of view.legend) {
     const { ctx, calls } = new RecordingContext();
     item.swatch(ctx, 18, PLAYER_COLORS);
-    assert.ok(calls.some((c) => c.name === 'fillRect'), `${item.label}: no cell drawn`);
+    assert.ok(
+      calls.some((c) => c.name === 'fillRect'),
+      `${item.label}: no cell drawn`,
+    );
   }
 });
 

@@ -19,7 +19,17 @@ const { app, db } = api;
 async function qualified(owner: TestUser, name: string, mu = 30, game = 'moria') {
   const p = await db.playerName.create({ data: { game, name, nameLower: name.toLowerCase(), ownerId: owner.id, locked: true, lockedAt: new Date() } });
   const s = await db.submission.create({
-    data: { playerId: p.id, userId: owner.id, game, version: 1, source: bot(name), filename: `${name}.ts`, sizeBytes: 10, status: 'qualified', finishedAt: new Date() },
+    data: {
+      playerId: p.id,
+      userId: owner.id,
+      game,
+      version: 1,
+      source: bot(name),
+      filename: `${name}.ts`,
+      sizeBytes: 10,
+      status: 'qualified',
+      finishedAt: new Date(),
+    },
   });
   await db.playerName.update({ where: { id: p.id }, data: { qualifiedSubmissionId: s.id } });
   await db.rating.create({ data: { playerId: p.id, game, mu, sigma: 2, ordinal: mu - 6, matchesPlayed: 7 } });
@@ -101,7 +111,12 @@ test('every admin route and page: 401 without a user, 403 for a user who is not 
     assert.equal(page.statusCode, 403, url);
     assert.equal((await app.inject({ url, headers: { accept: 'text/html' } })).statusCode, 303, `${url} sends the anonymous to the login page`);
   }
-  const post = await app.inject({ method: 'POST', url: '/admin/actions/user', headers: { cookie: ana.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: `id=${bob.id}&action=disable` });
+  const post = await app.inject({
+    method: 'POST',
+    url: '/admin/actions/user',
+    headers: { cookie: ana.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `id=${bob.id}&action=disable`,
+  });
   assert.equal(post.statusCode, 403);
   assert.equal((await db.user.findUniqueOrThrow({ where: { id: bob.id } })).disabledAt, null);
   // No Admin link in the navigation of a user who is not one.
@@ -112,15 +127,28 @@ test('disabling a user: audited; log-in, token and session refused with a clear 
   await adminGrant(db, 'grant', 'teacher');
   const dora = await registerUser(app, 'dora');
   const q = await qualified(dora, 'DoraBot');
-  const match = await db.match.create({ data: { game: 'moria', seed: 3, kind: 'ranked', status: 'done', participants: { create: [{ seat: 0, name: 'DoraBot', playerId: q.playerId, submissionId: q.submissionId }] } } });
-  const inPool = async () => (await db.playerName.findMany({ where: { game: 'moria', ...RANKED_POOL }, select: { id: true } })).some((p) => p.id === q.playerId);
-  const onBoard = async () => ((await app.inject({ url: '/api/games/moria/leaderboard' })).json().players as { player: string }[]).some((p) => p.player === 'DoraBot');
+  const match = await db.match.create({
+    data: {
+      game: 'moria',
+      seed: 3,
+      kind: 'ranked',
+      status: 'done',
+      participants: { create: [{ seat: 0, name: 'DoraBot', playerId: q.playerId, submissionId: q.submissionId }] },
+    },
+  });
+  const inPool = async () =>
+    (await db.playerName.findMany({ where: { game: 'moria', ...RANKED_POOL }, select: { id: true } })).some((p) => p.id === q.playerId);
+  const onBoard = async () =>
+    ((await app.inject({ url: '/api/games/moria/leaderboard' })).json().players as { player: string }[]).some((p) => p.player === 'DoraBot');
   assert.ok(await inPool());
   assert.ok(await onBoard());
 
   const found = await app.inject({ url: '/api/admin/users?q=DOR', headers: teacher.auth });
   assert.equal(found.statusCode, 200);
-  assert.deepEqual(found.json().users.map((u: { username: string }) => u.username), ['dora']);
+  assert.deepEqual(
+    found.json().users.map((u: { username: string }) => u.username),
+    ['dora'],
+  );
 
   const res = await app.inject({ method: 'POST', url: `/api/admin/users/${dora.id}/disable`, headers: teacher.auth });
   assert.equal(res.statusCode, 200, res.body);
@@ -138,7 +166,12 @@ test('disabling a user: audited; log-in, token and session refused with a clear 
   const sub = await submitJson(app, dora, bot('DoraTwo'));
   assert.equal(sub.statusCode, 403);
   assert.match(sub.json().message, /disabled/);
-  const form = await app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'username=dora&password=correct+horse' });
+  const form = await app.inject({
+    method: 'POST',
+    url: '/login',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'username=dora&password=correct+horse',
+  });
   assert.equal(form.statusCode, 403);
   assert.match(form.body, /disabled by an admin/);
   assert.equal(await inPool(), false, 'out of the ranked pool');
@@ -155,7 +188,10 @@ test('disabling a user: audited; log-in, token and session refused with a clear 
     assert.equal(ids.length, 3);
     const seated = await db.participant.findMany({ where: { matchId: { in: ids }, playerId: { not: null } }, select: { playerId: true } });
     assert.equal(seated.length, 6, 'two players in each of the three matches');
-    assert.ok(seated.every((p) => p.playerId !== doraBdd.playerId), 'a disabled user never plays ranked');
+    assert.ok(
+      seated.every((p) => p.playerId !== doraBdd.playerId),
+      'a disabled user never plays ranked',
+    );
   } finally {
     await db.match.deleteMany({ where: { game: 'bola-de-drac', kind: 'ranked', status: 'queued' } });
     await fq.cleanup();
@@ -175,11 +211,15 @@ test('disabling a user: audited; log-in, token and session refused with a clear 
 
 test('disabling a submission takes it out of ranked play and off the leaderboard, audited; enabling brings it back', async () => {
   const q = await qualified(bob, 'BobBot');
-  const inPool = async () => (await db.playerName.findMany({ where: { game: 'moria', ...RANKED_POOL }, select: { id: true } })).some((p) => p.id === q.playerId);
+  const inPool = async () =>
+    (await db.playerName.findMany({ where: { game: 'moria', ...RANKED_POOL }, select: { id: true } })).some((p) => p.id === q.playerId);
   assert.ok(await inPool());
   assert.equal((await app.inject({ method: 'POST', url: `/api/admin/submissions/${q.submissionId}/disable`, headers: teacher.auth })).statusCode, 200);
   const line = await lastAudit();
-  assert.deepEqual([line.action, line.targetType, line.targetId, (line.detail as { player: string }).player], ['submission.disable', 'submission', String(q.submissionId), 'BobBot']);
+  assert.deepEqual(
+    [line.action, line.targetType, line.targetId, (line.detail as { player: string }).player],
+    ['submission.disable', 'submission', String(q.submissionId), 'BobBot'],
+  );
   assert.equal(await inPool(), false);
   assert.ok(!(await app.inject({ url: '/api/games/moria/leaderboard' })).body.includes('BobBot'));
   assert.equal((await app.inject({ method: 'POST', url: `/api/admin/submissions/${q.submissionId}/enable`, headers: teacher.auth })).statusCode, 200);
@@ -194,7 +234,10 @@ test('rejudge: a rejected submission becomes a new version with the same source 
   assert.equal(res.statusCode, 202, res.body);
   const again = await db.submission.findUniqueOrThrow({ where: { id: res.json().id } });
   const old = await db.submission.findUniqueOrThrow({ where: { id: first } });
-  assert.deepEqual([again.playerId, again.userId, again.source, again.version, again.status], [old.playerId, old.userId, old.source, old.version + 1, 'queued']);
+  assert.deepEqual(
+    [again.playerId, again.userId, again.source, again.version, again.status],
+    [old.playerId, old.userId, old.source, old.version + 1, 'queued'],
+  );
   assert.equal(old.status, 'rejected', 'the old version stays on record');
   const line = await lastAudit();
   assert.deepEqual([line.action, line.targetId, (line.detail as { newSubmissionId: number }).newSubmissionId], ['submission.rejudge', String(first), again.id]);
@@ -214,7 +257,10 @@ test('releasing a name that never qualified frees it for anyone, its submissions
   const res = await app.inject({ method: 'POST', url: '/api/admin/names/release', headers: teacher.auth, payload: { game: 'moria', name: 'freed' } });
   assert.equal(res.statusCode, 200, res.body);
   const line = await lastAudit();
-  assert.deepEqual([line.action, (line.detail as { name: string; owner: string }).name, (line.detail as { owner: string }).owner], ['name.release', 'Freed', 'ana']);
+  assert.deepEqual(
+    [line.action, (line.detail as { name: string; owner: string }).name, (line.detail as { owner: string }).owner],
+    ['name.release', 'Freed', 'ana'],
+  );
   const bobs = await submitJson(app, bob, bot('Freed'));
   assert.equal(bobs.statusCode, 202, bobs.body);
   assert.equal(bobs.json().version, 1, 'a new claim');
@@ -224,13 +270,17 @@ test('releasing a name that never qualified frees it for anyone, its submissions
   await qualified(ana, 'LockedName');
   const locked = await app.inject({ method: 'POST', url: '/api/admin/names/release', headers: teacher.auth, payload: { game: 'moria', name: 'LockedName' } });
   assert.equal(locked.statusCode, 409);
-  assert.equal((await app.inject({ method: 'POST', url: '/api/admin/names/release', headers: teacher.auth, payload: { game: 'moria', name: 'NoSuchName' } })).statusCode, 404);
+  assert.equal(
+    (await app.inject({ method: 'POST', url: '/api/admin/names/release', headers: teacher.auth, payload: { game: 'moria', name: 'NoSuchName' } })).statusCode,
+    404,
+  );
 });
 
 test('renaming checks the new name like a new one (rules, reserved, taken), audited; the player answers to the new name', async () => {
   await qualified(ana, 'OldName');
   await qualified(bob, 'BobsName');
-  const rename = (newName: string) => app.inject({ method: 'POST', url: '/api/admin/names/rename', headers: teacher.auth, payload: { game: 'moria', name: 'OldName', newName } });
+  const rename = (newName: string) =>
+    app.inject({ method: 'POST', url: '/api/admin/names/rename', headers: teacher.auth, payload: { game: 'moria', name: 'OldName', newName } });
   assert.equal((await rename('Dummy')).statusCode, 400, 'reserved');
   assert.equal((await rename('bad name!')).statusCode, 400, 'characters');
   assert.equal((await rename('bobsname')).statusCode, 409, 'taken by another user');
@@ -245,11 +295,21 @@ test('renaming checks the new name like a new one (rules, reserved, taken), audi
 test('a submission deadline: after it, new submissions are refused with the date (API and form); cleared, they are taken again; audited', async () => {
   const past = new Date(Date.now() - 60_000);
   // A deadline already past closes submissions at once: the API asks for confirmPast.
-  const unconfirmed = await app.inject({ method: 'PUT', url: '/api/admin/games/walking-dead/deadline', headers: teacher.auth, payload: { deadline: past.toISOString() } });
+  const unconfirmed = await app.inject({
+    method: 'PUT',
+    url: '/api/admin/games/walking-dead/deadline',
+    headers: teacher.auth,
+    payload: { deadline: past.toISOString() },
+  });
   assert.equal(unconfirmed.statusCode, 409, unconfirmed.body);
   assert.equal(unconfirmed.json().code, 'deadline-in-past');
   assert.equal((await db.gameSetting.findUnique({ where: { game: 'walking-dead' } }))?.submissionDeadline ?? null, null, 'nothing set');
-  const set = await app.inject({ method: 'PUT', url: '/api/admin/games/walking-dead/deadline', headers: teacher.auth, payload: { deadline: past.toISOString(), confirmPast: true } });
+  const set = await app.inject({
+    method: 'PUT',
+    url: '/api/admin/games/walking-dead/deadline',
+    headers: teacher.auth,
+    payload: { deadline: past.toISOString(), confirmPast: true },
+  });
   assert.equal(set.statusCode, 200, set.body);
   assert.deepEqual([(await lastAudit()).action, (await lastAudit()).targetId], ['game.deadline', 'walking-dead']);
   const refused = await submitJson(app, ana, bot('Late', 'walking-dead'), 'walking-dead');
@@ -263,11 +323,22 @@ test('a submission deadline: after it, new submissions are refused with the date
   const submitPage = await app.inject({ url: '/submit', headers: { cookie: ana.cookie } });
   assert.match(submitPage.body, /<ul class="notice" id="deadlines"><li>The Walking Dead: submissions closed on/);
   assert.equal((await submitJson(app, ana, bot('OnTime'))).statusCode, 202, 'other games are open');
-  const future = await app.inject({ method: 'PUT', url: '/api/admin/games/walking-dead/deadline', headers: teacher.auth, payload: { deadline: new Date(Date.now() + 3600_000).toISOString() } });
+  const future = await app.inject({
+    method: 'PUT',
+    url: '/api/admin/games/walking-dead/deadline',
+    headers: teacher.auth,
+    payload: { deadline: new Date(Date.now() + 3600_000).toISOString() },
+  });
   assert.equal(future.statusCode, 200);
   assert.equal((await submitJson(app, ana, bot('Late', 'walking-dead'), 'walking-dead')).statusCode, 202);
-  assert.equal((await app.inject({ method: 'PUT', url: '/api/admin/games/walking-dead/deadline', headers: teacher.auth, payload: { deadline: null } })).statusCode, 200);
-  assert.equal((await app.inject({ method: 'PUT', url: '/api/admin/games/nope/deadline', headers: teacher.auth, payload: { deadline: null } })).statusCode, 404);
+  assert.equal(
+    (await app.inject({ method: 'PUT', url: '/api/admin/games/walking-dead/deadline', headers: teacher.auth, payload: { deadline: null } })).statusCode,
+    200,
+  );
+  assert.equal(
+    (await app.inject({ method: 'PUT', url: '/api/admin/games/nope/deadline', headers: teacher.auth, payload: { deadline: null } })).statusCode,
+    404,
+  );
 });
 
 test("resetting a game's ratings: every player back to the start, the history cleared, other games untouched, audited", async () => {
@@ -310,7 +381,19 @@ test('the queue and health, the audit list by API and on the pages', async () =>
     if (r.targetType === 'game') assert.equal(typeof r.targetId, 'string');
     else if (r.targetId !== null) assert.equal(typeof r.targetId, 'number', JSON.stringify(r));
   }
-  for (const a of ['admin.grant', 'admin.revoke', 'user.disable', 'user.enable', 'submission.disable', 'submission.rejudge', 'name.release', 'name.rename', 'game.deadline', 'game.ratings-reset']) assert.ok(actions.has(a), a);
+  for (const a of [
+    'admin.grant',
+    'admin.revoke',
+    'user.disable',
+    'user.enable',
+    'submission.disable',
+    'submission.rejudge',
+    'name.release',
+    'name.rename',
+    'game.deadline',
+    'game.ratings-reset',
+  ])
+    assert.ok(actions.has(a), a);
   const page = await app.inject({ url: '/admin', headers: { cookie: teacher.cookie } });
   assert.equal(page.statusCode, 200);
   for (const id of ['admin-health', 'admin-games', 'admin-submissions', 'admin-names', 'id="audit"']) assert.ok(page.body.includes(id), id);
@@ -319,7 +402,13 @@ test('the queue and health, the audit list by API and on the pages', async () =>
   assert.equal(users.statusCode, 200);
   assert.ok(users.body.includes('data-user="ana"'));
   // A form action: disable bob from the users page, then enable him again.
-  const post = (payload: string) => app.inject({ method: 'POST', url: '/admin/actions/user', headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload });
+  const post = (payload: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/admin/actions/user',
+      headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload,
+    });
   const done = await post(`id=${bob.id}&action=disable&back=/admin/users`);
   assert.equal(done.statusCode, 303);
   assert.match(done.headers.location as string, /^\/admin\/users\?done=/);
@@ -330,11 +419,19 @@ test('the queue and health, the audit list by API and on the pages', async () =>
   const sub = await db.submission.findFirstOrThrow({ where: { userId: ana.id }, orderBy: { id: 'desc' } });
   assert.ok((await app.inject({ url: `/submissions/${sub.id}`, headers: { cookie: teacher.cookie } })).body.includes('id="admin-submission"'));
   assert.ok(!(await app.inject({ url: `/submissions/${sub.id}`, headers: { cookie: ana.cookie } })).body.includes('id="admin-submission"'));
-  const off = await app.inject({ method: 'POST', url: '/admin/actions/submission', headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: `id=${sub.id}&action=disable&back=/submissions/${sub.id}` });
+  const off = await app.inject({
+    method: 'POST',
+    url: '/admin/actions/submission',
+    headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `id=${sub.id}&action=disable&back=/submissions/${sub.id}`,
+  });
   assert.equal(off.statusCode, 303);
   assert.equal(off.headers.location, `/submissions/${sub.id}`);
   assert.ok((await db.submission.findUniqueOrThrow({ where: { id: sub.id } })).disabledAt);
-  assert.ok((await app.inject({ url: `/submissions/${sub.id}`, headers: { cookie: ana.cookie } })).body.includes('id="submission-disabled"'), 'its owner reads that it was disabled');
+  assert.ok(
+    (await app.inject({ url: `/submissions/${sub.id}`, headers: { cookie: ana.cookie } })).body.includes('id="submission-disabled"'),
+    'its owner reads that it was disabled',
+  );
   assert.ok((await app.inject({ url: `/api/submissions/${sub.id}` })).json().disabledAt);
   // /docs lists the admin's routes and the challenges.
   const spec = (await app.inject({ url: '/docs/json' })).json();
@@ -345,7 +442,8 @@ test('the queue and health, the audit list by API and on the pages', async () =>
 });
 
 test('the admin page forms: deadline (read as UTC) set and cleared, a name renamed, a private Dummy with the wrong name refused; each audited', async () => {
-  const form = (url: string, payload: string) => app.inject({ method: 'POST', url, headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload });
+  const form = (url: string, payload: string) =>
+    app.inject({ method: 'POST', url, headers: { cookie: teacher.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload });
   const set = await form('/admin/actions/deadline', 'game=bola-de-drac&deadline=2030-01-02T10%3A30');
   assert.equal(set.statusCode, 303);
   assert.equal((await db.gameSetting.findUniqueOrThrow({ where: { game: 'bola-de-drac' } })).submissionDeadline?.toISOString(), '2030-01-02T10:30:00.000Z');
@@ -363,7 +461,12 @@ test('the admin page forms: deadline (read as UTC) set and cleared, a name renam
   assert.match(taken.body, /is taken/);
 
   const upload = multipart({ game: 'moria' }, { filename: 'dummy.ts', content: bot('NotDummy') });
-  const refused = await app.inject({ method: 'POST', url: '/admin/actions/dummy', headers: { cookie: teacher.cookie, ...upload.headers }, payload: upload.payload });
+  const refused = await app.inject({
+    method: 'POST',
+    url: '/admin/actions/dummy',
+    headers: { cookie: teacher.cookie, ...upload.headers },
+    payload: upload.payload,
+  });
   assert.equal(refused.statusCode, 400);
   assert.match(refused.body, /PLAYER_NAME = &quot;Dummy&quot;/);
   const empty = multipart({ game: 'moria' }, { filename: 'dummy.ts', content: '' });
@@ -372,7 +475,12 @@ test('the admin page forms: deadline (read as UTC) set and cleared, a name renam
   assert.match(none.body, /choose the Dummy file/);
   // The API reads the same form: the file reaches the same checks.
   const apiUpload = multipart({}, { filename: 'dummy.ts', content: bot('NotDummy') });
-  const apiRefused = await app.inject({ method: 'PUT', url: '/api/admin/games/moria/dummy', headers: { ...teacher.auth, ...apiUpload.headers }, payload: apiUpload.payload });
+  const apiRefused = await app.inject({
+    method: 'PUT',
+    url: '/api/admin/games/moria/dummy',
+    headers: { ...teacher.auth, ...apiUpload.headers },
+    payload: apiUpload.payload,
+  });
   assert.equal(apiRefused.statusCode, 400, apiRefused.body);
   assert.match(apiRefused.json().message, /PLAYER_NAME = "Dummy"/);
   assert.equal(await db.privateDummy.count(), 0);

@@ -21,7 +21,17 @@ async function submission(owner: TestUser, name: string, status: 'qualified' | '
   });
   const version = (await db.submission.count({ where: { playerId: p.id } })) + 1;
   const s = await db.submission.create({
-    data: { playerId: p.id, userId: owner.id, game: 'moria', version, source: bot(name), filename: `${name}.ts`, sizeBytes: 10, status, ...(reasonDetail ? { reasonDetail } : {}) },
+    data: {
+      playerId: p.id,
+      userId: owner.id,
+      game: 'moria',
+      version,
+      source: bot(name),
+      filename: `${name}.ts`,
+      sizeBytes: 10,
+      status,
+      ...(reasonDetail ? { reasonDetail } : {}),
+    },
   });
   if (status === 'qualified') {
     await db.playerName.update({ where: { id: p.id }, data: { locked: true, lockedAt: new Date(), qualifiedSubmissionId: s.id } });
@@ -54,7 +64,10 @@ test('a challenge plays my submission in seat 0 against the chosen seats, on my 
   const alone = await challenge(ana, { submissionId: lostToDummy.submissionId });
   assert.equal(alone.statusCode, 201, 'a version beaten only by the Dummy passed self-play: it may challenge');
   const seats = await db.participant.findMany({ where: { matchId: alone.json().matchId }, orderBy: { seat: 'asc' } });
-  assert.deepEqual(seats.map((p) => p.name), ['Loser', 'Dummy', 'Dummy', 'Dummy']);
+  assert.deepEqual(
+    seats.map((p) => p.name),
+    ['Loser', 'Dummy', 'Dummy', 'Dummy'],
+  );
   // The public match shows it like any other.
   assert.equal((await app.inject({ url: `/api/matches/${res.json().matchId}` })).json().kind, 'challenge');
 });
@@ -98,10 +111,15 @@ test('the hourly limit: past CHALLENGES_PER_HOUR, 429 with Retry-After and when 
   assert.equal((await challenge(bob, { submissionId: rival.submissionId, opponents: ['AnaBot'] })).statusCode, 201);
 });
 
-test('my matches: /api/matches?mine=1 and /matches?mine=1 list every match my submissions played (gate, ranked, tournament, challenge) and the challenges I asked for, nobody else\'s', async () => {
+test("my matches: /api/matches?mine=1 and /matches?mine=1 list every match my submissions played (gate, ranked, tournament, challenge) and the challenges I asked for, nobody else's", async () => {
   const dan = await registerUser(app, 'dan');
   const danBot = await submission(dan, 'DanBot', 'qualified');
-  const seats = (who: number) => [0, 1, 2, 3].map((seat) => (seat === who ? { name: 'DanBot', playerId: danBot.playerId, submissionId: danBot.submissionId, score: 9, rank: 1 } : { name: 'Dummy', builtinName: 'Dummy', score: 1, rank: 2 }));
+  const seats = (who: number) =>
+    [0, 1, 2, 3].map((seat) =>
+      seat === who
+        ? { name: 'DanBot', playerId: danBot.playerId, submissionId: danBot.submissionId, score: 9, rank: 1 }
+        : { name: 'Dummy', builtinName: 'Dummy', score: 1, rank: 2 },
+    );
   const played = [
     await insertMatch(db, { kind: 'gate', submissionId: danBot.submissionId, seats: seats(1) }),
     await insertMatch(db, { kind: 'ranked', seats: seats(2) }),
@@ -155,6 +173,9 @@ test("the player page's challenge form: shown to a user with a bot past self-pla
   assert.equal(post.statusCode, 303, post.body);
   const id = Number(/^\/matches\/(\d+)$/.exec(post.headers.location as string)![1]);
   const seats = await db.participant.findMany({ where: { matchId: id }, orderBy: { seat: 'asc' } });
-  assert.deepEqual(seats.map((p) => p.name), ['CleoBot', 'Rival', 'Null', 'Dummy']);
+  assert.deepEqual(
+    seats.map((p) => p.name),
+    ['CleoBot', 'Rival', 'Null', 'Dummy'],
+  );
   assert.equal((await db.match.findUniqueOrThrow({ where: { id } })).seed, 77);
 });

@@ -91,7 +91,10 @@ test('matches: list newest first with filters (game, player, kind) and paginatio
   matchIds = [m1.id, m2.id, m3.id];
   const all = (await app.inject({ url: '/api/matches' })).json();
   assert.equal(all.total, 3);
-  assert.deepEqual(all.matches.map((m: { id: number }) => m.id), [m3.id, m2.id, m1.id]);
+  assert.deepEqual(
+    all.matches.map((m: { id: number }) => m.id),
+    [m3.id, m2.id, m1.id],
+  );
   const ids = async (q: string) => (await app.inject({ url: `/api/matches?${q}` })).json().matches.map((m: { id: number }) => m.id);
   assert.deepEqual(await ids('player=top'), [m3.id, m1.id], 'player, any case');
   assert.deepEqual(await ids('player=TieB'), [m2.id]);
@@ -150,8 +153,14 @@ test('player page: versions, rating and rank, rating history, recent matches; un
   assert.equal(g.rating.rank, 1);
   assert.equal(g.versions.length, 1);
   assert.equal(g.versions[0].status, 'qualified');
-  assert.deepEqual(g.ratingHistory.map((h: { matchId: number }) => h.matchId), [matchIds[0]]);
-  assert.deepEqual(g.recentMatches.map((m: { id: number }) => m.id), [matchIds[2], matchIds[0]]);
+  assert.deepEqual(
+    g.ratingHistory.map((h: { matchId: number }) => h.matchId),
+    [matchIds[0]],
+  );
+  assert.deepEqual(
+    g.recentMatches.map((m: { id: number }) => m.id),
+    [matchIds[2], matchIds[0]],
+  );
   assert.equal((await app.inject({ url: '/api/players/nobody' })).statusCode, 404);
   assert.equal((await app.inject({ url: '/api/players/Top?matches=0' })).statusCode, 400);
 });
@@ -180,7 +189,8 @@ test('/metrics: Prometheus text with queue depth, matches by kind and gate laten
   assert.match(text, /^arbiter_gate_latency_seconds\{quantile="0\.99"\} [0-9.]+$/m);
   assert.match(text, /^arbiter_submissions\{status="qualified"\} 5$/m);
   // Every sample line is "name{labels} value".
-  for (const line of text.trim().split('\n')) if (line !== '' && !line.startsWith('#')) assert.match(line, /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (-?[0-9.e+-]+|NaN|[+-]Inf)$/, line);
+  for (const line of text.trim().split('\n'))
+    if (line !== '' && !line.startsWith('#')) assert.match(line, /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (-?[0-9.e+-]+|NaN|[+-]Inf)$/, line);
 });
 
 test('/docs serves the OpenAPI description of every route', async () => {
@@ -195,7 +205,10 @@ test('/docs serves the OpenAPI description of every route', async () => {
   assert.ok(body.properties.gate.properties.steps, 'the gate steps are documented');
   assert.deepEqual(body.properties.status.enum, ['queued', 'compiling', 'self-play', 'qualifying', 'qualified', 'rejected']);
   assert.deepEqual(one['404'].content['application/json'].schema.required, ['statusCode', 'error', 'message']);
-  assert.ok(spec.paths['/api/submissions'].post.responses['202'] && spec.paths['/api/submissions'].post.responses['413'], 'the upload documents 202 and its refusals');
+  assert.ok(
+    spec.paths['/api/submissions'].post.responses['202'] && spec.paths['/api/submissions'].post.responses['413'],
+    'the upload documents 202 and its refusals',
+  );
   assert.equal((await app.inject({ url: '/docs' })).statusCode < 400, true);
   // Input Postgres cannot hold (NUL) is a 400 too, not a database error.
   for (const url of ['/api/players/%00', '/api/matches?game=%00', '/api/games/%00/leaderboard']) {

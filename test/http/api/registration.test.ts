@@ -17,11 +17,19 @@ test('invite: without the code or with a wrong one, 403 saying so; with it, 201 
   assert.equal(none.statusCode, 403);
   assert.equal(none.json().code, 'invite-required');
   assert.match(none.json().message, /invite code/);
-  const wrong = await app.inject({ method: 'POST', url: '/api/users', payload: { username: 'ines', password: 'correct horse', inviteCode: 'eda-spring-2025' } });
+  const wrong = await app.inject({
+    method: 'POST',
+    url: '/api/users',
+    payload: { username: 'ines', password: 'correct horse', inviteCode: 'eda-spring-2025' },
+  });
   assert.equal(wrong.statusCode, 403);
   assert.equal(wrong.json().code, 'bad-invite');
   assert.equal(await invite.db.user.count(), 0);
-  const right = await app.inject({ method: 'POST', url: '/api/users', payload: { username: 'ines', password: 'correct horse', inviteCode: 'eda-spring-2026' } });
+  const right = await app.inject({
+    method: 'POST',
+    url: '/api/users',
+    payload: { username: 'ines', password: 'correct horse', inviteCode: 'eda-spring-2026' },
+  });
   assert.equal(right.statusCode, 201, right.body);
   assert.equal(right.json().isAdmin, false);
 
@@ -35,7 +43,7 @@ test('invite: without the code or with a wrong one, 403 saying so; with it, 201 
   assert.equal(good.statusCode, 303);
 });
 
-test("domain: an e-mail address of a listed domain is required and kept; another domain is refused", async () => {
+test('domain: an e-mail address of a listed domain is required and kept; another domain is refused', async () => {
   const { app, db } = domain;
   const none = await app.inject({ method: 'POST', url: '/api/users', payload: { username: 'dani', password: 'correct horse' } });
   assert.equal(none.statusCode, 400);
@@ -44,11 +52,19 @@ test("domain: an e-mail address of a listed domain is required and kept; another
   const other = await app.inject({ method: 'POST', url: '/api/users', payload: { username: 'dani', password: 'correct horse', email: 'dani@gmail.com' } });
   assert.equal(other.statusCode, 403);
   assert.equal(other.json().code, 'email-domain');
-  const sub = await app.inject({ method: 'POST', url: '/api/users', payload: { username: 'dani', password: 'correct horse', email: 'dani@evil.upc.edu.example.com' } });
+  const sub = await app.inject({
+    method: 'POST',
+    url: '/api/users',
+    payload: { username: 'dani', password: 'correct horse', email: 'dani@evil.upc.edu.example.com' },
+  });
   assert.equal(sub.statusCode, 403);
   const garbage = await app.inject({ method: 'POST', url: '/api/users', payload: { username: 'dani', password: 'correct horse', email: 'not an address' } });
   assert.equal(garbage.statusCode, 400);
-  const ok = await app.inject({ method: 'POST', url: '/api/users', payload: { username: 'dani', password: 'correct horse', email: 'Dani.Perez@Estudiantat.UPC.edu' } });
+  const ok = await app.inject({
+    method: 'POST',
+    url: '/api/users',
+    payload: { username: 'dani', password: 'correct horse', email: 'Dani.Perez@Estudiantat.UPC.edu' },
+  });
   assert.equal(ok.statusCode, 201, ok.body);
   assert.equal((await db.user.findUniqueOrThrow({ where: { usernameLower: 'dani' } })).email, 'dani.perez@estudiantat.upc.edu');
 
@@ -72,7 +88,8 @@ test('open: no extra field, anyone signs up; the username "root" or "admin" make
 
 test('invite: wrong codes spend the address budget of failed password checks (429 with Retry-After), so the code cannot be guessed at speed', async () => {
   const limited = await startTestApi({ REGISTRATION: 'invite', REGISTRATION_INVITE_CODE: 'eda-spring-2026', PASSWORD_FAILURES_PER_ACCOUNT: '3' });
-  const attempt = (inviteCode: string) => limited.app.inject({ method: 'POST', url: '/api/users', payload: { username: 'guesser', password: 'correct horse', inviteCode } });
+  const attempt = (inviteCode: string) =>
+    limited.app.inject({ method: 'POST', url: '/api/users', payload: { username: 'guesser', password: 'correct horse', inviteCode } });
   for (let i = 0; i < 3; i++) assert.equal((await attempt(`guess-${i}00000`)).statusCode, 403);
   const blocked = await attempt('eda-spring-2026');
   assert.equal(blocked.statusCode, 429, 'even the right code waits once the guesses are spent');

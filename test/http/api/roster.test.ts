@@ -27,7 +27,9 @@ const sessionOf = (res: { cookies: { name: string; value: string }[] }) => `arbi
 const asCookie = (cookie: string) => app.inject({ url: '/api/me', headers: { cookie } });
 
 test('parsing: a BOM, ; or , separators, quotes holding separators, quotes and line breaks, header names in other words, blank lines', () => {
-  const semi = parseRoster(Buffer.from('\uFEFFDNI;Nom;Correu\r\n11111111A;"Pérez; Anna";anna@upc.edu\r\n\r\n22222222B;"Joan ""Jo""\nRius";JOAN@UPC.EDU\r\n', 'utf8'));
+  const semi = parseRoster(
+    Buffer.from('\uFEFFDNI;Nom;Correu\r\n11111111A;"Pérez; Anna";anna@upc.edu\r\n\r\n22222222B;"Joan ""Jo""\nRius";JOAN@UPC.EDU\r\n', 'utf8'),
+  );
   assert.deepEqual(
     semi.map((r) => [r.line, r.studentId, r.fullName, r.email]),
     [
@@ -36,9 +38,16 @@ test('parsing: a BOM, ; or , separators, quotes holding separators, quotes and l
     ],
   );
   const comma = parseRoster('id,first name,last name,e-mail,username\n7,Ada,Lovelace,ada@x.org,ada\n');
-  assert.deepEqual(comma.map((r) => [r.studentId, r.fullName, r.email, r.username]), [['7', 'Ada Lovelace', 'ada@x.org', 'ada']]);
+  assert.deepEqual(
+    comma.map((r) => [r.studentId, r.fullName, r.email, r.username]),
+    [['7', 'Ada Lovelace', 'ada@x.org', 'ada']],
+  );
   const refused = (input: string | Buffer, code: string) =>
-    assert.throws(() => parseRoster(input), (e: unknown) => e instanceof DomainError && e.code === code, code);
+    assert.throws(
+      () => parseRoster(input),
+      (e: unknown) => e instanceof DomainError && e.code === code,
+      code,
+    );
   refused('name,email\nAda,ada@x.org\n', 'roster-header');
   refused('', 'empty-roster');
   refused('id,name\n', 'empty-roster');
@@ -49,7 +58,8 @@ test('parsing: a BOM, ; or , separators, quotes holding separators, quotes and l
 
 test('invitations: created and skipped rows with reasons, links CSV, audit; admins only', async () => {
   await db.user.update({ where: { id: student.id }, data: { studentId: 'S-TAKEN' } });
-  const csv = 'id;name;email\nS1;Anna Pérez;anna@upc.edu\nS2;Bernat;not-an-address\n;No Id;noid@upc.edu\nS1;Again;again@upc.edu\nS-TAKEN;Taken;t@upc.edu\nS3;"Carla, C.";\n';
+  const csv =
+    'id;name;email\nS1;Anna Pérez;anna@upc.edu\nS2;Bernat;not-an-address\n;No Id;noid@upc.edu\nS1;Again;again@upc.edu\nS-TAKEN;Taken;t@upc.edu\nS3;"Carla, C.";\n';
   assert.equal((await csvPost(null, csv)).statusCode, 401);
   assert.equal((await csvPost(student, csv)).statusCode, 403);
   assert.equal(await db.accountLink.count(), 0);
@@ -101,7 +111,11 @@ test('invitations: created and skipped rows with reasons, links CSV, audit; admi
   assert.match(page.body, /name="studentId"[^>]*value="S1"|value="S1"[^>]*name="studentId"/);
   assert.match(page.body, /readonly/);
   assert.ok(page.body.includes('anna@upc.edu'));
-  const signed = await app.inject({ method: 'POST', url: '/api/users', payload: { username: 'anna', password: 'correct horse', invitation: fresh, studentId: 'FORGED', email: 'x@y.z' } });
+  const signed = await app.inject({
+    method: 'POST',
+    url: '/api/users',
+    payload: { username: 'anna', password: 'correct horse', invitation: fresh, studentId: 'FORGED', email: 'x@y.z' },
+  });
   assert.equal(signed.statusCode, 201, signed.body);
   const anna = await db.user.findUniqueOrThrow({ where: { usernameLower: 'anna' } });
   assert.deepEqual([anna.studentId, anna.fullName, anna.email], ['S1', 'Anna Pérez', 'anna@upc.edu']);
@@ -112,14 +126,26 @@ test('invitations: created and skipped rows with reasons, links CSV, audit; admi
 
   // By the form, with the invitation of S3 (no e-mail in the roster).
   const s3 = tokenOf(byLine[7].link);
-  const viaForm = await app.inject({ method: 'POST', url: '/signup', headers: formHeaders, payload: new URLSearchParams({ username: 'carla', password: 'correct horse', invitation: s3 }).toString() });
+  const viaForm = await app.inject({
+    method: 'POST',
+    url: '/signup',
+    headers: formHeaders,
+    payload: new URLSearchParams({ username: 'carla', password: 'correct horse', invitation: s3 }).toString(),
+  });
   assert.equal(viaForm.statusCode, 303, viaForm.body);
   const carla = await db.user.findUniqueOrThrow({ where: { usernameLower: 'carla' } });
   assert.deepEqual([carla.studentId, carla.fullName, carla.email], ['S3', 'Carla, C.', null]);
 });
 
 test('accounts: a user per student with a one-time password link; the link sets the password, logs in, ends other sessions, works once', async () => {
-  const body = multipart({ mode: 'account', expiresInDays: '7' }, { filename: 'roster.csv', content: 'Student ID,Full name,Email,Username\nA100,Dídac Puig,didac@upc.edu,\n42,Too Short,x@upc.edu,\nA101,Eva,eva@upc.edu,teacher\nA102,Fina,fina@upc.edu,fina.p\n' });
+  const body = multipart(
+    { mode: 'account', expiresInDays: '7' },
+    {
+      filename: 'roster.csv',
+      content:
+        'Student ID,Full name,Email,Username\nA100,Dídac Puig,didac@upc.edu,\n42,Too Short,x@upc.edu,\nA101,Eva,eva@upc.edu,teacher\nA102,Fina,fina@upc.edu,fina.p\n',
+    },
+  );
   const res = await app.inject({ method: 'POST', url: '/api/admin/roster', headers: { ...admin.auth, ...body.headers }, payload: body.payload });
   assert.equal(res.statusCode, 200, res.body);
   const rows = res.json().rows as { studentId: string; status: string; code: string | null; username: string | null; link: string | null }[];
@@ -188,10 +214,19 @@ test("an admin's reset link: 24 hours, once, a newer one replaces it; using it e
   assert.equal(users.statusCode, 200);
   assert.ok(users.body.includes('action="/admin/actions/reset-link"'));
   assert.ok(users.body.includes('id="roster-form"'));
-  const viaPage = await app.inject({ method: 'POST', url: '/admin/actions/reset-link', headers: { ...formHeaders, cookie: admin.cookie }, payload: `id=${u.id}` });
+  const viaPage = await app.inject({
+    method: 'POST',
+    url: '/admin/actions/reset-link',
+    headers: { ...formHeaders, cookie: admin.cookie },
+    payload: `id=${u.id}`,
+  });
   assert.equal(viaPage.statusCode, 200);
   assert.match(viaPage.body, /id="reset-link"[^>]*value="http:\/\/localhost(:\d+)?\/reset\/[A-Za-z0-9_-]{40,}"/);
-  assert.equal((await app.inject({ method: 'POST', url: '/admin/actions/reset-link', headers: { ...formHeaders, cookie: student.cookie }, payload: `id=${u.id}` })).statusCode, 403);
+  assert.equal(
+    (await app.inject({ method: 'POST', url: '/admin/actions/reset-link', headers: { ...formHeaders, cookie: student.cookie }, payload: `id=${u.id}` }))
+      .statusCode,
+    403,
+  );
 });
 
 test('the roster page: upload, the result table and the links CSV', async () => {
@@ -222,22 +257,38 @@ test('PUT /api/me/password: with a token no old password; with the cookie the cu
   const noOld = await app.inject({ method: 'PUT', url: '/api/me/password', headers: { cookie }, payload: { password: 'cookie set this' } });
   assert.equal(noOld.statusCode, 400);
   assert.equal(noOld.json().code, 'current-password-required');
-  assert.equal((await app.inject({ method: 'PUT', url: '/api/me/password', headers: { cookie }, payload: { password: 'cookie set this', currentPassword: 'wrong one' } })).statusCode, 401);
-  const viaCookie = await app.inject({ method: 'PUT', url: '/api/me/password', headers: { cookie }, payload: { password: 'cookie set this', currentPassword: 'token set this' } });
+  assert.equal(
+    (await app.inject({ method: 'PUT', url: '/api/me/password', headers: { cookie }, payload: { password: 'cookie set this', currentPassword: 'wrong one' } }))
+      .statusCode,
+    401,
+  );
+  const viaCookie = await app.inject({
+    method: 'PUT',
+    url: '/api/me/password',
+    headers: { cookie },
+    payload: { password: 'cookie set this', currentPassword: 'token set this' },
+  });
   assert.equal(viaCookie.statusCode, 204);
   assert.equal((await asCookie(cookie)).statusCode, 401);
   assert.equal((await asCookie(sessionOf(viaCookie))).statusCode, 200, 'the caller gets a new session');
   const audit = await db.auditEntry.findMany({ where: { action: 'user.password-change', targetId: String(u.id) }, orderBy: { id: 'asc' } });
-  assert.deepEqual(audit.map((a) => (a.detail as { via: string }).via), ['token', 'session']);
+  assert.deepEqual(
+    audit.map((a) => (a.detail as { via: string }).via),
+    ['token', 'session'],
+  );
 });
 
 test('SIGNUP_REQUIRE: validated at start; the API and the form ask for the fields; a student id is unique', async () => {
-  assert.throws(() => loadConfig({ SIGNUP_REQUIRE: 'email,phone' }), (e: unknown) => e instanceof ConfigError && /SIGNUP_REQUIRE: "phone"/.test(e.message));
+  assert.throws(
+    () => loadConfig({ SIGNUP_REQUIRE: 'email,phone' }),
+    (e: unknown) => e instanceof ConfigError && /SIGNUP_REQUIRE: "phone"/.test(e.message),
+  );
   assert.deepEqual(loadConfig({ SIGNUP_REQUIRE: ' StudentID , email,email ' }).signupRequire, ['studentId', 'email']);
   assert.deepEqual(loadConfig({}).signupRequire, []);
 
   const strict = await startTestApi({ SIGNUP_REQUIRE: 'email,studentId,fullName' });
-  const post = (payload: Record<string, string>) => strict.app.inject({ method: 'POST', url: '/api/users', payload: { username: 'gina', password: 'correct horse', ...payload } });
+  const post = (payload: Record<string, string>) =>
+    strict.app.inject({ method: 'POST', url: '/api/users', payload: { username: 'gina', password: 'correct horse', ...payload } });
   assert.equal((await post({ studentId: 'G1', fullName: 'Gina G' })).json().code, 'email-required');
   assert.equal((await post({ email: 'gina@upc.edu', fullName: 'Gina G' })).json().code, 'student-id-required');
   assert.equal((await post({ email: 'gina@upc.edu', studentId: 'G1' })).json().code, 'full-name-required');
@@ -248,19 +299,38 @@ test('SIGNUP_REQUIRE: validated at start; the API and the form ask for the field
   assert.equal(ok.statusCode, 201, ok.body);
   const gina = await strict.db.user.findUniqueOrThrow({ where: { usernameLower: 'gina' } });
   assert.deepEqual([gina.email, gina.studentId, gina.fullName], ['gina@upc.edu', 'G1', 'Gina Gómez']);
-  const dup = await strict.app.inject({ method: 'POST', url: '/api/users', payload: { username: 'gina2', password: 'correct horse', email: 'g2@upc.edu', studentId: 'G1', fullName: 'Other' } });
+  const dup = await strict.app.inject({
+    method: 'POST',
+    url: '/api/users',
+    payload: { username: 'gina2', password: 'correct horse', email: 'g2@upc.edu', studentId: 'G1', fullName: 'Other' },
+  });
   assert.equal(dup.statusCode, 409);
   assert.equal(dup.json().code, 'student-id-taken');
 
   const page = await strict.app.inject({ url: '/signup' });
   for (const f of ['email', 'studentId', 'fullName']) assert.ok(page.body.includes(`name="${f}"`), f);
-  const bad = await strict.app.inject({ method: 'POST', url: '/signup', headers: formHeaders, payload: 'username=hugo&password=correct+horse&email=hugo%40upc.edu&fullName=Hugo' });
+  const bad = await strict.app.inject({
+    method: 'POST',
+    url: '/signup',
+    headers: formHeaders,
+    payload: 'username=hugo&password=correct+horse&email=hugo%40upc.edu&fullName=Hugo',
+  });
   assert.equal(bad.statusCode, 400);
   assert.ok(bad.body.includes('id="f-studentId-error"'));
   assert.ok(bad.body.includes('value="Hugo"'), 'the form keeps what was typed');
-  const caPage = await strict.app.inject({ method: 'POST', url: '/signup', headers: { ...formHeaders, cookie: 'lang=ca' }, payload: 'username=hugo&password=correct+horse&email=hugo%40upc.edu&fullName=Hugo' });
+  const caPage = await strict.app.inject({
+    method: 'POST',
+    url: '/signup',
+    headers: { ...formHeaders, cookie: 'lang=ca' },
+    payload: 'username=hugo&password=correct+horse&email=hugo%40upc.edu&fullName=Hugo',
+  });
   assert.match(caPage.body, /per registrar-te cal el teu identificador d(&#39;|')estudiant/);
-  const good = await strict.app.inject({ method: 'POST', url: '/signup', headers: formHeaders, payload: 'username=hugo&password=correct+horse&email=hugo%40upc.edu&fullName=Hugo&studentId=H1' });
+  const good = await strict.app.inject({
+    method: 'POST',
+    url: '/signup',
+    headers: formHeaders,
+    payload: 'username=hugo&password=correct+horse&email=hugo%40upc.edu&fullName=Hugo&studentId=H1',
+  });
   assert.equal(good.statusCode, 303);
   // An open course's sign-up asks nothing more.
   assert.ok(!(await app.inject({ url: '/signup' })).body.includes('name="studentId"'));

@@ -30,10 +30,36 @@ const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 // ana: v1 rejected at compile, v2 qualified through the whole gate (self-play and four wins over the Dummy).
 const anaBot = await db.playerName.create({ data: { game: 'moria', name: 'AnaBot', nameLower: 'anabot', ownerId: ana.id } });
 const v1 = await db.submission.create({
-  data: { playerId: anaBot.id, userId: ana.id, game: 'moria', version: 1, source: 'oops', filename: 'AnaBot.ts', sizeBytes: 4, status: 'rejected', reason: 'compile error: line 1: unexpected token', reasonLine: 1, reasonDetail: { step: 'compile', line: 1 }, createdAt: T0, finishedAt: at(1) },
+  data: {
+    playerId: anaBot.id,
+    userId: ana.id,
+    game: 'moria',
+    version: 1,
+    source: 'oops',
+    filename: 'AnaBot.ts',
+    sizeBytes: 4,
+    status: 'rejected',
+    reason: 'compile error: line 1: unexpected token',
+    reasonLine: 1,
+    reasonDetail: { step: 'compile', line: 1 },
+    createdAt: T0,
+    finishedAt: at(1),
+  },
 });
 const v2 = await db.submission.create({
-  data: { playerId: anaBot.id, userId: ana.id, game: 'moria', version: 2, source: bot('AnaBot'), filename: 'AnaBot.ts', sizeBytes: 321, status: 'qualified', createdAt: at(60), startedAt: at(61), finishedAt: at(120) },
+  data: {
+    playerId: anaBot.id,
+    userId: ana.id,
+    game: 'moria',
+    version: 2,
+    source: bot('AnaBot'),
+    filename: 'AnaBot.ts',
+    sizeBytes: 321,
+    status: 'qualified',
+    createdAt: at(60),
+    startedAt: at(61),
+    finishedAt: at(120),
+  },
 });
 await db.playerName.update({ where: { id: anaBot.id }, data: { locked: true, lockedAt: at(120), qualifiedSubmissionId: v2.id } });
 const gateMatch = (step: 'selfplay' | 'dummy', index: number | null) =>
@@ -62,17 +88,45 @@ for (let i = 0; i < 4; i++) dummies.push(await gateMatch('dummy', i));
 await db.rating.create({ data: { playerId: anaBot.id, game: 'moria', mu: 28, sigma: 2, ordinal: 22, matchesPlayed: 30 } });
 
 // bob: a qualified C++ player rated above ana's, and the tournament's champion.
-const bobBot = await db.playerName.create({ data: { game: 'moria', name: 'BobBot', nameLower: 'bobbot', ownerId: bob.id, locked: true, lockedAt: new Date('2026-01-12T09:00:00Z') } });
+const bobBot = await db.playerName.create({
+  data: { game: 'moria', name: 'BobBot', nameLower: 'bobbot', ownerId: bob.id, locked: true, lockedAt: new Date('2026-01-12T09:00:00Z') },
+});
 const bobSub = await db.submission.create({
-  data: { playerId: bobBot.id, userId: bob.id, game: 'moria', version: 1, source: '#define PLAYER_NAME BobBot', filename: 'AIBobBot.cc', sizeBytes: 999, status: 'qualified', createdAt: new Date('2026-01-12T08:00:00Z'), finishedAt: new Date('2026-01-12T09:00:00Z') },
+  data: {
+    playerId: bobBot.id,
+    userId: bob.id,
+    game: 'moria',
+    version: 1,
+    source: '#define PLAYER_NAME BobBot',
+    filename: 'AIBobBot.cc',
+    sizeBytes: 999,
+    status: 'qualified',
+    createdAt: new Date('2026-01-12T08:00:00Z'),
+    finishedAt: new Date('2026-01-12T09:00:00Z'),
+  },
 });
 await db.playerName.update({ where: { id: bobBot.id }, data: { qualifiedSubmissionId: bobSub.id } });
 await db.rating.create({ data: { playerId: bobBot.id, game: 'moria', mu: 35, sigma: 2, ordinal: 29, matchesPlayed: 30 } });
 
 // A finished tournament: bob champion, ana fell in round 3 (second place).
-const cup = await db.tournament.create({ data: { game: 'moria', name: 'Winter Cup', seed: 7, freezeAt: new Date('2026-01-20T10:00:00Z'), status: 'finished', round: 3, startedAt: new Date('2026-01-20T10:00:00Z'), finishedAt: new Date('2026-01-20T12:00:00Z') } });
-await db.tournamentEntry.create({ data: { tournamentId: cup.id, entryIndex: 0, userId: ana.id, submissionId: v2.id, playerId: anaBot.id, name: 'AnaBot', eliminatedRound: 3, place: 2 } });
-await db.tournamentEntry.create({ data: { tournamentId: cup.id, entryIndex: 1, userId: bob.id, submissionId: bobSub.id, playerId: bobBot.id, name: 'BobBot', eliminatedRound: null, place: 1 } });
+const cup = await db.tournament.create({
+  data: {
+    game: 'moria',
+    name: 'Winter Cup',
+    seed: 7,
+    freezeAt: new Date('2026-01-20T10:00:00Z'),
+    status: 'finished',
+    round: 3,
+    startedAt: new Date('2026-01-20T10:00:00Z'),
+    finishedAt: new Date('2026-01-20T12:00:00Z'),
+  },
+});
+await db.tournamentEntry.create({
+  data: { tournamentId: cup.id, entryIndex: 0, userId: ana.id, submissionId: v2.id, playerId: anaBot.id, name: 'AnaBot', eliminatedRound: 3, place: 2 },
+});
+await db.tournamentEntry.create({
+  data: { tournamentId: cup.id, entryIndex: 1, userId: bob.id, submissionId: bobSub.id, playerId: bobBot.id, name: 'BobBot', eliminatedRound: null, place: 1 },
+});
 
 // The stored similarity report: ana's v2 and bob's submission, 81%.
 const label = (id: number, author: string, title: string, filename: string) => ({ key: `s:${id}`, kind: 'submission', id, author, title, filename });
@@ -81,7 +135,18 @@ await db.similarityReport.create({
     game: 'moria',
     documents: 3,
     durationMs: 5,
-    pairs: [{ a: `s:${v2.id}`, b: `s:${bobSub.id}`, shared: 12, fractionA: 0.81, fractionB: 0.6, score: 0.81, labelA: label(v2.id, 'ana', 'AnaBot v2', 'AnaBot.ts'), labelB: label(bobSub.id, 'bob', 'BobBot v1', 'AIBobBot.cc') }],
+    pairs: [
+      {
+        a: `s:${v2.id}`,
+        b: `s:${bobSub.id}`,
+        shared: 12,
+        fractionA: 0.81,
+        fractionB: 0.6,
+        score: 0.81,
+        labelA: label(v2.id, 'ana', 'AnaBot v2', 'AnaBot.ts'),
+        labelB: label(bobSub.id, 'bob', 'BobBot v1', 'AIBobBot.cc'),
+      },
+    ],
   },
 });
 
@@ -104,18 +169,46 @@ test("a student's record over the API: identity, both submissions with their gat
   assert.equal(d.user.email, 'ana@uni.example');
   assert.equal(d.submissions.length, 2);
   const [first, second] = d.submissions;
-  assert.deepEqual([first.id, first.status, first.verdict, first.compile, first.language, first.sizeBytes], [v1.id, 'rejected', 'rejected', 'failed', 'typescript', 4]);
+  assert.deepEqual(
+    [first.id, first.status, first.verdict, first.compile, first.language, first.sizeBytes],
+    [v1.id, 'rejected', 'rejected', 'failed', 'typescript', 4],
+  );
   assert.match(first.reason, /compile error/);
-  assert.ok(first.steps.every((s: { state: string; matchId: number | null }) => s.state === 'skipped' && s.matchId === null), JSON.stringify(first.steps));
+  assert.ok(
+    first.steps.every((s: { state: string; matchId: number | null }) => s.state === 'skipped' && s.matchId === null),
+    JSON.stringify(first.steps),
+  );
   assert.deepEqual([second.id, second.verdict, second.compile], [v2.id, 'qualified', 'passed']);
   assert.deepEqual(
     second.steps.map((s: { key: string; state: string; matchId: number }) => [s.key, s.state, s.matchId]),
     [['selfplay', 'passed', selfplay.id], ...dummies.map((m, i) => [`dummy-${i}`, 'won', m.id])],
   );
-  assert.deepEqual(d.games, [{ game: 'moria', submissions: 2, firstSubmittedAt: T0.toISOString(), firstQualifiedAt: at(120).toISOString(), secondsToQualify: 7200, qualifiedPlayers: ['AnaBot'], representative: null }]);
+  assert.deepEqual(d.games, [
+    {
+      game: 'moria',
+      submissions: 2,
+      firstSubmittedAt: T0.toISOString(),
+      firstQualifiedAt: at(120).toISOString(),
+      secondsToQualify: 7200,
+      qualifiedPlayers: ['AnaBot'],
+      representative: null,
+    },
+  ]);
   assert.equal(d.ratings.length, 1);
   assert.deepEqual([d.ratings[0].player, d.ratings[0].rank, d.ratings[0].rating], ['AnaBot', 2, 22]);
-  assert.deepEqual(d.tournaments, [{ tournamentId: cup.id, name: 'Winter Cup', game: 'moria', status: 'finished', player: 'AnaBot', entries: 2, eliminatedRound: 3, place: 2, outcome: 'fell' }]);
+  assert.deepEqual(d.tournaments, [
+    {
+      tournamentId: cup.id,
+      name: 'Winter Cup',
+      game: 'moria',
+      status: 'finished',
+      player: 'AnaBot',
+      entries: 2,
+      eliminatedRound: 3,
+      place: 2,
+      outcome: 'fell',
+    },
+  ]);
   assert.equal(d.similarity.length, 1);
   assert.equal(d.similarity[0].score, 0.81);
   assert.equal(d.similarity[0].other.author, 'bob');
@@ -140,7 +233,23 @@ test("a student's page: every section, links to the gate's matches, the submissi
   const res = await app.inject({ url: `/admin/users/${ana.id}`, headers: asTeacher });
   assert.equal(res.statusCode, 200, res.body);
   const page = res.body;
-  for (const s of ['ana@uni.example', 'id="student-submissions-table"', `href="/submissions/${v1.id}"`, `href="/submissions/${v2.id}"`, `href="/matches/${selfplay.id}"`, ...dummies.map((m) => `href="/matches/${m.id}"`), `href="/tournaments/${cup.id}"`, 'fell in round 3, place 2 of 2', `/admin/similarity/moria/pair?a=s%3A${v2.id}&amp;b=s%3A${bobSub.id}`, '81%', '2 h 0 min', 'compile error: line 1', 'TypeScript', 'Latest log-in', `href="/admin/submissions?user=ana"`]) {
+  for (const s of [
+    'ana@uni.example',
+    'id="student-submissions-table"',
+    `href="/submissions/${v1.id}"`,
+    `href="/submissions/${v2.id}"`,
+    `href="/matches/${selfplay.id}"`,
+    ...dummies.map((m) => `href="/matches/${m.id}"`),
+    `href="/tournaments/${cup.id}"`,
+    'fell in round 3, place 2 of 2',
+    `/admin/similarity/moria/pair?a=s%3A${v2.id}&amp;b=s%3A${bobSub.id}`,
+    '81%',
+    '2 h 0 min',
+    'compile error: line 1',
+    'TypeScript',
+    'Latest log-in',
+    `href="/admin/submissions?user=ana"`,
+  ]) {
     assert.ok(page.includes(s), s);
   }
   assert.match(page, /<td class="rank"><a href="\/games\/moria\/leaderboard">2<\/a>/);
@@ -192,10 +301,13 @@ test('all submissions: filters by game, status, language, user and dates, paged;
   assert.equal(csv.statusCode, 200);
   assert.match(String(csv.headers['content-type']), /^text\/csv/);
   const rows = byHeader(parseCsv(csv.body));
-  assert.deepEqual(rows.map((r) => [r.submission, r.user, r.email, r.player, r.version, r.language, r.status]), [
-    [String(v2.id), 'ana', 'ana@uni.example', 'AnaBot', '2', 'typescript', 'qualified'],
-    [String(v1.id), 'ana', 'ana@uni.example', 'AnaBot', '1', 'typescript', 'rejected'],
-  ]);
+  assert.deepEqual(
+    rows.map((r) => [r.submission, r.user, r.email, r.player, r.version, r.language, r.status]),
+    [
+      [String(v2.id), 'ana', 'ana@uni.example', 'AnaBot', '2', 'typescript', 'qualified'],
+      [String(v1.id), 'ana', 'ana@uni.example', 'AnaBot', '1', 'typescript', 'rejected'],
+    ],
+  );
   assert.equal((await app.inject({ url: '/api/admin/exports/submissions.csv?from=nope', headers: teacher.auth })).statusCode, 400);
 
   const page = await app.inject({ url: '/admin/submissions?language=cpp', headers: asTeacher });
@@ -219,10 +331,25 @@ test('the grades CSV: one line per student and game, the one who never submitted
   assert.match(String(res.headers['content-disposition']), /moria-grades\.csv/);
   const rows = parseCsv(res.body);
   const header = rows[0]!;
-  assert.deepEqual(header.filter((h) => h === 'student_id' || h === 'full_name'), ROSTER_FIELDS.length ? ['student_id', 'full_name'] : []);
+  assert.deepEqual(
+    header.filter((h) => h === 'student_id' || h === 'full_name'),
+    ROSTER_FIELDS.length ? ['student_id', 'full_name'] : [],
+  );
   const by = Object.fromEntries(byHeader(rows).map((r) => [r.username, r]));
   assert.deepEqual(Object.keys(by), ['ana', 'bob', 'carol'], 'every student, by name; the teacher is an admin');
-  const pick = (r: Record<string, string>) => [r.game, r.submissions, r.first_qualified_at, r.qualified_player, r.best_rank, r.rating, r.tournament, r.tournament_standing, r.tournament_place, r.similarity_max, r.similar_to];
+  const pick = (r: Record<string, string>) => [
+    r.game,
+    r.submissions,
+    r.first_qualified_at,
+    r.qualified_player,
+    r.best_rank,
+    r.rating,
+    r.tournament,
+    r.tournament_standing,
+    r.tournament_place,
+    r.similarity_max,
+    r.similar_to,
+  ];
   assert.deepEqual(pick(by.ana!), ['moria', '2', at(120).toISOString(), 'AnaBot', '2', '22', 'Winter Cup', 'fell in round 3', '2', '0.81', 'bob']);
   assert.deepEqual(pick(by.bob!), ['moria', '1', '2026-01-12T09:00:00.000Z', 'BobBot', '1', '29', 'Winter Cup', 'champion', '1', '0.81', 'ana']);
   assert.deepEqual(pick(by.carol!), ['moria', '0', '', '', '', '', 'Winter Cup', 'not entered', '', '', '']);
@@ -253,7 +380,13 @@ test('the admin pages say it in words: the recorder and the audit details, never
   // A deadline (known shape) and an action of a shape the page does not know (jsonb keeps its keys in its own order).
   const set = await app.inject({ method: 'PUT', url: '/api/admin/games/moria/deadline', headers: teacher.auth, payload: { deadline: '2030-01-02T10:30:00Z' } });
   assert.equal(set.statusCode, 200, set.body);
-  await recordAudit(db, { actorId: teacher.id, action: 'roster.something', targetType: 'user', targetId: ana.id, detail: { rows: 3, options: { mode: 'merge', dry: false }, list: ['a', 'b'] } });
+  await recordAudit(db, {
+    actorId: teacher.id,
+    action: 'roster.something',
+    targetType: 'user',
+    targetId: ana.id,
+    detail: { rows: 3, options: { mode: 'merge', dry: false }, list: ['a', 'b'] },
+  });
   await app.inject({ method: 'POST', url: `/api/admin/users/${bob.id}/disable`, headers: teacher.auth });
   await app.inject({ method: 'POST', url: `/api/admin/users/${bob.id}/enable`, headers: teacher.auth });
   const noJson = (body: string, where: string) => {
@@ -265,7 +398,7 @@ test('the admin pages say it in words: the recorder and the audit details, never
     assert.equal(res.statusCode, 200);
     noJson(res.body, url);
     assert.ok(res.body.includes('deadline of moria: from none to 2030-01-02 10:30 UTC'), url);
-    assert.ok(res.body.includes("list: a, b, rows: 3, options: (dry: no, mode: merge)"), `${url}: ${res.body.match(/data-action="roster.something".*/)?.[0]}`);
+    assert.ok(res.body.includes('list: a, b, rows: 3, options: (dry: no, mode: merge)'), `${url}: ${res.body.match(/data-action="roster.something".*/)?.[0]}`);
     assert.ok(res.body.includes('user bob'), url);
     assert.ok(res.body.includes(`user <a href="/admin/users/${ana.id}">${ana.id}</a>`), url);
   }
@@ -275,8 +408,20 @@ test('the admin pages say it in words: the recorder and the audit details, never
   assert.ok(ca.includes('termini de moria: de cap a 2030-01-02 10:30 UTC'));
   noJson(ca, '/admin/audit in Catalan');
   // The recorder's backlog, as the page words it when the queues are up.
-  assert.equal(withLang('en', () => recorderText({ waiting: 0, failed: 0, oldestSeconds: null })), 'nothing waiting to be recorded');
-  assert.equal(withLang('en', () => recorderText({ waiting: 0, failed: 2, oldestSeconds: 30 })), '0 results waiting to be recorded, 2 given up (the sweep retries them); the oldest has waited 30 s');
-  assert.equal(withLang('es', () => recorderText({ waiting: 1, failed: 0, oldestSeconds: 600 })), '1 resultado pendiente de guardar, 0 abandonados (el barrido los reintenta); el más antiguo lleva 10 min esperando');
-  assert.equal(withLang('en', () => auditDetailText('name.rename', 4, { game: 'moria', from: 'A', to: 'B', owner: 'ana' })), 'A renamed B in moria (of ana)');
+  assert.equal(
+    withLang('en', () => recorderText({ waiting: 0, failed: 0, oldestSeconds: null })),
+    'nothing waiting to be recorded',
+  );
+  assert.equal(
+    withLang('en', () => recorderText({ waiting: 0, failed: 2, oldestSeconds: 30 })),
+    '0 results waiting to be recorded, 2 given up (the sweep retries them); the oldest has waited 30 s',
+  );
+  assert.equal(
+    withLang('es', () => recorderText({ waiting: 1, failed: 0, oldestSeconds: 600 })),
+    '1 resultado pendiente de guardar, 0 abandonados (el barrido los reintenta); el más antiguo lleva 10 min esperando',
+  );
+  assert.equal(
+    withLang('en', () => auditDetailText('name.rename', 4, { game: 'moria', from: 'A', to: 'B', owner: 'ana' })),
+    'A renamed B in moria (of ana)',
+  );
 });

@@ -129,8 +129,16 @@ test('unknown game, game mismatch, no name, no game in the file, empty or binary
     ['unknown game', { game: 'chess', source: bot('Kasparov', 'chess') }, /unknown game "chess"/],
     ['mismatch', { game: 'moria', source: bot('Frodo', 'bola-de-drac') }, /game mismatch.*bola-de-drac.*moria/],
     ['no name', { game: 'moria', source: "export const GAME = 'moria';\nexport default class extends Player { play() {} }\n" }, /no player name/],
-    ['no game in file', { game: 'moria', source: "export const PLAYER_NAME = 'Sam';\nexport default class extends Player { play() {} }\n" }, /no game in the file/],
-    ['no game anywhere', { source: "export const PLAYER_NAME = 'Pippin';\nexport default class extends Player { play() {} }\n" }, /no game: send the field "game" .* or declare it in the file/],
+    [
+      'no game in file',
+      { game: 'moria', source: "export const PLAYER_NAME = 'Sam';\nexport default class extends Player { play() {} }\n" },
+      /no game in the file/,
+    ],
+    [
+      'no game anywhere',
+      { source: "export const PLAYER_NAME = 'Pippin';\nexport default class extends Player { play() {} }\n" },
+      /no game: send the field "game" .* or declare it in the file/,
+    ],
     ['unknown game in the file', { source: bot('Pippin', 'chess') }, /unknown game "chess" \(from the file's GAME\)/],
     ['empty', { game: 'moria', source: '   ' }, /empty/],
   ];
@@ -334,10 +342,19 @@ test('SSE: the current status first, then every event published for it, closed a
     events.slice(1).map((e) => `${e.matchId ?? '-'}:${e.status}`),
     ['-:self-play', '77:running', '-:rejected'],
   );
-  assert.deepEqual(blocks.map((b) => b.event), ['status', 'status', 'match', 'verdict']);
+  assert.deepEqual(
+    blocks.map((b) => b.event),
+    ['status', 'status', 'match', 'verdict'],
+  );
   // Ids are numbers that grow along the gate: the status's place (compiling 2, self-play 3, verdict 5) times a million, then a count.
-  assert.deepEqual(blocks.map((b) => b.id), [2_000_000, 3_000_000, 3_000_001, 5_000_000]);
-  assert.ok(events.every((e) => e.submissionId === id), 'ids are numbers');
+  assert.deepEqual(
+    blocks.map((b) => b.id),
+    [2_000_000, 3_000_000, 3_000_001, 5_000_000],
+  );
+  assert.ok(
+    events.every((e) => e.submissionId === id),
+    'ids are numbers',
+  );
   assert.equal(events[2]!.matchId, 77);
   assert.equal(events[2]!.round, 10, 'progress forwarded as published');
   assert.match(events.at(-1)!.reason!, /froze/);
@@ -349,7 +366,11 @@ function parseSse(text: string) {
     .split('\n\n')
     .filter((b) => /^data: /m.test(b))
     .map((b) => {
-      const field = (name: string) => b.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+      const field = (name: string) =>
+        b
+          .split('\n')
+          .find((l) => l.startsWith(`${name}: `))
+          ?.slice(name.length + 2);
       return { id: Number(field('id')), event: field('event'), data: JSON.parse(field('data')!) as Record<string, unknown> };
     });
 }
@@ -363,11 +384,17 @@ test('SSE: a reconnect with Last-Event-ID resumes after it: a step the client sa
   await db.submission.update({ where: { id }, data: { status: 'rejected', reason: 'self-play: copy 1 froze' } });
   const missed = await app.inject({ url, headers: { 'last-event-id': '3000004' } });
   assert.equal(missed.statusCode, 200);
-  assert.deepEqual(parseSse(missed.body).map((b) => [b.id, b.event, b.data.status]), [[5_000_000, 'verdict', 'rejected']]);
+  assert.deepEqual(
+    parseSse(missed.body).map((b) => [b.id, b.event, b.data.status]),
+    [[5_000_000, 'verdict', 'rejected']],
+  );
   const again = await app.inject({ url, headers: { 'last-event-id': '5000000' } });
   assert.equal(again.statusCode, 204, 'the verdict was seen: EventSource stops on 204');
   const fresh = await app.inject({ url });
-  assert.deepEqual(parseSse(fresh.body).map((b) => b.id), [5_000_000]);
+  assert.deepEqual(
+    parseSse(fresh.body).map((b) => b.id),
+    [5_000_000],
+  );
   const bad = await app.inject({ url, headers: { 'last-event-id': 'yesterday' } });
   assert.equal(bad.statusCode, 400);
   assert.equal(bad.json().code, 'bad-last-event-id');
@@ -396,7 +423,13 @@ test('SSE: a live stream resumed with Last-Event-ID sends no step the client had
     req.on('error', reject);
     req.end();
   });
-  assert.deepEqual(parseSse(text).map((b) => [b.id, b.event, b.data.status]), [[3_000_005, 'match', 'running'], [5_000_000, 'verdict', 'rejected']]);
+  assert.deepEqual(
+    parseSse(text).map((b) => [b.id, b.event, b.data.status]),
+    [
+      [3_000_005, 'match', 'running'],
+      [5_000_000, 'verdict', 'rejected'],
+    ],
+  );
 });
 
 test('SSE: a submission already judged gets its status and the stream ends; an unknown id is 404', async () => {
@@ -419,16 +452,31 @@ test('a C++ file (AIName.cc, as the course writes it): 202, the name from #defin
   assert.equal(res.statusCode, 202, res.body);
   assert.equal(res.json().player, 'Balin');
   assert.equal(res.json().filename, 'AIBalin.cc');
-  const json = await app.inject({ method: 'POST', url: '/api/submissions', headers: { cookie: bob.cookie }, payload: { game: 'moria', source: balin.replace('Balin', 'CcNori') } });
+  const json = await app.inject({
+    method: 'POST',
+    url: '/api/submissions',
+    headers: { cookie: bob.cookie },
+    payload: { game: 'moria', source: balin.replace('Balin', 'CcNori') },
+  });
   assert.equal(json.statusCode, 202, json.body);
   assert.equal(json.json().filename, 'AICcNori.cc', 'a C++ upload without a file name is named as the course names it');
 });
 
 test('a C++ file for another game or without a player name is refused before it is compiled', async () => {
-  const mismatch = await app.inject({ method: 'POST', url: '/api/submissions', headers: { cookie: bob.cookie }, payload: { game: 'moria', source: `// GAME: walking-dead\n${balin}` } });
+  const mismatch = await app.inject({
+    method: 'POST',
+    url: '/api/submissions',
+    headers: { cookie: bob.cookie },
+    payload: { game: 'moria', source: `// GAME: walking-dead\n${balin}` },
+  });
   assert.equal(mismatch.statusCode, 400);
   assert.match(mismatch.json().message, /game mismatch/);
-  const unnamed = await app.inject({ method: 'POST', url: '/api/submissions', headers: { cookie: bob.cookie }, payload: { game: 'moria', source: balin.replace('#define PLAYER_NAME Balin', '#define PLAYER_NAME'), filename: 'AIX.cc' } });
+  const unnamed = await app.inject({
+    method: 'POST',
+    url: '/api/submissions',
+    headers: { cookie: bob.cookie },
+    payload: { game: 'moria', source: balin.replace('#define PLAYER_NAME Balin', '#define PLAYER_NAME'), filename: 'AIX.cc' },
+  });
   assert.equal(unnamed.statusCode, 400);
   assert.match(unnamed.json().message, /#define PLAYER_NAME YourName/);
 });

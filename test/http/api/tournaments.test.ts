@@ -23,7 +23,12 @@ const day = 86_400_000;
 const json = (u: TestUser, method: 'POST' | 'PUT' | 'GET', url: string, payload?: unknown) =>
   app.inject({ method, url, headers: u.auth, ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}) });
 const form = (cookie: string, url: string, fields: Record<string, string>) =>
-  app.inject({ method: 'POST', url, payload: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', cookie } });
+  app.inject({
+    method: 'POST',
+    url,
+    payload: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+  });
 
 // alice has two qualified players (A1 older, A2 latest), bob one, carol one whose submission an admin disabled.
 const a1 = await qualifiedPlayer(db, { userId: alice.id, name: 'A1', source: coinsBot('A1', 1), qualifiedAt: new Date(Date.now() - 2 * day) });
@@ -123,7 +128,10 @@ test('pause and resume: admin only, audited, only from the right state', async (
   assert.equal(resumed.statusCode, 200);
   assert.equal(resumed.json().status, 'running');
   assert.equal((await json(boss, 'POST', `/api/tournaments/${tid}/resume`)).statusCode, 409);
-  assert.deepEqual((await db.auditEntry.findMany({ where: { targetType: 'tournament' }, orderBy: { id: 'asc' } })).map((a) => a.action), ['tournament.create', 'tournament.start', 'tournament.pause', 'tournament.resume']);
+  assert.deepEqual(
+    (await db.auditEntry.findMany({ where: { targetType: 'tournament' }, orderBy: { id: 'asc' } })).map((a) => a.action),
+    ['tournament.create', 'tournament.start', 'tournament.pause', 'tournament.resume'],
+  );
 });
 
 test('rerun: refused for a played match (its result stands) and an open one; a failed one gets a new attempt with the same seed', async () => {
@@ -159,7 +167,11 @@ test('public pages and CSV: the list, the bracket with its match links, the stan
   assert.doesNotMatch(page.body, /<script(?! type="module" src=)/, 'no inline script');
   const m = await db.match.findFirstOrThrow({ where: { tournamentId: tid }, orderBy: { id: 'desc' } });
   assert.match(page.body, new RegExp(`<a href="/matches/${m.id}">#${m.id}</a>`));
-  assert.match((await app.inject({ url: `/matches/${m.id}` })).body, new RegExp(`<a id="match-tournament" href="/tournaments/${tid}">`), 'the match page links back');
+  assert.match(
+    (await app.inject({ url: `/matches/${m.id}` })).body,
+    new RegExp(`<a id="match-tournament" href="/tournaments/${tid}">`),
+    'the match page links back',
+  );
   assert.match(page.body, /npx arbiter play coins/);
   assert.match(page.body, /<code>777<\/code>/);
   assert.equal((await app.inject({ url: '/tournaments/424242' })).statusCode, 404);
@@ -173,7 +185,13 @@ test('public pages and CSV: the list, the bracket with its match links, the stan
   const admin = await app.inject({ url: '/admin/tournaments', headers: { cookie: boss.cookie } });
   assert.equal(admin.statusCode, 200);
   assert.match(admin.body, /id="tournament-form"/);
-  const created = await form(boss.cookie, '/admin/tournaments', { game: 'coins', name: 'Spring cup', freezeAt: '2030-01-01T00:00Z', config: '{"nb_rounds": 15}', seed: '' });
+  const created = await form(boss.cookie, '/admin/tournaments', {
+    game: 'coins',
+    name: 'Spring cup',
+    freezeAt: '2030-01-01T00:00Z',
+    config: '{"nb_rounds": 15}',
+    seed: '',
+  });
   assert.equal(created.statusCode, 303);
   const spring = await db.tournament.findFirstOrThrow({ where: { name: 'Spring cup' } });
   assert.equal(created.headers.location, `/tournaments/${spring.id}`);
@@ -205,7 +223,7 @@ test('the scheduler’s steps: a tournament starts at its freeze time, and a rou
   const repaired = await advanceTournament(db, t.id);
   assert.equal((await db.tournament.findUniqueOrThrow({ where: { id: t.id } })).round, 2, 'round 2 drawn');
   assert.equal(repaired.enqueue.length, 1, 'four left: one final-phase match');
-  assert.equal((await db.tournamentEntry.count({ where: { tournamentId: t.id, eliminatedRound: 1 } })), 3);
+  assert.equal(await db.tournamentEntry.count({ where: { tournamentId: t.id, eliminatedRound: 1 } }), 3);
   assert.equal((await advanceTournament(db, t.id)).enqueue.length, 0, 'idempotent: nothing more to do');
   assert.equal(await db.match.count({ where: { tournamentId: t.id } }), 3);
 });
@@ -247,7 +265,13 @@ test('final phase in the database: a tie for last replays the match as a new rou
     assert.equal(row.round, 3);
     assert.equal(new Set(seeds).size, 3, 'each replay plays a new seed');
     const places = await db.tournamentEntry.findMany({ where: { tournamentId: t.id }, orderBy: { place: 'asc' } });
-    assert.deepEqual(places.map((p) => [p.userId, p.place, p.eliminatedRound]), [[alice.id, 1, null], [bob.id, 2, 3]]);
+    assert.deepEqual(
+      places.map((p) => [p.userId, p.place, p.eliminatedRound]),
+      [
+        [alice.id, 1, null],
+        [bob.id, 2, 3],
+      ],
+    );
   } finally {
     await db.submission.updateMany({ where: { id: { in: others.map((o) => o.id) } }, data: { disabledAt: null } });
   }
@@ -277,7 +301,10 @@ test('a player disabled after the freeze is withdrawn when its round ends: it fa
     assert.equal((await db.tournamentEntry.findUniqueOrThrow({ where: { id: entry.id } })).eliminatedRound, 1, 'withdrawn in round 1');
     const round2 = await db.tournamentGroup.findMany({ where: { tournamentId: t.id, round: 2 } });
     assert.ok(round2.length > 0);
-    assert.ok(round2.every((g) => !(g.entries as (number | null)[]).includes(survivor)), 'not drawn again');
+    assert.ok(
+      round2.every((g) => !(g.entries as (number | null)[]).includes(survivor)),
+      'not drawn again',
+    );
   } finally {
     await db.submission.update({ where: { id: entry.submissionId }, data: { disabledAt: null } });
   }

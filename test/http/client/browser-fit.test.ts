@@ -68,7 +68,10 @@ async function submitForm(page: SitePage, name: string, source: string): Promise
 
 /** What the recorder leaves once a gate rejected a submission, `hoursAgo` after it was made. */
 async function rejectedHoursAgo(id: number, hoursAgo: number) {
-  await site.judge.db.submission.update({ where: { id }, data: { status: 'rejected', reason: 'self-play: copy 1 froze', finishedAt: new Date(), createdAt: new Date(Date.now() - hoursAgo * HOUR) } });
+  await site.judge.db.submission.update({
+    where: { id },
+    data: { status: 'rejected', reason: 'self-play: copy 1 froze', finishedAt: new Date(), createdAt: new Date(Date.now() - hoursAgo * HOUR) },
+  });
 }
 
 test('names on the submit form: a file that does not parse claims nothing; a failed claim frees the name after its hold; one that passed self-play holds it', async () => {
@@ -85,7 +88,11 @@ test('names on the submit form: a file that does not parse claims nothing; a fai
     await logIn(bob, 'bob');
 
     // A syntax error is the form's error at once: no version stored, the name not claimed.
-    const broken = await submitForm(ana, 'Aragorn', botAs('Walker', 'Aragorn', (s) => s + '\nconst x = ;\n'));
+    const broken = await submitForm(
+      ana,
+      'Aragorn',
+      botAs('Walker', 'Aragorn', (s) => s + '\nconst x = ;\n'),
+    );
     assert.match(broken.url, /\/submit$/);
     assert.match(broken.error ?? '', /compile error: Aragorn\.ts:\d+:\d+/);
     const taken = await submitForm(bob, 'Aragorn', botAs('Walker', 'Aragorn'));
@@ -139,10 +146,7 @@ for (const [label, size] of [
       await page.getByRole('button', { name: 'Jump to end' }).click();
       const caption = page.locator('table[data-scoreboard] caption');
       await caption.filter({ hasText: 'final:' }).waitFor();
-      assert.equal(
-        ((await caption.textContent()) ?? '').replace(/\s+/g, ' ').trim(),
-        `Scoreboard · final: ${names[winnerSeat]} (seat ${winnerSeat}) wins`,
-      );
+      assert.equal(((await caption.textContent()) ?? '').replace(/\s+/g, ' ').trim(), `Scoreboard · final: ${names[winnerSeat]} (seat ${winnerSeat}) wins`);
       const page_ = await overflow(page);
       assert.ok(page_.scrollWidth <= page_.innerWidth + 1, `the page: ${JSON.stringify(page_)}`);
       for (const selector of ['.viewer-side', '.viewer-scores .table-wrap', 'table[data-scoreboard]', '#match-result']) {

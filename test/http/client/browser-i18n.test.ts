@@ -49,7 +49,10 @@ test('the language: Accept-Language first, then the switch in the header, kept a
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Matches' }).waitFor();
   const cookies = await page.context().cookies();
   assert.equal(cookies.find((c) => c.name === 'lang')?.value, 'en');
-  assert.deepEqual(page.errors.filter((e) => !/status of 400/.test(e)), []);
+  assert.deepEqual(
+    page.errors.filter((e) => !/status of 400/.test(e)),
+    [],
+  );
   await page.context().close();
 });
 
@@ -118,7 +121,8 @@ test("the viewer in Catalan: its controls, and the legend and tooltip in the sta
   await legend.waitFor();
   const text = (await legend.innerText()).replace(/\s+/g, ' ');
   assert.match(text, /^Llegenda /);
-  for (const word of ['Exterior (fora de Mòria)', 'Cova', 'Abisme', 'Granit', 'Roca', 'nan (el color del seu clan)', 'el Balrog']) assert.ok(text.includes(word), `${word} in: ${text}`);
+  for (const word of ['Exterior (fora de Mòria)', 'Cova', 'Abisme', 'Granit', 'Roca', 'nan (el color del seu clan)', 'el Balrog'])
+    assert.ok(text.includes(word), `${word} in: ${text}`);
   assert.doesNotMatch(text, /\b(cave|abyss|dwarf)\b/);
   assert.match(await page.locator('[data-scoreboard] caption').innerText(), /^Marcador · ronda 0/);
   assert.match(await page.locator('.viewer-title').innerText(), /· llavor 3 · 5 rondes/);

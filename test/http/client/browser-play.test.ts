@@ -60,7 +60,7 @@ async function playAndWait(page: Page, timeout: number) {
 async function pageReplay(page: Page): Promise<Replay> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-play-download]').click()]);
   const path = await download.path();
-  assert.ok(path, await download.failure() ?? 'the download failed');
+  assert.ok(path, (await download.failure()) ?? 'the download failed');
   return JSON.parse(await readFile(path, 'utf8')) as Replay;
 }
 
@@ -90,9 +90,18 @@ for (const game of GAMES) {
 
       const replay = await pageReplay(page);
       const server = await onServer;
-      assert.equal(await page.locator('[data-play-cli]').textContent(), `npx arbiter play ${game} Tester.ts ${OPPONENTS.join(' ')} --seed ${SEED} -o match.json.gz`);
-      assert.deepEqual(replay.players.map((p) => p.name), ['Tester', ...OPPONENTS]);
-      assert.deepEqual(replay.players.map((p) => p.frozenReason), [null, null, null, null]);
+      assert.equal(
+        await page.locator('[data-play-cli]').textContent(),
+        `npx arbiter play ${game} Tester.ts ${OPPONENTS.join(' ')} --seed ${SEED} -o match.json.gz`,
+      );
+      assert.deepEqual(
+        replay.players.map((p) => p.name),
+        ['Tester', ...OPPONENTS],
+      );
+      assert.deepEqual(
+        replay.players.map((p) => p.frozenReason),
+        [null, null, null, null],
+      );
       assert.equal(replay.rounds.at(-1)!.round, (await getGame(game)).totalRounds(replay.config));
       assert.deepEqual(withoutTimes(replay), withoutTimes(server.replay), 'the browser plays the match the server plays');
 
@@ -102,7 +111,10 @@ for (const game of GAMES) {
       assert.equal(await v.getAttribute('data-game'), game);
       assert.equal(await v.getAttribute('data-rounds'), String(replay.rounds.at(-1)!.round));
       const heads = page.locator('table[data-scoreboard] th[data-col="player"]');
-      assert.deepEqual((await heads.allTextContents()).map((t) => t.trim()), replay.players.map((p) => p.name));
+      assert.deepEqual(
+        (await heads.allTextContents()).map((t) => t.trim()),
+        replay.players.map((p) => p.name),
+      );
       const log0 = page.locator('[data-play-log="0"]');
       assert.match((await log0.textContent()) ?? '', /Tester loaded/);
       await page.keyboard.press('ArrowRight');
@@ -136,7 +148,8 @@ ${body}
 test('/games/bola-de-drac/play: pasted code; opponents from files that throw, loop and do not compile are frozen as the judge freezes them, and the match goes on', async () => {
   const thrower = bolaBot('Thrower', "    console.log('still here');\n    if (round() === 2) throw new Error('boom in round ' + round());");
   const looper = bolaBot('Looper', '    if (round() === 4) for (;;) {}');
-  const broken = 'export const GAME = "bola-de-drac";\nexport const PLAYER_NAME = "Broken";\nexport default class extends Player { play(): void { const x: number = ; } }\n';
+  const broken =
+    'export const GAME = "bola-de-drac";\nexport const PLAYER_NAME = "Broken";\nexport default class extends Player { play(): void { const x: number = ; } }\n';
   const page = await site.newPage();
   try {
     await openPlay(page, 'bola-de-drac');
@@ -160,8 +173,19 @@ test('/games/bola-de-drac/play: pasted code; opponents from files that throw, lo
     const started = Date.now();
     await playAndWait(page, 60_000);
     const replay = await pageReplay(page);
-    assert.deepEqual(replay.players.map((p) => p.name), ['Tester', 'Thrower', 'Looper', 'Broken']);
-    assert.deepEqual(replay.players.map((p) => [p.frozenRound, p.frozenReason]), [[null, null], [3, 'exception'], [5, 'cpu'], [0, 'compile']]);
+    assert.deepEqual(
+      replay.players.map((p) => p.name),
+      ['Tester', 'Thrower', 'Looper', 'Broken'],
+    );
+    assert.deepEqual(
+      replay.players.map((p) => [p.frozenRound, p.frozenReason]),
+      [
+        [null, null],
+        [3, 'exception'],
+        [5, 'cpu'],
+        [0, 'compile'],
+      ],
+    );
     // The exception points at the line of the author's file (line 6: the throw).
     assert.match(replay.players[1]!.frozenMessage ?? '', /Error: boom in round 2[\s\S]*Thrower\.ts:6:/);
     assert.match(replay.players[2]!.frozenMessage ?? '', /CPU budget of 2000 ms for the match used up \(wall time in this browser\)/);
@@ -172,7 +196,10 @@ test('/games/bola-de-drac/play: pasted code; opponents from files that throw, lo
 
     // The server freezes the same bots in the same rounds for the same reasons.
     const server = await onServer;
-    assert.deepEqual(server.replay.players.map((p) => [p.name, p.frozenRound, p.frozenReason]), replay.players.map((p) => [p.name, p.frozenRound, p.frozenReason]));
+    assert.deepEqual(
+      server.replay.players.map((p) => [p.name, p.frozenRound, p.frozenReason]),
+      replay.players.map((p) => [p.name, p.frozenRound, p.frozenReason]),
+    );
     // The message and the bot's own frame, mapped to the same line (how V8 names the runtime's frames below differs between Node and Chromium).
     const top = (m: string | null) => (m ?? '').split('\n').slice(0, 2).join('\n');
     assert.equal(top(replay.players[1]!.frozenMessage), top(server.replay.players[1]!.frozenMessage));
@@ -232,16 +259,24 @@ test('/games/<id>/play: the form says what is missing and fits a phone; /play li
   }
 });
 
-test('play API: the judge compiles (a compile error is the bot\'s), caps the size, serves built-ins and the prelude; the bots\' worker may evaluate and reach nothing', async () => {
+test("play API: the judge compiles (a compile error is the bot's), caps the size, serves built-ins and the prelude; the bots' worker may evaluate and reach nothing", async () => {
   const { app } = site.judge;
-  const ok = await app.inject({ method: 'POST', url: '/api/play/compile', payload: { filename: 'a.ts', source: 'export const GAME = "moria"; const x: number = 1;' } });
+  const ok = await app.inject({
+    method: 'POST',
+    url: '/api/play/compile',
+    payload: { filename: 'a.ts', source: 'export const GAME = "moria"; const x: number = 1;' },
+  });
   assert.equal(ok.statusCode, 200);
   assert.match(ok.json().code, /const x = 1/);
   assert.equal(ok.headers['x-ratelimit-limit'], '60', 'compiles are rate-limited');
   const bad = await app.inject({ method: 'POST', url: '/api/play/compile', payload: { filename: 'a.ts', source: 'const = ;' } });
   assert.equal(bad.statusCode, 200);
   assert.match(bad.json().error, /^a\.ts:1:7: /);
-  const big = await app.inject({ method: 'POST', url: '/api/play/compile', payload: { filename: 'a.ts', source: 'x'.repeat(site.judge.app.deps.config.submissionMaxBytes + 1) } });
+  const big = await app.inject({
+    method: 'POST',
+    url: '/api/play/compile',
+    payload: { filename: 'a.ts', source: 'x'.repeat(site.judge.app.deps.config.submissionMaxBytes + 1) },
+  });
   assert.equal(big.statusCode, 413);
   assert.match(big.json().message, /larger than/);
   const badName = await app.inject({ method: 'POST', url: '/api/play/compile', payload: { filename: '../x\n.ts', source: '' } });

@@ -42,7 +42,11 @@ after(async () => {
 });
 
 /** Walker (test/fixtures/bots/moria, no copy of a shipped player) under another PLAYER_NAME, as a user would upload it. */
-const walkerAs = (name: string, edit?: (s: string) => string) => ({ name: `${name}.ts`, mimeType: 'text/plain', buffer: Buffer.from(botAs('Walker', name, edit)) });
+const walkerAs = (name: string, edit?: (s: string) => string) => ({
+  name: `${name}.ts`,
+  mimeType: 'text/plain',
+  buffer: Buffer.from(botAs('Walker', name, edit)),
+});
 
 const viewer = (p: Page) => p.locator('[data-viewer]');
 
@@ -100,14 +104,24 @@ test('submit: a file without PLAYER_NAME and a file that does not parse are erro
   page.expectHttpError(/\/submit$/, 400);
   await page.goto('/submit');
   const cases = [
-    { file: { name: 'NoName.ts', mimeType: 'text/plain', buffer: Buffer.from("export const GAME = 'moria';\nexport default class extends Player { play() {} }\n") }, message: /no player name in the file/ },
+    {
+      file: {
+        name: 'NoName.ts',
+        mimeType: 'text/plain',
+        buffer: Buffer.from("export const GAME = 'moria';\nexport default class extends Player { play() {} }\n"),
+      },
+      message: /no player name in the file/,
+    },
     { file: walkerAs('Oops', (s) => s + '\nconst x = ;\n'), message: /compile error: Oops\.ts:\d+:\d+/ },
   ];
   for (const c of cases) {
     await page.getByLabel('Game').selectOption('moria');
     await page.getByLabel('Bot file').setInputFiles(c.file);
     // The drop zone's script says which file is chosen.
-    await page.locator('#dropzone-status').filter({ hasText: `Chosen: ${c.file.name}` }).waitFor();
+    await page
+      .locator('#dropzone-status')
+      .filter({ hasText: `Chosen: ${c.file.name}` })
+      .waitFor();
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForLoadState();
     assert.match(page.url(), /\/submit$/, 'the form again, not a submission');
@@ -137,7 +151,8 @@ test('submit a player: the submission page follows the gate live, pending to don
     assert.equal(await page.locator('#verdict').getAttribute('data-status'), 'pending');
     // Compiling has begun (queued or running), nothing has been played.
     assert.match((await page.locator('li[data-step="compile"]').getAttribute('data-state')) ?? '', /^(pending|running)$/);
-    for (const step of ['selfplay', 'dummy-0', 'dummy-3']) assert.equal(await page.locator(`li[data-step="${step}"]`).getAttribute('data-state'), 'pending', step);
+    for (const step of ['selfplay', 'dummy-0', 'dummy-3'])
+      assert.equal(await page.locator(`li[data-step="${step}"]`).getAttribute('data-state'), 'pending', step);
   } finally {
     await site.judge.queues.matches.resume();
   }
@@ -234,7 +249,11 @@ test('watch a gate match from the timeline: step (button and →), jump to the e
   assert.equal(await page.evaluate('document.activeElement?.closest("dialog[data-help]") !== null'), true, 'the focus is in the open dialog');
   await dialog.getByRole('button', { name: 'Close' }).click();
   await dialog.waitFor({ state: 'hidden' });
-  assert.equal(await page.evaluate('document.activeElement?.getAttribute("aria-label")'), 'Keyboard shortcuts', 'the focus goes back to the button that opened it');
+  assert.equal(
+    await page.evaluate('document.activeElement?.getAttribute("aria-label")'),
+    'Keyboard shortcuts',
+    'the focus goes back to the button that opened it',
+  );
 
   // The slider: set it, then move it by keyboard.
   const slider = page.getByRole('slider', { name: 'Round' });
@@ -287,7 +306,9 @@ test('watch a gate match from the timeline: step (button and →), jump to the e
   assert.deepEqual(page.errors, []);
 });
 
-test('after ranked play the leaderboard lists the player; its page has a rating chart; the home page shows it on the game card', { timeout: 120_000 }, async () => {
+test('after ranked play the leaderboard lists the player; its page has a rating chart; the home page shows it on the game card', {
+  timeout: 120_000,
+}, async () => {
   assert.ok(submissionId > 0, 'needs the qualified submission');
   const { db, queues } = site.judge;
   // A second qualified player (straight into the database: the gate has been shown above), so that ranked play starts.
@@ -295,7 +316,17 @@ test('after ranked play the leaderboard lists the player; its page has a rating 
   const other = await db.user.findUniqueOrThrow({ where: { usernameLower: 'bea' } });
   const p = await db.playerName.create({ data: { game: 'moria', name: 'Rival', nameLower: 'rival', ownerId: other.id } });
   const s = await db.submission.create({
-    data: { playerId: p.id, userId: other.id, game: 'moria', version: 1, source: botAs('Null', 'Rival'), filename: 'Rival.ts', sizeBytes: 10, status: 'qualified', finishedAt: new Date() },
+    data: {
+      playerId: p.id,
+      userId: other.id,
+      game: 'moria',
+      version: 1,
+      source: botAs('Null', 'Rival'),
+      filename: 'Rival.ts',
+      sizeBytes: 10,
+      status: 'qualified',
+      finishedAt: new Date(),
+    },
   });
   await db.playerName.update({ where: { id: p.id }, data: { locked: true, lockedAt: new Date(), qualifiedSubmissionId: s.id } });
   const r = initialRating();
@@ -333,7 +364,17 @@ test('on a phone (390×844): the submit, submission, match, player, leaderboard 
   const phone = await site.newPage(PHONE);
   try {
     await phone.context().addCookies(await context.cookies());
-    for (const path of ['/', '/submit', `/submissions/${submissionId}`, '/submissions', '/matches', `/players/${BOT}`, '/games/moria/leaderboard', '/account', `/matches/${gateMatchId}`]) {
+    for (const path of [
+      '/',
+      '/submit',
+      `/submissions/${submissionId}`,
+      '/submissions',
+      '/matches',
+      `/players/${BOT}`,
+      '/games/moria/leaderboard',
+      '/account',
+      `/matches/${gateMatchId}`,
+    ]) {
       const res = await phone.goto(path);
       assert.equal(res?.status(), 200, path);
       if (path.startsWith('/matches/')) await phone.locator('[data-viewer][data-ready="true"]').waitFor();
@@ -371,7 +412,11 @@ test('page weight of the logged-in pages and a match page (HTML + CSS + JS, not 
   ];
   for (const { path, ready } of pages) {
     const w = await pageWeight(site, path, { cookies, ready, exclude: /\/api\/matches\/\d+\/replay$/ });
-    t.diagnostic(`${path}: ${w.total} bytes (${Object.entries(w.byType).map(([k, v]) => `${k} ${v}`).join(', ')})${w.excluded ? `; replay data ${w.excluded} bytes apart` : ''}`);
+    t.diagnostic(
+      `${path}: ${w.total} bytes (${Object.entries(w.byType)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')})${w.excluded ? `; replay data ${w.excluded} bytes apart` : ''}`,
+    );
     assert.ok(w.byType.Document! > 0, path);
     assert.ok(w.total < WEIGHT_LIMIT, `${path}: ${w.total} bytes: ${JSON.stringify(w.urls)}`);
     if (path.startsWith('/matches/')) assert.ok(w.excluded > 0, 'the replay was fetched (and counted apart)');

@@ -77,19 +77,22 @@ for (const g of GAMES) {
       assert.equal(await board.count(), 1, 'the canvas is an image named after the round');
       assert.ok((await paintedPixels(page)) > 1000, 'the board is drawn');
       const heads = page.locator('table[data-scoreboard] th[data-col="player"]');
-      assert.deepEqual((await heads.allTextContents()).map((t) => t.trim()), replay.players.map((p) => p.name));
+      assert.deepEqual(
+        (await heads.allTextContents()).map((t) => t.trim()),
+        replay.players.map((p) => p.name),
+      );
 
       // Every round, one → at a time: the view draws each one (a draw error would show in the alert).
       for (let i = 1; i < replay.rounds.length; i++) {
         await page.keyboard.press('ArrowRight');
         await atRound(page, replay.rounds[i]!.round, `→ number ${i}`);
       }
-      assert.equal(await v.getAttribute('data-error'), null, await page.locator('[data-viewer-alert]').textContent() ?? '');
+      assert.equal(await v.getAttribute('data-error'), null, (await page.locator('[data-viewer-alert]').textContent()) ?? '');
       assert.equal((await page.locator('[data-viewer-alert]').textContent())?.trim(), '');
       assert.match((await page.locator('table[data-scoreboard] caption').textContent()) ?? '', /Scoreboard · final: /);
       assert.equal(await page.getByRole('button', { name: 'Step forward' }).getAttribute('aria-disabled'), 'true');
       const ranks = await heads.evaluateAll((els: any[]) => els.map((e) => Number(e.dataset.rank)));
-      assert.deepEqual(ranks, replay.result.ranks, 'the final ranks on the scoreboard are the replay\'s');
+      assert.deepEqual(ranks, replay.result.ranks, "the final ranks on the scoreboard are the replay's");
       assert.ok((await paintedPixels(page)) > 1000, 'the last round is drawn');
       assert.deepEqual(page.errors, []);
     } finally {
@@ -143,7 +146,9 @@ test('/view on a phone (390×844): no horizontal overflow, the board and every c
     assert.ok(before.scrollWidth <= before.innerWidth + 1, `/view before a file: ${JSON.stringify(before)}`);
     for (const g of GAMES) {
       await openFile(page, `${g.id}.json.gz`, replays.get(g.id)!);
-      await viewer(page).and(page.locator(`[data-ready="true"][data-game="${g.id}"]`)).waitFor();
+      await viewer(page)
+        .and(page.locator(`[data-ready="true"][data-game="${g.id}"]`))
+        .waitFor();
       const o = await overflow(page);
       assert.ok(o.scrollWidth <= o.innerWidth + 1, `${g.id} on a phone: ${JSON.stringify(o)}`);
       const controls = [
@@ -228,7 +233,11 @@ test('page weight: the pages a visitor opens (HTML + CSS + JS, before any replay
   ];
   for (const { path, ready } of pages) {
     const w = await pageWeight(site, path, { ready });
-    t.diagnostic(`${path}: ${w.total} bytes (${Object.entries(w.byType).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+    t.diagnostic(
+      `${path}: ${w.total} bytes (${Object.entries(w.byType)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')})`,
+    );
     assert.ok(w.total > 0 && w.byType.Document! > 0, path);
     assert.ok(w.total < WEIGHT_LIMIT, `${path}: ${w.total} bytes: ${JSON.stringify(w.urls)}`);
     assert.deepEqual(w.errors, [], path);
@@ -242,7 +251,10 @@ test('page weight: the pages a visitor opens (HTML + CSS + JS, before any replay
       },
     });
     t.diagnostic(`/view + the ${g.id} viewer: ${w.total} bytes (${w.urls.map((u) => `${u.url} ${u.bytes}`).join(', ')})`);
-    assert.ok(w.urls.some((u) => u.url === `/assets/games/${g.id}/viewer.js`), `${g.id}: its board viewer was loaded`);
+    assert.ok(
+      w.urls.some((u) => u.url === `/assets/games/${g.id}/viewer.js`),
+      `${g.id}: its board viewer was loaded`,
+    );
     assert.ok(w.total < WEIGHT_LIMIT, `/view + ${g.id}: ${w.total} bytes`);
     assert.deepEqual(w.errors, []);
   }

@@ -62,7 +62,10 @@ test('every catalog has the same keys, the same arguments, and markup only in _h
 function shape(v: unknown, path = ''): string[] {
   if (typeof v === 'function') return [`${path}()${v.length}`];
   if (Array.isArray(v)) return [`${path}[${v.length}]`, ...v.flatMap((x, i) => shape(x, `${path}[${i}]`))];
-  if (v && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => shape(x, `${path}.${k}`)).sort();
+  if (v && typeof v === 'object')
+    return Object.entries(v)
+      .flatMap(([k, x]) => shape(x, `${path}.${k}`))
+      .sort();
   assert.ok(typeof v === 'string' && v.trim() !== '', `${path}: empty`);
   return [path];
 }
@@ -125,7 +128,12 @@ test('error pages speak the language; the API answers the same code in every lan
   // A refusal with a translated code: the message follows Accept-Language, the code does not.
   const answers = new Map<string, { code: string; message: string }>();
   for (const lang of ['en', 'ca', 'es']) {
-    const r = await app.inject({ method: 'POST', url: '/api/users', headers: { 'accept-language': lang }, payload: { username: `weak_${lang}`, password: 'x' } });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { 'accept-language': lang },
+      payload: { username: `weak_${lang}`, password: 'x' },
+    });
     assert.equal(r.statusCode, 400);
     answers.set(lang, r.json());
   }
@@ -144,17 +152,32 @@ test('the play page in Catalan with ?lang=ca: its heading, the judge note, the f
   assert.match(r.body, /<label for="play-seed">Llavor<\/label>/);
   assert.match(r.body, /<option value="Dummy" selected>Dummy \(el de la prova\)<\/option>/);
   assert.match(r.body, /<button type="submit">Juga la partida<\/button>/);
-  const text = r.body.replace(/<nav class="site-lang"[^]*?<\/nav>/, '').replace(/<script[^]*?<\/script>/g, '').replace(/<[^>]+>/g, ' ');
+  const text = r.body
+    .replace(/<nav class="site-lang"[^]*?<\/nav>/, '')
+    .replace(/<script[^]*?<\/script>/g, '')
+    .replace(/<[^>]+>/g, ' ');
   assert.doesNotMatch(text, /\b(Play|Your bot|Opponents|Seed|Logs|Download|only judge|the gate)\b/);
   const picker = await get('/play', { 'accept-language': 'ca' });
   assert.match(picker.body, /<h1>Juga al navegador<\/h1>[^]*<h2>Tria un joc<\/h2>/);
 });
 
 test('the public pages in Catalan and Spanish leave no English behind (statements and game names aside)', async () => {
-  const english = /\b(Log in|Sign up|Matches|Leaderboard|No match yet|Latest matches|Download|Limits|Workers|Throughput|Submit|How it works|qualified players?|per match|waiting|Statement|Replay viewer|Tournaments|Username|Password|Not found)\b/;
+  const english =
+    /\b(Log in|Sign up|Matches|Leaderboard|No match yet|Latest matches|Download|Limits|Workers|Throughput|Submit|How it works|qualified players?|per match|waiting|Statement|Replay viewer|Tournaments|Username|Password|Not found)\b/;
   assert.match((await get('/queue')).body.replace(/<[^>]+>/g, ' '), english, 'the check sees English where it is');
   for (const lang of ['ca', 'es']) {
-    for (const url of ['/', '/games/moria', '/games/walking-dead/leaderboard', '/matches', '/queue', '/tournaments', '/view', '/login', '/signup', '/no/such/page']) {
+    for (const url of [
+      '/',
+      '/games/moria',
+      '/games/walking-dead/leaderboard',
+      '/matches',
+      '/queue',
+      '/tournaments',
+      '/view',
+      '/login',
+      '/signup',
+      '/no/such/page',
+    ]) {
       const r = await get(url, { cookie: `lang=${lang}` });
       const text = r.body
         .replace(/<section class="statement"[^]*?<\/section>/, '')

@@ -79,7 +79,10 @@ test('a bad sign-up re-renders the form with the error on its field, the usernam
   assert.match(control(bad.body, 'f-username'), /value="a b"/);
   assert.match(control(bad.body, 'f-username'), /aria-describedby="[^"]*f-username-error/);
   assert.match(bad.body, /<a href="#f-username">Username: username must be 3 to 32 characters/);
-  assert.equal(bad.cookies.find((c) => c.name === 'arbiter_session'), undefined);
+  assert.equal(
+    bad.cookies.find((c) => c.name === 'arbiter_session'),
+    undefined,
+  );
 
   const weak = await post('/signup', { username: 'weakling', password: 'short' });
   assert.equal(weak.statusCode, 400);
@@ -148,7 +151,9 @@ test('/account: a new token is shown once with how to use it, works as a bearer 
 
   // Someone else's token is not mine to revoke.
   const other = sessionCookie(await post('/signup', { username: 'other_one', password: 'correct horse' }));
-  const mine = await db.apiToken.create({ data: { userId: (await db.user.findFirstOrThrow({ where: { usernameLower: 'tokenist' } })).id, tokenHash: 'x'.repeat(64), prefix: 'arb_xxxxxx' } });
+  const mine = await db.apiToken.create({
+    data: { userId: (await db.user.findFirstOrThrow({ where: { usernameLower: 'tokenist' } })).id, tokenHash: 'x'.repeat(64), prefix: 'arb_xxxxxx' },
+  });
   const refused = await post(`/account/tokens/${mine.id}/revoke`, {}, other);
   assert.equal(refused.statusCode, 404);
   assert.equal((await db.apiToken.findUniqueOrThrow({ where: { id: mine.id } })).revokedAt, null);

@@ -47,7 +47,11 @@ after(() => {
 async function playMjs(args: string[], env: Record<string, string> = {}) {
   const started = Date.now();
   try {
-    const { stdout, stderr } = await run(process.execPath, ['play.mjs', ...args], { cwd: kit, env: { PATH: process.env['PATH'] ?? '', HOME: dir, ...env }, timeout: 240_000 });
+    const { stdout, stderr } = await run(process.execPath, ['play.mjs', ...args], {
+      cwd: kit,
+      env: { PATH: process.env['PATH'] ?? '', HOME: dir, ...env },
+      timeout: 240_000,
+    });
     return { code: 0, stdout, stderr, ms: Date.now() - started };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -58,7 +62,7 @@ async function playMjs(args: string[], env: Record<string, string> = {}) {
 const withoutTimes = (r: Replay) => ({ ...r, players: r.players.map((p) => ({ ...p, cpuMs: 0 })), rounds: r.rounds.map((x) => ({ ...x, cpuMs: [] })) });
 const dummies = () => Promise.all(['Dummy', 'Dummy', 'Dummy'].map((n) => builtinSeat(GAME, n)));
 
-test('starter kit: play.mjs, play/runner.mjs and play/kit.json name this site; a TypeScript bot plays the judge\'s match for the seed with nothing but Node', async () => {
+test("starter kit: play.mjs, play/runner.mjs and play/kit.json name this site; a TypeScript bot plays the judge's match for the seed with nothing but Node", async () => {
   const data = JSON.parse(readFileSync(join(kit, 'play', 'kit.json'), 'utf8')) as { url: string; game: string; builtins: Record<string, unknown> };
   assert.equal(data.url, url);
   assert.equal(data.game, GAME);
@@ -72,7 +76,10 @@ test('starter kit: play.mjs, play/runner.mjs and play/kit.json name this site; a
   assert.match(r.stdout, /0\. Tester +score/);
   assert.match(r.stdout, /--- what Tester wrote ---\nTester loaded/);
   const replay = JSON.parse(readFileSync(join(kit, 'out.json'), 'utf8')) as Replay;
-  const judged = await playMatch({ game: GAME, seed: SEED, seats: [{ filename: 'Tester.ts', source: readFileSync(join(kit, 'Tester.ts'), 'utf8') }, ...(await dummies())] }, { host: 'inprocess' });
+  const judged = await playMatch(
+    { game: GAME, seed: SEED, seats: [{ filename: 'Tester.ts', source: readFileSync(join(kit, 'Tester.ts'), 'utf8') }, ...(await dummies())] },
+    { host: 'inprocess' },
+  );
   assert.deepEqual(withoutTimes(replay), withoutTimes(judged.replay), 'the kit plays the match the judge plays');
   assert.ok(existsSync(join(kit, '.cache')), 'the compiled file is kept');
 
@@ -99,22 +106,36 @@ test('starter kit: a C++ file without a token is refused with how to give one (t
   assert.match(r.stderr, /compiles C\+\+ for signed-in users: give your API token \(ARBITER_TOKEN/);
 });
 
-test('starter kit: a C++ player compiled by the judge plays the judge\'s match for the seed; played again from the cache, edit to result well under 10 s', slow, async () => {
-  const source = readFileSync(join((await gameDir(GAME))!, 'cpp', 'AIDemo.cc'), 'utf8').replace(/#define PLAYER_NAME \w+/, '#define PLAYER_NAME KitCpp');
-  assert.match(source, /PLAYER_NAME KitCpp/);
-  writeFileSync(join(kit, 'cpp', 'AIKitCpp.cc'), source);
-  const first = await playMjs([join('cpp', 'AIKitCpp.cc'), 'Dummy', 'Dummy', 'Dummy', '--seed', String(SEED), '-o', 'cpp.json'], { ARBITER_TOKEN: user.token });
-  assert.equal(first.code, 0, first.stderr);
-  assert.match(first.stderr, /compiling AIKitCpp\.cc/);
-  const replay = JSON.parse(readFileSync(join(kit, 'cpp.json'), 'utf8')) as Replay;
-  assert.deepEqual(replay.players.map((p) => [p.name, p.frozenReason]), [['KitCpp', null], ['Dummy', null], ['Dummy', null], ['Dummy', null]]);
-  const judged = await playMatch({ game: GAME, seed: SEED, seats: [{ filename: 'AIKitCpp.cc', source }, ...(await dummies())] }, { host: 'isolate' });
-  assert.deepEqual(withoutTimes(replay), withoutTimes(judged.replay), 'the kit plays the match the judge plays');
+test(
+  "starter kit: a C++ player compiled by the judge plays the judge's match for the seed; played again from the cache, edit to result well under 10 s",
+  slow,
+  async () => {
+    const source = readFileSync(join((await gameDir(GAME))!, 'cpp', 'AIDemo.cc'), 'utf8').replace(/#define PLAYER_NAME \w+/, '#define PLAYER_NAME KitCpp');
+    assert.match(source, /PLAYER_NAME KitCpp/);
+    writeFileSync(join(kit, 'cpp', 'AIKitCpp.cc'), source);
+    const first = await playMjs([join('cpp', 'AIKitCpp.cc'), 'Dummy', 'Dummy', 'Dummy', '--seed', String(SEED), '-o', 'cpp.json'], {
+      ARBITER_TOKEN: user.token,
+    });
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /compiling AIKitCpp\.cc/);
+    const replay = JSON.parse(readFileSync(join(kit, 'cpp.json'), 'utf8')) as Replay;
+    assert.deepEqual(
+      replay.players.map((p) => [p.name, p.frozenReason]),
+      [
+        ['KitCpp', null],
+        ['Dummy', null],
+        ['Dummy', null],
+        ['Dummy', null],
+      ],
+    );
+    const judged = await playMatch({ game: GAME, seed: SEED, seats: [{ filename: 'AIKitCpp.cc', source }, ...(await dummies())] }, { host: 'isolate' });
+    assert.deepEqual(withoutTimes(replay), withoutTimes(judged.replay), 'the kit plays the match the judge plays');
 
-  const again = await playMjs([join('cpp', 'AIKitCpp.cc'), '--seed', String(SEED), '-o', 'cpp2.json']);
-  assert.equal(again.code, 0, again.stderr);
-  assert.doesNotMatch(again.stderr, /compiling/, 'the same file is not compiled again (and needs no token)');
-  assert.deepEqual(withoutTimes(JSON.parse(readFileSync(join(kit, 'cpp2.json'), 'utf8')) as Replay), withoutTimes(replay));
-  assert.ok(again.ms < 10_000, `${again.ms} ms`);
-  console.log(`kit C++ match: first run (compile + match) ${first.ms} ms, from the cache ${again.ms} ms`);
-});
+    const again = await playMjs([join('cpp', 'AIKitCpp.cc'), '--seed', String(SEED), '-o', 'cpp2.json']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stderr, /compiling/, 'the same file is not compiled again (and needs no token)');
+    assert.deepEqual(withoutTimes(JSON.parse(readFileSync(join(kit, 'cpp2.json'), 'utf8')) as Replay), withoutTimes(replay));
+    assert.ok(again.ms < 10_000, `${again.ms} ms`);
+    console.log(`kit C++ match: first run (compile + match) ${first.ms} ms, from the cache ${again.ms} ms`);
+  },
+);

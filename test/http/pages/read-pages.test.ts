@@ -28,7 +28,18 @@ const eve = await registerUser(app, 'eve');
 async function qualified(ownerId: number, name: string, mu: number, sigma: number, matchesPlayed: number, game = 'moria') {
   const p = await db.playerName.create({ data: { game, name, nameLower: name.toLowerCase(), ownerId, locked: true, lockedAt: new Date() } });
   const s = await db.submission.create({
-    data: { playerId: p.id, userId: ownerId, game, version: 1, source: 'x', filename: 'x.ts', sizeBytes: 1, status: 'qualified', startedAt: new Date(Date.now() - 30_000), finishedAt: new Date() },
+    data: {
+      playerId: p.id,
+      userId: ownerId,
+      game,
+      version: 1,
+      source: 'x',
+      filename: 'x.ts',
+      sizeBytes: 1,
+      status: 'qualified',
+      startedAt: new Date(Date.now() - 30_000),
+      finishedAt: new Date(),
+    },
   });
   await db.playerName.update({ where: { id: p.id }, data: { qualifiedSubmissionId: s.id } });
   await db.rating.create({ data: { playerId: p.id, game, mu, sigma, ordinal: mu - 3 * sigma, matchesPlayed } });
@@ -59,23 +70,36 @@ const ranked = await insertMatch(db, {
   seats: [seat(top, 90, 1, 'top says hi\n'), seat(mid, 50, 2, 'mid log'), seat(low, 10, 3), seat(evil, 0, 4)],
   replay,
 });
-await db.participant.updateMany({ where: { matchId: ranked.id, seat: 3 }, data: { frozenReason: 'cpu', frozenRound: 17, frozenMessage: 'CPU budget <exceeded>' } });
+await db.participant.updateMany({
+  where: { matchId: ranked.id, seat: 3 },
+  data: { frozenReason: 'cpu', frozenRound: 17, frozenMessage: 'CPU budget <exceeded>' },
+});
 const gate = await insertMatch(db, {
   kind: 'gate',
   submissionId: top.submissionId,
-  seats: [seat(top, 5, 1), { name: 'Dummy', builtinName: 'Dummy', score: 1, rank: 2 }, { name: 'Dummy', builtinName: 'Dummy', score: 1, rank: 2 }, { name: 'Dummy', builtinName: 'Dummy', score: 0, rank: 4 }],
+  seats: [
+    seat(top, 5, 1),
+    { name: 'Dummy', builtinName: 'Dummy', score: 1, rank: 2 },
+    { name: 'Dummy', builtinName: 'Dummy', score: 1, rank: 2 },
+    { name: 'Dummy', builtinName: 'Dummy', score: 0, rank: 4 },
+  ],
 });
 // 26 more ranked matches: the matches list (25 a page) has two pages.
 const later: number[] = [];
-for (let i = 0; i < 26; i++) later.push((await insertMatch(db, { kind: 'ranked', seats: [seat(mid, 3, 1), seat(low, 2, 2), seat(evil, 1, 3), seat(top, 0, 4)] })).id);
+for (let i = 0; i < 26; i++)
+  later.push((await insertMatch(db, { kind: 'ranked', seats: [seat(mid, 3, 1), seat(low, 2, 2), seat(evil, 1, 3), seat(top, 0, 4)] })).id);
 await db.ratingHistory.createMany({
   data: [
     { playerId: top.playerId, game: 'moria', matchId: ranked.id, mu: 27, sigma: 4, ordinal: 15 },
     { playerId: top.playerId, game: 'moria', matchId: later[0]!, mu: 30, sigma: 2, ordinal: 24 },
   ],
 });
-const queued = await db.match.create({ data: { game: 'moria', seed: 7, kind: 'ranked', status: 'queued', participants: { create: [{ seat: 0, name: 'Top', playerId: top.playerId }] } } });
-const failed = await db.match.create({ data: { game: 'moria', seed: 8, kind: 'gate', status: 'failed', error: 'worker <lost>', submissionId: top.submissionId } });
+const queued = await db.match.create({
+  data: { game: 'moria', seed: 7, kind: 'ranked', status: 'queued', participants: { create: [{ seat: 0, name: 'Top', playerId: top.playerId }] } },
+});
+const failed = await db.match.create({
+  data: { game: 'moria', seed: 8, kind: 'gate', status: 'failed', error: 'worker <lost>', submissionId: top.submissionId },
+});
 
 const MAX_PAGE = 300 * 1024;
 async function page(url: string, headers: Record<string, string> = {}) {
@@ -127,7 +151,12 @@ test('game page: statement rendered, language switch, limits, built-in players, 
   assert.match(ca.body, /lang="ca"/);
   const wd = await page('/games/walking-dead');
   assert.equal(wd.statusCode, 200);
-  for (const l of ['ca', 'es']) assert.match(wd.body, new RegExp(`<a href="/games/walking-dead\\?statement=${l}" hreflang="${l}"`), 'every game is in Catalan, Spanish and English: a switch');
+  for (const l of ['ca', 'es'])
+    assert.match(
+      wd.body,
+      new RegExp(`<a href="/games/walking-dead\\?statement=${l}" hreflang="${l}"`),
+      'every game is in Catalan, Spanish and English: a switch',
+    );
   assert.match(wd.body, /<section class="statement" id="statement" [^>]*lang="en"/);
   assert.match((await page('/games/walking-dead?statement=ca')).body, /Regles del joc/i);
   for (const [url, status, msg] of [
@@ -158,7 +187,8 @@ test('starter kit: a zip with the template, the Demo, player.d.ts, tsconfig.json
     assert.equal(demo, readFileSync('src/games/moria/bots/Demo.ts', 'utf8').replace('../player.d.ts', 'player.d.ts'));
     // The C++ variant: the headers (the statement's API, the generated view header), Null and Demo, how to run them.
     const cpp = readdirSync(join(kit, 'cpp'));
-    for (const f of ['AINull.cc', 'AIDemo.cc', 'Player.hh', 'State.hh', 'Structs.hh', 'ArbiterView.hh', 'arbiter.hh', 'README.md']) assert.ok(cpp.includes(f), f);
+    for (const f of ['AINull.cc', 'AIDemo.cc', 'Player.hh', 'State.hh', 'Structs.hh', 'ArbiterView.hh', 'arbiter.hh', 'README.md'])
+      assert.ok(cpp.includes(f), f);
     assert.match(readFileSync(join(kit, 'cpp', 'AINull.cc'), 'utf8'), /#define PLAYER_NAME Null/);
     assert.match(readFileSync(join(kit, 'cpp', 'README.md'), 'utf8'), /npx arbiter play moria AIYourName\.cc Dummy Dummy Demo/);
     const bot = readFileSync(join(kit, 'MyBot.ts'), 'utf8');
@@ -170,7 +200,20 @@ test('starter kit: a zip with the template, the Demo, player.d.ts, tsconfig.json
     assert.match(types, /declare function random\(l: number, u: number\): number;/);
     assert.deepEqual(JSON.parse(readFileSync(join(kit, 'tsconfig.json'), 'utf8')).files, ['player.d.ts', 'MyBot.ts', 'Demo.ts']);
     const readme = readFileSync(join(kit, 'README.md'), 'utf8');
-    for (const s of ['PLAYER_NAME', '/games/moria/play', 'only the server does', 'outside a\ncheckout of Arbiter, `npx arbiter` fetches an unrelated npm package', 'npx arbiter play moria MyBot.ts Dummy Dummy Dummy -o match.json.gz', 'npx arbiter view match.json.gz', 'npx arbiter verify', 'ARBITER_URL', 'ARBITER_TOKEN', 'npx arbiter submit MyBot.ts --game moria', 'CPU time: 10 s', 'Memory: 128 MiB']) {
+    for (const s of [
+      'PLAYER_NAME',
+      '/games/moria/play',
+      'only the server does',
+      'outside a\ncheckout of Arbiter, `npx arbiter` fetches an unrelated npm package',
+      'npx arbiter play moria MyBot.ts Dummy Dummy Dummy -o match.json.gz',
+      'npx arbiter view match.json.gz',
+      'npx arbiter verify',
+      'ARBITER_URL',
+      'ARBITER_TOKEN',
+      'npx arbiter submit MyBot.ts --game moria',
+      'CPU time: 10 s',
+      'Memory: 128 MiB',
+    ]) {
       assert.ok(readme.includes(s), s);
     }
     // The kit type-checks as shipped (the template and the Demo against its own player.d.ts).
@@ -185,15 +228,31 @@ test('leaderboard: rank, player link, owner, rating with 2 decimals, its uncerta
   const res = await page('/games/moria/leaderboard');
   assert.equal(res.statusCode, 200);
   assert.match(res.body, /<table id="leaderboard">/);
-  assert.match(res.body, /<tr><td class="num">1<\/td><td><a href="\/players\/Top\?game=moria">Top<\/a><\/td><td>bob<\/td><td class="num">24\.00<\/td><td class="num">30\.00 ± 6\.00<\/td><td class="num">40<\/td><\/tr>/);
-  assert.match(res.body, /<tr><td class="num">2<\/td><td><a href="\/players\/Mid\?game=moria">Mid<\/a><\/td><td>ana<\/td><td class="num">19\.00<\/td><td class="num">28\.00 ± 9\.00<\/td>/);
+  assert.match(
+    res.body,
+    /<tr><td class="num">1<\/td><td><a href="\/players\/Top\?game=moria">Top<\/a><\/td><td>bob<\/td><td class="num">24\.00<\/td><td class="num">30\.00 ± 6\.00<\/td><td class="num">40<\/td><\/tr>/,
+  );
+  assert.match(
+    res.body,
+    /<tr><td class="num">2<\/td><td><a href="\/players\/Mid\?game=moria">Mid<\/a><\/td><td>ana<\/td><td class="num">19\.00<\/td><td class="num">28\.00 ± 9\.00<\/td>/,
+  );
   // Low has σ = 5: provisional.
-  assert.match(res.body, /<a href="\/players\/Low\?game=moria">Low<\/a><\/td><td>ana<\/td><td class="num">5\.00 <span class="badge provisional"[^>]*>provisional<\/span><\/td><td class="num">20\.00 ± 15\.00<\/td>/);
+  assert.match(
+    res.body,
+    /<a href="\/players\/Low\?game=moria">Low<\/a><\/td><td>ana<\/td><td class="num">5\.00 <span class="badge provisional"[^>]*>provisional<\/span><\/td><td class="num">20\.00 ± 15\.00<\/td>/,
+  );
   assert.match(res.body, /ranked by rating: OpenSkill(&#39;|&#x27;|')s μ − 3σ, where μ is the estimated skill and σ its uncertainty/);
   const api = await app.inject({ url: '/api/games/moria/leaderboard' });
   assert.deepEqual(
-    api.json().players.slice(0, 3).map((p: { player: string; provisional: boolean }) => [p.player, p.provisional]),
-    [['Top', false], ['Mid', false], ['Low', true]],
+    api
+      .json()
+      .players.slice(0, 3)
+      .map((p: { player: string; provisional: boolean }) => [p.player, p.provisional]),
+    [
+      ['Top', false],
+      ['Mid', false],
+      ['Low', true],
+    ],
   );
   assert.equal((res.body.match(/<tr><td class="num">/g) ?? []).length, 50);
   assert.match(res.body, /<a rel="next" href="\/games\/moria\/leaderboard\?page=2">/);
@@ -264,14 +323,18 @@ test('matches list: filters (game, player, kind) applied and kept in the pager; 
   }
 });
 
-test('match page: the limits shown are the match\'s own (recorded when it was created), the game\'s defaults for older rows', async () => {
+test("match page: the limits shown are the match's own (recorded when it was created), the game's defaults for older rows", async () => {
   const before = await page(`/matches/${ranked.id}`);
   assert.match(before.body, /<dt>Limits<\/dt><dd id="match-limits">10 s of CPU and 128 MiB of memory per bot<\/dd>/);
   await db.match.update({ where: { id: ranked.id }, data: { limits: { cpuBudgetMs: 2500, memoryMb: 64 } } });
   try {
     const after = await page(`/matches/${ranked.id}`);
     assert.match(after.body, /<dt>Limits<\/dt><dd id="match-limits">2\.5 s of CPU and 64 MiB of memory per bot<\/dd>/);
-    assert.match(after.body, /<tr data-seat="0">[^]*?<td data-label="CPU ms" class="num">13<\/td>\s*<td data-label="% of budget" class="num">0\.5%<\/td>/, 'the share of the budget is of the match\'s budget');
+    assert.match(
+      after.body,
+      /<tr data-seat="0">[^]*?<td data-label="CPU ms" class="num">13<\/td>\s*<td data-label="% of budget" class="num">0\.5%<\/td>/,
+      "the share of the budget is of the match's budget",
+    );
   } finally {
     await db.match.update({ where: { id: ranked.id }, data: { limits: Prisma.DbNull } });
   }
@@ -333,7 +396,10 @@ test('/queue and /api/queue: waiting and running by kind, workers, throughput, g
   assert.equal(json.statusCode, 200);
   const q = json.json();
   assert.equal(q.redis.ok, true);
-  assert.deepEqual(q.matches.find((m: { kind: string }) => m.kind === 'ranked'), { kind: 'ranked', waiting: 1, running: 0 });
+  assert.deepEqual(
+    q.matches.find((m: { kind: string }) => m.kind === 'ranked'),
+    { kind: 'ranked', waiting: 1, running: 0 },
+  );
   assert.equal(q.waiting, 1);
   assert.deepEqual(q.workers, [{ name: 'w1', host: 'box', concurrency: 2 }]);
   assert.equal(q.workerSlots, 2);

@@ -45,21 +45,98 @@ test('GET /submit: a multipart form with the games, a file input in a drop zone,
 
 test('each bad upload re-renders the form with the message on the right field (aria-invalid) and stores nothing', async () => {
   const before = await db.submission.count();
-  const cases: { what: string; fields: Record<string, string>; file?: { filename: string; content: string | Buffer }; field: 'game' | 'file'; status: number; message: RegExp }[] = [
-    { what: 'no game chosen, none in the file', fields: { game: '' }, file: { filename: 'A.ts', content: bot('Abc').replace(/export const GAME[^\n]*\n/, '') }, field: 'game', status: 400, message: /choose the game/ },
-    { what: 'unknown game', fields: { game: 'chess' }, file: { filename: 'A.ts', content: bot('Abc') }, field: 'game', status: 400, message: /unknown game &quot;chess&quot;/ },
+  const cases: {
+    what: string;
+    fields: Record<string, string>;
+    file?: { filename: string; content: string | Buffer };
+    field: 'game' | 'file';
+    status: number;
+    message: RegExp;
+  }[] = [
+    {
+      what: 'no game chosen, none in the file',
+      fields: { game: '' },
+      file: { filename: 'A.ts', content: bot('Abc').replace(/export const GAME[^\n]*\n/, '') },
+      field: 'game',
+      status: 400,
+      message: /choose the game/,
+    },
+    {
+      what: 'unknown game',
+      fields: { game: 'chess' },
+      file: { filename: 'A.ts', content: bot('Abc') },
+      field: 'game',
+      status: 400,
+      message: /unknown game &quot;chess&quot;/,
+    },
     { what: 'no file', fields: { game: 'moria' }, field: 'file', status: 400, message: /no file/ },
     { what: 'no file chosen', fields: { game: 'moria' }, file: { filename: '', content: '' }, field: 'file', status: 400, message: /no file/ },
     { what: 'empty file', fields: { game: 'moria' }, file: { filename: 'A.ts', content: '  \n' }, field: 'file', status: 400, message: /the file is empty/ },
-    { what: 'not UTF-8', fields: { game: 'moria' }, file: { filename: 'A.ts', content: Buffer.from([0xff, 0xfe, 0x00, 0xc3]) }, field: 'file', status: 400, message: /not UTF-8/ },
-    { what: 'too large', fields: { game: 'moria' }, file: { filename: 'A.ts', content: bot('Abc') + '//' + 'x'.repeat(MAX) }, field: 'file', status: 413, message: /file too large: at most 4096 bytes/ },
-    { what: 'no PLAYER_NAME', fields: { game: 'moria' }, file: { filename: 'A.ts', content: "export const GAME = 'moria';\nexport default class {}\n" }, field: 'file', status: 400, message: /no player name in the file/ },
-    { what: 'GAME mismatch', fields: { game: 'moria' }, file: { filename: 'A.ts', content: bot('Abc', 'walking-dead') }, field: 'file', status: 400, message: /game mismatch/ },
-    { what: 'not a .ts/.js/.cc file', fields: { game: 'moria' }, file: { filename: 'A.py', content: bot('Abc') }, field: 'file', status: 400, message: /must be a \.ts, \.js or \.cc file/ },
-    { what: 'bad name', fields: { game: 'moria' }, file: { filename: 'A.ts', content: bot('Bad-Name') }, field: 'file', status: 400, message: /characters other than A-Z/ },
-    { what: 'name too long', fields: { game: 'moria' }, file: { filename: 'A.ts', content: bot('ThirteenChars') }, field: 'file', status: 400, message: /too long/ },
+    {
+      what: 'not UTF-8',
+      fields: { game: 'moria' },
+      file: { filename: 'A.ts', content: Buffer.from([0xff, 0xfe, 0x00, 0xc3]) },
+      field: 'file',
+      status: 400,
+      message: /not UTF-8/,
+    },
+    {
+      what: 'too large',
+      fields: { game: 'moria' },
+      file: { filename: 'A.ts', content: bot('Abc') + '//' + 'x'.repeat(MAX) },
+      field: 'file',
+      status: 413,
+      message: /file too large: at most 4096 bytes/,
+    },
+    {
+      what: 'no PLAYER_NAME',
+      fields: { game: 'moria' },
+      file: { filename: 'A.ts', content: "export const GAME = 'moria';\nexport default class {}\n" },
+      field: 'file',
+      status: 400,
+      message: /no player name in the file/,
+    },
+    {
+      what: 'GAME mismatch',
+      fields: { game: 'moria' },
+      file: { filename: 'A.ts', content: bot('Abc', 'walking-dead') },
+      field: 'file',
+      status: 400,
+      message: /game mismatch/,
+    },
+    {
+      what: 'not a .ts/.js/.cc file',
+      fields: { game: 'moria' },
+      file: { filename: 'A.py', content: bot('Abc') },
+      field: 'file',
+      status: 400,
+      message: /must be a \.ts, \.js or \.cc file/,
+    },
+    {
+      what: 'bad name',
+      fields: { game: 'moria' },
+      file: { filename: 'A.ts', content: bot('Bad-Name') },
+      field: 'file',
+      status: 400,
+      message: /characters other than A-Z/,
+    },
+    {
+      what: 'name too long',
+      fields: { game: 'moria' },
+      file: { filename: 'A.ts', content: bot('ThirteenChars') },
+      field: 'file',
+      status: 400,
+      message: /too long/,
+    },
     { what: 'reserved name', fields: { game: 'moria' }, file: { filename: 'A.ts', content: bot('dummy') }, field: 'file', status: 400, message: /reserved/ },
-    { what: 'offensive name', fields: { game: 'moria' }, file: { filename: 'A.ts', content: bot('MyBadword') }, field: 'file', status: 400, message: /not allowed/ },
+    {
+      what: 'offensive name',
+      fields: { game: 'moria' },
+      file: { filename: 'A.ts', content: bot('MyBadword') },
+      field: 'file',
+      status: 400,
+      message: /not allowed/,
+    },
     {
       what: 'syntax error',
       fields: { game: 'moria' },
@@ -142,7 +219,12 @@ test('a good submit redirects to its page; only its owner (or an admin) sees it;
   assert.match(download.headers['content-disposition'] as string, /^attachment; filename="Anna\.ts"/);
 
   // The API checks the syntax as the form does: a 400 with the line, nothing stored, the name not claimed.
-  const api = await app.inject({ method: 'POST', url: '/api/submissions', headers: ana.auth, payload: { game: 'moria', source: bot('Later', 'moria', 'const = ;') } });
+  const api = await app.inject({
+    method: 'POST',
+    url: '/api/submissions',
+    headers: ana.auth,
+    payload: { game: 'moria', source: bot('Later', 'moria', 'const = ;') },
+  });
   assert.equal(api.statusCode, 400);
   assert.equal(api.json().code, 'compile-error');
   assert.equal(api.json().line, 5);
@@ -177,7 +259,12 @@ test('the timeline: compile and self-play passed, each Dummy match with seats, s
 
   await db.submission.update({
     where: { id },
-    data: { status: 'rejected', reason: `lost to Dummy in match #${lost.id} (seed 42): ranked 2 of 4`, reasonDetail: { step: 'dummy', matchId: lost.id }, finishedAt: new Date() },
+    data: {
+      status: 'rejected',
+      reason: `lost to Dummy in match #${lost.id} (seed 42): ranked 2 of 4`,
+      reasonDetail: { step: 'dummy', matchId: lost.id },
+      finishedAt: new Date(),
+    },
   });
   const final = await app.inject({ url: `/submissions/${id}/timeline`, headers: { cookie: ana.cookie } });
   assert.match(final.body, /data-final="true"/);
@@ -190,7 +277,19 @@ test('the timeline: compile and self-play passed, each Dummy match with seats, s
 
   // A compile error shows its line of the file.
   const broken = await db.submission.create({
-    data: { playerId: sub.playerId, userId: ana.id, game: 'moria', version: 99, source: 'a\nb\nconst x = ;\nd\n', filename: 'Tl.ts', sizeBytes: 20, status: 'rejected', reason: 'compile error: Tl.ts:3:11: Unexpected ";" (line 3)', reasonLine: 3, reasonDetail: { step: 'compile', line: 3 } },
+    data: {
+      playerId: sub.playerId,
+      userId: ana.id,
+      game: 'moria',
+      version: 99,
+      source: 'a\nb\nconst x = ;\nd\n',
+      filename: 'Tl.ts',
+      sizeBytes: 20,
+      status: 'rejected',
+      reason: 'compile error: Tl.ts:3:11: Unexpected ";" (line 3)',
+      reasonLine: 3,
+      reasonDetail: { step: 'compile', line: 3 },
+    },
   });
   const compile = await app.inject({ url: `/submissions/${broken.id}/timeline`, headers: { cookie: ana.cookie } });
   assert.match(compile.body, /data-step="compile" data-state="failed"/);
@@ -228,7 +327,9 @@ test('my submissions: versions per name newest first, statuses, locked names, li
   const dave = await registerUser(app, 'dave');
   for (let i = 0; i < 21; i++) {
     const p = await db.playerName.create({ data: { game: 'moria', name: `Dv${i}`, nameLower: `dv${i}`, ownerId: dave.id } });
-    await db.submission.create({ data: { playerId: p.id, userId: dave.id, game: 'moria', version: 1, source: bot(`Dv${i}`), filename: `Dv${i}.ts`, sizeBytes: 10 } });
+    await db.submission.create({
+      data: { playerId: p.id, userId: dave.id, game: 'moria', version: 1, source: bot(`Dv${i}`), filename: `Dv${i}.ts`, sizeBytes: 10 },
+    });
   }
   const page1 = await app.inject({ url: '/submissions', headers: { cookie: dave.cookie } });
   assert.equal((page1.body.match(/class="player-group"/g) ?? []).length, 20);
@@ -246,7 +347,12 @@ test('with the judge: a Null copy is rejected and a test player (Walker) qualifi
   // Null as the gate opponent so that Walker surely wins (production uses Dummy; see test/cli/submit.test.ts).
   const judge = await startTestJudge({ gate: { opponent: 'Null', config: TEST_GATE_CONFIG }, concurrency: 2 });
   try {
-    const reg = await judge.app.inject({ method: 'POST', url: '/signup', payload: 'username=frank&password=correct+horse', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const reg = await judge.app.inject({
+      method: 'POST',
+      url: '/signup',
+      payload: 'username=frank&password=correct+horse',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     const cookie = `arbiter_session=${reg.cookies.find((c) => c.name === 'arbiter_session')!.value}`;
     const send = async (name: string, builtin: string) => {
       const mp = multipart({ game: 'moria' }, { filename: `${name}.ts`, content: botAs(builtin, name) });
@@ -257,7 +363,8 @@ test('with the judge: a Null copy is rejected and a test player (Walker) qualifi
     const good = await send('Champ', 'Walker');
     const bad = await send('Idle', 'Null');
     const timeline = (id: number) => judge.app.inject({ url: `/submissions/${id}/timeline`, headers: { cookie } }).then((r) => r.body);
-    const final = (id: number) => waitFor(`the verdict of ${id} on its timeline`, async () => ((await timeline(id)).includes('data-final="true"') ? timeline(id) : null), 200_000, 300);
+    const final = (id: number) =>
+      waitFor(`the verdict of ${id} on its timeline`, async () => ((await timeline(id)).includes('data-final="true"') ? timeline(id) : null), 200_000, 300);
 
     const won = await final(good);
     assert.match(won, /<section id="verdict" class="verdict qualified" data-status="qualified"/);

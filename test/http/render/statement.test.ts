@@ -51,9 +51,15 @@ Official solutions
   assert.match(out, /<h2 id="s-1">1 Game rules<\/h2>/);
   assert.match(out, /<p>This is a game for four players\.<\/p>/, 'wrapped lines join');
   assert.match(out, /<h3 id="s-2-1">2\.1 Running your first game<\/h3>/);
-  assert.match(out, /<ol><li value="1">Open a console\.<\/li><li value="2">Run:<pre><code>cp AIDummy\.o\.Linux64 AIDummy\.o<\/code><\/pre><p>If you use another architecture, choose\.<\/p><\/li><li value="3">Done<\/li><\/ol>/);
+  assert.match(
+    out,
+    /<ol><li value="1">Open a console\.<\/li><li value="2">Run:<pre><code>cp AIDummy\.o\.Linux64 AIDummy\.o<\/code><\/pre><p>If you use another architecture, choose\.<\/p><\/li><li value="3">Done<\/li><\/ol>/,
+  );
   assert.match(out, /<pre><code>\.\/Game --help<\/code><\/pre>\n<p>to see the parameters\.<\/p>/);
-  assert.match(out, /<ul><li>first<ul><li>nested<\/li><\/ul><\/li><li>second <strong>bold<\/strong> and <em>em<\/em> and <code>code<\/code> and PLAYER_NAME<\/li><\/ul>/);
+  assert.match(
+    out,
+    /<ul><li>first<ul><li>nested<\/li><\/ul><\/li><li>second <strong>bold<\/strong> and <em>em<\/em> and <code>code<\/code> and PLAYER_NAME<\/li><\/ul>/,
+  );
   assert.match(out, /<pre><code>int main\(\) \{ return 0; \}<\/code><\/pre>/);
   assert.match(out, /<pre><code>#define PLAYER_NAME Gimli<\/code><\/pre>/, 'a #### in front of a #define is conversion noise');
   assert.match(out, /<p>Utilitzeu<\/p>/);
@@ -95,7 +101,9 @@ test('math: $...$ and $$...$$ become MathML (non-ASCII \\text included), bad TeX
   const inline = renderInline('p = $\\frac{1 + \\text{força}(A)}{2}$ and $60 \\times 60$');
   assert.match(inline, /^p = <math><mfrac>.*<mtext>força<\/mtext>.*<\/mfrac><\/math> and <math>.*<mo>×<\/mo>.*<\/math>$/);
   assert.doesNotMatch(inline, /\\frac|\\text|style=/, 'no raw TeX, no inline style (the CSP refuses it)');
-  const display = renderStatement('Intro line that is long enough not to be taken for a title of the statement, really.\n\n$$\\left\\lfloor \\frac{a}{b} \\right\\rfloor$$\n').value;
+  const display = renderStatement(
+    'Intro line that is long enough not to be taken for a title of the statement, really.\n\n$$\\left\\lfloor \\frac{a}{b} \\right\\rfloor$$\n',
+  ).value;
   assert.match(display, /<p><math display="block"[^>]*>.*⌊.*<mfrac>.*⌋.*<\/math><\/p>/);
   assert.equal(renderInline('$\\frac{1}{$'), '<code class="math math-error">\\frac{1}{</code>');
   const hostile = renderInline('$\\text{<img src=x onerror=alert(1)>}$');
@@ -105,7 +113,10 @@ test('math: $...$ and $$...$$ become MathML (non-ASCII \\text included), bad TeX
 
 test("a PDF's title page (name, authors, date) is one title block, not a heading each", () => {
   const out = renderStatement('# The Walking Dead\n\n# Albert Oliveras\n\n## 23 de novembre de 2022\n\n## 1 Regles del Joc\n\nText.\n').value;
-  assert.match(out, /^<header class="statement-title"><p class="statement-name">The Walking Dead<\/p><p class="byline">Albert Oliveras · 23 de novembre de 2022<\/p><\/header>\n<h2 id="s-1">1 Regles del Joc<\/h2>/);
+  assert.match(
+    out,
+    /^<header class="statement-title"><p class="statement-name">The Walking Dead<\/p><p class="byline">Albert Oliveras · 23 de novembre de 2022<\/p><\/header>\n<h2 id="s-1">1 Regles del Joc<\/h2>/,
+  );
   assert.equal((out.match(/<h\d/g) ?? []).length, 1);
 });
 
@@ -125,29 +136,35 @@ test('no shipped statement shows raw TeX: every backslash command outside MathML
 });
 
 /** The outline of a rendered statement: its title block and each heading's level and id, in order. */
-const outline = (out: string) => [...out.matchAll(/<header class="statement-title">|<h(\d)(?: id="([^"]*)")?>/g)].map((m) => (m[1] ? `h${m[1]}#${m[2] ?? ''}` : 'title'));
+const outline = (out: string) =>
+  [...out.matchAll(/<header class="statement-title">|<h(\d)(?: id="([^"]*)")?>/g)].map((m) => (m[1] ? `h${m[1]}#${m[2] ?? ''}` : 'title'));
 
 test("every game has Arbiter's statement in Catalan, Spanish and English, free of the original's tools, with the Catalan's outline", async (t) => {
   const games = [...(await loadGames()).values()];
   assert.ok(games.length >= 4);
-  for (const game of games) await t.test(game.id, () => {
-    assert.deepEqual(Object.keys(game.statements).sort(), ['ca', 'en', 'es'], `${game.id}: statement.ca.md, statement.es.md and statement.en.md`);
-    const catalan = outline(renderStatement(readFileSync(game.statements.ca!, 'utf8')).value);
-    assert.ok(catalan.filter((h) => h.startsWith('h')).length >= 3, `${game.id}/ca: sections`);
-    for (const lang of ['ca', 'es', 'en']) {
-      const source = readFileSync(game.statements[lang]!, 'utf8');
-      // Jutge.org's page, the original's build (make, ./Game) and its api.pdf: tools Arbiter does not have.
-      for (const word of [/Jutge/, /Makefile/, /api\.pdf/, /\.\/Game\b/]) assert.doesNotMatch(source, word, `${game.id}/${lang}: ${word}`);
-      const out = renderStatement(source).value;
-      assert.doesNotMatch(out, /math-error/, `${game.id}/${lang}: TeX that does not parse`);
-      assert.deepEqual(outline(out), catalan, `${game.id}/${lang}: the same title block and sections as the Catalan`);
-    }
-  });
+  for (const game of games)
+    await t.test(game.id, () => {
+      assert.deepEqual(Object.keys(game.statements).sort(), ['ca', 'en', 'es'], `${game.id}: statement.ca.md, statement.es.md and statement.en.md`);
+      const catalan = outline(renderStatement(readFileSync(game.statements.ca!, 'utf8')).value);
+      assert.ok(catalan.filter((h) => h.startsWith('h')).length >= 3, `${game.id}/ca: sections`);
+      for (const lang of ['ca', 'es', 'en']) {
+        const source = readFileSync(game.statements[lang]!, 'utf8');
+        // Jutge.org's page, the original's build (make, ./Game) and its api.pdf: tools Arbiter does not have.
+        for (const word of [/Jutge/, /Makefile/, /api\.pdf/, /\.\/Game\b/]) assert.doesNotMatch(source, word, `${game.id}/${lang}: ${word}`);
+        const out = renderStatement(source).value;
+        assert.doesNotMatch(out, /math-error/, `${game.id}/${lang}: TeX that does not parse`);
+        assert.deepEqual(outline(out), catalan, `${game.id}/${lang}: the same title block and sections as the Catalan`);
+      }
+    });
 });
 
-test('the fallback notice names both languages in the page\'s own language', () => {
+test("the fallback notice names both languages in the page's own language", () => {
   assert.equal(translate('es', 'game.statementFallback', 'es', 'en'), 'Este enunciado no está disponible en español; se muestra en inglés.');
   assert.equal(translate('ca', 'game.statementFallback', 'ca', 'es'), 'Aquest enunciat no està disponible en català; es mostra en castellà.');
   assert.equal(translate('en', 'game.statementFallback', 'en', 'ca'), 'This statement is not available in English; it is shown in Catalan.');
-  assert.equal(translate('en', 'game.statementFallback', 'en', 'fr'), 'This statement is not available in English; it is shown in fr.', 'an unknown code as it is');
+  assert.equal(
+    translate('en', 'game.statementFallback', 'en', 'fr'),
+    'This statement is not available in English; it is shown in fr.',
+    'an unknown code as it is',
+  );
 });

@@ -25,7 +25,11 @@ test('zip: unzip -t accepts it and extracts the same bytes (UTF-8 names, folders
     assert.match(execFileSync('unzip', ['-t', path]).toString(), /No errors detected/);
     execFileSync('unzip', ['-q', path, '-d', join(dir, 'out')]);
     for (const [name, data] of Object.entries(files)) assert.deepEqual(readFileSync(join(dir, 'out', name)), Buffer.from(data), name);
-    const listing = execFileSync('python3', ['-c', 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(z.testzip()); [print(i.filename, i.date_time) for i in z.infolist()]', path]).toString();
+    const listing = execFileSync('python3', [
+      '-c',
+      'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(z.testzip()); [print(i.filename, i.date_time) for i in z.infolist()]',
+      path,
+    ]).toString();
     assert.match(listing, /^None$/m, 'python: every CRC checks');
     assert.match(listing, /^ñandú\.txt \(2024, 3, 5, 14, 30, 12\)$/m);
   } finally {
@@ -60,7 +64,11 @@ test('zipStream: entries written as they come (stored or deflated) make an archi
     execFileSync('unzip', ['-q', path, '-d', join(dir, 'out')]);
     assert.deepEqual(readFileSync(join(dir, 'out', 'replays/one.json.gz')), gz);
     assert.equal(readFileSync(join(dir, 'out', 'manifest.json'), 'utf8'), '{"a": 1}\n');
-    const methods = execFileSync('python3', ['-c', 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(z.testzip(), [i.compress_type for i in z.infolist()])', path]).toString();
+    const methods = execFileSync('python3', [
+      '-c',
+      'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(z.testzip(), [i.compress_type for i in z.infolist()])',
+      path,
+    ]).toString();
     assert.equal(methods.trim(), 'None [8, 0]', 'deflated, then stored');
   } finally {
     rmSync(dir, { recursive: true, force: true });

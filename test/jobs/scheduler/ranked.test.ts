@@ -25,7 +25,17 @@ async function qualified(owner: string, name: string, builtin: string) {
   const player = await judge.db.playerName.create({ data: { game: 'moria', name, nameLower: name.toLowerCase(), ownerId: user.id } });
   const source = botAs(builtin, name);
   const sub = await judge.db.submission.create({
-    data: { playerId: player.id, userId: user.id, game: 'moria', version: 1, source, filename: `${name}.ts`, sizeBytes: source.length, status: 'qualified', finishedAt: new Date() },
+    data: {
+      playerId: player.id,
+      userId: user.id,
+      game: 'moria',
+      version: 1,
+      source,
+      filename: `${name}.ts`,
+      sizeBytes: source.length,
+      status: 'qualified',
+      finishedAt: new Date(),
+    },
   });
   await judge.db.playerName.update({ where: { id: player.id }, data: { locked: true, lockedAt: new Date(), qualifiedSubmissionId: sub.id } });
   const r = initialRating();
@@ -66,7 +76,13 @@ test('with two qualified players, Dummies fill the other seats; the queue stays 
   assert.deepEqual(await scheduleRanked({ db: judge.db, queues: judge.queues }, { target: 2 }), [], 'nothing more while two are in flight');
   for (const id of created) {
     const seats = await judge.db.participant.findMany({ where: { matchId: id } });
-    assert.deepEqual(seats.map((s) => s.playerId).filter((p) => p !== null).sort(), [a, n].sort());
+    assert.deepEqual(
+      seats
+        .map((s) => s.playerId)
+        .filter((p) => p !== null)
+        .sort(),
+      [a, n].sort(),
+    );
     assert.equal(seats.filter((s) => s.builtinName === 'Dummy').length, 2);
   }
   await waitFor('both ranked matches recorded', async () => (await judge.db.match.count({ where: { id: { in: created }, status: 'done' } })) === 2);
@@ -77,7 +93,13 @@ test('with two qualified players, Dummies fill the other seats; the queue stays 
 test('after ranked matches the leaderboard orders players by rating (the Demo copies above the Null copies)', async () => {
   await qualified('ann', 'DemoB', 'Demo');
   await qualified('ben', 'NullB', 'Null');
-  const scheduler = startScheduler({ db: judge.db, queues: judge.queues, rankedIntervalMs: 200, ranked: { target: 2, config: { nb_rounds: 60 } }, sweepIntervalMs: 60_000 });
+  const scheduler = startScheduler({
+    db: judge.db,
+    queues: judge.queues,
+    rankedIntervalMs: 200,
+    ranked: { target: 2, config: { nb_rounds: 60 } },
+    sweepIntervalMs: 60_000,
+  });
   try {
     await waitFor(
       'every player to have played 4 ranked matches',
@@ -93,7 +115,14 @@ test('after ranked matches the leaderboard orders players by rating (the Demo co
   const board = res.json().players as { player: string; rating: number; matchesPlayed: number }[];
   assert.equal(board.length, 4);
   for (let i = 1; i < board.length; i++) assert.ok(board[i - 1]!.rating >= board[i]!.rating, 'ordered by rating');
-  assert.deepEqual(board.slice(0, 2).map((p) => p.player).sort(), ['DemoA', 'DemoB'], JSON.stringify(board));
+  assert.deepEqual(
+    board
+      .slice(0, 2)
+      .map((p) => p.player)
+      .sort(),
+    ['DemoA', 'DemoB'],
+    JSON.stringify(board),
+  );
   const ratings = await judge.db.rating.findMany({ include: { player: true } });
   for (const r of ratings) {
     const history = await judge.db.ratingHistory.findMany({ where: { playerId: r.playerId }, orderBy: { id: 'desc' } });

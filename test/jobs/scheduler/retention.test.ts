@@ -32,7 +32,11 @@ async function played(kind: 'ranked' | 'gate' | 'tournament' | 'challenge', seat
       kind,
       status: 'done',
       finishedAt,
-      participants: { create: seats.map((p, seat) => (p ? { seat, playerId: p.id, name: p.name, score: 10 - seat, rank: seat + 1 } : { seat, builtinName: 'Dummy', name: 'Dummy', score: 0, rank: 4 })) },
+      participants: {
+        create: seats.map((p, seat) =>
+          p ? { seat, playerId: p.id, name: p.name, score: 10 - seat, rank: seat + 1 } : { seat, builtinName: 'Dummy', name: 'Dummy', score: 0, rank: 4 },
+        ),
+      },
     },
   });
   await db.replay.create({ data: { matchId: m.id, data: Buffer.from('replay'), sizeBytes: 6 } });
@@ -53,9 +57,17 @@ test('nothing is pruned while both limits are 0 (the default)', async () => {
 
 test('by age: ranked replays older than the limit go, in batches; gate, tournament and challenge replays stay however old', async () => {
   const a = await player('Aged');
-  const oldRanked = [await played('ranked', [a, null, null, null], 40), await played('ranked', [a, null, null, null], 31), await played('ranked', [a, null, null, null], 35)];
+  const oldRanked = [
+    await played('ranked', [a, null, null, null], 40),
+    await played('ranked', [a, null, null, null], 31),
+    await played('ranked', [a, null, null, null], 35),
+  ];
   const recent = await played('ranked', [a, null, null, null], 5);
-  const kept = [await played('gate', [a, null, null, null], 400), await played('tournament', [a, null, null, null], 400), await played('challenge', [a, null, null, null], 400)];
+  const kept = [
+    await played('gate', [a, null, null, null], 400),
+    await played('tournament', [a, null, null, null], 400),
+    await played('challenge', [a, null, null, null], 400),
+  ];
   const report = await pruneReplays(db, { rankedDays: 30, batchSize: 2 }, NOW);
   assert.ok(report.pruned >= 3, `pruned ${report.pruned}`);
   assert.ok(report.batches >= 2, 'more than one batch of 2');
@@ -74,7 +86,11 @@ test('by count: a ranked replay stays while it is among the newest N of ANY of i
   const quiet = await player('Quiet');
   // Quiet played once, in Busy's oldest match; Busy then played three more.
   const shared = await played('ranked', [busy, quiet, null, null], 3);
-  const busyOnly = [await played('ranked', [busy, null, null, null], 2), await played('ranked', [busy, null, null, null], 1), await played('ranked', [busy, null, null, null], 0)];
+  const busyOnly = [
+    await played('ranked', [busy, null, null, null], 2),
+    await played('ranked', [busy, null, null, null], 1),
+    await played('ranked', [busy, null, null, null], 0),
+  ];
   await pruneReplays(db, { rankedPerPlayer: 2 }, NOW);
   assert.ok(await hasReplay(shared), "Quiet's only match keeps its replay although Busy has newer ones");
   assert.equal(await hasReplay(busyOnly[0]!), false, "Busy's third newest, no other player: pruned");

@@ -26,7 +26,9 @@ test('a submission left queued (Redis was down when it arrived) is started by th
   assert.ok(token);
   const player = await judge.db.playerName.create({ data: { game: 'moria', name: 'Late', nameLower: 'late', ownerId: user.id } });
   const source = botAs('Null', 'Late', (s) => s.replace('play(): void {', 'play(): void {\n    const = 1;'));
-  const sub = await judge.db.submission.create({ data: { playerId: player.id, userId: user.id, game: 'moria', version: 1, source, filename: 'Late.ts', sizeBytes: source.length } });
+  const sub = await judge.db.submission.create({
+    data: { playerId: player.id, userId: user.id, game: 'moria', version: 1, source, filename: 'Late.ts', sizeBytes: source.length },
+  });
   const deps = { db: judge.db, queues: judge.queues };
   assert.equal((await sweep(deps, { olderThanMs: 60_000 })).started, 0, 'too recent: the API may still be starting it');
   assert.equal((await sweep(deps, { olderThanMs: 0 })).started, 1);
@@ -37,7 +39,14 @@ test('a submission left queued (Redis was down when it arrived) is started by th
 
 test('a match whose job Redis lost is queued again by the sweep, under the same id, and recorded', async () => {
   const limits = { cpuBudgetMs: 3000, memoryMb: 96 };
-  const id = await createMatch(judge.db, { game: 'moria', kind: 'challenge', seed: 5, config: { nb_rounds: 10 }, limits, seats: ['Demo', 'Null', 'Null', 'Null'].map((builtinName) => ({ builtinName })) });
+  const id = await createMatch(judge.db, {
+    game: 'moria',
+    kind: 'challenge',
+    seed: 5,
+    config: { nb_rounds: 10 },
+    limits,
+    seats: ['Demo', 'Null', 'Null', 'Null'].map((builtinName) => ({ builtinName })),
+  });
   const row = await judge.db.match.findUniqueOrThrow({ where: { id } });
   assert.deepEqual(row.limits, limits);
   assert.equal(await judge.queues.matches.getJob(matchJobId(id, row.createdAt)), undefined);
@@ -52,13 +61,23 @@ test('a match whose job Redis lost is queued again by the sweep, under the same 
   assert.equal(again.requeued + again.failed, 0);
 });
 
-test('a match the runner cannot play is retried, then recorded as failed with the reason (never the bot\'s fault)', async () => {
-  const id = await createMatch(judge.db, { game: 'moria', kind: 'challenge', seed: 6, config: { nb_rounds: 0 }, seats: ['Demo', 'Null', 'Null', 'Null'].map((builtinName) => ({ builtinName })) });
+test("a match the runner cannot play is retried, then recorded as failed with the reason (never the bot's fault)", async () => {
+  const id = await createMatch(judge.db, {
+    game: 'moria',
+    kind: 'challenge',
+    seed: 6,
+    config: { nb_rounds: 0 },
+    seats: ['Demo', 'Null', 'Null', 'Null'].map((builtinName) => ({ builtinName })),
+  });
   await enqueueMatch(judge.db, judge.queues, id);
-  const m = await waitFor('the match marked failed', async () => {
-    const row = await judge.db.match.findUniqueOrThrow({ where: { id } });
-    return row.status === 'failed' ? row : null;
-  }, 60_000);
+  const m = await waitFor(
+    'the match marked failed',
+    async () => {
+      const row = await judge.db.match.findUniqueOrThrow({ where: { id } });
+      return row.status === 'failed' ? row : null;
+    },
+    60_000,
+  );
   assert.match(m.error ?? '', /nb_rounds/);
   assert.equal(m.attempts, 3);
   assert.equal(await judge.db.replay.count({ where: { matchId: id } }), 0);

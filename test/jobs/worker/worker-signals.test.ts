@@ -31,7 +31,12 @@ async function groupWorker(): Promise<{ child: ChildProcess; output: () => strin
   const env: NodeJS.ProcessEnv = { ...process.env, REDIS_URL: judge.redisUrl, QUEUE_PREFIX: judge.prefix, WORKER_CONCURRENCY: '1', LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
   delete env.NODE_TEST_CONTEXT;
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', 'worker'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', 'worker'], {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(child);
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));

@@ -20,21 +20,52 @@ export const API = defineApi({
 \`cell(i, j)\` and \`this.cell(i, j)\` are the same.`,
   entries: [
     enumOf('Dir', { None: 0, Up: 1, Down: 2, Left: 3, Right: 4 }, 'The directions a unit steps in.'),
-    record('Cell', [
-      ['owner', 'number', 'The player who painted it, or -1.'],
-      ['unit', 'number', 'The player whose unit stands on it, or -1.'],
-    ], 'A cell of the board (off the board: owner and unit -1).'),
-    fn('Pos', [['i', 'number'], ['j', 'number']], 'Pos', '', { declared: 'player-api.d.ts' }),
+    record(
+      'Cell',
+      [
+        ['owner', 'number', 'The player who painted it, or -1.'],
+        ['unit', 'number', 'The player whose unit stands on it, or -1.'],
+      ],
+      'A cell of the board (off the board: owner and unit -1).',
+    ),
+    fn(
+      'Pos',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'Pos',
+      '',
+      { declared: 'player-api.d.ts' },
+    ),
     section('State'),
     fn('round', [], 'number', '', { declared: 'player-api.d.ts' }),
-    fn('cell', [['i', 'number'], ['j', 'number']], 'Cell', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    fn(
+      'cell',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'Cell',
+      '',
+      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
+    ),
     fn('unit', [['pl', 'number']], 'Pos', "Where player pl's unit stands."),
     fn('score', [['pl', 'number']], 'number', "Player pl's score: the cells painted in its colour."),
     section('Action'),
     fn('move', [['dir', 'Dir']], 'void', "This round's move; only the first one counts."),
     section('Settings'),
     fn('player_ok', [['pl', 'number']], 'boolean', '', { declared: 'player-api.d.ts' }),
-    fn('pos_ok', [['i', 'number'], ['j', 'number']], 'boolean', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
+    fn(
+      'pos_ok',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'boolean',
+      '',
+      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
+    ),
     ...getters(['nb_rounds', 'rows', 'cols'], { nb_rounds: 'Rounds of a match.', rows: 'Rows of the board.', cols: 'Columns of the board.' }),
   ],
 });

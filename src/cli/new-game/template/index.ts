@@ -114,7 +114,8 @@ export default defineGame<typeof SETTINGS.table, State, Order, Frame>({
     const first: unknown = raw[0];
     if (first === undefined) return { orders: [], warnings: [] };
     const d = Array.isArray(first) ? first[0] : undefined;
-    if (typeof d !== 'number' || !Number.isInteger(d) || d < 0 || d > 4) return { orders: [], warnings: [`bad move ${String(JSON.stringify(first)).slice(0, 40)}`] };
+    if (typeof d !== 'number' || !Number.isInteger(d) || d < 0 || d > 4)
+      return { orders: [], warnings: [`bad move ${String(JSON.stringify(first)).slice(0, 40)}`] };
     return { orders: [d], warnings: raw.length > 1 ? ['one move per round: the first counts'] : [] };
   },
   next: (s, orders) => next(s, orders),

@@ -7,7 +7,7 @@ const en = {
   player: (seat: number) => `player ${seat}`,
   paintedBy: (player: string) => `painted by ${player}`,
   unitOf: (player: string) => `unit of ${player}`,
-  legend: { free: 'cell nobody painted', painted: "cell painted by a player (its colour)", unit: "a player's unit" },
+  legend: { free: 'cell nobody painted', painted: 'cell painted by a player (its colour)', unit: "a player's unit" },
   counters: { cells: 'cells' },
 };
 
@@ -17,7 +17,7 @@ export const WORDS: Words<typeof en> = {
     player: (seat) => `jugador ${seat}`,
     paintedBy: (player) => `pintada per ${player}`,
     unitOf: (player) => `unitat de ${player}`,
-    legend: { free: 'casella que ningú ha pintat', painted: "casella pintada per un jugador (el seu color)", unit: "la unitat d'un jugador" },
+    legend: { free: 'casella que ningú ha pintat', painted: 'casella pintada per un jugador (el seu color)', unit: "la unitat d'un jugador" },
     counters: { cells: 'caselles' },
   },
   es: {

@@ -60,9 +60,21 @@ export default class extends Player {
       }
     const mine = me();
     const toBook = this.bfs(books, DIRS4, false);
-    const toWizard = this.bfs(this.seeds((u) => u.player !== mine && u.type === Wizard), DIRS4, false);
-    const toWizardForGhost = this.bfs(this.seeds((u) => u.player !== mine && u.type === Wizard), DIRS8, true);
-    const toGhost = this.bfs(this.seeds((u) => u.player !== mine && u.type === Ghost), DIRS4, false);
+    const toWizard = this.bfs(
+      this.seeds((u) => u.player !== mine && u.type === Wizard),
+      DIRS4,
+      false,
+    );
+    const toWizardForGhost = this.bfs(
+      this.seeds((u) => u.player !== mine && u.type === Wizard),
+      DIRS8,
+      true,
+    );
+    const toGhost = this.bfs(
+      this.seeds((u) => u.player !== mine && u.type === Ghost),
+      DIRS4,
+      false,
+    );
     const toConverting = this.bfs(
       this.seeds((u) => u.player !== mine && u.type === Wizard && u.rounds_pending > 0),
       DIRS4,

@@ -27,10 +27,23 @@ export interface BrowserMatch extends MatchOutcome {
 
 export async function playInBrowser(
   game: AnyGame,
-  o: { seed: number; seats: PlaySeat[]; prelude: string; workerUrl: string; config?: Record<string, unknown>; onRound?: (round: number, total: number) => void },
+  o: {
+    seed: number;
+    seats: PlaySeat[];
+    prelude: string;
+    workerUrl: string;
+    config?: Record<string, unknown>;
+    onRound?: (round: number, total: number) => void;
+  },
 ): Promise<BrowserMatch> {
   const roundLogs = o.seats.map(() => new Map<number, string>());
-  const spec = { game: game.id, seed: o.seed, config: o.config, limits: resolveLimits(game.defaultLimits), seats: o.seats.map((s) => ({ source: s.source, filename: s.filename })) };
+  const spec = {
+    game: game.id,
+    seed: o.seed,
+    config: o.config,
+    limits: resolveLimits(game.defaultLimits),
+    seats: o.seats.map((s) => ({ source: s.source, filename: s.filename })),
+  };
   const run = new MatchRun(game, spec, o.seed, {
     host: () => new WorkerBotHost(o.workerUrl),
     prelude: async () => o.prelude,

@@ -45,7 +45,8 @@ const TEXT = wordsFor({
     reading: 'Llegint i compilant els jugadors…',
     loading: 'Engegant els jugadors…',
     round: (r: number, total: number) => `Jugant la ronda ${r} de ${total}…`,
-    done: (seed: number) => `Partida jugada en aquest navegador (llavor ${seed}). Només és una prova local: no s’ha enviat res a les classificacions del jutge.`,
+    done: (seed: number) =>
+      `Partida jugada en aquest navegador (llavor ${seed}). Només és una prova local: no s’ha enviat res a les classificacions del jutge.`,
     failed: (why: string) => `No s’ha pogut jugar la partida: ${why}`,
     pasted: (name: string) => `Codi enganxat (com a ${name})`,
     chosen: (name: string) => `El teu jugador: ${name}`,
@@ -63,7 +64,8 @@ const TEXT = wordsFor({
     reading: 'Leyendo y compilando los jugadores…',
     loading: 'Arrancando los jugadores…',
     round: (r: number, total: number) => `Jugando la ronda ${r} de ${total}…`,
-    done: (seed: number) => `Partida jugada en este navegador (semilla ${seed}). Solo es una prueba local: no se ha enviado nada a las clasificaciones del juez.`,
+    done: (seed: number) =>
+      `Partida jugada en este navegador (semilla ${seed}). Solo es una prueba local: no se ha enviado nada a las clasificaciones del juez.`,
     failed: (why: string) => `No se ha podido jugar la partida: ${why}`,
     pasted: (name: string) => `Código pegado (como ${name})`,
     chosen: (name: string) => `Tu jugador: ${name}`,
@@ -98,7 +100,11 @@ async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
 
 /** The judge's compile; a C++ file against this game's headers (the server answers 401 when nobody is signed in). */
 function compile(game: string, filename: string, source: string): Promise<CompiledSeat> {
-  return getJson<CompiledSeat>('/api/play/compile', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ filename, source, game }) });
+  return getJson<CompiledSeat>('/api/play/compile', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ filename, source, game }),
+  });
 }
 
 export function mountPlay(game: AnyGame) {
@@ -187,7 +193,9 @@ export function mountPlay(game: AnyGame) {
   function commandLine(seed: number): string {
     const players = [yourFile?.name ?? pastedName(pasteArea.value)];
     for (const select of form!.querySelectorAll<HTMLSelectElement>('select[data-seat]')) {
-      players.push(select.value === 'file' ? ($<HTMLInputElement>(form!, `input[data-seat-file="${select.dataset.seat}"]`)!.files?.[0]?.name ?? 'file') : select.value);
+      players.push(
+        select.value === 'file' ? ($<HTMLInputElement>(form!, `input[data-seat-file="${select.dataset.seat}"]`)!.files?.[0]?.name ?? 'file') : select.value,
+      );
     }
     const arg = (s: string) => (/^[\w.@%+=:,/-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
     return `npx arbiter play ${game.id} ${players.map(arg).join(' ')} --seed ${seed} -o match.json.gz`;

@@ -76,7 +76,19 @@ export class WorkerBotHost implements BotHost {
   async load(req: LoadRequest): Promise<LoadReply> {
     this.budget = req.cpuBudgetMs;
     this.worker = new Worker(this.workerUrl, { type: 'module', name: `bot ${req.me + 1}` });
-    const r = await this.call({ kind: 'load', prelude: req.prelude, code: req.code, filename: req.filename, me: req.me, seed: req.seed, logCapBytes: req.logCapBytes, memoryMb: req.memoryMb }, this.budget);
+    const r = await this.call(
+      {
+        kind: 'load',
+        prelude: req.prelude,
+        code: req.code,
+        filename: req.filename,
+        me: req.me,
+        seed: req.seed,
+        logCapBytes: req.logCapBytes,
+        memoryMb: req.memoryMb,
+      },
+      this.budget,
+    );
     const failed = this.charge(r, 'load');
     if (failed) return failed;
     const ok = r as Extract<WorkerReply, { kind: 'load'; ok: true }>;

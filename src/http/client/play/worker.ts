@@ -17,9 +17,13 @@ import { parseArtifact } from '../../../sandbox/languages/artifact.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 
 // Captured before any bot code runs: a bot that replaces them only hurts its own answers.
-const scope = globalThis as unknown as { addEventListener(type: 'message', f: (e: MessageEvent<WorkerRequest>) => void): void; postMessage(m: WorkerReply): void };
+const scope = globalThis as unknown as {
+  addEventListener(type: 'message', f: (e: MessageEvent<WorkerRequest>) => void): void;
+  postMessage(m: WorkerReply): void;
+};
 const post = scope.postMessage.bind(scope);
 const now = performance.now.bind(performance);
+// biome-ignore lint/security/noGlobalEval: this worker exists to run the bot's compiled code, in its own Web Worker
 const evaluate = eval; // indirect: the bot sees globals only, not this module's scope
 
 let handle: BotHandle | null = null;

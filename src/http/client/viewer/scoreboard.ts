@@ -87,10 +87,29 @@ export class Scoreboard {
       h(
         'tbody',
         {},
-        row('score', V.score, this.cols.map((c) => c.score)),
-        ...this.counterKeys.map((k, i) => row(`counter-${k}`, view.counterLabels[k]!, this.cols.map((c) => c.counters[i]!))),
-        row('cpu', V.cpu, this.cols.map((c) => c.cpu), V.cpuTitle(replay.limits.cpuBudgetMs / 1000)),
-        row('status', V.status, this.cols.map((c) => c.status)),
+        row(
+          'score',
+          V.score,
+          this.cols.map((c) => c.score),
+        ),
+        ...this.counterKeys.map((k, i) =>
+          row(
+            `counter-${k}`,
+            view.counterLabels[k]!,
+            this.cols.map((c) => c.counters[i]!),
+          ),
+        ),
+        row(
+          'cpu',
+          V.cpu,
+          this.cols.map((c) => c.cpu),
+          V.cpuTitle(replay.limits.cpuBudgetMs / 1000),
+        ),
+        row(
+          'status',
+          V.status,
+          this.cols.map((c) => c.status),
+        ),
       ),
     );
     this.outs = h('ul', { class: 'viewer-outs', 'data-outs': '' });

@@ -24,7 +24,8 @@ export function loadGameView(game: string): Promise<GameView> {
     p = import(/* @vite-ignore */ `/assets/games/${game}/viewer.js`).then(
       (m: { default?: GameView }) => {
         const v = m.default;
-        if (!v || typeof v.draw !== 'function' || typeof v.boardSize !== 'function') throw new ReplayLoadError(`the viewer of "${game}" does not export a game view`);
+        if (!v || typeof v.draw !== 'function' || typeof v.boardSize !== 'function')
+          throw new ReplayLoadError(`the viewer of "${game}" does not export a game view`);
         return v;
       },
       (err: Error) => {
@@ -114,12 +115,21 @@ export class Viewer {
     this.c = {
       start: iconButton(V.start, ICONS.start, { 'aria-keyshortcuts': 'Home', title: `${V.start} (Home)`, 'data-action': 'start' }),
       back: iconButton(V.back, ICONS.back, { 'aria-keyshortcuts': 'ArrowLeft', title: `${V.back} (←)`, 'data-action': 'back' }),
-      play: iconButton(V.play, ICONS.play, { 'aria-keyshortcuts': 'Space', title: `${V.play} (Space)`, class: 'viewer-btn viewer-play', 'data-action': 'play' }),
+      play: iconButton(V.play, ICONS.play, {
+        'aria-keyshortcuts': 'Space',
+        title: `${V.play} (Space)`,
+        class: 'viewer-btn viewer-play',
+        'data-action': 'play',
+      }),
       forward: iconButton(V.forward, ICONS.forward, { 'aria-keyshortcuts': 'ArrowRight', title: `${V.forward} (→)`, 'data-action': 'forward' }),
       end: iconButton(V.end, ICONS.end, { 'aria-keyshortcuts': 'End', title: `${V.end} (End)`, 'data-action': 'end' }),
       scrub: h('input', { type: 'range', id: scrubId, class: 'viewer-scrub', min: 0, max: last, step: 1, value: 0, 'data-action': 'scrub' }),
       round: h('output', { class: 'viewer-round', for: scrubId, 'data-round-indicator': '' }),
-      speed: h('select', { id: speedId, class: 'viewer-speed-select', 'aria-keyshortcuts': '+ -' }, ...SPEEDS.map((s) => h('option', { value: s }, V.roundsPerSecond(Number(s))))),
+      speed: h(
+        'select',
+        { id: speedId, class: 'viewer-speed-select', 'aria-keyshortcuts': '+ -' },
+        ...SPEEDS.map((s) => h('option', { value: s }, V.roundsPerSecond(Number(s)))),
+      ),
       help: iconButton(V.shortcuts, ICONS.help, { 'aria-haspopup': 'dialog', 'aria-keyshortcuts': 'h', title: `${V.shortcuts} (h)`, 'data-action': 'help' }),
     };
     // Wide enough for the longest text, so the controls do not shift while playing.
@@ -327,7 +337,12 @@ export class Viewer {
     const titleId = uniqueId('legend');
     const list = h('ul', { class: 'viewer-legend-list' });
     for (const item of items) {
-      const swatch = h('canvas', { width: Math.round(size * dpr), height: Math.round(size * dpr), 'aria-hidden': 'true', style: `width:${size}px;height:${size}px` });
+      const swatch = h('canvas', {
+        width: Math.round(size * dpr),
+        height: Math.round(size * dpr),
+        'aria-hidden': 'true',
+        style: `width:${size}px;height:${size}px`,
+      });
       const ctx = swatch.getContext('2d');
       if (ctx) {
         ctx.scale(dpr, dpr);
@@ -339,7 +354,12 @@ export class Viewer {
       }
       list.append(h('li', {}, swatch, h('span', {}, item.label)));
     }
-    return h('section', { class: 'viewer-legend', 'aria-labelledby': titleId, 'data-legend': '' }, h('p', { class: 'viewer-side-title', id: titleId }, V.legend), list);
+    return h(
+      'section',
+      { class: 'viewer-legend', 'aria-labelledby': titleId, 'data-legend': '' },
+      h('p', { class: 'viewer-side-title', id: titleId }, V.legend),
+      list,
+    );
   }
 
   private invalidate = () => {
@@ -490,7 +510,8 @@ function onKeyDown(e: KeyboardEvent) {
   if (isTextEntry(target)) return;
   // A focused range, button or link keeps its own keys.
   const onRange = target instanceof HTMLInputElement && target.type === 'range';
-  const activates = target instanceof HTMLButtonElement || target instanceof HTMLAnchorElement || target instanceof HTMLInputElement || target?.tagName === 'SUMMARY';
+  const activates =
+    target instanceof HTMLButtonElement || target instanceof HTMLAnchorElement || target instanceof HTMLInputElement || target?.tagName === 'SUMMARY';
   switch (e.key) {
     case ' ':
       if (activates) return;

@@ -29,7 +29,10 @@ function readPch(path) {
 process.on('message', async (job) => {
   let stderr = '';
   const keep = (bytes) => {
-    if (bytes && stderr.length < STDERR_KEPT) stderr += Buffer.from(bytes).toString('utf8').slice(0, STDERR_KEPT - stderr.length);
+    if (bytes && stderr.length < STDERR_KEPT)
+      stderr += Buffer.from(bytes)
+        .toString('utf8')
+        .slice(0, STDERR_KEPT - stderr.length);
   };
   try {
     if (job.pch) {

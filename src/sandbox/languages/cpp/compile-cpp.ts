@@ -51,7 +51,11 @@ function reproduced(r: Extract<CppCompileResult, { ok: false }>, filename: strin
 
 export async function compileCppBot(source: string, uploadedName: string, game: string | undefined, options: CompileBotOptions = {}): Promise<BotArtifact> {
   // The name the file is compiled under (and its errors carry): the upload's own, without directories or odd characters.
-  const filename = uploadedName.replace(/^.*[\\/]/, '').replace(/[^A-Za-z0-9_.+-]/g, '_').replace(/^\.+/, '_') || 'AIPlayer.cc';
+  const filename =
+    uploadedName
+      .replace(/^.*[\\/]/, '')
+      .replace(/[^A-Za-z0-9_.+-]/g, '_')
+      .replace(/^\.+/, '_') || 'AIPlayer.cc';
   const header = readCppHeader(source);
   if (!header.name) throw new BotCompileError(`${filename}: no player name: the file must say  #define PLAYER_NAME YourName`);
   const gameId = game ?? header.game;
@@ -66,7 +70,12 @@ export async function compileCppBot(source: string, uploadedName: string, game: 
   const compile = async (): Promise<CppCompileResult> => {
     let r: CppCompileResult;
     try {
-      r = await compileCpp(source, filename, gameId, { lane: options.lane ?? 'judge', memoryMb, budgetSeconds: options.budgetSeconds?.(), onCpu: options.onCpu });
+      r = await compileCpp(source, filename, gameId, {
+        lane: options.lane ?? 'judge',
+        memoryMb,
+        budgetSeconds: options.budgetSeconds?.(),
+        onCpu: options.onCpu,
+      });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BotCompileError(`${filename}: C++ players are not available for ${gameId}`);
       throw new CompileInfraError(`could not compile ${filename}: ${(err as Error).message}`);
@@ -75,7 +84,8 @@ export async function compileCppBot(source: string, uploadedName: string, game: 
     return r;
   };
   /** A result that says something about the file whatever the machine: a module, its diagnostics, a refusal of its size. */
-  const final = (r: CppCompileResult): r is Extract<CppCompileResult, { ok: true } | { kind: 'rejected' | 'refused' }> => r.ok || r.kind === 'rejected' || r.kind === 'refused';
+  const final = (r: CppCompileResult): r is Extract<CppCompileResult, { ok: true } | { kind: 'rejected' | 'refused' }> =>
+    r.ok || r.kind === 'rejected' || r.kind === 'refused';
   let r = await compile();
   if (!final(r)) {
     const first = r as Extract<CppCompileResult, { detail: string }>;

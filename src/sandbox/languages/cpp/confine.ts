@@ -99,7 +99,12 @@ function toolchainPaths(clang: string): { binaries: string[]; dirs: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-cpp-plan-'));
   try {
     writeFileSync(join(dir, 'probe.cc'), 'int probe() { return 0; }\n');
-    const r = spawnSync(clang, ['--target=wasm32-wasi', '-###', '-O2', '-flto', '-mexec-model=reactor', 'probe.cc', '-o', 'probe.wasm'], { cwd: dir, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env['PATH'] ?? '' } });
+    const r = spawnSync(clang, ['--target=wasm32-wasi', '-###', '-O2', '-flto', '-mexec-model=reactor', 'probe.cc', '-o', 'probe.wasm'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { PATH: process.env['PATH'] ?? '' },
+    });
     const text = `${r.stderr ?? ''}`;
     const commands = text
       .split('\n')
@@ -110,7 +115,8 @@ function toolchainPaths(clang: string): { binaries: string[]; dirs: string[] } {
     for (const c of commands) {
       for (let i = 1; i < c.length; i++) {
         const a = c[i]!;
-        if ((a === '-resource-dir' || a === '-internal-isystem' || a === '-internal-externc-isystem' || a === '-isysroot') && c[i + 1]?.startsWith('/')) dirs.add(c[++i]!);
+        if ((a === '-resource-dir' || a === '-internal-isystem' || a === '-internal-externc-isystem' || a === '-isysroot') && c[i + 1]?.startsWith('/'))
+          dirs.add(c[++i]!);
         else if (a.startsWith('-L/')) dirs.add(a.slice(2));
         else if (/^\/.*\.(o|a)$/.test(a) && !a.startsWith(tmpdir())) dirs.add(dirname(a));
       }
@@ -163,12 +169,16 @@ export function confinementFor(clang: string): Confinement | { error: string } {
       'mkdir -p "$R/work"',
       'mount --bind "$W" "$R/work"',
       // The game's precompiled header when the compile uses one (P, a file on the host), read-only at /arbiter.pch.
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell script's own ${P:-}, not a template
       'if [ -n "${P:-}" ]; then touch "$R/arbiter.pch"; mount --bind -o ro "$P" "$R/arbiter.pch"; fi',
       'mount -o remount,ro,bind "$R"',
       'export PATH=/nonexistent TMPDIR=/work',
       `exec ${q(unshare)} --root="$R" --wd=/work "$@"`,
     ].join('\n');
-    const confinement: Confinement = { argv: [unshare, '--user', '--map-root-user', '--mount', '--net', '--ipc', '--uts', '--fork', '--kill-child', 'sh', '-c', script, 'arbiter-cpp'], clang };
+    const confinement: Confinement = {
+      argv: [unshare, '--user', '--map-root-user', '--mount', '--net', '--ipc', '--uts', '--fork', '--kill-child', 'sh', '-c', script, 'arbiter-cpp'],
+      clang,
+    };
     const check = checkConfinement(confinement);
     return check ? { error: check } : confinement;
   } catch (err) {
@@ -181,13 +191,21 @@ function checkConfinement(c: Confinement): string | null {
   const base = mkdtempSync(join(tmpdir(), 'arbiter-cpp-check-'));
   try {
     const { root, work } = workDirs(base);
-    writeFileSync(join(work, 'probe.cc'), '#include <vector>\n#if __has_include("/etc/passwd") || __has_include("/proc/self/environ")\n#error the host is visible\n#endif\nstd::vector<int> v(3);\nextern "C" int probe() { return v.size(); }\n');
-    const r = spawnSync(c.argv[0]!, [...c.argv.slice(1), c.clang, '--target=wasm32-wasi', '-O2', '-flto', '-mexec-model=reactor', '-Wl,--export=probe', 'probe.cc', '-o', 'probe.wasm'], {
-      env: { PATH: process.env['PATH'] ?? '', R: root, W: work },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    if (r.status !== 0 || !existsSync(join(work, 'probe.wasm'))) return `a confined compile failed (${r.signal ?? `exit ${r.status}`}): ${(r.stderr || r.error?.message || '').trim().slice(0, 400)}`;
+    writeFileSync(
+      join(work, 'probe.cc'),
+      '#include <vector>\n#if __has_include("/etc/passwd") || __has_include("/proc/self/environ")\n#error the host is visible\n#endif\nstd::vector<int> v(3);\nextern "C" int probe() { return v.size(); }\n',
+    );
+    const r = spawnSync(
+      c.argv[0]!,
+      [...c.argv.slice(1), c.clang, '--target=wasm32-wasi', '-O2', '-flto', '-mexec-model=reactor', '-Wl,--export=probe', 'probe.cc', '-o', 'probe.wasm'],
+      {
+        env: { PATH: process.env['PATH'] ?? '', R: root, W: work },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    if (r.status !== 0 || !existsSync(join(work, 'probe.wasm')))
+      return `a confined compile failed (${r.signal ?? `exit ${r.status}`}): ${(r.stderr || r.error?.message || '').trim().slice(0, 400)}`;
     return null;
   } finally {
     rmSync(base, { recursive: true, force: true });

@@ -50,9 +50,12 @@ export function createCppPlayer(Wasm: WasmApi, bytes: Uint8Array, memoryMb: numb
   } catch (e) {
     throw new CppStop(`the module cannot be read: ${String((e as Error).message)}`);
   }
-  if (!mem || mem.module !== 'env' || mem.name !== 'memory') throw new CppStop('the module does not import its memory (it was not compiled by the judge)');
+  if (mem?.module !== 'env' || mem.name !== 'memory') throw new CppStop('the module does not import its memory (it was not compiled by the judge)');
   const limitPages = Math.floor((memoryMb * 1024 * 1024) / WASM_PAGE);
-  if (mem.initial > limitPages) throw new CppStop(`out of memory: the module needs ${Math.ceil((mem.initial * WASM_PAGE) / 1048576)} MiB at start, more than the memory limit of ${memoryMb} MiB`);
+  if (mem.initial > limitPages)
+    throw new CppStop(
+      `out of memory: the module needs ${Math.ceil((mem.initial * WASM_PAGE) / 1048576)} MiB at start, more than the memory limit of ${memoryMb} MiB`,
+    );
   const module = new Wasm.Module(bytes);
   const memory = new Wasm.Memory({ initial: mem.initial, maximum: mem.maximum === null ? limitPages : Math.min(limitPages, mem.maximum) });
   const buffer = () => memory.buffer;
@@ -67,7 +70,7 @@ export function createCppPlayer(Wasm: WasmApi, bytes: Uint8Array, memoryMb: numb
     else if (imp.module !== 'arbiter') throw new CppStop(`the module imports ${imp.module}.${imp.name}, which the judge does not provide`);
   }
   const inside = (ptr: number, len: number) => ptr >= 0 && len >= 0 && ptr + len <= buffer().byteLength;
-  const arbiter: Record<string, (...args: number[]) => number | void> = {
+  const arbiter: Record<string, (...args: number[]) => number | undefined> = {
     me: () => rt.me(),
     random: (l, u) => rt.rng.random(l | 0, u | 0),
     status: (pl) => hooks.status(pl | 0),
@@ -173,7 +176,8 @@ export function createCppPlayer(Wasm: WasmApi, bytes: Uint8Array, memoryMb: numb
       if (e instanceof WasiExit) throw new CppStop(`the program called exit(${e.code})`);
       const message = e instanceof Error ? e.message : String(e);
       if (e instanceof Wasm.RuntimeError) {
-        if (/unreachable/.test(message)) throw new CppStop(lastErrLine ? `abort: ${lastErrLine}` : 'the program aborted (abort() or a failed check of the standard library)');
+        if (/unreachable/.test(message))
+          throw new CppStop(lastErrLine ? `abort: ${lastErrLine}` : 'the program aborted (abort() or a failed check of the standard library)');
         if (/out of bounds/.test(message)) throw new CppStop(`${message} (a stack overflow, or a pointer or index out of range)`);
         throw new CppStop(message);
       }

@@ -36,7 +36,7 @@ export function viewHeader(game: string, layout: Readonly<Record<string, ArrayLa
   const names = Object.keys(layout).map((n) => ident(n, game));
   const out: string[] = [
     `// Generated from src/games/${game}/view.ts by src/sandbox/languages/cpp/headers.ts: do not edit.`,
-    '// The round\'s view as the judge copies it into this module\'s memory.',
+    "// The round's view as the judge copies it into this module's memory.",
     '#ifndef ArbiterView_hh',
     '#define ArbiterView_hh',
     '#include <stdint.h>',
@@ -69,7 +69,9 @@ export function viewHeader(game: string, layout: Readonly<Record<string, ArrayLa
     } else if (bits.length > 0) {
       for (const b of bits) {
         ident(b, `${game}.${name}`);
-        out.push(`inline int ${name}_${b} (int slot) { return (int(${name}[slot]) >> ${a.shift[b as keyof typeof a.shift]}) & ${a.mask[b as keyof typeof a.mask]}; }`);
+        out.push(
+          `inline int ${name}_${b} (int slot) { return (int(${name}[slot]) >> ${a.shift[b as keyof typeof a.shift]}) & ${a.mask[b as keyof typeof a.mask]}; }`,
+        );
       }
     } else out.push(`inline ${t} ${name}_at (int slot) { return ${name}[slot]; }`);
     out.push('');

@@ -186,7 +186,12 @@ function probeClang(): string | null {
     const dir = mkdtempSync(join(tmpdir(), 'arbiter-cpp-probe-'));
     try {
       writeFileSync(join(dir, 'probe.cc'), '#include <vector>\n#include <iostream>\nint probe() { std::vector<int> v(3); std::cerr << v.size(); return 0; }\n');
-      const r = spawnSync(path, ['--target=wasm32-wasi', '-c', 'probe.cc', '-o', 'probe.o'], { cwd: dir, stdio: 'ignore', timeout: 30_000, env: { PATH: process.env['PATH'] ?? '' } });
+      const r = spawnSync(path, ['--target=wasm32-wasi', '-c', 'probe.cc', '-o', 'probe.o'], {
+        cwd: dir,
+        stdio: 'ignore',
+        timeout: 30_000,
+        env: { PATH: process.env['PATH'] ?? '' },
+      });
       if (r.status === 0) return path;
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -199,7 +204,8 @@ function probeClang(): string | null {
 function systemToolchain(): { clang: string; confinement: Confinement } | { error: string } {
   if (systemClang !== undefined) return systemClang;
   const clang = probeClang();
-  if (!clang) systemClang = { error: 'no clang++ here compiles for wasm32-wasi (apt-get install clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32)' };
+  if (!clang)
+    systemClang = { error: 'no clang++ here compiles for wasm32-wasi (apt-get install clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32)' };
   else {
     const c = confinementFor(clang);
     if ('error' in c) {
@@ -216,8 +222,20 @@ export function findSystemClang(): string | null {
   return 'clang' in t ? t.clang : null;
 }
 
-const PRLIMIT = process.platform === 'linux' ? (process.env['PATH'] ?? '').split(delimiter).map((d) => join(d, 'prlimit')).find((p) => existsSync(p)) : undefined;
-const NICE = process.platform === 'linux' ? (process.env['PATH'] ?? '').split(delimiter).map((d) => join(d, 'nice')).find((p) => existsSync(p)) : undefined;
+const PRLIMIT =
+  process.platform === 'linux'
+    ? (process.env['PATH'] ?? '')
+        .split(delimiter)
+        .map((d) => join(d, 'prlimit'))
+        .find((p) => existsSync(p))
+    : undefined;
+const NICE =
+  process.platform === 'linux'
+    ? (process.env['PATH'] ?? '')
+        .split(delimiter)
+        .map((d) => join(d, 'nice'))
+        .find((p) => existsSync(p))
+    : undefined;
 
 /**
  * Does stderr hold the compiler's diagnostics of the file's text: `path:line:col: error:`? The student's
@@ -278,7 +296,15 @@ interface ClangJob {
   pch?: string;
 }
 
-function compileWithSystem(t: { clang: string; confinement: Confinement }, files: Record<string, string>, job: ClangJob, s: CppCompileSettings, lane: Lane, cpuLimitMs: number, memoryMb: number): Promise<CppCompileResult & { cpuMs: number }> {
+function compileWithSystem(
+  t: { clang: string; confinement: Confinement },
+  files: Record<string, string>,
+  job: ClangJob,
+  s: CppCompileSettings,
+  lane: Lane,
+  cpuLimitMs: number,
+  memoryMb: number,
+): Promise<CppCompileResult & { cpuMs: number }> {
   const base = mkdtempSync(join(tmpdir(), 'arbiter-cpp-'));
   const { root, work } = workDirs(base);
   for (const [name, text] of Object.entries(files)) {
@@ -305,7 +331,12 @@ function compileWithSystem(t: { clang: string; confinement: Confinement }, files
     let child: ChildProcess;
     try {
       // P: the precompiled header, bound read-only into the root (confine.ts).
-      child = spawn(argv[0]!, argv.slice(1), { cwd: base, env: { PATH: process.env['PATH'] ?? '', R: root, W: work, ...(job.pch ? { P: job.pch } : {}) }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+      child = spawn(argv[0]!, argv.slice(1), {
+        cwd: base,
+        env: { PATH: process.env['PATH'] ?? '', R: root, W: work, ...(job.pch ? { P: job.pch } : {}) },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        detached: true,
+      });
     } catch (err) {
       return done({ ok: false, kind: 'infra', detail: `clang could not start: ${(err as Error).message}` });
     }
@@ -376,7 +407,11 @@ function compileWithSystem(t: { clang: string; confinement: Confinement }, files
         /* none */
       }
       if (signal === 'SIGXFSZ' || /File size limit exceeded/.test(stderr) || written >= fsize - 1024 * 1024) {
-        return done({ ok: false, kind: 'refused', message: `the program needs more than ${Math.floor(fsize / (1024 * 1024))} MiB of memory at start (large global arrays?), more than the memory limit of ${memoryMb} MiB` });
+        return done({
+          ok: false,
+          kind: 'refused',
+          message: `the program needs more than ${Math.floor(fsize / (1024 * 1024))} MiB of memory at start (large global arrays?), more than the memory limit of ${memoryMb} MiB`,
+        });
       }
       if (OUT_OF_MEMORY.test(stderr)) return done({ ok: false, kind: 'memory', detail: `more than ${s.memoryMb} MiB` });
       if (ownDiagnostics(stderr)) return done({ ok: false, kind: 'rejected', stderr });
@@ -441,7 +476,12 @@ function startServer(lane: Lane, s: CppCompileSettings): Server {
       if (m.ready) {
         busy(child);
         // A first compile of an empty file: clang's own module is compiled now, not in a student's compile.
-        child.send({ id: 0, args: ['clang++', ...flags('wasm32-wasip1', 'warm.cc', 'warm.wasm')], files: { 'warm.cc': 'extern "C" int warm() { return 0; }\n' }, output: 'warm.wasm' });
+        child.send({
+          id: 0,
+          args: ['clang++', ...flags('wasm32-wasip1', 'warm.cc', 'warm.wasm')],
+          files: { 'warm.cc': 'extern "C" int warm() { return 0; }\n' },
+          output: 'warm.wasm',
+        });
       } else if (m.id === 0) {
         child.off('message', first);
         clearTimeout(timer);
@@ -484,14 +524,26 @@ export function stopCompileServer(): void {
 /** Jobs sent to or waiting for each lane's npm server. */
 const npmPending: Record<Lane, number> = { judge: 0, play: 0 };
 
-function compileWithNpm(files: Record<string, string>, job: ClangJob, s: CppCompileSettings, lane: Lane, cpuLimitMs: number): Promise<CppCompileResult & { cpuMs: number }> {
+function compileWithNpm(
+  files: Record<string, string>,
+  job: ClangJob,
+  s: CppCompileSettings,
+  lane: Lane,
+  cpuLimitMs: number,
+): Promise<CppCompileResult & { cpuMs: number }> {
   npmPending[lane]++;
   const run = queues[lane].then(() => compileWithNpmNow(files, job, s, lane, cpuLimitMs)).finally(() => npmPending[lane]--);
   queues[lane] = run.catch(() => {});
   return run;
 }
 
-async function compileWithNpmNow(files: Record<string, string>, job: ClangJob, s: CppCompileSettings, lane: Lane, cpuLimitMs: number): Promise<CppCompileResult & { cpuMs: number }> {
+async function compileWithNpmNow(
+  files: Record<string, string>,
+  job: ClangJob,
+  s: CppCompileSettings,
+  lane: Lane,
+  cpuLimitMs: number,
+): Promise<CppCompileResult & { cpuMs: number }> {
   const current = (servers[lane] ??= startServer(lane, s));
   try {
     busy(current.child);
@@ -533,11 +585,24 @@ async function compileWithNpmNow(files: Record<string, string>, job: ClangJob, s
       else if (m.code > 0 && ownDiagnostics(m.stderr)) finish({ ok: false, kind: 'rejected', stderr: m.stderr }, false);
       else if (m.code > 0 && undefinedSymbols(m.stderr)) finish({ ok: false, kind: 'rejected', stderr: m.stderr, uncached: true }, false);
       else if (m.code > 0) finish({ ok: false, kind: 'infra', detail: `clang exited with ${m.code}: ${m.stderr.slice(0, 400)}` }, false);
-      else finish({ ok: false, kind: /out of memory|memory access out of bounds|Allocation failed/i.test(m.stderr) ? 'memory' : 'crash', detail: m.stderr.slice(0, 300) }, true);
+      else
+        finish(
+          {
+            ok: false,
+            kind: /out of memory|memory access out of bounds|Allocation failed/i.test(m.stderr) ? 'memory' : 'crash',
+            detail: m.stderr.slice(0, 300),
+          },
+          true,
+        );
     };
-    const onExit = (code: number | null, signal: string | null) => finish({ ok: false, kind: 'infra', detail: `the compile server exited (${signal ?? code})` }, false);
+    const onExit = (code: number | null, signal: string | null) =>
+      finish({ ok: false, kind: 'infra', detail: `the compile server exited (${signal ?? code})` }, false);
     const timer = setTimeout(() => finish(wallTimeout(watch.stop(), cpuLimitMs), true), wallMs(cpuLimitMs));
-    const watch = cpuWatch(() => (current.child.pid ? cpuMs(current.child.pid) : null), cpuLimitMs, () => finish({ ok: false, kind: 'timeout', detail: `killed after ${cpuLimitMs} ms of CPU` }, true));
+    const watch = cpuWatch(
+      () => (current.child.pid ? cpuMs(current.child.pid) : null),
+      cpuLimitMs,
+      () => finish({ ok: false, kind: 'timeout', detail: `killed after ${cpuLimitMs} ms of CPU` }, true),
+    );
     const poll = setInterval(() => {
       const rss = current.child.pid ? rssBytes(current.child.pid) : null;
       if (rss !== null && rss > s.memoryMb * 1024 * 1024) finish({ ok: false, kind: 'memory', detail: `killed at more than ${s.memoryMb} MiB of RSS` }, true);
@@ -581,7 +646,7 @@ export function beginsWithPlayerInclude(source: string): boolean {
   return directive.test(source);
 }
 
-let toolchainIds: Partial<Record<'system' | 'npm', string>> = {};
+const toolchainIds: Partial<Record<'system' | 'npm', string>> = {};
 
 /** What names a toolchain's build: the npm package's version and file, the system clang's binary. */
 function toolchainId(which: 'system' | 'npm', clang?: string): string {
@@ -601,9 +666,17 @@ function toolchainId(which: 'system' | 'npm', clang?: string): string {
 /** Builds of a PCH in this process, by its path: the path once it is on disk, null if it could not be built (compiles go without). */
 const pchBuilds = new Map<string, Promise<string | null>>();
 
-function pchPlan(which: 'system' | 'npm', game: string, headers: Record<string, string>, s: CppCompileSettings, clang?: string): { path: string; args: string[] } {
+function pchPlan(
+  which: 'system' | 'npm',
+  game: string,
+  headers: Record<string, string>,
+  s: CppCompileSettings,
+  clang?: string,
+): { path: string; args: string[] } {
   // The compile's own flags (the PCH must match them), less the linker's, for a header.
-  const args = flags(which === 'system' ? 'wasm32-wasi' : 'wasm32-wasip1', PCH_HEADER, PCH_FILE).filter((a) => !a.startsWith('-Wl,') && !a.startsWith('-mexec-model='));
+  const args = flags(which === 'system' ? 'wasm32-wasi' : 'wasm32-wasip1', PCH_HEADER, PCH_FILE).filter(
+    (a) => !a.startsWith('-Wl,') && !a.startsWith('-mexec-model='),
+  );
   // No timestamps: the headers are written anew for every compile; their sizes are still checked.
   args.splice(args.length - 3, 0, '-Xclang', '-fno-pch-timestamp', '-x', 'c++-header');
   const hash = createHash('sha256').update(`pch1\0${which}\0${toolchainId(which, clang)}\0${args.join('\0')}\0`);
@@ -612,7 +685,14 @@ function pchPlan(which: 'system' | 'npm', game: string, headers: Record<string, 
 }
 
 /** The game's PCH for this toolchain, built if it is not on disk yet; null if it cannot be. */
-function ensurePch(which: 'system' | 'npm', game: string, headers: Record<string, string>, s: CppCompileSettings, lane: Lane, cpuLimitMs: number): Promise<string | null> {
+function ensurePch(
+  which: 'system' | 'npm',
+  game: string,
+  headers: Record<string, string>,
+  s: CppCompileSettings,
+  lane: Lane,
+  cpuLimitMs: number,
+): Promise<string | null> {
   const t = which === 'system' ? systemToolchain() : null;
   if (t && !('clang' in t)) return Promise.resolve(null);
   const { path, args } = pchPlan(which, game, headers, s, t?.clang);
@@ -635,7 +715,12 @@ function ensurePch(which: 'system' | 'npm', game: string, headers: Record<string
       }
     } else r = await compileWithNpm(files, job, s, lane, cpuLimitMs);
     if (!r.ok) {
-      log('a precompiled header could not be built: compiles go without it', { level: 'warn', game, toolchain: which, detail: JSON.stringify(r).slice(0, 400) });
+      log('a precompiled header could not be built: compiles go without it', {
+        level: 'warn',
+        game,
+        toolchain: which,
+        detail: JSON.stringify(r).slice(0, 400),
+      });
       // Tried again later (a machine too busy for its wall time now may not be then), not by every compile.
       setTimeout(() => pchBuilds.delete(path), PCH_RETRY_MS).unref();
       return null;
@@ -647,7 +732,8 @@ function ensurePch(which: 'system' | 'npm', game: string, headers: Record<string
       renameSync(tmp, path);
       // Older builds of the same game and toolchain (other headers, flags or version) are not used again.
       const prefix = `${game}-${which}-`;
-      for (const f of readdirSync(s.pchDir)) if (f.startsWith(prefix) && f.endsWith('.pch') && join(s.pchDir, f) !== path) rmSync(join(s.pchDir, f), { force: true });
+      for (const f of readdirSync(s.pchDir))
+        if (f.startsWith(prefix) && f.endsWith('.pch') && join(s.pchDir, f) !== path) rmSync(join(s.pchDir, f), { force: true });
     } catch (err) {
       log('a precompiled header could not be written: compiles go without it', { level: 'warn', game, error: (err as Error).message });
       return null;
@@ -705,7 +791,8 @@ let systemSlots: Partial<Record<Lane, Slots>> = {};
 /** Play compiles started or waiting. */
 let playPending = 0;
 
-const resultBytes = (r: CppCompileResult): number => (r.ok ? r.wasm.byteLength : r.kind === 'rejected' ? r.stderr.length : r.kind === 'refused' ? r.message.length : 0) + 200;
+const resultBytes = (r: CppCompileResult): number =>
+  (r.ok ? r.wasm.byteLength : r.kind === 'rejected' ? r.stderr.length : r.kind === 'refused' ? r.message.length : 0) + 200;
 
 function remember(key: string, r: CppCompileResult, s: CppCompileSettings): void {
   const size = resultBytes(r);
@@ -736,7 +823,8 @@ export function activeToolchain(): 'system' | 'npm' {
 export function moduleRefusal(wasm: Uint8Array, memoryMb: number, maxModuleBytes: number): string | null {
   const MiB = 1024 * 1024;
   const size = (n: number) => (n >= MiB ? `${Math.ceil(n / MiB)} MiB` : `${n} bytes`);
-  if (wasm.byteLength > maxModuleBytes) return `the compiled module is ${size(wasm.byteLength)}, more than ${size(maxModuleBytes)} (large initialized global arrays?)`;
+  if (wasm.byteLength > maxModuleBytes)
+    return `the compiled module is ${size(wasm.byteLength)}, more than ${size(maxModuleBytes)} (large initialized global arrays?)`;
   const mem = readMemoryImport(wasm);
   if (!mem) return null;
   const start = mem.initial * WASM_PAGE;
@@ -754,7 +842,12 @@ export function moduleRefusal(wasm: Uint8Array, memoryMb: number, maxModuleBytes
  * for `game`. Results the file is to blame for (a module, its own compile
  * errors, a refusal of its size) are cached; the judge's failures are not.
  */
-export async function compileCpp(source: string, filename: string, game: string, options: CompileOptions = {}): Promise<CppCompileResult & { cached?: boolean }> {
+export async function compileCpp(
+  source: string,
+  filename: string,
+  game: string,
+  options: CompileOptions = {},
+): Promise<CppCompileResult & { cached?: boolean }> {
   const s = cppCompileSettings();
   const lane = options.lane ?? 'judge';
   const headers = await gameHeaders(game);
@@ -775,7 +868,8 @@ export async function compileCpp(source: string, filename: string, game: string,
     // A play compile stopped for its client's budget says nothing to another caller: compile again.
     if (r.ok || (r.kind !== 'budget' && r.kind !== 'busy')) return r;
   }
-  if (lane === 'play' && playPending >= s.playSlots + s.playQueue) return { ok: false, kind: 'busy', detail: `${playPending} play-page compiles are under way or waiting` };
+  if (lane === 'play' && playPending >= s.playSlots + s.playQueue)
+    return { ok: false, kind: 'busy', detail: `${playPending} play-page compiles are under way or waiting` };
   const files: Record<string, string> = { [filename]: source };
   for (const [name, text] of Object.entries(headers)) files[`include/${name}`] = text;
   const laneLimitMs = s.cpuSeconds !== undefined ? s.cpuSeconds * 1000 : s.timeoutMs;
@@ -785,7 +879,11 @@ export async function compileCpp(source: string, filename: string, game: string,
   const once = async (pch: string | null): Promise<CppCompileResult & { cpuMs: number }> => {
     // The system clang sees the PCH at the root (confine.ts binds it there), the npm one in its tree's root.
     const job: ClangJob = pch
-      ? { args: flags(target, filename, 'bot.wasm', [...s.extraFlags, '-include-pch', which === 'system' ? `/${PCH_FILE}` : PCH_FILE]), output: 'bot.wasm', pch }
+      ? {
+          args: flags(target, filename, 'bot.wasm', [...s.extraFlags, '-include-pch', which === 'system' ? `/${PCH_FILE}` : PCH_FILE]),
+          output: 'bot.wasm',
+          pch,
+        }
       : { args: flags(target, filename, 'bot.wasm', s.extraFlags), output: 'bot.wasm' };
     // The header the PCH was built from is one of its inputs: clang checks it is there, unchanged.
     const inputs = pch ? { ...files, [PCH_HEADER]: PCH_TEXT } : files;
@@ -813,7 +911,8 @@ export async function compileCpp(source: string, filename: string, game: string,
     }
     options.onCpu?.(result.cpuMs);
     // Stopped at the client's budget, below the lane's own bound: the client's limit, not the file's.
-    if (!result.ok && result.kind === 'timeout' && cpuLimitMs < laneLimitMs && /of CPU/.test(result.detail)) return { ok: false, kind: 'budget', detail: result.detail, cpuMs: result.cpuMs };
+    if (!result.ok && result.kind === 'timeout' && cpuLimitMs < laneLimitMs && /of CPU/.test(result.detail))
+      return { ok: false, kind: 'budget', detail: result.detail, cpuMs: result.cpuMs };
     // Zeros at the ends of data segments out (the memory starts zeroed): both toolchains' modules alike, a zero-initialized array costs no bytes.
     if (result.ok) result = { ...result, wasm: trimZeroData(result.wasm) };
     if (result.ok && options.memoryMb !== undefined) {

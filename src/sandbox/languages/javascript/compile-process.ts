@@ -67,7 +67,13 @@ export function compilerSettings(): CompilerSettings {
   return settings;
 }
 
-const PRLIMIT = process.platform === 'linux' ? (process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'prlimit')).find((p) => existsSync(p)) : undefined;
+const PRLIMIT =
+  process.platform === 'linux'
+    ? (process.env.PATH ?? '')
+        .split(delimiter)
+        .map((d) => join(d, 'prlimit'))
+        .find((p) => existsSync(p))
+    : undefined;
 
 const RSS_POLL_MS = 25;
 /** Enough of esbuild's stderr for its first errors and a crash's first lines (a Go crash prints megabytes of stack). */
@@ -154,7 +160,8 @@ function runOnce(source: string, args: string[], s: CompilerSettings): Promise<E
       if (killedFor === 'memory') return resolve({ kind: 'memory', detail: `killed at more than ${s.memoryMb} MiB of RSS` });
       if (killedFor === 'output') return resolve({ kind: 'output', detail: `more than ${outputCap} bytes of output` });
       if (signal !== null) {
-        if (SELF_INFLICTED.has(signal)) return resolve({ kind: OUT_OF_MEMORY.test(stderr) ? 'memory' : 'crash', detail: `${signal}${said ? `: ${said}` : ''}` });
+        if (SELF_INFLICTED.has(signal))
+          return resolve({ kind: OUT_OF_MEMORY.test(stderr) ? 'memory' : 'crash', detail: `${signal}${said ? `: ${said}` : ''}` });
         return resolve({ kind: 'infra', detail: `the compiler was killed by ${signal}, which the judge did not send` });
       }
       if (code === 0) return resolve({ kind: 'ok', stdout: Buffer.concat(stdout).toString('utf8') });

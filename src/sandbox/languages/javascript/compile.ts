@@ -76,7 +76,10 @@ function firstError(stderr: string, filename: string): BotCompileError {
  */
 export async function compileScript(source: string, filename: string): Promise<Extract<BotArtifact, { kind: 'script' }>> {
   const isTs = /\.(ts|mts|cts)$/i.test(filename);
-  const key = createHash('sha256').update(isTs ? 'ts\0' : 'js\0').update(source).digest('hex');
+  const key = createHash('sha256')
+    .update(isTs ? 'ts\0' : 'js\0')
+    .update(source)
+    .digest('hex');
   const hit = cache.get(key);
   if (hit !== undefined) return script(hit);
   const args = [

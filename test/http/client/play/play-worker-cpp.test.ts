@@ -45,7 +45,10 @@ function webWorkerOver(script: string) {
     private readonly thread = new ThreadWorker(BOOT + script, { eval: true });
     private readonly listeners = new Map<(e: never) => void, (...a: unknown[]) => void>();
     addEventListener(type: 'message' | 'error', f: (e: never) => void) {
-      const g = type === 'message' ? (data: unknown) => f({ data } as never) : (err: unknown) => f({ message: String((err as Error).message), preventDefault() {} } as never);
+      const g =
+        type === 'message'
+          ? (data: unknown) => f({ data } as never)
+          : (err: unknown) => f({ message: String((err as Error).message), preventDefault() {} } as never);
       this.listeners.set(f, g);
       this.thread.on(type, g);
     }
@@ -65,16 +68,18 @@ function webWorkerOver(script: string) {
 
 const withoutTimes = (r: Replay) => ({ ...r, players: r.players.map((p) => ({ ...p, cpuMs: 0 })), rounds: r.rounds.map((x) => ({ ...x, cpuMs: [] })) });
 
-test('the play page\'s worker runs a C++ player compiled by the judge: the match is the judge\'s for the same seed', slow, async () => {
+test("the play page's worker runs a C++ player compiled by the judge: the match is the judge's for the same seed", slow, async () => {
   const game = await getGame(GAME);
   const source = (await readFile(join((await gameDir(GAME))!, 'cpp', 'AIDemo.cc'), 'utf8')).replace(/#define PLAYER_NAME \w+/, '#define PLAYER_NAME CppTester');
   assert.match(source, /PLAYER_NAME CppTester/);
   const cpp = { filename: 'AICppTester.cc', source, compiled: await compileSeat(source, 'AICppTester.cc', 0, GAME) };
   assert.ok('code' in cpp.compiled, JSON.stringify(cpp.compiled).slice(0, 500));
-  const others = await Promise.all(['Dummy', 'Dummy', 'Dummy'].map(async (name, i) => {
-    const s = await builtinSeat(GAME, name);
-    return { ...s, compiled: await compileSeat(s.source, s.filename, i + 1, GAME) };
-  }));
+  const others = await Promise.all(
+    ['Dummy', 'Dummy', 'Dummy'].map(async (name, i) => {
+      const s = await builtinSeat(GAME, name);
+      return { ...s, compiled: await compileSeat(s.source, s.filename, i + 1, GAME) };
+    }),
+  );
   const seats: PlaySeat[] = [cpp, ...others];
 
   const g = globalThis as { Worker?: unknown };
@@ -88,7 +93,15 @@ test('the play page\'s worker runs a C++ player compiled by the judge: the match
     g.Worker = before;
   }
   const judged = await playMatch({ game: GAME, seed: SEED, seats }, { host: 'isolate', compiled: seats.map((s) => s.compiled) });
-  assert.deepEqual(played.replay.players.map((p) => [p.name, p.frozenReason]), [['CppTester', null], ['Dummy', null], ['Dummy', null], ['Dummy', null]]);
+  assert.deepEqual(
+    played.replay.players.map((p) => [p.name, p.frozenReason]),
+    [
+      ['CppTester', null],
+      ['Dummy', null],
+      ['Dummy', null],
+      ['Dummy', null],
+    ],
+  );
   assert.equal(played.replay.rounds.at(-1)!.round, game.totalRounds(played.replay.config));
   assert.deepEqual(withoutTimes(played.replay), withoutTimes(judged.replay), 'the worker plays the match the judge plays');
 });

@@ -57,7 +57,10 @@ const TRICKS: [string, string][] = [
   ['a lone \\r as a line end', `// a comment\r#include "${secret}"\r`],
   ['__has_embed then #include', `#if defined(__has_embed)\n#if __has_embed("${secret}")\n#endif\n#endif\n#include "${secret}"\n`],
   ['#embed', `const char s[] = {\n#embed "${secret}"\n, 0};\n`],
-  ['__has_include with an #error that would tell', `#if __has_include("${secret}") || __has_include("/etc/passwd") || __has_include("/proc/self/environ")\n#error ${MARKER} the host is visible\n#endif\n`],
+  [
+    '__has_include with an #error that would tell',
+    `#if __has_include("${secret}") || __has_include("/etc/passwd") || __has_include("/proc/self/environ")\n#error ${MARKER} the host is visible\n#endif\n`,
+  ],
   ['../.. to the root', `#include "${up}${secret.slice(1)}"\n`],
   ['../.. from the headers', `#include "include/${up}${secret.slice(1)}"\n`],
   ['#include_next', `#include_next "${secret}"\n#include_next <${secret}>\n`],
@@ -68,7 +71,10 @@ const TRICKS: [string, string][] = [
   ['#pragma GCC dependency', `#pragma GCC dependency "${secret}"\n`],
   ['_Pragma dependency', `_Pragma("GCC dependency \\"${secret}\\"")\n`],
   ['digraph %:include', `%:include "${secret}"\n`],
-  ['symlink-ish paths', `#include "/proc/self/root${secret}"\n#include "/proc/self/cwd/${up}${secret.slice(1)}"\n#include "//${secret.slice(1)}"\n#include "/./${secret.slice(1)}"\n`],
+  [
+    'symlink-ish paths',
+    `#include "/proc/self/root${secret}"\n#include "/proc/self/cwd/${up}${secret.slice(1)}"\n#include "//${secret.slice(1)}"\n#include "/./${secret.slice(1)}"\n`,
+  ],
   ['/proc/self/environ', `#include "/proc/self/environ"\n`],
   ['/proc/1/environ and /dev/fd', `#include "/proc/1/environ"\n#include "/dev/fd/0"\n#include "/dev/stdin"\n`],
   ['a file in DATA_DIR', `#include "${join(dataDir, 'arbiter.db')}"\n`],
@@ -76,12 +82,22 @@ const TRICKS: [string, string][] = [
   ['/etc/passwd, read as a string', `const char* s =\n#include "/etc/passwd"\n;\n`],
 ];
 
-test(`the ${toolchain} toolchain opens nothing but the sysroot, the headers and the file: a planted secret never comes back`, { timeout: 900_000 }, async () => {
+test(`the ${toolchain} toolchain opens nothing but the sysroot, the headers and the file: a planted secret never comes back`, {
+  timeout: 900_000,
+}, async () => {
   assert.equal(activeToolchain(), toolchain);
   // Control: the headers and the sysroot are there.
-  const fine = await compileCpp('#include "Player.hh"\n#include <vector>\nstd::vector<int> v(3);\nextern "C" int f() { return v.size(); }\n', 'AIFine.cc', 'moria');
+  const fine = await compileCpp(
+    '#include "Player.hh"\n#include <vector>\nstd::vector<int> v(3);\nextern "C" int f() { return v.size(); }\n',
+    'AIFine.cc',
+    'moria',
+  );
   assert.ok(fine.ok, JSON.stringify(fine).slice(0, 600));
-  const envSecret = existsSync(projectEnv) ? readFileSync(projectEnv, 'utf8').split('\n').find((l) => l.trim().length > 8) : undefined;
+  const envSecret = existsSync(projectEnv)
+    ? readFileSync(projectEnv, 'utf8')
+        .split('\n')
+        .find((l) => l.trim().length > 8)
+    : undefined;
   for (const [what, source] of TRICKS) {
     const r = await compileCpp(source, 'AISneak.cc', 'moria');
     const said = r.ok ? Buffer.from(r.wasm).toString('latin1') : JSON.stringify(r);
@@ -93,9 +109,12 @@ test(`the ${toolchain} toolchain opens nothing but the sysroot, the headers and 
   }
 });
 
-const player = (name: string, extra = '') => `#include "Player.hh"\n#define PLAYER_NAME ${name}\nstruct PLAYER_NAME : public Player {\n  static Player* factory () { return new PLAYER_NAME; }\n  virtual void play () { ${extra} }\n};\nRegisterPlayer(PLAYER_NAME);\n`;
+const player = (name: string, extra = '') =>
+  `#include "Player.hh"\n#define PLAYER_NAME ${name}\nstruct PLAYER_NAME : public Player {\n  static Player* factory () { return new PLAYER_NAME; }\n  virtual void play () { ${extra} }\n};\nRegisterPlayer(PLAYER_NAME);\n`;
 
-test(`the ${toolchain} toolchain: a linker that is not there is the judge's failure, retried and never cached; fixed, the same file compiles`, { timeout: 600_000 }, async () => {
+test(`the ${toolchain} toolchain: a linker that is not there is the judge's failure, retried and never cached; fixed, the same file compiles`, {
+  timeout: 600_000,
+}, async () => {
   const source = player('Linked', `cerr << ${Date.now()} << endl;`);
   const cached = () => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => !f.endsWith('.tmp')) : []);
   const before = cached().length;
@@ -117,11 +136,16 @@ test(`the ${toolchain} toolchain: a linker that is not there is the judge's fail
   assert.equal(artifact.kind, 'wasm');
   assert.equal(cached().length, before + 1, 'the module is cached');
   // And the file's own error is the file's, and cached.
-  await assert.rejects(compileCppBot(player('Broken', 'int x = ;'), 'AIBroken.cc', 'moria'), (err: unknown) => err instanceof BotCompileError && /^AIBroken\.cc:\d+:\d+: error: expected expression/.test(err.message));
+  await assert.rejects(
+    compileCppBot(player('Broken', 'int x = ;'), 'AIBroken.cc', 'moria'),
+    (err: unknown) => err instanceof BotCompileError && /^AIBroken\.cc:\d+:\d+: error: expected expression/.test(err.message),
+  );
   assert.equal(cached().length, before + 2);
 });
 
-test('a system clang the OS cannot confine is not used: auto falls back to npm, forced system is the judge\'s failure', { skip: toolchain === 'system' && findSystemClang() ? false : 'needs ARBITER_CPP_CLANG=system and a system clang' }, async () => {
+test("a system clang the OS cannot confine is not used: auto falls back to npm, forced system is the judge's failure", {
+  skip: toolchain === 'system' && findSystemClang() ? false : 'needs ARBITER_CPP_CLANG=system and a system clang',
+}, async () => {
   const fake = join(base, 'no-userns');
   mkdirSync(fake, { recursive: true });
   // An unshare that fails as it does where user namespaces are off.
@@ -137,7 +161,10 @@ test('a system clang the OS cannot confine is not used: auto falls back to npm, 
     const source = player('Unconfined', `cerr << ${Date.now()} << endl;`);
     const r = await compileCpp(source, 'AIUnconfined.cc', 'moria');
     assert.ok(!r.ok && r.kind === 'infra' && /cannot confine/.test(r.detail), JSON.stringify(r));
-    await assert.rejects(compileCppBot(source, 'AIUnconfined.cc', 'moria'), (err: unknown) => err instanceof CompileInfraError && /cannot confine/.test(err.message));
+    await assert.rejects(
+      compileCppBot(source, 'AIUnconfined.cc', 'moria'),
+      (err: unknown) => err instanceof CompileInfraError && /cannot confine/.test(err.message),
+    );
   } finally {
     process.env['PATH'] = path;
     resetCppCompileSettings({ cacheDir, toolchain });

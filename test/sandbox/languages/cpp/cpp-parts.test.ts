@@ -97,7 +97,10 @@ test('the WASI shim: stdout and stderr to the log, no stdin, deterministic clock
   const first = Buffer.from(u8.slice(200, 216));
   make()['random_get']!(200, 16);
   assert.deepEqual(Buffer.from(u8.slice(200, 216)), first, 'the same bytes for the same seed');
-  assert.throws(() => wasi['proc_exit']!(3), (e: unknown) => e instanceof WasiExit && e.code === 3);
+  assert.throws(
+    () => wasi['proc_exit']!(3),
+    (e: unknown) => e instanceof WasiExit && e.code === 3,
+  );
   assert.equal(decodeUtf8(new Uint8Array([0xf0, 0x9f, 0x98, 0x80, 0x41])), '😀A');
 });
 
@@ -106,7 +109,7 @@ test("clang's errors keep the student's file, line and column; a header's error 
   assert.equal(own.line, 12);
   assert.equal(own.column, 5);
   assert.match(own.message, /^AIGimli\.cc:12:5: error: use of undeclared identifier 'x'\n {4}x = 1;/);
-  const viaHeader = cppCompileError("In file included from AIGimli.cc:3:\ninclude/Player.hh:1:2: error: boom\n1 error generated.\n", 'AIGimli.cc');
+  const viaHeader = cppCompileError('In file included from AIGimli.cc:3:\ninclude/Player.hh:1:2: error: boom\n1 error generated.\n', 'AIGimli.cc');
   assert.equal(viaHeader.line, 3);
   assert.match(viaHeader.message, /include\/Player\.hh:1:2: error: boom/);
   const long = cppCompileError(`A.cc:1:1: error: x\n${'y'.repeat(10_000)}`, 'A.cc');

@@ -51,7 +51,12 @@ test('Moria: the C++ golden players (written for the original package) play the 
 });
 
 test('Moria: the C++ Demo plays the same match as the JavaScript Demo', { skip: slow.skip }, async () => {
-  const spec = (first: MatchSeat) => ({ game: 'moria', seed: 5, config: { nb_rounds: 60 }, seats: [first, file('src/games/moria/bots/Null.ts'), file('src/games/moria/bots/Demo.ts'), file('src/games/moria/bots/Null.ts')] });
+  const spec = (first: MatchSeat) => ({
+    game: 'moria',
+    seed: 5,
+    config: { nb_rounds: 60 },
+    seats: [first, file('src/games/moria/bots/Null.ts'), file('src/games/moria/bots/Demo.ts'), file('src/games/moria/bots/Null.ts')],
+  });
   const js = await playMatch(spec(file('src/games/moria/bots/Demo.ts')));
   const cc = await playMatch(spec(file('src/games/moria/cpp/AIDemo.cc')));
   assert.equal(cc.replay.players[0]!.frozenReason, null, cc.replay.players[0]!.frozenMessage ?? '');
@@ -62,7 +67,13 @@ test('Moria: the C++ Demo plays the same match as the JavaScript Demo', { skip: 
 
 for (const [game, pairs] of [
   ['walking-dead', [['Tracer.ts', 'AITracer.cc']]],
-  ['harry-potter', [['Tracer.ts', 'AITracer.cc'], ['Hunter.ts', 'AIHunter.cc']]],
+  [
+    'harry-potter',
+    [
+      ['Tracer.ts', 'AITracer.cc'],
+      ['Hunter.ts', 'AIHunter.cc'],
+    ],
+  ],
   ['bola-de-drac', [['Tracer.ts', 'Tracer.cc']]],
 ] as const) {
   test(`${game}: the C++ golden players and the C++ Demo play the same matches as their TypeScript twins`, { skip: slow.skip }, async () => {
@@ -78,14 +89,17 @@ for (const [game, pairs] of [
     assert.deepEqual(ordersOf(b), ordersOf(a));
     assert.deepEqual(b.replay.result, a.replay.result);
     const rest = [file(`src/games/${game}/bots/Null.ts`), file(`src/games/${game}/bots/Demo.ts`), file(`src/games/${game}/cpp/AINull.cc`)];
-    const [d1, d2] = [await playMatch({ game, seed: 4, seats: [file(`src/games/${game}/bots/Demo.ts`), ...rest] }), await playMatch({ game, seed: 4, seats: [file(`src/games/${game}/cpp/AIDemo.cc`), ...rest] })];
+    const [d1, d2] = [
+      await playMatch({ game, seed: 4, seats: [file(`src/games/${game}/bots/Demo.ts`), ...rest] }),
+      await playMatch({ game, seed: 4, seats: [file(`src/games/${game}/cpp/AIDemo.cc`), ...rest] }),
+    ];
     for (const p of d2.replay.players) assert.equal(p.frozenReason, null, `${p.name}: ${p.frozenMessage}`);
     assert.deepEqual(ordersOf(d2), ordersOf(d1));
     assert.deepEqual(d2.replay.result.scores, d1.replay.result.scores);
   });
 }
 
-test('a compile error comes back as clang says it, with the line and column in the student\'s file', { skip: slow.skip }, async () => {
+test("a compile error comes back as clang says it, with the line and column in the student's file", { skip: slow.skip }, async () => {
   const bad = cppBot('Typo', '  void play () {\n    int x = undefined_thing;\n  }');
   await assert.rejects(compileBot(bad.source, bad.filename, 'moria'), (err: unknown) => {
     assert.ok(err instanceof BotCompileError);
@@ -96,7 +110,7 @@ test('a compile error comes back as clang says it, with the line and column in t
   });
 });
 
-test('a file that takes too long to compile is refused as the file\'s fault after a second try, not the judge\'s', { skip: slow.skip }, async () => {
+test("a file that takes too long to compile is refused as the file's fault after a second try, not the judge's", { skip: slow.skip }, async () => {
   // 343,000 distinct template instantiations, nested at most 210 deep (deeper, the WebAssembly clang
   // runs out of stack and crashes instead): seconds of a system clang, about half a minute of the npm one.
   const bomb = cppBot(
@@ -113,7 +127,10 @@ test('a file that takes too long to compile is refused as the file\'s fault afte
   // A fresh npm compile server's first job also gets the warm-up allowance: short here, so the second try ends too.
   resetCppCompileSettings({ cacheDir, timeoutMs: 3000, warmupMs: 10_000 });
   try {
-    await assert.rejects(compileBot(bomb.source, bomb.filename, 'moria'), (err: unknown) => err instanceof BotCompileError && /AIBomb\.cc: compiling this file took more than 3 s/.test(err.message));
+    await assert.rejects(
+      compileBot(bomb.source, bomb.filename, 'moria'),
+      (err: unknown) => err instanceof BotCompileError && /AIBomb\.cc: compiling this file took more than 3 s/.test(err.message),
+    );
   } finally {
     resetCppCompileSettings({ cacheDir, timeoutMs, warmupMs });
   }
@@ -139,30 +156,45 @@ test('C++ adversaries: each is frozen with the right reason and the rivals play 
     assert.equal(p.frozenRound, 3);
   });
   await t.test('memory that grows every round: memory', async () => {
-    const { p } = await against(cppBot('Hoard', '  vector<vector<int>> keep;\n  void play () {\n    for (int k = 0; k < 64; ++k) keep.push_back(vector<int>(1 << 16, k));\n  }'), 12);
+    const { p } = await against(
+      cppBot('Hoard', '  vector<vector<int>> keep;\n  void play () {\n    for (int k = 0; k < 64; ++k) keep.push_back(vector<int>(1 << 16, k));\n  }'),
+      12,
+    );
     assert.equal(p.frozenReason, 'memory');
     assert.match(p.frozenMessage ?? '', /memory/);
   });
   await t.test('one huge allocation: memory', async () => {
-    const { p } = await against(cppBot('Huge', '  char* big = nullptr;\n  void play () {\n    big = new char[(size_t(1) << 31) + round()];\n    big[round()] = 1;\n  }'));
+    const { p } = await against(
+      cppBot('Huge', '  char* big = nullptr;\n  void play () {\n    big = new char[(size_t(1) << 31) + round()];\n    big[round()] = 1;\n  }'),
+    );
     assert.equal(p.frozenReason, 'memory');
     assert.equal(p.frozenRound, 1);
   });
   await t.test('a stack overflow: exception, said as such', async () => {
-    const { p } = await against(cppBot('Deep', '  int deep (int n) {\n    volatile int pad[32];\n    pad[n % 32] = n;\n    return n < 0 ? 0 : deep(n + 1) + pad[0];\n  }\n  void play () {\n    if (round() == 1) cerr << deep(0) << endl;\n  }'));
+    const { p } = await against(
+      cppBot(
+        'Deep',
+        '  int deep (int n) {\n    volatile int pad[32];\n    pad[n % 32] = n;\n    return n < 0 ? 0 : deep(n + 1) + pad[0];\n  }\n  void play () {\n    if (round() == 1) cerr << deep(0) << endl;\n  }',
+      ),
+    );
     assert.equal(p.frozenReason, 'exception');
     assert.match(p.frozenMessage ?? '', /stack overflow/);
   });
   await t.test('writing over all of its linear memory: it hurts only itself', async () => {
     const { p } = await against(
-      cppBot('Scribbler', '  void play () {\n    if (round() != 2) return;\n    volatile char* at = (char*)0;\n    size_t n = __builtin_wasm_memory_size(0) * 65536;\n    for (size_t k = 0; k < n; ++k) at[k] = 0x5a;\n  }'),
+      cppBot(
+        'Scribbler',
+        '  void play () {\n    if (round() != 2) return;\n    volatile char* at = (char*)0;\n    size_t n = __builtin_wasm_memory_size(0) * 65536;\n    for (size_t k = 0; k < n; ++k) at[k] = 0x5a;\n  }',
+      ),
     );
     assert.equal(p.frozenReason, 'exception');
     // The round it scribbles (3) or the next, when the runtime finds its own pointers overwritten.
     assert.ok(p.frozenRound === 3 || p.frozenRound === 4, `frozen in round ${p.frozenRound}: ${p.frozenMessage}`);
   });
   await t.test('1001 orders in a round: orders; 1000 are fine', async () => {
-    const { p } = await against(cppBot('Spam', '  void play () {\n    int n = round() == 4 ? 1001 : 1000;\n    for (int k = 0; k < n; ++k) command(25, None);\n  }'));
+    const { p } = await against(
+      cppBot('Spam', '  void play () {\n    int n = round() == 4 ? 1001 : 1000;\n    for (int k = 0; k < n; ++k) command(25, None);\n  }'),
+    );
     assert.equal(p.frozenReason, 'orders');
     assert.equal(p.frozenRound, 5);
   });
@@ -184,14 +216,18 @@ test('C++ adversaries: each is frozen with the right reason and the rivals play 
     assert.match(p.frozenMessage ?? '', /exit\(3\)/);
   });
   await t.test('a module asking for more memory than the limit: refused at the compile check', async () => {
-    const { p } = await against(cppBot('Static', '  void play () {\n    big[round()] = 1;\n    cerr << int(big[round() + 1]) << endl;\n  }', 'static volatile char big[200 << 20];'));
+    const { p } = await against(
+      cppBot('Static', '  void play () {\n    big[round()] = 1;\n    cerr << int(big[round() + 1]) << endl;\n  }', 'static volatile char big[200 << 20];'),
+    );
     assert.equal(p.frozenReason, 'compile');
     assert.equal(p.frozenRound, 0);
     assert.match(p.frozenMessage ?? '', /needs 2\d\d MiB of memory at start.*limit of 128 MiB/);
   });
 });
 
-test('arbiter play takes a .cc file: the match is played; a compile error is refused as clang prints it, with the line and column', { skip: slow.skip }, async () => {
+test('arbiter play takes a .cc file: the match is played; a compile error is refused as clang prints it, with the line and column', {
+  skip: slow.skip,
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-cpp-cli-'));
   try {
     const good = join(dir, 'AIDemo.cc');
@@ -199,7 +235,10 @@ test('arbiter play takes a .cc file: the match is played; a compile error is ref
     const bad = join(dir, 'AITypo.cc');
     writeFileSync(bad, cppBot('Typo', '  void play () {\n    int x = undefined_thing;\n  }').source);
     const env = { CPP_CACHE_DIR: cacheDir };
-    const [played, refused] = await Promise.all([arbiterIn(env, 'play', 'moria', good, 'Demo', 'Null', 'Null', '--seed', '3', '--set', 'nb_rounds=10'), arbiterIn(env, 'play', 'moria', bad, 'Demo', 'Demo', 'Demo')]);
+    const [played, refused] = await Promise.all([
+      arbiterIn(env, 'play', 'moria', good, 'Demo', 'Null', 'Null', '--seed', '3', '--set', 'nb_rounds=10'),
+      arbiterIn(env, 'play', 'moria', bad, 'Demo', 'Demo', 'Demo'),
+    ]);
     assert.equal(played.code, 0, played.err);
     assert.match(played.out, /Moria, seed 3, 10 rounds/);
     assert.match(played.out, /Demo +\d+ +\d+ +ok/);
@@ -213,8 +252,13 @@ test('arbiter play takes a .cc file: the match is played; a compile error is ref
 /** `arbiter` with extra environment variables. */
 function arbiterIn(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--no-node-snapshot', ARBITER_BIN, ...args], { encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...env } }, (err, out, errOut) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, out, err: errOut });
-    });
+    execFile(
+      process.execPath,
+      ['--no-node-snapshot', ARBITER_BIN, ...args],
+      { encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...env } },
+      (err, out, errOut) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, out, err: errOut });
+      },
+    );
   });
 }

@@ -26,7 +26,11 @@ after(async () => {
 const dir = new URL('../../../fixtures/cpp-stress/', import.meta.url);
 const players = readdirSync(dir)
   .sort()
-  .flatMap((game) => readdirSync(new URL(`${game}/`, dir)).filter((f) => f.endsWith('.cc')).map((f) => [game, f] as const));
+  .flatMap((game) =>
+    readdirSync(new URL(`${game}/`, dir))
+      .filter((f) => f.endsWith('.cc'))
+      .map((f) => [game, f] as const),
+  );
 
 test('there is a stress player for every game with a C++ API', () => {
   assert.deepEqual([...new Set(players.map(([g]) => g))], ['bola-de-drac', 'harry-potter', 'moria', 'walking-dead']);
@@ -43,6 +47,9 @@ for (const [game, filename] of players) {
     const worked = out.logs[0]!.split('\n').filter((l) => /^round \d+: \d+ areas, biggest \d+/.test(l)).length;
     // The log is capped: the lines before the cap, one per round, at least the first round's.
     assert.ok(worked >= 1 && worked <= rounds, `${worked} work lines for ${rounds} rounds`);
-    assert.ok(out.replay.rounds.some((r) => JSON.stringify(r.orders[0]) !== '[]'), 'it gave orders');
+    assert.ok(
+      out.replay.rounds.some((r) => JSON.stringify(r.orders[0]) !== '[]'),
+      'it gave orders',
+    );
   });
 }

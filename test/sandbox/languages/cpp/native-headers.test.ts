@@ -15,7 +15,9 @@ import { cppKitEntries } from '../../../../src/http/starter-kit/cpp-kit.ts';
 
 const CXX = ['g++', 'c++', 'clang++'].find((c) => spawnSync(c, ['--version']).status === 0);
 
-test('the kit\'s C++ headers: AINull.cc and AIDemo.cc compile natively with -Wall -Wextra -Werror, in every game', { skip: CXX ? false : 'no native C++ compiler (g++, c++ or clang++) on this machine' }, async () => {
+test("the kit's C++ headers: AINull.cc and AIDemo.cc compile natively with -Wall -Wextra -Werror, in every game", {
+  skip: CXX ? false : 'no native C++ compiler (g++, c++ or clang++) on this machine',
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-native-'));
   try {
     let games = 0;

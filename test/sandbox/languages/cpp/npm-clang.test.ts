@@ -39,7 +39,13 @@ test('@yowasp/clang alone compiles the C++ Demo, which plays; errors keep their 
     assert.ok(err.line! > 100 && err.column! > 0);
     return true;
   });
-  const seats = [{ source: demo, filename: 'AIDemo.cc' }, ...['Null', 'Null', 'Demo'].map((b) => ({ source: readFileSync(new URL(`../../../../src/games/moria/bots/${b}.ts`, import.meta.url), 'utf8'), filename: `${b}.ts` }))];
+  const seats = [
+    { source: demo, filename: 'AIDemo.cc' },
+    ...['Null', 'Null', 'Demo'].map((b) => ({
+      source: readFileSync(new URL(`../../../../src/games/moria/bots/${b}.ts`, import.meta.url), 'utf8'),
+      filename: `${b}.ts`,
+    })),
+  ];
   const out = await playMatch({ game: 'moria', seed: 2, config: { nb_rounds: 30 }, seats });
   assert.equal(out.replay.players[0]!.frozenReason, null, out.replay.players[0]!.frozenMessage ?? '');
   assert.ok(out.replay.result.scores[0]! > out.replay.result.scores[1]!, 'the Demo beats a Null');

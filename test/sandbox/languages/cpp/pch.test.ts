@@ -11,7 +11,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beginsWithPlayerInclude, compileCpp, prewarmCpp, resetCppCompileSettings, stopCompileServer } from '../../../../src/sandbox/languages/cpp/toolchain.ts';
+import {
+  beginsWithPlayerInclude,
+  compileCpp,
+  prewarmCpp,
+  resetCppCompileSettings,
+  stopCompileServer,
+} from '../../../../src/sandbox/languages/cpp/toolchain.ts';
 import { compileCppBot } from '../../../../src/sandbox/languages/cpp/compile-cpp.ts';
 import { BotCompileError } from '../../../../src/sandbox/languages/javascript/compile.ts';
 import { slow } from '../../../helpers/slow.ts';
@@ -46,12 +52,19 @@ after(() => {
   rmSync(base, { recursive: true, force: true });
 });
 
-test('with the PCH and without, a file compiles to a module with the same exports; an error keeps its line and column', { ...slow, timeout: 1_200_000 }, async () => {
+test('with the PCH and without, a file compiles to a module with the same exports; an error keeps its line and column', {
+  ...slow,
+  timeout: 1_200_000,
+}, async () => {
   const pchDir = join(base, 'pch');
   const source = readFileSync(new URL('../../../fixtures/cpp/AIBench.cc', import.meta.url), 'utf8');
   // (The project's types leave the DOM's WebAssembly out.)
-  const Wasm = (globalThis as unknown as { WebAssembly: { Module: { new (b: Uint8Array): object; exports(m: object): { kind: string; name: string }[] } } }).WebAssembly;
-  const exportsOf = async (wasm: Uint8Array) => Wasm.Module.exports(new Wasm.Module(wasm)).map((e) => `${e.kind}:${e.name}`).sort();
+  const Wasm = (globalThis as unknown as { WebAssembly: { Module: { new (b: Uint8Array): object; exports(m: object): { kind: string; name: string }[] } } })
+    .WebAssembly;
+  const exportsOf = async (wasm: Uint8Array) =>
+    Wasm.Module.exports(new Wasm.Module(wasm))
+      .map((e) => `${e.kind}:${e.name}`)
+      .sort();
   resetCppCompileSettings({ cacheDir: join(base, 'plain'), pch: false, pchDir });
   const plain = await compileCpp(source, 'AIBench.cc', 'moria');
   assert.ok(plain.ok, JSON.stringify(plain).slice(0, 500));
@@ -71,7 +84,10 @@ test('with the PCH and without, a file compiles to a module with the same export
   });
 });
 
-test('the warm-up at start builds the PCH of each game it is given, on disk; a game without C++ headers is passed over', { ...slow, timeout: 900_000 }, async () => {
+test('the warm-up at start builds the PCH of each game it is given, on disk; a game without C++ headers is passed over', {
+  ...slow,
+  timeout: 900_000,
+}, async () => {
   const pchDir = join(base, 'warm-pch');
   resetCppCompileSettings({ cacheDir: join(base, 'warm'), toolchain: 'npm', pch: true, pchDir });
   await prewarmCpp(['no-such-game', 'moria']);

@@ -88,7 +88,10 @@ test('the play page: C++ for signed-in users only (401), TypeScript open to all'
   assert.match(ts.json().code, /module\.exports/);
 });
 
-test('ten never-ending compiles from the play page: an honest compile in the judge\'s lane takes its normal time plus at most 10 s; the play compiles end at their budget as 429s, never cached', { skip: slow.skip, timeout: 900_000 }, async () => {
+test("ten never-ending compiles from the play page: an honest compile in the judge's lane takes its normal time plus at most 10 s; the play compiles end at their budget as 429s, never cached", {
+  skip: slow.skip,
+  timeout: 900_000,
+}, async () => {
   const { app } = await startTestApi();
   const users = [];
   for (let i = 0; i < 10; i++) users.push(await registerUser(app));
@@ -99,7 +102,9 @@ test('ten never-ending compiles from the play page: an honest compile in the jud
   await compileBot(honest(), 'AIDemo.cc', 'moria');
   const normalMs = Date.now() - t;
 
-  const flood = users.slice(0, 10).map((u) => app.inject({ method: 'POST', url: '/api/play/compile', headers: u.auth, payload: { filename: 'AISpin.cc', source: NEVER_ENDING } }));
+  const flood = users
+    .slice(0, 10)
+    .map((u) => app.inject({ method: 'POST', url: '/api/play/compile', headers: u.auth, payload: { filename: 'AISpin.cc', source: NEVER_ENDING } }));
   // Under way before the judge's compile starts.
   await new Promise((r) => setTimeout(r, 3000));
   const again = await app.inject({ method: 'POST', url: '/api/play/compile', headers: users[0]!.auth, payload: { filename: 'AIDemo.cc', source: honest() } });
@@ -119,13 +124,24 @@ test('ten never-ending compiles from the play page: an honest compile in the jud
     assert.equal(r.statusCode, 429, r.body.slice(0, 300));
     assert.ok(['play-compile-busy', 'play-compile-budget'].includes(r.json().code), r.body);
   }
-  assert.ok(codes.some((c) => c.endsWith('play-compile-budget')), 'some ran to the budget');
-  assert.ok(codes.some((c) => c.endsWith('play-compile-busy')), 'some were refused by the lane\'s queue');
+  assert.ok(
+    codes.some((c) => c.endsWith('play-compile-budget')),
+    'some ran to the budget',
+  );
+  assert.ok(
+    codes.some((c) => c.endsWith('play-compile-busy')),
+    "some were refused by the lane's queue",
+  );
   // Nothing cached for a compile stopped for its client's budget: only the honest modules are there.
   assert.equal(readdirSync(cacheDir).filter((f) => !f.endsWith('.wasm')).length, 0, readdirSync(cacheDir).join(' '));
   // That client's budget is spent: refused up front.
   const spent = answers.findIndex((r) => r.json().code === 'play-compile-budget');
-  const next = await app.inject({ method: 'POST', url: '/api/play/compile', headers: users[spent]!.auth, payload: { filename: 'AIDemo.cc', source: honest() } });
+  const next = await app.inject({
+    method: 'POST',
+    url: '/api/play/compile',
+    headers: users[spent]!.auth,
+    payload: { filename: 'AIDemo.cc', source: honest() },
+  });
   assert.equal(next.statusCode, 429);
   assert.equal(next.json().code, 'play-compile-budget');
 });

@@ -30,7 +30,16 @@ after(async () => {
 });
 
 /** The WebAssembly global (the project's types leave out the DOM's). */
-const Wasm = (globalThis as unknown as { WebAssembly: { validate(b: Uint8Array): boolean; Memory: new (d: { initial: number }) => { buffer: ArrayBuffer }; Module: new (b: Uint8Array) => object; Instance: new (m: object, i: object) => object } }).WebAssembly;
+const Wasm = (
+  globalThis as unknown as {
+    WebAssembly: {
+      validate(b: Uint8Array): boolean;
+      Memory: new (d: { initial: number }) => { buffer: ArrayBuffer };
+      Module: new (b: Uint8Array) => object;
+      Instance: new (m: object, i: object) => object;
+    };
+  }
+).WebAssembly;
 
 const leb = (n: number): number[] => {
   const out: number[] = [];
@@ -94,7 +103,12 @@ test('the in-memory cache is bounded in bytes, the oldest going first', { skip: 
   const first = await compileCpp(player(0), 'AIC.cc', 'moria');
   assert.ok(first.ok);
   // Room for four modules (each counted as its bytes and 200 more), none on disk.
-  resetCppCompileSettings({ cacheDir: join(cacheDir, 'none'), toolchain, memoryCacheBytes: Math.floor((first.wasm.byteLength + 200) * 4.5), diskCacheBytes: 1 });
+  resetCppCompileSettings({
+    cacheDir: join(cacheDir, 'none'),
+    toolchain,
+    memoryCacheBytes: Math.floor((first.wasm.byteLength + 200) * 4.5),
+    diskCacheBytes: 1,
+  });
   for (let n = 0; n < 6; n++) assert.ok((await compileCpp(player(n), 'AIC.cc', 'moria')).ok);
   assert.ok((await compileCpp(player(5), 'AIC.cc', 'moria')).cached, 'the newest is kept');
   const t = Date.now();
@@ -110,12 +124,18 @@ test(`the ${toolchain} toolchain: a touched 100 MiB zero-initialized array plays
   const r = await compileCpp(zero, 'AIZeros.cc', 'moria', { memoryMb: 128 });
   assert.ok(r.ok, JSON.stringify(r).slice(0, 300));
   assert.ok(r.wasm.byteLength < 1024 * 1024, `${r.wasm.byteLength} bytes`);
-  const nul = { source: 'export const GAME = "moria"; export const PLAYER_NAME = "Null";\nexport default class extends Player { play() {} }\n', filename: 'Null.ts' };
+  const nul = {
+    source: 'export const GAME = "moria"; export const PLAYER_NAME = "Null";\nexport default class extends Player { play() {} }\n',
+    filename: 'Null.ts',
+  };
   const out = await playMatch({ game: 'moria', seed: 3, config: { nb_rounds: 5 }, seats: [{ source: zero, filename: 'AIZeros.cc' }, nul, nul, nul] });
   assert.equal(out.replay.players[0]!.frozenReason, null, out.replay.players[0]!.frozenMessage ?? '');
 });
 
-test('the system toolchain: a 100 MiB array initialized with {1} gives a small module, not 100 MiB', { skip: slow.skip || (toolchain !== 'system' ? 'the system clang only (the npm one needs about a minute of CPU for it)' : false), timeout: 300_000 }, async () => {
+test('the system toolchain: a 100 MiB array initialized with {1} gives a small module, not 100 MiB', {
+  skip: slow.skip || (toolchain !== 'system' ? 'the system clang only (the npm one needs about a minute of CPU for it)' : false),
+  timeout: 300_000,
+}, async () => {
   const source = `#include "Player.hh"\nstatic char big[100 << 20] = {1};\n#define PLAYER_NAME Init\nstruct PLAYER_NAME : public Player {\n  static Player* factory () { return new PLAYER_NAME; }\n  virtual void play () { cerr << int(big[round() * 1000]) << endl; }\n};\nRegisterPlayer(PLAYER_NAME);\n`;
   const r = await compileCpp(source, 'AIInit.cc', 'moria', { memoryMb: 128 });
   assert.ok(r.ok, JSON.stringify(r).slice(0, 300));

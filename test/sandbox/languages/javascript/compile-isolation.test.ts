@@ -68,7 +68,8 @@ test('a file that blows up the compiler is its own compile error, and the next f
   const hostile = `export const GAME = "moria"; export const PLAYER_NAME = "Bang";\nexport default class extends Player { play() {} }\nconst x = ${'!'.repeat(200_000)}0;\n`;
   await assert.rejects(
     compileBot(hostile, 'Bang.ts'),
-    (e: unknown) => e instanceof BotCompileError && /^Bang\.ts: (compiling this file needed more than \d+ MiB of memory|the compiler crashed on this file)/.test(e.message),
+    (e: unknown) =>
+      e instanceof BotCompileError && /^Bang\.ts: (compiling this file needed more than \d+ MiB of memory|the compiler crashed on this file)/.test(e.message),
   );
   const verdict = await checkBot({ game: 'moria', source: hostile, filename: 'Bang.ts' });
   assert.equal(verdict.ok, false);
@@ -116,7 +117,7 @@ test('a crash that does not happen again on a fresh process is retried and the f
   assert.ok(existsSync(marker), 'the first run crashed');
 });
 
-test('a crash that happens again is the file\'s compile error', async () => {
+test("a crash that happens again is the file's compile error", async () => {
   await withCompiler({ command: fakeCompiler('segv', 'kill -SEGV $$') }, async () => {
     const b = freshMoriaBot();
     await assert.rejects(compileBot(b.source, b.filename), (e: unknown) => e instanceof BotCompileError && /the compiler crashed on this file/.test(e.message));
@@ -127,14 +128,17 @@ test('a compile that takes longer than its time bound is stopped and reported as
   const pids = join(dir, 'pids');
   await withCompiler({ command: fakeCompiler('slow', `echo $$ >> '${pids}'\nexec sleep 60`), timeoutMs: 300 }, async () => {
     const b = freshMoriaBot();
-    await assert.rejects(compileBot(b.source, b.filename), (e: unknown) => e instanceof BotCompileError && e.message === 'Honest.ts: compiling this file took more than 0.3 s');
+    await assert.rejects(
+      compileBot(b.source, b.filename),
+      (e: unknown) => e instanceof BotCompileError && e.message === 'Honest.ts: compiling this file took more than 0.3 s',
+    );
   });
   const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
   assert.equal(started.length, 2, 'tried twice, each on a fresh process');
   for (const pid of started) assert.ok(!alive(pid), `compiler process ${pid} was stopped`);
 });
 
-test('in a match, a compiler failure of the judge\'s throws SandboxInfraError (the match is played again), no bot is frozen', async () => {
+test("in a match, a compiler failure of the judge's throws SandboxInfraError (the match is played again), no bot is frozen", async () => {
   await withCompiler({ command: join(dir, 'no-such-compiler') }, async () => {
     const suspect = bot('Fresh', `play() { add(1); } // ${++unique}`);
     await assert.rejects(playAgainstAdders(suspect), (e: unknown) => e instanceof SandboxInfraError && e.cause instanceof CompileInfraError);
@@ -151,9 +155,14 @@ test('the upload form takes the file when the compiler fails (the gate compiles 
     const sub = await createSubmission(app.deps, { userId: ana.id, game: 'moria', source: b.source, filename: b.filename }, log, { syntaxCheck: true });
     assert.ok(sub);
   });
-  assert.ok(lines.some((l) => /compile at upload skipped/.test(l)), 'a warning is logged');
+  assert.ok(
+    lines.some((l) => /compile at upload skipped/.test(l)),
+    'a warning is logged',
+  );
   await assert.rejects(
-    createSubmission(app.deps, { userId: ana.id, game: 'moria', source: `${moriaBot('Anaform')}let x x\n`, filename: 'Anaform.ts' }, log, { syntaxCheck: true }),
+    createSubmission(app.deps, { userId: ana.id, game: 'moria', source: `${moriaBot('Anaform')}let x x\n`, filename: 'Anaform.ts' }, log, {
+      syntaxCheck: true,
+    }),
     (e: unknown) => e instanceof Error && /^compile error: Anaform\.ts:\d+:\d+: Expected ";"/.test(e.message),
   );
 });

@@ -10,9 +10,10 @@
 // runs one game's match figures, `npm run bench cpp log` the cerr figure only,
 // `npm run bench cpp cpu [game...]` the cpu ratio only.
 
+import { stressPlayers } from '../test/fixtures/cpp-stress/players.ts';
 import { readBotHeader } from '../src/sandbox/languages/index.ts';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadGames } from '../src/games/registry.ts';
@@ -156,22 +157,10 @@ async function logCost(): Promise<string[]> {
   return out;
 }
 
-// ---- cpu ratio: the stress players (test/fixtures/cpp-stress/<game>/AI*.cc) in Arbiter and natively ----
+// ---- cpu ratio: the stress players (test/fixtures/cpp-stress: a game's head and the shared body) in Arbiter and natively ----
 
 const STRESS_SEED = 7;
 const GOAL_CPU_RATIO = 1.5;
-
-/** The stress players, per game: [game, file name, source]. */
-function stressPlayers(games: string[]): [string, string, string][] {
-  const out: [string, string, string][] = [];
-  const dir = new URL('test/fixtures/cpp-stress/', root);
-  for (const game of readdirSync(dir).sort()) {
-    if (games.length && !games.includes(game)) continue;
-    for (const f of readdirSync(new URL(`${game}/`, dir)).sort())
-      if (f.endsWith('.cc')) out.push([game, f, readFileSync(new URL(`${game}/${f}`, dir), 'utf8')]);
-  }
-  return out;
-}
 
 /**
  * Plays seat 0 (the player) against three JavaScript Nulls in isolates in

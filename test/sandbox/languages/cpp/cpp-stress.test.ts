@@ -1,12 +1,13 @@
-// The C++ stress players (test/fixtures/cpp-stress/<game>/AI*.cc, the ones
+// The C++ stress players (test/fixtures/cpp-stress/players.ts: a head per game and a shared body; the ones
 // `npm run bench cpp cpu` measures against native) are legal players of
 // their games: each compiles against the game's headers and plays a whole
 // sandboxed match, within budget, without being frozen, doing its work every
 // round (its log has a line per round). Compiles C++: slow.
 
+import { stressPlayers } from '../../../fixtures/cpp-stress/players.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { playMatch } from '../../../../src/sandbox/play-match.ts';
@@ -23,22 +24,14 @@ after(async () => {
   rmSync(cacheDir, { recursive: true, force: true });
 });
 
-const dir = new URL('../../../fixtures/cpp-stress/', import.meta.url);
-const players = readdirSync(dir)
-  .sort()
-  .flatMap((game) =>
-    readdirSync(new URL(`${game}/`, dir))
-      .filter((f) => f.endsWith('.cc'))
-      .map((f) => [game, f] as const),
-  );
+const players = stressPlayers();
 
 test('there is a stress player for every game with a C++ API', () => {
   assert.deepEqual([...new Set(players.map(([g]) => g))], ['bola-de-drac', 'harry-potter', 'moria', 'walking-dead']);
 });
 
-for (const [game, filename] of players) {
+for (const [game, filename, source] of players) {
   test(`${game}/${filename} plays a whole match unfrozen, working every round`, slow, async () => {
-    const source = readFileSync(new URL(`${game}/${filename}`, dir), 'utf8');
     const nul = await builtinSeat(game, 'Null');
     const out = await playMatch({ game, seed: 7, seats: [{ source, filename }, nul, nul, nul] });
     const p = out.replay.players[0]!;

@@ -2,12 +2,11 @@
 // Runs every test/**/*.test.ts with node's test runner (Node 20 has no globs
 // for --test), in three phases so the suite fits the machine's cores:
 //   1. files that only compute (engines, bots in process, the statement and
-//      zip writers) or only talk to Postgres and Redis through app.inject run
-//      side by side, two more at once than cores (they wait on Postgres and Redis);
+//      zip writers) or only talk to Postgres and Redis through app.inject, and
 //   2. files that start workers, sandbox processes or servers but measure no
-//      time run side by side too: their matches are judged by CPU, not by
-//      the clock, so sharing the cores changes no result (one more than cores);
-//   3. files that load the machine on purpose or watch wall time (the
+//      time run side by side, both phases at once: their matches are judged
+//      by CPU, not by the clock, so sharing the cores changes no result;
+//   3. then files that load the machine on purpose or watch wall time (the
 //      sandbox's fairness and signal tests, the browser, the fault tests
 //      with their short locks) run one at a time.
 // It closes with one line for all phases. Pass paths or substrings to run a
@@ -21,7 +20,7 @@
 import { readdirSync, statSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -59,6 +58,10 @@ const ALONE = [
  * loads, and the play page's whole matches of every game (in Chromium, then again in the sandbox).
  */
 const LONG = [
+  // Whole-process CLI runs (admin on an embedded PGlite, a scaffolded game played and verified) and the
+  // queue's faults and waits (Redis down, backoffs): a minute and a half of CPU between them.
+  /^test\/cli\/(admin|new-game)\.test\.ts$/,
+  /^test\/jobs\/queue-honesty\.test\.ts$/,
   /^test\/sandbox\/fairness\.test\.ts$/,
   /^test\/jobs\/worker\/worker-signals\.test\.ts$/,
   /^test\/jobs\/recovery\.test\.ts$/,
@@ -95,52 +98,71 @@ const fileTimes = [];
 let status = 0;
 const perCore = Math.max(1, Math.min(2, availableParallelism()));
 // Compute-only and shared files spend much of their time waiting (Postgres, Redis, child processes
-// starting): one more file than cores keeps both cores busy; matches are judged by CPU, not the clock.
+// starting), and neither kind watches the clock (matches are judged by CPU): the two phases run at
+// the same time, one more file than cores and as many files as cores, so the cores stay busy. Files
+// that watch the clock run after them, one at a time.
 const phases = [
-  { files: computeOnly, concurrency: perCore + 2 },
-  { files: shared, concurrency: perCore + 1 },
-  { files: alone, concurrency: 1 },
+  { files: computeOnly, concurrency: perCore + 1, stage: 1 },
+  { files: shared, concurrency: perCore, stage: 1 },
+  { files: alone, concurrency: 1, stage: 2 },
 ];
-for (const [i, phase] of phases.entries()) {
-  if (phase.files.length === 0) continue;
+
+/** Runs one phase; the first phase of a stage reports as it goes, the others when they end (no interleaved lines). */
+function runPhase(phase, i, live) {
   const tap = join(tmp, `phase-${i}.tap`);
-  const result = spawnSync(
-    process.execPath,
-    [
-      '--no-node-snapshot',
-      '--import',
-      'tsx',
-      '--test',
-      `--test-concurrency=${phase.concurrency}`,
-      '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      '--test-reporter=tap',
-      `--test-reporter-destination=${tap}`,
-      `--test-reporter=${new URL('./test-times-reporter.mjs', import.meta.url).href}`,
-      `--test-reporter-destination=${tap}.times`,
-      ...phase.files,
-    ],
-    { stdio: 'inherit' },
-  );
-  if (result.status !== 0) status = result.status ?? 1;
-  let text = '';
-  try {
-    text = readFileSync(tap, 'utf8');
-  } catch {
-    status ||= 1;
-  }
-  try {
-    for (const line of readFileSync(`${tap}.times`, 'utf8').split('\n').filter(Boolean)) {
-      const { file, ms } = JSON.parse(line);
-      fileTimes.push({ file: relative('.', file), ms, phase: i + 1 });
-    }
-  } catch {
-    // no times: the phase did not run its files
-  }
-  for (const key of Object.keys(totals)) {
-    const m = new RegExp(`^# ${key} (\\d+)$`, 'm').exec(text);
-    if (m) totals[key] += Number(m[1]);
-  }
+  const spec = join(tmp, `phase-${i}.spec`);
+  const args = [
+    '--no-node-snapshot',
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${phase.concurrency}`,
+    '--test-reporter=spec',
+    `--test-reporter-destination=${live ? 'stdout' : spec}`,
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tap}`,
+    `--test-reporter=${new URL('./test-times-reporter.mjs', import.meta.url).href}`,
+    `--test-reporter-destination=${tap}.times`,
+    ...phase.files,
+  ];
+  return new Promise((done) => {
+    const child = spawn(process.execPath, args, { stdio: 'inherit' });
+    child.on('exit', (code, signal) => {
+      if (!live) {
+        try {
+          process.stdout.write(readFileSync(spec, 'utf8'));
+        } catch {
+          // nothing reported
+        }
+      }
+      if (code !== 0) status = code ?? 1;
+      if (signal) status ||= 1;
+      let text = '';
+      try {
+        text = readFileSync(tap, 'utf8');
+      } catch {
+        status ||= 1;
+      }
+      try {
+        for (const line of readFileSync(`${tap}.times`, 'utf8').split('\n').filter(Boolean)) {
+          const { file, ms } = JSON.parse(line);
+          fileTimes.push({ file: relative('.', file), ms, phase: i + 1 });
+        }
+      } catch {
+        // no times: the phase did not run its files
+      }
+      for (const key of Object.keys(totals)) {
+        const m = new RegExp(`^# ${key} (\\d+)$`, 'm').exec(text);
+        if (m) totals[key] += Number(m[1]);
+      }
+      done();
+    });
+  });
+}
+
+for (const stage of [1, 2]) {
+  const inStage = phases.map((phase, i) => ({ phase, i })).filter(({ phase }) => phase.stage === stage && phase.files.length > 0);
+  await Promise.all(inStage.map(({ phase, i }, k) => runPhase(phase, i, k === 0)));
 }
 rmSync(tmp, { recursive: true, force: true });
 if (totals.pass + totals.fail === 0) status ||= 1;

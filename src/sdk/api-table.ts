@@ -81,6 +81,46 @@ export interface ApiRecord {
   readonly?: boolean;
 }
 
+/**
+ * The Pos helpers that player-dir8.d.ts declares (Pos, p + d, p == q, dir_ok), as the table
+ * entries of a game whose bots see them: the same four in every such game.
+ */
+export function dir8PosEntries(): ApiEntry[] {
+  return [
+    fn(
+      'Pos',
+      [
+        ['i', 'number'],
+        ['j', 'number'],
+      ],
+      'Pos',
+      '',
+      { declared: 'player-api.d.ts' },
+    ),
+    fn(
+      'pos_add',
+      [
+        ['p', 'Pos'],
+        ['d', 'Dir | number | Pos'],
+      ],
+      'Pos',
+      '',
+      { cpp: 'operator+', declared: 'player-dir8.d.ts' },
+    ),
+    fn(
+      'pos_eq',
+      [
+        ['p', 'Pos'],
+        ['q', 'Pos'],
+      ],
+      'boolean',
+      '',
+      { cpp: 'operator==', declared: 'player-dir8.d.ts' },
+    ),
+    fn('dir_ok', [['d', 'number']], 'boolean', '', { declared: 'player-dir8.d.ts' }),
+  ];
+}
+
 /** A comment line in player.d.ts ('// ---- State ----'), for the reader. */
 export interface ApiSection {
   kind: 'section';

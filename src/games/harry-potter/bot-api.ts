@@ -5,7 +5,7 @@
 
 import type { BotRuntime } from '../../sdk/bot-runtime-types.ts';
 import { ijOf, posWithin, definePosHelpers, DIR8, DI8, DJ8, type Pos } from '../../sdk/bot-pos.ts';
-import { collect, defineApi, enumOf, fn, functionsOf, getters, installTable, record, section, type ApiImpl } from '../../sdk/api-table.ts';
+import { collect, defineApi, dir8PosEntries, enumOf, fn, functionsOf, getters, installTable, record, section, type ApiImpl } from '../../sdk/api-table.ts';
 import { SETTING_FIELDS, VIEW } from './view.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of HP). */
@@ -52,37 +52,7 @@ C++ → JavaScript:
     enumOf('Dir', Dir, '', { unscoped: true, declared: 'player-dir8.d.ts' }),
     enumOf('CellType', CellType, '', { unscoped: true }),
     enumOf('UnitType', UnitType, '', { unscoped: true }),
-    fn(
-      'Pos',
-      [
-        ['i', 'number'],
-        ['j', 'number'],
-      ],
-      'Pos',
-      '',
-      { declared: 'player-api.d.ts' },
-    ),
-    fn(
-      'pos_add',
-      [
-        ['p', 'Pos'],
-        ['d', 'Dir | number | Pos'],
-      ],
-      'Pos',
-      '',
-      { cpp: 'operator+', declared: 'player-dir8.d.ts' },
-    ),
-    fn(
-      'pos_eq',
-      [
-        ['p', 'Pos'],
-        ['q', 'Pos'],
-      ],
-      'boolean',
-      '',
-      { cpp: 'operator==', declared: 'player-dir8.d.ts' },
-    ),
-    fn('dir_ok', [['d', 'number']], 'boolean', '', { declared: 'player-dir8.d.ts' }),
+    ...dir8PosEntries(),
     record(
       'Cell',
       [

@@ -6,7 +6,7 @@
 import type { BotRuntime } from '../../sdk/bot-runtime-types.ts';
 import { VIEW } from './view.ts';
 import { ijOf, posWithin, definePosHelpers, DIR8, DI8, DJ8, type Pos } from '../../sdk/bot-pos.ts';
-import { collect, defineApi, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../sdk/api-table.ts';
+import { collect, defineApi, dir8PosEntries, enumOf, fn, getters, installTable, record, section, type ApiImpl } from '../../sdk/api-table.ts';
 
 /** random_permutation(n) draws n swaps in this game (Random.hh of TWD). */
 export const permutationFull = true;
@@ -54,37 +54,7 @@ C++ → JavaScript:
       'Alive (in a clan; also while converting after a bite), Dead (killed in a fight, waiting to become a zombie), Zombie (moves in all 8 directions; alive units only Down, Right, Up, Left).',
       { unscoped: true },
     ),
-    fn(
-      'Pos',
-      [
-        ['i', 'number'],
-        ['j', 'number'],
-      ],
-      'Pos',
-      '',
-      { declared: 'player-api.d.ts' },
-    ),
-    fn(
-      'pos_add',
-      [
-        ['p', 'Pos'],
-        ['d', 'Dir | number | Pos'],
-      ],
-      'Pos',
-      '',
-      { cpp: 'operator+', declared: 'player-dir8.d.ts' },
-    ),
-    fn(
-      'pos_eq',
-      [
-        ['p', 'Pos'],
-        ['q', 'Pos'],
-      ],
-      'boolean',
-      '',
-      { cpp: 'operator==', declared: 'player-dir8.d.ts' },
-    ),
-    fn('dir_ok', [['d', 'number']], 'boolean', '', { declared: 'player-dir8.d.ts' }),
+    ...dir8PosEntries(),
     record(
       'Cell',
       [

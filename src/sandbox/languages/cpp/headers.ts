@@ -2,7 +2,7 @@
 // - ArbiterView.hh, generated here from the game's declared view layout
 //   (src/games/<id>/view.ts): where each array of the round's view lies in
 //   the module's memory and how to read its records and bit fields;
-// - arbiter.hh (src/sandbox/languages/cpp/include/): what every game shares (the judge's
+// - arbiter.hh (src/sdk/cpp/): what every game shares (the judge's
 //   imports, the registry, the exports the runtime calls);
 // - the game's own API under the statement's names (src/games/<id>/cpp/*.hh:
 //   Player.hh, State.hh, Structs.hh...), written by hand on top of the two.
@@ -110,11 +110,11 @@ export function gameHeaders(game: string): Promise<Record<string, string>> {
       const gameDir = new URL(`../../../games/${game}/`, import.meta.url);
       const { VIEW } = (await import(fileURLToPath(new URL('view.ts', gameDir)))) as { VIEW: Record<string, ArrayLayout> };
       return {
-        ...readHeaders(new URL('./include/', import.meta.url)),
+        ...readHeaders(new URL('../../../sdk/cpp/', import.meta.url)),
         ...readHeaders(new URL('cpp/', gameDir)),
         'ArbiterView.hh': viewHeader(game, VIEW),
         // GCC's catch-all header, which many players include; libc++ has none.
-        'bits/stdc++.h': readFileSync(new URL('./include/bits/stdc++.h', import.meta.url), 'utf8'),
+        'bits/stdc++.h': readFileSync(new URL('../../../sdk/cpp/bits/stdc++.h', import.meta.url), 'utf8'),
       };
     })();
     cache.set(game, headers);

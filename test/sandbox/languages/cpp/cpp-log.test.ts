@@ -1,5 +1,5 @@
 // A C++ player's cout and cerr: buffered in the module and handed to the
-// judge once per play() (src/sandbox/languages/cpp/include/arbiter-exports.hh), dropped
+// judge once per play() (src/sdk/cpp/arbiter-exports.hh), dropped
 // cheaply once the log is full, in the order written, stdio included; and
 // Harry Potter's unit(-1) is silent, as the original's is. Compiles C++: slow.
 

@@ -13,8 +13,8 @@ import { latestMatches } from '../../domain/matches.ts';
 import { html, type Html } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
 import { renderStatement } from '../render/statement.ts';
-import { zip } from '../starter-kit/zip.ts';
-import { cppKitEntries } from '../starter-kit/cpp-kit.ts';
+import { zip, type ZipEntry } from '../starter-kit/zip.ts';
+import { languages } from '../../sandbox/languages/index.ts';
 import { localPlayEntries } from '../starter-kit/build.ts';
 import { gameOr404, leaderboardTable } from './leaderboard.ts';
 import { readLeaderboard } from '../../domain/ratings/leaderboard.ts';
@@ -196,9 +196,19 @@ async function starterKit(game: AnyGame, url: string): Promise<Buffer> {
     { name: `${dir}/tsconfig.json`, data: JSON.stringify(tsconfig, null, 2) + '\n' },
     // Local play with only Node: play.mjs and the judge's engine and match loop (play/).
     ...(await localPlayEntries(game, dir, url)),
-    // The C++ variant (cpp/): headers, Null and Demo, its README.
-    ...(await cppKitEntries(game, dir)),
+    // Each language's own files, in its folder (C++'s cpp/: headers, Null and Demo, its README).
+    ...(await languageKitEntries(game, dir)),
   ]);
+}
+
+/** The files each language puts in a game's kit, under the kit's folder for that language. */
+async function languageKitEntries(game: AnyGame, dir: string): Promise<ZipEntry[]> {
+  const entries: ZipEntry[] = [];
+  for (const language of languages) {
+    if (!language.kitFiles || !language.kitFolder) continue;
+    for (const f of await language.kitFiles(game)) entries.push({ name: `${dir}/${language.kitFolder}/${f.path}`, data: f.data });
+  }
+  return entries;
 }
 
 const kits = new Map<string, Promise<Buffer>>();

@@ -5,6 +5,7 @@
 
 import type { CompileBotOptions } from '../compile-errors.ts';
 import type { BotArtifact } from './artifact.ts';
+import type { AnyGame } from '../../sdk/types.ts';
 
 export type { BotArtifact } from './artifact.ts';
 
@@ -56,8 +57,10 @@ export interface Language {
   gameRequiredInFile: boolean;
   /** Its compile takes seconds, not milliseconds: the CLI waits longer, an upload checks the name first, the play page compiles it for signed-in users only. */
   slowCompile: boolean;
-  /** The folder of a game (src/games/<id>/<folder>) with the players its starter kit ships in this language beside the built-in bots, if any. */
+  /** The folder of a game (src/games/<id>/<folder>) with the players its starter kit ships in this language beside the built-in bots, if any; the kit's folder for this language too. */
   kitFolder?: string;
+  /** This language's files in a game's starter kit (under its kitFolder): its API, its players, how to build and submit. */
+  kitFiles?(game: AnyGame): Promise<KitFile[]>;
   /** The API's source files a game's starter kit ships in this language (C++'s headers), by file name: code every student was given. */
   apiSources?(game: string): Promise<Record<string, string>>;
   /** The similarity report's tokenizer: names, numbers and strings normalized, layout and comments gone. */
@@ -66,4 +69,10 @@ export interface Language {
   similarityFamily: string;
   /** Compiles for the sandbox. Throws BotCompileError (the file's fault), CompileInfraError or PlayCompileRefusal. */
   compile(source: string, filename: string, game: string | undefined, options: CompileBotOptions): Promise<BotArtifact>;
+}
+
+/** A file of a starter kit, by its path inside the language's kit folder. */
+export interface KitFile {
+  path: string;
+  data: string;
 }

@@ -15,6 +15,8 @@ type CompileModule = typeof import('./compile-cpp.ts');
 const COMPILER: string = './compile-cpp.ts';
 type HeadersModule = typeof import('./headers.ts');
 const HEADERS: string = './headers.ts';
+type KitModule = typeof import('./kit.ts');
+const KIT: string = './kit.ts';
 
 export const cpp: Language = {
   id: 'cpp',
@@ -35,6 +37,10 @@ export const cpp: Language = {
   async apiSources(game) {
     const { gameHeaders } = (await import(HEADERS)) as HeadersModule;
     return gameHeaders(game);
+  },
+  async kitFiles(game) {
+    const { cppKitFiles } = (await import(KIT)) as KitModule;
+    return cppKitFiles(game);
   },
   tokenize: cppTokens,
   similarityFamily: 'cpp',

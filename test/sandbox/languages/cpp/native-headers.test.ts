@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadGames } from '../../../../src/games/registry.ts';
-import { cppKitEntries } from '../../../../src/http/starter-kit/cpp-kit.ts';
+import { cppKitFiles } from '../../../../src/sandbox/languages/cpp/kit.ts';
 
 const CXX = ['g++', 'c++', 'clang++'].find((c) => spawnSync(c, ['--version']).status === 0);
 
@@ -22,12 +22,13 @@ test("the kit's C++ headers: AINull.cc and AIDemo.cc compile natively with -Wall
   try {
     let games = 0;
     for (const game of (await loadGames()).values()) {
-      const entries = await cppKitEntries(game, game.id);
-      if (entries.length === 0) continue;
+      const files = await cppKitFiles(game);
+      if (files.length === 0) continue;
       games++;
-      for (const e of entries) {
-        mkdirSync(dirname(join(dir, e.name)), { recursive: true });
-        writeFileSync(join(dir, e.name), e.data);
+      for (const f of files) {
+        const path = join(dir, game.id, 'cpp', f.path);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, f.data);
       }
       for (const file of ['AINull.cc', 'AIDemo.cc']) {
         const r = spawnSync(CXX!, ['-std=c++17', '-Wall', '-Wextra', '-Werror', '-fsyntax-only', file], { cwd: join(dir, game.id, 'cpp'), encoding: 'utf8' });

@@ -1,14 +1,14 @@
-// The C++ part of a game's starter kit (cpp/ in the zip): the headers a
-// player compiles against (the statement's API, the view header generated
-// from the game's layout), the Null and Demo players in C++, and how to play
-// and submit a .cc file. Games without a C++ API get none.
+// The C++ language's files in a game's starter kit (its kitFolder, cpp/): the
+// headers a player compiles against (the statement's API, the view header
+// generated from the game's layout), the Null and Demo players in C++, and how
+// to play and submit a .cc file. Games without a C++ API get none.
 
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AnyGame } from '../../sdk/types.ts';
-import { gameHeaders } from '../../sandbox/languages/cpp/headers.ts';
-import type { ZipEntry } from './zip.ts';
+import type { AnyGame } from '../../../sdk/types.ts';
+import type { KitFile } from '../types.ts';
+import { gameHeaders } from './headers.ts';
 
 function cppReadme(game: AnyGame): string {
   const builtins = Object.keys(game.bots.builtin);
@@ -90,16 +90,16 @@ On the website (Submit, choose ${game.title} and the .cc file) or:
 `;
 }
 
-/** The cpp/ entries of the kit under `dir`, or none for a game without C++ headers. */
-export async function cppKitEntries(game: AnyGame, dir: string): Promise<ZipEntry[]> {
-  const gameCpp = new URL(`../../games/${game.id}/cpp/`, import.meta.url);
+/** The kit's C++ files (paths inside its cpp/ folder), or none for a game without C++ headers. */
+export async function cppKitFiles(game: AnyGame): Promise<KitFile[]> {
+  const gameCpp = new URL(`../../../games/${game.id}/cpp/`, import.meta.url);
   if (!existsSync(fileURLToPath(gameCpp))) return [];
   const headers = await gameHeaders(game.id);
-  const entries: ZipEntry[] = [{ name: `${dir}/cpp/README.md`, data: cppReadme(game) }];
+  const files: KitFile[] = [{ path: 'README.md', data: cppReadme(game) }];
   for (const player of ['AINull.cc', 'AIDemo.cc']) {
     const path = fileURLToPath(new URL(player, gameCpp));
-    if (existsSync(path)) entries.push({ name: `${dir}/cpp/${player}`, data: await readFile(path, 'utf8') });
+    if (existsSync(path)) files.push({ path: player, data: await readFile(path, 'utf8') });
   }
-  for (const name of Object.keys(headers).sort()) entries.push({ name: `${dir}/cpp/${name}`, data: headers[name]! });
-  return entries;
+  for (const name of Object.keys(headers).sort()) files.push({ path: name, data: headers[name]! });
+  return files;
 }

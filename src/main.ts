@@ -186,13 +186,15 @@ export async function start(parts: Part[], config: Config = loadConfig()): Promi
     }
     for (const part of Object.keys(STARTERS) as Part[])
       if (parts.includes(part)) running.push(await STARTERS[part]({ config, db, queues, redisUrl: redis.url, log }));
-    // The C++ compile server and the games' precompiled headers, warmed in the background (CPP_PREWARM=0: not):
-    // the first C++ upload after a start then compiles in seconds, not in the minute clang's own module takes to compile.
+    // Each language's compiler warmed in the background (CPP_PREWARM=0: not): C++'s compile server and the
+    // games' precompiled headers, so the first upload after a start compiles in seconds, not in the minute
+    // clang's own module takes to compile.
     if ((parts.includes('api') || parts.includes('worker')) && process.env['CPP_PREWARM'] !== '0') {
       void (async () => {
-        const [{ prewarmCpp }, { loadGames }] = await Promise.all([import('./sandbox/languages/cpp/toolchain.ts'), import('./games/registry.ts')]);
-        await prewarmCpp([...(await loadGames()).keys()]);
-      })().catch((e: unknown) => log(`C++ warm-up: ${e instanceof Error ? e.message : String(e)}`));
+        const [{ languages }, { loadGames }] = await Promise.all([import('./sandbox/languages/index.ts'), import('./games/registry.ts')]);
+        const games = [...(await loadGames()).keys()];
+        for (const language of languages) await language.prewarm?.(games);
+      })().catch((e: unknown) => log(`compiler warm-up: ${e instanceof Error ? e.message : String(e)}`));
     }
   } catch (e) {
     await closeAll();

@@ -67,6 +67,8 @@ export interface Language {
   tokenize: Tokenizer;
   /** Languages whose normalized tokens the similarity report compares with each other share a family. */
   similarityFamily: string;
+  /** Readies the compiler for the games in the background of a start (a compile server, precompiled headers), if it needs that. */
+  prewarm?(games: readonly string[]): Promise<void>;
   /** Compiles for the sandbox. Throws BotCompileError (the file's fault), CompileInfraError or PlayCompileRefusal. */
   compile(source: string, filename: string, game: string | undefined, options: CompileBotOptions): Promise<BotArtifact>;
 }

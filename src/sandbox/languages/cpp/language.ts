@@ -17,6 +17,8 @@ type HeadersModule = typeof import('./headers.ts');
 const HEADERS: string = './headers.ts';
 type KitModule = typeof import('./kit.ts');
 const KIT: string = './kit.ts';
+type ToolchainModule = typeof import('./toolchain.ts');
+const TOOLCHAIN: string = './toolchain.ts';
 
 export const cpp: Language = {
   id: 'cpp',
@@ -41,6 +43,10 @@ export const cpp: Language = {
   async kitFiles(game) {
     const { cppKitFiles } = (await import(KIT)) as KitModule;
     return cppKitFiles(game);
+  },
+  async prewarm(games) {
+    const { prewarmCpp } = (await import(TOOLCHAIN)) as ToolchainModule;
+    await prewarmCpp(games);
   },
   tokenize: cppTokens,
   similarityFamily: 'cpp',

@@ -222,20 +222,16 @@ export function findSystemClang(): string | null {
   return 'clang' in t ? t.clang : null;
 }
 
-const PRLIMIT =
+/** A Linux tool on the PATH, or undefined (elsewhere, or not installed). */
+const linuxTool = (name: string) =>
   process.platform === 'linux'
     ? (process.env['PATH'] ?? '')
         .split(delimiter)
-        .map((d) => join(d, 'prlimit'))
+        .map((d) => join(d, name))
         .find((p) => existsSync(p))
     : undefined;
-const NICE =
-  process.platform === 'linux'
-    ? (process.env['PATH'] ?? '')
-        .split(delimiter)
-        .map((d) => join(d, 'nice'))
-        .find((p) => existsSync(p))
-    : undefined;
+const PRLIMIT = linuxTool('prlimit');
+const NICE = linuxTool('nice');
 
 /**
  * Does stderr hold the compiler's diagnostics of the file's text: `path:line:col: error:`? The student's

@@ -31,6 +31,8 @@ async function bundle(apiPath: string): Promise<string> {
     format: 'cjs',
     platform: 'neutral',
     target: 'es2022',
+    // Each bot's isolate parses the prelude: no whitespace or comments to read (names and code as written).
+    minifyWhitespace: true,
     write: false,
     logLevel: 'silent',
   });

@@ -292,7 +292,8 @@ test("play API: the judge compiles (a compile error is the bot's), caps the size
   assert.match(prelude.body, /^\(function\(\)\{/);
   const worker = await app.inject({ url: '/assets/play/worker.js' });
   assert.equal(worker.statusCode, 200);
-  assert.equal(worker.headers['content-security-policy'], "default-src 'none'; script-src 'unsafe-eval'");
+  // eval for the bots' scripts, wasm-unsafe-eval for a C++ bot's module; nothing else (no fetch, no import).
+  assert.equal(worker.headers['content-security-policy'], "default-src 'none'; script-src 'unsafe-eval' 'wasm-unsafe-eval'");
   const script = await app.inject({ url: '/assets/play/moria.js' });
   assert.equal(script.statusCode, 200);
   assert.doesNotMatch(script.body, /unsafe-eval/);

@@ -14,7 +14,7 @@ import { matchJobId } from '../../../src/queue/index.ts';
 import { waitFor } from '../../helpers/queue.ts';
 import { startTestJudge, type TestJudge } from '../../helpers/judge.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 let judge: TestJudge;
 const started: ChildProcess[] = [];
 

@@ -27,7 +27,7 @@ after(async () => {
   rmSync(cacheDir, { recursive: true, force: true });
 });
 
-const root = new URL('../../', import.meta.url);
+const root = new URL('../../../../', import.meta.url);
 const file = (path: string): MatchSeat => ({ source: readFileSync(new URL(path, root), 'utf8'), filename: path.replace(/^.*\//, '') });
 const ordersOf = (out: Awaited<ReturnType<typeof playMatch>>) => out.replay.rounds.map((r) => JSON.stringify(r.orders));
 

@@ -29,7 +29,8 @@ test("a compiler that cannot run is the machinery's failure: one line and exit 1
   const r = spawnSync(process.execPath, [bin, 'play', 'moria', 'Demo', 'Demo', 'Demo', good], {
     encoding: 'utf8',
     timeout: 120_000,
-    env: { ...process.env, ESBUILD_BINARY_PATH: join(dir, 'no-such-esbuild') },
+    // The judge's compiler alone: ESBUILD_BINARY_PATH would steer the esbuild that loads the CLI's own code too.
+    env: { ...process.env, ARBITER_ESBUILD: join(dir, 'no-such-esbuild') },
   });
   assert.equal(r.status, 1, r.stderr);
   assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);

@@ -38,8 +38,13 @@ export interface CompilerSettings {
   concurrency: number;
 }
 
-/** The platform's esbuild binary, as the esbuild package itself would find it. */
+/**
+ * The esbuild binary bots are compiled with: ARBITER_ESBUILD when set (for the judge's compiles alone:
+ * ESBUILD_BINARY_PATH also steers the esbuild that loads Arbiter's own TypeScript), else the platform's,
+ * as the esbuild package itself would find it.
+ */
 function findEsbuild(): string {
+  if (process.env.ARBITER_ESBUILD) return process.env.ARBITER_ESBUILD;
   if (process.env.ESBUILD_BINARY_PATH) return process.env.ESBUILD_BINARY_PATH;
   const esbuildPackage = createRequire(import.meta.url).resolve('esbuild/package.json');
   try {

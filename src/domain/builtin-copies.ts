@@ -1,6 +1,6 @@
 // A submission that is a near-copy of a shipped player (the game's built-in
 // Demo, Dummy and Null, and the C++ kit's AIDemo.cc and AINull.cc) is refused
-// at upload, naming the built-in (../shared/spec/judging.md). "Near-copy" is
+// at upload, naming the built-in, as the course's rules ask. "Near-copy" is
 // read with the similarity report's own fingerprints (similarity/index.ts:
 // normalized tokens, so renamed identifiers, reordered functions, comments
 // and layout change nothing): the share of the upload's fingerprints that

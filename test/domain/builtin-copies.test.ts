@@ -1,5 +1,5 @@
 // Near-copies of a shipped player are refused at upload, naming the built-in
-// (../shared/spec/judging.md); honest players are not, whatever they took from
+// (the course's rules); honest players are not, whatever they took from
 // the Null template. The copies are made here from the shipped files as a
 // student would disguise them: identifiers renamed, top-level functions and
 // methods in another order, comments dropped or added, the layout changed.

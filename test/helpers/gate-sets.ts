@@ -1,4 +1,4 @@
-// The shipped Demo must never pass the gate (../shared/spec/judging.md): a
+// The shipped Demo must never pass the gate (the course's rules): a
 // gate is four matches against three Dummies, one in each seat. Every game's
 // bots test plays the same gate-like sets here: seeds 1-16 in four sets of
 // four, the Demo at seat (seed - 1) mod 4, and checks that no set is won

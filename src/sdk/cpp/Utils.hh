@@ -29,6 +29,14 @@
 
 using namespace std;
 
+// A warning of the API's, printed out of line: the accessor that may print it
+// (cell, unit) stays small enough for clang to inline into a player's loops,
+// as g++ does by splitting the accessor's cold part out by itself.
+template <typename T>
+__attribute__((cold, noinline)) void arbiter_warn (const char* text, const T& value) {
+  cerr << text << value << endl;
+}
+
 // _my_assert writes what its game's package writes before the assert: "ERROR: "
 // and the message (Moria), "error: " (The Walking Dead: its Structs.hh
 // defines ARBITER_MY_ASSERT_WORD), nothing (Harry Potter: ARBITER_MY_ASSERT_SILENT).

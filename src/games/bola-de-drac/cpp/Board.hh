@@ -74,8 +74,12 @@ class Board {
   mutable vector<Magic_Bean> beans_;
   mutable vector<Kinton_Cloud> kintons_;
 
+  // The tables once per round; the test inline, the work out of line (cell() stays small enough to inline).
   void build_ () const {
-    if (built_) return;
+    if (not built_) rebuild_();
+  }
+
+  __attribute__((noinline)) void rebuild_ () const {
     int np = nb_players(), r = rows(), c = cols();
     if (int(cells_.size()) != r * c) {
       cells_.assign(r * c, Cell());

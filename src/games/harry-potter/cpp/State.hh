@@ -18,8 +18,12 @@ class State {
   int cols_ () const { return arbiter_view::meta_cols(); }
   int n_ () const { return arbiter_view::meta_nb_units(); }
 
+  // The tables once per round; the test inline, the work out of line (cell() stays small enough to inline).
   void build_ () const {
-    if (built_) return;
+    if (not built_) rebuild_();
+  }
+
+  __attribute__((noinline)) void rebuild_ () const {
     wizards_.assign(NP_, vector<int>());
     unit_at_.assign(rows_() * cols_(), -1);
     for (int id = 0; id < n_(); ++id) {

@@ -43,7 +43,7 @@ public:
   Cell cell (Pos p) const {
     int rows = arbiter_view::meta_rows(), cols = arbiter_view::meta_cols();
     if (p.i < 0 or p.i >= rows or p.j < 0 or p.j >= cols) {
-      cerr << "warning: cell requested for position " << p << endl;
+      arbiter_warn("warning: cell requested for position ", p);
       return Cell();
     }
     int k = p.i * cols + p.j;
@@ -56,7 +56,7 @@ public:
 
   Unit unit (int id) const {
     if (id < 0 or id >= nb_units() or arbiter_view::units_pos(id) < 0) {
-      cerr << "warning: unit requested for identifier " << id << endl;
+      arbiter_warn("warning: unit requested for identifier ", id);
       return Unit();
     }
     int p = arbiter_view::units_pos(id), cols = arbiter_view::meta_cols();
@@ -65,7 +65,7 @@ public:
 
   int nb_cells (int pl) const {
     if (pl < 0 or pl >= arbiter_view::meta_nb_players()) {
-      cerr << "warning: num_cells requested for player " << pl << endl;
+      arbiter_warn("warning: num_cells requested for player ", pl);
       return -1;
     }
     return arbiter_view::players_nb_cells(pl);
@@ -73,7 +73,7 @@ public:
 
   int nb_treasures (int pl) const {
     if (pl < 0 or pl >= arbiter_view::meta_nb_players()) {
-      cerr << "warning: treasures requested for player " << pl << endl;
+      arbiter_warn("warning: treasures requested for player ", pl);
       return -1;
     }
     return arbiter_view::players_nb_treasures(pl);
@@ -82,7 +82,7 @@ public:
   /** The fraction of its CPU budget a player has used, -1 once frozen. */
   double status (int pl) const {
     if (pl < 0 or pl >= arbiter_view::meta_nb_players()) {
-      cerr << "warning: status requested for player " << pl << endl;
+      arbiter_warn("warning: status requested for player ", pl);
       return -1;
     }
     return arbiter_status(pl);
@@ -90,7 +90,7 @@ public:
 
   vector<int> dwarves (int pl) const {
     if (pl < 0 or pl >= arbiter_view::meta_nb_players()) {
-      cerr << "warning: dwarves requested for player " << pl << endl;
+      arbiter_warn("warning: dwarves requested for player ", pl);
       return vector<int>();
     }
     build_lists_();
@@ -99,7 +99,7 @@ public:
 
   vector<int> wizards (int pl) const {
     if (pl < 0 or pl >= arbiter_view::meta_nb_players()) {
-      cerr << "warning: wizards requested for player " << pl << endl;
+      arbiter_warn("warning: wizards requested for player ", pl);
       return vector<int>();
     }
     build_lists_();

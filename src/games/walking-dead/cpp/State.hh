@@ -19,8 +19,12 @@ class State {
   int cols_ () const { return arbiter_view::settings_board_cols(); }
   int nb_units_ () const { return arbiter_view::units_records(); }
 
+  // The tables once per round; the test inline, the work out of line (cell() stays small enough to inline).
   void build_ () const {
-    if (lists_) return;
+    if (not lists_) rebuild_();
+  }
+
+  __attribute__((noinline)) void rebuild_ () const {
     int np = np_();
     alive_.assign(np, vector<int>());
     dead_.assign(np, vector<int>());
@@ -43,7 +47,7 @@ public:
 
   Cell cell (int i, int j) const {
     if (i < 0 or i >= rows_() or j < 0 or j >= cols_()) {
-      cerr << "warning: cell requested for position " << Pos(i, j) << endl;
+      arbiter_warn("warning: cell requested for position ", Pos(i, j));
       return Cell();
     }
     int k = i * cols_() + j;
@@ -55,7 +59,7 @@ public:
 
   Unit unit (int id) const {
     if (id < 0 or id >= nb_units_()) {
-      cerr << "warning: unit requested for identifier " << id << endl;
+      arbiter_warn("warning: unit requested for identifier ", id);
       return Unit();
     }
     int p = arbiter_view::units_pos(id);
@@ -65,7 +69,7 @@ public:
 
   vector<int> alive_units (int pl) const {
     if (pl < 0 or pl >= np_()) {
-      cerr << "warning: alive units requested for player " << pl << endl;
+      arbiter_warn("warning: alive units requested for player ", pl);
       return vector<int>();
     }
     build_();
@@ -74,7 +78,7 @@ public:
 
   vector<int> dead_units (int pl) const {
     if (pl < 0 or pl >= np_()) {
-      cerr << "warning: dead units requested for player " << pl << endl;
+      arbiter_warn("warning: dead units requested for player ", pl);
       return vector<int>();
     }
     build_();
@@ -88,7 +92,7 @@ public:
 
   int strength (int pl) const {
     if (pl < 0 or pl >= np_()) {
-      cerr << "warning: strength requested for player " << pl << endl;
+      arbiter_warn("warning: strength requested for player ", pl);
       return -1;
     }
     build_();
@@ -98,7 +102,7 @@ public:
 
   int score (int pl) const {
     if (pl < 0 or pl >= np_()) {
-      cerr << "warning: score requested for player " << pl << endl;
+      arbiter_warn("warning: score requested for player ", pl);
       return -1;
     }
     return arbiter_view::players_score(pl);
@@ -107,7 +111,7 @@ public:
   /** The fraction of its CPU budget a player has used, -1 once frozen. */
   double status (int pl) const {
     if (pl < 0 or pl >= np_()) {
-      cerr << "warning: status requested for player " << pl << endl;
+      arbiter_warn("warning: status requested for player ", pl);
       return -2;
     }
     return arbiter_status(pl);

@@ -122,3 +122,13 @@ export function gameHeaders(game: string): Promise<Record<string, string>> {
   }
   return headers;
 }
+
+/** A player the game's C++ kit ships (cpp/AIDemo.cc, cpp/AINull.cc), or null. */
+export function shippedCppPlayer(game: string, name: 'AIDemo.cc' | 'AINull.cc'): string | null {
+  if (!GAME_ID.test(game)) return null;
+  try {
+    return readFileSync(new URL(`../../../games/${game}/cpp/${name}`, import.meta.url), 'utf8');
+  } catch {
+    return null;
+  }
+}

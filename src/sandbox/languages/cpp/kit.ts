@@ -3,12 +3,11 @@
 // generated from the game's layout), the Null and Demo players in C++, and how
 // to play and submit a .cc file. Games without a C++ API get none.
 
-import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AnyGame } from '../../../sdk/types.ts';
 import type { KitFile } from '../types.ts';
-import { gameHeaders } from './headers.ts';
+import { gameHeaders, shippedCppPlayer } from './headers.ts';
 
 function cppReadme(game: AnyGame): string {
   const builtins = Object.keys(game.bots.builtin);
@@ -96,9 +95,9 @@ export async function cppKitFiles(game: AnyGame): Promise<KitFile[]> {
   if (!existsSync(fileURLToPath(gameCpp))) return [];
   const headers = await gameHeaders(game.id);
   const files: KitFile[] = [{ path: 'README.md', data: cppReadme(game) }];
-  for (const player of ['AINull.cc', 'AIDemo.cc']) {
-    const path = fileURLToPath(new URL(player, gameCpp));
-    if (existsSync(path)) files.push({ path: player, data: await readFile(path, 'utf8') });
+  for (const player of ['AINull.cc', 'AIDemo.cc'] as const) {
+    const data = shippedCppPlayer(game.id, player);
+    if (data !== null) files.push({ path: player, data });
   }
   for (const name of Object.keys(headers).sort()) files.push({ path: name, data: headers[name]! });
   return files;

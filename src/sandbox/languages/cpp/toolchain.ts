@@ -33,7 +33,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gameHeaders } from './headers.ts';
+import { gameHeaders, shippedCppPlayer } from './headers.ts';
 import { confinementFor, workDirs, type Confinement } from './confine.ts';
 import { dataSegmentBytes, readMemoryImport, trimZeroData, WASM_PAGE } from './wasm-module.ts';
 import { Slots } from '../../slots.ts';
@@ -674,7 +674,9 @@ function pchPlan(
     (a) => !a.startsWith('-Wl,') && !a.startsWith('-mexec-model='),
   );
   // No timestamps: the headers are written anew for every compile; their sizes are still checked.
-  args.splice(args.length - 3, 0, '-Xclang', '-fno-pch-timestamp', '-x', 'c++-header');
+  // -fpch-instantiate-templates: the templates the headers use are instantiated once, in the PCH, not in
+  // every compile (the 554-line bench file: clang's front end 1.4 -> 0.95 s, the compile 6.2 -> 5.0 s).
+  args.splice(args.length - 3, 0, '-Xclang', '-fno-pch-timestamp', '-fpch-instantiate-templates', '-x', 'c++-header');
   const hash = createHash('sha256').update(`pch1\0${which}\0${toolchainId(which, clang)}\0${args.join('\0')}\0`);
   for (const name of Object.keys(headers).sort()) hash.update(`${name}\0${headers[name]}\0`);
   return { path: join(s.pchDir, `${game}-${which}-${hash.digest('hex').slice(0, 24)}.pch`), args };
@@ -750,10 +752,13 @@ function pchTrouble(r: CppCompileResult): boolean {
 }
 
 /**
- * Starts the judge lane's npm compile server (warmed by a first compile) and
- * builds the games' PCHs, in the background, so that the first student's
- * compile after a start is a warm one. Errors are logged by the compiles
- * that meet them; nothing here keeps the process alive.
+ * Starts the judge lane's npm compile server (warmed by a first compile),
+ * builds the games' PCHs and then compiles the first game's shipped Demo, in
+ * the background, so that the first student's compile after a start is a
+ * warm one: V8 compiles the parts of clang that optimize and link code only
+ * when they first run (the bench file: 9.7 s at its first compile, 6.2 s at
+ * its second). Errors are logged by the compiles that meet them; nothing here
+ * keeps the process alive.
  */
 export function prewarmCpp(games: readonly string[]): Promise<void> {
   const s = cppCompileSettings();
@@ -771,6 +776,15 @@ export function prewarmCpp(games: readonly string[]): Promise<void> {
       } catch {
         /* a game without C++ headers */
       }
+    }
+    if (which !== 'npm') return;
+    for (const game of games) {
+      const demo = shippedCppPlayer(game, 'AIDemo.cc');
+      if (demo === null) continue;
+      while (npmPending[lane] > 0) await sleep(500, undefined, { ref: false });
+      // A real compile, cached as any other: the Demo's module is ready when a student plays it.
+      await compileCpp(demo, 'AIDemo.cc', game).catch(() => {});
+      return;
     }
   })();
 }

@@ -30,7 +30,7 @@ import { sharedPool } from '../src/sandbox/match-pool.ts';
 import { IsolateBotHost } from '../src/sandbox/hosts/isolate-host.ts';
 import { installCallMeter } from '../src/sandbox/call-meter.ts';
 import { callOverheads } from './call-overhead.ts';
-import { compileCpp, findSystemClang, resetCppCompileSettings, stopCompileServer } from '../src/sandbox/languages/cpp/toolchain.ts';
+import { compileCpp, findSystemClang, prewarmCpp, resetCppCompileSettings, stopCompileServer } from '../src/sandbox/languages/cpp/toolchain.ts';
 
 const SEED = 30;
 const GOALS = { compile: { npm: { warmMs: 3000, firstMs: 15_000 }, system: { warmMs: 1000, firstMs: 1000 } }, demoRatio: 1, callOverheadRatio: 1, logRatio: 2 };
@@ -68,6 +68,11 @@ async function compileTimes(toolchain: 'system' | 'npm'): Promise<string> {
     resetCppCompileSettings({ cacheDir, toolchain, pchDir }); // a start: a new server, the PCH read from disk
     const afterStart = await timed();
     const warm2 = await timed();
+    // A start as main.ts makes one: the warm-up (PCHs, then the first game's Demo) done before the file comes.
+    stopCompileServer();
+    resetCppCompileSettings({ cacheDir, toolchain, pchDir });
+    await prewarmCpp(['moria']);
+    const afterWarmup = await timed();
     const fresh = `${file}\n// bench ${Date.now()} cached\n`;
     await timed(fresh);
     resetCppCompileSettings({ cacheDir, toolchain, pchDir }); // the in-memory cache is cleared: the disk answers
@@ -78,6 +83,7 @@ async function compileTimes(toolchain: 'system' | 'npm'): Promise<string> {
     const ok = (x: number, limit: number) => (x <= limit ? 'ok' : 'OFF');
     return [
       `  ${toolchain.padEnd(6)} clang, a 500-line file: first compile ever ${say(firstEver)}, first after a start ${say(afterStart)} (goal ≤ ${goal.firstMs / 1000} s: ${ok(afterStart.ms, goal.firstMs)}),`,
+      `         first after a start once its warm-up is done ${say(afterWarmup)},`,
       `         a new file warm ${say(warm1)} and ${say(warm2)} (goal ≤ ${goal.warmMs / 1000} s: ${ok(warm, goal.warmMs)}), cached ${disk.ms.toFixed(0)} ms from disk, ${memory.ms.toFixed(1)} ms from memory`,
     ].join('\n');
   } finally {

@@ -753,9 +753,9 @@ function pchTrouble(r: CppCompileResult): boolean {
 
 /**
  * Starts the judge lane's npm compile server (warmed by a first compile),
- * builds the games' PCHs and then compiles the first game's shipped Demo, in
- * the background, so that the first student's compile after a start is a
- * warm one: V8 compiles the parts of clang that optimize and link code only
+ * builds the games' PCHs and then compiles the first game's shipped Demo in
+ * the judge's lane and in the play lane, in the background, so that the first
+ * student's compile after a start is a warm one in either: V8 compiles the parts of clang that optimize and link code only
  * when they first run (the bench file: 9.7 s at its first compile, 6.2 s at
  * its second). Errors are logged by the compiles that meet them; nothing here
  * keeps the process alive.
@@ -778,15 +778,26 @@ export function prewarmCpp(games: readonly string[]): Promise<void> {
       }
     }
     if (which !== 'npm') return;
-    for (const game of games) {
-      const demo = shippedCppPlayer(game, 'AIDemo.cc');
-      if (demo === null) continue;
-      while (npmPending[lane] > 0) await sleep(500, undefined, { ref: false });
-      // A real compile, cached as any other: the Demo's module is ready when a student plays it.
-      await compileCpp(demo, 'AIDemo.cc', game).catch(() => {});
-      return;
-    }
+    const game = games.find((g) => shippedCppPlayer(g, 'AIDemo.cc') !== null);
+    if (game === undefined) return;
+    const demo = shippedCppPlayer(game, 'AIDemo.cc')!;
+    while (npmPending[lane] > 0) await sleep(500, undefined, { ref: false });
+    // The judge's lane: a real compile, cached as any other (the Demo's module is ready when a student plays it).
+    await compileCpp(demo, 'AIDemo.cc', game).catch(() => {});
+    // The play page's and the kit's lane, at its low priority: the same file again, uncached (a cache hit warms nothing).
+    while (npmPending.play > 0) await sleep(500, undefined, { ref: false });
+    await warmCompile('play', game, demo, s, laneLimitMs).catch(() => {});
   })();
+}
+
+/** The Demo compiled in a lane's npm server with the game's PCH, the result thrown away: the server's warm-up. */
+async function warmCompile(lane: Lane, game: string, source: string, s: CppCompileSettings, cpuLimitMs: number): Promise<void> {
+  const headers = await gameHeaders(game);
+  const pch = s.pch ? await ensurePch('npm', game, headers, s, lane, cpuLimitMs) : null;
+  const files: Record<string, string> = { 'AIDemo.cc': source, ...(pch ? { [PCH_HEADER]: PCH_TEXT } : {}) };
+  for (const [name, text] of Object.entries(headers)) files[`include/${name}`] = text;
+  const extra = [...s.extraFlags, ...(pch ? ['-include-pch', PCH_FILE] : [])];
+  await compileWithNpm(files, { args: flags('wasm32-wasip1', 'AIDemo.cc', 'bot.wasm', extra), output: 'bot.wasm', ...(pch ? { pch } : {}) }, s, lane, cpuLimitMs);
 }
 
 // --- the cache and the entry point ----------------------------------------------

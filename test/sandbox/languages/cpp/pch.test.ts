@@ -84,7 +84,7 @@ test('with the PCH and without, a file compiles to a module with the same export
   });
 });
 
-test('the warm-up at start builds the PCH of each game it is given, on disk; a game without C++ headers is passed over', {
+test('the warm-up at start builds the PCH of each game it is given, on disk (a game without C++ headers is passed over), then compiles the Demo: its module is cached', {
   ...slow,
   timeout: 900_000,
 }, async () => {
@@ -95,4 +95,7 @@ test('the warm-up at start builds the PCH of each game it is given, on disk; a g
     readdirSync(pchDir).map((f) => f.replace(/-[0-9a-f]{24}\.pch$/, '')),
     ['moria-npm'],
   );
+  const demo = readFileSync(new URL('../../../../src/games/moria/cpp/AIDemo.cc', import.meta.url), 'utf8');
+  const r = await compileCpp(demo, 'AIDemo.cc', 'moria');
+  assert.ok(r.ok && 'cached' in r && r.cached, JSON.stringify(r).slice(0, 300));
 });

@@ -797,7 +797,13 @@ async function warmCompile(lane: Lane, game: string, source: string, s: CppCompi
   const files: Record<string, string> = { 'AIDemo.cc': source, ...(pch ? { [PCH_HEADER]: PCH_TEXT } : {}) };
   for (const [name, text] of Object.entries(headers)) files[`include/${name}`] = text;
   const extra = [...s.extraFlags, ...(pch ? ['-include-pch', PCH_FILE] : [])];
-  await compileWithNpm(files, { args: flags('wasm32-wasip1', 'AIDemo.cc', 'bot.wasm', extra), output: 'bot.wasm', ...(pch ? { pch } : {}) }, s, lane, cpuLimitMs);
+  await compileWithNpm(
+    files,
+    { args: flags('wasm32-wasip1', 'AIDemo.cc', 'bot.wasm', extra), output: 'bot.wasm', ...(pch ? { pch } : {}) },
+    s,
+    lane,
+    cpuLimitMs,
+  );
 }
 
 // --- the cache and the entry point ----------------------------------------------

@@ -29,6 +29,14 @@ export function othersUnaffected(out: MatchOutcome, rounds = 10): boolean {
   return [0, 2, 3].every((p) => replay.players[p]!.frozenReason === null && replay.result.scores[p] === rounds);
 }
 
+/** What a failed othersUnaffected() saw: each seat's freeze, round, CPU and score, and the match's runs. */
+export function seatsSaid(out: MatchOutcome): string {
+  const seats = out.replay.players.map(
+    (p, i) => `${i}: ${p.frozenReason ?? 'playing'} ${p.frozenRound ?? ''} ${p.cpuMs} ms, score ${out.replay.result.scores[i]}`,
+  );
+  return `${seats.join('; ')} (runs ${out.runs})`;
+}
+
 /** What a bot host's load() gets for a tally bot: compiled, with the tally prelude; seat 1, seed 3. */
 export async function tallyLoad(seat: MatchSeat, limits: { cpuBudgetMs?: number; memoryMb?: number } = {}): Promise<LoadRequest> {
   return {

@@ -759,11 +759,12 @@ function pchTrouble(r: CppCompileResult): boolean {
 /**
  * Starts the judge lane's npm compile server (warmed by a first compile),
  * builds the games' PCHs and then compiles the first game's shipped Demo in
- * the judge's lane and in the play lane, in the background, so that the first
- * student's compile after a start is a warm one in either: V8 compiles the parts of clang that optimize and link code only
- * when they first run (the bench file: 9.7 s at its first compile, 6.2 s at
- * its second). Errors are logged by the compiles that meet them; nothing here
- * keeps the process alive.
+ * the judge's lane and in the play lane, in the background, so that the
+ * first student's compile after a start is a warm one in either: V8 compiles
+ * the parts of clang that optimize and link code only when they first run
+ * (the bench file: 9.7 s at its first compile, 6.2 s at its second). Errors
+ * are logged by the compiles that meet them; nothing here keeps the process
+ * alive.
  */
 export function prewarmCpp(games: readonly string[]): Promise<void> {
   const s = cppCompileSettings();
@@ -783,32 +784,46 @@ export function prewarmCpp(games: readonly string[]): Promise<void> {
       }
     }
     if (which !== 'npm') return;
-    const game = games.find((g) => shippedCppPlayer(g, 'AIDemo.cc') !== null);
-    if (game === undefined) return;
-    const demo = shippedCppPlayer(game, 'AIDemo.cc')!;
-    while (npmPending[lane] > 0) await sleep(500, undefined, { ref: false });
-    // The judge's lane: a real compile, cached as any other (the Demo's module is ready when a student plays it).
-    await compileCpp(demo, 'AIDemo.cc', game).catch(() => {});
-    // The play page's and the kit's lane, at its low priority: the same file again, uncached (a cache hit warms nothing).
-    while (npmPending.play > 0) await sleep(500, undefined, { ref: false });
-    await warmCompile('play', game, demo, s, laneLimitMs).catch(() => {});
+    for (const game of games) {
+      const demo = shippedCppPlayer(game, 'AIDemo.cc');
+      if (demo === null) continue;
+      while (npmPending[lane] > 0) await sleep(500, undefined, { ref: false });
+      // The judge's lane: a real compile, cached as any other (the Demo's module is ready when a student plays it).
+      await compileCpp(demo, 'AIDemo.cc', game).catch(() => {});
+      // The play page's and the kit's lane, at its low priority: the same file again, uncached (a cache hit warms nothing).
+      while (npmPending.play > 0) await sleep(500, undefined, { ref: false });
+      await warmCompile('play', game, demo, s, laneLimitMs).catch(() => {});
+      return;
+    }
   })();
 }
 
-/** The Demo compiled in a lane's npm server with the game's PCH, the result thrown away: the server's warm-up. */
+/** The Demo compiled in a lane's npm server as a student's file is, the result thrown away: the server's warm-up. */
 async function warmCompile(lane: Lane, game: string, source: string, s: CppCompileSettings, cpuLimitMs: number): Promise<void> {
   const headers = await gameHeaders(game);
   const pch = s.pch ? await ensurePch('npm', game, headers, s, lane, cpuLimitMs) : null;
-  const files: Record<string, string> = { 'AIDemo.cc': source, ...(pch ? { [PCH_HEADER]: PCH_TEXT } : {}) };
-  for (const [name, text] of Object.entries(headers)) files[`include/${name}`] = text;
-  const extra = [...s.extraFlags, ...(pch ? ['-include-pch', PCH_FILE] : [])];
-  await compileWithNpm(
-    files,
-    { args: flags('wasm32-wasip1', 'AIDemo.cc', 'bot.wasm', extra), output: 'bot.wasm', ...(pch ? { pch } : {}) },
-    s,
-    lane,
-    cpuLimitMs,
-  );
+  const { inputs, job } = compileJob('npm', 'AIDemo.cc', source, headers, pch, s);
+  await compileWithNpm(inputs, job, s, lane, cpuLimitMs);
+}
+
+/** What clang is given to compile and link a player: the file, the game's headers and, with a PCH (its path here), the header it was built from. */
+function compileJob(
+  which: 'system' | 'npm',
+  filename: string,
+  source: string,
+  headers: Record<string, string>,
+  pch: string | null,
+  s: CppCompileSettings,
+): { inputs: Record<string, string>; job: ClangJob } {
+  const inputs: Record<string, string> = { [filename]: source };
+  for (const [name, text] of Object.entries(headers)) inputs[`include/${name}`] = text;
+  const target = which === 'system' ? 'wasm32-wasi' : 'wasm32-wasip1';
+  if (!pch) return { inputs, job: { args: flags(target, filename, 'bot.wasm', s.extraFlags), output: 'bot.wasm' } };
+  // The header the PCH was built from is one of its inputs: clang checks it is there, unchanged.
+  inputs[PCH_HEADER] = PCH_TEXT;
+  // The system clang sees the PCH at the root (confine.ts binds it there), the npm one in its tree's root.
+  const at = which === 'system' ? `/${PCH_FILE}` : PCH_FILE;
+  return { inputs, job: { args: flags(target, filename, 'bot.wasm', [...s.extraFlags, '-include-pch', at]), output: 'bot.wasm', pch } };
 }
 
 // --- the cache and the entry point ----------------------------------------------
@@ -902,23 +917,11 @@ export async function compileCpp(
   }
   if (lane === 'play' && playPending >= s.playSlots + s.playQueue)
     return { ok: false, kind: 'busy', detail: `${playPending} play-page compiles are under way or waiting` };
-  const files: Record<string, string> = { [filename]: source };
-  for (const [name, text] of Object.entries(headers)) files[`include/${name}`] = text;
   const laneLimitMs = s.cpuSeconds !== undefined ? s.cpuSeconds * 1000 : s.timeoutMs;
   const cpuLimitMs = options.budgetSeconds !== undefined ? Math.max(1000, Math.min(laneLimitMs, options.budgetSeconds * 1000)) : laneLimitMs;
-  const target = which === 'system' ? 'wasm32-wasi' : 'wasm32-wasip1';
   /** One compile and link, with the game's PCH (its path) or without. */
   const once = async (pch: string | null): Promise<CppCompileResult & { cpuMs: number }> => {
-    // The system clang sees the PCH at the root (confine.ts binds it there), the npm one in its tree's root.
-    const job: ClangJob = pch
-      ? {
-          args: flags(target, filename, 'bot.wasm', [...s.extraFlags, '-include-pch', which === 'system' ? `/${PCH_FILE}` : PCH_FILE]),
-          output: 'bot.wasm',
-          pch,
-        }
-      : { args: flags(target, filename, 'bot.wasm', s.extraFlags), output: 'bot.wasm' };
-    // The header the PCH was built from is one of its inputs: clang checks it is there, unchanged.
-    const inputs = pch ? { ...files, [PCH_HEADER]: PCH_TEXT } : files;
+    const { inputs, job } = compileJob(which, filename, source, headers, pch, s);
     if (which === 'npm') return compileWithNpm(inputs, job, s, lane, cpuLimitMs);
     const t = systemToolchain();
     if (!('clang' in t)) return { ok: false, kind: 'infra', detail: `ARBITER_CPP_CLANG=system, but ${t.error}`, cpuMs: 0 };

@@ -111,7 +111,7 @@ export class MatchRun {
    * load one after another). Every load is settled before a failure of the
    * judge's is thrown, so no bot is released while it is still loading.
    */
-  async loadBots(): Promise<void> {
+  private async loadBots(): Promise<void> {
     const prelude = await this.hooks.prelude();
     const loads = await Promise.allSettled(this.seats.map((seat, me) => this.loadBot(seat, me, prelude)));
     for (const l of loads) if (l.status === 'rejected') throw l.reason;
@@ -146,7 +146,7 @@ export class MatchRun {
   }
 
   /** Every round until the last, then the replay. */
-  async play(): Promise<MatchOutcome> {
+  private async play(): Promise<MatchOutcome> {
     const { game, config, seats } = this;
     let state = game.create(config, this.seed);
     const rounds: ReplayRound[] = [
@@ -246,8 +246,18 @@ export class MatchRun {
     };
   }
 
-  async close(): Promise<void> {
+  private async close(): Promise<void> {
     await Promise.all(this.seats.map((s) => s.host.close().catch(() => {})));
+  }
+
+  /** The whole match, as every caller plays one: the bots loaded, every round played, the hosts closed whatever happened. */
+  async playOut(): Promise<MatchOutcome> {
+    try {
+      await this.loadBots();
+      return await this.play();
+    } finally {
+      await this.close();
+    }
   }
 }
 

@@ -45,10 +45,5 @@ export async function playCompiledMatch(game: AnyGame, o: CompiledMatch, host: (
     onRound: o.onRound,
     onLog: o.onLog,
   });
-  try {
-    await run.loadBots();
-    return await run.play();
-  } finally {
-    await run.close();
-  }
+  return run.playOut();
 }

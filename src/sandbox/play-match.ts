@@ -79,10 +79,5 @@ export async function playResolvedMatch(game: AnyGame, spec: ResolvedMatchSpec, 
     forced: options.forced,
     onRound: options.onRound,
   });
-  try {
-    await run.loadBots();
-    return await run.play();
-  } finally {
-    await run.close();
-  }
+  return run.playOut();
 }

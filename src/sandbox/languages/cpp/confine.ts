@@ -41,6 +41,9 @@ function which(name: string): string | undefined {
 
 const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** A path as an fstab field: whitespace and backslashes as octal escapes. */
+const fstabField = (path: string): string => path.replace(/[\\\s]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+
 /** What the root is built of: directories, symlinks as the host has them, and read-only binds. */
 class Plan {
   readonly dirs = new Set<string>();
@@ -88,8 +91,14 @@ class Plan {
     if (all.length) lines.push(`mkdir -p ${[...new Set(all)].map((d) => `"$R"${q(d)}`).join(' ')}`);
     for (const [link, target] of this.links) lines.push(`ln -s ${q(target)} "$R"${q(link)}`);
     if (fileBinds.length) lines.push(`touch ${fileBinds.map((f) => `"$R"${q(f)}`).join(' ')}`);
-    // Parents before children (a directory bound inside another is bound after it).
-    for (const p of [...dirBinds, ...fileBinds].sort((a, b) => a.length - b.length)) lines.push(`mount --bind -o ro ${q(p)} "$R"${q(p)}`);
+    // Parents before children (a directory bound inside another is bound after it). One mount(8) for them all, an
+    // fstab of the binds read with --fstab -a in its order, targets relative to the root: a mount process per bind
+    // took about 0.16 s of every compile (22 binds for Debian's clang 14).
+    const binds = [...dirBinds, ...fileBinds].sort((a, b) => a.length - b.length);
+    if (binds.length) {
+      const entries = binds.map((p) => q(`${fstabField(p)} .${fstabField(p)} none bind,ro 0 0`));
+      lines.push('cd "$R"', `printf '%s\\n' ${entries.join(' ')} > .arbiter-binds`, 'mount --fstab ./.arbiter-binds -a', 'rm .arbiter-binds');
+    }
     return lines;
   }
 }

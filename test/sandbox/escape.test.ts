@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { playMatchWithGame } from '../../src/sandbox/play-match.ts';
 import tally from '../fixtures/tally/index.ts';
-import { adder, bot, othersUnaffected, playAgainstAdders, seatsSaid } from './helpers.ts';
+import { adder, bot, assertOthersUnaffected, playAgainstAdders } from './helpers.ts';
 import { sharedPool } from '../../src/sandbox/match-pool.ts';
 
 after(() => sharedPool.shutdown());
@@ -15,7 +15,7 @@ function assertContained(out: Awaited<ReturnType<typeof playAgainstAdders>>) {
   const p = out.replay.players[1]!;
   assert.equal(p.frozenReason, null, `${p.frozenReason}: ${p.frozenMessage}`);
   assert.equal(out.replay.result.scores[1], 10, out.logs[1]);
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
 }
 
 test('constructor.constructor reaches only the isolate’s own Function', async () => {
@@ -129,7 +129,7 @@ test('a file without PLAYER_NAME, GAME or a player class is refused at load with
     assert.equal(p.frozenReason, 'compile', source);
     assert.equal(p.frozenRound, 0);
     assert.match(p.frozenMessage ?? '', message);
-    assert.ok(othersUnaffected(out), seatsSaid(out));
+    assertOthersUnaffected(out);
   }
 });
 
@@ -148,5 +148,5 @@ test('an unhandled promise rejection counts as a throw', async () => {
   assert.equal(p.frozenReason, 'exception');
   assert.match(p.frozenMessage ?? '', /async boom/);
   assert.equal(p.frozenRound, 2);
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
 });

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import tally from '../fixtures/tally/index.ts';
 import { playMatchWithGame } from '../../src/sandbox/play-match.ts';
@@ -23,18 +24,12 @@ export function playAgainstAdders(suspect: MatchSeat, limits: Partial<Limits> = 
   return playMatchWithGame(tally, { game: 'tally', seed: 7, config: { nb_rounds: rounds }, limits, seats: [adder, suspect, adder, adder] }, options);
 }
 
-/** The three honest bots played every round and the result reflects it. */
-export function othersUnaffected(out: MatchOutcome, rounds = 10): boolean {
+/** The three honest bots played every round and the result reflects it; if not, the failure says each seat's freeze, round, CPU and score, and the match's runs. */
+export function assertOthersUnaffected(out: MatchOutcome, rounds = 10): void {
   const { replay } = out;
-  return [0, 2, 3].every((p) => replay.players[p]!.frozenReason === null && replay.result.scores[p] === rounds);
-}
-
-/** What a failed othersUnaffected() saw: each seat's freeze, round, CPU and score, and the match's runs. */
-export function seatsSaid(out: MatchOutcome): string {
-  const seats = out.replay.players.map(
-    (p, i) => `${i}: ${p.frozenReason ?? 'playing'} ${p.frozenRound ?? ''} ${p.cpuMs} ms, score ${out.replay.result.scores[i]}`,
-  );
-  return `${seats.join('; ')} (runs ${out.runs})`;
+  const unaffected = [0, 2, 3].every((p) => replay.players[p]!.frozenReason === null && replay.result.scores[p] === rounds);
+  const seats = replay.players.map((p, i) => `${i}: ${p.frozenReason ?? 'playing'} ${p.frozenRound ?? ''} ${p.cpuMs} ms, score ${replay.result.scores[i]}`);
+  assert.ok(unaffected, `${seats.join('; ')} (runs ${out.runs})`);
 }
 
 /** What a bot host's load() gets for a tally bot: compiled, with the tally prelude; seat 1, seed 3. */

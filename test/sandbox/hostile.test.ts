@@ -10,7 +10,7 @@ import { playMatchWithGame } from '../../src/sandbox/play-match.ts';
 import { encodeReplay } from '../../src/match/replay-io.ts';
 import type { MatchSeat } from '../../src/match/types.ts';
 import { sharedPool } from '../../src/sandbox/match-pool.ts';
-import { adder, bot, othersUnaffected, playAgainstAdders } from './helpers.ts';
+import { adder, bot, assertOthersUnaffected, playAgainstAdders } from './helpers.ts';
 
 after(() => sharedPool.shutdown());
 
@@ -65,7 +65,7 @@ for (const mb of [8, 48]) {
     assert.equal(p.frozenRound, 3);
     assert.match(p.frozenMessage!, /^Error: mmmm/);
     assert.ok(p.frozenMessage!.length <= 2200, `message of ${p.frozenMessage!.length} chars`);
-    assert.ok(othersUnaffected(out, 6));
+    assertOthersUnaffected(out, 6);
     // What the worker puts on the results queue: the gzipped replay, the logs and the players.
     const job = JSON.stringify({ replayGz: encodeReplay(out.replay).toString('base64'), logs: out.logs, players: out.replay.players });
     assert.ok(job.length < 100_000, `result of ${job.length} bytes`);
@@ -125,7 +125,7 @@ test('a bot building huge strings is frozen for memory with its process near the
   assert.equal(p.frozenReason, 'memory', `${p.frozenReason}: ${p.frozenMessage}`);
   assert.equal(p.frozenRound, 2);
   assert.ok(p.cpuMs > 0, 'the CPU it used is recorded');
-  assert.ok(othersUnaffected(out, 4));
+  assertOthersUnaffected(out, 4);
   // 128 MiB for the bot on top of what the process takes with honest bots, plus the watcher's headroom (32 MiB) and a poll's worth of growth.
   const base = await honestPeak();
   assert.ok(peakMb > 0 && peakMb < base + 128 + 64, `peak RSS of the match process: ${Math.round(peakMb)} MiB (${Math.round(base)} MiB with honest bots)`);

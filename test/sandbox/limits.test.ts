@@ -4,7 +4,7 @@
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bot, othersUnaffected, seatsSaid, playAgainstAdders } from './helpers.ts';
+import { bot, assertOthersUnaffected, playAgainstAdders } from './helpers.ts';
 import { sharedPool } from '../../src/sandbox/match-pool.ts';
 
 after(() => sharedPool.shutdown());
@@ -17,7 +17,7 @@ test('an infinite loop in play() is frozen for CPU in that round', async () => {
   // Its budget used up, to within the one clock tick (1 ms) the CPU meter may lag by.
   assert.ok(p.cpuMs >= 399 && p.cpuMs < 1500, `cpu ${p.cpuMs}`);
   assert.equal(out.replay.result.scores[1], 6, 'three rounds of 2 before the loop');
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
   // Ended by the stop switch, not by killing the match process: the match was played once.
   assert.equal(out.runs, 1);
 });
@@ -28,7 +28,7 @@ test('an infinite loop at top level is frozen at load (round 0)', async () => {
   assert.equal(p.frozenReason, 'cpu');
   assert.equal(p.frozenRound, 0);
   assert.equal(out.replay.result.scores[1], 0);
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
 });
 
 test('an infinite loop in a promise callback is frozen too', async () => {
@@ -38,7 +38,7 @@ test('an infinite loop in a promise callback is frozen too', async () => {
   const p = out.replay.players[1]!;
   assert.equal(p.frozenReason, 'cpu');
   assert.ok(p.frozenRound === 3 || p.frozenRound === 4, `frozen in ${p.frozenRound}`);
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
 });
 
 test('a memory bomb by array growth is frozen for memory', async () => {
@@ -53,7 +53,7 @@ test('a memory bomb by array growth is frozen for memory', async () => {
   assert.equal(p.frozenReason, 'memory', p.frozenMessage ?? '');
   assert.equal(p.frozenRound, 2);
   assert.equal(out.replay.result.scores[1], 1);
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
 });
 
 test('one huge allocation is frozen for memory', async () => {
@@ -66,7 +66,7 @@ test('one huge allocation is frozen for memory', async () => {
   const p = out.replay.players[1]!;
   assert.equal(p.frozenReason, 'memory', p.frozenMessage ?? '');
   assert.equal(p.frozenRound, 5);
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
 });
 
 test('a huge string allocation is frozen for memory', async () => {
@@ -79,7 +79,7 @@ test('a huge string allocation is frozen for memory', async () => {
   const p = out.replay.players[1]!;
   assert.ok(p.frozenReason === 'memory' || p.frozenReason === 'exception', `${p.frozenReason}: ${p.frozenMessage}`);
   assert.equal(p.frozenRound, 2);
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
 });
 
 test('WebAssembly.Memory is not available (it would ignore the memory cap)', async () => {
@@ -88,7 +88,7 @@ test('WebAssembly.Memory is not available (it would ignore the memory cap)', asy
   assert.equal(p.frozenReason, 'exception');
   assert.match(p.frozenMessage ?? '', /WebAssembly is not defined/);
   assert.equal(p.frozenRound, 3, 'round() is 2 in the third round');
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
 });
 
 test('SharedArrayBuffer and Atomics are gone too', async () => {
@@ -104,7 +104,7 @@ test('1001 orders in one round freeze the bot; 1000 do not', async () => {
   assert.equal(p.frozenReason, 'orders');
   assert.equal(p.frozenRound, 6);
   assert.equal(out.replay.result.scores[1], 5, 'one order counts per round; round 6 orders are dropped');
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
 });
 
 test('a throw freezes the bot with its message and line', async () => {
@@ -115,7 +115,7 @@ test('a throw freezes the bot with its message and line', async () => {
   assert.match(p.frozenMessage ?? '', /Thrower\.js:7:/, "the line in the author's file (the throw is on line 7)");
   assert.equal(p.frozenRound, 4);
   assert.equal(out.replay.result.scores[1], 6);
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
 });
 
 test('1 MB of console output is capped at 64 KiB and costs nothing else', async () => {
@@ -124,7 +124,7 @@ test('1 MB of console output is capped at 64 KiB and costs nothing else', async 
   assert.equal(out.replay.result.scores[1], 10);
   assert.ok(out.logs[1]!.length <= 64 * 1024 + 200, `log is ${out.logs[1]!.length} chars`);
   assert.match(out.logs[1]!, /log truncated/);
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
 });
 
 test('a bot that returns garbage or gives garbage orders only loses those orders', async () => {
@@ -135,7 +135,7 @@ test('a bot that returns garbage or gives garbage orders only loses those orders
   assert.equal(p.frozenReason, null);
   assert.equal(out.replay.result.scores[1], 10, 'five odd rounds of 2');
   assert.match(out.logs[1]!, /bad order/);
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
 });
 
 test('fields of the player object keep their values between rounds', async () => {
@@ -181,7 +181,7 @@ test('a real V8 catastrophic OOM kills only that match’s process: the bot is f
   assert.equal(p.frozenReason, 'memory', `${p.frozenReason}: ${p.frozenMessage}`);
   assert.equal(p.frozenRound, 3);
   assert.equal(out.replay.result.scores[1], 2);
-  assert.ok(othersUnaffected(out), seatsSaid(out));
+  assertOthersUnaffected(out);
   // The CPU of the fatal call counts (the watcher notes it as the call runs): filling 2^27 doubles takes real work.
   const before = out.replay.rounds[2]!.cpuMs[1]!;
   assert.match(p.frozenMessage ?? '', /crashed V8|out of memory|memory limit of 64 MiB exceeded/);

@@ -37,6 +37,11 @@ import { compileCpp, findSystemClang, prewarmCpp, resetCppCompileSettings, stopC
 const SEED = 30;
 const GOALS = { compile: { npm: { warmMs: 3000, firstMs: 15_000 }, system: { warmMs: 1000, firstMs: 1000 } }, demoRatio: 1, callOverheadRatio: 1, logRatio: 2 };
 
+/** The machine the figures come from: its cores and its load when the part starts. */
+const machineLine = () =>
+  `machine: ${availableParallelism()} core(s), load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} at start`;
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const root = new URL('../', import.meta.url);
@@ -387,11 +392,7 @@ export async function run(filter?: string[]): Promise<void> {
         return { game: arg.slice(0, at), path: arg.slice(at + 1) };
       }),
     ];
-    console.log(
-      `machine: ${availableParallelism()} core(s), load average ${loadavg()
-        .map((x) => x.toFixed(2))
-        .join(' ')} at start`,
-    );
+    console.log(machineLine());
     console.log('\ncompile (C++), warm, after a start and its warm-up:');
     if (findSystemClang()) for (const line of await fileTimes('system', files)) console.log(line);
     for (const line of await fileTimes('npm', files)) console.log(line);
@@ -402,11 +403,7 @@ export async function run(filter?: string[]): Promise<void> {
     const cacheDir = mkdtempSync(join(tmpdir(), 'arbiter-bench-cpp-'));
     resetCppCompileSettings({ cacheDir, toolchain: 'auto' });
     try {
-      console.log(
-        `machine: ${availableParallelism()} core(s), load average ${loadavg()
-          .map((x) => x.toFixed(2))
-          .join(' ')} at start`,
-      );
+      console.log(machineLine());
       console.log("\ncpu ratio: the stress players' own CPU per match, Arbiter against native");
       for (const line of await cpuRatios(filter.slice(1))) console.log(line);
     } finally {
@@ -421,11 +418,7 @@ export async function run(filter?: string[]): Promise<void> {
     const cacheDir = mkdtempSync(join(tmpdir(), 'arbiter-bench-cpp-'));
     resetCppCompileSettings({ cacheDir, toolchain: 'auto' });
     try {
-      console.log(
-        `machine: ${availableParallelism()} core(s), load average ${loadavg()
-          .map((x) => x.toFixed(2))
-          .join(' ')} at start`,
-      );
+      console.log(machineLine());
       console.log('\ncerr: 10^5 short lines per match');
       for (const line of await logCost()) console.log(line);
     } finally {
@@ -436,11 +429,7 @@ export async function run(filter?: string[]): Promise<void> {
     }
     return;
   }
-  console.log(
-    `machine: ${availableParallelism()} core(s), load average ${loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')} at start`,
-  );
+  console.log(machineLine());
   console.log('\ncompile (C++):');
   if (findSystemClang()) console.log(await compileTimes('system'));
   else console.log('  system clang: not installed (apt-get install clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32)');

@@ -1,0 +1,1032 @@
+#!/usr/bin/env node
+// The starter kit's command line, with nothing but Node (20 or newer), run in this folder:
+//
+//   node arbiter.mjs play MyBot.ts [Dummy Demo Null] [--seed 7] [-o match.json]   one match, here
+//   node arbiter.mjs eval MyBot.ts [Dummy Dummy Dummy] --seeds 1-100               many seeds: wins, CPU, freezes
+//   node arbiter.mjs submit MyBot.ts                                               to the judge, then its verdict
+//   node arbiter.mjs verify match.json                                             re-run a replay, check every state
+//   node arbiter.mjs view match.json                                               watch a replay in the browser
+//
+// (`node play.mjs ...` is `node arbiter.mjs play ...`.) Your file is compiled
+// by the judge's own compile (POST /api/play/compile on the site this kit came
+// from; a C++ file needs your API token: ARBITER_TOKEN, --token, or "token" in
+// ~/.config/arbiter.json) and kept in .cache/ by its content: playing the same
+// file again compiles nothing. Matches are played here by the judge's match
+// loop and engine (play/runner.mjs), so a seed gives the judge's match with
+// the same players; only CPU times differ. The judge's CPU budget applies:
+// each match is played in a worker thread while this thread watches the
+// process's CPU during every bot call; a bot past its budget is stopped
+// there and the match is played again from its seed with that bot frozen
+// from that round, with the judge's reason, as the judge does.
+
+import { fork } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { availableParallelism, homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { gunzipSync } from 'node:zlib';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const self = fileURLToPath(import.meta.url);
+const runnerUrl = pathToFileURL(join(here, 'play', 'runner.mjs')).href;
+
+/** How often the watcher looks at the CPU while a call runs: a bot overruns its budget by about this much before it is stopped. */
+const POLL_MS = 5;
+/** A replay file read by verify or view: refused past this size, and past this size once inflated (before it is parsed). */
+const MAX_REPLAY_FILE_BYTES = 64 * 1024 * 1024;
+const MAX_REPLAY_JSON_BYTES = 256 * 1024 * 1024;
+/** Progress when not on a terminal (a pipe, a file, CI): a line this often. */
+const PLAIN_PROGRESS_MS = 3000;
+
+class Stop extends Error {
+  constructor(message, code = 2) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const USAGE = {
+  play: 'node arbiter.mjs play <your bot file> [<player> ...] [--seed N] [-o replay.json] [--set key=value] [--cpu-budget MS] [--url URL] [--token TOKEN] [--quiet]',
+  eval: 'node arbiter.mjs eval <your bot file> [<player> ...] [--seeds 1-100 | --seeds 3,7,9] [--jobs N] [--set key=value] [--cpu-budget MS] [--json]',
+  submit: 'node arbiter.mjs submit <your bot file> [--url URL] [--token TOKEN] [--no-follow]',
+  verify: 'node arbiter.mjs verify <replay.json[.gz]>',
+  view: 'node arbiter.mjs view <replay.json[.gz]> [--port N] [--no-open] [--url URL]',
+};
+
+function usage() {
+  return ['usage:', ...Object.values(USAGE).map((u) => `  ${u}`), '', '(node play.mjs ... is node arbiter.mjs play ...)'].join('\n');
+}
+
+function readKit() {
+  return JSON.parse(readFileSync(join(here, 'play', 'kit.json'), 'utf8'));
+}
+
+function configFile() {
+  const base = process.env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  const path = join(base, 'arbiter.json');
+  if (!existsSync(path)) return {};
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8'));
+    return parsed && typeof parsed === 'object' ? parsed : {};
+  } catch {
+    throw new Stop(`${path} is not JSON ({"url": ..., "token": ...})`);
+  }
+}
+
+/** The site and token: --url/--token, else ARBITER_URL/ARBITER_TOKEN, else ~/.config/arbiter.json, else (the site) the one this kit came from. */
+function siteOf(values, kit) {
+  const file = configFile();
+  const url = String(values.url || process.env.ARBITER_URL || file.url || kit.url).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(url)) throw new Stop(`the site's address must start with http:// or https://, got "${url}"`);
+  const token = values.token || process.env.ARBITER_TOKEN || (typeof file.token === 'string' ? file.token : '') || '';
+  return { url, token };
+}
+
+function parse(command, argv, options) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: { ...options, help: { type: 'boolean', short: 'h' } } });
+  } catch (err) {
+    throw new Stop(`${err.message}\nusage: ${USAGE[command]}`);
+  }
+}
+
+/** A shell word as it is, or quoted. */
+const arg = (s) => (/^[\w./=,:@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** --set key=value (a number when it reads as one, @file for a file's text). */
+function readSettings(sets) {
+  const config = {};
+  for (const kv of sets ?? []) {
+    const m = /^([A-Za-z_]\w*)=(.*)$/.exec(kv);
+    if (!m) throw new Stop(`--set wants key=value, got "${kv}"`);
+    const n = Number(m[2]);
+    config[m[1]] = m[2].startsWith('@') ? readFileSync(m[2].slice(1), 'utf8') : m[2] !== '' && Number.isFinite(n) ? n : m[2];
+  }
+  return config;
+}
+
+/** The game's limits from kit.json (the judge's), the budget lowered or raised by --cpu-budget. */
+function limitsOf(kit, values) {
+  const limits = { ...kit.limits };
+  if (values['cpu-budget'] !== undefined) {
+    const ms = Number(values['cpu-budget']);
+    if (!/^\d+$/.test(values['cpu-budget']) || ms < 1) throw new Stop(`--cpu-budget wants milliseconds (a whole number from 1), got "${values['cpu-budget']}"`);
+    limits.cpuBudgetMs = ms;
+  }
+  return limits;
+}
+
+/** The players: the student's file first, then the others (none: the Dummy, or the kit's first built-in, in every other seat). */
+function seatNames(kit, command, positionals) {
+  const builtins = Object.keys(kit.builtins);
+  const [mine, ...others] = positionals;
+  if (!mine) throw new Stop(`which file?\nusage: ${USAGE[command]}`);
+  const nOthers = kit.nbPlayers - 1;
+  const fallback = builtins.includes('Dummy') ? 'Dummy' : builtins[0];
+  if (others.length !== 0 && others.length !== nOthers)
+    throw new Stop(`${kit.title} has ${kit.nbPlayers} players: your file and ${nOthers} more (or none: ${fallback} plays them)`);
+  return [mine, ...(others.length ? others : Array(nOthers).fill(fallback))];
+}
+
+/** Each seat compiled by the judge (the judge's own compile), from .cache/ when this kit compiled the same file before. */
+async function compileSeats(kit, names, site, quiet) {
+  const cacheDir = join(here, '.cache');
+  const builtins = Object.keys(kit.builtins);
+  const done = new Map();
+  async function compile(path) {
+    let source;
+    try {
+      source = await readFile(path, 'utf8');
+    } catch (err) {
+      throw new Stop(`${path}: ${err.code === 'ENOENT' ? `no such file (built-in players: ${builtins.join(', ')})` : err.message}`);
+    }
+    const filename = basename(path);
+    const ext = (/\.[^.]*$/.exec(filename)?.[0] ?? '').toLowerCase();
+    const key = createHash('sha256').update(`${kit.version}\0${kit.game}\0${ext}\0`).update(source).digest('hex');
+    const cached = join(cacheDir, `${key}.json`);
+    if (existsSync(cached)) {
+      try {
+        return { filename, source, compiled: JSON.parse(await readFile(cached, 'utf8')) };
+      } catch {
+        /* a damaged entry: compile again */
+      }
+    }
+    if (!quiet) process.stderr.write(`compiling ${filename} on ${site.url}…\n`);
+    const started = Date.now();
+    let res;
+    try {
+      res = await fetch(`${site.url}/api/play/compile`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(site.token ? { authorization: `Bearer ${site.token}` } : {}) },
+        body: JSON.stringify({ filename, source, game: kit.game }),
+      });
+    } catch (err) {
+      throw new Stop(
+        `cannot reach ${site.url} to compile ${filename}: ${err.cause?.message ?? err.message} (--url, ARBITER_URL or "url" in ~/.config/arbiter.json name the site)`,
+        1,
+      );
+    }
+    const body = await res.json().catch(() => ({}));
+    if (res.status === 401)
+      throw new Stop(
+        `${site.url} compiles C++ for signed-in users: give your API token (ARBITER_TOKEN, --token, or "token" in ~/.config/arbiter.json; get one with POST ${site.url}/api/tokens {"username","password"})${body.message ? `\n${body.message}` : ''}`,
+      );
+    if (!res.ok) throw new Stop(`${site.url} did not compile ${filename} (HTTP ${res.status}${body.code ? ` ${body.code}` : ''}): ${body.message ?? ''}`, 1);
+    if (typeof body.error === 'string') throw new Stop(body.error);
+    if (typeof body.code !== 'string') throw new Stop(`${site.url} answered no compiled player for ${filename}`, 1);
+    if (!quiet) process.stderr.write(`compiled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    await mkdir(cacheDir, { recursive: true });
+    await writeFile(`${cached}.partial`, JSON.stringify(body));
+    await rename(`${cached}.partial`, cached);
+    return { filename, source, compiled: body };
+  }
+  const seats = [];
+  for (const name of names) {
+    if (Object.hasOwn(kit.builtins, name)) seats.push(kit.builtins[name]);
+    else {
+      if (!done.has(name)) done.set(name, await compile(name));
+      seats.push(done.get(name));
+    }
+  }
+  return seats;
+}
+
+// ---------------------------------------------------------------------------
+// A match in a worker thread, its bots' CPU watched from this thread.
+
+/**
+ * One warm worker thread that plays matches of the same seats. While a bot's
+ * call runs, this thread reads the process's CPU every POLL_MS; past the
+ * bot's budget it ends the thread (an endless loop included) and plays the
+ * match again from its seed with that bot frozen from that round, as the
+ * judge's match pool does after a bot brought its match process down. The
+ * process must run nothing else meanwhile: its CPU is the bot's.
+ */
+class MatchThread {
+  constructor(setup, cpuBudgetUsedUp, meterBytes) {
+    this.setup = setup;
+    this.cpuBudgetUsedUp = cpuBudgetUsedUp;
+    this.meterBytes = meterBytes;
+    this.worker = null;
+  }
+
+  start() {
+    this.meter = new SharedArrayBuffer(this.meterBytes);
+    this.ints = new Int32Array(this.meter, 0, 4);
+    this.floats = new Float64Array(this.meter, 16, 2);
+    this.worker = new Worker(self, { workerData: { arbiterMatchThread: true, meter: this.meter } });
+    this.worker.postMessage({ t: 'setup', setup: this.setup });
+  }
+
+  /** The match for `seed`, played again as often as bots go past their budget; `reruns`: the freezes that took. */
+  async play(seed, onRound) {
+    const forced = [];
+    for (;;) {
+      if (!this.worker) this.start();
+      const end = await this.once(seed, forced, onRound);
+      if (end.t === 'done') return { replay: end.replay, logs: end.logs, reruns: forced };
+      this.worker = null;
+      const budget = this.setup.limits.cpuBudgetMs;
+      const earlier = forced.findIndex((f) => f.seat === end.seat);
+      if (earlier >= 0 && forced[earlier].round <= end.round)
+        throw new Stop(`seat ${end.seat} went past its budget again after its freeze: a fault of the kit`, 70);
+      if (earlier >= 0) forced.splice(earlier, 1);
+      forced.push({ seat: end.seat, round: end.round, reason: 'cpu', message: this.cpuBudgetUsedUp(budget), cpuMs: end.cpuMs });
+    }
+  }
+
+  once(seed, forced, onRound) {
+    const { worker, ints, floats } = this;
+    const budget = this.setup.limits.cpuBudgetMs;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = (fn, value) => {
+        if (settled) return;
+        settled = true;
+        clearInterval(watch);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        fn(value);
+      };
+      const watch = setInterval(() => {
+        if (Atomics.load(ints, 0) !== 1) return;
+        const gen = Atomics.load(ints, 3);
+        const seat = ints[1];
+        const round = ints[2];
+        const startUs = floats[0];
+        const before = floats[1];
+        const now = process.cpuUsage();
+        const callMs = (now.user + now.system - startUs) / 1000;
+        if (before + callMs <= budget) return;
+        // Still the same call (it did not end while we read)?
+        if (Atomics.load(ints, 0) !== 1 || Atomics.load(ints, 3) !== gen) return;
+        finish(resolve, { t: 'over', seat, round, cpuMs: callMs });
+        worker.terminate().catch(() => {});
+      }, POLL_MS);
+      const onMessage = (msg) => {
+        if (msg.t === 'round') onRound?.(msg.round, msg.total);
+        else if (msg.t === 'done') finish(resolve, msg);
+        else if (msg.t === 'error') finish(reject, new Stop(`the match failed (a fault of the kit, not of a bot): ${msg.message}`, 70));
+      };
+      const onError = (err) => finish(reject, new Stop(`the match thread failed: ${err.stack ?? err}`, 70));
+      const onExit = (code) => finish(reject, new Stop(`the match thread ended (code ${code})`, 70));
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ t: 'match', seed, forced });
+    });
+  }
+
+  async close() {
+    if (this.worker) await this.worker.terminate();
+    this.worker = null;
+  }
+}
+
+/** The worker thread's side: plays each match it is sent with the kit's runner, the meter marking every call. */
+async function matchThreadMain() {
+  const { run } = await import(runnerUrl);
+  let setup = null;
+  parentPort.on('message', async (msg) => {
+    if (msg.t === 'setup') {
+      setup = msg.setup;
+      return;
+    }
+    let last = 0;
+    try {
+      const { replay, logs } = await run({
+        seed: msg.seed,
+        seats: setup.seats,
+        prelude: setup.prelude,
+        config: setup.config,
+        limits: setup.limits,
+        forced: msg.forced,
+        meter: workerData.meter,
+        onRound: (round, total) => {
+          const now = Date.now();
+          if (now - last < 100 && round < total) return;
+          last = now;
+          parentPort.postMessage({ t: 'round', round, total });
+        },
+      });
+      parentPort.postMessage({ t: 'done', replay, logs });
+    } catch (err) {
+      parentPort.postMessage({ t: 'error', message: String(err?.stack ?? err) });
+    }
+  });
+}
+
+async function newMatchThread(setup) {
+  const { cpuBudgetUsedUp, METER_BYTES } = await import(runnerUrl);
+  return new MatchThread(setup, cpuBudgetUsedUp, METER_BYTES);
+}
+
+/** A progress line on stderr: rewritten in place on a terminal, a plain line every few seconds elsewhere. */
+function progress(quiet) {
+  const tty = process.stderr.isTTY === true;
+  let shown = 0;
+  let text = '';
+  return {
+    show(line, force = false) {
+      if (quiet) return;
+      const now = Date.now();
+      if (!force && now - shown < (tty ? 100 : PLAIN_PROGRESS_MS)) return;
+      shown = now;
+      text = line;
+      process.stderr.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
+    },
+    done() {
+      if (!quiet && tty && text) process.stderr.write('\r\x1b[K');
+      text = '';
+    },
+  };
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+
+function freezeText(p) {
+  return p.frozenRound === null ? '' : `frozen in round ${p.frozenRound} (${p.frozenReason}): ${p.frozenMessage}`;
+}
+
+// ---------------------------------------------------------------------------
+// play
+
+async function playCommand(argv) {
+  const { values, positionals } = parse('play', argv, {
+    seed: { type: 'string', short: 's' },
+    output: { type: 'string', short: 'o' },
+    set: { type: 'string', multiple: true },
+    'cpu-budget': { type: 'string' },
+    url: { type: 'string' },
+    token: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
+  });
+  if (values.help) return (console.log(`usage: ${USAGE.play}`), 0);
+  const kit = readKit();
+  const names = seatNames(kit, 'play', positionals);
+  let seed = Math.floor(Math.random() * 0x7fffffff);
+  if (values.seed !== undefined) seed = readSeed(values.seed);
+  const config = readSettings(values.set);
+  const limits = limitsOf(kit, values);
+  const site = siteOf(values, kit);
+  const seats = await compileSeats(kit, names, site, values.quiet);
+
+  const thread = await newMatchThread({ seats, prelude: kit.prelude, config, limits });
+  const line = progress(values.quiet);
+  const started = Date.now();
+  const { replay, logs, reruns } = await thread.play(seed, (round, total) => line.show(`${kit.title}, seed ${seed}: round ${round}/${total}`));
+  await thread.close();
+  line.done();
+  const output = values.output ?? `${kit.game}-seed-${seed}.json`;
+  await writeFile(output, JSON.stringify(replay));
+  console.log(`${kit.title}, seed ${seed}, ${replay.rounds.length - 1} rounds, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  for (const [i, p] of replay.players.entries()) {
+    const frozen = p.frozenRound === null ? '' : `  ${freezeText(p)}`;
+    console.log(
+      `  ${i}. ${p.name.padEnd(12)} score ${String(replay.result.scores[i]).padStart(6)}  rank ${replay.result.ranks[i]}  cpu ${seconds(p.cpuMs)} of ${seconds(limits.cpuBudgetMs)}${frozen}`,
+    );
+  }
+  for (const f of reruns)
+    console.log(
+      `(${replay.players[f.seat].name} went past its CPU budget in round ${f.round}: stopped there, and the match played again from its seed with it frozen from that round, as the judge does)`,
+    );
+  for (const [i, log] of logs.entries()) if (log) console.log(`\n--- what ${replay.players[i].name} wrote ---\n${log.replace(/\n$/, '')}`);
+  console.log(`\nreplay: ${output} (watch it: node arbiter.mjs view ${arg(output)})`);
+  return 0;
+}
+
+function readSeed(text) {
+  if (!/^\d+$/.test(text) || Number(text) > 0x7fffffff) throw new Stop(`a seed is a whole number from 0 to 2147483647, got "${text}"`);
+  return Number(text);
+}
+
+// ---------------------------------------------------------------------------
+// eval
+
+/** --seeds 1-100, 3,7,9, or both mixed (1-10,20,30-32); each seed once, in the order given. */
+function readSeeds(text) {
+  const seeds = [];
+  for (const part of text.split(',')) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (!m) throw new Stop(`--seeds wants a range or a list (1-100, 3,7,9), got "${text}"`);
+    const from = readSeed(m[1]);
+    const to = m[2] === undefined ? from : readSeed(m[2]);
+    if (to < from) throw new Stop(`--seeds: the range ${from}-${to} runs backwards`);
+    if (to - from >= 100_000) throw new Stop(`--seeds: at most 100000 seeds at a time`);
+    for (let s = from; s <= to; s++) seeds.push(s);
+  }
+  return [...new Set(seeds)];
+}
+
+/** Wilson's 95% interval for `wins` out of `n`. */
+function wilson(wins, n) {
+  if (n === 0) return [0, 1];
+  const z = 1.959964;
+  const p = wins / n;
+  const denom = 1 + (z * z) / n;
+  const center = (p + (z * z) / (2 * n)) / denom;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / denom;
+  return [Math.max(0, center - half), Math.min(1, center + half)];
+}
+
+/** What eval keeps of a match: no frames. */
+function matchSummary(seed, replay, reruns) {
+  return {
+    seed,
+    rounds: replay.rounds.length - 1,
+    scores: replay.result.scores,
+    ranks: replay.result.ranks,
+    players: replay.players.map((p) => ({
+      name: p.name,
+      cpuMs: p.cpuMs,
+      frozenRound: p.frozenRound,
+      frozenReason: p.frozenReason,
+      frozenMessage: p.frozenMessage,
+    })),
+    reruns: reruns.length,
+  };
+}
+
+/**
+ * A process of eval's: one warm match thread, the seeds its parent sends one
+ * at a time. A process per core rather than threads in one process: a call's
+ * CPU is read from the process's CPU, so one process plays one match at a time.
+ */
+function matchProcessMain() {
+  let thread = null;
+  process.on('message', async (msg) => {
+    try {
+      if (msg.t === 'setup') {
+        thread = newMatchThread(msg.setup);
+        return;
+      }
+      if (msg.t === 'stop') {
+        await (await thread)?.close();
+        process.disconnect();
+        return;
+      }
+      const { replay, reruns } = await (await thread).play(msg.seed);
+      process.send({ t: 'result', match: matchSummary(msg.seed, replay, reruns) });
+    } catch (err) {
+      process.send({ t: 'failed', seed: msg.seed, message: err.message ?? String(err) });
+    }
+  });
+}
+
+async function evalCommand(argv) {
+  const { values, positionals } = parse('eval', argv, {
+    seeds: { type: 'string' },
+    jobs: { type: 'string', short: 'j' },
+    set: { type: 'string', multiple: true },
+    'cpu-budget': { type: 'string' },
+    json: { type: 'boolean' },
+    url: { type: 'string' },
+    token: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
+  });
+  if (values.help) return (console.log(`usage: ${USAGE.eval}`), 0);
+  const kit = readKit();
+  const names = seatNames(kit, 'eval', positionals);
+  const seeds = readSeeds(values.seeds ?? '1-100');
+  const config = readSettings(values.set);
+  const limits = limitsOf(kit, values);
+  let jobs = availableParallelism();
+  if (values.jobs !== undefined) {
+    if (!/^\d+$/.test(values.jobs) || Number(values.jobs) < 1) throw new Stop(`--jobs wants a whole number from 1, got "${values.jobs}"`);
+    jobs = Number(values.jobs);
+  }
+  jobs = Math.max(1, Math.min(jobs, seeds.length));
+  const site = siteOf(values, kit);
+  const seats = await compileSeats(kit, names, site, values.quiet);
+  const setup = { seats, prelude: kit.prelude, config, limits };
+
+  const line = progress(values.quiet);
+  const started = Date.now();
+  const results = [];
+  const failures = [];
+  let next = 0;
+  const report = (force = false) => {
+    const won = results.filter(isWin).length;
+    line.show(`${kit.title}: ${results.length + failures.length}/${seeds.length} matches, ${won} won, ${((Date.now() - started) / 1000).toFixed(0)} s`, force);
+  };
+  const ticker = setInterval(report, 1000);
+  try {
+    await Promise.all(
+      Array.from({ length: jobs }, () => {
+        const child = fork(self, ['--match-process'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+        return new Promise((resolve, reject) => {
+          const give = () => {
+            if (next >= seeds.length) {
+              child.send({ t: 'stop' });
+              return;
+            }
+            child.send({ t: 'match', seed: seeds[next++] });
+          };
+          child.on('message', (msg) => {
+            if (msg.t === 'result') results.push(msg.match);
+            else failures.push({ seed: msg.seed, message: msg.message });
+            report();
+            give();
+          });
+          child.on('error', reject);
+          child.on('exit', (code, signal) => {
+            if (code === 0 || next >= seeds.length) resolve();
+            else reject(new Stop(`a match process ended (${signal ?? `code ${code}`})`, 70));
+          });
+          child.send({ t: 'setup', setup });
+          give();
+        });
+      }),
+    );
+  } finally {
+    clearInterval(ticker);
+  }
+  report(true);
+  line.done();
+  const summary = evalSummary(kit, names, seeds, results, failures, limits, config, Date.now() - started, jobs);
+  if (values.json) console.log(JSON.stringify(summary, null, 2));
+  else printSummary(summary);
+  return failures.length ? 1 : 0;
+}
+
+/** Seat 0 (the student's file) strictly first: the gate's idea of a win. */
+const isWin = (m) => m.ranks[0] === 1 && m.ranks.filter((r) => r === 1).length === 1;
+
+function playLine(names, seed, config) {
+  const sets = Object.entries(config)
+    .filter(([, v]) => typeof v === 'number' || typeof v === 'string')
+    .map(([k, v]) => ` --set ${arg(`${k}=${v}`)}`)
+    .join('');
+  return `node arbiter.mjs play ${names.map(arg).join(' ')} --seed ${seed}${sets}`;
+}
+
+function evalSummary(kit, names, seeds, results, failures, limits, config, wallMs, jobs) {
+  const order = new Map(seeds.map((s, i) => [s, i]));
+  results.sort((a, b) => order.get(a.seed) - order.get(b.seed));
+  const n = results.length;
+  const wins = results.filter(isWin).length;
+  const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  const seatNames = results[0]?.players.map((p) => p.name) ?? names;
+  return {
+    game: kit.game,
+    players: names,
+    names: seatNames,
+    seeds: n,
+    jobs,
+    wallMs,
+    wins,
+    winRate: n ? wins / n : 0,
+    interval95: wilson(wins, n),
+    meanScore: mean(results.map((m) => m.scores[0])),
+    meanRank: mean(results.map((m) => m.ranks[0])),
+    cpuBudgetMs: limits.cpuBudgetMs,
+    cpu: seatNames.map((name, i) => {
+      const cpus = results.map((m) => m.players[i].cpuMs);
+      return { seat: i, name, meanMs: mean(cpus), maxMs: cpus.length ? Math.max(...cpus) : 0 };
+    }),
+    freezes: results.flatMap((m) =>
+      m.players.flatMap((p, seat) =>
+        p.frozenRound === null ? [] : [{ seed: m.seed, seat, name: p.name, round: p.frozenRound, reason: p.frozenReason, message: p.frozenMessage }],
+      ),
+    ),
+    lost: results.filter((m) => !isWin(m)).map((m) => ({ seed: m.seed, rank: m.ranks[0], score: m.scores[0], play: playLine(names, m.seed, config) })),
+    failed: failures,
+    matches: results,
+  };
+}
+
+function printSummary(s) {
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  console.log(`${s.players[0]} against ${s.players.slice(1).join(', ')}: ${s.seeds} seeds, ${s.jobs} at a time, ${(s.wallMs / 1000).toFixed(1)} s`);
+  console.log(`  won ${s.wins} of ${s.seeds} (strictly first): ${pct(s.winRate)}, 95% interval ${pct(s.interval95[0])} to ${pct(s.interval95[1])}`);
+  console.log(`  your mean score ${s.meanScore.toFixed(2)}, mean rank ${s.meanRank.toFixed(2)}`);
+  console.log(`  CPU per match (the judge's budget: ${seconds(s.cpuBudgetMs)}):`);
+  for (const c of s.cpu)
+    console.log(
+      `    ${c.seat}. ${c.name.padEnd(12)} mean ${seconds(c.meanMs).padStart(8)}  max ${seconds(c.maxMs).padStart(8)}  (${((100 * c.maxMs) / s.cpuBudgetMs).toFixed(0)}% of the budget at most)`,
+    );
+  if (s.freezes.length === 0) console.log('  no bot was frozen');
+  else {
+    console.log(`  frozen (${s.freezes.length}):`);
+    for (const f of s.freezes) console.log(`    seed ${f.seed}: ${f.seat}. ${f.name} in round ${f.round} (${f.reason}): ${f.message}`);
+  }
+  if (s.lost.length === 0) console.log('  no seed lost');
+  else {
+    console.log(`  seeds not won (${s.lost.length}), each with the line that plays it again:`);
+    for (const l of s.lost) console.log(`    seed ${l.seed}: rank ${l.rank}, score ${l.score}   ${l.play}`);
+  }
+  for (const f of s.failed) console.log(`  seed ${f.seed} FAILED (the kit's fault, not a bot's): ${f.message}`);
+}
+
+// ---------------------------------------------------------------------------
+// verify
+
+/** A replay file as JSON (gzip'd or not), its size and its inflated size capped before anything is parsed. */
+function readReplayFile(file) {
+  let size;
+  try {
+    size = statSync(file).size;
+  } catch (err) {
+    throw new Stop(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+  }
+  if (size > MAX_REPLAY_FILE_BYTES) throw new Stop(`${file} is ${(size / 2 ** 20).toFixed(0)} MiB: a replay is at most ${MAX_REPLAY_FILE_BYTES / 2 ** 20} MiB`);
+  let data = readFileSync(file);
+  if (data[0] === 0x1f && data[1] === 0x8b) {
+    try {
+      data = gunzipSync(data, { maxOutputLength: MAX_REPLAY_JSON_BYTES });
+    } catch (err) {
+      if (err.code === 'ERR_BUFFER_TOO_LARGE' || /too large|maxOutputLength/i.test(err.message))
+        throw new Stop(`${file} inflates past ${MAX_REPLAY_JSON_BYTES / 2 ** 20} MiB: not a replay`);
+      throw new Stop(`${file} is not a gzip'd replay: ${err.message}`);
+    }
+  }
+  if (data.length > MAX_REPLAY_JSON_BYTES) throw new Stop(`${file} is past ${MAX_REPLAY_JSON_BYTES / 2 ** 20} MiB: not a replay`);
+  let replay;
+  try {
+    replay = JSON.parse(data.toString('utf8'));
+  } catch (err) {
+    throw new Stop(`${file} is not a replay (not JSON: ${err.message})`);
+  }
+  if (!replay || typeof replay !== 'object' || !Array.isArray(replay.rounds) || !Array.isArray(replay.players) || typeof replay.game !== 'string')
+    throw new Stop(`${file} is not a replay (no game, players or rounds)`);
+  return { data, replay };
+}
+
+async function verifyCommand(argv) {
+  const { values, positionals } = parse('verify', argv, {});
+  if (values.help) return (console.log(`usage: ${USAGE.verify}`), 0);
+  if (positionals.length !== 1) throw new Stop(`which replay?\nusage: ${USAGE.verify}`);
+  const kit = readKit();
+  const { replay } = readReplayFile(positionals[0]);
+  if (replay.game !== kit.game) throw new Stop(`${positionals[0]} is a ${replay.game} replay: this kit verifies ${kit.game}'s`);
+  const { verify } = await import(runnerUrl);
+  let result;
+  try {
+    result = verify(replay);
+  } catch (err) {
+    result = { ok: false, round: 0, message: `the replay cannot be re-run: ${err.message}` };
+  }
+  if (result.ok) {
+    console.log(`ok: ${replay.game}, seed ${replay.seed}, ${result.rounds} rounds replayed, every state matches (scores ${replay.result.scores.join(' ')})`);
+    return 0;
+  }
+  if (result.otherEngine) {
+    console.error(`cannot verify: ${result.message}`);
+    return 3;
+  }
+  console.error(`mismatch in round ${result.round}: ${result.message}`);
+  return 1;
+}
+
+// ---------------------------------------------------------------------------
+// view
+
+/**
+ * Serves the replay at /replay on this machine, with the site's own viewer:
+ * every other address is fetched from the site this kit came from (its /view
+ * page and its scripts), so the viewer is the site's, the file never leaves
+ * this machine, and / opens the viewer on it.
+ */
+async function viewCommand(argv) {
+  const { values, positionals } = parse('view', argv, { port: { type: 'string', short: 'p' }, 'no-open': { type: 'boolean' }, url: { type: 'string' } });
+  if (values.help) return (console.log(`usage: ${USAGE.view}`), 0);
+  if (positionals.length !== 1) throw new Stop(`which replay?\nusage: ${USAGE.view}`);
+  const kit = readKit();
+  const file = positionals[0];
+  const { data, replay } = readReplayFile(file);
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Stop(`--port wants a whole number from 0 to 65535, got "${values.port}"`);
+  const { url: site } = siteOf(values, kit);
+  const server = createServer(async (req, res) => {
+    const path = req.url ?? '/';
+    if (path === '/' || path === '/index.html') {
+      res.writeHead(302, { location: '/view?replay=/replay' }).end();
+      return;
+    }
+    if (path === '/replay') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(data);
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { 'content-type': 'text/plain' }).end('only GET here\n');
+      return;
+    }
+    try {
+      const upstream = await fetch(site + path, { headers: { 'accept-language': req.headers['accept-language'] ?? 'en' } });
+      const body = Buffer.from(await upstream.arrayBuffer());
+      res
+        .writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream' })
+        .end(req.method === 'HEAD' ? undefined : body);
+    } catch (err) {
+      res
+        .writeHead(502, { 'content-type': 'text/plain; charset=utf-8' })
+        .end(`the viewer comes from ${site}, which did not answer: ${err.cause?.message ?? err.message}\n`);
+    }
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', (err) => reject(new Stop(`cannot listen on 127.0.0.1:${port}: ${err.code === 'EADDRINUSE' ? 'the port is in use' : err.message}`)));
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const address = `http://127.0.0.1:${server.address().port}/`;
+  console.log(`${replay.title ?? replay.game}, seed ${replay.seed}, ${replay.rounds.length - 1} rounds: ${replay.players.map((p) => p.name).join(', ')}`);
+  console.log(`viewer at ${address} (the viewer comes from ${site}; the replay stays here)`);
+  console.log('press Ctrl+C to stop');
+  if (!values['no-open']) openBrowser(address);
+  await new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  server.close();
+  return 0;
+}
+
+/** Best effort: without an opener the user opens the printed address. */
+async function openBrowser(url) {
+  const { spawn } = await import('node:child_process');
+  const [cmd, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  try {
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true, windowsVerbatimArguments: process.platform === 'win32' });
+    child.on('error', () => console.log(`(no ${cmd} here: open the address above in a browser)`));
+    child.unref();
+  } catch {
+    console.log('(could not start a browser: open the address above)');
+  }
+}
+
+// ---------------------------------------------------------------------------
+// submit (the same API and the same steps as the repository's `arbiter submit`)
+
+const FINAL = new Set(['qualified', 'rejected']);
+const UPLOAD_TRIES = 3;
+const UPLOAD_TIMEOUT_MS = 60_000;
+/** A C++ upload is compiled before the server answers. */
+const CPP_UPLOAD_TIMEOUT_MS = 300_000;
+const STEP_TEXT = {
+  queued: 'queued, waiting for a worker',
+  compiling: 'compiling',
+  'self-play': 'self-play: four copies of your bot',
+  qualifying: 'qualifying: four matches against three Dummies',
+};
+
+class NoAnswer extends Stop {}
+
+async function api(site, method, path, body, extraHeaders = {}, timeoutMs = UPLOAD_TIMEOUT_MS) {
+  let res;
+  try {
+    res = await fetch(site.url + path, {
+      method,
+      headers: { authorization: `Bearer ${site.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...extraHeaders },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(method === 'POST' ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
+    });
+  } catch (err) {
+    throw new NoAnswer(`cannot reach ${site.url}: ${err.cause?.message ?? err.message}`, 1);
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  if (!res.ok) {
+    const message = data?.message ?? (text.slice(0, 200) || res.statusText);
+    if (res.status >= 500) throw new NoAnswer(`${message} (HTTP ${res.status})`, 1);
+    const err = new Stop(`${message} (HTTP ${res.status})`, 2);
+    err.apiCode = data?.code;
+    throw err;
+  }
+  return data;
+}
+
+/** Server-sent events: onEvent per data message, until the stream ends or onEvent says enough. */
+async function followEvents(site, path, onEvent, signal) {
+  const res = await fetch(site.url + path, { headers: { authorization: `Bearer ${site.token}`, accept: 'text/event-stream' }, signal });
+  if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let cut = buffer.indexOf('\n\n');
+    while (cut >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      cut = buffer.indexOf('\n\n');
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trimStart())
+        .join('\n');
+      if (!data) continue;
+      let event;
+      try {
+        event = JSON.parse(data);
+      } catch {
+        continue; // a malformed event: skip it
+      }
+      if (onEvent(event)) {
+        await reader.cancel().catch(() => {});
+        return;
+      }
+    }
+  }
+}
+
+/** On a terminal one line that rewrites itself; elsewhere a plain line per step. */
+function stepLine() {
+  const tty = process.stdout.isTTY === true;
+  let last = '';
+  return {
+    show(step, detail) {
+      const text = tty && detail ? `${step}  ${detail}` : step;
+      if (text === last) return;
+      last = text;
+      process.stdout.write(tty ? `\r\x1b[2K${text}` : `${text}\n`);
+    },
+    done() {
+      if (tty && last) process.stdout.write('\n');
+      last = '';
+    },
+  };
+}
+
+function describeMatch(m, step, submissionId) {
+  const seats = [...m.participants].sort((a, b) => a.seat - b.seat);
+  const label = step?.label ?? `match ${m.id}`;
+  if (m.status !== 'done') return `  #${m.id} ${label.padEnd(24)} ${m.status}`;
+  const scores = seats
+    .map((p) => {
+      const me = p.submissionId === submissionId;
+      const who = m.gateStep === 'selfplay' ? `seat ${p.seat}` : me ? `${p.name} (you)` : p.name;
+      const frozen = p.frozen ? ` [frozen in round ${p.frozen.round ?? 0}: ${p.frozen.reason}]` : '';
+      return `${who} ${p.score ?? '-'}${frozen}`;
+    })
+    .join(', ');
+  const VERDICT = { won: ' WON', lost: ' lost', passed: ' ok', failed: ' a copy froze' };
+  return `  #${m.id} ${label.padEnd(24)} seed ${m.seed}:${(step && VERDICT[step.state]) ?? ''}  ${scores}`;
+}
+
+async function submitCommand(argv) {
+  const { values, positionals } = parse('submit', argv, { url: { type: 'string' }, token: { type: 'string' }, 'no-follow': { type: 'boolean' } });
+  if (values.help) return (console.log(`usage: ${USAGE.submit}`), 0);
+  if (positionals.length !== 1) throw new Stop(positionals.length === 0 ? `which file?\nusage: ${USAGE.submit}` : `one file at a time\nusage: ${USAGE.submit}`);
+  const kit = readKit();
+  const file = positionals[0];
+  let source;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Stop(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+  }
+  const site = siteOf(values, kit);
+  if (!site.token)
+    throw new Stop(
+      `no token: set ARBITER_TOKEN, pass --token, or add "token" to ~/.config/arbiter.json (get one on ${site.url}/account, or with POST ${site.url}/api/tokens {"username","password"})`,
+    );
+  const cpp = /\.(cc|cpp|cxx|c\+\+|h|hh|hpp)$/i.test(file);
+  const idempotencyKey = randomUUID();
+  let created;
+  for (let attempt = 1; !created; attempt++) {
+    try {
+      if (cpp) process.stdout.write(`compiling ${basename(file)} on the server…\n`);
+      created = await api(
+        site,
+        'POST',
+        '/api/submissions',
+        { game: kit.game, source, filename: basename(file) },
+        { 'idempotency-key': idempotencyKey },
+        cpp ? CPP_UPLOAD_TIMEOUT_MS : UPLOAD_TIMEOUT_MS,
+      );
+    } catch (err) {
+      if (err.apiCode === 'compile-error') {
+        console.log(`REJECTED: ${err.message.replace(/ \(HTTP \d+\)$/, '')}`);
+        return 1;
+      }
+      if (!(err instanceof NoAnswer) || attempt >= UPLOAD_TRIES) throw err;
+      console.error(`${err.message}; trying again`);
+      await sleep(1000 * attempt);
+    }
+  }
+  console.log(`submitted ${created.player} v${created.version} for ${created.game}: submission #${created.id}, ${created.status}`);
+  if (values['no-follow']) {
+    console.log(`follow it: ${site.url}/submissions/${created.id}`);
+    return 0;
+  }
+
+  const line = stepLine();
+  let status = created.status;
+  let statusSince = Date.now();
+  const running = new Map();
+  const render = () => {
+    const parts = [...running.entries()].map(([id, p]) => `#${id} ${p}`);
+    if (parts.length === 0 && (status === 'queued' || status === 'compiling')) parts.push(`${Math.floor((Date.now() - statusSince) / 1000)} s`);
+    line.show(STEP_TEXT[status] ?? status, parts.join('  '));
+  };
+  render();
+  const ticker = setInterval(render, 1000);
+  const controller = new AbortController();
+  const onEvent = (e) => {
+    if (e.matchId !== undefined && e.matchId !== null) {
+      const id = String(e.matchId);
+      if (e.status === 'running' && typeof e.round === 'number') running.set(id, `round ${e.round}/${e.totalRounds ?? '?'}`);
+      else if (e.status === 'running') running.set(id, 'starting');
+      else running.delete(id);
+    } else if (typeof e.status === 'string') {
+      if (e.status !== status) {
+        running.clear();
+        statusSince = Date.now();
+      }
+      status = e.status;
+    }
+    render();
+    return FINAL.has(status);
+  };
+  // Live events, with a poll as a safety net (a proxy that buffers them, a dropped connection).
+  const poll = async () => {
+    while (!FINAL.has(status) && !controller.signal.aborted) {
+      try {
+        await sleep(2000, undefined, { signal: controller.signal });
+      } catch {
+        return;
+      }
+      try {
+        const s = await api(site, 'GET', `/api/submissions/${created.id}`);
+        if (s.status !== status) onEvent({ status: s.status });
+      } catch {
+        /* keep trying */
+      }
+    }
+    controller.abort();
+  };
+  const polling = poll();
+  try {
+    await followEvents(site, `/api/submissions/${created.id}/events`, onEvent, controller.signal);
+    if (FINAL.has(status)) controller.abort();
+  } catch {
+    /* aborted, or no events: the poll carries on */
+  }
+  await polling.catch(() => {});
+  controller.abort();
+  clearInterval(ticker);
+  line.done();
+
+  const final = await api(site, 'GET', `/api/submissions/${created.id}`);
+  if (final.status === 'qualified')
+    console.log(`QUALIFIED: ${final.player} beat the Dummies in all four matches; the name ${final.player} is now locked and plays ranked matches.`);
+  else console.log(`REJECTED: ${final.reason ?? 'no reason given'}`);
+  const matches = final.gateMatches ?? [];
+  if (matches.length > 0) {
+    console.log('gate matches:');
+    for (const m of matches) {
+      console.log(
+        describeMatch(
+          m,
+          final.gate?.steps.find((step) => step.matchId === m.id),
+          final.id,
+        ),
+      );
+      if (m.replay) console.log(`      replay: ${site.url}${m.replay.url}`);
+      if (m.play) console.log(`      play it again: ${m.play}`);
+    }
+  }
+  return final.status === 'qualified' ? 0 : 1;
+}
+
+// ---------------------------------------------------------------------------
+
+const COMMANDS = { play: playCommand, eval: evalCommand, submit: submitCommand, verify: verifyCommand, view: viewCommand };
+
+async function main(argv) {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    console.log(usage());
+    return name ? 0 : 2;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) throw new Stop(`unknown command "${name}"\n${usage()}`);
+  return command(rest);
+}
+
+if (!isMainThread && workerData?.arbiterMatchThread) matchThreadMain();
+else if (process.argv[2] === '--match-process' && process.send) matchProcessMain();
+else if (isMainThread)
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      console.error(err instanceof Stop ? err.message : (err?.stack ?? err));
+      process.exitCode = err instanceof Stop ? err.code : 70;
+    },
+  );

@@ -372,7 +372,7 @@ async function playCommand(argv) {
   const kit = readKit();
   const names = seatNames(kit, 'play', positionals);
   let seed = Math.floor(Math.random() * 0x7fffffff);
-  if (values.seed !== undefined) seed = readSeed(values.seed);
+  if (values.seed !== undefined) seed = readSeed(values.seed, '--seed');
   const config = readSettings(values.set);
   const limits = limitsOf(kit, values);
   const site = siteOf(values, kit);
@@ -402,8 +402,8 @@ async function playCommand(argv) {
   return 0;
 }
 
-function readSeed(text) {
-  if (!/^\d+$/.test(text) || Number(text) > 0x7fffffff) throw new Stop(`a seed is a whole number from 0 to 2147483647, got "${text}"`);
+function readSeed(text, option = '--seeds') {
+  if (!/^\d+$/.test(text) || Number(text) > 0x7fffffff) throw new Stop(`${option} wants a whole number from 0 to 2147483647, got "${text}"`);
   return Number(text);
 }
 

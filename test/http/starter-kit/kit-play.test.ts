@@ -1,5 +1,6 @@
 // The starter kit's local play: the kit zip as the site serves it, unzipped
-// to a temporary folder, and `node play.mjs` run there against this test's
+// to a temporary folder, and `node play.mjs` (the alias of `node arbiter.mjs
+// play`) run there against this test's
 // server (a real port: play.mjs compiles with POST /api/play/compile). The
 // match it plays and the replay it writes are the judge's (playMatch) for the
 // same seed and bots, but for the CPU figures. The C++ case compiles (slow).
@@ -83,26 +84,26 @@ test("starter kit: play.mjs, play/runner.mjs and play/kit.json name this site; a
   assert.deepEqual(withoutTimes(replay), withoutTimes(judged.replay), 'the kit plays the match the judge plays');
   assert.ok(existsSync(join(kit, '.cache')), 'the compiled file is kept');
 
-  // Bad input: a clear message and exit 1.
+  // Bad input: a clear message and exit 2.
   const bad = await playMjs(['Tester.ts', '--seed', 'x']);
-  assert.equal(bad.code, 1);
+  assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--seed wants a whole number/);
   const missing = await playMjs(['Nope.ts']);
-  assert.equal(missing.code, 1);
+  assert.equal(missing.code, 2);
   assert.match(missing.stderr, /Nope\.ts: no such file \(built-in players: /);
   // The judge's compile error, with the line and column in the file.
   writeFileSync(join(kit, 'Broken.ts'), "export const GAME = 'bola-de-drac';\nexport const PLAYER_NAME = 'Broken';\nconst x: number = ;\n");
   const broken = await playMjs(['Broken.ts']);
-  assert.equal(broken.code, 1);
+  assert.equal(broken.code, 2);
   assert.match(broken.stderr, /Broken\.ts:3:\d+: /);
   const two = await playMjs(['Tester.ts', 'Dummy']);
-  assert.equal(two.code, 1);
+  assert.equal(two.code, 2);
   assert.match(two.stderr, /has 4 players/);
 });
 
 test('starter kit: a C++ file without a token is refused with how to give one (the site compiles C++ for signed-in users)', async () => {
   const r = await playMjs([join('cpp', 'AINull.cc'), '--seed', '1']);
-  assert.equal(r.code, 1);
+  assert.equal(r.code, 2);
   assert.match(r.stderr, /compiles C\+\+ for signed-in users: give your API token \(ARBITER_TOKEN/);
 });
 

@@ -1,14 +1,17 @@
-// The `arbiter play` line of a match, the one every page, the API and the CLI
-// print: the tournament pages, the gate, the match page, `arbiter submit`.
-// Pure (no imports), so the serializers and the pages share it.
+// The play line of a match, the one every page, the API and the CLI print:
+// the tournament pages, the gate, the match page, `arbiter submit`. It is
+// the starter kit's (`node arbiter.mjs play ...` in the folder of the game's
+// kit, with nothing but Node): what a student has. Pure (no imports), so the
+// serializers and the pages share it.
 
 /**
- * The shell line that replays a match with `arbiter play`: the seats in order
- * (seat 0 first), built-ins by name, a player's file as `file` says (the
- * file its owner submitted) or named after it; the seed and the settings.
+ * The shell line that replays a match with the game's starter kit: the seats
+ * in order (seat 0 first), built-ins by name, a player's file as `file` says
+ * (the file its owner submitted) or named after it; the seed and the
+ * settings. The game is the kit's own, so the line does not name it.
  */
 export function playCommandLine(
-  game: string,
+  _game: string,
   seed: number,
   seats: { name: string; builtin: boolean; file?: string | null }[],
   config: Record<string, unknown> | null,
@@ -19,5 +22,5 @@ export function playCommandLine(
     .filter(([, v]) => typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean')
     .map(([k, v]) => ` --set ${arg(`${k}=${String(v)}`)}`)
     .join('');
-  return `npx arbiter play ${game} ${players.join(' ')} --seed ${seed}${sets}`;
+  return `node arbiter.mjs play ${players.join(' ')} --seed ${seed}${sets}`;
 }

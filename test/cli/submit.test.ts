@@ -56,13 +56,13 @@ test('a bot that passes: progress, QUALIFIED, the five gate matches with replay 
   assert.equal(links.length, 5);
   assert.equal((r.stdout.match(/WON/g) ?? []).length, 4);
   // Each gate match with the arbiter play line that plays it again: seats in order, the bot's file in its seat.
-  const lines = [...r.stdout.matchAll(/play it again: (npx arbiter play moria .*)$/gm)].map((m) => m[1]!.split(' '));
+  const lines = [...r.stdout.matchAll(/play it again: (node arbiter\.mjs play .*)$/gm)].map((m) => m[1]!.split(' '));
   assert.equal(lines.length, 5, r.stdout);
-  assert.deepEqual(lines[0]!.slice(4, 8), ['Champ.ts', 'Champ.ts', 'Champ.ts', 'Champ.ts'], 'self-play: four copies');
+  assert.deepEqual(lines[0]!.slice(3, 7), ['Champ.ts', 'Champ.ts', 'Champ.ts', 'Champ.ts'], 'self-play: four copies');
   assert.deepEqual(
     lines
       .slice(1)
-      .map((l) => l.slice(4, 8).indexOf('Champ.ts'))
+      .map((l) => l.slice(3, 7).indexOf('Champ.ts'))
       .sort(),
     [0, 1, 2, 3],
     'the bot in each seat once',

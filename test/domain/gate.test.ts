@@ -127,10 +127,10 @@ test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and th
   }
   assert.ok(compared >= 1, 'self-play played both times');
 
-  // The lost match is played again, score for score, by the `arbiter play` line the API gives (the page and `arbiter submit` print the same).
-  assert.match(lost.play, /^npx arbiter play moria( (Dummy|Loser\.ts)){4} --seed \d+ --set nb_rounds=40$/);
+  // The lost match is played again, score for score, by the play line the API gives (the page and `arbiter submit` print the same).
+  assert.match(lost.play, /^node arbiter\.mjs play( (Dummy|Loser\.ts)){4} --seed \d+ --set nb_rounds=40$/);
   assert.deepEqual(
-    lost.play.split(' ').slice(4, 8),
+    lost.play.split(' ').slice(3, 7),
     lost.participants.map((p: { builtin: string | null }) => p.builtin ?? 'Loser.ts'),
     'the seats in order',
   );
@@ -138,7 +138,8 @@ test('a bot that cannot beat the Dummies is rejected with "lost to Dummy" and th
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-gate-replay-'));
   try {
     writeFileSync(join(dir, 'Loser.ts'), botAs('Null', 'Loser'));
-    const args = [...lost.play.split(' ').slice(2), '--quiet', '-o', 'again.json'];
+    // The starter kit's line, played by the repository's `arbiter play` (which names the game).
+    const args = ['play', 'moria', ...lost.play.split(' ').slice(3), '--quiet', '-o', 'again.json'];
     const run = spawnSync(process.execPath, ['--no-node-snapshot', ARBITER_BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 240_000 });
     assert.equal(run.status, 0, run.stderr);
     const replay = JSON.parse(readFileSync(join(dir, 'again.json'), 'utf8')) as { result: { scores: number[] } };

@@ -46,7 +46,7 @@ export const ca: Messages = {
     "<strong>Programa un jugador</strong> en TypeScript, JavaScript o C++ a partir del kit d'inici d'un joc: un fitxer, una classe amb un mètode <code>play()</code> que es crida cada ronda, i l'API de l'enunciat amb els mateixos noms que en C++.",
   'home.step2_html':
     "<strong>Prova'l</strong> contra els jugadors predefinits: al navegador, a la <a href=\"/play\">pàgina de joc</a>, sense instal·lar res, o a la línia d'ordres amb el <code>node play.mjs</code> del kit d'inici (només cal Node), i mira la partida al visor.",
-  'home.step3_html': '<strong><a href="/submit">Envia</a></strong> el fitxer aquí (o amb <code>npx arbiter submit</code>).',
+  'home.step3_html': '<strong><a href="/submit">Envia</a></strong> el fitxer aquí (o amb <code>node arbiter.mjs submit</code> al kit d’inici).',
   'home.step4_html':
     '<strong>Supera la prova del Dummy</strong>: compila, sobreviu una partida contra tres còpies de si mateix i queda estrictament primer en quatre partides contra tres Dummies. Aleshores el seu nom queda bloquejat.',
   'home.step5_html':
@@ -209,7 +209,7 @@ export const ca: Messages = {
   'submit.chooseAgain': (name: string) => ` Havies triat ${name}: torna'l a triar.`,
   'submit.button': 'Envia',
   'submit.terminal_html': (game: string) =>
-    `Des d'un terminal: <code>npx arbiter submit my-bot.ts --game ${game}</code> amb un testimoni del <a href="/account">teu compte</a>.`,
+    `Des d'un terminal, a la carpeta del <a href="/games/${game}/starter-kit.zip">kit d’inici</a>: <code>node arbiter.mjs submit MyBot.ts</code> amb un testimoni del <a href="/account">teu compte</a>.`,
   'submit.noFile': 'cap fitxer: tria el fitxer del teu jugador (.ts, .js o .cc)',
   'submit.tooLarge': (bytes: number, size: string) => `fitxer massa gran: com a màxim ${bytes} bytes (${size})`,
   'submit.oneFile': 'envia només un fitxer',
@@ -221,7 +221,7 @@ export const ca: Messages = {
   'account.hashOnly': ' Arbiter només en guarda un resum (hash).',
   'account.token': 'Testimoni',
   'account.copyHint': "Selecciona'l i copia'l (Ctrl+C o ⌘C). Guarda'l en secret: actua en nom teu.",
-  'account.useWith_html': 'Fes-lo servir amb <code>arbiter submit</code>:',
+  'account.useWith_html': 'Fes-lo servir amb el <code>node arbiter.mjs submit</code> del kit d’inici, a la carpeta del kit:',
   'account.noLabel': 'sense etiqueta',
   'account.never': 'mai',
   'account.revoked': 'revocat',
@@ -353,7 +353,7 @@ export const ca: Messages = {
   'matches.seed': 'Llavor',
   'matches.playLine': 'Torna-la a jugar',
   'matches.playLineHint':
-    'Al teu ordinador, des d’una còpia d’Arbiter: els seients en ordre (el seient 0 primer), la llavor i els paràmetres d’aquesta partida. Anomena el fitxer de cada jugador com diu la línia.',
+    'Al teu ordinador, a la carpeta del kit d’inici d’aquest joc: els seients en ordre (el seient 0 primer), la llavor i els paràmetres d’aquesta partida. Anomena el fitxer de cada jugador com diu la línia.',
   'matches.limits': 'Límits',
   'matches.limitsValue': (cpu: string, mb: number) => `${cpu} de CPU i ${mb} MiB de memòria per jugador`,
   'matches.finished': 'Acabada',
@@ -369,7 +369,7 @@ export const ca: Messages = {
   'matches.downloadReplay': (kib: number) => `Descarrega la repetició (${kib} KiB)`,
   'matches.logOf': (name: string, seat: number) => `Registre de ${name} (seient ${seat})`,
   'matches.offline_html': (file: string) =>
-    `Mira-la sense connexió amb <code>npx arbiter view ${file}</code>, o comprova-la amb <code>npx arbiter verify</code>.`,
+    `Mira-la sense connexió amb el <code>node arbiter.mjs view ${file}</code> del kit d’inici, o comprova-la amb <code>node arbiter.mjs verify ${file}</code>.`,
   'matches.loginForLog': 'Entra per descarregar el registre del teu jugador.',
   'matches.noSeat': (id: number, seat: number) => `La partida ${id} no té seient ${seat}.`,
   'matches.logOwnerOnly': "Només el propietari d'un jugador (o un administrador) en pot llegir el registre.",
@@ -724,7 +724,7 @@ export const ca: Messages = {
   'play.viewer': 'visor',
   'play.noScript':
     'Per jugar al navegador cal JavaScript. Sense, juga a la línia d’ordres amb el play.mjs del kit d’inici, que només necessita Node (mira el README del kit).',
-  'play.cli': 'Des d’una còpia del repositori, a l’entorn aïllat del seu jutge, la mateixa partida a la línia d’ordres:',
+  'play.cli': 'Amb el kit d’inici, a la seva carpeta, la mateixa partida a la línia d’ordres:',
 
   // Les pàgines de l'informe de semblança (plagi), només per a administradors
   'sim.title': 'Semblança',

@@ -50,7 +50,7 @@ export const en = {
     "<strong>Write a bot</strong> in TypeScript, JavaScript or C++ from a game's starter kit: one file, one class with a <code>play()</code> method called every round, the statement's API under the same names as in C++.",
   'home.step2_html':
     '<strong>Run it locally</strong> against the built-in players: in your browser on the <a href="/play">play page</a>, nothing to install, or on the command line with the starter kit\'s <code>node play.mjs</code> (nothing but Node), and watch the match in the viewer.',
-  'home.step3_html': '<strong><a href="/submit">Submit</a></strong> the file here (or with <code>npx arbiter submit</code>).',
+  'home.step3_html': '<strong><a href="/submit">Submit</a></strong> the file here (or with <code>node arbiter.mjs submit</code> in the starter kit).',
   'home.step4_html':
     '<strong>Pass the Dummy gate</strong>: it compiles, survives a match against three copies of itself, then finishes strictly first in four matches against three Dummies. Its name is then locked.',
   'home.step5_html':
@@ -192,7 +192,7 @@ export const en = {
   'submit.chooseAgain': (name: string) => ` You chose ${name}: choose it again.`,
   'submit.button': 'Submit',
   'submit.terminal_html': (game: string) =>
-    `From a terminal: <code>npx arbiter submit my-bot.ts --game ${game}</code> with a token from <a href="/account">your account</a>.`,
+    `From a terminal, in the folder of the <a href="/games/${game}/starter-kit.zip">starter kit</a>: <code>node arbiter.mjs submit MyBot.ts</code> with a token from <a href="/account">your account</a>.`,
   'submit.noFile': 'no file: choose your bot file (.ts, .js or .cc)',
   'submit.tooLarge': (bytes: number, size: string) => `file too large: at most ${bytes} bytes (${size})`,
   'submit.oneFile': 'send one file only',
@@ -205,7 +205,7 @@ export const en = {
   'account.hashOnly': ' Arbiter keeps only a hash of it.',
   'account.token': 'Token',
   'account.copyHint': 'Select it and copy (Ctrl+C or ⌘C). Keep it secret: it acts as you.',
-  'account.useWith_html': 'Use it with <code>arbiter submit</code>:',
+  'account.useWith_html': 'Use it with the starter kit’s <code>node arbiter.mjs submit</code>, in the kit’s folder:',
   'account.noLabel': 'no label',
   'account.never': 'never',
   'account.revoked': 'revoked',
@@ -340,7 +340,7 @@ export const en = {
   'matches.seed': 'Seed',
   'matches.playLine': 'Play it again',
   'matches.playLineHint':
-    'On your machine, from a clone of Arbiter: the seats in order (seat 0 first), the seed and the settings of this match. Name each player’s file as the line does.',
+    'On your machine, in the folder of this game’s starter kit: the seats in order (seat 0 first), the seed and the settings of this match. Name each player’s file as the line does.',
   'matches.limits': 'Limits',
   'matches.limitsValue': (cpu: string, mb: number) => `${cpu} of CPU and ${mb} MiB of memory per bot`,
   'matches.finished': 'Finished',
@@ -355,7 +355,8 @@ export const en = {
   'matches.tournamentN': (id: number) => `tournament ${id}`,
   'matches.downloadReplay': (kib: number) => `Download the replay (${kib} KiB)`,
   'matches.logOf': (name: string, seat: number) => `Log of ${name} (seat ${seat})`,
-  'matches.offline_html': (file: string) => `Watch it offline with <code>npx arbiter view ${file}</code>, or check it with <code>npx arbiter verify</code>.`,
+  'matches.offline_html': (file: string) =>
+    `Watch it offline with the starter kit’s <code>node arbiter.mjs view ${file}</code>, or check it with <code>node arbiter.mjs verify ${file}</code>.`,
   'matches.loginForLog': "Log in to download your bot's log.",
   'matches.noSeat': (id: number, seat: number) => `Match ${id} has no seat ${seat}.`,
   'matches.logOwnerOnly': 'Only the owner of a bot (or an admin) may read its log.',
@@ -695,7 +696,7 @@ export const en = {
   'play.viewer': 'viewer',
   'play.noScript':
     'Playing in the browser needs JavaScript. Without it, play on the command line with the starter kit’s play.mjs, which needs nothing but Node (see the kit’s README).',
-  'play.cli': 'From a clone of the repository, in its judge’s sandbox, the same match on the command line:',
+  'play.cli': 'With the starter kit, in its folder, the same match on the command line:',
 
   // The similarity (plagiarism) report's pages (admins only)
   'sim.title': 'Similarity',

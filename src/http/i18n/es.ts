@@ -46,7 +46,7 @@ export const es: Messages = {
     '<strong>Programa un jugador</strong> en TypeScript, JavaScript o C++ a partir del kit de inicio de un juego: un fichero, una clase con un método <code>play()</code> que se llama cada ronda, y la API del enunciado con los mismos nombres que en C++.',
   'home.step2_html':
     '<strong>Pruébalo</strong> contra los jugadores predefinidos: en el navegador, en la <a href="/play">página de juego</a>, sin instalar nada, o en la línea de órdenes con el <code>node play.mjs</code> del kit de inicio (solo hace falta Node), y mira la partida en el visor.',
-  'home.step3_html': '<strong><a href="/submit">Envía</a></strong> el fichero aquí (o con <code>npx arbiter submit</code>).',
+  'home.step3_html': '<strong><a href="/submit">Envía</a></strong> el fichero aquí (o con <code>node arbiter.mjs submit</code> en el kit de inicio).',
   'home.step4_html':
     '<strong>Supera la prueba del Dummy</strong>: compila, sobrevive a una partida contra tres copias de sí mismo y queda estrictamente primero en cuatro partidas contra tres Dummies. Entonces su nombre queda bloqueado.',
   'home.step5_html':
@@ -213,7 +213,7 @@ export const es: Messages = {
   'submit.chooseAgain': (name: string) => ` Habías elegido ${name}: vuelve a elegirlo.`,
   'submit.button': 'Enviar',
   'submit.terminal_html': (game: string) =>
-    `Desde un terminal: <code>npx arbiter submit my-bot.ts --game ${game}</code> con un token de <a href="/account">tu cuenta</a>.`,
+    `Desde un terminal, en la carpeta del <a href="/games/${game}/starter-kit.zip">kit de inicio</a>: <code>node arbiter.mjs submit MyBot.ts</code> con un token de <a href="/account">tu cuenta</a>.`,
   'submit.noFile': 'ningún fichero: elige el fichero de tu jugador (.ts, .js o .cc)',
   'submit.tooLarge': (bytes: number, size: string) => `fichero demasiado grande: como máximo ${bytes} bytes (${size})`,
   'submit.oneFile': 'envía solo un fichero',
@@ -225,7 +225,7 @@ export const es: Messages = {
   'account.hashOnly': ' Arbiter solo guarda un resumen (hash).',
   'account.token': 'Token',
   'account.copyHint': 'Selecciónalo y cópialo (Ctrl+C o ⌘C). Guárdalo en secreto: actúa en tu nombre.',
-  'account.useWith_html': 'Úsalo con <code>arbiter submit</code>:',
+  'account.useWith_html': 'Úsalo con el <code>node arbiter.mjs submit</code> del kit de inicio, en la carpeta del kit:',
   'account.noLabel': 'sin etiqueta',
   'account.never': 'nunca',
   'account.revoked': 'revocado',
@@ -357,7 +357,7 @@ export const es: Messages = {
   'matches.seed': 'Semilla',
   'matches.playLine': 'Vuélvela a jugar',
   'matches.playLineHint':
-    'En tu ordenador, desde una copia de Arbiter: los asientos en orden (el asiento 0 primero), la semilla y los parámetros de esta partida. Nombra el archivo de cada jugador como dice la línea.',
+    'En tu ordenador, en la carpeta del kit de inicio de este juego: los asientos en orden (el asiento 0 primero), la semilla y los parámetros de esta partida. Nombra el archivo de cada jugador como dice la línea.',
   'matches.limits': 'Límites',
   'matches.limitsValue': (cpu: string, mb: number) => `${cpu} de CPU y ${mb} MiB de memoria por jugador`,
   'matches.finished': 'Terminada',
@@ -372,7 +372,8 @@ export const es: Messages = {
   'matches.tournamentN': (id: number) => `torneo ${id}`,
   'matches.downloadReplay': (kib: number) => `Descargar la repetición (${kib} KiB)`,
   'matches.logOf': (name: string, seat: number) => `Registro de ${name} (asiento ${seat})`,
-  'matches.offline_html': (file: string) => `Mírala sin conexión con <code>npx arbiter view ${file}</code>, o compruébala con <code>npx arbiter verify</code>.`,
+  'matches.offline_html': (file: string) =>
+    `Mírala sin conexión con el <code>node arbiter.mjs view ${file}</code> del kit de inicio, o compruébala con <code>node arbiter.mjs verify ${file}</code>.`,
   'matches.loginForLog': 'Entra para descargar el registro de tu jugador.',
   'matches.noSeat': (id: number, seat: number) => `La partida ${id} no tiene asiento ${seat}.`,
   'matches.logOwnerOnly': 'Solo el propietario de un jugador (o un administrador) puede leer su registro.',
@@ -730,7 +731,7 @@ export const es: Messages = {
   'play.viewer': 'visor',
   'play.noScript':
     'Para jugar en el navegador hace falta JavaScript. Sin él, juega en la línea de órdenes con el play.mjs del kit de inicio, que solo necesita Node (mira el README del kit).',
-  'play.cli': 'Desde una copia del repositorio, en el entorno aislado de su juez, la misma partida en la línea de órdenes:',
+  'play.cli': 'Con el kit de inicio, en su carpeta, la misma partida en la línea de órdenes:',
 
   // Las páginas del informe de similitud (plagio), solo para administradores
   'sim.title': 'Similitud',

@@ -44,7 +44,7 @@ export default async function accountPages(app: FastifyInstance) {
   <p>${th('account.useWith_html')}</p>
   <pre><code>export ARBITER_URL=${ownOrigin(request) ?? 'http://127.0.0.1:3000'}
 export ARBITER_TOKEN=${view.created.token}
-npx arbiter submit my-bot.ts --game moria</code></pre>
+node arbiter.mjs submit MyBot.ts</code></pre>
 </section>`
       : '';
     const rows = tokens.map(

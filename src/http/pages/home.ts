@@ -98,38 +98,36 @@ counts CPU time) and no memory limit is applied.
 
 ### On the command line, with only Node
 
-With Node 20 or newer, in this folder:
+With Node 20 or newer, in this folder (nothing to install):
 
-    node play.mjs ${botFile}                                  # against three ${opponent}s, a random seed
-    node play.mjs ${botFile} ${opponent} Demo ${opponent} --seed 7 -o match.json
+    node arbiter.mjs play ${botFile}                                   # against three ${opponent}s, a random seed
+    node arbiter.mjs play ${botFile} ${opponent} Demo ${opponent} --seed 7 -o match.json
+    node arbiter.mjs eval ${botFile} --seeds 1-100                      # many seeds: wins, CPU, freezes
+    node arbiter.mjs view match.json                                  # watch it in the browser
+    node arbiter.mjs verify match.json                                # re-run the engine, check every state
 
-\`play.mjs\` has the judge compile your file (the site's own compile, as the
-play page does; nothing is kept there), keeps the result in \`.cache/\` by
-the file's content, and plays the match here with the judge's engine and
-match loop (\`play/\`): the same seed and players give the judge's match.
-It prints the scores, each bot's CPU time and why a bot was frozen, then
-what the bots wrote, and writes the replay as JSON (open it on the site's
-/view page). A C++ file (\`cpp/\`) needs your API token (see Submit below).
-Your code runs as it is on your computer: an endless loop is stopped with
-Ctrl-C, not by the judge.
+\`arbiter.mjs\` has the judge compile your file (the site's own compile, as
+the play page does; nothing is kept there), keeps the result in \`.cache/\`
+by the file's content, and plays here with the judge's engine and match loop
+(\`play/\`): the same seed and players give the judge's match. The judge's
+CPU budget applies (${seconds(game.defaultLimits.cpuBudgetMs)} of CPU per match, counted per call as the
+judge does): a bot that runs past it, an endless loop included, is stopped
+and frozen in the round where the judge would freeze it, for the same
+reason. Memory is not limited here. \`--cpu-budget MS\` tries a smaller (or
+larger) budget.
 
-### On the command line, from a clone of Arbiter
-
-With Node 20 or newer, in a clone of the Arbiter repository (\`npm install\`
-there; it compiles the judge's sandbox, so it needs a C++ toolchain):
-
-    npx arbiter play ${game.id} ${botFile} ${opponent} ${opponent} ${opponent} -o match.json.gz
-    npx arbiter view match.json.gz       # watch it in the browser
-    npx arbiter verify match.json.gz     # re-run the engine and check every state
-    npx arbiter play --list              # games and built-in players
-
-Run these inside the clone (give the path to your bot file): outside a
-checkout of Arbiter, \`npx arbiter\` fetches an unrelated npm package of the
-same name. \`play\` runs the bots in the judge's own sandbox and prints the
-scores and ranks, each bot's CPU time and, for a frozen bot, the round and
-the reason (with the line in your file for an exception), then what your bot
-printed. \`--seed N\` picks the board; try many seeds. The same seed and bots
-give the same match on the play page.
+\`play\` prints the scores, each bot's CPU time against the budget and why a
+bot was frozen, then what the bots wrote, and writes the replay as JSON.
+\`eval\` plays your file (the first player) against the others (three
+${opponent}s unless you name them) on many seeds (\`--seeds 1-100\` or
+\`--seeds 3,7,9\`), one match per core at a time, and prints how many it won
+(strictly first, as the gate counts) with a 95% interval, your mean score and
+rank, each seat's CPU (mean and max) against the budget, every freeze with its
+seed, round and reason, and the seeds not won with the line that plays each
+again; \`--json\` prints the same for scripts. \`view\` serves the replay on
+this computer and shows it in the site's viewer. A C++ file (\`cpp/\`) needs
+your API token (see Submit below). \`node play.mjs ...\` is \`node arbiter.mjs
+play ...\`; \`node arbiter.mjs --help\` lists the options.
 
 ## Demo.ts
 
@@ -140,11 +138,15 @@ your copy before you build on it, and never submit it as it is).
 ## Submit
 
 On the website: log in, open Submit, choose ${game.title} and your file. Or
-from the command line:
+from the command line, in this folder:
 
-    export ARBITER_URL=https://the-judge.example    # the judge's address
-    export ARBITER_TOKEN=...                        # from POST /api/tokens
-    npx arbiter submit ${botFile} --game ${game.id}
+    export ARBITER_TOKEN=...                        # from your account page (or POST /api/tokens)
+    node arbiter.mjs submit ${botFile}
+
+It uploads the file to the site this kit came from (\`--url\` or
+\`ARBITER_URL\` name another; \`--token\` and \`"token"\` in
+\`~/.config/arbiter.json\` work too), then follows the gate to its verdict and
+prints each gate match with its replay and the line that plays it again.
 
 The gate then runs: compile, a self-play match (rejected if any copy is
 frozen), four matches against three Dummies (it must finish strictly first

@@ -171,7 +171,7 @@ function playPage(game: AnyGame, maxBytes: number) {
   <p><a data-play-download href="#" download>${t('play.download')}</a> ${t('play.downloadHint')} <a href="/view">${t('play.viewer')}</a>.</p>
 </div>
 <noscript><p class="notice bad">${t('play.noScript')}</p></noscript>
-<p class="hint">${t('play.cli')} <code data-play-cli>npx arbiter play ${game.id} MyBot.ts ${seats.map(() => opponent).join(' ')} --seed 1 -o match.json.gz</code></p>`;
+<p class="hint">${t('play.cli')} <code data-play-cli>node arbiter.mjs play MyBot.ts ${seats.map(() => opponent).join(' ')} --seed 1 -o match.json</code></p>`;
 }
 
 /** The bot files the page takes: every language's (C++ compiled by the judge's compile, for signed-in users), and plain text. */

@@ -155,7 +155,7 @@ test('the replay archive holds every match, its manifest and the standings', asy
       assert.equal(m.seats.length, 4);
       assert.equal(m.ranks.length, 4);
       assert.equal(m.scores.length, 4);
-      assert.match(m.play, new RegExp(`^npx arbiter play coins .+ --seed ${m.seed} --set nb_rounds=30$`));
+      assert.match(m.play, new RegExp(`^node arbiter\\.mjs play .+ --seed ${m.seed} --set nb_rounds=30$`));
     }
     assert.ok(names.includes('standings.csv'));
     assert.equal(names.filter((n) => n.startsWith('replays/')).length, matches.length);

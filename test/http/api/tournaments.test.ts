@@ -103,7 +103,7 @@ test('start now freezes the entries (one per user, the pick, no disabled submiss
   assert.equal(m.kind, 'tournament');
   assert.equal(m.participants.filter((p) => p.builtinName === 'Dummy').length, 2);
   assert.deepEqual(m.config, { nb_rounds: 20 });
-  assert.match(t.rounds[0].groups[0].play, new RegExp(`^npx arbiter play coins (\\S+ ){4}--seed ${m.seed} --set nb_rounds=20$`));
+  assert.match(t.rounds[0].groups[0].play, new RegExp(`^node arbiter\\.mjs play (\\S+ ){4}--seed ${m.seed} --set nb_rounds=20$`));
   assert.equal((await json(boss, 'POST', `/api/tournaments/${tid}/start`)).statusCode, 409, 'started once');
 
   const frozen = await json(alice, 'PUT', '/api/representatives/coins', { player: 'A2' });
@@ -172,7 +172,7 @@ test('public pages and CSV: the list, the bracket with its match links, the stan
     new RegExp(`<a id="match-tournament" href="/tournaments/${tid}">`),
     'the match page links back',
   );
-  assert.match(page.body, /npx arbiter play coins/);
+  assert.match(page.body, /node arbiter\.mjs play /);
   assert.match(page.body, /<code>777<\/code>/);
   assert.equal((await app.inject({ url: '/tournaments/424242' })).statusCode, 404);
   const csv = await app.inject({ url: `/api/tournaments/${tid}/standings.csv` });

@@ -90,10 +90,7 @@ for (const game of GAMES) {
 
       const replay = await pageReplay(page);
       const server = await onServer;
-      assert.equal(
-        await page.locator('[data-play-cli]').textContent(),
-        `npx arbiter play ${game} Tester.ts ${OPPONENTS.join(' ')} --seed ${SEED} -o match.json.gz`,
-      );
+      assert.equal(await page.locator('[data-play-cli]').textContent(), `node arbiter.mjs play Tester.ts ${OPPONENTS.join(' ')} --seed ${SEED} -o match.json`);
       assert.deepEqual(
         replay.players.map((p) => p.name),
         ['Tester', ...OPPONENTS],

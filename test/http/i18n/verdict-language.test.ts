@@ -313,7 +313,7 @@ test("one seat numbering, 0 to 3 as arbiter play: the gate timeline and the matc
   });
   await db.match.update({ where: { id: m.id }, data: { gateIndex: 1 } });
   await db.participant.updateMany({ where: { matchId: m.id, seat: 1 }, data: { frozenRound: 5, frozenReason: 'cpu', frozenMessage: 'CPU budget used up' } });
-  const line = `npx arbiter play moria Dummy ${sub.filename} Dummy Dummy --seed 42`;
+  const line = `node arbiter.mjs play Dummy ${sub.filename} Dummy Dummy --seed 42`;
   for (const lang of ['en', 'ca', 'es'] as const) {
     const gate = await page(ana, `/submissions/${id}`, lang);
     const seatWord = { en: 'Seat', ca: 'Seient', es: 'Asiento' }[lang];

@@ -182,7 +182,7 @@ test('starter kit: a zip with the template, the Demo, player.d.ts, tsconfig.json
     assert.match(execFileSync('unzip', ['-t', join(dir, 'kit.zip')]).toString(), /No errors detected/);
     execFileSync('unzip', ['-q', join(dir, 'kit.zip'), '-d', dir]);
     const kit = join(dir, 'moria-starter-kit');
-    assert.deepEqual(readdirSync(kit).sort(), ['Demo.ts', 'MyBot.ts', 'README.md', 'cpp', 'play', 'play.mjs', 'player.d.ts', 'tsconfig.json']);
+    assert.deepEqual(readdirSync(kit).sort(), ['Demo.ts', 'MyBot.ts', 'README.md', 'arbiter.mjs', 'cpp', 'play', 'play.mjs', 'player.d.ts', 'tsconfig.json']);
     const demo = readFileSync(join(kit, 'Demo.ts'), 'utf8');
     assert.equal(demo, readFileSync('src/games/moria/bots/Demo.ts', 'utf8').replace('../player.d.ts', 'player.d.ts'));
     // The C++ variant: the headers (the statement's API, the generated view header), Null and Demo, how to run them.
@@ -190,7 +190,7 @@ test('starter kit: a zip with the template, the Demo, player.d.ts, tsconfig.json
     for (const f of ['AINull.cc', 'AIDemo.cc', 'Player.hh', 'State.hh', 'Structs.hh', 'ArbiterView.hh', 'arbiter.hh', 'README.md'])
       assert.ok(cpp.includes(f), f);
     assert.match(readFileSync(join(kit, 'cpp', 'AINull.cc'), 'utf8'), /#define PLAYER_NAME Null/);
-    assert.match(readFileSync(join(kit, 'cpp', 'README.md'), 'utf8'), /npx arbiter play moria AIYourName\.cc Dummy Dummy Demo/);
+    assert.match(readFileSync(join(kit, 'cpp', 'README.md'), 'utf8'), /node arbiter\.mjs play cpp\/AIYourName\.cc Dummy Demo Dummy --seed 7/);
     const bot = readFileSync(join(kit, 'MyBot.ts'), 'utf8');
     assert.match(bot, /^\/\/\/ <reference path="player\.d\.ts" \/>/);
     assert.match(bot, /export const GAME = 'moria';/);
@@ -204,13 +204,13 @@ test('starter kit: a zip with the template, the Demo, player.d.ts, tsconfig.json
       'PLAYER_NAME',
       '/games/moria/play',
       'only the server does',
-      'outside a\ncheckout of Arbiter, `npx arbiter` fetches an unrelated npm package',
-      'npx arbiter play moria MyBot.ts Dummy Dummy Dummy -o match.json.gz',
-      'npx arbiter view match.json.gz',
-      'npx arbiter verify',
+      'node arbiter.mjs play MyBot.ts Dummy Demo Dummy --seed 7 -o match.json',
+      'node arbiter.mjs eval MyBot.ts --seeds 1-100',
+      'node arbiter.mjs view match.json',
+      'node arbiter.mjs verify match.json',
       'ARBITER_URL',
       'ARBITER_TOKEN',
-      'npx arbiter submit MyBot.ts --game moria',
+      'node arbiter.mjs submit MyBot.ts',
       'CPU time: 10 s',
       'Memory: 128 MiB',
     ]) {

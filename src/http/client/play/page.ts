@@ -189,7 +189,7 @@ export function mountPlay(game: AnyGame) {
     return { filename, source };
   }
 
-  /** The same match as an `arbiter play` command line (built-ins by name, files by name). */
+  /** The same match as the starter kit's command line (built-ins by name, files by name). */
   function commandLine(seed: number): string {
     const players = [yourFile?.name ?? pastedName(pasteArea.value)];
     for (const select of form!.querySelectorAll<HTMLSelectElement>('select[data-seat]')) {
@@ -198,7 +198,7 @@ export function mountPlay(game: AnyGame) {
       );
     }
     const arg = (s: string) => (/^[\w.@%+=:,/-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-    return `npx arbiter play ${game.id} ${players.map(arg).join(' ')} --seed ${seed} -o match.json.gz`;
+    return `node arbiter.mjs play ${players.map(arg).join(' ')} --seed ${seed} -o match.json`;
   }
 
   async function seats(): Promise<PlaySeat[]> {

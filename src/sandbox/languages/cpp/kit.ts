@@ -27,7 +27,7 @@ Copy \`AINull.cc\` to \`AIYourName.cc\` and change the line
     #define PLAYER_NAME Null
 
 The game is the one you submit the file for; a line \`// GAME: ${game.id}\` in
-the file names it too (for \`arbiter submit\` without \`--game\`).
+the file names it too.
 
 ## How it runs
 
@@ -45,25 +45,23 @@ per match.
 
 With nothing but Node (20 or newer), from the kit's folder (one level up):
 
-    node play.mjs cpp/AIYourName.cc                                 # against three ${opponent}s, a random seed
-    node play.mjs cpp/AIYourName.cc ${opponent} Demo ${opponent} --seed 7 -o match.json
+    node arbiter.mjs play cpp/AIYourName.cc                                 # against three ${opponent}s, a random seed
+    node arbiter.mjs play cpp/AIYourName.cc ${opponent} Demo ${opponent} --seed 7 -o match.json
+    node arbiter.mjs eval cpp/AIYourName.cc --seeds 1-100                   # wins, CPU and freezes over many seeds
 
-\`play.mjs\` sends your file to the judge's own compile on the site this
+\`arbiter.mjs\` sends your file to the judge's own compile on the site this
 kit came from (signed in: your API token in \`ARBITER_TOKEN\`, \`--token\`
-or \`~/.config/arbiter.json\`, as for \`arbiter submit\`; get one on the
-site or with POST /api/tokens), keeps the module in \`.cache/\` by your
-file's content, and plays the match on your computer with the judge's engine
-and match loop: the same seed and players give the match the judge plays.
-It prints the scores, the CPU times, why a bot was frozen and what each bot
-wrote (your \`cerr\`), and writes the replay (open it on the site's /view
-page). A compile error is printed as clang prints it, with the line and
-column in your file. The site's play page (/games/${game.id}/play) takes the
-\`.cc\` file too, signed in, and shows the match in the viewer.
-
-From a checkout of Arbiter (\`npm install\` there; a system clang makes
-compiling fast, see its README):
-
-    npx arbiter play ${game.id} AIYourName.cc ${opponent} ${opponent} Demo
+or \`~/.config/arbiter.json\`; get one on the site's account page or with
+POST /api/tokens), keeps the module in \`.cache/\` by your file's content,
+and plays on your computer with the judge's engine and match loop: the same
+seed and players give the match the judge plays, under the judge's CPU
+budget (a player that loops is frozen where the judge would freeze it).
+\`play\` prints the scores, the CPU times, why a bot was frozen and what
+each bot wrote (your \`cerr\`), and writes the replay (\`node arbiter.mjs
+view match.json\` shows it). A compile error is printed as clang prints it,
+with the line and column in your file. The site's play page
+(/games/${game.id}/play) takes the \`.cc\` file too, signed in, and shows
+the match in the viewer.
 
 ## Build it natively (gdb, sanitizers)
 
@@ -83,9 +81,12 @@ repository.
 
 ## Submit
 
-On the website (Submit, choose ${game.title} and the .cc file) or:
+On the website (Submit, choose ${game.title} and the .cc file) or, from the
+kit's folder, with your API token:
 
-    npx arbiter submit AIYourName.cc --game ${game.id}
+    node arbiter.mjs submit cpp/AIYourName.cc
+
+It follows the gate to its verdict, as the site's submission page does.
 `;
 }
 

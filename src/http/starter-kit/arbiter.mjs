@@ -469,7 +469,9 @@ function matchProcessMain() {
       }
       if (msg.t === 'stop') {
         await (await thread)?.close();
-        process.disconnect();
+        // This process's CPU, all of it (its matches, their bots, the watching, its start): eval sums them up.
+        const cpu = process.cpuUsage();
+        process.send({ t: 'cpu', ms: (cpu.user + cpu.system) / 1000 }, () => process.disconnect());
         return;
       }
       const { replay, reruns } = await (await thread).play(msg.seed);
@@ -511,6 +513,7 @@ async function evalCommand(argv) {
   const started = Date.now();
   const results = [];
   const failures = [];
+  let processCpuMs = 0;
   let next = 0;
   const report = (force = false) => {
     const won = results.filter(isWin).length;
@@ -530,6 +533,10 @@ async function evalCommand(argv) {
             child.send({ t: 'match', seed: seeds[next++] });
           };
           child.on('message', (msg) => {
+            if (msg.t === 'cpu') {
+              processCpuMs += msg.ms;
+              return;
+            }
             if (msg.t === 'result') results.push(msg.match);
             else failures.push({ seed: msg.seed, message: msg.message });
             report();
@@ -550,7 +557,7 @@ async function evalCommand(argv) {
   }
   report(true);
   line.done();
-  const summary = evalSummary(kit, names, seeds, results, failures, limits, config, Date.now() - started, jobs);
+  const summary = evalSummary(kit, names, seeds, results, failures, limits, config, Date.now() - started, jobs, processCpuMs);
   if (values.json) console.log(JSON.stringify(summary, null, 2));
   else printSummary(summary);
   return failures.length ? 1 : 0;
@@ -567,7 +574,7 @@ function playLine(names, seed, config) {
   return `node arbiter.mjs play ${names.map(arg).join(' ')} --seed ${seed}${sets}`;
 }
 
-function evalSummary(kit, names, seeds, results, failures, limits, config, wallMs, jobs) {
+function evalSummary(kit, names, seeds, results, failures, limits, config, wallMs, jobs, processCpuMs) {
   const order = new Map(seeds.map((s, i) => [s, i]));
   results.sort((a, b) => order.get(a.seed) - order.get(b.seed));
   const n = results.length;
@@ -581,6 +588,8 @@ function evalSummary(kit, names, seeds, results, failures, limits, config, wallM
     seeds: n,
     jobs,
     wallMs,
+    /** The match processes' CPU, all of it (bots, engine, start-up): what eval cost this machine. */
+    processCpuMs,
     wins,
     winRate: n ? wins / n : 0,
     interval95: wilson(wins, n),
@@ -604,7 +613,9 @@ function evalSummary(kit, names, seeds, results, failures, limits, config, wallM
 
 function printSummary(s) {
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
-  console.log(`${s.players[0]} against ${s.players.slice(1).join(', ')}: ${s.seeds} seeds, ${s.jobs} at a time, ${(s.wallMs / 1000).toFixed(1)} s`);
+  console.log(
+    `${s.players[0]} against ${s.players.slice(1).join(', ')}: ${s.seeds} seeds, ${s.jobs} at a time, ${(s.wallMs / 1000).toFixed(1)} s (${(s.processCpuMs / 1000).toFixed(1)} s of CPU)`,
+  );
   console.log(`  won ${s.wins} of ${s.seeds} (strictly first): ${pct(s.winRate)}, 95% interval ${pct(s.interval95[0])} to ${pct(s.interval95[1])}`);
   console.log(`  your mean score ${s.meanScore.toFixed(2)}, mean rank ${s.meanRank.toFixed(2)}`);
   console.log(`  CPU per match (the judge's budget: ${seconds(s.cpuBudgetMs)}):`);

@@ -4,6 +4,7 @@
 import { playCommand } from './play.ts';
 import { verifyCommand } from './verify.ts';
 import { submitCommand } from './submit.ts';
+import { evalCommand } from './eval.ts';
 import { viewCommand } from './view.ts';
 import { adminCommand } from './admin.ts';
 import { similarityCommand } from './similarity.ts';
@@ -36,6 +37,7 @@ export const commands: Record<string, Command> = {
     help: 'new-game <id> [--title "..."] [--dir <folder of games>]   write a playable skeleton game (rules, settings, view, bot API, player.d.ts, Null/Demo/Dummy, viewer, statements, golden-test stub) into src/games/<id>/ or <folder>/<id>/',
   },
   submit: { run: submitCommand, help: 'submit <bot.ts> [--game <id>]   upload to the server (ARBITER_URL, ARBITER_TOKEN) and follow the Dummy gate' },
+  eval: { run: evalCommand, help: 'eval <game> <bot> [<p2> <p3> <p4>] [--seeds 1-100 | 3,7,9] [--json]   many seeds: wins, CPU, freezes' },
 };
 
 function usage(): string {

@@ -209,9 +209,10 @@ async function compileSeats(kit, names, site, quiet) {
  * process must run nothing else meanwhile: its CPU is the bot's.
  */
 class MatchThread {
-  constructor(setup, cpuBudgetUsedUp, meterBytes) {
+  constructor(setup, { cpuBudgetUsedUp, memoryLimitExceeded, METER_BYTES: meterBytes }) {
     this.setup = setup;
     this.cpuBudgetUsedUp = cpuBudgetUsedUp;
+    this.memoryLimitExceeded = memoryLimitExceeded;
     this.meterBytes = meterBytes;
     this.worker = null;
   }
@@ -220,7 +221,10 @@ class MatchThread {
     this.meter = new SharedArrayBuffer(this.meterBytes);
     this.ints = new Int32Array(this.meter, 0, 4);
     this.floats = new Float64Array(this.meter, 16, 2);
-    this.worker = new Worker(self, { workerData: { arbiterMatchThread: true, meter: this.meter } });
+    // Memory is not limited per bot here, but the thread's heap is: the bots' limits together and room for the
+    // engine and the replay. A bot whose call fills it is frozen for memory, as the judge freezes a bot past its limit.
+    const heapMb = this.setup.seats.length * this.setup.limits.memoryMb + 512;
+    this.worker = new Worker(self, { workerData: { arbiterMatchThread: true, meter: this.meter }, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
     this.worker.postMessage({ t: 'setup', setup: this.setup });
   }
 
@@ -235,9 +239,10 @@ class MatchThread {
       const budget = this.setup.limits.cpuBudgetMs;
       const earlier = forced.findIndex((f) => f.seat === end.seat);
       if (earlier >= 0 && forced[earlier].round <= end.round)
-        throw new Stop(`seat ${end.seat} went past its budget again after its freeze: a fault of the kit`, 70);
+        throw new Stop(`seat ${end.seat} went past its limits again after its freeze: a fault of the kit`, 70);
       if (earlier >= 0) forced.splice(earlier, 1);
-      forced.push({ seat: end.seat, round: end.round, reason: 'cpu', message: this.cpuBudgetUsedUp(budget), cpuMs: end.cpuMs });
+      const message = end.reason === 'memory' ? this.memoryLimitExceeded(this.setup.limits.memoryMb) : this.cpuBudgetUsedUp(budget);
+      forced.push({ seat: end.seat, round: end.round, reason: end.reason, message, cpuMs: end.cpuMs });
     }
   }
 
@@ -267,7 +272,7 @@ class MatchThread {
         if (before + callMs <= budget) return;
         // Still the same call (it did not end while we read)?
         if (Atomics.load(ints, 0) !== 1 || Atomics.load(ints, 3) !== gen) return;
-        finish(resolve, { t: 'over', seat, round, cpuMs: callMs });
+        finish(resolve, { t: 'over', reason: 'cpu', seat, round, cpuMs: callMs });
         worker.terminate().catch(() => {});
       }, POLL_MS);
       const onMessage = (msg) => {
@@ -275,7 +280,15 @@ class MatchThread {
         else if (msg.t === 'done') finish(resolve, msg);
         else if (msg.t === 'error') finish(reject, new Stop(`the match failed (a fault of the kit, not of a bot): ${msg.message}`, 70));
       };
-      const onError = (err) => finish(reject, new Stop(`the match thread failed: ${err.stack ?? err}`, 70));
+      const onError = (err) => {
+        // The heap filled up during a bot's call: that bot's doing.
+        if (err?.code === 'ERR_WORKER_OUT_OF_MEMORY' && Atomics.load(ints, 0) === 1) {
+          const now = process.cpuUsage();
+          finish(resolve, { t: 'over', reason: 'memory', seat: ints[1], round: ints[2], cpuMs: Math.max(0, (now.user + now.system - floats[0]) / 1000) });
+          return;
+        }
+        finish(reject, new Stop(`the match thread failed: ${err.stack ?? err}`, 70));
+      };
       const onExit = (code) => finish(reject, new Stop(`the match thread ended (code ${code})`, 70));
       worker.on('message', onMessage);
       worker.on('error', onError);
@@ -324,8 +337,7 @@ async function matchThreadMain() {
 }
 
 async function newMatchThread(setup) {
-  const { cpuBudgetUsedUp, METER_BYTES } = await import(runnerUrl);
-  return new MatchThread(setup, cpuBudgetUsedUp, METER_BYTES);
+  return new MatchThread(setup, await import(runnerUrl));
 }
 
 /** A progress line on stderr: rewritten in place on a terminal, a plain line every few seconds elsewhere. */
@@ -395,64 +407,20 @@ async function playCommand(argv) {
   }
   for (const f of reruns)
     console.log(
-      `(${replay.players[f.seat].name} went past its CPU budget in round ${f.round}: stopped there, and the match played again from its seed with it frozen from that round, as the judge does)`,
+      `(${replay.players[f.seat].name} went past its ${f.reason === 'memory' ? 'memory limit' : 'CPU budget'} in round ${f.round}: stopped there, and the match played again from its seed with it frozen from that round, as the judge does)`,
     );
   for (const [i, log] of logs.entries()) if (log) console.log(`\n--- what ${replay.players[i].name} wrote ---\n${log.replace(/\n$/, '')}`);
   console.log(`\nreplay: ${output} (watch it: node arbiter.mjs view ${arg(output)})`);
   return 0;
 }
 
-function readSeed(text, option = '--seeds') {
+function readSeed(text, option) {
   if (!/^\d+$/.test(text) || Number(text) > 0x7fffffff) throw new Stop(`${option} wants a whole number from 0 to 2147483647, got "${text}"`);
   return Number(text);
 }
 
 // ---------------------------------------------------------------------------
 // eval
-
-/** --seeds 1-100, 3,7,9, or both mixed (1-10,20,30-32); each seed once, in the order given. */
-function readSeeds(text) {
-  const seeds = [];
-  for (const part of text.split(',')) {
-    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
-    if (!m) throw new Stop(`--seeds wants a range or a list (1-100, 3,7,9), got "${text}"`);
-    const from = readSeed(m[1]);
-    const to = m[2] === undefined ? from : readSeed(m[2]);
-    if (to < from) throw new Stop(`--seeds: the range ${from}-${to} runs backwards`);
-    if (to - from >= 100_000) throw new Stop(`--seeds: at most 100000 seeds at a time`);
-    for (let s = from; s <= to; s++) seeds.push(s);
-  }
-  return [...new Set(seeds)];
-}
-
-/** Wilson's 95% interval for `wins` out of `n`. */
-function wilson(wins, n) {
-  if (n === 0) return [0, 1];
-  const z = 1.959964;
-  const p = wins / n;
-  const denom = 1 + (z * z) / n;
-  const center = (p + (z * z) / (2 * n)) / denom;
-  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / denom;
-  return [Math.max(0, center - half), Math.min(1, center + half)];
-}
-
-/** What eval keeps of a match: no frames. */
-function matchSummary(seed, replay, reruns) {
-  return {
-    seed,
-    rounds: replay.rounds.length - 1,
-    scores: replay.result.scores,
-    ranks: replay.result.ranks,
-    players: replay.players.map((p) => ({
-      name: p.name,
-      cpuMs: p.cpuMs,
-      frozenRound: p.frozenRound,
-      frozenReason: p.frozenReason,
-      frozenMessage: p.frozenMessage,
-    })),
-    reruns: reruns.length,
-  };
-}
 
 /**
  * A process of eval's: one warm match thread, the seeds its parent sends one
@@ -475,7 +443,8 @@ function matchProcessMain() {
         return;
       }
       const { replay, reruns } = await (await thread).play(msg.seed);
-      process.send({ t: 'result', match: matchSummary(msg.seed, replay, reruns) });
+      const { evalMatch } = await import(runnerUrl);
+      process.send({ t: 'result', match: evalMatch(msg.seed, replay, reruns.length) });
     } catch (err) {
       process.send({ t: 'failed', seed: msg.seed, message: err.message ?? String(err) });
     }
@@ -496,7 +465,13 @@ async function evalCommand(argv) {
   if (values.help) return (console.log(`usage: ${USAGE.eval}`), 0);
   const kit = readKit();
   const names = seatNames(kit, 'eval', positionals);
-  const seeds = readSeeds(values.seeds ?? '1-100');
+  const { parseSeeds, isWin, summarize, summaryLines } = await import(runnerUrl);
+  let seeds;
+  try {
+    seeds = parseSeeds(values.seeds ?? '1-100');
+  } catch (err) {
+    throw new Stop(err.message);
+  }
   const config = readSettings(values.set);
   const limits = limitsOf(kit, values);
   let jobs = availableParallelism();
@@ -557,14 +532,22 @@ async function evalCommand(argv) {
   }
   report(true);
   line.done();
-  const summary = evalSummary(kit, names, seeds, results, failures, limits, config, Date.now() - started, jobs, processCpuMs);
+  const summary = summarize({
+    game: kit.game,
+    players: names,
+    seeds,
+    matches: results,
+    failed: failures,
+    cpuBudgetMs: limits.cpuBudgetMs,
+    jobs,
+    wallMs: Date.now() - started,
+    processCpuMs,
+    playLine: (seed) => playLine(names, seed, config),
+  });
   if (values.json) console.log(JSON.stringify(summary, null, 2));
-  else printSummary(summary);
+  else for (const line of summaryLines(summary)) console.log(line);
   return failures.length ? 1 : 0;
 }
-
-/** Seat 0 (the student's file) strictly first: the gate's idea of a win. */
-const isWin = (m) => m.ranks[0] === 1 && m.ranks.filter((r) => r === 1).length === 1;
 
 function playLine(names, seed, config) {
   const sets = Object.entries(config)
@@ -572,68 +555,6 @@ function playLine(names, seed, config) {
     .map(([k, v]) => ` --set ${arg(`${k}=${v}`)}`)
     .join('');
   return `node arbiter.mjs play ${names.map(arg).join(' ')} --seed ${seed}${sets}`;
-}
-
-function evalSummary(kit, names, seeds, results, failures, limits, config, wallMs, jobs, processCpuMs) {
-  const order = new Map(seeds.map((s, i) => [s, i]));
-  results.sort((a, b) => order.get(a.seed) - order.get(b.seed));
-  const n = results.length;
-  const wins = results.filter(isWin).length;
-  const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-  const seatNames = results[0]?.players.map((p) => p.name) ?? names;
-  return {
-    game: kit.game,
-    players: names,
-    names: seatNames,
-    seeds: n,
-    jobs,
-    wallMs,
-    /** The match processes' CPU, all of it (bots, engine, start-up): what eval cost this machine. */
-    processCpuMs,
-    wins,
-    winRate: n ? wins / n : 0,
-    interval95: wilson(wins, n),
-    meanScore: mean(results.map((m) => m.scores[0])),
-    meanRank: mean(results.map((m) => m.ranks[0])),
-    cpuBudgetMs: limits.cpuBudgetMs,
-    cpu: seatNames.map((name, i) => {
-      const cpus = results.map((m) => m.players[i].cpuMs);
-      return { seat: i, name, meanMs: mean(cpus), maxMs: cpus.length ? Math.max(...cpus) : 0 };
-    }),
-    freezes: results.flatMap((m) =>
-      m.players.flatMap((p, seat) =>
-        p.frozenRound === null ? [] : [{ seed: m.seed, seat, name: p.name, round: p.frozenRound, reason: p.frozenReason, message: p.frozenMessage }],
-      ),
-    ),
-    lost: results.filter((m) => !isWin(m)).map((m) => ({ seed: m.seed, rank: m.ranks[0], score: m.scores[0], play: playLine(names, m.seed, config) })),
-    failed: failures,
-    matches: results,
-  };
-}
-
-function printSummary(s) {
-  const pct = (x) => `${(100 * x).toFixed(1)}%`;
-  console.log(
-    `${s.players[0]} against ${s.players.slice(1).join(', ')}: ${s.seeds} seeds, ${s.jobs} at a time, ${(s.wallMs / 1000).toFixed(1)} s (${(s.processCpuMs / 1000).toFixed(1)} s of CPU)`,
-  );
-  console.log(`  won ${s.wins} of ${s.seeds} (strictly first): ${pct(s.winRate)}, 95% interval ${pct(s.interval95[0])} to ${pct(s.interval95[1])}`);
-  console.log(`  your mean score ${s.meanScore.toFixed(2)}, mean rank ${s.meanRank.toFixed(2)}`);
-  console.log(`  CPU per match (the judge's budget: ${seconds(s.cpuBudgetMs)}):`);
-  for (const c of s.cpu)
-    console.log(
-      `    ${c.seat}. ${c.name.padEnd(12)} mean ${seconds(c.meanMs).padStart(8)}  max ${seconds(c.maxMs).padStart(8)}  (${((100 * c.maxMs) / s.cpuBudgetMs).toFixed(0)}% of the budget at most)`,
-    );
-  if (s.freezes.length === 0) console.log('  no bot was frozen');
-  else {
-    console.log(`  frozen (${s.freezes.length}):`);
-    for (const f of s.freezes) console.log(`    seed ${f.seed}: ${f.seat}. ${f.name} in round ${f.round} (${f.reason}): ${f.message}`);
-  }
-  if (s.lost.length === 0) console.log('  no seed lost');
-  else {
-    console.log(`  seeds not won (${s.lost.length}), each with the line that plays it again:`);
-    for (const l of s.lost) console.log(`    seed ${l.seed}: rank ${l.rank}, score ${l.score}   ${l.play}`);
-  }
-  for (const f of s.failed) console.log(`  seed ${f.seed} FAILED (the kit's fault, not a bot's): ${f.message}`);
 }
 
 // ---------------------------------------------------------------------------

@@ -47,7 +47,7 @@ export async function kitRunner(game: AnyGame): Promise<string> {
       contents: [
         `import game from ${JSON.stringify(join(dir, 'index.ts'))};`,
         `import { runKitMatch, verifyKitReplay } from './runner.ts';`,
-        `export { cpuBudgetUsedUp, METER_BYTES } from './runner.ts';`,
+        `export { cpuBudgetUsedUp, memoryLimitExceeded, METER_BYTES, evalMatch, isWin, parseSeeds, summarize, summaryLines } from './runner.ts';`,
         `export const run = (match) => runKitMatch(game, match);`,
         `export const verify = (replay) => verifyKitReplay(game, replay);`,
       ].join('\n'),

@@ -4,12 +4,13 @@
 // prelude (its bot runtime, API and C++ glue) and the bots as the judge's
 // compile made them. So a seed gives the match the judge plays with the same
 // bots, but for the CPU figures. It is the student's own code on their own
-// machine: no isolate and no memory limit. The CPU budget is the judge's:
+// machine: no isolate and no memory limit per bot. The CPU budget is the judge's:
 // arbiter.mjs plays the match in a worker thread and watches the process's
 // CPU while a bot's call runs (the meter below says which call); past the
 // budget it ends the thread and plays the match again from its seed with
 // that bot frozen from that round (`forced`), as the judge's match pool does.
-// It also re-runs a replay's rounds (`verify`), as `arbiter verify` does.
+// It also re-runs a replay's rounds (`verify`), as `arbiter verify` does, and
+// sums up an evaluation's matches (eval-summary.ts).
 
 import type { BotHost, LoadReply, LoadRequest, PlayReply, PlayRequest } from '../../match/bot-host.ts';
 import { MatchRun } from '../../match/match-run.ts';
@@ -18,11 +19,12 @@ import type { CompiledSeat, ForcedFreeze, MatchOutcome } from '../../match/types
 import { InProcessBotHost } from '../../sandbox/hosts/inprocess-host.ts';
 import { readBotHeader } from '../../sandbox/languages/index.ts';
 import { mapPositions } from '../../sandbox/languages/javascript/bot-source.ts';
-import { cpuBudgetUsedUp, type Limits, resolveLimits } from '../../sdk/limits.ts';
+import { cpuBudgetUsedUp, type Limits, memoryLimitExceeded, resolveLimits } from '../../sdk/limits.ts';
 import type { Replay } from '../../sdk/replay-format.ts';
 import type { AnyGame } from '../../sdk/types.ts';
 
-export { cpuBudgetUsedUp };
+export { cpuBudgetUsedUp, memoryLimitExceeded };
+export { evalMatch, isWin, parseSeeds, summarize, summaryLines } from './eval-summary.ts';
 
 export interface KitSeat {
   filename: string;

@@ -228,13 +228,16 @@ class MatchThread {
     this.worker.postMessage({ t: 'setup', setup: this.setup });
   }
 
-  /** The match for `seed`, played again as often as bots go past their budget; `reruns`: the freezes that took. */
-  async play(seed, onRound) {
+  /**
+   * The match for `seed`, played again as often as bots go past their limits; `reruns`: the freezes that took.
+   * `summaryOnly`: the worker answers eval's summary of the match (evalMatch), not its replay and logs.
+   */
+  async play(seed, onRound, summaryOnly = false) {
     const forced = [];
     for (;;) {
       if (!this.worker) this.start();
-      const end = await this.once(seed, forced, onRound);
-      if (end.t === 'done') return { replay: end.replay, logs: end.logs, reruns: forced };
+      const end = await this.once(seed, forced, onRound, summaryOnly);
+      if (end.t === 'done') return { replay: end.replay, logs: end.logs, match: end.match, reruns: forced };
       this.worker = null;
       const budget = this.setup.limits.cpuBudgetMs;
       const earlier = forced.findIndex((f) => f.seat === end.seat);
@@ -246,7 +249,7 @@ class MatchThread {
     }
   }
 
-  once(seed, forced, onRound) {
+  once(seed, forced, onRound, summaryOnly) {
     const { worker, ints, floats } = this;
     const budget = this.setup.limits.cpuBudgetMs;
     return new Promise((resolve, reject) => {
@@ -293,7 +296,7 @@ class MatchThread {
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
-      worker.postMessage({ t: 'match', seed, forced });
+      worker.postMessage({ t: 'match', seed, forced, summaryOnly });
     });
   }
 
@@ -305,7 +308,7 @@ class MatchThread {
 
 /** The worker thread's side: plays each match it is sent with the kit's runner, the meter marking every call. */
 async function matchThreadMain() {
-  const { run } = await import(runnerUrl);
+  const { run, evalMatch } = await import(runnerUrl);
   let setup = null;
   parentPort.on('message', async (msg) => {
     if (msg.t === 'setup') {
@@ -329,7 +332,9 @@ async function matchThreadMain() {
           parentPort.postMessage({ t: 'round', round, total });
         },
       });
-      parentPort.postMessage({ t: 'done', replay, logs });
+      // eval keeps no frames: only the summary crosses to the other thread.
+      if (msg.summaryOnly) parentPort.postMessage({ t: 'done', match: evalMatch(msg.seed, replay, msg.forced.length) });
+      else parentPort.postMessage({ t: 'done', replay, logs });
     } catch (err) {
       parentPort.postMessage({ t: 'error', message: String(err?.stack ?? err) });
     }
@@ -442,9 +447,8 @@ function matchProcessMain() {
         process.send({ t: 'cpu', ms: (cpu.user + cpu.system) / 1000 }, () => process.disconnect());
         return;
       }
-      const { replay, reruns } = await (await thread).play(msg.seed);
-      const { evalMatch } = await import(runnerUrl);
-      process.send({ t: 'result', match: evalMatch(msg.seed, replay, reruns.length) });
+      const { match } = await (await thread).play(msg.seed, undefined, true);
+      process.send({ t: 'result', match });
     } catch (err) {
       process.send({ t: 'failed', seed: msg.seed, message: err.message ?? String(err) });
     }

@@ -434,6 +434,8 @@ function readSeed(text, option) {
  */
 function matchProcessMain() {
   let thread = null;
+  // Its parent gone (Ctrl-C, killed): nothing left to play for.
+  process.on('disconnect', () => process.exit(0));
   process.on('message', async (msg) => {
     try {
       if (msg.t === 'setup') {

@@ -113,8 +113,9 @@ by the file's content, and plays here with the judge's engine and match loop
 CPU budget applies (${seconds(game.defaultLimits.cpuBudgetMs)} of CPU per match, counted per call as the
 judge does): a bot that runs past it, an endless loop included, is stopped
 and frozen in the round where the judge would freeze it, for the same
-reason. Memory is not limited here. \`--cpu-budget MS\` tries a smaller (or
-larger) budget.
+reason. Memory is not limited per bot here (a bot whose call fills the
+match's heap, all the bots' limits together and some room, is frozen for
+memory). \`--cpu-budget MS\` tries a smaller (or larger) budget.
 
 \`play\` prints the scores, each bot's CPU time against the budget and why a
 bot was frozen, then what the bots wrote, and writes the replay as JSON.

@@ -5,6 +5,7 @@
 //   - a 4-Dummy `arbiter play <game> Dummy Dummy Dummy Dummy --seed N` in each game:
 //     the CPU time of the whole process tree (the command, its match process),
 //     against the original game's `./Game Dummy Dummy Dummy Dummy -s N -i default.cnf`
+//     (Bola de Drac: Tonto, its 2012 Dummy, on demo.cnf, and ours on the same board)
 //     when ARBITER_ORIGINALS names the folder of the originals (<folder>/<game>/Game;
 //     goal: at most 2 times its CPU).
 // The CPU of a tree is measured by a small python3 process that makes itself the
@@ -23,6 +24,14 @@ import { loadGames } from '../src/games/registry.ts';
 const SEED = 7;
 const GOALS = { helpWallS: 0.3, helpOverNode: 3, playOverOriginal: 2 };
 const root = fileURLToPath(new URL('../', import.meta.url));
+/**
+ * How each original plays its Dummies: their name and its board. Bola de Drac's engine is the 2012
+ * one: its Dummy is Tonto, it has no default board (demo.cnf), and our side plays that board and
+ * edition too, so both play the same match.
+ */
+const ORIGINAL_RUN: Record<string, { dummy: string; board: string; ours?: (board: string) => string[] }> = {
+  'bola-de-drac': { dummy: 'Tonto', board: 'demo.cnf', ours: (board) => ['--set', 'edition=2012', '--set', `map=@${board}`] },
+};
 const bin = join(root, 'bin/arbiter.js');
 
 /** Runs argv (in cwd) as the subreaper's child; its wall time and the CPU of its whole tree, seconds. */
@@ -96,22 +105,23 @@ export async function run(args: string[] = []): Promise<void> {
   ];
   const missing: string[] = [];
   for (const game of games) {
-    commands.push({
-      name: `arbiter play ${game}`,
-      argv: [process.execPath, bin, 'play', game, 'Dummy', 'Dummy', 'Dummy', 'Dummy', '--seed', String(SEED), '-q'],
-    });
+    const ours = [process.execPath, bin, 'play', game, 'Dummy', 'Dummy', 'Dummy', 'Dummy', '--seed', String(SEED), '-q'];
+    commands.push({ name: `arbiter play ${game}`, argv: ours });
     if (!originals) continue;
     const dir = join(originals, game);
     if (!existsSync(join(dir, 'Game'))) {
       missing.push(game);
       continue;
     }
-    const input = existsSync(join(dir, 'default.cnf')) ? ['-i', 'default.cnf'] : [];
+    const how = ORIGINAL_RUN[game] ?? { dummy: 'Dummy', board: 'default.cnf' };
+    const input = existsSync(join(dir, how.board)) ? ['-i', how.board] : [];
     commands.push({
       name: `original ${game}`,
-      argv: ['./Game', 'Dummy', 'Dummy', 'Dummy', 'Dummy', '-s', String(SEED), ...input, '-o', '/dev/null'],
+      argv: ['./Game', ...Array<string>(4).fill(how.dummy), '-s', String(SEED), ...input, '-o', '/dev/null'],
       cwd: dir,
     });
+    // The same match on our side where the original has no default board: its board and edition.
+    if (how.ours && input.length) ours.push(...how.ours(join(dir, how.board)));
   }
   const samples = new Map<string, Sample[]>(commands.map((c) => [c.name, []]));
   for (let i = 0; i < rounds; i++) for (const c of commands) samples.get(c.name)!.push(runTree(c.argv, c.cwd));

@@ -141,6 +141,44 @@ function readManifest(outdir) {
   }
 }
 
+/**
+ * Each game's prelude (the bot runtime and its bot API, the script every bot's isolate runs first),
+ * made by src/sandbox/prelude.ts's own bundlePrelude as the judge would at run time, so its match
+ * processes read it instead of starting esbuild: dist/prelude-<id>.js, and the files it was made from.
+ */
+async function buildPreludes(esbuild, outdir) {
+  const maker = await esbuild({
+    absWorkingDir: ROOT,
+    entryPoints: [join(ROOT, 'src/sandbox/prelude.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    outdir,
+    write: false,
+    logLevel: 'silent',
+    plugins: [arbiterPlugin(outdir)],
+  });
+  // In dist/ itself, where its import.meta.url points at the sources and 'esbuild' resolves.
+  const makerFile = join(outdir, `.prelude-maker-${process.pid}.mjs`);
+  writeFileSync(makerFile, maker.outputFiles[0].contents);
+  const files = [];
+  const inputs = new Set();
+  try {
+    const { bundlePrelude } = await import(pathToFileURL(makerFile).href);
+    for (const game of readdirSync(join(ROOT, 'src/games'), { withFileTypes: true })) {
+      const api = join(ROOT, 'src/games', game.name, 'bot-api.ts');
+      if (!game.isDirectory() || !existsSync(api)) continue;
+      const prelude = await bundlePrelude(api);
+      files.push({ path: join(outdir, `prelude-${game.name}.js`), contents: prelude.code });
+      for (const f of prelude.inputs) inputs.add(toPosix(relative(ROOT, resolve(f))));
+    }
+  } finally {
+    rmSync(makerFile, { force: true });
+  }
+  return { files, inputs: [...inputs] };
+}
+
 /** Builds dist/ (or `outdir`); returns the manifest written. */
 export async function build({ outdir = DIST, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   const { build: esbuild } = await import('esbuild');
@@ -165,12 +203,17 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
     plugins: [arbiterPlugin(outdir)],
   });
   mkdirSync(outdir, { recursive: true });
+  const preludes = await buildPreludes(esbuild, outdir);
   const entryFiles = new Set(Object.keys(ENTRIES).flatMap((n) => [join(outdir, `${n}.js`), join(outdir, `${n}.js.map`)]));
   // Chunks first, then the entries that import them: a process starting meanwhile finds whole files.
-  const files = [...result.outputFiles].sort((a, b) => Number(entryFiles.has(a.path)) - Number(entryFiles.has(b.path)));
+  const files = [...result.outputFiles, ...preludes.files].sort((a, b) => Number(entryFiles.has(a.path)) - Number(entryFiles.has(b.path)));
   for (const f of files) writeAtomic(f.path, f.contents);
   const inputs = [
-    ...new Set([...Object.keys(result.metafile.inputs).filter((p) => !p.startsWith('arbiter:') && !p.includes('node_modules/')), ...EXTRA_INPUTS]),
+    ...new Set([
+      ...Object.keys(result.metafile.inputs).filter((p) => !p.startsWith('arbiter:') && !p.includes('node_modules/')),
+      ...preludes.inputs,
+      ...EXTRA_INPUTS,
+    ]),
   ].sort();
   const previous = readManifest(outdir);
   const outputs = files.map((f) => relative(outdir, f.path));

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ARBITER_BIN } from '../helpers/cli.ts';
+import { bundlePrelude } from '../../src/sandbox/prelude.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'arbiter-built-'));
@@ -54,6 +55,16 @@ test('npm run build makes dist/; a source changed since is rebuilt, said on stde
   assert.match(stale.err, /arbiter: building the judge into dist\/ \(src\/cli\/args\.ts changed\)/);
   assert.match(stale.out, /^usage: arbiter <command>/);
   assert.equal(built(['--help']).err, '', 'rebuilt once');
+});
+
+test("the build's preludes are the ones the judge bundles at run time, and their sources are inputs of the build", async () => {
+  const manifest = JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')) as { inputs: string[] };
+  assert.ok(manifest.inputs.includes('src/sandbox/bot-runtime.ts'));
+  for (const game of ['moria', 'walking-dead', 'harry-potter', 'bola-de-drac']) {
+    const { code } = await bundlePrelude(join(root, 'src/games', game, 'bot-api.ts'));
+    assert.equal(readFileSync(join(root, 'dist', `prelude-${game}.js`), 'utf8'), code, game);
+    assert.ok(manifest.inputs.includes(`src/games/${game}/bot-api.ts`), game);
+  }
 });
 
 test('the built arbiter plays a match of four Dummies in each game, and its replay verifies', async () => {

@@ -12,6 +12,15 @@ export async function loadEntry(name) {
     return import(new URL(SOURCES[name], import.meta.url).href);
   }
   const { ensureBuilt } = await import('../scripts/build.js');
-  const dist = await ensureBuilt();
+  let dist;
+  try {
+    dist = await ensureBuilt();
+  } catch (err) {
+    // esbuild's errors name the file and line; a folder that cannot be written names itself.
+    const errors = Array.isArray(err?.errors) ? err.errors.map((e) => `${e.location?.file ?? ''}:${e.location?.line ?? ''}: ${e.text}`) : [];
+    console.error(`arbiter: the judge could not be built into dist/: ${errors.length ? errors.join('\n') : (err?.message ?? String(err))}`);
+    console.error('(npm run build says why; ARBITER_FROM_SOURCE=1 runs the sources through tsx instead)');
+    process.exit(1);
+  }
   return import(new URL(`${name}.js`, dist).href);
 }

@@ -160,7 +160,7 @@ async function buildPreludes(esbuild, outdir) {
     plugins: [arbiterPlugin(outdir)],
   });
   // In dist/ itself, where its import.meta.url points at the sources and 'esbuild' resolves.
-  const makerFile = join(outdir, `.prelude-maker-${process.pid}.mjs`);
+  const makerFile = join(outdir, `prelude-maker.${process.pid}.tmp.mjs`);
   writeFileSync(makerFile, maker.outputFiles[0].contents);
   const files = [];
   const inputs = new Set();
@@ -224,8 +224,8 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
   for (const name of readdirSync(outdir)) {
     if (keep.has(name)) continue;
     const file = join(outdir, name);
-    // Another build's file in flight is not ours to remove.
-    if (name.endsWith('.tmp') && Date.now() - statSync(file).mtimeMs < 60_000) continue;
+    // Another build's file in flight (being written, its prelude maker) is not ours to remove.
+    if (name.includes('.tmp') && Date.now() - statSync(file).mtimeMs < 60_000) continue;
     rmSync(file, { force: true });
   }
   log(`built ${relative(process.cwd(), outdir) || '.'}/ from ${inputs.length} files in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);

@@ -1,6 +1,6 @@
 # One image for every Arbiter process: the API, the recorder, the scheduler
 # (they hold DATABASE_URL) and the match workers (they must not). The command
-# picks the part (src/main.ts <part>: api, recorder, scheduler or worker; none for all); see docker-compose.yml.
+# picks the part (bin/server.js <part>: api, recorder, scheduler or worker; none for all); see docker-compose.yml.
 
 # isolated-vm compiles a native addon: the full image has python3, make and g++.
 FROM node:22-bookworm AS build
@@ -11,6 +11,8 @@ COPY scripts ./scripts
 # postinstall generates the Prisma client into src/db/generated.
 RUN npm ci
 COPY . .
+# The built judge (dist/) every process runs: bin/server.js checks it is newer than the sources.
+RUN node scripts/build.js
 
 FROM node:22-bookworm-slim
 WORKDIR /app
@@ -37,4 +39,4 @@ RUN mkdir -p /app/data && chown -R node:node /app/data
 USER node
 EXPOSE 3000
 # Everything in one container (embedded defaults) unless the command says otherwise.
-CMD ["node", "--no-node-snapshot", "--import", "tsx", "src/main.ts"]
+CMD ["node", "--no-node-snapshot", "bin/server.js"]

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const PARTS = ['games', 'judge', 'api', 'web', 'recovery', 'tournament', 'cpp'];
+const PARTS = ['games', 'judge', 'api', 'web', 'recovery', 'tournament', 'cpp', 'cli'];
 const [part, ...rest] = process.argv.slice(2);
 if (!part) {
   let failed = 0;

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// Entry point of `npx arbiter`: registers tsx so the TypeScript sources run as
-// they are, then hands over to src/cli/main.ts.
-import { register } from 'tsx/esm/api';
+// Entry point of the `arbiter` command: the built src/cli/main.ts (dist/cli.js,
+// rebuilt first when the sources changed), or the sources with ARBITER_FROM_SOURCE=1.
+import { loadEntry } from './entry.js';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const { main } = await loadEntry('cli');
 process.exitCode = await main(process.argv.slice(2));

@@ -126,7 +126,8 @@ function runPhase(phase, i, live) {
     ...phase.files,
   ];
   return new Promise((done) => {
-    const child = spawn(process.execPath, args, { stdio: 'inherit' });
+    // The suite runs the sources (bin/arbiter.js through tsx), not a build that may be older; test/cli/built.test.ts builds and runs dist/.
+    const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ARBITER_FROM_SOURCE: '1' } });
     child.on('exit', (code, signal) => {
       if (!live) {
         try {

@@ -3,7 +3,10 @@
 // Every key is documented in .env.example; none is required (the embedded
 // defaults run everything on a laptop).
 
-import { availableParallelism } from 'node:os';
+import { createHash } from 'node:crypto';
+import { availableParallelism, tmpdir, userInfo } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface Config {
   /** postgres:// URL, or null for embedded PGlite under DATA_DIR. */
@@ -17,6 +20,8 @@ export interface Config {
   /** Match runners per worker process. */
   workerConcurrency: number;
   dataDir: string;
+  /** CACHE_DIR: this instance's caches (the C++ compile cache, the precompiled headers), absolute. */
+  cacheDir: string;
   submissionMaxBytes: number;
   /** Extra words refused in player names (lowercase). */
   offensiveWords: string[];
@@ -155,6 +160,29 @@ export function gateSeedSecret(env: Env = process.env): string | null {
   return v;
 }
 
+/** The checkout this code runs from (src/config.ts is in its src/). */
+const CHECKOUT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * CACHE_DIR alone: the C++ toolchain reads it where it compiles (API, worker,
+ * command line), and loadConfig checks it at start. By default a folder of the
+ * temp dir named by the user and the checkout, so two checkouts (two versions
+ * of the judge) on one machine never share a cache; a deployment that wants
+ * processes to share one (workers on one host, containers with one volume)
+ * names it. Writes there are atomic (a file written, then renamed).
+ */
+export function cacheDir(env: Env = process.env): string {
+  const v = str(env, 'CACHE_DIR');
+  if (v !== undefined) return resolve(v);
+  let user: string;
+  try {
+    user = String(userInfo().uid);
+  } catch {
+    user = 'user';
+  }
+  return join(tmpdir(), `arbiter-cache-${user}-${createHash('sha256').update(CHECKOUT).digest('hex').slice(0, 12)}`);
+}
+
 function timeZone(env: Env): string {
   const tz = str(env, 'COURSE_TIME_ZONE') ?? 'UTC';
   try {
@@ -230,6 +258,7 @@ export function loadConfig(env: Env = process.env): Config {
     queuePrefix,
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', availableParallelism(), 1, 1024),
     dataDir: str(env, 'DATA_DIR') ?? './data',
+    cacheDir: cacheDir(env),
     submissionMaxBytes: int(env, 'SUBMISSION_MAX_BYTES', 256 * 1024, 1, 16 * 1024 * 1024),
     offensiveWords: list(env, 'OFFENSIVE_WORDS'),
     nameHoldHours: int(env, 'NAME_HOLD_HOURS', 24, 1, 24 * 365),

@@ -8,7 +8,7 @@
 //
 // Each part also starts alone for a real deployment:
 //   npm run api | recorder | scheduler | worker
-// (= node --no-node-snapshot --import tsx src/main.ts <part>). Parts that open
+// (= node --no-node-snapshot bin/server.js <part>, which runs the built dist/main.js). Parts that open
 // the database need DATABASE_URL when run apart: embedded PGlite serves a single
 // process. The worker never opens the database and needs no database
 // credentials: start as many as wanted, on any machine that reaches Redis
@@ -36,7 +36,7 @@ const PART_HELP: Record<Part | 'all', string> = {
 export function usage(): string {
   const width = Math.max(...Object.keys(PART_HELP).map((p) => p.length));
   return [
-    'usage: node --no-node-snapshot --import tsx src/main.ts [part...]   (npm start | npm run <part>)',
+    'usage: node --no-node-snapshot bin/server.js [part...]   (npm start | npm run <part>)',
     '',
     'parts:',
     ...Object.entries(PART_HELP).map(([part, text]) => `  ${part.padEnd(width)}  ${text}`),
@@ -211,7 +211,8 @@ export function parseParts(argv: string[]): Part[] {
   return argv as Part[];
 }
 
-async function cli() {
+/** The process's entry: bin/server.js calls it (the built dist/main.js), as does `--import tsx src/main.ts`. */
+export async function cli() {
   if (process.argv.slice(2).some((a) => a === '--help' || a === '-h')) {
     process.stdout.write(usage());
     return;

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { playerDts, type ApiTable } from '../sdk/api-table.ts';
+import { importModule } from '../sdk/modules.ts';
 import { gameRoots } from '../games/registry.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
@@ -106,7 +107,7 @@ export async function newGame(options: NewGameOptions): Promise<NewGameResult> {
     written.push(pkg);
   }
   // player.d.ts is the API table's text (as scripts/gen-player-dts.ts writes it), its references written for src/games/<id>/.
-  const api = (await import(pathToFileURL(join(gameDir, 'bot-api.ts')).href)) as { API: ApiTable };
+  const api = (await importModule(pathToFileURL(join(gameDir, 'bot-api.ts')).href)) as { API: ApiTable };
   const dts = join(gameDir, 'player.d.ts');
   writeFileSync(dts, rebased(playerDts(api.API), join(builtinGames, id), dts), { flag: 'wx' });
   written.push(dts);

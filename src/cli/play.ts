@@ -47,7 +47,7 @@ export async function playCommand(args: string[]): Promise<number> {
   try {
     const started = Date.now();
     let lastShown = 0;
-    const { replay, logs } = await playMatch(
+    const { replay, logs, replayGz } = await playMatch(
       { game: game.id, seed, config, seats },
       {
         host: values.inprocess ? 'inprocess' : 'sandbox',
@@ -76,7 +76,8 @@ export async function playCommand(args: string[]): Promise<number> {
     }
     if (values.output) {
       const gz = values.output.endsWith('.gz');
-      writeFileSync(values.output, gz ? encodeReplay(replay) : JSON.stringify(replay));
+      // The match process's own encoding when it sent one: the same bytes, not gzip'd again here.
+      writeFileSync(values.output, gz ? (replayGz ?? encodeReplay(replay)) : JSON.stringify(replay));
       console.log(`replay written to ${values.output}`);
     }
     return 0;

@@ -8,6 +8,7 @@ import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AnyGame } from '../sdk/types.ts';
+import { importModule } from '../sdk/modules.ts';
 
 // The registry lives among the games it finds.
 const builtinGamesDir = dirname(fileURLToPath(import.meta.url));
@@ -59,7 +60,7 @@ export async function loadGamesFrom(root: string): Promise<Map<string, { game: A
     .sort();
   for (const name of names) {
     const dir = join(root, name);
-    const mod = (await import(pathToFileURL(join(dir, 'index.ts')).href)) as { default?: AnyGame };
+    const mod = (await importModule(pathToFileURL(join(dir, 'index.ts')).href)) as { default?: AnyGame };
     const game = mod.default;
     if (!game || game.id !== name) throw new Error(`${join(dir, 'index.ts')} must default-export a game with id "${name}"`);
     found.set(name, { game: withStatements(game, dir), dir });

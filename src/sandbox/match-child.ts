@@ -32,6 +32,7 @@ import { rememberSourceMap } from './languages/javascript/compile.ts';
 import { CallCutShort, IsolateBotHost, isolateHooks } from './hosts/isolate-host.ts';
 import { getGame } from '../games/registry.ts';
 import type { AnyGame } from '../sdk/types.ts';
+import { importModule } from '../sdk/modules.ts';
 import { encodeReplay } from '../match/replay-io.ts';
 import {
   assertNever,
@@ -55,7 +56,7 @@ function loadGame(ref: GameRef): Promise<AnyGame> {
   const key = ref.module ?? ref.id;
   let game = games.get(key);
   if (!game) {
-    game = ref.module ? import(pathToFileURL(ref.module).href).then((m: { default: AnyGame }) => m.default) : getGame(ref.id);
+    game = ref.module ? importModule(pathToFileURL(ref.module).href).then((m) => (m as { default: AnyGame }).default) : getGame(ref.id);
     games.set(key, game);
   }
   return game;

@@ -43,14 +43,19 @@ import { loadGames } from '../games/registry.ts';
 import type { AnyGame } from '../sdk/types.ts';
 import type { ForcedFreeze, MatchOutcome, ResolvedMatchSpec, RunOptions } from '../match/types.ts';
 import { withRoundsFrom } from '../match/replay-io.ts';
+import { builtEntryUrl } from '../sdk/modules.ts';
 
 export { SandboxInfraError } from '../match/bot-host.ts';
 // Slots lives in slots.ts (compile-process.ts and cpp/toolchain.ts use it too, and this file must not be below them).
 export { Slots } from './slots.ts';
 export { watchdogMs, watchdogSettings } from './hosts/isolate-host.ts';
 
-const childPath = fileURLToPath(new URL('./match-child.ts', import.meta.url));
-const tsxLoader = import.meta.resolve('tsx');
+/** The match child's file and loader: the built judge's (dist/match-child.js), or match-child.ts through tsx from the sources. */
+function childEntry(): { path: string; loader: string[] } {
+  const built = builtEntryUrl('match-child.js');
+  if (built) return { path: fileURLToPath(built), loader: [] };
+  return { path: fileURLToPath(new URL('./match-child.ts', import.meta.url)), loader: ['--import', import.meta.resolve('tsx')] };
+}
 
 /**
  * Matches a process plays before it is replaced. A fresh process's first
@@ -123,13 +128,14 @@ class MatchProcess {
   readonly ready: Promise<void>;
 
   constructor() {
-    this.child = fork(childPath, [this.notePath], {
+    const entry = childEntry();
+    this.child = fork(entry.path, [this.notePath], {
       // --single-threaded: V8 compiles and collects garbage on this thread, not on helper threads. A
       // match process then takes one core, no more, so runners = cores holds (with helper threads one
       // match took 1.3 to 1.45 cores and two runners did 1.4 times one runner's matches), and what a
       // call costs, its GC and JIT included, is the bot's own: a helper thread compiling for one
       // isolate was charged to whichever bot ran meanwhile. It also spends less CPU in all.
-      execArgv: ['--no-node-snapshot', '--single-threaded', '--expose-gc', '--import', tsxLoader],
+      execArgv: ['--no-node-snapshot', '--single-threaded', '--expose-gc', ...entry.loader],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       detached: true,

@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { ARBITER_BIN as bin, arbiter, arbiterAsync, type CliRun } from '../helpers/cli.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 const dir = mkdtempSync(join(tmpdir(), 'arbiter-cli-'));
@@ -161,4 +162,30 @@ test('every game plays with its built-ins and its replay verifies', async () => 
       assert.equal(v.code, 0, `${game.id}: ${v.err}`);
     }),
   );
+});
+
+test('a match of four copies of one bot compiles it once in a process (one esbuild run, not four side by side)', () => {
+  const calls = join(dir, 'esbuild-calls');
+  const esbuild = join(dir, 'counting-esbuild');
+  const real = join(dirname(createRequire(import.meta.url).resolve('esbuild/package.json')), '..', '@esbuild', `linux-${process.arch}`, 'bin', 'esbuild');
+  // Each run: the process that ran it (prlimit execs esbuild: its parent is the judge's process) and the file.
+  writeFileSync(
+    esbuild,
+    `#!/bin/sh\necho "$PPID $(printf '%s\\n' "$@" | grep -- --sourcefile=)" >> ${JSON.stringify(calls)}\nexec ${JSON.stringify(real)} "$@"\n`,
+    {
+      mode: 0o755,
+    },
+  );
+  const r = spawnSync(process.execPath, [bin, 'play', 'moria', 'Dummy', 'Dummy', 'Dummy', 'Dummy', '--seed', '5', '--set', 'nb_rounds=5', '-q'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, ARBITER_ESBUILD: esbuild },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const runs = readFileSync(calls, 'utf8').trim().split('\n');
+  assert.ok(
+    runs.some((run) => run.endsWith('--sourcefile=Dummy.ts')),
+    runs.join('\n'),
+  );
+  assert.equal(new Set(runs).size, runs.length, `a file compiled twice by one process:\n${runs.join('\n')}`);
 });

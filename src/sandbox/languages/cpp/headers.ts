@@ -8,8 +8,8 @@
 //   Player.hh, State.hh, Structs.hh...), written by hand on top of the two.
 
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { ArrayLayout, ElementType } from '../../../sdk/view-layout.ts';
+import { importModule } from '../../../sdk/modules.ts';
 
 const C_TYPES: Record<ElementType, string> = {
   Int8: 'int8_t',
@@ -108,7 +108,7 @@ export function gameHeaders(game: string): Promise<Record<string, string>> {
   if (!headers) {
     headers = (async () => {
       const gameDir = new URL(`../../../games/${game}/`, import.meta.url);
-      const { VIEW } = (await import(fileURLToPath(new URL('view.ts', gameDir)))) as { VIEW: Record<string, ArrayLayout> };
+      const { VIEW } = (await importModule(new URL('view.ts', gameDir).href)) as { VIEW: Record<string, ArrayLayout> };
       return {
         ...readHeaders(new URL('../../../sdk/cpp/', import.meta.url)),
         ...readHeaders(new URL('cpp/', gameDir)),

@@ -6,12 +6,14 @@ import type { BotArtifact } from '../artifact.ts';
 import type { Language } from '../types.ts';
 import { looksLikeCpp, readCppHeader } from './source.ts';
 import { cppTokens } from './tokens.ts';
+import { importModule } from '../../../sdk/modules.ts';
 
 type CompileModule = typeof import('./compile-cpp.ts');
 // Loaded when a file is compiled, through a specifier the bundler does not
 // follow: the JavaScript path never pays for the toolchain's modules, and the
 // play page's bundle, which reads headers through the registry, never takes
-// them in (keep it the path of the import above).
+// them in (keep it the path of the import above; the built judge serves
+// its compiled copy, src/sdk/modules.ts).
 const COMPILER: string = './compile-cpp.ts';
 type HeadersModule = typeof import('./headers.ts');
 const HEADERS: string = './headers.ts';
@@ -37,21 +39,21 @@ export const cpp: Language = {
   slowCompile: true,
   kitFolder: 'cpp',
   async apiSources(game) {
-    const { gameHeaders } = (await import(HEADERS)) as HeadersModule;
+    const { gameHeaders } = (await importModule(new URL(HEADERS, import.meta.url).href)) as HeadersModule;
     return gameHeaders(game);
   },
   async kitFiles(game) {
-    const { cppKitFiles } = (await import(KIT)) as KitModule;
+    const { cppKitFiles } = (await importModule(new URL(KIT, import.meta.url).href)) as KitModule;
     return cppKitFiles(game);
   },
   async prewarm(games) {
-    const { prewarmCpp } = (await import(TOOLCHAIN)) as ToolchainModule;
+    const { prewarmCpp } = (await importModule(new URL(TOOLCHAIN, import.meta.url).href)) as ToolchainModule;
     await prewarmCpp(games);
   },
   tokenize: cppTokens,
   similarityFamily: 'cpp',
   async compile(source, filename, game, options): Promise<BotArtifact> {
-    const { compileCppBot } = (await import(COMPILER)) as CompileModule;
+    const { compileCppBot } = (await importModule(new URL(COMPILER, import.meta.url).href)) as CompileModule;
     return compileCppBot(source, filename, game, options);
   },
 };

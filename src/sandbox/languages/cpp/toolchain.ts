@@ -26,7 +26,7 @@
 // (CPP_CACHE_DIR), both bounded in bytes.
 
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -39,6 +39,7 @@ import { dataSegmentBytes, readMemoryImport, trimZeroData, WASM_PAGE } from './w
 import { Slots } from '../../slots.ts';
 import { cpuMs, groupCpuMs, rssBytes } from '../../proc.ts';
 import { partLog, type Log } from '../../../log.ts';
+import { cacheDir } from '../../../config.ts';
 
 export type Lane = 'judge' | 'play';
 
@@ -87,7 +88,8 @@ export function cppCompileSettings(): CppCompileSettings {
       ...(process.env['CPP_COMPILE_CPU_SECONDS'] ? { cpuSeconds: intEnv('CPP_COMPILE_CPU_SECONDS', 60) } : {}),
       memoryMb: intEnv('CPP_COMPILE_MEMORY_MB', 2048),
       warmupMs: intEnv('CPP_COMPILE_WARMUP_MS', 120_000),
-      cacheDir: process.env['CPP_CACHE_DIR'] || join(tmpdir(), 'arbiter-cpp-cache'),
+      // Under this instance's CACHE_DIR (src/config.ts), unless named apart.
+      cacheDir: process.env['CPP_CACHE_DIR'] || join(cacheDir(), 'cpp'),
       memoryCacheBytes: intEnv('CPP_MEMORY_CACHE_MB', 64) * 1024 * 1024,
       diskCacheBytes: intEnv('CPP_DISK_CACHE_MB', 512) * 1024 * 1024,
       maxModuleBytes: intEnv('CPP_MAX_MODULE_MB', 16) * 1024 * 1024,
@@ -96,7 +98,7 @@ export function cppCompileSettings(): CppCompileSettings {
       playSlots: intEnv('CPP_PLAY_COMPILES', 1),
       playQueue: intEnv('CPP_PLAY_QUEUE', 4),
       extraFlags: [],
-      pchDir: process.env['CPP_PCH_DIR'] || join(tmpdir(), 'arbiter-cpp-pch'),
+      pchDir: process.env['CPP_PCH_DIR'] || join(cacheDir(), 'pch'),
       pch: process.env['CPP_PCH'] !== '0',
     };
   }
@@ -634,6 +636,8 @@ async function compileWithNpmNow(
 const PCH_HEADER = 'arbiter-pch.hh';
 const PCH_TEXT = '#include "Player.hh"\n';
 const PCH_FILE = 'arbiter.pch';
+/** Another build's PCH of the same game and toolchain in the folder is removed once this old. */
+const PCH_KEEP_MS = 24 * 3600_000;
 /** After a PCH could not be built, compiles go without it this long before it is tried again. */
 const PCH_RETRY_MS = 10 * 60_000;
 
@@ -730,13 +734,16 @@ function ensurePch(
     }
     try {
       mkdirSync(s.pchDir, { recursive: true });
-      const tmp = `${path}.${process.pid}.tmp`;
+      const tmp = tmpPath(path);
       writeFileSync(tmp, r.wasm);
       renameSync(tmp, path);
-      // Older builds of the same game and toolchain (other headers, flags or version) are not used again.
+      // Older builds of the same game and toolchain (other headers, flags or version) go once nothing
+      // has built them for a day: a process sharing the folder on purpose may still be using its own.
       const prefix = `${game}-${which}-`;
-      for (const f of readdirSync(s.pchDir))
-        if (f.startsWith(prefix) && f.endsWith('.pch') && join(s.pchDir, f) !== path) rmSync(join(s.pchDir, f), { force: true });
+      for (const f of readdirSync(s.pchDir)) {
+        const other = join(s.pchDir, f);
+        if (f.startsWith(prefix) && f.endsWith('.pch') && other !== path && Date.now() - statSync(other).mtimeMs > PCH_KEEP_MS) rmSync(other, { force: true });
+      }
     } catch (err) {
       log('a precompiled header could not be written: compiles go without it', { level: 'warn', game, error: (err as Error).message });
       return null;
@@ -985,6 +992,14 @@ function readDisk(dir: string, key: string): CppCompileResult | null {
   return null;
 }
 
+/**
+ * Where a cache file is written before it is renamed into place (atomic: a reader sees the whole file
+ * or none). Unique across processes sharing the folder, those of other containers (same pid) included.
+ */
+function tmpPath(file: string): string {
+  return `${file}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+}
+
 /** Bytes written since the disk cache was last measured. */
 let diskWritten = 0;
 
@@ -1023,7 +1038,7 @@ function writeDisk(dir: string, key: string, r: CppCompileResult, s: CppCompileS
   }
   try {
     mkdirSync(dir, { recursive: true });
-    const tmp = join(dir, `${key}.${process.pid}.tmp`);
+    const tmp = tmpPath(join(dir, key));
     writeFileSync(tmp, data);
     // Atomic: a reader in another worker sees the whole file or none.
     renameSync(tmp, join(dir, `${key}.${r.ok ? 'wasm' : r.kind === 'rejected' ? 'err' : 'refused'}`));

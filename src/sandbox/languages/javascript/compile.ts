@@ -20,6 +20,8 @@ import type { BotArtifact } from '../artifact.ts';
 export { BotCompileError, CompileInfraError, PlayCompileRefusal, type CompileBotOptions } from '../../compile-errors.ts';
 
 const cache = new Map<string, string>();
+/** Compiles under way, by the cache's key. */
+const compiling = new Map<string, Promise<Extract<BotArtifact, { kind: 'script' }>>>();
 /** Compiled code → its decoded source map (per generated line: [genCol, origLine, origCol][]). */
 const maps = new Map<string, number[][][]>();
 
@@ -74,14 +76,24 @@ function firstError(stderr: string, filename: string): BotCompileError {
  * fault, with the line of the first error when there is one) or
  * CompileInfraError.
  */
-export async function compileScript(source: string, filename: string): Promise<Extract<BotArtifact, { kind: 'script' }>> {
+export function compileScript(source: string, filename: string): Promise<Extract<BotArtifact, { kind: 'script' }>> {
   const isTs = /\.(ts|mts|cts)$/i.test(filename);
   const key = createHash('sha256')
     .update(isTs ? 'ts\0' : 'js\0')
     .update(source)
     .digest('hex');
   const hit = cache.get(key);
-  if (hit !== undefined) return script(hit);
+  if (hit !== undefined) return Promise.resolve(script(hit));
+  // The same source compiled again meanwhile (a match of four copies of one bot) waits for this compile.
+  let compile = compiling.get(key);
+  if (!compile) {
+    compile = compileNow(source, filename, isTs, key).finally(() => compiling.delete(key));
+    compiling.set(key, compile);
+  }
+  return compile;
+}
+
+async function compileNow(source: string, filename: string, isTs: boolean, key: string): Promise<Extract<BotArtifact, { kind: 'script' }>> {
   const args = [
     `--loader=${isTs ? 'ts' : 'js'}`,
     '--format=cjs',

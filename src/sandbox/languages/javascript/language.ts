@@ -6,11 +6,13 @@
 import type { BotArtifact } from '../artifact.ts';
 import { jsTokens } from '../script-tokens.ts';
 import type { BotHeader, Language, LanguageId } from '../types.ts';
+import { importModule } from '../../../sdk/modules.ts';
 
 type CompileModule = typeof import('./compile.ts');
 // Loaded when a file is compiled, through a specifier the bundler does not
 // follow: the play page's bundle reads headers through this registry and must
-// not take in the Node-only compiler (keep it the path of the import above).
+// not take in the Node-only compiler (keep it the path of the import above;
+// the built judge serves its compiled copy, src/sdk/modules.ts).
 const COMPILER: string = './compile.ts';
 
 function readConst(source: string, key: string): string | null {
@@ -43,7 +45,7 @@ function scriptLanguage(id: LanguageId, displayName: string, extensions: string[
     similarityFamily: 'js',
     async compile(source, filename): Promise<BotArtifact> {
       // TypeScript or JavaScript by the file's own ending (a name with neither is JavaScript).
-      const { compileScript } = (await import(COMPILER)) as CompileModule;
+      const { compileScript } = (await importModule(new URL(COMPILER, import.meta.url).href)) as CompileModule;
       return compileScript(source, filename);
     },
   };

@@ -1,0 +1,272 @@
+#!/usr/bin/env node
+// The built judge: esbuild bundles the TypeScript sources into dist/, which every process runs
+// (bin/arbiter.js, bin/server.js, the match children), so none pays for tsx loading the sources
+// at each start. Entries: dist/cli.js (src/cli/main.ts), dist/main.js (src/main.ts) and
+// dist/match-child.js (src/sandbox/match-child.ts); what they load only when asked (a command,
+// a part, a game, a compiler) is in chunks of its own (code splitting), so `arbiter --help`
+// loads one small file. Packages stay in node_modules (not bundled).
+//
+// Everything the sources read next to themselves stays where it is: each file's
+// `import.meta.url` becomes its source file's URL (computed from dist/ at run time, so the
+// checkout may move), so statements, viewers, bots' sources, C++ headers, the browser code
+// esbuild bundles on request, the starter kit, the Prisma client's files and prisma/migrations
+// are read from the tree. Modules loaded by path at run time (src/sdk/modules.ts: the games'
+// index.ts and view.ts, each language's compiler) are served from the build by a hook; any other
+// TypeScript (a game of ARBITER_GAMES_PATH, a new game's bot-api.ts) is loaded through tsx.
+//
+// dist/build.json lists the inputs and when the build started: `ensureBuilt()` (the launchers)
+// rebuilds when any input changed since (a `git pull`), so a stale build never runs. Files are
+// written each to a temporary name and renamed, chunks before the entries that import them and
+// build.json last, and the previous build's chunks are kept: a process running the previous
+// build, or a second build at the same time, never sees a half-written file.
+//
+//   node scripts/build.js            build dist/
+//   node scripts/build.js --if-stale build only when dist/ is missing or older than the sources
+
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
+export const DIST = join(ROOT, 'dist');
+const MANIFEST = 'build.json';
+
+/** The entries of the built judge: dist/<name>.js from each source file. */
+export const ENTRIES = {
+  cli: { source: 'src/cli/main.ts', reexport: true },
+  main: { source: 'src/main.ts', reexport: true },
+  'match-child': { source: 'src/sandbox/match-child.ts', reexport: false },
+};
+
+/** Inputs that are not modules of the bundle but change what it is. */
+const EXTRA_INPUTS = ['scripts/build.js', 'package.json', 'package-lock.json', 'tsconfig.json', 'src/games'];
+
+const toPosix = (p) => p.split(sep).join('/');
+
+/** Files under a folder, relative to the root, posix. */
+function walk(dir) {
+  if (!existsSync(join(ROOT, dir))) return [];
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((d) => {
+    const rel = `${dir}/${d.name}`;
+    return d.isDirectory() ? walk(rel) : [rel];
+  });
+}
+
+/**
+ * Modules the sources load by path at run time through src/sdk/modules.ts: each game's index.ts and
+ * view.ts, and the modules named by a `const NAME: string = './x.ts'` specifier (the languages'
+ * compilers, kept out of the play page's bundle that way).
+ */
+function loadedByPath() {
+  const found = new Set();
+  for (const game of readdirSync(join(ROOT, 'src/games'), { withFileTypes: true })) {
+    if (!game.isDirectory()) continue;
+    for (const file of ['index.ts', 'view.ts']) if (existsSync(join(ROOT, 'src/games', game.name, file))) found.add(`src/games/${game.name}/${file}`);
+  }
+  for (const file of walk('src/sandbox').filter((f) => f.endsWith('.ts'))) {
+    for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(/const [A-Z_]+: string = '(\.\.?\/[^']+\.ts)';/g))
+      found.add(toPosix(relative(ROOT, resolve(ROOT, dirname(file), m[1]))));
+  }
+  return [...found].sort();
+}
+
+/** The hook module every entry imports first (src/sdk/modules.ts reads what it installs). */
+function hookModule(outdir) {
+  const rootFromDist = toPosix(relative(outdir, ROOT)) || '.';
+  const table = loadedByPath()
+    .map((rel) => `  ${JSON.stringify(rel)}: () => import(${JSON.stringify(join(ROOT, rel))}),`)
+    .join('\n');
+  return `const root = new URL(${JSON.stringify(`${rootFromDist}/`)}, import.meta.url).href;
+const built = {
+${table}
+};
+let tsx = null;
+globalThis[Symbol.for('arbiter.distUrl')] = new URL('./', import.meta.url).href;
+globalThis[Symbol.for('arbiter.importModule')] = (url) => {
+  const load = url.startsWith(root) ? built[decodeURIComponent(url.slice(root.length))] : undefined;
+  if (load) return load();
+  // TypeScript the build has no copy of (a game of ARBITER_GAMES_PATH): tsx, registered the first time.
+  if (/\\.[cm]?tsx?$/.test(url)) {
+    tsx ??= import('tsx/esm/api').then((m) => m.register());
+    return tsx.then(() => import(url));
+  }
+  return import(url);
+};
+`;
+}
+
+/** esbuild plugin: the entries' wrappers, the hook module, and each source's import.meta.url made its source file's. */
+function arbiterPlugin(outdir) {
+  return {
+    name: 'arbiter',
+    setup(build) {
+      build.onResolve({ filter: /^arbiter:/ }, (args) => ({ path: args.path, namespace: 'arbiter' }));
+      build.onLoad({ filter: /.*/, namespace: 'arbiter' }, (args) => {
+        if (args.path === 'arbiter:modules') return { contents: hookModule(outdir), loader: 'js', resolveDir: ROOT };
+        const name = args.path.slice('arbiter:entry/'.length);
+        const entry = ENTRIES[name];
+        const source = JSON.stringify(join(ROOT, entry.source));
+        return {
+          contents: `import 'arbiter:modules';\n${entry.reexport ? `export * from ${source};` : `import ${source};`}\n`,
+          loader: 'js',
+          resolveDir: ROOT,
+        };
+      });
+      build.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
+        if (!args.path.startsWith(join(ROOT, 'src') + sep)) return undefined;
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta.url')) return undefined;
+        // Every chunk sits in dist/ itself, so one relative path from any of them reaches the source.
+        const fromDist = JSON.stringify(toPosix(relative(outdir, args.path)));
+        return {
+          contents: text.replaceAll('import.meta.url', `new URL(${fromDist}, import.meta.url).href`),
+          loader: /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js',
+        };
+      });
+    },
+  };
+}
+
+function writeAtomic(file, contents) {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(tmp, contents);
+  renameSync(tmp, file);
+}
+
+function readManifest(outdir) {
+  try {
+    return JSON.parse(readFileSync(join(outdir, MANIFEST), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Each game's prelude (the bot runtime and its bot API, the script every bot's isolate runs first),
+ * made by src/sandbox/prelude.ts's own bundlePrelude as the judge would at run time, so its match
+ * processes read it instead of starting esbuild: dist/prelude-<id>.js, and the files it was made from.
+ */
+async function buildPreludes(esbuild, outdir) {
+  const maker = await esbuild({
+    absWorkingDir: ROOT,
+    entryPoints: [join(ROOT, 'src/sandbox/prelude.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    outdir,
+    write: false,
+    logLevel: 'silent',
+    plugins: [arbiterPlugin(outdir)],
+  });
+  // In dist/ itself, where its import.meta.url points at the sources and 'esbuild' resolves.
+  const makerFile = join(outdir, `prelude-maker.${process.pid}.tmp.mjs`);
+  writeFileSync(makerFile, maker.outputFiles[0].contents);
+  const files = [];
+  const inputs = new Set();
+  try {
+    const { bundlePrelude } = await import(pathToFileURL(makerFile).href);
+    for (const game of readdirSync(join(ROOT, 'src/games'), { withFileTypes: true })) {
+      const api = join(ROOT, 'src/games', game.name, 'bot-api.ts');
+      if (!game.isDirectory() || !existsSync(api)) continue;
+      const prelude = await bundlePrelude(api);
+      files.push({ path: join(outdir, `prelude-${game.name}.js`), contents: prelude.code });
+      for (const f of prelude.inputs) inputs.add(toPosix(relative(ROOT, resolve(f))));
+    }
+  } finally {
+    rmSync(makerFile, { force: true });
+  }
+  return { files, inputs: [...inputs] };
+}
+
+/** Builds dist/ (or `outdir`); returns the manifest written. */
+export async function build({ outdir = DIST, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  const { build: esbuild } = await import('esbuild');
+  const startedAt = Date.now();
+  const result = await esbuild({
+    absWorkingDir: ROOT,
+    entryPoints: Object.keys(ENTRIES).map((name) => ({ in: `arbiter:entry/${name}`, out: name })),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    packages: 'external',
+    outdir,
+    chunkNames: 'chunk-[hash]',
+    // Error classes and functions keep their names (messages and checks read `name`).
+    keepNames: true,
+    sourcemap: 'linked',
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+    plugins: [arbiterPlugin(outdir)],
+  });
+  mkdirSync(outdir, { recursive: true });
+  const preludes = await buildPreludes(esbuild, outdir);
+  const entryFiles = new Set(Object.keys(ENTRIES).flatMap((n) => [join(outdir, `${n}.js`), join(outdir, `${n}.js.map`)]));
+  // Chunks first, then the entries that import them: a process starting meanwhile finds whole files.
+  const files = [...result.outputFiles, ...preludes.files].sort((a, b) => Number(entryFiles.has(a.path)) - Number(entryFiles.has(b.path)));
+  for (const f of files) writeAtomic(f.path, f.contents);
+  const inputs = [
+    ...new Set([
+      ...Object.keys(result.metafile.inputs).filter((p) => !p.startsWith('arbiter:') && !p.includes('node_modules/')),
+      ...preludes.inputs,
+      ...EXTRA_INPUTS,
+    ]),
+  ].sort();
+  const previous = readManifest(outdir);
+  const outputs = files.map((f) => relative(outdir, f.path));
+  const manifest = { startedAt, node: process.version, inputs, outputs, previousOutputs: previous?.outputs ?? [] };
+  writeAtomic(join(outdir, MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`);
+  // Chunks of older builds go; the previous build's stay for the processes still running it.
+  const keep = new Set([MANIFEST, ...outputs, ...manifest.previousOutputs]);
+  for (const name of readdirSync(outdir)) {
+    if (keep.has(name)) continue;
+    const file = join(outdir, name);
+    // Another build's file in flight (being written, its prelude maker) is not ours to remove.
+    if (name.includes('.tmp') && Date.now() - statSync(file).mtimeMs < 60_000) continue;
+    rmSync(file, { force: true });
+  }
+  log(`built ${relative(process.cwd(), outdir) || '.'}/ from ${inputs.length} files in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  return manifest;
+}
+
+/** Why dist/ cannot run as it is (missing, or an input changed since it was built), or null when it is up to date. */
+export function staleReason(outdir = DIST) {
+  const manifest = readManifest(outdir);
+  if (!manifest) return 'there is no build yet';
+  for (const input of manifest.inputs) {
+    let mtime;
+    try {
+      mtime = statSync(join(ROOT, input)).mtimeMs;
+    } catch {
+      return `${input} is gone`;
+    }
+    if (mtime >= manifest.startedAt) return `${input} changed`;
+  }
+  for (const name of Object.keys(ENTRIES)) if (!existsSync(join(outdir, `${name}.js`))) return `${name}.js is missing`;
+  return null;
+}
+
+/** The URL of dist/, built first when missing or stale (saying so on stderr). */
+export async function ensureBuilt({ outdir = DIST, log = (line) => process.stderr.write(`arbiter: ${line}\n`) } = {}) {
+  const reason = staleReason(outdir);
+  if (reason) {
+    log(`building the judge into dist/ (${reason})…`);
+    await build({ outdir, log });
+  }
+  return pathToFileURL(`${outdir}${sep}`).href;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
+  const ifStale = process.argv.includes('--if-stale');
+  try {
+    if (!ifStale || staleReason()) await build();
+  } catch (err) {
+    // esbuild's errors name the file and line.
+    const errors = err?.errors;
+    console.error(Array.isArray(errors) ? errors.map((e) => `${e.location?.file ?? ''}:${e.location?.line ?? ''}: ${e.text}`).join('\n') : String(err));
+    process.exit(1);
+  }
+}

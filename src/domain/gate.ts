@@ -16,6 +16,7 @@ import type { Prisma } from '../db/generated/client.ts';
 import { isOutrightWinner } from '../sdk/ranking.ts';
 import { getGame } from '../games/registry.ts';
 import { resolveLimits } from '../sdk/limits.ts';
+import { withTimeout } from '../queue/connection.ts';
 import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
 import { initialRating } from './ratings/index.ts';
 import { createMatch, type SeatRef } from './match-setup.ts';
@@ -55,7 +56,10 @@ export const emptyEffects = (): GateEffects => ({ enqueue: [], cancel: [], event
 
 /**
  * Starts judging a submission the API has just inserted (status `queued`):
- * queues the compile check, then marks the row `compiling`. Idempotent. If it
+ * queues its compile check on the checks' own lane (CHECKS_QUEUE), ahead of
+ * every gate match. The row stays `queued` until the check's verdict: it is
+ * shown compiling only while a worker really runs the check (the worker says
+ * so on the events channel, and the check job is active). Idempotent. If it
  * throws (Redis unreachable), the row stays `queued` and the scheduler's
  * sweep starts the gate later.
  */
@@ -71,7 +75,7 @@ export async function startGate(deps: GateDeps, submissionId: number): Promise<v
     const seeds = deriveGateSeeds(await gateSecret(deps.db), sub.game, sub.source, sub.filename);
     await deps.db.submission.update({ where: { id: sub.id }, data: { gateSeeds: seeds } });
   }
-  await deps.queues.matches.add(
+  await deps.queues.checks.add(
     'check',
     // The load's limits resolved here, once, as a match job's are (the gate's check has no override).
     {
@@ -82,13 +86,9 @@ export async function startGate(deps: GateDeps, submissionId: number): Promise<v
       filename: sub.filename,
       limits: resolveLimits((await getGame(sub.game)).defaultLimits),
     },
+    // First come, first served among checks (the submission's id), on a lane no match waits on.
     { ...CHECK_JOB_OPTIONS, jobId: checkJobId(sub.id, sub.createdAt), priority: gatePriority(sub.id) },
   );
-  const moved = await deps.db.submission.updateMany({
-    where: { id: sub.id, status: 'queued' },
-    data: { status: 'compiling', startedAt: new Date() },
-  });
-  if (moved.count > 0) await deps.queues.publish({ submissionId: String(sub.id), status: 'compiling' }).catch(() => {});
 }
 
 async function lockSubmission(tx: Tx, submissionId: number) {
@@ -377,4 +377,26 @@ async function qualify(tx: Tx, effects: GateEffects, sub: LockedSubmission): Pro
     update: {},
   });
   effects.events.push({ submissionId: String(sub.id), status: 'qualified' });
+}
+
+/**
+ * A submission's status as it really is: `compiling` only while a worker runs
+ * its check (the check job is active); `queued` while the check waits. The row
+ * says `queued` until the check's verdict (workers never write it), so this
+ * asks the checks' lane; without Redis the row's status stands.
+ */
+export async function liveStatus(queues: JudgeQueues | null, sub: { id: number; status: string; createdAt: Date }): Promise<string> {
+  if (!queues || (sub.status !== 'queued' && sub.status !== 'compiling')) return sub.status;
+  const jobId = checkJobId(sub.id, sub.createdAt);
+  const read = async () => {
+    const job = (await queues.checks.getJob(jobId)) ?? (await queues.matches.getJob(jobId));
+    if (!job) return sub.status;
+    return (await job.getState()) === 'active' ? 'compiling' : 'queued';
+  };
+  try {
+    // Redis down holds commands until it is back: the page does not wait for it.
+    return await withTimeout(read(), 500, "reading the compile check's state");
+  } catch {
+    return sub.status;
+  }
 }

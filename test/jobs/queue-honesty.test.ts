@@ -378,12 +378,13 @@ test('the wait estimate counts all the gate work ahead, from match run times per
 
   q = await queueOverview({ db, queues: fq.queues });
   assert.deepEqual(q.expectedWait.ahead, { submissions: 4, checks: 2, selfplays: 3, dummies: 15, otherRunning: 1 });
-  // Ahead, in runner-seconds: checks 2 x 1; self-plays (2 to come + 1 queued) x 8; Dummy matches ((2 + 1) x 4 to come + 2 queued) x 10
-  // + 1 running x 10 / 2; the ranked match running, 20 / 2. (2 + 24 + 140 + 5 + 10) / 2 runners = 90.5 s, then its own 29 s.
-  assert.equal(q.expectedWait.seconds, 120);
+  // Ahead, in runner-seconds (the checks have their own lane: no runner time): self-plays (2 to come + 1 queued) x 8; Dummy matches
+  // ((2 + 1) x 4 to come, no gate recorded yet, + 2 queued) x 10 + 1 running x 10 / 2; the ranked match running, 20 / 2.
+  // (24 + 140 + 5 + 10) / 2 runners = 89.5 s, then its own 29 s.
+  assert.equal(q.expectedWait.seconds, 119);
   assert.match(
     q.expectedWait.explanation,
-    /the gates of 4 earlier submissions \(2 checks, 3 self-plays, 15 Dummy matches\) and 1 other match being played: about 91 s on 2 runners/,
+    /the gates of 4 earlier submissions \(2 checks, 3 self-plays, 15 Dummy matches\) and 1 other match being played: about 90 s on 2 runners/,
   );
   assert.match(q.expectedWait.explanation, /Gate jobs go before ranked/);
 

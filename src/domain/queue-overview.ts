@@ -109,7 +109,14 @@ export const CHECK_SECONDS = 1;
 const DURATION_SAMPLES = 50;
 
 /** The queue's state for the /queue page and GET /api/queue. Without Redis it still answers from the database. */
-export async function queueOverview(deps: { db: Db; queues: JudgeQueues | null }, now = Date.now()): Promise<QueueOverview> {
+export async function queueOverview(
+  deps: { db: Db; queues: JudgeQueues | null },
+  now = Date.now(),
+  options: {
+    /** The wait of submission `before`, already in the queue: only the gates of the submissions before it are ahead of it. */
+    before?: number;
+  } = {},
+): Promise<QueueOverview> {
   const { db } = deps;
   const since = new Date(now - THROUGHPUT_MINUTES * 60_000);
   const recentOf = (where: { kind: 'gate' | 'ranked' | 'tournament' | 'challenge'; gateStep?: 'selfplay' | 'dummy' }) =>
@@ -131,8 +138,16 @@ export async function queueOverview(deps: { db: Db; queues: JudgeQueues | null }
       select: { id: true, status: true, reasonDetail: true, createdAt: true, startedAt: true, finishedAt: true },
     }),
     deps.queues ? withTimeout(deps.queues.workers(), 3000, 'workers').catch(() => [] as WorkerHeartbeat[]) : Promise.resolve([] as WorkerHeartbeat[]),
-    db.match.groupBy({ by: ['gateStep', 'status'], where: { kind: 'gate', status: { in: OPEN_MATCH } }, _count: { _all: true } }),
-    db.submission.groupBy({ by: ['status'], where: { status: { in: JUDGING } }, _count: { _all: true } }),
+    db.match.groupBy({
+      by: ['gateStep', 'status'],
+      where: { kind: 'gate', status: { in: OPEN_MATCH }, ...(options.before !== undefined ? { submissionId: { lt: options.before } } : {}) },
+      _count: { _all: true },
+    }),
+    db.submission.groupBy({
+      by: ['status'],
+      where: { status: { in: JUDGING }, ...(options.before !== undefined ? { id: { lt: options.before } } : {}) },
+      _count: { _all: true },
+    }),
     Promise.all([
       recentOf({ kind: 'gate', gateStep: GateStep.selfplay }),
       recentOf({ kind: 'gate', gateStep: 'dummy' }),
@@ -300,4 +315,15 @@ export function expectedWait(o: {
     atATime: Math.min(o.slots, GATE_DUMMY_MATCHES),
   };
   return { seconds, ahead, explanation: englishWait(estimate), why: { code: 'estimate', params: estimate } };
+}
+
+/**
+ * A submission's place in the queue while its gate waits: how many earlier
+ * submissions' gates are still ahead of it (first come, first served) and the
+ * seconds to its verdict, estimated as for a new submission but counting only
+ * the work of those earlier gates.
+ */
+export async function submissionWait(deps: { db: Db; queues: JudgeQueues | null }, submissionId: number): Promise<{ ahead: number; seconds: number | null }> {
+  const q = await queueOverview(deps, Date.now(), { before: submissionId });
+  return { ahead: q.expectedWait.ahead.submissions, seconds: q.expectedWait.seconds };
 }

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createSubmission, decodeUtf8, parseIdempotencyKey } from '../../domain/submissions.ts';
 import { gateProgress } from '../../domain/gate-progress.ts';
 import { liveStatus } from '../../domain/gate.ts';
+import { submissionWait } from '../../domain/queue-overview.ts';
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
 import { HttpError, badRequest, multipartRefusal, notFound, tooLarge } from '../errors.ts';
 import { submitRateLimit } from '../rate-limits.ts';
@@ -175,6 +176,8 @@ export default async function submissionRoutes(app: FastifyInstance) {
       disabledAt: s.disabledAt,
       gate: gateProgress({ id: s.id, status, reasonDetail: s.reasonDetail }, matches),
       gateMatches: matches,
+      // Waiting: how many gates are ahead of it and how long until its verdict.
+      wait: status === 'queued' || status === 'compiling' ? await submissionWait(app.deps, s.id) : null,
     };
   }
 

@@ -480,3 +480,19 @@ test('a C++ file for another game or without a player name is refused before it 
   assert.equal(unnamed.statusCode, 400);
   assert.match(unnamed.json().message, /#define PLAYER_NAME YourName/);
 });
+
+test('a waiting submission says it waits, how many gates are ahead of it, and no estimate without a runner', async () => {
+  const first = await submitJson(app, bob, bot('Waiter1'));
+  const second = await submitJson(app, bob, bot('Waiter2'));
+  assert.equal(first.statusCode, 202, first.body);
+  assert.equal(second.statusCode, 202, second.body);
+  const id = second.json().id as number;
+  const earlier = await db.submission.count({ where: { id: { lt: id }, status: { in: ['queued', 'compiling', 'self_play', 'qualifying'] } } });
+  assert.ok(earlier >= 1, 'the first one is still waiting (no worker here)');
+  const s = (await app.inject({ url: `/api/submissions/${id}`, headers: bob.auth })).json();
+  assert.equal(s.status, 'queued', 'no worker took its check: waiting, not compiling');
+  assert.equal(s.gate.steps[0].state, 'pending');
+  assert.deepEqual(s.wait, { ahead: earlier, seconds: null });
+  const mine = (await app.inject({ url: `/api/submissions/${first.json().id}`, headers: bob.auth })).json();
+  assert.equal(mine.wait.ahead, earlier - 1, 'the second is not ahead of the first');
+});

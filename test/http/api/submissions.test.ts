@@ -495,4 +495,16 @@ test('a waiting submission says it waits, how many gates are ahead of it, and no
   assert.deepEqual(s.wait, { ahead: earlier, seconds: null });
   const mine = (await app.inject({ url: `/api/submissions/${first.json().id}`, headers: bob.auth })).json();
   assert.equal(mine.wait.ahead, earlier - 1, 'the second is not ahead of the first');
+  // The page says it too, in its language.
+  for (const [lang, text] of [
+    ['en', `${earlier} earlier submission${earlier === 1 ? ' is' : 's are'} ahead of it`],
+    ['es', `Tiene ${earlier} envío`],
+    ['ca', `Té ${earlier} enviament`],
+  ] as const) {
+    const page = await app.inject({ url: `/submissions/${id}?lang=${lang}`, headers: { cookie: bob.cookie } });
+    assert.equal(page.statusCode, 200);
+    const wait = /<span id="gate-wait" data-ahead="(\d+)">([^<]*)<\/span>/.exec(page.body) ?? assert.fail(`no wait on the ${lang} page`);
+    assert.equal(Number(wait[1]), earlier);
+    assert.ok(wait[2]!.startsWith(text), `${lang}: ${wait[2]}`);
+  }
 });

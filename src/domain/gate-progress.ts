@@ -62,7 +62,10 @@ export function gateProgress(submission: { id: number; status: string; reasonDet
           : failed === GateStep.selfplay
             ? 'failed'
             : status === SELF_PLAY
-              ? 'running'
+              ? // Running only once a worker took its match (the recorder marks it from the queue's events).
+                selfplay?.status === 'running'
+                ? 'running'
+                : 'pending'
               : reached(SELF_PLAY) || failed === 'dummy'
                 ? 'passed'
                 : 'pending',

@@ -16,6 +16,7 @@ import type { Prisma } from '../db/generated/client.ts';
 import { isOutrightWinner } from '../sdk/ranking.ts';
 import { getGame } from '../games/registry.ts';
 import { resolveLimits } from '../sdk/limits.ts';
+import { withTimeout } from '../queue/connection.ts';
 import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
 import { initialRating } from './ratings/index.ts';
 import { createMatch, type SeatRef } from './match-setup.ts';
@@ -49,13 +50,18 @@ export interface GateEffects {
   /** Queued gate matches no longer needed (the submission was rejected): remove their jobs, then their rows. */
   cancel: number[];
   events: JudgeEvent[];
+  /** The recorded match was not needed (a Dummy match after the one that decided the verdict): deleted, nothing to announce. */
+  dropped?: boolean;
 }
 
 export const emptyEffects = (): GateEffects => ({ enqueue: [], cancel: [], events: [] });
 
 /**
  * Starts judging a submission the API has just inserted (status `queued`):
- * queues the compile check, then marks the row `compiling`. Idempotent. If it
+ * queues its compile check on the checks' own lane (CHECKS_QUEUE), ahead of
+ * every gate match. The row stays `queued` until the check's verdict: it is
+ * shown compiling only while a worker really runs the check (the worker says
+ * so on the events channel, and the check job is active). Idempotent. If it
  * throws (Redis unreachable), the row stays `queued` and the scheduler's
  * sweep starts the gate later.
  */
@@ -71,7 +77,7 @@ export async function startGate(deps: GateDeps, submissionId: number): Promise<v
     const seeds = deriveGateSeeds(await gateSecret(deps.db), sub.game, sub.source, sub.filename);
     await deps.db.submission.update({ where: { id: sub.id }, data: { gateSeeds: seeds } });
   }
-  await deps.queues.matches.add(
+  await deps.queues.checks.add(
     'check',
     // The load's limits resolved here, once, as a match job's are (the gate's check has no override).
     {
@@ -82,13 +88,9 @@ export async function startGate(deps: GateDeps, submissionId: number): Promise<v
       filename: sub.filename,
       limits: resolveLimits((await getGame(sub.game)).defaultLimits),
     },
+    // First come, first served among checks (the submission's id), on a lane no match waits on.
     { ...CHECK_JOB_OPTIONS, jobId: checkJobId(sub.id, sub.createdAt), priority: gatePriority(sub.id) },
   );
-  const moved = await deps.db.submission.updateMany({
-    where: { id: sub.id, status: 'queued' },
-    data: { status: 'compiling', startedAt: new Date() },
-  });
-  if (moved.count > 0) await deps.queues.publish({ submissionId: String(sub.id), status: 'compiling' }).catch(() => {});
 }
 
 async function lockSubmission(tx: Tx, submissionId: number) {
@@ -221,6 +223,11 @@ export async function gateOnMatch(tx: Tx, match: FinishedGateMatch, options: Gat
     // Recorded after a rejection by another step: nothing more to do.
     if (sub.status === 'self_play') await afterSelfPlay(tx, effects, sub, match, seats, options);
   } else if (sub.status === 'qualifying') await afterDummyMatch(tx, effects, sub, match, seats, options);
+  else if (sub.status === 'rejected' && isAfterDecidingMatch(sub.reasonDetail, match.gateIndex)) {
+    // Played side by side with the Dummy match that rejected it, after it in the gate's order: not needed, not kept.
+    await tx.match.delete({ where: { id: match.id } });
+    effects.dropped = true;
+  }
   return effects;
 }
 
@@ -281,29 +288,55 @@ async function afterSelfPlay(
   effects.events.push({ submissionId: String(sub.id), status: 'qualifying' });
 }
 
-/** A match against the opponent: a loss rejects; the last of the wins qualifies. */
+/**
+ * A match against the opponent was recorded. The four are queued together and
+ * played side by side on whatever runners are free, but the verdict is the one
+ * a gate playing them one after another (1, 2, 3, 4) would give: the first
+ * match in that order that is not a win rejects, and is decided as soon as all
+ * the matches before it are won; the last of four wins qualifies. The matches
+ * after the deciding one are not needed: the queued ones are cancelled, and
+ * those already played or still being played are not kept (their rows and
+ * replays go, a result that comes later is dropped), so what is stored for a
+ * verdict is the same whatever the runners did: the matches 1 to the deciding
+ * one, on the same seeds and seats.
+ */
 async function afterDummyMatch(
   tx: Tx,
   effects: GateEffects,
   sub: LockedSubmission,
-  match: FinishedGateMatch,
-  seats: Seat[],
+  _match: FinishedGateMatch,
+  _seats: Seat[],
   options: GateOptions,
 ): Promise<void> {
   const opponent = options.opponent ?? GATE_OPPONENT;
-  if (match.status === 'failed') {
-    await reject(
-      tx,
-      effects,
-      sub.id,
-      { code: 'judge-error', params: { step: 'dummy', matchId: match.id, error: match.error ?? 'unknown error' } },
-      { step: 'dummy', matchId: match.id, internal: true },
-    );
-    return;
-  }
-  const mine = seats.find((p) => p.submissionId === sub.id);
-  const scores = seats.map((p) => p.score ?? 0);
-  if (!mine || !isOutrightWinner(scores, mine.seat)) {
+  const played = await tx.match.findMany({
+    where: { submissionId: sub.id, kind: 'gate', gateStep: 'dummy' },
+    include: { participants: true },
+    orderBy: { gateIndex: 'asc' },
+  });
+  let won = 0;
+  for (let i = 0; i < GATE_DUMMY_MATCHES; i++) {
+    const m = played.find((p) => p.gateIndex === i);
+    // Not played yet: the matches after it wait for it, whatever they gave.
+    if (!m || (m.status !== 'done' && m.status !== 'failed')) break;
+    const seats = [...m.participants].sort((a, b) => a.seat - b.seat);
+    if (m.status === 'done' && winsOutright(seats, sub.id)) {
+      won++;
+      continue;
+    }
+    await dropMatchesAfter(tx, sub.id, i);
+    if (m.status === 'failed') {
+      await reject(
+        tx,
+        effects,
+        sub.id,
+        { code: 'judge-error', params: { step: 'dummy', matchId: m.id, error: m.error ?? 'unknown error' } },
+        { step: 'dummy', matchId: m.id, gateIndex: i, internal: true },
+      );
+      return;
+    }
+    const mine = seats.find((p) => p.submissionId === sub.id);
+    const scores = seats.map((p) => p.score ?? 0);
     const myScore = mine?.score ?? 0;
     const best = Math.max(...seats.filter((p) => p !== mine).map((p) => p.score ?? 0));
     // The gate's own numbering (as the submission page shows it: match 1 to 4) and the match id (its URL).
@@ -311,10 +344,10 @@ async function afterDummyMatch(
       code: 'lost',
       params: {
         opponent,
-        n: (match.gateIndex ?? 0) + 1,
+        n: i + 1,
         of: GATE_DUMMY_MATCHES,
-        matchId: match.id,
-        seed: match.seed,
+        matchId: m.id,
+        seed: m.seed,
         seat: mine?.seat ?? null,
         tied: myScore === best,
         score: myScore,
@@ -324,10 +357,9 @@ async function afterDummyMatch(
         froze: mine?.frozenReason ? frozenAt(mine) : null,
       },
     };
-    await reject(tx, effects, sub.id, why, { step: 'dummy', matchId: match.id, seed: match.seed, seat: mine?.seat ?? null, scores });
+    await reject(tx, effects, sub.id, why, { step: 'dummy', matchId: m.id, gateIndex: i, seed: m.seed, seat: mine?.seat ?? null, scores });
     return;
   }
-  const won = await wonDummyMatches(tx, sub.id);
   if (won < GATE_DUMMY_MATCHES) {
     effects.events.push({ submissionId: String(sub.id), status: 'qualifying', reason: `won ${won} of ${GATE_DUMMY_MATCHES}` });
     return;
@@ -346,20 +378,39 @@ async function afterDummyMatch(
   await qualify(tx, effects, sub);
 }
 
-async function wonDummyMatches(tx: Tx, submissionId: number): Promise<number> {
-  const matches = await tx.match.findMany({ where: { submissionId, kind: 'gate', gateStep: 'dummy' }, include: { participants: true } });
-  return matches.filter((m) => {
-    if (m.status !== 'done') return false;
-    const ps = [...m.participants].sort((a, b) => a.seat - b.seat);
-    const seat = ps.findIndex((p) => p.submissionId === submissionId);
-    return (
-      seat >= 0 &&
-      isOutrightWinner(
-        ps.map((p) => p.score ?? 0),
-        seat,
-      )
-    );
-  }).length;
+/** Whether a Dummy match comes after the one that rejected the submission (its reasonDetail's gateIndex). */
+function isAfterDecidingMatch(reasonDetail: unknown, gateIndex: number | null): boolean {
+  if (gateIndex === null || !reasonDetail || typeof reasonDetail !== 'object') return false;
+  const decided = (reasonDetail as { step?: unknown; gateIndex?: unknown }).gateIndex;
+  return (reasonDetail as { step?: unknown }).step === 'dummy' && typeof decided === 'number' && gateIndex > decided;
+}
+
+/** The submission's seat is ranked strictly first (ties are not wins). */
+function winsOutright(seats: { seat: number; submissionId: number | null; score: number | null }[], submissionId: number): boolean {
+  const seat = seats.findIndex((p) => p.submissionId === submissionId);
+  return (
+    seat >= 0 &&
+    isOutrightWinner(
+      seats.map((p) => p.score ?? 0),
+      seat,
+    )
+  );
+}
+
+/**
+ * The Dummy matches after the deciding one (index `decided`) are not needed:
+ * the recorded ones are deleted (participants and replay with them), the
+ * others are cancelled (a queued one's job and row go after the commit; one
+ * being played is dropped when its result comes, by gateOnMatch).
+ */
+async function dropMatchesAfter(tx: Tx, submissionId: number, decided: number): Promise<void> {
+  const after = await tx.match.findMany({
+    where: { submissionId, kind: 'gate', gateStep: 'dummy', gateIndex: { gt: decided } },
+    select: { id: true, status: true },
+  });
+  const recorded = after.filter((m) => m.status === 'done' || m.status === 'failed').map((m) => m.id);
+  // The queued ones: reject() cancels them.
+  if (recorded.length > 0) await tx.match.deleteMany({ where: { id: { in: recorded } } });
 }
 
 /** Accepted: the name locks and the player enters the ranked pool. */
@@ -377,4 +428,26 @@ async function qualify(tx: Tx, effects: GateEffects, sub: LockedSubmission): Pro
     update: {},
   });
   effects.events.push({ submissionId: String(sub.id), status: 'qualified' });
+}
+
+/**
+ * A submission's status as it really is: `compiling` only while a worker runs
+ * its check (the check job is active); `queued` while the check waits. The row
+ * says `queued` until the check's verdict (workers never write it), so this
+ * asks the checks' lane; without Redis the row's status stands.
+ */
+export async function liveStatus(queues: JudgeQueues | null, sub: { id: number; status: string; createdAt: Date }): Promise<string> {
+  if (!queues || (sub.status !== 'queued' && sub.status !== 'compiling')) return sub.status;
+  const jobId = checkJobId(sub.id, sub.createdAt);
+  const read = async () => {
+    const job = (await queues.checks.getJob(jobId)) ?? (await queues.matches.getJob(jobId));
+    if (!job) return sub.status;
+    return (await job.getState()) === 'active' ? 'compiling' : 'queued';
+  };
+  try {
+    // Redis down holds commands until it is back: the page does not wait for it.
+    return await withTimeout(read(), 500, "reading the compile check's state");
+  } catch {
+    return sub.status;
+  }
 }

@@ -7,6 +7,9 @@
 //   submission under it compiled and passed self-play; before that only for
 //   NAME_HOLD_HOURS after the owner's latest submission under it, then anyone
 //   may claim it (the old row is tombstoned, as an admin's release does);
+// - a file that does not compile claims nothing: a name whose submissions all
+//   failed to compile (a C++ file is compiled by the gate, after its upload)
+//   is free for anyone at once;
 // - the owner may resubmit under it until a submission under it qualifies,
 //   then it is locked.
 
@@ -111,11 +114,14 @@ const JUDGING_STATUSES = ['queued', 'compiling', 'self_play', 'qualifying'] as c
  */
 async function holdEnds(db: NameDb, row: { id: number; locked: boolean; heldAt: Date | null; createdAt: Date }, holdHours: number): Promise<Date | null> {
   if (row.locked || row.heldAt) return null;
-  const [judging, last] = await Promise.all([
+  const [judging, last, uncompiled] = await Promise.all([
     db.submission.count({ where: { playerId: row.id, status: { in: [...JUDGING_STATUSES] } } }),
-    db.submission.aggregate({ where: { playerId: row.id }, _max: { createdAt: true } }),
+    db.submission.aggregate({ where: { playerId: row.id }, _max: { createdAt: true }, _count: { _all: true } }),
+    db.submission.count({ where: { playerId: row.id, status: 'rejected', reasonDetail: { path: ['code'], equals: 'compile-error' } } }),
   ]);
   if (judging > 0) return null;
+  // Only files that never compiled: the claim ended with their rejection.
+  if (last._count._all > 0 && uncompiled === last._count._all) return new Date(0);
   const from = last._max.createdAt ?? row.createdAt;
   return new Date(from.getTime() + holdHours * 3600_000);
 }

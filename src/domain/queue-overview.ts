@@ -54,6 +54,8 @@ export interface QueueOverview {
   gate: { samples: number; latencyP50: number | null; latencyP90: number | null; workSeconds: number | null; ahead: number };
   /** Median run time (a worker's start to end, no queue time) of the last matches of each kind, in seconds. */
   durations: MatchDurations;
+  /** How long the recent gates really were (the last 50 verdicts); null before any. */
+  gateLengths: GateLengths | null;
   /** Expected seconds from a new submission to its verdict, and how it was computed. */
   /** The explanation in English (the API's), and `why`: its code and figures, which the pages word in their language. */
   expectedWait: { seconds: number | null; explanation: string; ahead: GateWorkAhead; why: WaitWhy };
@@ -67,13 +69,54 @@ export interface MatchDurations {
   challenge: number | null;
 }
 
+/**
+ * What the recent gates really held, per submission: the share that passed
+ * the compile check (and so played a self-play), the share that passed
+ * self-play (and so played Dummy matches), and the Dummy matches those played
+ * (a gate stops at the first loss, so most play fewer than four).
+ */
+export interface GateLengths {
+  samples: number;
+  /** Of the submissions judged, the share that compiled (played a self-play). */
+  selfplayShare: number;
+  /** The share that passed self-play (played Dummy matches). */
+  dummyShare: number;
+  /** Dummy matches recorded per gate that played any (1 to 4). */
+  dummiesPerGate: number;
+}
+
+/** A gate's length as it was recorded: the steps it reached and its Dummy matches (those after the deciding one are not kept). */
+export function gateLengthsOf(verdicts: { status: string; reasonDetail: unknown; dummies: number }[]): GateLengths | null {
+  if (verdicts.length === 0) return null;
+  const step = (v: { reasonDetail: unknown }) =>
+    v.reasonDetail && typeof v.reasonDetail === 'object' ? (v.reasonDetail as { step?: unknown }).step : undefined;
+  const compiled = verdicts.filter((v) => v.status === 'qualified' || step(v) !== 'compile');
+  const dummied = verdicts.filter((v) => v.status === 'qualified' || (step(v) === 'dummy' && v.dummies > 0));
+  const r2 = (n: number) => Math.round(n * 100) / 100;
+  return {
+    samples: verdicts.length,
+    selfplayShare: r2(compiled.length / verdicts.length),
+    dummyShare: r2(dummied.length / verdicts.length),
+    dummiesPerGate: dummied.length
+      ? r2(dummied.reduce((n, v) => n + Math.min(GATE_DUMMY_MATCHES, Math.max(1, v.dummies)), 0) / dummied.length)
+      : GATE_DUMMY_MATCHES,
+  };
+}
+
 /** A compile check is not a match and its time is not stored; it takes about this long (esbuild and one isolate). */
 export const CHECK_SECONDS = 1;
 /** Medians are taken over this many recent matches of each kind. */
 const DURATION_SAMPLES = 50;
 
 /** The queue's state for the /queue page and GET /api/queue. Without Redis it still answers from the database. */
-export async function queueOverview(deps: { db: Db; queues: JudgeQueues | null }, now = Date.now()): Promise<QueueOverview> {
+export async function queueOverview(
+  deps: { db: Db; queues: JudgeQueues | null },
+  now = Date.now(),
+  options: {
+    /** The wait of submission `before`, already in the queue: only the gates of the submissions before it are ahead of it. */
+    before?: number;
+  } = {},
+): Promise<QueueOverview> {
   const { db } = deps;
   const since = new Date(now - THROUGHPUT_MINUTES * 60_000);
   const recentOf = (where: { kind: 'gate' | 'ranked' | 'tournament' | 'challenge'; gateStep?: 'selfplay' | 'dummy' }) =>
@@ -92,11 +135,19 @@ export async function queueOverview(deps: { db: Db; queues: JudgeQueues | null }
       where: { status: { in: VERDICTS }, finishedAt: { not: null } },
       orderBy: { finishedAt: 'desc' },
       take: 50,
-      select: { createdAt: true, startedAt: true, finishedAt: true },
+      select: { id: true, status: true, reasonDetail: true, createdAt: true, startedAt: true, finishedAt: true },
     }),
     deps.queues ? withTimeout(deps.queues.workers(), 3000, 'workers').catch(() => [] as WorkerHeartbeat[]) : Promise.resolve([] as WorkerHeartbeat[]),
-    db.match.groupBy({ by: ['gateStep', 'status'], where: { kind: 'gate', status: { in: OPEN_MATCH } }, _count: { _all: true } }),
-    db.submission.groupBy({ by: ['status'], where: { status: { in: JUDGING } }, _count: { _all: true } }),
+    db.match.groupBy({
+      by: ['gateStep', 'status'],
+      where: { kind: 'gate', status: { in: OPEN_MATCH }, ...(options.before !== undefined ? { submissionId: { lt: options.before } } : {}) },
+      _count: { _all: true },
+    }),
+    db.submission.groupBy({
+      by: ['status'],
+      where: { status: { in: JUDGING }, ...(options.before !== undefined ? { id: { lt: options.before } } : {}) },
+      _count: { _all: true },
+    }),
     Promise.all([
       recentOf({ kind: 'gate', gateStep: GateStep.selfplay }),
       recentOf({ kind: 'gate', gateStep: 'dummy' }),
@@ -105,6 +156,16 @@ export async function queueOverview(deps: { db: Db; queues: JudgeQueues | null }
       recentOf({ kind: 'challenge' }),
     ]),
   ]);
+  const dummyCounts = verdicts.length
+    ? await db.match.groupBy({
+        by: ['submissionId'],
+        where: { submissionId: { in: verdicts.map((v) => v.id) }, kind: 'gate', gateStep: 'dummy', status: { in: CLOSED_MATCH } },
+        _count: { _all: true },
+      })
+    : [];
+  const gateLengths = gateLengthsOf(
+    verdicts.map((v) => ({ status: v.status, reasonDetail: v.reasonDetail, dummies: dummyCounts.find((c) => c.submissionId === v.id)?._count._all ?? 0 })),
+  );
   const count = (kind: string, status: string) => open.find((r) => r.kind === kind && r.status === status)?._count._all ?? 0;
   const matches = MATCH_KINDS.map((kind) => ({ kind, waiting: count(kind, 'queued'), running: count(kind, 'running') }));
   const waiting = matches.reduce((n, m) => n + m.waiting, 0);
@@ -171,7 +232,8 @@ export async function queueOverview(deps: { db: Db; queues: JudgeQueues | null }
     matchSeconds,
     gate,
     durations: measured,
-    expectedWait: expectedWait({ redisOk: q.ok, slots, durations: measured, matchSeconds, work: workAhead }),
+    gateLengths,
+    expectedWait: expectedWait({ redisOk: q.ok, slots, durations: measured, matchSeconds, work: workAhead, lengths: gateLengths }),
   };
 }
 
@@ -192,12 +254,16 @@ const s1 = (n: number) => Math.round(n * 10) / 10;
  * A new submission's wait, in words and seconds. Gate jobs are served first
  * come, first served (a whole gate before the next submission's) and before
  * every other kind, so a new submission waits for all the gate work of the
- * submissions before it: their checks, self-plays and Dummy matches, queued,
- * running or still to come. That work is counted in runner-seconds from the
- * measured run time of each kind of match (a running match is on average half
- * done), spread over the runners; the matches of other kinds being played hold
- * their runners until they end. Then comes its own gate: a check, a self-play,
- * and the Dummy matches side by side as far as there are runners.
+ * submissions before it: their self-plays and Dummy matches, queued, running
+ * or still to come (the checks have a lane of their own and hold no runner).
+ * The matches still to come are counted as the recent gates really were
+ * (`lengths`: how many compiled, passed self-play, and how many Dummy matches
+ * a gate played; four for every gate before any verdict). That work is
+ * counted in runner-seconds from the measured run time of each kind of match
+ * (a running match is on average half done), spread over the runners; the
+ * matches of other kinds being played hold their runners until they end.
+ * Then comes its own gate: a check, a self-play, and the Dummy matches side
+ * by side as far as there are runners.
  */
 export function expectedWait(o: {
   redisOk: boolean;
@@ -205,10 +271,18 @@ export function expectedWait(o: {
   durations: MatchDurations;
   matchSeconds: number | null;
   work: WorkAhead;
+  lengths?: GateLengths | null;
 }): QueueOverview['expectedWait'] {
   const w = o.work;
-  const selfplays = w.compiling + w.selfplay.queued + w.selfplay.running;
-  const dummies = (w.compiling + w.inSelfPlay) * GATE_DUMMY_MATCHES + w.dummy.queued + w.dummy.running;
+  const L = o.lengths ?? { selfplayShare: 1, dummyShare: 1, dummiesPerGate: GATE_DUMMY_MATCHES };
+  // Still to come: a submission not checked yet plays a self-play if it compiles, Dummy matches if it passes;
+  // one in self-play plays Dummy matches if it passes.
+  const selfplaysToCome = w.compiling * L.selfplayShare;
+  const dummiesPerUnchecked = L.dummyShare * L.dummiesPerGate;
+  const dummiesPerSelfPlay = L.selfplayShare > 0 ? Math.min(1, L.dummyShare / L.selfplayShare) * L.dummiesPerGate : 0;
+  const dummiesToCome = w.compiling * dummiesPerUnchecked + w.inSelfPlay * dummiesPerSelfPlay;
+  const selfplays = Math.round(selfplaysToCome + w.selfplay.queued + w.selfplay.running);
+  const dummies = Math.round(dummiesToCome + w.dummy.queued + w.dummy.running);
   const otherRunning = w.otherRunning.reduce((n, k) => n + k.running, 0);
   const ahead: GateWorkAhead = { submissions: w.submissions, checks: w.compiling, selfplays, dummies, otherRunning };
   if (!o.redisOk) return { seconds: null, explanation: 'The queue cannot be reached from this server, so no estimate.', ahead, why: { code: 'no-queue' } };
@@ -221,11 +295,10 @@ export function expectedWait(o: {
     return { seconds: null, explanation: 'No match has been played yet, so there is nothing to estimate from.', ahead, why: { code: 'no-data' } };
   const kindSec = (kind: string) => d[kind as keyof MatchDurations] ?? o.matchSeconds ?? dummySec;
 
-  const checkWork = w.compiling * CHECK_SECONDS;
-  const selfWork = (w.compiling + w.selfplay.queued) * selfSec + (w.selfplay.running * selfSec) / 2;
-  const dummyWork = ((w.compiling + w.inSelfPlay) * GATE_DUMMY_MATCHES + w.dummy.queued) * dummySec + (w.dummy.running * dummySec) / 2;
+  const selfWork = (selfplaysToCome + w.selfplay.queued) * selfSec + (w.selfplay.running * selfSec) / 2;
+  const dummyWork = (dummiesToCome + w.dummy.queued) * dummySec + (w.dummy.running * dummySec) / 2;
   const otherWork = w.otherRunning.reduce((n, k) => n + (k.running * kindSec(k.kind)) / 2, 0);
-  const aheadSeconds = (checkWork + selfWork + dummyWork + otherWork) / o.slots;
+  const aheadSeconds = (selfWork + dummyWork + otherWork) / o.slots;
   const dummyRounds = Math.ceil(GATE_DUMMY_MATCHES / o.slots);
   const own = CHECK_SECONDS + selfSec + dummyRounds * dummySec;
   const seconds = Math.round(aheadSeconds + own);
@@ -242,4 +315,15 @@ export function expectedWait(o: {
     atATime: Math.min(o.slots, GATE_DUMMY_MATCHES),
   };
   return { seconds, ahead, explanation: englishWait(estimate), why: { code: 'estimate', params: estimate } };
+}
+
+/**
+ * A submission's place in the queue while its gate waits: how many earlier
+ * submissions' gates are still ahead of it (first come, first served) and the
+ * seconds to its verdict, estimated as for a new submission but counting only
+ * the work of those earlier gates.
+ */
+export async function submissionWait(deps: { db: Db; queues: JudgeQueues | null }, submissionId: number): Promise<{ ahead: number; seconds: number | null }> {
+  const q = await queueOverview(deps, Date.now(), { before: submissionId });
+  return { ahead: q.expectedWait.ahead.submissions, seconds: q.expectedWait.seconds };
 }

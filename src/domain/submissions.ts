@@ -97,8 +97,9 @@ export function parseIdempotencyKey(value: string | string[] | undefined): strin
  * which check failed (no-game, unknown-game, empty, not-text, too-large,
  * no-name, no-game-in-file, game-mismatch, bad-filename, name-<problem>,
  * compile-error). `syntaxCheck` also refuses, before anything is stored, a
- * file that does not compile (esbuild's parse, or the judge's C++ compile):
- * the gate's compile step would reject it anyway.
+ * JS/TS file that does not compile (esbuild's parse): the gate's compile step
+ * would reject it anyway. A C++ file is never compiled here (seconds, and one
+ * upload would wait on the others'): the gate's check does it.
  */
 export async function createSubmission(deps: SubmissionDeps, upload: NewSubmission, log: Logger, options: { syntaxCheck?: boolean } = {}) {
   const { db, config } = deps;
@@ -187,12 +188,14 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   // A renamed or reshuffled shipped player (Demo, Dummy, the C++ kit's AIDemo.cc...) is no entry: refused before any name is claimed (and before a compile).
   refuseShippedCopy(game, filename, upload.source);
 
-  // The file compiles before any name is claimed, in both languages: esbuild
-  // parses in milliseconds; C++ is the judge's own compile (seconds), cached
-  // by content, so the gate's compile step finds it done.
-  if (options.syntaxCheck) {
-    // A name that cannot be claimed (taken, locked, not allowed) is said before a C++ compile's seconds; checked again when claimed.
-    if (language.slowCompile) await checkName(db);
+  // A file that does not compile claims nothing. esbuild parses in
+  // milliseconds, so a JS/TS file is refused here before any name is claimed.
+  // A C++ compile takes seconds and would keep this upload waiting on every
+  // other upload's compile: the file is taken at once (202) and the gate's
+  // check compiles it on the checks' lane, ahead of every gate match; a
+  // compile error there rejects it within seconds, its name left free
+  // (src/domain/names.ts: a name only files that never compiled claimed).
+  if (options.syntaxCheck && !language.slowCompile) {
     try {
       await compileBot(upload.source, filename, game.id);
     } catch (err) {

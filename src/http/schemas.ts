@@ -123,6 +123,12 @@ export const submissionSchema = obj({
   disabledAt: { type: ['string', 'null'], format: 'date-time', description: 'set when an admin disabled it: out of ranked play, no challenge' },
   gate: obj({ status: { type: 'string' }, final: { type: 'boolean' }, failedStep: nullable('string'), steps: { type: 'array', items: gateStepSchema } }),
   gateMatches: { type: 'array', items: matchSchema },
+  wait: {
+    type: ['object', 'null'],
+    description:
+      'while the gate has not started (queued or compiling): the earlier submissions whose gates are ahead of it (first come, first served) and the estimated seconds to its verdict (null when there is no estimate: no runner, no Redis, nothing played yet); null otherwise',
+    properties: { ahead: { type: 'integer' }, seconds: nullable('number') },
+  },
 });
 
 /** POST /api/submissions as multipart/form-data (what `curl -F file=@bot.ts` and Swagger UI send); `games` are the game ids. */

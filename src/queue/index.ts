@@ -4,7 +4,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Log } from '../log.ts';
 import { watchRedis } from './connection.ts';
-import { MATCHES_QUEUE, RESULTS_QUEUE, type JudgeEvent, type JudgeJobData, type ResultJobData, resultJobId } from './jobs.ts';
+import { CHECKS_QUEUE, MATCHES_QUEUE, RESULTS_QUEUE, type CheckJobData, type JudgeEvent, type JudgeJobData, type ResultJobData, resultJobId } from './jobs.ts';
 
 export * from './jobs.ts';
 export { resolveRedis, pingRedis, RedisUnavailableError, HOW_TO_GET_REDIS, type RedisHandle } from './redis.ts';
@@ -30,6 +30,8 @@ export interface ResultBacklog {
 
 export interface QueueStats {
   matches: { waiting: number; prioritized: number; active: number; delayed: number; failed: number; completed: number };
+  /** The compile checks' lane. */
+  checks: { waiting: number; active: number; delayed: number; failed: number };
   results: { waiting: number; active: number; delayed: number; failed: number };
   /** Matches waiting or being played. */
   depth: number;
@@ -37,6 +39,8 @@ export interface QueueStats {
   workersSeen: number;
   /** Their match runners in all (sum of WORKER_CONCURRENCY). */
   workerSlots: number;
+  /** Their compile checks at once, in all (each pool: its cores). */
+  checkSlots: number;
 }
 
 /** A worker pool refreshes `${prefix}:workers:<name>` this often; the key lives three times as long. */
@@ -47,6 +51,8 @@ export const workerKey = (prefix: string, name: string) => `${prefix}:workers:${
 export interface WorkerHeartbeat {
   name: string;
   concurrency: number;
+  /** Compile checks this pool runs at once (older pools: none said, counted as one). */
+  checkConcurrency?: number;
   host: string;
   pid: number;
 }
@@ -55,6 +61,8 @@ export interface JudgeQueues {
   readonly prefix: string;
   readonly redisUrl: string;
   readonly matches: Queue<JudgeJobData>;
+  /** The compile checks (CHECKS_QUEUE). */
+  readonly checks: Queue<CheckJobData>;
   readonly results: Queue<ResultJobData>;
   /** `${prefix}:events`: JSON JudgeEvent messages (SSE). */
   readonly eventsChannel: string;
@@ -90,13 +98,20 @@ export const RESULT_JOB_OPTIONS: JobsOptions = {
   // 2880 attempts at 30 s ride out a day's outage; after that the sweep retries.
   attempts: 2880,
   backoff: { type: RESULT_BACKOFF_TYPE, delay: 1000 },
-  removeOnComplete: { age: 3600, count: 1000 },
-  removeOnFail: false,
+  // A result job carries its replay (about 220 KB for a Moria match): once the
+  // recorder has stored it, it leaves Redis at once. Failed ones (given up on
+  // after a day; the sweep retries them) are kept, at most RESULT_FAILED_KEPT.
+  removeOnComplete: true,
+  removeOnFail: { count: 1000 },
 };
+/** Failed result jobs kept in Redis at most (the oldest go first). */
+export const RESULT_FAILED_KEPT = 1000;
 
 export const CHECK_JOB_OPTIONS: JobsOptions = {
-  attempts: 3,
-  backoff: { type: 'exponential', delay: 1000 },
+  // A throw is the judge's (a compiler that could not run, a sandbox killed
+  // from outside): tried again after 2, 4, 8, 16 s, never charged to the file.
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 2000 },
   removeOnComplete: { age: 24 * 3600, count: 5000 },
   removeOnFail: { age: 7 * 24 * 3600 },
 };
@@ -127,7 +142,9 @@ export function openJudgeQueues(settings: QueueSettings): JudgeQueues {
   const log = settings.log ?? (() => {});
   const matches = new Queue<JudgeJobData>(MATCHES_QUEUE, { connection, prefix: settings.prefix });
   const results = new Queue<ResultJobData>(RESULTS_QUEUE, { connection, prefix: settings.prefix });
+  const checks = new Queue<CheckJobData>(CHECKS_QUEUE, { connection, prefix: settings.prefix });
   watchRedis(matches, 'matches queue', log);
+  watchRedis(checks, 'checks queue', log);
   watchRedis(results, 'results queue', log);
   let publisher: Redis | null = null;
   const channel = eventsChannel(settings.prefix);
@@ -160,6 +177,7 @@ export function openJudgeQueues(settings: QueueSettings): JudgeQueues {
     prefix: settings.prefix,
     redisUrl: settings.redisUrl,
     matches,
+    checks,
     results,
     eventsChannel: channel,
     async publish(event) {
@@ -191,8 +209,9 @@ export function openJudgeQueues(settings: QueueSettings): JudgeQueues {
       };
     },
     async stats() {
-      const [m, r, live] = await Promise.all([
+      const [m, c, r, live] = await Promise.all([
         matches.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed'),
+        checks.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed'),
         results.getJobCounts('waiting', 'active', 'delayed', 'failed'),
         workers().catch(() => [] as WorkerHeartbeat[]),
       ]);
@@ -206,14 +225,16 @@ export function openJudgeQueues(settings: QueueSettings): JudgeQueues {
           failed: n(m.failed),
           completed: n(m.completed),
         },
+        checks: { waiting: n(c.waiting) + n(c.prioritized), active: n(c.active), delayed: n(c.delayed), failed: n(c.failed) },
         results: { waiting: n(r.waiting), active: n(r.active), delayed: n(r.delayed), failed: n(r.failed) },
         depth: n(m.waiting) + n(m.prioritized) + n(m.active) + n(m.delayed),
         workersSeen: live.length,
         workerSlots: live.reduce((sum, w) => sum + (Number(w.concurrency) || 0), 0),
+        checkSlots: live.reduce((sum, w) => sum + (Number(w.checkConcurrency) || 1), 0),
       };
     },
     async close() {
-      await Promise.all([matches.close(), results.close()]);
+      await Promise.all([matches.close(), checks.close(), results.close()]);
       if (publisher) await publisher.quit().catch(() => publisher?.disconnect());
     },
   };

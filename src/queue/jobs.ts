@@ -10,6 +10,13 @@ import type { ReplayPlayer } from '../sdk/replay-format.ts';
 
 export const MATCHES_QUEUE = 'matches';
 export const RESULTS_QUEUE = 'results';
+/**
+ * The gate's compile checks, a lane of their own: every worker pool takes them
+ * up to its cores at once, beside its match runners, so a check never waits
+ * behind a match (the upload's answer and its compile error come within
+ * seconds whatever the queue of matches holds).
+ */
+export const CHECKS_QUEUE = 'checks';
 
 export type MatchKind = 'gate' | 'ranked' | 'tournament' | 'challenge';
 
@@ -68,6 +75,12 @@ export interface CheckJobData {
 
 export type JudgeJobData = MatchJobData | CheckJobData;
 
+/**
+ * A check's verdict: the file compiles and loads (its name and game), or not
+ * (the compiler's or the loader's message, the file's fault). A check the
+ * judge could not do (the compiler could not run) has no verdict: its job
+ * fails and is tried again.
+ */
 export type CheckVerdict = { ok: true; name: string; game: string } | { ok: false; message: string; line?: number };
 
 export interface MatchResultOk {

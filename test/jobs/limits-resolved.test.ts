@@ -77,6 +77,6 @@ test("the gate's check job carries the game's limits resolved too", async () => 
   const res = await judge.submit(token, botAs('Null', 'Checked'));
   assert.ok(res.statusCode >= 200 && res.statusCode < 300 && res.body.id, JSON.stringify(res.body));
   const sub = await judge.db.submission.findUniqueOrThrow({ where: { id: Number(res.body.id) } });
-  const job = await waitFor('the check job queued', async () => (await judge.queues.matches.getJob(checkJobId(sub.id, sub.createdAt))) ?? null);
+  const job = await waitFor('the check job queued', async () => (await judge.queues.checks.getJob(checkJobId(sub.id, sub.createdAt))) ?? null);
   assert.deepEqual((job.data as CheckJobData).limits, moria.defaultLimits);
 });

@@ -146,19 +146,14 @@ test('Redis down: an upload answers 202 at once and stays queued; the queued com
 
     // Redis comes back: the commands held meanwhile go through, and do what the sweep would have done, once.
     redis = await redisServer(port);
-    const row = await waitFor(
-      'the submission moved to compiling',
-      async () => {
-        const s = await db.submission.findUniqueOrThrow({ where: { id } });
-        return s.status === 'compiling' ? s : null;
-      },
-      30_000,
-    );
-    assert.ok(await downQueues.matches.getJob(checkJobId(id, row.createdAt)));
-    const counts = await downQueues.matches.getJobCounts('waiting', 'prioritized');
+    const row = await db.submission.findUniqueOrThrow({ where: { id } });
+    await waitFor('the compile check queued', async () => downQueues.checks.getJob(checkJobId(id, row.createdAt)), 30_000);
+    // No worker took it: still queued, not shown compiling.
+    assert.equal((await db.submission.findUniqueOrThrow({ where: { id } })).status, 'queued');
+    const counts = await downQueues.checks.getJobCounts('waiting', 'prioritized');
     assert.equal((counts.waiting ?? 0) + (counts.prioritized ?? 0), 1, 'one compile check, not one per attempt');
     await startGate({ db, queues: downQueues }, id); // the sweep, late: nothing new
-    const again = await downQueues.matches.getJobCounts('waiting', 'prioritized');
+    const again = await downQueues.checks.getJobCounts('waiting', 'prioritized');
     assert.equal((again.waiting ?? 0) + (again.prioritized ?? 0), 1);
     const third = await app.inject({
       method: 'POST',
@@ -166,7 +161,7 @@ test('Redis down: an upload answers 202 at once and stays queued; the queued com
       headers: { ...auth, 'idempotency-key': 'upload-1' },
       payload: { game: 'moria', source },
     });
-    assert.deepEqual([third.statusCode, third.json().id, third.json().status], [202, id, 'compiling']);
+    assert.deepEqual([third.statusCode, third.json().id, third.json().status], [202, id, 'queued']);
   } finally {
     await app.close();
     if (redis) {
@@ -175,6 +170,7 @@ test('Redis down: an upload answers 202 at once and stays queued; the queued com
       await redis.stop();
     } else {
       await downQueues.matches.disconnect().catch(() => {});
+      await downQueues.checks.disconnect().catch(() => {});
       await downQueues.results.disconnect().catch(() => {});
     }
   }
@@ -300,7 +296,7 @@ async function submissions(db: Db, names: string[], status: 'queued' | 'compilin
 
 const dummies = (me: SeatRef, i: number): SeatRef[] => [0, 1, 2, 3].map((seat) => (seat === i ? me : { builtinName: 'Dummy' }));
 
-test('gate jobs are served first come, first served: a whole gate before the next submission, all before ranked', async () => {
+test('gate jobs are served first come, first served: a whole gate before the next submission, all before ranked; compile checks on a lane of their own, by submission', async () => {
   const { db } = await database();
   const fq = await queues();
   const deps = { db, queues: fq.queues };
@@ -327,7 +323,10 @@ test('gate jobs are served first come, first served: a whole gate before the nex
   await startGate(deps, b!.id); // late, but B's own check still goes before C's
   const jobs = await fq.queues.matches.getJobs(['prioritized', 'wait'], 0, -1, true);
   const order = jobs.map((j) => (j.data.type === 'check' ? `check ${j.data.submissionId}` : `${j.data.kind} ${j.data.submissionId ?? '-'} ${j.data.matchId}`));
-  assert.deepEqual(order, [...aDummies.map((m) => `gate ${a!.id} ${m}`), `gate ${b!.id} ${bSelf}`, `check ${b!.id}`, `check ${c!.id}`, `ranked - ${ranked}`]);
+  assert.deepEqual(order, [...aDummies.map((m) => `gate ${a!.id} ${m}`), `gate ${b!.id} ${bSelf}`, `ranked - ${ranked}`]);
+  // The checks wait behind no match: their own lane, B's before C's.
+  const checks = (await fq.queues.checks.getJobs(['prioritized', 'wait'], 0, -1, true)).map((j) => `check ${j.data.submissionId}`);
+  assert.deepEqual(checks, [`check ${b!.id}`, `check ${c!.id}`]);
   // The band: every gate job before the other kinds, and the numbering wraps at its end.
   assert.ok(gatePriority(GATE_PRIORITY_BAND) < PRIORITY.challenge && PRIORITY.challenge < PRIORITY.tournament && PRIORITY.tournament < PRIORITY.ranked);
   assert.ok(PRIORITY.ranked <= 2_097_152, "within BullMQ's range");
@@ -379,12 +378,13 @@ test('the wait estimate counts all the gate work ahead, from match run times per
 
   q = await queueOverview({ db, queues: fq.queues });
   assert.deepEqual(q.expectedWait.ahead, { submissions: 4, checks: 2, selfplays: 3, dummies: 15, otherRunning: 1 });
-  // Ahead, in runner-seconds: checks 2 x 1; self-plays (2 to come + 1 queued) x 8; Dummy matches ((2 + 1) x 4 to come + 2 queued) x 10
-  // + 1 running x 10 / 2; the ranked match running, 20 / 2. (2 + 24 + 140 + 5 + 10) / 2 runners = 90.5 s, then its own 29 s.
-  assert.equal(q.expectedWait.seconds, 120);
+  // Ahead, in runner-seconds (the checks have their own lane: no runner time): self-plays (2 to come + 1 queued) x 8; Dummy matches
+  // ((2 + 1) x 4 to come, no gate recorded yet, + 2 queued) x 10 + 1 running x 10 / 2; the ranked match running, 20 / 2.
+  // (24 + 140 + 5 + 10) / 2 runners = 89.5 s, then its own 29 s.
+  assert.equal(q.expectedWait.seconds, 119);
   assert.match(
     q.expectedWait.explanation,
-    /the gates of 4 earlier submissions \(2 checks, 3 self-plays, 15 Dummy matches\) and 1 other match being played: about 91 s on 2 runners/,
+    /the gates of 4 earlier submissions \(2 checks, 3 self-plays, 15 Dummy matches\) and 1 other match being played: about 90 s on 2 runners/,
   );
   assert.match(q.expectedWait.explanation, /Gate jobs go before ranked/);
 

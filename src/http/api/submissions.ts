@@ -4,6 +4,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createSubmission, decodeUtf8, parseIdempotencyKey } from '../../domain/submissions.ts';
 import { gateProgress } from '../../domain/gate-progress.ts';
+import { liveStatus } from '../../domain/gate.ts';
+import { submissionWait } from '../../domain/queue-overview.ts';
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
 import { HttpError, badRequest, multipartRefusal, notFound, tooLarge } from '../errors.ts';
 import { submitRateLimit } from '../rate-limits.ts';
@@ -154,6 +156,8 @@ export default async function submissionRoutes(app: FastifyInstance) {
     const s = await loadSubmission(id);
     const mayReadDetail = viewer !== null && (viewer.id === s.userId || viewer.isAdmin);
     const matches = (await db.match.findMany({ where: { submissionId: id, kind: 'gate' }, include: matchInclude, orderBy: { id: 'asc' } })).map(matchOut);
+    // Compiling only while a worker runs the check; queued while it waits.
+    const status = statusOut((await liveStatus(app.deps.queues, s)) as typeof s.status);
     return {
       id: s.id,
       game: s.game,
@@ -162,7 +166,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       version: s.version,
       filename: s.filename,
       sizeBytes: s.sizeBytes,
-      status: statusOut(s.status),
+      status,
       reason: s.reason,
       reasonLine: s.reasonLine,
       reasonDetail: mayReadDetail ? s.reasonDetail : null,
@@ -170,8 +174,10 @@ export default async function submissionRoutes(app: FastifyInstance) {
       startedAt: s.startedAt,
       finishedAt: s.finishedAt,
       disabledAt: s.disabledAt,
-      gate: gateProgress({ id: s.id, status: statusOut(s.status), reasonDetail: s.reasonDetail }, matches),
+      gate: gateProgress({ id: s.id, status, reasonDetail: s.reasonDetail }, matches),
       gateMatches: matches,
+      // Waiting: how many gates are ahead of it and how long until its verdict.
+      wait: status === 'queued' || status === 'compiling' ? await submissionWait(app.deps, s.id) : null,
     };
   }
 
@@ -285,7 +291,8 @@ export default async function submissionRoutes(app: FastifyInstance) {
       }
       let current;
       try {
-        current = await db.submission.findUnique({ where: { id }, select: { status: true, reason: true } });
+        current = await db.submission.findUnique({ where: { id }, select: { id: true, status: true, reason: true, createdAt: true } });
+        if (current) current = { ...current, status: (await liveStatus(app.deps.queues, current)) as typeof current.status };
       } catch (err) {
         for (const c of cleanups) c();
         throw err;
@@ -324,7 +331,8 @@ export default async function submissionRoutes(app: FastifyInstance) {
           .then((row) => {
             if (!row) return finish();
             const s = statusOut(row.status);
-            if (s !== lastStatus) {
+            // The row says queued until the check's verdict: a check a worker took (its event) stays compiling.
+            if (s !== lastStatus && !(s === 'queued' && lastStatus === 'compiling')) {
               sendStatus({ status: s, reason: row.reason });
               onStatus(s);
             }

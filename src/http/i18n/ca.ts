@@ -954,4 +954,7 @@ export const ca: Messages = {
   'tourAdmin.seedEditHint': 'Secreta fins que comenci el torneig: tots els sorteigs i les llavors de les partides en deriven.',
   'tourAdmin.save': 'Desa',
   'tourAdmin.back': 'Torna',
+  'gate.ahead': (n: number) =>
+    n === 0 ? 'No té cap enviament anterior al davant' : `Té ${n} enviament${n === 1 ? '' : 's'} anterior${n === 1 ? '' : 's'} al davant`,
+  'gate.aheadWait': (time: string) => `; el veredicte, d’aquí a uns ${time}`,
 };

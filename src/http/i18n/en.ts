@@ -904,6 +904,8 @@ export const en = {
   'tourAdmin.seedEditHint': 'Secret until the tournament starts: every draw and match seed derives from it.',
   'tourAdmin.save': 'Save',
   'tourAdmin.back': 'Back',
+  'gate.ahead': (n: number) => (n === 0 ? 'No earlier submission is ahead of it' : `${n} earlier submission${n === 1 ? ' is' : 's are'} ahead of it`),
+  'gate.aheadWait': (time: string) => `; its verdict in about ${time}`,
 };
 
 export type Messages = { [K in keyof typeof en]: (typeof en)[K] extends (...args: infer A) => string ? (...args: A) => string : string };

@@ -960,4 +960,7 @@ export const es: Messages = {
   'tourAdmin.seedEditHint': 'Secreta hasta que empiece el torneo: todos los sorteos y las semillas de las partidas derivan de ella.',
   'tourAdmin.save': 'Guardar',
   'tourAdmin.back': 'Volver',
+  'gate.ahead': (n: number) =>
+    n === 0 ? 'No tiene ningún envío anterior delante' : `Tiene ${n} envío${n === 1 ? '' : 's'} anterior${n === 1 ? '' : 'es'} delante`,
+  'gate.aheadWait': (time: string) => `; el veredicto, dentro de unos ${time}`,
 };

@@ -12,6 +12,9 @@ import type { AuthUser } from '../auth.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { FINAL_STATUSES, matchInclude, matchOut, statusOut, submissionSelect } from '../../domain/serialize.ts';
 import { gateProgress, type GateStepState } from '../../domain/gate-progress.ts';
+import { liveStatus } from '../../domain/gate.ts';
+import { submissionWait } from '../../domain/queue-overview.ts';
+import type { JudgeQueues } from '../../queue/index.ts';
 import { GateStep } from '../../db/statuses.ts';
 import { html, type Html, type HtmlValue } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
@@ -102,10 +105,16 @@ export function stateBadge(state: GateStepState): Html {
   return html`<span class="badge ${STATE_BADGE[state]}">${t(STATE_TEXT[state] as 'gate.waiting')}</span>`;
 }
 
+/** A wait in seconds as the queue page says it. */
+const waitText = (s: number) => (s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`);
+
 /** The gate as it stands: summary, steps, verdict. Everything the live script swaps in. */
-async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
+async function renderTimeline(deps: { db: Db; queues: JudgeQueues | null }, s: SubmissionRow): Promise<Html> {
+  const { db } = deps;
   const matches = await db.match.findMany({ where: { submissionId: s.id, kind: 'gate' }, include: matchInclude, orderBy: { id: 'asc' } });
-  const gate = gateProgress({ id: s.id, status: statusOut(s.status), reasonDetail: s.reasonDetail }, matches.map(matchOut));
+  // Compiling only while a worker runs its check; queued (waiting) until then.
+  const live = statusOut((await liveStatus(deps.queues, s)) as typeof s.status);
+  const gate = gateProgress({ id: s.id, status: live, reasonDetail: s.reasonDetail }, matches.map(matchOut));
   const { status, final } = gate;
   const byId = new Map(matches.map((m) => [m.id, m]));
   const playLine = new Map(matches.map((m) => [m.id, matchOut(m).play]));
@@ -153,7 +162,13 @@ async function renderTimeline(db: Db, s: SubmissionRow): Promise<Html> {
     verdict = html`${why}
 ${s.reasonLine !== null ? await sourceExcerpt(db, s.id, s.reasonLine) : ''}`;
   } else {
-    verdict = html`<p>${t('gate.judging')}<strong>${word(status)}</strong>. ${status === 'queued' ? t('gate.waitingWorker') : t('gate.follows')}</p>`;
+    let waiting: Html | string = '';
+    if (status === 'queued') {
+      // Its place: the earlier gates ahead of it (first come, first served) and the estimate counting only them.
+      const w = await submissionWait(deps, s.id);
+      waiting = html` <span id="gate-wait" data-ahead="${w.ahead}">${t('gate.ahead', w.ahead)}${w.seconds !== null ? t('gate.aheadWait', waitText(w.seconds)) : ''}.</span>`;
+    }
+    verdict = html`<p>${t('gate.judging')}<strong>${word(status)}</strong>. ${status === 'queued' ? t('gate.waitingWorker') : t('gate.follows')}${waiting}</p>`;
   }
 
   return html`<div id="gate-state" data-status="${status}" data-final="${final ? 'true' : 'false'}">
@@ -203,7 +218,7 @@ export default async function submissionPages(app: FastifyInstance) {
     const body = html`<h1>${s.player.name} <span class="muted">v${s.version}</span></h1>
 ${s.disabledAt ? html`<p class="notice bad" id="submission-disabled">${t('subs.disabled')}${when(s.disabledAt)}${t('subs.disabledTail')}</p>` : ''}
 <div id="gate-live" data-submission-id="${s.id}" data-final="${final ? 'true' : 'false'}">
-${await renderTimeline(db, s)}
+${await renderTimeline(app.deps, s)}
 </div>
 <div id="gate-announcer" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>
 <p id="gate-refresh"${final ? html` hidden` : ''}><a href="/submissions/${s.id}" id="gate-refresh-link">${t('subs.refresh')}</a> <span class="muted">${t('subs.refreshHint')}</span></p>
@@ -232,7 +247,7 @@ ${
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send((await renderTimeline(db, s)).value);
+      .send((await renderTimeline(app.deps, s)).value);
   });
 
   app.get<{ Params: { id: number }; Querystring: { download?: string } }>(

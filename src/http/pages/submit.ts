@@ -1,10 +1,10 @@
 // Submit a bot: pick the game, choose (or drop) the file, submit. A plain
 // multipart form that works without JavaScript (src/http/client/submit.ts only
 // adds dropping a file onto the zone). The checks are the API's own
-// (createSubmission in src/domain/submissions.ts), plus the compile (esbuild's
-// parse, the judge's C++ compile), so a file that does not compile is refused
-// here with its line, clang's diagnostics as printed, instead of being stored
-// to fail the gate's compile step.
+// (createSubmission in src/domain/submissions.ts), plus esbuild's parse, so a
+// TypeScript or JavaScript file that does not compile is refused here with its
+// line. A C++ file is taken at once and compiled by the gate's check (its
+// page then shows clang's diagnostics as printed).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadGames } from '../../games/registry.ts';

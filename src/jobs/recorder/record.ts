@@ -168,7 +168,8 @@ async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, ga
     const gateEffects = await gateOnMatch(tx, { ...full, status: result.ok ? 'done' : 'failed' }, gate);
     effects.enqueue.push(...gateEffects.enqueue);
     effects.cancel.push(...gateEffects.cancel);
-    effects.events.push(base, ...gateEffects.events);
+    // A Dummy match the verdict did not need is deleted by the gate: not announced as done.
+    effects.events.push(...(gateEffects.dropped ? [] : [base]), ...gateEffects.events);
   } else if (match.kind === 'tournament') {
     // The tournament moves on in this transaction (eliminations, the next round's draw); its new matches are queued after the commit.
     const next = await tournamentOnMatch(tx, matchId);

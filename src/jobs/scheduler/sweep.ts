@@ -3,7 +3,9 @@
 // - a submission still `queued` (the API could not reach Redis): start its gate;
 // - a submission `compiling` or a match `queued`/`running` whose job Redis lost:
 //   queue it again under the same id;
-// - a job that failed for good (workers died on it twice): record it as failed;
+// - a compile check that failed every attempt (the compiler could not run, the
+//   judge's fault, never the file's): tried again, never a rejection;
+// - a match job that failed for good (workers died on it twice): record it as failed;
 // - a result the recorder gave up on (database down too long): retry it.
 // (A paused tournament's queued matches have no job on purpose; they are left alone.)
 
@@ -41,7 +43,8 @@ export async function sweep(deps: { db: Db; queues: JudgeQueues }, options: { ol
   });
   for (const s of submissions) {
     const jobId = checkJobId(s.id, s.createdAt);
-    const job = await queues.matches.getJob(jobId);
+    // The checks' lane; a check queued before it existed sits on the matches queue.
+    const job = (await queues.checks.getJob(jobId)) ?? (await queues.matches.getJob(jobId));
     if (!job) {
       if (await retryResult(resultJobId(jobId))) continue;
       await startGate(deps, s.id);
@@ -51,14 +54,8 @@ export async function sweep(deps: { db: Db; queues: JudgeQueues }, options: { ol
     }
     const state = await job.getState();
     if (state === 'failed') {
-      await queues.addResult({
-        type: 'check',
-        submissionId: String(s.id),
-        jobId,
-        verdict: { ok: false, message: `internal error: the judge could not check the bot (${job.failedReason || 'workers stopped'}); please resubmit` },
-        worker: 'sweep',
-      });
-      report.failed++;
+      await job.retry('failed');
+      report.retried++;
     } else if (state === 'completed') {
       await retryResult(resultJobId(jobId));
     }

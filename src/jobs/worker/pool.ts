@@ -1,6 +1,8 @@
 // A pool of match runners: one BullMQ worker on the `matches` queue running up
-// to `concurrency` jobs at once (default: one per core). Each job plays a
-// match (or the gate's compile check) with the lead's runner, which plays it
+// to `concurrency` jobs at once (default: one per core), and one on the
+// `checks` lane running the gate's compile checks up to `checkConcurrency` at
+// once (default: the cores), so a check never waits for a match to end. Each
+// job plays a match (or does a compile check) with the lead's runner, which plays it
 // in a sandbox child process it can kill (the engine and the bots' isolates),
 // then puts the outcome on the `results` queue. This
 // module never opens the database and needs no database credentials.
@@ -17,7 +19,7 @@
 
 import type { Log } from '../../log.ts';
 import { Worker, type Job } from 'bullmq';
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { readBotHeader } from '../../sandbox/languages/index.ts';
 import { SandboxInfraError } from '../../match/bot-host.ts';
 import { sharedPool } from '../../sandbox/match-pool.ts';
@@ -25,6 +27,7 @@ import { MatchSpecError, playMatch } from '../../sandbox/play-match.ts';
 import { checkBot } from '../../sandbox/check-bot.ts';
 import { encodeReplay } from '../../match/replay-io.ts';
 import {
+  CHECKS_QUEUE,
   MATCHES_QUEUE,
   WORKER_HEARTBEAT_MS,
   WORKER_HEARTBEAT_TTL_MS,
@@ -44,6 +47,8 @@ export interface WorkerPoolOptions {
   prefix: string;
   /** Matches played at once by this pool. */
   concurrency: number;
+  /** Compile checks done at once by this pool (default: the machine's cores; a check is a compile and a load, seconds at most). */
+  checkConcurrency?: number;
   /** BullMQ lock of a running job: a worker that dies loses it after this long and the job is re-queued. */
   lockDurationMs?: number;
   /** How often this pool looks for stalled jobs (any pool's). */
@@ -58,6 +63,8 @@ export interface WorkerPoolOptions {
 export interface WorkerPool {
   readonly name: string;
   readonly worker: Worker<JudgeJobData>;
+  /** The checks' lane's worker. */
+  readonly checker: Worker<CheckJobData>;
   close(): Promise<void>;
 }
 
@@ -82,15 +89,26 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
 
   const isLastAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 
-  async function check(job: Job<JudgeJobData>, data: CheckJobData) {
+  async function check(job: Job<CheckJobData> | Job<JudgeJobData>, data: CheckJobData) {
+    // Running now, not merely queued: the submission's page shows its compile as running from here.
+    queues.publish({ submissionId: data.submissionId, status: 'compiling' }).catch(() => {});
+    const startedAt = Date.now();
     let verdict;
     try {
       verdict = await checkBot({ game: data.game, source: data.source, filename: data.filename, ...(data.limits ? { limits: data.limits } : {}) });
     } catch (e) {
-      // checkBot reports the bot's own errors as { ok: false }; a throw is ours.
-      if (!isLastAttempt(job)) throw e;
-      verdict = { ok: false as const, message: `internal error while checking the bot: ${errorText(e)}` };
+      // checkBot reports the bot's own errors as { ok: false }; a throw is the judge's (the compiler could not
+      // run, a sandbox killed from outside): no verdict, the job fails and is tried again (its attempts, then
+      // the scheduler's sweep), never charged to the file.
+      log('compile check failed: the judge could not check the file; it will be tried again', {
+        submissionId: Number(data.submissionId),
+        error: errorText(e),
+        attempt: job.attemptsMade + 1,
+        level: 'warn',
+      });
+      throw e;
     }
+    log('compile check done', { submissionId: Number(data.submissionId), ok: verdict.ok, durationMs: Date.now() - startedAt, worker: name, level: 'debug' });
     await queues.addResult({ type: 'check', submissionId: data.submissionId, jobId: job.id!, verdict, worker: name });
   }
 
@@ -176,13 +194,24 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
     },
   );
   watchRedis(worker, 'match worker', log);
-  await worker.waitUntilReady();
+  const checkConcurrency = Math.max(1, options.checkConcurrency ?? availableParallelism());
+  const checker = new Worker<CheckJobData>(CHECKS_QUEUE, async (job) => check(job, job.data), {
+    connection: redisOptions(options.redisUrl),
+    prefix: options.prefix,
+    concurrency: checkConcurrency,
+    name,
+    lockDuration: options.lockDurationMs ?? 30_000,
+    stalledInterval: options.stalledIntervalMs ?? 15_000,
+    maxStalledCount: 2,
+  });
+  watchRedis(checker, 'check worker', log);
+  await Promise.all([worker.waitUntilReady(), checker.waitUntilReady()]);
   // One match process per runner, started now rather than by the first matches.
   void sharedPool.prewarm(Math.max(1, options.concurrency)).catch(() => {});
 
   // Heartbeat: /health and the scheduler count live pools and their runners.
   const key = workerKey(options.prefix, name);
-  const beat = JSON.stringify({ name, concurrency: Math.max(1, options.concurrency), host: hostname(), pid: process.pid });
+  const beat = JSON.stringify({ name, concurrency: Math.max(1, options.concurrency), checkConcurrency, host: hostname(), pid: process.pid });
   const heartbeat = () =>
     queues
       .redis()
@@ -195,9 +224,10 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
   return {
     name,
     worker,
+    checker,
     async close() {
       clearInterval(timer);
-      await worker.close();
+      await Promise.all([worker.close(), checker.close()]);
       await queues
         .redis()
         .del(key)

@@ -26,17 +26,17 @@ test('multipart (game + file), as a form or curl sends it: 202 with id at once, 
   const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...ana.auth, ...form.headers }, payload: form.payload });
   assert.equal(res.statusCode, 202, res.body);
   const body = res.json();
-  assert.equal(body.status, 'compiling', 'startGate queued the compile check');
+  assert.equal(body.status, 'queued', 'startGate queued the compile check; no worker runs it yet');
   assert.equal(body.player, 'Gimli');
   assert.equal(body.filename, 'gimli.ts');
   assert.equal(body.version, 1);
   const row = await db.submission.findUniqueOrThrow({ where: { id: body.id } });
   assert.equal(row.source, bot('Gimli'));
-  assert.equal(row.status, 'compiling');
-  const jobs = await fq.queues.matches.getJobs(['prioritized', 'waiting']);
+  assert.equal(row.status, 'queued');
+  const jobs = await fq.queues.checks.getJobs(['prioritized', 'waiting']);
   assert.ok(
-    jobs.some((j) => (j.data as { submissionId?: string }).submissionId === String(body.id)),
-    'a job for this submission is in the matches queue',
+    jobs.some((j) => j.data.submissionId === String(body.id)),
+    'its compile check is on the checks lane',
   );
 });
 
@@ -337,7 +337,7 @@ test('SSE: the current status first, then every event published for it, closed a
   });
   const blocks = parseSse(text);
   const events = blocks.map((b) => b.data as { status: string; submissionId: number; matchId?: number; reason?: string; round?: number });
-  assert.equal(events[0]!.status, 'compiling', 'the current status first');
+  assert.equal(events[0]!.status, 'queued', 'the current status first (no worker took its check)');
   assert.deepEqual(
     events.slice(1).map((e) => `${e.matchId ?? '-'}:${e.status}`),
     ['-:self-play', '77:running', '-:rejected'],
@@ -346,10 +346,10 @@ test('SSE: the current status first, then every event published for it, closed a
     blocks.map((b) => b.event),
     ['status', 'status', 'match', 'verdict'],
   );
-  // Ids are numbers that grow along the gate: the status's place (compiling 2, self-play 3, verdict 5) times a million, then a count.
+  // Ids are numbers that grow along the gate: the status's place (queued 1, self-play 3, verdict 5) times a million, then a count.
   assert.deepEqual(
     blocks.map((b) => b.id),
-    [2_000_000, 3_000_000, 3_000_001, 5_000_000],
+    [1_000_000, 3_000_000, 3_000_001, 5_000_000],
   );
   assert.ok(
     events.every((e) => e.submissionId === id),
@@ -479,4 +479,32 @@ test('a C++ file for another game or without a player name is refused before it 
   });
   assert.equal(unnamed.statusCode, 400);
   assert.match(unnamed.json().message, /#define PLAYER_NAME YourName/);
+});
+
+test('a waiting submission says it waits, how many gates are ahead of it, and no estimate without a runner', async () => {
+  const first = await submitJson(app, bob, bot('Waiter1'));
+  const second = await submitJson(app, bob, bot('Waiter2'));
+  assert.equal(first.statusCode, 202, first.body);
+  assert.equal(second.statusCode, 202, second.body);
+  const id = second.json().id as number;
+  const earlier = await db.submission.count({ where: { id: { lt: id }, status: { in: ['queued', 'compiling', 'self_play', 'qualifying'] } } });
+  assert.ok(earlier >= 1, 'the first one is still waiting (no worker here)');
+  const s = (await app.inject({ url: `/api/submissions/${id}`, headers: bob.auth })).json();
+  assert.equal(s.status, 'queued', 'no worker took its check: waiting, not compiling');
+  assert.equal(s.gate.steps[0].state, 'pending');
+  assert.deepEqual(s.wait, { ahead: earlier, seconds: null });
+  const mine = (await app.inject({ url: `/api/submissions/${first.json().id}`, headers: bob.auth })).json();
+  assert.equal(mine.wait.ahead, earlier - 1, 'the second is not ahead of the first');
+  // The page says it too, in its language.
+  for (const [lang, text] of [
+    ['en', `${earlier} earlier submission${earlier === 1 ? ' is' : 's are'} ahead of it`],
+    ['es', `Tiene ${earlier} envío`],
+    ['ca', `Té ${earlier} enviament`],
+  ] as const) {
+    const page = await app.inject({ url: `/submissions/${id}?lang=${lang}`, headers: { cookie: bob.cookie } });
+    assert.equal(page.statusCode, 200);
+    const wait = /<span id="gate-wait" data-ahead="(\d+)">([^<]*)<\/span>/.exec(page.body) ?? assert.fail(`no wait on the ${lang} page`);
+    assert.equal(Number(wait[1]), earlier);
+    assert.ok(wait[2]!.startsWith(text), `${lang}: ${wait[2]}`);
+  }
 });

@@ -53,10 +53,27 @@ test('a worker killed in the middle of a match: the match is re-run by another w
   assert.equal(seats.length, 4);
   assert.ok(seats.every((p) => p.score !== null && p.rank !== null));
 
+  // Recorded: the result (its replay) has left Redis.
+  assert.equal(await judge.queues.results.getJob(resultJobId(jobId)), undefined, 'a recorded result is not kept in Redis');
   // The same result delivered again changes nothing.
-  const job = await judge.queues.results.getJob(resultJobId(jobId));
-  assert.ok(job, 'the result went through the results queue');
-  assert.equal(await recordResult({ db: judge.db, queues: judge.queues }, job.data as ResultJobData), 'duplicate');
+  const replay = await judge.db.replay.findUniqueOrThrow({ where: { matchId: id } });
+  const again: ResultJobData = {
+    type: 'match',
+    matchId: String(id),
+    jobId,
+    ok: true,
+    replayGz: Buffer.from(replay.data).toString('base64'),
+    logs: seats.map(() => ''),
+    players: [],
+    scores: seats.map((p) => p.score ?? 0),
+    ranks: seats.map((p) => p.rank ?? 0),
+    winner: done.winnerSeat,
+    startedAt: (done.startedAt ?? new Date()).toISOString(),
+    durationMs: done.durationMs ?? 0,
+    worker: 'test',
+    attempt: 1,
+  };
+  assert.equal(await recordResult({ db: judge.db, queues: judge.queues }, again), 'duplicate');
   assert.equal(await judge.db.replay.count({ where: { matchId: id } }), 1);
   assert.equal(await judge.db.participant.count({ where: { matchId: id } }), 4);
   const after = await judge.db.match.findUniqueOrThrow({ where: { id } });

@@ -71,7 +71,8 @@ export async function playMatchWithGame(game: AnyGame, spec: MatchSpec, options:
 /** The match in this process, its spec resolved already: host 'isolate' (the match process) or 'inprocess' (trusted code). */
 export async function playResolvedMatch(game: AnyGame, spec: ResolvedMatchSpec, options: RunOptions = {}): Promise<MatchOutcome> {
   const run = new MatchRun(game, spec, spec.seed, {
-    host: () => (options.host === 'inprocess' ? new InProcessBotHost() : new IsolateBotHost({ patient: new Set(options.patient ?? []) })),
+    host: () =>
+      options.host === 'inprocess' ? new InProcessBotHost() : new IsolateBotHost({ patient: new Set(options.patient ?? []), builtins: options.builtins }),
     prelude: () => buildPrelude(game),
     declaredName: (source) => readBotHeader(source).name,
     compile: async (me) => options.compiled?.[me] ?? (await compileSeat(spec.seats[me]!.source, spec.seats[me]!.filename, me, game.id)),

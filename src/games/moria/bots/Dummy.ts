@@ -33,7 +33,6 @@ export const PLAYER_NAME = 'Dummy';
 
 const FAR = 1000000000;
 const NONE = 8;
-const floor = Math.floor;
 const abs = Math.abs;
 const DI = [1, 1, 0, -1, -1, -1, 0, 1, 0];
 const DJ = [0, 1, 1, 1, 0, -1, -1, -1, 0];
@@ -164,7 +163,7 @@ export default class extends Player {
     const { dist, queue, R, C } = this;
     for (let h = 0; h < tail; h++) {
       const p = queue[h]!;
-      const i = floor(p / C);
+      const i = (p / C) | 0;
       const j = p - i * C;
       const v = dist[p]! + 1;
       for (let d = 0; d < 8; d += step) {
@@ -186,13 +185,18 @@ export default class extends Player {
    * Balrog's reach are walls.
    */
   distances(step: number, forDwarves: boolean): void {
-    const { dist, queue, R, C, type, owner, unitAt, unitPlayer, unitType, mine } = this;
+    const { dist, queue, R, C, type, owner, unitAt, unitPlayer, unitType, mine, bi, bj } = this;
     let tail = 0;
-    for (let i = 0; i < R; i++)
-      for (let j = 0; j < C; j++) {
-        const p = i * C + j;
-        dist[p] = FAR;
-        if (this.nearBalrog(i, j)) continue;
+    for (let i = 0; i < R; i++) {
+      // The columns of this row within the Balrog's reach: lo..hi (none when lo > hi).
+      const reach = 4 - abs(i - bi);
+      const lo = bj - reach;
+      const hi = bj + reach;
+      for (let j = 0, p = i * C; j < C; j++, p++) {
+        if (j >= lo && j <= hi) {
+          dist[p] = FAR;
+          continue;
+        }
         const t = type[p]!;
         let v: number;
         if (forDwarves) {
@@ -206,6 +210,7 @@ export default class extends Player {
         dist[p] = v;
         if (v === 1) queue[tail++] = p;
       }
+    }
     this.spread(tail, step);
   }
 

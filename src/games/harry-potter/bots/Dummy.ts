@@ -46,6 +46,15 @@ export default class extends Player {
   occupants: Unit[] = [];
   /** The round's five distance maps (to books, enemy wizards for wizards and for the ghost, ghosts, wizards in conversion). */
   maps: Int32Array[] = [];
+  // The searches run on the board with a border of walls around it (no bounds checks), rows W = C + 2 wide.
+  W = 0;
+  /** Walls and the border, and the same with every cell that holds a unit. */
+  block = new Uint8Array(0);
+  blockFree = new Uint8Array(0);
+  padded = new Int32Array(0);
+  /** The index steps of DIRS4 and DIRS8 on the bordered board. */
+  step4: number[] = [];
+  step8: number[] = [];
 
   play(): void {
     const R = (this.R = board_rows());
@@ -54,7 +63,14 @@ export default class extends Player {
       this.maps = [0, 1, 2, 3, 4].map(() => new Int32Array(R * C));
       this.wall = new Uint8Array(R * C);
       this.who = new Int16Array(R * C);
-      this.queue = new Int32Array(R * C);
+      this.W = C + 2;
+      const W = this.W;
+      this.block = new Uint8Array((R + 2) * W);
+      this.blockFree = new Uint8Array((R + 2) * W);
+      this.padded = new Int32Array((R + 2) * W);
+      this.queue = new Int32Array((R + 2) * W);
+      this.step4 = DIRS4.map((d) => DI[d]! * W + DJ[d]!);
+      this.step8 = DIRS8.map((d) => DI[d]! * W + DJ[d]!);
     }
     const books: number[] = [];
     for (let i = 0; i < R; i++)
@@ -63,6 +79,14 @@ export default class extends Player {
         this.wall[i * C + j] = c.type === Wall ? 1 : 0;
         this.who[i * C + j] = c.id;
         if (c.book) books.push(i * C + j);
+      }
+    const { W, block, blockFree, wall, who } = this;
+    block.fill(1);
+    blockFree.fill(1);
+    for (let i = 0; i < R; i++)
+      for (let j = 0, k = i * C, b = (i + 1) * W + 1; j < C; j++, k++, b++) {
+        block[b] = wall[k]!;
+        blockFree[b] = wall[k]! | (who[k] !== -1 ? 1 : 0);
       }
     this.occupied.length = 0;
     this.occupants.length = 0;
@@ -169,33 +193,31 @@ export default class extends Player {
 
   /** Multi-source BFS over corridors, into this round's map number `map`; with `free`, only through cells without a unit. */
   bfs(map: number, sources: number[], dirs: number[], free: boolean): Int32Array {
-    const { R, C, wall, who } = this;
-    const dist = this.maps[map]!.fill(INF);
-    const q = this.queue;
+    const { R, C, W, padded, queue } = this;
+    const blocked = free ? this.blockFree : this.block;
+    const steps = dirs === DIRS8 ? this.step8 : this.step4;
+    padded.fill(INF);
     let head = 0;
     let tail = 0;
     for (let s = 0; s < sources.length; s++) {
       const k = sources[s]!;
-      dist[k] = 0;
-      q[tail++] = k;
+      const b = ((k / C) | 0) * W + W + 1 + (k % C);
+      padded[b] = 0;
+      queue[tail++] = b;
     }
-    const nd = dirs.length;
+    const nd = steps.length;
     while (head < tail) {
-      const k = q[head++]!;
-      const i = (k / C) | 0;
-      const j = k - i * C;
-      const next = dist[k]! + 1;
+      const b = queue[head++]!;
+      const next = padded[b]! + 1;
       for (let x = 0; x < nd; x++) {
-        const d = dirs[x]!;
-        const ni = i + DI[d]!;
-        const nj = j + DJ[d]!;
-        if (ni < 0 || nj < 0 || ni >= R || nj >= C) continue;
-        const n = ni * C + nj;
-        if (wall[n] || (free && who[n] !== -1) || dist[n] !== INF) continue;
-        dist[n] = next;
-        q[tail++] = n;
+        const n = b + steps[x]!;
+        if (blocked[n] || padded[n] !== INF) continue;
+        padded[n] = next;
+        queue[tail++] = n;
       }
     }
+    const dist = this.maps[map]!;
+    for (let i = 0, k = 0; i < R; i++) for (let j = 0, b = (i + 1) * W + 1; j < C; j++) dist[k++] = padded[b++]!;
     return dist;
   }
 

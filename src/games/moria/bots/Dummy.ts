@@ -63,8 +63,12 @@ export default class extends Player {
   taken = new Set<number>();
   /** Units already commanded this round. */
   done = new Set<number>();
+  /** The distance map on the board with a border of walls (FAR) around it, rows W = C + 2 wide: cell (i, j) at (i+1)*W + j+1. */
   dist = new Int32Array(0);
+  W = 0;
   queue = new Int32Array(0);
+  /** The index steps of the eight directions on the bordered board. */
+  steps: number[] = [];
   /** This round's board, per cell i*C+j: its type, owner, unit id (-1 none), hits left and treasure (1). */
   type = new Int8Array(0);
   owner = new Int8Array(0);
@@ -89,9 +93,13 @@ export default class extends Player {
     this.C = cols();
     this.mine = me();
     const n = this.R * this.C;
-    if (this.dist.length !== n) {
-      this.dist = new Int32Array(n);
-      this.queue = new Int32Array(n);
+    if (this.type.length !== n) {
+      this.W = this.C + 2;
+      const W = this.W;
+      // The border is never written again: FAR, a wall no search enters.
+      this.dist = new Int32Array((this.R + 2) * W).fill(FAR);
+      this.queue = new Int32Array((this.R + 2) * W);
+      this.steps = DI.map((di, d) => di * W + DJ[d]!);
       this.type = new Int8Array(n);
       this.owner = new Int8Array(n);
       this.unitAt = new Int16Array(n);
@@ -160,17 +168,12 @@ export default class extends Player {
 
   /** Breadth-first distances (sources 1, passable 0 until reached, walls FAR) over the given directions. */
   spread(tail: number, step: number): void {
-    const { dist, queue, R, C } = this;
+    const { dist, queue, steps } = this;
     for (let h = 0; h < tail; h++) {
       const p = queue[h]!;
-      const i = (p / C) | 0;
-      const j = p - i * C;
       const v = dist[p]! + 1;
       for (let d = 0; d < 8; d += step) {
-        const qi = i + DI[d]!;
-        const qj = j + DJ[d]!;
-        if (qi < 0 || qj < 0 || qi >= R || qj >= C) continue;
-        const q = qi * C + qj;
+        const q = p + steps[d]!;
         if (dist[q] !== 0) continue;
         dist[q] = v;
         queue[tail++] = q;
@@ -185,16 +188,16 @@ export default class extends Player {
    * Balrog's reach are walls.
    */
   distances(step: number, forDwarves: boolean): void {
-    const { dist, queue, R, C, type, owner, unitAt, unitPlayer, unitType, mine, bi, bj } = this;
+    const { dist, queue, R, C, W, type, owner, unitAt, unitPlayer, unitType, mine, bi, bj } = this;
     let tail = 0;
     for (let i = 0; i < R; i++) {
       // The columns of this row within the Balrog's reach: lo..hi (none when lo > hi).
       const reach = 4 - abs(i - bi);
       const lo = bj - reach;
       const hi = bj + reach;
-      for (let j = 0, p = i * C; j < C; j++, p++) {
+      for (let j = 0, p = i * C, b = (i + 1) * W + 1; j < C; j++, p++, b++) {
         if (j >= lo && j <= hi) {
-          dist[p] = FAR;
+          dist[b] = FAR;
           continue;
         }
         const t = type[p]!;
@@ -207,8 +210,8 @@ export default class extends Player {
           const id = unitAt[p]!;
           v = id !== -1 && unitType[id] === Dwarf && unitPlayer[id] === mine ? 1 : t === Outside || t === Cave ? 0 : FAR;
         }
-        dist[p] = v;
-        if (v === 1) queue[tail++] = p;
+        dist[b] = v;
+        if (v === 1) queue[tail++] = b;
       }
     }
     this.spread(tail, step);
@@ -239,7 +242,7 @@ export default class extends Player {
           continue;
         }
         const t = type[q]!;
-        low = keepLowest(lowest, low, dist[q]!, d);
+        low = keepLowest(lowest, low, dist[(qi + 1) * this.W + qj + 1]!, d);
         if (t === Rock) fewest = keepLowest(rock, fewest, turns[q]!, d);
         if (treasure[q] === 1) gold.push(d);
         if (t === Outside || t === Cave) farthest = keepHighest(away, farthest, abs(qi - this.bi) + abs(qj - this.bj), d);
@@ -270,7 +273,7 @@ export default class extends Player {
 
     for (const id of wizards(mine)) {
       const { i, j } = unit(id).pos;
-      let low = dist[i * C + j]!;
+      let low = dist[(i + 1) * this.W + j + 1]!;
       lowest.length = 0;
       lowest.push(NONE);
       flee.length = 0;
@@ -287,7 +290,7 @@ export default class extends Player {
           continue;
         }
         const t = type[q]!;
-        low = keepLowest(lowest, low, dist[q]!, d);
+        low = keepLowest(lowest, low, dist[(qi + 1) * this.W + qj + 1]!, d);
         if (t === Outside || t === Cave) farthest = keepHighest(away, farthest, abs(qi - this.bi) + abs(qj - this.bj), d);
       }
       for (let d = 1; d < 8; d += 2) {

@@ -54,7 +54,7 @@ export interface RunOptions {
   forced?: ForcedFreeze[];
   /** Calls (seat:round) that get the generous wall-clock watchdog from the start (host 'isolate'). */
   patient?: string[];
-  /** The compiled code of the game's shipped built-in players, which keep a warm context between matches (host 'isolate'). */
+  /** The compiled code of the game's shipped built-in players, which run in a warm node:vm context of the match process, not an isolate (host 'isolate'; sandbox/hosts/builtin-host.ts). */
   builtins?: ReadonlySet<string>;
 }
 

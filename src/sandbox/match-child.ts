@@ -115,7 +115,7 @@ const DATA_CAP_SLACK = 8 * 1024 * 1024;
 /**
  * The compiled code of each game's shipped built-in players, compiled here
  * once per game: a seat whose code is one of them is the judge's own code and
- * keeps a warm context between matches (isolate-host.ts, WarmContext).
+ * runs in a warm node:vm context of this process, not an isolate (hosts/builtin-host.ts).
  */
 const builtinCodeSets = new Map<AnyGame, Promise<ReadonlySet<string>>>();
 function builtinCodes(game: AnyGame): Promise<ReadonlySet<string>> {

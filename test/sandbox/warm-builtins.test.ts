@@ -7,7 +7,10 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinSeat } from '../../src/match/builtins.ts';
-import { playMatch } from '../../src/sandbox/play-match.ts';
+import { playMatch, playResolvedMatch, resolveSpec } from '../../src/sandbox/play-match.ts';
+import { compileSeat } from '../../src/sandbox/compile-seat.ts';
+import { dropWarmBuiltins, warmBuiltinCount } from '../../src/sandbox/hosts/builtin-host.ts';
+import { getGame } from '../../src/games/registry.ts';
 import { sharedPool } from '../../src/sandbox/match-pool.ts';
 
 after(() => sharedPool.shutdown());
@@ -42,3 +45,24 @@ for (const game of ['moria', 'harry-potter', 'walking-dead', 'bola-de-drac']) {
     }
   });
 }
+
+test("the match process's host runs only the built-ins' code in its warm node:vm contexts; any other code (a teacher's copy of the Dummy) in an isolate", async () => {
+  const game = await getGame('moria');
+  const dummy = (await builtinSeat('moria', 'Dummy'))!;
+  const compiled = await compileSeat(dummy.source, dummy.filename, 0, 'moria');
+  assert.ok('code' in compiled);
+  const builtins = new Set([compiled.code]);
+  const copy = { ...dummy, source: `${dummy.source}\nexport const COPIED_BY = 'a teacher';\n` };
+  dropWarmBuiltins();
+  const spec = resolveSpec(game, { game: 'moria', seed: 7, seats: [dummy, copy, dummy, copy] });
+  const first = await playResolvedMatch(game, spec, { host: 'isolate', builtins });
+  // The two built-in seats left their contexts warm; the copies (other compiled code: a comment alone
+  // would compile to the built-in's very code) ran in isolates.
+  assert.equal(warmBuiltinCount(), 2);
+  const second = await playResolvedMatch(game, spec, { host: 'isolate', builtins });
+  assert.equal(warmBuiltinCount(), 2);
+  const fresh = await playMatch(spec, { host: 'inprocess' });
+  assert.deepEqual(decisions(first.replay), decisions(fresh.replay));
+  assert.deepEqual(decisions(second.replay), decisions(fresh.replay));
+  dropWarmBuiltins();
+});

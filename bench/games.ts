@@ -9,6 +9,19 @@
 // note file and the stop switch included),
 // against the same bot as an in-process function. Each figure is printed
 // with its goal.
+//
+// Against the original games (`--original moria=/path/to/Game`, repeatable,
+// or ARBITER_BENCH_ORIGINALS="moria=/path,walking-dead=/path"): the original
+// build's whole process with four Dummies (its CPU, user + system, as bash's
+// `time` reads it), Arbiter's warm sandboxed 4-Dummy match on the same seeds
+// (this process and the match process), each Dummy's CPU against the native
+// Dummy's, and Arbiter's fixed cost (the match's CPU less its bots' and less
+// its engine's with the same orders), seed by seed in turns. The native
+// Dummy's share is (four Dummies - four Nulls) / 4, or, when the original's
+// driver is instrumented to print `play-cpu-ms <seat> <ms>` on stderr (the CPU
+// of its play() calls), what it prints. The original reads `default.cnf`
+// next to it; Bola de Drac's (fixed boards only) gets Arbiter's board for the
+// seed written as a .cnf (toCnf). `--only-original` leaves the other figures out.
 
 import { loadGames } from '../src/games/registry.ts';
 import { isOver, type AnyGame } from '../src/sdk/types.ts';
@@ -27,6 +40,11 @@ import { encodeReplay } from '../src/match/replay-io.ts';
 import { buildPrelude } from '../src/sandbox/prelude.ts';
 import { LOG_CAP_BYTES } from '../src/sdk/limits.ts';
 import { callOverheads } from './call-overhead.ts';
+import { spawnSync } from 'node:child_process';
+import { dirname } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { withRoundsFrom } from '../src/match/replay-io.ts';
+import { toCnf } from '../src/games/bola-de-drac/engine.ts';
 
 const SEED = 30;
 /**
@@ -120,9 +138,134 @@ function settle(): Promise<void> {
 }
 
 /** Goals the figures are held to (printed next to them). */
-const GOALS = { callOverheadUs: 50, sandboxTax: 1.15 };
+const GOALS = { callOverheadUs: 50, sandboxTax: 1.15, againstOriginal: 1.5, fixedMs: 50 };
 
-export async function run(filter?: string[]): Promise<void> {
+/** The games named on the command line and the originals' builds (`--original game=path`, ARBITER_BENCH_ORIGINALS). */
+export function parseGamesArgs(args: readonly string[], env: string | undefined): { filter: string[]; originals: Map<string, string>; onlyOriginal: boolean } {
+  const filter: string[] = [];
+  let onlyOriginal = false;
+  const originals = new Map<string, string>();
+  const add = (pair: string) => {
+    const at = pair.indexOf('=');
+    if (at <= 0 || at === pair.length - 1) throw new Error(`--original wants game=path, got "${pair}"`);
+    originals.set(pair.slice(0, at), pair.slice(at + 1));
+  };
+  for (const pair of (env ?? '').split(',')) if (pair.trim()) add(pair.trim());
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--original') add(args[++i] ?? '');
+    else if (arg.startsWith('--original=')) add(arg.slice('--original='.length));
+    else if (arg === '--only-original') onlyOriginal = true;
+    else filter.push(arg);
+  }
+  return { filter, originals, onlyOriginal };
+}
+
+/** The original's name for its Dummy (Bola de Drac 2012's is Tonto). */
+const ORIGINAL_DUMMY: Record<string, string> = { 'bola-de-drac': 'Tonto' };
+
+/** One run of the original's whole process: its CPU (user + system, ms) and, from an instrumented driver, each seat's play() CPU. */
+function originalRun(path: string, players: string[], seed: number, cnf: string): { cpuMs: number; seatMs: number[] | null } {
+  // bash's `time` reads the child's rusage to the millisecond; the game's stderr (its log) comes out on stdout.
+  const run = spawnSync(
+    'bash',
+    ['-c', 'TIMEFORMAT="cpu %3U %3S"; time "$@" 2>&1 >/dev/null', 'bash', path, ...players, '-s', String(seed), '-i', cnf, '-o', '/dev/null'],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    },
+  );
+  const m = /cpu (\d+\.\d+) (\d+\.\d+)/.exec(run.stderr ?? '');
+  if (run.status !== 0 || !m)
+    throw new Error(`${path} ${players.join(' ')} -s ${seed}: ${run.error?.message ?? `exit ${run.status}`} ${(run.stderr ?? '').slice(-300)}`);
+  const seats = [...(run.stdout ?? '').matchAll(/^play-cpu-ms (\d+) ([\d.]+)$/gm)].map((x) => Number(x[2]));
+  return { cpuMs: (Number(m[1]) + Number(m[2])) * 1000, seatMs: seats.length === players.length ? seats : null };
+}
+
+/** CPU of the engine alone replaying a match's recorded orders, in this process (the better of two runs: the first warms it). */
+function engineWithOrders(
+  game: AnyGame,
+  replay: { config: Record<string, unknown>; seed: number; rounds: { orders: unknown[][]; frozen: boolean[] }[] },
+): number {
+  let best = Infinity;
+  for (let k = 0; k < 2; k++) {
+    const start = process.cpuUsage();
+    let state = game.create(game.parseConfig(replay.config), replay.seed);
+    for (let r = 1; r < replay.rounds.length; r++) state = game.next(state, replay.rounds[r]!.orders, replay.rounds[r]!.frozen).state;
+    best = Math.min(best, cpuSinceMs(start));
+  }
+  return best;
+}
+
+/**
+ * Arbiter against the original game (see the header), RUNS seeds in turns:
+ * the original with four Dummies, with four Nulls, and Arbiter's warm match.
+ * Prints the medians and returns the summary line.
+ */
+async function againstOriginal(game: AnyGame, path: string): Promise<string> {
+  const RUNS = 7;
+  const dummy = await builtinSeat(game.id, 'Dummy');
+  const seats = [dummy, dummy, dummy, dummy];
+  const nativeDummy = ORIGINAL_DUMMY[game.id] ?? 'Dummy';
+  const cnfOf = (seed: number): string => {
+    if (game.id !== 'bola-de-drac') return join(dirname(path), 'default.cnf');
+    const file = join(tmpdir(), `arbiter-bench-${process.pid}-${seed}.cnf`);
+    writeFileSync(file, toCnf(game.create(game.parseConfig({}), seed) as Parameters<typeof toCnf>[0]));
+    return file;
+  };
+  // Warm the match process (a worker keeps its processes) and the original's files in the page cache.
+  for (let i = 0; i < 3; i++) await playMatch({ game: game.id, seed: SEED + i, seats });
+  originalRun(path, [nativeDummy, nativeDummy, nativeDummy, nativeDummy], SEED, cnfOf(SEED));
+  const orig: number[] = [];
+  const origNull: number[] = [];
+  const nativeSeat: number[] = [];
+  const total: number[] = [];
+  const seat: number[] = [];
+  const fixed: number[] = [];
+  const engine: number[] = [];
+  let instrumented = false;
+  for (let i = 0; i < RUNS; i++) {
+    const seed = SEED + i;
+    const cnf = cnfOf(seed);
+    const o = originalRun(path, [nativeDummy, nativeDummy, nativeDummy, nativeDummy], seed, cnf);
+    const n = originalRun(path, ['Null', 'Null', 'Null', 'Null'], seed, cnf);
+    orig.push(o.cpuMs);
+    origNull.push(n.cpuMs);
+    instrumented = o.seatMs !== null;
+    nativeSeat.push(o.seatMs ? o.seatMs.reduce((a, b) => a + b, 0) / 4 : (o.cpuMs - n.cpuMs) / 4);
+    await sharedPool.prewarm(1);
+    const cpuStart = process.cpuUsage();
+    const out = await playMatch({ game: game.id, seed, seats });
+    const cpu = cpuSinceMs(cpuStart) + (out.processCpuMs ?? NaN);
+    const bots = out.replay.players.reduce((a, p) => a + p.cpuMs, 0);
+    if (!out.replayGz) throw new Error('the match process sent no encoded replay');
+    const eng = engineWithOrders(game, withRoundsFrom({ ...out.replay, rounds: null }, out.replayGz));
+    total.push(cpu);
+    seat.push(bots / 4);
+    engine.push(eng);
+    fixed.push(cpu - bots - eng);
+    if (game.id === 'bola-de-drac') rmSync(cnf, { force: true });
+  }
+  const f = (x: number) => x.toFixed(0);
+  const whole = median(total) / median(orig);
+  const perSeat = median(seat) / median(nativeSeat);
+  console.log(`\n${game.title} against the original (${path}), seeds ${SEED}-${SEED + RUNS - 1}, medians, CPU:`);
+  console.log(`  original, 4 x ${nativeDummy}, whole process:  ${f(median(orig))} ms (4 x Null: ${f(median(origNull))} ms; runs ${orig.map(f).join(', ')})`);
+  console.log(
+    `  Arbiter, warm 4 x Dummy match:        ${f(median(total))} ms, ${whole.toFixed(2)}x the original (goal ≤ ${GOALS.againstOriginal}; runs ${total.map(f).join(', ')})`,
+  );
+  console.log(
+    `  a Dummy per seat:                     ${median(seat).toFixed(1)} ms against ${median(nativeSeat).toFixed(1)} ms native (${instrumented ? "the original's play() calls" : '(4 x Dummy - 4 x Null) / 4'}): ${perSeat.toFixed(2)}x (goal ≤ ${GOALS.againstOriginal})`,
+  );
+  console.log(
+    `  fixed cost (match - bots - engine):   ${f(median(fixed))} ms (goal ≤ ${GOALS.fixedMs}); the engine with these orders ${median(engine).toFixed(1)} ms`,
+  );
+  const ok = (x: number, goal: number) => (x <= goal ? 'ok ' : 'OFF');
+  return `  ${game.title.padEnd(18)} match ${whole.toFixed(2)}x original ${ok(whole, GOALS.againstOriginal)}  Dummy ${perSeat.toFixed(2)}x native ${ok(perSeat, GOALS.againstOriginal)}  fixed ${f(median(fixed)).padStart(4)} ms ${ok(median(fixed), GOALS.fixedMs)}`;
+}
+
+export async function run(args: string[] = []): Promise<void> {
+  const { filter, originals, onlyOriginal } = parseGamesArgs(args, process.env['ARBITER_BENCH_ORIGINALS']);
   // The host overhead is measured in this process the way a match process runs its bots.
   const notePath = join(tmpdir(), `arbiter-bench-note-${process.pid}`);
   const meter = installCallMeter(notePath);
@@ -133,7 +276,11 @@ export async function run(filter?: string[]): Promise<void> {
   );
   const summary: string[] = [];
   const games = [...(await loadGames()).values()].filter((g) => !filter?.length || filter.includes(g.id));
+  const versus: string[] = [];
   for (const game of games) {
+    const original = originals.get(game.id);
+    if (original) versus.push(await againstOriginal(game, original));
+    if (onlyOriginal) continue;
     if (!game.bots.builtin['Demo'] || !game.bots.builtin['Null']) {
       console.log(`${game.id}: no Demo/Null bots yet, skipped`);
       continue;
@@ -246,6 +393,10 @@ export async function run(filter?: string[]): Promise<void> {
       .join(' ')} at the end:`,
   );
   for (const line of summary) console.log(line);
+  if (versus.length) {
+    console.log(`\nagainst the originals (goals: ≤ ${GOALS.againstOriginal}x, fixed ≤ ${GOALS.fixedMs} ms):`);
+    for (const line of versus) console.log(line);
+  }
   meter.close();
   rmSync(notePath, { force: true });
   sharedPool.shutdown();

@@ -54,6 +54,8 @@ export interface RunOptions {
   forced?: ForcedFreeze[];
   /** Calls (seat:round) that get the generous wall-clock watchdog from the start (host 'isolate'). */
   patient?: string[];
+  /** The compiled code of the game's shipped built-in players, which run in a warm node:vm context of the match process, not an isolate (host 'isolate'; sandbox/hosts/builtin-host.ts). */
+  builtins?: ReadonlySet<string>;
 }
 
 /** A seat's compiled code with its decoded source map (src/sandbox/languages/javascript/compile.ts), or the file's compile error. */

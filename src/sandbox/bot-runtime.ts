@@ -344,6 +344,14 @@ export function boot(api: BotApiModule): BotHandle {
 
   return {
     setup(player, seed, logCapBytes, memoryMb) {
+      // Everything a match leaves behind, for a built-in's context that plays the next one (isolate-host.ts, WarmContext).
+      log = '';
+      logUsed = 0;
+      logTruncated = false;
+      status = [];
+      playerNames = [];
+      currentView = {};
+      instance = null;
       me = player;
       matchSeed = seed;
       if (typeof memoryMb === 'number' && memoryMb > 0) memoryLimitMb = memoryMb;

@@ -29,6 +29,9 @@ import { installCallMeter } from './call-meter.ts';
 import { procStatusBytes } from './proc.ts';
 import ivm from './ivm.ts';
 import { rememberSourceMap } from './languages/javascript/compile.ts';
+import { compileBot } from './languages/index.ts';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { CallCutShort, IsolateBotHost, isolateHooks } from './hosts/isolate-host.ts';
 import { getGame } from '../games/registry.ts';
 import type { AnyGame } from '../sdk/types.ts';
@@ -110,6 +113,30 @@ let dataCap: number | null = null;
 let prlimitMissing = false;
 const DATA_CAP_SLACK = 8 * 1024 * 1024;
 
+/**
+ * The compiled code of each game's shipped built-in players, compiled here
+ * once per game: a seat whose code is one of them is the judge's own code and
+ * runs in a warm node:vm context of this process, not an isolate (hosts/builtin-host.ts).
+ */
+const builtinCodeSets = new Map<AnyGame, Promise<ReadonlySet<string>>>();
+function builtinCodes(game: AnyGame): Promise<ReadonlySet<string>> {
+  let codes = builtinCodeSets.get(game);
+  if (!codes) {
+    codes = Promise.all(
+      Object.values(game.bots.builtin).map(async (path) => {
+        try {
+          return await compileBot(await readFile(path, 'utf8'), basename(path), game.id);
+        } catch {
+          // Not compiled here (a missing file, esbuild gone): that built-in runs as any bot does.
+          return null;
+        }
+      }),
+    ).then((list) => new Set(list.filter((c): c is string => c !== null)));
+    builtinCodeSets.set(game, codes);
+  }
+  return codes;
+}
+
 function send(msg: ChildMessage): void {
   process.send!(msg);
 }
@@ -126,7 +153,7 @@ async function play(msg: PlayMessage): Promise<{ t: 'played'; outcome: Extract<C
     lastSent = now;
     send({ t: 'progress', id: msg.id, round, totalRounds });
   };
-  const outcome = await playResolvedMatch(game, msg.spec, { ...msg.options, host: 'isolate', onRound });
+  const outcome = await playResolvedMatch(game, msg.spec, { ...msg.options, host: 'isolate', onRound, builtins: await builtinCodes(game) });
   // Encoded here, where the match ran: one runner's work, not the worker's that all runners share.
   // The rounds go once, encoded: the parent decodes them only if it reads them (withRoundsFrom).
   return { t: 'played', outcome: { ...outcome, replay: { ...outcome.replay, rounds: null }, replayGz: encodeReplay(outcome.replay) } };

@@ -29,6 +29,7 @@ import { compileSeat } from './compile-seat.ts';
 import { buildPrelude } from './prelude.ts';
 import { InProcessBotHost } from './hosts/inprocess-host.ts';
 import { IsolateBotHost } from './hosts/isolate-host.ts';
+import { BuiltinOrIsolateHost } from './hosts/builtin-host.ts';
 import { runSandboxedMatch } from './match-pool.ts';
 
 export { compileSeat } from './compile-seat.ts';
@@ -71,7 +72,12 @@ export async function playMatchWithGame(game: AnyGame, spec: MatchSpec, options:
 /** The match in this process, its spec resolved already: host 'isolate' (the match process) or 'inprocess' (trusted code). */
 export async function playResolvedMatch(game: AnyGame, spec: ResolvedMatchSpec, options: RunOptions = {}): Promise<MatchOutcome> {
   const run = new MatchRun(game, spec, spec.seed, {
-    host: () => (options.host === 'inprocess' ? new InProcessBotHost() : new IsolateBotHost({ patient: new Set(options.patient ?? []) })),
+    host: () => {
+      if (options.host === 'inprocess') return new InProcessBotHost();
+      const patient = new Set(options.patient ?? []);
+      // The match process: the game's shipped built-ins run in a node:vm context here, any other bot in its isolate.
+      return options.builtins ? new BuiltinOrIsolateHost({ patient, builtins: options.builtins }) : new IsolateBotHost({ patient });
+    },
     prelude: () => buildPrelude(game),
     declaredName: (source) => readBotHeader(source).name,
     compile: async (me) => options.compiled?.[me] ?? (await compileSeat(spec.seats[me]!.source, spec.seats[me]!.filename, me, game.id)),

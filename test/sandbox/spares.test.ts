@@ -78,3 +78,21 @@ test('a bot that broke a rule leaves no spare: a call that threw, or one past it
   assert.equal(playMatch(spinner, 3, new IsolateBotHost({ patient: new Set([callKey(1, 2)]) })).ok, false);
   assert.equal(spareCount(), 0);
 });
+
+test("a shipped built-in's code keeps its whole context warm for its next match: the runtime starts afresh (seat, Math.random, log), its module does not", async () => {
+  disposeSpares();
+  const req = await tallyLoad(bot('Tamperer', TAMPERER));
+  const builtins = new Set([req.code]);
+  const first = playMatch(req, 3, new IsolateBotHost({ builtins }));
+  assert.ok(first.ok);
+  const second = playMatch(req, 3, new IsolateBotHost({ builtins }));
+  assert.equal(spareCount(), 1);
+  // The context is the same one: what the module left on its globals is still there. Only code the
+  // judge ships (which keeps nothing there) may have that; any other bot gets a new context (tests above).
+  assert.match(second.logs[0]!, /^4 true /);
+  // Its Math.random was seeded again for this seat and seed.
+  assert.equal(second.logs[0]!.split(' ')[2], first.logs[0]!.split(' ')[2]);
+  // Another seat in the same warm context draws its own numbers.
+  const third = playMatch({ ...req, me: 2 }, 1, new IsolateBotHost({ builtins }));
+  assert.notEqual(third.logs[0]!.split(' ')[2], first.logs[0]!.split(' ')[2]);
+});

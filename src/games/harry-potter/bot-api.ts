@@ -266,9 +266,14 @@ export function install(rt: BotRuntime): void {
   // State.
   d('round', () => meta[M.round]);
   d('cell', (a: unknown, b?: unknown) => {
-    const [i, j] = ijOf(a, b);
-    if (!posOk(i, j)) return new Cell(CellType.Corridor, -1, -1, false); // the C++ default Cell
-    const p = i * cols + j;
+    let p: number;
+    // cell(i, j) on the board, the common call, without the arrays ijOf and posOk make.
+    if (typeof a === 'number' && typeof b === 'number' && a >= 0 && b >= 0 && a < rows && b < cols && isInteger(a) && isInteger(b)) p = a * cols + b;
+    else {
+      const [i, j] = ijOf(a, b);
+      if (!posOk(i, j)) return new Cell(CellType.Corridor, -1, -1, false); // the C++ default Cell
+      p = i * cols + j;
+    }
     const c = cells[p]!;
     return new Cell((c >> CS.wall) & CM.wall, ((c >> CS.owner1) & CM.owner1) - 1, getUnitAt()[p]!, ((c >> CS.book) & CM.book) !== 0);
   });

@@ -258,6 +258,18 @@ export function install(rt: BotRuntime): void {
   d('round', () => meta[M.round]);
   d('nb_units', () => balrog + 1);
   d('cell', (a: unknown, b?: unknown) => {
+    // cell(i, j) on the board, the common call, without the arrays ijOf and posOk make.
+    if (typeof a === 'number' && typeof b === 'number' && a >= 0 && b >= 0 && a < rows && b < cols && isInteger(a) && isInteger(b)) {
+      const p = a * cols + b;
+      const c = cells[p]!;
+      return {
+        type: (c >> CS.type) & CM.type,
+        owner: ((c >> CS.owner1) & CM.owner1) - 1,
+        id: getUnitAt()[p]!,
+        turns: (c >> CS.turns) & CM.turns,
+        treasure: ((c >> CS.treasure) & CM.treasure) === 1,
+      };
+    }
     const [i, j] = ijOf(a, b);
     if (!posOk(i, j)) {
       rt.warn(`cell: position (${String(i)}, ${String(j)}) is not on the board`);

@@ -99,7 +99,7 @@ export class InProcessBotHost implements BotHost {
 const NOT_BINDABLE = new Set(['globalThis', 'eval', 'undefined', 'NaN', 'Infinity', 'arguments']);
 
 /** Evaluates `expression` in `context` with every current global passed in as a parameter. */
-function runWithLexicalGlobals(context: vm.Context, expression: string, filename: string): unknown {
+export function runWithLexicalGlobals(context: vm.Context, expression: string, filename: string): unknown {
   const global = vm.runInContext('globalThis', context) as Record<string, unknown>;
   const names = Object.getOwnPropertyNames(global).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && !NOT_BINDABLE.has(n));
   const wrapper = vm.runInContext(`(function (${names.join(', ')}) { return ${expression}; })`, context, { filename }) as (...args: unknown[]) => unknown;

@@ -144,6 +144,11 @@ let callStart: NodeJS.CpuUsage | null = null;
 export interface IsolateHostOptions {
   /** Calls (callKey) that get the generous watchdog from the start. */
   patient?: ReadonlySet<string>;
+  /**
+   * The compiled code of the game's shipped built-in players (the judge's own
+   * code): such a bot keeps its whole context in its spare, warm (see WarmContext).
+   */
+  builtins?: ReadonlySet<string>;
 }
 
 export class IsolateBotHost implements BotHost {
@@ -219,6 +224,13 @@ export class IsolateBotHost implements BotHost {
     if (!record) return;
     if (clean && context && !record.isolate.isDisposed && spareHeapBytes(record.isolate) <= SPARE_MAX_HEAP_BYTES) {
       try {
+        if (record.warm) {
+          // A shipped built-in: its context, prelude and module stay for its next match (WarmContext).
+          record.warm.refs = refs;
+          record.warm.context = context;
+          keepSpare(record);
+          return;
+        }
         for (const ref of refs) ref.release();
         context.release();
         keepSpare(record);
@@ -263,9 +275,11 @@ export class IsolateBotHost implements BotHost {
       preludeText: req.prelude,
       filename: req.filename,
       code: req.code,
+      warm: null,
     };
     const isolate = spare.isolate;
     this.record = spare;
+    if (spare.warm?.context) return this.settle(this.loadWarm(req, spare.warm));
     let handle: ivm.Reference<Record<string, unknown>>;
     let context: ivm.Context;
     try {
@@ -298,9 +312,26 @@ export class IsolateBotHost implements BotHost {
       return { ok: false, reason: 'compile', message: describeError(err), log: '', cpuMs: 0 };
     }
     const loadFn = get('load');
+    const builtin = artifact.kind === 'script' && this.options.builtins?.has(req.code) === true;
     const run = this.metered(() => {
       const factory = script.runSync(context, { reference: true }) as ivm.Reference<unknown>;
       this.refs.push(factory);
+      if (builtin) {
+        // The module evaluated here, once: its exports are what the warm context loads again each match.
+        const exports = factory.applySync(undefined, [], { result: { reference: true }, timeout: this.timeoutMs() }) as ivm.Reference<unknown>;
+        this.refs.push(exports);
+        spare.warm = {
+          context: null,
+          refs: [],
+          exports,
+          setup: get('setup'),
+          load: loadFn,
+          play: this.playFn!,
+          drain: this.drainFn!,
+          collect: this.collectFn!,
+        };
+        return loadFn.applySync(undefined, [exports.derefInto()], { result: { copy: true }, timeout: this.timeoutMs() }) as [string, string, string];
+      }
       return loadFn.applySync(undefined, [factory.derefInto()], { result: { copy: true }, timeout: this.timeoutMs() }) as [string, string, string];
     });
     if (!run.ok) return run.failure('compile');
@@ -309,6 +340,31 @@ export class IsolateBotHost implements BotHost {
     if (this.overMemory()) return this.memoryFailure(run.cpuMs, value[2]);
     const [name, game, log] = value;
     return this.settle(this.loaded(name, game, log, run.cpuMs));
+  }
+
+  /**
+   * A shipped built-in's next match in its warm context: the runtime set up
+   * afresh for this seat and seed (setup resets all its per-match state) and
+   * a new instance of the player class its module already exported.
+   */
+  private loadWarm(req: LoadRequest, warm: WarmContext): LoadReply {
+    this.context = warm.context;
+    this.refs = warm.refs;
+    warm.context = null;
+    warm.refs = [];
+    this.playFn = warm.play;
+    this.drainFn = warm.drain;
+    this.collectFn = warm.collect;
+    warm.setup.applySync(undefined, [req.me, req.seed, req.logCapBytes, req.memoryMb]);
+    const run = this.metered(
+      () => warm.load.applySync(undefined, [warm.exports.derefInto()], { result: { copy: true }, timeout: this.timeoutMs() }) as [string, string, string],
+    );
+    if (!run.ok) return run.failure('compile');
+    const value = run.value;
+    if (!Array.isArray(value)) return this.failure(new Error('the bot could not be loaded'), run.cpuMs, '', 'compile');
+    if (this.overMemory()) return this.memoryFailure(run.cpuMs, value[2]);
+    const [name, game, log] = value;
+    return this.loaded(name, game, log, run.cpuMs);
   }
 
   /** A bot that loaded cleanly may leave its isolate as a spare when it closes; one that did not, never. */
@@ -532,6 +588,31 @@ interface BotIsolate {
   preludeText: string;
   filename: string;
   code: string;
+  /** A shipped built-in's context kept whole (null for any other bot). */
+  warm: WarmContext | null;
+}
+
+/**
+ * A shipped built-in player (the judge's own code, options.builtins) keeps
+ * more than its isolate: the context with the prelude and its module as they
+ * ran, so V8's compiled and optimised code (per context) carries over, and
+ * its next match does not warm it up again (half a Moria Dummy's CPU). Each
+ * match still starts from nothing the last one left: the runtime's setup()
+ * resets every per-match state (seat, seed, generators, Math.random, log,
+ * view), the game's API rebuilds its state from each round's view, and
+ * load() makes a new instance of the player class; the built-ins keep
+ * nothing at their module's top level but constants. `context` and `refs`
+ * are null and empty while a match uses them.
+ */
+interface WarmContext {
+  context: ivm.Context | null;
+  refs: ivm.Reference<unknown>[];
+  exports: ivm.Reference<unknown>;
+  setup: ivm.Reference<unknown>;
+  load: ivm.Reference<unknown>;
+  play: ivm.Reference<unknown>;
+  drain: ivm.Reference<unknown>;
+  collect: ivm.Reference<unknown>;
 }
 
 /** Spares kept at most, oldest disposed first: a match's four bots and a few more. */

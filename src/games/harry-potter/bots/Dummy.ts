@@ -41,14 +41,36 @@ export default class extends Player {
   wall = new Uint8Array(0);
   who = new Int16Array(0);
   queue = new Int32Array(0);
+  /** This round's cells with a unit, row-major, and their units: read once for every map. */
+  occupied: number[] = [];
+  occupants: Unit[] = [];
+  /** The round's five distance maps (to books, enemy wizards for wizards and for the ghost, ghosts, wizards in conversion). */
+  maps: Int32Array[] = [];
+  // The searches run on the board with a border of walls around it (no bounds checks), rows W = C + 2 wide.
+  W = 0;
+  /** Walls and the border, and the same with every cell that holds a unit. */
+  block = new Uint8Array(0);
+  blockFree = new Uint8Array(0);
+  padded = new Int32Array(0);
+  /** The index steps of DIRS4 and DIRS8 on the bordered board. */
+  step4: number[] = [];
+  step8: number[] = [];
 
   play(): void {
     const R = (this.R = board_rows());
     const C = (this.C = board_cols());
     if (this.wall.length !== R * C) {
+      this.maps = [0, 1, 2, 3, 4].map(() => new Int32Array(R * C));
       this.wall = new Uint8Array(R * C);
       this.who = new Int16Array(R * C);
-      this.queue = new Int32Array(R * C);
+      this.W = C + 2;
+      const W = this.W;
+      this.block = new Uint8Array((R + 2) * W);
+      this.blockFree = new Uint8Array((R + 2) * W);
+      this.padded = new Int32Array((R + 2) * W);
+      this.queue = new Int32Array((R + 2) * W);
+      this.step4 = DIRS4.map((d) => DI[d]! * W + DJ[d]!);
+      this.step8 = DIRS8.map((d) => DI[d]! * W + DJ[d]!);
     }
     const books: number[] = [];
     for (let i = 0; i < R; i++)
@@ -58,24 +80,35 @@ export default class extends Player {
         this.who[i * C + j] = c.id;
         if (c.book) books.push(i * C + j);
       }
+    const { W, block, blockFree, wall, who } = this;
+    block.fill(1);
+    blockFree.fill(1);
+    for (let i = 0; i < R; i++)
+      for (let j = 0, k = i * C, b = (i + 1) * W + 1; j < C; j++, k++, b++) {
+        block[b] = wall[k]!;
+        blockFree[b] = wall[k]! | (who[k] !== -1 ? 1 : 0);
+      }
+    this.occupied.length = 0;
+    this.occupants.length = 0;
+    for (let k = 0; k < R * C; k++) {
+      const id = this.who[k]!;
+      if (id === -1) continue;
+      this.occupied.push(k);
+      this.occupants.push(unit(id));
+    }
     const mine = me();
-    const toBook = this.bfs(books, DIRS4, false);
-    const toWizard = this.bfs(
-      this.seeds((u) => u.player !== mine && u.type === Wizard),
-      DIRS4,
-      false,
-    );
-    const toWizardForGhost = this.bfs(
-      this.seeds((u) => u.player !== mine && u.type === Wizard),
-      DIRS8,
-      true,
-    );
+    const toBook = this.bfs(0, books, DIRS4, false);
+    const enemyWizards = this.seeds((u) => u.player !== mine && u.type === Wizard);
+    const toWizard = this.bfs(1, enemyWizards, DIRS4, false);
+    const toWizardForGhost = this.bfs(2, enemyWizards, DIRS8, true);
     const toGhost = this.bfs(
+      3,
       this.seeds((u) => u.player !== mine && u.type === Ghost),
       DIRS4,
       false,
     );
     const toConverting = this.bfs(
+      4,
       this.seeds((u) => u.player !== mine && u.type === Wizard && u.rounds_pending > 0),
       DIRS4,
       false,
@@ -154,34 +187,37 @@ export default class extends Player {
   /** Cells of the units that satisfy `pred`, row-major. */
   seeds(pred: (u: Unit) => boolean): number[] {
     const out: number[] = [];
-    for (let k = 0; k < this.who.length; k++) {
-      const id = this.who[k]!;
-      if (id !== -1 && pred(unit(id))) out.push(k);
-    }
+    for (let x = 0; x < this.occupied.length; x++) if (pred(this.occupants[x]!)) out.push(this.occupied[x]!);
     return out;
   }
 
-  /** Multi-source BFS over corridors; with `free`, only through cells without a unit. */
-  bfs(sources: number[], dirs: number[], free: boolean): Int32Array {
-    const C = this.C;
-    const dist = new Int32Array(this.R * C).fill(INF);
-    const q = this.queue;
+  /** Multi-source BFS over corridors, into this round's map number `map`; with `free`, only through cells without a unit. */
+  bfs(map: number, sources: number[], dirs: number[], free: boolean): Int32Array {
+    const { R, C, W, padded, queue } = this;
+    const blocked = free ? this.blockFree : this.block;
+    const steps = dirs === DIRS8 ? this.step8 : this.step4;
+    padded.fill(INF);
     let head = 0;
     let tail = 0;
-    for (const k of sources) {
-      dist[k] = 0;
-      q[tail++] = k;
+    for (let s = 0; s < sources.length; s++) {
+      const k = sources[s]!;
+      const b = ((k / C) | 0) * W + W + 1 + (k % C);
+      padded[b] = 0;
+      queue[tail++] = b;
     }
+    const nd = steps.length;
     while (head < tail) {
-      const k = q[head++]!;
-      const p = { i: (k / C) | 0, j: k % C };
-      for (const d of dirs) {
-        const n = this.at(p, d);
-        if (n < 0 || this.wall[n] || (free && this.who[n] !== -1) || dist[n] !== INF) continue;
-        dist[n] = dist[k]! + 1;
-        q[tail++] = n;
+      const b = queue[head++]!;
+      const next = padded[b]! + 1;
+      for (let x = 0; x < nd; x++) {
+        const n = b + steps[x]!;
+        if (blocked[n] || padded[n] !== INF) continue;
+        padded[n] = next;
+        queue[tail++] = n;
       }
     }
+    const dist = this.maps[map]!;
+    for (let i = 0, k = 0; i < R; i++) for (let j = 0, b = (i + 1) * W + 1; j < C; j++) dist[k++] = padded[b++]!;
     return dist;
   }
 

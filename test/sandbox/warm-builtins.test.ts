@@ -1,0 +1,68 @@
+// The shipped built-in players keep a warm context between matches in a match
+// process (isolate-host.ts, WarmContext): their matches must be the ones a
+// fresh context plays. Each game's Dummies, Demos and Nulls play matches one
+// after another in one match process, and every replay must equal the same
+// match played in-process, where each bot gets a new context.
+
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { builtinSeat } from '../../src/match/builtins.ts';
+import { playMatch, playResolvedMatch, resolveSpec } from '../../src/sandbox/play-match.ts';
+import { compileSeat } from '../../src/sandbox/compile-seat.ts';
+import { dropWarmBuiltins, warmBuiltinCount } from '../../src/sandbox/hosts/builtin-host.ts';
+import { getGame } from '../../src/games/registry.ts';
+import { sharedPool } from '../../src/sandbox/match-pool.ts';
+
+after(() => sharedPool.shutdown());
+
+/** What decides a match: every round's orders, frame and scores, and the result. */
+function decisions(replay: Awaited<ReturnType<typeof playMatch>>['replay']) {
+  return {
+    rounds: replay.rounds.map((r) => ({ orders: r.orders, frame: r.frame, scores: r.scores, frozen: r.frozen })),
+    result: replay.result,
+    frozen: replay.players.map((p) => p.frozenReason),
+  };
+}
+
+for (const game of ['moria', 'harry-potter', 'walking-dead', 'bola-de-drac']) {
+  test(`${game}: built-ins in warm contexts play the matches fresh contexts play`, async () => {
+    const [dummy, demo, nul] = await Promise.all(['Dummy', 'Demo', 'Null'].map((name) => builtinSeat(game, name)));
+    // The second match finds the first's contexts warm, in other seats and with another seed.
+    const matches = [
+      { seed: 5, seats: [dummy, dummy, demo, nul] },
+      { seed: 6, seats: [demo, dummy, nul, dummy] },
+    ];
+    for (const { seed, seats } of matches) {
+      const spec = { game, seed, seats: seats.map((s) => s!) };
+      const sandboxed = await playMatch(spec);
+      const fresh = await playMatch(spec, { host: 'inprocess' });
+      assert.deepEqual(decisions(sandboxed.replay), decisions(fresh.replay), `seed ${seed}`);
+      assert.deepEqual(
+        sandboxed.logs.map((l) => l.length),
+        fresh.logs.map((l) => l.length),
+        `seed ${seed}: the logs`,
+      );
+    }
+  });
+}
+
+test("the match process's host runs only the built-ins' code in its warm node:vm contexts; any other code (a teacher's copy of the Dummy) in an isolate", async () => {
+  const game = await getGame('moria');
+  const dummy = (await builtinSeat('moria', 'Dummy'))!;
+  const compiled = await compileSeat(dummy.source, dummy.filename, 0, 'moria');
+  assert.ok('code' in compiled);
+  const builtins = new Set([compiled.code]);
+  const copy = { ...dummy, source: `${dummy.source}\nexport const COPIED_BY = 'a teacher';\n` };
+  dropWarmBuiltins();
+  const spec = resolveSpec(game, { game: 'moria', seed: 7, seats: [dummy, copy, dummy, copy] });
+  const first = await playResolvedMatch(game, spec, { host: 'isolate', builtins });
+  // The two built-in seats left their contexts warm; the copies (other compiled code: a comment alone
+  // would compile to the built-in's very code) ran in isolates.
+  assert.equal(warmBuiltinCount(), 2);
+  const second = await playResolvedMatch(game, spec, { host: 'isolate', builtins });
+  assert.equal(warmBuiltinCount(), 2);
+  const fresh = await playMatch(spec, { host: 'inprocess' });
+  assert.deepEqual(decisions(first.replay), decisions(fresh.replay));
+  assert.deepEqual(decisions(second.replay), decisions(fresh.replay));
+  dropWarmBuiltins();
+});

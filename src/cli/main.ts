@@ -4,6 +4,7 @@
 import { playCommand } from './play.ts';
 import { verifyCommand } from './verify.ts';
 import { submitCommand } from './submit.ts';
+import { tokensCommand } from './tokens.ts';
 import { viewCommand } from './view.ts';
 import { adminCommand } from './admin.ts';
 import { similarityCommand } from './similarity.ts';
@@ -36,6 +37,10 @@ export const commands: Record<string, Command> = {
     help: 'new-game <id> [--title "..."] [--dir <folder of games>]   write a playable skeleton game (rules, settings, view, bot API, player.d.ts, Null/Demo/Dummy, viewer, statements, golden-test stub) into src/games/<id>/ or <folder>/<id>/',
   },
   submit: { run: submitCommand, help: 'submit <bot.ts> [--game <id>]   upload to the server (ARBITER_URL, ARBITER_TOKEN) and follow the Dummy gate' },
+  tokens: {
+    run: tokensCommand,
+    help: 'tokens [list] | revoke <id>   my API tokens on the server (ARBITER_URL, ARBITER_TOKEN): each with when it was made and last used; revoke one',
+  },
 };
 
 function usage(): string {

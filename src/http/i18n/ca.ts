@@ -954,4 +954,7 @@ export const ca: Messages = {
   'tourAdmin.seedEditHint': 'Secreta fins que comenci el torneig: tots els sorteigs i les llavors de les partides en deriven.',
   'tourAdmin.save': 'Desa',
   'tourAdmin.back': 'Torna',
+  'refusal.current-password-required': (_q: readonly string[], _n: number) => 'cal la contrasenya actual (currentPassword)',
+  'refusal.username-is-student-id': (_q: readonly string[], _n: number) =>
+    "el nom d'usuari surt a les pàgines públiques: tria'n un que no sigui el teu identificador d'estudiant",
 };

@@ -903,6 +903,8 @@ export const en = {
   'tourAdmin.seedEditHint': 'Secret until the tournament starts: every draw and match seed derives from it.',
   'tourAdmin.save': 'Save',
   'tourAdmin.back': 'Back',
+  'refusal.current-password-required': (_q: readonly string[], _n: number) => 'give currentPassword, your password now',
+  'refusal.username-is-student-id': (_q: readonly string[], _n: number) => 'your username is shown on public pages: choose one that is not your student id',
 };
 
 export type Messages = { [K in keyof typeof en]: (typeof en)[K] extends (...args: infer A) => string ? (...args: A) => string : string };

@@ -959,4 +959,7 @@ export const es: Messages = {
   'tourAdmin.seedEditHint': 'Secreta hasta que empiece el torneo: todos los sorteos y las semillas de las partidas derivan de ella.',
   'tourAdmin.save': 'Guardar',
   'tourAdmin.back': 'Volver',
+  'refusal.current-password-required': (_q: readonly string[], _n: number) => 'hace falta la contraseña actual (currentPassword)',
+  'refusal.username-is-student-id': (_q: readonly string[], _n: number) =>
+    'el nombre de usuario aparece en las páginas públicas: elige uno que no sea tu identificador de estudiante',
 };

@@ -14,6 +14,7 @@ import { recordAudit } from './audit.ts';
 import { cleanEmail, cleanFullName, cleanStudentId, USERNAME_RE } from './accounts.ts';
 import { invitationPath, issueInvitation, issuePasswordLink, passwordLinkPath } from './account-links.ts';
 import { DomainError, invalid, tooLarge } from './errors.ts';
+import { toCsv } from './exports.ts';
 
 /** The password hash of an account made by an import, until its link is used: no password matches it. */
 export const UNSET_PASSWORD = 'unset$roster';
@@ -310,15 +311,10 @@ export async function importRoster(
   return { mode, created, skipped: rows.length - created, rows };
 }
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",;\n\r]/.test(s) || /^[=+\-@\t]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-/** The links to send, one line per created row (origin: the site's address, e.g. https://arbiter.example.edu). */
+/** The links to send, one line per created row (origin: the site's address, e.g. https://arbiter.example.edu); formulas neutralised as in every export. */
 export function rosterLinksCsv(result: RosterImport, origin: string): string {
-  const lines = [['student_id', 'name', 'email', 'username', 'link', 'expires_at'].join(',')];
-  for (const r of result.rows)
-    if (r.status === 'created' && r.link) lines.push([r.studentId, r.fullName, r.email, r.username, origin + r.link, r.expiresAt].map(csvCell).join(','));
-  return lines.join('\r\n') + '\r\n';
+  return toCsv(
+    ['student_id', 'name', 'email', 'username', 'link', 'expires_at'],
+    result.rows.filter((r) => r.status === 'created' && r.link).map((r) => [r.studentId, r.fullName, r.email, r.username, origin + r.link, r.expiresAt]),
+  );
 }

@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApi, registerUser, multipart, type TestUser } from '../../helpers/app.ts';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
-import { GENERATED_USERNAME_RE, parseRoster, ROSTER_MAX_BYTES } from '../../../src/domain/roster.ts';
+import { GENERATED_USERNAME_RE, parseRoster, rosterLinksCsv, ROSTER_MAX_BYTES } from '../../../src/domain/roster.ts';
+import { csvCellValue } from '../../../src/domain/exports.ts';
 import { findLink } from '../../../src/domain/account-links.ts';
 import { DomainError } from '../../../src/domain/errors.ts';
 
@@ -56,6 +57,39 @@ test('parsing: a BOM, ; or , separators, quotes holding separators, quotes and l
   refused('id\n' + 'x'.repeat(ROSTER_MAX_BYTES), 'too-large');
 });
 
+test('the links CSV is written as every export is: every cell quoted, a formula (= + - @) neutralised with an apostrophe', () => {
+  const row = (studentId: string, fullName: string, email: string | null) => ({
+    line: 2,
+    studentId,
+    fullName,
+    email,
+    username: null,
+    status: 'created' as const,
+    code: null,
+    reason: null,
+    link: '/signup?invite=x',
+    expiresAt: '2027-01-01T00:00:00.000Z',
+  });
+  const csv = rosterLinksCsv(
+    {
+      mode: 'invite',
+      created: 3,
+      skipped: 0,
+      rows: [row('=1+1', '=HYPERLINK("http://evil.example","click")', null), row('+34', '-2', '@x.org'), row('S5', 'Plain "Quoted"', 'a@b.c')],
+    },
+    'https://arbiter.example.edu',
+  );
+  const lines = csv.split('\r\n');
+  assert.equal(
+    lines[1],
+    `"'=1+1","'=HYPERLINK(""http://evil.example"",""click"")","","","https://arbiter.example.edu/signup?invite=x","2027-01-01T00:00:00.000Z"`,
+  );
+  assert.ok(lines[2]!.startsWith(`"'+34","'-2","'@x.org",`), lines[2]);
+  assert.ok(lines[3]!.startsWith('"S5","Plain ""Quoted""","a@b.c"'), lines[3]);
+  assert.equal(csvCellValue("'=1+1"), '=1+1');
+  assert.equal(csvCellValue("it's"), "it's");
+});
+
 test('invitations: created and skipped rows with reasons, links CSV, audit; admins only', async () => {
   await db.user.update({ where: { id: student.id }, data: { studentId: 'S-TAKEN' } });
   const csv =
@@ -79,9 +113,9 @@ test('invitations: created and skipped rows with reasons, links CSV, audit; admi
   assert.equal(byLine[7].status, 'created');
   assert.equal(byLine[7].fullName, 'Carla, C.');
   const lines = body.linksCsv.trim().split('\r\n');
-  assert.equal(lines[0], 'student_id,name,email,username,link,expires_at');
+  assert.equal(lines[0], '"student_id","name","email","username","link","expires_at"');
   assert.equal(lines.length, 3);
-  assert.ok(lines[2].startsWith('S3,"Carla, C.",,,http'));
+  assert.ok(lines[2].startsWith('"S3","Carla, C.","","","http'));
   // Only hashes are stored.
   const stored = await db.accountLink.findMany();
   assert.equal(stored.length, 2);
@@ -241,7 +275,10 @@ test('the roster page: upload, the result table and the links CSV', async () => 
   assert.match(res.body, /data-status="created"/);
   assert.match(res.body, /data-status="skipped" data-code="duplicate"/);
   assert.match(res.body, /id="roster-csv" download="roster-links.csv" href="data:text\/csv/);
-  assert.match(res.body, /<textarea id="roster-links"[^>]*>student_id,name,email,username,link,expires_at/);
+  assert.match(
+    res.body,
+    /<textarea id="roster-links"[^>]*>&quot;student_id&quot;,&quot;name&quot;,&quot;email&quot;,&quot;username&quot;,&quot;link&quot;,&quot;expires_at&quot;/,
+  );
   const none = await app.inject({ method: 'POST', url: '/admin/actions/roster', headers: { ...formHeaders, cookie: admin.cookie }, payload: 'mode=invite' });
   assert.equal(none.statusCode, 400);
 });

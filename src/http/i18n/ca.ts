@@ -957,4 +957,8 @@ export const ca: Messages = {
   'refusal.current-password-required': (_q: readonly string[], _n: number) => 'cal la contrasenya actual (currentPassword)',
   'refusal.username-is-student-id': (_q: readonly string[], _n: number) =>
     "el nom d'usuari surt a les pàgines públiques: tria'n un que no sigui el teu identificador d'estudiant",
+  'refusal.play-compile-address-busy': (_q: readonly string[], n: number) =>
+    `hi ha ${n} compilacions de la teva adreça en marxa a la pàgina de joc: torna-ho a provar quan n'acabi una (el jutge continua compilant els teus enviaments)`,
+  'refusal.play-compile-address-budget': (_q: readonly string[], n: number) =>
+    `les compilacions de la teva adreça han gastat el temps de CPU del compilador de la pàgina de joc (${n} s per hora): torna-ho a provar més tard (el jutge continua compilant els teus enviaments)`,
 };

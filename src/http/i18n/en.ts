@@ -905,6 +905,10 @@ export const en = {
   'tourAdmin.back': 'Back',
   'refusal.current-password-required': (_q: readonly string[], _n: number) => 'give currentPassword, your password now',
   'refusal.username-is-student-id': (_q: readonly string[], _n: number) => 'your username is shown on public pages: choose one that is not your student id',
+  'refusal.play-compile-address-busy': (_q: readonly string[], n: number) =>
+    `${n} compiles from your address are running on the play page: try again when one ends (the judge still compiles your submissions)`,
+  'refusal.play-compile-address-budget': (_q: readonly string[], n: number) =>
+    `compiles from your address used up its compiler CPU time on the play page (${n} s an hour): try again later (the judge still compiles your submissions)`,
 };
 
 export type Messages = { [K in keyof typeof en]: (typeof en)[K] extends (...args: infer A) => string ? (...args: A) => string : string };

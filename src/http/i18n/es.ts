@@ -962,4 +962,8 @@ export const es: Messages = {
   'refusal.current-password-required': (_q: readonly string[], _n: number) => 'hace falta la contraseña actual (currentPassword)',
   'refusal.username-is-student-id': (_q: readonly string[], _n: number) =>
     'el nombre de usuario aparece en las páginas públicas: elige uno que no sea tu identificador de estudiante',
+  'refusal.play-compile-address-busy': (_q: readonly string[], n: number) =>
+    `hay ${n} compilaciones de tu dirección en marcha en la página de juego: vuelve a probar cuando acabe una (el juez sigue compilando tus envíos)`,
+  'refusal.play-compile-address-budget': (_q: readonly string[], n: number) =>
+    `las compilaciones de tu dirección han gastado el tiempo de CPU del compilador de la página de juego (${n} s por hora): vuelve a probar más tarde (el juez sigue compilando tus envíos)`,
 };

@@ -178,7 +178,10 @@ export async function registerAccount(
   return createAccount({ db, budgets }, username, password, { email, studentId, fullName }, ip, null);
 }
 
-/** The account itself, under the sign-up budget; an invitation is spent in the same transaction. */
+/**
+ * The account itself, under the address's sign-up budget unless a roster invitation brings it (one
+ * invitation, one student: it cannot be multiplied); an invitation is spent in the same transaction.
+ */
 async function createAccount(
   { db, budgets }: BudgetDeps,
   username: string,
@@ -187,7 +190,8 @@ async function createAccount(
   ip: string,
   invitation: string | null,
 ) {
-  await budgets.beforeSignup(ip);
+  const budgeted = invitation === null;
+  if (budgeted) await budgets.beforeSignup(ip);
   let created = false;
   try {
     const lower = username.toLowerCase();
@@ -218,7 +222,7 @@ async function createAccount(
       throw err;
     }
   } finally {
-    await budgets.afterSignup(ip, created);
+    if (budgeted) await budgets.afterSignup(ip, created);
   }
 }
 

@@ -18,6 +18,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { clientKey } from '../../src/domain/attempt-budgets.ts';
 import { adminGrant } from '../../src/cli/admin.ts';
+import { issueInvitation } from '../../src/domain/account-links.ts';
 
 const api = await startTestApi({
   PASSWORD_FAILURES_PER_ACCOUNT: '3',
@@ -214,8 +215,8 @@ test('in Redis (the app has queues): two API processes share the budget; keys un
   }
 });
 
-test('sign-up: a lab of hundreds behind one address is not held by the password budget; past RATE_LIMIT_SIGNUP accounts an hour, 429', async () => {
-  // The default allowance: far more sign-ups from one address than the old shared 10 a minute.
+test('sign-up: a lab behind one address is not held by the password budget; past RATE_LIMIT_SIGNUP accounts an hour, 429; a roster invitation is not counted', async () => {
+  // The default allowance (60 an hour): a lab's first session behind one address.
   const lab = await buildApp({ config: loadConfig({}), db, queues: null, logger: false });
   try {
     const ip = newIp();
@@ -258,6 +259,17 @@ test('sign-up: a lab of hundreds behind one address is not held by the password 
     });
     assertRetryLater(page, /too many accounts created/, 3600);
     assert.equal(await db.user.count({ where: { usernameLower: 'third_one' } }), 0);
+    // A roster invitation is one student's: its sign-up is not counted, nor held by the address's budget.
+    const invitation = await db.$transaction((tx) =>
+      issueInvitation(tx, null, { studentId: 'INV-1', fullName: null, email: null }, new Date(Date.now() + 86_400_000)),
+    );
+    const invited = await small.inject({
+      method: 'POST',
+      url: '/api/users',
+      remoteAddress: ip,
+      payload: { username: 'invited_one', password: 'long enough', invitation: invitation.token },
+    });
+    assert.equal(invited.statusCode, 201, invited.body);
     assert.equal(
       (await small.inject({ method: 'POST', url: '/api/users', remoteAddress: newIp(), payload: { username: 'third_one', password: 'long enough' } }))
         .statusCode,

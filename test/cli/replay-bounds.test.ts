@@ -1,12 +1,13 @@
 // Reading a replay is bounded: a gzip bomb (1 GiB of zeros in about 1 MB) and
 // a file past the limit are refused by `arbiter verify` and `arbiter view`
-// with a message naming the limit (exit 2), and reading one costs bounded
+// with a message naming the limit (exit 2), and by the site's viewer (its
+// reading code, run here on Node's DecompressionStream), and reading one costs bounded
 // memory and CPU (measured here in this process: the peak resident memory and
 // CPU time spent on it).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createWriteStream, mkdtempSync, writeFileSync, statSync, truncateSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, writeFileSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +15,13 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { arbiterAsync } from '../helpers/cli.ts';
 import { decodeReplay, readReplayFile, REPLAY_MAX_JSON_BYTES, ReplayFormatError } from '../../src/match/replay-io.ts';
+
+// The viewer's reading code is browser code (DOM types): loaded by its URL, so the Node typecheck does not follow it.
+const viewerLoad = new URL('../../src/http/client/viewer/load.ts', import.meta.url).href;
+const { parseReplay, ReplayLoadError } = (await import(viewerLoad)) as {
+  parseReplay: (bytes: Uint8Array) => Promise<unknown>;
+  ReplayLoadError: new (message: string) => Error;
+};
 
 const dir = mkdtempSync(join(tmpdir(), 'arbiter-replay-bounds-'));
 const MIB = 1024 * 1024;
@@ -43,6 +51,7 @@ test('a gzip bomb is refused while it inflates: bounded memory and CPU, a messag
   );
   const cpu = process.cpuUsage(cpuBefore);
   const grew = process.resourceUsage().maxRSS * 1024 - rssBefore;
+  console.log(`the bomb refused: peak memory +${Math.round(grew / MIB)} MiB, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s`);
   // Uncapped, the whole GiB was inflated (2.2 GB resident and 12.6 s in the issue).
   assert.ok(grew < REPLAY_MAX_JSON_BYTES * 3, `peak memory grew ${Math.round(grew / MIB)} MiB`);
   assert.ok((cpu.user + cpu.system) / 1e6 < 3, `CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s`);
@@ -67,4 +76,12 @@ test('arbiter verify and view refuse the bomb, a plain file past the limit and a
     assert.match(run.err, pattern);
   }
   assert.throws(() => decodeReplay('x'.repeat(REPLAY_MAX_JSON_BYTES + 1)), /its JSON is past 64 MiB/);
+});
+
+test("the site's viewer inflates a chunk at a time and stops at the limit", async () => {
+  const bytes = new Uint8Array(readFileSync(bomb));
+  const rssBefore = process.resourceUsage().maxRSS * 1024;
+  await assert.rejects(parseReplay(bytes), (e: unknown) => e instanceof ReplayLoadError && /unpacks past 64 MiB, the limit for a replay/.test(e.message));
+  const grew = process.resourceUsage().maxRSS * 1024 - rssBefore;
+  assert.ok(grew < REPLAY_MAX_JSON_BYTES * 3, `peak memory grew ${Math.round(grew / MIB)} MiB`);
 });

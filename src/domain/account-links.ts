@@ -165,6 +165,6 @@ export async function changeOwnPassword(db: Db, userId: number, password: string
     const user = await tx.user.update({ where: { id: userId }, data: { passwordHash } });
     const ended = await endCredentials(tx, userId);
     await recordAudit(tx, { actorId: userId, action: 'user.password-change', targetType: 'user', targetId: userId, detail: { via, ...ended } });
-    return user;
+    return { user, ...ended };
   });
 }

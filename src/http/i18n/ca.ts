@@ -961,4 +961,12 @@ export const ca: Messages = {
     `hi ha ${n} compilacions de la teva adreça en marxa a la pàgina de joc: torna-ho a provar quan n'acabi una (el jutge continua compilant els teus enviaments)`,
   'refusal.play-compile-address-budget': (_q: readonly string[], n: number) =>
     `les compilacions de la teva adreça han gastat el temps de CPU del compilador de la pàgina de joc (${n} s per hora): torna-ho a provar més tard (el jutge continua compilant els teus enviaments)`,
+  'account.passwordTitle': 'Contrasenya',
+  'account.passwordIntro':
+    "Per canviar-la cal la contrasenya actual; es tanca la sessió a tots els altres navegadors i es revoquen tots els teus tokens d'API (després en pots fer un de nou).",
+  'account.currentPassword': 'Contrasenya actual',
+  'account.changePassword': 'Canvia la contrasenya',
+  'account.passwordChanged': (tokens: number) =>
+    `Contrasenya canviada: les altres sessions s'han tancat${tokens ? ` i s'ha${tokens === 1 ? '' : 'n'} revocat ${tokens} token${tokens === 1 ? '' : 's'} d'API` : ''}.`,
+  'account.wrongCurrentPassword': 'aquesta no és la teva contrasenya actual',
 };

@@ -909,6 +909,14 @@ export const en = {
     `${n} compiles from your address are running on the play page: try again when one ends (the judge still compiles your submissions)`,
   'refusal.play-compile-address-budget': (_q: readonly string[], n: number) =>
     `compiles from your address used up its compiler CPU time on the play page (${n} s an hour): try again later (the judge still compiles your submissions)`,
+  'account.passwordTitle': 'Password',
+  'account.passwordIntro':
+    'Changing it asks for your password now; every other browser is logged out and every API token of yours is revoked (make a new one afterwards).',
+  'account.currentPassword': 'Current password',
+  'account.changePassword': 'Change the password',
+  'account.passwordChanged': (tokens: number) =>
+    `Password changed: your other sessions ended${tokens ? ` and ${tokens} API token${tokens === 1 ? ' was' : 's were'} revoked` : ''}.`,
+  'account.wrongCurrentPassword': 'that is not your current password',
 };
 
 export type Messages = { [K in keyof typeof en]: (typeof en)[K] extends (...args: infer A) => string ? (...args: A) => string : string };

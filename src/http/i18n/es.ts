@@ -966,4 +966,12 @@ export const es: Messages = {
     `hay ${n} compilaciones de tu dirección en marcha en la página de juego: vuelve a probar cuando acabe una (el juez sigue compilando tus envíos)`,
   'refusal.play-compile-address-budget': (_q: readonly string[], n: number) =>
     `las compilaciones de tu dirección han gastado el tiempo de CPU del compilador de la página de juego (${n} s por hora): vuelve a probar más tarde (el juez sigue compilando tus envíos)`,
+  'account.passwordTitle': 'Contraseña',
+  'account.passwordIntro':
+    'Para cambiarla hace falta la contraseña actual; se cierra la sesión en todos los demás navegadores y se revocan todos tus tokens de API (después puedes crear uno nuevo).',
+  'account.currentPassword': 'Contraseña actual',
+  'account.changePassword': 'Cambia la contraseña',
+  'account.passwordChanged': (tokens: number) =>
+    `Contraseña cambiada: las demás sesiones se han cerrado${tokens ? ` y se ha${tokens === 1 ? '' : 'n'} revocado ${tokens} token${tokens === 1 ? '' : 's'} de API` : ''}.`,
+  'account.wrongCurrentPassword': 'esa no es tu contraseña actual',
 };

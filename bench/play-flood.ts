@@ -108,7 +108,7 @@ export async function run(): Promise<void> {
           `round ${round + 1}, ${phase}: ${delays[phase]
             .slice(-HONEST)
             .map((ms) => `${ms.toFixed(0)} ms`)
-            .join(', ')}${refused[phase].length ? `; refused so far ${refused[phase].length}` : ''}`,
+            .join(', ')}${refused[phase].length ? `; refused so far ${refused[phase].length} (${[...new Set(refused[phase])].join(', ')})` : ''}`,
         );
       }
     }

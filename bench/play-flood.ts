@@ -87,7 +87,8 @@ export async function run(): Promise<void> {
           ? flooders.map(async (auth) => {
               while (flooding) {
                 const r = await compile(app, auth, FLOOD_IP);
-                const key = `${phase}: ${r.statusCode === 200 ? 'compiled' : r.json().code}`;
+                // A refusal by the route's own rate limit (60 a minute per user) carries no code of ours: its status says it.
+                const key = `${phase}: ${r.statusCode === 200 ? 'compiled' : `${r.statusCode} ${(r.json() as { code?: string }).code ?? 'rate-limited'}`}`;
                 floodAnswers[key] = (floodAnswers[key] ?? 0) + 1;
                 // A refused compile is tried again at once, as a loop in a browser would.
                 if (r.statusCode !== 200) await new Promise((ok) => setTimeout(ok, 50));

@@ -46,6 +46,9 @@ export interface Config {
   passwordFailuresWindowMinutes: number;
   /** Accounts created per client address per hour. */
   rateLimitSignup: number;
+  /** The play page's compiles from one client address (all its accounts and visitors): at once, and compiler CPU seconds per hour. */
+  playCompilesRunningPerIp: number;
+  playCompileCpuSecondsPerHourPerIp: number;
   /** Open live-status streams (SSE) per client address. */
   sseMaxPerIp: number;
   /** Per user (or IP) per minute. */
@@ -269,7 +272,9 @@ export function loadConfig(env: Env = process.env): Config {
     passwordFailuresPerAccountTotal: int(env, 'PASSWORD_FAILURES_PER_ACCOUNT_TOTAL', 100, 1, 1_000_000),
     passwordFailuresPerIp: int(env, 'PASSWORD_FAILURES_PER_IP', 100, 1, 1_000_000),
     passwordFailuresWindowMinutes: int(env, 'PASSWORD_FAILURES_WINDOW_MINUTES', 15, 1, 24 * 60),
-    rateLimitSignup: int(env, 'RATE_LIMIT_SIGNUP', 500, 1, 1_000_000),
+    rateLimitSignup: int(env, 'RATE_LIMIT_SIGNUP', 60, 1, 1_000_000),
+    playCompilesRunningPerIp: int(env, 'PLAY_COMPILES_RUNNING_PER_IP', 2, 1, 10_000),
+    playCompileCpuSecondsPerHourPerIp: int(env, 'PLAY_COMPILE_CPU_SECONDS_PER_HOUR_PER_IP', 1200, 1, 10_000_000),
     sseMaxPerIp: int(env, 'SSE_MAX_PER_IP', 20, 1, 100_000),
     rateLimitSubmit: int(env, 'RATE_LIMIT_SUBMIT', 20, 1, 1_000_000),
     sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 24 * 14, 1, 24 * 365),

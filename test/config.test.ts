@@ -16,9 +16,11 @@ test('defaults: embedded database and Redis, port 3000 on loopback, 256 KiB file
   assert.equal(c.dataDir, './data');
   assert.equal(c.submissionMaxBytes, 256 * 1024);
   assert.equal(c.workerConcurrency, availableParallelism());
-  // Password guessing per account and per address; a lab of 300 signs up from one address within the hour.
+  // Password guessing per account and per address; a lab of 40 signs up from one address within the hour, and one
+  // student cannot make enough accounts to multiply the per-user budgets (roster invitations are not counted).
   assert.deepEqual([c.passwordFailuresPerAccount, c.passwordFailuresPerIp, c.passwordFailuresWindowMinutes], [10, 100, 15]);
-  assert.ok(c.rateLimitSignup >= 300);
+  assert.ok(c.rateLimitSignup >= 40 && c.rateLimitSignup <= 100, `${c.rateLimitSignup}`);
+  assert.deepEqual([c.playCompilesRunningPerIp, c.playCompileCpuSecondsPerHourPerIp], [2, 1200]);
   assert.equal(c.sseMaxPerIp, 20);
   assert.equal(c.nameHoldHours, 24);
 });

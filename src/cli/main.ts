@@ -47,6 +47,10 @@ export const commands: Record<string, Command> = {
     run: async (args) => (await import('./eval.ts')).evalCommand(args),
     help: 'eval <game> <bot> [<p2> <p3> <p4>] [--seeds 1-100 | 3,7,9] [--json]   many seeds: wins, CPU, freezes',
   },
+  tokens: {
+    run: async (args) => (await import('./tokens.ts')).tokensCommand(args),
+    help: 'tokens [list] | revoke <id>   my API tokens on the server (ARBITER_URL, ARBITER_TOKEN): each with when it was made and last used; revoke one',
+  },
 };
 
 function usage(): string {

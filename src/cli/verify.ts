@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { decodeReplay } from '../match/replay-io.ts';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { decodeReplay, readReplayFile } from '../match/replay-io.ts';
 import { verifyReplay } from '../match/replay-verify.ts';
 import { isZip, verifyTournamentBundle } from '../domain/verify-tournament.ts';
 import { UsageError } from './args.ts';
@@ -7,9 +7,9 @@ import { UsageError } from './args.ts';
 export async function verifyCommand(args: string[]): Promise<number> {
   const [file, ...extra] = args;
   if (!file || extra.length) throw new UsageError('usage: arbiter verify <match.json[.gz] | replays.zip>');
-  const data = readFileSync(file);
-  if (isZip(data)) return verifyBundleCommand(data);
-  const replay = decodeReplay(data);
+  if (isZip(head(file))) return verifyBundleCommand(readFileSync(file));
+  // Capped before reading and while inflating: a replay past the limit, or a gzip bomb, is refused in bounded memory (a bundle has its own caps).
+  const replay = decodeReplay(readReplayFile(file));
   const result = await verifyReplay(replay);
   if (result.ok) {
     console.log(`ok: ${replay.game}, seed ${replay.seed}, ${result.rounds} rounds replayed, every state matches (scores ${replay.result.scores.join(' ')})`);
@@ -21,6 +21,17 @@ export async function verifyCommand(args: string[]): Promise<number> {
   }
   console.error(`mismatch in round ${result.round}: ${result.message}`);
   return 1;
+}
+
+/** A file's first four bytes (what tells a zip). */
+function head(file: string): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const out = Buffer.alloc(4);
+    return out.subarray(0, readSync(fd, out, 0, 4, 0));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A tournament's archive (GET /api/tournaments/:id/replays.zip): every match re-run, the bracket and the standings redone. */

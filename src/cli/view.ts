@@ -2,9 +2,8 @@
 // first (a bad file is a one-line error, not a broken page), then serves the
 // viewer and the file until interrupted.
 
-import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { decodeReplay } from '../match/replay-io.ts';
+import { decodeReplay, readReplayFile } from '../match/replay-io.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
 export async function viewCommand(args: string[]): Promise<number> {
@@ -20,8 +19,9 @@ export async function viewCommand(args: string[]): Promise<number> {
 
   let data: Buffer;
   try {
-    data = readFileSync(file);
+    data = readReplayFile(file);
   } catch (err) {
+    if ((err as Error).name === 'ReplayFormatError') throw err;
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message;
     throw new UsageError(`cannot read ${file}: ${why}`);

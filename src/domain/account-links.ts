@@ -5,7 +5,8 @@
 // once; the database keeps its sha256 (src/domain/secrets.ts). A link works
 // once and until it expires; a newer link for the same user or student
 // replaces the older one. Setting a password through a link, or through
-// PUT /api/me/password, ends the user's sessions. Every step is audited.
+// PUT /api/me/password, ends the user's sessions and revokes every API token
+// of theirs (a leaked token must not outlive the reset). Every step is audited.
 
 import { randomBytes } from 'node:crypto';
 import type { Db, Tx } from '../db/client.ts';
@@ -118,16 +119,14 @@ export async function spendInvitation(tx: Tx, token: string, now = new Date()): 
   return link;
 }
 
-/** Sets a password and ends every session of the user; audited as `action`. */
-async function setPassword(tx: Tx, userId: number, password: string, action: string, detail: Record<string, unknown>) {
-  const passwordHash = await hashPassword(password);
-  const user = await tx.user.update({ where: { id: userId }, data: { passwordHash } });
+/** Every credential of the user but a password: its sessions end and its live API tokens are revoked. */
+export async function endCredentials(tx: Tx, userId: number, now = new Date()): Promise<{ sessionsEnded: number; tokensRevoked: number }> {
   const ended = await tx.session.deleteMany({ where: { userId } });
-  await recordAudit(tx, { actorId: userId, action, targetType: 'user', targetId: userId, detail: { ...detail, sessionsEnded: ended.count } });
-  return user;
+  const revoked = await tx.apiToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
+  return { sessionsEnded: ended.count, tokensRevoked: revoked.count };
 }
 
-/** A password link used: the new password is set, the link spent, every session of the user ended (the caller may open a new one). */
+/** A password link used: the new password is set, the link spent, every session and API token of the user ended (the caller may open a new session). */
 export async function usePasswordLink(db: Db, token: string, password: string, now = new Date()) {
   checkNewPassword(password);
   // Hashed before the transaction: scrypt takes a while and the row lock need not wait for it.
@@ -141,24 +140,31 @@ export async function usePasswordLink(db: Db, token: string, password: string, n
     if (user.disabledAt)
       throw forbidden('this account has been disabled by an admin: it can no longer log in or submit (ask the course staff)', 'account-disabled');
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
-    const ended = await tx.session.deleteMany({ where: { userId: user.id } });
+    const ended = await endCredentials(tx, user.id, now);
     await recordAudit(tx, {
       actorId: user.id,
       action: 'user.password-reset',
       targetType: 'user',
       targetId: user.id,
-      detail: { via: 'link', linkId: link.id, sessionsEnded: ended.count },
+      detail: { via: 'link', linkId: link.id, ...ended },
     });
     return user;
   });
 }
 
-/** PUT /api/me/password: the user's new password (the caller proved who they are); every session ends. */
+/**
+ * PUT /api/me/password: the user's new password (the caller gave the current one); every session
+ * ends and every API token is revoked, the caller's own included (a cookie caller gets a new session).
+ */
 export async function changeOwnPassword(db: Db, userId: number, password: string, via: 'token' | 'session') {
   checkNewPassword(password);
+  const passwordHash = await hashPassword(password);
   return db.$transaction(async (tx) => {
     const exists = await tx.user.findUnique({ where: { id: userId }, select: { id: true } });
     if (!exists) throw conflict('no such user', 'no-user');
-    return setPassword(tx, userId, password, 'user.password-change', { via });
+    const user = await tx.user.update({ where: { id: userId }, data: { passwordHash } });
+    const ended = await endCredentials(tx, userId);
+    await recordAudit(tx, { actorId: userId, action: 'user.password-change', targetType: 'user', targetId: userId, detail: { via, ...ended } });
+    return { user, ...ended };
   });
 }

@@ -108,15 +108,16 @@ export function checkRegistrationPolicy(policy: RegistrationPolicy, extras: Sign
 
 /**
  * The user with these credentials, or an unauthenticated error (the same time whether the user
- * exists or not). Every password check goes through here: past the failures budget of the
- * account or of the client's address, the budget refuses before the password is hashed.
+ * exists or not, below the budgets). Every password check goes through here: past a budget that
+ * may refuse this client (attempt-budgets.ts), the refusal comes before the password is hashed.
  */
 export async function checkCredentials({ db, budgets }: BudgetDeps, { username, password }: Credentials, client: PasswordClient) {
-  await budgets.beforePasswordCheck(username, client);
-  // A check that failed on the server's side (the database) is not the client's failure.
+  // Looked up first: a made-up username is held by the address's budget, a real one is not (usernames are public anyway).
+  const user = await db.user.findUnique({ where: { usernameLower: username.toLowerCase() } });
+  await budgets.beforePasswordCheck(username, client, user !== null);
+  // A check that failed on the server's side is not the client's failure.
   let outcome: PasswordOutcome = 'unchecked';
   try {
-    const user = await db.user.findUnique({ where: { usernameLower: username.toLowerCase() } });
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
     outcome = user && ok ? 'right' : 'wrong';
     if (!user || !ok) throw unauthenticated('wrong username or password');
@@ -127,8 +128,14 @@ export async function checkCredentials({ db, budgets }: BudgetDeps, { username, 
   }
 }
 
+/** Usernames are public (leaderboards, matches): a student id, which only the teacher sees, is not one. */
+function refusePrivateUsername(username: string, studentId: string | null) {
+  if (studentId !== null && username.toLowerCase() === studentId.toLowerCase())
+    throw invalid('your username is shown on public pages: choose one that is not your student id', 'username-is-student-id');
+}
+
 /**
- * Creates a user; an error coded bad-username, weak-password, username-taken,
+ * Creates a user; an error coded bad-username, username-is-student-id, weak-password, username-taken,
  * or one of the registration policy's (checkRegistrationPolicy), or the
  * sign-up budget's refusal, says why not. Nobody becomes an admin here
  * (`arbiter admin grant` does that).
@@ -146,10 +153,12 @@ export async function registerAccount(
     if (link?.kind !== 'invite') throw linkGone();
     const extras = { email: link.email ?? cleanEmail(givenEmail), studentId: link.studentId, fullName: link.fullName ?? cleanFullName(givenFullName) };
     for (const f of config.signupRequire ?? []) if (!extras[f]) throw invalid(`sign-up needs ${REQUIRED_TEXT[f]}`, REQUIRED_CODE[f]);
+    refusePrivateUsername(username, extras.studentId);
     return createAccount({ db, budgets }, username, password, extras, ip, invitation);
   }
   const studentId = cleanStudentId(givenStudentId);
   const fullName = cleanFullName(givenFullName);
+  refusePrivateUsername(username, studentId);
   for (const f of config.signupRequire ?? []) {
     const given = f === 'email' ? (givenEmail ?? '').trim() : f === 'studentId' ? studentId : fullName;
     if (!given) throw invalid(`sign-up needs ${REQUIRED_TEXT[f]}`, REQUIRED_CODE[f]);
@@ -157,7 +166,7 @@ export async function registerAccount(
   // A typed invite code spends the address's password-failure budget when wrong, so it cannot be guessed at speed.
   const guessed = config.registration === 'invite' && (inviteCode?.trim() ?? '') !== '';
   const codeKey = `#invite-code@${ip}`;
-  if (guessed) await budgets.beforePasswordCheck(codeKey, { ip });
+  if (guessed) await budgets.beforePasswordCheck(codeKey, { ip }, false);
   let email: string | null;
   try {
     email = checkRegistrationPolicy(config, { email: givenEmail, inviteCode });
@@ -169,7 +178,10 @@ export async function registerAccount(
   return createAccount({ db, budgets }, username, password, { email, studentId, fullName }, ip, null);
 }
 
-/** The account itself, under the sign-up budget; an invitation is spent in the same transaction. */
+/**
+ * The account itself, under the address's sign-up budget unless a roster invitation brings it (one
+ * invitation, one student: it cannot be multiplied); an invitation is spent in the same transaction.
+ */
 async function createAccount(
   { db, budgets }: BudgetDeps,
   username: string,
@@ -178,7 +190,8 @@ async function createAccount(
   ip: string,
   invitation: string | null,
 ) {
-  await budgets.beforeSignup(ip);
+  const budgeted = invitation === null;
+  if (budgeted) await budgets.beforeSignup(ip);
   let created = false;
   try {
     const lower = username.toLowerCase();
@@ -209,7 +222,7 @@ async function createAccount(
       throw err;
     }
   } finally {
-    await budgets.afterSignup(ip, created);
+    if (budgeted) await budgets.afterSignup(ip, created);
   }
 }
 

@@ -2,13 +2,20 @@
 // windows, kept in Redis when the app has queues so that every API process
 // shares them, in memory otherwise (and while Redis does not answer).
 //
-// Password guessing is throttled without locking anybody out: failures are
-// counted per client address (all accounts) and per account *and* address,
-// so the guesser is refused while the owner, from a client that has not been
-// guessing, still gets in. A guess spread over many addresses is caught by a
-// third count per account (all addresses, a larger budget): past it, only
-// clients that logged in to that account before (a device cookie, remembered
-// here by its hash) are let through to the password check.
+// Password guessing is throttled without letting a neighbour lock anybody
+// out (README.md, "Security", has the design). A failure counts against the
+// account from that address (the pair), the account from everywhere, and the
+// address; what may refuse a check, before any hashing, is:
+// - the pair and the account's total, for a client the account does not know:
+//   guessing at one account stays slow however many addresses share the work;
+// - the address, only for a username that has no account: a spray of made-up
+//   names from one address stops there, while a right password for a real
+//   account from that address (a lab behind one NAT) is still checked, so one
+//   student's guesses never stop a classmate. The hashing an address can cause
+//   stays bounded: its budget, plus the pair budget per real account;
+// - for a browser that logged in to the account before (its device cookie,
+//   remembered here by its hash), only that device's own failures: nobody
+//   else's guesses at the account, from its address or anywhere, hold it.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { isIPv6 } from 'node:net';
@@ -223,10 +230,10 @@ export const DEVICE_TTL_MS = 180 * 24 * 3600_000;
 
 export interface AttemptBudgets {
   /**
-   * Before a password check: a 429 if the address has used up its failures, or this address its
-   * failures on this account, or (for a client the account does not know) the account its failures from everywhere.
+   * Before a password check: a 429 when a budget that may refuse this client is spent (see the
+   * top of this file). `accountExists`: whether the username names an account (usernames are public).
    */
-  beforePasswordCheck(username: string, client: PasswordClient): Promise<void>;
+  beforePasswordCheck(username: string, client: PasswordClient, accountExists: boolean): Promise<void>;
   /** After it: only a wrong password stays counted; the right one also clears this address's failures on the account. */
   afterPasswordCheck(username: string, client: PasswordClient, outcome: PasswordOutcome): Promise<void>;
   /** After a right password: a new device secret for the client's cookie, remembered for this account. */
@@ -236,6 +243,9 @@ export interface AttemptBudgets {
   /** After it: only an account actually created is counted. */
   afterSignup(ip: string, created: boolean): Promise<void>;
 }
+
+/** A limit that counts and never refuses (its count still refuses where another check reads it). */
+const UNCAPPED = Number.MAX_SAFE_INTEGER;
 
 export function createAttemptBudgets(
   config: Pick<
@@ -248,42 +258,57 @@ export function createAttemptBudgets(
   const windowMs = config.passwordFailuresWindowMinutes * 60_000;
   // Hashed: the key's size does not depend on what a client typed.
   const account = (username: string) => createHash('sha256').update(username.toLowerCase()).digest('hex').slice(0, 32);
+  const deviceHash = (device: string) => createHash('sha256').update(device).digest('hex').slice(0, 32);
   const accountKey = (username: string) => `${keyPrefix}:limits:password:account:${account(username)}`;
   const pairKey = (username: string, ip: string) => `${keyPrefix}:limits:password:pair:${account(username)}:${clientKey(ip)}`;
-  const deviceKey = (username: string, device: string) =>
-    `${keyPrefix}:devices:${account(username)}:${createHash('sha256').update(device).digest('hex').slice(0, 32)}`;
+  const deviceFailuresKey = (username: string, device: string) => `${keyPrefix}:limits:password:device:${account(username)}:${deviceHash(device)}`;
+  const deviceKey = (username: string, device: string) => `${keyPrefix}:devices:${account(username)}:${deviceHash(device)}`;
   const ipKey = (ip: string) => `${keyPrefix}:limits:password:ip:${clientKey(ip)}`;
-  const knownDevice = async (username: string, device: string | null | undefined) =>
-    typeof device === 'string' && device.length > 0 && device.length <= 128 && (await store.marked(deviceKey(username, device)));
+  const knownDevice = async (username: string, device: string | null | undefined): Promise<string | null> =>
+    typeof device === 'string' && device.length > 0 && device.length <= 128 && (await store.marked(deviceKey(username, device))) ? device : null;
   const signupKey = (ip: string) => `${keyPrefix}:limits:signup:ip:${clientKey(ip)}`;
   const refuse = (what: string, retryAfterMs: number): never => {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
     throw new RetryLaterError(`${what}: try again in ${waitText(seconds)}`, seconds);
   };
+  /** Every count a check takes, in the order of the refusals' messages; `known` is the client's device when the account knows it. */
+  const limitsFor = (username: string, ip: string, known: string | null, accountExists: boolean): { limits: WindowLimit[]; what: string[] } => {
+    if (known)
+      return {
+        limits: [
+          { key: deviceFailuresKey(username, known), max: config.passwordFailuresPerAccount, windowMs },
+          { key: ipKey(ip), max: UNCAPPED, windowMs },
+          { key: accountKey(username), max: UNCAPPED, windowMs },
+        ],
+        what: ['too many failed password attempts for this account from this browser'],
+      };
+    return {
+      limits: [
+        { key: ipKey(ip), max: accountExists ? UNCAPPED : config.passwordFailuresPerIp, windowMs },
+        { key: pairKey(username, ip), max: config.passwordFailuresPerAccount, windowMs },
+        { key: accountKey(username), max: config.passwordFailuresPerAccountTotal, windowMs },
+      ],
+      what: [
+        'too many failed password attempts from your address',
+        'too many failed password attempts for this account from your address (a browser that logged in to it before still may)',
+        'too many failed password attempts for this account from many addresses (log in from a browser you used before)',
+      ],
+    };
+  };
 
   return {
-    async beforePasswordCheck(username, { ip, device }) {
-      const known = await knownDevice(username, device);
-      const limits: WindowLimit[] = [
-        { key: ipKey(ip), max: config.passwordFailuresPerIp, windowMs },
-        { key: pairKey(username, ip), max: config.passwordFailuresPerAccount, windowMs },
-      ];
-      // A browser that logged in to this account before is not held by a guess spread over other addresses.
-      if (!known) limits.push({ key: accountKey(username), max: config.passwordFailuresPerAccountTotal, windowMs });
+    async beforePasswordCheck(username, { ip, device }, accountExists) {
+      const { limits, what } = limitsFor(username, ip, await knownDevice(username, device), accountExists);
       const spent = await store.take(limits);
-      if (!spent) return;
-      const what = [
-        'too many failed password attempts from your address',
-        'too many failed password attempts for this account from your address',
-        'too many failed password attempts for this account from many addresses (log in from a browser you used before)',
-      ];
-      refuse(what[spent.spent]!, spent.retryAfterMs);
+      if (spent) refuse(what[spent.spent]!, spent.retryAfterMs);
     },
     async afterPasswordCheck(username, { ip, device }, outcome) {
       if (outcome === 'wrong') return;
+      const known = await knownDevice(username, device);
       await store.giveBack(ipKey(ip), false);
-      await store.giveBack(pairKey(username, ip), outcome === 'right');
-      if (!(await knownDevice(username, device))) await store.giveBack(accountKey(username), false);
+      await store.giveBack(accountKey(username), false);
+      if (known) await store.giveBack(deviceFailuresKey(username, known), outcome === 'right');
+      else await store.giveBack(pairKey(username, ip), outcome === 'right');
     },
     async rememberDevice(username) {
       const device = randomBytes(24).toString('base64url');

@@ -1,21 +1,32 @@
 // CSV exports for the teacher: a game's leaderboard, and the qualified
-// players of every user (for marking). RFC 4180: every field quoted, CRLF
-// line ends; a text field that a spreadsheet would read as a formula
-// (= + - @ first) gets a leading apostrophe.
+// players of every user (for marking). `toCsv` is the one CSV writer of every
+// export (these, the grades and submissions, a tournament's standings, the
+// roster's links): RFC 4180, every field quoted, CRLF line ends; a text field
+// that a spreadsheet would read as a formula (= + - @, a tab or CR first) gets
+// a leading apostrophe, so it shows as text and never runs.
 
 import type { Db } from '../db/client.ts';
 import { readLeaderboard } from './ratings/leaderboard.ts';
 
-function cell(v: string | number | Date | null | boolean): string {
-  if (v === null) return '""';
+export type CsvValue = string | number | Date | null | undefined | boolean;
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+function cell(v: CsvValue): string {
+  if (v === null || v === undefined) return '""';
   if (v instanceof Date) return `"${v.toISOString()}"`;
   if (typeof v === 'number' || typeof v === 'boolean') return `"${String(v)}"`;
-  const text = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  const text = FORMULA_START.test(v) ? `'${v}` : v;
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-export function toCsv(header: string[], rows: (string | number | Date | null | boolean)[][]): string {
+export function toCsv(header: string[], rows: CsvValue[][]): string {
   return [header.map(cell), ...rows.map((r) => r.map(cell))].map((r) => r.join(',')).join('\r\n') + '\r\n';
+}
+
+/** A text cell as toCsv was given it (its formula guard taken off), for a reader that checks an export. */
+export function csvCellValue(cellText: string): string {
+  return cellText.startsWith("'") && FORMULA_START.test(cellText.slice(1)) ? cellText.slice(1) : cellText;
 }
 
 /** The whole leaderboard of a game, as the leaderboard page orders it. */

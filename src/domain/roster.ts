@@ -3,14 +3,18 @@
 // RFC 4180, UTF-8 with or without a BOM, bounded in bytes and rows) becomes
 // either invitations (a one-time sign-up link per student that brings their
 // student id, name and e-mail) or accounts (a user per student, with a
-// one-time link to set the password). Each row is created or skipped with a
-// reason; the links are shown once, as a table and as a CSV to send.
+// one-time link to set the password; without a username column the username
+// is generated, since usernames are public and the roster's fields are not).
+// Each row is created or skipped with a reason; the links are shown once, as a
+// table and as a CSV to send.
 
+import { randomInt } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import { recordAudit } from './audit.ts';
 import { cleanEmail, cleanFullName, cleanStudentId, USERNAME_RE } from './accounts.ts';
 import { invitationPath, issueInvitation, issuePasswordLink, passwordLinkPath } from './account-links.ts';
 import { DomainError, invalid, tooLarge } from './errors.ts';
+import { toCsv } from './exports.ts';
 
 /** The password hash of an account made by an import, until its link is used: no password matches it. */
 export const UNSET_PASSWORD = 'unset$roster';
@@ -164,15 +168,26 @@ export interface RosterImport {
   rows: RosterResult[];
 }
 
-/** A username for a student's account: the roster's, else the student id, else the e-mail's local part (made to fit USERNAME_RE). */
-function usernameFor(r: { username: string; studentId: string; email: string | null }): string | null {
-  if (r.username) return USERNAME_RE.test(r.username) ? r.username : null;
-  if (USERNAME_RE.test(r.studentId)) return r.studentId;
-  const local = (r.email ?? '')
-    .split('@')[0]!
-    .replace(/[^A-Za-z0-9_.-]/g, '')
-    .slice(0, 32);
-  return USERNAME_RE.test(local) ? local : null;
+/** Letters a generated username is made of: no vowels (no words), no look-alikes (0/o, 1/l). */
+const GENERATED_LETTERS = 'bcdfghjkmnpqrstvwxz23456789';
+/** A generated username: public on every page, so nothing of the roster's (student id, name, e-mail) is in it. */
+export const GENERATED_USERNAME_RE = /^student_[bcdfghjkmnpqrstvwxz2-9]{6}$/;
+
+function generatedUsername(): string {
+  let out = 'student_';
+  for (let i = 0; i < 6; i++) out += GENERATED_LETTERS[randomInt(GENERATED_LETTERS.length)];
+  return out;
+}
+
+/**
+ * A username for a student's account: the roster's username column, else one generated
+ * (student_xxxxxx). Usernames are public (leaderboards, matches, tournaments), so it is never the
+ * student id, the name or the e-mail, which only the teacher sees; a username column that holds
+ * the student id is taken as empty.
+ */
+function usernameFor(r: { username: string; studentId: string }): string | null {
+  if (r.username && r.username.toLowerCase() !== r.studentId.toLowerCase()) return USERNAME_RE.test(r.username) ? r.username : null;
+  return generatedUsername();
 }
 
 /**
@@ -250,13 +265,17 @@ export async function importRoster(
       });
       continue;
     }
-    const username = usernameFor({ username: r.username, studentId, email });
+    let username = usernameFor({ username: r.username, studentId });
     if (!username) {
-      skip('bad-username', `no username fits: give a "username" column (3 to 32 characters from A-Z a-z 0-9 _ . -)`);
+      skip('bad-username', `the username column's "${r.username.slice(0, 40)}" does not fit: 3 to 32 characters from A-Z a-z 0-9 _ . -`);
       continue;
     }
+    const generated = GENERATED_USERNAME_RE.test(username) && username !== r.username;
+    const taken = async (name: string) => (await db.user.findUnique({ where: { usernameLower: name.toLowerCase() }, select: { id: true } })) !== null;
+    // A generated name that exists already is drawn again (27^6 names: a clash is rare, two in a row rarer still).
+    for (let tries = 0; generated && tries < 5 && (await taken(username)); tries++) username = usernameFor({ username: '', studentId })!;
     out.username = username;
-    if (await db.user.findUnique({ where: { usernameLower: username.toLowerCase() }, select: { id: true } })) {
+    if (await taken(username)) {
       skip('username-taken', `username "${username}" is taken`);
       continue;
     }
@@ -292,15 +311,10 @@ export async function importRoster(
   return { mode, created, skipped: rows.length - created, rows };
 }
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",;\n\r]/.test(s) || /^[=+\-@\t]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-/** The links to send, one line per created row (origin: the site's address, e.g. https://arbiter.example.edu). */
+/** The links to send, one line per created row (origin: the site's address, e.g. https://arbiter.example.edu); formulas neutralised as in every export. */
 export function rosterLinksCsv(result: RosterImport, origin: string): string {
-  const lines = [['student_id', 'name', 'email', 'username', 'link', 'expires_at'].join(',')];
-  for (const r of result.rows)
-    if (r.status === 'created' && r.link) lines.push([r.studentId, r.fullName, r.email, r.username, origin + r.link, r.expiresAt].map(csvCell).join(','));
-  return lines.join('\r\n') + '\r\n';
+  return toCsv(
+    ['student_id', 'name', 'email', 'username', 'link', 'expires_at'],
+    result.rows.filter((r) => r.status === 'created' && r.link).map((r) => [r.studentId, r.fullName, r.email, r.username, origin + r.link, r.expiresAt]),
+  );
 }

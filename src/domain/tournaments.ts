@@ -34,6 +34,7 @@ import { createMatch, type SeatRef } from './match-setup.ts';
 import { recordAudit } from './audit.ts';
 import { playCommandLine } from './play-line.ts';
 import { conflict, DomainError, invalid, notFound } from './errors.ts';
+import { toCsv } from './exports.ts';
 import { MAX_ROUNDS, SEATS, TOURNAMENT_DUMMY, drawRound, orderStandings, roundEliminations, type SeatResult } from './tournament-rules.ts';
 
 export type TournamentStatus = 'scheduled' | 'running' | 'paused' | 'finished' | 'cancelled';
@@ -844,21 +845,20 @@ export interface TournamentGroupView {
 
 export type TournamentDetail = Awaited<ReturnType<typeof tournamentDetail>>;
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",\n\r]/.test(s) || /^[=+\-@\t]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-/** The standings as CSV (one header line, one line per entry). */
+/** The standings as CSV (one header line, one line per entry), written as every export is (exports.ts's toCsv). */
 export function standingsCsv(d: TournamentDetail): string {
-  const lines = [['place', 'player', 'owner', 'eliminated_round', 'last_rank', 'last_score', 'entry'].join(',')];
-  for (const s of d.standings)
-    lines.push(
-      [s.place ?? s.position, s.name, s.owner, s.eliminatedRound ?? (d.status === 'finished' ? 'champion' : ''), s.lastRank, s.lastScore, s.entry]
-        .map(csvCell)
-        .join(','),
-    );
-  return lines.join('\r\n') + '\r\n';
+  return toCsv(
+    ['place', 'player', 'owner', 'eliminated_round', 'last_rank', 'last_score', 'entry'],
+    d.standings.map((s) => [
+      s.place ?? s.position,
+      s.name,
+      s.owner,
+      s.eliminatedRound ?? (d.status === 'finished' ? 'champion' : ''),
+      s.lastRank,
+      s.lastScore,
+      s.entry,
+    ]),
+  );
 }
 
 /** The played matches of a tournament, in order, for the replay archive. */

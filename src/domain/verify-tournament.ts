@@ -26,6 +26,7 @@ import { getGame } from '../games/registry.ts';
 import type { AnyGame } from '../sdk/types.ts';
 import type { Replay } from '../sdk/replay-format.ts';
 import { decodeReplay, ReplayFormatError } from '../match/replay-io.ts';
+import { csvCellValue } from './exports.ts';
 import { verifyReplayWithGame } from '../match/replay-verify.ts';
 
 /** The archive is not a tournament archive this Arbiter reads (no manifest, a damaged zip, a manifest of another shape). */
@@ -276,7 +277,7 @@ function configDifference(a: Record<string, unknown>, b: Record<string, unknown>
   return key === undefined ? 'the same keys' : `${key}: ${JSON.stringify(a[key]) ?? 'absent'} vs ${JSON.stringify(b[key]) ?? 'absent'}`;
 }
 
-/** A CSV line's cells (the quoting standingsCsv writes). */
+/** A CSV line's cells (the quoting toCsv writes, or none). */
 function csvCells(line: string): string[] {
   const out: string[] = [];
   let at = 0;
@@ -533,7 +534,9 @@ function checkCsv(archive: Archive, standings: (ManifestEntry & { lastRank: numb
     .replace(/\r?\n$/, '')
     .split(/\r?\n/);
   const header = 'place,player,owner,eliminated_round,last_rank,last_score,entry';
-  if (lines[0] !== header) throw new Differs(`standings.csv: the header is "${lines[0]}", not "${header}"`);
+  // Cells quoted or not (an archive from before every export was quoted), a formula's guard taken off.
+  const cellsOf = (line: string) => csvCells(line).map(csvCellValue);
+  if (cellsOf(lines[0]!).join(',') !== header) throw new Differs(`standings.csv: the header is "${lines[0]}", not "${header}"`);
   if (lines.length - 1 !== standings.length)
     throw new Differs(`standings.csv lists ${lines.length - 1} players, the tournament had ${standings.length} entries`);
   const str = (v: number | string | null) => (v === null ? '' : String(v));
@@ -547,7 +550,7 @@ function checkCsv(archive: Archive, standings: (ManifestEntry & { lastRank: numb
       str(s.lastScore),
       String(s.entry),
     ];
-    const got = csvCells(lines[i + 1]!);
+    const got = cellsOf(lines[i + 1]!);
     const names = header.split(',');
     const k = want.findIndex((w, j) => got[j] !== w);
     if (k >= 0 || got.length !== want.length) {

@@ -1,5 +1,8 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { gzipSync, gunzipSync } from 'node:zlib';
-import { REPLAY_FORMAT, REPLAY_VERSION, type Replay } from '../sdk/replay-format.ts';
+import { REPLAY_FORMAT, REPLAY_MAX_JSON_BYTES, REPLAY_VERSION, type Replay } from '../sdk/replay-format.ts';
+
+export { REPLAY_MAX_JSON_BYTES };
 
 export class ReplayFormatError extends Error {
   override name = 'ReplayFormatError';
@@ -43,17 +46,55 @@ export function withRoundsFrom(head: ReplayHead, gz: Buffer): Replay {
   return replay;
 }
 
-/** Reads gzip'd or plain JSON and checks it is a replay this version understands. */
+const MIB = 1024 * 1024;
+const tooLarge = (what: string) =>
+  new ReplayFormatError(`not a replay: ${what} past ${REPLAY_MAX_JSON_BYTES / MIB} MiB, the limit for a replay's JSON (a real match is a few MiB)`);
+
+/**
+ * A replay file's bytes, refused before reading when the file is larger than
+ * a replay can be (gzip never makes JSON larger than a little over its size).
+ * A missing file is the caller's ENOENT.
+ */
+export function readReplayFile(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > REPLAY_MAX_JSON_BYTES + 64 * 1024) throw tooLarge(`the file is ${Math.ceil(size / MIB)} MiB,`);
+    const data = Buffer.alloc(size);
+    let at = 0;
+    while (at < size) {
+      const n = readSync(fd, data, at, size - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return data.subarray(0, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reads gzip'd or plain JSON and checks it is a replay this version understands. Gzip is inflated
+ * with a cap (zlib stops at REPLAY_MAX_JSON_BYTES of output), so a bomb costs bounded memory and CPU.
+ */
 export function decodeReplay(data: Buffer | string): Replay {
   let text: string;
-  if (typeof data === 'string') text = data;
-  else if (data[0] === 0x1f && data[1] === 0x8b) {
+  if (typeof data === 'string') {
+    if (data.length > REPLAY_MAX_JSON_BYTES) throw tooLarge('its JSON is');
+    text = data;
+  } else if (data[0] === 0x1f && data[1] === 0x8b) {
+    let json: Buffer;
     try {
-      text = gunzipSync(data).toString('utf8');
-    } catch {
+      json = gunzipSync(data, { maxOutputLength: REPLAY_MAX_JSON_BYTES });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge('it unpacks');
       throw new ReplayFormatError('not a replay: corrupt gzip data');
     }
-  } else text = data.toString('utf8');
+    text = json.toString('utf8');
+  } else {
+    if (data.length > REPLAY_MAX_JSON_BYTES) throw tooLarge('its JSON is');
+    text = data.toString('utf8');
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -6,6 +6,12 @@ import type { Limits } from './limits.ts';
 
 export const REPLAY_FORMAT = 'arbiter-replay';
 export const REPLAY_VERSION = 1;
+/**
+ * The most a replay's JSON may take once unpacked, wherever one is read (arbiter verify and view,
+ * the viewer's file and download): far above any real match (a Moria replay is about 1.5 MiB), and
+ * what a gzip bomb is stopped at while it inflates, before it can take more.
+ */
+export const REPLAY_MAX_JSON_BYTES = 64 * 1024 * 1024;
 
 /** Why a bot stopped giving orders. */
 export type FreezeReason =

@@ -1,6 +1,7 @@
 // `arbiter admin grant|revoke` as the teacher runs it on a laptop server: the
 // real command in its own process, on the embedded PGlite database under
-// DATA_DIR (no DATABASE_URL), recorded in the audit with no actor.
+// DATA_DIR (no DATABASE_URL), recorded in the audit with no actor; the
+// control socket's limits (idle clients, clients at once, backup paths).
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb, migrate, closeDb } from '../../src/db/client.ts';
-import { serveControl } from '../../src/cli/control.ts';
+import { backupTarget, controlSocketPath, serveControl } from '../../src/cli/control.ts';
+import { createConnection } from 'node:net';
+import type { Db } from '../../src/db/client.ts';
 import { commands, main } from '../../src/cli/main.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -167,5 +170,60 @@ test('a DATA_DIR with no database is refused, named, and left without one; --hel
     const r = await arbiterHere(dataDir, ...args);
     assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stdout, new RegExp(`^usage: arbiter ${args[0]}`), args.join(' '));
+  }
+});
+
+test('the control socket: an idle client is closed, at most so many are served at once (the others get a refusal), a relative backup path lands under DATA_DIR', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-control-limits-'));
+  const seen: string[][] = [];
+  const control = await serveControl(
+    dir,
+    null as unknown as Db,
+    async (_name, args) => {
+      seen.push(args);
+      return 0;
+    },
+    () => {},
+    { idleMs: 300, maxClients: 2 },
+  );
+  const path = controlSocketPath(dir);
+  /** A connection: its data so far, and a promise of its close. */
+  const connect = () => {
+    const socket = createConnection(path);
+    socket.setEncoding('utf8');
+    const out = { data: '', closed: new Promise<number>((done) => socket.on('close', () => done(Date.now()))), socket };
+    socket.on('data', (c: string) => (out.data += c));
+    return out;
+  };
+  const ask = async (req: unknown) => {
+    const c = connect();
+    c.socket.write(JSON.stringify(req) + '\n');
+    await c.closed;
+    return JSON.parse(c.data) as { code: number; stderr: string };
+  };
+  try {
+    const start = Date.now();
+    const idle = [connect(), connect()];
+    await new Promise((r) => setTimeout(r, 50));
+    // Two idle clients hold both places: a third is refused at once, not queued.
+    const third = connect();
+    await third.closed;
+    assert.match(JSON.parse(third.data).stderr, /running 2 other commands/);
+    // The idle ones are closed after the idle time, which frees their places.
+    for (const c of idle) {
+      const closedAt = await c.closed;
+      assert.ok(closedAt - start >= 250 && closedAt - start < 5000, `closed after ${closedAt - start} ms`);
+      assert.equal(c.data, '');
+    }
+    assert.equal((await ask({ command: 'backup', args: ['term/one.gz'] })).code, 0);
+    assert.equal((await ask({ command: 'backup', args: ['/somewhere/else.gz'] })).code, 0);
+    assert.deepEqual(seen, [[join(dir, 'term', 'one.gz')], ['/somewhere/else.gz']]);
+    const out = await ask({ command: 'backup', args: ['../escape.gz'] });
+    assert.equal(out.code, 1);
+    assert.match(out.stderr, /written under DATA_DIR .*"\.\.\/escape\.gz" leads outside it/);
+    assert.equal(backupTarget(dir, 'a.gz'), join(dir, 'a.gz'));
+  } finally {
+    await control.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -132,6 +132,7 @@ const TABLE: Record<string, Rule> = {
   'POST /reset/:token': 'public',
   'GET /account': 'user',
   'POST /account/tokens': 'user',
+  'POST /account/password': 'user',
   'POST /account/tokens/:id/revoke': 'owner',
   'GET /account/representatives': 'user',
   'POST /account/representatives': 'user',

@@ -1,6 +1,7 @@
-// Web hardening: budgets of failed password checks per address, per account
-// and address, and per account from everywhere (known browsers exempt), API
-// and login form alike, in Redis when there are queues, with no lock-out, a
+// Web hardening: budgets of failed password checks per address (made-up
+// names only), per account and address, and per account from everywhere
+// (known browsers have their own), API and login form alike, in Redis when
+// there are queues, with no lock-out by a neighbour (a lab behind one NAT), a
 // sign-up allowance per address that a lab behind one NAT fits in, the Origin
 // check on cookie-authenticated writes, Secure cookies over HTTPS, nosniff and
 // CSP on API responses, the cap on open live streams, reasonDetail for its
@@ -17,6 +18,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { clientKey } from '../../src/domain/attempt-budgets.ts';
 import { adminGrant } from '../../src/cli/admin.ts';
+import { issueInvitation } from '../../src/domain/account-links.ts';
 
 const api = await startTestApi({
   PASSWORD_FAILURES_PER_ACCOUNT: '3',
@@ -117,6 +119,68 @@ test('one address spreading guesses over many accounts hits the per-address budg
   assert.deepEqual(codes, [401, 401, 401, 401, 401, 401]);
   assertRetryLater(await tryLogin('session', 'spray99', 'password123', ip), /too many failed password attempts from your address/);
   assert.equal((await tryLogin('session', 'spray99', 'password123', newIp())).statusCode, 401);
+  // The address's budget holds made-up names only: a real account's right password from it is still checked.
+  await registerUser(app, 'sprayed_at', 'sprayed password');
+  assert.equal((await tryLogin('session', 'sprayed_at', 'sprayed password', ip)).statusCode, 200);
+});
+
+test('a lab behind one address: one student guessing at made-up names and at classmates never stops the others logging in, new browsers included; the account guessed at stays throttled, its known browser gets in', async () => {
+  const lab = newIp();
+  const students = ['lab_ana', 'lab_biel', 'lab_carla', 'lab_dani', 'lab_eva'];
+  for (const name of students) await registerUser(app, name, `${name} password`);
+  // Ana logged in from this lab's machine before the mischief: her browser is known to her account.
+  const before = await tryLogin('form', 'lab_ana', 'lab_ana password', lab);
+  assert.equal(before.statusCode, 303);
+  const anaDevice = before.cookies.find((c) => c.name === 'arbiter_device')!.value;
+  // The guesser: 40 made-up names and 10 guesses at each classmate's name, all from the lab's one address.
+  const answers: number[] = [];
+  for (let i = 0; i < 40; i++) answers.push((await tryLogin('session', `nobody_${i}`, 'password123', lab)).statusCode);
+  for (const victim of students) for (let i = 0; i < 10; i++) answers.push((await tryLogin('token', victim, `guess ${i}`, lab)).statusCode);
+  assert.ok(
+    answers.filter((c) => c === 429).length >= 40,
+    `the guesser is held (${answers.filter((c) => c === 401).length} checks, ${answers.filter((c) => c === 429).length} refusals)`,
+  );
+  // Every hashed guess is bounded: the address's budget (made-up names) plus the pair budget per real account.
+  assert.ok(answers.filter((c) => c === 401).length <= 6 + 3 * students.length);
+  assertRetryLater(await tryLogin('session', 'nobody_new', 'password123', lab), /from your address/);
+  // Ana's own browser, at the same address, is not held by anyone else's guesses at her account.
+  const known = await app.inject({
+    method: 'POST',
+    url: '/api/sessions',
+    remoteAddress: lab,
+    cookies: { arbiter_device: anaDevice },
+    payload: { username: 'lab_ana', password: 'lab_ana password' },
+  });
+  assert.equal(known.statusCode, 200, known.body);
+  // The accounts guessed at stay throttled for new clients at the guesser's address (no guessing at speed from there).
+  assertRetryLater(await tryLogin('session', 'lab_biel', 'lab_biel password', lab), /for this account from your address/);
+  // A classmate nobody guessed at logs in from a new browser in the lab: API, token and form.
+  await registerUser(app, 'lab_quiet', 'lab_quiet password');
+  assert.equal((await tryLogin('session', 'lab_quiet', 'lab_quiet password', lab)).statusCode, 200);
+  assert.equal((await tryLogin('token', 'lab_quiet', 'lab_quiet password', lab)).statusCode, 201);
+  assert.equal((await tryLogin('form', 'lab_quiet', 'lab_quiet password', lab)).statusCode, 303);
+});
+
+test('guesses at other accounts from many addresses do not hold a student in a new browser; her known browser survives guesses at her own account from her own address', async () => {
+  await registerUser(app, 'bystander2', 'bystander2 password');
+  await registerUser(app, 'popular', 'popular password');
+  const home = newIp();
+  const first = await tryLogin('form', 'popular', 'popular password', home);
+  const device = first.cookies.find((c) => c.name === 'arbiter_device')!.value;
+  // A botnet at other accounts (real and made up): no budget of bystander2's is touched.
+  for (let i = 0; i < 12; i++) await tryLogin('session', i % 2 ? 'popular' : `made_up_${i}`, `botnet ${i}`, newIp());
+  assert.equal((await tryLogin('session', 'bystander2', 'bystander2 password', newIp())).statusCode, 200);
+  // Guesses at popular from her own address: her browser still gets in; it has a budget of its own.
+  for (let i = 0; i < 5; i++) await tryLogin('session', 'popular', `neighbour ${i}`, home);
+  const mine = () =>
+    app.inject({
+      method: 'POST',
+      url: '/api/sessions',
+      remoteAddress: home,
+      cookies: { arbiter_device: device },
+      payload: { username: 'popular', password: 'popular password' },
+    });
+  assert.equal((await mine()).statusCode, 200);
 });
 
 test('in Redis (the app has queues): two API processes share the budget; keys under the queue prefix, with a TTL', async () => {
@@ -151,8 +215,8 @@ test('in Redis (the app has queues): two API processes share the budget; keys un
   }
 });
 
-test('sign-up: a lab of hundreds behind one address is not held by the password budget; past RATE_LIMIT_SIGNUP accounts an hour, 429', async () => {
-  // The default allowance: far more sign-ups from one address than the old shared 10 a minute.
+test('sign-up: a lab behind one address is not held by the password budget; past RATE_LIMIT_SIGNUP accounts an hour, 429; a roster invitation is not counted', async () => {
+  // The default allowance (60 an hour): a lab's first session behind one address.
   const lab = await buildApp({ config: loadConfig({}), db, queues: null, logger: false });
   try {
     const ip = newIp();
@@ -195,6 +259,17 @@ test('sign-up: a lab of hundreds behind one address is not held by the password 
     });
     assertRetryLater(page, /too many accounts created/, 3600);
     assert.equal(await db.user.count({ where: { usernameLower: 'third_one' } }), 0);
+    // A roster invitation is one student's: its sign-up is not counted, nor held by the address's budget.
+    const invitation = await db.$transaction((tx) =>
+      issueInvitation(tx, null, { studentId: 'INV-1', fullName: null, email: null }, new Date(Date.now() + 86_400_000)),
+    );
+    const invited = await small.inject({
+      method: 'POST',
+      url: '/api/users',
+      remoteAddress: ip,
+      payload: { username: 'invited_one', password: 'long enough', invitation: invitation.token },
+    });
+    assert.equal(invited.statusCode, 201, invited.body);
     assert.equal(
       (await small.inject({ method: 'POST', url: '/api/users', remoteAddress: newIp(), payload: { username: 'third_one', password: 'long enough' } }))
         .statusCode,

@@ -97,7 +97,7 @@ export default async function accountRoutes(app: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         summary:
-          'Set my password. With an API token (Authorization: Bearer) no old password is asked; logged in with the session cookie, currentPassword is (checked under the password-failure budgets). Every session of mine ends (a cookie caller gets a new one). Audited',
+          'Set my password: currentPassword is asked whatever the credential (an API token or the session cookie), and checked under the password-failure budgets. Every session of mine ends and every API token of mine is revoked, the one calling included (a cookie caller gets a new session). Audited',
         body: {
           type: 'object',
           required: ['password'],
@@ -109,11 +109,10 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const me = requireUser(request);
-      if (me.via === 'session') {
-        const current = request.body.currentPassword;
-        if (current === undefined) throw badRequest('give currentPassword (or call with an API token)', 'current-password-required');
-        await checkCredentials(app.deps, { username: me.username, password: current }, passwordClient(request, me.username));
-      }
+      // Asked of a token too: a leaked token alone must not be able to take the account.
+      const current = request.body.currentPassword;
+      if (current === undefined) throw badRequest('give currentPassword, your password now', 'current-password-required');
+      await checkCredentials(app.deps, { username: me.username, password: current }, passwordClient(request, me.username));
       await changeOwnPassword(db, me.id, request.body.password, me.via);
       if (me.via === 'session') await openSession(app.deps, reply, me.id);
       return reply.status(204).send();

@@ -957,4 +957,19 @@ export const ca: Messages = {
   'gate.ahead': (n: number) =>
     n === 0 ? 'No té cap enviament anterior al davant' : `Té ${n} enviament${n === 1 ? '' : 's'} anterior${n === 1 ? '' : 's'} al davant`,
   'gate.aheadWait': (time: string) => `; el veredicte, d’aquí a uns ${time}`,
+  'refusal.current-password-required': (_q: readonly string[], _n: number) => 'cal la contrasenya actual (currentPassword)',
+  'refusal.username-is-student-id': (_q: readonly string[], _n: number) =>
+    "el nom d'usuari surt a les pàgines públiques: tria'n un que no sigui el teu identificador d'estudiant",
+  'refusal.play-compile-address-busy': (_q: readonly string[], n: number) =>
+    `hi ha ${n} compilacions de la teva adreça en marxa a la pàgina de joc: torna-ho a provar quan n'acabi una (el jutge continua compilant els teus enviaments)`,
+  'refusal.play-compile-address-budget': (_q: readonly string[], n: number) =>
+    `les compilacions de la teva adreça han gastat el temps de CPU del compilador de la pàgina de joc (${n} s per hora): torna-ho a provar més tard (el jutge continua compilant els teus enviaments)`,
+  'account.passwordTitle': 'Contrasenya',
+  'account.passwordIntro':
+    "Per canviar-la cal la contrasenya actual; es tanca la sessió a tots els altres navegadors i es revoquen tots els teus tokens d'API (després en pots fer un de nou).",
+  'account.currentPassword': 'Contrasenya actual',
+  'account.changePassword': 'Canvia la contrasenya',
+  'account.passwordChanged': (tokens: number) =>
+    `Contrasenya canviada: les altres sessions s'han tancat${tokens ? ` i s'ha${tokens === 1 ? '' : 'n'} revocat ${tokens} token${tokens === 1 ? '' : 's'} d'API` : ''}.`,
+  'account.wrongCurrentPassword': 'aquesta no és la teva contrasenya actual',
 };

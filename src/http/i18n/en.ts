@@ -906,6 +906,20 @@ export const en = {
   'tourAdmin.back': 'Back',
   'gate.ahead': (n: number) => (n === 0 ? 'No earlier submission is ahead of it' : `${n} earlier submission${n === 1 ? ' is' : 's are'} ahead of it`),
   'gate.aheadWait': (time: string) => `; its verdict in about ${time}`,
+  'refusal.current-password-required': (_q: readonly string[], _n: number) => 'give currentPassword, your password now',
+  'refusal.username-is-student-id': (_q: readonly string[], _n: number) => 'your username is shown on public pages: choose one that is not your student id',
+  'refusal.play-compile-address-busy': (_q: readonly string[], n: number) =>
+    `${n} compiles from your address are running on the play page: try again when one ends (the judge still compiles your submissions)`,
+  'refusal.play-compile-address-budget': (_q: readonly string[], n: number) =>
+    `compiles from your address used up its compiler CPU time on the play page (${n} s an hour): try again later (the judge still compiles your submissions)`,
+  'account.passwordTitle': 'Password',
+  'account.passwordIntro':
+    'Changing it asks for your password now; every other browser is logged out and every API token of yours is revoked (make a new one afterwards).',
+  'account.currentPassword': 'Current password',
+  'account.changePassword': 'Change the password',
+  'account.passwordChanged': (tokens: number) =>
+    `Password changed: your other sessions ended${tokens ? ` and ${tokens} API token${tokens === 1 ? ' was' : 's were'} revoked` : ''}.`,
+  'account.wrongCurrentPassword': 'that is not your current password',
 };
 
 export type Messages = { [K in keyof typeof en]: (typeof en)[K] extends (...args: infer A) => string ? (...args: A) => string : string };

@@ -963,4 +963,19 @@ export const es: Messages = {
   'gate.ahead': (n: number) =>
     n === 0 ? 'No tiene ningún envío anterior delante' : `Tiene ${n} envío${n === 1 ? '' : 's'} anterior${n === 1 ? '' : 'es'} delante`,
   'gate.aheadWait': (time: string) => `; el veredicto, dentro de unos ${time}`,
+  'refusal.current-password-required': (_q: readonly string[], _n: number) => 'hace falta la contraseña actual (currentPassword)',
+  'refusal.username-is-student-id': (_q: readonly string[], _n: number) =>
+    'el nombre de usuario aparece en las páginas públicas: elige uno que no sea tu identificador de estudiante',
+  'refusal.play-compile-address-busy': (_q: readonly string[], n: number) =>
+    `hay ${n} compilaciones de tu dirección en marcha en la página de juego: vuelve a probar cuando acabe una (el juez sigue compilando tus envíos)`,
+  'refusal.play-compile-address-budget': (_q: readonly string[], n: number) =>
+    `las compilaciones de tu dirección han gastado el tiempo de CPU del compilador de la página de juego (${n} s por hora): vuelve a probar más tarde (el juez sigue compilando tus envíos)`,
+  'account.passwordTitle': 'Contraseña',
+  'account.passwordIntro':
+    'Para cambiarla hace falta la contraseña actual; se cierra la sesión en todos los demás navegadores y se revocan todos tus tokens de API (después puedes crear uno nuevo).',
+  'account.currentPassword': 'Contraseña actual',
+  'account.changePassword': 'Cambia la contraseña',
+  'account.passwordChanged': (tokens: number) =>
+    `Contraseña cambiada: las demás sesiones se han cerrado${tokens ? ` y se ha${tokens === 1 ? '' : 'n'} revocado ${tokens} token${tokens === 1 ? '' : 's'} de API` : ''}.`,
+  'account.wrongCurrentPassword': 'esa no es tu contraseña actual',
 };

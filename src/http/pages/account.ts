@@ -1,10 +1,18 @@
 // My account: who I am, my API tokens (made and revoked here, as with
-// POST/DELETE /api/tokens). A new token's secret is shown once, in the answer
-// to the form that made it, with how to use it from the command line.
+// POST/DELETE /api/tokens; each with when it was made and last used), and my
+// password (changed with the current one, as PUT /api/me/password: every other
+// session ends and every token is revoked). A new token's secret is shown
+// once, in the answer to the form that made it, with how to use it from the
+// command line.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../auth.ts';
-import { createApiToken, revokeApiToken } from '../../domain/accounts.ts';
+import { checkCredentials, createApiToken, PASSWORD_MIN, revokeApiToken } from '../../domain/accounts.ts';
+import { changeOwnPassword } from '../../domain/account-links.ts';
+import { RetryLaterError } from '../../domain/attempt-budgets.ts';
+import { openSession, passwordClient } from '../auth.ts';
+import { asRefusal } from '../errors.ts';
+import { localizeRefusal } from '../i18n/refusals.ts';
 import { ownOrigin } from '../origin-check.ts';
 import { html, type HtmlValue } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
@@ -20,6 +28,8 @@ const LABEL_MAX = 100;
 interface AccountView {
   label?: string;
   errors?: FieldErrors;
+  /** The password form's errors (its fields: currentPassword, password, confirm). */
+  passwordErrors?: FieldErrors;
   created?: { token: string; label: string | null };
   notice?: string;
 }
@@ -80,6 +90,15 @@ ${errorSummary(view.errors, { label: t('account.label') })}
 <form method="post" action="/account/tokens" id="token-form" novalidate>
   ${field({ name: 'label', label: t('account.labelOptional'), value: view.label ?? '', hint: t('account.labelHint', LABEL_MAX), errors: view.errors, attrs: html`maxlength="${LABEL_MAX}"` })}
   <p><button type="submit">${t('account.create')}</button></p>
+</form>
+<h2 id="password-title">${t('account.passwordTitle')}</h2>
+<p>${t('account.passwordIntro')}</p>
+${errorSummary(view.passwordErrors, { currentPassword: t('account.currentPassword'), password: t('reset.newPassword'), confirm: t('reset.confirm') })}
+<form method="post" action="/account/password" id="password-form" novalidate>
+  ${field({ name: 'currentPassword', label: t('account.currentPassword'), type: 'password', required: true, autocomplete: 'current-password', errors: view.passwordErrors, attrs: html`maxlength="256"` })}
+  ${field({ name: 'password', label: t('reset.newPassword'), type: 'password', required: true, autocomplete: 'new-password', hint: t('auth.passwordHint', PASSWORD_MIN), errors: view.passwordErrors, attrs: html`maxlength="256"` })}
+  ${field({ name: 'confirm', label: t('reset.confirm'), type: 'password', required: true, autocomplete: 'new-password', errors: view.passwordErrors, attrs: html`maxlength="256"` })}
+  <p><button type="submit">${t('account.changePassword')}</button></p>
 </form>`;
     return sendPage(reply, { title: t('account.title'), user: request.user, nav: '/account', body }, status);
   }
@@ -100,6 +119,33 @@ ${errorSummary(view.errors, { label: t('account.label') })}
     const { token } = await createApiToken(db, me.id, label || null);
     // Answered here, not redirected: the secret must not land in a URL or be shown again.
     return sendAccount(request, reply, me, { created: { token, label: label || null } }, 201);
+  });
+
+  app.post<{ Body: Record<string, string | undefined> }>('/account/password', { config: { access: 'user' } }, async (request, reply) => {
+    const me = pageUser(request, reply, '/account');
+    if (!me) return reply;
+    const text = (k: string) => (typeof request.body?.[k] === 'string' ? request.body[k].slice(0, 256) : '');
+    const [current, password, confirm] = [text('currentPassword'), text('password'), text('confirm')];
+    const errors: FieldErrors = {};
+    if (!current) errors.currentPassword = t('auth.enterPassword');
+    if (password !== confirm) errors.confirm = t('reset.mismatch');
+    if (Object.keys(errors).length > 0) return sendAccount(request, reply, me, { passwordErrors: errors }, 400);
+    try {
+      await checkCredentials(app.deps, { username: me.username, password: current }, passwordClient(request, me.username));
+      const { tokensRevoked } = await changeOwnPassword(db, me.id, password, me.via);
+      // Every session ended with the change: this browser gets a new one.
+      await openSession(app.deps, reply, me.id);
+      return sendAccount(request, reply, me, { notice: t('account.passwordChanged', tokensRevoked) });
+    } catch (err) {
+      const refused = asRefusal(err);
+      if (!refused) throw err;
+      const retryAfterSeconds = err instanceof RetryLaterError ? err.retryAfterSeconds : undefined;
+      if (retryAfterSeconds) void reply.header('retry-after', String(retryAfterSeconds));
+      const where = refused.statusCode === 401 ? 'currentPassword' : refused.code === 'weak-password' ? 'password' : '';
+      const message =
+        refused.statusCode === 401 ? t('account.wrongCurrentPassword') : localizeRefusal({ ...refused, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) });
+      return sendAccount(request, reply, me, { passwordErrors: { [where]: message } }, refused.statusCode);
+    }
   });
 
   app.post<{ Params: { id: number } }>('/account/tokens/:id/revoke', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {

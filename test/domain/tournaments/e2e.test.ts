@@ -165,7 +165,7 @@ test('the replay archive holds every match, its manifest and the standings', asy
   const csv = await judge.app.inject({ url: `/api/tournaments/${calm.id}/standings.csv` });
   const lines = csv.body.trim().split('\r\n');
   assert.equal(lines.length, PLAYERS + 1);
-  assert.match(lines[1]!, /^1,Strong,user0,champion,/);
+  assert.match(lines[1]!, /^"1","Strong","user0","champion",/);
 });
 
 test('restarting the worker, the recorder and the scheduler in the middle changes nothing: same matches, same standings', async () => {

@@ -224,7 +224,7 @@ test('a changed standing: in the manifest, in an entry, in standings.csv', async
     await verifyTournamentBundle(
       tampered((f) => {
         const lines = f.get('standings.csv')!.toString().split('\r\n');
-        [lines[1], lines[2]] = [lines[2]!.replace(/^2,/, '1,'), lines[1]!.replace(/^1,/, '2,')];
+        [lines[1], lines[2]] = [lines[2]!.replace(/^"2",/, '"1",'), lines[1]!.replace(/^"1",/, '"2",')];
         f.set('standings.csv', Buffer.from(lines.join('\r\n')));
       }),
     ),

@@ -2,14 +2,15 @@
 // invitations and accounts, created and skipped rows, the links CSV, the
 // page), sign-up through an invitation (the link's id, name and e-mail win
 // and it works once), password links (roster accounts, an admin's 24-hour
-// reset link: once, ends the user's sessions), PUT /api/me/password with a
-// token, and SIGNUP_REQUIRE. Real Postgres, app.inject.
+// reset link: once, ends the user's sessions and revokes their tokens), PUT
+// /api/me/password (the current password asked of a token too), and SIGNUP_REQUIRE. Real Postgres, app.inject.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApi, registerUser, multipart, type TestUser } from '../../helpers/app.ts';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
-import { parseRoster, ROSTER_MAX_BYTES } from '../../../src/domain/roster.ts';
+import { GENERATED_USERNAME_RE, parseRoster, rosterLinksCsv, ROSTER_MAX_BYTES } from '../../../src/domain/roster.ts';
+import { csvCellValue } from '../../../src/domain/exports.ts';
 import { findLink } from '../../../src/domain/account-links.ts';
 import { DomainError } from '../../../src/domain/errors.ts';
 
@@ -56,6 +57,39 @@ test('parsing: a BOM, ; or , separators, quotes holding separators, quotes and l
   refused('id\n' + 'x'.repeat(ROSTER_MAX_BYTES), 'too-large');
 });
 
+test('the links CSV is written as every export is: every cell quoted, a formula (= + - @) neutralised with an apostrophe', () => {
+  const row = (studentId: string, fullName: string, email: string | null) => ({
+    line: 2,
+    studentId,
+    fullName,
+    email,
+    username: null,
+    status: 'created' as const,
+    code: null,
+    reason: null,
+    link: '/signup?invite=x',
+    expiresAt: '2027-01-01T00:00:00.000Z',
+  });
+  const csv = rosterLinksCsv(
+    {
+      mode: 'invite',
+      created: 3,
+      skipped: 0,
+      rows: [row('=1+1', '=HYPERLINK("http://evil.example","click")', null), row('+34', '-2', '@x.org'), row('S5', 'Plain "Quoted"', 'a@b.c')],
+    },
+    'https://arbiter.example.edu',
+  );
+  const lines = csv.split('\r\n');
+  assert.equal(
+    lines[1],
+    `"'=1+1","'=HYPERLINK(""http://evil.example"",""click"")","","","https://arbiter.example.edu/signup?invite=x","2027-01-01T00:00:00.000Z"`,
+  );
+  assert.ok(lines[2]!.startsWith(`"'+34","'-2","'@x.org",`), lines[2]);
+  assert.ok(lines[3]!.startsWith('"S5","Plain ""Quoted""","a@b.c"'), lines[3]);
+  assert.equal(csvCellValue("'=1+1"), '=1+1');
+  assert.equal(csvCellValue("it's"), "it's");
+});
+
 test('invitations: created and skipped rows with reasons, links CSV, audit; admins only', async () => {
   await db.user.update({ where: { id: student.id }, data: { studentId: 'S-TAKEN' } });
   const csv =
@@ -79,9 +113,9 @@ test('invitations: created and skipped rows with reasons, links CSV, audit; admi
   assert.equal(byLine[7].status, 'created');
   assert.equal(byLine[7].fullName, 'Carla, C.');
   const lines = body.linksCsv.trim().split('\r\n');
-  assert.equal(lines[0], 'student_id,name,email,username,link,expires_at');
+  assert.equal(lines[0], '"student_id","name","email","username","link","expires_at"');
   assert.equal(lines.length, 3);
-  assert.ok(lines[2].startsWith('S3,"Carla, C.",,,http'));
+  assert.ok(lines[2].startsWith('"S3","Carla, C.","","","http'));
   // Only hashes are stored.
   const stored = await db.accountLink.findMany();
   assert.equal(stored.length, 2);
@@ -137,31 +171,35 @@ test('invitations: created and skipped rows with reasons, links CSV, audit; admi
   assert.deepEqual([carla.studentId, carla.fullName, carla.email], ['S3', 'Carla, C.', null]);
 });
 
-test('accounts: a user per student with a one-time password link; the link sets the password, logs in, ends other sessions, works once', async () => {
+test('accounts: a user per student with a one-time password link (the username generated when the roster has none, never the student id); the link sets the password, logs in, ends other sessions, works once', async () => {
   const body = multipart(
     { mode: 'account', expiresInDays: '7' },
     {
       filename: 'roster.csv',
       content:
-        'Student ID,Full name,Email,Username\nA100,Dídac Puig,didac@upc.edu,\n42,Too Short,x@upc.edu,\nA101,Eva,eva@upc.edu,teacher\nA102,Fina,fina@upc.edu,fina.p\n',
+        'Student ID,Full name,Email,Username\nA100,Dídac Puig,didac@upc.edu,\n42,Too Short,x@upc.edu,no way!\nA101,Eva,eva@upc.edu,teacher\nA102,Fina,fina@upc.edu,fina.p\nA103,Gil,gil@upc.edu,a103\n',
     },
   );
   const res = await app.inject({ method: 'POST', url: '/api/admin/roster', headers: { ...admin.auth, ...body.headers }, payload: body.payload });
   assert.equal(res.statusCode, 200, res.body);
   const rows = res.json().rows as { studentId: string; status: string; code: string | null; username: string | null; link: string | null }[];
+  const generated = (name: string | null | undefined) => (name && GENERATED_USERNAME_RE.test(name) ? 'generated' : (name ?? ''));
   assert.deepEqual(
-    rows.map((r) => [r.studentId, r.status, r.code ?? '', r.username ?? '']),
+    rows.map((r) => [r.studentId, r.status, r.code ?? '', generated(r.username)]),
     [
-      ['A100', 'created', '', 'A100'],
+      ['A100', 'created', '', 'generated'],
       ['42', 'skipped', 'bad-username', ''],
       ['A101', 'skipped', 'username-taken', 'teacher'],
       ['A102', 'created', '', 'fina.p'],
+      ['A103', 'created', '', 'generated'],
     ],
   );
-  const didac = await db.user.findUniqueOrThrow({ where: { usernameLower: 'a100' } });
+  assert.notEqual(rows[0]!.username, rows[4]!.username);
+  const didac = await db.user.findUniqueOrThrow({ where: { studentId: 'A100' } });
+  assert.equal(didac.username, rows[0]!.username);
   assert.deepEqual([didac.studentId, didac.fullName, didac.email], ['A100', 'Dídac Puig', 'didac@upc.edu']);
   // No password opens it before the link is used.
-  const login = await app.inject({ method: 'POST', url: '/api/sessions', payload: { username: 'A100', password: 'unset$roster' } });
+  const login = await app.inject({ method: 'POST', url: '/api/sessions', payload: { username: didac.username, password: 'unset$roster' } });
   assert.equal(login.statusCode, 401);
 
   const token = tokenOf(rows[0]!.link!);
@@ -177,7 +215,7 @@ test('accounts: a user per student with a one-time password link; the link sets 
   assert.equal(set.statusCode, 303, set.body);
   assert.equal(set.headers.location, '/account');
   assert.equal((await asCookie(sessionOf(set))).statusCode, 200, 'the browser that used the link is logged in');
-  assert.equal((await app.inject({ method: 'POST', url: '/api/sessions', payload: { username: 'A100', password: 'a new secret' } })).statusCode, 200);
+  assert.equal((await app.inject({ method: 'POST', url: '/api/sessions', payload: { username: didac.username, password: 'a new secret' } })).statusCode, 200);
   const reuse = await app.inject({ method: 'POST', url: `/reset/${token}`, headers: formHeaders, payload: 'password=third+secret&confirm=third+secret' });
   assert.equal(reuse.statusCode, 404);
   assert.equal((await app.inject({ url: `/reset/${token}` })).statusCode, 404);
@@ -186,7 +224,7 @@ test('accounts: a user per student with a one-time password link; the link sets 
   assert.equal((audit.detail as { via: string }).via, 'link');
 });
 
-test("an admin's reset link: 24 hours, once, a newer one replaces it; using it ends the user's other sessions; audited", async () => {
+test("an admin's reset link: 24 hours, once, a newer one replaces it; using it ends the user's other sessions and revokes their tokens; audited", async () => {
   const u = await registerUser(app, 'forgetful');
   assert.equal((await app.inject({ method: 'POST', url: `/api/admin/users/${u.id}/reset-link`, headers: student.auth })).statusCode, 403);
   assert.equal((await app.inject({ method: 'POST', url: '/api/admin/users/999999/reset-link', headers: admin.auth })).statusCode, 404);
@@ -205,7 +243,7 @@ test("an admin's reset link: 24 hours, once, a newer one replaces it; using it e
   const used = await app.inject({ method: 'POST', url: `/reset/${token}`, headers: formHeaders, payload: 'password=brand+new+pass&confirm=brand+new+pass' });
   assert.equal(used.statusCode, 303);
   assert.equal((await asCookie(u.cookie)).statusCode, 401, 'the older session ended');
-  assert.equal((await app.inject({ url: '/api/me', headers: u.auth })).statusCode, 200, 'API tokens stay');
+  assert.equal((await app.inject({ url: '/api/me', headers: u.auth })).statusCode, 401, 'API tokens are revoked too');
   const actions = (await db.auditEntry.findMany({ where: { targetType: 'user', targetId: String(u.id) }, orderBy: { id: 'asc' } })).map((a) => a.action);
   assert.deepEqual(actions, ['user.reset-link', 'user.reset-link', 'user.password-reset']);
 
@@ -237,23 +275,46 @@ test('the roster page: upload, the result table and the links CSV', async () => 
   assert.match(res.body, /data-status="created"/);
   assert.match(res.body, /data-status="skipped" data-code="duplicate"/);
   assert.match(res.body, /id="roster-csv" download="roster-links.csv" href="data:text\/csv/);
-  assert.match(res.body, /<textarea id="roster-links"[^>]*>student_id,name,email,username,link,expires_at/);
+  assert.match(
+    res.body,
+    /<textarea id="roster-links"[^>]*>&quot;student_id&quot;,&quot;name&quot;,&quot;email&quot;,&quot;username&quot;,&quot;link&quot;,&quot;expires_at&quot;/,
+  );
   const none = await app.inject({ method: 'POST', url: '/admin/actions/roster', headers: { ...formHeaders, cookie: admin.cookie }, payload: 'mode=invite' });
   assert.equal(none.statusCode, 400);
 });
 
-test('PUT /api/me/password: with a token no old password; with the cookie the current one (budgeted); sessions end; audited', async () => {
+test('PUT /api/me/password: the current password asked of a token and a cookie alike (budgeted); every session ends and every token is revoked; audited', async () => {
   const u = await registerUser(app, 'changer');
   assert.equal((await app.inject({ method: 'PUT', url: '/api/me/password', payload: { password: 'whatever long' } })).statusCode, 401);
-  const weak = await app.inject({ method: 'PUT', url: '/api/me/password', headers: u.auth, payload: { password: 'short' } });
+  const weak = await app.inject({ method: 'PUT', url: '/api/me/password', headers: u.auth, payload: { password: 'short', currentPassword: 'correct horse' } });
   assert.equal(weak.statusCode, 400);
   assert.equal(weak.json().code, 'weak-password');
-  const viaToken = await app.inject({ method: 'PUT', url: '/api/me/password', headers: u.auth, payload: { password: 'token set this' } });
+  // A token alone (a leaked one) cannot change the password.
+  const tokenOnly = await app.inject({ method: 'PUT', url: '/api/me/password', headers: u.auth, payload: { password: 'token set this' } });
+  assert.equal(tokenOnly.statusCode, 400);
+  assert.equal(tokenOnly.json().code, 'current-password-required');
+  const tokenWrong = await app.inject({
+    method: 'PUT',
+    url: '/api/me/password',
+    headers: u.auth,
+    payload: { password: 'token set this', currentPassword: 'not my password' },
+  });
+  assert.equal(tokenWrong.statusCode, 401);
+  const second = (await app.inject({ method: 'POST', url: '/api/tokens', headers: u.auth, payload: { label: 'second' } })).json().token as string;
+  const viaToken = await app.inject({
+    method: 'PUT',
+    url: '/api/me/password',
+    headers: u.auth,
+    payload: { password: 'token set this', currentPassword: 'correct horse' },
+  });
   assert.equal(viaToken.statusCode, 204, viaToken.body);
   assert.equal((await asCookie(u.cookie)).statusCode, 401, 'sessions ended');
+  assert.equal((await app.inject({ url: '/api/me', headers: u.auth })).statusCode, 401, 'the token that called is revoked');
+  assert.equal((await app.inject({ url: '/api/me', headers: { authorization: `Bearer ${second}` } })).statusCode, 401, 'every other token too');
   const login = await app.inject({ method: 'POST', url: '/api/sessions', payload: { username: 'changer', password: 'token set this' } });
   assert.equal(login.statusCode, 200);
   const cookie = sessionOf(login);
+  const third = (await app.inject({ method: 'POST', url: '/api/tokens', headers: { cookie } })).json().token as string;
   const noOld = await app.inject({ method: 'PUT', url: '/api/me/password', headers: { cookie }, payload: { password: 'cookie set this' } });
   assert.equal(noOld.statusCode, 400);
   assert.equal(noOld.json().code, 'current-password-required');
@@ -271,11 +332,43 @@ test('PUT /api/me/password: with a token no old password; with the cookie the cu
   assert.equal(viaCookie.statusCode, 204);
   assert.equal((await asCookie(cookie)).statusCode, 401);
   assert.equal((await asCookie(sessionOf(viaCookie))).statusCode, 200, 'the caller gets a new session');
+  assert.equal((await app.inject({ url: '/api/me', headers: { authorization: `Bearer ${third}` } })).statusCode, 401, 'tokens are revoked');
   const audit = await db.auditEntry.findMany({ where: { action: 'user.password-change', targetId: String(u.id) }, orderBy: { id: 'asc' } });
   assert.deepEqual(
-    audit.map((a) => (a.detail as { via: string }).via),
-    ['token', 'session'],
+    audit.map((a) => {
+      const d = a.detail as { via: string; tokensRevoked: number };
+      return [d.via, d.tokensRevoked];
+    }),
+    [
+      ['token', 2],
+      ['session', 1],
+    ],
   );
+});
+
+test('a leaked token after an admin reset: the reset revokes it, so it can neither read nor change the password again', async () => {
+  const owner = await registerUser(app, 'leaky');
+  const reset = await app.inject({ method: 'POST', url: `/api/admin/users/${owner.id}/reset-link`, headers: admin.auth });
+  assert.equal(reset.statusCode, 201, reset.body);
+  const token = tokenOf(reset.json().link);
+  const used = await app.inject({
+    method: 'POST',
+    url: `/reset/${token}`,
+    headers: formHeaders,
+    payload: new URLSearchParams({ password: 'owner took it back', confirm: 'owner took it back' }).toString(),
+  });
+  assert.ok(used.statusCode < 400, `${used.statusCode} ${used.body.slice(0, 200)}`);
+  assert.equal((await asCookie(owner.cookie)).statusCode, 401);
+  assert.equal((await app.inject({ url: '/api/me', headers: owner.auth })).statusCode, 401, 'the leaked token no longer works');
+  const again = await app.inject({
+    method: 'PUT',
+    url: '/api/me/password',
+    headers: owner.auth,
+    payload: { password: 'attacker again', currentPassword: 'x' },
+  });
+  assert.equal(again.statusCode, 401);
+  const audit = await db.auditEntry.findFirstOrThrow({ where: { action: 'user.password-reset', targetId: String(owner.id) } });
+  assert.equal((audit.detail as { tokensRevoked: number }).tokensRevoked, 1);
 });
 
 test('SIGNUP_REQUIRE: validated at start; the API and the form ask for the fields; a student id is unique', async () => {

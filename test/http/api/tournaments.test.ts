@@ -179,7 +179,7 @@ test('public pages and CSV: the list, the bracket with its match links, the stan
   assert.equal(csv.statusCode, 200);
   assert.match(String(csv.headers['content-type']), /^text\/csv/);
   const lines = csv.body.trim().split('\r\n');
-  assert.equal(lines[0], 'place,player,owner,eliminated_round,last_rank,last_score,entry');
+  assert.equal(lines[0], '"place","player","owner","eliminated_round","last_rank","last_score","entry"');
   assert.equal(lines.length, 3);
   assert.equal((await app.inject({ url: '/admin/tournaments', headers: { cookie: alice.cookie } })).statusCode, 403);
   const admin = await app.inject({ url: '/admin/tournaments', headers: { cookie: boss.cookie } });

@@ -1,4 +1,4 @@
-// The account pages: sign up, log in, log out, API tokens. Real
+// The account pages: sign up, log in, log out, API tokens, the password. Real
 // Postgres through test/helpers/app.ts; forms posted as a browser posts them.
 
 import { test } from 'node:test';
@@ -162,6 +162,35 @@ test('/account: a new token is shown once with how to use it, works as a bearer 
   assert.equal(long.statusCode, 400);
   assert.match(control(long.body, 'f-label'), /aria-invalid="true"/);
   assert.ok(!/id="new-token"/.test(long.body));
+});
+
+test('/account: the password is changed with the current one; other browsers are logged out and every token revoked; this browser stays in', async () => {
+  const cookie = sessionCookie(await post('/signup', { username: 'changer_page', password: 'correct horse' }));
+  const elsewhere = sessionCookie(await post('/login', { username: 'changer_page', password: 'correct horse' }));
+  const token = /id="new-token"[^>]*value="(arb_[A-Za-z0-9_-]+)"/.exec((await post('/account/tokens', { label: 'ci' }, cookie)).body)![1]!;
+  const page = await app.inject({ url: '/account', headers: { cookie } });
+  assert.match(page.body, /<form method="post" action="\/account\/password" id="password-form"/);
+  assert.match(control(page.body, 'f-currentPassword'), /autocomplete="current-password"/);
+
+  const wrong = await post('/account/password', { currentPassword: 'not it at all', password: 'brand new pass', confirm: 'brand new pass' }, cookie);
+  assert.equal(wrong.statusCode, 401);
+  assert.match(control(wrong.body, 'f-currentPassword'), /aria-invalid="true"/);
+  assert.match(wrong.body, /not your current password/);
+  const mismatch = await post('/account/password', { currentPassword: 'correct horse', password: 'brand new pass', confirm: 'other new pass' }, cookie);
+  assert.equal(mismatch.statusCode, 400);
+  const weak = await post('/account/password', { currentPassword: 'correct horse', password: 'short', confirm: 'short' }, cookie);
+  assert.equal(weak.statusCode, 400);
+  assert.match(control(weak.body, 'f-password'), /aria-invalid="true"/);
+  assert.equal((await app.inject({ url: '/api/me', headers: { authorization: `Bearer ${token}` } })).statusCode, 200, 'nothing changed yet');
+
+  const done = await post('/account/password', { currentPassword: 'correct horse', password: 'brand new pass', confirm: 'brand new pass' }, cookie);
+  assert.equal(done.statusCode, 200, done.body.slice(0, 300));
+  assert.match(done.body, /Password changed: your other sessions ended and 1 API token was revoked/);
+  assert.equal((await app.inject({ url: '/api/me', headers: { cookie: sessionCookie(done) } })).statusCode, 200, 'this browser stays logged in');
+  assert.equal((await app.inject({ url: '/api/me', headers: { cookie } })).statusCode, 401);
+  assert.equal((await app.inject({ url: '/api/me', headers: { cookie: elsewhere } })).statusCode, 401, 'the other browser is logged out');
+  assert.equal((await app.inject({ url: '/api/me', headers: { authorization: `Bearer ${token}` } })).statusCode, 401, 'the token is revoked');
+  assert.equal((await post('/login', { username: 'changer_page', password: 'brand new pass' })).statusCode, 303);
 });
 
 test('logged out: account pages redirect to the login page and come back; no page crashes', async () => {

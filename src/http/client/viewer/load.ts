@@ -3,17 +3,40 @@
 // Every way a file can be wrong ends in a ReplayLoadError the page shows.
 
 import type { Replay } from '../../../sdk/viewer/game-view.ts';
+import { REPLAY_MAX_JSON_BYTES } from '../../../sdk/replay-format.ts';
 
 export class ReplayLoadError extends Error {
   override name = 'ReplayLoadError';
 }
 
-/** Far above any real match (a 600-round replay is tens of KB gzipped, a few MB of JSON). */
-const MAX_FILE_BYTES = 200 * 1024 * 1024;
+/** The file as picked, or JSON unpacked: the server's and `arbiter verify`'s limit (far above any real match). */
+const MAX_FILE_BYTES = REPLAY_MAX_JSON_BYTES;
+const limitText = `${REPLAY_MAX_JSON_BYTES / 1048576} MiB`;
 
+class TooLargeError extends Error {}
+
+/** Inflated a chunk at a time, stopped at the limit: a gzip bomb costs the tab no more than the limit. */
 async function gunzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > REPLAY_MAX_JSON_BYTES) {
+      await reader.cancel();
+      throw new TooLargeError();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }
 
 const isNumbers = (a: unknown, n: number) => Array.isArray(a) && a.length === n && a.every((x) => typeof x === 'number');
@@ -44,9 +67,12 @@ export async function parseReplay(bytes: Uint8Array<ArrayBuffer>): Promise<Repla
   if (data[0] === 0x1f && data[1] === 0x8b) {
     try {
       data = await gunzip(data);
-    } catch {
+    } catch (err) {
+      if (err instanceof TooLargeError) throw new ReplayLoadError(`not a replay: it unpacks past ${limitText}, the limit for a replay`);
       throw new ReplayLoadError('the file looks gzipped but does not decompress (truncated or corrupted)');
     }
+  } else if (data.byteLength > REPLAY_MAX_JSON_BYTES) {
+    throw new ReplayLoadError(`not a replay: larger than ${limitText}, the limit for a replay`);
   }
   let value: unknown;
   try {
@@ -80,13 +106,16 @@ export async function fetchReplay(url: string): Promise<Replay> {
     }
     throw new ReplayLoadError(`could not download the replay: ${message}`);
   }
+  const length = Number(res.headers.get('content-length') ?? 0);
+  if (length > MAX_FILE_BYTES) throw new ReplayLoadError(`could not download the replay: larger than ${limitText}, the limit for a replay`);
   return parseReplay(new Uint8Array(await res.arrayBuffer()));
 }
 
 /** A file the user picked or dropped: whatever its name, its content decides. */
 export async function readReplayFile(file: File): Promise<Replay> {
   if (file.size === 0) throw new ReplayLoadError(`${file.name} is empty`);
-  if (file.size > MAX_FILE_BYTES) throw new ReplayLoadError(`${file.name} is ${Math.round(file.size / 1048576)} MB: too big to be a replay`);
+  if (file.size > MAX_FILE_BYTES)
+    throw new ReplayLoadError(`${file.name} is ${Math.round(file.size / 1048576)} MiB: larger than ${limitText}, the limit for a replay`);
   let bytes: Uint8Array<ArrayBuffer>;
   try {
     bytes = new Uint8Array(await file.arrayBuffer());

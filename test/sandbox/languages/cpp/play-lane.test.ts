@@ -92,7 +92,8 @@ test("ten never-ending compiles from the play page: an honest compile in the jud
   skip: slow.skip,
   timeout: 900_000,
 }, async () => {
-  const { app } = await startTestApi();
+  // Ten clients as if from ten addresses (inject's are all one): the address's own bounds are test/http/play-address-budget.test.ts's.
+  const { app } = await startTestApi({ PLAY_COMPILES_RUNNING_PER_IP: '100', PLAY_COMPILE_CPU_SECONDS_PER_HOUR_PER_IP: '100000' });
   const users = [];
   for (let i = 0; i < 10; i++) users.push(await registerUser(app));
   // The judge's lane warm (a fresh npm server compiles the toolchain first); the play lane's server warms up during the flood, at nice 19.

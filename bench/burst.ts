@@ -20,10 +20,10 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -105,6 +105,30 @@ interface Part {
   exited: Promise<unknown>;
 }
 
+/** The errors a part logged (pino level 50 and up), by message, most frequent first. */
+function loggedErrors(file: string): [string, number][] {
+  const counts = new Map<string, number>();
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    let entry: { level?: number; msg?: string; err?: { message?: string } };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      continue;
+    }
+    if ((entry.level ?? 0) < 50) continue;
+    const key = `${entry.msg ?? ''}${entry.err?.message ? `: ${entry.err.message}` : ''}`.replace(/\s+/g, ' ').slice(0, 160);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]);
+}
+
 const READY: Record<string, RegExp> = {
   api: /API on (http:\/\/[^\s"]+)/,
   recorder: /recorder: consuming results/,
@@ -113,16 +137,19 @@ const READY: Record<string, RegExp> = {
 };
 
 /** Starts `src/main.ts <part>` as `npm run <part>` does and waits until it says it is up. */
-async function startPart(part: keyof typeof READY, name: string, env: Record<string, string>): Promise<Part & { ready: string }> {
+async function startPart(part: keyof typeof READY, name: string, env: Record<string, string>, logDir: string): Promise<Part & { ready: string }> {
   const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', part], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const tail: string[] = [];
+  const log = createWriteStream(join(logDir, `${name.replace(/[^a-z0-9]+/gi, '-')}.log`), { flags: 'a' });
+  child.once('exit', () => log.end());
   let ready: string | null = null;
   let partial = '';
   const take = (chunk: Buffer) => {
+    log.write(chunk);
     const lines = (partial + chunk.toString()).split('\n');
     partial = lines.pop()!;
     for (const line of lines) {
@@ -467,7 +494,8 @@ async function burst(
   const queues = openJudgeQueues({ redisUrl: REDIS_URL, prefix });
   keep.setQueues(queues);
 
-  // ---- the deployment
+  // ---- the deployment (each part's output in a log file of its own, kept after the run)
+  const logDir = mkdtempSync(join(tmpdir(), 'arbiter-burst-'));
   const env: Record<string, string> = {
     DATABASE_URL: database.url,
     REDIS_URL,
@@ -478,14 +506,14 @@ async function burst(
   };
   const t0start = Date.now();
   // The database's parts first (the recorder migrates nothing: the bench's database is migrated), then the workers, the API last.
-  for (const name of ['recorder', 'scheduler'] as const) parts.push(await startPart(name, name, env));
+  for (const name of ['recorder', 'scheduler'] as const) parts.push(await startPart(name, name, env, logDir));
   const workers: Part[] = [];
   for (let w = 0; w < o.workers; w++) {
-    const p = await startPart('worker', `worker ${w + 1}`, env);
+    const p = await startPart('worker', `worker ${w + 1}`, env, logDir);
     workers.push(p);
     parts.push(p);
   }
-  const api = await startPart('api', 'api', env);
+  const api = await startPart('api', 'api', env, logDir);
   parts.push(api);
   const base = api.ready;
   console.log(
@@ -572,6 +600,7 @@ async function burst(
   const random = rng(seed ^ 0x5bd1e995);
   const offsets = Array.from({ length: o.users }, () => random() * o.seconds * 1000).sort((a, b) => a - b);
   const uploads: Upload[] = [];
+  const refusalsSeen = new Set<string>();
   const tBurst = Date.now();
   const uploadsDone = Promise.all(
     files.map(async (file, k) => {
@@ -585,6 +614,16 @@ async function burst(
         ({ status, body } = await postJson(`${base}/api/submissions`, { source: file.source, filename: file.filename, game: o.game }, token));
       } catch (e) {
         body = { code: `no answer: ${e instanceof Error ? e.message : String(e)}` };
+      }
+      // The first answer of each kind that is not a 202, as it comes: what the students are told.
+      const kind = `${status} ${typeof body['code'] === 'string' ? body['code'] : ''}`;
+      if (status !== 202 && !refusalsSeen.has(kind)) {
+        refusalsSeen.add(kind);
+        console.log(
+          `  upload ${file.filename} (${file.kind}) answered ${kind}: ${String(body['message'] ?? '')
+            .split('\n')[0]!
+            .slice(0, 200)}`,
+        );
       }
       uploads[k] = {
         file,
@@ -656,7 +695,7 @@ async function burst(
       killedAt = Date.now();
       console.log(`kill: worker 1 SIGKILLed at +${sec(killedAt - tBurst)} (${finalCount} verdicts in, ${busy} job(s) active)`);
       await sleep(1000);
-      const again = await startPart('worker', 'worker 1 (restarted)', env);
+      const again = await startPart('worker', 'worker 1 (restarted)', env, logDir);
       parts.push(again);
       workers.push(again);
       restartedAt = Date.now();
@@ -682,6 +721,7 @@ async function burst(
   await sampler;
   await report(o, {
     db,
+    logDir,
     uploads: uploads.filter(Boolean),
     pendingUploads,
     gets,
@@ -699,6 +739,7 @@ async function burst(
 
 interface Observed {
   db: FreshDatabase['db'];
+  logDir: string;
   uploads: Upload[];
   /** Uploads with no answer yet at the time bound. */
   pendingUploads: number;
@@ -863,6 +904,19 @@ async function report(o: Options, x: Observed): Promise<void> {
   console.log(
     `  Redis used_memory: peak ${mib(x.redisPeak)}, ${mib(x.redisPeak - x.redisBaseline)} above the start (a shared server: other users' keys count too)`,
   );
+
+  // What the parts logged as errors.
+  for (const file of readdirSync(x.logDir).sort()) {
+    const errors = loggedErrors(join(x.logDir, file));
+    if (errors.length === 0) continue;
+    const total = errors.reduce((a, [, n]) => a + n, 0);
+    console.log(
+      `  ${file}: ${total} error line(s): ${errors
+        .slice(0, 3)
+        .map(([m, n]) => `${n} x "${m}"`)
+        .join('; ')}`,
+    );
+  }
 
   // Storage.
   const [stored] = await db.$queryRawUnsafe<{ matches: bigint; replay_bytes: bigint; tables: bigint }[]>(

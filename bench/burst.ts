@@ -5,12 +5,13 @@
 // within --seconds (70% TypeScript bots of bench/burst/*.ts.tmpl, strong and
 // weak; 30% C++ `AIName.cc` of a student's size; a few that do not compile),
 // while --pollers browsers poll what a student watches, and one worker is
-// killed with SIGKILL midway (and started again, as a supervisor would). It
-// waits for every verdict and prints what the course met: the upload's
-// answer, the time to each compile verdict and to the last verdict,
-// verdicts per runner-minute, runner use, GET latency and 5xx, each part's
-// peak memory with the processes it starts, Redis memory, bytes per stored
-// match, and a consistency check.
+// killed with SIGKILL midway (after the upload window, once half the stored
+// submissions have their verdict; started again a second later, as a
+// supervisor would). It waits for every verdict and prints what the course
+// met: the upload's answer, the time to each compile verdict and to the last
+// verdict, verdicts per runner-minute, runner use, GET latency and 5xx, each
+// part's peak memory with the processes it starts, Redis memory, bytes per
+// stored match, and a consistency check.
 //   npm run bench burst [--users 250] [--seconds 60] [--pollers 50] [--workers 2] [--runners 1]
 //                       [--game moria] [--poll-ms 2000] [--timeout-minutes 40] [--warmup-seconds 15] [--no-kill]
 //   npm run bench burst --users 20 --write DIR   writes the students' files to DIR and stops
@@ -686,8 +687,16 @@ async function burst(
       console.log(`burst: time bound (${o.timeoutMinutes} min) reached with ${finalCount} of ${expected} verdicts`);
       break;
     }
-    if (o.kill && killedAt === null && finalCount >= Math.ceil(o.users / 2)) {
-      // Midway: half the verdicts are in, the queue is still full. The supervisor starts it again a second later.
+    // Midway: the upload window is over and half the submissions stored so far have their verdict (a judge that
+    // refuses or holds uploads still gets its kill), while a job runs. The supervisor starts it again a second later.
+    if (
+      o.kill &&
+      killedAt === null &&
+      Date.now() > tBurst + o.seconds * 1000 &&
+      ids.length > 0 &&
+      finalCount >= Math.ceil(ids.length / 2) &&
+      (await queues.matches.getActiveCount()) > 0
+    ) {
       const victim = workers[0]!;
       const busy = await queues.matches.getActiveCount();
       victim.child.kill('SIGKILL');

@@ -684,7 +684,9 @@ async function burst(
     finalCount = ids.length === 0 ? 0 : await db.submission.count({ where: { id: { in: ids }, status: { in: ['qualified', 'rejected'] } } });
     if (finalCount >= expected) break;
     if (Date.now() > deadline) {
-      console.log(`burst: time bound (${o.timeoutMinutes} min) reached with ${finalCount} of ${expected} verdicts`);
+      console.log(
+        `burst: time bound (${o.timeoutMinutes} min) reached with ${finalCount} verdicts, ${uploads.filter(Boolean).length} of ${o.users} uploads answered`,
+      );
       break;
     }
     // Midway: the upload window is over and half the submissions stored so far have their verdict (a judge that

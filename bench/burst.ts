@@ -1,0 +1,993 @@
+// `npm run bench burst`: a course's deadline on this machine. The split
+// deployment (api, recorder, scheduler and --workers worker processes, each
+// started from the sources as `npm run <part>` starts it) on its own Postgres
+// database and Redis queue prefix; --users students each upload one bot
+// within --seconds (70% TypeScript bots of bench/burst/*.ts.tmpl, strong and
+// weak; 30% C++ `AIName.cc` of a student's size; a few that do not compile),
+// while --pollers browsers poll what a student watches, and one worker is
+// killed with SIGKILL midway (after the upload window, once half the stored
+// submissions have their verdict; started again a second later, as a
+// supervisor would). It waits for every verdict and prints what the course
+// met: the upload's answer, the time to each compile verdict and to the last
+// verdict, verdicts per runner-minute, runner use, GET latency and 5xx, each
+// part's peak memory with the processes it starts, Redis memory, bytes per
+// stored match, and a consistency check.
+//   npm run bench burst [--users 250] [--seconds 60] [--pollers 50] [--workers 2] [--runners 1]
+//                       [--game moria] [--poll-ms 2000] [--timeout-minutes 40] [--warmup-seconds 15] [--no-kill]
+//   npm run bench burst --users 20 --write DIR   writes the students' files to DIR and stops
+// Users are made in the bench's database with the domain's password hash, as a
+// roster import makes accounts (the per-address sign-up limit is not what is
+// measured); their tokens come from POST /api/tokens.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request as httpRequest } from 'node:http';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { freshDatabase, type FreshDatabase } from '../test/helpers/db.ts';
+import { deletePrefix, openJudgeQueues, type JudgeQueues } from '../src/queue/index.ts';
+import { hashPassword } from '../src/domain/secrets.ts';
+import { GATE_DUMMY_MATCHES } from '../src/domain/gate.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const templates = new URL('./burst/', import.meta.url);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const REDIS_URL = process.env.REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PASSWORD = 'burst-bench-password';
+const FINAL = new Set(['qualified', 'rejected']);
+
+interface Options {
+  users: number;
+  seconds: number;
+  pollers: number;
+  workers: number;
+  runners: number;
+  game: string;
+  pollMs: number;
+  timeoutMinutes: number;
+  warmupSeconds: number;
+  kill: boolean;
+  /** --write DIR: write the students' files there and stop (to read or play them). */
+  writeDir: string | null;
+}
+
+function parseOptions(args: string[]): Options {
+  const o: Options = {
+    users: 250,
+    seconds: 60,
+    pollers: 50,
+    workers: 2,
+    runners: 1,
+    game: 'moria',
+    pollMs: 2000,
+    timeoutMinutes: 40,
+    warmupSeconds: 15,
+    kill: true,
+    writeDir: null,
+  };
+  const numeric: Record<string, keyof Options> = {
+    '--users': 'users',
+    '--seconds': 'seconds',
+    '--pollers': 'pollers',
+    '--workers': 'workers',
+    '--runners': 'runners',
+    '--poll-ms': 'pollMs',
+    '--timeout-minutes': 'timeoutMinutes',
+    '--warmup-seconds': 'warmupSeconds',
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--no-kill') o.kill = false;
+    else if (a === '--game') o.game = args[++i] ?? '';
+    else if (a === '--write') o.writeDir = args[++i] ?? '.';
+    else if (a in numeric) {
+      const v = Number(args[++i]);
+      if (!Number.isFinite(v) || v < 0) throw new Error(`${a} needs a number, got "${args[i]}"`);
+      (o as unknown as Record<string, number>)[numeric[a]!] = v;
+    } else throw new Error(`unknown option "${a}" (options: ${[...Object.keys(numeric), '--game', '--no-kill', '--write'].join(' ')})`);
+  }
+  if (o.game !== 'moria') throw new Error(`--game: the burst's bot templates (bench/burst/) are Moria players; "${o.game}" has none`);
+  if (o.users < 1 || o.workers < 1 || o.runners < 1) throw new Error('--users, --workers and --runners must be at least 1');
+  if (o.kill && o.workers < 2) throw new Error('killing a worker midway needs --workers 2 or more (or --no-kill)');
+  return o;
+}
+
+// ---------------------------------------------------------------- the parts
+
+interface Part {
+  name: string;
+  child: ChildProcess;
+  /** The last lines it printed (for an error's message). */
+  tail: string[];
+  exited: Promise<unknown>;
+}
+
+/** The errors a part logged (pino level 50 and up), by message, most frequent first. */
+function loggedErrors(file: string): [string, number][] {
+  const counts = new Map<string, number>();
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    let entry: { level?: number; msg?: string; err?: { message?: string } };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      continue;
+    }
+    if ((entry.level ?? 0) < 50) continue;
+    const key = `${entry.msg ?? ''}${entry.err?.message ? `: ${entry.err.message}` : ''}`.replace(/\s+/g, ' ').slice(0, 160);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]);
+}
+
+const READY: Record<string, RegExp> = {
+  api: /API on (http:\/\/[^\s"]+)/,
+  recorder: /recorder: consuming results/,
+  scheduler: /scheduler: ranked play/,
+  worker: /worker pool: /,
+};
+
+/** Starts `src/main.ts <part>` as `npm run <part>` does and waits until it says it is up. */
+async function startPart(part: keyof typeof READY, name: string, env: Record<string, string>, logDir: string): Promise<Part & { ready: string }> {
+  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', part], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const tail: string[] = [];
+  const log = createWriteStream(join(logDir, `${name.replace(/[^a-z0-9]+/gi, '-')}.log`), { flags: 'a' });
+  child.once('exit', () => log.end());
+  let ready: string | null = null;
+  let partial = '';
+  const take = (chunk: Buffer) => {
+    log.write(chunk);
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) {
+      if (ready === null) ready = READY[part]!.exec(line)?.[1] ?? (READY[part]!.test(line) ? line : null);
+      tail.push(line);
+      if (tail.length > 60) tail.shift();
+    }
+  };
+  child.stdout!.on('data', take);
+  child.stderr!.on('data', take);
+  const exited = once(child, 'exit');
+  const deadline = Date.now() + 120_000;
+  while (ready === null) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited with ${child.exitCode ?? child.signalCode}:\n${tail.join('\n')}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} did not start in 120 s:\n${tail.join('\n')}`);
+    }
+    await sleep(50);
+  }
+  return { name, child, tail, exited, ready };
+}
+
+const alive = (p: Part) => p.child.exitCode === null && p.child.signalCode === null;
+
+async function stopPart(p: Part): Promise<void> {
+  if (!alive(p)) return;
+  p.child.kill('SIGTERM');
+  const timer = setTimeout(() => p.child.kill('SIGKILL'), 20_000);
+  await p.exited;
+  clearTimeout(timer);
+}
+
+// ---------------------------------------------------------------- memory: each part's process tree from /proc
+
+const PAGE = 4096;
+
+/** One process's /proc/<pid>/stat: its parent, its start time (clock ticks after boot) and its RSS (bytes). */
+function procStat(pid: number): { ppid: number; start: number; rss: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command's closing parenthesis: state ppid ... (starttime is field 22, rss 24).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), start: Number(fields[19]), rss: Number(fields[21]) * PAGE };
+  } catch {
+    return null; // gone
+  }
+}
+
+/** pid -> [ppid, rss bytes] of every process on the machine. */
+function processTable(): Map<number, [number, number]> {
+  const table = new Map<number, [number, number]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = procStat(Number(entry));
+    if (stat) table.set(Number(entry), [stat.ppid, stat.rss]);
+  }
+  return table;
+}
+
+interface MemoryPeaks {
+  /** The part's own process. */
+  own: number;
+  /** Its descendants together (match processes, compilers). */
+  children: number;
+  /** The largest single descendant. */
+  largestChild: number;
+  /** Process and descendants together. */
+  tree: number;
+}
+
+function treeOf(table: Map<number, [number, number]>, pid: number): { own: number; children: number[]; pids: number[] } {
+  const kids = new Map<number, number[]>();
+  for (const [p, [pp]] of table) {
+    const list = kids.get(pp);
+    if (list) list.push(p);
+    else kids.set(pp, [p]);
+  }
+  const children: number[] = [];
+  const pids: number[] = [];
+  const stack = [...(kids.get(pid) ?? [])];
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    pids.push(p);
+    children.push(table.get(p)?.[1] ?? 0);
+    stack.push(...(kids.get(p) ?? []));
+  }
+  return { own: table.get(pid)?.[1] ?? 0, children, pids };
+}
+
+// ---------------------------------------------------------------- the students' files
+
+/** A small deterministic generator, so a run's files can be told apart by its seed. */
+function rng(seed: number) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
+type Kind = 'ts-strong' | 'ts-drifter' | 'ts-wanderer' | 'cpp' | 'ts-broken' | 'cpp-broken';
+
+interface StudentFile {
+  kind: Kind;
+  filename: string;
+  source: string;
+  player: string;
+}
+
+const template = (name: string) => readFileSync(new URL(name, templates), 'utf8');
+
+/** Sets `const NAME = <number>;` (TypeScript) or `const int NAME = <number>;` (C++) in a template. */
+function setConstant(source: string, name: string, value: number): string {
+  const re = new RegExp(`^const (int )?${name} = [0-9.]+;`, 'm');
+  if (!re.test(source)) throw new Error(`template has no constant ${name}`);
+  return source.replace(re, (_, int: string | undefined) => `const ${int ?? ''}${name} = ${value};`);
+}
+
+/**
+ * The course's files: 30% C++, 70% TypeScript (half of it the strong
+ * template, a quarter each weak one), and about 3% in each language that do
+ * not compile. Each has its own name and its own constants; each C++ file
+ * its own tie-break table, so no compile is served from the cache.
+ */
+function studentFiles(count: number, seed: number): StudentFile[] {
+  const random = rng(seed);
+  const pick = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+  const cppCount = Math.round(count * 0.3);
+  const brokenEach = Math.max(1, Math.round(count * 0.015));
+  const kinds: Kind[] = [];
+  for (let k = 0; k < count; k++) {
+    if (k < cppCount) kinds.push(k < Math.min(brokenEach, cppCount) ? 'cpp-broken' : 'cpp');
+    else {
+      const t = k - cppCount;
+      kinds.push(t < brokenEach ? 'ts-broken' : t % 4 === 0 ? 'ts-wanderer' : t % 4 === 1 ? 'ts-drifter' : 'ts-strong');
+    }
+  }
+  // Uploads arrive in no order of language or strength.
+  for (let k = kinds.length - 1; k > 0; k--) {
+    const j = Math.floor(random() * (k + 1));
+    [kinds[k], kinds[j]] = [kinds[j]!, kinds[k]!];
+  }
+  const tag = seed.toString(36).slice(-3).toUpperCase();
+  const prospector = template('Prospector.ts.tmpl');
+  const drifter = template('Drifter.ts.tmpl');
+  const wanderer = template('Wanderer.ts.tmpl');
+  const miner = template('AIMiner.cc.tmpl');
+  return kinds.map((kind, k) => {
+    const player = `S${tag}${String(k).padStart(4, '0')}`;
+    const tsName = (s: string) => s.replace(/^export const PLAYER_NAME = '[^']*';/m, `export const PLAYER_NAME = '${player}';`);
+    let source: string;
+    switch (kind) {
+      case 'ts-strong':
+      case 'ts-broken':
+        source = setConstant(
+          setConstant(setConstant(tsName(prospector), 'TREASURE_REACH', pick(8, 16)), 'BALROG_MARGIN', pick(3, 4)),
+          'BRAVE_HEALTH',
+          pick(40, 70),
+        );
+        // A missing parenthesis, as a hurried student leaves one.
+        if (kind === 'ts-broken') source = source.replace('this.claimed.clear();', 'this.claimed.clear(;');
+        break;
+      case 'ts-drifter':
+        source = setConstant(setConstant(tsName(drifter), 'CENTRE_PULL', pick(1, 4)), 'STILL_EVERY', pick(3, 7));
+        break;
+      case 'ts-wanderer':
+        source = setConstant(setConstant(tsName(wanderer), 'PATIENCE', pick(3, 9)), 'RESTLESS', pick(2, 5));
+        break;
+      case 'cpp':
+      case 'cpp-broken': {
+        source = miner.replace(/^#define PLAYER_NAME \w+/m, `#define PLAYER_NAME ${player}`);
+        source = setConstant(setConstant(setConstant(source, 'TREASURE_REACH', pick(8, 16)), 'BALROG_MARGIN', pick(3, 4)), 'BRAVE_HEALTH', pick(40, 70));
+        // Each row of the tie-break table a new permutation of the eight directions.
+        source = source.replace(/^ {2}\{[0-7, ]+\},$/gm, () => {
+          const row = [0, 1, 2, 3, 4, 5, 6, 7];
+          for (let i = 7; i > 0; i--) {
+            const j = Math.floor(random() * (i + 1));
+            [row[i], row[j]] = [row[j]!, row[i]!];
+          }
+          return `  {${row.join(', ')}},`;
+        });
+        // A statement without its semicolon.
+        if (kind === 'cpp-broken') source = source.replace('    claimed.clear();', '    claimed.clear()');
+        break;
+      }
+    }
+    const cpp = kind === 'cpp' || kind === 'cpp-broken';
+    return { kind, player, source, filename: cpp ? `AI${player}.cc` : `${player}.ts` };
+  });
+}
+
+// ---------------------------------------------------------------- figures
+
+const quantile = (xs: number[], q: number) => {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
+};
+const sec = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '-');
+const msText = (ms: number) => (Number.isFinite(ms) ? `${Math.round(ms)} ms` : '-');
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const spread = (xs: number[], unit: (x: number) => string) =>
+  xs.length === 0 ? 'none' : `p50 ${unit(quantile(xs, 0.5))}, p95 ${unit(quantile(xs, 0.95))}, max ${unit(Math.max(...xs))} (${xs.length})`;
+const loadText = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+interface Upload {
+  file: StudentFile;
+  user: number;
+  token: string;
+  /** Bench clock (Date.now()) when the request left and when its answer came. */
+  sentAt: number;
+  answeredAt: number;
+  status: number;
+  code: string | null;
+  submissionId: number | null;
+  /** The status the upload answered (202: queued, compiling...). */
+  answered: string | null;
+}
+
+interface GetStats {
+  latencies: Map<string, number[]>;
+  fiveXX: number;
+  failed: number;
+  other: Map<number, number>;
+}
+
+// ---------------------------------------------------------------- the run
+
+/** POST a JSON body with a bearer token; the answer's status and JSON body. Waits up to 30 minutes. */
+function postJson(url: string, payload: unknown, token: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const data = Buffer.from(JSON.stringify(payload));
+  return new Promise((done, fail) => {
+    const req = httpRequest(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': data.length, authorization: `Bearer ${token}` },
+      timeout: 30 * 60_000,
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer in 30 minutes')));
+    req.on('error', fail);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', fail);
+      res.on('end', () => {
+        let body: Record<string, unknown> = {};
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>;
+        } catch {}
+        done({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.end(data);
+  });
+}
+
+export async function run(args: string[] = []): Promise<void> {
+  const o = parseOptions(args);
+  const seed = Number.parseInt(randomBytes(4).toString('hex'), 16);
+  if (o.writeDir !== null) {
+    mkdirSync(o.writeDir, { recursive: true });
+    const files = studentFiles(o.users, seed);
+    for (const f of files) writeFileSync(join(o.writeDir, f.filename), f.source);
+    console.log(`burst: ${files.length} files in ${o.writeDir}: ${files.map((f) => `${f.filename} (${f.kind})`).join(', ')}`);
+    return;
+  }
+  console.log(
+    `burst: ${o.users} students upload once each within ${o.seconds} s, ${o.pollers} pollers every ${o.pollMs} ms, ` +
+      `${o.workers} worker process(es) x ${o.runners} runner(s)${o.kill ? ', one worker SIGKILLed midway' : ''}, game ${o.game}`,
+  );
+  console.log(`machine: ${availableParallelism()} core(s), load average ${loadText()} at start`);
+
+  const prefix = `bench-burst-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const parts: Part[] = [];
+  // Every process seen under a part (match processes, compilers): one the part left running when it stopped or was killed is stopped here.
+  const started = new Map<number, { start: number; part: string }>();
+  let database: FreshDatabase | null = null;
+  let queues: JudgeQueues | null = null;
+  let redis: Redis | null = null;
+  let cleaned: Promise<void> | null = null;
+  const cleanup = () =>
+    (cleaned ??= (async () => {
+      await Promise.all(parts.map((p) => stopPart(p).catch(() => {})));
+      await sleep(2000);
+      const left = [...started].filter(([pid, { start }]) => procStat(pid)?.start === start);
+      for (const [pid, { part }] of left) {
+        let command = '?';
+        try {
+          command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, 3).join(' ');
+        } catch {}
+        console.log(`burst: process ${pid} of ${part} still running after its part stopped (${command}): SIGKILL`);
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {}
+      }
+      if (queues) await queues.close().catch(() => {});
+      if (redis) {
+        await deletePrefix(redis, prefix).catch((e: unknown) => console.log(`burst: deleting the queue keys: ${String(e)}`));
+        redis.disconnect();
+      }
+      if (database) await database.drop().catch((e: unknown) => console.log(`burst: dropping the database: ${String(e)}`));
+    })());
+  const interrupted = (signal: string) => {
+    console.log(`burst: ${signal}: stopping the parts, dropping the database and the queue keys`);
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    await burst(o, seed, prefix, parts, started, {
+      setDatabase: (d) => (database = d),
+      setQueues: (q) => (queues = q),
+      setRedis: (r) => (redis = r),
+    });
+  } finally {
+    await cleanup();
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    console.log(`machine: load average ${loadText()} at end`);
+  }
+}
+
+async function burst(
+  o: Options,
+  seed: number,
+  prefix: string,
+  parts: Part[],
+  started: Map<number, { start: number; part: string }>,
+  keep: { setDatabase(d: FreshDatabase): void; setQueues(q: JudgeQueues): void; setRedis(r: Redis): void },
+): Promise<void> {
+  const files = studentFiles(o.users, seed);
+  const database = await freshDatabase();
+  keep.setDatabase(database);
+  const db = database.db;
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  keep.setRedis(redis);
+  const queues = openJudgeQueues({ redisUrl: REDIS_URL, prefix });
+  keep.setQueues(queues);
+
+  // ---- the deployment (each part's output in a log file of its own, kept after the run)
+  const logDir = mkdtempSync(join(tmpdir(), 'arbiter-burst-'));
+  const env: Record<string, string> = {
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    WORKER_CONCURRENCY: String(o.runners),
+  };
+  const t0start = Date.now();
+  // The database's parts first (the recorder migrates nothing: the bench's database is migrated), then the workers, the API last.
+  for (const name of ['recorder', 'scheduler'] as const) parts.push(await startPart(name, name, env, logDir));
+  const workers: Part[] = [];
+  for (let w = 0; w < o.workers; w++) {
+    const p = await startPart('worker', `worker ${w + 1}`, env, logDir);
+    workers.push(p);
+    parts.push(p);
+  }
+  const api = await startPart('api', 'api', env, logDir);
+  parts.push(api);
+  const base = api.ready;
+  console.log(
+    `deployment: api, recorder, scheduler, ${o.workers} worker(s) up in ${sec(Date.now() - t0start)} (database ${database.name}, queue prefix ${prefix})`,
+  );
+
+  // ---- the students: accounts as a roster import makes them, tokens through the API
+  const t0users = Date.now();
+  const passwordHash = await hashPassword(PASSWORD);
+  await db.user.createMany({
+    data: Array.from({ length: o.users }, (_, k) => {
+      const username = `student${String(k).padStart(4, '0')}`;
+      return { username, usernameLower: username, passwordHash, studentId: `B${seed}-${k}`, fullName: `Student ${k}` };
+    }),
+  });
+  const tokens: string[] = new Array(o.users);
+  let nextToken = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let k = nextToken++; k < o.users; k = nextToken++) {
+        const res = await fetch(`${base}/api/tokens`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: `student${String(k).padStart(4, '0')}`, password: PASSWORD, label: 'burst' }),
+        });
+        if (res.status !== 201) throw new Error(`POST /api/tokens for student ${k}: ${res.status} ${await res.text()}`);
+        tokens[k] = ((await res.json()) as { token: string }).token;
+      }
+    }),
+  );
+  console.log(`students: ${o.users} accounts in the database (one password hash), ${o.users} tokens from POST /api/tokens in ${sec(Date.now() - t0users)}`);
+
+  const count = (k: Kind) => files.filter((f) => f.kind === k).length;
+  const cppLines = files.find((f) => f.kind === 'cpp')?.source.split('\n').length ?? 0;
+  console.log(
+    `files: ${count('ts-strong')} TypeScript Prospector (strong), ${count('ts-drifter')} Drifter and ${count('ts-wanderer')} Wanderer (weak), ` +
+      `${count('cpp')} C++ AIName.cc (${cppLines} lines each, each its own table), broken: ${count('ts-broken')} TypeScript, ${count('cpp-broken')} C++`,
+  );
+  if (o.warmupSeconds > 0) {
+    // The compilers' warm-up at start (CPP_PREWARM): a course's server has been up for days when the deadline comes.
+    console.log(`warm-up: ${o.warmupSeconds} s for the compilers' warm-up at start`);
+    await sleep(o.warmupSeconds * 1000);
+  }
+
+  // ---- sampling: memory of each part's tree, Redis memory, runners busy
+  const peaks = new Map<string, MemoryPeaks>();
+  let redisBaseline = 0;
+  let redisPeak = 0;
+  const active: { at: number; busy: number }[] = [];
+  let sampling = true;
+  const redisUsed = async () => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1] ?? 0);
+  redisBaseline = await redisUsed();
+  const sampleMemory = () => {
+    const table = processTable();
+    for (const p of parts) {
+      if (!alive(p) || p.child.pid === undefined) continue;
+      const { own, children, pids } = treeOf(table, p.child.pid);
+      for (const pid of pids) if (!started.has(pid)) started.set(pid, { start: procStat(pid)?.start ?? -1, part: p.name });
+      const childSum = children.reduce((a, b) => a + b, 0);
+      const was = peaks.get(p.name) ?? { own: 0, children: 0, largestChild: 0, tree: 0 };
+      peaks.set(p.name, {
+        own: Math.max(was.own, own),
+        children: Math.max(was.children, childSum),
+        largestChild: Math.max(was.largestChild, ...children),
+        tree: Math.max(was.tree, own + childSum),
+      });
+    }
+  };
+  const sampler = (async () => {
+    while (sampling) {
+      const at = Date.now();
+      sampleMemory();
+      try {
+        redisPeak = Math.max(redisPeak, await redisUsed());
+        active.push({ at, busy: await queues.matches.getActiveCount() });
+      } catch {
+        // a sample lost; the next one comes in 250 ms
+      }
+      await sleep(Math.max(0, 250 - (Date.now() - at)));
+    }
+  })();
+
+  // ---- the uploads
+  const random = rng(seed ^ 0x5bd1e995);
+  const offsets = Array.from({ length: o.users }, () => random() * o.seconds * 1000).sort((a, b) => a - b);
+  const uploads: Upload[] = [];
+  const refusalsSeen = new Set<string>();
+  const tBurst = Date.now();
+  const uploadsDone = Promise.all(
+    files.map(async (file, k) => {
+      await sleep(offsets[k]!);
+      const token = tokens[k]!;
+      const sentAt = Date.now();
+      let status = 0;
+      let body: Record<string, unknown> = {};
+      try {
+        // node:http, not fetch: fetch gives up on an answer after 300 s, and a C++ upload on a busy judge may take longer.
+        ({ status, body } = await postJson(`${base}/api/submissions`, { source: file.source, filename: file.filename, game: o.game }, token));
+      } catch (e) {
+        body = { code: `no answer: ${e instanceof Error ? e.message : String(e)}` };
+      }
+      // The first answer of each kind that is not a 202, as it comes: what the students are told.
+      const kind = `${status} ${typeof body['code'] === 'string' ? body['code'] : ''}`;
+      if (status !== 202 && !refusalsSeen.has(kind)) {
+        refusalsSeen.add(kind);
+        console.log(
+          `  upload ${file.filename} (${file.kind}) answered ${kind}: ${String(body['message'] ?? '')
+            .split('\n')[0]!
+            .slice(0, 200)}`,
+        );
+      }
+      uploads[k] = {
+        file,
+        user: k,
+        token,
+        sentAt,
+        answeredAt: Date.now(),
+        status,
+        code: typeof body['code'] === 'string' ? body['code'] : null,
+        submissionId: status === 202 && typeof body['id'] === 'number' ? body['id'] : null,
+        answered: typeof body['status'] === 'string' ? body['status'] : null,
+      };
+    }),
+  );
+
+  // ---- the pollers: each a student's browser watching their submission, the leaderboard and the queue
+  const gets: GetStats = { latencies: new Map(), fiveXX: 0, failed: 0, other: new Map() };
+  let polling = true;
+  const pollers = Array.from({ length: o.pollers }, async (_, m) => {
+    const user = m % o.users;
+    await sleep(random() * o.pollMs);
+    for (let turn = 0; polling; turn++) {
+      const id = uploads[user]?.submissionId ?? null;
+      const choices: [string, string][] = [
+        ['GET /games/:game/leaderboard', `/games/${o.game}/leaderboard`],
+        ['GET /api/queue', '/api/queue'],
+      ];
+      if (id !== null) choices.push(['GET /api/submissions/:id', `/api/submissions/${id}`], ['GET /submissions/:id', `/submissions/${id}`]);
+      const [label, path] = choices[turn % choices.length]!;
+      const at = performance.now();
+      try {
+        const res = await fetch(base + path, { headers: { authorization: `Bearer ${tokens[user]!}` }, signal: AbortSignal.timeout(60_000) });
+        await res.arrayBuffer();
+        const took = performance.now() - at;
+        const list = gets.latencies.get(label) ?? [];
+        list.push(took);
+        gets.latencies.set(label, list);
+        if (res.status >= 500) gets.fiveXX++;
+        else if (res.status !== 200) gets.other.set(res.status, (gets.other.get(res.status) ?? 0) + 1);
+      } catch {
+        gets.failed++;
+      }
+      await sleep(o.pollMs * (0.5 + random()));
+    }
+  });
+
+  // ---- the verdicts, the worker's kill midway
+  const deadline = tBurst + o.timeoutMinutes * 60_000;
+  let killedAt: number | null = null;
+  let restartedAt: number | null = null;
+  let finalCount = 0;
+  let expected = Number.POSITIVE_INFINITY;
+  void uploadsDone.then(() => (expected = uploads.filter((u) => u.submissionId !== null).length));
+  let lastReport = Date.now();
+  for (;;) {
+    const ids = uploads.filter((u) => u?.submissionId != null).map((u) => u.submissionId!);
+    finalCount = ids.length === 0 ? 0 : await db.submission.count({ where: { id: { in: ids }, status: { in: ['qualified', 'rejected'] } } });
+    if (finalCount >= expected) break;
+    if (Date.now() > deadline) {
+      console.log(
+        `burst: time bound (${o.timeoutMinutes} min) reached with ${finalCount} verdicts, ${uploads.filter(Boolean).length} of ${o.users} uploads answered`,
+      );
+      break;
+    }
+    // Midway: the upload window is over and half the submissions stored so far have their verdict (a judge that
+    // refuses or holds uploads still gets its kill), while a job runs. The supervisor starts it again a second later.
+    if (
+      o.kill &&
+      killedAt === null &&
+      Date.now() > tBurst + o.seconds * 1000 &&
+      ids.length > 0 &&
+      finalCount >= Math.ceil(ids.length / 2) &&
+      (await queues.matches.getActiveCount()) > 0
+    ) {
+      const victim = workers[0]!;
+      const busy = await queues.matches.getActiveCount();
+      victim.child.kill('SIGKILL');
+      await victim.exited;
+      killedAt = Date.now();
+      console.log(`kill: worker 1 SIGKILLed at +${sec(killedAt - tBurst)} (${finalCount} verdicts in, ${busy} job(s) active)`);
+      await sleep(1000);
+      const again = await startPart('worker', 'worker 1 (restarted)', env, logDir);
+      parts.push(again);
+      workers.push(again);
+      restartedAt = Date.now();
+      console.log(`kill: worker 1 started again at +${sec(restartedAt - tBurst)}`);
+    }
+    if (Date.now() - lastReport > 30_000) {
+      lastReport = Date.now();
+      const counts = await queues.matches.getJobCounts('waiting', 'prioritized', 'active');
+      console.log(
+        `  +${sec(Date.now() - tBurst)}: ${uploads.filter(Boolean).length} uploads answered, ${finalCount} verdicts, ` +
+          `jobs waiting ${(counts['waiting'] ?? 0) + (counts['prioritized'] ?? 0)}, active ${counts['active'] ?? 0}, load ${loadText()}`,
+      );
+    }
+    await sleep(500);
+  }
+  // At the time bound, uploads still waiting for their answer are counted as such, not waited for.
+  if (Date.now() <= deadline) await uploadsDone;
+  const pendingUploads = o.users - uploads.filter(Boolean).length;
+  const tEnd = Date.now();
+  polling = false;
+  await Promise.all(pollers);
+  sampling = false;
+  await sampler;
+  await report(o, {
+    db,
+    logDir,
+    uploads: uploads.filter(Boolean),
+    pendingUploads,
+    gets,
+    peaks,
+    active,
+    redisBaseline,
+    redisPeak,
+    tBurst,
+    tEnd,
+    killedAt,
+    workers: o.workers,
+    runners: o.runners,
+  });
+}
+
+interface Observed {
+  db: FreshDatabase['db'];
+  logDir: string;
+  uploads: Upload[];
+  /** Uploads with no answer yet at the time bound. */
+  pendingUploads: number;
+  gets: GetStats;
+  peaks: Map<string, MemoryPeaks>;
+  active: { at: number; busy: number }[];
+  redisBaseline: number;
+  redisPeak: number;
+  tBurst: number;
+  tEnd: number;
+  killedAt: number | null;
+  workers: number;
+  runners: number;
+}
+
+async function report(o: Options, x: Observed): Promise<void> {
+  const { db, uploads } = x;
+  const subs = await db.submission.findMany({
+    where: { game: o.game },
+    select: { id: true, userId: true, status: true, reason: true, reasonDetail: true, createdAt: true, finishedAt: true },
+  });
+  const byId = new Map(subs.map((s) => [s.id, s]));
+  const matches = await db.match.findMany({
+    select: {
+      id: true,
+      kind: true,
+      status: true,
+      submissionId: true,
+      gateStep: true,
+      gateIndex: true,
+      createdAt: true,
+      finishedAt: true,
+      durationMs: true,
+      attempts: true,
+    },
+  });
+  const gateOf = new Map<number, typeof matches>();
+  for (const m of matches) {
+    if (m.kind !== 'gate' || m.submissionId === null) continue;
+    const list = gateOf.get(m.submissionId) ?? [];
+    list.push(m);
+    gateOf.set(m.submissionId, list);
+  }
+
+  console.log('');
+  console.log('results:');
+  // Uploads.
+  const answered = uploads.map((u) => u.answeredAt - u.sentAt);
+  const statusCounts = new Map<string, number>();
+  for (const u of uploads) {
+    const key = u.status === 202 ? `202 ${u.answered ?? '?'}` : `${u.status} ${u.code ?? ''}`.trim();
+    statusCounts.set(key, (statusCounts.get(key) ?? 0) + 1);
+  }
+  const cppAnswers = uploads.filter((u) => u.file.filename.endsWith('.cc')).map((u) => u.answeredAt - u.sentAt);
+  const tsAnswers = uploads.filter((u) => u.file.filename.endsWith('.ts')).map((u) => u.answeredAt - u.sentAt);
+  console.log(`  upload answer: ${spread(answered, msText)}`);
+  console.log(`    TypeScript ${spread(tsAnswers, msText)}; C++ ${spread(cppAnswers, msText)}`);
+  console.log(`    answers: ${[...statusCounts].map(([k, n]) => `${k} x${n}`).join(', ')}`);
+
+  // The compile verdict: the upload's refusal, else the end of the gate's compile step (the self-play match made, or the rejection for it).
+  const compileVerdict = (u: Upload): number | null => {
+    if (u.submissionId === null) return u.code === 'compile-error' ? u.answeredAt : null;
+    const s = byId.get(u.submissionId);
+    if (!s) return null;
+    const selfplay = gateOf.get(s.id)?.find((m) => m.gateStep === 'selfplay');
+    if (selfplay) return selfplay.createdAt.getTime();
+    const code = (s.reasonDetail as { code?: string } | null)?.code;
+    if (s.status === 'rejected' && code === 'compile-error' && s.finishedAt) return s.finishedAt.getTime();
+    return null;
+  };
+  const compileTimes = (pred: (u: Upload) => boolean) =>
+    uploads
+      .filter(pred)
+      .map((u) => {
+        const at = compileVerdict(u);
+        return at === null ? null : at - u.sentAt;
+      })
+      .filter((v): v is number => v !== null);
+  console.log(
+    `  upload to compile verdict: TypeScript ${spread(
+      compileTimes((u) => u.file.kind.startsWith('ts') && !u.file.kind.endsWith('broken')),
+      sec,
+    )}`,
+  );
+  console.log(
+    `    C++ ${spread(
+      compileTimes((u) => u.file.kind === 'cpp'),
+      sec,
+    )}`,
+  );
+  console.log(
+    `    broken files (when the student learns it): ${spread(
+      compileTimes((u) => u.file.kind.endsWith('broken')),
+      sec,
+    )}`,
+  );
+
+  // Verdicts.
+  const verdictAt = (u: Upload): number | null => {
+    if (u.submissionId === null) return u.status >= 400 && u.status < 500 ? u.answeredAt : null;
+    const s = byId.get(u.submissionId);
+    return s && FINAL.has(s.status) && s.finishedAt ? s.finishedAt.getTime() : null;
+  };
+  const verdicts = uploads.map(verdictAt).filter((v): v is number => v !== null);
+  const firstUpload = Math.min(...uploads.map((u) => u.sentAt));
+  const lastVerdict = verdicts.length ? Math.max(...verdicts) : Number.NaN;
+  const elapsed = lastVerdict - firstUpload;
+  const runnersTotal = x.workers * x.runners;
+  const perUpload = uploads.map((u) => {
+    const at = verdictAt(u);
+    return at === null ? null : at - u.sentAt;
+  });
+  console.log(
+    `  upload to verdict: ${spread(
+      perUpload.filter((v): v is number => v !== null),
+      sec,
+    )}`,
+  );
+  console.log(
+    `  last verdict ${sec(elapsed)} after the first upload (${(elapsed / 60_000).toFixed(1)} min); ${verdicts.length} verdicts of ${uploads.length} uploads, ` +
+      `${(verdicts.length / (elapsed / 60_000)).toFixed(1)} a minute, ${(verdicts.length / (runnersTotal * (elapsed / 60_000))).toFixed(2)} per runner-minute (${runnersTotal} runners)`,
+  );
+  const outcome = new Map<string, number>();
+  for (const u of uploads) {
+    const s = u.submissionId !== null ? byId.get(u.submissionId) : null;
+    const key = `${u.file.kind} ${s ? s.status : `refused at upload (${u.code ?? u.status})`}`;
+    outcome.set(key, (outcome.get(key) ?? 0) + 1);
+  }
+  console.log(
+    `    verdicts: ${[...outcome]
+      .sort()
+      .map(([k, n]) => `${k} x${n}`)
+      .join(', ')}`,
+  );
+
+  // Runners.
+  const inWindow = x.active.filter((a) => a.at >= firstUpload && a.at <= lastVerdict);
+  const meanBusy = inWindow.length ? inWindow.reduce((a, b) => a + Math.min(b.busy, runnersTotal), 0) / inWindow.length : Number.NaN;
+  const window = matches.filter((m) => m.finishedAt && m.finishedAt.getTime() >= firstUpload && m.finishedAt.getTime() <= lastVerdict);
+  const matchWall = window.reduce((a, m) => a + (m.durationMs ?? 0), 0);
+  const gateWall = window.filter((m) => m.kind === 'gate').map((m) => m.durationMs ?? 0);
+  console.log(
+    `  runner use: ${((100 * meanBusy) / runnersTotal).toFixed(0)}% busy (BullMQ active jobs, compiles included, sampled every 250 ms); ` +
+      `match wall time recorded ${((100 * matchWall) / (runnersTotal * elapsed)).toFixed(0)}% of runners x elapsed`,
+  );
+  console.log(
+    `    matches finished in the window: ${window.length} (${window.filter((m) => m.kind === 'gate').length} gate, ${window.filter((m) => m.kind === 'ranked').length} ranked); gate match wall ${spread(gateWall, sec)}`,
+  );
+
+  // GETs.
+  const allGets = [...x.gets.latencies.values()].flat();
+  console.log(
+    `  GET: ${allGets.length} requests, p50 ${msText(quantile(allGets, 0.5))}, p99 ${msText(quantile(allGets, 0.99))}, max ${msText(Math.max(...allGets))}; 5xx ${x.gets.fiveXX}, no answer ${x.gets.failed}${x.gets.other.size ? `, other ${[...x.gets.other].map(([s, n]) => `${s} x${n}`).join(', ')}` : ''}`,
+  );
+  for (const [label, list] of [...x.gets.latencies].sort())
+    console.log(`    ${label.padEnd(30)} p50 ${msText(quantile(list, 0.5))}, p99 ${msText(quantile(list, 0.99))} (${list.length})`);
+
+  // Memory.
+  console.log('  peak RSS (sampled every 250 ms; descendants: match processes, compilers):');
+  for (const [name, p] of x.peaks)
+    console.log(`    ${name.padEnd(22)} process ${mib(p.own)}, descendants ${mib(p.children)} together (largest ${mib(p.largestChild)}), tree ${mib(p.tree)}`);
+  console.log(
+    `  Redis used_memory: peak ${mib(x.redisPeak)}, ${mib(x.redisPeak - x.redisBaseline)} above the start (a shared server: other users' keys count too)`,
+  );
+
+  // What the parts logged as errors.
+  for (const file of readdirSync(x.logDir).sort()) {
+    const errors = loggedErrors(join(x.logDir, file));
+    if (errors.length === 0) continue;
+    const total = errors.reduce((a, [, n]) => a + n, 0);
+    console.log(
+      `  ${file}: ${total} error line(s): ${errors
+        .slice(0, 3)
+        .map(([m, n]) => `${n} x "${m}"`)
+        .join('; ')}`,
+    );
+  }
+
+  // Storage.
+  const [stored] = await db.$queryRawUnsafe<{ matches: bigint; replay_bytes: bigint; tables: bigint }[]>(
+    `SELECT (SELECT count(*) FROM "Match") AS matches, (SELECT coalesce(sum("sizeBytes"), 0) FROM "Replay") AS replay_bytes,
+            pg_total_relation_size('"Match"') + pg_total_relation_size('"Participant"') + pg_total_relation_size('"Replay"') AS tables`,
+  );
+  const storedMatches = Number(stored!.matches);
+  console.log(
+    `  storage: ${storedMatches} matches, replay ${(Number(stored!.replay_bytes) / Math.max(1, storedMatches) / 1024).toFixed(1)} KiB a match, ` +
+      `${(Number(stored!.tables) / Math.max(1, storedMatches) / 1024).toFixed(1)} KiB a match with its rows and indexes (Match, Participant, Replay)`,
+  );
+
+  // Consistency.
+  const problems: string[] = [];
+  const accepted = uploads.filter((u) => u.submissionId !== null);
+  const stuck = accepted.filter((u) => !FINAL.has(byId.get(u.submissionId!)?.status ?? 'missing'));
+  if (stuck.length)
+    problems.push(
+      `${stuck.length} submission(s) without a verdict: ${stuck.map((u) => `#${u.submissionId} ${byId.get(u.submissionId!)?.status ?? 'missing'}`).join(', ')}`,
+    );
+  if (x.pendingUploads > 0) problems.push(`${x.pendingUploads} upload(s) still waiting for their answer at the time bound`);
+  const unanswered = new Map<string, number>();
+  for (const u of uploads.filter((u) => u.status === 0 || u.status >= 500)) {
+    const key = u.status === 0 ? (u.code ?? 'no answer') : `${u.status}`;
+    unanswered.set(key, (unanswered.get(key) ?? 0) + 1);
+  }
+  if (unanswered.size) problems.push(`uploads not answered or answered 5xx: ${[...unanswered].map(([k, n]) => `${k} x${n}`).join(', ')}`);
+  const perUser = new Map<number, number>();
+  for (const s of subs) perUser.set(s.userId, (perUser.get(s.userId) ?? 0) + 1);
+  const twice = [...perUser].filter(([, n]) => n > 1);
+  if (twice.length) problems.push(`${twice.length} student(s) with more than one submission (each uploaded once)`);
+  if (subs.length !== accepted.length) problems.push(`${subs.length} submission rows for ${accepted.length} uploads answered 202`);
+  const notStored = accepted.filter((u) => !byId.has(u.submissionId!));
+  if (notStored.length) problems.push(`${notStored.length} upload(s) answered 202 with no row`);
+  for (const s of subs) {
+    const gate = gateOf.get(s.id) ?? [];
+    const selfplay = gate.filter((m) => m.gateStep === 'selfplay');
+    const dummy = gate.filter((m) => m.gateStep === 'dummy');
+    const indexes = new Set(dummy.map((m) => m.gateIndex));
+    if (selfplay.length > 1) problems.push(`submission ${s.id}: ${selfplay.length} self-play matches`);
+    if (dummy.length > GATE_DUMMY_MATCHES || indexes.size !== dummy.length)
+      problems.push(`submission ${s.id}: ${dummy.length} dummy matches (indexes ${[...indexes].join(',')})`);
+    if (s.status === 'qualified' && (selfplay.length !== 1 || dummy.length !== GATE_DUMMY_MATCHES || gate.some((m) => m.status !== 'done')))
+      problems.push(`submission ${s.id}: qualified with ${selfplay.length} self-play and ${dummy.length} dummy matches`);
+    if (s.status === 'rejected' && !s.reason) problems.push(`submission ${s.id}: rejected without a reason`);
+    if (FINAL.has(s.status) && !s.finishedAt) problems.push(`submission ${s.id}: ${s.status} without finishedAt`);
+    const open = gate.filter((m) => m.status === 'queued' || m.status === 'running');
+    if (FINAL.has(s.status) && open.length)
+      problems.push(`submission ${s.id}: ${s.status} with gate match(es) ${open.map((m) => `${m.id} ${m.status}`).join(', ')} left open`);
+  }
+  const failed = matches.filter((m) => m.status === 'failed');
+  const retried = matches.filter((m) => m.attempts > 1);
+  const openRanked = matches.filter((m) => m.kind !== 'gate' && (m.status === 'queued' || m.status === 'running'));
+  console.log(
+    `  consistency: ${problems.length === 0 ? 'ok' : `${problems.length} problem(s)`}; ${subs.length} rows for ${accepted.length} uploads answered 202, ` +
+      `${accepted.length - stuck.length} of them with a verdict; ` +
+      `${failed.length} match(es) failed, ${retried.length} played more than once${x.killedAt !== null ? ' (the killed worker)' : ''}, ` +
+      `${openRanked.length} ranked match(es) still queued or running (ranked play goes on)`,
+  );
+  for (const p of problems.slice(0, 20)) console.log(`    PROBLEM: ${p}`);
+  if (problems.length > 20) console.log(`    ... and ${problems.length - 20} more`);
+  if (problems.length > 0) throw new Error(`burst: ${problems.length} consistency problem(s) (above)`);
+}

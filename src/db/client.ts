@@ -52,10 +52,18 @@ export function isPostgresUrl(url: string | null | undefined): url is string {
   return !!url && /^postgres(ql)?:\/\//.test(url);
 }
 
+/**
+ * Interactive transactions wait up to 10 s for a connection and run up to 15 s (Prisma's defaults, 2 s and
+ * 5 s, turned a deadline's burst of uploads into 500s: "Unable to start a transaction in the given time",
+ * the judge's fault shown to a student as an internal error). Long writers (the recorder, tournaments) set
+ * their own.
+ */
+const TRANSACTIONS = { maxWait: 10_000, timeout: 15_000 } as const;
+
 export async function createDb(config: DbConfig = {}): Promise<Db> {
   if (isPostgresUrl(config.databaseUrl)) {
     const url = config.databaseUrl;
-    const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+    const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }), transactionOptions: TRANSACTIONS });
     raw.set(db, {
       kind: 'pg',
       async session(fn) {
@@ -93,7 +101,7 @@ export async function createDb(config: DbConfig = {}): Promise<Db> {
     releaseLock();
     throw e;
   }
-  const db = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  const db = new PrismaClient({ adapter: new PrismaPGlite(lite), transactionOptions: TRANSACTIONS });
   raw.set(db, {
     kind: 'pglite',
     async session(fn) {

@@ -2,6 +2,7 @@
 
 import type { Messages } from './en.ts';
 import type { ReasonParams } from '../../domain/reasons.ts';
+import { roundShown } from '../../sdk/replay-format.ts';
 import type { WaitEstimate } from '../../domain/wait-estimate.ts';
 
 export const ca: Messages = {
@@ -425,13 +426,13 @@ export const ca: Messages = {
   'reason.judge-error': (p: ReasonParams['judge-error']) =>
     `${p.step === 'selfplay' ? 'Partida contra si mateix: el' : 'El'} jutge no ha pogut jugar la partida #${p.matchId} (${p.error}); no és culpa del teu jugador, torna’l a enviar`,
   'reason.selfplay-frozen': (p: ReasonParams['selfplay-frozen']) =>
-    `Partida contra si mateix: la còpia del seient ${p.seat} s’ha congelat a la ronda ${p.round} (${ca['reason.froze'](p.why, p.message)})${p.frozen > 1 ? ` (se n’han congelat ${p.frozen} de ${p.copies} còpies)` : ''}; mira la partida #${p.matchId}`,
+    `Partida contra si mateix: la còpia del seient ${p.seat} s’ha congelat a la ronda ${roundShown(p.round)} (${ca['reason.froze'](p.why, p.message)})${p.frozen > 1 ? ` (se n’han congelat ${p.frozen} de ${p.copies} còpies)` : ''}; mira la partida #${p.matchId}`,
   'reason.lost': (p: ReasonParams['lost']) =>
     `Ha perdut contra ${p.opponent} a la partida ${p.n} de ${p.of} de la prova (partida #${p.matchId}, llavor ${p.seed}): ` +
     (p.tied
       ? `empat al primer lloc amb ${p.opponent} a ${p.score} (un empat no és una victòria)`
       : `${p.rank === null ? '?' : (['1r', '2n', '3r', '4t'][p.rank - 1] ?? `${p.rank}è`)} de ${p.players} amb ${p.score}, contra el millor de ${p.opponent}, ${p.best}`) +
-    (p.froze ? `; el teu jugador s’ha congelat a la ronda ${p.froze.round} (${ca['reason.froze'](p.froze.why, p.froze.message)})` : ''),
+    (p.froze ? `; el teu jugador s’ha congelat a la ronda ${roundShown(p.froze.round)} (${ca['reason.froze'](p.froze.why, p.froze.message)})` : ''),
   'reason.name-locked': (p: ReasonParams['name-locked']) =>
     `Nom bloquejat: la versió ${p.version} ha guanyat ${p.opponent}, però una altra versió de ${p.name} s’ha classificat abans`,
   'reason.froze': (why: string, message: string) =>

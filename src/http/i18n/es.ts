@@ -2,6 +2,7 @@
 
 import type { Messages } from './en.ts';
 import type { ReasonParams } from '../../domain/reasons.ts';
+import { roundShown } from '../../sdk/replay-format.ts';
 import type { WaitEstimate } from '../../domain/wait-estimate.ts';
 
 export const es: Messages = {
@@ -430,13 +431,13 @@ export const es: Messages = {
   'reason.judge-error': (p: ReasonParams['judge-error']) =>
     `${p.step === 'selfplay' ? 'Partida contra sí mismo: el' : 'El'} juez no ha podido jugar la partida #${p.matchId} (${p.error}); no es culpa de tu jugador, vuelve a enviarlo`,
   'reason.selfplay-frozen': (p: ReasonParams['selfplay-frozen']) =>
-    `Partida contra sí mismo: la copia del asiento ${p.seat} se ha congelado en la ronda ${p.round} (${es['reason.froze'](p.why, p.message)})${p.frozen > 1 ? ` (se han congelado ${p.frozen} de ${p.copies} copias)` : ''}; mira la partida #${p.matchId}`,
+    `Partida contra sí mismo: la copia del asiento ${p.seat} se ha congelado en la ronda ${roundShown(p.round)} (${es['reason.froze'](p.why, p.message)})${p.frozen > 1 ? ` (se han congelado ${p.frozen} de ${p.copies} copias)` : ''}; mira la partida #${p.matchId}`,
   'reason.lost': (p: ReasonParams['lost']) =>
     `Ha perdido contra ${p.opponent} en la partida ${p.n} de ${p.of} de la prueba (partida #${p.matchId}, semilla ${p.seed}): ` +
     (p.tied
       ? `empate en el primer puesto con ${p.opponent} a ${p.score} (un empate no es una victoria)`
       : `${p.rank ?? '?'}º de ${p.players} con ${p.score}, contra el mejor de ${p.opponent}, ${p.best}`) +
-    (p.froze ? `; tu jugador se ha congelado en la ronda ${p.froze.round} (${es['reason.froze'](p.froze.why, p.froze.message)})` : ''),
+    (p.froze ? `; tu jugador se ha congelado en la ronda ${roundShown(p.froze.round)} (${es['reason.froze'](p.froze.why, p.froze.message)})` : ''),
   'reason.name-locked': (p: ReasonParams['name-locked']) =>
     `Nombre bloqueado: la versión ${p.version} ha ganado a ${p.opponent}, pero otra versión de ${p.name} se ha clasificado antes`,
   'reason.froze': (why: string, message: string) =>

@@ -356,3 +356,25 @@ test("one seat numbering, 0 to 3 as arbiter play: the gate timeline and the matc
     'the play page: your bot is player 0, the opponents 1 to 3',
   );
 });
+
+test("the teacher's views of a student (the student's page, the list of submissions) word the gate's reasons in the page's language", async () => {
+  const teacher = await registerUser(app, 'verdictstaff');
+  await db.user.update({ where: { id: teacher.id }, data: { isAdmin: true } });
+  const why = REASONS.find((r) => r.why.code === 'lost')!;
+  await rejected(why.why, englishReason(why.why), { step: 'dummy' });
+  for (const lang of ['ca', 'es'] as const) {
+    for (const url of [`/admin/users/${ana.id}`, `/admin/submissions?user=${ana.username}`]) {
+      const body = await page(teacher, url, lang);
+      const cells = [...body.matchAll(/<(?:span|td) class="reason">([^]*?)<\/(?:span|td)>/g)].map((m) => decode(m[1]!));
+      assert.ok(cells.length >= 1, `${url} in ${lang}: a reason`);
+      const start = { ca: 'Ha perdut contra Dummy a la partida', es: 'Ha perdido contra Dummy en la partida' }[lang];
+      assert.ok(
+        cells.some((c) => c.startsWith(start)),
+        `${url} in ${lang}: ${cells.join(' | ')}`,
+      );
+      // (The older test's row of no known shape is shown as written.)
+      for (const cell of cells.filter((c) => c !== 'something the judge once said'))
+        assert.doesNotMatch(cell.replace(frozen.message, '').replace(/Unexpected ";"/, ''), ENGLISH, `${url} in ${lang}: ${cell}`);
+    }
+  }
+});

@@ -64,7 +64,8 @@ export const ca: Messages = {
   'game.description': (title: string) => `${title}: les regles, el kit d'inici, la classificació i les últimes partides.`,
   'game.atAGlance': (title: string) => `${title} d'un cop d'ull`,
   'game.downloadKit': "Descarrega el kit d'inici",
-  'game.kitHint': "El jugador buit, el Demo, els tipus de l'API (player.d.ts), un tsconfig.json i un README: com jugar al teu ordinador i com enviar.",
+  'game.kitHint':
+    "En TypeScript: el jugador buit, el Demo, els tipus de l'API (player.d.ts) i un tsconfig.json; en C++ (cpp/): AINull.cc per copiar a AIElTeuNom.cc, AIDemo.cc i les capçaleres; un README: com jugar al teu ordinador i com enviar.",
   'game.playInBrowser': 'Juga al navegador',
   'game.limits': 'Límits',
   'game.cpuTime': 'Temps de CPU',
@@ -123,7 +124,8 @@ export const ca: Messages = {
   'refusal.too-many-attempts': (_q: readonly string[], n: number) => `massa intents: torna-ho a provar d'aquí a ${n} minut${n === 1 ? '' : 's'}`,
   'refusal.empty': (_q: readonly string[], _n: number) => 'el fitxer és buit',
   'refusal.not-text': (_q: readonly string[], _n: number) => 'el fitxer no és text UTF-8: envia el fitxer font del jugador (.ts, .js o .cc)',
-  'refusal.no-name': (_q: readonly string[], _n: number) => 'el fitxer no té nom de jugador: afegeix  export const PLAYER_NAME = "ElTeuNom";',
+  'refusal.no-name': (_q: readonly string[], _n: number, message: string) =>
+    `el fitxer no té nom de jugador: afegeix  ${(/add\s+(.*)$/.exec(message)?.[1] ?? 'export const PLAYER_NAME = "YourName";').replace('YourName', 'ElTeuNom')}`,
   'refusal.no-game-in-file': (q: readonly string[], _n: number) => `el fitxer no diu el joc: afegeix  export const GAME = "${q[0]}";`,
   'refusal.game-mismatch': (q: readonly string[], _n: number) => `el joc no coincideix: el fitxer diu GAME = "${q[0]}" però l'enviament és per a "${q[1]}"`,
   'refusal.bad-filename': (q: readonly string[], _n: number) => `"${q[0]}": el jugador ha de ser un fitxer .ts, .js o .cc`,
@@ -217,6 +219,8 @@ export const ca: Messages = {
         (m) => `falta el joc: envia el camp "game" (un de: ${m[1]}) o declara’l al fitxer:  ${m[2]}`,
       ],
     ]),
+  'refusal.other-game': (q: readonly string[], _n: number, _message: string) =>
+    `aquest fitxer sembla un jugador de "${q[0]}", no de "${q[1]}": fa servir "${q[2]}" de l’API de ${q[0]}; envia’l per a ${q[0]}`,
   'refusal.copies-builtin': (_q: readonly string[], _n: number, message: string) =>
     byShape(message, [
       [
@@ -339,9 +343,9 @@ export const ca: Messages = {
   'submit.closedOn': (game: string) => `${game}: els enviaments es van tancar el `,
   'submit.closeOn': (game: string) => `${game}: els enviaments es tanquen el `,
   'submit.intro_html':
-    "Un fitxer JavaScript o TypeScript que declari <code>export const GAME</code> i <code>export const PLAYER_NAME</code>\n(d'1 a 12 caràcters: A-Z a-z 0-9 _). Ha de guanyar el Dummy en quatre partides per classificar-se; aleshores el seu nom queda bloquejat.",
+    "Un fitxer: TypeScript o JavaScript, que declari <code>export const GAME</code> i <code>export const PLAYER_NAME</code>, o C++, l'<code>AINom.cc</code> del curs amb <code>#define PLAYER_NAME</code> (i, si vols, una línia <code>// GAME: moria</code>)\n(un nom d'1 a 12 caràcters: A-Z a-z 0-9 _). Ha de guanyar el Dummy en quatre partides per classificar-se; aleshores el seu nom queda bloquejat.",
   'submit.fileDeclares': 'El que declari el fitxer (GAME)',
-  'submit.gameHint': "Si no el canvies, decideix l'export const GAME del fitxer.",
+  'submit.gameHint': "Si no el canvies, decideix l'export const GAME del fitxer (en C++, la seva línia // GAME:).",
   'submit.fileHint': (max: string) => `Un fitxer .ts, .js o .cc (C++), com a màxim ${max}. També el pots deixar anar aquí.`,
   'submit.chooseAgain': (name: string) => ` Havies triat ${name}: torna'l a triar.`,
   'submit.button': 'Envia',

@@ -64,7 +64,8 @@ export const es: Messages = {
   'game.description': (title: string) => `${title}: las reglas, el kit de inicio, la clasificación y las últimas partidas.`,
   'game.atAGlance': (title: string) => `${title} de un vistazo`,
   'game.downloadKit': 'Descarga el kit de inicio',
-  'game.kitHint': 'El jugador vacío, el Demo, los tipos de la API (player.d.ts), un tsconfig.json y un README: cómo jugar en tu ordenador y cómo enviar.',
+  'game.kitHint':
+    'En TypeScript: el jugador vacío, el Demo, los tipos de la API (player.d.ts) y un tsconfig.json; en C++ (cpp/): AINull.cc para copiar a AITuNombre.cc, AIDemo.cc y las cabeceras; un README: cómo jugar en tu ordenador y cómo enviar.',
   'game.playInBrowser': 'Juega en el navegador',
   'game.limits': 'Límites',
   'game.cpuTime': 'Tiempo de CPU',
@@ -125,7 +126,8 @@ export const es: Messages = {
   'refusal.too-many-attempts': (_q: readonly string[], n: number) => `demasiados intentos: vuelve a probar dentro de ${n} minuto${n === 1 ? '' : 's'}`,
   'refusal.empty': (_q: readonly string[], _n: number) => 'el fichero está vacío',
   'refusal.not-text': (_q: readonly string[], _n: number) => 'el fichero no es texto UTF-8: envía el fichero fuente del jugador (.ts, .js o .cc)',
-  'refusal.no-name': (_q: readonly string[], _n: number) => 'el fichero no tiene nombre de jugador: añade  export const PLAYER_NAME = "TuNombre";',
+  'refusal.no-name': (_q: readonly string[], _n: number, message: string) =>
+    `el fichero no tiene nombre de jugador: añade  ${(/add\s+(.*)$/.exec(message)?.[1] ?? 'export const PLAYER_NAME = "YourName";').replace('YourName', 'TuNombre')}`,
   'refusal.no-game-in-file': (q: readonly string[], _n: number) => `el fichero no dice el juego: añade  export const GAME = "${q[0]}";`,
   'refusal.game-mismatch': (q: readonly string[], _n: number) => `el juego no coincide: el fichero dice GAME = "${q[0]}" pero el envío es para "${q[1]}"`,
   'refusal.bad-filename': (q: readonly string[], _n: number) => `"${q[0]}": el jugador debe ser un fichero .ts, .js o .cc`,
@@ -218,6 +220,8 @@ export const es: Messages = {
         (m) => `falta el juego: envía el campo "game" (uno de: ${m[1]}) o decláralo en el fichero:  ${m[2]}`,
       ],
     ]),
+  'refusal.other-game': (q: readonly string[], _n: number, _message: string) =>
+    `este fichero parece un jugador de "${q[0]}", no de "${q[1]}": usa "${q[2]}" de la API de ${q[0]}; envíalo para ${q[0]}`,
   'refusal.copies-builtin': (_q: readonly string[], _n: number, message: string) =>
     byShape(message, [
       [
@@ -339,9 +343,9 @@ export const es: Messages = {
   'submit.closedOn': (game: string) => `${game}: los envíos se cerraron el `,
   'submit.closeOn': (game: string) => `${game}: los envíos se cierran el `,
   'submit.intro_html':
-    'Un fichero JavaScript o TypeScript que declare <code>export const GAME</code> y <code>export const PLAYER_NAME</code>\n(de 1 a 12 caracteres: A-Z a-z 0-9 _). Debe ganar al Dummy en cuatro partidas para clasificarse; entonces su nombre queda bloqueado.',
+    'Un fichero: TypeScript o JavaScript, que declare <code>export const GAME</code> y <code>export const PLAYER_NAME</code>, o C++, el <code>AINombre.cc</code> del curso con <code>#define PLAYER_NAME</code> (y, si quieres, una línea <code>// GAME: moria</code>)\n(un nombre de 1 a 12 caracteres: A-Z a-z 0-9 _). Debe ganar al Dummy en cuatro partidas para clasificarse; entonces su nombre queda bloqueado.',
   'submit.fileDeclares': 'El que declare el fichero (GAME)',
-  'submit.gameHint': 'Si no lo cambias, decide el export const GAME del fichero.',
+  'submit.gameHint': 'Si no lo cambias, decide el export const GAME del fichero (en C++, su línea // GAME:).',
   'submit.fileHint': (max: string) => `Un fichero .ts, .js o .cc (C++), como máximo ${max}. También puedes soltarlo aquí.`,
   'submit.chooseAgain': (name: string) => ` Habías elegido ${name}: vuelve a elegirlo.`,
   'submit.button': 'Enviar',

@@ -162,6 +162,24 @@ const SHAPES: [code: string, message: string, ca: RegExp, es: RegExp][] = [
     /^falta el juego: .* decláralo en el fichero: {2}\/\/ GAME: moria$/,
   ],
   [
+    'other-game',
+    'this file looks like a "moria" player, not a "walking-dead" one: it uses "dwarves, command" of moria\'s API; submit it for moria',
+    /^aquest fitxer sembla un jugador de "moria", no de "walking-dead": fa servir "dwarves, command" de l’API de moria; envia’l per a moria$/,
+    /^este fichero parece un jugador de "moria", no de "walking-dead": usa "dwarves, command" de la API de moria; envíalo para moria$/,
+  ],
+  [
+    'no-name',
+    'no player name in the file: add  #define PLAYER_NAME YourName',
+    /^el fitxer no té nom de jugador: afegeix {2}#define PLAYER_NAME ElTeuNom$/,
+    /^el fichero no tiene nombre de jugador: añade {2}#define PLAYER_NAME TuNombre$/,
+  ],
+  [
+    'no-name',
+    'no player name in the file: add  export const PLAYER_NAME = "YourName";',
+    /^el fitxer no té nom de jugador: afegeix {2}export const PLAYER_NAME = "ElTeuNom";$/,
+    /^el fichero no tiene nombre de jugador: añade {2}export const PLAYER_NAME = "TuNombre";$/,
+  ],
+  [
     'copies-builtin',
     "this file is a near-copy of the built-in Demo of Moria (97% of its code is that player's, renamed or not): the shipped players are examples to learn from, not entries; write your own player",
     /^aquest fitxer és gairebé una còpia del jugador predefinit Demo de Moria \(el 97%/,
@@ -348,4 +366,55 @@ test('the API answers a refusal in the language the request asked for (Accept-La
     assert.equal(res.json().code, 'deadline-passed');
     assert.match(res.json().message, text);
   }
+});
+
+test('a C++ file is told what C++ says: no game means a // GAME: line; a player of another game is told which, before any compile', async () => {
+  const cc =
+    '#include "Player.hh"\n#define PLAYER_NAME Tros\nstruct PLAYER_NAME : public Player {\n  static Player* factory() { return new PLAYER_NAME; }\n  virtual void play() {}\n};\nRegisterPlayer(PLAYER_NAME);\n';
+  const noGame = await app.inject({
+    method: 'POST',
+    url: '/api/submissions',
+    headers: { ...pau.auth, 'accept-language': 'ca' },
+    payload: { source: cc, filename: 'AITros.cc' },
+  });
+  assert.equal(noGame.statusCode, 400, noGame.body);
+  assert.equal(noGame.json().code, 'no-game');
+  assert.match(noGame.json().message, /^falta el joc: envia el camp "game" \(un de: [a-z, -]+\) o declara’l al fitxer: {2}\/\/ GAME: moria$/);
+  const js = await app.inject({
+    method: 'POST',
+    url: '/api/submissions',
+    headers: pau.auth,
+    payload: { source: player('Tros').replace("export const GAME = 'moria';\n", '') },
+  });
+  assert.match(js.json().message, /declare it in the file: {2}export const GAME = "moria";$/, 'JavaScript keeps its export');
+
+  // Moria's Demo, renamed, sent for Harry Potter (The Walking Dead is closed, above): named for what it is, in the page's language, with no clang error.
+  const moriaPlayer = readFileSync('src/games/moria/cpp/AIDemo.cc', 'utf8').replace(/#define PLAYER_NAME \w+/, '#define PLAYER_NAME Perdut');
+  const started = process.hrtime.bigint();
+  for (const [headers, text] of [
+    [{}, /^this file looks like a "moria" player, not a "harry-potter" one: it uses "[a-z_]+(, \w+){2,4}" of moria's API; submit it for moria$/],
+    [
+      { 'accept-language': 'es' },
+      /^este fichero parece un jugador de "moria", no de "harry-potter": usa "[a-z_]+(, \w+){2,4}" de la API de moria; envíalo para moria$/,
+    ],
+  ] as const) {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/submissions',
+      headers: { ...pau.auth, ...headers },
+      payload: { game: 'harry-potter', source: moriaPlayer, filename: 'AIPerdut.cc' },
+    });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().code, 'other-game');
+    assert.match(res.json().message, text);
+  }
+  assert.ok(process.hrtime.bigint() - started < 5_000_000_000n, 'refused before compiling');
+  // Its own game's players are not refused so: Moria's Demo for Moria goes on to the compile (here, the refusal of a copy of a built-in).
+  const own = await app.inject({
+    method: 'POST',
+    url: '/api/submissions',
+    headers: pau.auth,
+    payload: { game: 'moria', source: moriaPlayer, filename: 'AIPerdut.cc' },
+  });
+  assert.notEqual(own.json().code, 'other-game', own.body);
 });

@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { languageOf, readBotHeader } from '../sandbox/languages/index.ts';
 import type { Db } from '../db/client.ts';
 import { loadGames } from '../games/registry.ts';
+import { roundShown } from '../sdk/replay-format.ts';
 import { checkBot } from '../sandbox/check-bot.ts';
 import { playMatch } from '../sandbox/play-match.ts';
 import { DUMMY, pickSeed } from './match-setup.ts';
@@ -74,7 +75,7 @@ export async function judgePrivateDummy(game: string, source: string, filename: 
   if (frozen.length > 0) {
     const f = frozen[0]!;
     throw unprocessable(
-      `the Dummy was not installed: in self-play (seed ${seed}) copy ${f.seat + 1} of ${g.nbPlayers} froze in round ${f.frozenRound ?? 0} (${f.frozenReason}): ${(f.frozenMessage ?? '').split('\n')[0]}`,
+      `the Dummy was not installed: in self-play (seed ${seed}) copy ${f.seat + 1} of ${g.nbPlayers} froze in round ${roundShown(f.frozenRound ?? 0)} (${f.frozenReason}): ${(f.frozenMessage ?? '').split('\n')[0]}`,
       'dummy-rejected',
     );
   }

@@ -4,10 +4,15 @@
 // (src/http/i18n), and in English here for the API's `reason` string and
 // `arbiter submit`. Pure, no Node imports: the catalogs import its types.
 //
+// A freeze's round is stored as the replay stores it and shown as the bot's
+// round() saw it (roundShown), here and in every catalog.
+//
 // Seats are numbered 0 to 3, as `arbiter play`, the statements and the match
 // pages number them.
 
-/** A bot that stopped: the round, why (a FreezeReason: exception, cpu, memory, orders...), and its error's first line (the bot's own text). */
+/** A bot that stopped: the round (the replay's frozenRound, shown as roundShown(round)), why (a FreezeReason: exception, cpu, memory, orders...), and its error's first line (the bot's own text). */
+import { roundShown } from '../sdk/replay-format.ts';
+
 export interface FrozenAt {
   round: number;
   why: string;
@@ -93,14 +98,14 @@ export function englishReason(r: Reason): string {
     case 'selfplay-frozen': {
       const p = r.params;
       const others = p.frozen > 1 ? ` (${plural(p.frozen, 'copy')} of ${p.copies} froze)` : '';
-      return `self-play: the copy in seat ${p.seat} froze in round ${p.round} (${p.why}): ${p.message}${others}; see match #${p.matchId}`;
+      return `self-play: the copy in seat ${p.seat} froze in round ${roundShown(p.round)} (${p.why}): ${p.message}${others}; see match #${p.matchId}`;
     }
     case 'lost': {
       const p = r.params;
       const how = p.tied
         ? `tied for first with ${p.opponent} at ${p.score} (ties are not wins)`
         : `ranked ${p.rank ?? '?'} of ${p.players} with ${p.score} against ${p.opponent}'s best ${p.best}`;
-      const froze = p.froze ? `; your bot froze in round ${p.froze.round} (${p.froze.why}): ${p.froze.message}` : '';
+      const froze = p.froze ? `; your bot froze in round ${roundShown(p.froze.round)} (${p.froze.why}): ${p.froze.message}` : '';
       return `lost to ${p.opponent} in gate match ${p.n} of ${p.of} (match #${p.matchId}, seed ${p.seed}): ${how}${froze}`;
     }
     case 'name-locked':

@@ -113,6 +113,8 @@ export interface StudentSubmission {
   verdict: SubmissionStatusOut | null;
   reason: string | null;
   reasonLine: number | null;
+  /** The reason's code and parameters (reasons.ts), for the pages' languages; null on older rows. */
+  reasonDetail: unknown;
   createdAt: Date;
   finishedAt: Date | null;
   disabledAt: Date | null;
@@ -250,6 +252,7 @@ export async function studentDetail(db: Db, userId: number): Promise<StudentDeta
       verdict: FINAL_STATUSES.has(status) ? status : null,
       reason: s.reason,
       reasonLine: s.reasonLine,
+      reasonDetail: s.reasonDetail,
       createdAt: s.createdAt,
       finishedAt: s.finishedAt,
       disabledAt: s.disabledAt,
@@ -404,7 +407,19 @@ function submissionWhere(f: SubmissionFilters): Prisma.SubmissionWhereInput {
 export interface SubmissionListRow
   extends Pick<
     StudentSubmission,
-    'id' | 'game' | 'player' | 'version' | 'filename' | 'language' | 'sizeBytes' | 'status' | 'reason' | 'createdAt' | 'finishedAt' | 'disabledAt'
+    | 'id'
+    | 'game'
+    | 'player'
+    | 'version'
+    | 'filename'
+    | 'language'
+    | 'sizeBytes'
+    | 'status'
+    | 'reason'
+    | 'reasonDetail'
+    | 'createdAt'
+    | 'finishedAt'
+    | 'disabledAt'
   > {
   user: { id: number; username: string; email: string | null };
 }
@@ -431,6 +446,7 @@ export async function listSubmissions(
         sizeBytes: true,
         status: true,
         reason: true,
+        reasonDetail: true,
         createdAt: true,
         finishedAt: true,
         disabledAt: true,
@@ -452,6 +468,7 @@ export async function listSubmissions(
       sizeBytes: r.sizeBytes,
       status: statusOut(r.status),
       reason: r.reason,
+      reasonDetail: r.reasonDetail,
       createdAt: r.createdAt,
       finishedAt: r.finishedAt,
       disabledAt: r.disabledAt,

@@ -147,7 +147,7 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   const games = await loadGames();
   if (!requestedGame) {
     throw invalid(
-      `no game: send the field "game" (one of: ${[...games.keys()].join(', ')}) or declare it in the file:  export const GAME = "moria";`,
+      `no game: send the field "game" (one of: ${[...games.keys()].join(', ')}) or declare it in the file:  ${languageOf(upload.source, upload.filename).gameLine('moria')}`,
       'no-game',
     );
   }
@@ -164,6 +164,12 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   if (header.game && header.game !== game.id) {
     throw invalid(`game mismatch: the file says GAME = "${header.game}" but the submission is for "${game.id}"`, 'game-mismatch');
   }
+  const other = await language.otherGame?.(upload.source, game.id);
+  if (other)
+    throw invalid(
+      `this file looks like a "${other.game}" player, not a "${game.id}" one: it uses "${other.uses.join(', ')}" of ${other.game}'s API; submit it for ${other.game}`,
+      'other-game',
+    );
   let filename = upload.filename ? upload.filename.split(/[\\/]/).pop()! : language.defaultFilename(header.name);
   if (!isUploadFilename(filename)) throw invalid(`"${filename}": the bot must be a ${BOT_FILE_KINDS} file`, 'bad-filename');
   filename = filename.slice(0, 100);

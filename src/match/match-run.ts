@@ -11,7 +11,7 @@
 
 import { ranksFromScores } from '../sdk/ranking.ts';
 import { isOver, type AnyGame, type Limits } from '../sdk/types.ts';
-import { REPLAY_FORMAT, REPLAY_VERSION, type FreezeReason, type Replay, type ReplayPlayer, type ReplayRound } from '../sdk/replay-format.ts';
+import { REPLAY_FORMAT, REPLAY_VERSION, roundShown, type FreezeReason, type Replay, type ReplayPlayer, type ReplayRound } from '../sdk/replay-format.ts';
 import { capText, type BotHost, type PlayReply } from './bot-host.ts';
 import { cpuBudgetUsedUp, LOG_CAP_BYTES, logTruncated, MAX_NAME_CHARS, MAX_ORDERS, tooManyOrders } from '../sdk/limits.ts';
 import type { CompiledSeat, ForcedFreeze, MatchOutcome, ResolvedMatchSpec } from './types.ts';
@@ -103,7 +103,7 @@ export class MatchRun {
     seat.player.frozenRound = round;
     seat.player.frozenReason = reason;
     seat.player.frozenMessage = message;
-    this.appendLog(seat, round, `frozen in round ${round} (${reason}): ${message}\n`);
+    this.appendLog(seat, round, `frozen in round ${roundShown(round)} (${reason}): ${message}\n`);
   }
 
   /**

@@ -24,11 +24,22 @@ export type FreezeReason =
   | 'watchdog' // wall-clock safety net
   | 'crash'; // its sandbox process died
 
+/**
+ * The one round number people read for a stored freeze round (messages, gate
+ * reasons, pages, the viewer): the value of `round()` in the bot's code when
+ * it froze, 0 to totalRounds - 1. The replay numbers a play() by the round it
+ * makes (rounds[r], 1 for the first), so the shown round is one less; a bot
+ * that froze while loading, before its first play(), shows 0 too.
+ */
+export function roundShown(frozenRound: number): number {
+  return Math.max(0, frozenRound - 1);
+}
+
 export interface ReplayPlayer {
   name: string;
   /** CPU used over the whole match, load included, in ms. */
   cpuMs: number;
-  /** The round during which it was frozen (0 = at load), or null. */
+  /** The round during which it was frozen (0 = at load; r = the play() that made rounds[r]), or null. Shown as roundShown(frozenRound). */
   frozenRound: number | null;
   frozenReason: FreezeReason | null;
   /** The error as the submitter should read it. */

@@ -61,9 +61,9 @@ test('a bot that crashes in self-play is rejected, saying which copy froze, when
   assert.equal(sub.statusCode, 202);
   const v = await judge.verdict(sub.body.id);
   assert.equal(v.status, 'rejected');
-  // round() is 3 while the bot plays round 4 (round 0 is the initial board).
+  // The round is said as the bot's round() saw it (the replay stores 4: the play() that made rounds[4]).
   // me() === 2: seat 2, as arbiter play and the match page number seats (0 to 3).
-  assert.match(v.reason, /^self-play: the copy in seat 2 froze in round 4 \(exception\): Error: boom at 3 \(Crasher\.ts:\d+:\d+\); see match #\d+$/);
+  assert.match(v.reason, /^self-play: the copy in seat 2 froze in round 3 \(exception\): Error: boom at 3 \(Crasher\.ts:\d+:\d+\); see match #\d+$/);
   assert.equal(v.gateMatches.length, 1);
   const m = v.gateMatches[0];
   assert.equal(m.gateStep, 'selfplay');

@@ -2,6 +2,8 @@
 
 import type { Messages } from './en.ts';
 import type { ReasonParams } from '../../domain/reasons.ts';
+import { roundShown } from '../../sdk/replay-format.ts';
+import { byShape } from './refusal-shapes.ts';
 import type { WaitEstimate } from '../../domain/wait-estimate.ts';
 
 export const ca: Messages = {
@@ -62,7 +64,8 @@ export const ca: Messages = {
   'game.description': (title: string) => `${title}: les regles, el kit d'inici, la classificació i les últimes partides.`,
   'game.atAGlance': (title: string) => `${title} d'un cop d'ull`,
   'game.downloadKit': "Descarrega el kit d'inici",
-  'game.kitHint': "El jugador buit, el Demo, els tipus de l'API (player.d.ts), un tsconfig.json i un README: com jugar al teu ordinador i com enviar.",
+  'game.kitHint':
+    "En TypeScript: el jugador buit, el Demo, els tipus de l'API (player.d.ts) i un tsconfig.json; en C++ (cpp/): AINull.cc per copiar a AIElTeuNom.cc, AIDemo.cc i les capçaleres; un README: com jugar al teu ordinador i com enviar.",
   'game.playInBrowser': 'Juga al navegador',
   'game.limits': 'Límits',
   'game.cpuTime': 'Temps de CPU',
@@ -121,7 +124,8 @@ export const ca: Messages = {
   'refusal.too-many-attempts': (_q: readonly string[], n: number) => `massa intents: torna-ho a provar d'aquí a ${n} minut${n === 1 ? '' : 's'}`,
   'refusal.empty': (_q: readonly string[], _n: number) => 'el fitxer és buit',
   'refusal.not-text': (_q: readonly string[], _n: number) => 'el fitxer no és text UTF-8: envia el fitxer font del jugador (.ts, .js o .cc)',
-  'refusal.no-name': (_q: readonly string[], _n: number) => 'el fitxer no té nom de jugador: afegeix  export const PLAYER_NAME = "ElTeuNom";',
+  'refusal.no-name': (_q: readonly string[], _n: number, message: string) =>
+    `el fitxer no té nom de jugador: afegeix  ${(/add\s+(.*)$/.exec(message)?.[1] ?? 'export const PLAYER_NAME = "YourName";').replace('YourName', 'ElTeuNom')}`,
   'refusal.no-game-in-file': (q: readonly string[], _n: number) => `el fitxer no diu el joc: afegeix  export const GAME = "${q[0]}";`,
   'refusal.game-mismatch': (q: readonly string[], _n: number) => `el joc no coincideix: el fitxer diu GAME = "${q[0]}" però l'enviament és per a "${q[1]}"`,
   'refusal.bad-filename': (q: readonly string[], _n: number) => `"${q[0]}": el jugador ha de ser un fitxer .ts, .js o .cc`,
@@ -190,6 +194,143 @@ export const ca: Messages = {
       : /no longer installed/.test(message)
         ? `el joc ${/the game (\S+)/.exec(message)?.[1] ?? ''} ja no està instal·lat`
         : message,
+  // The rest of what the domain refuses, shape by shape (test/http/i18n/refusal-codes.test.ts finds every code it throws).
+  'refusal.deadline-passed': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [
+        /^submissions to (.+) closed on (.+ UTC)/,
+        (m) => `els enviaments a ${m[1]} es van tancar el ${m[2]} (la data límit): ja no s’accepta cap enviament nou`,
+      ],
+    ]),
+  'refusal.too-large': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/^file too large: (\d+) bytes, at most (\d+)/, (m) => `el fitxer fa ${m[1]} bytes: és massa gran, com a màxim ${m[2]} bytes`],
+      [/^file too large: at most (\d+) bytes/, (m) => `el fitxer és massa gran: com a màxim ${m[1]} bytes`],
+      [/^the roster is (\d+) bytes: at most (\d+)/, (m) => `la llista fa ${m[1]} bytes: com a màxim ${m[2]}`],
+      [/^the roster has (\d+) students: at most (\d+)/, (m) => `la llista té ${m[1]} estudiants: com a màxim ${m[2]} per importació`],
+      [/^the roster is too large: at most (\d+) bytes/, (m) => `la llista és massa gran: com a màxim ${m[1]} bytes`],
+      [/^send one file only/, () => 'envia un sol fitxer'],
+      [/^request too large/, () => 'la petició és massa gran'],
+    ]),
+  'refusal.no-game': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [
+        /^no game: send the field "game" \(one of: ([^)]*)\) or declare it in the file:\s+(.*)$/,
+        (m) => `falta el joc: envia el camp "game" (un de: ${m[1]}) o declara’l al fitxer:  ${m[2]}`,
+      ],
+    ]),
+  'refusal.other-game': (q: readonly string[], _n: number, _message: string) =>
+    `aquest fitxer sembla un jugador de "${q[0]}", no de "${q[1]}": fa servir "${q[2]}" de l’API de ${q[0]}; envia’l per a ${q[0]}`,
+  'refusal.copies-builtin': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [
+        /built-in (\S+) of (.+?) \((\d+)%/,
+        (m) =>
+          `aquest fitxer és gairebé una còpia del jugador predefinit ${m[1]} de ${m[2]} (el ${m[3]}% del seu codi és d’aquell jugador, amb els noms canviats o no): els jugadors que venen amb el joc són exemples per aprendre, no participants; escriu el teu propi jugador`,
+      ],
+    ]),
+  'refusal.bad-idempotency-key': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/^send one Idempotency-Key/, () => 'envia una sola capçalera Idempotency-Key, no unes quantes'],
+      [/^Idempotency-Key must be/, () => 'Idempotency-Key ha de tenir d’1 a 128 caràcters ASCII imprimibles (un UUID, per exemple)'],
+    ]),
+  'refusal.idempotency-key-reused': (q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [
+        /for submission (\d+)/,
+        (m) =>
+          `la Idempotency-Key "${q[0]}" ja es va fer servir per a l’enviament ${m[1]} amb un altre fitxer o joc: fes servir una clau nova per a cada enviament nou`,
+      ],
+    ]),
+  'refusal.not-found': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/^no token (\d+) of yours/, (m) => `no tens cap testimoni d’accés ${m[1]}`],
+      [/^no user "(.*)": they must sign up first/, (m) => `no hi ha cap usuari "${m[1]}": primer s’ha de registrar`],
+      [/^no user (\d+)$/, (m) => `no hi ha cap usuari ${m[1]}`],
+      [/^no submission (\d+)$/, (m) => `no hi ha cap enviament ${m[1]}`],
+      [/^no player "?(.+?)"? in (\S+)$/, (m) => `no hi ha cap jugador ${m[1]} a ${m[2]}`],
+      [
+        /^this link is not valid/,
+        () => 'aquest enllaç no és vàlid: ja s’ha fet servir, ha caducat o un de més nou l’ha substituït (demana’n un de nou al professorat)',
+      ],
+      [/^(\S+) has no private Dummy/, (m) => `${m[1]} no té cap Dummy privat: juga el que ve amb el joc`],
+      [/^no game "(.*)"$/, (m) => `no hi ha cap joc "${m[1]}"`],
+      [/^no document (\S+) in (\S+)$/, (m) => `no hi ha cap document ${m[1]} a ${m[2]}`],
+      [/^no tournament (\d+)$/, (m) => `no hi ha cap torneig ${m[1]}`],
+      [/^tournament (\d+) has no match (\d+)$/, (m) => `el torneig ${m[1]} no té cap partida ${m[2]}`],
+    ]),
+  'refusal.unauthorized': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [[/^log in first/, () => 'primer inicia la sessió (una galeta de sessió o un testimoni Authorization: Bearer)']]),
+  'refusal.no-user': (_q: readonly string[], _n: number, message: string) => byShape(message, [[/^no such user/, () => 'aquest usuari no existeix']]),
+  'refusal.self': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [[/^you cannot disable your own account/, () => 'no pots desactivar el teu propi compte']]),
+  'refusal.already-qualified': (_q: readonly string[], n: number, _message: string) =>
+    `l’enviament ${n} s’ha classificat: el seu nom està bloquejat i tornar a passar la prova no canviaria res`,
+  'refusal.still-judging': (q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/^submission (\d+) is still being judged \((\w+)\)/, (m) => `l’enviament ${m[1]} encara s’està jutjant (${m[2]})`],
+      [/^a submission of "/, () => `un enviament de "${q[0]}" encara s’està jutjant: allibera el nom quan tingui el veredicte`],
+    ]),
+  'refusal.name-released': (q: readonly string[], _n: number, _message: string) => `el nom "${q[0]}" s’ha alliberat: ara pot ser d’algú altre`,
+  'refusal.bad-date': (q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/^the deadline is not a date/, () => 'la data límit no és una data'],
+      [
+        /^(\w+): ".*" is not a date/,
+        (m) => `${m[1]}: "${q[0]}" no és una data (2026-12-20, o 2026-12-20T23:59 a la zona horària del curs, o amb un desplaçament)`,
+      ],
+    ]),
+  'refusal.deadline-in-past': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [
+        /^the deadline (.+) is in the past: submissions to (\S+)/,
+        (m) => `la data límit ${m[1]} ja ha passat: els enviaments a ${m[2]} es tancarien de seguida; confirma-ho per fixar-la igualment`,
+      ],
+    ]),
+  'refusal.dummy-name': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [[/declare\s+(.+?)\s+\(it plays as Dummy\)/, (m) => `un Dummy privat ha de declarar  ${m[1]}  (juga com a Dummy)`]]),
+  'refusal.dummy-rejected': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [
+        /^the Dummy was not installed: in self-play \(seed (\d+)\) copy (\d+) of (\d+) froze in round (\d+) \(([\w-]+)\): (.*)$/s,
+        (m) =>
+          `el Dummy no s’ha instal·lat: a la partida contra si mateix (llavor ${m[1]}) la còpia ${m[2]} de ${m[3]} s’ha congelat a la ronda ${m[4]} (${m[5]}): ${m[6]}`,
+      ],
+      [/^the Dummy was not installed: (.*)$/s, (m) => `el Dummy no s’ha instal·lat: ${m[1]}`],
+    ]),
+  'refusal.bad-status': (q: readonly string[], _n: number, message: string) =>
+    `estat desconegut "${q[0]}" (coneguts: ${/\(known: ([^)]*)\)/.exec(message)?.[1] ?? ''})`,
+  'refusal.bad-language': (q: readonly string[], _n: number, message: string) =>
+    `llenguatge desconegut "${q[0]}" (coneguts: ${/\(known: ([^)]*)\)/.exec(message)?.[1] ?? ''})`,
+  'refusal.bad-range': (_q: readonly string[], _n: number, _message: string) => 'l’interval de dates és buit: "from" ha de ser anterior a "to"',
+  'refusal.not-utf8': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/not UTF-8 text/, () => 'la llista no és text UTF-8: desa el full de càlcul com a "CSV UTF-8"'],
+      [/not a text file/, () => 'la llista no és un fitxer de text'],
+    ]),
+  'refusal.empty-roster': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/^the roster is empty/, () => 'la llista és buida: cal una fila de capçalera (id, name, email) i una fila per estudiant'],
+      [/^the roster has a header but no student/, () => 'la llista té capçalera però cap estudiant'],
+    ]),
+  'refusal.roster-header': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [
+        /one of: ([^)]*)\); it reads: (.*)$/s,
+        (m) => `la capçalera de la llista no té cap columna d’identificador d’estudiant (una de: ${m[1]}); hi diu: ${m[2]}`,
+      ],
+    ]),
+  'refusal.bad-csv': (_q: readonly string[], n: number, _message: string) => `línia ${n}: unes cometes no es tanquen mai`,
+  'refusal.bad-mode': (_q: readonly string[], _n: number, message: string) => byShape(message, [[/^mode: one of (.*)$/, (m) => `mode: un de ${m[1]}`]]),
+  'refusal.bad-expiry': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [[/1 to (\d+)/, (m) => `expiresInDays: un nombre enter de dies, d’1 a ${m[1]}`]]),
+  'refusal.bad-term': (_q: readonly string[], _n: number, _message: string) => 'un curs són d’1 a 32 lletres, xifres, "-", "_" o "." (per exemple 2024-25)',
+  'refusal.bad-archive': (_q: readonly string[], _n: number, message: string) => `no s’ha pogut llegir l’arxiu: ${message}`,
+  'refusal.bad-document': (_q: readonly string[], _n: number, _message: string) => 'un document és "s:<id de l’enviament>" o "a:<id a l’arxiu>"',
+  'refusal.not-running': (_q: readonly string[], n: number, message: string) =>
+    `el torneig ${n} no està en curs (${/ is (\w+):/.exec(message)?.[1] ?? ''}): només es pot aturar un torneig en curs`,
+  'refusal.not-paused': (_q: readonly string[], n: number, message: string) =>
+    `el torneig ${n} no està aturat (${/ is (\w+):/.exec(message)?.[1] ?? ''}): només es pot reprendre un torneig aturat`,
   'view.title': 'Visor de repeticions',
   'view.open': 'Obre un fitxer de repetició',
   'view.openHint_html':
@@ -202,9 +343,9 @@ export const ca: Messages = {
   'submit.closedOn': (game: string) => `${game}: els enviaments es van tancar el `,
   'submit.closeOn': (game: string) => `${game}: els enviaments es tanquen el `,
   'submit.intro_html':
-    "Un fitxer JavaScript o TypeScript que declari <code>export const GAME</code> i <code>export const PLAYER_NAME</code>\n(d'1 a 12 caràcters: A-Z a-z 0-9 _). Ha de guanyar el Dummy en quatre partides per classificar-se; aleshores el seu nom queda bloquejat.",
+    "Un fitxer: TypeScript o JavaScript, que declari <code>export const GAME</code> i <code>export const PLAYER_NAME</code>, o C++, l'<code>AINom.cc</code> del curs amb <code>#define PLAYER_NAME</code> (i, si vols, una línia <code>// GAME: moria</code>)\n(un nom d'1 a 12 caràcters: A-Z a-z 0-9 _). Ha de guanyar el Dummy en quatre partides per classificar-se; aleshores el seu nom queda bloquejat.",
   'submit.fileDeclares': 'El que declari el fitxer (GAME)',
-  'submit.gameHint': "Si no el canvies, decideix l'export const GAME del fitxer.",
+  'submit.gameHint': "Si no el canvies, decideix l'export const GAME del fitxer (en C++, la seva línia // GAME:).",
   'submit.fileHint': (max: string) => `Un fitxer .ts, .js o .cc (C++), com a màxim ${max}. També el pots deixar anar aquí.`,
   'submit.chooseAgain': (name: string) => ` Havies triat ${name}: torna'l a triar.`,
   'submit.button': 'Envia',
@@ -425,13 +566,13 @@ export const ca: Messages = {
   'reason.judge-error': (p: ReasonParams['judge-error']) =>
     `${p.step === 'selfplay' ? 'Partida contra si mateix: el' : 'El'} jutge no ha pogut jugar la partida #${p.matchId} (${p.error}); no és culpa del teu jugador, torna’l a enviar`,
   'reason.selfplay-frozen': (p: ReasonParams['selfplay-frozen']) =>
-    `Partida contra si mateix: la còpia del seient ${p.seat} s’ha congelat a la ronda ${p.round} (${ca['reason.froze'](p.why, p.message)})${p.frozen > 1 ? ` (se n’han congelat ${p.frozen} de ${p.copies} còpies)` : ''}; mira la partida #${p.matchId}`,
+    `Partida contra si mateix: la còpia del seient ${p.seat} s’ha congelat a la ronda ${roundShown(p.round)} (${ca['reason.froze'](p.why, p.message)})${p.frozen > 1 ? ` (se n’han congelat ${p.frozen} de ${p.copies} còpies)` : ''}; mira la partida #${p.matchId}`,
   'reason.lost': (p: ReasonParams['lost']) =>
     `Ha perdut contra ${p.opponent} a la partida ${p.n} de ${p.of} de la prova (partida #${p.matchId}, llavor ${p.seed}): ` +
     (p.tied
       ? `empat al primer lloc amb ${p.opponent} a ${p.score} (un empat no és una victòria)`
       : `${p.rank === null ? '?' : (['1r', '2n', '3r', '4t'][p.rank - 1] ?? `${p.rank}è`)} de ${p.players} amb ${p.score}, contra el millor de ${p.opponent}, ${p.best}`) +
-    (p.froze ? `; el teu jugador s’ha congelat a la ronda ${p.froze.round} (${ca['reason.froze'](p.froze.why, p.froze.message)})` : ''),
+    (p.froze ? `; el teu jugador s’ha congelat a la ronda ${roundShown(p.froze.round)} (${ca['reason.froze'](p.froze.why, p.froze.message)})` : ''),
   'reason.name-locked': (p: ReasonParams['name-locked']) =>
     `Nom bloquejat: la versió ${p.version} ha guanyat ${p.opponent}, però una altra versió de ${p.name} s’ha classificat abans`,
   'reason.froze': (why: string, message: string) =>

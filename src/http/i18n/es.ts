@@ -2,6 +2,8 @@
 
 import type { Messages } from './en.ts';
 import type { ReasonParams } from '../../domain/reasons.ts';
+import { roundShown } from '../../sdk/replay-format.ts';
+import { byShape } from './refusal-shapes.ts';
 import type { WaitEstimate } from '../../domain/wait-estimate.ts';
 
 export const es: Messages = {
@@ -62,7 +64,8 @@ export const es: Messages = {
   'game.description': (title: string) => `${title}: las reglas, el kit de inicio, la clasificación y las últimas partidas.`,
   'game.atAGlance': (title: string) => `${title} de un vistazo`,
   'game.downloadKit': 'Descarga el kit de inicio',
-  'game.kitHint': 'El jugador vacío, el Demo, los tipos de la API (player.d.ts), un tsconfig.json y un README: cómo jugar en tu ordenador y cómo enviar.',
+  'game.kitHint':
+    'En TypeScript: el jugador vacío, el Demo, los tipos de la API (player.d.ts) y un tsconfig.json; en C++ (cpp/): AINull.cc para copiar a AITuNombre.cc, AIDemo.cc y las cabeceras; un README: cómo jugar en tu ordenador y cómo enviar.',
   'game.playInBrowser': 'Juega en el navegador',
   'game.limits': 'Límites',
   'game.cpuTime': 'Tiempo de CPU',
@@ -123,7 +126,8 @@ export const es: Messages = {
   'refusal.too-many-attempts': (_q: readonly string[], n: number) => `demasiados intentos: vuelve a probar dentro de ${n} minuto${n === 1 ? '' : 's'}`,
   'refusal.empty': (_q: readonly string[], _n: number) => 'el fichero está vacío',
   'refusal.not-text': (_q: readonly string[], _n: number) => 'el fichero no es texto UTF-8: envía el fichero fuente del jugador (.ts, .js o .cc)',
-  'refusal.no-name': (_q: readonly string[], _n: number) => 'el fichero no tiene nombre de jugador: añade  export const PLAYER_NAME = "TuNombre";',
+  'refusal.no-name': (_q: readonly string[], _n: number, message: string) =>
+    `el fichero no tiene nombre de jugador: añade  ${(/add\s+(.*)$/.exec(message)?.[1] ?? 'export const PLAYER_NAME = "YourName";').replace('YourName', 'TuNombre')}`,
   'refusal.no-game-in-file': (q: readonly string[], _n: number) => `el fichero no dice el juego: añade  export const GAME = "${q[0]}";`,
   'refusal.game-mismatch': (q: readonly string[], _n: number) => `el juego no coincide: el fichero dice GAME = "${q[0]}" pero el envío es para "${q[1]}"`,
   'refusal.bad-filename': (q: readonly string[], _n: number) => `"${q[0]}": el jugador debe ser un fichero .ts, .js o .cc`,
@@ -194,6 +198,139 @@ export const es: Messages = {
       : /no longer installed/.test(message)
         ? `el juego ${/the game (\S+)/.exec(message)?.[1] ?? ''} ya no está instalado`
         : message,
+  // The rest of what the domain refuses, shape by shape (test/http/i18n/refusal-codes.test.ts finds every code it throws).
+  'refusal.deadline-passed': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/^submissions to (.+) closed on (.+ UTC)/, (m) => `los envíos a ${m[1]} se cerraron el ${m[2]} (la fecha límite): ya no se acepta ningún envío nuevo`],
+    ]),
+  'refusal.too-large': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/^file too large: (\d+) bytes, at most (\d+)/, (m) => `el fichero ocupa ${m[1]} bytes: es demasiado grande, como máximo ${m[2]} bytes`],
+      [/^file too large: at most (\d+) bytes/, (m) => `el fichero es demasiado grande: como máximo ${m[1]} bytes`],
+      [/^the roster is (\d+) bytes: at most (\d+)/, (m) => `la lista ocupa ${m[1]} bytes: como máximo ${m[2]}`],
+      [/^the roster has (\d+) students: at most (\d+)/, (m) => `la lista tiene ${m[1]} estudiantes: como máximo ${m[2]} por importación`],
+      [/^the roster is too large: at most (\d+) bytes/, (m) => `la lista es demasiado grande: como máximo ${m[1]} bytes`],
+      [/^send one file only/, () => 'envía un solo fichero'],
+      [/^request too large/, () => 'la petición es demasiado grande'],
+    ]),
+  'refusal.no-game': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [
+        /^no game: send the field "game" \(one of: ([^)]*)\) or declare it in the file:\s+(.*)$/,
+        (m) => `falta el juego: envía el campo "game" (uno de: ${m[1]}) o decláralo en el fichero:  ${m[2]}`,
+      ],
+    ]),
+  'refusal.other-game': (q: readonly string[], _n: number, _message: string) =>
+    `este fichero parece un jugador de "${q[0]}", no de "${q[1]}": usa "${q[2]}" de la API de ${q[0]}; envíalo para ${q[0]}`,
+  'refusal.copies-builtin': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [
+        /built-in (\S+) of (.+?) \((\d+)%/,
+        (m) =>
+          `este fichero es casi una copia del jugador predefinido ${m[1]} de ${m[2]} (el ${m[3]}% de su código es de ese jugador, con los nombres cambiados o no): los jugadores que vienen con el juego son ejemplos para aprender, no participantes; escribe tu propio jugador`,
+      ],
+    ]),
+  'refusal.bad-idempotency-key': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/^send one Idempotency-Key/, () => 'envía una sola cabecera Idempotency-Key, no varias'],
+      [/^Idempotency-Key must be/, () => 'Idempotency-Key debe tener de 1 a 128 caracteres ASCII imprimibles (un UUID, por ejemplo)'],
+    ]),
+  'refusal.idempotency-key-reused': (q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [
+        /for submission (\d+)/,
+        (m) => `la Idempotency-Key "${q[0]}" ya se usó para el envío ${m[1]} con otro fichero o juego: usa una clave nueva para cada envío nuevo`,
+      ],
+    ]),
+  'refusal.not-found': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/^no token (\d+) of yours/, (m) => `no tienes ningún token de acceso ${m[1]}`],
+      [/^no user "(.*)": they must sign up first/, (m) => `no hay ningún usuario "${m[1]}": primero tiene que registrarse`],
+      [/^no user (\d+)$/, (m) => `no hay ningún usuario ${m[1]}`],
+      [/^no submission (\d+)$/, (m) => `no hay ningún envío ${m[1]}`],
+      [/^no player "?(.+?)"? in (\S+)$/, (m) => `no hay ningún jugador ${m[1]} en ${m[2]}`],
+      [
+        /^this link is not valid/,
+        () => 'este enlace no es válido: ya se ha usado, ha caducado o uno más nuevo lo ha sustituido (pide uno nuevo al profesorado)',
+      ],
+      [/^(\S+) has no private Dummy/, (m) => `${m[1]} no tiene ningún Dummy privado: juega el que viene con el juego`],
+      [/^no game "(.*)"$/, (m) => `no hay ningún juego "${m[1]}"`],
+      [/^no document (\S+) in (\S+)$/, (m) => `no hay ningún documento ${m[1]} en ${m[2]}`],
+      [/^no tournament (\d+)$/, (m) => `no hay ningún torneo ${m[1]}`],
+      [/^tournament (\d+) has no match (\d+)$/, (m) => `el torneo ${m[1]} no tiene ninguna partida ${m[2]}`],
+    ]),
+  'refusal.unauthorized': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [[/^log in first/, () => 'primero inicia sesión (una cookie de sesión o un token Authorization: Bearer)']]),
+  'refusal.no-user': (_q: readonly string[], _n: number, message: string) => byShape(message, [[/^no such user/, () => 'ese usuario no existe']]),
+  'refusal.self': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [[/^you cannot disable your own account/, () => 'no puedes desactivar tu propia cuenta']]),
+  'refusal.already-qualified': (_q: readonly string[], n: number, _message: string) =>
+    `el envío ${n} se ha clasificado: su nombre está bloqueado y volver a pasar la prueba no cambiaría nada`,
+  'refusal.still-judging': (q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/^submission (\d+) is still being judged \((\w+)\)/, (m) => `el envío ${m[1]} todavía se está juzgando (${m[2]})`],
+      [/^a submission of "/, () => `un envío de "${q[0]}" todavía se está juzgando: libera el nombre cuando tenga su veredicto`],
+    ]),
+  'refusal.name-released': (q: readonly string[], _n: number, _message: string) => `el nombre "${q[0]}" se ha liberado: ahora puede ser de otra persona`,
+  'refusal.bad-date': (q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/^the deadline is not a date/, () => 'la fecha límite no es una fecha'],
+      [
+        /^(\w+): ".*" is not a date/,
+        (m) => `${m[1]}: "${q[0]}" no es una fecha (2026-12-20, o 2026-12-20T23:59 en la zona horaria del curso, o con un desplazamiento)`,
+      ],
+    ]),
+  'refusal.deadline-in-past': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [
+        /^the deadline (.+) is in the past: submissions to (\S+)/,
+        (m) => `la fecha límite ${m[1]} ya ha pasado: los envíos a ${m[2]} se cerrarían enseguida; confírmalo para fijarla igualmente`,
+      ],
+    ]),
+  'refusal.dummy-name': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [[/declare\s+(.+?)\s+\(it plays as Dummy\)/, (m) => `un Dummy privado debe declarar  ${m[1]}  (juega como Dummy)`]]),
+  'refusal.dummy-rejected': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [
+        /^the Dummy was not installed: in self-play \(seed (\d+)\) copy (\d+) of (\d+) froze in round (\d+) \(([\w-]+)\): (.*)$/s,
+        (m) =>
+          `el Dummy no se ha instalado: en la partida contra sí mismo (semilla ${m[1]}) la copia ${m[2]} de ${m[3]} se ha congelado en la ronda ${m[4]} (${m[5]}): ${m[6]}`,
+      ],
+      [/^the Dummy was not installed: (.*)$/s, (m) => `el Dummy no se ha instalado: ${m[1]}`],
+    ]),
+  'refusal.bad-status': (q: readonly string[], _n: number, message: string) =>
+    `estado desconocido "${q[0]}" (conocidos: ${/\(known: ([^)]*)\)/.exec(message)?.[1] ?? ''})`,
+  'refusal.bad-language': (q: readonly string[], _n: number, message: string) =>
+    `lenguaje desconocido "${q[0]}" (conocidos: ${/\(known: ([^)]*)\)/.exec(message)?.[1] ?? ''})`,
+  'refusal.bad-range': (_q: readonly string[], _n: number, _message: string) => 'el intervalo de fechas está vacío: "from" debe ser anterior a "to"',
+  'refusal.not-utf8': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/not UTF-8 text/, () => 'la lista no es texto UTF-8: guarda la hoja de cálculo como "CSV UTF-8"'],
+      [/not a text file/, () => 'la lista no es un fichero de texto'],
+    ]),
+  'refusal.empty-roster': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [/^the roster is empty/, () => 'la lista está vacía: hace falta una fila de cabecera (id, name, email) y una fila por estudiante'],
+      [/^the roster has a header but no student/, () => 'la lista tiene cabecera pero ningún estudiante'],
+    ]),
+  'refusal.roster-header': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [
+      [
+        /one of: ([^)]*)\); it reads: (.*)$/s,
+        (m) => `la cabecera de la lista no tiene ninguna columna de identificador de estudiante (una de: ${m[1]}); dice: ${m[2]}`,
+      ],
+    ]),
+  'refusal.bad-csv': (_q: readonly string[], n: number, _message: string) => `línea ${n}: unas comillas no se cierran nunca`,
+  'refusal.bad-mode': (_q: readonly string[], _n: number, message: string) => byShape(message, [[/^mode: one of (.*)$/, (m) => `mode: uno de ${m[1]}`]]),
+  'refusal.bad-expiry': (_q: readonly string[], _n: number, message: string) =>
+    byShape(message, [[/1 to (\d+)/, (m) => `expiresInDays: un número entero de días, de 1 a ${m[1]}`]]),
+  'refusal.bad-term': (_q: readonly string[], _n: number, _message: string) => 'un curso son de 1 a 32 letras, cifras, "-", "_" o "." (por ejemplo 2024-25)',
+  'refusal.bad-archive': (_q: readonly string[], _n: number, message: string) => `no se ha podido leer el archivo: ${message}`,
+  'refusal.bad-document': (_q: readonly string[], _n: number, _message: string) => 'un documento es "s:<id del envío>" o "a:<id en el archivo>"',
+  'refusal.not-running': (_q: readonly string[], n: number, message: string) =>
+    `el torneo ${n} no está en curso (${/ is (\w+):/.exec(message)?.[1] ?? ''}): solo se puede pausar un torneo en curso`,
+  'refusal.not-paused': (_q: readonly string[], n: number, message: string) =>
+    `el torneo ${n} no está en pausa (${/ is (\w+):/.exec(message)?.[1] ?? ''}): solo se puede reanudar un torneo en pausa`,
   'view.title': 'Visor de repeticiones',
   'view.open': 'Abre un fichero de repetición',
   'view.openHint_html':
@@ -206,9 +343,9 @@ export const es: Messages = {
   'submit.closedOn': (game: string) => `${game}: los envíos se cerraron el `,
   'submit.closeOn': (game: string) => `${game}: los envíos se cierran el `,
   'submit.intro_html':
-    'Un fichero JavaScript o TypeScript que declare <code>export const GAME</code> y <code>export const PLAYER_NAME</code>\n(de 1 a 12 caracteres: A-Z a-z 0-9 _). Debe ganar al Dummy en cuatro partidas para clasificarse; entonces su nombre queda bloqueado.',
+    'Un fichero: TypeScript o JavaScript, que declare <code>export const GAME</code> y <code>export const PLAYER_NAME</code>, o C++, el <code>AINombre.cc</code> del curso con <code>#define PLAYER_NAME</code> (y, si quieres, una línea <code>// GAME: moria</code>)\n(un nombre de 1 a 12 caracteres: A-Z a-z 0-9 _). Debe ganar al Dummy en cuatro partidas para clasificarse; entonces su nombre queda bloqueado.',
   'submit.fileDeclares': 'El que declare el fichero (GAME)',
-  'submit.gameHint': 'Si no lo cambias, decide el export const GAME del fichero.',
+  'submit.gameHint': 'Si no lo cambias, decide el export const GAME del fichero (en C++, su línea // GAME:).',
   'submit.fileHint': (max: string) => `Un fichero .ts, .js o .cc (C++), como máximo ${max}. También puedes soltarlo aquí.`,
   'submit.chooseAgain': (name: string) => ` Habías elegido ${name}: vuelve a elegirlo.`,
   'submit.button': 'Enviar',
@@ -431,13 +568,13 @@ export const es: Messages = {
   'reason.judge-error': (p: ReasonParams['judge-error']) =>
     `${p.step === 'selfplay' ? 'Partida contra sí mismo: el' : 'El'} juez no ha podido jugar la partida #${p.matchId} (${p.error}); no es culpa de tu jugador, vuelve a enviarlo`,
   'reason.selfplay-frozen': (p: ReasonParams['selfplay-frozen']) =>
-    `Partida contra sí mismo: la copia del asiento ${p.seat} se ha congelado en la ronda ${p.round} (${es['reason.froze'](p.why, p.message)})${p.frozen > 1 ? ` (se han congelado ${p.frozen} de ${p.copies} copias)` : ''}; mira la partida #${p.matchId}`,
+    `Partida contra sí mismo: la copia del asiento ${p.seat} se ha congelado en la ronda ${roundShown(p.round)} (${es['reason.froze'](p.why, p.message)})${p.frozen > 1 ? ` (se han congelado ${p.frozen} de ${p.copies} copias)` : ''}; mira la partida #${p.matchId}`,
   'reason.lost': (p: ReasonParams['lost']) =>
     `Ha perdido contra ${p.opponent} en la partida ${p.n} de ${p.of} de la prueba (partida #${p.matchId}, semilla ${p.seed}): ` +
     (p.tied
       ? `empate en el primer puesto con ${p.opponent} a ${p.score} (un empate no es una victoria)`
       : `${p.rank ?? '?'}º de ${p.players} con ${p.score}, contra el mejor de ${p.opponent}, ${p.best}`) +
-    (p.froze ? `; tu jugador se ha congelado en la ronda ${p.froze.round} (${es['reason.froze'](p.froze.why, p.froze.message)})` : ''),
+    (p.froze ? `; tu jugador se ha congelado en la ronda ${roundShown(p.froze.round)} (${es['reason.froze'](p.froze.why, p.froze.message)})` : ''),
   'reason.name-locked': (p: ReasonParams['name-locked']) =>
     `Nombre bloqueado: la versión ${p.version} ha ganado a ${p.opponent}, pero otra versión de ${p.name} se ha clasificado antes`,
   'reason.froze': (why: string, message: string) =>

@@ -11,6 +11,7 @@ import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../jobs/scheduler/ret
 import { matchLimits } from '../../domain/match-setup.ts';
 import { GATE_DUMMY_MATCHES } from '../../domain/gate.ts';
 import { formatBudget } from '../../sdk/limits.ts';
+import { roundShown } from '../../sdk/replay-format.ts';
 import { matchInclude, matchOut } from '../../domain/serialize.ts';
 import { select, field } from '../render/forms.ts';
 import { html, type Html } from '../render/html.ts';
@@ -193,7 +194,7 @@ ${pager({ page, pages, href, label: t('matches.pages') })}`,
 <td data-label="${t('matches.rank')}" class="num">${p.rank ?? ''}</td>
 <td data-label="${t('matches.cpuMs')}" class="num">${p.cpuMs !== null ? Math.round(p.cpuMs) : ''}</td>
 <td data-label="${t('matches.budget')}" class="num">${p.cpuMs !== null && budget ? `${((100 * p.cpuMs) / budget).toFixed(1)}%` : ''}</td>
-<td data-label="${t('matches.out')}">${p.frozen ? html`<span class="badge failed">${word('out')}</span> ${word(p.frozen.reason)}${p.frozen.round !== null ? t('matches.inRound', p.frozen.round) : ''}${p.frozen.message ? html`: <code>${p.frozen.message}</code>` : ''}` : ''}</td>
+<td data-label="${t('matches.out')}">${p.frozen ? html`<span class="badge failed">${word('out')}</span> ${word(p.frozen.reason)}${p.frozen.round !== null ? t('matches.inRound', roundShown(p.frozen.round)) : ''}${p.frozen.message ? html`: <code>${p.frozen.message}</code>` : ''}` : ''}</td>
 </tr>`,
     )}</tbody>
 </table></div>`;

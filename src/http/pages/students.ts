@@ -25,6 +25,7 @@ import { idParams } from '../schemas.ts';
 import { field, select } from '../render/forms.ts';
 import { html } from '../render/html.ts';
 import { t, word } from '../i18n/index.ts';
+import { localizeReason } from '../i18n/reasons.ts';
 import { sendPage } from '../render/layout.ts';
 import { pager, when } from './matches.ts';
 import { stateBadge } from './submissions.ts';
@@ -160,7 +161,7 @@ ${
         ) => html`<tr id="submission-${s.id}" data-status="${s.status}"><td><a href="/submissions/${s.id}">#${s.id}</a></td><td>${title(s.game)}</td><td>${s.player} v${s.version}</td><td>${LANGUAGE_NAMES[s.language]} <span class="muted mono">${s.filename}</span></td><td>${t('stu.bytes', s.sizeBytes)}</td><td>${when(s.createdAt)}</td>
 <td>${stateBadge(s.compile)}</td>
 <td><ul class="gate-steps">${s.steps.map((st) => html`<li data-step="${st.key}" data-state="${st.state}">${stepName(st)}: ${stateBadge(st.state)}${st.matchId !== null ? html` <a href="/matches/${st.matchId}">#${st.matchId}</a>` : ''}</li>`)}</ul></td>
-<td>${s.verdict ? badge(s.verdict) : html`<span class="muted">${t('stu.judging')}</span>`}${s.disabledAt ? html` <span class="badge failed">${t('stu.disabled')}</span>` : ''}${s.reason ? html`<br><span class="reason">${s.reason.length > 300 ? s.reason.slice(0, 299) + '…' : s.reason}</span>` : ''}${s.finishedAt ? html`<br><span class="muted">${when(s.finishedAt)}</span>` : ''}</td></tr>`,
+<td>${s.verdict ? badge(s.verdict) : html`<span class="muted">${t('stu.judging')}</span>`}${s.disabledAt ? html` <span class="badge failed">${t('stu.disabled')}</span>` : ''}${s.reason ? html`<br><span class="reason">${clip(localizeReason(s.reason, s.reasonDetail, s.reasonLine) ?? s.reason, 300)}</span>` : ''}${s.finishedAt ? html`<br><span class="muted">${when(s.finishedAt)}</span>` : ''}</td></tr>`,
       )}</tbody></table></div>`
 }
 </section>`;
@@ -223,11 +224,16 @@ ${
 <thead><tr><th scope="col">${t('stu.submission')}</th><th scope="col">${t('subl.user2')}</th><th scope="col">${t('stu.game')}</th><th scope="col">${t('stu.player')}</th><th scope="col">${t('stu.language')}</th><th scope="col">${t('stu.size')}</th><th scope="col">${t('gate.submitted')}</th><th scope="col">${t('subl.status')}</th><th scope="col">${t('subs.reason')}</th></tr></thead>
 <tbody>${rows.map(
         (r) =>
-          html`<tr data-submission="${String(r.id)}" data-status="${r.status}"><td><a href="/submissions/${r.id}">#${r.id}</a></td><td><a href="/admin/users/${r.user.id}">${r.user.username}</a></td><td>${games.get(r.game)?.title ?? r.game}</td><td>${r.player} v${r.version}</td><td>${LANGUAGE_NAMES[r.language]}</td><td>${t('stu.bytes', r.sizeBytes)}</td><td>${when(r.createdAt)}</td><td>${badge(r.status)}${r.disabledAt ? html` <span class="badge failed">${t('stu.disabled')}</span>` : ''}</td><td class="reason">${r.reason ? (r.reason.length > 160 ? r.reason.slice(0, 159) + '…' : r.reason) : ''}</td></tr>`,
+          html`<tr data-submission="${String(r.id)}" data-status="${r.status}"><td><a href="/submissions/${r.id}">#${r.id}</a></td><td><a href="/admin/users/${r.user.id}">${r.user.username}</a></td><td>${games.get(r.game)?.title ?? r.game}</td><td>${r.player} v${r.version}</td><td>${LANGUAGE_NAMES[r.language]}</td><td>${t('stu.bytes', r.sizeBytes)}</td><td>${when(r.createdAt)}</td><td>${badge(r.status)}${r.disabledAt ? html` <span class="badge failed">${t('stu.disabled')}</span>` : ''}</td><td class="reason">${r.reason ? clip(localizeReason(r.reason, r.reasonDetail) ?? r.reason, 160) : ''}</td></tr>`,
       )}</tbody></table></div>`
 }
 ${pager({ page, pages, href: (p) => `/admin/submissions${qs(p > 1 ? { page: String(p) } : {})}`, label: t('subl.pages') })}`;
       return sendPage(reply, { title: t('subl.title'), user: request.user, nav: '/admin', body });
     },
   );
+}
+
+/** A verdict's reason cut to `max` characters for a table (the submission's page has it whole). */
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { loadGames } from '../../games/registry.ts';
+import { roundShown } from '../../sdk/replay-format.ts';
 import { GATE_DUMMY_MATCHES, GATE_OPPONENT } from '../../domain/gate.ts';
 import type { AuthUser } from '../auth.ts';
 import { forbidden, notFound } from '../errors.ts';
@@ -128,7 +129,7 @@ async function renderTimeline(deps: { db: Db; queues: JudgeQueues | null }, s: S
       (p) =>
         html`<li${p.submissionId === s.id ? html` class="mine"` : ''}><span class="seat seat-${p.seat}" aria-hidden="true"></span><span class="visually-hidden">${t('gate.seat', p.seat)}</span>${
           p.submissionId === s.id ? html`<strong>${p.name}</strong> <span class="muted">${t('gate.thisBot')}</span>` : p.name
-        }${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozenReason ? html` <span class="badge rejected" title="${p.frozenMessage ?? ''}">${t('gate.frozen', p.frozenRound ?? 0, word(p.frozenReason))}</span>` : ''}</li>`,
+        }${p.score !== null ? html` <span class="score">${p.score}</span>` : ''}${p.frozenReason ? html` <span class="badge rejected" title="${p.frozenMessage ?? ''}">${t('gate.frozen', roundShown(p.frozenRound ?? 0), word(p.frozenReason))}</span>` : ''}</li>`,
     )}</ol>`;
   };
 

@@ -53,7 +53,7 @@ function statusBadge(status: string): Html {
 function seatCell(s: TournamentDetail['rounds'][number]['groups'][number]['seats'][number]): Html {
   const result = s.rank !== null ? html` <span class="muted">#${s.rank} · ${s.score ?? 0}</span>` : '';
   const name = s.builtin ? html`<span class="muted">${s.name}</span>` : s.fell ? html`<s>${s.name}</s>` : html`<strong>${s.name}</strong>`;
-  return html`<li class="group-seat" data-entry="${s.entry === null ? '' : String(s.entry)}" data-fell="${s.fell ? 'true' : 'false'}">${name}${result}${s.frozen ? html` <span class="badge failed">${tr('tour.froze')}</span>` : ''}</li>`;
+  return html`<li class="group-seat" value="${String(s.seat)}" data-entry="${s.entry === null ? '' : String(s.entry)}" data-fell="${s.fell ? 'true' : 'false'}">${name}${result}${s.frozen ? html` <span class="badge failed">${tr('tour.froze')}</span>` : ''}</li>`;
 }
 
 function adminControls(d: { id: number; status: string }): Html {
@@ -93,7 +93,7 @@ function tournamentBody(d: TournamentDetail, user: AuthUser | null, preview: Pre
 <tbody>${r.groups.map(
       (g) => html`<tr id="group-${r.round}-${g.group + 1}">
 <td>${g.group + 1}</td>
-<td><ol class="seats">${g.seats.map(seatCell)}</ol></td>
+<td><ol class="seats" start="0">${g.seats.map(seatCell)}</ol></td>
 <td>${
         g.match
           ? html`<a href="/matches/${g.match.id}">#${g.match.id}</a> <span class="badge ${g.match.status}">${word(g.match.status)}</span>${g.match.attempt > 0 ? html` <span class="muted">${tr('tour.rerunN', g.match.attempt)}</span>` : ''}${

@@ -53,6 +53,8 @@ export interface Language {
   nameLine(playerName: string): string;
   /** The line that names the game. */
   gameLine(gameId: string): string;
+  /** The game a file sent for `game` seems written for instead, with the names of that game's API it uses (C++: before a compile that would only list undeclared names); null when it reads as a player of `game`. */
+  otherGame?(source: string, game: string): Promise<{ game: string; uses: string[] } | null>;
   /** Whether the file must name its game (a JavaScript bot exports GAME; a C++ file takes the upload's). */
   gameRequiredInFile: boolean;
   /** Its compile takes seconds, not milliseconds: the CLI waits longer, an upload checks the name first, the play page compiles it for signed-in users only. */

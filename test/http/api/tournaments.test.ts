@@ -173,6 +173,12 @@ test('public pages and CSV: the list, the bracket with its match links, the stan
     'the match page links back',
   );
   assert.match(page.body, /node arbiter\.mjs play /);
+  // Seats numbered 0 to 3, as arbiter play and the match page number them.
+  const seats = /<ol class="seats" start="0">([^]*?)<\/ol>/.exec(page.body)?.[1] ?? assert.fail('no group');
+  assert.deepEqual(
+    [...seats.matchAll(/<li class="group-seat" value="(\d+)"/g)].map((x) => Number(x[1])),
+    [0, 1, 2, 3],
+  );
   assert.match(page.body, /<code>777<\/code>/);
   assert.equal((await app.inject({ url: '/tournaments/424242' })).statusCode, 404);
   const csv = await app.inject({ url: `/api/tournaments/${tid}/standings.csv` });

@@ -207,8 +207,8 @@ test('/games/bola-de-drac/play: pasted code; opponents from files that throw, lo
     await page.locator('[data-play-viewer][data-ready="true"]').waitFor();
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
     await page.locator('[data-play-result][data-round="3"]').waitFor();
-    assert.match((await page.locator('[data-play-log="1"]').textContent()) ?? '', /still here\nfrozen in round 3 \(exception\): Error: boom in round 2/);
-    assert.match((await page.locator('[data-play-log-name="1"]').textContent()) ?? '', /Thrower · frozen in round 3 \(exception\)/);
+    assert.match((await page.locator('[data-play-log="1"]').textContent()) ?? '', /still here\nfrozen in round 2 \(exception\): Error: boom in round 2/);
+    assert.match((await page.locator('[data-play-log-name="1"]').textContent()) ?? '', /Thrower · frozen in round 2 \(exception\)/);
     assert.deepEqual(page.errors, []);
   } finally {
     await page.context().close();

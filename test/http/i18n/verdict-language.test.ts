@@ -82,13 +82,13 @@ const REASONS: { why: Reason; ca: RegExp; es: RegExp }[] = [
   },
   {
     why: { code: 'selfplay-frozen', params: { seat: 2, copies: 4, frozen: 2, matchId: 43, ...frozen } },
-    ca: /la còpia del seient 2 s’ha congelat a la ronda 12 \(excepció: TypeError: x is undefined \(Verd\.ts:4:9\)\) \(se n’han congelat 2 de 4 còpies\); mira la partida #43$/,
-    es: /la copia del asiento 2 se ha congelado en la ronda 12 \(excepción: TypeError/,
+    ca: /la còpia del seient 2 s’ha congelat a la ronda 11 \(excepció: TypeError: x is undefined \(Verd\.ts:4:9\)\) \(se n’han congelat 2 de 4 còpies\); mira la partida #43$/,
+    es: /la copia del asiento 2 se ha congelado en la ronda 11 \(excepción: TypeError/,
   },
   {
     why: { code: 'selfplay-frozen', params: { seat: 0, copies: 4, frozen: 1, matchId: 44, round: 3, why: 'cpu', message: 'CPU budget of 2 s used up' } },
-    ca: /seient 0 s’ha congelat a la ronda 3 \(temps de CPU esgotat\); mira/,
-    es: /asiento 0 se ha congelado en la ronda 3 \(tiempo de CPU agotado\); mira/,
+    ca: /seient 0 s’ha congelat a la ronda 2 \(temps de CPU esgotat\); mira/,
+    es: /asiento 0 se ha congelado en la ronda 2 \(tiempo de CPU agotado\); mira/,
   },
   {
     why: { code: 'selfplay-frozen', params: { seat: 1, copies: 4, frozen: 1, matchId: 45, round: 7, why: 'watchdog', message: 'wall-clock limit' } },
@@ -121,8 +121,8 @@ const REASONS: { why: Reason; ca: RegExp; es: RegExp }[] = [
         froze: { round: 30, why: 'memory', message: 'heap' },
       },
     },
-    ca: /empat al primer lloc amb Dummy a 20 \(un empat no és una victòria\); el teu jugador s’ha congelat a la ronda 30 \(memòria esgotada\)$/,
-    es: /empate en el primer puesto con Dummy a 20 \(un empate no es una victoria\); tu jugador se ha congelado en la ronda 30 \(memoria agotada\)$/,
+    ca: /empat al primer lloc amb Dummy a 20 \(un empat no és una victòria\); el teu jugador s’ha congelat a la ronda 29 \(memòria esgotada\)$/,
+    es: /empate en el primer puesto con Dummy a 20 \(un empate no es una victoria\); tu jugador se ha congelado en la ronda 29 \(memoria agotada\)$/,
   },
   {
     why: { code: 'name-locked', params: { version: 3, opponent: 'Dummy', name: 'Verd' } },
@@ -169,7 +169,7 @@ test("older rows with only the English sentence: its usual shapes are worded in 
     },
     {
       reason: 'self-play: copy 3 of 4 froze in round 4 (exception): Error: boom (Crasher.ts:3:9); see match #12',
-      ca: /^Partida contra si mateix: la còpia del seient 2 s’ha congelat a la ronda 4 \(excepció: Error: boom \(Crasher\.ts:3:9\)\); mira la partida #12$/,
+      ca: /^Partida contra si mateix: la còpia del seient 2 s’ha congelat a la ronda 3 \(excepció: Error: boom \(Crasher\.ts:3:9\)\); mira la partida #12$/,
     },
     {
       reason: "the judge could not play gate match #5 (worker lost); not your bot's fault, please resubmit",
@@ -327,15 +327,15 @@ test("one seat numbering, 0 to 3 as arbiter play: the gate timeline and the matc
       `${lang}: the match page numbers the same seat 1`,
     );
     assert.ok(match.includes(`<code class="play" id="match-play">${line}</code>`), `${lang}: the match page gives the same line`);
-    // Why it froze, in the page's language (English keeps the recorded word).
+    // Why it froze, in the page's language (English keeps the recorded word), in the round the bot's round() saw: stored 5, shown 4.
     const why = { en: 'cpu', ca: 'temps de CPU', es: 'tiempo de CPU' }[lang];
     assert.ok(
-      gate.includes(`${{ en: 'frozen', ca: 'congelat', es: 'congelado' }[lang]}, ${{ en: 'round', ca: 'ronda', es: 'ronda' }[lang]} 5 (${why})`),
+      gate.includes(`${{ en: 'frozen', ca: 'congelat', es: 'congelado' }[lang]}, ${{ en: 'round', ca: 'ronda', es: 'ronda' }[lang]} 4 (${why})`),
       `${lang}: the gate's frozen badge`,
     );
     assert.match(
       match,
-      new RegExp(`</span> ${why}${{ en: ' in round', ca: ' a la ronda', es: ' en la ronda' }[lang]} 5`),
+      new RegExp(`</span> ${why}${{ en: ' in round', ca: ' a la ronda', es: ' en la ronda' }[lang]} 4`),
       `${lang}: the match page's out column`,
     );
   }
@@ -355,4 +355,26 @@ test("one seat numbering, 0 to 3 as arbiter play: the gate timeline and the matc
     ],
     'the play page: your bot is player 0, the opponents 1 to 3',
   );
+});
+
+test("the teacher's views of a student (the student's page, the list of submissions) word the gate's reasons in the page's language", async () => {
+  const teacher = await registerUser(app, 'verdictstaff');
+  await db.user.update({ where: { id: teacher.id }, data: { isAdmin: true } });
+  const why = REASONS.find((r) => r.why.code === 'lost')!;
+  await rejected(why.why, englishReason(why.why), { step: 'dummy' });
+  for (const lang of ['ca', 'es'] as const) {
+    for (const url of [`/admin/users/${ana.id}`, `/admin/submissions?user=${ana.username}`]) {
+      const body = await page(teacher, url, lang);
+      const cells = [...body.matchAll(/<(?:span|td) class="reason">([^]*?)<\/(?:span|td)>/g)].map((m) => decode(m[1]!));
+      assert.ok(cells.length >= 1, `${url} in ${lang}: a reason`);
+      const start = { ca: 'Ha perdut contra Dummy a la partida', es: 'Ha perdido contra Dummy en la partida' }[lang];
+      assert.ok(
+        cells.some((c) => c.startsWith(start)),
+        `${url} in ${lang}: ${cells.join(' | ')}`,
+      );
+      // (The older test's row of no known shape is shown as written.)
+      for (const cell of cells.filter((c) => c !== 'something the judge once said'))
+        assert.doesNotMatch(cell.replace(frozen.message, '').replace(/Unexpected ";"/, ''), ENGLISH, `${url} in ${lang}: ${cell}`);
+    }
+  }
 });

@@ -13,6 +13,7 @@ import type { CompiledSeat } from '../../../match/types.ts';
 import type { Replay } from '../../../sdk/viewer/game-view.ts';
 import { Viewer, loadGameView } from '../viewer/viewer.ts';
 import { wordsFor } from '../../../sdk/viewer/lang.ts';
+import { roundShown } from '../../../sdk/replay-format.ts';
 import { languageOf } from '../../../sandbox/languages/index.ts';
 import { playInBrowser, type BrowserMatch, type PlaySeat } from './match.ts';
 
@@ -239,7 +240,8 @@ export function mountPlay(game: AnyGame) {
     for (const [p, player] of replay.players.entries()) {
       const pre = $<HTMLElement>(logs, `[data-play-log="${p}"]`)!;
       const name = $<HTMLElement>(logs, `[data-play-log-name="${p}"]`)!;
-      const frozen = player.frozenRound !== null && player.frozenRound <= round ? ` · ${TEXT.frozen(player.frozenRound, player.frozenReason ?? '')}` : '';
+      const frozen =
+        player.frozenRound !== null && player.frozenRound <= round ? ` · ${TEXT.frozen(roundShown(player.frozenRound), player.frozenReason ?? '')}` : '';
       name.textContent = `${player.name}${frozen}`;
       const text = match.roundLogs[p]!.get(round) ?? '';
       pre.textContent = text || TEXT.nothing;

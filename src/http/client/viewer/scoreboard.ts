@@ -1,7 +1,7 @@
 // The scoreboard: one row per seat, updated in place every round (text only
 // where it changed). At the last round it shows the final ranks.
 
-import type { FreezeReason } from '../../../sdk/replay-format.ts';
+import { roundShown, type FreezeReason } from '../../../sdk/replay-format.ts';
 import type { GameView, Replay } from '../../../sdk/viewer/game-view.ts';
 import { h, setAttr, setText } from './dom.ts';
 import { V } from './words.ts';
@@ -22,7 +22,7 @@ const ordinal = (n: number) => V.ordinal(n);
 /** "out in round 12 (threw an exception): TypeError: ..." */
 export function freezeText(replay: Replay, seat: number): string {
   const p = replay.players[seat]!;
-  const when = p.frozenRound === null ? V.out : p.frozenRound === 0 ? V.outFromStart : V.outInRound(p.frozenRound);
+  const when = p.frozenRound === null ? V.out : p.frozenRound === 0 ? V.outFromStart : V.outInRound(roundShown(p.frozenRound));
   const why = p.frozenReason ? ` (${REASONS[p.frozenReason] ?? p.frozenReason})` : '';
   return `${when}${why}${p.frozenMessage ? `: ${p.frozenMessage}` : ''}`;
 }

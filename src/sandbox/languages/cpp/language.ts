@@ -19,6 +19,8 @@ type HeadersModule = typeof import('./headers.ts');
 const HEADERS: string = './headers.ts';
 type KitModule = typeof import('./kit.ts');
 const KIT: string = './kit.ts';
+type GameHintModule = typeof import('./game-hint.ts');
+const GAME_HINT: string = './game-hint.ts';
 type ToolchainModule = typeof import('./toolchain.ts');
 const TOOLCHAIN: string = './toolchain.ts';
 
@@ -35,6 +37,10 @@ export const cpp: Language = {
   defaultFilename: (name) => `AI${name}.cc`,
   nameLine: (name) => `#define PLAYER_NAME ${name}`,
   gameLine: (game) => `// GAME: ${game}`,
+  async otherGame(source, game) {
+    const { otherGameOfCpp } = (await import(GAME_HINT)) as GameHintModule;
+    return otherGameOfCpp(source, game);
+  },
   gameRequiredInFile: false,
   slowCompile: true,
   kitFolder: 'cpp',

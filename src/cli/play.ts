@@ -12,6 +12,7 @@ import { sharedPool } from '../sandbox/match-pool.ts';
 import { compileBot, languageOf, readBotHeader } from '../sandbox/languages/index.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 import { withElapsed } from './elapsed.ts';
+import { roundShown } from '../sdk/replay-format.ts';
 
 export async function playCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -65,7 +66,7 @@ export async function playCommand(args: string[]): Promise<number> {
     const order = replay.players.map((_, i) => i).sort((a, b) => replay.result.ranks[a]! - replay.result.ranks[b]! || a - b);
     for (const i of order) {
       const p = replay.players[i]!;
-      const status = p.frozenReason ? `out in round ${p.frozenRound} (${p.frozenReason}): ${p.frozenMessage?.split('\n')[0]}` : 'ok';
+      const status = p.frozenReason ? `out in round ${roundShown(p.frozenRound ?? 0)} (${p.frozenReason}): ${p.frozenMessage?.split('\n')[0]}` : 'ok';
       console.log(
         `${String(replay.result.ranks[i]).padEnd(5)}${p.name.padEnd(width + 2)}${String(replay.result.scores[i]).padStart(8)}${p.cpuMs.toFixed(0).padStart(10)}  ${status}`,
       );

@@ -19,6 +19,7 @@ import type { GateProgress, GateStepView } from '../domain/gate-progress.ts';
 import { GateStep } from '../db/statuses.ts';
 import { BOT_FILE_KINDS, isUploadFilename, languageOf } from '../sandbox/languages/index.ts';
 import { withElapsed } from './elapsed.ts';
+import { roundShown } from '../sdk/replay-format.ts';
 
 const USAGE = 'usage: arbiter submit <bot.ts|bot.js> [--game <id>] [--url <server>] [--token <token>] [--no-follow]';
 const FINAL = new Set(['qualified', 'rejected']);
@@ -213,7 +214,7 @@ function describeMatch(m: GateMatch, step: GateStepView | undefined, submissionI
       const me = p.submissionId === submissionId;
       // Seats as arbiter play numbers them: 0 to 3, in the line's order.
       const who = m.gateStep === GateStep.selfplay ? `seat ${p.seat}` : me ? `${p.name} (you)` : p.name;
-      const frozen = p.frozen ? ` [frozen in round ${p.frozen.round ?? 0}: ${p.frozen.reason}]` : '';
+      const frozen = p.frozen ? ` [frozen in round ${roundShown(p.frozen.round ?? 0)}: ${p.frozen.reason}]` : '';
       return `${who} ${p.score ?? '-'}${frozen}`;
     })
     .join(', ');

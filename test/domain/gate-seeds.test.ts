@@ -91,7 +91,7 @@ test('GATE_SEED_SECRET is validated once with the rest of the configuration', ()
 });
 
 /** A queue that accepts the compile check and does nothing (no worker here). */
-const idleQueues = { matches: { add: async () => ({}) }, publish: async () => {} } as unknown as JudgeQueues;
+const idleQueues = { matches: { add: async () => ({}) }, checks: { add: async () => ({}) }, publish: async () => {} } as unknown as JudgeQueues;
 
 test('unconfigured, the secret is made once and kept in the database: another client, as after a restart, reads the same; a resubmission and a rejudge keep the seeds', async () => {
   const { app, db, fresh } = await startTestApi();

@@ -44,6 +44,13 @@ const MAX_REPLAY_JSON_BYTES = 256 * 1024 * 1024;
 /** Progress when not on a terminal (a pipe, a file, CI): a line this often. */
 const PLAIN_PROGRESS_MS = 3000;
 
+/**
+ * The round people read for a stored freeze round: the value of round() in the bot's code when it froze
+ * (the replay numbers a play() by the round it makes, 1 for the first). The judge's roundShown (its
+ * src/sdk/replay-format.ts) says the same.
+ */
+const roundShown = (stored) => Math.max(0, stored - 1);
+
 class Stop extends Error {
   constructor(message, code = 2) {
     super(message);
@@ -369,7 +376,7 @@ function progress(quiet) {
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
 function freezeText(p) {
-  return p.frozenRound === null ? '' : `frozen in round ${p.frozenRound} (${p.frozenReason}): ${p.frozenMessage}`;
+  return p.frozenRound === null ? '' : `frozen in round ${roundShown(p.frozenRound)} (${p.frozenReason}): ${p.frozenMessage}`;
 }
 
 // ---------------------------------------------------------------------------
@@ -412,7 +419,7 @@ async function playCommand(argv) {
   }
   for (const f of reruns)
     console.log(
-      `(${replay.players[f.seat].name} went past its ${f.reason === 'memory' ? 'memory limit' : 'CPU budget'} in round ${f.round}: stopped there, and the match played again from its seed with it frozen from that round, as the judge does)`,
+      `(${replay.players[f.seat].name} went past its ${f.reason === 'memory' ? 'memory limit' : 'CPU budget'} in round ${roundShown(f.round)}: stopped there, and the match played again from its seed with it frozen from that round, as the judge does)`,
     );
   for (const [i, log] of logs.entries()) if (log) console.log(`\n--- what ${replay.players[i].name} wrote ---\n${log.replace(/\n$/, '')}`);
   console.log(`\nreplay: ${output} (watch it: node arbiter.mjs view ${arg(output)})`);
@@ -807,7 +814,7 @@ function describeMatch(m, step, submissionId) {
     .map((p) => {
       const me = p.submissionId === submissionId;
       const who = m.gateStep === 'selfplay' ? `seat ${p.seat}` : me ? `${p.name} (you)` : p.name;
-      const frozen = p.frozen ? ` [frozen in round ${p.frozen.round ?? 0}: ${p.frozen.reason}]` : '';
+      const frozen = p.frozen ? ` [frozen in round ${roundShown(p.frozen.round ?? 0)}: ${p.frozen.reason}]` : '';
       return `${who} ${p.score ?? '-'}${frozen}`;
     })
     .join(', ');

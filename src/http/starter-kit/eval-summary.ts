@@ -2,7 +2,7 @@
 // eval` (bundled into play/runner.mjs) and the repository's `arbiter eval`
 // sum up their matches here, the same way. Pure (no Node APIs).
 
-import type { Replay } from '../../sdk/replay-format.ts';
+import { type Replay, roundShown } from '../../sdk/replay-format.ts';
 
 /** What an evaluation keeps of a match: no frames. */
 export interface EvalMatch {
@@ -131,7 +131,9 @@ export function summarize(run: EvalRun): EvalSummary {
     }),
     freezes: matches.flatMap((m) =>
       m.players.flatMap((p, seat) =>
-        p.frozenRound === null ? [] : [{ seed: m.seed, seat, name: p.name, round: p.frozenRound, reason: p.frozenReason, message: p.frozenMessage }],
+        p.frozenRound === null
+          ? []
+          : [{ seed: m.seed, seat, name: p.name, round: roundShown(p.frozenRound), reason: p.frozenReason, message: p.frozenMessage }],
       ),
     ),
     lost: matches.filter((m) => !isWin(m)).map((m) => ({ seed: m.seed, rank: m.ranks[0]!, score: m.scores[0]!, play: run.playLine(m.seed) })),

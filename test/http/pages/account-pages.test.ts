@@ -129,7 +129,7 @@ test('/account: a new token is shown once with how to use it, works as a bearer 
   assert.match(made.body, /shown only this once/);
   assert.match(made.body, /ARBITER_URL=http:\/\/localhost\n/);
   assert.ok(made.body.includes(`ARBITER_TOKEN=${token}`));
-  assert.match(made.body, /arbiter submit/);
+  assert.match(made.body, /node arbiter\.mjs submit MyBot\.ts/);
   assert.match(made.headers['cache-control'] as string, /no-store/);
 
   const me = await app.inject({ url: '/api/me', headers: { authorization: `Bearer ${token}` } });

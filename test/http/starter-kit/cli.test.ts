@@ -149,8 +149,8 @@ test("a bot that loops is frozen by the kit's CPU budget in the round, and for t
   const r = await kitCli(['play', 'Looper.ts', '--seed', '4', '--cpu-budget', '1500', '-o', 'looper.json', ...SHORT]);
   assert.equal(r.code, 0, r.stderr);
   assert.ok(Date.now() - started < 120_000, 'it stops by itself');
-  assert.match(r.stdout, /0\. Looper .* frozen in round 3 \(cpu\): CPU budget of 1500 ms for the match used up/);
-  assert.match(r.stdout, /Looper went past its CPU budget in round 3: stopped there, and the match played again from its seed/);
+  assert.match(r.stdout, /0\. Looper .* frozen in round 2 \(cpu\): CPU budget of 1500 ms for the match used up/);
+  assert.match(r.stdout, /Looper went past its CPU budget in round 2: stopped there, and the match played again from its seed/);
   const replay = JSON.parse(readFileSync(join(kit, 'looper.json'), 'utf8')) as Replay;
   const judged = await playMatch({
     game: GAME,
@@ -168,7 +168,7 @@ test("a bot that loops is frozen by the kit's CPU budget in the round, and for t
   // eval says the freeze with its seed, round and reason.
   const e = await kitCli(['eval', 'Looper.ts', '--seeds', '4', '--cpu-budget', '1500', ...SHORT]);
   assert.equal(e.code, 0, e.stderr);
-  assert.match(e.stdout, /seed 4: 0\. Looper in round 3 \(cpu\): CPU budget of 1500 ms for the match used up/);
+  assert.match(e.stdout, /seed 4: 0\. Looper in round 2 \(cpu\): CPU budget of 1500 ms for the match used up/);
   assert.match(e.stdout, /seed 4: rank \d, score \d+ +node arbiter\.mjs play Looper\.ts Dummy Dummy Dummy --seed 4 --set nb_rounds=40/);
 });
 

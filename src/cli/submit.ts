@@ -18,7 +18,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { GateProgress, GateStepView } from '../domain/gate-progress.ts';
 import { GateStep } from '../db/statuses.ts';
 import { BOT_FILE_KINDS, isUploadFilename, languageOf } from '../sandbox/languages/index.ts';
-import { withElapsed } from './elapsed.ts';
 import { roundShown } from '../sdk/replay-format.ts';
 
 const USAGE = 'usage: arbiter submit <bot.ts|bot.js> [--game <id>] [--url <server>] [--token <token>] [--no-follow]';
@@ -102,9 +101,8 @@ interface SubmissionView {
 
 /** Tries of an upload that did not get an answer (a dropped connection, a timeout, a 5xx); its Idempotency-Key makes a retry return the same submission. */
 const UPLOAD_TRIES = 3;
+/** The server answers an upload at once, C++ included (the gate compiles it afterwards, in the judge's workers). */
 const UPLOAD_TIMEOUT_MS = 60_000;
-/** A C++ upload is compiled before the server answers (seconds, a minute on a loaded judge, tried again if the compiler fails). */
-const CPP_UPLOAD_TIMEOUT_MS = 300_000;
 
 class NoAnswer extends CliError {}
 
@@ -276,17 +274,14 @@ async function submit(args: string[]): Promise<number> {
   let created: { id: number; status: string; player: string; version: number; game: string } | undefined;
   for (let attempt = 1; !created; attempt++) {
     try {
-      const upload = () =>
-        api<NonNullable<typeof created>>(
-          cfg,
-          'POST',
-          '/api/submissions',
-          { game, source, filename: basename(file) },
-          { 'idempotency-key': idempotencyKey },
-          language.slowCompile ? CPP_UPLOAD_TIMEOUT_MS : UPLOAD_TIMEOUT_MS,
-        );
-      // The server compiles a C++ upload before it answers: the line counts the seconds of that compile.
-      created = language.slowCompile ? await withElapsed(process.stdout, `compiling ${basename(file)} on the server…`, upload) : await upload();
+      created = await api<NonNullable<typeof created>>(
+        cfg,
+        'POST',
+        '/api/submissions',
+        { game, source, filename: basename(file) },
+        { 'idempotency-key': idempotencyKey },
+        UPLOAD_TIMEOUT_MS,
+      );
     } catch (e) {
       // A file that does not compile is refused at upload: the same verdict the gate's compile step would give, the compiler's lines as it printed them.
       if (e instanceof CliError && e.apiCode === 'compile-error') {

@@ -711,9 +711,8 @@ async function openBrowser(url) {
 
 const FINAL = new Set(['qualified', 'rejected']);
 const UPLOAD_TRIES = 3;
+/** The server answers an upload at once, C++ included (the gate compiles it afterwards, in the judge's workers). */
 const UPLOAD_TIMEOUT_MS = 60_000;
-/** A C++ upload is compiled before the server answers. */
-const CPP_UPLOAD_TIMEOUT_MS = 300_000;
 const STEP_TEXT = {
   queued: 'queued, waiting for a worker',
   compiling: 'compiling',
@@ -839,20 +838,11 @@ async function submitCommand(argv) {
     throw new Stop(
       `no token: set ARBITER_TOKEN, pass --token, or add "token" to ~/.config/arbiter.json (get one on ${site.url}/account, or with POST ${site.url}/api/tokens {"username","password"})`,
     );
-  const cpp = /\.(cc|cpp|cxx|c\+\+|h|hh|hpp)$/i.test(file);
   const idempotencyKey = randomUUID();
   let created;
   for (let attempt = 1; !created; attempt++) {
     try {
-      if (cpp) process.stdout.write(`compiling ${basename(file)} on the server…\n`);
-      created = await api(
-        site,
-        'POST',
-        '/api/submissions',
-        { game: kit.game, source, filename: basename(file) },
-        { 'idempotency-key': idempotencyKey },
-        cpp ? CPP_UPLOAD_TIMEOUT_MS : UPLOAD_TIMEOUT_MS,
-      );
+      created = await api(site, 'POST', '/api/submissions', { game: kit.game, source, filename: basename(file) }, { 'idempotency-key': idempotencyKey });
     } catch (err) {
       if (err.apiCode === 'compile-error') {
         console.log(`REJECTED: ${err.message.replace(/ \(HTTP \d+\)$/, '')}`);

@@ -257,25 +257,8 @@ export function install(rt: BotRuntime): void {
   // State.
   d('round', () => meta[M.round]);
   d('nb_units', () => balrog + 1);
-  d('cell', (a: unknown, b?: unknown) => {
-    // cell(i, j) on the board, the common call, without the arrays ijOf and posOk make.
-    if (typeof a === 'number' && typeof b === 'number' && a >= 0 && b >= 0 && a < rows && b < cols && isInteger(a) && isInteger(b)) {
-      const p = a * cols + b;
-      const c = cells[p]!;
-      return {
-        type: (c >> CS.type) & CM.type,
-        owner: ((c >> CS.owner1) & CM.owner1) - 1,
-        id: getUnitAt()[p]!,
-        turns: (c >> CS.turns) & CM.turns,
-        treasure: ((c >> CS.treasure) & CM.treasure) === 1,
-      };
-    }
-    const [i, j] = ijOf(a, b);
-    if (!posOk(i, j)) {
-      rt.warn(`cell: position (${String(i)}, ${String(j)}) is not on the board`);
-      return { type: CellType.Cave, owner: -1, id: -1, turns: 0, treasure: false };
-    }
-    const p = i * cols + j;
+  /** The cell at index p, as the API's Cell. */
+  const cellAt = (p: number) => {
     const c = cells[p]!;
     return {
       type: (c >> CS.type) & CM.type,
@@ -284,6 +267,16 @@ export function install(rt: BotRuntime): void {
       turns: (c >> CS.turns) & CM.turns,
       treasure: ((c >> CS.treasure) & CM.treasure) === 1,
     };
+  };
+  d('cell', (a: unknown, b?: unknown) => {
+    // cell(i, j) on the board, the common call, without the arrays ijOf and posOk make.
+    if (typeof a === 'number' && typeof b === 'number' && a >= 0 && b >= 0 && a < rows && b < cols && isInteger(a) && isInteger(b)) return cellAt(a * cols + b);
+    const [i, j] = ijOf(a, b);
+    if (!posOk(i, j)) {
+      rt.warn(`cell: position (${String(i)}, ${String(j)}) is not on the board`);
+      return { type: CellType.Cave, owner: -1, id: -1, turns: 0, treasure: false };
+    }
+    return cellAt(i * cols + j);
   });
   d('unit', (id: unknown) => {
     if (!isInt(id) || id < 0 || id > balrog || units[US * id + U.pos]! < 0) {

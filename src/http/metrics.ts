@@ -123,10 +123,12 @@ export function createMetrics(deps: AppDeps) {
     [{ dep: 'db' }, 1],
   ]);
   gauge('arbiter_queue_depth', 'Matches waiting or being played.', [], (s) => [[{}, s.queue.stats?.depth ?? NaN]]);
-  gauge('arbiter_queue_jobs', 'Jobs per queue and state.', ['queue', 'state'], (s) =>
+  gauge('arbiter_queue_jobs', 'Jobs per queue (matches, checks, results) and state.', ['queue', 'state'], (s) =>
     s.queue.stats
       ? [
           ...Object.entries(s.queue.stats.matches).map(([state, n]): [Record<string, string>, number] => [{ queue: 'matches', state }, n]),
+          // The workers' other lane: their sum with the matches' is the backlog KEDA scales workers on (deploy/kubernetes).
+          ...Object.entries(s.queue.stats.checks).map(([state, n]): [Record<string, string>, number] => [{ queue: 'checks', state }, n]),
           ...Object.entries(s.queue.stats.results).map(([state, n]): [Record<string, string>, number] => [{ queue: 'results', state }, n]),
         ]
       : [],

@@ -121,3 +121,17 @@ test('concurrent scrapes answer the same counts', async () => {
   const [a, b] = await Promise.all([scrape(), scrape()]);
   for (const text of [a, b]) assert.equal(sample(text, 'arbiter_matches_total{game="moria",kind="challenge",outcome="finished"}'), 2);
 });
+
+test('arbiter_queue_jobs counts the gate jobs BullMQ keeps prioritized, and the checks lane', async () => {
+  // Nothing consumes these queues here: the jobs stay where BullMQ put them.
+  await fq.queues.matches.add('match', { matchId: 'x1' } as never, { jobId: 'metrics-prioritized', priority: 5 });
+  await fq.queues.matches.add('match', { matchId: 'x2' } as never, { jobId: 'metrics-waiting' });
+  await fq.queues.checks.add('check', { submissionId: 'x3' } as never, { jobId: 'metrics-check', priority: 5 });
+  const text = await scrape();
+  assert.equal(sample(text, 'arbiter_queue_jobs{queue="matches",state="prioritized"}'), 1);
+  assert.equal(sample(text, 'arbiter_queue_jobs{queue="matches",state="waiting"}'), 1);
+  // The checks' waiting count includes their prioritized ones (every gate check is).
+  assert.equal(sample(text, 'arbiter_queue_jobs{queue="checks",state="waiting"}'), 1);
+  assert.equal(sample(text, 'arbiter_queue_jobs{queue="checks",state="active"}'), 0);
+  await Promise.all([fq.queues.matches.obliterate({ force: true }), fq.queues.checks.obliterate({ force: true })]);
+});

@@ -31,6 +31,7 @@ function walk(dir) {
 
 /** Files that run nothing but this process's own computation, or only queries through app.inject. */
 const COMPUTE_ONLY = [
+  /^test\/deploy\//,
   /^test\/games\//,
   /^test\/sdk\//,
   /^test\/sandbox\/languages\/cpp\/cpp-parts\.test\.ts$/,

@@ -5,18 +5,19 @@
 // it (test/helpers/judge.ts): the API and the recorder in this process (the
 // play page's compiles in the API's play-lane compile server, a child
 // process), one worker process with a runner per core. The honest file is a
-// TypeScript player (the test player Walker) under a new name each time, so
-// every gate is the same work. Knobs: BENCH_FLOOD_ROUNDS (2). The toolchain:
+// TypeScript player that beats the Dummy (the burst bench's Prospector) under
+// a new name each time, so every gate plays its five matches. Knobs: BENCH_FLOOD_ROUNDS (2). The toolchain:
 // system clang when there is one (ARBITER_CPP_CLANG=npm for @yowasp/clang).
 
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { botAs, startTestJudge } from '../test/helpers/judge.ts';
+import { startTestJudge } from '../test/helpers/judge.ts';
 
 const ROUNDS = Number(process.env.BENCH_FLOOD_ROUNDS ?? 2);
 const FLOODERS = 8;
 const FLOOD_IP = '10.66.0.1';
 
+const prospector = readFileSync(new URL('./burst/Prospector.ts.tmpl', import.meta.url), 'utf8');
 const demo = readFileSync(new URL('../src/games/moria/cpp/AIDemo.cc', import.meta.url), 'utf8');
 let unique = 0;
 /** The C++ Demo as a file no compile has seen. */
@@ -48,11 +49,12 @@ export async function run(): Promise<void> {
     await compile(flooders[0]!);
     let n = 0;
     const verdict = async () => {
-      const upload = await judge.submit(honest, botAs('Walker', `Honest${++n}`));
+      const upload = await judge.submit(honest, prospector.replace(/^export const PLAYER_NAME = '[^']*';/m, `export const PLAYER_NAME = 'Honest${++n}';`));
       if (upload.statusCode !== 202) throw new Error(`upload: ${upload.statusCode} ${JSON.stringify(upload.body)}`);
       const t = performance.now();
       const done = await judge.verdict(upload.body.id as number, 600_000);
-      return { ms: performance.now() - t, status: done.status as string };
+      const matches = ((await judge.app.inject({ url: `/api/submissions/${upload.body.id}` })).json().gateMatches ?? []).length as number;
+      return { ms: performance.now() - t, status: done.status as string, matches };
     };
     await verdict();
 
@@ -77,7 +79,9 @@ export async function run(): Promise<void> {
         flooding = false;
         await Promise.all(loops);
         times[phase].push(v.ms);
-        console.log(`round ${round + 1}, ${phase}: the honest submission's verdict (${v.status}) ${(v.ms / 1000).toFixed(1)} s after its upload`);
+        console.log(
+          `round ${round + 1}, ${phase}: the honest submission's verdict (${v.status}, ${v.matches} gate matches) ${(v.ms / 1000).toFixed(1)} s after its upload`,
+        );
       }
     }
     const alone = median(times.alone);

@@ -19,6 +19,8 @@ export interface Config {
   queuePrefix: string;
   /** Match runners per worker process. */
   workerConcurrency: number;
+  /** WORKER_NICE: the niceness of a worker process run apart from the API (its matches and compilers inherit it). */
+  workerNice: number;
   dataDir: string;
   /** CACHE_DIR: this instance's caches (the C++ compile cache, the precompiled headers), absolute. */
   cacheDir: string;
@@ -260,6 +262,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     queuePrefix,
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', availableParallelism(), 1, 1024),
+    workerNice: int(env, 'WORKER_NICE', 10, 0, 19),
     dataDir: str(env, 'DATA_DIR') ?? './data',
     cacheDir: cacheDir(env),
     submissionMaxBytes: int(env, 'SUBMISSION_MAX_BYTES', 256 * 1024, 1, 16 * 1024 * 1024),

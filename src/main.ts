@@ -15,6 +15,7 @@
 // (REDIS_URL); MATCH_LOCK_MS / STALLED_INTERVAL_MS say how soon a dead
 // worker's match is queued again.
 
+import { setPriority } from 'node:os';
 import { loadConfig, type Config } from './config.ts';
 import { partLog, type Log } from './log.ts';
 import { resolveRedis, type RedisHandle } from './queue/redis.ts';
@@ -145,6 +146,15 @@ function describeRedis(redis: RedisHandle, config: Config): string {
 
 export async function start(parts: Part[], config: Config = loadConfig()): Promise<{ close(): Promise<void> }> {
   const log = logger('arbiter');
+  // A worker apart from the API yields the cores to it: the burst bench saw uploads wait 9-11 s for an API
+  // starved by two workers' matches and compiles. Processes it starts later inherit the niceness.
+  if (parts.includes('worker') && !parts.includes('api') && config.workerNice > 0) {
+    try {
+      setPriority(config.workerNice);
+    } catch (err) {
+      log(`worker: could not lower the priority to nice ${config.workerNice} (${(err as Error).message})`);
+    }
+  }
   const needsDb = parts.some((p) => p !== 'worker');
   if (needsDb && parts.length < PARTS.length && !config.databaseUrl) {
     throw new Error(

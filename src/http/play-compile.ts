@@ -14,29 +14,25 @@ import type { CompiledSeat } from '../match/types.ts';
 import { HttpError, unauthorized } from './errors.ts';
 import { BotCompileError, botSourceMap, CompileInfraError, PlayCompileRefusal } from '../sandbox/languages/javascript/compile.ts';
 import { compileBot, languageOfFile } from '../sandbox/languages/index.ts';
-import { playCompileBudget } from '../sandbox/play-budget.ts';
+import { CpuHourWindow, playCompileBudget } from '../sandbox/play-budget.ts';
 import { clientKey } from '../domain/attempt-budgets.ts';
-
-const HOUR_MS = 3600_000;
 
 /** The play page's compiles from one address: so many at once, and compiler CPU seconds per hour. */
 export class AddressCompileBudget {
   private readonly running = new Map<string, number>();
-  private readonly spent = new Map<string, { at: number; ms: number }[]>();
+  private readonly window: CpuHourWindow;
 
   constructor(
     readonly maxRunning: number,
     readonly cpuSecondsPerHour: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.window = new CpuHourWindow(now);
+  }
 
   /** CPU ms compiles from the address used in the last hour. */
   used(address: string): number {
-    const cutoff = this.now() - HOUR_MS;
-    const list = (this.spent.get(address) ?? []).filter((e) => e.at > cutoff);
-    if (list.length) this.spent.set(address, list);
-    else this.spent.delete(address);
-    return list.reduce((a, e) => a + e.ms, 0);
+    return this.window.used(address);
   }
 
   /** A turn for a compile from the address, or why not now. */
@@ -53,7 +49,7 @@ export class AddressCompileBudget {
         message: `compiles from your address used ${this.cpuSecondsPerHour} s of compiler CPU time on the play page in the last hour, the limit for one address: try again later (the judge still compiles your submissions)`,
       };
     this.running.set(address, running + 1);
-    if (this.spent.size > 10_000) for (const k of [...this.spent.keys()]) this.used(k);
+    this.window.prune();
     let ended = false;
     return {
       remaining: () => Math.max(0, this.cpuSecondsPerHour - this.used(address) / 1000),
@@ -63,7 +59,7 @@ export class AddressCompileBudget {
         const left = (this.running.get(address) ?? 1) - 1;
         if (left > 0) this.running.set(address, left);
         else this.running.delete(address);
-        if (cpuMs > 0) this.spent.set(address, [...(this.spent.get(address) ?? []), { at: this.now(), ms: cpuMs }]);
+        this.window.charge(address, cpuMs);
       },
     };
   }

@@ -16,22 +16,45 @@ export type PlayRefusal = { code: 'play-compile-running' | 'play-compile-budget'
 
 const HOUR_MS = 3600_000;
 
-export class PlayCompileBudget {
-  private readonly running = new Set<string>();
+/** Compiler CPU charged per key (a client, an address) over the last hour: the window both play budgets keep. */
+export class CpuHourWindow {
   private readonly spent = new Map<string, { at: number; ms: number }[]>();
 
-  constructor(
-    readonly cpuSecondsPerHour: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly now: () => number = Date.now) {}
 
-  /** CPU ms the client used in the last hour. */
+  /** CPU ms charged to the key in the last hour. */
   used(key: string): number {
     const cutoff = this.now() - HOUR_MS;
     const list = (this.spent.get(key) ?? []).filter((e) => e.at > cutoff);
     if (list.length) this.spent.set(key, list);
     else this.spent.delete(key);
     return list.reduce((a, e) => a + e.ms, 0);
+  }
+
+  charge(key: string, cpuMs: number): void {
+    if (cpuMs > 0) this.spent.set(key, [...(this.spent.get(key) ?? []), { at: this.now(), ms: cpuMs }]);
+  }
+
+  /** Few entries: forgets keys that spent nothing in the last hour, once there are many. */
+  prune(): void {
+    if (this.spent.size > 10_000) for (const k of [...this.spent.keys()]) this.used(k);
+  }
+}
+
+export class PlayCompileBudget {
+  private readonly running = new Set<string>();
+  private readonly window: CpuHourWindow;
+
+  constructor(
+    readonly cpuSecondsPerHour: number,
+    now: () => number = Date.now,
+  ) {
+    this.window = new CpuHourWindow(now);
+  }
+
+  /** CPU ms the client used in the last hour. */
+  used(key: string): number {
+    return this.window.used(key);
   }
 
   /** The client's turn, or why not now. */
@@ -46,8 +69,7 @@ export class PlayCompileBudget {
       };
     }
     this.running.add(key);
-    // Few entries: forget clients that spent nothing in the last hour.
-    if (this.spent.size > 10_000) for (const k of [...this.spent.keys()]) this.used(k);
+    this.window.prune();
     let ended = false;
     return {
       remaining: () => Math.max(0, this.cpuSecondsPerHour - this.used(key) / 1000),
@@ -55,7 +77,7 @@ export class PlayCompileBudget {
         if (ended) return;
         ended = true;
         this.running.delete(key);
-        if (cpuMs > 0) this.spent.set(key, [...(this.spent.get(key) ?? []), { at: this.now(), ms: cpuMs }]);
+        this.window.charge(key, cpuMs);
       },
     };
   }

@@ -18,7 +18,7 @@
 // heap of its own: the judge's own players have neither.
 
 import vm from 'node:vm';
-import { ArtifactFormatError, parseArtifact } from '../languages/artifact.ts';
+import { parseArtifactForHost } from '../languages/artifact.ts';
 import type { BotHandle } from '../bot-runtime.ts';
 import { MAX_NAME_CHARS, MAX_ORDERS_JSON, cpuBudgetUsedUp } from '../../sdk/limits.ts';
 import {
@@ -97,14 +97,7 @@ export class BuiltinOrIsolateHost implements BotHost {
 
   /** A new context for a built-in: the prelude, then its module evaluated once (its exports are what each match loads). */
   private coldVm(req: LoadRequest): WarmVm {
-    let artifact;
-    try {
-      artifact = parseArtifact(req.code);
-    } catch (err) {
-      // A compiled form this judge cannot read is the judge's doing, never the bot's.
-      if (err instanceof ArtifactFormatError) throw new SandboxInfraError(`the compiled bot cannot be loaded: ${err.message}`, { cause: err });
-      throw err;
-    }
+    const artifact = parseArtifactForHost(req.code);
     if (artifact.kind !== 'script') throw new SandboxInfraError('a shipped built-in player is a script');
     const context = vm.createContext({});
     const handle = runWithLexicalGlobals(context, req.prelude, 'prelude.js') as BotHandle;

@@ -9,19 +9,10 @@
 // function whose parameters bind every global of the context lexically.
 
 import vm from 'node:vm';
-import { ArtifactFormatError, parseArtifact } from '../languages/artifact.ts';
+import { parseArtifactForHost } from '../languages/artifact.ts';
 import type { BotHandle } from '../bot-runtime.ts';
 import { MAX_ORDERS_JSON, cpuBudgetUsedUp } from '../../sdk/limits.ts';
-import {
-  cpuSinceMs,
-  describeError,
-  SandboxInfraError,
-  type BotHost,
-  type LoadReply,
-  type LoadRequest,
-  type PlayReply,
-  type PlayRequest,
-} from '../../match/bot-host.ts';
+import { cpuSinceMs, describeError, type BotHost, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from '../../match/bot-host.ts';
 
 export class InProcessBotHost implements BotHost {
   private handle: BotHandle | null = null;
@@ -31,14 +22,7 @@ export class InProcessBotHost implements BotHost {
   async load(req: LoadRequest): Promise<LoadReply> {
     const start = process.cpuUsage();
     this.budget = req.cpuBudgetMs;
-    let artifact;
-    try {
-      artifact = parseArtifact(req.code);
-    } catch (err) {
-      // A compiled form this judge cannot read is the judge's doing, never the bot's.
-      if (err instanceof ArtifactFormatError) throw new SandboxInfraError(`the compiled bot cannot be loaded: ${err.message}`, { cause: err });
-      throw err;
-    }
+    const artifact = parseArtifactForHost(req.code);
     try {
       const context = vm.createContext({});
       const handle = runWithLexicalGlobals(context, req.prelude, 'prelude.js') as BotHandle;

@@ -52,7 +52,7 @@ import type { StopSwitch } from '../stop-switch.ts';
 import { cpuBudgetUsedUp, MAX_NAME_CHARS, MAX_ORDERS_JSON, memoryLimitExceeded } from '../../sdk/limits.ts';
 import { unpackResult } from '../bot-runtime.ts';
 import type { FreezeReason } from '../../sdk/replay-format.ts';
-import { ArtifactFormatError, parseArtifact, type BotArtifact } from '../languages/artifact.ts';
+import { parseArtifactForHost, type BotArtifact } from '../languages/artifact.ts';
 
 /** RSS allowed above the process's resident memory at the start of a call, on top of the bot's limit. */
 const RSS_HEADROOM_MB = 32;
@@ -258,14 +258,7 @@ export class IsolateBotHost implements BotHost {
     this.memoryMb = req.memoryMb;
     this.logLeft = req.logCapBytes + LOG_SLACK;
     this.closeSync();
-    let artifact: BotArtifact;
-    try {
-      artifact = parseArtifact(req.code);
-    } catch (err) {
-      // A compiled form this judge cannot read is the judge's doing, never the bot's.
-      if (!(err instanceof ArtifactFormatError)) throw err;
-      throw new SandboxInfraError(`the compiled bot cannot be loaded: ${err.message}`, { cause: err });
-    }
+    const artifact: BotArtifact = parseArtifactForHost(req.code);
     const spare = takeSpare(req) ?? {
       isolate: new ivm.Isolate({ memoryLimit: req.memoryMb, onCatastrophicError }),
       prelude: null,

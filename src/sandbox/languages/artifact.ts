@@ -12,6 +12,8 @@
 // know is an error of the judge (ArtifactFormatError), never run as a script
 // and never blamed on the bot. Node-free: the play page's bundle reads it too.
 
+import { SandboxInfraError } from '../../match/bot-host.ts';
+
 export type BotArtifact =
   /** Code the bot's isolate evaluates: an expression whose value is the bot's exports; `map` maps its positions back to the author's file. */
   | { kind: 'script'; code: string; map?: number[][][] }
@@ -88,4 +90,17 @@ export function parseArtifact(text: string): BotArtifact {
   if (typeof parsed?.name !== 'string' || typeof parsed.game !== 'string' || typeof parsed.wasm !== 'string')
     throw new ArtifactFormatError('a compiled module whose body is damaged');
   return { kind: 'wasm', name: parsed.name, game: parsed.game, wasm: fromBase64(parsed.wasm) };
+}
+
+/**
+ * A host's read of the compiled bot it is handed: a form this judge cannot read (ArtifactFormatError) is the
+ * judge's doing, never the bot's, so it is a SandboxInfraError (the match is abandoned and played again).
+ */
+export function parseArtifactForHost(text: string): BotArtifact {
+  try {
+    return parseArtifact(text);
+  } catch (err) {
+    if (err instanceof ArtifactFormatError) throw new SandboxInfraError(`the compiled bot cannot be loaded: ${err.message}`, { cause: err });
+    throw err;
+  }
 }

@@ -24,6 +24,8 @@ export interface Config {
   dataDir: string;
   /** CACHE_DIR: this instance's caches (the C++ compile cache, the precompiled headers), absolute. */
   cacheDir: string;
+  /** CPP_CONFINEMENT: how the system clang is confined, namespaces, landlock or auto (the first that works here). */
+  cppConfinement: CppConfinement;
   submissionMaxBytes: number;
   /** Extra words refused in player names (lowercase). */
   offensiveWords: string[];
@@ -188,6 +190,22 @@ export function cacheDir(env: Env = process.env): string {
   return join(tmpdir(), `arbiter-cache-${user}-${createHash('sha256').update(CHECKOUT).digest('hex').slice(0, 12)}`);
 }
 
+export const CPP_CONFINEMENTS = ['auto', 'namespaces', 'landlock'] as const;
+export type CppConfinement = (typeof CPP_CONFINEMENTS)[number];
+
+/**
+ * CPP_CONFINEMENT alone: the C++ toolchain reads it where it compiles, and
+ * loadConfig checks it at start. How the system clang is confined
+ * (src/sandbox/languages/cpp/confine.ts): user and mount namespaces, or
+ * Landlock where namespaces are refused (a container under the default
+ * seccomp profile); auto, the default, takes the first that works here.
+ */
+export function cppConfinement(env: Env = process.env): CppConfinement {
+  const v = (str(env, 'CPP_CONFINEMENT') ?? 'auto').toLowerCase();
+  if (!(CPP_CONFINEMENTS as readonly string[]).includes(v)) throw new ConfigError(`CPP_CONFINEMENT must be one of ${CPP_CONFINEMENTS.join(', ')}, got "${v}"`);
+  return v as CppConfinement;
+}
+
 function timeZone(env: Env): string {
   const tz = str(env, 'COURSE_TIME_ZONE') ?? 'UTC';
   try {
@@ -265,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerNice: int(env, 'WORKER_NICE', 10, 0, 19),
     dataDir: str(env, 'DATA_DIR') ?? './data',
     cacheDir: cacheDir(env),
+    cppConfinement: cppConfinement(env),
     submissionMaxBytes: int(env, 'SUBMISSION_MAX_BYTES', 256 * 1024, 1, 16 * 1024 * 1024),
     offensiveWords: list(env, 'OFFENSIVE_WORDS'),
     nameHoldHours: int(env, 'NAME_HOLD_HOURS', 24, 1, 24 * 365),

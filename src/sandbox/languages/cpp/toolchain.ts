@@ -702,6 +702,10 @@ function pchPlan(
   // -fpch-instantiate-templates: the templates the headers use are instantiated once, in the PCH, not in
   // every compile (the 554-line bench file: clang's front end 1.4 -> 0.95 s, the compile 6.2 -> 5.0 s).
   args.splice(args.length - 3, 0, '-Xclang', '-fno-pch-timestamp', '-fpch-instantiate-templates', '-x', 'c++-header');
+  // The system clang's headers are read from each compile's own work directory, whose path differs from the build's
+  // under Landlock (a temporary directory; namespaces show every compile the same /work): the headers' text is kept in
+  // the PCH, so no compile looks for the build's files (which are gone).
+  if (which === 'system') args.splice(args.length - 3, 0, '-Xclang', '-fmodules-embed-all-files');
   const hash = createHash('sha256').update(`pch1\0${which}\0${toolchainId(which, clang)}\0${args.join('\0')}\0`);
   for (const name of Object.keys(headers).sort()) hash.update(`${name}\0${headers[name]}\0`);
   return { path: join(s.pchDir, `${game}-${which}-${hash.digest('hex').slice(0, 24)}.pch`), args };

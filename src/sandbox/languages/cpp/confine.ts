@@ -249,10 +249,13 @@ const LANDLOCK_SOURCE = fileURLToPath(new URL('./landlock/arbiter-landlock.c', i
 function landlockHelper(clang: string): string {
   const source = readFileSync(LANDLOCK_SOURCE);
   const id = createHash('sha256').update(source).update(realpathSync(clang)).digest('hex').slice(0, 16);
-  const dir = join(cacheDir(), 'landlock');
+  let dir = join(cacheDir(), 'landlock');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // A program this process runs: only from a folder and a file that no one else could have written (a CACHE_DIR
+  // under a shared /tmp could have been made by another user first), else built afresh in a private folder.
+  if (!ownOnly(cacheDir()) || !ownOnly(dir)) dir = mkdtempSync(join(tmpdir(), 'arbiter-landlock-'));
   const helper = join(dir, `arbiter-landlock-${id}`);
-  if (existsSync(helper)) return helper;
-  mkdirSync(dir, { recursive: true });
+  if (existsSync(helper) && ownOnly(helper)) return helper;
   const tmp = `${helper}.${process.pid}.tmp`;
   const r = spawnSync(clang, ['-x', 'c', '-O2', '-Wall', '-o', tmp, LANDLOCK_SOURCE], {
     encoding: 'utf8',
@@ -265,6 +268,12 @@ function landlockHelper(clang: string): string {
   }
   renameSync(tmp, helper);
   return helper;
+}
+
+/** Is `path` (not a symlink) this user's, and writable by no one else? */
+function ownOnly(path: string): boolean {
+  const st = lstatSync(path);
+  return !st.isSymbolicLink() && (typeof process.getuid !== 'function' || st.uid === process.getuid()) && (st.mode & 0o022) === 0;
 }
 
 function landlockConfinement(clang: string, plan: Plan): Confinement | { error: string } {

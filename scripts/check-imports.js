@@ -24,7 +24,11 @@ const EXTS = ['.ts', '.mjs', '.js'];
  * `may` lists the lower layers a layer may import, when it is not all of them.
  */
 export const LAYERS = [
-  { name: 'core', paths: ['src/config.ts', 'src/log.ts', 'src/db/'], why: 'configuration, logging, the database client' },
+  {
+    name: 'core',
+    paths: ['src/config.ts', 'src/log.ts', 'src/statuses.ts', 'src/db/'],
+    why: 'configuration, logging, the shared statuses, the database client',
+  },
   { name: 'sdk', paths: ['src/sdk/'], may: [], nodeFree: true, why: 'what a game is written against: Node-free, runs in isolates and browsers' },
   { name: 'games', paths: ['src/games/'], may: ['sdk'], why: 'the games: pure engines, bot APIs, viewers' },
   { name: 'match', paths: ['src/match/'], why: 'MatchRun, the bot-host protocol, replays read and verified' },

@@ -16,7 +16,7 @@ import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GateProgress, GateStepView } from '../domain/gate-progress.ts';
-import { GateStep } from '../db/statuses.ts';
+import { GateStep } from '../statuses.ts';
 import { BOT_FILE_KINDS, isUploadFilename, languageOf } from '../sandbox/languages/index.ts';
 import { roundShown } from '../sdk/replay-format.ts';
 

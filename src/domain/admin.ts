@@ -28,7 +28,7 @@ import { nameRuleError } from './names.ts';
 import { initialRating } from './ratings/index.ts';
 import { recordAudit } from './audit.ts';
 import { conflict, DomainError, invalid, notFound } from './errors.ts';
-import { JUDGING } from '../db/statuses.ts';
+import { JUDGING } from '../statuses.ts';
 
 /** Who acts: an admin's user id, or null for the server's command line. */
 export type Actor = number | null;

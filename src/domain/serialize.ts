@@ -2,7 +2,7 @@
 
 import { playCommandLine } from './play-line.ts';
 
-export { FINAL_STATUSES, statusOut } from '../db/statuses.ts';
+export { FINAL_STATUSES, statusOut } from '../statuses.ts';
 
 export interface ParticipantRow {
   seat: number;

@@ -28,7 +28,7 @@ import { parseCourseInput } from './course-time.ts';
 import { invalid, notFound } from './errors.ts';
 import { gateProgress, type GateStepState } from './gate-progress.ts';
 import { matchInclude, matchOut } from './serialize.ts';
-import { FINAL_STATUSES, SELF_PLAY, statusOut, type SubmissionStatusOut } from '../db/statuses.ts';
+import { FINAL_STATUSES, SELF_PLAY, statusOut, type SubmissionStatusOut } from '../statuses.ts';
 import { toCsv } from './exports.ts';
 import type { StoredPair } from './similarity/report.ts';
 import { languageById, languageOfFile as languageOfStoredFile, languages, type LanguageId } from '../sandbox/languages/index.ts';

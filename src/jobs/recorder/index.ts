@@ -20,7 +20,7 @@ import {
 import { recordResult, type RecordDeps } from './record.ts';
 import { OPEN_MATCH } from '../../statuses.ts';
 
-export { recordResult, type RecordDeps } from './record.ts';
+export { recordResult } from './record.ts';
 
 export interface Recorder {
   readonly worker: Worker<ResultJobData>;

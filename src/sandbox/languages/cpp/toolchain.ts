@@ -32,7 +32,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gameHeaders, shippedCppPlayer } from './headers.ts';
@@ -41,7 +41,7 @@ import { dataSegmentBytes, readMemoryImport, trimZeroData, WASM_PAGE } from './w
 import { Slots } from '../../slots.ts';
 import { cpuMs, groupCpuMs, rssBytes } from '../../proc.ts';
 import { partLog, type Log } from '../../../log.ts';
-import { cacheDir, cppConfinement } from '../../../config.ts';
+import { readSettings } from '../../../config.ts';
 
 export type Lane = 'judge' | 'play';
 
@@ -76,35 +76,47 @@ export interface CppCompileSettings {
   confinement: 'auto' | 'namespaces' | 'landlock';
 }
 
-function intEnv(name: string, fallback: number): number {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
-}
-
 let settings: CppCompileSettings | null = null;
 
 export function cppCompileSettings(): CppCompileSettings {
   if (!settings) {
-    const forced = process.env['ARBITER_CPP_CLANG'];
-    const timeoutMs = intEnv('CPP_COMPILE_TIMEOUT_MS', 60_000);
+    // The declarations in src/config.ts: a bad value is refused there, naming its variable.
+    const c = readSettings([
+      'cppToolchain',
+      'cppCompileTimeoutMs',
+      'cppCompileCpuSeconds',
+      'cppCompileMemoryMb',
+      'cppCompileWarmupMs',
+      'cacheDir',
+      'cppCacheDir',
+      'cppMemoryCacheMb',
+      'cppDiskCacheMb',
+      'cppMaxModuleMb',
+      'cppJudgeCompiles',
+      'cppPlayCompiles',
+      'cppPlayQueue',
+      'cppPchDir',
+      'cppPch',
+      'cppConfinement',
+    ]);
     settings = {
-      timeoutMs,
-      ...(process.env['CPP_COMPILE_CPU_SECONDS'] ? { cpuSeconds: intEnv('CPP_COMPILE_CPU_SECONDS', 60) } : {}),
-      memoryMb: intEnv('CPP_COMPILE_MEMORY_MB', 2048),
-      warmupMs: intEnv('CPP_COMPILE_WARMUP_MS', 120_000),
-      // Under this instance's CACHE_DIR (src/config.ts), unless named apart.
-      cacheDir: process.env['CPP_CACHE_DIR'] || join(cacheDir(), 'cpp'),
-      memoryCacheBytes: intEnv('CPP_MEMORY_CACHE_MB', 64) * 1024 * 1024,
-      diskCacheBytes: intEnv('CPP_DISK_CACHE_MB', 512) * 1024 * 1024,
-      maxModuleBytes: intEnv('CPP_MAX_MODULE_MB', 16) * 1024 * 1024,
-      toolchain: forced === 'npm' || forced === 'system' ? forced : 'auto',
-      judgeSlots: intEnv('CPP_JUDGE_COMPILES', Math.max(1, availableParallelism())),
-      playSlots: intEnv('CPP_PLAY_COMPILES', 1),
-      playQueue: intEnv('CPP_PLAY_QUEUE', 4),
+      timeoutMs: c.cppCompileTimeoutMs,
+      ...(c.cppCompileCpuSeconds !== null ? { cpuSeconds: c.cppCompileCpuSeconds } : {}),
+      memoryMb: c.cppCompileMemoryMb,
+      warmupMs: c.cppCompileWarmupMs,
+      // Under this instance's CACHE_DIR, unless named apart.
+      cacheDir: c.cppCacheDir ?? join(c.cacheDir, 'cpp'),
+      memoryCacheBytes: c.cppMemoryCacheMb * 1024 * 1024,
+      diskCacheBytes: c.cppDiskCacheMb * 1024 * 1024,
+      maxModuleBytes: c.cppMaxModuleMb * 1024 * 1024,
+      toolchain: c.cppToolchain,
+      judgeSlots: c.cppJudgeCompiles,
+      playSlots: c.cppPlayCompiles,
+      playQueue: c.cppPlayQueue,
       extraFlags: [],
-      pchDir: process.env['CPP_PCH_DIR'] || join(cacheDir(), 'pch'),
-      pch: process.env['CPP_PCH'] !== '0',
-      confinement: cppConfinement(),
+      pchDir: c.cppPchDir ?? join(c.cacheDir, 'pch'),
+      pch: c.cppPch,
+      confinement: c.cppConfinement,
     };
   }
   return settings;

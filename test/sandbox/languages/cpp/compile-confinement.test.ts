@@ -31,7 +31,7 @@ import {
   systemConfinement,
 } from '../../../../src/sandbox/languages/cpp/toolchain.ts';
 import { compileCppBot } from '../../../../src/sandbox/languages/cpp/compile-cpp.ts';
-import { cppConfinement } from '../../../../src/config.ts';
+import { readSettings } from '../../../../src/config.ts';
 import { includeTricks } from './include-tricks.ts';
 import { BotCompileError, CompileInfraError } from '../../../../src/sandbox/languages/javascript/compile.ts';
 
@@ -56,6 +56,9 @@ after(() => {
   delete process.env['ARBITER_TEST_SECRET'];
   rmSync(base, { recursive: true, force: true });
 });
+
+/** CPP_CONFINEMENT, as the toolchain reads it. */
+const cppConfinement = () => readSettings(['cppConfinement']).cppConfinement;
 
 const TRICKS = includeTricks({ secret, dataDir, projectEnv, marker: MARKER });
 

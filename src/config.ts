@@ -443,6 +443,11 @@ export const SETTINGS = {
       shown: 'auto',
       doc: "The C++ toolchain: `auto` takes the system clang when present and confinable, else npm's; `npm` or `system` forces one.",
     }),
+    cppConfinement: oneOf('CPP_CONFINEMENT', ['auto', 'namespaces', 'landlock'], {
+      default: 'auto',
+      shown: 'auto',
+      doc: 'How the system clang is confined (src/sandbox/languages/cpp/confine.ts): `namespaces` (unprivileged user and mount namespaces), `landlock` (Linux 5.13+; works in a container under the default seccomp and AppArmor profiles, which refuse namespaces), or `auto`: the first that works here. Neither: C++ compiles with the npm toolchain.',
+    }),
     cppPrewarm: flag('CPP_PREWARM', {
       default: true,
       doc: "Warm each language's compiler in the background at start (C++'s compile server and the games' precompiled headers), so the first upload compiles in seconds.",

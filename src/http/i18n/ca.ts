@@ -204,6 +204,7 @@ export const ca: Messages = {
     ]),
   'refusal.too-large': (_q: readonly string[], _n: number, message: string) =>
     byShape(message, [
+      [/^file too large: more than (\d+) bytes, at most (\d+)/, (m) => `el fitxer fa més de ${m[1]} bytes: és massa gran, com a màxim ${m[2]} bytes`],
       [/^file too large: (\d+) bytes, at most (\d+)/, (m) => `el fitxer fa ${m[1]} bytes: és massa gran, com a màxim ${m[2]} bytes`],
       [/^file too large: at most (\d+) bytes/, (m) => `el fitxer és massa gran: com a màxim ${m[1]} bytes`],
       [/^the roster is (\d+) bytes: at most (\d+)/, (m) => `la llista fa ${m[1]} bytes: com a màxim ${m[2]}`],
@@ -352,7 +353,6 @@ export const ca: Messages = {
   'submit.terminal_html': (game: string) =>
     `Des d'un terminal, a la carpeta del <a href="/games/${game}/starter-kit.zip">kit d’inici</a>: <code>node arbiter.mjs submit MyBot.ts</code> amb un testimoni del <a href="/account">teu compte</a>.`,
   'submit.noFile': 'cap fitxer: tria el fitxer del teu jugador (.ts, .js o .cc)',
-  'submit.tooLarge': (bytes: number, size: string) => `fitxer massa gran: com a màxim ${bytes} bytes (${size})`,
   'submit.oneFile': 'envia només un fitxer',
   'submit.chooseGame': 'tria el joc del teu jugador',
 

@@ -228,7 +228,6 @@ export const en = {
   'submit.terminal_html': (game: string) =>
     `From a terminal, in the folder of the <a href="/games/${game}/starter-kit.zip">starter kit</a>: <code>node arbiter.mjs submit MyBot.ts</code> with a token from <a href="/account">your account</a>.`,
   'submit.noFile': 'no file: choose your bot file (.ts, .js or .cc)',
-  'submit.tooLarge': (bytes: number, size: string) => `file too large: at most ${bytes} bytes (${size})`,
   'submit.oneFile': 'send one file only',
   'submit.chooseGame': 'choose the game your bot plays',
 

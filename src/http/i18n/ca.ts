@@ -337,6 +337,10 @@ export const ca: Messages = {
   'view.openHint_html':
     "Una repetició <code>.json</code> o <code>.json.gz</code> (d'<code>arbiter play -o</code> o descarregada de la pàgina d'una partida), o deixa-la anar on sigui d'aquesta pàgina. No surt del teu ordinador.",
   'view.needsJs': 'El visor necessita JavaScript.',
+  // arbiter view's start page (src/http/view-server.ts)
+  'viewServer.title': 'Repeticions servides aquí',
+  'viewServer.intro': 'arbiter view serveix aquesta repetició; obre-la al visor, o obre un altre fitxer des del visor.',
+  'viewServer.summary': (title: string, seed: number, rounds: number, players: string) => `${title}, llavor ${seed}, ${rounds} rondes: ${players}`,
 
   'submit.title': 'Envia un jugador',
   'submit.game': 'Joc',

@@ -337,6 +337,10 @@ export const es: Messages = {
   'view.openHint_html':
     'Una repetición <code>.json</code> o <code>.json.gz</code> (de <code>arbiter play -o</code> o descargada de la página de una partida), o suéltala en cualquier sitio de esta página. No sale de tu ordenador.',
   'view.needsJs': 'El visor necesita JavaScript.',
+  // arbiter view's start page (src/http/view-server.ts)
+  'viewServer.title': 'Repeticiones servidas aquí',
+  'viewServer.intro': 'arbiter view sirve esta repetición; ábrela en el visor, o abre otro fichero desde el visor.',
+  'viewServer.summary': (title: string, seed: number, rounds: number, players: string) => `${title}, semilla ${seed}, ${rounds} rondas: ${players}`,
 
   'submit.title': 'Enviar un jugador',
   'submit.game': 'Juego',

@@ -76,6 +76,13 @@ export interface Config {
   rankedQueueTarget: number;
   rankedIntervalMs: number;
   rankedEnabled: boolean;
+  /**
+   * Ranked play of a game rests once every qualified player has played this many finished ranked matches
+   * since the last new qualification (or a teacher's wake or ratings reset), so a machine where nothing new
+   * qualifies goes idle; 0 = never rests. 100: in a simulation of 10 players every sigma is then below 4,
+   * the leaderboard's provisional mark.
+   */
+  rankedSettledMatches: number;
   /** The scheduler's sweep: how often it runs, and how old a row must be before it is repaired (ms). */
   sweepIntervalMs: number;
   sweepAfterMs: number;
@@ -293,6 +300,7 @@ export function loadConfig(env: Env = process.env): Config {
     rankedQueueTarget: int(env, 'RANKED_QUEUE_TARGET', 0, 0, 100_000),
     rankedIntervalMs: int(env, 'RANKED_INTERVAL_MS', 2000, 100, 3_600_000),
     rankedEnabled: bool(env, 'RANKED_ENABLED', true),
+    rankedSettledMatches: int(env, 'RANKED_SETTLED_MATCHES', 100, 0, 1_000_000),
     sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 15_000, 100, 3_600_000),
     sweepAfterMs: int(env, 'SWEEP_AFTER_MS', 30_000, 0, 86_400_000),
     retentionRankedDays: int(env, 'RETENTION_RANKED_DAYS', 0, 0, 36_500),

@@ -422,7 +422,9 @@ test('on a phone (390×844): the submit, submission, match, player, leaderboard 
       assert.ok(box.x >= 0 && box.x + box.width <= PHONE.width, `${name}: ${JSON.stringify(box)}`);
     }
     assert.ok(await phone.getByRole('slider', { name: 'Round' }).isVisible(), 'the Round slider is visible');
-    assert.ok(await phone.locator('table#match-result').isVisible(), 'the result table is visible');
+    assert.equal(await phone.locator('table#match-result').isVisible(), false, 'the result waits for the end of the replay');
+    await phone.getByRole('button', { name: 'Show the final result' }).click();
+    assert.ok(await phone.locator('table#match-result').isVisible(), 'the result table is visible on asking');
     assert.deepEqual(phone.errors, []);
   } finally {
     await phone.context().close();

@@ -395,6 +395,12 @@ export const SETTINGS = {
     resultStalledIntervalMs: integer('RESULT_STALLED_INTERVAL_MS', { default: 5000, min: 500, max: 600_000, doc: "The recorder's stalled-result check, ms." }),
     rankedEnabled: flag('RANKED_ENABLED', { default: true, doc: 'Ranked play on or off.' }),
     rankedIntervalMs: integer('RANKED_INTERVAL_MS', { default: 2000, min: 100, max: 3_600_000, doc: "The scheduler's ranked tick, ms." }),
+    rankedSettledMatches: integer('RANKED_SETTLED_MATCHES', {
+      default: 100,
+      min: 0,
+      max: 1_000_000,
+      doc: 'Ranked play of a game rests once every qualified player has played this many finished ranked matches since the newest qualification or the last wake (POST /api/admin/games/:game/ranked/wake); 0 = never rest. By 100 every rating is below the leaderboard\'s provisional mark.',
+    }),
     rankedQueueTarget: integer('RANKED_QUEUE_TARGET', {
       default: 0,
       note: "twice the workers' concurrency seen",

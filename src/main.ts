@@ -98,7 +98,7 @@ const STARTERS: Record<Part, (ctx: PartContext) => Promise<Running>> = {
       queues,
       rankedEnabled: config.rankedEnabled,
       rankedIntervalMs: config.rankedIntervalMs,
-      ranked: { target: config.rankedQueueTarget },
+      ranked: { target: config.rankedQueueTarget, settledMatches: config.rankedSettledMatches },
       sweepIntervalMs: config.sweepIntervalMs,
       sweepOlderThanMs: config.sweepAfterMs,
       retention: { rankedDays: config.retentionRankedDays, rankedPerPlayer: config.retentionRankedPerPlayer, intervalMs: config.retentionIntervalMs },

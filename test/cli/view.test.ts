@@ -75,6 +75,15 @@ test('serves the viewer page, its script and the replay until SIGTERM', async ()
     const bytes = new Uint8Array(await file.arrayBuffer());
     assert.deepEqual([bytes[0], bytes[1]], [0x1f, 0x8b], 'the replay is served as written (gzip)');
 
+    // The root is a page (not a 404): the replay it serves, linked to the viewer, in the visitor's language.
+    const root = await fetch(`${origin}/`);
+    assert.equal(root.status, 200);
+    const rootBody = await root.text();
+    assert.match(rootBody, /<h1>Replays served here<\/h1>/);
+    assert.match(rootBody, /<a href="\/view\?replay=\/replay">match\.json\.gz<\/a>: Moria, seed 3, 10 rounds: Demo, Dummy, Null, Demo/);
+    const rootCa = await fetch(`${origin}/`, { headers: { 'accept-language': 'ca' } });
+    assert.match(await rootCa.text(), /Moria, llavor 3, 10 rondes: Demo, Dummy, Null, Demo/);
+
     const script = await fetch(`${origin}/assets/js/viewer.js`);
     assert.equal(script.status, 200);
     assert.match(script.headers.get('content-type') ?? '', /javascript/);

@@ -14,7 +14,7 @@ export interface Site {
   url: string;
   browser: Browser;
   /** A new page (its own cookies) with console errors collected. */
-  newPage(options?: { width?: number; height?: number }): Promise<SitePage>;
+  newPage(options?: { width?: number; height?: number; javaScriptEnabled?: boolean }): Promise<SitePage>;
   close(): Promise<void>;
 }
 
@@ -45,7 +45,11 @@ export async function startSite(options: { gate?: GateOptions; workers?: number 
       url: address,
       browser: b,
       async newPage(o = {}) {
-        const context = await b.newContext({ baseURL: address, viewport: { width: o.width ?? 1100, height: o.height ?? 900 } });
+        const context = await b.newContext({
+          baseURL: address,
+          viewport: { width: o.width ?? 1100, height: o.height ?? 900 },
+          javaScriptEnabled: o.javaScriptEnabled ?? true,
+        });
         const page = (await context.newPage()) as SitePage;
         page.errors = [];
         const expected: { url: RegExp; status: number }[] = [];

@@ -92,6 +92,7 @@ const TABLE: Record<string, Rule> = {
   'GET /api/admin/games/:game': 'admin',
   'PUT /api/admin/games/:game/deadline': 'admin',
   'POST /api/admin/games/:game/ratings/reset': 'admin',
+  'POST /api/admin/games/:game/ranked/wake': 'admin',
   'PUT /api/admin/games/:game/dummy': 'admin',
   'DELETE /api/admin/games/:game/dummy': 'admin',
   'GET /api/admin/queue': 'admin',

@@ -19,6 +19,7 @@ import { listAudit } from '../../domain/audit.ts';
 import { leaderboardCsv, qualifiedCsv } from '../../domain/exports.ts';
 import { installPrivateDummy, privateDummyInfo, removePrivateDummy } from '../../domain/private-dummy.ts';
 import { queueOverview } from '../../domain/queue-overview.ts';
+import { wakeRankedPlay } from '../../domain/ranked-rest.ts';
 import { readFileForm } from '../file-form.ts';
 import { loadGames } from '../../games/registry.ts';
 import { requireAdmin } from '../auth.ts';
@@ -211,6 +212,20 @@ export default async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request) => resetRatings(db, requireAdmin(request).id, await gameOr404(request.params.game)),
+  );
+
+  app.post<{ Params: { game: string } }>(
+    '/api/admin/games/:game/ranked/wake',
+    {
+      config: ADMIN,
+      schema: {
+        tags: TAGS,
+        summary: "Wake a game's ranked play after it rested (RANKED_SETTLED_MATCHES): it plays until every player has that many matches again",
+        params: gameParams,
+        response: { 200: ok, ...refusals(400, 401, 403, 404) },
+      },
+    },
+    async (request) => wakeRankedPlay(db, requireAdmin(request).id, await gameOr404(request.params.game)),
   );
 
   async function readDummyUpload(request: FastifyRequest): Promise<{ source: string; filename?: string | undefined }> {

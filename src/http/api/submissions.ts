@@ -9,6 +9,7 @@ import { submissionWait } from '../../domain/queue-overview.ts';
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
 import { HttpError, badRequest, multipartRefusal, notFound, tooLarge } from '../errors.ts';
 import { submitRateLimit } from '../rate-limits.ts';
+import { botFileParts, readBotFile } from '../file-form.ts';
 import { statusOut, FINAL_STATUSES, matchOut, matchInclude, submissionSelect } from '../../domain/serialize.ts';
 import { GATE_ORDER } from '../../statuses.ts';
 import { loadGames } from '../../games/registry.ts';
@@ -64,10 +65,10 @@ export default async function submissionRoutes(app: FastifyInstance) {
       let source: string | undefined;
       let filename: string | undefined;
       try {
-        for await (const part of request.parts()) {
+        for await (const part of request.parts(botFileParts(max))) {
           if (part.type === 'file') {
             if (part.fieldname !== 'file') throw badRequest(`unexpected file field "${part.fieldname}": send the bot as "file"`);
-            const buf = await part.toBuffer();
+            const buf = await readBotFile(part, max);
             source = decodeUtf8(buf);
             filename = part.filename;
           } else if (part.fieldname === 'game') {
@@ -79,7 +80,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT') {
-          throw tooLarge(code === 'FST_FILES_LIMIT' ? 'send one file only' : `file too large: at most ${max} bytes`);
+          throw tooLarge(code === 'FST_FILES_LIMIT' ? 'send one file only' : `file too large: more than ${max} bytes, at most ${max}`);
         }
         throw multipartRefusal(err) ?? err;
       }

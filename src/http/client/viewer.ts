@@ -25,6 +25,8 @@ const W = wordsFor({
     loading: 'Loading the replay…',
     noReplayYet: 'No replay yet: open a replay file above, or drop one on this page.',
     noReplay: 'No replay to show: this viewer names none.',
+    showResult: 'Show the final result',
+    resultHeld: 'The final result shows when the replay reaches its end.',
   },
   ca: {
     couldNotShow: (why: string) => `No s'ha pogut mostrar la repetició: ${why}`,
@@ -34,6 +36,8 @@ const W = wordsFor({
     loading: 'Carregant la repetició…',
     noReplayYet: 'Encara cap repetició: obre’n un fitxer a dalt, o deixa’l anar en aquesta pàgina.',
     noReplay: 'No hi ha cap repetició per mostrar: aquest visor no n’indica cap.',
+    showResult: 'Mostra el resultat final',
+    resultHeld: 'El resultat final es mostra quan la repetició arriba al final.',
   },
   es: {
     couldNotShow: (why: string) => `No se ha podido mostrar la repetición: ${why}`,
@@ -43,6 +47,8 @@ const W = wordsFor({
     loading: 'Cargando la repetición…',
     noReplayYet: 'Todavía ninguna repetición: abre un fichero arriba, o suéltalo en esta página.',
     noReplay: 'No hay ninguna repetición que mostrar: este visor no indica ninguna.',
+    showResult: 'Muestra el resultado final',
+    resultHeld: 'El resultado final se muestra cuando la repetición llega al final.',
   },
 });
 
@@ -159,6 +165,34 @@ function wireFiles(m: Mount, input: HTMLInputElement | null) {
   });
 }
 
+/**
+ * A match page's final result (#match-result) is held back while its replay
+ * has not reached the end, so the ranks do not show under a match still being
+ * watched: a button shows it at once, and reaching the last round shows it.
+ * (Without JavaScript there is no viewer, and the table is simply there.)
+ */
+function holdResult(host: HTMLElement) {
+  const table = document.getElementById('match-result');
+  const held = (table?.closest('.table-wrap') as HTMLElement | null) ?? table;
+  if (!table || !held || held.hidden) return;
+  const atEnd = () => host.dataset.round !== undefined && host.dataset.round === host.dataset.rounds;
+  if (atEnd()) return;
+  held.hidden = true;
+  const button = h('button', { type: 'button', class: 'secondary', id: 'show-result', 'aria-controls': table.id }, W.showResult);
+  const note = h('p', { class: 'hint', id: 'result-held' }, W.resultHeld, ' ', button);
+  held.before(note);
+  const observer = new MutationObserver(() => {
+    if (atEnd()) reveal();
+  });
+  const reveal = () => {
+    observer.disconnect();
+    held.hidden = false;
+    note.remove();
+  };
+  button.addEventListener('click', reveal);
+  observer.observe(host, { attributes: true, attributeFilter: ['data-round'] });
+}
+
 function start() {
   const hosts = [...document.querySelectorAll<HTMLElement>('[data-viewer]')];
   const params = new URLSearchParams(location.search);
@@ -174,8 +208,11 @@ function start() {
       });
     }
     const url = host.dataset.replay ?? params.get('replay');
-    if (url) void show(m, () => fetchReplay(url), { round: m.hash ? roundFromAddress() : null, busy: W.loading });
-    else if (i === 0 && fileInput) m.status.textContent = W.noReplayYet;
+    if (url) {
+      void show(m, () => fetchReplay(url), { round: m.hash ? roundFromAddress() : null, busy: W.loading }).then(() => {
+        if (host.dataset.replay && m.viewer) holdResult(host);
+      });
+    } else if (i === 0 && fileInput) m.status.textContent = W.noReplayYet;
     else showError(m, W.noReplay);
   }
 }

@@ -204,6 +204,7 @@ export const ca: Messages = {
     ]),
   'refusal.too-large': (_q: readonly string[], _n: number, message: string) =>
     byShape(message, [
+      [/^file too large: more than (\d+) bytes, at most (\d+)/, (m) => `el fitxer fa més de ${m[1]} bytes: és massa gran, com a màxim ${m[2]} bytes`],
       [/^file too large: (\d+) bytes, at most (\d+)/, (m) => `el fitxer fa ${m[1]} bytes: és massa gran, com a màxim ${m[2]} bytes`],
       [/^file too large: at most (\d+) bytes/, (m) => `el fitxer és massa gran: com a màxim ${m[1]} bytes`],
       [/^the roster is (\d+) bytes: at most (\d+)/, (m) => `la llista fa ${m[1]} bytes: com a màxim ${m[2]}`],
@@ -336,6 +337,10 @@ export const ca: Messages = {
   'view.openHint_html':
     "Una repetició <code>.json</code> o <code>.json.gz</code> (d'<code>arbiter play -o</code> o descarregada de la pàgina d'una partida), o deixa-la anar on sigui d'aquesta pàgina. No surt del teu ordinador.",
   'view.needsJs': 'El visor necessita JavaScript.',
+  // arbiter view's start page (src/http/view-server.ts)
+  'viewServer.title': 'Repeticions servides aquí',
+  'viewServer.intro': 'arbiter view serveix aquesta repetició; obre-la al visor, o obre un altre fitxer des del visor.',
+  'viewServer.summary': (title: string, seed: number, rounds: number, players: string) => `${title}, llavor ${seed}, ${rounds} rondes: ${players}`,
 
   'submit.title': 'Envia un jugador',
   'submit.game': 'Joc',
@@ -352,7 +357,6 @@ export const ca: Messages = {
   'submit.terminal_html': (game: string) =>
     `Des d'un terminal, a la carpeta del <a href="/games/${game}/starter-kit.zip">kit d’inici</a>: <code>node arbiter.mjs submit MyBot.ts</code> amb un testimoni del <a href="/account">teu compte</a>.`,
   'submit.noFile': 'cap fitxer: tria el fitxer del teu jugador (.ts, .js o .cc)',
-  'submit.tooLarge': (bytes: number, size: string) => `fitxer massa gran: com a màxim ${bytes} bytes (${size})`,
   'submit.oneFile': 'envia només un fitxer',
   'submit.chooseGame': 'tria el joc del teu jugador',
 

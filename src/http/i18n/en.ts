@@ -211,6 +211,10 @@ export const en = {
   'view.openHint_html':
     "A <code>.json</code> or <code>.json.gz</code> replay (from <code>arbiter play -o</code> or a match page's download), or drop one anywhere on this page. It stays on your computer.",
   'view.needsJs': 'The viewer needs JavaScript.',
+  // arbiter view's start page (src/http/view-server.ts)
+  'viewServer.title': 'Replays served here',
+  'viewServer.intro': 'arbiter view serves this replay; open it in the viewer, or open another file from the viewer.',
+  'viewServer.summary': (title: string, seed: number, rounds: number, players: string) => `${title}, seed ${seed}, ${rounds} rounds: ${players}`,
 
   // Submit a bot
   'submit.title': 'Submit a bot',
@@ -228,7 +232,6 @@ export const en = {
   'submit.terminal_html': (game: string) =>
     `From a terminal, in the folder of the <a href="/games/${game}/starter-kit.zip">starter kit</a>: <code>node arbiter.mjs submit MyBot.ts</code> with a token from <a href="/account">your account</a>.`,
   'submit.noFile': 'no file: choose your bot file (.ts, .js or .cc)',
-  'submit.tooLarge': (bytes: number, size: string) => `file too large: at most ${bytes} bytes (${size})`,
   'submit.oneFile': 'send one file only',
   'submit.chooseGame': 'choose the game your bot plays',
 

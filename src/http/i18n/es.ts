@@ -205,6 +205,7 @@ export const es: Messages = {
     ]),
   'refusal.too-large': (_q: readonly string[], _n: number, message: string) =>
     byShape(message, [
+      [/^file too large: more than (\d+) bytes, at most (\d+)/, (m) => `el fichero ocupa más de ${m[1]} bytes: es demasiado grande, como máximo ${m[2]} bytes`],
       [/^file too large: (\d+) bytes, at most (\d+)/, (m) => `el fichero ocupa ${m[1]} bytes: es demasiado grande, como máximo ${m[2]} bytes`],
       [/^file too large: at most (\d+) bytes/, (m) => `el fichero es demasiado grande: como máximo ${m[1]} bytes`],
       [/^the roster is (\d+) bytes: at most (\d+)/, (m) => `la lista ocupa ${m[1]} bytes: como máximo ${m[2]}`],
@@ -336,6 +337,10 @@ export const es: Messages = {
   'view.openHint_html':
     'Una repetición <code>.json</code> o <code>.json.gz</code> (de <code>arbiter play -o</code> o descargada de la página de una partida), o suéltala en cualquier sitio de esta página. No sale de tu ordenador.',
   'view.needsJs': 'El visor necesita JavaScript.',
+  // arbiter view's start page (src/http/view-server.ts)
+  'viewServer.title': 'Repeticiones servidas aquí',
+  'viewServer.intro': 'arbiter view sirve esta repetición; ábrela en el visor, o abre otro fichero desde el visor.',
+  'viewServer.summary': (title: string, seed: number, rounds: number, players: string) => `${title}, semilla ${seed}, ${rounds} rondas: ${players}`,
 
   'submit.title': 'Enviar un jugador',
   'submit.game': 'Juego',
@@ -352,7 +357,6 @@ export const es: Messages = {
   'submit.terminal_html': (game: string) =>
     `Desde un terminal, en la carpeta del <a href="/games/${game}/starter-kit.zip">kit de inicio</a>: <code>node arbiter.mjs submit MyBot.ts</code> con un token de <a href="/account">tu cuenta</a>.`,
   'submit.noFile': 'ningún fichero: elige el fichero de tu jugador (.ts, .js o .cc)',
-  'submit.tooLarge': (bytes: number, size: string) => `fichero demasiado grande: como máximo ${bytes} bytes (${size})`,
   'submit.oneFile': 'envía solo un fichero',
   'submit.chooseGame': 'elige el juego de tu jugador',
 

@@ -18,6 +18,7 @@ import { html } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
 import { errorSummary, field, select, type FieldErrors } from '../render/forms.ts';
 import { pageUser } from './auth.ts';
+import { botFileParts, readBotFile } from '../file-form.ts';
 import { formatBytes } from './submissions.ts';
 import { t, th } from '../i18n/index.ts';
 import { localizeRefusal } from '../i18n/refusals.ts';
@@ -93,13 +94,13 @@ ${errorSummary(errors, labels())}
     let status = 400;
     try {
       if (!request.isMultipart()) throw badRequest(t('submit.noFile'), 'no-file');
-      for await (const part of request.parts()) {
+      for await (const part of request.parts(botFileParts(max))) {
         if (part.type === 'file') {
           if (part.fieldname !== 'file') {
-            await part.toBuffer();
+            await readBotFile(part, max);
             continue;
           }
-          const buf = await part.toBuffer();
+          const buf = await readBotFile(part, max);
           filename = part.filename || undefined;
           // A form submitted with no file chosen sends an empty part without a name.
           if (!filename && buf.length === 0) continue;
@@ -111,7 +112,7 @@ ${errorSummary(errors, labels())}
     } catch (caught) {
       const code = (caught as { code?: string }).code;
       let err = caught;
-      if (code === 'FST_REQ_FILE_TOO_LARGE') err = tooLarge(t('submit.tooLarge', max, formatBytes(max)));
+      if (code === 'FST_REQ_FILE_TOO_LARGE') err = tooLarge(`file too large: more than ${max} bytes, at most ${max}`);
       else if (code === 'FST_FILES_LIMIT') err = badRequest(t('submit.oneFile'));
       else err = multipartRefusal(caught) ?? caught;
       const refused = asRefusal(err);

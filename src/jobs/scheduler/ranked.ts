@@ -1,8 +1,10 @@
 // Ranked play: qualified players of each game play
-// four-player matches continuously. The queue is kept shallow (a few matches
-// per match runner seen), and players with few matches (played + already
-// queued) are picked first, so a new player's rating settles quickly. With
-// two or three qualified players, Dummies fill the empty seats (unrated).
+// four-player matches until their ratings have settled. The queue is kept
+// shallow (a few matches per match runner seen), and players with few matches
+// (played + already queued) are picked first, so a new player's rating settles
+// quickly. With two or three qualified players, Dummies fill the empty seats
+// (unrated). A game rests once every player has played `settledMatches`
+// since the last new qualification or teacher's wake (src/domain/ranked-rest.ts).
 
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
@@ -11,6 +13,7 @@ import { GATE_OPPONENT } from '../../domain/gate.ts';
 import { getGame } from '../../games/registry.ts';
 import { createMatch, enqueueMatch, type SeatRef } from '../../domain/match-setup.ts';
 import { OPEN_MATCH } from '../../statuses.ts';
+import { rankedRest } from '../../domain/ranked-rest.ts';
 
 export interface RankedOptions {
   /** Ranked matches kept queued or running per game; 0 = twice the match runners seen (at least 2). */
@@ -19,6 +22,8 @@ export interface RankedOptions {
   games?: string[];
   /** Game config overrides (tests shorten matches; production plays the game's defaults). */
   config?: Record<string, unknown>;
+  /** Finished ranked matches each player plays since the last qualification or wake before the game rests; 0 (the default) = never rests. */
+  settledMatches?: number;
 }
 
 interface Candidate {
@@ -81,9 +86,17 @@ export async function scheduleRanked(deps: { db: Db; queues: JudgeQueues }, opti
     if (need <= 0) continue;
     const players = await db.playerName.findMany({
       where: { game, ...RANKED_POOL },
-      select: { id: true, name: true, qualifiedSubmissionId: true, ratings: { where: { game }, select: { matchesPlayed: true } } },
+      select: {
+        id: true,
+        name: true,
+        qualifiedSubmissionId: true,
+        qualifiedSubmission: { select: { finishedAt: true } },
+        ratings: { where: { game }, select: { matchesPlayed: true } },
+      },
     });
     if (players.length < 2) continue;
+    const pool = players.map((p) => ({ playerId: p.id, qualifiedAt: p.qualifiedSubmission?.finishedAt ?? null }));
+    if ((options.settledMatches ?? 0) > 0 && (await rankedRest(db, game, pool, options.settledMatches!)).rests) continue;
     const pending = new Map<number, number>();
     for (const m of inFlight) for (const p of m.participants) if (p.playerId !== null) pending.set(p.playerId, (pending.get(p.playerId) ?? 0) + 1);
     const candidates: Candidate[] = players.map((p) => ({

@@ -93,6 +93,7 @@ test('every admin route and page: 401 without a user, 403 for a user who is not 
     ['GET', '/api/admin/games/moria'],
     ['PUT', '/api/admin/games/moria/deadline'],
     ['POST', '/api/admin/games/moria/ratings/reset'],
+    ['POST', '/api/admin/games/moria/ranked/wake'],
     ['PUT', '/api/admin/games/moria/dummy'],
     ['DELETE', '/api/admin/games/moria/dummy'],
     ['GET', '/api/admin/queue'],
@@ -353,6 +354,15 @@ test("resetting a game's ratings: every player back to the start, the history cl
   assert.equal(await db.ratingHistory.count({ where: { game: 'harry-potter' } }), 0);
   assert.equal((await db.rating.findFirstOrThrow({ where: { playerId: other.playerId } })).mu, 33);
   assert.equal((await lastAudit()).action, 'game.ratings-reset');
+});
+
+test("waking a game's ranked play: audited (the scheduler counts matches from it again); an unknown game is a 404", async () => {
+  const res = await app.inject({ method: 'POST', url: '/api/admin/games/moria/ranked/wake', headers: teacher.auth });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.json().game, 'moria');
+  const audit = await lastAudit();
+  assert.deepEqual([audit.action, audit.targetType, audit.targetId], ['ranked.wake', 'game', 'moria']);
+  assert.equal((await app.inject({ method: 'POST', url: '/api/admin/games/nope/ranked/wake', headers: teacher.auth })).statusCode, 404);
 });
 
 test('CSV exports: the leaderboard and the qualified players per user', async () => {

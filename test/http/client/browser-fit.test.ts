@@ -61,7 +61,8 @@ async function submitForm(page: SitePage, name: string, source: string): Promise
   await page.getByLabel('Game').selectOption('moria');
   await page.getByLabel('Bot file').setInputFiles({ name: `${name}.ts`, mimeType: 'text/plain', buffer: Buffer.from(source) });
   await page.getByRole('button', { name: 'Submit' }).click();
-  await page.waitForLoadState();
+  // The form posts with fetch: either the submission's page comes, or the refusal is shown in place.
+  await page.locator('#form-errors, #verdict').first().waitFor();
   const alert = page.getByRole('alert');
   return { url: page.url(), error: (await alert.count()) > 0 ? ((await alert.textContent()) ?? '').trim() : null };
 }
@@ -170,6 +171,72 @@ for (const [label, size] of [
     }
   });
 }
+
+test("a match page at 1366×900 shows the viewer's controls without scrolling, and its final result only at the replay's end (or on asking)", async () => {
+  const page = await site.newPage({ width: 1366, height: 900 });
+  try {
+    await page.goto(`/matches/${matchId}`);
+    await page.locator('[data-viewer][data-ready="true"]').waitFor();
+    for (const control of [page.getByRole('button', { name: 'Play', exact: true }), page.getByRole('slider', { name: 'Round' })]) {
+      const box = (await control.boundingBox())!;
+      assert.ok(box.y >= 0 && box.y + box.height <= 900, `in the first screen: ${JSON.stringify(box)}`);
+    }
+    assert.equal(await page.evaluate('window.scrollY'), 0);
+    // While the replay has not reached its end, the ranks wait: not in the viewer, not in the table under it.
+    assert.equal(await page.locator('table#match-result').isVisible(), false, 'the result table waits');
+    assert.equal(await page.locator('table[data-scoreboard] .viewer-rank').count(), 0);
+    assert.match((await page.locator('#result-held').textContent()) ?? '', /shows when the replay reaches its end/);
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    assert.equal(await page.locator('table#match-result').isVisible(), false, 'still playing');
+    await page.getByRole('button', { name: 'Jump to end' }).click();
+    await page.locator('table#match-result').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('#result-held').count(), 0);
+    assert.equal(await page.locator('table[data-scoreboard] .viewer-rank').count(), 4, 'the ranks at the end');
+
+    // Asked for: the button shows it at once. Opened at the last round (#round=N), it is there.
+    await page.goto('/matches');
+    await page.goto(`/matches/${matchId}#round=5`);
+    await page.locator('[data-viewer][data-ready="true"]').waitFor();
+    assert.equal(await page.locator('table#match-result').isVisible(), false);
+    await page.getByRole('button', { name: 'Show the final result' }).click();
+    assert.equal(await page.locator('table#match-result').isVisible(), true);
+    const rounds = await page.locator('[data-viewer]').getAttribute('data-rounds');
+    const atEnd = await site.newPage({ width: 1366, height: 900 });
+    try {
+      await atEnd.goto(`/matches/${matchId}#round=${rounds}`);
+      await atEnd.locator('[data-viewer][data-ready="true"]').waitFor();
+      assert.equal(await atEnd.locator('table#match-result').isVisible(), true);
+      assert.equal(await atEnd.locator('#result-held').count(), 0);
+    } finally {
+      await atEnd.context().close();
+    }
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await page.context().close();
+  }
+});
+
+test('on a phone (390×844) the menu takes two lines at most: brand and languages, then the links in one row that scrolls sideways', async () => {
+  const page = await site.newPage(PHONE);
+  try {
+    await page.goto('/matches');
+    const header = (await page.locator('header.site').boundingBox())!;
+    const line = (await page.locator('header.site nav[aria-label] a').first().boundingBox())!.height;
+    assert.ok(header.height <= 2 * line + 40, `the header is ${header.height} px high (a line ${line} px)`);
+    const links = page.locator('header.site nav:not(.site-lang) a');
+    const tops = new Set(await links.evaluateAll((els: any[]) => els.map((e) => Math.round(e.getBoundingClientRect().top))));
+    assert.equal(tops.size, 1, `the menu's links are on one row: ${[...tops].join(', ')}`);
+    const o = await overflow(page);
+    assert.ok(o.scrollWidth <= o.innerWidth + 1, `the page does not scroll sideways: ${JSON.stringify(o)}`);
+    // The last link is reached by scrolling the row, not the page.
+    await links.last().scrollIntoViewIfNeeded();
+    assert.ok(await links.last().isVisible());
+    assert.equal(await page.evaluate('window.scrollX'), 0);
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await page.context().close();
+  }
+});
 
 test('the matches table fits a phone: no sideways scrolling of the page or the table', async () => {
   const page = await site.newPage(PHONE);

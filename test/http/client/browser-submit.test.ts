@@ -100,41 +100,74 @@ test('sign up: a short password is an announced error on the field; then the acc
   assert.deepEqual(page.errors, []);
 });
 
-test('submit: a file without PLAYER_NAME and a file that does not parse are errors in the form, on the file field', async () => {
+test('submit: a refused form is shown in place with the file still chosen (no game, no PLAYER_NAME, a file that does not parse), on the right field', async () => {
   page.expectHttpError(/\/submit$/, 400);
   await page.goto('/submit');
-  const cases = [
-    {
-      file: {
-        name: 'NoName.ts',
-        mimeType: 'text/plain',
-        buffer: Buffer.from("export const GAME = 'moria';\nexport default class extends Player { play() {} }\n"),
-      },
-      message: /no player name in the file/,
-    },
-    { file: walkerAs('Oops', (s) => s + '\nconst x = ;\n'), message: /compile error: Oops\.ts:\d+:\d+/ },
-  ];
-  for (const c of cases) {
-    await page.getByLabel('Game').selectOption('moria');
-    await page.getByLabel('Bot file').setInputFiles(c.file);
-    // The drop zone's script says which file is chosen.
-    await page
-      .locator('#dropzone-status')
-      .filter({ hasText: `Chosen: ${c.file.name}` })
-      .waitFor();
+  // A marker on the window dies with any navigation: the refusals are shown in the same document.
+  await page.evaluate('window.__stillHere = true');
+  const noName = {
+    name: 'NoName.ts',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('export default class extends Player { play() {} }\n'),
+  };
+  // A string, not a function: tsx would wrap a function's inner names in its own helper (__name), unknown in the page.
+  const chosenFile = () => page.evaluate("document.getElementById('f-file')?.files?.[0]?.name ?? null") as Promise<string | null>;
+  const submitAndSee = async (message: RegExp, field: 'game' | 'file') => {
     await page.getByRole('button', { name: 'Submit' }).click();
-    await page.waitForLoadState();
-    assert.match(page.url(), /\/submit$/, 'the form again, not a submission');
     const summary = page.getByRole('alert');
-    assert.match((await summary.textContent()) ?? '', c.message);
-    assert.equal(await summary.getByRole('link').first().getAttribute('href'), '#f-file');
-    const file = page.getByLabel('Bot file');
-    assert.equal(await file.getAttribute('aria-invalid'), 'true');
-    assert.match((await page.locator('#f-file-error').textContent()) ?? '', c.message);
-    assert.equal(await page.getByLabel('Game').inputValue(), 'moria', 'the game is kept');
+    await summary.filter({ hasText: message }).waitFor();
+    assert.match(page.url(), /\/submit$/, 'the form again, not a submission');
+    assert.equal(await page.evaluate('window.__stillHere'), true, 'not reloaded');
+    assert.equal(await summary.count(), 1);
+    assert.equal(await summary.getByRole('link').first().getAttribute('href'), `#f-${field}`);
+    const control = page.getByLabel(field === 'game' ? 'Game' : 'Bot file');
+    assert.equal(await control.getAttribute('aria-invalid'), 'true');
+    assert.match((await page.locator(`#f-${field}-error`).textContent()) ?? '', message);
+    assert.equal(await page.evaluate('document.activeElement?.id'), 'form-errors', 'the summary has the focus, as on a served page');
     assert.equal(await page.getByRole('button', { name: 'Submit' }).isEnabled(), true);
-  }
+  };
+
+  // No game chosen and none in the file: the error is on the game; the file stays chosen.
+  await page.getByLabel('Bot file').setInputFiles(noName);
+  await page.locator('#dropzone-status').filter({ hasText: 'Chosen: NoName.ts' }).waitFor();
+  await submitAndSee(/choose the game your bot plays/, 'game');
+  assert.equal(await chosenFile(), 'NoName.ts', 'the file is still chosen');
+  assert.match((await page.locator('#dropzone-status').textContent()) ?? '', /Chosen: NoName\.ts/);
+  assert.doesNotMatch((await page.locator('#f-file-hint').textContent()) ?? '', /choose it again/);
+  // Choosing the game and submitting again sends the same file, not chosen again: now its own error.
+  await page.getByLabel('Game').selectOption('moria');
+  await submitAndSee(/no player name in the file/, 'file');
+  assert.equal(await page.getByLabel('Game').getAttribute('aria-invalid'), null, 'the game is no longer in error');
+  assert.equal(await page.getByLabel('Game').inputValue(), 'moria', 'the game is kept');
+  assert.equal(await chosenFile(), 'NoName.ts');
+
+  // Another file, chosen on the re-rendered form (its drop zone and input still work): a compile error.
+  const oops = walkerAs('Oops', (s) => s + '\nconst x = ;\n');
+  await page.getByLabel('Bot file').setInputFiles(oops);
+  await page.locator('#dropzone-status').filter({ hasText: 'Chosen: Oops.ts' }).waitFor();
+  await submitAndSee(/compile error: Oops\.ts:\d+:\d+/, 'file');
+  assert.equal(await chosenFile(), 'Oops.ts');
   assert.deepEqual(page.errors, []);
+});
+
+test('submit without JavaScript: a refused form still works, and asks to choose the file again', async () => {
+  const noJs = await site.newPage({ javaScriptEnabled: false });
+  try {
+    noJs.expectHttpError(/\/submit$/, 400);
+    await noJs.context().addCookies(await context.cookies());
+    await noJs.goto('/submit');
+    await noJs.getByLabel('Bot file').setInputFiles({
+      name: 'NoName.ts',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('export default class extends Player { play() {} }\n'),
+    });
+    await noJs.getByRole('button', { name: 'Submit' }).click();
+    await noJs.waitForLoadState();
+    assert.match((await noJs.getByRole('alert').textContent()) ?? '', /choose the game your bot plays/);
+    assert.match((await noJs.locator('#f-file-hint').textContent()) ?? '', /You chose NoName\.ts: choose it again/);
+  } finally {
+    await noJs.context().close();
+  }
 });
 
 test('submit a player: the submission page follows the gate live, pending to done without reloading, to "qualified"', { timeout: 240_000 }, async () => {
@@ -389,7 +422,9 @@ test('on a phone (390×844): the submit, submission, match, player, leaderboard 
       assert.ok(box.x >= 0 && box.x + box.width <= PHONE.width, `${name}: ${JSON.stringify(box)}`);
     }
     assert.ok(await phone.getByRole('slider', { name: 'Round' }).isVisible(), 'the Round slider is visible');
-    assert.ok(await phone.locator('table#match-result').isVisible(), 'the result table is visible');
+    assert.equal(await phone.locator('table#match-result').isVisible(), false, 'the result waits for the end of the replay');
+    await phone.getByRole('button', { name: 'Show the final result' }).click();
+    assert.ok(await phone.locator('table#match-result').isVisible(), 'the result table is visible on asking');
     assert.deepEqual(phone.errors, []);
   } finally {
     await phone.context().close();

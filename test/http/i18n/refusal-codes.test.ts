@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestApi, registerUser } from '../../helpers/app.ts';
+import { startTestApi, registerUser, multipart } from '../../helpers/app.ts';
 import { CATALOGS } from '../../../src/http/i18n/catalog.ts';
 import { localizeRefusal } from '../../../src/http/i18n/refusals.ts';
 import { setSubmissionDeadline } from '../../../src/domain/admin.ts';
@@ -138,6 +138,12 @@ const SHAPES: [code: string, message: string, ca: RegExp, es: RegExp][] = [
     'file too large: 300000 bytes, at most 262144',
     /^el fitxer fa 300000 bytes: és massa gran, com a màxim 262144 bytes$/,
     /^el fichero ocupa 300000 bytes: es demasiado grande, como máximo 262144 bytes$/,
+  ],
+  [
+    'too-large',
+    'file too large: more than 67108864 bytes, at most 262144',
+    /^el fitxer fa més de 67108864 bytes: és massa gran, com a màxim 262144 bytes$/,
+    /^el fichero ocupa más de 67108864 bytes: es demasiado grande, como máximo 262144 bytes$/,
   ],
   [
     'too-large',
@@ -345,6 +351,17 @@ test('the API answers a refusal in the language the request asked for (Accept-La
     assert.equal(res.json().code, 'too-large');
     assert.match(res.json().message, text);
   }
+
+  // Through multipart (curl -F, the web form) the refusal says the same, the file's size included.
+  const before = await db.submission.count();
+  for (const [headers, text] of asked) {
+    const mp = multipart({ game: 'moria' }, { filename: 'Gran.ts', content: big });
+    const res = await app.inject({ method: 'POST', url: '/api/submissions', headers: { ...pau.auth, ...headers, ...mp.headers }, payload: mp.payload });
+    assert.equal(res.statusCode, 413, res.body);
+    assert.equal(res.json().code, 'too-large');
+    assert.match(res.json().message, text);
+  }
+  assert.equal(await db.submission.count(), before, 'nothing stored');
 
   const badName = await submit(player('Gim-li'), { 'accept-language': 'es' });
   assert.equal(badName.statusCode, 400, badName.body);

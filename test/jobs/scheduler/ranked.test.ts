@@ -9,6 +9,8 @@ import { startScheduler } from '../../../src/jobs/scheduler/index.ts';
 import { initialRating, rateMatch } from '../../../src/domain/ratings/index.ts';
 import { waitFor } from '../../helpers/queue.ts';
 import { OPEN_MATCH } from '../../../src/statuses.ts';
+import { rankedRest, wakeRankedPlay } from '../../../src/domain/ranked-rest.ts';
+import { RANKED_POOL } from '../../../src/jobs/scheduler/ranked.ts';
 import { botAs, startTestJudge, type TestJudge } from '../../helpers/judge.ts';
 
 let judge: TestJudge;
@@ -138,4 +140,52 @@ test('after ranked matches the leaderboard orders players by rating (the Demo co
     assert.equal(history.length, r.matchesPlayed, `${r.player.name}: one history row per rated match`);
     assert.equal(history[0]!.ordinal, r.ordinal);
   }
+});
+
+/** The ranked pool of Moria as the scheduler reads it. */
+async function moriaPool() {
+  const players = await judge.db.playerName.findMany({
+    where: { game: 'moria', ...RANKED_POOL },
+    select: { id: true, qualifiedSubmission: { select: { finishedAt: true } } },
+  });
+  return players.map((p) => ({ playerId: p.id, qualifiedAt: p.qualifiedSubmission?.finishedAt ?? null }));
+}
+
+const settledAfter = async () => {
+  await waitFor('no ranked match in flight', async () => (await judge.db.match.count({ where: { status: { in: OPEN_MATCH } } })) === 0, 180_000, 250);
+  return (await rankedRest(judge.db, 'moria', await moriaPool(), 1)).fewest;
+};
+
+test("ranked play rests once every player has its matches since the last qualification; a teacher's wake and a new qualification resume it", async () => {
+  const deps = { db: judge.db, queues: judge.queues };
+  const options = { target: 2, config: { nb_rounds: 20 } };
+  const fewest = await settledAfter();
+  assert.ok(fewest >= 1, `each player has played since the newest qualification (${fewest})`);
+  const rest = await rankedRest(judge.db, 'moria', await moriaPool(), fewest);
+  assert.equal(rest.rests, true);
+  assert.equal((await rankedRest(judge.db, 'moria', await moriaPool(), fewest + 1)).rests, false, 'one match more asked: not settled');
+  assert.equal((await rankedRest(judge.db, 'moria', await moriaPool(), 0)).rests, false, '0 = never rests');
+  assert.deepEqual(await scheduleRanked(deps, { ...options, settledMatches: fewest }), [], 'settled: no new ranked match');
+  assert.equal((await scheduleRanked(deps, { ...options, settledMatches: fewest + 1 })).length, 2, 'not settled: the queue is filled');
+
+  // Rested (every player has played the two matches just queued, four players in four seats), a teacher wakes it.
+  const settled = await settledAfter();
+  assert.ok(settled > fewest, `the two matches were played (${settled})`);
+  assert.deepEqual(await scheduleRanked(deps, { ...options, settledMatches: settled }), []);
+  await wakeRankedPlay(judge.db, null, 'moria');
+  const woken = await rankedRest(judge.db, 'moria', await moriaPool(), settled);
+  assert.equal(woken.rests, false);
+  assert.equal(woken.fewest, 0, 'matches count from the wake');
+  assert.ok(woken.since! > rest.since!, 'since the wake');
+  assert.equal((await scheduleRanked(deps, { ...options, settledMatches: 1 })).length, 2, 'woken: it plays');
+
+  // Settled again at one match each; a new player qualifies: ranked play resumes, the newcomer seated.
+  assert.ok((await settledAfter()) >= 1);
+  assert.deepEqual(await scheduleRanked(deps, { ...options, settledMatches: 1 }), [], 'settled again');
+  const newcomer = await qualified('ann', 'DemoC', 'Demo');
+  const resumed = await scheduleRanked(deps, { ...options, settledMatches: 1 });
+  assert.equal(resumed.length, 2, 'a new qualification wakes it');
+  const seated = await judge.db.participant.count({ where: { matchId: { in: resumed }, playerId: newcomer } });
+  assert.ok(seated >= 1, 'the newcomer plays');
+  await settledAfter();
 });

@@ -82,6 +82,8 @@ export class Viewer {
     help: HTMLButtonElement;
   };
   private readonly resize: ResizeObserver;
+  /** The playback controls under the board (their height bounds the board's). */
+  private readonly controls: HTMLElement;
   private size = { width: 0, height: 0, dpr: 0 };
   private raf = 0;
   private lastFrame = 0;
@@ -134,13 +136,13 @@ export class Viewer {
     };
     // Wide enough for the longest text, so the controls do not shift while playing.
     this.c.round.style.minWidth = `${`${V.round} ${lastRound} / ${lastRound}`.length * 0.62}em`;
-    const controls = h(
+    const controls = (this.controls = h(
       'div',
       { class: 'viewer-controls', role: 'group', 'aria-label': V.playback },
       h('div', { class: 'viewer-buttons' }, this.c.start, this.c.back, this.c.play, this.c.forward, this.c.end),
       h('div', { class: 'viewer-timeline' }, h('label', { for: scrubId, class: 'vh' }, V.round), this.c.scrub, this.c.round),
       h('div', { class: 'viewer-speed' }, h('label', { for: speedId }, V.speed), this.c.speed, this.c.help),
-    );
+    ));
 
     this.scoreboard = new Scoreboard(replay, view, this.colors);
     this.dialog = this.helpDialog();
@@ -390,10 +392,19 @@ export class Viewer {
     if (this.playing) this.schedule();
   };
 
-  /** Sizes the canvas to the board's aspect: the stage's width, and no taller than most of the window. */
+  /**
+   * Sizes the canvas to the board's aspect: the stage's width, and no taller
+   * than the window leaves under the stage with the controls below it, so
+   * that a viewer starting in the first screen (a match page under its facts)
+   * shows its controls without scrolling; one starting further down fits a
+   * window. Never under 240 px.
+   */
   private layout() {
     const { rows, cols } = this.board;
-    const maxHeight = Math.max(240, window.innerHeight * 0.85);
+    const stageTop = this.stage.getBoundingClientRect().top + window.scrollY;
+    const room = stageTop < window.innerHeight * 0.6 ? window.innerHeight - stageTop : window.innerHeight;
+    const below = this.controls.offsetHeight + 16;
+    const maxHeight = Math.max(240, room - below);
     let width = Math.max(100, this.stage.clientWidth);
     if ((width * rows) / cols > maxHeight) width = (maxHeight * cols) / rows;
     width = Math.floor(width);

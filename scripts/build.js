@@ -2,7 +2,7 @@
 // The built judge: esbuild bundles the TypeScript sources into dist/, which every process runs
 // (bin/arbiter.js, bin/server.js, the match children), so none pays for tsx loading the sources
 // at each start. Entries: dist/cli.js (src/cli/main.ts), dist/main.js (src/main.ts) and
-// dist/match-child.js (src/sandbox/match-child.ts); what they load only when asked (a command,
+// dist/match-child.js (src/sandbox/match-process/match-child.ts); what they load only when asked (a command,
 // a part, a game, a compiler) is in chunks of its own (code splitting), so `arbiter --help`
 // loads one small file. Packages stay in node_modules (not bundled).
 //
@@ -35,7 +35,7 @@ const MANIFEST = 'build.json';
 export const ENTRIES = {
   cli: { source: 'src/cli/main.ts', reexport: true },
   main: { source: 'src/main.ts', reexport: true },
-  'match-child': { source: 'src/sandbox/match-child.ts', reexport: false },
+  'match-child': { source: 'src/sandbox/match-process/match-child.ts', reexport: false },
 };
 
 /** Inputs that are not modules of the bundle but change what it is. */
@@ -143,13 +143,13 @@ function readManifest(outdir) {
 
 /**
  * Each game's prelude (the bot runtime and its bot API, the script every bot's isolate runs first),
- * made by src/sandbox/prelude.ts's own bundlePrelude as the judge would at run time, so its match
+ * made by src/sandbox/hosts/prelude.ts's own bundlePrelude as the judge would at run time, so its match
  * processes read it instead of starting esbuild: dist/prelude-<id>.js, and the files it was made from.
  */
 async function buildPreludes(esbuild, outdir) {
   const maker = await esbuild({
     absWorkingDir: ROOT,
-    entryPoints: [join(ROOT, 'src/sandbox/prelude.ts')],
+    entryPoints: [join(ROOT, 'src/sandbox/hosts/prelude.ts')],
     bundle: true,
     format: 'esm',
     platform: 'node',

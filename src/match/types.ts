@@ -41,7 +41,7 @@ export interface MatchOutcome {
 export interface RunOptions {
   /**
    * 'sandbox' (the default): the match in a killable child process of its own,
-   * the engine and the bots' isolated-vm isolates together (src/sandbox/match-pool.ts);
+   * the engine and the bots' isolated-vm isolates together (src/sandbox/match-process/match-pool.ts);
    * 'isolate': the same isolates in this process (what that child runs; benchmarks);
    * 'inprocess': node:vm, trusted code only (tests, benchmarks).
    */

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ARBITER_BIN } from '../helpers/cli.ts';
-import { bundlePrelude } from '../../src/sandbox/prelude.ts';
+import { bundlePrelude } from '../../src/sandbox/hosts/prelude.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'arbiter-built-'));
@@ -39,7 +39,7 @@ test('npm run build makes dist/; a source changed since is rebuilt, said on stde
   assert.equal(b.status, 0, b.stderr);
   assert.match(b.stderr, /^built dist\/ from \d+ files/m);
   const manifest = JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')) as { inputs: string[] };
-  assert.ok(manifest.inputs.includes('src/cli/main.ts') && manifest.inputs.includes('src/sandbox/match-child.ts'), 'the entries are inputs');
+  assert.ok(manifest.inputs.includes('src/cli/main.ts') && manifest.inputs.includes('src/sandbox/match-process/match-child.ts'), 'the entries are inputs');
 
   const fresh = built(['--help']);
   assert.equal(fresh.code, 0, fresh.err);
@@ -59,7 +59,7 @@ test('npm run build makes dist/; a source changed since is rebuilt, said on stde
 
 test("the build's preludes are the ones the judge bundles at run time, and their sources are inputs of the build", async () => {
   const manifest = JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')) as { inputs: string[] };
-  assert.ok(manifest.inputs.includes('src/sandbox/bot-runtime.ts'));
+  assert.ok(manifest.inputs.includes('src/sandbox/hosts/bot-runtime.ts'));
   for (const game of ['moria', 'walking-dead', 'harry-potter', 'bola-de-drac']) {
     const { code } = await bundlePrelude(join(root, 'src/games', game, 'bot-api.ts'));
     assert.equal(readFileSync(join(root, 'dist', `prelude-${game}.js`), 'utf8'), code, game);

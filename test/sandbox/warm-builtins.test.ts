@@ -7,11 +7,12 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinSeat } from '../../src/match/builtins.ts';
-import { playMatch, playResolvedMatch, resolveSpec } from '../../src/sandbox/play-match.ts';
-import { compileSeat } from '../../src/sandbox/compile-seat.ts';
+import { playMatch, resolveSpec } from '../../src/sandbox/entries/play-match.ts';
+import { playResolvedMatch } from '../../src/sandbox/match-process/play-resolved.ts';
+import { compileSeat } from '../../src/sandbox/languages/compile-seat.ts';
 import { dropWarmBuiltins, warmBuiltinCount } from '../../src/sandbox/hosts/builtin-host.ts';
 import { getGame } from '../../src/games/registry.ts';
-import { sharedPool } from '../../src/sandbox/match-pool.ts';
+import { sharedPool } from '../../src/sandbox/match-process/match-pool.ts';
 
 after(() => sharedPool.shutdown());
 

@@ -1,7 +1,8 @@
-// Playing one match, the entry the worker calls (playMatch): the game's
-// engine in this process, each bot behind a BotHost. A sandboxed match (the
-// default) is handed to a match process (match-pool.ts), which comes back
-// here with host 'isolate' (playResolvedMatch). The match loop itself, the
+// Playing one match, the entry the worker calls (playMatch): the parent's
+// side of the match process. A sandboxed match (the default) is handed to a
+// match process (match-process/match-pool.ts), whose side plays it with host
+// 'isolate' (match-process/play-resolved.ts); trusted code plays it in this
+// process (host 'inprocess', the same function). The match loop itself, the
 // rounds, freezes and logs, is MatchRun's (src/match/match-run.ts), which the
 // play page's driver in the browser shares. The result is a self-contained
 // replay plus the bots' private logs.
@@ -18,21 +19,12 @@
 // playMatch throws it once and never plays the match again: that is the
 // worker pool's decision (src/jobs/worker/pool.ts), and it never freezes a bot.
 
-import { readBotHeader } from './languages/index.ts';
-import { getGame } from '../games/registry.ts';
-import type { AnyGame } from '../sdk/types.ts';
-import { resolveLimits } from '../sdk/limits.ts';
-import { MatchRun } from '../match/match-run.ts';
-import type { MatchOutcome, MatchSpec, ResolvedMatchSpec, RunOptions } from '../match/types.ts';
-import { mapBotPositions } from './languages/javascript/compile.ts';
-import { compileSeat } from './compile-seat.ts';
-import { buildPrelude } from './prelude.ts';
-import { InProcessBotHost } from './hosts/inprocess-host.ts';
-import { IsolateBotHost } from './hosts/isolate-host.ts';
-import { BuiltinOrIsolateHost } from './hosts/builtin-host.ts';
-import { runSandboxedMatch } from './match-pool.ts';
-
-export { compileSeat } from './compile-seat.ts';
+import { getGame } from '../../games/registry.ts';
+import type { AnyGame } from '../../sdk/types.ts';
+import { resolveLimits } from '../../sdk/limits.ts';
+import type { MatchOutcome, MatchSpec, ResolvedMatchSpec, RunOptions } from '../../match/types.ts';
+import { runSandboxedMatch } from '../match-process/match-pool.ts';
+import { playResolvedMatch } from '../match-process/play-resolved.ts';
 
 /** The spec itself is wrong (its seed, its seats): playing it again cannot help. */
 export class MatchSpecError extends Error {
@@ -64,26 +56,7 @@ export async function playMatch(spec: MatchSpec, options: RunOptions = {}): Prom
 
 export async function playMatchWithGame(game: AnyGame, spec: MatchSpec, options: RunOptions = {}): Promise<MatchOutcome> {
   const resolved = resolveSpec(game, spec);
-  // The sandbox plays the match in a child process of its own, which comes back here (playResolvedMatch) with host 'isolate'.
+  // The sandbox plays the match in a child process of its own, which plays it with host 'isolate' (playResolvedMatch).
   if ((options.host ?? 'sandbox') === 'sandbox') return runSandboxedMatch(game, resolved, options);
   return playResolvedMatch(game, resolved, options);
-}
-
-/** The match in this process, its spec resolved already: host 'isolate' (the match process) or 'inprocess' (trusted code). */
-export async function playResolvedMatch(game: AnyGame, spec: ResolvedMatchSpec, options: RunOptions = {}): Promise<MatchOutcome> {
-  const run = new MatchRun(game, spec, spec.seed, {
-    host: () => {
-      if (options.host === 'inprocess') return new InProcessBotHost();
-      const patient = new Set(options.patient ?? []);
-      // The match process: the game's shipped built-ins run in a node:vm context here, any other bot in its isolate.
-      return options.builtins ? new BuiltinOrIsolateHost({ patient, builtins: options.builtins }) : new IsolateBotHost({ patient });
-    },
-    prelude: () => buildPrelude(game),
-    declaredName: (source) => readBotHeader(source).name,
-    compile: async (me) => options.compiled?.[me] ?? (await compileSeat(spec.seats[me]!.source, spec.seats[me]!.filename, me, game.id)),
-    mapPositions: (seat, filename, message) => mapBotPositions(seat.code, filename, message),
-    forced: options.forced,
-    onRound: options.onRound,
-  });
-  return run.playOut();
 }

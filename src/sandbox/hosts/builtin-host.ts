@@ -19,7 +19,7 @@
 
 import vm from 'node:vm';
 import { parseArtifactForHost } from '../languages/artifact.ts';
-import type { BotHandle } from '../bot-runtime.ts';
+import type { BotHandle } from './bot-runtime.ts';
 import { MAX_NAME_CHARS, MAX_ORDERS_JSON, cpuBudgetUsedUp } from '../../sdk/limits.ts';
 import {
   cpuSinceMs,

@@ -24,19 +24,18 @@
 
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { capText, cpuSinceMs, describeError, SandboxInfraError, type LoadReply } from '../match/bot-host.ts';
-import { installCallMeter } from './call-meter.ts';
-import { procStatusBytes } from './proc.ts';
-import ivm from './ivm.ts';
-import { rememberSourceMap } from './languages/javascript/compile.ts';
-import { compileBot } from './languages/index.ts';
+import { capText, cpuSinceMs, describeError, SandboxInfraError, type LoadReply } from '../../match/bot-host.ts';
+import { installCallMeter } from '../hosts/call-meter.ts';
+import { procStatusBytes } from '../system/proc.ts';
+import ivm from '../hosts/ivm.ts';
+import { compileBot, rememberSourceMap } from '../languages/index.ts';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { CallCutShort, IsolateBotHost, isolateHooks } from './hosts/isolate-host.ts';
-import { getGame } from '../games/registry.ts';
-import type { AnyGame } from '../sdk/types.ts';
-import { importModule } from '../sdk/modules.ts';
-import { encodeReplay } from '../match/replay-io.ts';
+import { CallCutShort, IsolateBotHost, isolateHooks } from '../hosts/isolate-host.ts';
+import { getGame } from '../../games/registry.ts';
+import type { AnyGame } from '../../sdk/types.ts';
+import { importModule } from '../../sdk/modules.ts';
+import { encodeReplay } from '../../match/replay-io.ts';
 import {
   assertNever,
   idOf,
@@ -143,9 +142,10 @@ function send(msg: ChildMessage): void {
 
 async function play(msg: PlayMessage): Promise<{ t: 'played'; outcome: Extract<ChildMessage, { t: 'played' }>['outcome'] }> {
   const game = await loadGame(msg.game);
-  const { playResolvedMatch } = await import('./play-match.ts');
+  const { playResolvedMatch } = await import('./play-resolved.ts');
   capData(msg.spec.seats.length, (msg.spec.limits.memoryMb + DATA_HEADROOM_MB) * 1024 * 1024);
-  for (const seat of msg.options.compiled ?? []) if ('map' in seat && seat.map) rememberSourceMap(seat.code, seat.map);
+  for (const [me, seat] of (msg.options.compiled ?? []).entries())
+    if ('map' in seat && seat.map) rememberSourceMap(seat.code, msg.spec.seats[me]!.filename, seat.map);
   let lastSent = 0;
   const onRound = (round: number, totalRounds: number) => {
     const now = Date.now();

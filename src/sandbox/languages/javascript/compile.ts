@@ -12,38 +12,13 @@
 
 import { createHash } from 'node:crypto';
 import { compilerSettings, runEsbuild, type EsbuildRun } from './compile-process.ts';
-import { decodeMappings, mapPositions } from './bot-source.ts';
-import { BotCompileError, CompileInfraError } from '../../compile-errors.ts';
+import { decodeMappings, scriptSourceMaps } from './bot-source.ts';
+import { BotCompileError, CompileInfraError } from '../compile-errors.ts';
 import type { BotArtifact } from '../artifact.ts';
-
-// The error classes and the options live in compile-errors.ts (cpp/compile-cpp.ts needs them too).
-export { BotCompileError, CompileInfraError, PlayCompileRefusal, type CompileBotOptions } from '../../compile-errors.ts';
 
 const cache = new Map<string, string>();
 /** Compiles under way, by the cache's key. */
 const compiling = new Map<string, Promise<Extract<BotArtifact, { kind: 'script' }>>>();
-/** Compiled code → its decoded source map (per generated line: [genCol, origLine, origCol][]). */
-const maps = new Map<string, number[][][]>();
-
-/**
- * Rewrites `file:line:col` positions in an error message from the compiled
- * code back to the author's source, so a stack trace points at their lines.
- */
-export function mapBotPositions(code: string, filename: string, message: string): string {
-  return mapPositions(maps.get(code), filename, message);
-}
-
-/** The decoded source map of compiled code, to hand to the process that runs it. */
-export function botSourceMap(code: string): number[][][] | undefined {
-  return maps.get(code);
-}
-
-/** Lets this process map positions of code compiled in another one. */
-export function rememberSourceMap(code: string, lines: number[][][]): void {
-  if (maps.size > 200) maps.clear();
-  maps.set(code, lines);
-}
-
 const INLINE_MAP = '//# sourceMappingURL=data:application/json;base64,';
 
 /** What a failure that happened twice says about the file. */
@@ -125,14 +100,14 @@ async function compileNow(source: string, filename: string, isTs: boolean, key: 
   const wrapped = `(function(){var module={exports:{}},exports=module.exports;\n${code}\nreturn module.exports;})()`;
   if (cache.size > 200) {
     cache.clear();
-    maps.clear();
+    scriptSourceMaps.forget();
   }
   cache.set(key, wrapped);
-  maps.set(wrapped, decodeMappings((JSON.parse(map) as { mappings: string }).mappings));
+  scriptSourceMaps.remember(wrapped, decodeMappings((JSON.parse(map) as { mappings: string }).mappings));
   return script(wrapped);
 }
 
 function script(code: string): Extract<BotArtifact, { kind: 'script' }> {
-  const map = maps.get(code);
+  const map = scriptSourceMaps.of(code);
   return map ? { kind: 'script', code, map } : { kind: 'script', code };
 }

@@ -5,6 +5,7 @@
 
 import type { BotArtifact } from '../artifact.ts';
 import { jsTokens } from '../script-tokens.ts';
+import { scriptSourceMaps } from './bot-source.ts';
 import type { BotHeader, Language, LanguageId } from '../types.ts';
 import { importModule } from '../../../sdk/modules.ts';
 
@@ -43,6 +44,7 @@ function scriptLanguage(id: LanguageId, displayName: string, extensions: string[
     slowCompile: false,
     tokenize: jsTokens,
     similarityFamily: 'js',
+    sourceMaps: scriptSourceMaps,
     async compile(source, filename): Promise<BotArtifact> {
       // TypeScript or JavaScript by the file's own ending (a name with neither is JavaScript).
       const { compileScript } = (await importModule(new URL(COMPILER, import.meta.url).href)) as CompileModule;

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileCpp, resetCppCompileSettings, stopCompileServer, activeToolchain, findSystemClang } from '../../../../src/sandbox/languages/cpp/toolchain.ts';
 import { compileCppBot } from '../../../../src/sandbox/languages/cpp/compile-cpp.ts';
-import { BotCompileError, CompileInfraError } from '../../../../src/sandbox/languages/javascript/compile.ts';
+import { BotCompileError, CompileInfraError } from '../../../../src/sandbox/languages/compile-errors.ts';
 
 const toolchain = process.env['ARBITER_CPP_CLANG'] === 'system' ? 'system' : 'npm';
 const MARKER = `ARBITER_SECRET_${Math.random().toString(36).slice(2)}`;

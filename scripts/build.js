@@ -145,11 +145,23 @@ function readManifest(outdir) {
  * Each game's prelude (the bot runtime and its bot API, the script every bot's isolate runs first),
  * made by src/sandbox/hosts/prelude.ts's own bundlePrelude as the judge would at run time, so its match
  * processes read it instead of starting esbuild: dist/prelude-<id>.js, and the files it was made from.
+ * And each game's shipped bots (src/games/<id>/bots/*.ts: Null, Demo, Dummy) compiled by the judge's own
+ * compileScript (src/sandbox/languages/javascript/compile.ts, the same esbuild process and flags), into
+ * dist/compiled-<key>.json, which compileScript reads instead of starting esbuild for them: a CLI run
+ * and each new match process compile no built-in.
  */
 async function buildPreludes(esbuild, outdir) {
   const maker = await esbuild({
     absWorkingDir: ROOT,
-    entryPoints: [join(ROOT, 'src/sandbox/hosts/prelude.ts')],
+    stdin: {
+      contents: [
+        "export { bundlePrelude } from './src/sandbox/hosts/prelude.ts';",
+        "export { compileScript, compileKey, builtCompileFile } from './src/sandbox/languages/javascript/compile.ts';",
+      ].join('\n'),
+      resolveDir: ROOT,
+      sourcefile: 'build-maker.ts',
+      loader: 'ts',
+    },
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -165,14 +177,26 @@ async function buildPreludes(esbuild, outdir) {
   const files = [];
   const inputs = new Set();
   try {
-    const { bundlePrelude } = await import(pathToFileURL(makerFile).href);
+    const { bundlePrelude, compileScript, compileKey, builtCompileFile } = await import(pathToFileURL(makerFile).href);
+    const bots = [];
     for (const game of readdirSync(join(ROOT, 'src/games'), { withFileTypes: true })) {
       const api = join(ROOT, 'src/games', game.name, 'bot-api.ts');
       if (!game.isDirectory() || !existsSync(api)) continue;
       const prelude = await bundlePrelude(api);
       files.push({ path: join(outdir, `prelude-${game.name}.js`), contents: prelude.code });
       for (const f of prelude.inputs) inputs.add(toPosix(relative(ROOT, resolve(f))));
+      const dir = join(ROOT, 'src/games', game.name, 'bots');
+      if (existsSync(dir)) for (const f of readdirSync(dir)) if (/\.ts$/.test(f) && !f.endsWith('.d.ts')) bots.push(join(dir, f));
     }
+    const compiled = await Promise.all(
+      bots.map(async (path) => {
+        const source = readFileSync(path, 'utf8');
+        const filename = path.slice(path.lastIndexOf(sep) + 1);
+        const { code, map } = await compileScript(source, filename);
+        return { path: join(outdir, builtCompileFile(compileKey(source, filename))), contents: JSON.stringify({ code, map }) };
+      }),
+    );
+    files.push(...compiled);
   } finally {
     rmSync(makerFile, { force: true });
   }

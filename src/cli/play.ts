@@ -51,7 +51,8 @@ export async function playCommand(args: string[]): Promise<number> {
     const { replay, logs, replayGz } = await playMatch(
       { game: game.id, seed, config, seats },
       {
-        host: values.inprocess ? 'inprocess' : 'sandbox',
+        // Built-ins only: played in this process, as a match process would (no second node to start).
+        host: values.inprocess ? 'inprocess' : 'local',
         onRound: (round, total) => {
           if (values.quiet || !process.stderr.isTTY || Date.now() - lastShown < 100) return;
           lastShown = Date.now();

@@ -25,6 +25,8 @@ import { resolveLimits } from '../../sdk/limits.ts';
 import type { MatchOutcome, MatchSpec, ResolvedMatchSpec, RunOptions } from '../../match/types.ts';
 import { runSandboxedMatch } from '../match-process/match-pool.ts';
 import { playResolvedMatch } from '../match-process/play-resolved.ts';
+import { compileSeat } from '../languages/compile-seat.ts';
+import { builtinCodes } from '../hosts/builtin-host.ts';
 
 /** The spec itself is wrong (its seed, its seats): playing it again cannot help. */
 export class MatchSpecError extends Error {
@@ -56,7 +58,17 @@ export async function playMatch(spec: MatchSpec, options: RunOptions = {}): Prom
 
 export async function playMatchWithGame(game: AnyGame, spec: MatchSpec, options: RunOptions = {}): Promise<MatchOutcome> {
   const resolved = resolveSpec(game, spec);
+  const host = options.host ?? 'sandbox';
+  if (host === 'local') {
+    // The game's own built-ins are the judge's code, which a match process runs in node:vm too: a match of
+    // nothing else is played right here, as that process would play it; any other bot takes the sandbox.
+    const compiled = options.compiled ?? (await Promise.all(resolved.seats.map((s, me) => compileSeat(s.source, s.filename, me, game.id))));
+    const builtins = await builtinCodes(game);
+    if (compiled.every((c) => 'code' in c && builtins.has(c.code)))
+      return playResolvedMatch(game, resolved, { ...options, host: 'isolate', compiled, builtins });
+    return runSandboxedMatch(game, resolved, { ...options, host: 'sandbox', compiled });
+  }
   // The sandbox plays the match in a child process of its own, which plays it with host 'isolate' (playResolvedMatch).
-  if ((options.host ?? 'sandbox') === 'sandbox') return runSandboxedMatch(game, resolved, options);
+  if (host === 'sandbox') return runSandboxedMatch(game, resolved, options);
   return playResolvedMatch(game, resolved, options);
 }

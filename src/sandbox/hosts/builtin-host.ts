@@ -18,6 +18,10 @@
 // heap of its own: the judge's own players have neither.
 
 import vm from 'node:vm';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { compileBot } from '../languages/index.ts';
+import type { AnyGame } from '../../sdk/types.ts';
 import { parseArtifactForHost } from '../languages/artifact.ts';
 import type { BotHandle } from './bot-runtime.ts';
 import { MAX_NAME_CHARS, MAX_ORDERS_JSON, cpuBudgetUsedUp } from '../../sdk/limits.ts';
@@ -154,4 +158,29 @@ export class BuiltinOrIsolateHost implements BotHost {
     if (!list) warmVms.set(this.code, (list = []));
     if (list.length < WARM_PER_CODE) list.push(warm);
   }
+}
+
+/**
+ * The compiled code of each game's shipped built-in players, compiled here
+ * once per game: a seat whose code is one of them is the judge's own code and
+ * runs in a warm node:vm context of the process that plays the match (the match process; the CLI
+ * when every seat is one), not an isolate.
+ */
+const builtinCodeSets = new Map<AnyGame, Promise<ReadonlySet<string>>>();
+export function builtinCodes(game: AnyGame): Promise<ReadonlySet<string>> {
+  let codes = builtinCodeSets.get(game);
+  if (!codes) {
+    codes = Promise.all(
+      Object.values(game.bots.builtin).map(async (path) => {
+        try {
+          return await compileBot(await readFile(path, 'utf8'), basename(path), game.id);
+        } catch {
+          // Not compiled here (a missing file, esbuild gone): that built-in runs as any bot does.
+          return null;
+        }
+      }),
+    ).then((list) => new Set(list.filter((c): c is string => c !== null)));
+    builtinCodeSets.set(game, codes);
+  }
+  return codes;
 }

@@ -28,9 +28,8 @@ import { capText, cpuSinceMs, describeError, SandboxInfraError, type LoadReply }
 import { installCallMeter } from '../hosts/call-meter.ts';
 import { procStatusBytes } from '../system/proc.ts';
 import ivm from '../hosts/ivm.ts';
-import { compileBot, rememberSourceMap } from '../languages/index.ts';
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { rememberSourceMap } from '../languages/index.ts';
+import { builtinCodes } from '../hosts/builtin-host.ts';
 import { CallCutShort, IsolateBotHost, isolateHooks } from '../hosts/isolate-host.ts';
 import { getGame } from '../../games/registry.ts';
 import type { AnyGame } from '../../sdk/types.ts';
@@ -111,30 +110,6 @@ let isolateReserve: number | null = null;
 let dataCap: number | null = null;
 let prlimitMissing = false;
 const DATA_CAP_SLACK = 8 * 1024 * 1024;
-
-/**
- * The compiled code of each game's shipped built-in players, compiled here
- * once per game: a seat whose code is one of them is the judge's own code and
- * runs in a warm node:vm context of this process, not an isolate (hosts/builtin-host.ts).
- */
-const builtinCodeSets = new Map<AnyGame, Promise<ReadonlySet<string>>>();
-function builtinCodes(game: AnyGame): Promise<ReadonlySet<string>> {
-  let codes = builtinCodeSets.get(game);
-  if (!codes) {
-    codes = Promise.all(
-      Object.values(game.bots.builtin).map(async (path) => {
-        try {
-          return await compileBot(await readFile(path, 'utf8'), basename(path), game.id);
-        } catch {
-          // Not compiled here (a missing file, esbuild gone): that built-in runs as any bot does.
-          return null;
-        }
-      }),
-    ).then((list) => new Set(list.filter((c): c is string => c !== null)));
-    builtinCodeSets.set(game, codes);
-  }
-  return codes;
-}
 
 function send(msg: ChildMessage): void {
   process.send!(msg);

@@ -68,12 +68,12 @@ ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "code": code}))
 `;
 
-interface Sample {
+export interface Sample {
   wall: number;
   cpu: number;
 }
 
-function runTree(argv: string[], cwd = root): Sample {
+export function runTree(argv: string[], cwd = root): Sample {
   const env = { ...process.env };
   delete env['ARBITER_FROM_SOURCE'];
   const r = spawnSync('python3', ['-c', TREE, cwd, ...argv], { encoding: 'utf8', env, timeout: 300_000 });

@@ -5,7 +5,9 @@
 // shell loop and every ./Game), interleaved when there is more than one round. The student's bot
 // is the shipped Demo under a name of its own (so it is an upload, in its isolate, not the
 // judge's built-in), in TypeScript, and in C++ (the game's kit C++ Demo) when a clang is there;
-// the original plays its own Demo. Goal: at most 1.5 times the original's CPU.
+// the original plays its own Demo (which trips an assertion of the original's Board::move on a
+// few seeds, seed 35 among them: those runs end there, a little cheaper, and the loop goes on).
+// Goal: at most 1.5 times the original's CPU.
 //   npm run bench eval [seeds] [rounds] [ts|cpp...]      (100 seeds, 1 round, ts and cpp by default;
 //   the original from ARBITER_ORIGINALS=/work/orig: <folder>/moria/Game and default.cnf)
 // It runs the built judge (dist/, built first if stale), not the sources.
@@ -60,7 +62,7 @@ export async function run(args: string[] = []): Promise<void> {
     const commands: { name: string; argv: string[]; cwd?: string }[] = [
       {
         name: `original ./Game x ${seeds}`,
-        argv: ['bash', '-c', `for s in $(seq 1 ${seeds}); do ./Game Demo Dummy Dummy Dummy -s $s -i default.cnf -o /dev/null 2>/dev/null || exit 1; done`],
+        argv: ['bash', '-c', `for s in $(seq 1 ${seeds}); do ./Game Demo Dummy Dummy Dummy -s $s -i default.cnf -o /dev/null 2>/dev/null; done`],
         cwd: original,
       },
     ];

@@ -1,6 +1,6 @@
 // One match under way, whatever runs the bots: the seats, their logs and
 // freezes, the rounds recorded, the replay. Pure (no Node APIs): the server's
-// runner (src/sandbox/entries/play-match.ts: isolates, or node:vm for trusted code) and the play
+// runner (src/sandbox/match-process/play-resolved.ts: isolates, or node:vm for trusted code) and the play
 // page's driver in the browser (src/http/client/play/, a Web Worker per bot)
 // both play their matches through it, so the same seed and the same bots
 // give the same replay in both.

@@ -61,7 +61,7 @@ export interface RunOptions {
   builtins?: ReadonlySet<string>;
 }
 
-/** A seat's compiled code with its decoded source map (src/sandbox/languages/javascript/compile.ts), or the file's compile error. */
+/** A seat's compiled code with its decoded source map (its language's, src/sandbox/languages/types.ts SourceMaps), or the file's compile error. */
 export type CompiledSeat = { code: string; map?: number[][][] } | { error: string };
 
 /** A bot frozen in a given round for what it did in an earlier run of the match (it brought the process down). */

@@ -1,6 +1,6 @@
 // The match process's host for a seat: a shipped built-in player (the game's
 // own Dummy, Demo or Null, whose compiled code the match process recognises,
-// match-child.ts builtinCodes) runs in a node:vm context of this process, as
+// builtinCodes below) runs in a node:vm context of this process, as
 // InProcessBotHost runs trusted code, so a call costs no isolate crossing;
 // every other bot (an upload, a teacher's private player) runs in its isolate.
 //

@@ -1,9 +1,9 @@
-// A match's seat compiled for its isolate: used by play-match.ts (which
-// re-exports it), by match-pool.ts before it hands a match to a match process, and by the
-// play page. Below both, so neither imports the other to compile a seat.
+// A match's seat compiled for its host: used by match-process/match-pool.ts before it hands a
+// match to a match process, by entries/play-match.ts (host 'local') and match-process/play-resolved.ts,
+// the play page and the CLI's eval. Here, in the languages' room, below all of them.
 
-import { BotCompileError, CompileInfraError } from '../languages/compile-errors.ts';
-import { botSourceMap, compileBot } from '../languages/index.ts';
+import { BotCompileError, CompileInfraError } from './compile-errors.ts';
+import { botSourceMap, compileBot } from './index.ts';
 import { SandboxInfraError } from '../../match/bot-host.ts';
 import type { CompiledSeat } from '../../match/types.ts';
 

@@ -16,6 +16,9 @@ type CompileModule = typeof import('./compile.ts');
 // the built judge serves its compiled copy, src/sdk/modules.ts).
 const COMPILER: string = './compile.ts';
 
+/** The compiler's module once loaded: a dynamic import per compile walks the loader's resolve hooks each time, a worker's every seat of every match. */
+let compiler: Promise<CompileModule> | undefined;
+
 function readConst(source: string, key: string): string | null {
   const re = new RegExp(`export\\s+const\\s+${key}\\s*(?::\\s*string\\s*)?=\\s*(['"\`])([^'"\`\\n]*)\\1`);
   return re.exec(source)?.[2] ?? null;
@@ -47,7 +50,11 @@ function scriptLanguage(id: LanguageId, displayName: string, extensions: string[
     sourceMaps: scriptSourceMaps,
     async compile(source, filename): Promise<BotArtifact> {
       // TypeScript or JavaScript by the file's own ending (a name with neither is JavaScript).
-      const { compileScript } = (await importModule(new URL(COMPILER, import.meta.url).href)) as CompileModule;
+      if (!compiler) {
+        compiler = importModule(new URL(COMPILER, import.meta.url).href) as Promise<CompileModule>;
+        compiler.catch(() => (compiler = undefined));
+      }
+      const { compileScript } = await compiler;
       return compileScript(source, filename);
     },
   };

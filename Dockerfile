@@ -21,18 +21,19 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/app/data
 COPY --from=build /app /app
-# A system clang for wasm32 compiles C++ players in a few seconds (the npm
-# toolchain, @yowasp/clang, works without it but takes many seconds). It is
-# used only confined (src/sandbox/languages/cpp/confine.ts): util-linux's unshare and mount
-# make it a root of its own in new user, mount and network namespaces. The
-# container must allow that, or the judge logs "the system clang cannot be
-# confined" and compiles with the npm toolchain: Docker's default seccomp
-# profile refuses unshare and mount and its AppArmor profile refuses mount, so
-# run the judging containers with
-#   security_opt: [seccomp=unconfined, apparmor=unconfined]
-# (or a seccomp profile that allows unshare, mount, umount2 and chroot), on a
-# host that allows unprivileged user namespaces (Ubuntu 24.04:
-# sysctl kernel.apparmor_restrict_unprivileged_userns=0).
+# A system clang for wasm32 compiles C++ players in a second or two (the npm
+# toolchain, @yowasp/clang, works without it and takes about 5x the CPU). It is
+# used only confined (src/sandbox/languages/cpp/confine.ts), under the
+# runtime's default seccomp and AppArmor profiles, nothing added: those refuse
+# the user and mount namespaces of a single host, so in a container the judge
+# confines clang with Landlock (Linux 5.13+; the default profiles of Docker
+# 23+, containerd and Podman allow its three calls): clang may open the
+# toolchain, its own work directory and the game's precompiled header, nothing
+# else. Its helper (landlock/arbiter-landlock.c) is built with this clang at
+# the first compile (hence libc6-dev, a dependency of clang). A host kernel
+# without Landlock: the judge logs "the system clang cannot be confined" and
+# compiles with the npm toolchain. See docs/operations.md, "C++ compiles in
+# containers".
 RUN apt-get update && apt-get install -y --no-install-recommends clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32 util-linux mount \
     && rm -rf /var/lib/apt/lists/*
 RUN mkdir -p /app/data && chown -R node:node /app/data

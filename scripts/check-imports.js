@@ -11,7 +11,11 @@
 // src/db/generated), takes each static `import ... from`, `export ... from`, bare
 // `import '...'` and dynamic `import('...')` with a relative specifier (type-only imports
 // count too: they tie the files together just the same), and resolves it to a file.
-// Exit 1 with every offending arrow or circle named.
+// Three more rules say what the layers cannot: a worker-side file never reaches the database
+// (WORKER_SIDE: not src/db/, not a database package, however many imports away), an import's
+// path is written out (`import(x)` only where VARIABLE_IMPORTS says why), and the environment
+// is read in src/config.ts alone (ENV_READS says where else, and why).
+// Exit 1 with every offending arrow, circle or read named.
 //   node scripts/check-imports.js [root]      (root defaults to the current directory)
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join, relative, resolve, dirname, sep } from 'node:path';
@@ -25,7 +29,11 @@ const EXTS = ['.ts', '.mjs', '.js'];
  * `may` lists the lower layers a layer may import, when it is not all of them.
  */
 export const LAYERS = [
-  { name: 'core', paths: ['src/config.ts', 'src/log.ts', 'src/db/'], why: 'configuration, logging, the database client' },
+  {
+    name: 'core',
+    paths: ['src/config.ts', 'src/log.ts', 'src/statuses.ts', 'src/db/'],
+    why: 'configuration, logging, the shared statuses, the database client',
+  },
   { name: 'sdk', paths: ['src/sdk/'], may: [], nodeFree: true, why: 'what a game is written against: Node-free, runs in isolates and browsers' },
   { name: 'games', paths: ['src/games/'], may: ['sdk'], why: 'the games: pure engines, bot APIs, viewers' },
   { name: 'match', paths: ['src/match/'], why: 'MatchRun, the bot-host protocol, replays read and verified' },
@@ -57,6 +65,73 @@ export const LAYERS = [
  */
 const ALLOWED = [];
 
+/**
+ * Single arrows a layer's rule would refuse, each with why it is right.
+ */
+export const ALLOWED_ARROWS = [
+  {
+    from: 'src/games/registry.ts',
+    to: 'src/config.ts',
+    why: 'the registry (not a game: it finds them, with node:fs) searches ARBITER_GAMES_PATH, declared with every other setting',
+  },
+];
+
+/**
+ * Worker-side files: a worker never opens the database (results go back through a queue to the
+ * one process that writes), so nothing these files import, however far, is in `db` or is a
+ * database package.
+ */
+export const WORKER_SIDE = {
+  roots: ['src/jobs/worker/', 'src/sandbox/', 'src/match/'],
+  db: ['src/db/'],
+  packages: ['@prisma/client', '@prisma/adapter-pg', 'prisma', 'pg', '@electric-sql/pglite', 'pglite-prisma-adapter'],
+};
+
+/**
+ * Imports whose path is an expression (import(x)): a reader, a bundler and this check cannot
+ * follow them, so each is named, by file and expression, with why it cannot be written out.
+ */
+export const VARIABLE_IMPORTS = [
+  {
+    file: 'src/sdk/modules.ts',
+    expr: 'url',
+    why: 'the one import of a game or bot module by its file URL (the built judge hooks it): the registry and the hosts go through it',
+  },
+  {
+    file: 'src/sandbox/languages/cpp/language.ts',
+    expr: 'GAME_HINT',
+    why: 'the game-hint module is loaded on first use, by a URL built beside this file, so a C++-free process never loads it',
+  },
+  {
+    file: 'src/http/client/viewer/viewer.ts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the expression as the file writes it
+    expr: '`/assets/games/${game}/viewer.js`',
+    why: "the browser loads the viewer of the replay's game, one bundle per game",
+  },
+  { file: 'bin/entry.js', expr: 'new URL(SOURCES[name], import.meta.url).href', why: 'the entry point runs a part from the sources (tsx) by its name' },
+  {
+    file: 'bin/entry.js',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the expression as the file writes it
+    expr: 'new URL(`${name}.js`, dist).href',
+    why: 'the entry point runs a part from the built judge (dist/) by its name',
+  },
+  { file: 'src/http/starter-kit/arbiter.mjs', expr: 'runnerUrl', why: "the students' kit is standalone: it loads the runner it downloaded next to itself" },
+];
+
+/**
+ * Environment reads outside src/config.ts that are right: every setting of Arbiter is declared
+ * there (SETTINGS), so a read elsewhere is a setting with no default, no sentence and no check.
+ */
+export const ENV_READS = [
+  { key: 'PATH', why: "the system's search path: binaries are looked up in it and child processes are handed it; no setting of Arbiter's" },
+  { file: 'src/http/starter-kit/arbiter.mjs', why: "the students' kit is standalone (it ships to students, without src/config.ts)" },
+  {
+    file: 'bin/entry.js',
+    key: 'ARBITER_FROM_SOURCE',
+    why: 'the launcher reads it before any TypeScript can load: it chooses between the sources (through tsx) and the built judge',
+  },
+];
+
 export function layerOf(file, layers = LAYERS) {
   const i = layers.findIndex((l) => l.paths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)));
   return i < 0 ? null : i;
@@ -74,7 +149,7 @@ export function layerViolations(graph, layers = LAYERS) {
     for (const to of tos) {
       const b = layerOf(to, layers);
       if (b === null || b === a) continue;
-      const allowed = layers[a].may ? layers[a].may.includes(layers[b].name) : b < a;
+      const allowed = (layers[a].may ? layers[a].may.includes(layers[b].name) : b < a) || ALLOWED_ARROWS.some((x) => x.from === from && x.to === to);
       if (!allowed) bad.push({ from, to, why: `${layers[a].name} may not import ${layers[b].name}${b > a ? ' (an arrow back up)' : ''}` });
     }
   }
@@ -109,7 +184,13 @@ function walk(root, dir) {
   });
 }
 
-/** Drops comments (keeping strings) so a commented-out import is not an edge. */
+/** A `/` here starts a regular expression, not a division: what precedes it is no value. */
+function regexMayStart(before) {
+  const t = before.trimEnd();
+  return t === '' || /[(,=:[!&|?{};+\-*%<>~^]$/.test(t) || /\b(return|typeof|case|do|else|in|of|new|delete|void|throw|yield|await)$/.test(t);
+}
+
+/** Drops comments and regular expressions (keeping strings) so a commented-out import is not an edge. */
 function stripComments(src) {
   let out = '';
   let i = 0;
@@ -121,6 +202,18 @@ function stripComments(src) {
     } else if (c === '/' && n === '*') {
       const end = src.indexOf('*/', i + 2);
       i = end < 0 ? src.length : end + 2;
+    } else if (c === '/' && regexMayStart(out)) {
+      // A regular expression literal: skipped whole, so a quote inside it opens no string.
+      let j = i + 1;
+      let inClass = false;
+      while (j < src.length && src[j] !== '\n' && (inClass || src[j] !== '/')) {
+        if (src[j] === '\\') j++;
+        else if (src[j] === '[') inClass = true;
+        else if (src[j] === ']') inClass = false;
+        j++;
+      }
+      out += '/regex/';
+      i = j + 1;
     } else if (c === '"' || c === "'" || c === '`') {
       let j = i + 1;
       while (j < src.length && src[j] !== c) j += src[j] === '\\' ? 2 : 1;
@@ -161,6 +254,107 @@ function resolveSpec(root, from, spec) {
   for (const e of EXTS) candidates.push(join(base, 'index' + e));
   for (const c of candidates) if (existsSync(c) && statSync(c).isFile()) return toPosix(relative(root, c));
   return null;
+}
+
+/** The text of the expression an `import(` at `at` (just past the parenthesis) is given, up to its closing one. */
+function argumentAt(code, at) {
+  let depth = 0;
+  let i = at;
+  for (; i < code.length; i++) {
+    const c = code[i];
+    if (c === '"' || c === "'" || c === '`') {
+      i++;
+      while (i < code.length && code[i] !== c) i += code[i] === '\\' ? 2 : 1;
+    } else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (depth === 0) break;
+      depth--;
+    } else if (c === ',' && depth === 0) break;
+  }
+  return code.slice(at, i).trim();
+}
+
+/** `import(expr)` calls whose path is not written out (a string with no `${`), not in `allowed`. */
+export function variableImports(root, fileList, allowed = VARIABLE_IMPORTS) {
+  const files = [...fileList];
+  const bad = [];
+  const met = new Set();
+  for (const f of files) {
+    const code = stripComments(readFileSync(join(root, f), 'utf8'));
+    for (const m of code.matchAll(/(?<![\w.$])import\s*\(/g)) {
+      const expr = argumentAt(code, m.index + m[0].length);
+      if (/^(['"])[^'"\n]*\1$/.test(expr) || /^`[^`$]*`$/.test(expr)) continue;
+      const allowance = allowed.find((a) => a.file === f && a.expr === expr);
+      if (allowance) met.add(allowance);
+      else bad.push({ from: f, to: null, why: `import(${expr}): its path is an expression (write it out, or add it to VARIABLE_IMPORTS with why)` });
+    }
+  }
+  // An allowance outlives its import only by mistake: the next one written there would pass unread.
+  const scanned = new Set(files);
+  for (const a of allowed)
+    if (scanned.has(a.file) && !met.has(a))
+      bad.push({ from: a.file, to: null, why: `VARIABLE_IMPORTS allows import(${a.expr}), which is no longer there: remove it` });
+  return bad;
+}
+
+/** Bare specifiers (packages) a file imports. */
+function packagesOf(root, file) {
+  return specifiers(readFileSync(join(root, file), 'utf8'))
+    .filter((s) => !s.startsWith('.') && !s.startsWith('node:'))
+    .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]));
+}
+
+/** Worker-side files that reach the database, each with the chain of imports that gets there. */
+export function workerDbReach(root, graph, rules = WORKER_SIDE) {
+  const under = (f, prefixes) => prefixes.some((p) => (p.endsWith('/') ? f.startsWith(p) : f === p));
+  const bad = [];
+  for (const start of graph.keys()) {
+    if (!under(start, rules.roots)) continue;
+    // Breadth first, so the chain named is a shortest one.
+    const cameFrom = new Map([[start, null]]);
+    const queue = [start];
+    let hit = null;
+    while (queue.length && !hit) {
+      const f = queue.shift();
+      if (under(f, rules.db)) hit = { file: f, what: f };
+      else {
+        const pkg = packagesOf(root, f).find((p) => rules.packages.includes(p));
+        if (pkg) hit = { file: f, what: pkg };
+      }
+      if (hit) break;
+      for (const to of graph.get(f) ?? []) {
+        if (!cameFrom.has(to)) {
+          cameFrom.set(to, f);
+          queue.push(to);
+        }
+      }
+    }
+    if (!hit) continue;
+    const chain = [];
+    for (let f = hit.file; f !== null; f = cameFrom.get(f)) chain.unshift(f);
+    if (hit.what !== hit.file) chain.push(hit.what);
+    bad.push({ from: start, to: null, why: `worker-side, reaches the database: ${chain.join(' -> ')}` });
+  }
+  return bad;
+}
+
+/** Reads of process.env outside src/config.ts that ENV_READS does not allow. */
+export function envReads(root, files, allowed = ENV_READS) {
+  const bad = [];
+  for (const f of files) {
+    if (f === 'src/config.ts' || allowed.some((a) => a.file === f && a.key === undefined)) continue;
+    const code = stripComments(readFileSync(join(root, f), 'utf8'));
+    for (const m of code.matchAll(/\bprocess\.env\b(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*(['"])([^'"]+)\2\s*\])?/g)) {
+      const key = m[1] ?? m[3] ?? null;
+      if (key !== null && allowed.some((a) => a.key === key && (a.file === undefined || a.file === f))) continue;
+      bad.push({
+        from: f,
+        to: null,
+        why: `reads ${key === null ? 'process.env' : key} from the environment: declare it in SETTINGS (src/config.ts) and read it through readSettings`,
+      });
+    }
+  }
+  return bad;
 }
 
 /** The import graph: file -> set of files it imports (only files inside the scanned set). */
@@ -237,7 +431,13 @@ export function check(root, allowed = ALLOWED, layers = LAYERS) {
   const allowedKeys = new Set(allowed.map((a) => key(a.files)));
   const bad = found.filter((c) => !allowedKeys.has(key(c)));
   const known = found.filter((c) => allowedKeys.has(key(c)));
-  const arrows = [...layerViolations(graph, layers), ...nodeImports(root, graph.keys(), layers)];
+  const arrows = [
+    ...layerViolations(graph, layers),
+    ...nodeImports(root, graph.keys(), layers),
+    ...workerDbReach(root, graph),
+    ...variableImports(root, graph.keys()),
+    ...envReads(root, graph.keys()),
+  ];
   return { graph, found, bad, known, arrows };
 }
 
@@ -250,8 +450,10 @@ if (isMain) {
   for (const comp of bad) console.error(`check-imports: import circle of ${comp.length} files:\n${describe(comp)}`);
   for (const a of arrows) console.error(`check-imports: ${a.from}${a.to ? ` -> ${a.to}` : ''}: ${a.why}`);
   if (bad.length || arrows.length) {
-    console.error(`check-imports: ${bad.length} import circle(s), ${arrows.length} arrow(s) against the layers, in ${graph.size} files`);
+    console.error(`check-imports: ${bad.length} import circle(s), ${arrows.length} arrow(s) or read(s) against the rules, in ${graph.size} files`);
     process.exit(1);
   }
-  console.log(`check-imports: ${graph.size} files in ${LAYERS.length} layers, every arrow pointing down, no circles`);
+  console.log(
+    `check-imports: ${graph.size} files in ${LAYERS.length} layers, every arrow pointing down, no circles, no worker-side file reaching the database, every import path written out (or allowed), the environment read in src/config.ts`,
+  );
 }

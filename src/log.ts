@@ -6,19 +6,20 @@
 //   log('match done', { matchId: 12, kind: 'gate', durationMs: 4100 })
 
 import { pino, type Logger } from 'pino';
+import { readSettings, type LogLevel } from './config.ts';
 
 export type LogFields = Record<string, unknown>;
 
 /** What parts accept: a message and optional fields. Levels: see `level` in fields. */
 export type Log = (message: string, fields?: LogFields & { level?: 'debug' | 'info' | 'warn' | 'error' }) => void;
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type { LogLevel };
 
 let root: Logger | null = null;
 
 /** The process's root logger (LOG_LEVEL, JSON on stdout). */
-export function rootLogger(level: LogLevel = (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info'): Logger {
-  root ??= pino({ level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime });
+export function rootLogger(level?: LogLevel): Logger {
+  root ??= pino({ level: level ?? readSettings(['logLevel']).logLevel, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime });
   return root;
 }
 

@@ -199,7 +199,7 @@ export async function start(parts: Part[], config: Config = loadConfig()): Promi
     // Each language's compiler warmed in the background (CPP_PREWARM=0: not): C++'s compile server and the
     // games' precompiled headers, so the first upload after a start compiles in seconds, not in the minute
     // clang's own module takes to compile.
-    if ((parts.includes('api') || parts.includes('worker')) && process.env['CPP_PREWARM'] !== '0') {
+    if ((parts.includes('api') || parts.includes('worker')) && config.cppPrewarm) {
       void (async () => {
         const [{ languages }, { loadGames }] = await Promise.all([import('./sandbox/languages/index.ts'), import('./games/registry.ts')]);
         const games = [...(await loadGames()).keys()];

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
-import { loadConfig, ConfigError } from '../src/config.ts';
+import { loadConfig, ConfigError, readClientSettings, readSettings, SETTINGS } from '../src/config.ts';
 
 test('defaults: embedded database and Redis, port 3000 on loopback, 256 KiB files, one runner per core', () => {
   const c = loadConfig({});
@@ -104,4 +104,47 @@ test('REGISTRATION: open by default; invite needs a code, domain needs domains; 
       (e: Error) => e instanceof ConfigError && re.test(e.message),
       JSON.stringify(env),
     );
+});
+
+test("the compilers' and the play page's variables are refused as the others are, naming themselves (they once fell back silently)", () => {
+  const bad: [Record<string, string>, RegExp][] = [
+    [{ CPP_COMPILE_MEMORY_MB: 'lots' }, /^CPP_COMPILE_MEMORY_MB must be an integer, got "lots"/],
+    [{ CPP_COMPILE_TIMEOUT_MS: '0' }, /^CPP_COMPILE_TIMEOUT_MS must be between 1000/],
+    [{ CPP_COMPILE_CPU_SECONDS: '-5' }, /^CPP_COMPILE_CPU_SECONDS must be between 1/],
+    [{ CPP_JUDGE_COMPILES: 'all' }, /^CPP_JUDGE_COMPILES must be an integer/],
+    [{ ARBITER_CPP_CLANG: 'gcc' }, /^ARBITER_CPP_CLANG must be one of auto, npm, system, got "gcc"/],
+    [{ CPP_PCH: 'maybe' }, /^CPP_PCH must be true or false/],
+    [{ CPP_PREWARM: 'later' }, /^CPP_PREWARM must be true or false/],
+    [{ PLAY_COMPILE_CPU_SECONDS_PER_HOUR: '0' }, /^PLAY_COMPILE_CPU_SECONDS_PER_HOUR must be between 1/],
+  ];
+  for (const [env, re] of bad) {
+    assert.throws(
+      () => loadConfig(env),
+      (e: unknown) => e instanceof ConfigError && re.test(e.message),
+      JSON.stringify(env),
+    );
+    // A process that reads only its own settings refuses the same value the same way.
+    const key = Object.keys(SETTINGS).find((k) => SETTINGS[k as keyof typeof SETTINGS].name === Object.keys(env)[0]) as keyof typeof SETTINGS;
+    assert.throws(() => readSettings([key], env), ConfigError, JSON.stringify(env));
+  }
+  const c = loadConfig({ CPP_PCH: '0', CPP_PREWARM: 'off', ARBITER_CPP_CLANG: 'System', CPP_CACHE_DIR: '/var/cache/cpp' });
+  assert.deepEqual(
+    [c.cppPch, c.cppPrewarm, c.cppToolchain, c.cppCacheDir, c.cppPchDir, c.cppCompileCpuSeconds],
+    [false, false, 'system', '/var/cache/cpp', null, null],
+  );
+  assert.deepEqual([c.cppCompileTimeoutMs, c.cppCompileMemoryMb, c.cppPlayCompiles, c.cppPlayQueue, c.playCompileCpuSecondsPerHour], [60_000, 2048, 1, 4, 300]);
+});
+
+test('readSettings reads only what it is asked for, through the same declarations', () => {
+  // PORT is wrong, but a compiler that reads only CPP_PCH is not stopped by it.
+  assert.deepEqual(readSettings(['cppPch', 'logLevel'], { PORT: 'eighty', CPP_PCH: 'no', LOG_LEVEL: ' WARN ' }), { cppPch: false, logLevel: 'warn' });
+  assert.deepEqual(readSettings(['gamesPath'], { ARBITER_GAMES_PATH: '/a: /b/ ::' }).gamesPath, ['/a', '/b']);
+});
+
+test("the command-line client's variables: blank is unset", () => {
+  assert.deepEqual(readClientSettings({ ARBITER_URL: 'http://judge', ARBITER_TOKEN: ' ', XDG_CONFIG_HOME: '/cfg' }), {
+    url: 'http://judge',
+    token: null,
+    configHome: '/cfg',
+  });
 });

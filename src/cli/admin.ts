@@ -9,6 +9,7 @@ import { setAdmin } from '../domain/admin.ts';
 import type { Db } from '../db/client.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 import { withServerDb } from './server-db.ts';
+import type { Env } from '../config.ts';
 
 const USAGE = 'arbiter admin grant <username> | arbiter admin revoke <username>';
 
@@ -18,7 +19,7 @@ export async function adminGrant(db: Db, action: 'grant' | 'revoke', username: s
   return action === 'grant' ? `${user.username} is now an admin` : `${user.username} is no longer an admin`;
 }
 
-export async function adminCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function adminCommand(args: string[], env?: Env): Promise<number> {
   const { positionals } = parseCommandArgs(args, {});
   const [action, username, ...extra] = positionals;
   if ((action !== 'grant' && action !== 'revoke') || !username || extra.length > 0) throw new UsageError(`usage: ${USAGE}`);

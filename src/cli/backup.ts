@@ -9,6 +9,7 @@
 import { resolve } from 'node:path';
 import { parseCommandArgs, UsageError } from './args.ts';
 import { withServerDb, type CommandOutput } from './server-db.ts';
+import type { Env } from '../config.ts';
 
 // The database modules load only when a command needs them (arbiter play never does).
 const backupModule = () => import('../db/backup.ts');
@@ -24,7 +25,7 @@ const refusal = async (command: string, io: CommandOutput, fn: () => Promise<num
   }
 };
 
-export async function backupCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function backupCommand(args: string[], env?: Env): Promise<number> {
   const { positionals } = parseCommandArgs(args, {});
   const [given, ...extra] = positionals;
   if (!given || extra.length > 0) throw new UsageError('usage: arbiter backup <file>   (e.g. arbiter backup /backups/arbiter-$(date +%F).gz)');
@@ -44,7 +45,7 @@ export async function backupCommand(args: string[], env: NodeJS.ProcessEnv = pro
   );
 }
 
-export async function restoreCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function restoreCommand(args: string[], env?: Env): Promise<number> {
   const { positionals, values } = parseCommandArgs(args, { force: { type: 'boolean' } });
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError('usage: arbiter restore <file> [--force]');

@@ -10,7 +10,7 @@
 
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type Env } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Db } from '../db/client.ts';
 import { askRunningServer, serverCommandContext, type CommandOutput } from './control.ts';
@@ -34,7 +34,7 @@ export interface ServerDbOptions {
 export async function withServerDb(
   command: string,
   args: string[],
-  env: NodeJS.ProcessEnv,
+  env: Env | undefined,
   fn: (db: Db, io: CommandOutput) => Promise<number>,
   opts: ServerDbOptions = {},
 ): Promise<number> {
@@ -47,7 +47,7 @@ export async function withServerDb(
     const dir = resolve(config.dataDir, 'pglite');
     if (!existsSync(join(dir, 'PG_VERSION'))) {
       io.err(
-        `arbiter ${command}: no embedded database in ${dir} (DATA_DIR=${env['DATA_DIR'] ?? '(unset: ./data)'}): ` +
+        `arbiter ${command}: no embedded database in ${dir} (DATA_DIR=${config.dataDir}): ` +
           'run the command in the folder the server runs in, or set DATA_DIR to its data folder, or DATABASE_URL',
       );
       return 1;

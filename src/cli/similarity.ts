@@ -9,12 +9,13 @@ import { resolve } from 'node:path';
 import { computeReport, importArchive } from '../domain/similarity/report.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 import { withServerDb } from './server-db.ts';
+import type { Env } from '../config.ts';
 
 const USAGE = 'arbiter similarity report <game> [--top N] | arbiter similarity import <folder or .zip> --term <term> --game <game>';
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 
-export async function similarityCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function similarityCommand(args: string[], env?: Env): Promise<number> {
   const { positionals, values } = parseCommandArgs(args, { term: { type: 'string' }, game: { type: 'string' }, top: { type: 'string' } });
   const [action, target, ...extra] = positionals;
   if (!target || extra.length > 0) throw new UsageError(`usage: ${USAGE}`);

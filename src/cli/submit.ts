@@ -16,9 +16,10 @@ import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GateProgress, GateStepView } from '../domain/gate-progress.ts';
-import { GateStep } from '../db/statuses.ts';
+import { GateStep } from '../statuses.ts';
 import { BOT_FILE_KINDS, isUploadFilename, languageOf } from '../sandbox/languages/index.ts';
 import { roundShown } from '../sdk/replay-format.ts';
+import { readClientSettings, type Env } from '../config.ts';
 
 const USAGE = 'usage: arbiter submit <bot.ts|bot.js> [--game <id>] [--url <server>] [--token <token>] [--no-follow]';
 const FINAL = new Set(['qualified', 'rejected']);
@@ -39,13 +40,14 @@ class CliError extends Error {
   }
 }
 
-export function configPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'arbiter.json');
+export function configPath(env?: Env): string {
+  return join(readClientSettings(env).configHome ?? join(homedir(), '.config'), 'arbiter.json');
 }
 
-export function clientConfig(flags: { url?: string | undefined; token?: string | undefined }, env: NodeJS.ProcessEnv = process.env): ClientConfig {
+export function clientConfig(flags: { url?: string | undefined; token?: string | undefined }, env?: Env): ClientConfig {
   let file: Partial<ClientConfig> = {};
   const path = configPath(env);
+  const settings = readClientSettings(env);
   if (existsSync(path)) {
     try {
       const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
@@ -54,8 +56,8 @@ export function clientConfig(flags: { url?: string | undefined; token?: string |
       throw new CliError(`${path} is not valid JSON: ${(e as Error).message}`, 2);
     }
   }
-  const url = flags.url || env.ARBITER_URL || (typeof file.url === 'string' ? file.url : '');
-  const token = flags.token || env.ARBITER_TOKEN || (typeof file.token === 'string' ? file.token : '');
+  const url = flags.url || settings.url || (typeof file.url === 'string' ? file.url : '');
+  const token = flags.token || settings.token || (typeof file.token === 'string' ? file.token : '');
   if (!url) throw new CliError(`no server: set ARBITER_URL (e.g. http://127.0.0.1:3000), pass --url, or write {"url": ..., "token": ...} to ${path}`, 2);
   if (!/^https?:\/\//.test(url)) throw new CliError(`the server URL must start with http:// or https://, got "${url}"`, 2);
   if (!token)

@@ -28,7 +28,8 @@ import { nameRuleError } from './names.ts';
 import { initialRating } from './ratings/index.ts';
 import { recordAudit } from './audit.ts';
 import { conflict, DomainError, invalid, notFound } from './errors.ts';
-import { JUDGING } from '../db/statuses.ts';
+import { JUDGING } from '../statuses.ts';
+import type { AccountSummary } from './serialize.ts';
 
 /** Who acts: an admin's user id, or null for the server's command line. */
 export type Actor = number | null;
@@ -57,13 +58,7 @@ export async function setAdmin(db: Db, actorId: Actor, username: string, isAdmin
   });
 }
 
-export interface UserRow {
-  id: number;
-  username: string;
-  email: string | null;
-  isAdmin: boolean;
-  createdAt: Date;
-  disabledAt: Date | null;
+export interface UserRow extends AccountSummary {
   players: { game: string; name: string; qualified: boolean }[];
 }
 

@@ -14,7 +14,7 @@ import type { JudgeQueues } from '../queue/index.ts';
 import { withTimeout } from '../queue/connection.ts';
 import { createMatch, DUMMY, enqueueMatch, type SeatRef } from './match-setup.ts';
 import { conflict, forbidden, invalid, notFound, TooManyError } from './errors.ts';
-import { SubmissionStatus } from '../db/statuses.ts';
+import { SubmissionStatus } from '../statuses.ts';
 
 export interface ChallengeRequest {
   userId: number;

@@ -5,7 +5,7 @@
 import { isOutrightWinner } from '../sdk/ranking.ts';
 import { GATE_DUMMY_MATCHES, GATE_OPPONENT } from './gate.ts';
 import type { matchOut } from './serialize.ts';
-import { FINAL_STATUSES, GATE_ORDER, GateStep, SELF_PLAY, type SubmissionStatusOut } from '../db/statuses.ts';
+import { FINAL_STATUSES, GATE_ORDER, GateStep, SELF_PLAY, type SubmissionStatusOut } from '../statuses.ts';
 
 export const GATE_STEP_STATES = ['pending', 'running', 'passed', 'failed', 'skipped', 'won', 'lost', 'error'] as const;
 export type GateStepState = (typeof GATE_STEP_STATES)[number];

@@ -20,7 +20,7 @@ import { withTimeout } from '../queue/connection.ts';
 import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
 import { initialRating } from './ratings/index.ts';
 import { createMatch, type SeatRef } from './match-setup.ts';
-import { GateStep, SELF_PLAY } from '../db/statuses.ts';
+import { GateStep, SELF_PLAY } from '../statuses.ts';
 import { deriveGateSeeds, gateSecret, storedGateSeeds } from './gate-seeds.ts';
 import { englishReason, type FrozenAt, type Reason } from './reasons.ts';
 

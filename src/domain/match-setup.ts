@@ -10,7 +10,7 @@ import { builtinSeat } from '../match/builtins.ts';
 import { getGame } from '../games/registry.ts';
 import { resolveLimits, type Limits } from '../sdk/limits.ts';
 import type { MatchSeat, ResolvedMatchSpec } from '../match/types.ts';
-import type { GateStep } from '../db/statuses.ts';
+import type { GateStep } from '../statuses.ts';
 import { MATCH_JOB_OPTIONS, PRIORITY, gatePriority, matchJobId, type JudgeQueues, type MatchKind } from '../queue/index.ts';
 
 /** A seat: a submission (with its player name) or a built-in bot. */

@@ -3,7 +3,7 @@
 // expect (GET /api/queue, the /queue page, /metrics).
 
 import type { Db } from '../db/client.ts';
-import { CLOSED_MATCH, GateStep, JUDGING, MATCH_KINDS, OPEN_MATCH, VERDICTS } from '../db/statuses.ts';
+import { CLOSED_MATCH, GateStep, JUDGING, MATCH_KINDS, OPEN_MATCH, VERDICTS } from '../statuses.ts';
 import { GATE_DUMMY_MATCHES } from './gate.ts';
 import { englishWait, type GateWorkAhead, type WaitEstimate, type WaitWhy } from './wait-estimate.ts';
 import { withTimeout, type JudgeQueues, type QueueStats, type WorkerHeartbeat } from '../queue/index.ts';

@@ -2,7 +2,7 @@
 
 import { playCommandLine } from './play-line.ts';
 
-export { FINAL_STATUSES, statusOut } from '../db/statuses.ts';
+export { FINAL_STATUSES, statusOut } from '../statuses.ts';
 
 export interface ParticipantRow {
   seat: number;
@@ -111,8 +111,8 @@ export const matchInclude = {
   replay: { select: { sizeBytes: true } },
 } as const;
 
-/** A submission as the API and the submission page read it (never its source). */
-export const submissionSelect = {
+/** What every list of submissions reads of one (never its source): the API, the pages, a student's record. */
+export const submissionSummarySelect = {
   id: true,
   game: true,
   version: true,
@@ -123,9 +123,24 @@ export const submissionSelect = {
   reasonLine: true,
   reasonDetail: true,
   createdAt: true,
-  startedAt: true,
   finishedAt: true,
   disabledAt: true,
+} as const;
+
+/** An account as the admin's lists show it. */
+export interface AccountSummary {
+  id: number;
+  username: string;
+  email: string | null;
+  isAdmin: boolean;
+  createdAt: Date;
+  disabledAt: Date | null;
+}
+
+/** A submission as the API and the submission page read it (never its source). */
+export const submissionSelect = {
+  ...submissionSummarySelect,
+  startedAt: true,
   userId: true,
   user: { select: { username: true } },
   player: { select: { name: true, locked: true, qualifiedSubmissionId: true } },

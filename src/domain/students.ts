@@ -27,8 +27,8 @@ import { readLeaderboard, type LeaderboardEntry } from './ratings/leaderboard.ts
 import { parseCourseInput } from './course-time.ts';
 import { invalid, notFound } from './errors.ts';
 import { gateProgress, type GateStepState } from './gate-progress.ts';
-import { matchInclude, matchOut } from './serialize.ts';
-import { FINAL_STATUSES, SELF_PLAY, statusOut, type SubmissionStatusOut } from '../db/statuses.ts';
+import { matchInclude, matchOut, submissionSummarySelect, type AccountSummary } from './serialize.ts';
+import { FINAL_STATUSES, SELF_PLAY, statusOut, type SubmissionStatusOut } from '../statuses.ts';
 import { toCsv } from './exports.ts';
 import type { StoredPair } from './similarity/report.ts';
 import { languageById, languageOfFile as languageOfStoredFile, languages, type LanguageId } from '../sandbox/languages/index.ts';
@@ -121,13 +121,7 @@ export interface StudentSubmission {
 }
 
 export interface StudentDetail {
-  user: {
-    id: number;
-    username: string;
-    email: string | null;
-    isAdmin: boolean;
-    createdAt: Date;
-    disabledAt: Date | null;
+  user: AccountSummary & {
     studentId?: string | null;
     fullName?: string | null;
   };
@@ -180,21 +174,7 @@ export async function studentDetail(db: Db, userId: number): Promise<StudentDeta
     db.submission.findMany({
       where: { userId },
       orderBy: { id: 'asc' },
-      select: {
-        id: true,
-        game: true,
-        version: true,
-        filename: true,
-        sizeBytes: true,
-        status: true,
-        reason: true,
-        reasonLine: true,
-        reasonDetail: true,
-        createdAt: true,
-        finishedAt: true,
-        disabledAt: true,
-        player: { select: { name: true } },
-      },
+      select: { ...submissionSummarySelect, player: { select: { name: true } } },
     }),
     db.playerName.findMany({
       where: { ownerId: userId, releasedAt: null },
@@ -438,21 +418,7 @@ export async function listSubmissions(
       orderBy: { id: 'desc' },
       take: page.limit,
       skip: page.offset,
-      select: {
-        id: true,
-        game: true,
-        version: true,
-        filename: true,
-        sizeBytes: true,
-        status: true,
-        reason: true,
-        reasonDetail: true,
-        createdAt: true,
-        finishedAt: true,
-        disabledAt: true,
-        user: { select: { id: true, username: true, email: true } },
-        player: { select: { name: true } },
-      },
+      select: { ...submissionSummarySelect, user: { select: { id: true, username: true, email: true } }, player: { select: { name: true } } },
     }),
   ]);
   return {

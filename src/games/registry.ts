@@ -5,10 +5,11 @@
 // can add a game without touching the project's tree.
 
 import { readdirSync, existsSync, statSync } from 'node:fs';
-import { join, dirname, resolve } from 'node:path';
+import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AnyGame } from '../sdk/types.ts';
 import { importModule } from '../sdk/modules.ts';
+import { readSettings, type Env } from '../config.ts';
 
 // The registry lives among the games it finds.
 const builtinGamesDir = dirname(fileURLToPath(import.meta.url));
@@ -20,12 +21,8 @@ export class GamesPathError extends Error {
 }
 
 /** The folders searched for games: src/games, then each of ARBITER_GAMES_PATH. */
-export function gameRoots(env: NodeJS.ProcessEnv = process.env): string[] {
-  const extra = (env['ARBITER_GAMES_PATH'] ?? '')
-    .split(':')
-    .map((p) => p.trim())
-    .filter(Boolean)
-    .map((p) => resolve(p));
+export function gameRoots(env?: Env): string[] {
+  const extra = readSettings(['gamesPath'], env).gamesPath;
   for (const dir of extra) {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new GamesPathError(`ARBITER_GAMES_PATH: ${dir} is not a folder`);
   }

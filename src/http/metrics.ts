@@ -17,7 +17,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../db/client.ts';
 import { quantile, readQueueStats } from '../domain/queue-overview.ts';
-import { statusOut, VERDICTS } from '../db/statuses.ts';
+import { statusOut, VERDICTS } from '../statuses.ts';
 import type { AppDeps } from './deps.ts';
 import { languages } from '../sandbox/languages/index.ts';
 

@@ -1,7 +1,7 @@
 // Route schemas shared by the API and the pages.
 
 import { GATE_STEP_STATES } from '../domain/gate-progress.ts';
-import { JUDGING, MATCH_KINDS, MATCH_STATUSES, statusOut, VERDICTS } from '../db/statuses.ts';
+import { JUDGING, MATCH_KINDS, MATCH_STATUSES, statusOut, VERDICTS } from '../statuses.ts';
 
 /** `:id` path parameters: a positive 32-bit database id. */
 export const idParams = {

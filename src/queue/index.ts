@@ -7,8 +7,8 @@ import { watchRedis } from './connection.ts';
 import { CHECKS_QUEUE, MATCHES_QUEUE, RESULTS_QUEUE, type CheckJobData, type JudgeEvent, type JudgeJobData, type ResultJobData, resultJobId } from './jobs.ts';
 
 export * from './jobs.ts';
-export { resolveRedis, pingRedis, RedisUnavailableError, HOW_TO_GET_REDIS, type RedisHandle } from './redis.ts';
-export { watchRedis, withTimeout, isConnectionError, TimeoutError, type RedisWatch } from './connection.ts';
+export { resolveRedis, pingRedis } from './redis.ts';
+export { watchRedis, withTimeout } from './connection.ts';
 
 export interface QueueSettings {
   redisUrl: string;

@@ -3,7 +3,7 @@
 // `results`. A match job carries everything needed to play it, so a worker
 // never opens the database.
 
-import type { GateStep, MatchStatus, SubmissionStatusOut } from '../db/statuses.ts';
+import type { GateStep, MatchStatus, SubmissionStatusOut } from '../statuses.ts';
 import type { Limits } from '../sdk/limits.ts';
 import type { MatchSpec } from '../match/types.ts';
 import type { ReplayPlayer } from '../sdk/replay-format.ts';

@@ -14,14 +14,13 @@
 //       record('Coin', [['value', 'number', 'Points it is worth.'], ['pos', 'Pos']]),
 //       section('State'),
 //       fn('coins', [], 'Coin[]', 'The coins on the board.'),
-//       fn('cell', [['i', 'number'], ['j', 'number']], 'Cell', '', { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' }),
 //       section('Action'),
 //       fn('move', [['id', 'number'], ['dir', 'Dir']], 'void', 'Moves unit id one cell.'),
 //     ],
 //   });
 //   export function install(rt: BotRuntime): void {
 //     // ...decode the view in rt.onView(...)...
-//     installTable(rt, API, { coins: () => [...], cell: (a, b) => ..., move: (id, dir) => rt.order([id, dir]) });
+//     installTable(rt, API, { coins: () => [...], move: (id, dir) => rt.order([id, dir]), ...and PLAYER_API's five });
 //   }
 //
 // Types are TypeScript type texts ('number', 'Pos', 'Dir | number',
@@ -82,21 +81,12 @@ export interface ApiRecord {
 }
 
 /**
- * The Pos helpers that player-dir8.d.ts declares (Pos, p + d, p == q, dir_ok), as the table
- * entries of a game whose bots see them: the same four in every such game.
+ * The Pos helpers that player-dir8.d.ts declares (p + d, p == q, dir_ok), as the table
+ * entries of a game whose bots see them: the same three in every such game (Pos itself
+ * is in every table: PLAYER_API).
  */
 export function dir8PosEntries(): ApiEntry[] {
   return [
-    fn(
-      'Pos',
-      [
-        ['i', 'number'],
-        ['j', 'number'],
-      ],
-      'Pos',
-      '',
-      { declared: 'player-api.d.ts' },
-    ),
     fn(
       'pos_add',
       [
@@ -139,8 +129,52 @@ export interface ApiTable {
   playDoc?: string;
 }
 
+/**
+ * The entries every game's table has, as src/sdk/player-api.d.ts declares them: Pos, player_ok,
+ * pos_ok, round and cell. defineApi puts them in every table, so a game declares only its own
+ * entries; its bot-api.ts implements these five like any other.
+ */
+export const PLAYER_API: readonly ApiFunction[] = [
+  fn(
+    'Pos',
+    [
+      ['i', 'number'],
+      ['j', 'number'],
+    ],
+    'Pos',
+    '',
+    { declared: 'player-api.d.ts' },
+  ),
+  fn('player_ok', [['pl', 'number']], 'boolean', '', { declared: 'player-api.d.ts' }),
+  fn(
+    'pos_ok',
+    [
+      ['i', 'number'],
+      ['j', 'number'],
+    ],
+    'boolean',
+    '',
+    { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
+  ),
+  fn('round', [], 'number', '', { declared: 'player-api.d.ts' }),
+  fn(
+    'cell',
+    [
+      ['i', 'number'],
+      ['j', 'number'],
+    ],
+    'Cell',
+    '',
+    { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
+  ),
+];
+
+/** A game's table: PLAYER_API, then the game's own entries (which may not declare those again). */
 export function defineApi(table: ApiTable): ApiTable {
-  return table;
+  const shared = new Set(PLAYER_API.map((f) => f.name));
+  const again = table.entries.find((e) => e.kind === 'function' && e.declared === 'player-api.d.ts' && shared.has(e.name));
+  if (again) throw new Error(`bot API: ${(again as ApiFunction).name} is in every table already (PLAYER_API): leave it out of the game's`);
+  return { ...table, entries: [...PLAYER_API, ...table.entries] };
 }
 
 export function fn(

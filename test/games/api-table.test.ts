@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { installTable, playerDts, functionsOf, enumsOf, type ApiTable, type ApiParam } from '../../src/sdk/api-table.ts';
+import { defineApi, fn, installTable, playerDts, functionsOf, enumsOf, PLAYER_API, type ApiTable, type ApiParam } from '../../src/sdk/api-table.ts';
 import type { BotRuntime } from '../../src/sdk/bot-runtime-types.ts';
 import { Rng } from '../../src/sdk/rng.ts';
 import { dtsPath, gameTables } from '../../scripts/gen-player-dts.ts';
@@ -443,4 +443,18 @@ test('installTable refuses a function of the table without an implementation, an
   assert.throws(() => installTable(rt, table, {}), /f is in the table but has no implementation/);
   assert.throws(() => installTable(rt, table, { f: () => 1, g: () => 2 }), /g is implemented but not in the table/);
   assert.doesNotThrow(() => installTable(rt, table, { f: () => 1 }));
+});
+
+test("every table has PLAYER_API's entries once, from the one declaration; a game that declares one again is refused", async () => {
+  const shared = PLAYER_API.map((f) => f.name);
+  assert.deepEqual(shared, ['Pos', 'player_ok', 'pos_ok', 'round', 'cell']);
+  for (const [game, table] of await gameTables()) {
+    for (const f of PLAYER_API) assert.equal(functionsOf(table).filter((g) => g === f).length, 1, `${game}: ${f.name} from PLAYER_API`);
+    const again = functionsOf(table).filter((g) => shared.includes(g.name) && g.declared === 'player-api.d.ts' && !PLAYER_API.includes(g));
+    assert.deepEqual(again, [], `${game} restates a shared entry`);
+  }
+  assert.throws(
+    () => defineApi({ intro: '', entries: [fn('round', [], 'number', '', { declared: 'player-api.d.ts' })] }),
+    /round is in every table already \(PLAYER_API\)/,
+  );
 });

@@ -96,7 +96,77 @@ test('a game may import only the SDK; the SDK is Node-free; every file has a lay
     assert.match(out, /src\/games\/g\/index\.ts -> src\/match\/m\.ts: games may not import match/);
     assert.match(out, /src\/sdk\/a\.ts -> node:path: sdk is Node-free/);
     assert.match(out, /src\/stray\/s\.ts: belongs to no layer/);
-    assert.match(out, /3 arrow\(s\) against the layers/);
+    assert.match(out, /3 arrow\(s\) or read\(s\) against the rules/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a worker-side file that reaches the database, however far, fails with the chain named', () => {
+  const root = tree({
+    ...clean,
+    // worker -> queue -> (type-only) db: the path src/jobs/worker/pool.ts once had through src/db/statuses.ts.
+    'src/db/statuses.ts': 'export type Status = string;\n',
+    'src/queue/jobs.ts': "import type { Status } from '../db/statuses.ts';\nexport type Job = { status: Status };\n",
+    'src/jobs/worker/pool.ts': "import type { Job } from '../../queue/jobs.ts';\nexport const pool = (j: Job) => j;\n",
+    // A sandbox file that imports a database package itself.
+    'src/sandbox/s.ts': "import pg from 'pg';\nexport const s = pg;\n",
+    // The same queue file from the recorder's side is fine: it is not a worker.
+    'src/jobs/recorder/r.ts': "import type { Job } from '../../queue/jobs.ts';\nexport const r = (j: Job) => j;\n",
+  });
+  try {
+    const { status, out } = run(root);
+    assert.equal(status, 1, out);
+    assert.match(
+      out,
+      /src\/jobs\/worker\/pool\.ts: worker-side, reaches the database: src\/jobs\/worker\/pool\.ts -> src\/queue\/jobs\.ts -> src\/db\/statuses\.ts/,
+    );
+    assert.match(out, /src\/sandbox\/s\.ts: worker-side, reaches the database: src\/sandbox\/s\.ts -> pg/);
+    assert.ok(!out.includes('src/jobs/recorder/r.ts'), out);
+    assert.match(out, /2 arrow\(s\) or read\(s\) against the rules/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('an import whose path is an expression fails unless the allow-list names it; a regex with a quote is no string', () => {
+  const root = tree({
+    ...clean,
+    'src/domain/v.ts':
+      'const strip = (s: string) => s.replace(/"[^"]*"/g, \'\');\n' +
+      '// import(commented) is no import\n' +
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a fixture's source text
+      "export async function v(name: string) { strip(name); await import(`./${name}.ts`); return import(name + '.ts'); }\n",
+    'src/domain/w.ts': 'export async function w() { return import(`./v.ts`); }\n',
+    // Allowed in VARIABLE_IMPORTS (scripts/check-imports.js), with why.
+    'src/sdk/modules.ts': 'export async function importModule(url: string) { return import(url); }\n',
+  });
+  try {
+    const { status, out } = run(root);
+    assert.equal(status, 1, out);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the fixture's expression, as reported
+    assert.ok(out.includes('src/domain/v.ts: import(`./${name}.ts`): its path is an expression'), out);
+    assert.ok(out.includes("src/domain/v.ts: import(name + '.ts'): its path is an expression"), out);
+    assert.ok(!out.includes('commented') && !out.includes('w.ts') && !out.includes('modules.ts'), out);
+    assert.match(out, /2 arrow\(s\) or read\(s\) against the rules/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the environment is read in src/config.ts alone (PATH, and the allow-list, apart)', () => {
+  const root = tree({
+    ...clean,
+    'src/config.ts': "export const port = process.env['PORT'];\n",
+    'src/domain/e.ts': "export const a = process.env.CPP_PCH !== '0';\nexport const b = process.env['LOG_LEVEL'];\nexport const all = { ...process.env };\n",
+    'src/match/p.ts': "export const path = (process.env['PATH'] ?? '').split(':');\n",
+  });
+  try {
+    const { status, out } = run(root);
+    assert.equal(status, 1, out);
+    for (const what of ['CPP_PCH', 'LOG_LEVEL', 'process.env']) assert.ok(out.includes(`src/domain/e.ts: reads ${what} from the environment`), out);
+    assert.ok(!out.includes('check-imports: src/config.ts') && !out.includes('src/match/p.ts'), out);
+    assert.match(out, /3 arrow\(s\) or read\(s\) against the rules/);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

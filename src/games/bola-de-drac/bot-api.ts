@@ -79,7 +79,6 @@ round counts. Score = balls(id) * (max_strength() + 1) + strength(id).`,
       { readonly: true },
     ),
     section('Parameters of the match'),
-    fn('round', [], 'number', '', { declared: 'player-api.d.ts' }),
     ...getters(
       Object.keys(M).filter((k) => k !== 'round'),
       {
@@ -92,27 +91,6 @@ round counts. Score = balls(id) * (max_strength() + 1) + strength(id).`,
       },
     ),
     section('The state of the match'),
-    fn(
-      'Pos',
-      [
-        ['i', 'number'],
-        ['j', 'number'],
-      ],
-      'Pos',
-      '',
-      { declared: 'player-api.d.ts' },
-    ),
-    fn('player_ok', [['pl', 'number']], 'boolean', '', { declared: 'player-api.d.ts' }),
-    fn(
-      'pos_ok',
-      [
-        ['i', 'number'],
-        ['j', 'number'],
-      ],
-      'boolean',
-      '',
-      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
-    ),
     fn(
       'pos_ok',
       [
@@ -139,16 +117,6 @@ round counts. Score = balls(id) * (max_strength() + 1) + strength(id).`,
       ],
       'Pos',
       'The position one step from p in direction d (the C++ p + d).',
-    ),
-    fn(
-      'cell',
-      [
-        ['i', 'number'],
-        ['j', 'number'],
-      ],
-      'Cell',
-      '',
-      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
     ),
     fn('goku', [['id', 'number']], 'Goku', 'The goku of a player.'),
     fn('balls', [['id', 'number']], 'number', 'Dragon balls deposited by a player.'),

@@ -86,29 +86,7 @@ C++ → JavaScript:
     fn('version', [], 'string', '"HarryPotter 1.0".'),
     // default.cnf's rounds_for_converting is rounds_for_converting_wizard(): rounds_for_converting is the Unit helper.
     ...getters(SETTING_FIELDS.map((k) => (k === 'rounds_for_converting' ? 'rounds_for_converting_wizard' : k))),
-    fn('player_ok', [['pl', 'number']], 'boolean', '', { declared: 'player-api.d.ts' }),
-    fn(
-      'pos_ok',
-      [
-        ['i', 'number'],
-        ['j', 'number'],
-      ],
-      'boolean',
-      '',
-      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
-    ),
     section('State'),
-    fn('round', [], 'number', '', { declared: 'player-api.d.ts' }),
-    fn(
-      'cell',
-      [
-        ['i', 'number'],
-        ['j', 'number'],
-      ],
-      'Cell',
-      '',
-      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
-    ),
     fn('unit', [['id', 'number']], 'Unit', 'The unit with this id (a warning and a default unit with id -1 for a bad id).'),
     fn('wizards', [['pl', 'number']], 'number[]', 'Ids of the wizards of player pl, increasing.'),
     fn('ghost', [['pl', 'number']], 'number', 'Id of the ghost of player pl.'),

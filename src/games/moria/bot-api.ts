@@ -56,16 +56,6 @@ C++ → JavaScript:
     enumOf('CellType', CellType),
     enumOf('UnitType', UnitType),
     fn(
-      'Pos',
-      [
-        ['i', 'number'],
-        ['j', 'number'],
-      ],
-      'Pos',
-      '',
-      { declared: 'player-api.d.ts' },
-    ),
-    fn(
       'pos_add',
       [
         ['p', 'Pos'],
@@ -127,17 +117,6 @@ your player. Give them from most to least urgent: they run in this order.`,
       { overloads: [[['m', 'Movement']]] },
     ),
     section('State'),
-    fn('round', [], 'number', '', { declared: 'player-api.d.ts' }),
-    fn(
-      'cell',
-      [
-        ['i', 'number'],
-        ['j', 'number'],
-      ],
-      'Cell',
-      '',
-      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
-    ),
     fn('unit', [['id', 'number']], 'Unit', 'Unit id. An invalid id or a dead orc: a warning and a default unit (id -1).'),
     fn('nb_units', [], 'number', 'Number of unit ids (4*25 + 20 orcs + 4 trolls + 1 Balrog = 125 by default).'),
     fn('dwarves', [['pl', 'number']], 'number[]', 'Ids of the dwarves of player pl (ids 25*pl..25*pl+19 at first; captured units change clan).'),
@@ -149,17 +128,6 @@ your player. Give them from most to least urgent: they run in this order.`,
     fn('nb_treasures', [['pl', 'number']], 'number', 'Treasures accumulated by player pl.'),
     section('Settings'),
     fn('version', [], 'string'),
-    fn('player_ok', [['pl', 'number']], 'boolean', '', { declared: 'player-api.d.ts' }),
-    fn(
-      'pos_ok',
-      [
-        ['i', 'number'],
-        ['j', 'number'],
-      ],
-      'boolean',
-      '',
-      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
-    ),
     ...getters(SETTINGS),
   ],
 });

@@ -76,29 +76,7 @@ C++ → JavaScript:
     section('Settings (default.cnf)'),
     fn('version', [], 'string', '"TheWalkingDead 1.0".'),
     ...getters(Object.keys(S)),
-    fn('player_ok', [['pl', 'number']], 'boolean', '', { declared: 'player-api.d.ts' }),
-    fn(
-      'pos_ok',
-      [
-        ['i', 'number'],
-        ['j', 'number'],
-      ],
-      'boolean',
-      '',
-      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
-    ),
     section('State'),
-    fn('round', [], 'number', '', { declared: 'player-api.d.ts' }),
-    fn(
-      'cell',
-      [
-        ['i', 'number'],
-        ['j', 'number'],
-      ],
-      'Cell',
-      '',
-      { overloads: [[['p', 'Pos']]], declared: 'player-api.d.ts' },
-    ),
     fn(
       'unit',
       [['id', 'number']],

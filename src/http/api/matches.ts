@@ -7,7 +7,7 @@ import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../jobs/scheduler/ret
 import { matchOut, matchInclude } from '../../domain/serialize.ts';
 import { listMatches, type ListQuery } from '../../domain/matches.ts';
 import { idParams, matchListSchema, matchSchema, paging, refusals } from '../schemas.ts';
-import { MATCH_KINDS, MATCH_STATUSES } from '../../db/statuses.ts';
+import { MATCH_KINDS, MATCH_STATUSES } from '../../statuses.ts';
 
 export default async function matchRoutes(app: FastifyInstance) {
   const { db } = app.deps;

@@ -10,7 +10,7 @@ import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
 import { HttpError, badRequest, multipartRefusal, notFound, tooLarge } from '../errors.ts';
 import { submitRateLimit } from '../rate-limits.ts';
 import { statusOut, FINAL_STATUSES, matchOut, matchInclude, submissionSelect } from '../../domain/serialize.ts';
-import { GATE_ORDER } from '../../db/statuses.ts';
+import { GATE_ORDER } from '../../statuses.ts';
 import { loadGames } from '../../games/registry.ts';
 import { clientKey } from '../../domain/attempt-budgets.ts';
 import type { JudgeEventMessage } from '../events.ts';

@@ -17,7 +17,7 @@ import { select, field } from '../render/forms.ts';
 import { html, type Html } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
 import { idParams } from '../schemas.ts';
-import { GateStep, MATCH_KINDS } from '../../db/statuses.ts';
+import { GateStep, MATCH_KINDS } from '../../statuses.ts';
 import { t, th, word } from '../i18n/index.ts';
 import { escapeHtml } from '../render/html.ts';
 import { formatForPeople } from '../../domain/course-time.ts';

@@ -16,7 +16,7 @@ import { gateProgress, type GateStepState } from '../../domain/gate-progress.ts'
 import { liveStatus } from '../../domain/gate.ts';
 import { submissionWait } from '../../domain/queue-overview.ts';
 import type { JudgeQueues } from '../../queue/index.ts';
-import { GateStep } from '../../db/statuses.ts';
+import { GateStep } from '../../statuses.ts';
 import { html, type Html, type HtmlValue } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
 import { select } from '../render/forms.ts';

@@ -18,9 +18,9 @@ import {
   type ResultJobData,
 } from '../../queue/index.ts';
 import { recordResult, type RecordDeps } from './record.ts';
-import { OPEN_MATCH } from '../../db/statuses.ts';
+import { OPEN_MATCH } from '../../statuses.ts';
 
-export { recordResult, type RecordDeps } from './record.ts';
+export { recordResult } from './record.ts';
 
 export interface Recorder {
   readonly worker: Worker<ResultJobData>;

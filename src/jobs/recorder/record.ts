@@ -13,7 +13,7 @@ import { rateMatch, initialRating } from '../../domain/ratings/index.ts';
 import { emptyEffects, gateOnCheck, gateOnMatch, type GateEffects, type GateOptions } from '../../domain/gate.ts';
 import { enqueueMatch } from '../../domain/match-setup.ts';
 import { tournamentOnMatch } from '../../domain/tournaments.ts';
-import { OPEN_MATCH } from '../../db/statuses.ts';
+import { OPEN_MATCH } from '../../statuses.ts';
 
 export interface RecordDeps {
   db: Db;

@@ -11,12 +11,6 @@ import { sweep } from './sweep.ts';
 import { retentionPass, type RetentionOptions } from './retention.ts';
 import { tournamentPass } from './tournaments.ts';
 
-export { startGate, gateOnCheck, gateOnMatch, GATE_OPPONENT, type GateDeps, type GateOptions } from '../../domain/gate.ts';
-export { scheduleRanked, pickPlayers } from './ranked.ts';
-export { sweep } from './sweep.ts';
-export { pruneReplays, replayWasPruned, type RetentionOptions } from './retention.ts';
-export { tournamentPass, applyTournamentEffects } from './tournaments.ts';
-
 export interface SchedulerOptions {
   db: Db;
   queues: JudgeQueues;

@@ -10,7 +10,7 @@ import type { JudgeQueues } from '../../queue/index.ts';
 import { GATE_OPPONENT } from '../../domain/gate.ts';
 import { getGame } from '../../games/registry.ts';
 import { createMatch, enqueueMatch, type SeatRef } from '../../domain/match-setup.ts';
-import { OPEN_MATCH } from '../../db/statuses.ts';
+import { OPEN_MATCH } from '../../statuses.ts';
 
 export interface RankedOptions {
   /** Ranked matches kept queued or running per game; 0 = twice the match runners seen (at least 2). */

@@ -13,7 +13,7 @@ import type { Db } from '../../db/client.ts';
 import { checkJobId, matchJobId, resultJobId, type JudgeQueues } from '../../queue/index.ts';
 import { startGate } from '../../domain/gate.ts';
 import { enqueueMatch } from '../../domain/match-setup.ts';
-import { OPEN_MATCH, SubmissionStatus } from '../../db/statuses.ts';
+import { OPEN_MATCH, SubmissionStatus } from '../../statuses.ts';
 
 export interface SweepReport {
   started: number;

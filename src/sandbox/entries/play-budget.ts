@@ -5,6 +5,8 @@
 // CPU it used is charged to the client, never to the file. In memory, per
 // API process.
 
+import { readSettings } from '../../config.ts';
+
 export interface PlayTicket {
   /** CPU seconds the client may still use now. */
   remaining: () => number;
@@ -87,6 +89,5 @@ let shared: PlayCompileBudget | null = null;
 
 /** The process's budget (PLAY_COMPILE_CPU_SECONDS_PER_HOUR). */
 export function playCompileBudget(): PlayCompileBudget {
-  const v = Number(process.env['PLAY_COMPILE_CPU_SECONDS_PER_HOUR']);
-  return (shared ??= new PlayCompileBudget(Number.isFinite(v) && v > 0 ? v : 300));
+  return (shared ??= new PlayCompileBudget(readSettings(['playCompileCpuSecondsPerHour']).playCompileCpuSecondsPerHour));
 }

@@ -13,7 +13,7 @@ import { createCppPlayer, type WasmApi } from '../languages/cpp/cpp-player.ts';
 import type { BotApiModule, BotRuntime } from '../../sdk/bot-runtime-types.ts';
 
 // The interfaces live in bot-runtime-types.ts (cpp/cpp-player.ts needs BotRuntime, and this file imports it).
-export type { BotApiModule, BotRuntime } from '../../sdk/bot-runtime-types.ts';
+export type { BotRuntime } from '../../sdk/bot-runtime-types.ts';
 
 /** Result of one play() as the host receives it: [orders counted, orders JSON, log]. */
 export type PlayReturn = [count: number, ordersJson: string, log: string];

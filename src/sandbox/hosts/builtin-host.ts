@@ -24,7 +24,7 @@ import { compileBot } from '../languages/index.ts';
 import type { AnyGame } from '../../sdk/types.ts';
 import { parseArtifactForHost } from '../languages/artifact.ts';
 import type { BotHandle } from './bot-runtime.ts';
-import { MAX_NAME_CHARS, MAX_ORDERS_JSON, cpuBudgetUsedUp } from '../../sdk/limits.ts';
+import { MAX_NAME_CHARS } from '../../sdk/limits.ts';
 import {
   cpuSinceMs,
   describeError,
@@ -35,7 +35,7 @@ import {
   type PlayReply,
   type PlayRequest,
 } from '../../match/bot-host.ts';
-import { runWithLexicalGlobals } from './inprocess-host.ts';
+import { playInProcess, runWithLexicalGlobals, type CpuAccount } from './inprocess-host.ts';
 import { IsolateBotHost, type IsolateHostOptions } from './isolate-host.ts';
 
 /** Room for the runtime's "[log truncated]" line on top of the log cap (as the isolate's host). */
@@ -67,8 +67,7 @@ export class BuiltinOrIsolateHost implements BotHost {
   private vm: WarmVm | null = null;
   private code = '';
   private clean = false;
-  private used = 0;
-  private budget = Infinity;
+  private readonly cpu: CpuAccount = { used: 0, budget: Infinity };
   private logLeft = 0;
 
   constructor(private readonly options: IsolateHostOptions & { builtins: ReadonlySet<string> }) {}
@@ -79,7 +78,7 @@ export class BuiltinOrIsolateHost implements BotHost {
       return this.isolate.load(req);
     }
     const start = process.cpuUsage();
-    this.budget = req.cpuBudgetMs;
+    this.cpu.budget = req.cpuBudgetMs;
     this.logLeft = req.logCapBytes + LOG_SLACK;
     this.code = req.code;
     try {
@@ -89,12 +88,12 @@ export class BuiltinOrIsolateHost implements BotHost {
       this.vm = warm;
       this.clean = true;
       const cpuMs = cpuSinceMs(start);
-      this.used += cpuMs;
+      this.cpu.used += cpuMs;
       return { ok: true, name: String(name).slice(0, MAX_NAME_CHARS), game: String(game).slice(0, MAX_NAME_CHARS), log: this.takeLog(log), cpuMs };
     } catch (err) {
       if (err instanceof SandboxInfraError) throw err;
       const cpuMs = cpuSinceMs(start);
-      this.used += cpuMs;
+      this.cpu.used += cpuMs;
       return { ok: false, reason: 'compile', message: describeError(err), log: '', cpuMs };
     }
   }
@@ -119,26 +118,7 @@ export class BuiltinOrIsolateHost implements BotHost {
   private playVm(req: PlayRequest): PlayReply {
     const handle = this.vm?.handle;
     if (!handle) return { ok: false, reason: 'crash', message: 'bot not loaded', log: '', cpuMs: 0 };
-    const start = process.cpuUsage();
-    try {
-      const [count, orders, log] = handle.play(req.names, req.status, ...req.arrays);
-      const cpuMs = cpuSinceMs(start);
-      this.used += cpuMs;
-      if (this.used > this.budget) return { ok: false, reason: 'cpu', message: cpuBudgetUsedUp(this.budget), log: this.takeLog(log), cpuMs };
-      if (typeof orders !== 'string' || orders.length > MAX_ORDERS_JSON || typeof count !== 'number')
-        return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: this.takeLog(log), cpuMs };
-      return { ok: true, count, orders, log: this.takeLog(log), cpuMs };
-    } catch (err) {
-      const cpuMs = cpuSinceMs(start);
-      this.used += cpuMs;
-      let log = '';
-      try {
-        log = handle.drainLog();
-      } catch {
-        /* the bot broke its own runtime */
-      }
-      return { ok: false, reason: 'exception', message: describeError(err), log: this.takeLog(log), cpuMs };
-    }
+    return playInProcess(handle, req, this.cpu, (text) => this.takeLog(text));
   }
 
   private takeLog(text: unknown): string {

@@ -16,12 +16,11 @@ import { cpuSinceMs, describeError, type BotHost, type LoadReply, type LoadReque
 
 export class InProcessBotHost implements BotHost {
   private handle: BotHandle | null = null;
-  private used = 0;
-  private budget = Infinity;
+  private readonly cpu: CpuAccount = { used: 0, budget: Infinity };
 
   async load(req: LoadRequest): Promise<LoadReply> {
     const start = process.cpuUsage();
-    this.budget = req.cpuBudgetMs;
+    this.cpu.budget = req.cpuBudgetMs;
     const artifact = parseArtifactForHost(req.code);
     try {
       const context = vm.createContext({});
@@ -42,11 +41,11 @@ export class InProcessBotHost implements BotHost {
       const [name, game, log] = loaded;
       this.handle = handle;
       const cpuMs = cpuSinceMs(start);
-      this.used += cpuMs;
+      this.cpu.used += cpuMs;
       return { ok: true, name, game, log, cpuMs };
     } catch (err) {
       const cpuMs = cpuSinceMs(start);
-      this.used += cpuMs;
+      this.cpu.used += cpuMs;
       return { ok: false, reason: 'compile', message: describeError(err), log: '', cpuMs };
     }
   }
@@ -54,31 +53,48 @@ export class InProcessBotHost implements BotHost {
   async play(req: PlayRequest): Promise<PlayReply> {
     const handle = this.handle;
     if (!handle) return { ok: false, reason: 'crash', message: 'bot not loaded', log: '', cpuMs: 0 };
-    const start = process.cpuUsage();
-    try {
-      const [count, orders, log] = handle.play(req.names, req.status, ...req.arrays);
-      const cpuMs = cpuSinceMs(start);
-      this.used += cpuMs;
-      if (this.used > this.budget) return { ok: false, reason: 'cpu', message: cpuBudgetUsedUp(this.budget), log, cpuMs };
-      if (orders.length > MAX_ORDERS_JSON) return { ok: false, reason: 'output', message: 'orders too large', log, cpuMs };
-      return { ok: true, count, orders, log, cpuMs };
-    } catch (err) {
-      const cpuMs = cpuSinceMs(start);
-      this.used += cpuMs;
-      let log = '';
-      try {
-        log = handle.drainLog();
-      } catch {
-        /* the bot broke its own runtime */
-      }
-      return { ok: false, reason: 'exception', message: describeError(err), log, cpuMs };
-    }
+    return playInProcess(handle, req, this.cpu);
   }
 
   async close(): Promise<void> {
     this.handle = null;
   }
 }
+
+/** A bot's CPU time over its match, and its budget. */
+export interface CpuAccount {
+  used: number;
+  budget: number;
+}
+
+/**
+ * One play() of a bot in this process (node:vm), for this host and the built-in one: its CPU charged to
+ * `cpu`, what comes back checked as the sandbox checks it. `takeLog` bounds the log (by default kept whole).
+ */
+export function playInProcess(handle: BotHandle, req: PlayRequest, cpu: CpuAccount, takeLog: (text: unknown) => string = keepLog): PlayReply {
+  const start = process.cpuUsage();
+  try {
+    const [count, orders, log] = handle.play(req.names, req.status, ...req.arrays);
+    const cpuMs = cpuSinceMs(start);
+    cpu.used += cpuMs;
+    if (cpu.used > cpu.budget) return { ok: false, reason: 'cpu', message: cpuBudgetUsedUp(cpu.budget), log: takeLog(log), cpuMs };
+    if (typeof orders !== 'string' || orders.length > MAX_ORDERS_JSON || typeof count !== 'number')
+      return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: takeLog(log), cpuMs };
+    return { ok: true, count, orders, log: takeLog(log), cpuMs };
+  } catch (err) {
+    const cpuMs = cpuSinceMs(start);
+    cpu.used += cpuMs;
+    let log = '';
+    try {
+      log = handle.drainLog();
+    } catch {
+      /* the bot broke its own runtime */
+    }
+    return { ok: false, reason: 'exception', message: describeError(err), log: takeLog(log), cpuMs };
+  }
+}
+
+const keepLog = (text: unknown): string => (typeof text === 'string' ? text : '');
 
 const NOT_BINDABLE = new Set(['globalThis', 'eval', 'undefined', 'NaN', 'Infinity', 'arguments']);
 

@@ -6,6 +6,7 @@
 // they are the program's shape. Each token keeps its source line.
 
 import type { Token } from './types.ts';
+import { byFirstCharacter, COMPOUND_ASSIGNMENTS, isDigit, isIdPart, isIdStart, ONE_CHARACTER_PUNCTUATORS } from './token-shared.ts';
 
 // Keywords of JavaScript and TypeScript kept as themselves. Built-in type names
 // (number, string...) are kept too: changing them changes the program.
@@ -41,59 +42,16 @@ const PUNCTUATORS = [
   '?.',
   '++',
   '--',
-  '+=',
-  '-=',
-  '*=',
-  '/=',
-  '%=',
-  '&=',
-  '|=',
-  '^=',
+  ...COMPOUND_ASSIGNMENTS,
   '<<',
   '>>',
   '**',
-  '{',
-  '}',
-  '(',
-  ')',
-  '[',
-  ']',
-  ';',
-  ',',
-  '<',
-  '>',
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  '&',
-  '|',
-  '^',
-  '!',
-  '~',
-  '?',
-  ':',
-  '=',
-  '.',
+  ...ONE_CHARACTER_PUNCTUATORS,
   '@',
-  '#',
 ];
 
-const isIdStart = (c: string) => {
-  const x = c.charCodeAt(0);
-  return (x >= 97 && x <= 122) || (x >= 65 && x <= 90) || x === 95 || x === 36 || x >= 0xc0;
-};
-const isIdPart = (c: string) => isIdStart(c) || isDigit(c);
 /** The punctuators by their first character, longest first. */
-const PUNCTUATORS_BY_FIRST = new Map<string, string[]>();
-for (const p of PUNCTUATORS) {
-  const list = PUNCTUATORS_BY_FIRST.get(p[0]!) ?? [];
-  list.push(p);
-  PUNCTUATORS_BY_FIRST.set(p[0]!, list);
-}
-
-const isDigit = (c: string) => c >= '0' && c <= '9';
+const PUNCTUATORS_BY_FIRST = byFirstCharacter(PUNCTUATORS);
 
 /** After these a `/` divides; elsewhere it starts a regular expression. */
 const endsOperand = (t: Token | undefined) =>

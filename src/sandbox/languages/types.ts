@@ -7,8 +7,6 @@ import type { CompileBotOptions } from './compile-errors.ts';
 import type { BotArtifact } from './artifact.ts';
 import type { AnyGame } from '../../sdk/types.ts';
 
-export type { BotArtifact } from './artifact.ts';
-
 /** The languages as users see them (the API's and the CSV's `language`, the metrics' groups). */
 export type LanguageId = 'typescript' | 'javascript' | 'cpp';
 

@@ -48,7 +48,7 @@ import { builtEntryUrl } from '../../sdk/modules.ts';
 export { SandboxInfraError } from '../../match/bot-host.ts';
 // Slots lives in slots.ts (compile-process.ts and cpp/toolchain.ts use it too, and this file must not be below them).
 export { Slots } from '../system/slots.ts';
-export { watchdogMs, watchdogSettings } from '../hosts/isolate-host.ts';
+export { watchdogSettings } from '../hosts/isolate-host.ts';
 
 /** The match child's file and loader: the built judge's (dist/match-child.js), or match-child.ts through tsx from the sources. */
 function childEntry(): { path: string; loader: string[] } {

@@ -8,7 +8,7 @@ import { pickPlayers, scheduleRanked } from '../../../src/jobs/scheduler/ranked.
 import { startScheduler } from '../../../src/jobs/scheduler/index.ts';
 import { initialRating, rateMatch } from '../../../src/domain/ratings/index.ts';
 import { waitFor } from '../../helpers/queue.ts';
-import { OPEN_MATCH } from '../../../src/db/statuses.ts';
+import { OPEN_MATCH } from '../../../src/statuses.ts';
 import { botAs, startTestJudge, type TestJudge } from '../../helpers/judge.ts';
 
 let judge: TestJudge;

@@ -2,33 +2,67 @@
 // reads, and any #include, #embed or __has_include that names a path opens
 // that path. No reading of the text decides which of them are safe (clang's
 // lexer is the only one that knows what it lexes); instead the compiler runs
-// where nothing else exists: new user, mount and network namespaces
-// (util-linux's unshare, as an unprivileged user), a fresh tmpfs as its root
-// into which only the toolchain's own files are bind-mounted read-only (the
-// clang and lld binaries, the shared libraries they load as ldd lists them,
-// the clang installation with its resource directory, the wasm32 sysroot's
-// include and library directories) and the compile's work directory (the
-// student's file and the game's headers, writable for the module), the
-// game's precompiled header if the compile uses one (read-only: built from
-// the same headers and the sysroot, nothing more), then a chroot into it. No /etc, /proc, /dev, /home, /tmp of the host, no DATA_DIR,
-// no project tree: a path outside the root does not exist.
+// where it can open nothing else. Two ways, the same plan of what it may open
+// (worked out once from the toolchain itself: `clang -###` names the compiler,
+// the linker, the resource directory and the sysroot's directories; ldd names
+// the libraries):
 //
-// The plan (which paths to mount where) is worked out once from the
-// toolchain itself: `clang -###` names the compiler, the linker, the resource
-// directory and the sysroot's directories; ldd names the libraries. Where the
-// OS cannot do it (no user namespaces, no unshare), confinementFor says why,
-// and the system clang is not used.
+// - namespaces: new user, mount and network namespaces (util-linux's unshare,
+//   as an unprivileged user), a fresh tmpfs as its root into which only the
+//   toolchain's own files are bind-mounted read-only (the clang and lld
+//   binaries, the shared libraries they load, the clang installation with its
+//   resource directory, the wasm32 sysroot's include and library directories)
+//   and the compile's work directory (the student's file and the game's
+//   headers, writable for the module), the game's precompiled header if the
+//   compile uses one (read-only), then a chroot into it. No /etc, /proc, /dev,
+//   /home, /tmp of the host, no DATA_DIR, no project tree: a path outside the
+//   root does not exist.
+// - landlock: where namespaces are refused (Docker's and containerd's default
+//   seccomp profiles refuse unshare and mount; they allow the landlock_* calls),
+//   the kernel's Landlock (Linux 5.13+, unprivileged, no capability) through
+//   landlock/arbiter-landlock.c, built here with the system clang: clang and
+//   every process it starts may open the same toolchain paths (read and
+//   execute), the compile's work directory (read and write) and the
+//   precompiled header (read), nothing else: /proc/<pid>/environ, /etc, the
+//   data and the project are refused (EACCES), TCP is refused (Landlock ABI 4),
+//   and signals leave no compile (ABI 6). A path's existence may show (the
+//   error says "Permission denied", not "not found"); no byte of it does.
+//
+// CPP_CONFINEMENT (src/config.ts) picks one or, auto, the first that works.
+// Either way the compile's environment holds nothing of this process's. Where
+// neither works, confinementFor says why, and the system clang is not used.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cacheDir } from '../../../config.ts';
+
+/** One compile's place: where its files go, and how clang runs confined there. */
+export interface ConfinedRun {
+  /** The compile's work directory on this machine: the file and headers are written here, the output read from here. */
+  work: string;
+  /** Argv prefix: clang's own argv (its path, then its arguments, relative to the work directory) follows. */
+  argv: string[];
+  cwd: string;
+  /** The whole environment of the run: nothing of this process's. */
+  env: Record<string, string>;
+  /** Removes the compile's directories. */
+  close(): void;
+}
+
+export type ConfinementKind = 'namespaces' | 'landlock';
 
 export interface Confinement {
-  /** Argv prefix: the compile's argv (clang's, inside the root) follows. Run with cwd anywhere; ROOT and WORK come from the environment. */
-  argv: string[];
-  /** The clang to call inside the root (the same path as outside). */
+  kind: ConfinementKind;
+  /** The clang to call (the same path inside the confinement as outside). */
   clang: string;
+  /** A fresh compile's place, reading the precompiled header `pch` (a file on this machine) if given. */
+  open(pch?: string): ConfinedRun;
+  /** The path under which a compile of open(pch) sees the precompiled header. */
+  pchAt(pch: string): string;
 }
 
 function which(name: string): string | undefined {
@@ -148,84 +182,182 @@ function libraries(binary: string): string[] {
   return out;
 }
 
-/**
- * The confinement for `clang` (a clang++ on PATH), or the reason there is none.
- * Checked by running it: a compile and link in the confined root must work.
- */
-export function confinementFor(clang: string): Confinement | { error: string } {
-  if (process.platform !== 'linux') return { error: `confining the compiler needs Linux namespaces (this is ${process.platform})` };
+/** What the compile may open: the toolchain's files and directories, as a Plan (symlinks followed). */
+function toolchainPlan(clang: string): Plan {
+  const { binaries, dirs } = toolchainPaths(clang);
+  if (binaries.length < 2) throw new Error('clang -### named no compiler and linker');
+  const plan = new Plan();
+  // The installation the compiler came from (bin/, lib/clang/<version>/): its own files, nothing of the host's.
+  const install = dirname(dirname(realpathSync(binaries[0]!)));
+  plan.place(install);
+  // The sysroot's and resource directory's include and library directories: the host's own headers (/usr/include, /usr/local/include) are not the sysroot.
+  for (const d of dirs) if (existsSync(d) && (realpathSync(d).startsWith(install + '/') || /wasm|wasi/.test(d))) plan.place(d);
+  const exes = new Set([clang, ...binaries]);
+  for (const b of exes) {
+    plan.place(b);
+    for (const lib of libraries(realpathSync(b))) plan.place(lib);
+  }
+  return plan;
+}
+
+/** A compile's base and work directories in the temp dir, removed by close(). */
+function tempRun(): { base: string; work: string; close(): void } {
+  const base = mkdtempSync(join(tmpdir(), 'arbiter-cpp-'));
+  const work = join(base, 'work');
+  mkdirSync(work);
+  return { base, work, close: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+function namespaceConfinement(clang: string, plan: Plan): Confinement | { error: string } {
+  if (process.platform !== 'linux') return { error: `namespaces are Linux's (this is ${process.platform})` };
   const unshare = which('unshare');
   if (!unshare) return { error: 'util-linux unshare is not installed' };
+  const script = [
+    'set -e',
+    // A fresh tmpfs, owned by this user namespace, is the root.
+    'mount -t tmpfs -o size=1m,mode=755,nosuid,nodev arbiter-cpp "$R"',
+    ...plan.script(),
+    'mkdir -p "$R/work"',
+    'mount --bind "$W" "$R/work"',
+    // The game's precompiled header when the compile uses one (P, a file on the host), read-only at /arbiter.pch.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell script's own ${P:-}, not a template
+    'if [ -n "${P:-}" ]; then touch "$R/arbiter.pch"; mount --bind -o ro "$P" "$R/arbiter.pch"; fi',
+    'mount -o remount,ro,bind "$R"',
+    'export PATH=/nonexistent TMPDIR=/work',
+    `exec ${q(unshare)} --root="$R" --wd=/work "$@"`,
+  ].join('\n');
+  const argv = [unshare, '--user', '--map-root-user', '--mount', '--net', '--ipc', '--uts', '--fork', '--kill-child', 'sh', '-c', script, 'arbiter-cpp'];
+  return {
+    kind: 'namespaces',
+    clang,
+    open(pch) {
+      const t = tempRun();
+      const root = join(t.base, 'root');
+      mkdirSync(root);
+      return { work: t.work, argv, cwd: t.base, env: { PATH: process.env['PATH'] ?? '', R: root, W: t.work, ...(pch ? { P: pch } : {}) }, close: t.close };
+    },
+    pchAt: () => '/arbiter.pch',
+  };
+}
+
+const LANDLOCK_SOURCE = fileURLToPath(new URL('./landlock/arbiter-landlock.c', import.meta.url));
+
+/**
+ * landlock/arbiter-landlock.c built with the system clang (for this machine, not wasm32), kept under
+ * CACHE_DIR by a hash of its source and the compiler: built once per machine and version.
+ */
+function landlockHelper(clang: string): string {
+  const source = readFileSync(LANDLOCK_SOURCE);
+  const id = createHash('sha256').update(source).update(realpathSync(clang)).digest('hex').slice(0, 16);
+  let dir = join(cacheDir(), 'landlock');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // A program this process runs: only from a folder and a file that no one else could have written (a CACHE_DIR
+  // under a shared /tmp could have been made by another user first), else built afresh in a private folder.
+  if (!ownOnly(cacheDir()) || !ownOnly(dir)) dir = mkdtempSync(join(tmpdir(), 'arbiter-landlock-'));
+  const helper = join(dir, `arbiter-landlock-${id}`);
+  if (existsSync(helper) && ownOnly(helper)) return helper;
+  const tmp = `${helper}.${process.pid}.tmp`;
+  const r = spawnSync(clang, ['-x', 'c', '-O2', '-Wall', '-o', tmp, LANDLOCK_SOURCE], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env['PATH'] ?? '' },
+  });
+  if (r.status !== 0) {
+    rmSync(tmp, { force: true });
+    throw new Error(`the Landlock helper could not be built: ${(r.stderr || r.error?.message || '').trim().slice(0, 300)}`);
+  }
+  renameSync(tmp, helper);
+  return helper;
+}
+
+/** Is `path` (not a symlink) this user's, and writable by no one else? */
+function ownOnly(path: string): boolean {
+  const st = lstatSync(path);
+  return !st.isSymbolicLink() && (typeof process.getuid !== 'function' || st.uid === process.getuid()) && (st.mode & 0o022) === 0;
+}
+
+function landlockConfinement(clang: string, plan: Plan): Confinement | { error: string } {
+  if (process.platform !== 'linux') return { error: `Landlock is Linux's (this is ${process.platform})` };
+  let helper: string;
   try {
-    const { binaries, dirs } = toolchainPaths(clang);
-    if (binaries.length < 2) return { error: `clang -### named no compiler and linker` };
-    const plan = new Plan();
-    // The installation the compiler came from (bin/, lib/clang/<version>/): its own files, nothing of the host's.
-    const install = dirname(dirname(realpathSync(binaries[0]!)));
-    plan.place(install);
-    // The sysroot's and resource directory's include and library directories: the host's own headers (/usr/include, /usr/local/include) are not the sysroot.
-    for (const d of dirs) if (existsSync(d) && (realpathSync(d).startsWith(install + '/') || /wasm|wasi/.test(d))) plan.place(d);
-    const exes = new Set([clang, ...binaries]);
-    for (const b of exes) {
-      plan.place(b);
-      for (const lib of libraries(realpathSync(b))) plan.place(lib);
-    }
-    const script = [
-      'set -e',
-      // A fresh tmpfs, owned by this user namespace, is the root.
-      'mount -t tmpfs -o size=1m,mode=755,nosuid,nodev arbiter-cpp "$R"',
-      ...plan.script(),
-      'mkdir -p "$R/work"',
-      'mount --bind "$W" "$R/work"',
-      // The game's precompiled header when the compile uses one (P, a file on the host), read-only at /arbiter.pch.
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell script's own ${P:-}, not a template
-      'if [ -n "${P:-}" ]; then touch "$R/arbiter.pch"; mount --bind -o ro "$P" "$R/arbiter.pch"; fi',
-      'mount -o remount,ro,bind "$R"',
-      'export PATH=/nonexistent TMPDIR=/work',
-      `exec ${q(unshare)} --root="$R" --wd=/work "$@"`,
-    ].join('\n');
-    const confinement: Confinement = {
-      argv: [unshare, '--user', '--map-root-user', '--mount', '--net', '--ipc', '--uts', '--fork', '--kill-child', 'sh', '-c', script, 'arbiter-cpp'],
-      clang,
-    };
-    const check = checkConfinement(confinement);
-    return check ? { error: check } : confinement;
+    helper = landlockHelper(clang);
   } catch (err) {
     return { error: (err as Error).message };
   }
+  const abi = spawnSync(helper, ['--abi'], { encoding: 'utf8', timeout: 10_000, env: {} });
+  if (abi.status !== 0) return { error: (abi.stderr || abi.error?.message || `exit ${abi.status}`).trim() };
+  // Every file and directory of the plan, resolved: Landlock checks the file opened, not the symlinks walked to it.
+  const reads = [...plan.binds.keys()].flatMap((p) => ['--read', p]);
+  return {
+    kind: 'landlock',
+    clang,
+    open(pch) {
+      const t = tempRun();
+      return {
+        work: t.work,
+        argv: [helper, ...reads, '--write', t.work, ...(pch ? ['--read', pch] : []), '--'],
+        cwd: t.work,
+        env: { PATH: '/nonexistent', TMPDIR: t.work },
+        close: t.close,
+      };
+    },
+    pchAt: (pch) => pch,
+  };
 }
 
-/** A compile and link in the confined root, and no host file seen from it: null when it works, else why not. */
-function checkConfinement(c: Confinement): string | null {
-  const base = mkdtempSync(join(tmpdir(), 'arbiter-cpp-check-'));
+/**
+ * The confinement for `clang` (a clang++ on PATH) of the kind asked for (auto: namespaces, else
+ * Landlock), or why there is none. Checked by running it: a compile and link confined must work,
+ * and a host file must not be readable from it.
+ */
+export function confinementFor(clang: string, kind: ConfinementKind | 'auto' = 'auto'): Confinement | { error: string } {
+  let plan: Plan;
   try {
-    const { root, work } = workDirs(base);
-    writeFileSync(
-      join(work, 'probe.cc'),
-      '#include <vector>\n#if __has_include("/etc/passwd") || __has_include("/proc/self/environ")\n#error the host is visible\n#endif\nstd::vector<int> v(3);\nextern "C" int probe() { return v.size(); }\n',
-    );
-    const r = spawnSync(
-      c.argv[0]!,
-      [...c.argv.slice(1), c.clang, '--target=wasm32-wasi', '-O2', '-flto', '-mexec-model=reactor', '-Wl,--export=probe', 'probe.cc', '-o', 'probe.wasm'],
-      {
-        env: { PATH: process.env['PATH'] ?? '', R: root, W: work },
-        encoding: 'utf8',
-        timeout: 60_000,
-      },
-    );
-    if (r.status !== 0 || !existsSync(join(work, 'probe.wasm')))
-      return `a confined compile failed (${r.signal ?? `exit ${r.status}`}): ${(r.stderr || r.error?.message || '').trim().slice(0, 400)}`;
-    return null;
-  } finally {
-    rmSync(base, { recursive: true, force: true });
+    plan = toolchainPlan(clang);
+  } catch (err) {
+    return { error: (err as Error).message };
   }
+  const reasons: string[] = [];
+  for (const k of kind === 'auto' ? (['namespaces', 'landlock'] as const) : [kind]) {
+    try {
+      const c = k === 'namespaces' ? namespaceConfinement(clang, plan) : landlockConfinement(clang, plan);
+      const why = 'error' in c ? c.error : checkConfinement(c);
+      if (!why) return c as Confinement;
+      reasons.push(`${k}: ${why}`);
+    } catch (err) {
+      reasons.push(`${k}: ${(err as Error).message}`);
+    }
+  }
+  return { error: reasons.join('; ') };
 }
 
-/** A compile's two directories under `base`: the empty mount point of its root, and its work directory. */
-export function workDirs(base: string): { root: string; work: string } {
-  const root = join(base, 'root');
-  const work = join(base, 'work');
-  mkdirSync(root, { recursive: true });
-  mkdirSync(work, { recursive: true });
-  return { root, work };
+/** A compile and link confined, and no host file seen from it: null when it works, else why not. */
+function checkConfinement(c: Confinement): string | null {
+  const run = (source: string): { ok: boolean; said: string } => {
+    const r = c.open();
+    try {
+      writeFileSync(join(r.work, 'probe.cc'), source);
+      const p = spawnSync(
+        r.argv[0]!,
+        [...r.argv.slice(1), c.clang, '--target=wasm32-wasi', '-O2', '-flto', '-mexec-model=reactor', '-Wl,--export=probe', 'probe.cc', '-o', 'probe.wasm'],
+        { cwd: r.cwd, env: r.env, encoding: 'utf8', timeout: 60_000 },
+      );
+      const ok = p.status === 0 && existsSync(join(r.work, 'probe.wasm'));
+      return { ok, said: `${p.signal ?? `exit ${p.status}`}: ${(p.stderr || p.error?.message || '').trim().slice(0, 400)}` };
+    } finally {
+      r.close();
+    }
+  };
+  const fine = run('#include <vector>\nstd::vector<int> v(3);\nextern "C" int probe() { return v.size(); }\n');
+  if (!fine.ok) return `a confined compile failed (${fine.said})`;
+  // A host file that is valid C++: the compile must fail to read it (namespaces: it does not exist; Landlock: EACCES).
+  const outside = mkdtempSync(join(tmpdir(), 'arbiter-cpp-outside-'));
+  try {
+    writeFileSync(join(outside, 'host.hh'), 'extern "C" int probe() { return 7; }\n');
+    const peek = run(`#include "${join(outside, 'host.hh')}"\n`);
+    if (peek.ok) return 'a confined compile read a file of the host';
+  } finally {
+    rmSync(outside, { recursive: true, force: true });
+  }
+  return null;
 }

@@ -2,14 +2,7 @@
 // how tokens are compared).
 
 import type { Token } from '../types.ts';
-
-// Names and digits as the JavaScript tokenizer reads them (clang takes `$` in a name too).
-const isDigit = (c: string) => c >= '0' && c <= '9';
-const isIdStart = (c: string) => {
-  const x = c.charCodeAt(0);
-  return (x >= 97 && x <= 122) || (x >= 65 && x <= 90) || x === 95 || x === 36 || x >= 0xc0;
-};
-const isIdPart = (c: string) => isIdStart(c) || isDigit(c);
+import { byFirstCharacter, COMPOUND_ASSIGNMENTS, isDigit, isIdPart, isIdStart, ONE_CHARACTER_PUNCTUATORS } from '../token-shared.ts';
 
 // C++: what the course's players are written in (one file, AIName.cc, against
 // the game's headers). The same normalizing as JavaScript's: every name that
@@ -66,47 +59,11 @@ const CPP_PUNCTUATORS = [
   '!=',
   '&&',
   '||',
-  '+=',
-  '-=',
-  '*=',
-  '/=',
-  '%=',
-  '&=',
-  '|=',
-  '^=',
+  ...COMPOUND_ASSIGNMENTS,
   '##',
-  '{',
-  '}',
-  '(',
-  ')',
-  '[',
-  ']',
-  ';',
-  ',',
-  '<',
-  '>',
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  '&',
-  '|',
-  '^',
-  '!',
-  '~',
-  '?',
-  ':',
-  '=',
-  '.',
-  '#',
+  ...ONE_CHARACTER_PUNCTUATORS,
 ];
-const CPP_PUNCTUATORS_BY_FIRST = new Map<string, string[]>();
-for (const p of CPP_PUNCTUATORS) {
-  const list = CPP_PUNCTUATORS_BY_FIRST.get(p[0]!) ?? [];
-  list.push(p);
-  CPP_PUNCTUATORS_BY_FIRST.set(p[0]!, list);
-}
+const CPP_PUNCTUATORS_BY_FIRST = byFirstCharacter(CPP_PUNCTUATORS);
 
 /** Prefixes of string and character literals (u8"...", L'x', R"(...)"). */
 const STRING_PREFIX = /^(?:u8|u|U|L)?R?$/;

@@ -6,7 +6,9 @@
 // - a system clang with a wasm32 sysroot (Debian: clang lld wasi-libc
 //   libc++-dev-wasm32 libclang-rt-dev-wasm32), fast, used when present and
 //   when the OS can confine it (confine.ts: namespaces and a root holding
-//   nothing but the toolchain, the headers and the file);
+//   nothing but the toolchain, the headers and the file, or where namespaces
+//   are refused, as in a container under Docker's default seccomp profile,
+//   Landlock: nothing else may be opened);
 // - @yowasp/clang (clang and lld built as WebAssembly, installed by npm), in
 //   a compile server process kept between compiles (clang-server.mjs), whose
 //   file system is the in-memory tree of the headers and the file alone.
@@ -30,16 +32,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gameHeaders, shippedCppPlayer } from './headers.ts';
-import { confinementFor, workDirs, type Confinement } from './confine.ts';
+import { confinementFor, type Confinement } from './confine.ts';
 import { dataSegmentBytes, readMemoryImport, trimZeroData, WASM_PAGE } from './wasm-module.ts';
 import { Slots } from '../../system/slots.ts';
 import { cpuMs, groupCpuMs, rssBytes } from '../../system/proc.ts';
 import { partLog, type Log } from '../../../log.ts';
-import { cacheDir } from '../../../config.ts';
+import { readSettings } from '../../../config.ts';
 
 export type Lane = 'judge' | 'play';
 
@@ -70,36 +72,51 @@ export interface CppCompileSettings {
   pchDir: string;
   /** Precompiled headers on: a file that starts with #include "Player.hh" skips parsing it (CPP_PCH=0 turns them off). */
   pch: boolean;
-}
-
-function intEnv(name: string, fallback: number): number {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
+  /** How the system clang is confined (CPP_CONFINEMENT): namespaces, Landlock, or auto (the first that works). */
+  confinement: 'auto' | 'namespaces' | 'landlock';
 }
 
 let settings: CppCompileSettings | null = null;
 
 export function cppCompileSettings(): CppCompileSettings {
   if (!settings) {
-    const forced = process.env['ARBITER_CPP_CLANG'];
-    const timeoutMs = intEnv('CPP_COMPILE_TIMEOUT_MS', 60_000);
+    // The declarations in src/config.ts: a bad value is refused there, naming its variable.
+    const c = readSettings([
+      'cppToolchain',
+      'cppCompileTimeoutMs',
+      'cppCompileCpuSeconds',
+      'cppCompileMemoryMb',
+      'cppCompileWarmupMs',
+      'cacheDir',
+      'cppCacheDir',
+      'cppMemoryCacheMb',
+      'cppDiskCacheMb',
+      'cppMaxModuleMb',
+      'cppJudgeCompiles',
+      'cppPlayCompiles',
+      'cppPlayQueue',
+      'cppPchDir',
+      'cppPch',
+      'cppConfinement',
+    ]);
     settings = {
-      timeoutMs,
-      ...(process.env['CPP_COMPILE_CPU_SECONDS'] ? { cpuSeconds: intEnv('CPP_COMPILE_CPU_SECONDS', 60) } : {}),
-      memoryMb: intEnv('CPP_COMPILE_MEMORY_MB', 2048),
-      warmupMs: intEnv('CPP_COMPILE_WARMUP_MS', 120_000),
-      // Under this instance's CACHE_DIR (src/config.ts), unless named apart.
-      cacheDir: process.env['CPP_CACHE_DIR'] || join(cacheDir(), 'cpp'),
-      memoryCacheBytes: intEnv('CPP_MEMORY_CACHE_MB', 64) * 1024 * 1024,
-      diskCacheBytes: intEnv('CPP_DISK_CACHE_MB', 512) * 1024 * 1024,
-      maxModuleBytes: intEnv('CPP_MAX_MODULE_MB', 16) * 1024 * 1024,
-      toolchain: forced === 'npm' || forced === 'system' ? forced : 'auto',
-      judgeSlots: intEnv('CPP_JUDGE_COMPILES', Math.max(1, availableParallelism())),
-      playSlots: intEnv('CPP_PLAY_COMPILES', 1),
-      playQueue: intEnv('CPP_PLAY_QUEUE', 4),
+      timeoutMs: c.cppCompileTimeoutMs,
+      ...(c.cppCompileCpuSeconds !== null ? { cpuSeconds: c.cppCompileCpuSeconds } : {}),
+      memoryMb: c.cppCompileMemoryMb,
+      warmupMs: c.cppCompileWarmupMs,
+      // Under this instance's CACHE_DIR, unless named apart.
+      cacheDir: c.cppCacheDir ?? join(c.cacheDir, 'cpp'),
+      memoryCacheBytes: c.cppMemoryCacheMb * 1024 * 1024,
+      diskCacheBytes: c.cppDiskCacheMb * 1024 * 1024,
+      maxModuleBytes: c.cppMaxModuleMb * 1024 * 1024,
+      toolchain: c.cppToolchain,
+      judgeSlots: c.cppJudgeCompiles,
+      playSlots: c.cppPlayCompiles,
+      playQueue: c.cppPlayQueue,
       extraFlags: [],
-      pchDir: process.env['CPP_PCH_DIR'] || join(cacheDir(), 'pch'),
-      pch: process.env['CPP_PCH'] !== '0',
+      pchDir: c.cppPchDir ?? join(c.cacheDir, 'pch'),
+      pch: c.cppPch,
+      confinement: c.cppConfinement,
     };
   }
   return settings;
@@ -209,13 +226,24 @@ function systemToolchain(): { clang: string; confinement: Confinement } | { erro
   if (!clang)
     systemClang = { error: 'no clang++ here compiles for wasm32-wasi (apt-get install clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32)' };
   else {
-    const c = confinementFor(clang);
+    const c = confinementFor(clang, cppCompileSettings().confinement);
     if ('error' in c) {
-      systemClang = { error: `${clang} is not used: the OS cannot confine it (${c.error}); it needs unprivileged user namespaces (unshare --user --mount)` };
+      systemClang = {
+        error: `${clang} is not used: the OS cannot confine it (${c.error}); it needs unprivileged user namespaces (unshare --user --mount) or Landlock (Linux 5.13+)`,
+      };
       log('the system clang cannot be confined: C++ compiles use the npm toolchain', { level: 'warn', clang, reason: c.error });
-    } else systemClang = { clang, confinement: c };
+    } else {
+      systemClang = { clang, confinement: c };
+      log(`C++ compiles use the system clang, confined by ${c.kind}`, { clang });
+    }
   }
   return systemClang;
+}
+
+/** How the system clang is confined here (confine.ts), or null when it is not used. */
+export function systemConfinement(): Confinement['kind'] | null {
+  const t = systemToolchain();
+  return 'clang' in t ? t.confinement.kind : null;
 }
 
 /** A confined clang++ that compiles for wasm32-wasi here, or null. */
@@ -303,14 +331,14 @@ function compileWithSystem(
   cpuLimitMs: number,
   memoryMb: number,
 ): Promise<CppCompileResult & { cpuMs: number }> {
-  const base = mkdtempSync(join(tmpdir(), 'arbiter-cpp-'));
-  const { root, work } = workDirs(base);
+  const place = t.confinement.open(job.pch);
+  const { work } = place;
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(work, name)), { recursive: true });
     writeFileSync(join(work, name), text);
   }
   const args = [t.clang, ...job.args];
-  let argv = [...t.confinement.argv, ...args];
+  let argv = [...place.argv, ...args];
   // Address space and CPU time, inherited by the driver's children (wasm-ld); a file at most as large as the module may be.
   // The CPU limit is a backstop, above the watch's: the kernel's clock runs ahead of /proc's sampled figures (about 10% here).
   // wasm-ld 14 writes a zero-initialized array into the module as that many zero bytes (trimmed afterwards): a file up to
@@ -323,15 +351,15 @@ function compileWithSystem(
   return new Promise((resolve) => {
     let cpu = 0;
     const done = (r: CppCompileResult) => {
-      rmSync(base, { recursive: true, force: true });
+      place.close();
       resolve({ ...r, cpuMs: cpu });
     };
     let child: ChildProcess;
     try {
-      // P: the precompiled header, bound read-only into the root (confine.ts).
+      // The confinement's own environment (confine.ts): nothing of this process's.
       child = spawn(argv[0]!, argv.slice(1), {
-        cwd: base,
-        env: { PATH: process.env['PATH'] ?? '', R: root, W: work, ...(job.pch ? { P: job.pch } : {}) },
+        cwd: place.cwd,
+        env: place.env,
         stdio: ['ignore', 'ignore', 'pipe'],
         detached: true,
       });
@@ -686,6 +714,10 @@ function pchPlan(
   // -fpch-instantiate-templates: the templates the headers use are instantiated once, in the PCH, not in
   // every compile (the 554-line bench file: clang's front end 1.4 -> 0.95 s, the compile 6.2 -> 5.0 s).
   args.splice(args.length - 3, 0, '-Xclang', '-fno-pch-timestamp', '-fpch-instantiate-templates', '-x', 'c++-header');
+  // The system clang's headers are read from each compile's own work directory, whose path differs from the build's
+  // under Landlock (a temporary directory; namespaces show every compile the same /work): the headers' text is kept in
+  // the PCH, so no compile looks for the build's files (which are gone).
+  if (which === 'system') args.splice(args.length - 3, 0, '-Xclang', '-fmodules-embed-all-files');
   const hash = createHash('sha256').update(`pch1\0${which}\0${toolchainId(which, clang)}\0${args.join('\0')}\0`);
   for (const name of Object.keys(headers).sort()) hash.update(`${name}\0${headers[name]}\0`);
   return { path: join(s.pchDir, `${game}-${which}-${hash.digest('hex').slice(0, 24)}.pch`), args };
@@ -828,8 +860,9 @@ function compileJob(
   if (!pch) return { inputs, job: { args: flags(target, filename, 'bot.wasm', s.extraFlags), output: 'bot.wasm' } };
   // The header the PCH was built from is one of its inputs: clang checks it is there, unchanged.
   inputs[PCH_HEADER] = PCH_TEXT;
-  // The system clang sees the PCH at the root (confine.ts binds it there), the npm one in its tree's root.
-  const at = which === 'system' ? `/${PCH_FILE}` : PCH_FILE;
+  // The system clang sees the PCH where its confinement puts it (confine.ts), the npm one in its tree's root.
+  const t = which === 'system' ? systemToolchain() : null;
+  const at = t && 'clang' in t ? t.confinement.pchAt(pch) : PCH_FILE;
   return { inputs, job: { args: flags(target, filename, 'bot.wasm', [...s.extraFlags, '-include-pch', at]), output: 'bot.wasm', pch } };
 }
 

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { compilerLimits } from '../../../config.ts';
+import { compilerLimits, readSettings } from '../../../config.ts';
 import { Slots } from '../../system/slots.ts';
 import { rssBytes } from '../../system/proc.ts';
 
@@ -44,8 +44,9 @@ export interface CompilerSettings {
  * as the esbuild package itself would find it.
  */
 function findEsbuild(): string {
-  if (process.env.ARBITER_ESBUILD) return process.env.ARBITER_ESBUILD;
-  if (process.env.ESBUILD_BINARY_PATH) return process.env.ESBUILD_BINARY_PATH;
+  const { esbuildPath, esbuildBinaryPath } = readSettings(['esbuildPath', 'esbuildBinaryPath']);
+  if (esbuildPath !== null) return esbuildPath;
+  if (esbuildBinaryPath !== null) return esbuildBinaryPath;
   const esbuildPackage = createRequire(import.meta.url).resolve('esbuild/package.json');
   try {
     const inPlatformPackage = process.platform === 'win32' ? 'esbuild.exe' : 'bin/esbuild';

@@ -13,6 +13,8 @@
 // its fault. A toolchain that cannot link (a linker that is not there) is the
 // judge's failure, retried and never cached: once the toolchain is fixed, the
 // same file compiles; a system clang the OS cannot confine is not used.
+// CPP_CONFINEMENT=landlock runs it all with Landlock in place of namespaces
+// (as in a container under Docker's default seccomp profile); CI runs both.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,8 +22,17 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileCpp, resetCppCompileSettings, stopCompileServer, activeToolchain, findSystemClang } from '../../../../src/sandbox/languages/cpp/toolchain.ts';
+import {
+  compileCpp,
+  resetCppCompileSettings,
+  stopCompileServer,
+  activeToolchain,
+  findSystemClang,
+  systemConfinement,
+} from '../../../../src/sandbox/languages/cpp/toolchain.ts';
 import { compileCppBot } from '../../../../src/sandbox/languages/cpp/compile-cpp.ts';
+import { readSettings } from '../../../../src/config.ts';
+import { includeTricks } from './include-tricks.ts';
 import { BotCompileError, CompileInfraError } from '../../../../src/sandbox/languages/compile-errors.ts';
 
 const toolchain = process.env['ARBITER_CPP_CLANG'] === 'system' ? 'system' : 'npm';
@@ -46,46 +57,16 @@ after(() => {
   rmSync(base, { recursive: true, force: true });
 });
 
-/** The relative path from a compile's work directory up to the root and down to the secret. */
-const up = '../'.repeat(20);
+/** CPP_CONFINEMENT, as the toolchain reads it. */
+const cppConfinement = () => readSettings(['cppConfinement']).cppConfinement;
 
-const TRICKS: [string, string][] = [
-  ['an absolute path', `#include "${secret}"\n`],
-  ['an absolute path in <>', `#include <${secret}>\n`],
-  ["a ' after a hex digit read as a digit separator, hiding lines up to */", `#define Q A'/*'\n#include "${secret}"\n// */\n`],
-  ['a backslash, spaces and a newline (a line splice for clang)', `// a comment \\   \n#include "${secret}"\n`],
-  ['a lone \\r as a line end', `// a comment\r#include "${secret}"\r`],
-  ['__has_embed then #include', `#if defined(__has_embed)\n#if __has_embed("${secret}")\n#endif\n#endif\n#include "${secret}"\n`],
-  ['#embed', `const char s[] = {\n#embed "${secret}"\n, 0};\n`],
-  [
-    '__has_include with an #error that would tell',
-    `#if __has_include("${secret}") || __has_include("/etc/passwd") || __has_include("/proc/self/environ")\n#error ${MARKER} the host is visible\n#endif\n`,
-  ],
-  ['../.. to the root', `#include "${up}${secret.slice(1)}"\n`],
-  ['../.. from the headers', `#include "include/${up}${secret.slice(1)}"\n`],
-  ['#include_next', `#include_next "${secret}"\n#include_next <${secret}>\n`],
-  ['#pragma clang system_header', `#pragma clang system_header\n#include "${secret}"\n`],
-  ['#line and #include __FILE__', `#line 1 "${secret}"\n#include __FILE__\n`],
-  ['a macro', `#define P "${secret}"\n#include P\n`],
-  ['#import', `#import "${secret}"\n`],
-  ['#pragma GCC dependency', `#pragma GCC dependency "${secret}"\n`],
-  ['_Pragma dependency', `_Pragma("GCC dependency \\"${secret}\\"")\n`],
-  ['digraph %:include', `%:include "${secret}"\n`],
-  [
-    'symlink-ish paths',
-    `#include "/proc/self/root${secret}"\n#include "/proc/self/cwd/${up}${secret.slice(1)}"\n#include "//${secret.slice(1)}"\n#include "/./${secret.slice(1)}"\n`,
-  ],
-  ['/proc/self/environ', `#include "/proc/self/environ"\n`],
-  ['/proc/1/environ and /dev/fd', `#include "/proc/1/environ"\n#include "/dev/fd/0"\n#include "/dev/stdin"\n`],
-  ['a file in DATA_DIR', `#include "${join(dataDir, 'arbiter.db')}"\n`],
-  ["the project's .env", `#include "${projectEnv}"\n`],
-  ['/etc/passwd, read as a string', `const char* s =\n#include "/etc/passwd"\n;\n`],
-];
+const TRICKS = includeTricks({ secret, dataDir, projectEnv, marker: MARKER });
 
 test(`the ${toolchain} toolchain opens nothing but the sysroot, the headers and the file: a planted secret never comes back`, {
   timeout: 900_000,
 }, async () => {
   assert.equal(activeToolchain(), toolchain);
+  if (toolchain === 'system' && cppConfinement() !== 'auto') assert.equal(systemConfinement(), cppConfinement());
   // Control: the headers and the sysroot are there.
   const fine = await compileCpp(
     '#include "Player.hh"\n#include <vector>\nstd::vector<int> v(3);\nextern "C" int f() { return v.size(); }\n',
@@ -143,7 +124,7 @@ test(`the ${toolchain} toolchain: a linker that is not there is the judge's fail
   assert.equal(cached().length, before + 2);
 });
 
-test("a system clang the OS cannot confine is not used: auto falls back to npm, forced system is the judge's failure", {
+test("a system clang the OS cannot confine is not used: namespaces refused, auto takes Landlock; neither, auto falls back to npm, forced system is the judge's failure", {
   skip: toolchain === 'system' && findSystemClang() ? false : 'needs ARBITER_CPP_CLANG=system and a system clang',
 }, async () => {
   const fake = join(base, 'no-userns');
@@ -154,10 +135,17 @@ test("a system clang the OS cannot confine is not used: auto falls back to npm, 
   const path = process.env['PATH'];
   process.env['PATH'] = `${fake}:${path}`;
   try {
-    resetCppCompileSettings({ cacheDir, toolchain: 'auto' });
+    // Where Landlock works (this kernel), auto confines with it and compiles.
+    resetCppCompileSettings({ cacheDir, toolchain: 'auto', confinement: 'auto' });
+    if (systemConfinement() === 'landlock') {
+      const r = await compileCpp(player('Landlocked', `cerr << ${Date.now()} << endl;`), 'AILandlocked.cc', 'moria');
+      assert.ok(r.ok, JSON.stringify(r).slice(0, 400));
+    } else assert.equal(activeToolchain(), 'npm', 'no Landlock here either: the npm toolchain');
+    // Namespaces alone asked for: not confinable.
+    resetCppCompileSettings({ cacheDir, toolchain: 'auto', confinement: 'namespaces' });
     assert.equal(findSystemClang(), null);
     assert.equal(activeToolchain(), 'npm');
-    resetCppCompileSettings({ cacheDir, toolchain: 'system' });
+    resetCppCompileSettings({ cacheDir, toolchain: 'system', confinement: 'namespaces' });
     const source = player('Unconfined', `cerr << ${Date.now()} << endl;`);
     const r = await compileCpp(source, 'AIUnconfined.cc', 'moria');
     assert.ok(!r.ok && r.kind === 'infra' && /cannot confine/.test(r.detail), JSON.stringify(r));
@@ -167,6 +155,6 @@ test("a system clang the OS cannot confine is not used: auto falls back to npm, 
     );
   } finally {
     process.env['PATH'] = path;
-    resetCppCompileSettings({ cacheDir, toolchain });
+    resetCppCompileSettings({ cacheDir, toolchain, confinement: cppConfinement() });
   }
 });

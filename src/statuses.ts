@@ -1,10 +1,29 @@
-// Statuses and kinds, from their one source: the Prisma enums of
-// prisma/schema.prisma. Lists and groups of them are built here, never
-// spelled out by hand elsewhere.
+// Statuses and kinds: the words the database, the queues, the worker, the API
+// and the pages share. They are the Prisma enums of prisma/schema.prisma,
+// written here apart from the database client so that a worker, which never
+// opens the database, can name them without loading anything of src/db/
+// (scripts/check-imports.js refuses that); test/statuses.test.ts fails when
+// they and the schema's enums differ. Lists and groups of them are built here,
+// never spelled out by hand elsewhere.
 
-import { GateStep, MatchKind, MatchStatus, SubmissionStatus } from './generated/enums.ts';
+export const SubmissionStatus = {
+  queued: 'queued',
+  compiling: 'compiling',
+  self_play: 'self_play',
+  qualifying: 'qualifying',
+  qualified: 'qualified',
+  rejected: 'rejected',
+} as const;
+export type SubmissionStatus = (typeof SubmissionStatus)[keyof typeof SubmissionStatus];
 
-export { GateStep, MatchKind, MatchStatus, SubmissionStatus };
+export const MatchKind = { gate: 'gate', ranked: 'ranked', tournament: 'tournament', challenge: 'challenge' } as const;
+export type MatchKind = (typeof MatchKind)[keyof typeof MatchKind];
+
+export const MatchStatus = { queued: 'queued', running: 'running', done: 'done', failed: 'failed' } as const;
+export type MatchStatus = (typeof MatchStatus)[keyof typeof MatchStatus];
+
+export const GateStep = { selfplay: 'selfplay', dummy: 'dummy' } as const;
+export type GateStep = (typeof GateStep)[keyof typeof GateStep];
 
 export const MATCH_KINDS: readonly MatchKind[] = Object.values(MatchKind);
 export const MATCH_STATUSES: readonly MatchStatus[] = Object.values(MatchStatus);

@@ -5,7 +5,7 @@
 import type { AnyGame } from '../src/sdk/types.ts';
 import { LOG_CAP_BYTES } from '../src/sdk/limits.ts';
 import { compileBot } from '../src/sandbox/languages/index.ts';
-import { buildPrelude } from '../src/sandbox/prelude.ts';
+import { buildPrelude } from '../src/sandbox/hosts/prelude.ts';
 import type { BotHost } from '../src/match/bot-host.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

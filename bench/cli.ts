@@ -11,6 +11,9 @@
 // The CPU of a tree is measured by a small python3 process that makes itself the
 // subreaper of what it starts (prctl PR_SET_CHILD_SUBREAPER) and waits for every
 // descendant, so a match process that outlives the command is counted too.
+// With ARBITER_BENCH_BASELINE naming another checkout (an earlier commit, built), its `arbiter play`
+// is timed too, in the same rounds, and each game's ratio to it printed: a change measured before
+// and after in one run.
 //   npm run bench cli [rounds] [game...]      (rounds: 5 by default; ARBITER_ORIGINALS=/work/orig)
 // It runs the built judge (dist/, built first if stale), not the sources.
 
@@ -65,12 +68,12 @@ ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "code": code}))
 `;
 
-interface Sample {
+export interface Sample {
   wall: number;
   cpu: number;
 }
 
-function runTree(argv: string[], cwd = root): Sample {
+export function runTree(argv: string[], cwd = root): Sample {
   const env = { ...process.env };
   delete env['ARBITER_FROM_SOURCE'];
   const r = spawnSync('python3', ['-c', TREE, cwd, ...argv], { encoding: 'utf8', env, timeout: 300_000 });
@@ -104,9 +107,16 @@ export async function run(args: string[] = []): Promise<void> {
     { name: 'npx arbiter --help', argv: ['npx', 'arbiter', '--help'] },
   ];
   const missing: string[] = [];
+  const baseline = process.env['ARBITER_BENCH_BASELINE'];
+  if (baseline) {
+    const built = spawnSync(process.execPath, [join(baseline, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
+    if (built.status !== 0) throw new Error(`the baseline ${baseline} could not be built`);
+  }
   for (const game of games) {
     const ours = [process.execPath, bin, 'play', game, 'Dummy', 'Dummy', 'Dummy', 'Dummy', '--seed', String(SEED), '-q'];
     commands.push({ name: `arbiter play ${game}`, argv: ours });
+    // The same command line (its board options are added below, to both).
+    if (baseline) commands.push({ name: `baseline play ${game}`, argv: ours.map((a) => (a === bin ? join(baseline, 'bin/arbiter.js') : a)) });
     if (!originals) continue;
     const dir = join(originals, game);
     if (!existsSync(join(dir, 'Game'))) {
@@ -121,7 +131,10 @@ export async function run(args: string[] = []): Promise<void> {
       cwd: dir,
     });
     // The same match on our side where the original has no default board: its board and edition.
-    if (how.ours && input.length) ours.push(...how.ours(join(dir, how.board)));
+    if (how.ours && input.length) {
+      ours.push(...how.ours(join(dir, how.board)));
+      commands.find((c) => c.name === `baseline play ${game}`)?.argv.push(...how.ours(join(dir, how.board)));
+    }
   }
   const samples = new Map<string, Sample[]>(commands.map((c) => [c.name, []]));
   for (let i = 0; i < rounds; i++) for (const c of commands) samples.get(c.name)!.push(runTree(c.argv, c.cwd));
@@ -151,6 +164,8 @@ export async function run(args: string[] = []): Promise<void> {
       );
       continue;
     }
+    const before = med(`baseline play ${game}`);
+    if (before) console.log(`${game}: arbiter play ${s(ours.cpu)} of CPU, the baseline's ${s(before.cpu)}: ${(ours.cpu / before.cpu).toFixed(2)}x`);
     const ratio = ours.cpu / original.cpu;
     console.log(
       `${game}: arbiter play (4 Dummies, seed ${SEED}) ${s(ours.cpu)} of CPU, the original ${s(original.cpu)}: ${ratio.toFixed(2)}x (goal <= ${GOALS.playOverOriginal}x): ${verdict(ratio <= GOALS.playOverOriginal)}`,

@@ -5,6 +5,7 @@
 // each fault to every match recorded, with the default settings), tournament
 // (a 64-player tournament's wall time with one and two match runners), cpp
 // (C++ players: compile times, the C++ Demo's CPU, the per-call overhead),
+// eval (arbiter eval over 100 Moria seeds against the original ./Game run 100 times),
 // burst (a course's deadline: the split deployment, 250 uploads in 60 s, pollers,
 // a worker killed midway; the time to every verdict, latencies, memory, consistency).
 // `npm run bench games moria` runs one game. Without a part, each part runs in
@@ -14,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const PARTS = ['games', 'judge', 'api', 'web', 'recovery', 'tournament', 'cpp', 'cli', 'burst'];
+const PARTS = ['games', 'judge', 'api', 'web', 'recovery', 'tournament', 'cpp', 'cli', 'eval', 'burst'];
 const [part, ...rest] = process.argv.slice(2);
 if (!part) {
   let failed = 0;

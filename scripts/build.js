@@ -2,7 +2,7 @@
 // The built judge: esbuild bundles the TypeScript sources into dist/, which every process runs
 // (bin/arbiter.js, bin/server.js, the match children), so none pays for tsx loading the sources
 // at each start. Entries: dist/cli.js (src/cli/main.ts), dist/main.js (src/main.ts) and
-// dist/match-child.js (src/sandbox/match-child.ts); what they load only when asked (a command,
+// dist/match-child.js (src/sandbox/match-process/match-child.ts); what they load only when asked (a command,
 // a part, a game, a compiler) is in chunks of its own (code splitting), so `arbiter --help`
 // loads one small file. Packages stay in node_modules (not bundled).
 //
@@ -35,7 +35,7 @@ const MANIFEST = 'build.json';
 export const ENTRIES = {
   cli: { source: 'src/cli/main.ts', reexport: true },
   main: { source: 'src/main.ts', reexport: true },
-  'match-child': { source: 'src/sandbox/match-child.ts', reexport: false },
+  'match-child': { source: 'src/sandbox/match-process/match-child.ts', reexport: false },
 };
 
 /** Inputs that are not modules of the bundle but change what it is. */
@@ -143,13 +143,25 @@ function readManifest(outdir) {
 
 /**
  * Each game's prelude (the bot runtime and its bot API, the script every bot's isolate runs first),
- * made by src/sandbox/prelude.ts's own bundlePrelude as the judge would at run time, so its match
+ * made by src/sandbox/hosts/prelude.ts's own bundlePrelude as the judge would at run time, so its match
  * processes read it instead of starting esbuild: dist/prelude-<id>.js, and the files it was made from.
+ * And each game's shipped bots (src/games/<id>/bots/*.ts: Null, Demo, Dummy) compiled by the judge's own
+ * compileScript (src/sandbox/languages/javascript/compile.ts, the same esbuild process and flags), into
+ * dist/compiled-<key>.json, which compileScript reads instead of starting esbuild for them: a CLI run
+ * and each new match process compile no built-in.
  */
 async function buildPreludes(esbuild, outdir) {
   const maker = await esbuild({
     absWorkingDir: ROOT,
-    entryPoints: [join(ROOT, 'src/sandbox/prelude.ts')],
+    stdin: {
+      contents: [
+        "export { bundlePrelude } from './src/sandbox/hosts/prelude.ts';",
+        "export { compileScript, compileKey, builtCompileFile } from './src/sandbox/languages/javascript/compile.ts';",
+      ].join('\n'),
+      resolveDir: ROOT,
+      sourcefile: 'build-maker.ts',
+      loader: 'ts',
+    },
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -165,14 +177,26 @@ async function buildPreludes(esbuild, outdir) {
   const files = [];
   const inputs = new Set();
   try {
-    const { bundlePrelude } = await import(pathToFileURL(makerFile).href);
+    const { bundlePrelude, compileScript, compileKey, builtCompileFile } = await import(pathToFileURL(makerFile).href);
+    const bots = [];
     for (const game of readdirSync(join(ROOT, 'src/games'), { withFileTypes: true })) {
       const api = join(ROOT, 'src/games', game.name, 'bot-api.ts');
       if (!game.isDirectory() || !existsSync(api)) continue;
       const prelude = await bundlePrelude(api);
       files.push({ path: join(outdir, `prelude-${game.name}.js`), contents: prelude.code });
       for (const f of prelude.inputs) inputs.add(toPosix(relative(ROOT, resolve(f))));
+      const dir = join(ROOT, 'src/games', game.name, 'bots');
+      if (existsSync(dir)) for (const f of readdirSync(dir)) if (/\.ts$/.test(f) && !f.endsWith('.d.ts')) bots.push(join(dir, f));
     }
+    const compiled = await Promise.all(
+      bots.map(async (path) => {
+        const source = readFileSync(path, 'utf8');
+        const filename = path.slice(path.lastIndexOf(sep) + 1);
+        const { code, map } = await compileScript(source, filename);
+        return { path: join(outdir, builtCompileFile(compileKey(source, filename))), contents: JSON.stringify({ code, map }) };
+      }),
+    );
+    files.push(...compiled);
   } finally {
     rmSync(makerFile, { force: true });
   }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Keeps the import graph one-way (npm test runs it before the tests). The source is in
 // layers along the data path, each allowed to import only itself and the layers below it:
-//   core (config, log, db) < sdk < games < match < sandbox < queue < domain < jobs < http < cli
+//   core (config, log, db) < sdk < games < match < sandbox (system < languages < hosts < match-process
+//   < entries) < queue < domain < jobs < http < cli
 // (LAYERS below), with two more rules: the game SDK is Node-free (no node: import, and
 // nothing but itself), and games import only the SDK and themselves. Every source file
 // must belong to a layer, so a new folder cannot slip past, and no circle may form even
@@ -36,7 +37,21 @@ export const LAYERS = [
   { name: 'sdk', paths: ['src/sdk/'], may: [], nodeFree: true, why: 'what a game is written against: Node-free, runs in isolates and browsers' },
   { name: 'games', paths: ['src/games/'], may: ['sdk'], why: 'the games: pure engines, bot APIs, viewers' },
   { name: 'match', paths: ['src/match/'], why: 'MatchRun, the bot-host protocol, replays read and verified' },
-  { name: 'sandbox', paths: ['src/sandbox/'], why: 'languages, hosts, the match child and its pool' },
+  // The sandbox in its rooms, lowest first: the OS helpers, the languages, the hosts a bot runs in,
+  // the match process (each side of its boundary a file of its own), and the entries the layers above call.
+  { name: 'sandbox/system', paths: ['src/sandbox/system/'], why: "the OS's figures (/proc) and the core slots" },
+  { name: 'sandbox/languages', paths: ['src/sandbox/languages/'], why: 'one record per language: compile, headers, source maps, compile errors' },
+  {
+    name: 'sandbox/hosts',
+    paths: ['src/sandbox/hosts/'],
+    why: "a bot's hosts: the isolate and its CPU meter and stop switch, node:vm, the runtime and prelude",
+  },
+  { name: 'sandbox/match-process', paths: ['src/sandbox/match-process/'], why: 'the match process: its protocol, the parent side (the pool), the child side' },
+  {
+    name: 'sandbox/entries',
+    paths: ['src/sandbox/entries/'],
+    why: "what the layers above call: playMatch, the gate's check, the play page's match and budget",
+  },
   { name: 'queue', paths: ['src/queue/'], why: 'the typed jobs and their Redis queues, which the domain hands work to' },
   { name: 'domain', paths: ['src/domain/'], why: 'submissions, the gate, names, matches, tournaments, ratings, health' },
   { name: 'jobs', paths: ['src/jobs/'], why: 'the worker pool, the recorder, the scheduler' },

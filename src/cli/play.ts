@@ -6,9 +6,9 @@ import { basename } from 'node:path';
 import { getGame, loadGames } from '../games/registry.ts';
 import { encodeReplay } from '../match/replay-io.ts';
 import { builtinSeat, UnknownPlayerError } from '../match/builtins.ts';
-import { checkSeed, playMatch } from '../sandbox/play-match.ts';
+import { checkSeed, playMatch } from '../sandbox/entries/play-match.ts';
 import type { MatchSeat } from '../match/types.ts';
-import { sharedPool } from '../sandbox/match-pool.ts';
+import { sharedPool } from '../sandbox/match-process/match-pool.ts';
 import { compileBot, languageOf, readBotHeader } from '../sandbox/languages/index.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 import { withElapsed } from './elapsed.ts';
@@ -51,7 +51,8 @@ export async function playCommand(args: string[]): Promise<number> {
     const { replay, logs, replayGz } = await playMatch(
       { game: game.id, seed, config, seats },
       {
-        host: values.inprocess ? 'inprocess' : 'sandbox',
+        // Built-ins only: played in this process, as a match process would (no second node to start).
+        host: values.inprocess ? 'inprocess' : 'local',
         onRound: (round, total) => {
           if (values.quiet || !process.stderr.isTTY || Date.now() - lastShown < 100) return;
           lastShown = Date.now();

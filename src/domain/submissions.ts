@@ -2,7 +2,7 @@
 // form and the CLI through the API), the player-name claim, the new version,
 // and the start of the gate.
 
-import { BotCompileError, CompileInfraError, PlayCompileRefusal } from '../sandbox/languages/javascript/compile.ts';
+import { BotCompileError, CompileInfraError, PlayCompileRefusal } from '../sandbox/languages/compile-errors.ts';
 import { BOT_FILE_KINDS, compileBot, isUploadFilename, languageOf, readBotHeader } from '../sandbox/languages/index.ts';
 import { compileErrorText } from './reasons.ts';
 import { refuseShippedCopy } from './builtin-copies.ts';

@@ -12,9 +12,9 @@
 
 import type { CompiledSeat } from '../match/types.ts';
 import { HttpError, unauthorized } from './errors.ts';
-import { BotCompileError, botSourceMap, CompileInfraError, PlayCompileRefusal } from '../sandbox/languages/javascript/compile.ts';
-import { compileBot, languageOfFile } from '../sandbox/languages/index.ts';
-import { CpuHourWindow, playCompileBudget } from '../sandbox/play-budget.ts';
+import { BotCompileError, CompileInfraError, PlayCompileRefusal } from '../sandbox/languages/compile-errors.ts';
+import { botSourceMap, compileBot, languageOfFile } from '../sandbox/languages/index.ts';
+import { CpuHourWindow, playCompileBudget } from '../sandbox/entries/play-budget.ts';
 import { clientKey } from '../domain/attempt-budgets.ts';
 
 /** The play page's compiles from one address: so many at once, and compiler CPU seconds per hour. */
@@ -107,7 +107,7 @@ export async function playCompile(source: string, filename: string, client: Play
       budgetSeconds: () => Math.min(ticket.remaining(), address.remaining()),
       onCpu: (ms) => (cpuMs += ms),
     });
-    const map = botSourceMap(code);
+    const map = botSourceMap(code, filename);
     return map ? { code, map } : { code };
   } catch (err) {
     if (err instanceof PlayCompileRefusal) {

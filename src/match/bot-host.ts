@@ -9,7 +9,7 @@ import type { FreezeReason } from '../sdk/replay-format.ts';
 import { MAX_MESSAGE_CHARS } from '../sdk/limits.ts';
 
 export interface LoadRequest {
-  /** The game's prelude (src/sandbox/prelude.ts). */
+  /** The game's prelude (src/sandbox/hosts/prelude.ts). */
   prelude: string;
   /** The compiled bot (src/sandbox/languages/javascript/compile.ts). */
   code: string;

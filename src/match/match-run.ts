@@ -1,6 +1,6 @@
 // One match under way, whatever runs the bots: the seats, their logs and
 // freezes, the rounds recorded, the replay. Pure (no Node APIs): the server's
-// runner (src/sandbox/play-match.ts: isolates, or node:vm for trusted code) and the play
+// runner (src/sandbox/match-process/play-resolved.ts: isolates, or node:vm for trusted code) and the play
 // page's driver in the browser (src/http/client/play/, a Web Worker per bot)
 // both play their matches through it, so the same seed and the same bots
 // give the same replay in both.
@@ -20,7 +20,7 @@ import type { CompiledSeat, ForcedFreeze, MatchOutcome, ResolvedMatchSpec } from
 export interface MatchRunHooks {
   /** A new host for seat `me`'s bot. */
   host(me: number): BotHost;
-  /** The game's prelude (src/sandbox/prelude.ts), the same for every seat. */
+  /** The game's prelude (src/sandbox/hosts/prelude.ts), the same for every seat. */
   prelude(): Promise<string>;
   /** The name a bot file declares in its header (PLAYER_NAME), or null: its language knows how to read it. */
   declaredName(source: string): string | null;

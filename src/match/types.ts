@@ -41,11 +41,14 @@ export interface MatchOutcome {
 export interface RunOptions {
   /**
    * 'sandbox' (the default): the match in a killable child process of its own,
-   * the engine and the bots' isolated-vm isolates together (src/sandbox/match-pool.ts);
+   * the engine and the bots' isolated-vm isolates together (src/sandbox/match-process/match-pool.ts);
    * 'isolate': the same isolates in this process (what that child runs; benchmarks);
-   * 'inprocess': node:vm, trusted code only (tests, benchmarks).
+   * 'inprocess': node:vm, trusted code only (tests, benchmarks);
+   * 'local': in this process when every seat is one of the game's shipped built-ins (the judge's own
+   * code, in node:vm as a match process runs them: the CLI's `play` of built-ins starts no second
+   * process), else 'sandbox'.
    */
-  host?: 'sandbox' | 'isolate' | 'inprocess';
+  host?: 'sandbox' | 'isolate' | 'inprocess' | 'local';
   /** Called after every round, for progress displays. */
   onRound?: (round: number, totalRounds: number) => void;
   /** The seats already compiled (the sandbox compiles in the calling process); otherwise each seat is compiled here. */
@@ -58,7 +61,7 @@ export interface RunOptions {
   builtins?: ReadonlySet<string>;
 }
 
-/** A seat's compiled code with its decoded source map (src/sandbox/languages/javascript/compile.ts), or the file's compile error. */
+/** A seat's compiled code with its decoded source map (its language's, src/sandbox/languages/types.ts SourceMaps), or the file's compile error. */
 export type CompiledSeat = { code: string; map?: number[][][] } | { error: string };
 
 /** A bot frozen in a given round for what it did in an earlier run of the match (it brought the process down). */

@@ -26,7 +26,7 @@ export type { Limits };
 export { GameConfigError } from './settings.ts';
 
 export interface BotFiles {
-  /** Absolute path of the bot-side API module, bundled into each bot's isolate (see src/sandbox/bot-runtime.ts). */
+  /** Absolute path of the bot-side API module, bundled into each bot's isolate (see src/sandbox/hosts/bot-runtime.ts). */
   api: string;
   /** Absolute path of the .d.ts that bot authors compile against. */
   types: string;

@@ -15,7 +15,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ARBITER_BIN } from '../helpers/cli.ts';
-import { bundlePrelude } from '../../src/sandbox/prelude.ts';
+import { bundlePrelude } from '../../src/sandbox/hosts/prelude.ts';
+import { builtCompileFile, compileKey, compileScript } from '../../src/sandbox/languages/javascript/compile.ts';
+import { readdirSync } from 'node:fs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'arbiter-built-'));
@@ -39,7 +41,7 @@ test('npm run build makes dist/; a source changed since is rebuilt, said on stde
   assert.equal(b.status, 0, b.stderr);
   assert.match(b.stderr, /^built dist\/ from \d+ files/m);
   const manifest = JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')) as { inputs: string[] };
-  assert.ok(manifest.inputs.includes('src/cli/main.ts') && manifest.inputs.includes('src/sandbox/match-child.ts'), 'the entries are inputs');
+  assert.ok(manifest.inputs.includes('src/cli/main.ts') && manifest.inputs.includes('src/sandbox/match-process/match-child.ts'), 'the entries are inputs');
 
   const fresh = built(['--help']);
   assert.equal(fresh.code, 0, fresh.err);
@@ -59,11 +61,26 @@ test('npm run build makes dist/; a source changed since is rebuilt, said on stde
 
 test("the build's preludes are the ones the judge bundles at run time, and their sources are inputs of the build", async () => {
   const manifest = JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')) as { inputs: string[] };
-  assert.ok(manifest.inputs.includes('src/sandbox/bot-runtime.ts'));
+  assert.ok(manifest.inputs.includes('src/sandbox/hosts/bot-runtime.ts'));
   for (const game of ['moria', 'walking-dead', 'harry-potter', 'bola-de-drac']) {
     const { code } = await bundlePrelude(join(root, 'src/games', game, 'bot-api.ts'));
     assert.equal(readFileSync(join(root, 'dist', `prelude-${game}.js`), 'utf8'), code, game);
     assert.ok(manifest.inputs.includes(`src/games/${game}/bot-api.ts`), game);
+  }
+});
+
+test("the build's compiles of the games' shipped bots are the judge's run-time compiles, code and source map", async () => {
+  for (const game of ['moria', 'walking-dead', 'harry-potter', 'bola-de-drac']) {
+    const bots = readdirSync(join(root, 'src/games', game, 'bots')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+    assert.ok(bots.includes('Dummy.ts'), game);
+    for (const file of bots) {
+      const source = readFileSync(join(root, 'src/games', game, 'bots', file), 'utf8');
+      // From the sources (no build in this process): esbuild runs.
+      const { code, map } = await compileScript(source, file);
+      const stored = JSON.parse(readFileSync(join(root, 'dist', builtCompileFile(compileKey(source, file))), 'utf8')) as { code: string; map: unknown };
+      assert.equal(stored.code, code, `${game}/${file}`);
+      assert.deepEqual(stored.map, map, `${game}/${file}: its source map`);
+    }
   }
 });
 

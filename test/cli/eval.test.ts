@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtinSeat } from '../../src/match/builtins.ts';
-import { playMatch } from '../../src/sandbox/play-match.ts';
-import { sharedPool } from '../../src/sandbox/match-pool.ts';
+import { playMatch } from '../../src/sandbox/entries/play-match.ts';
+import { sharedPool } from '../../src/sandbox/match-process/match-pool.ts';
 import { botAs } from '../helpers/judge.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/arbiter.js', import.meta.url));

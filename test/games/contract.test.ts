@@ -22,7 +22,7 @@ import { isOver, type AnyGame } from '../../src/sdk/types.ts';
 import { checkView } from '../../src/sdk/view-layout.ts';
 import { describeSettings } from '../../src/sdk/settings.ts';
 import { Rng } from '../../src/sdk/rng.ts';
-import { playMatchWithGame } from '../../src/sandbox/play-match.ts';
+import { playMatchWithGame } from '../../src/sandbox/entries/play-match.ts';
 import { decodeReplay, encodeReplay } from '../../src/match/replay-io.ts';
 import { verifyReplayWithGame } from '../../src/match/replay-verify.ts';
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { charCodesToString } from '../../src/sdk/grid.ts';
 import { encodeReplay, withRoundsFrom } from '../../src/match/replay-io.ts';
-import { playMatch } from '../../src/sandbox/play-match.ts';
+import { playMatch } from '../../src/sandbox/entries/play-match.ts';
 import { builtinSeat } from '../../src/match/builtins.ts';
 
 test('charCodesToString gives the characters of its codes, across its 4096-code chunks', () => {

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { getGame } from '../../src/games/registry.ts';
 import type { AnyGame } from '../../src/sdk/types.ts';
 import { builtinSeat } from '../../src/match/builtins.ts';
-import { playMatch } from '../../src/sandbox/play-match.ts';
+import { playMatch } from '../../src/sandbox/entries/play-match.ts';
 import type { MatchSeat } from '../../src/match/types.ts';
 
 export const GOLDEN_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/golden');

@@ -161,7 +161,7 @@ export async function overflow(page: Page): Promise<{ scrollWidth: number; inner
 
 /** A short match of built-ins played in process (trusted code), as the gzip'd replay `arbiter play -o x.json.gz` writes. */
 export async function playReplay(game: string, players: string[], config: Record<string, unknown>, seed = 3): Promise<Buffer> {
-  const { playMatch } = await import('../../src/sandbox/play-match.ts');
+  const { playMatch } = await import('../../src/sandbox/entries/play-match.ts');
   const { builtinSeat } = await import('../../src/match/builtins.ts');
   const { encodeReplay } = await import('../../src/match/replay-io.ts');
   const seats = await Promise.all(players.map((p) => builtinSeat(game, p)));

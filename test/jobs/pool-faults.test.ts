@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SandboxInfraError } from '../../src/match/bot-host.ts';
-import { MatchSpecError } from '../../src/sandbox/play-match.ts';
+import { MatchSpecError } from '../../src/sandbox/entries/play-match.ts';
 import { createMatch, enqueueMatch } from '../../src/domain/match-setup.ts';
 import { faultOf } from '../../src/jobs/worker/pool.ts';
 import { waitFor } from '../helpers/queue.ts';

@@ -4,10 +4,10 @@
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatchWithGame } from '../../src/sandbox/play-match.ts';
+import { playMatchWithGame } from '../../src/sandbox/entries/play-match.ts';
 import tally from '../fixtures/tally/index.ts';
 import { adder, bot, assertOthersUnaffected, playAgainstAdders } from './helpers.ts';
-import { sharedPool } from '../../src/sandbox/match-pool.ts';
+import { sharedPool } from '../../src/sandbox/match-process/match-pool.ts';
 
 after(() => sharedPool.shutdown());
 

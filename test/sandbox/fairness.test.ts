@@ -7,11 +7,11 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { playMatchWithGame } from '../../src/sandbox/play-match.ts';
+import { playMatchWithGame } from '../../src/sandbox/entries/play-match.ts';
 import tally from '../fixtures/tally/index.ts';
 import { availableParallelism } from 'node:os';
 import { adder, bot } from './helpers.ts';
-import { processCpuMs, SandboxInfraError, sharedPool, watchdogSettings } from '../../src/sandbox/match-pool.ts';
+import { processCpuMs, SandboxInfraError, sharedPool, watchdogSettings } from '../../src/sandbox/match-process/match-pool.ts';
 
 after(() => sharedPool.shutdown());
 

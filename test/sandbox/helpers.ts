@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import tally from '../fixtures/tally/index.ts';
-import { playMatchWithGame } from '../../src/sandbox/play-match.ts';
+import { playMatchWithGame } from '../../src/sandbox/entries/play-match.ts';
 import type { MatchOutcome, MatchSeat, RunOptions } from '../../src/match/types.ts';
 import type { Limits } from '../../src/sdk/types.ts';
 import { compileBot } from '../../src/sandbox/languages/index.ts';
-import { buildPrelude } from '../../src/sandbox/prelude.ts';
+import { buildPrelude } from '../../src/sandbox/hosts/prelude.ts';
 import type { LoadRequest, PlayRequest } from '../../src/match/bot-host.ts';
 import { LOG_CAP_BYTES } from '../../src/sdk/limits.ts';
 

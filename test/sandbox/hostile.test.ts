@@ -6,10 +6,10 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import tally from '../fixtures/tally/index.ts';
-import { playMatchWithGame } from '../../src/sandbox/play-match.ts';
+import { playMatchWithGame } from '../../src/sandbox/entries/play-match.ts';
 import { encodeReplay } from '../../src/match/replay-io.ts';
 import type { MatchSeat } from '../../src/match/types.ts';
-import { sharedPool } from '../../src/sandbox/match-pool.ts';
+import { sharedPool } from '../../src/sandbox/match-process/match-pool.ts';
 import { adder, bot, assertOthersUnaffected, playAgainstAdders } from './helpers.ts';
 
 after(() => sharedPool.shutdown());

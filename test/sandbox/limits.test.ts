@@ -5,7 +5,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bot, assertOthersUnaffected, playAgainstAdders } from './helpers.ts';
-import { sharedPool } from '../../src/sandbox/match-pool.ts';
+import { sharedPool } from '../../src/sandbox/match-process/match-pool.ts';
 
 after(() => sharedPool.shutdown());
 
@@ -155,7 +155,7 @@ test('Math.random is seeded: the same match replays identically', async () => {
 });
 
 test("a match process killed from outside is the judge's failure: playMatch throws SandboxInfraError, nobody is frozen", async () => {
-  const { SandboxInfraError } = await import('../../src/sandbox/match-pool.ts');
+  const { SandboxInfraError } = await import('../../src/sandbox/match-process/match-pool.ts');
   // Kill the match's process with SIGKILL in round 3, while seat 1 is busy (the bot did nothing wrong); rounds 1 and 2 take no time.
   const match = playAgainstAdders(
     bot('Victim', `play() { add(1); if (round() === 2) { const t = Date.now(); while (Date.now() - t < 3000) {} } }`),

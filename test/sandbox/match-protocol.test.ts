@@ -1,4 +1,4 @@
-// The worker <-> match child protocol (src/sandbox/match-protocol.ts) on a real
+// The worker <-> match child protocol (src/sandbox/match-process/match-protocol.ts) on a real
 // child process: a match and a gate load round-trip; a message the child does
 // not know is refused with a clear error, not guessed at; and a child killed
 // from outside is the judge's failure, thrown once as SandboxInfraError with
@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tally from '../fixtures/tally/index.ts';
-import { MatchProcessPool, runSandboxedMatch, loadInSandbox, SandboxInfraError } from '../../src/sandbox/match-pool.ts';
-import { ProtocolError, readChildMessage, readParentMessage, type ChildMessage } from '../../src/sandbox/match-protocol.ts';
-import { resolveSpec } from '../../src/sandbox/play-match.ts';
+import { MatchProcessPool, runSandboxedMatch, loadInSandbox, SandboxInfraError } from '../../src/sandbox/match-process/match-pool.ts';
+import { ProtocolError, readChildMessage, readParentMessage, type ChildMessage } from '../../src/sandbox/match-process/match-protocol.ts';
+import { resolveSpec } from '../../src/sandbox/entries/play-match.ts';
 import { adder, bot, tallyLoad } from './helpers.ts';
 
 const pools: MatchProcessPool[] = [];
@@ -52,7 +52,7 @@ test('a match round-trips through the child: progress, the replay under the limi
 
 /** The match child started by hand, as match-pool.ts starts it, with its messages collected. */
 async function bareChild(): Promise<{ child: ChildProcess; next: () => Promise<ChildMessage> }> {
-  const childPath = fileURLToPath(new URL('../../src/sandbox/match-child.ts', import.meta.url));
+  const childPath = fileURLToPath(new URL('../../src/sandbox/match-process/match-child.ts', import.meta.url));
   const note = join(tmpdir(), `arbiter-protocol-test-${process.pid}`);
   const child = fork(childPath, [note], {
     execArgv: ['--no-node-snapshot', '--import', import.meta.resolve('tsx')],

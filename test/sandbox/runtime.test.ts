@@ -2,7 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { bot, playAgainstAdders } from './helpers.ts';
-import { sharedPool } from '../../src/sandbox/match-pool.ts';
+import { sharedPool } from '../../src/sandbox/match-process/match-pool.ts';
 
 after(() => sharedPool.shutdown());
 
@@ -13,7 +13,7 @@ test('a bot can read every player’s declared name', async () => {
 
 test('a script that ran sandboxed matches exits by itself (idle sandbox processes hold nothing open)', () => {
   const script = `
-    import { playMatchWithGame } from './src/sandbox/play-match.ts';
+    import { playMatchWithGame } from './src/sandbox/entries/play-match.ts';
     import tally from './test/fixtures/tally/index.ts';
     import { adder } from './test/sandbox/helpers.ts';
     const out = await playMatchWithGame(tally, { game: 'tally', seed: 1, seats: [adder, adder, adder, adder] });

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callMeter, installCallMeter } from '../../src/sandbox/call-meter.ts';
+import { callMeter, installCallMeter } from '../../src/sandbox/hosts/call-meter.ts';
 import { disposeSpares, IsolateBotHost, spareCount } from '../../src/sandbox/hosts/isolate-host.ts';
 import { bot, tallyLoad, tallyPlay } from './helpers.ts';
 
@@ -57,8 +57,8 @@ test('an endless loop is ended at its CPU budget by the stop switch, and the pro
 test('a match process whose parent goes away exits, its stop switch running', async () => {
   // A parent that plays a match (its match process registers the bots with the switch) and exits without a word.
   const script = `
-    import { playMatchWithGame } from ${JSON.stringify(new URL('../../src/sandbox/play-match.ts', import.meta.url).href)};
-    import { sharedPool } from ${JSON.stringify(new URL('../../src/sandbox/match-pool.ts', import.meta.url).href)};
+    import { playMatchWithGame } from ${JSON.stringify(new URL('../../src/sandbox/entries/play-match.ts', import.meta.url).href)};
+    import { sharedPool } from ${JSON.stringify(new URL('../../src/sandbox/match-process/match-pool.ts', import.meta.url).href)};
     import tally from ${JSON.stringify(new URL('../fixtures/tally/index.ts', import.meta.url).href)};
     import { adder } from ${JSON.stringify(new URL('./helpers.ts', import.meta.url).href)};
     await playMatchWithGame(tally, { game: 'tally', seed: 1, config: { nb_rounds: 3 }, seats: [adder, adder, adder, adder] });

@@ -7,11 +7,12 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinSeat } from '../../src/match/builtins.ts';
-import { playMatch, playResolvedMatch, resolveSpec } from '../../src/sandbox/play-match.ts';
-import { compileSeat } from '../../src/sandbox/compile-seat.ts';
+import { playMatch, resolveSpec } from '../../src/sandbox/entries/play-match.ts';
+import { playResolvedMatch } from '../../src/sandbox/match-process/play-resolved.ts';
+import { compileSeat } from '../../src/sandbox/languages/compile-seat.ts';
 import { dropWarmBuiltins, warmBuiltinCount } from '../../src/sandbox/hosts/builtin-host.ts';
 import { getGame } from '../../src/games/registry.ts';
-import { sharedPool } from '../../src/sandbox/match-pool.ts';
+import { sharedPool } from '../../src/sandbox/match-process/match-pool.ts';
 
 after(() => sharedPool.shutdown());
 
@@ -45,6 +46,23 @@ for (const game of ['moria', 'harry-potter', 'walking-dead', 'bola-de-drac']) {
     }
   });
 }
+
+test("host 'local' plays a match of built-ins in this process, with the sandbox's decisions, and hands any other bot to the sandbox", async () => {
+  const dummy = (await builtinSeat('moria', 'Dummy'))!;
+  const demo = (await builtinSeat('moria', 'Demo'))!;
+  const spec = { game: 'moria', seed: 11, seats: [dummy, demo, dummy, demo] };
+  const local = await playMatch(spec, { host: 'local' });
+  const sandboxed = await playMatch(spec);
+  assert.deepEqual(decisions(local.replay), decisions(sandboxed.replay));
+  // Played here: no match process counted its CPU, and the replay was not encoded by one.
+  assert.equal(local.processCpuMs, undefined);
+  assert.ok(sandboxed.processCpuMs !== undefined);
+  // A copy of the Dummy is not the judge's code: the whole match goes to a match process.
+  const copy = { ...dummy, source: `${dummy.source}\nexport const COPIED_BY = 'a student';\n` };
+  const mixed = await playMatch({ ...spec, seats: [copy, demo, dummy, demo] }, { host: 'local' });
+  assert.ok(mixed.processCpuMs !== undefined, 'played in a match process');
+  assert.deepEqual(decisions(mixed.replay), decisions((await playMatch({ ...spec, seats: [copy, demo, dummy, demo] })).replay));
+});
 
 test("the match process's host runs only the built-ins' code in its warm node:vm contexts; any other code (a teacher's copy of the Dummy) in an isolate", async () => {
   const game = await getGame('moria');

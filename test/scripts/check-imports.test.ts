@@ -110,7 +110,7 @@ test('a worker-side file that reaches the database, however far, fails with the 
     'src/queue/jobs.ts': "import type { Status } from '../db/statuses.ts';\nexport type Job = { status: Status };\n",
     'src/jobs/worker/pool.ts': "import type { Job } from '../../queue/jobs.ts';\nexport const pool = (j: Job) => j;\n",
     // A sandbox file that imports a database package itself.
-    'src/sandbox/s.ts': "import pg from 'pg';\nexport const s = pg;\n",
+    'src/sandbox/hosts/s.ts': "import pg from 'pg';\nexport const s = pg;\n",
     // The same queue file from the recorder's side is fine: it is not a worker.
     'src/jobs/recorder/r.ts': "import type { Job } from '../../queue/jobs.ts';\nexport const r = (j: Job) => j;\n",
   });
@@ -121,7 +121,7 @@ test('a worker-side file that reaches the database, however far, fails with the 
       out,
       /src\/jobs\/worker\/pool\.ts: worker-side, reaches the database: src\/jobs\/worker\/pool\.ts -> src\/queue\/jobs\.ts -> src\/db\/statuses\.ts/,
     );
-    assert.match(out, /src\/sandbox\/s\.ts: worker-side, reaches the database: src\/sandbox\/s\.ts -> pg/);
+    assert.match(out, /src\/sandbox\/hosts\/s\.ts: worker-side, reaches the database: src\/sandbox\/hosts\/s\.ts -> pg/);
     assert.ok(!out.includes('src/jobs/recorder/r.ts'), out);
     assert.match(out, /2 arrow\(s\) or read\(s\) against the rules/);
   } finally {

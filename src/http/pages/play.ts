@@ -1,7 +1,7 @@
 // /play and /games/:game/play: a match played in the visitor's browser,
 // without installing anything. The engines are pure TypeScript and run in the
 // page; each bot runs in a Web Worker of its own with the judge's bot runtime
-// (src/sandbox/prelude.ts); the page's match loop is the judge's own MatchRun
+// (src/sandbox/hosts/prelude.ts); the page's match loop is the judge's own MatchRun
 // (src/match/match-run.ts), so the replay is the one `arbiter play` writes
 // for the same seed and bots, and the replay viewer shows it. Nothing is
 // recorded: the server stays the only judge, and the page says so.
@@ -25,9 +25,9 @@ import { fileURLToPath } from 'node:url';
 import { loadGames, gameDir } from '../../games/registry.ts';
 import type { AnyGame } from '../../sdk/types.ts';
 import { formatBudget } from '../../sdk/limits.ts';
-import { compileSeat } from '../../sandbox/compile-seat.ts';
+import { compileSeat } from '../../sandbox/languages/compile-seat.ts';
 import { BOT_FILE_ACCEPT } from '../../sandbox/languages/index.ts';
-import { buildPrelude } from '../../sandbox/prelude.ts';
+import { buildPrelude } from '../../sandbox/hosts/prelude.ts';
 import { notFound, tooLarge } from '../errors.ts';
 import { html } from '../render/html.ts';
 import { t } from '../i18n/index.ts';

@@ -17,8 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { gameDir } from '../../games/registry.ts';
 import type { AnyGame } from '../../sdk/types.ts';
 import { resolveLimits, type Limits } from '../../sdk/limits.ts';
-import { compileSeat } from '../../sandbox/compile-seat.ts';
-import { buildPrelude } from '../../sandbox/prelude.ts';
+import { compileSeat } from '../../sandbox/languages/compile-seat.ts';
+import { buildPrelude } from '../../sandbox/hosts/prelude.ts';
 import type { ZipEntry } from './zip.ts';
 
 const kitDir = fileURLToPath(new URL('.', import.meta.url));

@@ -17,8 +17,7 @@ import { MatchRun } from '../../match/match-run.ts';
 import { verifyReplayWithGame, type VerifyResult } from '../../match/replay-verify.ts';
 import type { CompiledSeat, ForcedFreeze, MatchOutcome } from '../../match/types.ts';
 import { InProcessBotHost } from '../../sandbox/hosts/inprocess-host.ts';
-import { readBotHeader } from '../../sandbox/languages/index.ts';
-import { mapPositions } from '../../sandbox/languages/javascript/bot-source.ts';
+import { mapSeatPositions, readBotHeader } from '../../sandbox/languages/index.ts';
 import { cpuBudgetUsedUp, type Limits, memoryLimitExceeded, resolveLimits } from '../../sdk/limits.ts';
 import type { Replay } from '../../sdk/replay-format.ts';
 import type { AnyGame } from '../../sdk/types.ts';
@@ -111,7 +110,7 @@ export async function runKitMatch(game: AnyGame, o: KitMatch): Promise<MatchOutc
     prelude: async () => o.prelude,
     declaredName: (source) => readBotHeader(source).name,
     compile: async (me) => o.seats[me]!.compiled,
-    mapPositions: (seat, filename, message) => mapPositions(seat.map, filename, message),
+    mapPositions: (seat, filename, message) => mapSeatPositions(seat.map, filename, message),
     forced: o.forced ?? [],
     onRound: o.onRound,
   });

@@ -22,9 +22,9 @@ import { Worker, type Job } from 'bullmq';
 import { availableParallelism, hostname } from 'node:os';
 import { readBotHeader } from '../../sandbox/languages/index.ts';
 import { SandboxInfraError } from '../../match/bot-host.ts';
-import { sharedPool } from '../../sandbox/match-pool.ts';
-import { MatchSpecError, playMatch } from '../../sandbox/play-match.ts';
-import { checkBot } from '../../sandbox/check-bot.ts';
+import { sharedPool } from '../../sandbox/match-process/match-pool.ts';
+import { MatchSpecError, playMatch } from '../../sandbox/entries/play-match.ts';
+import { checkBot } from '../../sandbox/entries/check-bot.ts';
 import { encodeReplay } from '../../match/replay-io.ts';
 import {
   CHECKS_QUEUE,

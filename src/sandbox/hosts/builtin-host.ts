@@ -1,6 +1,6 @@
 // The match process's host for a seat: a shipped built-in player (the game's
 // own Dummy, Demo or Null, whose compiled code the match process recognises,
-// match-child.ts builtinCodes) runs in a node:vm context of this process, as
+// builtinCodes below) runs in a node:vm context of this process, as
 // InProcessBotHost runs trusted code, so a call costs no isolate crossing;
 // every other bot (an upload, a teacher's private player) runs in its isolate.
 //
@@ -18,8 +18,12 @@
 // heap of its own: the judge's own players have neither.
 
 import vm from 'node:vm';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { compileBot } from '../languages/index.ts';
+import type { AnyGame } from '../../sdk/types.ts';
 import { parseArtifactForHost } from '../languages/artifact.ts';
-import type { BotHandle } from '../bot-runtime.ts';
+import type { BotHandle } from './bot-runtime.ts';
 import { MAX_NAME_CHARS } from '../../sdk/limits.ts';
 import {
   cpuSinceMs,
@@ -134,4 +138,29 @@ export class BuiltinOrIsolateHost implements BotHost {
     if (!list) warmVms.set(this.code, (list = []));
     if (list.length < WARM_PER_CODE) list.push(warm);
   }
+}
+
+/**
+ * The compiled code of each game's shipped built-in players, compiled here
+ * once per game: a seat whose code is one of them is the judge's own code and
+ * runs in a warm node:vm context of the process that plays the match (the match process; the CLI
+ * when every seat is one), not an isolate.
+ */
+const builtinCodeSets = new Map<AnyGame, Promise<ReadonlySet<string>>>();
+export function builtinCodes(game: AnyGame): Promise<ReadonlySet<string>> {
+  let codes = builtinCodeSets.get(game);
+  if (!codes) {
+    codes = Promise.all(
+      Object.values(game.bots.builtin).map(async (path) => {
+        try {
+          return await compileBot(await readFile(path, 'utf8'), basename(path), game.id);
+        } catch {
+          // Not compiled here (a missing file, esbuild gone): that built-in runs as any bot does.
+          return null;
+        }
+      }),
+    ).then((list) => new Set(list.filter((c): c is string => c !== null)));
+    builtinCodeSets.set(game, codes);
+  }
+  return codes;
 }

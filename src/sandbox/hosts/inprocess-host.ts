@@ -10,7 +10,7 @@
 
 import vm from 'node:vm';
 import { parseArtifactForHost } from '../languages/artifact.ts';
-import type { BotHandle } from '../bot-runtime.ts';
+import type { BotHandle } from './bot-runtime.ts';
 import { MAX_ORDERS_JSON, cpuBudgetUsedUp } from '../../sdk/limits.ts';
 import { cpuSinceMs, describeError, type BotHost, type LoadReply, type LoadRequest, type PlayReply, type PlayRequest } from '../../match/bot-host.ts';
 

@@ -32,7 +32,7 @@
 // it gets strings and copies of typed arrays, and gives back one array of
 // primitives.
 
-import ivm from '../ivm.ts';
+import ivm from './ivm.ts';
 import { openSync, readSync } from 'node:fs';
 import {
   capText,
@@ -47,10 +47,10 @@ import {
   type PlayReply,
   type PlayRequest,
 } from '../../match/bot-host.ts';
-import { callMeter } from '../call-meter.ts';
-import type { StopSwitch } from '../stop-switch.ts';
+import { callMeter } from './call-meter.ts';
+import type { StopSwitch } from './stop-switch.ts';
 import { cpuBudgetUsedUp, MAX_NAME_CHARS, MAX_ORDERS_JSON, memoryLimitExceeded } from '../../sdk/limits.ts';
-import { unpackResult } from '../bot-runtime.ts';
+import { unpackResult } from './bot-runtime.ts';
 import type { FreezeReason } from '../../sdk/replay-format.ts';
 import { parseArtifactForHost, type BotArtifact } from '../languages/artifact.ts';
 

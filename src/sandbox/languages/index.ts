@@ -7,7 +7,7 @@
 // page's bundle reads a bot's header through here.
 
 import { cpp } from './cpp/language.ts';
-import type { CompileBotOptions } from '../compile-errors.ts';
+import type { CompileBotOptions } from './compile-errors.ts';
 import { serializeArtifact, type BotArtifact } from './artifact.ts';
 import { javascript, typescript } from './javascript/language.ts';
 import type { BotHeader, Language, LanguageId } from './types.ts';
@@ -100,4 +100,24 @@ export function compileArtifact(source: string, filename: string, game?: string,
  */
 export async function compileBot(source: string, filename: string, game?: string, options: CompileBotOptions = {}): Promise<string> {
   return serializeArtifact(await compileArtifact(source, filename, game, options));
+}
+
+/** The source map of compiled code (when its language's compile made one here), to hand to the process that runs it. */
+export function botSourceMap(code: string, filename: string): number[][][] | undefined {
+  return languageOfFile(filename).sourceMaps?.of(code);
+}
+
+/** Lets this process map the positions of a bot compiled in another one. */
+export function rememberSourceMap(code: string, filename: string, lines: number[][][]): void {
+  languageOfFile(filename).sourceMaps?.remember(code, lines);
+}
+
+/** Rewrites `file:line:col` positions of a compiled bot in an error message back to its author's lines (unchanged where its language keeps no map). */
+export function mapBotPositions(code: string, filename: string, message: string): string {
+  return languageOfFile(filename).sourceMaps?.mapCode(code, filename, message) ?? message;
+}
+
+/** The same with the bot's map given (a compiled seat's, in the play page and the starter kit). */
+export function mapSeatPositions(lines: number[][][] | undefined, filename: string, message: string): string {
+  return languageOfFile(filename).sourceMaps?.map(lines, filename, message) ?? message;
 }

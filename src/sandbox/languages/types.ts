@@ -3,7 +3,7 @@
 // paths, the compile, the hosts and the reports ask the record instead of
 // sniffing a file name or a code string themselves.
 
-import type { CompileBotOptions } from '../compile-errors.ts';
+import type { CompileBotOptions } from './compile-errors.ts';
 import type { BotArtifact } from './artifact.ts';
 import type { AnyGame } from '../../sdk/types.ts';
 
@@ -69,8 +69,27 @@ export interface Language {
   similarityFamily: string;
   /** Readies the compiler for the games in the background of a start (a compile server, precompiled headers), if it needs that. */
   prewarm?(games: readonly string[]): Promise<void>;
+  /** The source maps of this language's compiled code, when its compile makes them (TypeScript, JavaScript): how an error's position in the compiled code becomes the author's line. */
+  sourceMaps?: SourceMaps;
   /** Compiles for the sandbox. Throws BotCompileError (the file's fault), CompileInfraError or PlayCompileRefusal. */
   compile(source: string, filename: string, game: string | undefined, options: CompileBotOptions): Promise<BotArtifact>;
+}
+
+/**
+ * A language's source maps, decoded: per line of the compiled code, its [column, source line, source column]
+ * segments. A process knows the maps of the code it compiled, and of code handed to it with its map.
+ */
+export interface SourceMaps {
+  /** The map of compiled code, to hand to the process that runs it. */
+  of(code: string): number[][][] | undefined;
+  /** Keeps the map of code compiled in another process, so this one maps its positions. */
+  remember(code: string, lines: number[][][]): void;
+  /** Forgets every map kept. */
+  forget(): void;
+  /** Rewrites `file:line:col` positions of compiled code in a message to the author's, by the map kept for the code. */
+  mapCode(code: string, filename: string, message: string): string;
+  /** The same with the map given (the play page, the starter kit: Node-free). */
+  map(lines: number[][][] | undefined, filename: string, message: string): string;
 }
 
 /** A file of a starter kit, by its path inside the language's kit folder. */

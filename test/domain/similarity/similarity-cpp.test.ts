@@ -24,7 +24,7 @@ import { gameHeaders } from '../../../src/sandbox/languages/cpp/headers.ts';
 import { startTestApi, registerUser, type TestUser } from '../../helpers/app.ts';
 import { adminGrant } from '../../../src/cli/admin.ts';
 import { similarityCommand } from '../../../src/cli/similarity.ts';
-import { checkBot } from '../../../src/sandbox/check-bot.ts';
+import { checkBot } from '../../../src/sandbox/entries/check-bot.ts';
 import { slow } from '../../helpers/slow.ts';
 
 const GAMES = ['moria', 'harry-potter', 'bola-de-drac', 'walking-dead'];

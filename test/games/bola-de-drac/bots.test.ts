@@ -1,7 +1,7 @@
 // Built-in bots and the bot API, through the real match runner (in-process host).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import { builtinSeat } from '../../../src/match/builtins.ts';
 import type { MatchSeat } from '../../../src/match/types.ts';
 import { isOutrightWinner } from '../../../src/sdk/ranking.ts';

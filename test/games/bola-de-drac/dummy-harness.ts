@@ -11,8 +11,8 @@ import game from '../../../src/games/bola-de-drac/index.ts';
 import type { State } from '../../../src/games/bola-de-drac/engine.ts';
 import { DIR_CHARS } from '../../../src/games/bola-de-drac/consts.ts';
 import { compileBot } from '../../../src/sandbox/languages/index.ts';
-import { buildPrelude } from '../../../src/sandbox/prelude.ts';
-import type { BotHandle } from '../../../src/sandbox/bot-runtime.ts';
+import { buildPrelude } from '../../../src/sandbox/hosts/prelude.ts';
+import type { BotHandle } from '../../../src/sandbox/hosts/bot-runtime.ts';
 
 /** The original's randomize() from a given rnd_seed. */
 export class Randomize {

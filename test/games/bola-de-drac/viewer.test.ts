@@ -3,7 +3,7 @@
 // legend swatch) on a recording stand-in for the canvas.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import { builtinSeat } from '../../../src/match/builtins.ts';
 import type { Replay } from '../../../src/sdk/replay-format.ts';
 import type { MatchSeat } from '../../../src/match/types.ts';

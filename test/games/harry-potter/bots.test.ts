@@ -2,7 +2,7 @@
 // works end to end, and Dummy is the original's qualification bar.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import { builtinSeat } from '../../../src/match/builtins.ts';
 import type { MatchSeat } from '../../../src/match/types.ts';
 import { slow } from '../../helpers/slow.ts';

@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { digest, goldenSeat, type GoldenTrace } from '../../helpers/golden.ts';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import game from '../../../src/games/harry-potter/index.ts';
 import type { HPOrder, HPState } from '../../../src/games/harry-potter/engine.ts';
 import { arbiterState } from './golden.ts';

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { goldenSeat, readTrace, registerGoldenTests, registerRound0Test } from '../../helpers/golden.ts';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import game from '../../../src/games/harry-potter/index.ts';
 import type { HPEvent, HPOrder, HPState } from '../../../src/games/harry-potter/engine.ts';
 import { arbiterState } from './golden.ts';

@@ -4,7 +4,7 @@
 // them), the legend, and the browser bundle.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import { builtinSeat } from '../../../src/match/builtins.ts';
 import { bundled } from '../../../src/http/assets.ts';
 import { GHOST, WIZARD } from '../../../src/games/harry-potter/engine.ts';

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { getGame } from '../../../src/games/registry.ts';
-import { buildPrelude } from '../../../src/sandbox/prelude.ts';
+import { buildPrelude } from '../../../src/sandbox/hosts/prelude.ts';
 import { compileBot } from '../../../src/sandbox/languages/index.ts';
 import { InProcessBotHost } from '../../../src/sandbox/hosts/inprocess-host.ts';
 

@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { goldenSeat, readTrace, registerGoldenTests, registerRound0Test } from '../../helpers/golden.ts';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import game from '../../../src/games/moria/index.ts';
 import type { MoriaEvent, MoriaOrder, MoriaState } from '../../../src/games/moria/engine.ts';
 import { arbiterState } from './golden.ts';

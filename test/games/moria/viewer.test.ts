@@ -3,7 +3,7 @@
 // every round drawn into a recording fake of the 2D canvas context.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import { builtinSeat } from '../../../src/match/builtins.ts';
 import type { Replay } from '../../../src/sdk/replay-format.ts';
 import { importGameView, PLAYER_COLORS, RecordingContext, viewArgs, type ViewArgs, type ViewUnderTest } from '../../helpers/game-view.ts';

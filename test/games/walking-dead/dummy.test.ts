@@ -15,7 +15,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { digest, goldenSeat, type GoldenTrace } from '../../helpers/golden.ts';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import game from '../../../src/games/walking-dead/index.ts';
 import type { TwdOrder, TwdState } from '../../../src/games/walking-dead/engine.ts';
 import { arbiterState } from './golden.ts';

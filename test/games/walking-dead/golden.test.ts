@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { goldenSeat, readTrace, registerGoldenTests } from '../../helpers/golden.ts';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import game from '../../../src/games/walking-dead/index.ts';
 import { UType, type TwdEvent, type TwdOrder, type TwdState } from '../../../src/games/walking-dead/engine.ts';
 import { arbiterState } from './golden.ts';

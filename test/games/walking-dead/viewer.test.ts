@@ -3,7 +3,7 @@
 // the 2D canvas context.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import { builtinSeat } from '../../../src/match/builtins.ts';
 import type { MatchSeat } from '../../../src/match/types.ts';
 import { UType } from '../../../src/games/walking-dead/engine.ts';

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { startTestApi, registerUser } from '../../helpers/app.ts';
 import { compileErrorText, englishReason, type Reason } from '../../../src/domain/reasons.ts';
 import { resetCppCompileSettings } from '../../../src/sandbox/languages/cpp/toolchain.ts';
-import { CompileInfraError } from '../../../src/sandbox/languages/javascript/compile.ts';
+import { CompileInfraError } from '../../../src/sandbox/languages/compile-errors.ts';
 import { compileBot } from '../../../src/sandbox/languages/index.ts';
 import { submitCommand } from '../../../src/cli/submit.ts';
 import { main } from '../../../src/cli/main.ts';

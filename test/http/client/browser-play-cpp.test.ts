@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gameDir } from '../../../src/games/registry.ts';
 import { builtinSeat } from '../../../src/match/builtins.ts';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import type { Replay } from '../../../src/sdk/replay-format.ts';
 import { slow } from '../../helpers/slow.ts';
 import { startSite, type Site } from '../../helpers/site.ts';

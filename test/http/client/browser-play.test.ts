@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { getGame } from '../../../src/games/registry.ts';
 import { builtinSeat } from '../../../src/match/builtins.ts';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import type { Replay } from '../../../src/sdk/replay-format.ts';
 import { overflow, startSite, type Site } from '../../helpers/site.ts';
 

@@ -17,7 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
 import type { Replay } from '../../../src/sdk/replay-format.ts';
 import { builtinSeat } from '../../../src/match/builtins.ts';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import { botAs, startTestJudge, TEST_GATE_CONFIG, type TestJudge } from '../../helpers/judge.ts';
 
 const GAME = 'moria';

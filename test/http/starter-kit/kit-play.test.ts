@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { gameDir } from '../../../src/games/registry.ts';
 import type { Replay } from '../../../src/sdk/replay-format.ts';
 import { builtinSeat } from '../../../src/match/builtins.ts';
-import { playMatch } from '../../../src/sandbox/play-match.ts';
+import { playMatch } from '../../../src/sandbox/entries/play-match.ts';
 import { registerUser, startTestApi, type TestApi, type TestUser } from '../../helpers/app.ts';
 import { slow } from '../../helpers/slow.ts';
 

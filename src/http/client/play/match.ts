@@ -1,12 +1,12 @@
 // The play page's match: the server's own match loop (MatchRun, from
-// src/match/match-run.ts, through src/sandbox/play-compiled.ts) with the game's engine in this page and each bot
+// src/match/match-run.ts, through src/sandbox/entries/play-compiled.ts) with the game's engine in this page and each bot
 // in a Web Worker (worker-host.ts). The same seed and the same bots give the
 // replay `arbiter play` writes, but for the CPU figures, which are wall time
 // here, and for what that changes (a bot near its budget may be frozen in one
 // and not the other).
 
 import type { MatchOutcome } from '../../../match/types.ts';
-import { type CompiledMatchSeat, playCompiledMatch } from '../../../sandbox/play-compiled.ts';
+import { type CompiledMatchSeat, playCompiledMatch } from '../../../sandbox/entries/play-compiled.ts';
 import type { AnyGame } from '../../../sdk/types.ts';
 import { WorkerBotHost } from './worker-host.ts';
 

@@ -1,5 +1,5 @@
 // Entry of /assets/play/worker.js: one bot of a play-page match, in a Web
-// Worker of its own. It evaluates the game's prelude (src/sandbox/prelude.ts: the
+// Worker of its own. It evaluates the game's prelude (src/sandbox/hosts/prelude.ts: the
 // same bot runtime and API the judge's isolates get, Math.random seeded the
 // same way) and the compiled bot, then answers one play() per message with
 // the wall time it took (performance.now: a browser has no CPU clock).
@@ -11,7 +11,7 @@
 // 'wasm-unsafe-eval', nothing else): it can evaluate the bot and compile its
 // module, and the bot can reach no network.
 
-import { unpackResult, type BotHandle } from '../../../sandbox/bot-runtime.ts';
+import { unpackResult, type BotHandle } from '../../../sandbox/hosts/bot-runtime.ts';
 import { describeError } from '../../../match/bot-host.ts';
 import { parseArtifact } from '../../../sandbox/languages/artifact.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';

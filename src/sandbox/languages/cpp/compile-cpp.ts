@@ -10,7 +10,7 @@
 // (confine.ts for the system clang, the in-memory tree for the npm one).
 
 import { getGame } from '../../../games/registry.ts';
-import { BotCompileError, CompileInfraError, PlayCompileRefusal, type CompileBotOptions } from '../../compile-errors.ts';
+import { BotCompileError, CompileInfraError, PlayCompileRefusal, type CompileBotOptions } from '../compile-errors.ts';
 import type { BotArtifact } from '../artifact.ts';
 import { readCppHeader } from './source.ts';
 import { compileCpp, cppCompileSettings, type CppCompileResult } from './toolchain.ts';

@@ -38,8 +38,8 @@ import { fileURLToPath } from 'node:url';
 import { gameHeaders, shippedCppPlayer } from './headers.ts';
 import { confinementFor, type Confinement } from './confine.ts';
 import { dataSegmentBytes, readMemoryImport, trimZeroData, WASM_PAGE } from './wasm-module.ts';
-import { Slots } from '../../slots.ts';
-import { cpuMs, groupCpuMs, rssBytes } from '../../proc.ts';
+import { Slots } from '../../system/slots.ts';
+import { cpuMs, groupCpuMs, rssBytes } from '../../system/proc.ts';
 import { partLog, type Log } from '../../../log.ts';
 import { readSettings } from '../../../config.ts';
 

@@ -1,6 +1,10 @@
 // The mapping of error positions from a compiled script back to the author's
-// lines (what a bot declares is read by languages/index.ts's readBotHeader).
+// lines (what a bot declares is read by languages/index.ts's readBotHeader):
+// the script languages' SourceMaps (languages/types.ts), which everything
+// outside this folder reaches through the Language record (languages/index.ts).
 // Pure (no Node APIs): the play page's match driver runs it in the browser too.
+
+import type { SourceMaps } from '../types.ts';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -56,3 +60,20 @@ export function mapPositions(lines: number[][][] | undefined, filename: string, 
     return `${filename}:${best[1]! + 1}:${best[2]! + 1}`;
   });
 }
+
+/** Compiled code → its decoded source map, for code this process compiled or was handed with its map. */
+const maps = new Map<string, number[][][]>();
+/** Maps kept at most (a worker's compiles come and go; the cache of compiled code is as small). */
+const MAX_MAPS = 200;
+
+/** The source maps of the script languages (TypeScript and JavaScript share them). */
+export const scriptSourceMaps: SourceMaps = {
+  of: (code) => maps.get(code),
+  remember(code, lines) {
+    if (maps.size >= MAX_MAPS && !maps.has(code)) maps.clear();
+    maps.set(code, lines);
+  },
+  forget: () => maps.clear(),
+  mapCode: (code, filename, message) => mapPositions(maps.get(code), filename, message),
+  map: mapPositions,
+};

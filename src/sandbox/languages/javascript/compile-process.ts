@@ -14,8 +14,8 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { compilerLimits, readSettings } from '../../../config.ts';
-import { Slots } from '../../slots.ts';
-import { rssBytes } from '../../proc.ts';
+import { Slots } from '../../system/slots.ts';
+import { rssBytes } from '../../system/proc.ts';
 
 /** How a run ended. */
 export type EsbuildRun =

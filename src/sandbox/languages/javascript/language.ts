@@ -5,6 +5,7 @@
 
 import type { BotArtifact } from '../artifact.ts';
 import { jsTokens } from '../script-tokens.ts';
+import { scriptSourceMaps } from './bot-source.ts';
 import type { BotHeader, Language, LanguageId } from '../types.ts';
 import { importModule } from '../../../sdk/modules.ts';
 
@@ -14,6 +15,9 @@ type CompileModule = typeof import('./compile.ts');
 // not take in the Node-only compiler (keep it the path of the import above;
 // the built judge serves its compiled copy, src/sdk/modules.ts).
 const COMPILER: string = './compile.ts';
+
+/** The compiler's module once loaded: a dynamic import per compile walks the loader's resolve hooks each time, a worker's every seat of every match. */
+let compiler: Promise<CompileModule> | undefined;
 
 function readConst(source: string, key: string): string | null {
   const re = new RegExp(`export\\s+const\\s+${key}\\s*(?::\\s*string\\s*)?=\\s*(['"\`])([^'"\`\\n]*)\\1`);
@@ -43,9 +47,14 @@ function scriptLanguage(id: LanguageId, displayName: string, extensions: string[
     slowCompile: false,
     tokenize: jsTokens,
     similarityFamily: 'js',
+    sourceMaps: scriptSourceMaps,
     async compile(source, filename): Promise<BotArtifact> {
       // TypeScript or JavaScript by the file's own ending (a name with neither is JavaScript).
-      const { compileScript } = (await importModule(new URL(COMPILER, import.meta.url).href)) as CompileModule;
+      if (!compiler) {
+        compiler = importModule(new URL(COMPILER, import.meta.url).href) as Promise<CompileModule>;
+        compiler.catch(() => (compiler = undefined));
+      }
+      const { compileScript } = await compiler;
       return compileScript(source, filename);
     },
   };

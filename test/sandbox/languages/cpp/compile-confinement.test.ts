@@ -33,7 +33,7 @@ import {
 import { compileCppBot } from '../../../../src/sandbox/languages/cpp/compile-cpp.ts';
 import { readSettings } from '../../../../src/config.ts';
 import { includeTricks } from './include-tricks.ts';
-import { BotCompileError, CompileInfraError } from '../../../../src/sandbox/languages/javascript/compile.ts';
+import { BotCompileError, CompileInfraError } from '../../../../src/sandbox/languages/compile-errors.ts';
 
 const toolchain = process.env['ARBITER_CPP_CLANG'] === 'system' ? 'system' : 'npm';
 const MARKER = `ARBITER_SECRET_${Math.random().toString(36).slice(2)}`;

@@ -19,7 +19,7 @@ import {
   stopCompileServer,
 } from '../../../../src/sandbox/languages/cpp/toolchain.ts';
 import { compileCppBot } from '../../../../src/sandbox/languages/cpp/compile-cpp.ts';
-import { BotCompileError } from '../../../../src/sandbox/languages/javascript/compile.ts';
+import { BotCompileError } from '../../../../src/sandbox/languages/compile-errors.ts';
 import { slow } from '../../../helpers/slow.ts';
 
 test('the PCH stands only for a first line #include "Player.hh"', () => {

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PlayCompileBudget } from '../../../../src/sandbox/play-budget.ts';
+import { PlayCompileBudget } from '../../../../src/sandbox/entries/play-budget.ts';
 import { compileBot } from '../../../../src/sandbox/languages/index.ts';
 import { resetCppCompileSettings, stopCompileServer } from '../../../../src/sandbox/languages/cpp/toolchain.ts';
 import { slow } from '../../../helpers/slow.ts';

@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dataSegmentBytes, readMemoryImport, trimZeroData } from '../../../../src/sandbox/languages/cpp/wasm-module.ts';
 import { compileCpp, moduleRefusal, resetCppCompileSettings, stopCompileServer } from '../../../../src/sandbox/languages/cpp/toolchain.ts';
-import { playMatch } from '../../../../src/sandbox/play-match.ts';
-import { sharedPool } from '../../../../src/sandbox/match-pool.ts';
+import { playMatch } from '../../../../src/sandbox/entries/play-match.ts';
+import { sharedPool } from '../../../../src/sandbox/match-process/match-pool.ts';
 import { slow } from '../../../helpers/slow.ts';
 
 const toolchain = process.env['ARBITER_CPP_CLANG'] === 'system' ? 'system' : 'npm';

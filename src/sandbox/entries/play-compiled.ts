@@ -3,13 +3,12 @@
 // given, the names read by the bots' languages. Only the host differs (a Web Worker per bot,
 // a node:vm context), so a seed gives the judge's match. Node-free: the browser bundles it.
 
-import type { BotHost } from '../match/bot-host.ts';
-import { MatchRun } from '../match/match-run.ts';
-import type { CompiledSeat, MatchOutcome } from '../match/types.ts';
-import { resolveLimits } from '../sdk/limits.ts';
-import type { AnyGame } from '../sdk/types.ts';
-import { readBotHeader } from './languages/index.ts';
-import { mapPositions } from './languages/javascript/bot-source.ts';
+import type { BotHost } from '../../match/bot-host.ts';
+import { MatchRun } from '../../match/match-run.ts';
+import type { CompiledSeat, MatchOutcome } from '../../match/types.ts';
+import { resolveLimits } from '../../sdk/limits.ts';
+import type { AnyGame } from '../../sdk/types.ts';
+import { mapSeatPositions, readBotHeader } from '../languages/index.ts';
 
 export interface CompiledMatchSeat {
   filename: string;
@@ -41,7 +40,7 @@ export async function playCompiledMatch(game: AnyGame, o: CompiledMatch, host: (
     prelude: async () => o.prelude,
     declaredName: (source) => readBotHeader(source).name,
     compile: async (me) => o.seats[me]!.compiled,
-    mapPositions: (seat, filename, message) => mapPositions(seat.map, filename, message),
+    mapPositions: (seat, filename, message) => mapSeatPositions(seat.map, filename, message),
     onRound: o.onRound,
     onLog: o.onLog,
   });

@@ -10,9 +10,9 @@
 // what happened (a result, a call the machine's load cut short, its own or the
 // judge's failure), the parent turns it into a verdict or a typed error.
 
-import type { LoadReply, LoadRequest } from '../match/bot-host.ts';
-import type { ReplayHead } from '../match/replay-io.ts';
-import type { MatchOutcome, ResolvedMatchSpec, RunOptions } from '../match/types.ts';
+import type { LoadReply, LoadRequest } from '../../match/bot-host.ts';
+import type { ReplayHead } from '../../match/replay-io.ts';
+import type { MatchOutcome, ResolvedMatchSpec, RunOptions } from '../../match/types.ts';
 
 /** Which game: one the registry finds by id, or a game module outside it (tests' fixtures). */
 export type GameRef = { id: string; module?: string };

@@ -4,8 +4,8 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AnyGame } from '../sdk/types.ts';
-import { builtEntryUrl } from '../sdk/modules.ts';
+import type { AnyGame } from '../../sdk/types.ts';
+import { builtEntryUrl } from '../../sdk/modules.ts';
 
 const runtimePath = fileURLToPath(new URL('./bot-runtime.ts', import.meta.url));
 const preludes = new Map<string, Promise<string>>();
@@ -29,7 +29,7 @@ export function buildPrelude(game: AnyGame): Promise<string> {
  */
 function builtPrelude(game: AnyGame): string | null {
   const url = builtEntryUrl(`prelude-${game.id}.js`);
-  if (!url || game.bots.api !== fileURLToPath(new URL(`../games/${game.id}/bot-api.ts`, import.meta.url))) return null;
+  if (!url || game.bots.api !== fileURLToPath(new URL(`../../games/${game.id}/bot-api.ts`, import.meta.url))) return null;
   try {
     return readFileSync(fileURLToPath(url), 'utf8');
   } catch {

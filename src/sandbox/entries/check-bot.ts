@@ -1,12 +1,12 @@
 // The gate's first step ("Compile"): the file parses, loads in a
 // fresh isolate, and exposes what the player API requires.
 
-import { getGame } from '../games/registry.ts';
-import { BotCompileError, mapBotPositions } from './languages/javascript/compile.ts';
-import { compileBot } from './languages/index.ts';
-import { buildPrelude } from './prelude.ts';
-import { loadInSandbox } from './match-pool.ts';
-import { LOG_CAP_BYTES, resolveLimits, type Limits } from '../sdk/limits.ts';
+import { getGame } from '../../games/registry.ts';
+import { BotCompileError } from '../languages/compile-errors.ts';
+import { compileBot, mapBotPositions } from '../languages/index.ts';
+import { buildPrelude } from '../hosts/prelude.ts';
+import { loadInSandbox } from '../match-process/match-pool.ts';
+import { LOG_CAP_BYTES, resolveLimits, type Limits } from '../../sdk/limits.ts';
 
 export type CheckResult = { ok: true; name: string; game: string } | { ok: false; message: string; line?: number };
 

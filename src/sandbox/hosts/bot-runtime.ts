@@ -6,14 +6,14 @@
 // that tampers with prototypes or globals only hurts itself: the host
 // validates every order again anyway, and never trusts `me()`.
 
-import { Rng } from '../sdk/rng.ts';
-import type { BotView } from '../sdk/types.ts';
-import { LOG_CAP_BYTES, logTruncated as logTruncatedLine, MAX_MESSAGE_CHARS, MAX_ORDERS } from '../sdk/limits.ts';
-import { createCppPlayer, type WasmApi } from './languages/cpp/cpp-player.ts';
-import type { BotApiModule, BotRuntime } from '../sdk/bot-runtime-types.ts';
+import { Rng } from '../../sdk/rng.ts';
+import type { BotView } from '../../sdk/types.ts';
+import { LOG_CAP_BYTES, logTruncated as logTruncatedLine, MAX_MESSAGE_CHARS, MAX_ORDERS } from '../../sdk/limits.ts';
+import { createCppPlayer, type WasmApi } from '../languages/cpp/cpp-player.ts';
+import type { BotApiModule, BotRuntime } from '../../sdk/bot-runtime-types.ts';
 
 // The interfaces live in bot-runtime-types.ts (cpp/cpp-player.ts needs BotRuntime, and this file imports it).
-export type { BotRuntime } from '../sdk/bot-runtime-types.ts';
+export type { BotRuntime } from '../../sdk/bot-runtime-types.ts';
 
 /** Result of one play() as the host receives it: [orders counted, orders JSON, log]. */
 export type PlayReturn = [count: number, ordersJson: string, log: string];

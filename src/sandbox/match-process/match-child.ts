@@ -24,19 +24,17 @@
 
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { capText, cpuSinceMs, describeError, SandboxInfraError, type LoadReply } from '../match/bot-host.ts';
-import { installCallMeter } from './call-meter.ts';
-import { procStatusBytes } from './proc.ts';
-import ivm from './ivm.ts';
-import { rememberSourceMap } from './languages/javascript/compile.ts';
-import { compileBot } from './languages/index.ts';
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
-import { CallCutShort, IsolateBotHost, isolateHooks } from './hosts/isolate-host.ts';
-import { getGame } from '../games/registry.ts';
-import type { AnyGame } from '../sdk/types.ts';
-import { importModule } from '../sdk/modules.ts';
-import { encodeReplay } from '../match/replay-io.ts';
+import { capText, cpuSinceMs, describeError, SandboxInfraError, type LoadReply } from '../../match/bot-host.ts';
+import { installCallMeter } from '../hosts/call-meter.ts';
+import { procStatusBytes } from '../system/proc.ts';
+import ivm from '../hosts/ivm.ts';
+import { rememberSourceMap } from '../languages/index.ts';
+import { builtinCodes } from '../hosts/builtin-host.ts';
+import { CallCutShort, IsolateBotHost, isolateHooks } from '../hosts/isolate-host.ts';
+import { getGame } from '../../games/registry.ts';
+import type { AnyGame } from '../../sdk/types.ts';
+import { importModule } from '../../sdk/modules.ts';
+import { encodeReplay } from '../../match/replay-io.ts';
 import {
   assertNever,
   idOf,
@@ -113,39 +111,16 @@ let dataCap: number | null = null;
 let prlimitMissing = false;
 const DATA_CAP_SLACK = 8 * 1024 * 1024;
 
-/**
- * The compiled code of each game's shipped built-in players, compiled here
- * once per game: a seat whose code is one of them is the judge's own code and
- * runs in a warm node:vm context of this process, not an isolate (hosts/builtin-host.ts).
- */
-const builtinCodeSets = new Map<AnyGame, Promise<ReadonlySet<string>>>();
-function builtinCodes(game: AnyGame): Promise<ReadonlySet<string>> {
-  let codes = builtinCodeSets.get(game);
-  if (!codes) {
-    codes = Promise.all(
-      Object.values(game.bots.builtin).map(async (path) => {
-        try {
-          return await compileBot(await readFile(path, 'utf8'), basename(path), game.id);
-        } catch {
-          // Not compiled here (a missing file, esbuild gone): that built-in runs as any bot does.
-          return null;
-        }
-      }),
-    ).then((list) => new Set(list.filter((c): c is string => c !== null)));
-    builtinCodeSets.set(game, codes);
-  }
-  return codes;
-}
-
 function send(msg: ChildMessage): void {
   process.send!(msg);
 }
 
 async function play(msg: PlayMessage): Promise<{ t: 'played'; outcome: Extract<ChildMessage, { t: 'played' }>['outcome'] }> {
   const game = await loadGame(msg.game);
-  const { playResolvedMatch } = await import('./play-match.ts');
+  const { playResolvedMatch } = await import('./play-resolved.ts');
   capData(msg.spec.seats.length, (msg.spec.limits.memoryMb + DATA_HEADROOM_MB) * 1024 * 1024);
-  for (const seat of msg.options.compiled ?? []) if ('map' in seat && seat.map) rememberSourceMap(seat.code, seat.map);
+  for (const [me, seat] of (msg.options.compiled ?? []).entries())
+    if ('map' in seat && seat.map) rememberSourceMap(seat.code, msg.spec.seats[me]!.filename, seat.map);
   let lastSent = 0;
   const onRound = (round: number, totalRounds: number) => {
     const now = Date.now();

@@ -5,7 +5,7 @@
 // CPU it used is charged to the client, never to the file. In memory, per
 // API process.
 
-import { readSettings } from '../config.ts';
+import { readSettings } from '../../config.ts';
 
 export interface PlayTicket {
   /** CPU seconds the client may still use now. */

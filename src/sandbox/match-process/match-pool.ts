@@ -1,4 +1,4 @@
-// Parent side of src/sandbox/match-child.ts: each sandboxed match is played in a
+// Parent side of src/sandbox/match-process/match-child.ts: each sandboxed match is played in a
 // child process of its own, the engine and the four isolates together, from
 // a pool of such processes (a process that crashed, was killed, grew or served
 // many matches is thrown away: isolated-vm leaks a little, and a catastrophic
@@ -33,22 +33,22 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SandboxInfraError, type LoadReply, type LoadRequest } from '../match/bot-host.ts';
-import { Slots } from './slots.ts';
-import { readNote, STOP, type CallNote } from './call-meter.ts';
-import { callKey, watchdogSettings } from './hosts/isolate-host.ts';
+import { SandboxInfraError, type LoadReply, type LoadRequest } from '../../match/bot-host.ts';
+import { Slots } from '../system/slots.ts';
+import { readNote, STOP, type CallNote } from '../hosts/call-meter.ts';
+import { callKey, watchdogSettings } from '../hosts/isolate-host.ts';
 import { assertNever, readChildMessage, type ChildMessage, type GameRef, type JobReply, type MatchProcessJob } from './match-protocol.ts';
-import { cpuBudgetUsedUp, memoryLimitExceeded, type Limits } from '../sdk/limits.ts';
-import { loadGames } from '../games/registry.ts';
-import type { AnyGame } from '../sdk/types.ts';
-import type { ForcedFreeze, MatchOutcome, ResolvedMatchSpec, RunOptions } from '../match/types.ts';
-import { withRoundsFrom } from '../match/replay-io.ts';
-import { builtEntryUrl } from '../sdk/modules.ts';
+import { cpuBudgetUsedUp, memoryLimitExceeded, type Limits } from '../../sdk/limits.ts';
+import { loadGames } from '../../games/registry.ts';
+import type { AnyGame } from '../../sdk/types.ts';
+import type { ForcedFreeze, MatchOutcome, ResolvedMatchSpec, RunOptions } from '../../match/types.ts';
+import { withRoundsFrom } from '../../match/replay-io.ts';
+import { builtEntryUrl } from '../../sdk/modules.ts';
 
-export { SandboxInfraError } from '../match/bot-host.ts';
+export { SandboxInfraError } from '../../match/bot-host.ts';
 // Slots lives in slots.ts (compile-process.ts and cpp/toolchain.ts use it too, and this file must not be below them).
-export { Slots } from './slots.ts';
-export { watchdogSettings } from './hosts/isolate-host.ts';
+export { Slots } from '../system/slots.ts';
+export { watchdogSettings } from '../hosts/isolate-host.ts';
 
 /** The match child's file and loader: the built judge's (dist/match-child.js), or match-child.ts through tsx from the sources. */
 function childEntry(): { path: string; loader: string[] } {
@@ -428,7 +428,7 @@ export async function runSandboxedMatch(
   options: RunOptions = {},
   pool: MatchProcessPool = sharedPool,
 ): Promise<MatchOutcome> {
-  const { compileSeat } = await import('./compile-seat.ts');
+  const { compileSeat } = await import('../languages/compile-seat.ts');
   const compiled = options.compiled ?? (await Promise.all(spec.seats.map((s, me) => compileSeat(s.source, s.filename, me, game.id))));
   const ref = await gameRef(game);
   const forced = [...(options.forced ?? [])];

@@ -87,6 +87,8 @@ export default class extends Player {
   gold: number[] = [];
   away: number[] = [];
   flee: number[] = [];
+  /** The neighbours with no unit on them, in direction order (the candidates of the distance map's choice). */
+  free: number[] = [];
 
   play(): void {
     this.R = rows();
@@ -218,17 +220,16 @@ export default class extends Player {
   }
 
   moveDwarves(): void {
-    const { dist, C, mine, type, unitAt, unitPlayer, turns, treasure, enemies, lowest, rock, gold, away } = this;
-    this.distances(1, true);
-
+    const { C, mine, type, unitAt, unitPlayer, turns, treasure, enemies, lowest, rock, gold, away, free } = this;
+    // The distance map only for the dwarves that go by it (the last choice): most dig, fight or take a treasure.
+    let mapped = false;
     for (const id of dwarves(mine)) {
       const { i, j } = unit(id).pos;
       enemies.length = 0;
-      lowest.length = 0;
+      free.length = 0;
       rock.length = 0;
       gold.length = 0;
       away.length = 0;
-      let low = 100000000;
       let fewest = 100;
       let farthest = 0;
       for (let d = 0; d < 8; d++) {
@@ -242,7 +243,7 @@ export default class extends Player {
           continue;
         }
         const t = type[q]!;
-        low = keepLowest(lowest, low, dist[(qi + 1) * this.W + qj + 1]!, d);
+        free.push(d);
         if (t === Rock) fewest = keepLowest(rock, fewest, turns[q]!, d);
         if (treasure[q] === 1) gold.push(d);
         if (t === Outside || t === Cave) farthest = keepHighest(away, farthest, abs(qi - this.bi) + abs(qj - this.bj), d);
@@ -251,7 +252,15 @@ export default class extends Player {
       else if (enemies.length > 0) this.pick(id, i, j, enemies);
       else if (this.nearBalrog(i, j)) this.pick(id, i, j, away);
       else if (rock.length > 0 && !this.enemyAround(i, j)) this.pick(id, i, j, rock);
-      else this.pick(id, i, j, lowest);
+      else {
+        if (!mapped) this.distances(1, true);
+        mapped = true;
+        const { dist, W } = this;
+        lowest.length = 0;
+        let low = 100000000;
+        for (const d of free) low = keepLowest(lowest, low, dist[(i + DI[d]! + 1) * W + j + DJ[d]! + 1]!, d);
+        this.pick(id, i, j, lowest);
+      }
     }
   }
 
@@ -268,14 +277,11 @@ export default class extends Player {
   }
 
   moveWizards(): void {
-    const { dist, C, mine, type, unitAt, unitPlayer, lowest, flee, away } = this;
-    this.distances(2, false);
-
+    const { C, mine, type, unitAt, unitPlayer, lowest, flee, away, free } = this;
+    let mapped = false;
     for (const id of wizards(mine)) {
       const { i, j } = unit(id).pos;
-      let low = dist[(i + 1) * this.W + j + 1]!;
-      lowest.length = 0;
-      lowest.push(NONE);
+      free.length = 0;
       flee.length = 0;
       away.length = 0;
       let farthest = 0;
@@ -290,7 +296,7 @@ export default class extends Player {
           continue;
         }
         const t = type[q]!;
-        low = keepLowest(lowest, low, dist[(qi + 1) * this.W + qj + 1]!, d);
+        free.push(d);
         if (t === Outside || t === Cave) farthest = keepHighest(away, farthest, abs(qi - this.bi) + abs(qj - this.bj), d);
       }
       for (let d = 1; d < 8; d += 2) {
@@ -303,7 +309,17 @@ export default class extends Player {
       }
       if (flee.length > 0) this.pick(id, i, j, flee);
       else if (this.nearBalrog(i, j)) this.pick(id, i, j, away);
-      else this.pick(id, i, j, lowest);
+      else {
+        // The wizards' map, made once a round for the first wizard that goes by it.
+        if (!mapped) this.distances(2, false);
+        mapped = true;
+        const { dist, W } = this;
+        let low = dist[(i + 1) * W + j + 1]!;
+        lowest.length = 0;
+        lowest.push(NONE);
+        for (const d of free) low = keepLowest(lowest, low, dist[(i + DI[d]! + 1) * W + j + DJ[d]! + 1]!, d);
+        this.pick(id, i, j, lowest);
+      }
     }
   }
 }

@@ -1,0 +1,309 @@
+/// <reference path="../player.d.ts" />
+// Dummy: the qualification bar. To qualify, a player must beat three Dummies
+// in each of four matches. It takes the decisions of the original AIDummy
+// (the statement's package ships it only as an object file), with the same
+// calls to random(), so a match of Dummies replays the original's.
+//
+// Each round, dwarves first, then wizards, each in the order of dwarves(me())
+// and wizards(me()). A unit picks one direction of a list at random (one
+// random() call when the list is not empty) and is commanded unless a unit of
+// the clan already stands on, or was already sent to, the destination.
+//
+// Dwarves, over a distance map to caves the clan does not own (multi-source
+// BFS in 8 directions through Outside and the clan's caves; cells within
+// Manhattan distance 4 of the Balrog are walls):
+//   1. a free neighbour holding a treasure;
+//   2. else a neighbour holding a unit of another clan or of Sauron (attack);
+//   3. else, within Manhattan distance 4 of the Balrog, the free Outside/Cave
+//      neighbours farthest (Manhattan) from it, or nothing;
+//   4. else, if no unit of another clan or of Sauron stands in the 11x11
+//      square around, the free rock neighbours with the fewest hits left;
+//   5. else (or with no rock around) the free neighbours lowest on the map.
+// Wizards, over a 4-direction distance map to the clan's dwarves:
+//   1. an enemy 4-adjacent: step straight away; diagonal: either straight way;
+//   2. else near the Balrog, as dwarves (straight moves only);
+//   3. else stay, or one of the free neighbours lowest on the map (ties with
+//      staying are drawn among them).
+//
+// The board is read once a round into typed arrays (one cell() per cell, one
+// unit() per unit on the board): the maps and the neighbourhoods read those,
+// not a new Cell object per look, which cost the Dummy most of its time.
+export const GAME = 'moria';
+export const PLAYER_NAME = 'Dummy';
+
+const FAR = 1000000000;
+const NONE = 8;
+const abs = Math.abs;
+const DI = [1, 1, 0, -1, -1, -1, 0, 1, 0];
+const DJ = [0, 1, 1, 1, 0, -1, -1, -1, 0];
+const { Outside, Cave, Rock } = CellType;
+const { Dwarf } = UnitType;
+
+/** Keeps in dirs the directions of the lowest value so far: d joins them on a tie, replaces them below. Returns the lowest value. */
+function keepLowest(dirs: number[], low: number, v: number, d: number): number {
+  if (v < low) {
+    dirs.length = 0;
+    dirs.push(d);
+    return v;
+  }
+  if (v === low) dirs.push(d);
+  return low;
+}
+
+/** keepLowest for the highest value. */
+function keepHighest(dirs: number[], high: number, v: number, d: number): number {
+  return -keepLowest(dirs, -high, -v, d);
+}
+
+export default class extends Player {
+  R = 0;
+  C = 0;
+  mine = 0;
+  /** Cells (i*C+j, off-board ones shifted away) where a unit of the clan stands or goes. */
+  taken = new Set<number>();
+  /** Units already commanded this round. */
+  done = new Set<number>();
+  /** The distance map on the board with a border of walls (FAR) around it, rows W = C + 2 wide: cell (i, j) at (i+1)*W + j+1. */
+  dist = new Int32Array(0);
+  W = 0;
+  queue = new Int32Array(0);
+  /** The index steps of the eight directions on the bordered board. */
+  steps: number[] = [];
+  /** This round's board, per cell i*C+j: its type, owner, unit id (-1 none), hits left and treasure (1). */
+  type = new Int8Array(0);
+  owner = new Int8Array(0);
+  unitAt = new Int16Array(0);
+  turns = new Int32Array(0);
+  treasure = new Uint8Array(0);
+  /** This round's units on the board, per id: clan and type. */
+  unitPlayer = new Int8Array(0);
+  unitType = new Int8Array(0);
+  bi = 0;
+  bj = 0;
+  // Reused each unit: the directions of each kind.
+  enemies: number[] = [];
+  lowest: number[] = [];
+  rock: number[] = [];
+  gold: number[] = [];
+  away: number[] = [];
+  flee: number[] = [];
+
+  play(): void {
+    this.R = rows();
+    this.C = cols();
+    this.mine = me();
+    const n = this.R * this.C;
+    if (this.type.length !== n) {
+      this.W = this.C + 2;
+      const W = this.W;
+      // The border is never written again: FAR, a wall no search enters.
+      this.dist = new Int32Array((this.R + 2) * W).fill(FAR);
+      this.queue = new Int32Array((this.R + 2) * W);
+      this.steps = DI.map((di, d) => di * W + DJ[d]!);
+      this.type = new Int8Array(n);
+      this.owner = new Int8Array(n);
+      this.unitAt = new Int16Array(n);
+      this.turns = new Int32Array(n);
+      this.treasure = new Uint8Array(n);
+    }
+    if (this.unitPlayer.length !== nb_units()) {
+      this.unitPlayer = new Int8Array(nb_units());
+      this.unitType = new Int8Array(nb_units());
+    }
+    this.readBoard();
+    this.taken.clear();
+    this.done.clear();
+    for (const id of dwarves(this.mine)) this.taken.add(this.key(unit(id).pos.i, unit(id).pos.j));
+    for (const id of wizards(this.mine)) this.taken.add(this.key(unit(id).pos.i, unit(id).pos.j));
+    const b = unit(balrog_id()).pos;
+    this.bi = b.i;
+    this.bj = b.j;
+    this.moveDwarves();
+    this.moveWizards();
+  }
+
+  /** This round's board into the typed arrays. */
+  readBoard(): void {
+    const { R, C, type, owner, unitAt, turns, treasure, unitPlayer, unitType } = this;
+    for (let i = 0; i < R; i++)
+      for (let j = 0; j < C; j++) {
+        const c = cell(i, j);
+        const p = i * C + j;
+        type[p] = c.type;
+        owner[p] = c.owner;
+        unitAt[p] = c.id;
+        turns[p] = c.turns;
+        treasure[p] = c.treasure ? 1 : 0;
+        if (c.id !== -1) {
+          const u = unit(c.id);
+          unitPlayer[c.id] = u.player;
+          unitType[c.id] = u.type;
+        }
+      }
+  }
+
+  key(i: number, j: number): number {
+    return (i + 2) * (this.C + 4) + (j + 2);
+  }
+
+  inside(i: number, j: number): boolean {
+    return i >= 0 && j >= 0 && i < this.R && j < this.C;
+  }
+
+  nearBalrog(i: number, j: number): boolean {
+    return abs(i - this.bi) + abs(j - this.bj) <= 4;
+  }
+
+  /** One direction of dirs at random; unit id at (i, j) is commanded unless the destination is the clan's already. */
+  pick(id: number, i: number, j: number, dirs: number[]): void {
+    if (dirs.length === 0) return;
+    const d = dirs[random(0, dirs.length - 1)]!;
+    if (this.done.has(id)) return;
+    const k = this.key(i + DI[d]!, j + DJ[d]!);
+    if (this.taken.has(k)) return;
+    this.done.add(id);
+    this.taken.add(k);
+    command(id, d);
+  }
+
+  /** Breadth-first distances (sources 1, passable 0 until reached, walls FAR) over the given directions. */
+  spread(tail: number, step: number): void {
+    const { dist, queue, steps } = this;
+    for (let h = 0; h < tail; h++) {
+      const p = queue[h]!;
+      const v = dist[p]! + 1;
+      for (let d = 0; d < 8; d += step) {
+        const q = p + steps[d]!;
+        if (dist[q] !== 0) continue;
+        dist[q] = v;
+        queue[tail++] = q;
+      }
+    }
+  }
+
+  /**
+   * The distance map: each cell beyond the Balrog's reach is 1 (a source), 0
+   * (passable) or FAR (a wall), as the dwarves' map (forDwarves) or the
+   * wizards' says, then spread() over the given directions. Cells within the
+   * Balrog's reach are walls.
+   */
+  distances(step: number, forDwarves: boolean): void {
+    const { dist, queue, R, C, W, type, owner, unitAt, unitPlayer, unitType, mine, bi, bj } = this;
+    let tail = 0;
+    for (let i = 0; i < R; i++) {
+      // The columns of this row within the Balrog's reach: lo..hi (none when lo > hi).
+      const reach = 4 - abs(i - bi);
+      const lo = bj - reach;
+      const hi = bj + reach;
+      for (let j = 0, p = i * C, b = (i + 1) * W + 1; j < C; j++, p++, b++) {
+        if (j >= lo && j <= hi) {
+          dist[b] = FAR;
+          continue;
+        }
+        const t = type[p]!;
+        let v: number;
+        if (forDwarves) {
+          // Sources: caves the clan does not own; passable: Outside and the clan's caves.
+          v = t === Cave ? (owner[p] === mine ? 0 : 1) : t === Outside ? 0 : FAR;
+        } else {
+          // Sources: the clan's dwarves; passable: Outside and caves.
+          const id = unitAt[p]!;
+          v = id !== -1 && unitType[id] === Dwarf && unitPlayer[id] === mine ? 1 : t === Outside || t === Cave ? 0 : FAR;
+        }
+        dist[b] = v;
+        if (v === 1) queue[tail++] = b;
+      }
+    }
+    this.spread(tail, step);
+  }
+
+  moveDwarves(): void {
+    const { dist, C, mine, type, unitAt, unitPlayer, turns, treasure, enemies, lowest, rock, gold, away } = this;
+    this.distances(1, true);
+
+    for (const id of dwarves(mine)) {
+      const { i, j } = unit(id).pos;
+      enemies.length = 0;
+      lowest.length = 0;
+      rock.length = 0;
+      gold.length = 0;
+      away.length = 0;
+      let low = 100000000;
+      let fewest = 100;
+      let farthest = 0;
+      for (let d = 0; d < 8; d++) {
+        const qi = i + DI[d]!;
+        const qj = j + DJ[d]!;
+        if (!this.inside(qi, qj)) continue;
+        const q = qi * C + qj;
+        const other = unitAt[q]!;
+        if (other !== -1) {
+          if (unitPlayer[other] !== mine) enemies.push(d);
+          continue;
+        }
+        const t = type[q]!;
+        low = keepLowest(lowest, low, dist[(qi + 1) * this.W + qj + 1]!, d);
+        if (t === Rock) fewest = keepLowest(rock, fewest, turns[q]!, d);
+        if (treasure[q] === 1) gold.push(d);
+        if (t === Outside || t === Cave) farthest = keepHighest(away, farthest, abs(qi - this.bi) + abs(qj - this.bj), d);
+      }
+      if (gold.length > 0) this.pick(id, i, j, gold);
+      else if (enemies.length > 0) this.pick(id, i, j, enemies);
+      else if (this.nearBalrog(i, j)) this.pick(id, i, j, away);
+      else if (rock.length > 0 && !this.enemyAround(i, j)) this.pick(id, i, j, rock);
+      else this.pick(id, i, j, lowest);
+    }
+  }
+
+  /** Does a unit of another clan or of Sauron stand within 5 rows and 5 columns? */
+  enemyAround(i: number, j: number): boolean {
+    const { C, unitAt, unitPlayer, mine } = this;
+    for (let a = i - 5; a <= i + 5; a++)
+      for (let b = j - 5; b <= j + 5; b++) {
+        if (!this.inside(a, b)) continue;
+        const id = unitAt[a * C + b]!;
+        if (id !== -1 && unitPlayer[id] !== mine) return true;
+      }
+    return false;
+  }
+
+  moveWizards(): void {
+    const { dist, C, mine, type, unitAt, unitPlayer, lowest, flee, away } = this;
+    this.distances(2, false);
+
+    for (const id of wizards(mine)) {
+      const { i, j } = unit(id).pos;
+      let low = dist[(i + 1) * this.W + j + 1]!;
+      lowest.length = 0;
+      lowest.push(NONE);
+      flee.length = 0;
+      away.length = 0;
+      let farthest = 0;
+      for (let d = 0; d < 8; d += 2) {
+        const qi = i + DI[d]!;
+        const qj = j + DJ[d]!;
+        if (!this.inside(qi, qj)) continue;
+        const q = qi * C + qj;
+        const other = unitAt[q]!;
+        if (other !== -1) {
+          if (unitPlayer[other] !== mine) flee.push((d + 4) & 7);
+          continue;
+        }
+        const t = type[q]!;
+        low = keepLowest(lowest, low, dist[(qi + 1) * this.W + qj + 1]!, d);
+        if (t === Outside || t === Cave) farthest = keepHighest(away, farthest, abs(qi - this.bi) + abs(qj - this.bj), d);
+      }
+      for (let d = 1; d < 8; d += 2) {
+        const qi = i + DI[d]!;
+        const qj = j + DJ[d]!;
+        if (!this.inside(qi, qj)) continue;
+        const other = unitAt[qi * C + qj]!;
+        if (other === -1 || unitPlayer[other] === mine) continue;
+        flee.push((d + 3) & 7, (d + 5) & 7);
+      }
+      if (flee.length > 0) this.pick(id, i, j, flee);
+      else if (this.nearBalrog(i, j)) this.pick(id, i, j, away);
+      else this.pick(id, i, j, lowest);
+    }
+  }
+}

@@ -67,8 +67,11 @@ export default class extends Player {
   dist = new Int32Array(0);
   W = 0;
   queue = new Int32Array(0);
-  /** The index steps of the eight directions on the bordered board. */
-  steps: number[] = [];
+  /** The distance maps' cells before the Balrog's reach and their sources (readBoard), on the bordered board. */
+  baseD = new Int32Array(0);
+  baseW = new Int32Array(0);
+  sourcesD: number[] = [];
+  sourcesW: number[] = [];
   /** This round's board, per cell i*C+j: its type, owner, unit id (-1 none), hits left and treasure (1). */
   type = new Int8Array(0);
   owner = new Int8Array(0);
@@ -101,7 +104,9 @@ export default class extends Player {
       // The border is never written again: FAR, a wall no search enters.
       this.dist = new Int32Array((this.R + 2) * W).fill(FAR);
       this.queue = new Int32Array((this.R + 2) * W);
-      this.steps = DI.map((di, d) => di * W + DJ[d]!);
+      // Their borders are never written: FAR, a wall no search enters.
+      this.baseD = new Int32Array((this.R + 2) * W).fill(FAR);
+      this.baseW = new Int32Array((this.R + 2) * W).fill(FAR);
       this.type = new Int8Array(n);
       this.owner = new Int8Array(n);
       this.unitAt = new Int16Array(n);
@@ -124,23 +129,36 @@ export default class extends Player {
     this.moveWizards();
   }
 
-  /** This round's board into the typed arrays. */
+  /** This round's board into the typed arrays, and the two distance maps' cells before the Balrog's reach (`baseD`, `baseW`). */
   readBoard(): void {
-    const { R, C, type, owner, unitAt, turns, treasure, unitPlayer, unitType } = this;
+    const { R, C, W, type, owner, unitAt, turns, treasure, unitPlayer, unitType, baseD, baseW, sourcesD, sourcesW, mine } = this;
+    sourcesD.length = 0;
+    sourcesW.length = 0;
     for (let i = 0; i < R; i++)
-      for (let j = 0; j < C; j++) {
+      for (let j = 0, b = (i + 1) * W + 1; j < C; j++, b++) {
         const c = cell(i, j);
         const p = i * C + j;
-        type[p] = c.type;
+        const t = c.type;
+        const id = c.id;
+        type[p] = t;
         owner[p] = c.owner;
-        unitAt[p] = c.id;
+        unitAt[p] = id;
         turns[p] = c.turns;
         treasure[p] = c.treasure ? 1 : 0;
-        if (c.id !== -1) {
-          const u = unit(c.id);
-          unitPlayer[c.id] = u.player;
-          unitType[c.id] = u.type;
+        let dwarf = false;
+        if (id !== -1) {
+          const u = unit(id);
+          unitPlayer[id] = u.player;
+          unitType[id] = u.type;
+          dwarf = u.type === Dwarf && u.player === mine;
         }
+        // The dwarves' map: sources the caves the clan does not own; passable Outside and the clan's caves.
+        const d = t === Cave ? (c.owner === mine ? 0 : 1) : t === Outside ? 0 : FAR;
+        baseD[b] = d;
+        if (d === 1) sourcesD.push(b);
+        // The wizards' map: sources the clan's dwarves; passable Outside and caves.
+        baseW[b] = dwarf ? 1 : t === Outside || t === Cave ? 0 : FAR;
+        if (dwarf) sourcesW.push(b);
       }
   }
 
@@ -168,55 +186,62 @@ export default class extends Player {
     command(id, d);
   }
 
-  /** Breadth-first distances (sources 1, passable 0 until reached, walls FAR) over the given directions. */
-  spread(tail: number, step: number): void {
-    const { dist, queue, steps } = this;
-    for (let h = 0; h < tail; h++) {
-      const p = queue[h]!;
-      const v = dist[p]! + 1;
-      for (let d = 0; d < 8; d += step) {
-        const q = p + steps[d]!;
-        if (dist[q] !== 0) continue;
-        dist[q] = v;
-        queue[tail++] = q;
-      }
-    }
-  }
-
   /**
    * The distance map: each cell beyond the Balrog's reach is 1 (a source), 0
    * (passable) or FAR (a wall), as the dwarves' map (forDwarves) or the
-   * wizards' says, then spread() over the given directions. Cells within the
-   * Balrog's reach are walls.
+   * wizards' says (readBoard), then breadth-first distances from the sources
+   * over all eight directions (dwarves) or the four straight ones (wizards).
+   * Cells within the Balrog's reach are walls.
    */
-  distances(step: number, forDwarves: boolean): void {
-    const { dist, queue, R, C, W, type, owner, unitAt, unitPlayer, unitType, mine, bi, bj } = this;
-    let tail = 0;
-    for (let i = 0; i < R; i++) {
-      // The columns of this row within the Balrog's reach: lo..hi (none when lo > hi).
+  distances(forDwarves: boolean): void {
+    const { dist, queue, R, C, W, bi, bj } = this;
+    dist.set(forDwarves ? this.baseD : this.baseW);
+    for (let i = Math.max(0, bi - 4); i <= Math.min(R - 1, bi + 4); i++) {
       const reach = 4 - abs(i - bi);
-      const lo = bj - reach;
-      const hi = bj + reach;
-      for (let j = 0, p = i * C, b = (i + 1) * W + 1; j < C; j++, p++, b++) {
-        if (j >= lo && j <= hi) {
-          dist[b] = FAR;
-          continue;
-        }
-        const t = type[p]!;
-        let v: number;
-        if (forDwarves) {
-          // Sources: caves the clan does not own; passable: Outside and the clan's caves.
-          v = t === Cave ? (owner[p] === mine ? 0 : 1) : t === Outside ? 0 : FAR;
-        } else {
-          // Sources: the clan's dwarves; passable: Outside and caves.
-          const id = unitAt[p]!;
-          v = id !== -1 && unitType[id] === Dwarf && unitPlayer[id] === mine ? 1 : t === Outside || t === Cave ? 0 : FAR;
-        }
-        dist[b] = v;
-        if (v === 1) queue[tail++] = b;
+      for (let j = Math.max(0, bj - reach); j <= Math.min(C - 1, bj + reach); j++) dist[(i + 1) * W + j + 1] = FAR;
+    }
+    let tail = 0;
+    for (const b of forDwarves ? this.sourcesD : this.sourcesW) if (dist[b] === 1) queue[tail++] = b;
+    // The neighbours written out: the same distances as a loop over the directions, at a fraction of its cost.
+    const n = -W;
+    const s = W;
+    for (let h = 0; h < tail; h++) {
+      const p = queue[h]!;
+      const v = dist[p]! + 1;
+      if (dist[p + s] === 0) {
+        dist[p + s] = v;
+        queue[tail++] = p + s;
+      }
+      if (dist[p + 1] === 0) {
+        dist[p + 1] = v;
+        queue[tail++] = p + 1;
+      }
+      if (dist[p + n] === 0) {
+        dist[p + n] = v;
+        queue[tail++] = p + n;
+      }
+      if (dist[p - 1] === 0) {
+        dist[p - 1] = v;
+        queue[tail++] = p - 1;
+      }
+      if (!forDwarves) continue;
+      if (dist[p + s + 1] === 0) {
+        dist[p + s + 1] = v;
+        queue[tail++] = p + s + 1;
+      }
+      if (dist[p + n + 1] === 0) {
+        dist[p + n + 1] = v;
+        queue[tail++] = p + n + 1;
+      }
+      if (dist[p + n - 1] === 0) {
+        dist[p + n - 1] = v;
+        queue[tail++] = p + n - 1;
+      }
+      if (dist[p + s - 1] === 0) {
+        dist[p + s - 1] = v;
+        queue[tail++] = p + s - 1;
       }
     }
-    this.spread(tail, step);
   }
 
   moveDwarves(): void {
@@ -253,7 +278,7 @@ export default class extends Player {
       else if (this.nearBalrog(i, j)) this.pick(id, i, j, away);
       else if (rock.length > 0 && !this.enemyAround(i, j)) this.pick(id, i, j, rock);
       else {
-        if (!mapped) this.distances(1, true);
+        if (!mapped) this.distances(true);
         mapped = true;
         const { dist, W } = this;
         lowest.length = 0;
@@ -311,7 +336,7 @@ export default class extends Player {
       else if (this.nearBalrog(i, j)) this.pick(id, i, j, away);
       else {
         // The wizards' map, made once a round for the first wizard that goes by it.
-        if (!mapped) this.distances(2, false);
+        if (!mapped) this.distances(false);
         mapped = true;
         const { dist, W } = this;
         let low = dist[(i + 1) * W + j + 1]!;

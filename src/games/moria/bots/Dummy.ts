@@ -60,9 +60,11 @@ export default class extends Player {
   C = 0;
   mine = 0;
   /** Cells (i*C+j, off-board ones shifted away) where a unit of the clan stands or goes. */
-  taken = new Set<number>();
+  taken = new Int32Array(0);
   /** Units already commanded this round. */
-  done = new Set<number>();
+  done = new Int32Array(0);
+  /** The round's mark in taken and done (a cell or unit is in them when its entry equals it): nothing to clear each round. */
+  mark = 0;
   /** The distance map on the board with a border of walls (FAR) around it, rows W = C + 2 wide: cell (i, j) at (i+1)*W + j+1. */
   dist = new Int32Array(0);
   W = 0;
@@ -118,10 +120,17 @@ export default class extends Player {
       this.unitType = new Int8Array(nb_units());
     }
     this.readBoard();
-    this.taken.clear();
-    this.done.clear();
-    for (const id of dwarves(this.mine)) this.taken.add(this.key(unit(id).pos.i, unit(id).pos.j));
-    for (const id of wizards(this.mine)) this.taken.add(this.key(unit(id).pos.i, unit(id).pos.j));
+    if (this.taken.length !== (this.R + 4) * (this.C + 4)) this.taken = new Int32Array((this.R + 4) * (this.C + 4));
+    if (this.done.length !== nb_units()) this.done = new Int32Array(nb_units());
+    const mark = ++this.mark;
+    for (const id of dwarves(this.mine)) {
+      const { i, j } = unit(id).pos;
+      this.taken[this.key(i, j)] = mark;
+    }
+    for (const id of wizards(this.mine)) {
+      const { i, j } = unit(id).pos;
+      this.taken[this.key(i, j)] = mark;
+    }
     const b = unit(balrog_id()).pos;
     this.bi = b.i;
     this.bj = b.j;
@@ -178,11 +187,11 @@ export default class extends Player {
   pick(id: number, i: number, j: number, dirs: number[]): void {
     if (dirs.length === 0) return;
     const d = dirs[random(0, dirs.length - 1)]!;
-    if (this.done.has(id)) return;
+    if (this.done[id] === this.mark) return;
     const k = this.key(i + DI[d]!, j + DJ[d]!);
-    if (this.taken.has(k)) return;
-    this.done.add(id);
-    this.taken.add(k);
+    if (this.taken[k] === this.mark) return;
+    this.done[id] = this.mark;
+    this.taken[k] = this.mark;
     command(id, d);
   }
 

@@ -36,7 +36,7 @@ const NONE = 8;
 const abs = Math.abs;
 const DI = [1, 1, 0, -1, -1, -1, 0, 1, 0];
 const DJ = [0, 1, 1, 1, 0, -1, -1, -1, 0];
-const { Outside, Cave, Rock } = CellType;
+const { Outside, Cave, Rock, Granite } = CellType;
 const { Dwarf } = UnitType;
 
 /** Keeps in dirs the directions of the lowest value so far: d joins them on a tie, replaces them below. Returns the lowest value. */
@@ -71,6 +71,11 @@ export default class extends Player {
   queue = new Int32Array(0);
   /** The distance maps' cells before the Balrog's reach and their sources (readBoard), on the bordered board. */
   baseD = new Int32Array(0);
+  /** 1 on the rock and granite cells kept from the last round's read (readBoard). */
+  settled = new Uint8Array(0);
+  /** The cells of every clan's dwarves on the last board read. */
+  diggers: number[] = [];
+  lastRound = -2;
   baseW = new Int32Array(0);
   sourcesD: number[] = [];
   sourcesW: number[] = [];
@@ -114,6 +119,9 @@ export default class extends Player {
       this.unitAt = new Int16Array(n);
       this.turns = new Int32Array(n);
       this.treasure = new Uint8Array(n);
+      this.settled = new Uint8Array(n);
+      this.diggers = [];
+      this.lastRound = -2;
     }
     if (this.unitPlayer.length !== nb_units()) {
       this.unitPlayer = new Int8Array(nb_units());
@@ -138,15 +146,35 @@ export default class extends Player {
     this.moveWizards();
   }
 
-  /** This round's board into the typed arrays, and the two distance maps' cells before the Balrog's reach (`baseD`, `baseW`). */
+  /**
+   * This round's board into the typed arrays, and the two distance maps'
+   * cells before the Balrog's reach (`baseD`, `baseW`). Granite never
+   * changes, and a rock only when a dwarf digs it from a cell next to it,
+   * where it stood on the last board (a digger stays; the engine moves a
+   * unit from its recorded cell), or when the Balrog walks in or out (one
+   * step a round, through rock too): from one round to the next, the cells
+   * around those are read again and the other rocks and granite kept
+   * (`settled`), so a round reads about half the board. Another board, or a
+   * round skipped, reads it all.
+   */
   readBoard(): void {
-    const { R, C, W, type, owner, unitAt, turns, treasure, unitPlayer, unitType, baseD, baseW, sourcesD, sourcesW, mine } = this;
+    const { R, C, W, type, owner, unitAt, turns, treasure, unitPlayer, unitType, baseD, baseW, sourcesD, sourcesW, settled, diggers, mine } = this;
+    const round_ = round();
+    const whole = round_ !== this.lastRound + 1;
+    this.lastRound = round_;
+    if (whole) settled.fill(0);
+    for (const p of diggers) {
+      const i = Math.floor(p / C);
+      const j = p % C;
+      for (let a = Math.max(0, i - 1); a <= Math.min(R - 1, i + 1); a++) for (let b = Math.max(0, j - 1); b <= Math.min(C - 1, j + 1); b++) settled[a * C + b] = 0;
+    }
     sourcesD.length = 0;
     sourcesW.length = 0;
     for (let i = 0; i < R; i++)
       for (let j = 0, b = (i + 1) * W + 1; j < C; j++, b++) {
-        const c = cell(i, j);
         const p = i * C + j;
+        if (settled[p] === 1) continue;
+        const c = cell(i, j);
         const t = c.type;
         const id = c.id;
         type[p] = t;
@@ -154,6 +182,8 @@ export default class extends Player {
         unitAt[p] = id;
         turns[p] = c.turns;
         treasure[p] = c.treasure ? 1 : 0;
+        // Only the Balrog walks on rock (its cells are read again), nobody on granite.
+        settled[p] = (t === Rock || t === Granite) && id === -1 ? 1 : 0;
         let dwarf = false;
         if (id !== -1) {
           const u = unit(id);
@@ -169,6 +199,16 @@ export default class extends Player {
         baseW[b] = dwarf ? 1 : t === Outside || t === Cave ? 0 : FAR;
         if (dwarf) sourcesW.push(b);
       }
+    // Where every clan's dwarves stand now (next round, the rocks they may have dug), and the Balrog, the one unit that walks through rock.
+    diggers.length = 0;
+    const balrog = unit(balrog_id()).pos;
+    if (balrog.i >= 0) diggers.push(balrog.i * C + balrog.j);
+    for (let pl = 0; pl < nb_players(); pl++) {
+      for (const id of dwarves(pl)) {
+        const { i, j } = unit(id).pos;
+        diggers.push(i * C + j);
+      }
+    }
   }
 
   key(i: number, j: number): number {

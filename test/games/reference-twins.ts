@@ -1,7 +1,7 @@
 // A built-in bot made cheaper must decide as it did (issue 35). This plays
 // whole matches where a seat is a pair of twins: the shipped bot and its
-// reference (the plain version it replaced, kept under test/games/<game>/
-// reference/), each in a node:vm context of its own with the same seat and
+// reference (the plain version it replaced, kept under
+// test/fixtures/bots/reference/<game>/), each in a node:vm context of its own with the same seat and
 // seed, both fed the same view every round. The twins must ask for the same
 // orders, byte for byte, every round; the shipped twin's orders are played.
 // The other seats are ordinary built-ins, to vary the matches.

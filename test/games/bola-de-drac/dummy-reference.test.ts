@@ -1,5 +1,5 @@
 // The Dummy, made cheap (issue 35), decides as the plain breadth-first
-// Dummy it replaced (reference/Dummy.ts) in every round of whole matches:
+// Dummy it replaced (test/fixtures/bots/reference/bola-de-drac/Dummy.ts) in every round of whole matches:
 // generated boards of every size, crowded and empty ones, weak gokus that
 // go for beans, the 2012 edition (test/games/reference-twins.ts).
 import { test } from 'node:test';
@@ -12,7 +12,7 @@ const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 test('the Dummy asks for the same action as its reference, round by round, in whole matches', async () => {
   const run = await playTwins('bola-de-drac', {
     bot: path('../../../src/games/bola-de-drac/bots/Dummy.ts'),
-    reference: path('reference/Dummy.ts'),
+    reference: path('../../fixtures/bots/reference/bola-de-drac/Dummy.ts'),
     seeds: [1, 2],
     configs: [
       {},

@@ -1,5 +1,5 @@
 // The Dummy, made cheaper (issue 35), decides as the Dummy it replaced
-// (reference/Dummy.ts) in every round of whole matches: its distance maps
+// (test/fixtures/bots/reference/moria/Dummy.ts) in every round of whole matches: its distance maps
 // are made only when a unit goes by them, and it reads again only the cells
 // that can have changed since the last round (rocks that open at the first
 // hit change the board fastest) (test/games/reference-twins.ts).
@@ -13,7 +13,7 @@ const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 test('the Dummy asks for the same orders as its reference, round by round, in whole matches', async () => {
   const run = await playTwins('moria', {
     bot: path('../../../src/games/moria/bots/Dummy.ts'),
-    reference: path('reference/Dummy.ts'),
+    reference: path('../../fixtures/bots/reference/moria/Dummy.ts'),
     seeds: [1, 2],
     configs: [{}, { nb_dwarves: 4, nb_wizards: 1, nb_trolls: 0 }, { rock_resistance: 1, nb_rounds: 120 }],
     lineups: [

@@ -12,7 +12,7 @@
 // rules will not let it act.
 //
 // As cheap as the native dummy (issue 35), with the same decisions as the
-// plain search (test/games/bola-de-drac/reference/Dummy.ts). A breadth-first
+// plain search (test/fixtures/bots/reference/bola-de-drac/Dummy.ts). A breadth-first
 // search that visits neighbours in DIRS order and stops at the first goal it
 // takes from its queue steps first in the earliest direction of DIRS whose
 // neighbour is one step nearer to the nearest goal (its queue holds each
@@ -21,7 +21,7 @@
 // field is kept while its goals stay the same: the capsules never move, the
 // balls and the beans seldom do. Rocks and capsules never change in a match:
 // they are read once, not every round; the balls are followed from round to
-// round (`balls`), the beans read at their spots.
+// round (`ballCells`), the beans read at their spots.
 
 export const GAME = 'bola-de-drac';
 export const PLAYER_NAME = 'Dummy';
@@ -61,7 +61,7 @@ export default class extends Player {
    * place plus the carriers make the total counted at the last full read
    * (`ballTotal`), there is no ball anywhere else, and no cell to read.
    */
-  balls: number[] = [];
+  ballCells: number[] = [];
   ballTotal = 0;
   queue = new Int32Array(0);
   capsuleField = new Field(0);
@@ -98,7 +98,7 @@ export default class extends Player {
     }
     if (goals.length && this.walk(from, this.field(this.carrierField, goals))) return;
     this.followBalls();
-    if (this.balls.length && this.walk(from, this.field(this.ballField, this.balls))) return;
+    if (this.ballCells.length && this.walk(from, this.field(this.ballField, this.ballCells))) return;
     this.randomStep();
   }
 
@@ -123,7 +123,7 @@ export default class extends Player {
     this.queue = new Int32Array(n);
     this.capsules = [];
     this.beanSpots = [];
-    this.balls = [];
+    this.ballCells = [];
     this.capsuleField = new Field(n);
     this.beanField = new Field(n);
     this.ballField = new Field(n);
@@ -135,7 +135,7 @@ export default class extends Player {
         const t = cell(i, j).type;
         if (t === CType.Rock) rock[k] = 1;
         else if (t === CType.Capsule) this.capsules.push(k);
-        else if (t === CType.Ball) this.balls.push(k);
+        else if (t === CType.Ball) this.ballCells.push(k);
         else if (t === CType.Bean) bean[k] = 1;
       }
     }
@@ -149,7 +149,7 @@ export default class extends Player {
         this.next[4 * k + x] = ni < 0 || nj < 0 || ni >= R || nj >= C || rock[ni * C + nj] ? -1 : ni * C + nj;
       }
     }
-    this.ballTotal = this.balls.length + this.carried();
+    this.ballTotal = this.ballCells.length + this.carried();
   }
 
   /** Gokus carrying a ball, this round. */
@@ -161,7 +161,7 @@ export default class extends Player {
 
   /** Brings `balls` up to date: the known ones still in place, and a full read only when a ball may be elsewhere. */
   followBalls(): void {
-    const { C, balls } = this;
+    const { C, ballCells: balls } = this;
     let kept = 0;
     for (let x = 0; x < balls.length; x++) {
       const k = balls[x]!;

@@ -166,7 +166,8 @@ export default class extends Player {
     for (const p of diggers) {
       const i = Math.floor(p / C);
       const j = p % C;
-      for (let a = Math.max(0, i - 1); a <= Math.min(R - 1, i + 1); a++) for (let b = Math.max(0, j - 1); b <= Math.min(C - 1, j + 1); b++) settled[a * C + b] = 0;
+      for (let a = Math.max(0, i - 1); a <= Math.min(R - 1, i + 1); a++)
+        for (let b = Math.max(0, j - 1); b <= Math.min(C - 1, j + 1); b++) settled[a * C + b] = 0;
     }
     sourcesD.length = 0;
     sourcesW.length = 0;

@@ -169,6 +169,7 @@ export default class extends Player {
       for (let a = Math.max(0, i - 1); a <= Math.min(R - 1, i + 1); a++)
         for (let b = Math.max(0, j - 1); b <= Math.min(C - 1, j + 1); b++) settled[a * C + b] = 0;
     }
+    diggers.length = 0;
     sourcesD.length = 0;
     sourcesW.length = 0;
     for (let i = 0; i < R; i++)
@@ -191,6 +192,8 @@ export default class extends Player {
           unitPlayer[id] = u.player;
           unitType[id] = u.type;
           dwarf = u.type === Dwarf && u.player === mine;
+          // Where every clan's dwarves stand now (a dwarf's cell shows it): next round, the rocks they may have dug.
+          if (u.type === Dwarf) diggers.push(p);
         }
         // The dwarves' map: sources the caves the clan does not own; passable Outside and the clan's caves.
         const d = t === Cave ? (c.owner === mine ? 0 : 1) : t === Outside ? 0 : FAR;
@@ -200,16 +203,9 @@ export default class extends Player {
         baseW[b] = dwarf ? 1 : t === Outside || t === Cave ? 0 : FAR;
         if (dwarf) sourcesW.push(b);
       }
-    // Where every clan's dwarves stand now (next round, the rocks they may have dug), and the Balrog, the one unit that walks through rock.
-    diggers.length = 0;
+    // And the Balrog, the one unit that walks through rock.
     const balrog = unit(balrog_id()).pos;
     if (balrog.i >= 0) diggers.push(balrog.i * C + balrog.j);
-    for (let pl = 0; pl < nb_players(); pl++) {
-      for (const id of dwarves(pl)) {
-        const { i, j } = unit(id).pos;
-        diggers.push(i * C + j);
-      }
-    }
   }
 
   key(i: number, j: number): number {

@@ -173,10 +173,14 @@ export function install(rt: BotRuntime): void {
   let rows = 0;
   let cols = 0;
   let np = 0;
-  /** Goku id per cell (alive gokus only), -1 elsewhere. */
-  let occ = new Int8Array(0);
+  /** The cell of each alive goku (-1 for a dead one), this round: cell()'s `id`, without a board-sized array to fill each round. */
+  let gokuCell = new Int32Array(0);
+  // The objects handed out are frozen snapshots and stay valid while what they
+  // describe is unchanged: kept from round to round, made again only when the
+  // view differs (most cells and gokus do not change in a round), so a round
+  // costs no allocation for what did not change.
   let cellCache: (Cell | undefined)[] = [];
-  let gokuCache: (Goku | undefined)[] = [];
+  const gokuCache: (Goku | undefined)[] = [];
   let beansCache: readonly Item[] | null = null;
   let kintonsCache: readonly Item[] | null = null;
   let acted = false;
@@ -189,17 +193,17 @@ export function install(rt: BotRuntime): void {
       beans: beanSpots,
       kintons: kintonSpots,
     } = view as unknown as { meta: Int32Array; cells: Int8Array; gokus: Int32Array; beans: Int32Array; kintons: Int32Array });
-    rows = m[M.rows]!;
-    cols = m[M.cols]!;
+    if (rows !== m[M.rows] || cols !== m[M.cols]) {
+      rows = m[M.rows]!;
+      cols = m[M.cols]!;
+      cellCache = new Array(rows * cols);
+    }
     np = m[M.nb_players]!;
-    if (occ.length !== rows * cols) occ = new Int8Array(rows * cols);
-    occ.fill(-1);
+    if (gokuCell.length !== np) gokuCell = new Int32Array(np);
     for (let p = 0; p < np; p++) {
       const o = p * GS;
-      if (gk[o + G.alive]) occ[gk[o + G.i]! * cols + gk[o + G.j]!] = p;
+      gokuCell[p] = gk[o + G.alive] ? gk[o + G.i]! * cols + gk[o + G.j]! : -1;
     }
-    cellCache = new Array(rows * cols);
-    gokuCache = new Array(np);
     beansCache = null;
     kintonsCache = null;
     acted = false;
@@ -253,9 +257,12 @@ export function install(rt: BotRuntime): void {
       return freeze({ pos: freeze({ i, j }), type: CType.Rock, id: -1 });
     }
     const k = i * cols + j;
+    const type = g[k]!;
+    let id = -1;
+    for (let p = 0; p < np; p++) if (gokuCell[p] === k) id = p;
     let c = cellCache[k];
-    if (!c) {
-      c = freeze({ pos: freeze({ i, j }), type: g[k]!, id: occ[k]! });
+    if (!c || c.type !== type || c.id !== id) {
+      c = freeze({ pos: freeze({ i, j }), type, id });
       cellCache[k] = c;
     }
     return c;
@@ -268,9 +275,19 @@ export function install(rt: BotRuntime): void {
       rt.warn(`goku(${String(id)}): not a player id`);
       return freeze({ id: -1, pos: freeze({ i: -1, j: -1 }), type: GType.Normal, balls: 0, strength: 0, kinton: 0, alive: false, time: 0 });
     }
+    const o = id * GS;
     let x = gokuCache[id];
-    if (!x) {
-      const o = id * GS;
+    if (
+      !x ||
+      x.pos.i !== gk[o + G.i] ||
+      x.pos.j !== gk[o + G.j] ||
+      x.type !== gk[o + G.type] ||
+      x.balls !== gk[o + G.balls] ||
+      x.strength !== gk[o + G.strength] ||
+      x.kinton !== gk[o + G.kinton] ||
+      x.alive !== (gk[o + G.alive] === 1) ||
+      x.time !== gk[o + G.time]
+    ) {
       x = freeze({
         id,
         pos: freeze({ i: gk[o + G.i]!, j: gk[o + G.j]! }),

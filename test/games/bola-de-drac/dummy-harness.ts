@@ -36,6 +36,8 @@ function runWithGlobals(context: vm.Context, expression: string, filename: strin
 export interface DummyProbe {
   /** The action the Dummy asks for in this state, as the original prints it: "m t", "t l", "u n"... */
   decide(state: State, rndSeed: number): string;
+  /** A new Dummy for another match, as a match loads one (the Dummy keeps what it learnt of a board from round to round). */
+  newMatch(): void;
 }
 
 /** A Dummy playing seat `me`, random() answering l + randomize() % (u - l + 1). */
@@ -48,8 +50,12 @@ export async function loadDummy(me: number): Promise<DummyProbe> {
   handle.setup(me, 0, 1 << 20);
   let gen = new Randomize(1);
   const random = (l: number, u: number) => l + (gen.next() % (u - l + 1));
-  handle.load(runWithGlobals(context, code, 'Dummy.js', { random }));
+  const exports = runWithGlobals(context, code, 'Dummy.js', { random });
+  handle.load(exports);
   return {
+    newMatch() {
+      handle.load(exports);
+    },
     decide(state, rndSeed) {
       gen = new Randomize(rndSeed);
       const view = game.encodeView(state);

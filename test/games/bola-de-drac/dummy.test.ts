@@ -28,6 +28,7 @@ test('the Dummy asks for the action the original dummy asked for, state by state
   let n = 0;
   const kinds = new Set<string>();
   for (const m of fixture.matches) {
+    for (const d of dummies) d.newMatch();
     for (const [round, player, seed, action] of m.probes) {
       const state = game.create(game.parseConfig({ edition: 2012, map: `${m.preamble}\n${m.states[String(round)]}` }), 0);
       const mine = dummies[player]!.decide(state, seed);

@@ -36,7 +36,7 @@ const NONE = 8;
 const abs = Math.abs;
 const DI = [1, 1, 0, -1, -1, -1, 0, 1, 0];
 const DJ = [0, 1, 1, 1, 0, -1, -1, -1, 0];
-const { Outside, Cave, Rock } = CellType;
+const { Outside, Cave, Rock, Granite } = CellType;
 const { Dwarf } = UnitType;
 
 /** Keeps in dirs the directions of the lowest value so far: d joins them on a tie, replaces them below. Returns the lowest value. */
@@ -60,15 +60,25 @@ export default class extends Player {
   C = 0;
   mine = 0;
   /** Cells (i*C+j, off-board ones shifted away) where a unit of the clan stands or goes. */
-  taken = new Set<number>();
+  taken = new Int32Array(0);
   /** Units already commanded this round. */
-  done = new Set<number>();
+  done = new Int32Array(0);
+  /** The round's mark in taken and done (a cell or unit is in them when its entry equals it): nothing to clear each round. */
+  mark = 0;
   /** The distance map on the board with a border of walls (FAR) around it, rows W = C + 2 wide: cell (i, j) at (i+1)*W + j+1. */
   dist = new Int32Array(0);
   W = 0;
   queue = new Int32Array(0);
-  /** The index steps of the eight directions on the bordered board. */
-  steps: number[] = [];
+  /** The distance maps' cells before the Balrog's reach and their sources (readBoard), on the bordered board. */
+  baseD = new Int32Array(0);
+  /** 1 on the rock and granite cells kept from the last round's read (readBoard). */
+  settled = new Uint8Array(0);
+  /** The cells of every clan's dwarves on the last board read. */
+  diggers: number[] = [];
+  lastRound = -2;
+  baseW = new Int32Array(0);
+  sourcesD: number[] = [];
+  sourcesW: number[] = [];
   /** This round's board, per cell i*C+j: its type, owner, unit id (-1 none), hits left and treasure (1). */
   type = new Int8Array(0);
   owner = new Int8Array(0);
@@ -87,6 +97,8 @@ export default class extends Player {
   gold: number[] = [];
   away: number[] = [];
   flee: number[] = [];
+  /** The neighbours with no unit on them, in direction order (the candidates of the distance map's choice). */
+  free: number[] = [];
 
   play(): void {
     this.R = rows();
@@ -99,22 +111,34 @@ export default class extends Player {
       // The border is never written again: FAR, a wall no search enters.
       this.dist = new Int32Array((this.R + 2) * W).fill(FAR);
       this.queue = new Int32Array((this.R + 2) * W);
-      this.steps = DI.map((di, d) => di * W + DJ[d]!);
+      // Their borders are never written: FAR, a wall no search enters.
+      this.baseD = new Int32Array((this.R + 2) * W).fill(FAR);
+      this.baseW = new Int32Array((this.R + 2) * W).fill(FAR);
       this.type = new Int8Array(n);
       this.owner = new Int8Array(n);
       this.unitAt = new Int16Array(n);
       this.turns = new Int32Array(n);
       this.treasure = new Uint8Array(n);
+      this.settled = new Uint8Array(n);
+      this.diggers = [];
+      this.lastRound = -2;
     }
     if (this.unitPlayer.length !== nb_units()) {
       this.unitPlayer = new Int8Array(nb_units());
       this.unitType = new Int8Array(nb_units());
     }
     this.readBoard();
-    this.taken.clear();
-    this.done.clear();
-    for (const id of dwarves(this.mine)) this.taken.add(this.key(unit(id).pos.i, unit(id).pos.j));
-    for (const id of wizards(this.mine)) this.taken.add(this.key(unit(id).pos.i, unit(id).pos.j));
+    if (this.taken.length !== (this.R + 4) * (this.C + 4)) this.taken = new Int32Array((this.R + 4) * (this.C + 4));
+    if (this.done.length !== nb_units()) this.done = new Int32Array(nb_units());
+    const mark = ++this.mark;
+    for (const id of dwarves(this.mine)) {
+      const { i, j } = unit(id).pos;
+      this.taken[this.key(i, j)] = mark;
+    }
+    for (const id of wizards(this.mine)) {
+      const { i, j } = unit(id).pos;
+      this.taken[this.key(i, j)] = mark;
+    }
     const b = unit(balrog_id()).pos;
     this.bi = b.i;
     this.bj = b.j;
@@ -122,24 +146,66 @@ export default class extends Player {
     this.moveWizards();
   }
 
-  /** This round's board into the typed arrays. */
+  /**
+   * This round's board into the typed arrays, and the two distance maps'
+   * cells before the Balrog's reach (`baseD`, `baseW`). Granite never
+   * changes, and a rock only when a dwarf digs it from a cell next to it,
+   * where it stood on the last board (a digger stays; the engine moves a
+   * unit from its recorded cell), or when the Balrog walks in or out (one
+   * step a round, through rock too): from one round to the next, the cells
+   * around those are read again and the other rocks and granite kept
+   * (`settled`), so a round reads about half the board. Another board, or a
+   * round skipped, reads it all.
+   */
   readBoard(): void {
-    const { R, C, type, owner, unitAt, turns, treasure, unitPlayer, unitType } = this;
+    const { R, C, W, type, owner, unitAt, turns, treasure, unitPlayer, unitType, baseD, baseW, sourcesD, sourcesW, settled, diggers, mine } = this;
+    const round_ = round();
+    const whole = round_ !== this.lastRound + 1;
+    this.lastRound = round_;
+    if (whole) settled.fill(0);
+    for (const p of diggers) {
+      const i = Math.floor(p / C);
+      const j = p % C;
+      for (let a = Math.max(0, i - 1); a <= Math.min(R - 1, i + 1); a++)
+        for (let b = Math.max(0, j - 1); b <= Math.min(C - 1, j + 1); b++) settled[a * C + b] = 0;
+    }
+    diggers.length = 0;
+    sourcesD.length = 0;
+    sourcesW.length = 0;
     for (let i = 0; i < R; i++)
-      for (let j = 0; j < C; j++) {
-        const c = cell(i, j);
+      for (let j = 0, b = (i + 1) * W + 1; j < C; j++, b++) {
         const p = i * C + j;
-        type[p] = c.type;
+        if (settled[p] === 1) continue;
+        const c = cell(i, j);
+        const t = c.type;
+        const id = c.id;
+        type[p] = t;
         owner[p] = c.owner;
-        unitAt[p] = c.id;
+        unitAt[p] = id;
         turns[p] = c.turns;
         treasure[p] = c.treasure ? 1 : 0;
-        if (c.id !== -1) {
-          const u = unit(c.id);
-          unitPlayer[c.id] = u.player;
-          unitType[c.id] = u.type;
+        // Only the Balrog walks on rock (its cells are read again), nobody on granite.
+        settled[p] = (t === Rock || t === Granite) && id === -1 ? 1 : 0;
+        let dwarf = false;
+        if (id !== -1) {
+          const u = unit(id);
+          unitPlayer[id] = u.player;
+          unitType[id] = u.type;
+          dwarf = u.type === Dwarf && u.player === mine;
+          // Where every clan's dwarves stand now (a dwarf's cell shows it): next round, the rocks they may have dug.
+          if (u.type === Dwarf) diggers.push(p);
         }
+        // The dwarves' map: sources the caves the clan does not own; passable Outside and the clan's caves.
+        const d = t === Cave ? (c.owner === mine ? 0 : 1) : t === Outside ? 0 : FAR;
+        baseD[b] = d;
+        if (d === 1) sourcesD.push(b);
+        // The wizards' map: sources the clan's dwarves; passable Outside and caves.
+        baseW[b] = dwarf ? 1 : t === Outside || t === Cave ? 0 : FAR;
+        if (dwarf) sourcesW.push(b);
       }
+    // And the Balrog, the one unit that walks through rock.
+    const balrog = unit(balrog_id()).pos;
+    if (balrog.i >= 0) diggers.push(balrog.i * C + balrog.j);
   }
 
   key(i: number, j: number): number {
@@ -158,77 +224,83 @@ export default class extends Player {
   pick(id: number, i: number, j: number, dirs: number[]): void {
     if (dirs.length === 0) return;
     const d = dirs[random(0, dirs.length - 1)]!;
-    if (this.done.has(id)) return;
+    if (this.done[id] === this.mark) return;
     const k = this.key(i + DI[d]!, j + DJ[d]!);
-    if (this.taken.has(k)) return;
-    this.done.add(id);
-    this.taken.add(k);
+    if (this.taken[k] === this.mark) return;
+    this.done[id] = this.mark;
+    this.taken[k] = this.mark;
     command(id, d);
-  }
-
-  /** Breadth-first distances (sources 1, passable 0 until reached, walls FAR) over the given directions. */
-  spread(tail: number, step: number): void {
-    const { dist, queue, steps } = this;
-    for (let h = 0; h < tail; h++) {
-      const p = queue[h]!;
-      const v = dist[p]! + 1;
-      for (let d = 0; d < 8; d += step) {
-        const q = p + steps[d]!;
-        if (dist[q] !== 0) continue;
-        dist[q] = v;
-        queue[tail++] = q;
-      }
-    }
   }
 
   /**
    * The distance map: each cell beyond the Balrog's reach is 1 (a source), 0
    * (passable) or FAR (a wall), as the dwarves' map (forDwarves) or the
-   * wizards' says, then spread() over the given directions. Cells within the
-   * Balrog's reach are walls.
+   * wizards' says (readBoard), then breadth-first distances from the sources
+   * over all eight directions (dwarves) or the four straight ones (wizards).
+   * Cells within the Balrog's reach are walls.
    */
-  distances(step: number, forDwarves: boolean): void {
-    const { dist, queue, R, C, W, type, owner, unitAt, unitPlayer, unitType, mine, bi, bj } = this;
-    let tail = 0;
-    for (let i = 0; i < R; i++) {
-      // The columns of this row within the Balrog's reach: lo..hi (none when lo > hi).
+  distances(forDwarves: boolean): void {
+    const { dist, queue, R, C, W, bi, bj } = this;
+    dist.set(forDwarves ? this.baseD : this.baseW);
+    for (let i = Math.max(0, bi - 4); i <= Math.min(R - 1, bi + 4); i++) {
       const reach = 4 - abs(i - bi);
-      const lo = bj - reach;
-      const hi = bj + reach;
-      for (let j = 0, p = i * C, b = (i + 1) * W + 1; j < C; j++, p++, b++) {
-        if (j >= lo && j <= hi) {
-          dist[b] = FAR;
-          continue;
-        }
-        const t = type[p]!;
-        let v: number;
-        if (forDwarves) {
-          // Sources: caves the clan does not own; passable: Outside and the clan's caves.
-          v = t === Cave ? (owner[p] === mine ? 0 : 1) : t === Outside ? 0 : FAR;
-        } else {
-          // Sources: the clan's dwarves; passable: Outside and caves.
-          const id = unitAt[p]!;
-          v = id !== -1 && unitType[id] === Dwarf && unitPlayer[id] === mine ? 1 : t === Outside || t === Cave ? 0 : FAR;
-        }
-        dist[b] = v;
-        if (v === 1) queue[tail++] = b;
+      for (let j = Math.max(0, bj - reach); j <= Math.min(C - 1, bj + reach); j++) dist[(i + 1) * W + j + 1] = FAR;
+    }
+    let tail = 0;
+    for (const b of forDwarves ? this.sourcesD : this.sourcesW) if (dist[b] === 1) queue[tail++] = b;
+    // The neighbours written out: the same distances as a loop over the directions, at a fraction of its cost.
+    const n = -W;
+    const s = W;
+    for (let h = 0; h < tail; h++) {
+      const p = queue[h]!;
+      const v = dist[p]! + 1;
+      if (dist[p + s] === 0) {
+        dist[p + s] = v;
+        queue[tail++] = p + s;
+      }
+      if (dist[p + 1] === 0) {
+        dist[p + 1] = v;
+        queue[tail++] = p + 1;
+      }
+      if (dist[p + n] === 0) {
+        dist[p + n] = v;
+        queue[tail++] = p + n;
+      }
+      if (dist[p - 1] === 0) {
+        dist[p - 1] = v;
+        queue[tail++] = p - 1;
+      }
+      if (!forDwarves) continue;
+      if (dist[p + s + 1] === 0) {
+        dist[p + s + 1] = v;
+        queue[tail++] = p + s + 1;
+      }
+      if (dist[p + n + 1] === 0) {
+        dist[p + n + 1] = v;
+        queue[tail++] = p + n + 1;
+      }
+      if (dist[p + n - 1] === 0) {
+        dist[p + n - 1] = v;
+        queue[tail++] = p + n - 1;
+      }
+      if (dist[p + s - 1] === 0) {
+        dist[p + s - 1] = v;
+        queue[tail++] = p + s - 1;
       }
     }
-    this.spread(tail, step);
   }
 
   moveDwarves(): void {
-    const { dist, C, mine, type, unitAt, unitPlayer, turns, treasure, enemies, lowest, rock, gold, away } = this;
-    this.distances(1, true);
-
+    const { C, mine, type, unitAt, unitPlayer, turns, treasure, enemies, lowest, rock, gold, away, free } = this;
+    // The distance map only for the dwarves that go by it (the last choice): most dig, fight or take a treasure.
+    let mapped = false;
     for (const id of dwarves(mine)) {
       const { i, j } = unit(id).pos;
       enemies.length = 0;
-      lowest.length = 0;
+      free.length = 0;
       rock.length = 0;
       gold.length = 0;
       away.length = 0;
-      let low = 100000000;
       let fewest = 100;
       let farthest = 0;
       for (let d = 0; d < 8; d++) {
@@ -242,7 +314,7 @@ export default class extends Player {
           continue;
         }
         const t = type[q]!;
-        low = keepLowest(lowest, low, dist[(qi + 1) * this.W + qj + 1]!, d);
+        free.push(d);
         if (t === Rock) fewest = keepLowest(rock, fewest, turns[q]!, d);
         if (treasure[q] === 1) gold.push(d);
         if (t === Outside || t === Cave) farthest = keepHighest(away, farthest, abs(qi - this.bi) + abs(qj - this.bj), d);
@@ -251,7 +323,15 @@ export default class extends Player {
       else if (enemies.length > 0) this.pick(id, i, j, enemies);
       else if (this.nearBalrog(i, j)) this.pick(id, i, j, away);
       else if (rock.length > 0 && !this.enemyAround(i, j)) this.pick(id, i, j, rock);
-      else this.pick(id, i, j, lowest);
+      else {
+        if (!mapped) this.distances(true);
+        mapped = true;
+        const { dist, W } = this;
+        lowest.length = 0;
+        let low = 100000000;
+        for (const d of free) low = keepLowest(lowest, low, dist[(i + DI[d]! + 1) * W + j + DJ[d]! + 1]!, d);
+        this.pick(id, i, j, lowest);
+      }
     }
   }
 
@@ -268,14 +348,11 @@ export default class extends Player {
   }
 
   moveWizards(): void {
-    const { dist, C, mine, type, unitAt, unitPlayer, lowest, flee, away } = this;
-    this.distances(2, false);
-
+    const { C, mine, type, unitAt, unitPlayer, lowest, flee, away, free } = this;
+    let mapped = false;
     for (const id of wizards(mine)) {
       const { i, j } = unit(id).pos;
-      let low = dist[(i + 1) * this.W + j + 1]!;
-      lowest.length = 0;
-      lowest.push(NONE);
+      free.length = 0;
       flee.length = 0;
       away.length = 0;
       let farthest = 0;
@@ -290,7 +367,7 @@ export default class extends Player {
           continue;
         }
         const t = type[q]!;
-        low = keepLowest(lowest, low, dist[(qi + 1) * this.W + qj + 1]!, d);
+        free.push(d);
         if (t === Outside || t === Cave) farthest = keepHighest(away, farthest, abs(qi - this.bi) + abs(qj - this.bj), d);
       }
       for (let d = 1; d < 8; d += 2) {
@@ -303,7 +380,17 @@ export default class extends Player {
       }
       if (flee.length > 0) this.pick(id, i, j, flee);
       else if (this.nearBalrog(i, j)) this.pick(id, i, j, away);
-      else this.pick(id, i, j, lowest);
+      else {
+        // The wizards' map, made once a round for the first wizard that goes by it.
+        if (!mapped) this.distances(false);
+        mapped = true;
+        const { dist, W } = this;
+        let low = dist[(i + 1) * W + j + 1]!;
+        lowest.length = 0;
+        lowest.push(NONE);
+        for (const d of free) low = keepLowest(lowest, low, dist[(i + DI[d]! + 1) * W + j + DJ[d]! + 1]!, d);
+        this.pick(id, i, j, lowest);
+      }
     }
   }
 }

@@ -12,9 +12,9 @@ import { readFile } from 'node:fs/promises';
 import { getGame } from '../../src/games/registry.ts';
 import { isOver, type AnyGame } from '../../src/sdk/types.ts';
 import { compileBot } from '../../src/sandbox/languages/index.ts';
-import { buildPrelude } from '../../src/sandbox/prelude.ts';
+import { buildPrelude } from '../../src/sandbox/hosts/prelude.ts';
 import { runWithLexicalGlobals } from '../../src/sandbox/hosts/inprocess-host.ts';
-import type { BotHandle } from '../../src/sandbox/bot-runtime.ts';
+import type { BotHandle } from '../../src/sandbox/hosts/bot-runtime.ts';
 
 /** A bot loaded in a node:vm context of its own, as the match process loads a built-in. */
 async function loadBot(game: AnyGame, prelude: string, path: string, me: number, seed: number): Promise<BotHandle> {

@@ -72,6 +72,10 @@ export interface Config {
   resultLockMs: number;
   /** The recorder's stalled-result check interval, ms. */
   resultStalledIntervalMs: number;
+  /** LEASE_TTL_MS: the scheduler's and the recorder's lease in Redis (one of each works, the others wait); a dead holder's standby takes over within this plus a third. */
+  leaseTtlMs: number;
+  /** WORKER_HEALTH_PORT: a worker's /health and /metrics (Prometheus) port; 0 = none. */
+  workerHealthPort: number;
   /** Max ranked matches waiting/active; 0 = 2 x the workers' concurrency seen. */
   rankedQueueTarget: number;
   rankedIntervalMs: number;
@@ -290,6 +294,8 @@ export function loadConfig(env: Env = process.env): Config {
     gateStartTimeoutMs: int(env, 'GATE_START_TIMEOUT_MS', 2000, 50, 60_000),
     resultLockMs: int(env, 'RESULT_LOCK_MS', 5000, 1000, 600_000),
     resultStalledIntervalMs: int(env, 'RESULT_STALLED_INTERVAL_MS', 5000, 500, 600_000),
+    leaseTtlMs: int(env, 'LEASE_TTL_MS', 15_000, 300, 600_000),
+    workerHealthPort: int(env, 'WORKER_HEALTH_PORT', 0, 0, 65535),
     rankedQueueTarget: int(env, 'RANKED_QUEUE_TARGET', 0, 0, 100_000),
     rankedIntervalMs: int(env, 'RANKED_INTERVAL_MS', 2000, 100, 3_600_000),
     rankedEnabled: bool(env, 'RANKED_ENABLED', true),

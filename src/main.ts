@@ -73,6 +73,7 @@ const STARTERS: Record<Part, (ctx: PartContext) => Promise<Running>> = {
       concurrency: config.workerConcurrency,
       lockDurationMs: config.matchLockMs,
       stalledIntervalMs: config.stalledIntervalMs,
+      ...(config.workerHealthPort > 0 ? { healthPort: config.workerHealthPort, healthHost: config.host } : {}),
       log: logger('worker'),
     });
     // "worker pool: " is what scripts and tests wait for before they queue matches (test/helpers).

@@ -52,13 +52,17 @@ export async function spawnArbiter(options: {
   timeoutMs?: number;
   /** Up once its recorder and scheduler wait as standbys for another process's leases (src/queue/lease.ts). */
   standby?: boolean;
+  /** A command the process is started through (e.g. `ip netns exec <ns> ...`): it runs the node command given after it. */
+  via?: string[];
 }): Promise<ArbiterProcess> {
   const parts = options.parts ?? [];
   // A short lease: a process restarted after a SIGKILL takes its own dead lease over in about two seconds.
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', LEASE_TTL_MS: '1500', ...options.env };
   delete env.NODE_TEST_CONTEXT; // it is not a test file
   if (!('DATABASE_URL' in options.env)) delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', ...parts], {
+  const command = [process.execPath, '--no-node-snapshot', '--import', 'tsx', 'src/main.ts', ...parts];
+  const [file, ...args] = [...(options.via ?? []), ...command] as [string, ...string[]];
+  const child = spawn(file, args, {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -89,6 +89,7 @@ export function runUnderLease(options: LeaseOptions, start: (lease: LeaseRunner)
   let safeUntil = 0;
   let loggedWaiting = false;
   let busy: Promise<void> = Promise.resolve();
+  let starting: Promise<void> = Promise.resolve();
   let becameActive: () => void = () => {};
   const activePromise = new Promise<void>((resolve) => (becameActive = resolve));
 
@@ -134,24 +135,8 @@ export function runUnderLease(options: LeaseOptions, start: (lease: LeaseRunner)
           state = 'active';
           loggedWaiting = false;
           log(`${options.name}: took the lease (term ${epoch}, holder ${holder})`, { lease: options.name, epoch });
-          try {
-            work = await start(runner);
-          } catch (e) {
-            log(`${options.name}: could not start: ${e instanceof Error ? e.message : String(e)}`, { level: 'error' });
-            await release();
-            state = 'standby';
-            token = '';
-            epoch = 0;
-            return schedule(everyMs);
-          }
-          if (state !== 'active') {
-            // Closed (or lost) while starting.
-            const w = work;
-            work = null;
-            await w?.close();
-            return;
-          }
-          becameActive();
+          // Started beside the renewals: a slow start (Redis or the database slow to answer) must not let the lease lapse.
+          starting = begin(token);
         } else if (!loggedWaiting && current !== null) {
           loggedWaiting = true;
           let who = current;
@@ -174,6 +159,30 @@ export function runUnderLease(options: LeaseOptions, start: (lease: LeaseRunner)
       if (state === 'active') await stopWork(`Redis: ${e instanceof Error ? e.message : String(e)}`);
     }
     schedule(everyMs);
+  }
+
+  /** Starts the work for the term whose token is `term`; stops it at once if the term ended meanwhile. */
+  async function begin(term: string): Promise<void> {
+    let started: LeasedWork;
+    try {
+      started = await start(runner);
+    } catch (e) {
+      log(`${options.name}: could not start: ${e instanceof Error ? e.message : String(e)}`, { level: 'error' });
+      if (token === term) {
+        await release();
+        token = '';
+        epoch = 0;
+        if (state === 'active') state = 'standby';
+      }
+      return;
+    }
+    if (state !== 'active' || token !== term) {
+      // Closed, or the lease lost, while starting.
+      await started.close();
+      return;
+    }
+    work = started;
+    becameActive();
   }
 
   async function release() {
@@ -203,6 +212,7 @@ export function runUnderLease(options: LeaseOptions, start: (lease: LeaseRunner)
       state = 'closed';
       if (timer) clearTimeout(timer);
       await busy.catch(() => {});
+      await starting.catch(() => {});
       const w = work;
       work = null;
       if (w) await w.close();

@@ -6,7 +6,9 @@
 // token as its value) and renewed every ttl/3 by a script that extends it
 // only while it still holds the holder's token. A holder that dies stops
 // renewing: its lease lapses after at most ttl, and a standby, trying every
-// ttl/3, takes it within ttl + ttl/3 of the death. Each taking increments
+// ttl/3, takes it within ttl + ttl/3 of the death. (A holder that stalled past
+// its lease and finds it untaken takes it again, so a single busy process does
+// not stop and restart its work.) Each taking increments
 // `${prefix}:lease:<name>:epoch`, the fencing token: the holder's work checks
 // `stillHeld()` (one round trip: is the lease's value still my token?) before
 // each step it must not do twice, and a holder that cannot renew in time (a
@@ -25,8 +27,18 @@ export const LEASE_TTL_MS = 15_000;
 
 export const leaseKey = (prefix: string, name: string) => `${prefix}:lease:${name}`;
 
+// 1: renewed. 2: it had lapsed (this holder stalled past it) and nobody took it meanwhile: taken again, same term.
+// 0: another process holds it.
 const RENEW_SCRIPT = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if not current then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 2
+end
 return 0
 `;
 const RELEASE_SCRIPT = `
@@ -152,8 +164,10 @@ export function runUnderLease(options: LeaseOptions, start: (lease: LeaseRunner)
           if (Date.now() < safeUntil) return 'unknown';
           throw e;
         });
-        if (renewed === 1) safeUntil = sentAt + ttlMs - everyMs;
+        if (renewed === 1 || renewed === 2) safeUntil = sentAt + ttlMs - everyMs;
         else if (renewed !== 'unknown') await stopWork('another process holds it');
+        if (renewed === 2)
+          log(`${options.name}: the lease had lapsed (this process stalled) and nobody took it: held again`, { level: 'warn', lease: options.name });
       }
     } catch (e) {
       if (state === 'active') await stopWork(`Redis: ${e instanceof Error ? e.message : String(e)}`);

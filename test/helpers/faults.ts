@@ -56,8 +56,8 @@ export async function spawnArbiter(options: {
   via?: string[];
 }): Promise<ArbiterProcess> {
   const parts = options.parts ?? [];
-  // A short lease: a process restarted after a SIGKILL takes its own dead lease over in about two seconds.
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', LEASE_TTL_MS: '1500', ...options.env };
+  // A short lease: a process restarted after a SIGKILL takes its own dead lease over within four seconds.
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', LEASE_TTL_MS: '3000', ...options.env };
   delete env.NODE_TEST_CONTEXT; // it is not a test file
   if (!('DATABASE_URL' in options.env)) delete env.DATABASE_URL;
   const command = [process.execPath, '--no-node-snapshot', '--import', 'tsx', 'src/main.ts', ...parts];

@@ -316,7 +316,7 @@ export const SETTINGS = {
       default: 20,
       min: 1,
       max: 100_000,
-      doc: 'Live status streams (GET /api/submissions/:id/events) open at once per client address, per API process.',
+      doc: 'Live status streams (GET /api/submissions/:id/events) open at once per client address, across every API process (counted in Redis).',
     }),
     challengesPerHour: integer('CHALLENGES_PER_HOUR', {
       default: 30,
@@ -395,6 +395,19 @@ export const SETTINGS = {
     resultStalledIntervalMs: integer('RESULT_STALLED_INTERVAL_MS', { default: 5000, min: 500, max: 600_000, doc: "The recorder's stalled-result check, ms." }),
     rankedEnabled: flag('RANKED_ENABLED', { default: true, doc: 'Ranked play on or off.' }),
     rankedIntervalMs: integer('RANKED_INTERVAL_MS', { default: 2000, min: 100, max: 3_600_000, doc: "The scheduler's ranked tick, ms." }),
+    leaseTtlMs: integer('LEASE_TTL_MS', {
+      default: 15_000,
+      min: 300,
+      max: 600_000,
+      doc: "The scheduler's and the recorder's lease in Redis, ms (one of each works, the others wait); a dead holder's standby takes over within this plus a third.",
+    }),
+    workerHealthPort: integer('WORKER_HEALTH_PORT', {
+      default: 0,
+      note: 'none',
+      min: 0,
+      max: 65535,
+      doc: "A worker's /health and /metrics (Prometheus) port, at HOST; 0 = none.",
+    }),
     rankedSettledMatches: integer('RANKED_SETTLED_MATCHES', {
       default: 100,
       min: 0,

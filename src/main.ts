@@ -73,6 +73,7 @@ const STARTERS: Record<Part, (ctx: PartContext) => Promise<Running>> = {
       concurrency: config.workerConcurrency,
       lockDurationMs: config.matchLockMs,
       stalledIntervalMs: config.stalledIntervalMs,
+      ...(config.workerHealthPort > 0 ? { healthPort: config.workerHealthPort, healthHost: config.host } : {}),
       log: logger('worker'),
     });
     // "worker pool: " is what scripts and tests wait for before they queue matches (test/helpers).
@@ -80,31 +81,33 @@ const STARTERS: Record<Part, (ctx: PartContext) => Promise<Running>> = {
     return { name: 'worker', close: () => pool.close() };
   },
   async recorder({ config, db, queues, log }) {
-    const { startRecorder } = await import('./jobs/recorder/index.ts');
-    const recorder = await startRecorder({
-      db: db!,
-      queues,
-      lockDurationMs: config.resultLockMs,
-      stalledIntervalMs: config.resultStalledIntervalMs,
-      log: logger('recorder'),
-    });
-    log('recorder: consuming results');
+    const { startLeasedRecorder } = await import('./jobs/recorder/index.ts');
+    // One recorder works at a time, the others wait for its lease ("recorder: consuming results" is what tests wait for).
+    const recorder = startLeasedRecorder(
+      { db: db!, queues, lockDurationMs: config.resultLockMs, stalledIntervalMs: config.resultStalledIntervalMs, log: logger('recorder') },
+      { redisUrl: queues.redisUrl, prefix: queues.prefix, ttlMs: config.leaseTtlMs, log: logger('recorder') },
+      () => log('recorder: consuming results'),
+    );
     return { name: 'recorder', close: () => recorder.close() };
   },
   async scheduler({ config, db, queues, log }) {
-    const { startScheduler } = await import('./jobs/scheduler/index.ts');
-    const scheduler = startScheduler({
-      db: db!,
-      queues,
-      rankedEnabled: config.rankedEnabled,
-      rankedIntervalMs: config.rankedIntervalMs,
-      ranked: { target: config.rankedQueueTarget, settledMatches: config.rankedSettledMatches },
-      sweepIntervalMs: config.sweepIntervalMs,
-      sweepOlderThanMs: config.sweepAfterMs,
-      retention: { rankedDays: config.retentionRankedDays, rankedPerPlayer: config.retentionRankedPerPlayer, intervalMs: config.retentionIntervalMs },
-      log: logger('scheduler'),
-    });
-    log(`scheduler: ranked play ${config.rankedEnabled ? 'on' : 'off'}`);
+    const { startLeasedScheduler } = await import('./jobs/scheduler/index.ts');
+    // One scheduler works at a time, the others wait for its lease.
+    const scheduler = startLeasedScheduler(
+      {
+        db: db!,
+        queues,
+        rankedEnabled: config.rankedEnabled,
+        rankedIntervalMs: config.rankedIntervalMs,
+        ranked: { target: config.rankedQueueTarget, settledMatches: config.rankedSettledMatches },
+        sweepIntervalMs: config.sweepIntervalMs,
+        sweepOlderThanMs: config.sweepAfterMs,
+        retention: { rankedDays: config.retentionRankedDays, rankedPerPlayer: config.retentionRankedPerPlayer, intervalMs: config.retentionIntervalMs },
+        log: logger('scheduler'),
+      },
+      { redisUrl: queues.redisUrl, prefix: queues.prefix, ttlMs: config.leaseTtlMs, log: logger('scheduler') },
+      () => log(`scheduler: ranked play ${config.rankedEnabled ? 'on' : 'off'}`),
+    );
     return { name: 'scheduler', close: () => scheduler.close() };
   },
   async api({ config, db, queues, log }) {

@@ -19,6 +19,8 @@ import { checkWriteOrigin } from './origin-check.ts';
 import { adminOnlyApi, checkRouteAccess, declareAll, type RouteAccess } from './access.ts';
 import { createAttemptBudgets, MemoryCounters, RedisCounters } from '../domain/attempt-budgets.ts';
 import { createEventHub } from './events.ts';
+import { MemoryLimits, RedisLimits, type SharedLimits } from '../queue/shared-limits.ts';
+import { rateLimitStore } from './rate-limits.ts';
 import { startGate as gateStart } from '../domain/gate.ts';
 import { TooManyError } from '../domain/errors.ts';
 import type { StartGate } from '../domain/submissions.ts';
@@ -81,7 +83,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const events = queues ? createEventHub(queues.redisUrl, queues.eventsChannel, (msg, err) => app.log.warn({ err }, msg)) : null;
   const counters = queues ? new RedisCounters(queues.redis(), (msg, err) => app.log.warn({ err }, msg)) : new MemoryCounters();
   const budgets = createAttemptBudgets(config, counters, queues?.prefix ?? config.queuePrefix);
-  app.decorate('deps', { config, db, queues, startGate, events, budgets });
+  // Rate limits, stream caps and play-compile budgets: in Redis, shared by every API replica (in memory without queues).
+  const limits: SharedLimits = queues ? new RedisLimits(queues.redis(), queues.prefix, (msg, err) => app.log.warn({ err }, msg)) : new MemoryLimits();
+  app.decorate('deps', { config, db, queues, startGate, events, budgets, limits });
   // Every route says who may call it (config.access), or the app does not start; admin routes only inside an admin scope.
   const routeAccess: RouteAccess[] = [];
   app.decorate('routeAccess', routeAccess);
@@ -90,6 +94,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => {
     await events?.close();
+    await limits.close();
   });
 
   app.setErrorHandler(errorHandler);
@@ -113,7 +118,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, {
     limits: { fileSize: config.submissionMaxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
   });
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, store: rateLimitStore(limits) });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Arbiter judge API', version: '1.0.0', description: 'Submit bots, follow the Dummy gate, read leaderboards, matches and replays.' },

@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import type { JudgeQueues } from '../queue/index.ts';
 import type { AttemptBudgets } from '../domain/attempt-budgets.ts';
 import type { EventHub } from './events.ts';
+import type { SharedLimits } from '../queue/shared-limits.ts';
 import type { StartGate } from '../domain/submissions.ts';
 
 export interface AppDeps {
@@ -16,4 +17,6 @@ export interface AppDeps {
   events: EventHub | null;
   /** Failed password checks and sign-ups, shared by the API and the pages. */
   budgets: AttemptBudgets;
+  /** Rate limits, live-stream caps and play-compile budgets, shared by every API replica (src/queue/shared-limits.ts). */
+  limits: SharedLimits;
 }

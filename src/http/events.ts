@@ -1,9 +1,14 @@
 // Live judge events for SSE: one Redis subscriber per API process on
 // `${prefix}:events` (the recorder and workers publish there), fanned out to
-// every open stream.
+// every open stream. The streams open per client address are capped
+// (SSE_MAX_PER_IP) across every API replica: each is a hold in the shared
+// limits, which lapses by itself if its replica dies.
 
 import { Redis } from 'ioredis';
 import { watchRedis } from '../queue/connection.ts';
+import type { SharedLimits } from '../queue/shared-limits.ts';
+import { clientKey } from '../domain/attempt-budgets.ts';
+import { HttpError } from './errors.ts';
 
 export interface JudgeEventMessage {
   submissionId?: string | number;
@@ -70,4 +75,15 @@ export function createEventHub(redisUrl: string, channel: string, log?: (msg: st
       }
     },
   };
+}
+
+/**
+ * A live stream for a client address, counted against SSE_MAX_PER_IP across every API replica
+ * (each holds a socket, a subscription and a poll): the release to call when it ends, or a 429.
+ */
+export async function claimStream(limits: SharedLimits, ip: string, maxPerIp: number): Promise<() => void> {
+  const answer = await limits.hold({ key: `sse:${clientKey(ip)}`, max: maxPerIp });
+  if (!answer.ok)
+    throw new HttpError(429, `too many live status streams open from your address (at most ${maxPerIp}): close one and try again`, 'too-many-streams');
+  return () => void answer.hold.release();
 }

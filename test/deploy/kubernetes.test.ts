@@ -202,6 +202,28 @@ test("the API's readiness is /health and its liveness does not follow the databa
   assert.deepEqual(service.spec.selector, deployment('api').spec.selector.matchLabels);
 });
 
+test("a worker's readiness is its /health, its liveness does not follow Redis, and its metrics are scraped from the same port", () => {
+  const pod = deployment('worker').spec.template;
+  const c = pod.spec.containers[0];
+  const env = environmentOf('worker');
+  const port = c.ports.find((p: { name: string }) => p.name === 'health');
+  assert.ok(port, 'a health port');
+  assert.equal(port.containerPort, loadConfig(env).workerHealthPort);
+  assert.equal(env.HOST, '0.0.0.0', 'reachable by the kubelet');
+  assert.equal(c.readinessProbe.httpGet.path, '/health');
+  // /health answers 503 while Redis is down: a liveness on it would restart every worker in an outage.
+  assert.notEqual(c.livenessProbe.httpGet?.path, '/health');
+  for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe]) {
+    assert.ok([port.name, port.containerPort].includes(probe.httpGet?.port ?? probe.tcpSocket?.port));
+  }
+  assert.equal(pod.metadata.annotations['prometheus.io/port'], String(port.containerPort));
+  assert.equal(pod.metadata.annotations['prometheus.io/path'], '/metrics');
+});
+
+test('the recorder and the scheduler each run a standby beside the lease holder', () => {
+  for (const part of ['recorder', 'scheduler']) assert.ok(deployment(part).spec.replicas >= 2, `${part}: a standby waits on the lease`);
+});
+
 test("a worker's termination grace covers the longest match", async () => {
   const games = await loadGames();
   // A match: every seat's CPU budget and, for C++ bots, their compiles (CPP_COMPILE_TIMEOUT_MS, 60 s each at most).

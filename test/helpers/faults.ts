@@ -46,12 +46,23 @@ export interface ArbiterProcess {
  * Spawns `src/main.ts [parts]` (all parts when none) with `env` on top of
  * this process's environment, and waits until every part it runs is up.
  */
-export async function spawnArbiter(options: { parts?: string[]; env: Record<string, string>; timeoutMs?: number }): Promise<ArbiterProcess> {
+export async function spawnArbiter(options: {
+  parts?: string[];
+  env: Record<string, string>;
+  timeoutMs?: number;
+  /** Up once its recorder and scheduler wait as standbys for another process's leases (src/queue/lease.ts). */
+  standby?: boolean;
+  /** A command the process is started through (e.g. `ip netns exec <ns> ...`): it runs the node command given after it. */
+  via?: string[];
+}): Promise<ArbiterProcess> {
   const parts = options.parts ?? [];
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', ...options.env };
+  // A short lease: a process restarted after a SIGKILL takes its own dead lease over within four seconds.
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', LEASE_TTL_MS: '3000', ...options.env };
   delete env.NODE_TEST_CONTEXT; // it is not a test file
   if (!('DATABASE_URL' in options.env)) delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', ...parts], {
+  const command = [process.execPath, '--no-node-snapshot', '--import', 'tsx', 'src/main.ts', ...parts];
+  const [file, ...args] = [...(options.via ?? []), ...command] as [string, ...string[]];
+  const child = spawn(file, args, {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -63,8 +74,8 @@ export async function spawnArbiter(options: { parts?: string[]; env: Record<stri
   const all = parts.length === 0;
   const ready = (text: string) =>
     (!(all || parts.includes('api')) || /API on http/.test(text)) &&
-    (!(all || parts.includes('recorder')) || /recorder: consuming results/.test(text)) &&
-    (!(all || parts.includes('scheduler')) || /scheduler: ranked play/.test(text)) &&
+    (!(all || parts.includes('recorder')) || (options.standby ? /recorder: standby/ : /recorder: consuming results/).test(text)) &&
+    (!(all || parts.includes('scheduler')) || (options.standby ? /scheduler: standby/ : /scheduler: ranked play/).test(text)) &&
     (!(all || parts.includes('worker')) || /worker pool: /.test(text));
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   while (!ready(out)) {

@@ -7,14 +7,13 @@ import { gateProgress } from '../../domain/gate-progress.ts';
 import { liveStatus } from '../../domain/gate.ts';
 import { submissionWait } from '../../domain/queue-overview.ts';
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
-import { HttpError, badRequest, multipartRefusal, notFound, tooLarge } from '../errors.ts';
+import { badRequest, multipartRefusal, notFound, tooLarge } from '../errors.ts';
 import { submitRateLimit } from '../rate-limits.ts';
 import { botFileParts, readBotFile } from '../file-form.ts';
 import { statusOut, FINAL_STATUSES, matchOut, matchInclude, submissionSelect } from '../../domain/serialize.ts';
 import { GATE_ORDER } from '../../statuses.ts';
 import { loadGames } from '../../games/registry.ts';
-import { clientKey } from '../../domain/attempt-budgets.ts';
-import type { JudgeEventMessage } from '../events.ts';
+import { claimStream, type JudgeEventMessage } from '../events.ts';
 import {
   idParams,
   mySubmissionsSchema,
@@ -196,29 +195,6 @@ export default async function submissionRoutes(app: FastifyInstance) {
     async (request) => submissionOut(request.params.id, request.user),
   );
 
-  // Live streams open per client address in this process: each holds a socket, a subscription and a poll.
-  const openStreams = new Map<string, number>();
-  function claimStream(ip: string): () => void {
-    const key = clientKey(ip);
-    const open = openStreams.get(key) ?? 0;
-    if (open >= config.sseMaxPerIp) {
-      throw new HttpError(
-        429,
-        `too many live status streams open from your address (at most ${config.sseMaxPerIp}): close one and try again`,
-        'too-many-streams',
-      );
-    }
-    openStreams.set(key, open + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (openStreams.get(key) ?? 1) - 1;
-      if (left > 0) openStreams.set(key, left);
-      else openStreams.delete(key);
-    };
-  }
-
   app.get<{ Params: { id: number } }>(
     '/api/submissions/:id/events',
     {
@@ -247,7 +223,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       const id = request.params.id;
       const lastEventId = parseLastEventId(request.headers['last-event-id']);
       await loadSubmission(id); // 404 before the stream starts
-      const release = claimStream(request.ip); // 429 before it starts too
+      const release = await claimStream(app.deps.limits, request.ip, config.sseMaxPerIp); // 429 before it starts too, across API replicas
       // Subscribe first, then read the current status: no change can fall between the two.
       // Events before the current status is read are already reflected in it (the recorder writes, then publishes).
       let live = false;

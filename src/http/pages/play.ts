@@ -300,12 +300,13 @@ export async function playApiRoutes(app: FastifyInstance) {
         throw tooLarge(`${filename} is larger than ${config.submissionMaxBytes} bytes, the limit for a bot file`);
       // In the play lane, bounded per client (src/http/play-compile.ts): judging never waits for the play page. The bot's
       // own compile error comes back as { error }; C++ for signed-in users only (401); over the client's or the address's bounds, 429.
-      const { addressCompileBudget, playCompile } = await import('../play-compile.ts');
+      const { playCompileBounds, playCompile } = await import('../play-compile.ts');
       const client = {
         key: request.user ? `user:${request.user.id}` : `ip:${request.ip}`,
         signedIn: Boolean(request.user),
         ip: request.ip,
-        addressBudget: addressCompileBudget(config.playCompilesRunningPerIp, config.playCompileCpuSecondsPerHourPerIp),
+        limits: app.deps.limits,
+        bounds: playCompileBounds(config),
       };
       return playCompile(source, filename, client, game);
     },

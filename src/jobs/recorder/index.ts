@@ -19,6 +19,7 @@ import {
 } from '../../queue/index.ts';
 import { recordResult, type RecordDeps } from './record.ts';
 import { OPEN_MATCH } from '../../statuses.ts';
+import { runUnderLease, type LeaseOptions, type LeaseRunner } from '../../queue/lease.ts';
 
 export { recordResult } from './record.ts';
 
@@ -81,4 +82,17 @@ export async function startRecorder(deps: RecordDeps & RecorderOptions): Promise
       await events.close();
     },
   };
+}
+
+/**
+ * The recorder under its lease (src/queue/lease.ts): however many are started, one consumes the
+ * results and the others wait, and one of them takes over when it dies. (A result is stored once
+ * whoever records it: recordResult claims its match row.)
+ */
+export function startLeasedRecorder(deps: RecordDeps & RecorderOptions, lease: Omit<LeaseOptions, 'name'>, onActive?: () => void): LeaseRunner {
+  return runUnderLease({ ...lease, name: 'recorder' }, async () => {
+    const recorder = await startRecorder(deps);
+    onActive?.();
+    return recorder;
+  });
 }

@@ -10,6 +10,7 @@ import { scheduleRanked, type RankedOptions } from './ranked.ts';
 import { sweep } from './sweep.ts';
 import { retentionPass, type RetentionOptions } from './retention.ts';
 import { tournamentPass } from './tournaments.ts';
+import { runUnderLease, type LeaseOptions, type LeaseRunner } from '../../queue/lease.ts';
 
 export interface SchedulerOptions {
   db: Db;
@@ -24,6 +25,8 @@ export interface SchedulerOptions {
   /** Ranked replay retention; the loop runs only when a limit is set. */
   retention?: RetentionOptions & { intervalMs?: number };
   log?: Log;
+  /** Asked before each pass: false skips it (this process no longer holds the scheduler's lease). */
+  stillLeader?: () => Promise<boolean>;
 }
 
 export interface Scheduler {
@@ -38,7 +41,8 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
   const loop = (name: string, every: number, fn: () => Promise<unknown>) => {
     const tick = async () => {
       if (stopped) return;
-      running = fn().catch((e: unknown) => log(`${name}: ${e instanceof Error ? e.message : String(e)}`));
+      const lead = options.stillLeader ? await options.stillLeader().catch(() => false) : true;
+      running = (lead ? fn() : Promise.resolve()).catch((e: unknown) => log(`${name}: ${e instanceof Error ? e.message : String(e)}`));
       await running;
       if (!stopped) timer = setTimeout(tick, every);
     };
@@ -73,4 +77,16 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       await running;
     },
   };
+}
+
+/**
+ * The scheduler under its lease (src/queue/lease.ts): however many are started, one runs its
+ * passes and the others wait, and one of them takes over when it dies.
+ */
+export function startLeasedScheduler(options: SchedulerOptions, lease: Omit<LeaseOptions, 'name'>, onActive?: () => void): LeaseRunner {
+  return runUnderLease({ ...lease, name: 'scheduler' }, async (held) => {
+    const scheduler = startScheduler({ ...options, stillLeader: () => held.stillHeld() });
+    onActive?.();
+    return scheduler;
+  });
 }

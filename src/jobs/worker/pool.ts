@@ -41,6 +41,7 @@ import {
   type CheckJobData,
 } from '../../queue/index.ts';
 import type { RunOptions } from '../../match/types.ts';
+import { serveWorkerHealth, WorkerCounters } from './health.ts';
 
 export interface WorkerPoolOptions {
   redisUrl: string;
@@ -57,6 +58,10 @@ export interface WorkerPoolOptions {
   name?: string;
   /** Runner host: the sandbox unless a benchmark asks otherwise. */
   host?: RunOptions['host'];
+  /** WORKER_HEALTH_PORT: /health and /metrics on this port (0: any free one); none when unset. */
+  healthPort?: number;
+  /** Where the health port listens (HOST). */
+  healthHost?: string;
   log?: Log;
 }
 
@@ -65,6 +70,8 @@ export interface WorkerPool {
   readonly worker: Worker<JudgeJobData>;
   /** The checks' lane's worker. */
   readonly checker: Worker<CheckJobData>;
+  /** The port /health and /metrics are served on, if any. */
+  readonly healthPort: number | null;
   close(): Promise<void>;
 }
 
@@ -205,6 +212,8 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
     maxStalledCount: 2,
   });
   watchRedis(checker, 'check worker', log);
+  const counters = new WorkerCounters();
+  counters.watch(worker, checker);
   await Promise.all([worker.waitUntilReady(), checker.waitUntilReady()]);
   // One match process per runner, started now rather than by the first matches.
   void sharedPool.prewarm(Math.max(1, options.concurrency)).catch(() => {});
@@ -220,11 +229,22 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
   await heartbeat();
   const timer = setInterval(heartbeat, WORKER_HEARTBEAT_MS);
   timer.unref();
+  const concurrency = Math.max(1, options.concurrency);
+  const health =
+    options.healthPort === undefined
+      ? null
+      : await serveWorkerHealth(
+          { name, concurrency, checkConcurrency, worker, checker, counters, redis: () => queues.redis(), matchProcesses: () => sharedPool.size },
+          options.healthPort,
+          options.healthHost ?? '127.0.0.1',
+          log,
+        );
 
   return {
     name,
     worker,
     checker,
+    healthPort: health?.port ?? null,
     async close() {
       clearInterval(timer);
       await Promise.all([worker.close(), checker.close()]);
@@ -232,6 +252,8 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
         .redis()
         .del(key)
         .catch(() => {});
+      // Open until here: while the matches finish, /health answers 503 "stopping", not a refused connection.
+      await health?.close();
       await queues.close();
     },
   };

@@ -13,7 +13,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PlayCompileBudget } from '../../../../src/sandbox/entries/play-budget.ts';
+import { MemoryLimits } from '../../../../src/queue/shared-limits.ts';
+import { beginPlayCompile, type PlayTurn } from '../../../../src/http/play-compile.ts';
 import { compileBot } from '../../../../src/sandbox/languages/index.ts';
 import { resetCppCompileSettings, stopCompileServer } from '../../../../src/sandbox/languages/cpp/toolchain.ts';
 import { slow } from '../../../helpers/slow.ts';
@@ -35,24 +36,28 @@ after(() => {
   rmSync(cacheDir, { recursive: true, force: true });
 });
 
-test('the play budget: one compile at a time per client, CPU seconds per hour, the hour slides', () => {
+test('the play budget: one compile at a time per client, CPU seconds per hour, the hour slides', async () => {
   let now = 0;
-  const budget = new PlayCompileBudget(100, () => now);
-  const a = budget.begin('user:1');
+  const limits = new MemoryLimits(() => now);
+  // The address's bounds wide open: this is the client's budget (the address's: test/http/play-address-budget.test.ts).
+  const bounds = { clientCpuSecondsPerHour: 100, addressRunning: 100, addressCpuSecondsPerHour: 1_000_000 };
+  const begin = (key: string) => beginPlayCompile(limits, { key, ip: '10.0.0.9' }, bounds);
+  const a = (await begin('user:1')) as PlayTurn;
   assert.ok(!('code' in a));
-  assert.deepEqual(Object.keys(budget.begin('user:1')), ['code', 'message']);
-  assert.equal((budget.begin('user:1') as { code: string }).code, 'play-compile-running');
-  const b = budget.begin('ip:10.0.0.1');
+  const busy = await begin('user:1');
+  assert.deepEqual(Object.keys(busy), ['code', 'message']);
+  assert.equal((busy as { code: string }).code, 'play-compile-running');
+  const b = await begin('ip:10.0.0.1');
   assert.ok(!('code' in b), 'another client is not held');
-  b.done(0);
-  assert.equal(a.remaining(), 100);
-  a.done(99_500);
-  const refused = budget.begin('user:1');
+  await b.done(0);
+  assert.equal(a.remainingSeconds, 100);
+  await a.done(99_500);
+  const refused = await begin('user:1');
   assert.equal((refused as { code: string }).code, 'play-compile-budget');
   now += 3600_001;
-  const later = budget.begin('user:1');
-  assert.ok(!('code' in later) && later.remaining() === 100, 'an hour later the budget is back');
-  later.done(0);
+  const later = await begin('user:1');
+  assert.ok(!('code' in later) && later.remainingSeconds === 100, 'an hour later the budget is back');
+  await later.done(0);
 });
 
 /** A file clang never finishes: a million constant evaluations of a tenth of a second each. */

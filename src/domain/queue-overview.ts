@@ -108,15 +108,23 @@ export const CHECK_SECONDS = 1;
 /** Medians are taken over this many recent matches of each kind. */
 const DURATION_SAMPLES = 50;
 
-/** The queue's state for the /queue page and GET /api/queue. Without Redis it still answers from the database. */
-export async function queueOverview(
-  deps: { db: Db; queues: JudgeQueues | null },
-  now = Date.now(),
-  options: {
-    /** The wait of submission `before`, already in the queue: only the gates of the submissions before it are ahead of it. */
-    before?: number;
-  } = {},
-): Promise<QueueOverview> {
+/** What the overview is computed from: one read of the database and Redis, shared by the requests of the next moment. */
+interface QueueInputs {
+  q: Awaited<ReturnType<typeof readQueueStats>>;
+  open: { kind: string; status: string; _count: { _all: number } }[];
+  finished: { finishedAt: Date | null }[];
+  durations: { durationMs: number | null }[];
+  verdicts: { id: number; status: string; reasonDetail: unknown; createdAt: Date; startedAt: Date | null; finishedAt: Date | null }[];
+  workers: WorkerHeartbeat[];
+  /** Open gate matches by submission, step and status (a waiting submission counts those of the submissions before it). */
+  gateOpen: { submissionId: number | null; gateStep: string | null; status: string; _count: { _all: number } }[];
+  /** Submissions being judged, by id (a waiting submission counts those before it). */
+  judging: { id: number; status: string }[];
+  kindDurations: { durationMs: number | null }[][];
+  dummyCounts: { submissionId: number | null; _count: { _all: number } }[];
+}
+
+async function readQueueInputs(deps: { db: Db; queues: JudgeQueues | null }, now: number): Promise<QueueInputs> {
   const { db } = deps;
   const since = new Date(now - THROUGHPUT_MINUTES * 60_000);
   const recentOf = (where: { kind: 'gate' | 'ranked' | 'tournament' | 'challenge'; gateStep?: 'selfplay' | 'dummy' }) =>
@@ -126,7 +134,7 @@ export async function queueOverview(
       take: DURATION_SAMPLES,
       select: { durationMs: true },
     });
-  const [q, open, finished, durations, verdicts, workers, gateOpen, pending, kindDurations] = await Promise.all([
+  const [q, open, finished, durations, verdicts, workers, gateOpen, judging, kindDurations] = await Promise.all([
     readQueueStats(deps),
     db.match.groupBy({ by: ['kind', 'status'], where: { status: { in: OPEN_MATCH } }, _count: { _all: true } }),
     db.match.findMany({ where: { status: { in: CLOSED_MATCH }, finishedAt: { gte: since } }, select: { finishedAt: true } }),
@@ -139,15 +147,11 @@ export async function queueOverview(
     }),
     deps.queues ? withTimeout(deps.queues.workers(), 3000, 'workers').catch(() => [] as WorkerHeartbeat[]) : Promise.resolve([] as WorkerHeartbeat[]),
     db.match.groupBy({
-      by: ['gateStep', 'status'],
-      where: { kind: 'gate', status: { in: OPEN_MATCH }, ...(options.before !== undefined ? { submissionId: { lt: options.before } } : {}) },
+      by: ['submissionId', 'gateStep', 'status'],
+      where: { kind: 'gate', status: { in: OPEN_MATCH } },
       _count: { _all: true },
     }),
-    db.submission.groupBy({
-      by: ['status'],
-      where: { status: { in: JUDGING }, ...(options.before !== undefined ? { id: { lt: options.before } } : {}) },
-      _count: { _all: true },
-    }),
+    db.submission.findMany({ where: { status: { in: JUDGING } }, select: { id: true, status: true } }),
     Promise.all([
       recentOf({ kind: 'gate', gateStep: GateStep.selfplay }),
       recentOf({ kind: 'gate', gateStep: 'dummy' }),
@@ -163,6 +167,52 @@ export async function queueOverview(
         _count: { _all: true },
       })
     : [];
+  return { q, open, finished, durations, verdicts, workers, gateOpen, judging, kindDurations, dummyCounts };
+}
+
+/** The last read of each database's (and queues') inputs, and when it was made (a read under way is shared too). */
+const recentInputs = new WeakMap<Db, Map<JudgeQueues | null, { at: number; inputs: Promise<QueueInputs> }>>();
+
+/**
+ * The queue's inputs, read again only when the last read is older than
+ * `maxAgeMs`: every waiting student's page asks for its place in the queue
+ * every second or two, and a deadline has hundreds of them; one read a second
+ * serves them all instead of a dozen queries each.
+ */
+function queueInputs(deps: { db: Db; queues: JudgeQueues | null }, now: number, maxAgeMs: number): Promise<QueueInputs> {
+  let reads = recentInputs.get(deps.db);
+  if (!reads) recentInputs.set(deps.db, (reads = new Map()));
+  const last = reads.get(deps.queues);
+  if (maxAgeMs > 0 && last && now - last.at >= 0 && now - last.at <= maxAgeMs) return last.inputs;
+  const inputs = readQueueInputs(deps, now);
+  reads.set(deps.queues, { at: now, inputs });
+  // A failed read is not kept for the next request.
+  inputs.catch(() => {
+    if (reads.get(deps.queues)?.inputs === inputs) reads.delete(deps.queues);
+  });
+  return inputs;
+}
+
+/** Pages and API routes polled by many clients at once take the queue's state at most this old. */
+export const QUEUE_SNAPSHOT_MS = 1000;
+
+/** The queue's state for the /queue page and GET /api/queue. Without Redis it still answers from the database. */
+export async function queueOverview(
+  deps: { db: Db; queues: JudgeQueues | null },
+  now = Date.now(),
+  options: {
+    /** The wait of submission `before`, already in the queue: only the gates of the submissions before it are ahead of it. */
+    before?: number;
+    /** Reuse a read of the database and Redis at most this old (0: read now). */
+    maxAgeMs?: number;
+  } = {},
+): Promise<QueueOverview> {
+  const inputs = await queueInputs(deps, now, options.maxAgeMs ?? 0);
+  const { q, open, finished, durations, verdicts, workers, kindDurations, dummyCounts } = inputs;
+  const before = options.before;
+  const earlier = (id: number | null) => before === undefined || (id !== null && id < before);
+  const gateOpen = inputs.gateOpen.filter((r) => earlier(r.submissionId));
+  const judging = inputs.judging.filter((r) => earlier(r.id));
   const gateLengths = gateLengthsOf(
     verdicts.map((v) => ({ status: v.status, reasonDetail: v.reasonDetail, dummies: dummyCounts.find((c) => c.submissionId === v.id)?._count._all ?? 0 })),
   );
@@ -201,8 +251,8 @@ export async function queueOverview(
     number | null,
   ];
   const measured: MatchDurations = { selfplay, dummy, ranked, tournament, challenge };
-  const gateCount = (step: string, status: string) => gateOpen.find((r) => r.gateStep === step && r.status === status)?._count._all ?? 0;
-  const subs = (status: string) => pending.find((r) => r.status === status)?._count._all ?? 0;
+  const gateCount = (step: string, status: string) => gateOpen.filter((r) => r.gateStep === step && r.status === status).reduce((n, r) => n + r._count._all, 0);
+  const subs = (status: string) => judging.filter((r) => r.status === status).length;
   const compiling = subs('queued') + subs('compiling');
   const workAhead: WorkAhead = {
     compiling,
@@ -324,6 +374,6 @@ export function expectedWait(o: {
  * the work of those earlier gates.
  */
 export async function submissionWait(deps: { db: Db; queues: JudgeQueues | null }, submissionId: number): Promise<{ ahead: number; seconds: number | null }> {
-  const q = await queueOverview(deps, Date.now(), { before: submissionId });
+  const q = await queueOverview(deps, Date.now(), { before: submissionId, maxAgeMs: QUEUE_SNAPSHOT_MS });
   return { ahead: q.expectedWait.ahead.submissions, seconds: q.expectedWait.seconds };
 }

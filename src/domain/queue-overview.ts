@@ -81,25 +81,42 @@ export interface GateLengths {
   selfplayShare: number;
   /** The share that passed self-play (played Dummy matches). */
   dummyShare: number;
-  /** Dummy matches recorded per gate that played any (1 to 4). */
+  /** Dummy matches played per gate that played any (1 to 4): those recorded, and those played beside the deciding one and dropped. */
   dummiesPerGate: number;
 }
 
-/** A gate's length as it was recorded: the steps it reached and its Dummy matches (those after the deciding one are not kept). */
-export function gateLengthsOf(verdicts: { status: string; reasonDetail: unknown; dummies: number }[]): GateLengths | null {
+/**
+ * The verdicts a learned share stands on before it counts fully: a share of
+ * the first few verdicts is drawn towards the longest gate (every gate
+ * compiles and plays four Dummy matches). A deadline's first verdicts are
+ * the files that do not compile (their check is seconds, their gate none),
+ * and an estimate learned from them alone would promise minutes for hours.
+ */
+export const GATE_LENGTH_PRIOR = 5;
+
+/**
+ * A gate's length as it was played: the steps it reached and its Dummy
+ * matches. The four are queued together and spread over the free runners,
+ * so a gate decided by a loss played the matches up to it and, beside it,
+ * up to a match on each other runner: those are dropped (not recorded) but
+ * took their runners all the same, and count here (`slots`: the runners).
+ */
+export function gateLengthsOf(verdicts: { status: string; reasonDetail: unknown; dummies: number }[], slots = 1): GateLengths | null {
   if (verdicts.length === 0) return null;
   const step = (v: { reasonDetail: unknown }) =>
     v.reasonDetail && typeof v.reasonDetail === 'object' ? (v.reasonDetail as { step?: unknown }).step : undefined;
   const compiled = verdicts.filter((v) => v.status === 'qualified' || step(v) !== 'compile');
   const dummied = verdicts.filter((v) => v.status === 'qualified' || (step(v) === 'dummy' && v.dummies > 0));
+  const beside = Math.max(0, Math.round(slots) - 1);
+  const played = (v: { status: string; dummies: number }) => Math.min(GATE_DUMMY_MATCHES, Math.max(1, v.dummies) + (v.status === 'qualified' ? 0 : beside));
   const r2 = (n: number) => Math.round(n * 100) / 100;
+  const n = verdicts.length;
+  const prior = GATE_LENGTH_PRIOR;
   return {
-    samples: verdicts.length,
-    selfplayShare: r2(compiled.length / verdicts.length),
-    dummyShare: r2(dummied.length / verdicts.length),
-    dummiesPerGate: dummied.length
-      ? r2(dummied.reduce((n, v) => n + Math.min(GATE_DUMMY_MATCHES, Math.max(1, v.dummies)), 0) / dummied.length)
-      : GATE_DUMMY_MATCHES,
+    samples: n,
+    selfplayShare: r2((compiled.length + prior) / (n + prior)),
+    dummyShare: r2((dummied.length + prior) / (n + prior)),
+    dummiesPerGate: r2((dummied.reduce((sum, v) => sum + played(v), 0) + prior * GATE_DUMMY_MATCHES) / (dummied.length + prior)),
   };
 }
 
@@ -213,8 +230,11 @@ export async function queueOverview(
   const earlier = (id: number | null) => before === undefined || (id !== null && id < before);
   const gateOpen = inputs.gateOpen.filter((r) => earlier(r.submissionId));
   const judging = inputs.judging.filter((r) => earlier(r.id));
+  const live = workers.map((w) => ({ name: w.name, host: w.host, concurrency: Number(w.concurrency) || 0 }));
+  const slots = q.stats?.workerSlots ?? live.reduce((n, w) => n + w.concurrency, 0);
   const gateLengths = gateLengthsOf(
     verdicts.map((v) => ({ status: v.status, reasonDetail: v.reasonDetail, dummies: dummyCounts.find((c) => c.submissionId === v.id)?._count._all ?? 0 })),
+    Math.max(1, slots),
   );
   const count = (kind: string, status: string) => open.find((r) => r.kind === kind && r.status === status)?._count._all ?? 0;
   const matches = MATCH_KINDS.map((kind) => ({ kind, waiting: count(kind, 'queued'), running: count(kind, 'running') }));
@@ -240,8 +260,6 @@ export async function queueOverview(
     workSeconds: orNull(median(work)),
     ahead,
   };
-  const live = workers.map((w) => ({ name: w.name, host: w.host, concurrency: Number(w.concurrency) || 0 }));
-  const slots = q.stats?.workerSlots ?? live.reduce((n, w) => n + w.concurrency, 0);
   const medianSeconds = (rows: { durationMs: number | null }[]) => orNull(median(rows.map((r) => r.durationMs! / 1000)));
   const [selfplay, dummy, ranked, tournament, challenge] = kindDurations.map(medianSeconds) as [
     number | null,

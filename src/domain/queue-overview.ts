@@ -133,7 +133,7 @@ interface QueueInputs {
   durations: { durationMs: number | null }[];
   verdicts: { id: number; status: string; reasonDetail: unknown; createdAt: Date; startedAt: Date | null; finishedAt: Date | null }[];
   workers: WorkerHeartbeat[];
-  /** Open gate matches by submission, step and status (a waiting submission counts those of the submissions before it). */
+  /** Open gate matches, and every gate match of the gates playing their Dummy matches, by submission, step and status (a waiting submission counts those of the submissions before it). */
   gateOpen: { submissionId: number | null; gateStep: string | null; status: string; _count: { _all: number } }[];
   /** Submissions being judged, by id (a waiting submission counts those before it). */
   judging: { id: number; status: string }[];
@@ -165,7 +165,7 @@ async function readQueueInputs(deps: { db: Db; queues: JudgeQueues | null }, now
     deps.queues ? withTimeout(deps.queues.workers(), 3000, 'workers').catch(() => [] as WorkerHeartbeat[]) : Promise.resolve([] as WorkerHeartbeat[]),
     db.match.groupBy({
       by: ['submissionId', 'gateStep', 'status'],
-      where: { kind: 'gate', status: { in: OPEN_MATCH } },
+      where: { kind: 'gate', OR: [{ status: { in: OPEN_MATCH } }, { submission: { status: 'qualifying' } }] },
       _count: { _all: true },
     }),
     db.submission.findMany({ where: { status: { in: JUDGING } }, select: { id: true, status: true } }),
@@ -276,7 +276,7 @@ export async function queueOverview(
     compiling,
     inSelfPlay: subs('self_play'),
     selfplay: { queued: gateCount('selfplay', 'queued'), running: gateCount('selfplay', 'running') },
-    dummy: { queued: gateCount('dummy', 'queued'), running: gateCount('dummy', 'running') },
+    dummy: { queued: dummiesStillToPlay(gateOpen, gateLengths), running: gateCount('dummy', 'running') },
     otherRunning: MATCH_KINDS.filter((k) => k !== 'gate').map((kind) => ({ kind, running: count(kind, 'running') })),
     submissions: compiling + subs('self_play') + subs('qualifying'),
   };
@@ -305,10 +305,34 @@ export async function queueOverview(
   };
 }
 
+/**
+ * The queued Dummy matches the gates playing them will still play: a gate
+ * stops at its first loss and its queued matches after it are cancelled, so
+ * of a gate's queued matches count only as many as the recent gates went on
+ * to play (`dummiesPerGate`) beyond those it played or is playing.
+ */
+export function dummiesStillToPlay(
+  rows: { submissionId: number | null; gateStep: string | null; status: string; _count: { _all: number } }[],
+  lengths: GateLengths | null,
+): number {
+  const perGate = lengths?.dummiesPerGate ?? GATE_DUMMY_MATCHES;
+  const gates = new Map<number | null, { queued: number; started: number }>();
+  for (const r of rows) {
+    if (r.gateStep !== 'dummy') continue;
+    const g = gates.get(r.submissionId) ?? { queued: 0, started: 0 };
+    if (r.status === 'queued') g.queued += r._count._all;
+    else g.started += r._count._all;
+    gates.set(r.submissionId, g);
+  }
+  let toPlay = 0;
+  for (const g of gates.values()) toPlay += Math.min(g.queued, Math.max(0, perGate - g.started));
+  return Math.round(toPlay * 100) / 100;
+}
+
 interface WorkAhead {
   /** Submissions queued or compiling: each still needs its check, a self-play and the Dummy matches. */
   compiling: number;
-  /** Submissions in self-play: their Dummy matches are still to come. */
+  /** Submissions in self-play: their Dummy matches are still to come. (dummy.queued: the queued ones expected to be played, see dummiesStillToPlay.) */
   inSelfPlay: number;
   selfplay: { queued: number; running: number };
   dummy: { queued: number; running: number };

@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { expectedWait, GATE_LENGTH_PRIOR, gateLengthsOf } from '../../src/domain/queue-overview.ts';
+import { dummiesStillToPlay, expectedWait, GATE_LENGTH_PRIOR, gateLengthsOf } from '../../src/domain/queue-overview.ts';
 
 const work = {
   compiling: 2,
@@ -54,4 +54,27 @@ test('the work ahead counts the matches still to come as the recent gates played
   const assumed = expectedWait({ redisOk: true, slots: 2, durations, matchSeconds: 9, work, lengths: null });
   assert.equal(assumed.seconds, 114);
   assert.equal(assumed.ahead.dummies, 15);
+});
+
+test("a gate's queued Dummy matches count as many as the recent gates went on to play, not all four", () => {
+  const row = (submissionId: number, status: string, n: number) => ({ submissionId, gateStep: 'dummy', status, _count: { _all: n } });
+  const lengths = { samples: 50, selfplayShare: 0.9, dummyShare: 0.8, dummiesPerGate: 2.2 };
+  const rows = [
+    // Just started: four queued, 2.2 of them expected.
+    row(1, 'queued', 4),
+    // Two on the runners, two queued: 0.2 more expected.
+    row(2, 'running', 2),
+    row(2, 'queued', 2),
+    // One won, one running, two queued: 0.2 more expected too.
+    row(3, 'done', 1),
+    row(3, 'running', 1),
+    row(3, 'queued', 2),
+    // A self-play row is not a Dummy match.
+    { submissionId: 4, gateStep: 'selfplay', status: 'queued', _count: { _all: 1 } },
+  ];
+  assert.equal(dummiesStillToPlay(rows, lengths), 2.6);
+  // A gate past the recent length expects none more (never below zero).
+  assert.equal(dummiesStillToPlay([row(5, 'done', 3), row(5, 'queued', 1)], lengths), 0);
+  // Before any verdict, every queued match counts.
+  assert.equal(dummiesStillToPlay(rows, null), 4 + 2 + 2);
 });

@@ -15,7 +15,19 @@ import type { JudgeQueues } from '../queue/index.ts';
 import { conflict, DomainError, forbidden, invalid, tooLarge, unprocessable } from './errors.ts';
 import { submissionDeadline } from './admin.ts';
 import { deriveGateSeeds, gateSecret } from './gate-seeds.ts';
+import { Slots } from '../sandbox/slots.ts';
 import type { GateStartRow } from './gate.ts';
+
+/**
+ * Upload inserts in flight in this process; the others wait their turn, first
+ * come, first served. Each insert is a transaction of a few statements that
+ * holds a database connection from its first to its last; a deadline's burst
+ * on a busy API otherwise holds every connection of the pool with
+ * transactions waiting for their next turn, and the uploads behind them give
+ * up waiting for a connection (a 500: the judge's fault shown to a student).
+ */
+export const UPLOAD_INSERTS_AT_ONCE = 4;
+const insertSlots = new Slots(UPLOAD_INSERTS_AT_ONCE);
 
 /** A promise's outcome, held until it is wanted (no unhandled rejection meanwhile). */
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -295,6 +307,7 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
       });
     });
   let sub;
+  await insertSlots.acquire();
   try {
     sub = await create();
   } catch (err) {
@@ -303,6 +316,8 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
     const again = await replay();
     if (again) return again;
     sub = await create();
+  } finally {
+    insertSlots.release();
   }
   mark('insert');
   await startGateQuickly(sub.id, sub);

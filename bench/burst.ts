@@ -188,13 +188,19 @@ async function stopPart(p: Part): Promise<void> {
 
 const PAGE = 4096;
 
-/** One process's /proc/<pid>/stat: its parent, its start time (clock ticks after boot) and its RSS (bytes). */
-function procStat(pid: number): { ppid: number; start: number; rss: number } | null {
+/** One process's /proc/<pid>/stat: its parent, its start time (clock ticks after boot), its RSS (bytes), its CPU and its reaped children's (clock ticks). */
+function procStat(pid: number): { ppid: number; start: number; rss: number; cpu: number; childCpu: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // After the command's closing parenthesis: state ppid ... (starttime is field 22, rss 24).
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), start: Number(fields[19]), rss: Number(fields[21]) * PAGE };
+    return {
+      ppid: Number(fields[1]),
+      start: Number(fields[19]),
+      rss: Number(fields[21]) * PAGE,
+      cpu: Number(fields[11]) + Number(fields[12]),
+      childCpu: Number(fields[13]) + Number(fields[14]),
+    };
   } catch {
     return null; // gone
   }
@@ -376,7 +382,19 @@ interface Upload {
   answered: string | null;
 }
 
+/** A waiting submission's estimate as its page showed it (GET /api/submissions/:id's wait), to hold against the real wait. */
+interface WaitSample {
+  submissionId: number;
+  /** Bench clock when the answer came. */
+  at: number;
+  ahead: number;
+  seconds: number;
+  /** Taken by the upload right after its 202 (else by a poller). */
+  first: boolean;
+}
+
 interface GetStats {
+  waits: WaitSample[];
   latencies: Map<string, number[]>;
   fiveXX: number;
   failed: number;
@@ -583,10 +601,24 @@ async function burst(
       });
     }
   };
+  // CPU each part's own process used during the burst (clock ticks, 100 a second), and its reaped children's (compilers).
+  const cpuAtStart = new Map<string, { cpu: number; childCpu: number }>();
+  const cpuUsed = new Map<string, { cpu: number; childCpu: number }>();
+  const sampleCpu = () => {
+    for (const p of parts) {
+      if (!alive(p) || p.child.pid === undefined) continue;
+      const stat = procStat(p.child.pid);
+      if (!stat) continue;
+      if (!cpuAtStart.has(p.name)) cpuAtStart.set(p.name, { cpu: stat.cpu, childCpu: stat.childCpu });
+      const base = cpuAtStart.get(p.name)!;
+      cpuUsed.set(p.name, { cpu: stat.cpu - base.cpu, childCpu: stat.childCpu - base.childCpu });
+    }
+  };
   const sampler = (async () => {
     while (sampling) {
       const at = Date.now();
       sampleMemory();
+      sampleCpu();
       try {
         redisPeak = Math.max(redisPeak, await redisUsed());
         active.push({ at, busy: await queues.matches.getActiveCount() });
@@ -601,6 +633,28 @@ async function burst(
   const random = rng(seed ^ 0x5bd1e995);
   const offsets = Array.from({ length: o.users }, () => random() * o.seconds * 1000).sort((a, b) => a - b);
   const uploads: Upload[] = [];
+  const gets: GetStats = { waits: [], latencies: new Map(), fiveXX: 0, failed: 0, other: new Map() };
+  /** GET base+path as a student's page polls it: its latency under `label`, and a waiting submission's estimate. */
+  const getAs = async (label: string, path: string, token: string, first = false) => {
+    const at = performance.now();
+    try {
+      const res = await fetch(base + path, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(60_000) });
+      const body = await res.arrayBuffer();
+      const took = performance.now() - at;
+      const list = gets.latencies.get(label) ?? [];
+      list.push(took);
+      gets.latencies.set(label, list);
+      if (res.status >= 500) gets.fiveXX++;
+      else if (res.status !== 200) gets.other.set(res.status, (gets.other.get(res.status) ?? 0) + 1);
+      else if (label === 'GET /api/submissions/:id') {
+        const sub = JSON.parse(Buffer.from(body).toString()) as { id: number; wait: { ahead: number; seconds: number | null } | null };
+        if (sub.wait && typeof sub.wait.seconds === 'number')
+          gets.waits.push({ submissionId: sub.id, at: Date.now(), ahead: sub.wait.ahead, seconds: sub.wait.seconds, first });
+      }
+    } catch {
+      gets.failed++;
+    }
+  };
   const refusalsSeen = new Set<string>();
   const tBurst = Date.now();
   const uploadsDone = Promise.all(
@@ -626,7 +680,7 @@ async function burst(
             .slice(0, 200)}`,
         );
       }
-      uploads[k] = {
+      const upload: Upload = {
         file,
         user: k,
         token,
@@ -637,11 +691,14 @@ async function burst(
         submissionId: status === 202 && typeof body['id'] === 'number' ? body['id'] : null,
         answered: typeof body['status'] === 'string' ? body['status'] : null,
       };
+      uploads[k] = upload;
+      // The student's page right after the upload: its status, how many are ahead and the estimated wait.
+      const id = upload.submissionId;
+      if (id !== null) await getAs('GET /api/submissions/:id', `/api/submissions/${id}`, token, true);
     }),
   );
 
   // ---- the pollers: each a student's browser watching their submission, the leaderboard and the queue
-  const gets: GetStats = { latencies: new Map(), fiveXX: 0, failed: 0, other: new Map() };
   let polling = true;
   const pollers = Array.from({ length: o.pollers }, async (_, m) => {
     const user = m % o.users;
@@ -654,19 +711,7 @@ async function burst(
       ];
       if (id !== null) choices.push(['GET /api/submissions/:id', `/api/submissions/${id}`], ['GET /submissions/:id', `/submissions/${id}`]);
       const [label, path] = choices[turn % choices.length]!;
-      const at = performance.now();
-      try {
-        const res = await fetch(base + path, { headers: { authorization: `Bearer ${tokens[user]!}` }, signal: AbortSignal.timeout(60_000) });
-        await res.arrayBuffer();
-        const took = performance.now() - at;
-        const list = gets.latencies.get(label) ?? [];
-        list.push(took);
-        gets.latencies.set(label, list);
-        if (res.status >= 500) gets.fiveXX++;
-        else if (res.status !== 200) gets.other.set(res.status, (gets.other.get(res.status) ?? 0) + 1);
-      } catch {
-        gets.failed++;
-      }
+      await getAs(label, path, tokens[user]!);
       await sleep(o.pollMs * (0.5 + random()));
     }
   });
@@ -737,6 +782,7 @@ async function burst(
     pendingUploads,
     gets,
     peaks,
+    cpuUsed,
     active,
     redisBaseline,
     redisPeak,
@@ -756,6 +802,8 @@ interface Observed {
   pendingUploads: number;
   gets: GetStats;
   peaks: Map<string, MemoryPeaks>;
+  /** CPU clock ticks each part used from the first upload to the last verdict: its own process, its reaped children. */
+  cpuUsed: Map<string, { cpu: number; childCpu: number }>;
   active: { at: number; busy: number }[];
   redisBaseline: number;
   redisPeak: number;
@@ -809,6 +857,19 @@ async function report(o: Options, x: Observed): Promise<void> {
   console.log(`  upload answer: ${spread(answered, msText)}`);
   console.log(`    TypeScript ${spread(tsAnswers, msText)}; C++ ${spread(cppAnswers, msText)}`);
   console.log(`    answers: ${[...statusCounts].map(([k, n]) => `${k} x${n}`).join(', ')}`);
+  // Where the API spent an upload's time, from its log ('submission stored': tookMs by phase).
+  const phases = new Map<string, number[]>();
+  for (const line of readFileSync(join(x.logDir, 'api.log'), 'utf8').split('\n')) {
+    if (!line.includes('"submission stored"')) continue;
+    try {
+      const took = (JSON.parse(line) as { tookMs?: Record<string, number> }).tookMs ?? {};
+      for (const [phase, ms] of Object.entries(took)) phases.set(phase, [...(phases.get(phase) ?? []), ms]);
+    } catch {}
+  }
+  if (phases.size)
+    console.log(
+      `    in the API (stored uploads, by phase): ${[...phases].map(([phase, ms]) => `${phase} p50 ${msText(quantile(ms, 0.5))} p95 ${msText(quantile(ms, 0.95))}`).join('; ')}`,
+    );
 
   // The compile verdict: the upload's refusal, else the end of the gate's compile step (the self-play match made, or the rejection for it).
   const compileVerdict = (u: Upload): number | null => {
@@ -886,6 +947,22 @@ async function report(o: Options, x: Observed): Promise<void> {
       .join(', ')}`,
   );
 
+  // The estimates: what a waiting submission's page said against the wait it really had (to its verdict).
+  const realWait = (w: WaitSample) => {
+    const s = byId.get(w.submissionId);
+    return s && FINAL.has(s.status) && s.finishedAt ? s.finishedAt.getTime() - w.at : null;
+  };
+  const judged = x.gets.waits.map((w) => ({ w, real: realWait(w) })).filter((e): e is { w: WaitSample; real: number } => e.real !== null && e.real > 0);
+  const within = (es: typeof judged) => es.filter(({ w, real }) => Math.abs(w.seconds * 1000 - real) <= 0.5 * real).length;
+  const ratio = (es: typeof judged) => es.map(({ w, real }) => (w.seconds * 1000) / real);
+  const firsts = judged.filter((e) => e.w.first);
+  writeFileSync(join(x.logDir, 'wait-estimates.json'), JSON.stringify(judged.map(({ w, real }) => ({ ...w, at: w.at - x.tBurst, real }))));
+  const share = (es: typeof judged) => (es.length ? `${((100 * within(es)) / es.length).toFixed(0)}% within ±50%` : 'none');
+  console.log(
+    `  wait estimates (GET /api/submissions/:id while waiting, against the real wait to the verdict): right after the upload ${share(firsts)} ` +
+      `(estimate/real ${spread(ratio(firsts), (r) => r.toFixed(2))}); every sample ${share(judged)} (${spread(ratio(judged), (r) => r.toFixed(2))}); samples in ${join(x.logDir, 'wait-estimates.json')}`,
+  );
+
   // Runners.
   const inWindow = x.active.filter((a) => a.at >= firstUpload && a.at <= lastVerdict);
   const meanBusy = inWindow.length ? inWindow.reduce((a, b) => a + Math.min(b.busy, runnersTotal), 0) / inWindow.length : Number.NaN;
@@ -915,6 +992,20 @@ async function report(o: Options, x: Observed): Promise<void> {
   console.log(
     `  Redis used_memory: peak ${mib(x.redisPeak)}, ${mib(x.redisPeak - x.redisBaseline)} above the start (a shared server: other users' keys count too)`,
   );
+
+  // CPU: independent of the machine's load, unlike the seconds above.
+  const ticks = (t: number) => `${(t / 100).toFixed(1)} s`;
+  const gets = allGets.length;
+  console.log(
+    `  CPU from the first upload to the end (own process; reaped children): ${[...x.cpuUsed]
+      .map(([name, c]) => `${name} ${ticks(c.cpu)}${c.childCpu ? ` (+${ticks(c.childCpu)})` : ''}`)
+      .join(', ')}`,
+  );
+  const apiCpu = x.cpuUsed.get('api');
+  if (apiCpu)
+    console.log(
+      `    the API: ${((apiCpu.cpu * 10) / Math.max(1, uploads.length + gets)).toFixed(1)} ms of its own CPU per request (${uploads.length} uploads, ${gets} GETs)`,
+    );
 
   // What the parts logged as errors.
   for (const file of readdirSync(x.logDir).sort()) {

@@ -65,11 +65,14 @@ export const emptyEffects = (): GateEffects => ({ enqueue: [], cancel: [], event
  * throws (Redis unreachable), the row stays `queued` and the scheduler's
  * sweep starts the gate later.
  */
-export async function startGate(deps: GateDeps, submissionId: number): Promise<void> {
-  const sub = await deps.db.submission.findUnique({
-    where: { id: submissionId },
-    select: { id: true, status: true, game: true, source: true, filename: true, createdAt: true, gateSeeds: true },
-  });
+export async function startGate(deps: GateDeps, submissionId: number, stored?: GateStartRow): Promise<void> {
+  // The upload hands over the row it has just inserted, seeds included: no read before the queue's write.
+  const sub =
+    stored ??
+    (await deps.db.submission.findUnique({
+      where: { id: submissionId },
+      select: { id: true, status: true, game: true, source: true, filename: true, createdAt: true, gateSeeds: true },
+    }));
   if (!sub) throw new Error(`startGate: no submission ${submissionId}`);
   if (sub.status !== 'queued' && sub.status !== 'compiling') return;
   // The gate's seeds, from the file (a rejudge arrives with its original's).
@@ -91,6 +94,17 @@ export async function startGate(deps: GateDeps, submissionId: number): Promise<v
     // First come, first served among checks (the submission's id), on a lane no match waits on.
     { ...CHECK_JOB_OPTIONS, jobId: checkJobId(sub.id, sub.createdAt), priority: gatePriority(sub.id) },
   );
+}
+
+/** What startGate reads of a submission (the upload passes the row it inserted). */
+export interface GateStartRow {
+  id: number;
+  status: string;
+  game: string;
+  source: string;
+  filename: string;
+  createdAt: Date;
+  gateSeeds: unknown;
 }
 
 async function lockSubmission(tx: Tx, submissionId: number) {

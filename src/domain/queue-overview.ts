@@ -81,25 +81,42 @@ export interface GateLengths {
   selfplayShare: number;
   /** The share that passed self-play (played Dummy matches). */
   dummyShare: number;
-  /** Dummy matches recorded per gate that played any (1 to 4). */
+  /** Dummy matches played per gate that played any (1 to 4): those recorded, and those played beside the deciding one and dropped. */
   dummiesPerGate: number;
 }
 
-/** A gate's length as it was recorded: the steps it reached and its Dummy matches (those after the deciding one are not kept). */
-export function gateLengthsOf(verdicts: { status: string; reasonDetail: unknown; dummies: number }[]): GateLengths | null {
+/**
+ * The verdicts a learned share stands on before it counts fully: a share of
+ * the first few verdicts is drawn towards the longest gate (every gate
+ * compiles and plays four Dummy matches). A deadline's first verdicts are
+ * the files that do not compile (their check is seconds, their gate none),
+ * and an estimate learned from them alone would promise minutes for hours.
+ */
+export const GATE_LENGTH_PRIOR = 5;
+
+/**
+ * A gate's length as it was played: the steps it reached and its Dummy
+ * matches. The four are queued together and spread over the free runners,
+ * so a gate decided by a loss played the matches up to it and, beside it,
+ * up to a match on each other runner: those are dropped (not recorded) but
+ * took their runners all the same, and count here (`slots`: the runners).
+ */
+export function gateLengthsOf(verdicts: { status: string; reasonDetail: unknown; dummies: number }[], slots = 1): GateLengths | null {
   if (verdicts.length === 0) return null;
   const step = (v: { reasonDetail: unknown }) =>
     v.reasonDetail && typeof v.reasonDetail === 'object' ? (v.reasonDetail as { step?: unknown }).step : undefined;
   const compiled = verdicts.filter((v) => v.status === 'qualified' || step(v) !== 'compile');
   const dummied = verdicts.filter((v) => v.status === 'qualified' || (step(v) === 'dummy' && v.dummies > 0));
+  const beside = Math.max(0, Math.round(slots) - 1);
+  const played = (v: { status: string; dummies: number }) => Math.min(GATE_DUMMY_MATCHES, Math.max(1, v.dummies) + (v.status === 'qualified' ? 0 : beside));
   const r2 = (n: number) => Math.round(n * 100) / 100;
+  const n = verdicts.length;
+  const prior = GATE_LENGTH_PRIOR;
   return {
-    samples: verdicts.length,
-    selfplayShare: r2(compiled.length / verdicts.length),
-    dummyShare: r2(dummied.length / verdicts.length),
-    dummiesPerGate: dummied.length
-      ? r2(dummied.reduce((n, v) => n + Math.min(GATE_DUMMY_MATCHES, Math.max(1, v.dummies)), 0) / dummied.length)
-      : GATE_DUMMY_MATCHES,
+    samples: n,
+    selfplayShare: r2((compiled.length + prior) / (n + prior)),
+    dummyShare: r2((dummied.length + prior) / (n + prior)),
+    dummiesPerGate: r2((dummied.reduce((sum, v) => sum + played(v), 0) + prior * GATE_DUMMY_MATCHES) / (dummied.length + prior)),
   };
 }
 
@@ -108,15 +125,23 @@ export const CHECK_SECONDS = 1;
 /** Medians are taken over this many recent matches of each kind. */
 const DURATION_SAMPLES = 50;
 
-/** The queue's state for the /queue page and GET /api/queue. Without Redis it still answers from the database. */
-export async function queueOverview(
-  deps: { db: Db; queues: JudgeQueues | null },
-  now = Date.now(),
-  options: {
-    /** The wait of submission `before`, already in the queue: only the gates of the submissions before it are ahead of it. */
-    before?: number;
-  } = {},
-): Promise<QueueOverview> {
+/** What the overview is computed from: one read of the database and Redis, shared by the requests of the next moment. */
+interface QueueInputs {
+  q: Awaited<ReturnType<typeof readQueueStats>>;
+  open: { kind: string; status: string; _count: { _all: number } }[];
+  finished: { finishedAt: Date | null }[];
+  durations: { durationMs: number | null }[];
+  verdicts: { id: number; status: string; reasonDetail: unknown; createdAt: Date; startedAt: Date | null; finishedAt: Date | null }[];
+  workers: WorkerHeartbeat[];
+  /** Open gate matches, and every gate match of the gates playing their Dummy matches, by submission, step and status (a waiting submission counts those of the submissions before it). */
+  gateOpen: { submissionId: number | null; gateStep: string | null; status: string; _count: { _all: number } }[];
+  /** Submissions being judged, by id (a waiting submission counts those before it). */
+  judging: { id: number; status: string }[];
+  kindDurations: { durationMs: number | null }[][];
+  dummyCounts: { submissionId: number | null; _count: { _all: number } }[];
+}
+
+async function readQueueInputs(deps: { db: Db; queues: JudgeQueues | null }, now: number): Promise<QueueInputs> {
   const { db } = deps;
   const since = new Date(now - THROUGHPUT_MINUTES * 60_000);
   const recentOf = (where: { kind: 'gate' | 'ranked' | 'tournament' | 'challenge'; gateStep?: 'selfplay' | 'dummy' }) =>
@@ -126,7 +151,7 @@ export async function queueOverview(
       take: DURATION_SAMPLES,
       select: { durationMs: true },
     });
-  const [q, open, finished, durations, verdicts, workers, gateOpen, pending, kindDurations] = await Promise.all([
+  const [q, open, finished, durations, verdicts, workers, gateOpen, judging, kindDurations] = await Promise.all([
     readQueueStats(deps),
     db.match.groupBy({ by: ['kind', 'status'], where: { status: { in: OPEN_MATCH } }, _count: { _all: true } }),
     db.match.findMany({ where: { status: { in: CLOSED_MATCH }, finishedAt: { gte: since } }, select: { finishedAt: true } }),
@@ -139,15 +164,11 @@ export async function queueOverview(
     }),
     deps.queues ? withTimeout(deps.queues.workers(), 3000, 'workers').catch(() => [] as WorkerHeartbeat[]) : Promise.resolve([] as WorkerHeartbeat[]),
     db.match.groupBy({
-      by: ['gateStep', 'status'],
-      where: { kind: 'gate', status: { in: OPEN_MATCH }, ...(options.before !== undefined ? { submissionId: { lt: options.before } } : {}) },
+      by: ['submissionId', 'gateStep', 'status'],
+      where: { kind: 'gate', OR: [{ status: { in: OPEN_MATCH } }, { submission: { status: 'qualifying' } }] },
       _count: { _all: true },
     }),
-    db.submission.groupBy({
-      by: ['status'],
-      where: { status: { in: JUDGING }, ...(options.before !== undefined ? { id: { lt: options.before } } : {}) },
-      _count: { _all: true },
-    }),
+    db.submission.findMany({ where: { status: { in: JUDGING } }, select: { id: true, status: true } }),
     Promise.all([
       recentOf({ kind: 'gate', gateStep: GateStep.selfplay }),
       recentOf({ kind: 'gate', gateStep: 'dummy' }),
@@ -163,8 +184,57 @@ export async function queueOverview(
         _count: { _all: true },
       })
     : [];
+  return { q, open, finished, durations, verdicts, workers, gateOpen, judging, kindDurations, dummyCounts };
+}
+
+/** The last read of each database's (and queues') inputs, and when it was made (a read under way is shared too). */
+const recentInputs = new WeakMap<Db, Map<JudgeQueues | null, { at: number; inputs: Promise<QueueInputs> }>>();
+
+/**
+ * The queue's inputs, read again only when the last read is older than
+ * `maxAgeMs`: every waiting student's page asks for its place in the queue
+ * every second or two, and a deadline has hundreds of them; one read a second
+ * serves them all instead of a dozen queries each.
+ */
+function queueInputs(deps: { db: Db; queues: JudgeQueues | null }, now: number, maxAgeMs: number): Promise<QueueInputs> {
+  let reads = recentInputs.get(deps.db);
+  if (!reads) recentInputs.set(deps.db, (reads = new Map()));
+  const last = reads.get(deps.queues);
+  if (maxAgeMs > 0 && last && now - last.at >= 0 && now - last.at <= maxAgeMs) return last.inputs;
+  const inputs = readQueueInputs(deps, now);
+  reads.set(deps.queues, { at: now, inputs });
+  // A failed read is not kept for the next request.
+  inputs.catch(() => {
+    if (reads.get(deps.queues)?.inputs === inputs) reads.delete(deps.queues);
+  });
+  return inputs;
+}
+
+/** Pages and API routes polled by many clients at once take the queue's state at most this old. */
+export const QUEUE_SNAPSHOT_MS = 1000;
+
+/** The queue's state for the /queue page and GET /api/queue. Without Redis it still answers from the database. */
+export async function queueOverview(
+  deps: { db: Db; queues: JudgeQueues | null },
+  now = Date.now(),
+  options: {
+    /** The wait of submission `before`, already in the queue: only the gates of the submissions before it are ahead of it. */
+    before?: number;
+    /** Reuse a read of the database and Redis at most this old (0: read now). */
+    maxAgeMs?: number;
+  } = {},
+): Promise<QueueOverview> {
+  const inputs = await queueInputs(deps, now, options.maxAgeMs ?? 0);
+  const { q, open, finished, durations, verdicts, workers, kindDurations, dummyCounts } = inputs;
+  const before = options.before;
+  const earlier = (id: number | null) => before === undefined || (id !== null && id < before);
+  const gateOpen = inputs.gateOpen.filter((r) => earlier(r.submissionId));
+  const judging = inputs.judging.filter((r) => earlier(r.id));
+  const live = workers.map((w) => ({ name: w.name, host: w.host, concurrency: Number(w.concurrency) || 0 }));
+  const slots = q.stats?.workerSlots ?? live.reduce((n, w) => n + w.concurrency, 0);
   const gateLengths = gateLengthsOf(
     verdicts.map((v) => ({ status: v.status, reasonDetail: v.reasonDetail, dummies: dummyCounts.find((c) => c.submissionId === v.id)?._count._all ?? 0 })),
+    Math.max(1, slots),
   );
   const count = (kind: string, status: string) => open.find((r) => r.kind === kind && r.status === status)?._count._all ?? 0;
   const matches = MATCH_KINDS.map((kind) => ({ kind, waiting: count(kind, 'queued'), running: count(kind, 'running') }));
@@ -190,8 +260,6 @@ export async function queueOverview(
     workSeconds: orNull(median(work)),
     ahead,
   };
-  const live = workers.map((w) => ({ name: w.name, host: w.host, concurrency: Number(w.concurrency) || 0 }));
-  const slots = q.stats?.workerSlots ?? live.reduce((n, w) => n + w.concurrency, 0);
   const medianSeconds = (rows: { durationMs: number | null }[]) => orNull(median(rows.map((r) => r.durationMs! / 1000)));
   const [selfplay, dummy, ranked, tournament, challenge] = kindDurations.map(medianSeconds) as [
     number | null,
@@ -201,14 +269,14 @@ export async function queueOverview(
     number | null,
   ];
   const measured: MatchDurations = { selfplay, dummy, ranked, tournament, challenge };
-  const gateCount = (step: string, status: string) => gateOpen.find((r) => r.gateStep === step && r.status === status)?._count._all ?? 0;
-  const subs = (status: string) => pending.find((r) => r.status === status)?._count._all ?? 0;
+  const gateCount = (step: string, status: string) => gateOpen.filter((r) => r.gateStep === step && r.status === status).reduce((n, r) => n + r._count._all, 0);
+  const subs = (status: string) => judging.filter((r) => r.status === status).length;
   const compiling = subs('queued') + subs('compiling');
   const workAhead: WorkAhead = {
     compiling,
     inSelfPlay: subs('self_play'),
     selfplay: { queued: gateCount('selfplay', 'queued'), running: gateCount('selfplay', 'running') },
-    dummy: { queued: gateCount('dummy', 'queued'), running: gateCount('dummy', 'running') },
+    dummy: { queued: dummiesStillToPlay(gateOpen, gateLengths), running: gateCount('dummy', 'running') },
     otherRunning: MATCH_KINDS.filter((k) => k !== 'gate').map((kind) => ({ kind, running: count(kind, 'running') })),
     submissions: compiling + subs('self_play') + subs('qualifying'),
   };
@@ -237,10 +305,34 @@ export async function queueOverview(
   };
 }
 
+/**
+ * The queued Dummy matches the gates playing them will still play: a gate
+ * stops at its first loss and its queued matches after it are cancelled, so
+ * of a gate's queued matches count only as many as the recent gates went on
+ * to play (`dummiesPerGate`) beyond those it played or is playing.
+ */
+export function dummiesStillToPlay(
+  rows: { submissionId: number | null; gateStep: string | null; status: string; _count: { _all: number } }[],
+  lengths: GateLengths | null,
+): number {
+  const perGate = lengths?.dummiesPerGate ?? GATE_DUMMY_MATCHES;
+  const gates = new Map<number | null, { queued: number; started: number }>();
+  for (const r of rows) {
+    if (r.gateStep !== 'dummy') continue;
+    const g = gates.get(r.submissionId) ?? { queued: 0, started: 0 };
+    if (r.status === 'queued') g.queued += r._count._all;
+    else g.started += r._count._all;
+    gates.set(r.submissionId, g);
+  }
+  let toPlay = 0;
+  for (const g of gates.values()) toPlay += Math.min(g.queued, Math.max(0, perGate - g.started));
+  return Math.round(toPlay * 100) / 100;
+}
+
 interface WorkAhead {
   /** Submissions queued or compiling: each still needs its check, a self-play and the Dummy matches. */
   compiling: number;
-  /** Submissions in self-play: their Dummy matches are still to come. */
+  /** Submissions in self-play: their Dummy matches are still to come. (dummy.queued: the queued ones expected to be played, see dummiesStillToPlay.) */
   inSelfPlay: number;
   selfplay: { queued: number; running: number };
   dummy: { queued: number; running: number };
@@ -324,6 +416,6 @@ export function expectedWait(o: {
  * the work of those earlier gates.
  */
 export async function submissionWait(deps: { db: Db; queues: JudgeQueues | null }, submissionId: number): Promise<{ ahead: number; seconds: number | null }> {
-  const q = await queueOverview(deps, Date.now(), { before: submissionId });
+  const q = await queueOverview(deps, Date.now(), { before: submissionId, maxAgeMs: QUEUE_SNAPSHOT_MS });
   return { ahead: q.expectedWait.ahead.submissions, seconds: q.expectedWait.seconds };
 }

@@ -14,9 +14,44 @@ import { withTimeout } from '../queue/connection.ts';
 import type { JudgeQueues } from '../queue/index.ts';
 import { conflict, DomainError, forbidden, invalid, tooLarge, unprocessable } from './errors.ts';
 import { submissionDeadline } from './admin.ts';
+import { deriveGateSeeds, gateSecret } from './gate-seeds.ts';
+import { Slots } from '../sandbox/slots.ts';
+import type { GateStartRow } from './gate.ts';
+
+/**
+ * Upload inserts in flight in this process; the others wait their turn, first
+ * come, first served. Each insert is a transaction of a few statements that
+ * holds a database connection from its first to its last; a deadline's burst
+ * on a busy API otherwise holds every connection of the pool with
+ * transactions waiting for their next turn, and the uploads behind them give
+ * up waiting for a connection (a 500: the judge's fault shown to a student).
+ * Eight of the pool's ten connections (pg's default), so the pages' reads
+ * always have two. Four halved the uploads stored a second on a starved API
+ * (each insert waits as long for its statements' turns, whatever the others
+ * do, so fewer at once is fewer a second).
+ */
+export const UPLOAD_INSERTS_AT_ONCE = 8;
+const insertSlots = new Slots(UPLOAD_INSERTS_AT_ONCE);
+
+/** A promise's outcome, held until it is wanted (no unhandled rejection meanwhile). */
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+const settled = <T>(p: Promise<T>): Promise<Settled<T>> =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+function unwrap<T>(outcome: Settled<T>): T;
+function unwrap<T>(outcome: Promise<Settled<T>>): Promise<T>;
+function unwrap<T>(outcome: Settled<T> | Promise<Settled<T>>): T | Promise<T> {
+  const take = (o: Settled<T>) => {
+    if (!o.ok) throw o.error;
+    return o.value;
+  };
+  return outcome instanceof Promise ? outcome.then(take) : take(outcome);
+}
 
 /** Called after a submission row is inserted: queues its gate (src/domain/gate.ts's startGate). */
-export type StartGate = (deps: { db: Db; queues: JudgeQueues }, submissionId: number) => Promise<void>;
+export type StartGate = (deps: { db: Db; queues: JudgeQueues }, submissionId: number, stored?: GateStartRow) => Promise<void>;
 
 /** Where the domain notes what happened (pino's and fastify's loggers fit). */
 export interface Logger {
@@ -104,6 +139,14 @@ export function parseIdempotencyKey(value: string | string[] | undefined): strin
 export async function createSubmission(deps: SubmissionDeps, upload: NewSubmission, log: Logger, options: { syntaxCheck?: boolean } = {}) {
   const { db, config } = deps;
   const max = config.submissionMaxBytes;
+  // Where an upload's time goes (logged with 'submission stored'): checks, compile, the insert's transaction, the gate's start.
+  const took: Record<string, number> = {};
+  let lap = performance.now();
+  const mark = (phase: string) => {
+    const now = performance.now();
+    took[phase] = Math.round((took[phase] ?? 0) + now - lap);
+    lap = now;
+  };
   const me = { id: upload.userId };
   const { queues, startGate } = deps;
 
@@ -111,10 +154,10 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   // is down, BullMQ holds the command until it is back. The upload answers at
   // once and the row stays queued for the sweep; if the queued command goes
   // through later, it does what the sweep would have done (same job id).
-  const startGateQuickly = async (submissionId: number) => {
+  const startGateQuickly = async (submissionId: number, stored?: GateStartRow) => {
     if (!queues || !startGate) return;
     try {
-      await withTimeout(startGate({ db, queues }, submissionId), config.gateStartTimeoutMs, 'queueing the compile check');
+      await withTimeout(startGate({ db, queues }, submissionId, stored), config.gateStartTimeoutMs, 'queueing the compile check');
     } catch (err) {
       log.warn({ err, submissionId }, 'startGate failed or timed out; submission left queued for the sweep');
     }
@@ -156,23 +199,40 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
     const whose = upload.game ? '' : " (from the file's GAME)";
     throw invalid(`unknown game "${requestedGame}"${whose} (known: ${[...games.keys()].join(', ')})`, 'unknown-game');
   }
-  await refuseAfterDeadline(db, game.id, game.title);
+  // What takes a round trip (the deadline's row, the seed secret) or another process (esbuild) starts at once and
+  // runs side by side with the checks: a busy API turns every sequential wait into a turn of its event loop.
+  const deadlineCheck = settled(refuseAfterDeadline(db, game.id, game.title));
+  const secret = settled(gateSecret(db));
   const header = readBotHeader(upload.source);
   const language = languageOf(upload.source, upload.filename);
-  if (!header.name) throw invalid(`no player name in the file: add  ${language.nameLine('YourName')}`, 'no-name');
-  if (!header.game && language.gameRequiredInFile) throw invalid(`no game in the file: add  ${language.gameLine(game.id)}`, 'no-game-in-file');
-  if (header.game && header.game !== game.id) {
-    throw invalid(`game mismatch: the file says GAME = "${header.game}" but the submission is for "${game.id}"`, 'game-mismatch');
-  }
-  const other = await language.otherGame?.(upload.source, game.id);
-  if (other)
-    throw invalid(
-      `this file looks like a "${other.game}" player, not a "${game.id}" one: it uses "${other.uses.join(', ')}" of ${other.game}'s API; submit it for ${other.game}`,
-      'other-game',
-    );
-  let filename = upload.filename ? upload.filename.split(/[\\/]/).pop()! : language.defaultFilename(header.name);
-  if (!isUploadFilename(filename)) throw invalid(`"${filename}": the bot must be a ${BOT_FILE_KINDS} file`, 'bad-filename');
-  filename = filename.slice(0, 100);
+  // The file's own checks; their refusal is thrown after the deadline's, which goes first.
+  const checkFile = async (): Promise<string> => {
+    if (!header.name) throw invalid(`no player name in the file: add  ${language.nameLine('YourName')}`, 'no-name');
+    if (!header.game && language.gameRequiredInFile) throw invalid(`no game in the file: add  ${language.gameLine(game.id)}`, 'no-game-in-file');
+    if (header.game && header.game !== game.id) {
+      throw invalid(`game mismatch: the file says GAME = "${header.game}" but the submission is for "${game.id}"`, 'game-mismatch');
+    }
+    const other = await language.otherGame?.(upload.source, game.id);
+    if (other)
+      throw invalid(
+        `this file looks like a "${other.game}" player, not a "${game.id}" one: it uses "${other.uses.join(', ')}" of ${other.game}'s API; submit it for ${other.game}`,
+        'other-game',
+      );
+    const named = upload.filename ? upload.filename.split(/[\\/]/).pop()! : language.defaultFilename(header.name);
+    if (!isUploadFilename(named)) throw invalid(`"${named}": the bot must be a ${BOT_FILE_KINDS} file`, 'bad-filename');
+    return named.slice(0, 100);
+  };
+  const fileChecked = await settled(checkFile());
+  // A file that does not compile claims nothing. esbuild parses in
+  // milliseconds, so a JS/TS file is refused here before any name is claimed.
+  // A C++ compile takes seconds and would keep this upload waiting on every
+  // other upload's compile: the file is taken at once (202) and the gate's
+  // check compiles it on the checks' lane, ahead of every gate match; a
+  // compile error there rejects it within seconds, its name left free
+  // (src/domain/names.ts: a name only files that never compiled claimed).
+  const compiled = fileChecked.ok && options.syntaxCheck && !language.slowCompile ? settled(compileBot(upload.source, fileChecked.value, game.id)) : null;
+  await unwrap(deadlineCheck);
+  const filename = unwrap(fileChecked);
 
   const checkName = async (tx: Tx | Db): Promise<NameClaim> => {
     try {
@@ -191,31 +251,26 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
     }
   };
 
-  // A renamed or reshuffled shipped player (Demo, Dummy, the C++ kit's AIDemo.cc...) is no entry: refused before any name is claimed (and before a compile).
+  // A renamed or reshuffled shipped player (Demo, Dummy, the C++ kit's AIDemo.cc...) is no entry: refused before any name is claimed (and before the compile's verdict).
   refuseShippedCopy(game, filename, upload.source);
+  mark('checks');
 
-  // A file that does not compile claims nothing. esbuild parses in
-  // milliseconds, so a JS/TS file is refused here before any name is claimed.
-  // A C++ compile takes seconds and would keep this upload waiting on every
-  // other upload's compile: the file is taken at once (202) and the gate's
-  // check compiles it on the checks' lane, ahead of every gate match; a
-  // compile error there rejects it within seconds, its name left free
-  // (src/domain/names.ts: a name only files that never compiled claimed).
-  if (options.syntaxCheck && !language.slowCompile) {
-    try {
-      await compileBot(upload.source, filename, game.id);
-    } catch (err) {
-      if (err instanceof CompileInfraError || err instanceof PlayCompileRefusal) {
-        // The judge could not compile it, not the file's fault: the upload is taken and the gate compiles it again.
-        log.warn({ err: err.message }, 'compile at upload skipped: the compiler failed; the gate will compile the file');
-      } else {
-        if (!(err instanceof BotCompileError)) throw err;
-        // Worded as the gate words it (src/domain/gate.ts gateOnCheck, englishReason).
-        throw new SubmissionCompileError(compileErrorText(`compile error: ${err.message}`, err.line ?? null), err.line, err.column);
-      }
+  // The compile's verdict, after the checks above (their refusals say more than a compile error would).
+  const compileRun = compiled ? await compiled : null;
+  if (compileRun && !compileRun.ok) {
+    const err = compileRun.error;
+    if (err instanceof CompileInfraError || err instanceof PlayCompileRefusal) {
+      // The judge could not compile it, not the file's fault: the upload is taken and the gate compiles it again.
+      log.warn({ err: err.message }, 'compile at upload skipped: the compiler failed; the gate will compile the file');
+    } else {
+      if (!(err instanceof BotCompileError)) throw err;
+      // Worded as the gate words it (src/domain/gate.ts gateOnCheck, englishReason).
+      throw new SubmissionCompileError(compileErrorText(`compile error: ${err.message}`, err.line ?? null), err.line, err.column);
     }
   }
-
+  // The gate's seeds, from the file, stored with the row: the gate starts without reading it back.
+  const gateSeeds = deriveGateSeeds(await unwrap(secret), game.id, upload.source, filename);
+  mark('compile');
   const create = () =>
     db.$transaction(async (tx) => {
       // One claim of this name at a time (src/domain/names.ts): the checks below read what the previous one committed.
@@ -249,12 +304,14 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
           source: upload.source,
           filename,
           sizeBytes: size,
+          gateSeeds,
           ...(key !== undefined ? { idempotencyKey: key } : {}),
         },
         include: { player: true },
       });
     });
   let sub;
+  await insertSlots.acquire();
   try {
     sub = await create();
   } catch (err) {
@@ -263,10 +320,12 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
     const again = await replay();
     if (again) return again;
     sub = await create();
+  } finally {
+    insertSlots.release();
   }
-
-  await startGateQuickly(sub.id);
-  const current = await db.submission.findUnique({ where: { id: sub.id }, select: { status: true } });
+  mark('insert');
+  await startGateQuickly(sub.id, sub);
+  mark('gate');
   log.info(
     {
       part: 'api',
@@ -275,9 +334,11 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
       game: sub.game,
       player: sub.player.name,
       version: sub.version,
-      status: current?.status ?? sub.status,
+      status: sub.status,
+      tookMs: took,
     },
     'submission stored',
   );
-  return { ...sub, status: current?.status ?? sub.status, replayed: false };
+  // Queued: the row says so until its check's verdict, which the recorder writes after the check ran.
+  return { ...sub, replayed: false };
 }

@@ -4,7 +4,7 @@
 // workers, throughput, gate latency, the expected wait for a new submission).
 
 import type { FastifyInstance } from 'fastify';
-import { queueOverview } from '../../domain/queue-overview.ts';
+import { QUEUE_SNAPSHOT_MS, queueOverview } from '../../domain/queue-overview.ts';
 import { readHealth } from '../../domain/health.ts';
 import { createMetrics } from '../metrics.ts';
 import { healthResponses } from '../schemas.ts';
@@ -86,7 +86,8 @@ export default async function opsRoutes(app: FastifyInstance) {
         response: { 200: queueOverviewSchema },
       },
     },
-    async () => queueOverview(app.deps),
+    // Polled by every open queue page: one read a second serves them all.
+    async () => queueOverview(app.deps, Date.now(), { maxAgeMs: QUEUE_SNAPSHOT_MS }),
   );
 
   app.get(

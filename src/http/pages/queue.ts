@@ -4,7 +4,7 @@
 // the database knows.
 
 import type { FastifyInstance } from 'fastify';
-import { queueOverview } from '../../domain/queue-overview.ts';
+import { QUEUE_SNAPSHOT_MS, queueOverview } from '../../domain/queue-overview.ts';
 import { html } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
 import { t, th, word } from '../i18n/index.ts';
@@ -14,7 +14,7 @@ const secs = (s: number | null) => (s === null ? '—' : s < 90 ? `${Math.round(
 
 export default async function queuePages(app: FastifyInstance) {
   app.get('/queue', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
-    const q = await queueOverview(app.deps);
+    const q = await queueOverview(app.deps, Date.now(), { maxAgeMs: QUEUE_SNAPSHOT_MS });
     const max = Math.max(1, ...q.throughput.perMinute);
     return sendPage(reply, {
       title: t('queue.title'),

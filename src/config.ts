@@ -412,7 +412,7 @@ export const SETTINGS = {
       default: 100,
       min: 0,
       max: 1_000_000,
-      doc: 'Ranked play of a game rests once every qualified player has played this many finished ranked matches since the newest qualification or the last wake (POST /api/admin/games/:game/ranked/wake); 0 = never rest. By 100 every rating is below the leaderboard\'s provisional mark.',
+      doc: "Ranked play of a game rests once every qualified player has played this many finished ranked matches since the newest qualification or the last wake (POST /api/admin/games/:game/ranked/wake); 0 = never rest. By 100 every rating is below the leaderboard's provisional mark.",
     }),
     rankedQueueTarget: integer('RANKED_QUEUE_TARGET', {
       default: 0,

@@ -15,7 +15,7 @@ import type { JudgeQueues } from '../queue/index.ts';
 import { conflict, DomainError, forbidden, invalid, tooLarge, unprocessable } from './errors.ts';
 import { submissionDeadline } from './admin.ts';
 import { deriveGateSeeds, gateSecret } from './gate-seeds.ts';
-import { Slots } from '../sandbox/slots.ts';
+import { Slots } from '../sandbox/system/slots.ts';
 import type { GateStartRow } from './gate.ts';
 
 /**

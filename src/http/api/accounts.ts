@@ -3,6 +3,7 @@
 // The rules are the domain's (src/domain/accounts.ts); these are its HTTP doors.
 
 import type { FastifyInstance } from 'fastify';
+import { listApiTokens } from '../../domain/credentials.ts';
 import { checkCredentials, createApiToken, registerAccount, revokeApiToken, type Credentials, type SignupExtras } from '../../domain/accounts.ts';
 import { changeOwnPassword } from '../../domain/account-links.ts';
 import { closeSession, openSession, passwordClient, rememberDevice, requireUser } from '../auth.ts';
@@ -160,7 +161,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const me = requireUser(request);
-      const rows = await db.apiToken.findMany({ where: { userId: me.id }, orderBy: { id: 'asc' } });
+      const rows = await listApiTokens(db, me.id, 'oldest');
       return rows.map((t) => ({ id: t.id, prefix: t.prefix, label: t.label, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt, revokedAt: t.revokedAt }));
     },
   );

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadGames } from '../../games/registry.ts';
 import { notFound } from '../errors.ts';
 import { gamesSchema, leaderboardSchema, playerProfileSchema, paging, refusals } from '../schemas.ts';
+import { qualifiedPlayerCounts } from '../../domain/game-overview.ts';
 import { readLeaderboard } from '../../domain/ratings/leaderboard.ts';
 import { readPlayerProfile } from '../../domain/players.ts';
 
@@ -26,8 +27,7 @@ export default async function gameRoutes(app: FastifyInstance) {
     { config: { access: 'public' }, schema: { tags: ['games'], summary: 'The games this judge runs', response: { 200: gamesSchema } } },
     async () => {
       const games = await loadGames();
-      const counts = await db.playerName.groupBy({ by: ['game'], where: { locked: true }, _count: { _all: true } });
-      const qualified = new Map(counts.map((c) => [c.game, c._count._all]));
+      const qualified = await qualifiedPlayerCounts(db);
       return [...games.values()].map((g) => ({
         id: g.id,
         title: g.title,

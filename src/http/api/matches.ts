@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../auth.ts';
 import { forbidden, HttpError, notFound } from '../errors.ts';
 import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../jobs/scheduler/retention.ts';
-import { matchOut, matchInclude } from '../../domain/serialize.ts';
+import { matchOut } from '../../domain/serialize.ts';
+import { matchLogs, matchReplay, matchWithOwners } from '../../domain/match-reads.ts';
 import { listMatches, type ListQuery } from '../../domain/matches.ts';
 import { idParams, matchListSchema, matchSchema, paging, refusals } from '../schemas.ts';
 import { MATCH_KINDS, MATCH_STATUSES } from '../../db/statuses.ts';
@@ -55,15 +56,7 @@ export default async function matchRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const m = await db.match.findUnique({
-        where: { id: request.params.id },
-        include: {
-          ...matchInclude,
-          participants: {
-            select: { ...matchInclude.participants.select, log: false, player: { select: { name: true, owner: { select: { username: true } } } } },
-          },
-        },
-      });
+      const m = await matchWithOwners(db, request.params.id);
       if (!m) throw notFound(`no match ${request.params.id}`);
       const out = matchOut(m);
       const owners = new Map(m.participants.map((p) => [p.seat, p.player?.owner.username ?? null]));
@@ -78,10 +71,7 @@ export default async function matchRoutes(app: FastifyInstance) {
       schema: { tags: ['matches'], summary: 'The replay file (gzip JSON), as a download', params: idParams, response: refusals(400, 404, 410) },
     },
     async (request, reply) => {
-      const m = await db.match.findUnique({
-        where: { id: request.params.id },
-        select: { id: true, game: true, kind: true, status: true, replay: { select: { data: true } } },
-      });
+      const m = await matchReplay(db, request.params.id);
       if (!m) throw notFound(`no match ${request.params.id}`);
       if (replayWasPruned(m)) throw new HttpError(410, `match ${m.id} was played, but ${PRUNED_REPLAY_MESSAGE}`, 'replay-pruned');
       if (!m.replay) throw notFound(`match ${m.id} has no replay (not played yet, or it failed)`);
@@ -109,13 +99,7 @@ export default async function matchRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const me = requireUser(request);
-      const m = await db.match.findUnique({
-        where: { id: request.params.id },
-        select: {
-          id: true,
-          participants: { select: { seat: true, name: true, log: true, submission: { select: { userId: true } } }, orderBy: { seat: 'asc' } },
-        },
-      });
+      const m = await matchLogs(db, request.params.id);
       if (!m) throw notFound(`no match ${request.params.id}`);
       const seat = request.query.seat;
       let seats = m.participants;

@@ -9,7 +9,8 @@ import { submissionWait } from '../../domain/queue-overview.ts';
 import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
 import { HttpError, badRequest, multipartRefusal, notFound, tooLarge } from '../errors.ts';
 import { submitRateLimit } from '../rate-limits.ts';
-import { statusOut, FINAL_STATUSES, matchOut, matchInclude, submissionSelect } from '../../domain/serialize.ts';
+import { statusOut, FINAL_STATUSES, matchOut } from '../../domain/serialize.ts';
+import { findSubmission, gateMatches, listUserSubmissions, submissionSource, submissionStatus } from '../../domain/submission-reads.ts';
 import { GATE_ORDER } from '../../db/statuses.ts';
 import { loadGames } from '../../games/registry.ts';
 import { clientKey } from '../../domain/attempt-budgets.ts';
@@ -146,7 +147,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
   );
 
   async function loadSubmission(id: number) {
-    const s = await db.submission.findUnique({ where: { id }, select: submissionSelect });
+    const s = await findSubmission(db, id);
     if (!s) throw notFound(`no submission ${id}`);
     return s;
   }
@@ -155,7 +156,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
   async function submissionOut(id: number, viewer: FastifyRequest['user']) {
     const s = await loadSubmission(id);
     const mayReadDetail = viewer !== null && (viewer.id === s.userId || viewer.isAdmin);
-    const matches = (await db.match.findMany({ where: { submissionId: id, kind: 'gate' }, include: matchInclude, orderBy: { id: 'asc' } })).map(matchOut);
+    const matches = (await gateMatches(db, id)).map(matchOut);
     // Compiling only while a worker runs the check; queued while it waits.
     const status = statusOut((await liveStatus(app.deps.queues, s)) as typeof s.status);
     return {
@@ -291,7 +292,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       }
       let current;
       try {
-        current = await db.submission.findUnique({ where: { id }, select: { id: true, status: true, reason: true, createdAt: true } });
+        current = await submissionStatus(db, id);
         if (current) current = { ...current, status: (await liveStatus(app.deps.queues, current)) as typeof current.status };
       } catch (err) {
         for (const c of cleanups) c();
@@ -326,8 +327,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       live = true;
       // A safety net for a lost message (or no Redis): poll the row now and then.
       const poll = setInterval(() => {
-        db.submission
-          .findUnique({ where: { id }, select: { status: true, reason: true } })
+        submissionStatus(db, id)
           .then((row) => {
             if (!row) return finish();
             const s = statusOut(row.status);
@@ -354,7 +354,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       schema: { tags: ['submissions'], summary: 'The source file (its owner or an admin only)', params: idParams, response: refusals(400, 401, 403, 404) },
     },
     async (request, reply) => {
-      const s = await db.submission.findUnique({ where: { id: request.params.id }, select: { userId: true, source: true, filename: true } });
+      const s = await submissionSource(db, request.params.id);
       if (!s) throw notFound(`no submission ${request.params.id}`);
       requireOwnerOrAdmin(request, s.userId, 'submission');
       return reply
@@ -378,27 +378,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const me = requireUser(request);
-      const where = { userId: me.id, ...(request.query.game ? { game: request.query.game } : {}) };
-      const [rows, total] = await Promise.all([
-        db.submission.findMany({
-          where,
-          orderBy: { id: 'desc' },
-          take: request.query.limit,
-          skip: request.query.offset,
-          select: {
-            id: true,
-            game: true,
-            version: true,
-            filename: true,
-            status: true,
-            reason: true,
-            createdAt: true,
-            finishedAt: true,
-            player: { select: { name: true, locked: true } },
-          },
-        }),
-        db.submission.count({ where }),
-      ]);
+      const { rows, total } = await listUserSubmissions(db, { userId: me.id, game: request.query.game, ...request.query });
       return {
         total,
         limit: request.query.limit,

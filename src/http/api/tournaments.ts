@@ -8,10 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import { requireAdmin, requireUser } from '../auth.ts';
 import { adminOnlyApi } from '../access.ts';
 import { badRequest } from '../errors.ts';
+import { withdrawTournament } from '../../domain/tournament-admin.ts';
 import {
   cancelTournament,
   createTournament,
-  deleteTournament,
   editTournament,
   listRepresentatives,
   listTournaments,
@@ -266,12 +266,7 @@ export default async function tournamentRoutes(app: FastifyInstance) {
         async (request, reply) => {
           const admin = requireAdmin(request);
           const id = request.params.id;
-          const t = await db.tournament.findUnique({ where: { id }, select: { status: true } });
-          if (t?.status === 'scheduled') {
-            await cancelTournament(db, admin.id, id);
-            return tournamentDetail(db, id);
-          }
-          await deleteTournament(db, admin.id, id);
+          if ((await withdrawTournament(db, admin.id, id)) === 'cancelled') return tournamentDetail(db, id);
           return reply.status(204).send();
         },
       );

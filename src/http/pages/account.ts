@@ -7,6 +7,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../auth.ts';
+import { listApiTokens } from '../../domain/credentials.ts';
 import { checkCredentials, createApiToken, PASSWORD_MIN, revokeApiToken } from '../../domain/accounts.ts';
 import { changeOwnPassword } from '../../domain/account-links.ts';
 import { RetryLaterError } from '../../domain/attempt-budgets.ts';
@@ -43,7 +44,7 @@ export default async function accountPages(app: FastifyInstance) {
   });
 
   async function sendAccount(request: FastifyRequest, reply: FastifyReply, me: AuthUser, view: AccountView = {}, status = 200) {
-    const tokens = await db.apiToken.findMany({ where: { userId: me.id }, orderBy: { id: 'desc' } });
+    const tokens = await listApiTokens(db, me.id, 'newest');
     const created: HtmlValue = view.created
       ? html`<section class="notice ok token-created" id="token-created" aria-labelledby="token-created-title">
   <h2 id="token-created-title">${t('account.newToken', view.created.label ?? '')}</h2>

@@ -9,6 +9,7 @@ import { selfContainedTypes } from '../../games/player-types.ts';
 import { loadGames } from '../../games/registry.ts';
 import type { AnyGame } from '../../sdk/types.ts';
 import { notFound } from '../errors.ts';
+import { qualifiedPlayerCounts } from '../../domain/game-overview.ts';
 import { latestMatches } from '../../domain/matches.ts';
 import { html, type Html } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
@@ -36,8 +37,7 @@ const howItWorks = () => html`<section id="how-it-works" aria-labelledby="how-it
 </section>`;
 
 async function qualifiedCounts(app: FastifyInstance): Promise<Map<string, number>> {
-  const counts = await app.deps.db.playerName.groupBy({ by: ['game'], where: { locked: true }, _count: { _all: true } });
-  return new Map(counts.map((c) => [c.game, c._count._all]));
+  return qualifiedPlayerCounts(app.deps.db);
 }
 
 /** The starter kit's README: renaming, the API, playing locally, submitting, the limits. */

@@ -12,7 +12,8 @@ import { matchLimits } from '../../domain/match-setup.ts';
 import { GATE_DUMMY_MATCHES } from '../../domain/gate.ts';
 import { formatBudget } from '../../sdk/limits.ts';
 import { roundShown } from '../../sdk/replay-format.ts';
-import { matchInclude, matchOut } from '../../domain/serialize.ts';
+import { matchOut } from '../../domain/serialize.ts';
+import { matchLogs, matchWithOwners, playerNameExists } from '../../domain/match-reads.ts';
 import { select, field } from '../render/forms.ts';
 import { html, type Html } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
@@ -113,7 +114,7 @@ export default async function matchPages(app: FastifyInstance) {
       if (kind && !(MATCH_KINDS as readonly string[]).includes(kind)) throw badRequest(t('matches.unknownKind', kind, MATCH_KINDS.join(', ')));
       if (player) {
         const builtin = [...games.values()].some((g) => Object.keys(g.bots.builtin).some((n) => n.toLowerCase() === player.toLowerCase()));
-        if (!builtin && !(await db.playerName.findFirst({ where: { nameLower: player.toLowerCase() }, select: { id: true } }))) {
+        if (!builtin && !(await playerNameExists(db, player))) {
           throw badRequest(t('matches.noPlayer', player));
         }
       }
@@ -158,19 +159,7 @@ ${pager({ page, pages, href, label: t('matches.pages') })}`,
   );
 
   app.get<{ Params: { id: number } }>('/matches/:id', { config: { access: 'public' }, schema: { hide: true, params: idParams } }, async (request, reply) => {
-    const m = await db.match.findUnique({
-      where: { id: request.params.id },
-      include: {
-        ...matchInclude,
-        participants: {
-          select: {
-            ...matchInclude.participants.select,
-            submission: { select: { userId: true, filename: true } },
-            player: { select: { owner: { select: { username: true } } } },
-          },
-        },
-      },
-    });
+    const m = await matchWithOwners(db, request.params.id);
     if (!m) throw notFound(t('matches.noMatchId', request.params.id));
     const games = await loadGames();
     const game = games.get(m.game);
@@ -249,14 +238,7 @@ ${out.replay ? html`<p class="hint">${th('matches.offline_html', escapeHtml(`${m
     async (request, reply) => {
       const me = request.user;
       if (!me) throw unauthorized(t('matches.loginForLog'));
-      const m = await db.match.findUnique({
-        where: { id: request.params.id },
-        select: {
-          id: true,
-          game: true,
-          participants: { where: { seat: request.params.seat }, select: { seat: true, name: true, log: true, submission: { select: { userId: true } } } },
-        },
-      });
+      const m = await matchLogs(db, request.params.id, request.params.seat);
       if (!m) throw notFound(t('matches.noMatchId', request.params.id));
       const p = m.participants[0];
       if (!p) throw notFound(t('matches.noSeat', m.id, request.params.seat));

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadGames } from '../../games/registry.ts';
 import { BOT_FILE_ACCEPT, readBotHeader } from '../../sandbox/languages/index.ts';
 import { asRefusal, badRequest, multipartRefusal, tooLarge } from '../errors.ts';
+import { submissionDeadlines } from '../../domain/game-overview.ts';
 import { createSubmission, decodeUtf8, SubmissionCompileError } from '../../domain/submissions.ts';
 import { compileErrorLines } from '../../domain/reasons.ts';
 import { when } from './matches.ts';
@@ -42,9 +43,7 @@ export default async function submitPages(app: FastifyInstance) {
     const games = await loadGames();
     const options = [...games.values()].map((g) => ({ value: g.id, label: g.title }));
     const game = games.has(values.game) ? values.game : '';
-    const deadlines = (await db.gameSetting.findMany({ where: { submissionDeadline: { not: null } }, orderBy: { game: 'asc' } })).filter((d) =>
-      games.has(d.game),
-    );
+    const deadlines = (await submissionDeadlines(db)).filter((d) => games.has(d.game));
     const now = Date.now();
     const body = html`<h1>${t('submit.title')}</h1>
 ${deadlines.length ? html`<ul class="notice" id="deadlines">${deadlines.map((d) => html`<li>${d.submissionDeadline!.getTime() <= now ? t('submit.closedOn', games.get(d.game)!.title) : t('submit.closeOn', games.get(d.game)!.title)}${when(d.submissionDeadline)}</li>`)}</ul>` : ''}

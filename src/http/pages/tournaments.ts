@@ -33,6 +33,7 @@ import { sendPage } from '../render/layout.ts';
 import { errorSummary, field, select, type FieldErrors } from '../render/forms.ts';
 import { pageUser } from './auth.ts';
 import { formatTime } from './submissions.ts';
+import { tournamentSeed } from '../../domain/tournament-admin.ts';
 import { courseTimeZone, parseCourseInput, toCourseInput } from '../../domain/course-time.ts';
 import { t as tr, th, word } from '../i18n/index.ts';
 import { localizeRefusal } from '../i18n/refusals.ts';
@@ -361,12 +362,11 @@ ${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.se
         view: { values?: Form; errors?: FieldErrors } = {},
         status = 200,
       ) {
-        const row = await db.tournament.findUniqueOrThrow({ where: { id: d.id }, select: { seed: true } });
         const v = view.values ?? {
           name: d.name,
           freezeAt: toCourseInput(new Date(d.freezeAt)),
           config: d.config ? JSON.stringify(d.config) : '',
-          seed: String(row.seed),
+          seed: String(await tournamentSeed(db, d.id)),
         };
         const body = html`<p class="breadcrumbs"><a href="/tournaments">${tr('tour.title')}</a> › <a href="/tournaments/${d.id}">${d.name}</a></p>
 <h1>${tr('tourAdmin.editTitle', d.name)}</h1>

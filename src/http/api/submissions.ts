@@ -2,6 +2,7 @@
 // live status (SSE), source (owner/admin only), my submissions.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { typed } from '../typed.ts';
 import { createSubmission, decodeUtf8, parseIdempotencyKey } from '../../domain/submissions.ts';
 import { gateProgress } from '../../domain/gate-progress.ts';
 import { liveStatus } from '../../domain/gate.ts';
@@ -25,6 +26,7 @@ import {
   submissionJsonSchema,
   submissionMultipartSchema,
   submissionSchema,
+  Type,
 } from '../schemas.ts';
 
 /** SSE ids: a status's place in the gate (1 queued ... 5 verdict) times this, plus a count of the events after it. */
@@ -54,7 +56,8 @@ interface Upload {
   filename: string | undefined;
 }
 
-export default async function submissionRoutes(app: FastifyInstance) {
+export default async function submissionRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db, config } = app.deps;
   const max = config.submissionMaxBytes;
   const gameIds = [...(await loadGames()).keys()];
@@ -182,7 +185,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
     };
   }
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/submissions/:id',
     {
       config: { access: 'public' },
@@ -219,7 +222,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
     };
   }
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/submissions/:id/events',
     {
       config: { access: 'public' },
@@ -307,7 +310,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       const seen = lastEventId !== undefined && Math.floor(lastEventId / SSE_ID_STEP) >= gateRank(lastStatus);
       if (seen && FINAL_STATUSES.has(lastStatus)) {
         for (const c of cleanups) c();
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       }
       reply.hijack();
       res.writeHead(200, {
@@ -347,7 +350,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/submissions/:id/source',
     {
       config: { access: 'owner' },
@@ -365,20 +368,20 @@ export default async function submissionRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Querystring: { limit: number; offset: number; game?: string } }>(
+  app.get(
     '/api/me/submissions',
     {
       config: { access: 'user' },
       schema: {
         tags: ['submissions'],
         summary: 'My submissions, newest first',
-        querystring: query({ ...paging(200, 50), game: { type: 'string', maxLength: 64 } }),
+        querystring: query({ ...paging(200, 50), game: Type.Optional(Type.String({ maxLength: 64 })) }),
         response: { 200: mySubmissionsSchema, ...refusals(400, 401) },
       },
     },
     async (request) => {
       const me = requireUser(request);
-      const { rows, total } = await listUserSubmissions(db, { userId: me.id, game: request.query.game, ...request.query });
+      const { rows, total } = await listUserSubmissions(db, { userId: me.id, ...request.query });
       return {
         total,
         limit: request.query.limit,

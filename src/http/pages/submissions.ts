@@ -5,6 +5,8 @@
 // (src/http/client/gate-live.ts) fetches again on every judge event.
 
 import type { FastifyInstance } from 'fastify';
+import { fields } from '../form-fields.ts';
+import { typed } from '../typed.ts';
 import type { Db } from '../../db/client.ts';
 import { loadGames } from '../../games/registry.ts';
 import { roundShown } from '../../sdk/replay-format.ts';
@@ -206,10 +208,11 @@ async function sourceExcerpt(db: Db, id: number, line: number): Promise<HtmlValu
   return html`<figure class="source-excerpt"><figcaption>${t('gate.line', line)}</figcaption><pre id="verdict-source"><code>${out}</code></pre></figure>`;
 }
 
-export default async function submissionPages(app: FastifyInstance) {
+export default async function submissionPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
 
-  app.get<{ Params: { id: number } }>('/submissions/:id', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
+  app.get('/submissions/:id', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
     const me = pageUser(request, reply);
     if (!me) return reply;
     const s = await ownSubmission(db, me, request.params.id);
@@ -240,7 +243,7 @@ ${
     });
   });
 
-  app.get<{ Params: { id: number } }>('/submissions/:id/timeline', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
+  app.get('/submissions/:id/timeline', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
     const me = pageUser(request, reply, `/submissions/${request.params.id}`);
     if (!me) return reply;
     const s = await ownSubmission(db, me, request.params.id);
@@ -250,25 +253,21 @@ ${
       .send((await renderTimeline(app.deps, s)).value);
   });
 
-  app.get<{ Params: { id: number }; Querystring: { download?: string } }>(
-    '/submissions/:id/source',
-    { config: { access: 'owner' }, schema: { params: idParams } },
-    async (request, reply) => {
-      const me = pageUser(request, reply);
-      if (!me) return reply;
-      const s = await ownSubmission(db, me, request.params.id);
-      const row = await submissionSource(db, s.id);
-      if (!row) throw notFound(t('subs.none', s.id));
-      const name = s.filename.replace(/["\\\r\n]/g, '_');
-      return reply
-        .header('content-type', 'text/plain; charset=utf-8')
-        .header('content-disposition', `${request.query.download ? 'attachment' : 'inline'}; filename="${name}"`)
-        .header('cache-control', 'private, no-store')
-        .send(row.source);
-    },
-  );
+  app.get('/submissions/:id/source', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
+    const me = pageUser(request, reply);
+    if (!me) return reply;
+    const s = await ownSubmission(db, me, request.params.id);
+    const row = await submissionSource(db, s.id);
+    if (!row) throw notFound(t('subs.none', s.id));
+    const name = s.filename.replace(/["\\\r\n]/g, '_');
+    return reply
+      .header('content-type', 'text/plain; charset=utf-8')
+      .header('content-disposition', `${fields(request.query).download ? 'attachment' : 'inline'}; filename="${name}"`)
+      .header('cache-control', 'private, no-store')
+      .send(row.source);
+  });
 
-  app.get<{ Querystring: { game?: string; page?: number } }>(
+  app.get(
     '/submissions',
     {
       config: { access: 'user' },

@@ -7,6 +7,8 @@
 // page then shows clang's diagnostics as printed).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fields } from '../form-fields.ts';
+import { typed } from '../typed.ts';
 import { loadGames } from '../../games/registry.ts';
 import { BOT_FILE_ACCEPT, readBotHeader } from '../../sandbox/languages/index.ts';
 import { asRefusal, badRequest, multipartRefusal, tooLarge } from '../errors.ts';
@@ -29,7 +31,8 @@ const labels = () => ({ game: t('submit.game'), file: t('submit.file') });
 /** Which field an error code of createSubmission belongs to. */
 const GAME_ERRORS = new Set(['no-game', 'unknown-game', 'deadline-passed']);
 
-export default async function submitPages(app: FastifyInstance) {
+export default async function submitPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { config, db } = app.deps;
   const max = config.submissionMaxBytes;
 
@@ -77,9 +80,9 @@ ${errorSummary(errors, labels())}
     return sendPage(reply, { title: t('submit.title'), user: request.user, nav: '/submit', body, scripts: ['submit'] }, status);
   }
 
-  app.get<{ Querystring: { game?: string } }>('/submit', { config: { access: 'user' } }, async (request, reply) => {
+  app.get('/submit', { config: { access: 'user' } }, async (request, reply) => {
     if (!pageUser(request, reply)) return reply;
-    return sendForm(request, reply, { game: typeof request.query.game === 'string' ? request.query.game : '' });
+    return sendForm(request, reply, { game: fields(request.query).game ?? '' });
   });
 
   app.post('/submit', { bodyLimit: max * 6 + 64 * 1024, config: { ...submitRateLimit(config), access: 'user' } }, async (request, reply) => {

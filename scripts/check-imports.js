@@ -103,7 +103,6 @@ export function databaseInHttp(root, graphFiles) {
   return bad;
 }
 
-
 function walk(root, dir) {
   const abs = join(root, dir);
   if (!existsSync(abs)) return [];

@@ -106,7 +106,7 @@ test('the HTTP layer queries the database only through the domain (passing deps.
   const root = tree({
     ...clean,
     'src/http/h.ts': "import { d } from '../domain/d.ts';\nexport const h = d;\nexport const list = (deps: any) => d(deps.db, 1);\n",
-    'src/http/query.ts': "export const rows = (db: any) => db.match.findMany({ where: {} });\n// db.user.findUnique( in a comment is no query\n",
+    'src/http/query.ts': 'export const rows = (db: any) => db.match.findMany({ where: {} });\n// db.user.findUnique( in a comment is no query\n',
     'src/http/raw.ts': "export const n = (app: any) => app.deps.db.$queryRawUnsafe('SELECT 1');\n",
     'src/http/client-import.ts': "import type { Prisma } from '../db/generated/client.ts';\nexport type P = Prisma.Sql;\n",
   });

@@ -4,7 +4,8 @@
 //   core (config, log, db) < sdk < games < match < sandbox (system < languages < hosts < match-process
 //   < entries) < queue < domain < jobs < http < cli
 // (LAYERS below), with two more rules: the game SDK is Node-free (no node: import, and
-// nothing but itself), and games import only the SDK and themselves. Every source file
+// nothing but itself), games import only the SDK and themselves, and the HTTP layer queries
+// the database only through the domain's functions (databaseInHttp). Every source file
 // must belong to a layer, so a new folder cannot slip past, and no circle may form even
 // inside a layer (Tarjan's strongly connected components).
 // It reads every .ts/.mjs/.js under src/ and bin/ (not test/, not the generated
@@ -171,6 +172,26 @@ export function nodeImports(root, graphFiles, layers = LAYERS) {
 }
 
 const toPosix = (p) => p.split(sep).join('/');
+
+/**
+ * The HTTP layer reads and writes the database only through the domain's functions (its
+ * repository functions): a query written in a route (`db.match.findMany(`, `tx.$queryRaw`,
+ * `prisma.user.update(`) or an import of the generated client fails. Passing `deps.db` down to
+ * a domain function is fine.
+ */
+const QUERY_IN_CODE = /\b(?:db|tx|prisma)\s*\.\s*(?:\$[A-Za-z]+|[a-z][A-Za-z]*\s*\.\s*[a-z][A-Za-z]*\s*\()/;
+export function databaseInHttp(root, graphFiles) {
+  const bad = [];
+  for (const f of graphFiles) {
+    if (!f.startsWith('src/http/')) continue;
+    const src = stripComments(readFileSync(join(root, f), 'utf8'));
+    const query = QUERY_IN_CODE.exec(src);
+    if (query) bad.push({ from: f, to: null, why: `a database query in the HTTP layer (${query[0]}...): put it in a function in src/domain/` });
+    for (const spec of specifiers(src))
+      if (/(^|\/)db\/generated(\/|$)/.test(spec)) bad.push({ from: f, to: spec, why: 'the HTTP layer reaches the database only through src/domain/' });
+  }
+  return bad;
+}
 
 function walk(root, dir) {
   const abs = join(root, dir);
@@ -437,6 +458,7 @@ export function check(root, allowed = ALLOWED, layers = LAYERS) {
     ...workerDbReach(root, graph),
     ...variableImports(root, graph.keys()),
     ...envReads(root, graph.keys()),
+    ...databaseInHttp(root, graph.keys()),
   ];
   return { graph, found, bad, known, arrows };
 }

@@ -5,6 +5,7 @@
 // here. A bundle is rebuilt when one of its input files changes on disk.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { typed } from './typed.ts';
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -112,12 +113,16 @@ function send(request: FastifyRequest, reply: FastifyReply, a: Asset) {
 const NAME = '^[a-z0-9][a-z0-9-]*$';
 
 /** The asset routes, also used alone by `arbiter view`. */
-export default async function assetRoutes(app: FastifyInstance) {
-  app.get<{ Params: { file: string } }>(
+export default async function assetRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
+  app.get(
     '/assets/:file',
     {
       config: { access: 'public' },
-      schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.[a-z]+$' } } } },
+      schema: {
+        hide: true,
+        params: { type: 'object', required: ['file'], properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.[a-z]+$' } } },
+      },
     },
     async (request, reply) => {
       const a = staticAsset(request.params.file);
@@ -126,11 +131,14 @@ export default async function assetRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { file: string } }>(
+  app.get(
     '/assets/js/:file',
     {
       config: { access: 'public' },
-      schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.js(\\.map)?$' } } } },
+      schema: {
+        hide: true,
+        params: { type: 'object', required: ['file'], properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.js(\\.map)?$' } } },
+      },
     },
     async (request, reply) => {
       const { file } = request.params;
@@ -141,7 +149,7 @@ export default async function assetRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { game: string; file: string } }>(
+  app.get(
     '/assets/games/:game/:file',
     {
       config: { access: 'public' },
@@ -149,6 +157,7 @@ export default async function assetRoutes(app: FastifyInstance) {
         hide: true,
         params: {
           type: 'object',
+          required: ['game', 'file'],
           properties: { game: { type: 'string', pattern: NAME, maxLength: 64 }, file: { type: 'string', enum: ['viewer.js', 'viewer.js.map'] } },
         },
       },

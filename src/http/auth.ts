@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { ACCOUNT_DISABLED_MESSAGE, endSession, startSession } from '../domain/accounts.ts';
-import { sha256 } from '../domain/secrets.ts';
+import { sessionOwner, tokenOwner } from '../domain/credentials.ts';
 import type { Db } from '../db/client.ts';
 import { HttpError, unauthorized, forbidden } from './errors.ts';
 import { DEVICE_TTL_MS, type AttemptBudgets, type PasswordClient } from '../domain/attempt-budgets.ts';
@@ -49,19 +49,13 @@ async function resolveCredential(db: Db, request: FastifyRequest): Promise<(Auth
   if (header) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
     if (!m) return null;
-    const row = await db.apiToken.findUnique({ where: { tokenHash: sha256(m[1]!) }, include: { user: true } });
-    if (!row || row.revokedAt) return null;
-    // lastUsedAt: at most once a minute, so a busy script does not write on every request.
-    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
-      await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
-    }
-    return { id: row.user.id, username: row.user.username, isAdmin: row.user.isAdmin, via: 'token', disabled: row.user.disabledAt !== null };
+    const owner = await tokenOwner(db, m[1]!);
+    return owner && { ...owner, via: 'token' };
   }
   const cookie = request.cookies?.[SESSION_COOKIE];
   if (cookie) {
-    const row = await db.session.findUnique({ where: { id: sha256(cookie) }, include: { user: true } });
-    if (!row || row.expiresAt.getTime() < Date.now()) return null;
-    return { id: row.user.id, username: row.user.username, isAdmin: row.user.isAdmin, via: 'session', disabled: row.user.disabledAt !== null };
+    const owner = await sessionOwner(db, cookie);
+    return owner && { ...owner, via: 'session' };
   }
   return null;
 }

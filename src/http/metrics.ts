@@ -15,62 +15,17 @@
 // matches_per_minute gauge had an unlabelled total next to its kinds).
 
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Db } from '../db/client.ts';
 import { quantile, readQueueStats } from '../domain/queue-overview.ts';
-import { statusOut, VERDICTS } from '../statuses.ts';
+import { countJudgeEvents, type JudgeCounts } from '../domain/judge-counts.ts';
 import type { AppDeps } from './deps.ts';
-import { languages } from '../sandbox/languages/index.ts';
 
-interface Snapshot {
-  submissions: { game: string; language: string; n: number }[];
-  verdicts: { game: string; verdict: string; n: number }[];
-  matches: { game: string; kind: string; outcome: string; n: number }[];
-  frozen: { game: string; reason: string; n: number }[];
-  byStatus: { status: string; n: number }[];
+interface Snapshot extends JudgeCounts {
   queue: Awaited<ReturnType<typeof readQueueStats>>;
-  gateLatencies: number[];
 }
 
-/** The language of a submitted file by its extension, in SQL (one group per language, not per file name; a language's other files, C++ headers, in its group). */
-const LANGUAGE_SQL = `CASE
-${languages.map((l) => `  WHEN filename ~* '\\.(${[...l.extensions, ...l.companionExtensions].map((e) => e.replace(/[+.]/g, '\\$&')).join('|')})$' THEN '${l.id}'`).join('\n')}
-  ELSE 'other' END`;
-
 async function readSnapshot(deps: AppDeps): Promise<Snapshot> {
-  const db: Db = deps.db;
-  const num = <T extends { n: bigint | number | string }>(rows: T[]) => rows.map((r) => ({ ...r, n: Number(r.n) }));
-  const [submissions, verdicts, matches, frozen, byStatus, queue, latest] = await Promise.all([
-    db.$queryRawUnsafe<{ game: string; language: string; n: bigint }[]>(
-      `SELECT game, ${LANGUAGE_SQL} AS language, count(*) AS n FROM "Submission" GROUP BY 1, 2`,
-    ),
-    db.$queryRawUnsafe<{ game: string; verdict: string; n: bigint }[]>(
-      `SELECT game, status::text AS verdict, count(*) AS n FROM "Submission" WHERE status IN ('qualified', 'rejected') GROUP BY 1, 2`,
-    ),
-    db.$queryRawUnsafe<{ game: string; kind: string; outcome: string; n: bigint }[]>(
-      `SELECT game, kind::text AS kind, CASE status WHEN 'done' THEN 'finished' ELSE 'failed' END AS outcome, count(*) AS n FROM "Match" WHERE status IN ('done', 'failed') GROUP BY 1, 2, 3`,
-    ),
-    db.$queryRawUnsafe<{ game: string; reason: string; n: bigint }[]>(
-      `SELECT m.game, p."frozenReason" AS reason, count(*) AS n FROM "Participant" p JOIN "Match" m ON m.id = p."matchId" WHERE p."frozenReason" IS NOT NULL AND m.status = 'done' GROUP BY 1, 2`,
-    ),
-    db.submission.groupBy({ by: ['status'], _count: { _all: true } }),
-    readQueueStats(deps),
-    db.submission.findMany({
-      where: { status: { in: VERDICTS }, finishedAt: { not: null } },
-      orderBy: { finishedAt: 'desc' },
-      take: 200,
-      select: { createdAt: true, finishedAt: true },
-    }),
-  ]);
-  return {
-    submissions: num(submissions),
-    verdicts: num(verdicts),
-    matches: num(matches),
-    frozen: num(frozen),
-    byStatus: byStatus.map((r) => ({ status: statusOut(r.status), n: r._count._all })),
-    queue,
-    // Clamped at 0: the verdict time comes from the recorder's clock, the creation time from the database's.
-    gateLatencies: latest.map((v) => Math.max(0, (v.finishedAt!.getTime() - v.createdAt.getTime()) / 1000)).sort((a, b) => a - b),
-  };
+  const [counts, queue] = await Promise.all([countJudgeEvents(deps.db), readQueueStats(deps)]);
+  return { ...counts, queue };
 }
 
 /** A registry for one app, and the function that answers a scrape. */

@@ -1,24 +1,45 @@
-// Route schemas shared by the API and the pages.
+// Route schemas shared by the API and the pages. What a request carries (params,
+// querystring, body) is a TypeBox schema: the app's type provider types each handler's
+// request from it (src/http/typed.ts), so no route restates its types. The responses are
+// plain JSON schemas: they document and serialize, and a handler's return is checked by them.
 
+import { Type, type Static, type TObject, type TProperties } from 'typebox';
 import { GATE_STEP_STATES } from '../domain/gate-progress.ts';
 import { JUDGING, MATCH_KINDS, MATCH_STATUSES, statusOut, VERDICTS } from '../statuses.ts';
 
+export { Type, type Static };
+
+/** A positive 32-bit database id. */
+export const dbId = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: 2147483647, ...options });
+
 /** `:id` path parameters: a positive 32-bit database id. */
-export const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-} as const;
+export const idParams = Type.Object({ id: dbId() });
+
+/** `:game` path parameters (an unknown game is the route's 404, with the known ones listed). */
+export const gameParams = Type.Object({ game: Type.String() });
 
 /** `limit` and `offset` query parameters of a paged list. */
-export const paging = (maxLimit: number, defaultLimit: number) =>
-  ({
-    limit: { type: 'integer', minimum: 1, maximum: maxLimit, default: defaultLimit },
-    offset: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
-  }) as const;
+export const paging = (maxLimit: number, defaultLimit: number) => ({
+  limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit }),
+  offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+});
 
-/** A querystring of only these properties. */
-export const query = <P extends Record<string, unknown>>(properties: P) => ({ type: 'object', additionalProperties: false, properties }) as const;
+/** `page` of a page's list: 1 when not given. */
+export const pageNumber = Type.Integer({ minimum: 1, maximum: 100000, default: 1 });
+
+/**
+ * A querystring of only these properties. Optional ones are wrapped in Type.Optional; one with a
+ * default is always there once validated (ajv's useDefaults fills it in), so its type is not
+ * optional, yet nothing is `required`: a request without it gets the default.
+ */
+export const query = <const P extends TProperties>(properties: P) => ({ type: 'object', additionalProperties: false, properties }) as unknown as TObject<P>;
+
+/** An answer documented as an object whose fields the domain's own types say (admin answers, reports). */
+export const anyObject = Type.Unsafe<unknown>({ type: 'object', additionalProperties: true });
+
+/** A string of one of these values, typed as their union. */
+export const stringEnum = <const T extends string>(values: readonly T[], options: { description?: string } = {}) =>
+  Type.Unsafe<T>({ type: 'string', enum: values, ...options });
 
 // Response schemas, so /docs shows the real status codes and bodies. Objects
 // keep additionalProperties: fields added later still go out, and /docs
@@ -364,26 +385,20 @@ export const tournamentSchema = obj({
   },
 });
 
-export interface TournamentCreateBody {
-  game: string;
-  name: string;
-  freezeAt: string;
-  config?: Record<string, unknown>;
-  seed?: number;
-}
-
-export const tournamentCreateBody = {
-  type: 'object',
-  required: ['game', 'name', 'freezeAt'],
-  additionalProperties: false,
-  properties: {
-    game: { type: 'string', minLength: 1, maxLength: 64 },
-    name: { type: 'string', minLength: 1, maxLength: 100 },
-    freezeAt: { type: 'string', minLength: 1, maxLength: 64, description: 'when the entries freeze and round 1 is drawn (ISO 8601)' },
-    config: { type: 'object', additionalProperties: true, description: "overrides of the game's settings for every match" },
-    seed: { type: 'integer', minimum: 0, maximum: 2147483647, description: 'drawn when not given; published when the tournament starts' },
+export const tournamentCreateBody = Type.Object(
+  {
+    game: Type.String({ minLength: 1, maxLength: 64 }),
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    freezeAt: Type.String({ minLength: 1, maxLength: 64, description: 'when the entries freeze and round 1 is drawn (ISO 8601)' }),
+    config: Type.Optional(
+      Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: "overrides of the game's settings for every match" }),
+    ),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'drawn when not given; published when the tournament starts' })),
   },
-} as const;
+  { additionalProperties: false },
+);
+
+export type TournamentCreateBody = Static<typeof tournamentCreateBody>;
 
 const representativePlayer = obj({ name: { type: 'string' }, playerId: { type: 'integer' }, submissionId: { type: 'integer' } });
 

@@ -1,5 +1,5 @@
 // scripts/check-imports.js (npm test runs it before the tests): a fixture tree with an import
-// circle, an arrow back up a layer, a game that reaches past the SDK, Node in the SDK or a
+// circle, an arrow back up a layer, a game that reaches past the SDK, Node in the SDK, a query in the HTTP layer or a
 // file in no layer fails with the culprits named; the same tree without them, and this
 // repository, pass.
 import { test } from 'node:test';
@@ -167,6 +167,27 @@ test('the environment is read in src/config.ts alone (PATH, and the allow-list, 
     for (const what of ['CPP_PCH', 'LOG_LEVEL', 'process.env']) assert.ok(out.includes(`src/domain/e.ts: reads ${what} from the environment`), out);
     assert.ok(!out.includes('check-imports: src/config.ts') && !out.includes('src/match/p.ts'), out);
     assert.match(out, /3 arrow\(s\) or read\(s\) against the rules/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the HTTP layer queries the database only through the domain (passing deps.db down is fine)', () => {
+  const root = tree({
+    ...clean,
+    'src/http/h.ts': "import { d } from '../domain/d.ts';\nexport const h = d;\nexport const list = (deps: any) => d(deps.db, 1);\n",
+    'src/http/query.ts': 'export const rows = (db: any) => db.match.findMany({ where: {} });\n// db.user.findUnique( in a comment is no query\n',
+    'src/http/raw.ts': "export const n = (app: any) => app.deps.db.$queryRawUnsafe('SELECT 1');\n",
+    'src/http/client-import.ts': "import type { Prisma } from '../db/generated/client.ts';\nexport type P = Prisma.Sql;\n",
+  });
+  try {
+    const { status, out } = run(root);
+    assert.equal(status, 1, out);
+    assert.match(out, /src\/http\/query\.ts: a database query in the HTTP layer \(db\.match\.findMany\(/);
+    assert.match(out, /src\/http\/raw\.ts: a database query in the HTTP layer \(db\.\$queryRawUnsafe/);
+    assert.match(out, /src\/http\/client-import\.ts -> \.\.\/db\/generated\/client\.ts: the HTTP layer reaches the database only through src\/domain\//);
+    assert.doesNotMatch(out, /src\/http\/h\.ts/);
+    assert.match(out, /3 arrow\(s\) against the layers/);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

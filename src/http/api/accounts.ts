@@ -3,7 +3,9 @@
 // The rules are the domain's (src/domain/accounts.ts); these are its HTTP doors.
 
 import type { FastifyInstance } from 'fastify';
-import { checkCredentials, createApiToken, registerAccount, revokeApiToken, type Credentials, type SignupExtras } from '../../domain/accounts.ts';
+import { typed } from '../typed.ts';
+import { listApiTokens } from '../../domain/credentials.ts';
+import { checkCredentials, createApiToken, registerAccount, revokeApiToken } from '../../domain/accounts.ts';
 import { changeOwnPassword } from '../../domain/account-links.ts';
 import { closeSession, openSession, passwordClient, rememberDevice, requireUser } from '../auth.ts';
 import { badRequest } from '../errors.ts';
@@ -19,12 +21,13 @@ const credentials = {
   },
 } as const;
 
-export default async function accountRoutes(app: FastifyInstance) {
+export default async function accountRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
 
   const userOut = (u: { id: number; username: string; isAdmin: boolean }) => ({ id: u.id, username: u.username, isAdmin: u.isAdmin });
 
-  app.post<{ Body: Credentials & SignupExtras }>(
+  app.post(
     '/api/users',
     {
       config: { access: 'public' },
@@ -53,7 +56,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Body: Credentials }>(
+  app.post(
     '/api/sessions',
     {
       config: { access: 'public' },
@@ -77,7 +80,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     { config: { access: 'public' }, schema: { tags: ['accounts'], summary: 'Log out', response: { 204: noContent } } },
     async (request, reply) => {
       await closeSession(db, request, reply);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
@@ -90,7 +93,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
   );
 
-  app.put<{ Body: { password: string; currentPassword?: string } }>(
+  app.put(
     '/api/me/password',
     {
       config: { access: 'user' },
@@ -115,11 +118,11 @@ export default async function accountRoutes(app: FastifyInstance) {
       await checkCredentials(app.deps, { username: me.username, password: current }, passwordClient(request, me.username));
       await changeOwnPassword(db, me.id, request.body.password, me.via);
       if (me.via === 'session') await openSession(app.deps, reply, me.id);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
-  app.post<{ Body: Partial<Credentials> & { label?: string } }>(
+  app.post(
     '/api/tokens',
     {
       config: { access: 'public' },
@@ -160,12 +163,12 @@ export default async function accountRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const me = requireUser(request);
-      const rows = await db.apiToken.findMany({ where: { userId: me.id }, orderBy: { id: 'asc' } });
+      const rows = await listApiTokens(db, me.id, 'oldest');
       return rows.map((t) => ({ id: t.id, prefix: t.prefix, label: t.label, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt, revokedAt: t.revokedAt }));
     },
   );
 
-  app.delete<{ Params: { id: number } }>(
+  app.delete(
     '/api/tokens/:id',
     {
       config: { access: 'owner' },
@@ -179,7 +182,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const me = requireUser(request);
       await revokeApiToken(db, me.id, request.params.id);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }

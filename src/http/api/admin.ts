@@ -4,6 +4,7 @@
 // audit.ts); every action writes its audit line in its own transaction.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { typed } from '../typed.ts';
 import {
   rejudgeSubmission,
   releaseName,
@@ -24,23 +25,20 @@ import { readFileForm } from '../file-form.ts';
 import { loadGames } from '../../games/registry.ts';
 import { requireAdmin } from '../auth.ts';
 import { badRequest, notFound } from '../errors.ts';
-import { idParams, paging, query, refusals } from '../schemas.ts';
+import { anyObject, idParams, paging, query, refusals, Type } from '../schemas.ts';
 import { readHealth } from '../../domain/health.ts';
 
 const TAGS = ['admin'];
 /** Every route here is an admin's: the app registers this plugin in an admin scope (src/http/access.ts), whose hook answers 401 without a user and 403 for anyone else, before any validation. */
 const ADMIN = { access: 'admin' } as const;
-const ok = { type: 'object', additionalProperties: true } as const;
+const ok = anyObject;
 const gameParams = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
-const nameBody = (extra: Record<string, unknown> = {}, required: string[] = []) =>
-  ({
-    type: 'object',
-    required: ['game', 'name', ...required],
-    additionalProperties: false,
-    properties: { game: { type: 'string', minLength: 1, maxLength: 64 }, name: { type: 'string', minLength: 1, maxLength: 64 }, ...extra },
-  }) as const;
+const playerName = () => Type.String({ minLength: 1, maxLength: 64 });
+const nameBody = Type.Object({ game: playerName(), name: playerName() }, { additionalProperties: false });
+const renameBody = Type.Object({ game: playerName(), name: playerName(), newName: playerName() }, { additionalProperties: false });
 
-export default async function adminRoutes(app: FastifyInstance) {
+export default async function adminRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db, config } = app.deps;
 
   const gameOr404 = async (game: string) => {
@@ -48,7 +46,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     return game;
   };
 
-  app.get<{ Querystring: { q?: string; limit: number } }>(
+  app.get(
     '/api/admin/users',
     {
       config: ADMIN,
@@ -70,7 +68,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     ['disable', true],
     ['enable', false],
   ] as const) {
-    app.post<{ Params: { id: number } }>(
+    app.post(
       `/api/admin/users/:id/${verb}`,
       {
         config: ADMIN,
@@ -88,7 +86,7 @@ export default async function adminRoutes(app: FastifyInstance) {
         return { id: u.id, username: u.username, disabledAt: u.disabledAt };
       },
     );
-    app.post<{ Params: { id: number } }>(
+    app.post(
       `/api/admin/submissions/:id/${verb}`,
       {
         config: ADMIN,
@@ -106,7 +104,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     );
   }
 
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/api/admin/submissions/:id/rejudge',
     {
       config: ADMIN,
@@ -126,35 +124,35 @@ export default async function adminRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Body: { game: string; name: string } }>(
+  app.post(
     '/api/admin/names/release',
     {
       config: ADMIN,
       schema: {
         tags: TAGS,
         summary: 'Release a name that never qualified: free for anyone; its submissions stay on record',
-        body: nameBody(),
+        body: nameBody,
         response: { 200: ok, ...refusals(400, 401, 403, 404, 409) },
       },
     },
     async (request) => releaseName(db, requireAdmin(request).id, request.body.game, request.body.name),
   );
 
-  app.post<{ Body: { game: string; name: string; newName: string } }>(
+  app.post(
     '/api/admin/names/rename',
     {
       config: ADMIN,
       schema: {
         tags: TAGS,
         summary: 'Rename a player (checked as a new name); past matches keep the name they were played under',
-        body: nameBody({ newName: { type: 'string', minLength: 1, maxLength: 64 } }, ['newName']),
+        body: renameBody,
         response: { 200: ok, ...refusals(400, 401, 403, 404, 409) },
       },
     },
     async (request) => renameName(db, requireAdmin(request).id, request.body.game, request.body.name, request.body.newName, config.offensiveWords),
   );
 
-  app.get<{ Params: { game: string } }>(
+  app.get(
     '/api/admin/games/:game',
     {
       config: ADMIN,
@@ -171,7 +169,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     },
   );
 
-  app.put<{ Params: { game: string }; Body: { deadline: string | null; confirmPast?: boolean } }>(
+  app.put(
     '/api/admin/games/:game/deadline',
     {
       config: ADMIN,
@@ -200,7 +198,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Params: { game: string } }>(
+  app.post(
     '/api/admin/games/:game/ratings/reset',
     {
       config: ADMIN,
@@ -239,7 +237,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     return { source: b.source, filename: typeof b.filename === 'string' ? b.filename : undefined };
   }
 
-  app.put<{ Params: { game: string } }>(
+  app.put(
     '/api/admin/games/:game/dummy',
     {
       config: ADMIN,
@@ -259,7 +257,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete<{ Params: { game: string } }>(
+  app.delete(
     '/api/admin/games/:game/dummy',
     {
       config: ADMIN,
@@ -293,21 +291,25 @@ export default async function adminRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Querystring: { limit: number; offset: number; targetType?: string; targetId?: string } }>(
+  app.get(
     '/api/admin/audit',
     {
       config: ADMIN,
       schema: {
         tags: TAGS,
         summary: 'The audit: every admin action (who, what, to what, when), newest first',
-        querystring: query({ ...paging(500, 50), targetType: { type: 'string', maxLength: 32 }, targetId: { type: 'string', maxLength: 64 } }),
+        querystring: query({
+          ...paging(500, 50),
+          targetType: Type.Optional(Type.String({ maxLength: 32 })),
+          targetId: Type.Optional(Type.String({ maxLength: 64 })),
+        }),
         response: { 200: ok, ...refusals(400, 401, 403) },
       },
     },
     async (request) => listAudit(db, request.query),
   );
 
-  app.get<{ Params: { game: string } }>(
+  app.get(
     '/api/admin/exports/:game/leaderboard.csv',
     { config: ADMIN, schema: { tags: TAGS, summary: "A game's whole leaderboard as CSV", params: gameParams, response: refusals(400, 401, 403, 404) } },
     async (request, reply) => {

@@ -2,18 +2,14 @@
 // chosen players or built-ins (src/domain/challenges.ts has the rules).
 
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typed.ts';
 import { createChallenge } from '../../domain/challenges.ts';
 import { requireUser } from '../auth.ts';
 import { refusals } from '../schemas.ts';
 
-interface Body {
-  submissionId: number;
-  opponents?: string[];
-  seed?: number;
-}
-
-export default async function challengeRoutes(app: FastifyInstance) {
-  app.post<{ Body: Body }>(
+export default async function challengeRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
+  app.post(
     '/api/challenges',
     {
       config: { access: 'user' },

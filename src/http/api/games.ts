@@ -1,9 +1,11 @@
 // Games, leaderboards and player pages.
 
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typed.ts';
 import { loadGames } from '../../games/registry.ts';
 import { notFound } from '../errors.ts';
-import { gamesSchema, leaderboardSchema, playerProfileSchema, paging, refusals } from '../schemas.ts';
+import { gamesSchema, leaderboardSchema, playerProfileSchema, paging, query, refusals, Type } from '../schemas.ts';
+import { qualifiedPlayerCounts } from '../../domain/game-overview.ts';
 import { readLeaderboard } from '../../domain/ratings/leaderboard.ts';
 import { readPlayerProfile } from '../../domain/players.ts';
 
@@ -11,7 +13,8 @@ const page = paging(500, 100);
 
 const GAME_ID = { type: 'string', minLength: 1, maxLength: 64 } as const;
 
-export default async function gameRoutes(app: FastifyInstance) {
+export default async function gameRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
 
   async function gameOr404(id: string) {
@@ -26,8 +29,7 @@ export default async function gameRoutes(app: FastifyInstance) {
     { config: { access: 'public' }, schema: { tags: ['games'], summary: 'The games this judge runs', response: { 200: gamesSchema } } },
     async () => {
       const games = await loadGames();
-      const counts = await db.playerName.groupBy({ by: ['game'], where: { locked: true }, _count: { _all: true } });
-      const qualified = new Map(counts.map((c) => [c.game, c._count._all]));
+      const qualified = await qualifiedPlayerCounts(db);
       return [...games.values()].map((g) => ({
         id: g.id,
         title: g.title,
@@ -40,7 +42,7 @@ export default async function gameRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { game: string }; Querystring: { limit: number; offset: number } }>(
+  app.get(
     '/api/games/:game/leaderboard',
     {
       config: { access: 'public' },
@@ -48,7 +50,7 @@ export default async function gameRoutes(app: FastifyInstance) {
         tags: ['games'],
         summary: 'Qualified players by rating (OpenSkill ordinal = mu - 3 sigma)',
         params: { type: 'object', required: ['game'], properties: { game: GAME_ID } },
-        querystring: { type: 'object', additionalProperties: false, properties: page },
+        querystring: query(page),
         response: { 200: leaderboardSchema, ...refusals(400, 404) },
       },
     },
@@ -60,7 +62,7 @@ export default async function gameRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { name: string }; Querystring: { game?: string; matches: number } }>(
+  app.get(
     '/api/players/:name',
     {
       config: { access: 'public' },
@@ -68,11 +70,7 @@ export default async function gameRoutes(app: FastifyInstance) {
         tags: ['games'],
         summary: 'A player name: per game, its versions, rating history and recent matches',
         params: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 64 } } },
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { game: GAME_ID, matches: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
-        },
+        querystring: query({ game: Type.Optional(Type.Unsafe<string>(GAME_ID)), matches: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }),
         response: { 200: playerProfileSchema, ...refusals(400, 404) },
       },
     },

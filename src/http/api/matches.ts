@@ -1,18 +1,21 @@
 // Matches: list with filters and pagination, detail, replay download, bot logs.
 
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typed.ts';
 import { requireUser } from '../auth.ts';
 import { forbidden, HttpError, notFound } from '../errors.ts';
 import { PRUNED_REPLAY_MESSAGE, replayWasPruned } from '../../jobs/scheduler/retention.ts';
-import { matchOut, matchInclude } from '../../domain/serialize.ts';
-import { listMatches, type ListQuery } from '../../domain/matches.ts';
-import { idParams, matchListSchema, matchSchema, paging, refusals } from '../schemas.ts';
+import { matchOut } from '../../domain/serialize.ts';
+import { matchLogs, matchReplay, matchWithOwners } from '../../domain/match-reads.ts';
+import { listMatches } from '../../domain/matches.ts';
+import { dbId, idParams, matchListSchema, matchSchema, paging, query, refusals, stringEnum, Type } from '../schemas.ts';
 import { MATCH_KINDS, MATCH_STATUSES } from '../../statuses.ts';
 
-export default async function matchRoutes(app: FastifyInstance) {
+export default async function matchRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
 
-  app.get<{ Querystring: Omit<ListQuery, 'requestedBy' | 'mineOf'> & { mine?: 0 | 1 } }>(
+  app.get(
     '/api/matches',
     {
       config: { access: 'public' },
@@ -20,20 +23,22 @@ export default async function matchRoutes(app: FastifyInstance) {
         tags: ['matches'],
         summary:
           'Matches, newest first; filter by game, player, kind, status, submission; mine=1: my matches (every match a submission of mine played: gate, ranked, tournament, challenge; and the challenges I asked for)',
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            game: { type: 'string', minLength: 1, maxLength: 64 },
-            player: { type: 'string', minLength: 1, maxLength: 64 },
-            kind: { type: 'string', enum: MATCH_KINDS },
-            status: { type: 'string', enum: MATCH_STATUSES },
-            submission: { type: 'integer', minimum: 1, maximum: 2147483647 },
-            ...paging(200, 50),
-            before: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'only matches with a smaller id (keyset paging)' },
-            mine: { type: 'integer', enum: [0, 1], description: '1: only my matches: those my submissions played and the challenges I asked for (logged in)' },
-          },
-        },
+        querystring: query({
+          game: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+          player: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+          kind: Type.Optional(stringEnum(MATCH_KINDS)),
+          status: Type.Optional(stringEnum(MATCH_STATUSES)),
+          submission: Type.Optional(dbId()),
+          ...paging(200, 50),
+          before: Type.Optional(dbId({ description: 'only matches with a smaller id (keyset paging)' })),
+          mine: Type.Optional(
+            Type.Unsafe<0 | 1>({
+              type: 'integer',
+              enum: [0, 1],
+              description: '1: only my matches: those my submissions played and the challenges I asked for (logged in)',
+            }),
+          ),
+        }),
         response: { 200: matchListSchema, ...refusals(400, 401) },
       },
     },
@@ -43,7 +48,7 @@ export default async function matchRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/matches/:id',
     {
       config: { access: 'public' },
@@ -55,15 +60,7 @@ export default async function matchRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const m = await db.match.findUnique({
-        where: { id: request.params.id },
-        include: {
-          ...matchInclude,
-          participants: {
-            select: { ...matchInclude.participants.select, log: false, player: { select: { name: true, owner: { select: { username: true } } } } },
-          },
-        },
-      });
+      const m = await matchWithOwners(db, request.params.id);
       if (!m) throw notFound(`no match ${request.params.id}`);
       const out = matchOut(m);
       const owners = new Map(m.participants.map((p) => [p.seat, p.player?.owner.username ?? null]));
@@ -71,17 +68,14 @@ export default async function matchRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/matches/:id/replay',
     {
       config: { access: 'public' },
       schema: { tags: ['matches'], summary: 'The replay file (gzip JSON), as a download', params: idParams, response: refusals(400, 404, 410) },
     },
     async (request, reply) => {
-      const m = await db.match.findUnique({
-        where: { id: request.params.id },
-        select: { id: true, game: true, kind: true, status: true, replay: { select: { data: true } } },
-      });
+      const m = await matchReplay(db, request.params.id);
       if (!m) throw notFound(`no match ${request.params.id}`);
       if (replayWasPruned(m)) throw new HttpError(410, `match ${m.id} was played, but ${PRUNED_REPLAY_MESSAGE}`, 'replay-pruned');
       if (!m.replay) throw notFound(`match ${m.id} has no replay (not played yet, or it failed)`);
@@ -95,7 +89,7 @@ export default async function matchRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { id: number }; Querystring: { seat?: number } }>(
+  app.get(
     '/api/matches/:id/log',
     {
       config: { access: 'owner' },
@@ -109,13 +103,7 @@ export default async function matchRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const me = requireUser(request);
-      const m = await db.match.findUnique({
-        where: { id: request.params.id },
-        select: {
-          id: true,
-          participants: { select: { seat: true, name: true, log: true, submission: { select: { userId: true } } }, orderBy: { seat: 'asc' } },
-        },
-      });
+      const m = await matchLogs(db, request.params.id);
       if (!m) throw notFound(`no match ${request.params.id}`);
       const seat = request.query.seat;
       let seats = m.participants;

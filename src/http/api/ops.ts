@@ -4,6 +4,7 @@
 // workers, throughput, gate latency, the expected wait for a new submission).
 
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typed.ts';
 import { QUEUE_SNAPSHOT_MS, queueOverview } from '../../domain/queue-overview.ts';
 import { readHealth } from '../../domain/health.ts';
 import { createMetrics } from '../metrics.ts';
@@ -75,7 +76,8 @@ export const queueOverviewSchema = {
 } as const;
 
 /** What /health answers (the admin's queue page shows it too). */
-export default async function opsRoutes(app: FastifyInstance) {
+export default async function opsRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   app.get(
     '/api/queue',
     {

@@ -5,11 +5,12 @@
 // the domain's (src/domain/roster.ts, src/domain/account-links.ts).
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { typed } from '../typed.ts';
 import { createResetLink } from '../../domain/account-links.ts';
 import { importRoster, rosterLinksCsv, ROSTER_DEFAULT_DAYS, ROSTER_MAX_BYTES, ROSTER_MAX_DAYS, ROSTER_MODES } from '../../domain/roster.ts';
 import { requireAdmin } from '../auth.ts';
 import { badRequest, multipartRefusal, tooLarge } from '../errors.ts';
-import { idParams, refusals } from '../schemas.ts';
+import { idParams, query, refusals, stringEnum, Type } from '../schemas.ts';
 
 /** The site's address as the request reached it (the links an admin sends start with it). */
 export const siteOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
@@ -47,23 +48,23 @@ const rowSchema = {
   },
 } as const;
 
-export default async function rosterRoutes(app: FastifyInstance) {
+export default async function rosterRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
   // A roster sent as the body itself.
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'buffer', bodyLimit: ROSTER_MAX_BYTES }, (_req, body, done) => done(null, body));
 
-  app.post<{ Querystring: { mode?: string; expiresInDays?: number } }>(
+  app.post(
     '/api/admin/roster',
     {
       config: { access: 'admin' },
       schema: {
         tags: ['admin'],
         summary: `Import a roster: a CSV (text/csv body, or the "file" of a multipart form) with a header row naming the student id, name and e-mail columns; ; or , separated, UTF-8 with or without BOM, at most ${ROSTER_MAX_BYTES} bytes. mode=invite (default): a one-time sign-up link per student, their id, name and e-mail locked; mode=account: a user per student with a one-time link to set the password. expiresInDays: 1-${ROSTER_MAX_DAYS} (default ${ROSTER_DEFAULT_DAYS}). Each row is created or skipped with a reason; linksCsv holds the links to send (shown once)`,
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { mode: { type: 'string', enum: [...ROSTER_MODES] }, expiresInDays: { type: 'integer', minimum: 1, maximum: ROSTER_MAX_DAYS } },
-        },
+        querystring: query({
+          mode: Type.Optional(stringEnum(ROSTER_MODES)),
+          expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: ROSTER_MAX_DAYS })),
+        }),
         response: {
           200: {
             type: 'object',
@@ -82,7 +83,7 @@ export default async function rosterRoutes(app: FastifyInstance) {
     async (request) => {
       const admin = requireAdmin(request);
       let csv: Buffer | null;
-      let mode = request.query.mode;
+      let mode: string | undefined = request.query.mode;
       let days = request.query.expiresInDays;
       if (request.isMultipart()) {
         const form = await readRosterForm(request);
@@ -99,7 +100,7 @@ export default async function rosterRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/api/admin/users/:id/reset-link',
     {
       config: { access: 'admin' },

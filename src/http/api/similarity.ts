@@ -3,23 +3,25 @@
 // pair's side-by-side detail. The rules are src/domain/similarity/report.ts.
 
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typed.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import { computeReport, pairDetail, readReport } from '../../domain/similarity/report.ts';
 import { requireAdmin } from '../auth.ts';
 import { notFound } from '../errors.ts';
-import { refusals } from '../schemas.ts';
+import { anyObject, refusals } from '../schemas.ts';
 
 const TAGS = ['admin'];
 /** Every route here is an admin's: the app registers this plugin in an admin scope (src/http/access.ts), checked before any validation. */
 const ADMIN = { access: 'admin' } as const;
-const ok = { type: 'object', additionalProperties: true } as const;
+const ok = anyObject;
 const gameParams = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 const docKey = { type: 'string', pattern: '^[sa]:[1-9][0-9]{0,9}$' } as const;
 
-export default async function similarityRoutes(app: FastifyInstance) {
+export default async function similarityRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
 
-  app.get<{ Params: { game: string } }>(
+  app.get(
     '/api/admin/similarity/:game',
     {
       config: ADMIN,
@@ -37,7 +39,7 @@ export default async function similarityRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Params: { game: string } }>(
+  app.post(
     '/api/admin/similarity/:game',
     {
       config: ADMIN,
@@ -63,7 +65,7 @@ export default async function similarityRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { game: string }; Querystring: { a: string; b: string } }>(
+  app.get(
     '/api/admin/similarity/:game/pair',
     {
       config: ADMIN,

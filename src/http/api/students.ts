@@ -4,6 +4,7 @@
 // grades CSV per game or for every game. The rules are src/domain/students.ts.
 
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { typed } from '../typed.ts';
 import {
   gradesCsv,
   listSubmissions,
@@ -12,24 +13,25 @@ import {
   submissionsCsv,
   SUBMISSION_LANGUAGES,
   SUBMISSION_STATUSES_OUT,
-  type SubmissionFilterInput,
 } from '../../domain/students.ts';
-import { idParams, paging, query, refusals } from '../schemas.ts';
+import { anyObject, idParams, paging, query, refusals, stringEnum, Type } from '../schemas.ts';
 
 const TAGS = ['admin'];
 const ADMIN = { access: 'admin' } as const;
-const ok = { type: 'object', additionalProperties: true } as const;
+const ok = anyObject;
 const gameParams = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 
 /** The list's filters, the same for JSON and CSV; empty values are no filter. */
 export const submissionFilterSchema = {
-  game: { type: 'string', maxLength: 64, description: "a game's id" },
-  status: { type: 'string', enum: ['', ...SUBMISSION_STATUSES_OUT], description: 'queued, compiling, self-play, qualifying, qualified or rejected' },
-  language: { type: 'string', enum: ['', ...SUBMISSION_LANGUAGES], description: 'by the file name: typescript, javascript or cpp' },
-  user: { type: 'string', maxLength: 64, description: 'part of the username (any case)' },
-  from: { type: 'string', maxLength: 40, description: "submitted at or after: 2026-12-01, or 2026-12-01T08:00 in the course's time zone, or with an offset" },
-  to: { type: 'string', maxLength: 40, description: 'submitted before; a date alone takes that whole day in' },
-} as const;
+  game: Type.Optional(Type.String({ maxLength: 64, description: "a game's id" })),
+  status: Type.Optional(stringEnum(['', ...SUBMISSION_STATUSES_OUT], { description: 'queued, compiling, self-play, qualifying, qualified or rejected' })),
+  language: Type.Optional(stringEnum(['', ...SUBMISSION_LANGUAGES], { description: 'by the file name: typescript, javascript or cpp' })),
+  user: Type.Optional(Type.String({ maxLength: 64, description: 'part of the username (any case)' })),
+  from: Type.Optional(
+    Type.String({ maxLength: 40, description: "submitted at or after: 2026-12-01, or 2026-12-01T08:00 in the course's time zone, or with an offset" }),
+  ),
+  to: Type.Optional(Type.String({ maxLength: 40, description: 'submitted before; a date alone takes that whole day in' })),
+};
 
 const csv = (reply: FastifyReply, filename: string, body: string) =>
   reply
@@ -38,10 +40,11 @@ const csv = (reply: FastifyReply, filename: string, body: string) =>
     .header('cache-control', 'private, no-store')
     .send(body);
 
-export default async function studentRoutes(app: FastifyInstance) {
+export default async function studentRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/admin/users/:id',
     {
       config: ADMIN,
@@ -56,7 +59,7 @@ export default async function studentRoutes(app: FastifyInstance) {
     async (request) => studentDetail(db, request.params.id),
   );
 
-  app.get<{ Querystring: SubmissionFilterInput & { limit: number; offset: number } }>(
+  app.get(
     '/api/admin/submissions',
     {
       config: ADMIN,
@@ -82,7 +85,7 @@ export default async function studentRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Querystring: SubmissionFilterInput }>(
+  app.get(
     '/api/admin/exports/submissions.csv',
     {
       config: ADMIN,
@@ -96,7 +99,7 @@ export default async function studentRoutes(app: FastifyInstance) {
     async (request, reply) => csv(reply, 'submissions.csv', await submissionsCsv(db, parseSubmissionFilters(request.query))),
   );
 
-  app.get<{ Params: { game: string } }>(
+  app.get(
     '/api/admin/exports/:game/grades.csv',
     {
       config: ADMIN,

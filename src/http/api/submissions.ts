@@ -2,6 +2,7 @@
 // live status (SSE), source (owner/admin only), my submissions.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { typed } from '../typed.ts';
 import { createSubmission, decodeUtf8, parseIdempotencyKey } from '../../domain/submissions.ts';
 import { gateProgress } from '../../domain/gate-progress.ts';
 import { liveStatus } from '../../domain/gate.ts';
@@ -10,7 +11,8 @@ import { requireUser, requireOwnerOrAdmin } from '../auth.ts';
 import { badRequest, multipartRefusal, notFound, tooLarge } from '../errors.ts';
 import { submitRateLimit } from '../rate-limits.ts';
 import { botFileParts, readBotFile } from '../file-form.ts';
-import { statusOut, FINAL_STATUSES, matchOut, matchInclude, submissionSelect } from '../../domain/serialize.ts';
+import { statusOut, FINAL_STATUSES, matchOut } from '../../domain/serialize.ts';
+import { findSubmission, gateMatches, listUserSubmissions, submissionSource, submissionStatus } from '../../domain/submission-reads.ts';
 import { GATE_ORDER } from '../../statuses.ts';
 import { loadGames } from '../../games/registry.ts';
 import { claimStream, type JudgeEventMessage } from '../events.ts';
@@ -24,6 +26,7 @@ import {
   submissionJsonSchema,
   submissionMultipartSchema,
   submissionSchema,
+  Type,
 } from '../schemas.ts';
 
 /** SSE ids: a status's place in the gate (1 queued ... 5 verdict) times this, plus a count of the events after it. */
@@ -53,7 +56,8 @@ interface Upload {
   filename: string | undefined;
 }
 
-export default async function submissionRoutes(app: FastifyInstance) {
+export default async function submissionRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db, config } = app.deps;
   const max = config.submissionMaxBytes;
   const gameIds = [...(await loadGames()).keys()];
@@ -146,7 +150,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
   );
 
   async function loadSubmission(id: number) {
-    const s = await db.submission.findUnique({ where: { id }, select: submissionSelect });
+    const s = await findSubmission(db, id);
     if (!s) throw notFound(`no submission ${id}`);
     return s;
   }
@@ -155,7 +159,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
   async function submissionOut(id: number, viewer: FastifyRequest['user']) {
     const s = await loadSubmission(id);
     const mayReadDetail = viewer !== null && (viewer.id === s.userId || viewer.isAdmin);
-    const matches = (await db.match.findMany({ where: { submissionId: id, kind: 'gate' }, include: matchInclude, orderBy: { id: 'asc' } })).map(matchOut);
+    const matches = (await gateMatches(db, id)).map(matchOut);
     // Compiling only while a worker runs the check; queued while it waits.
     const status = statusOut((await liveStatus(app.deps.queues, s)) as typeof s.status);
     return {
@@ -181,7 +185,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
     };
   }
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/submissions/:id',
     {
       config: { access: 'public' },
@@ -195,7 +199,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
     async (request) => submissionOut(request.params.id, request.user),
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/submissions/:id/events',
     {
       config: { access: 'public' },
@@ -268,7 +272,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       }
       let current;
       try {
-        current = await db.submission.findUnique({ where: { id }, select: { id: true, status: true, reason: true, createdAt: true } });
+        current = await submissionStatus(db, id);
         if (current) current = { ...current, status: (await liveStatus(app.deps.queues, current)) as typeof current.status };
       } catch (err) {
         for (const c of cleanups) c();
@@ -283,7 +287,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       const seen = lastEventId !== undefined && Math.floor(lastEventId / SSE_ID_STEP) >= gateRank(lastStatus);
       if (seen && FINAL_STATUSES.has(lastStatus)) {
         for (const c of cleanups) c();
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       }
       reply.hijack();
       res.writeHead(200, {
@@ -303,8 +307,7 @@ export default async function submissionRoutes(app: FastifyInstance) {
       live = true;
       // A safety net for a lost message (or no Redis): poll the row now and then.
       const poll = setInterval(() => {
-        db.submission
-          .findUnique({ where: { id }, select: { status: true, reason: true } })
+        submissionStatus(db, id)
           .then((row) => {
             if (!row) return finish();
             const s = statusOut(row.status);
@@ -324,14 +327,14 @@ export default async function submissionRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/submissions/:id/source',
     {
       config: { access: 'owner' },
       schema: { tags: ['submissions'], summary: 'The source file (its owner or an admin only)', params: idParams, response: refusals(400, 401, 403, 404) },
     },
     async (request, reply) => {
-      const s = await db.submission.findUnique({ where: { id: request.params.id }, select: { userId: true, source: true, filename: true } });
+      const s = await submissionSource(db, request.params.id);
       if (!s) throw notFound(`no submission ${request.params.id}`);
       requireOwnerOrAdmin(request, s.userId, 'submission');
       return reply
@@ -342,40 +345,20 @@ export default async function submissionRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Querystring: { limit: number; offset: number; game?: string } }>(
+  app.get(
     '/api/me/submissions',
     {
       config: { access: 'user' },
       schema: {
         tags: ['submissions'],
         summary: 'My submissions, newest first',
-        querystring: query({ ...paging(200, 50), game: { type: 'string', maxLength: 64 } }),
+        querystring: query({ ...paging(200, 50), game: Type.Optional(Type.String({ maxLength: 64 })) }),
         response: { 200: mySubmissionsSchema, ...refusals(400, 401) },
       },
     },
     async (request) => {
       const me = requireUser(request);
-      const where = { userId: me.id, ...(request.query.game ? { game: request.query.game } : {}) };
-      const [rows, total] = await Promise.all([
-        db.submission.findMany({
-          where,
-          orderBy: { id: 'desc' },
-          take: request.query.limit,
-          skip: request.query.offset,
-          select: {
-            id: true,
-            game: true,
-            version: true,
-            filename: true,
-            status: true,
-            reason: true,
-            createdAt: true,
-            finishedAt: true,
-            player: { select: { name: true, locked: true } },
-          },
-        }),
-        db.submission.count({ where }),
-      ]);
+      const { rows, total } = await listUserSubmissions(db, { userId: me.id, ...request.query });
       return {
         total,
         limit: request.query.limit,

@@ -5,13 +5,14 @@
 
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typed.ts';
 import { requireAdmin, requireUser } from '../auth.ts';
 import { adminOnlyApi } from '../access.ts';
 import { badRequest } from '../errors.ts';
+import { withdrawTournament } from '../../domain/tournament-admin.ts';
 import {
   cancelTournament,
   createTournament,
-  deleteTournament,
   editTournament,
   listRepresentatives,
   listTournaments,
@@ -124,7 +125,8 @@ export async function replayArchive(app: FastifyInstance, id: number): Promise<{
   return { name: `tournament-${id}-${slug}.zip`, stream: Readable.from(zipStream(entries())) };
 }
 
-export default async function tournamentRoutes(app: FastifyInstance) {
+export default async function tournamentRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
   const apply = (effects: TournamentEffects) => applyTournamentEffects({ db, queues: app.deps.queues, log: (msg) => app.log.warn(msg) }, effects);
 
@@ -136,7 +138,7 @@ export default async function tournamentRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/tournaments/:id',
     {
       config: { access: 'public' },
@@ -150,7 +152,7 @@ export default async function tournamentRoutes(app: FastifyInstance) {
     async (request) => tournamentDetail(db, request.params.id),
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/tournaments/:id/standings.csv',
     { config: { access: 'public' }, schema: { tags: ['tournaments'], summary: 'The standings as CSV', params: idParams, response: refusals(400, 404) } },
     async (request, reply) => {
@@ -162,7 +164,7 @@ export default async function tournamentRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/tournaments/:id/replays.zip',
     {
       config: { access: 'public' },
@@ -181,8 +183,9 @@ export default async function tournamentRoutes(app: FastifyInstance) {
 
   // The admin's routes: an admin scope whose hook answers 401 without a user and 403 for anyone else, before any validation (src/http/access.ts).
   await app.register(
-    adminOnlyApi(async (app) => {
-      app.post<{ Body: TournamentCreateBody }>(
+    adminOnlyApi(async (scope) => {
+      const app = typed(scope);
+      app.post(
         '/api/tournaments',
         {
           config: { access: 'admin' },
@@ -200,7 +203,7 @@ export default async function tournamentRoutes(app: FastifyInstance) {
         },
       );
 
-      app.patch<{ Params: { id: number }; Body: TournamentEditBody }>(
+      app.patch(
         '/api/tournaments/:id',
         {
           config: { access: 'admin' },
@@ -219,7 +222,7 @@ export default async function tournamentRoutes(app: FastifyInstance) {
         },
       );
 
-      app.get<{ Params: { id: number } }>(
+      app.get(
         '/api/tournaments/:id/preview',
         {
           config: { access: 'admin' },
@@ -234,7 +237,7 @@ export default async function tournamentRoutes(app: FastifyInstance) {
         async (request) => previewEntries(db, request.params.id),
       );
 
-      app.post<{ Params: { id: number } }>(
+      app.post(
         '/api/tournaments/:id/cancel',
         {
           config: { access: 'admin' },
@@ -251,7 +254,7 @@ export default async function tournamentRoutes(app: FastifyInstance) {
         },
       );
 
-      app.delete<{ Params: { id: number } }>(
+      app.delete(
         '/api/tournaments/:id',
         {
           config: { access: 'admin' },
@@ -266,18 +269,13 @@ export default async function tournamentRoutes(app: FastifyInstance) {
         async (request, reply) => {
           const admin = requireAdmin(request);
           const id = request.params.id;
-          const t = await db.tournament.findUnique({ where: { id }, select: { status: true } });
-          if (t?.status === 'scheduled') {
-            await cancelTournament(db, admin.id, id);
-            return tournamentDetail(db, id);
-          }
-          await deleteTournament(db, admin.id, id);
+          if ((await withdrawTournament(db, admin.id, id)) === 'cancelled') return tournamentDetail(db, id);
           return reply.status(204).send();
         },
       );
 
       for (const action of ['start', 'pause', 'resume'] as const) {
-        app.post<{ Params: { id: number } }>(
+        app.post(
           `/api/tournaments/:id/${action}`,
           {
             config: { access: 'admin' },
@@ -308,7 +306,7 @@ export default async function tournamentRoutes(app: FastifyInstance) {
         );
       }
 
-      app.post<{ Params: { id: number; matchId: number } }>(
+      app.post(
         '/api/tournaments/:id/matches/:matchId/rerun',
         {
           config: { access: 'admin' },
@@ -349,7 +347,7 @@ export default async function tournamentRoutes(app: FastifyInstance) {
     },
   );
 
-  app.put<{ Params: { game: string }; Body: { player: string } }>(
+  app.put(
     '/api/representatives/:game',
     {
       config: { access: 'user' },

@@ -6,7 +6,10 @@
 // command line.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fields } from '../form-fields.ts';
+import { typed } from '../typed.ts';
 import type { AuthUser } from '../auth.ts';
+import { listApiTokens } from '../../domain/credentials.ts';
 import { checkCredentials, createApiToken, PASSWORD_MIN, revokeApiToken } from '../../domain/accounts.ts';
 import { changeOwnPassword } from '../../domain/account-links.ts';
 import { RetryLaterError } from '../../domain/attempt-budgets.ts';
@@ -34,7 +37,8 @@ interface AccountView {
   notice?: string;
 }
 
-export default async function accountPages(app: FastifyInstance) {
+export default async function accountPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
   // Token lists and secrets are nobody's cache's business.
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -43,7 +47,7 @@ export default async function accountPages(app: FastifyInstance) {
   });
 
   async function sendAccount(request: FastifyRequest, reply: FastifyReply, me: AuthUser, view: AccountView = {}, status = 200) {
-    const tokens = await db.apiToken.findMany({ where: { userId: me.id }, orderBy: { id: 'desc' } });
+    const tokens = await listApiTokens(db, me.id, 'newest');
     const created: HtmlValue = view.created
       ? html`<section class="notice ok token-created" id="token-created" aria-labelledby="token-created-title">
   <h2 id="token-created-title">${t('account.newToken', view.created.label ?? '')}</h2>
@@ -109,10 +113,10 @@ ${errorSummary(view.passwordErrors, { currentPassword: t('account.currentPasswor
     return sendAccount(request, reply, me);
   });
 
-  app.post<{ Body: Record<string, string | undefined> }>('/account/tokens', { config: { access: 'user' } }, async (request, reply) => {
+  app.post('/account/tokens', { config: { access: 'user' } }, async (request, reply) => {
     const me = pageUser(request, reply, '/account');
     if (!me) return reply;
-    const label = typeof request.body?.label === 'string' ? request.body.label.trim() : '';
+    const label = fields(request.body).label?.trim() ?? '';
     if (label.length > LABEL_MAX) {
       return sendAccount(request, reply, me, { label, errors: { label: t('account.labelTooLong', label.length, LABEL_MAX) } }, 400);
     }
@@ -121,10 +125,10 @@ ${errorSummary(view.passwordErrors, { currentPassword: t('account.currentPasswor
     return sendAccount(request, reply, me, { created: { token, label: label || null } }, 201);
   });
 
-  app.post<{ Body: Record<string, string | undefined> }>('/account/password', { config: { access: 'user' } }, async (request, reply) => {
+  app.post('/account/password', { config: { access: 'user' } }, async (request, reply) => {
     const me = pageUser(request, reply, '/account');
     if (!me) return reply;
-    const text = (k: string) => (typeof request.body?.[k] === 'string' ? request.body[k].slice(0, 256) : '');
+    const text = (k: string) => fields(request.body)[k]?.slice(0, 256) ?? '';
     const [current, password, confirm] = [text('currentPassword'), text('password'), text('confirm')];
     const errors: FieldErrors = {};
     if (!current) errors.currentPassword = t('auth.enterPassword');
@@ -148,7 +152,7 @@ ${errorSummary(view.passwordErrors, { currentPassword: t('account.currentPasswor
     }
   });
 
-  app.post<{ Params: { id: number } }>('/account/tokens/:id/revoke', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
+  app.post('/account/tokens/:id/revoke', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
     const me = pageUser(request, reply, '/account');
     if (!me) return reply;
     await revokeApiToken(db, me.id, request.params.id);

@@ -6,6 +6,9 @@
 // notice; a refusal is an error page with the domain's message.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fields } from '../form-fields.ts';
+import { typed } from '../typed.ts';
+import { pageNumber, query } from '../schemas.ts';
 import { waitExplanation } from '../i18n/reasons.ts';
 import {
   rejudgeSubmission,
@@ -55,7 +58,8 @@ const postButton = (action: string, label: string, hidden: Record<string, string
 /** A date-time field's value: the course's wall-clock time (course-time.ts), as the form reads it back. */
 const localValue = (d: Date | null) => (d ? toCourseInput(d) : '');
 
-export default async function adminPages(app: FastifyInstance) {
+export default async function adminPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db, config } = app.deps;
 
   /** The admin, or null after a redirect to the login page; 403 for a user who is not an admin. */
@@ -67,7 +71,7 @@ export default async function adminPages(app: FastifyInstance) {
     reply.redirect(`${to}${to.includes('?') ? '&' : '?'}done=${encodeURIComponent(notice)}`, 303);
   const noticeOf = (q: { done?: string }) => (q.done ? html`<p class="notice ok" role="status" id="admin-notice">${q.done.slice(0, 300)}</p>` : '');
 
-  app.get<{ Querystring: { done?: string } }>(
+  app.get(
     '/admin',
     { config: { access: 'admin' }, schema: { hide: true, querystring: { type: 'object', properties: { done: { type: 'string', maxLength: 400 } } } } },
     async (request, reply) => {
@@ -155,7 +159,7 @@ ${auditTable(audit.rows)}
     },
   );
 
-  app.get<{ Querystring: { q?: string; done?: string } }>(
+  app.get(
     '/admin/users',
     {
       config: { access: 'admin' },
@@ -187,13 +191,13 @@ ${rosterSection()}`,
     },
   );
 
-  app.get<{ Querystring: { page: number } }>(
+  app.get(
     '/admin/audit',
     {
       config: { access: 'admin' },
       schema: {
         hide: true,
-        querystring: { type: 'object', additionalProperties: false, properties: { page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 } } },
+        querystring: query({ page: pageNumber }),
       },
     },
     async (request, reply) => {
@@ -223,10 +227,10 @@ ${pager({ page: request.query.page, pages, href: (p) => `/admin/audit?page=${p}`
 
   /** A form action for admins only: the handler gets the admin and the form's fields. */
   const action = (path: string, handler: (me: AuthUser, b: FormBody, reply: FastifyReply, request: FastifyRequest) => Promise<unknown>) =>
-    app.post<{ Body: FormBody }>(path, { config: { access: 'admin' } }, async (request, reply) => {
+    app.post(path, { config: { access: 'admin' } }, async (request, reply) => {
       const me = adminOf(request, reply);
       if (!me) return reply;
-      return handler(me, request.body ?? {}, reply, request);
+      return handler(me, fields(request.body), reply, request);
     });
 
   action('/admin/actions/user', async (me, b, reply) => {

@@ -4,6 +4,8 @@
 // the password) and the errors, under the status the API would answer.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fields } from '../form-fields.ts';
+import { typed } from '../typed.ts';
 import { checkCredentials, registerAccount, PASSWORD_MIN } from '../../domain/accounts.ts';
 import { findLink, type LinkView } from '../../domain/account-links.ts';
 import { closeSession, openSession, passwordClient, rememberDevice } from '../auth.ts';
@@ -33,7 +35,6 @@ export function pageUser(request: FastifyRequest, reply: FastifyReply, backTo = 
   return null;
 }
 
-type FormBody = Record<string, string | undefined>;
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 const labels = () => ({
@@ -144,7 +145,8 @@ ${errorSummary(errors, labels())}
 <p>${signup ? th('auth.haveAccount_html', escapeHtml(`/login${nextQuery}`)) : th('auth.newHere_html', escapeHtml(`/signup${nextQuery}`))}</p>`;
 }
 
-export default async function authPages(app: FastifyInstance) {
+export default async function authPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db, config } = app.deps;
 
   function sendAuthPage(request: FastifyRequest, reply: FastifyReply, kind: 'signup' | 'login', values: AuthValues, errors: FieldErrors = {}, status = 200) {
@@ -168,23 +170,23 @@ export default async function authPages(app: FastifyInstance) {
     return { token: token.slice(0, 100), link: link?.kind === 'invite' ? link : null };
   };
 
-  app.get<{ Querystring: { next?: string; invite?: string } }>('/signup', { config: { access: 'public' } }, async (request, reply) => {
-    const invitation = await invitationOf(request.query.invite);
+  app.get('/signup', { config: { access: 'public' } }, async (request, reply) => {
+    const invitation = await invitationOf(fields(request.query).invite);
     return sendAuthPage(
       request,
       reply,
       'signup',
-      { username: '', next: safeNext(request.query.next, '/submit'), ...(invitation ? { invitation } : {}) },
+      { username: '', next: safeNext(fields(request.query).next, '/submit'), ...(invitation ? { invitation } : {}) },
       {},
       invitation && !invitation.link ? 404 : 200,
     );
   });
-  app.get<{ Querystring: { next?: string } }>('/login', { config: { access: 'public' } }, async (request, reply) =>
-    sendAuthPage(request, reply, 'login', { username: '', next: safeNext(request.query.next) }),
+  app.get('/login', { config: { access: 'public' } }, async (request, reply) =>
+    sendAuthPage(request, reply, 'login', { username: '', next: safeNext(fields(request.query).next) }),
   );
 
-  app.post<{ Body: FormBody }>('/signup', { config: { access: 'public' } }, async (request, reply) => {
-    const body = request.body ?? {};
+  app.post('/signup', { config: { access: 'public' } }, async (request, reply) => {
+    const body = fields(request.body);
     const username = str(body.username).trim();
     const password = str(body.password);
     const email = str(body.email).trim().slice(0, 320);
@@ -240,8 +242,8 @@ export default async function authPages(app: FastifyInstance) {
     return sendAuthPage(request, reply, 'signup', again, errors, 400);
   });
 
-  app.post<{ Body: FormBody }>('/login', { config: { access: 'public' } }, async (request, reply) => {
-    const body = request.body ?? {};
+  app.post('/login', { config: { access: 'public' } }, async (request, reply) => {
+    const body = fields(request.body);
     const username = str(body.username).trim();
     const password = str(body.password);
     const next = safeNext(body.next);

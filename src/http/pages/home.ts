@@ -3,12 +3,14 @@
 // players) and the starter kit itself (/games/:id/starter-kit.zip).
 
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typed.ts';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { selfContainedTypes } from '../../games/player-types.ts';
 import { loadGames } from '../../games/registry.ts';
 import type { AnyGame } from '../../sdk/types.ts';
 import { notFound } from '../errors.ts';
+import { qualifiedPlayerCounts } from '../../domain/game-overview.ts';
 import { latestMatches } from '../../domain/matches.ts';
 import { html, type Html } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
@@ -36,8 +38,7 @@ const howItWorks = () => html`<section id="how-it-works" aria-labelledby="how-it
 </section>`;
 
 async function qualifiedCounts(app: FastifyInstance): Promise<Map<string, number>> {
-  const counts = await app.deps.db.playerName.groupBy({ by: ['game'], where: { locked: true }, _count: { _all: true } });
-  return new Map(counts.map((c) => [c.game, c._count._all]));
+  return qualifiedPlayerCounts(app.deps.db);
 }
 
 /** The starter kit's README: renaming, the API, playing locally, submitting, the limits. */
@@ -230,7 +231,8 @@ function statementHtml(path: string): Promise<Html> {
   return p;
 }
 
-export default async function homePages(app: FastifyInstance) {
+export default async function homePages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
 
   app.get('/', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
@@ -273,7 +275,7 @@ ${howItWorks()}`,
     });
   });
 
-  app.get<{ Params: { game: string }; Querystring: { statement?: string } }>(
+  app.get(
     '/games/:game',
     {
       config: { access: 'public' },
@@ -339,28 +341,24 @@ ${latest.length ? html`${matchesTable(latest, games, 'latest-matches-table')}<p>
     },
   );
 
-  app.get<{ Params: { game: string } }>(
-    '/games/:game/starter-kit.zip',
-    { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } },
-    async (request, reply) => {
-      const game = await gameOr404(request.params.game);
-      // The kit names the site it came from (play.mjs compiles there): one kit per game and address.
-      const url = `${request.protocol}://${request.host}`;
-      const key = `${game.id} ${url}`;
-      let kit = kits.get(key);
-      if (!kit) {
-        // Bounded: a client picks the Host header it sends.
-        if (kits.size >= 32) kits.clear();
-        kit = starterKit(game, url);
-        kits.set(key, kit);
-        kit.catch(() => kits.delete(key));
-      }
-      const data = await kit;
-      return reply
-        .type('application/zip')
-        .header('content-disposition', `attachment; filename="${game.id}-starter-kit.zip"`)
-        .header('cache-control', 'public, max-age=3600')
-        .send(data);
-    },
-  );
+  app.get('/games/:game/starter-kit.zip', { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
+    const game = await gameOr404(request.params.game);
+    // The kit names the site it came from (play.mjs compiles there): one kit per game and address.
+    const url = `${request.protocol}://${request.host}`;
+    const key = `${game.id} ${url}`;
+    let kit = kits.get(key);
+    if (!kit) {
+      // Bounded: a client picks the Host header it sends.
+      if (kits.size >= 32) kits.clear();
+      kit = starterKit(game, url);
+      kits.set(key, kit);
+      kit.catch(() => kits.delete(key));
+    }
+    const data = await kit;
+    return reply
+      .type('application/zip')
+      .header('content-disposition', `attachment; filename="${game.id}-starter-kit.zip"`)
+      .header('cache-control', 'public, max-age=3600')
+      .send(data);
+  });
 }

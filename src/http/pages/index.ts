@@ -8,6 +8,7 @@
 
 import { localizeRefusal } from '../i18n/refusals.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { typed } from '../typed.ts';
 import assetRoutes from '../assets.ts';
 import homePages from './home.ts';
 import authPages from './auth.ts';
@@ -30,7 +31,8 @@ import { html } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
 import { LANG_COOKIE, resolveLanguage, t, th, withLang } from '../i18n/index.ts';
 
-export default async function webRoutes(app: FastifyInstance) {
+export default async function webRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   // HTML forms: application/x-www-form-urlencoded, parsed into an object without a prototype (last value wins),
   // so a field named "__proto__" or "constructor" is a field like any other.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {

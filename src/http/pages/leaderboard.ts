@@ -3,6 +3,9 @@
 // fallback, versions and recent matches.
 
 import type { FastifyInstance } from 'fastify';
+import { fields } from '../form-fields.ts';
+import { typed } from '../typed.ts';
+import { pageNumber, query } from '../schemas.ts';
 import { localizeReason } from '../i18n/reasons.ts';
 import { loadGames } from '../../games/registry.ts';
 import type { AnyGame } from '../../sdk/types.ts';
@@ -43,19 +46,20 @@ export async function gameOr404(id: string): Promise<AnyGame> {
 }
 
 const GAME_ID = { type: 'string', minLength: 1, maxLength: 64 } as const;
-const PAGE = { type: 'integer', minimum: 1, maximum: 100000, default: 1 } as const;
+const PAGE = pageNumber;
 
-export default async function leaderboardPages(app: FastifyInstance) {
+export default async function leaderboardPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
 
-  app.get<{ Params: { game: string }; Querystring: { page: number } }>(
+  app.get(
     '/games/:game/leaderboard',
     {
       config: { access: 'public' },
       schema: {
         hide: true,
         params: { type: 'object', required: ['game'], properties: { game: GAME_ID } },
-        querystring: { type: 'object', additionalProperties: false, properties: { page: PAGE } },
+        querystring: query({ page: PAGE }),
       },
     },
     async (request, reply) => {
@@ -77,7 +81,7 @@ ${pager({ page, pages, href: (p) => `/games/${game.id}/leaderboard${p > 1 ? `?pa
     },
   );
 
-  app.get<{ Params: { name: string }; Querystring: { game?: string } }>(
+  app.get(
     '/players/:name',
     {
       config: { access: 'public' },
@@ -168,8 +172,9 @@ ${sections}`,
 }
 
 /** The challenge form's post (the player page): plays it, then shows the match. */
-export async function challengePages(app: FastifyInstance) {
-  app.post<{ Params: { name: string }; Body: Record<string, string | undefined> }>(
+export async function challengePages(fastify: FastifyInstance) {
+  const app = typed(fastify);
+  app.post(
     '/players/:name/challenge',
     {
       config: { access: 'user' },
@@ -177,7 +182,7 @@ export async function challengePages(app: FastifyInstance) {
     },
     async (request, reply) => {
       if (!request.user) return reply.redirect(`/login?next=${encodeURIComponent(`/players/${request.params.name}`)}`, 303);
-      const b = request.body ?? {};
+      const b = fields(request.body);
       const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
       const submissionId = Number(text(b.submission));
       const opponents = [b.opponent1, b.opponent2, b.opponent3].map(text).filter((o) => o !== '');

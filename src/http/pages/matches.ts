@@ -3,6 +3,7 @@
 // /matches/:id/log/:seat: a bot's console output for its owner).
 
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typed.ts';
 import { loadGames } from '../../games/registry.ts';
 import type { AnyGame } from '../../sdk/types.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
@@ -12,11 +13,12 @@ import { matchLimits } from '../../domain/match-setup.ts';
 import { GATE_DUMMY_MATCHES } from '../../domain/gate.ts';
 import { formatBudget } from '../../sdk/limits.ts';
 import { roundShown } from '../../sdk/replay-format.ts';
-import { matchInclude, matchOut } from '../../domain/serialize.ts';
+import { matchOut } from '../../domain/serialize.ts';
+import { matchLogs, matchWithOwners, playerNameExists } from '../../domain/match-reads.ts';
 import { select, field } from '../render/forms.ts';
 import { html, type Html } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
-import { idParams } from '../schemas.ts';
+import { idParams, pageNumber, query, Type } from '../schemas.ts';
 import { GateStep, MATCH_KINDS } from '../../statuses.ts';
 import { t, th, word } from '../i18n/index.ts';
 import { escapeHtml } from '../render/html.ts';
@@ -69,35 +71,24 @@ export function matchesTable(matches: MatchView[], games: Map<string, AnyGame>, 
 </table></div>`;
 }
 
-interface ListQuery {
-  game?: string;
-  player?: string;
-  kind?: string;
-  mine?: string;
-  page: number;
-}
-
-export default async function matchPages(app: FastifyInstance) {
+export default async function matchPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
 
-  app.get<{ Querystring: ListQuery }>(
+  app.get(
     '/matches',
     {
       config: { access: 'public' },
       schema: {
         hide: true,
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            // Empty values are what the filter form sends for "any".
-            game: { type: 'string', maxLength: 64 },
-            player: { type: 'string', maxLength: 64 },
-            kind: { type: 'string', maxLength: 32 },
-            mine: { type: 'string', maxLength: 8 },
-            page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
-          },
-        },
+        querystring: query({
+          // Empty values are what the filter form sends for "any".
+          game: Type.Optional(Type.String({ maxLength: 64 })),
+          player: Type.Optional(Type.String({ maxLength: 64 })),
+          kind: Type.Optional(Type.String({ maxLength: 32 })),
+          mine: Type.Optional(Type.String({ maxLength: 8 })),
+          page: pageNumber,
+        }),
       },
     },
     async (request, reply) => {
@@ -113,7 +104,7 @@ export default async function matchPages(app: FastifyInstance) {
       if (kind && !(MATCH_KINDS as readonly string[]).includes(kind)) throw badRequest(t('matches.unknownKind', kind, MATCH_KINDS.join(', ')));
       if (player) {
         const builtin = [...games.values()].some((g) => Object.keys(g.bots.builtin).some((n) => n.toLowerCase() === player.toLowerCase()));
-        if (!builtin && !(await db.playerName.findFirst({ where: { nameLower: player.toLowerCase() }, select: { id: true } }))) {
+        if (!builtin && !(await playerNameExists(db, player))) {
           throw badRequest(t('matches.noPlayer', player));
         }
       }
@@ -157,20 +148,8 @@ ${pager({ page, pages, href, label: t('matches.pages') })}`,
     },
   );
 
-  app.get<{ Params: { id: number } }>('/matches/:id', { config: { access: 'public' }, schema: { hide: true, params: idParams } }, async (request, reply) => {
-    const m = await db.match.findUnique({
-      where: { id: request.params.id },
-      include: {
-        ...matchInclude,
-        participants: {
-          select: {
-            ...matchInclude.participants.select,
-            submission: { select: { userId: true, filename: true } },
-            player: { select: { owner: { select: { username: true } } } },
-          },
-        },
-      },
-    });
+  app.get('/matches/:id', { config: { access: 'public' }, schema: { hide: true, params: idParams } }, async (request, reply) => {
+    const m = await matchWithOwners(db, request.params.id);
     if (!m) throw notFound(t('matches.noMatchId', request.params.id));
     const games = await loadGames();
     const game = games.get(m.game);
@@ -237,7 +216,7 @@ ${out.replay ? html`<p class="hint">${th('matches.offline_html', escapeHtml(`${m
     });
   });
 
-  app.get<{ Params: { id: number; seat: number } }>(
+  app.get(
     '/matches/:id/log/:seat',
     {
       config: { access: 'owner' },
@@ -249,14 +228,7 @@ ${out.replay ? html`<p class="hint">${th('matches.offline_html', escapeHtml(`${m
     async (request, reply) => {
       const me = request.user;
       if (!me) throw unauthorized(t('matches.loginForLog'));
-      const m = await db.match.findUnique({
-        where: { id: request.params.id },
-        select: {
-          id: true,
-          game: true,
-          participants: { where: { seat: request.params.seat }, select: { seat: true, name: true, log: true, submission: { select: { userId: true } } } },
-        },
-      });
+      const m = await matchLogs(db, request.params.id, request.params.seat);
       if (!m) throw notFound(t('matches.noMatchId', request.params.id));
       const p = m.participants[0];
       if (!p) throw notFound(t('matches.noSeat', m.id, request.params.seat));

@@ -17,6 +17,7 @@
 // and a second compiler to keep in step with the judge's.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { typed } from '../typed.ts';
 import { build, type Plugin } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -180,7 +181,8 @@ const ACCEPT = `${BOT_FILE_ACCEPT},text/plain,application/typescript`;
 const GAME_PARAMS = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 const FILENAME = '^[^/\\\\\\u0000-\\u001f]{1,128}$';
 
-export default async function playPages(app: FastifyInstance) {
+export default async function playPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { config } = app.deps;
 
   app.get('/play', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
@@ -197,30 +199,29 @@ export default async function playPages(app: FastifyInstance) {
     });
   });
 
-  app.get<{ Params: { game: string } }>(
-    '/games/:game/play',
-    { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } },
-    async (request, reply) => {
-      const game = await gameOr404(request.params.game);
-      return sendPage(reply, {
-        title: t('play.title', game.title),
-        user: request.user,
-        nav: '/play',
-        description: t('play.pickerLead'),
-        head: html`<link rel="stylesheet" href="/assets/viewer.css">
+  app.get('/games/:game/play', { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
+    const game = await gameOr404(request.params.game);
+    return sendPage(reply, {
+      title: t('play.title', game.title),
+      user: request.user,
+      nav: '/play',
+      description: t('play.pickerLead'),
+      head: html`<link rel="stylesheet" href="/assets/viewer.css">
 <link rel="stylesheet" href="/assets/play.css">
 <script type="module" src="/assets/play/${game.id}.js"></script>`,
-        body: playPage(game, config.submissionMaxBytes),
-      });
-    },
-  );
+      body: playPage(game, config.submissionMaxBytes),
+    });
+  });
 
   // /assets/play/worker.js: the bots' worker; /assets/play/<game>.js: a game's page script.
-  app.get<{ Params: { file: string } }>(
+  app.get(
     '/assets/play/:file',
     {
       config: { access: 'public' },
-      schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.js$', maxLength: 64 } } } },
+      schema: {
+        hide: true,
+        params: { type: 'object', required: ['file'], properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.js$', maxLength: 64 } } },
+      },
     },
     async (request, reply) => {
       const name = request.params.file.replace(/\.js$/, '');
@@ -234,21 +235,18 @@ export default async function playPages(app: FastifyInstance) {
  * The play page's API: built-in players and the judge's compile. Registered
  * by the app beside the other API routes (JSON errors, not error pages).
  */
-export async function playApiRoutes(app: FastifyInstance) {
+export async function playApiRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { config } = app.deps;
 
-  app.get<{ Params: { game: string } }>(
-    '/api/play/:game/prelude.js',
-    { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } },
-    async (request, reply) => {
-      const game = await gameOr404(request.params.game);
-      const prelude = await buildPrelude(game);
-      // Text the page hands to its workers, never run as the page's own script.
-      return reply.type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(prelude);
-    },
-  );
+  app.get('/api/play/:game/prelude.js', { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
+    const game = await gameOr404(request.params.game);
+    const prelude = await buildPrelude(game);
+    // Text the page hands to its workers, never run as the page's own script.
+    return reply.type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(prelude);
+  });
 
-  app.get<{ Params: { game: string; name: string } }>(
+  app.get(
     '/api/play/:game/builtins/:name',
     {
       config: { access: 'public' },
@@ -273,7 +271,7 @@ export async function playApiRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Body: { filename: string; source: string; game?: string } }>(
+  app.post(
     '/api/play/compile',
     {
       config: {

@@ -4,6 +4,7 @@
 // the database knows.
 
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typed.ts';
 import { QUEUE_SNAPSHOT_MS, queueOverview } from '../../domain/queue-overview.ts';
 import { html } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
@@ -12,7 +13,8 @@ import { waitExplanation } from '../i18n/reasons.ts';
 
 const secs = (s: number | null) => (s === null ? '—' : s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`);
 
-export default async function queuePages(app: FastifyInstance) {
+export default async function queuePages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   app.get('/queue', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
     const q = await queueOverview(app.deps, Date.now(), { maxAgeMs: QUEUE_SNAPSHOT_MS });
     const max = Math.max(1, ...q.throughput.perMinute);

@@ -5,6 +5,8 @@
 // are the domain's (src/domain/roster.ts, src/domain/account-links.ts).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fields } from '../form-fields.ts';
+import { typed } from '../typed.ts';
 import { createResetLink, findLink, usePasswordLink, type LinkView } from '../../domain/account-links.ts';
 import { PASSWORD_MIN } from '../../domain/accounts.ts';
 import { importRoster, rosterLinksCsv, ROSTER_DEFAULT_DAYS, ROSTER_MAX_BYTES, ROSTER_MAX_DAYS, type RosterImport } from '../../domain/roster.ts';
@@ -19,7 +21,6 @@ import { localizeRefusal } from '../i18n/refusals.ts';
 import { pageUser } from './auth.ts';
 import { when } from './matches.ts';
 
-type FormBody = Record<string, string | undefined>;
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 /** The roster import's form, for /admin/users. */
@@ -72,7 +73,8 @@ ${
 }
 
 /** The admin's side: the import and the reset link (registered in an admin scope, adminOnlyPages). */
-export async function rosterPages(app: FastifyInstance) {
+export async function rosterPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
   const adminOf = (request: FastifyRequest, reply: FastifyReply): AuthUser | null => (pageUser(request, reply) ? requireAdmin(request) : null);
 
@@ -87,10 +89,10 @@ export async function rosterPages(app: FastifyInstance) {
     return sendPage(reply, { title: t('roster.resultTitle'), user: request.user, nav: '/admin', body: resultBody(result, siteOrigin(request)) });
   });
 
-  app.post<{ Body: FormBody }>('/admin/actions/reset-link', { config: { access: 'admin' } }, async (request, reply) => {
+  app.post('/admin/actions/reset-link', { config: { access: 'admin' } }, async (request, reply) => {
     const me = adminOf(request, reply);
     if (!me) return reply;
-    const id = Number(str(request.body?.id));
+    const id = Number(str(fields(request.body)?.id));
     if (!Number.isInteger(id) || id < 1 || id > 2147483647) throw badRequest(t('adminErr.id'));
     const link = await createResetLink(db, me.id, id);
     const url = siteOrigin(request) + link.path;
@@ -107,7 +109,8 @@ export async function rosterPages(app: FastifyInstance) {
 }
 
 /** The public side: /reset/:token, a password link's page. */
-export async function passwordLinkPages(app: FastifyInstance) {
+export async function passwordLinkPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
   const params = { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 200 } } } as const;
   // The token is in the address: no referrer carries it anywhere, not even to this site's own pages (this plugin's routes only).
@@ -132,38 +135,34 @@ ${field({ name: 'confirm', label: t('reset.confirm'), type: 'password', required
     return sendPage(reply, { title: t('reset.title'), user: request.user, body }, link ? status : 404);
   }
 
-  app.get<{ Params: { token: string } }>('/reset/:token', { config: { access: 'public' }, schema: { hide: true, params } }, async (request, reply) => {
+  app.get('/reset/:token', { config: { access: 'public' }, schema: { hide: true, params } }, async (request, reply) => {
     const link = await findLink(db, request.params.token, 'password');
     return sendReset(request, reply, request.params.token, link);
   });
 
-  app.post<{ Params: { token: string }; Body: FormBody }>(
-    '/reset/:token',
-    { config: { access: 'public' }, schema: { hide: true, params } },
-    async (request, reply) => {
-      const token = request.params.token;
-      const link = await findLink(db, token, 'password');
-      if (!link) return sendReset(request, reply, token, null);
-      const password = typeof request.body?.password === 'string' ? request.body.password : '';
-      const confirm = typeof request.body?.confirm === 'string' ? request.body.confirm : '';
-      if (password !== confirm) return sendReset(request, reply, token, link, { confirm: t('reset.mismatch') }, 400);
-      try {
-        const user = await usePasswordLink(db, token, password);
-        // The link ended every session of the user; this browser is logged in anew.
-        await openSession(app.deps, reply, user.id);
-        return reply.redirect('/account', 303);
-      } catch (err) {
-        const refused = asRefusal(err);
-        if (!refused) throw err;
-        return sendReset(
-          request,
-          reply,
-          token,
-          refused.code === 'not-found' ? null : link,
-          { [refused.code === 'weak-password' ? 'password' : '']: localizeRefusal(refused) },
-          refused.statusCode,
-        );
-      }
-    },
-  );
+  app.post('/reset/:token', { config: { access: 'public' }, schema: { hide: true, params } }, async (request, reply) => {
+    const token = request.params.token;
+    const link = await findLink(db, token, 'password');
+    if (!link) return sendReset(request, reply, token, null);
+    const password = fields(request.body).password ?? '';
+    const confirm = fields(request.body).confirm ?? '';
+    if (password !== confirm) return sendReset(request, reply, token, link, { confirm: t('reset.mismatch') }, 400);
+    try {
+      const user = await usePasswordLink(db, token, password);
+      // The link ended every session of the user; this browser is logged in anew.
+      await openSession(app.deps, reply, user.id);
+      return reply.redirect('/account', 303);
+    } catch (err) {
+      const refused = asRefusal(err);
+      if (!refused) throw err;
+      return sendReset(
+        request,
+        reply,
+        token,
+        refused.code === 'not-found' ? null : link,
+        { [refused.code === 'weak-password' ? 'password' : '']: localizeRefusal(refused) },
+        refused.statusCode,
+      );
+    }
+  });
 }

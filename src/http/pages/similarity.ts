@@ -6,6 +6,8 @@
 // sides). Sources are students' text: always escaped by html``.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fields } from '../form-fields.ts';
+import { typed } from '../typed.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import { archiveTerms, computeReport, pairDetail, readReport, type DocLabel } from '../../domain/similarity/report.ts';
 import type { Region } from '../../domain/similarity/index.ts';
@@ -43,7 +45,8 @@ function sourceView(side: 'a' | 'b', source: string, regions: Region[]): Html {
   })}</pre>`;
 }
 
-export default async function similarityPages(app: FastifyInstance) {
+export default async function similarityPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
 
   const adminOf = (request: FastifyRequest, reply: FastifyReply): AuthUser | null => {
@@ -60,39 +63,35 @@ export default async function similarityPages(app: FastifyInstance) {
     html`<form method="post" action="/admin/actions/similarity" class="inline"><input type="hidden" name="game" value="${game}"><button type="submit">${label}</button></form>`;
   const doneQuery = { type: 'object', properties: { done: { type: 'string', maxLength: 400 } } } as const;
 
-  app.get<{ Querystring: { done?: string } }>(
-    '/admin/similarity',
-    { config: { access: 'admin' }, schema: { hide: true, querystring: doneQuery } },
-    async (request, reply) => {
-      if (!adminOf(request, reply)) return reply;
-      const games = [...(await loadGames()).values()];
-      const rows = await Promise.all(games.map(async (g) => ({ game: g, report: await readReport(db, g.id), terms: await archiveTerms(db, g.id) })));
-      return sendPage(reply, {
-        title: t('sim.title'),
-        user: request.user,
-        nav: '/admin',
-        body: html`<p><a href="/admin">${t('sim.back')}</a></p>
+  app.get('/admin/similarity', { config: { access: 'admin' }, schema: { hide: true, querystring: doneQuery } }, async (request, reply) => {
+    if (!adminOf(request, reply)) return reply;
+    const games = [...(await loadGames()).values()];
+    const rows = await Promise.all(games.map(async (g) => ({ game: g, report: await readReport(db, g.id), terms: await archiveTerms(db, g.id) })));
+    return sendPage(reply, {
+      title: t('sim.title'),
+      user: request.user,
+      nav: '/admin',
+      body: html`<p><a href="/admin">${t('sim.back')}</a></p>
 <h1>${t('sim.title')}</h1>
 ${noticeOf(request.query)}
 <p>${t('sim.intro')}</p>
 <div class="table-wrap"><table id="similarity-games">
 <thead><tr><th scope="col">${t('sim.game')}</th><th scope="col">${t('sim.computed')}</th><th scope="col">${t('sim.archive')}</th><th scope="col"></th></tr></thead>
 <tbody>${rows.map(
-          ({ game, report, terms }) => html`<tr data-game="${game.id}"><td><a href="/admin/similarity/${game.id}">${game.title}</a></td>
+        ({ game, report, terms }) => html`<tr data-game="${game.id}"><td><a href="/admin/similarity/${game.id}">${game.title}</a></td>
 <td>${report ? html`${t('sim.documents', report.documents)}, ${th('sim.computedAt_html', String(when(report.createdAt)), report.durationMs)}${report.pairs[0] ? `; ${t('sim.atMost', percent(report.pairs[0].score))}` : ''}` : html`<span class="muted">${t('sim.never')}</span>`}</td>
 <td>${terms.length ? terms.map((term) => `${term.term} (${term.files})`).join(', ') : html`<span class="muted">${t('sim.noArchive')}</span>`}</td>
 <td>${computeButton(game.id, report ? t('sim.recompute') : t('sim.compute'))}</td></tr>`,
-        )}</tbody></table></div>
+      )}</tbody></table></div>
 <p class="hint">${th('sim.archiveHint_html')}</p>`,
-      });
-    },
-  );
+    });
+  });
 
-  app.get<{ Params: { game: string }; Querystring: { done?: string } }>(
+  app.get(
     '/admin/similarity/:game',
     {
       config: { access: 'admin' },
-      schema: { hide: true, params: { type: 'object', properties: { game: { type: 'string', maxLength: 64 } } }, querystring: doneQuery },
+      schema: { hide: true, params: { type: 'object', required: ['game'], properties: { game: { type: 'string', maxLength: 64 } } }, querystring: doneQuery },
     },
     async (request, reply) => {
       if (!adminOf(request, reply)) return reply;
@@ -126,13 +125,13 @@ ${
     },
   );
 
-  app.get<{ Params: { game: string }; Querystring: { a?: string; b?: string } }>(
+  app.get(
     '/admin/similarity/:game/pair',
     {
       config: { access: 'admin' },
       schema: {
         hide: true,
-        params: { type: 'object', properties: { game: { type: 'string', maxLength: 64 } } },
+        params: { type: 'object', required: ['game'], properties: { game: { type: 'string', maxLength: 64 } } },
         querystring: { type: 'object', properties: { a: { type: 'string', maxLength: 16 }, b: { type: 'string', maxLength: 16 } } },
       },
     },
@@ -162,10 +161,10 @@ ${
     },
   );
 
-  app.post<{ Body: Record<string, string | undefined> }>('/admin/actions/similarity', { config: { access: 'admin' } }, async (request, reply) => {
+  app.post('/admin/actions/similarity', { config: { access: 'admin' } }, async (request, reply) => {
     const me = adminOf(request, reply);
     if (!me) return reply;
-    const id = typeof request.body?.game === 'string' ? request.body.game : '';
+    const id = typeof fields(request.body)?.game === 'string' ? fields(request.body).game : '';
     if (!id) throw badRequest(t('sim.whichGame'));
     const game = await gameOf(id);
     const report = await computeReport(db, game.id);

@@ -7,6 +7,7 @@
 // The data is src/domain/students.ts's.
 
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typed.ts';
 import { GATE_OPPONENT } from '../../domain/gate.ts';
 import { courseTimeZone } from '../../domain/course-time.ts';
 import {
@@ -15,13 +16,12 @@ import {
   studentDetail,
   SUBMISSION_LANGUAGES,
   SUBMISSION_STATUSES_OUT,
-  type SubmissionFilterInput,
   type SubmissionLanguage,
   type TournamentOutcome,
 } from '../../domain/students.ts';
 import { loadGames } from '../../games/registry.ts';
 import { languages } from '../../sandbox/languages/index.ts';
-import { idParams } from '../schemas.ts';
+import { idParams, pageNumber } from '../schemas.ts';
 import { field, select } from '../render/forms.ts';
 import { html } from '../render/html.ts';
 import { t, word } from '../i18n/index.ts';
@@ -60,10 +60,11 @@ function outcomeText(o: { outcome: TournamentOutcome; eliminatedRound: number | 
       : result;
 }
 
-export default async function studentPages(app: FastifyInstance) {
+export default async function studentPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
 
-  app.get<{ Params: { id: number } }>('/admin/users/:id', { config: { access: 'admin' }, schema: { hide: true, params: idParams } }, async (request, reply) => {
+  app.get('/admin/users/:id', { config: { access: 'admin' }, schema: { hide: true, params: idParams } }, async (request, reply) => {
     const d = await studentDetail(db, request.params.id);
     const games = await loadGames();
     const title = (g: string) => games.get(g)?.title ?? g;
@@ -168,7 +169,7 @@ ${
     return sendPage(reply, { title: t('stu.title', u.username), user: request.user, nav: '/admin', body });
   });
 
-  app.get<{ Querystring: SubmissionFilterInput & { page: number } }>(
+  app.get(
     '/admin/submissions',
     {
       config: { access: 'admin' },
@@ -183,13 +184,13 @@ ${
             user: { type: 'string', maxLength: 64 },
             from: { type: 'string', maxLength: 40 },
             to: { type: 'string', maxLength: 40 },
-            page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
+            page: pageNumber,
           },
         },
       },
     },
     async (request, reply) => {
-      const { page, ...raw } = request.query;
+      const { page = 1, ...raw } = request.query;
       const filters = parseSubmissionFilters(raw);
       const per = 50;
       const { total, rows } = await listSubmissions(db, filters, { limit: per, offset: (page - 1) * per });

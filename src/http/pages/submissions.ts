@@ -5,13 +5,16 @@
 // (src/http/client/gate-live.ts) fetches again on every judge event.
 
 import type { FastifyInstance } from 'fastify';
+import { fields } from '../form-fields.ts';
+import { typed } from '../typed.ts';
 import type { Db } from '../../db/client.ts';
 import { loadGames } from '../../games/registry.ts';
 import { roundShown } from '../../sdk/replay-format.ts';
 import { GATE_DUMMY_MATCHES, GATE_OPPONENT } from '../../domain/gate.ts';
 import type { AuthUser } from '../auth.ts';
 import { forbidden, notFound } from '../errors.ts';
-import { FINAL_STATUSES, matchInclude, matchOut, statusOut, submissionSelect } from '../../domain/serialize.ts';
+import { FINAL_STATUSES, matchOut, statusOut } from '../../domain/serialize.ts';
+import { findSubmission, gateMatches, submissionSource, userSubmissionsByName, type SubmissionRow } from '../../domain/submission-reads.ts';
 import { gateProgress, type GateStepState } from '../../domain/gate-progress.ts';
 import { liveStatus } from '../../domain/gate.ts';
 import { submissionWait } from '../../domain/queue-overview.ts';
@@ -63,14 +66,12 @@ const PAGE_NAMES = 20;
 const VERSIONS_SHOWN = 30;
 
 /** A submission its owner or an admin may read: 404 if there is none, 403 for anyone else (as the API's source route). */
-async function ownSubmission(db: Db, me: AuthUser, id: number) {
-  const s = await db.submission.findUnique({ where: { id }, select: submissionSelect });
+async function ownSubmission(db: Db, me: AuthUser, id: number): Promise<SubmissionRow> {
+  const s = await findSubmission(db, id);
   if (!s) throw notFound(t('subs.none', id));
   if (s.userId !== me.id && !me.isAdmin) throw forbidden(t('subs.ownerOnly'));
   return s;
 }
-
-type SubmissionRow = Awaited<ReturnType<typeof ownSubmission>>;
 
 const STATE_TEXT: Record<GateStepState, MessageKey> = {
   pending: 'gate.waiting',
@@ -112,7 +113,7 @@ const waitText = (s: number) => (s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${M
 /** The gate as it stands: summary, steps, verdict. Everything the live script swaps in. */
 async function renderTimeline(deps: { db: Db; queues: JudgeQueues | null }, s: SubmissionRow): Promise<Html> {
   const { db } = deps;
-  const matches = await db.match.findMany({ where: { submissionId: s.id, kind: 'gate' }, include: matchInclude, orderBy: { id: 'asc' } });
+  const matches = await gateMatches(db, s.id);
   // Compiling only while a worker runs its check; queued (waiting) until then.
   const live = statusOut((await liveStatus(deps.queues, s)) as typeof s.status);
   const gate = gateProgress({ id: s.id, status: live, reasonDetail: s.reasonDetail }, matches.map(matchOut));
@@ -194,7 +195,7 @@ ${verdict}
 
 /** The lines around a compile error, the error's line marked. */
 async function sourceExcerpt(db: Db, id: number, line: number): Promise<HtmlValue> {
-  const row = await db.submission.findUnique({ where: { id }, select: { source: true } });
+  const row = await submissionSource(db, id);
   const lines = row?.source.split('\n') ?? [];
   if (line < 1 || line > lines.length) return '';
   const from = Math.max(1, line - 2);
@@ -207,10 +208,11 @@ async function sourceExcerpt(db: Db, id: number, line: number): Promise<HtmlValu
   return html`<figure class="source-excerpt"><figcaption>${t('gate.line', line)}</figcaption><pre id="verdict-source"><code>${out}</code></pre></figure>`;
 }
 
-export default async function submissionPages(app: FastifyInstance) {
+export default async function submissionPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
 
-  app.get<{ Params: { id: number } }>('/submissions/:id', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
+  app.get('/submissions/:id', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
     const me = pageUser(request, reply);
     if (!me) return reply;
     const s = await ownSubmission(db, me, request.params.id);
@@ -241,7 +243,7 @@ ${
     });
   });
 
-  app.get<{ Params: { id: number } }>('/submissions/:id/timeline', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
+  app.get('/submissions/:id/timeline', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
     const me = pageUser(request, reply, `/submissions/${request.params.id}`);
     if (!me) return reply;
     const s = await ownSubmission(db, me, request.params.id);
@@ -251,24 +253,21 @@ ${
       .send((await renderTimeline(app.deps, s)).value);
   });
 
-  app.get<{ Params: { id: number }; Querystring: { download?: string } }>(
-    '/submissions/:id/source',
-    { config: { access: 'owner' }, schema: { params: idParams } },
-    async (request, reply) => {
-      const me = pageUser(request, reply);
-      if (!me) return reply;
-      const s = await ownSubmission(db, me, request.params.id);
-      const row = await db.submission.findUniqueOrThrow({ where: { id: s.id }, select: { source: true } });
-      const name = s.filename.replace(/["\\\r\n]/g, '_');
-      return reply
-        .header('content-type', 'text/plain; charset=utf-8')
-        .header('content-disposition', `${request.query.download ? 'attachment' : 'inline'}; filename="${name}"`)
-        .header('cache-control', 'private, no-store')
-        .send(row.source);
-    },
-  );
+  app.get('/submissions/:id/source', { config: { access: 'owner' }, schema: { params: idParams } }, async (request, reply) => {
+    const me = pageUser(request, reply);
+    if (!me) return reply;
+    const s = await ownSubmission(db, me, request.params.id);
+    const row = await submissionSource(db, s.id);
+    if (!row) throw notFound(t('subs.none', s.id));
+    const name = s.filename.replace(/["\\\r\n]/g, '_');
+    return reply
+      .header('content-type', 'text/plain; charset=utf-8')
+      .header('content-disposition', `${fields(request.query).download ? 'attachment' : 'inline'}; filename="${name}"`)
+      .header('cache-control', 'private, no-store')
+      .send(row.source);
+  });
 
-  app.get<{ Querystring: { game?: string; page?: number } }>(
+  app.get(
     '/submissions',
     {
       config: { access: 'user' },
@@ -285,31 +284,8 @@ ${
       const games = await loadGames();
       const game = request.query.game && games.has(request.query.game) ? request.query.game : '';
       const pageNo = request.query.page ?? 1;
-      const where = { userId: me.id, ...(game ? { game } : {}) };
       // Names ordered by their newest submission, then a page of names with their versions.
-      const latest = await db.submission.groupBy({ by: ['playerId'], where, _max: { id: true } });
-      latest.sort((a, b) => (b._max.id ?? 0) - (a._max.id ?? 0));
-      const pages = Math.max(1, Math.ceil(latest.length / PAGE_NAMES));
-      const ids = latest.slice((pageNo - 1) * PAGE_NAMES, pageNo * PAGE_NAMES).map((r) => r.playerId);
-      const players = await db.playerName.findMany({
-        where: { id: { in: ids } },
-        select: {
-          id: true,
-          name: true,
-          game: true,
-          locked: true,
-          qualifiedSubmissionId: true,
-          submissions: {
-            where,
-            orderBy: { version: 'desc' },
-            take: VERSIONS_SHOWN,
-            select: { id: true, version: true, filename: true, status: true, reason: true, reasonDetail: true, reasonLine: true, createdAt: true },
-          },
-          _count: { select: { submissions: { where } } },
-        },
-      });
-      const byId = new Map(players.map((p) => [p.id, p]));
-      const ordered = ids.map((id) => byId.get(id)).filter((p) => p !== undefined);
+      const { pages, players: ordered } = await userSubmissionsByName(db, { userId: me.id, game, page: pageNo, perPage: PAGE_NAMES, versions: VERSIONS_SHOWN });
 
       const query = (p: number) => `/submissions?${new URLSearchParams({ ...(game ? { game } : {}), ...(p > 1 ? { page: String(p) } : {}) }).toString()}`;
       const groups = ordered.map(

@@ -7,9 +7,12 @@
 // page then shows clang's diagnostics as printed).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fields } from '../form-fields.ts';
+import { typed } from '../typed.ts';
 import { loadGames } from '../../games/registry.ts';
 import { BOT_FILE_ACCEPT, readBotHeader } from '../../sandbox/languages/index.ts';
 import { asRefusal, badRequest, multipartRefusal, tooLarge } from '../errors.ts';
+import { submissionDeadlines } from '../../domain/game-overview.ts';
 import { createSubmission, decodeUtf8, SubmissionCompileError } from '../../domain/submissions.ts';
 import { compileErrorLines } from '../../domain/reasons.ts';
 import { when } from './matches.ts';
@@ -29,7 +32,8 @@ const labels = () => ({ game: t('submit.game'), file: t('submit.file') });
 /** Which field an error code of createSubmission belongs to. */
 const GAME_ERRORS = new Set(['no-game', 'unknown-game', 'deadline-passed']);
 
-export default async function submitPages(app: FastifyInstance) {
+export default async function submitPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { config, db } = app.deps;
   const max = config.submissionMaxBytes;
 
@@ -43,9 +47,7 @@ export default async function submitPages(app: FastifyInstance) {
     const games = await loadGames();
     const options = [...games.values()].map((g) => ({ value: g.id, label: g.title }));
     const game = games.has(values.game) ? values.game : '';
-    const deadlines = (await db.gameSetting.findMany({ where: { submissionDeadline: { not: null } }, orderBy: { game: 'asc' } })).filter((d) =>
-      games.has(d.game),
-    );
+    const deadlines = (await submissionDeadlines(db)).filter((d) => games.has(d.game));
     const now = Date.now();
     const body = html`<h1>${t('submit.title')}</h1>
 ${deadlines.length ? html`<ul class="notice" id="deadlines">${deadlines.map((d) => html`<li>${d.submissionDeadline!.getTime() <= now ? t('submit.closedOn', games.get(d.game)!.title) : t('submit.closeOn', games.get(d.game)!.title)}${when(d.submissionDeadline)}</li>`)}</ul>` : ''}
@@ -79,9 +81,9 @@ ${errorSummary(errors, labels())}
     return sendPage(reply, { title: t('submit.title'), user: request.user, nav: '/submit', body, scripts: ['submit'] }, status);
   }
 
-  app.get<{ Querystring: { game?: string } }>('/submit', { config: { access: 'user' } }, async (request, reply) => {
+  app.get('/submit', { config: { access: 'user' } }, async (request, reply) => {
     if (!pageUser(request, reply)) return reply;
-    return sendForm(request, reply, { game: typeof request.query.game === 'string' ? request.query.game : '' });
+    return sendForm(request, reply, { game: fields(request.query).game ?? '' });
   });
 
   app.post('/submit', { bodyLimit: max * 6 + 64 * 1024, config: { ...submitRateLimit(config), access: 'user' } }, async (request, reply) => {

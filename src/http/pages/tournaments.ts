@@ -6,6 +6,8 @@
 // tournament's page refreshes itself (a meta refresh: no script needed).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fields } from '../form-fields.ts';
+import { typed } from '../typed.ts';
 import { loadGames } from '../../games/registry.ts';
 import { asRefusal, forbidden } from '../errors.ts';
 import type { AuthUser } from '../auth.ts';
@@ -33,6 +35,7 @@ import { sendPage } from '../render/layout.ts';
 import { errorSummary, field, select, type FieldErrors } from '../render/forms.ts';
 import { pageUser } from './auth.ts';
 import { formatTime } from './submissions.ts';
+import { tournamentSeed } from '../../domain/tournament-admin.ts';
 import { courseTimeZone, parseCourseInput, toCourseInput } from '../../domain/course-time.ts';
 import { t as tr, th, word } from '../i18n/index.ts';
 import { localizeRefusal } from '../i18n/refusals.ts';
@@ -175,7 +178,8 @@ function tournamentFields(
   return { errors, config, freezeAt, seed };
 }
 
-export default async function tournamentPages(app: FastifyInstance) {
+export default async function tournamentPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const { db } = app.deps;
   const apply = (effects: TournamentEffects) => applyTournamentEffects({ db, queues: app.deps.queues, log: (msg) => app.log.warn(msg) }, effects);
 
@@ -197,21 +201,17 @@ ${
     return sendPage(reply, { title: tr('tour.title'), user: request.user, nav: '/tournaments', body });
   });
 
-  app.get<{ Params: { id: number } }>(
-    '/tournaments/:id',
-    { config: { access: 'public' }, schema: { hide: true, params: idParams } },
-    async (request, reply) => {
-      const d = await tournamentDetail(db, request.params.id);
-      const preview = d.status === 'scheduled' ? await previewEntries(db, d.id) : null;
-      return sendPage(reply, {
-        title: d.name,
-        user: request.user,
-        nav: '/tournaments',
-        head: d.status === 'running' ? html`<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` : undefined,
-        body: tournamentBody(d, request.user, preview),
-      });
-    },
-  );
+  app.get('/tournaments/:id', { config: { access: 'public' }, schema: { hide: true, params: idParams } }, async (request, reply) => {
+    const d = await tournamentDetail(db, request.params.id);
+    const preview = d.status === 'scheduled' ? await previewEntries(db, d.id) : null;
+    return sendPage(reply, {
+      title: d.name,
+      user: request.user,
+      nav: '/tournaments',
+      head: d.status === 'running' ? html`<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` : undefined,
+      body: tournamentBody(d, request.user, preview),
+    });
+  });
 
   // ---------------------------------------------------------------- representatives
 
@@ -255,11 +255,11 @@ ${select({ name: 'player', label: tr('rep.playerFor', r.game), options: r.player
     return sendRepresentatives(request, reply, me);
   });
 
-  app.post<{ Body: Form }>('/account/representatives', { config: { access: 'user' } }, async (request, reply) => {
+  app.post('/account/representatives', { config: { access: 'user' } }, async (request, reply) => {
     const me = pageUser(request, reply, '/account/representatives');
     if (!me) return reply;
-    const game = str(request.body?.game);
-    const player = str(request.body?.player);
+    const game = str(fields(request.body)?.game);
+    const player = str(fields(request.body)?.player);
     try {
       const r = await setRepresentative(db, me.id, game, player);
       return sendRepresentatives(request, reply, me, { notice: tr('rep.now', r.current?.name ?? player, game) });
@@ -273,7 +273,8 @@ ${select({ name: 'player', label: tr('rep.playerFor', r.game), options: r.player
   // ---------------------------------------------------------------- admin
   // An admin scope: its hook sends anonymous visitors to log in and answers anyone but an admin with the 403 page (src/http/access.ts).
   await app.register(
-    adminOnlyPages(async (app) => {
+    adminOnlyPages(async (scope) => {
+      const app = typed(scope);
       function pageAdmin(request: FastifyRequest, reply: FastifyReply): AuthUser | null {
         const me = pageUser(request, reply);
         if (me && !me.isAdmin) throw forbidden(tr('tourAdmin.only'));
@@ -310,10 +311,10 @@ ${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.se
         return sendAdmin(request, reply);
       });
 
-      app.post<{ Body: Form }>('/admin/tournaments', { config: { access: 'admin' } }, async (request, reply) => {
+      app.post('/admin/tournaments', { config: { access: 'admin' } }, async (request, reply) => {
         const me = pageAdmin(request, reply);
         if (!me) return reply;
-        const v = request.body ?? {};
+        const v = fields(request.body);
         const { errors, config, freezeAt, seed } = tournamentFields(v, false);
         if (Object.keys(errors).length) return sendAdmin(request, reply, { values: v, errors }, 400);
         try {
@@ -332,27 +333,19 @@ ${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.se
         }
       });
 
-      app.post<{ Params: { id: number } }>(
-        '/admin/tournaments/:id/cancel',
-        { config: { access: 'admin' }, schema: { params: idParams } },
-        async (request, reply) => {
-          const me = pageAdmin(request, reply);
-          if (!me) return reply;
-          await cancelTournament(db, me.id, request.params.id);
-          return reply.redirect(`/tournaments/${request.params.id}`, 303);
-        },
-      );
+      app.post('/admin/tournaments/:id/cancel', { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
+        const me = pageAdmin(request, reply);
+        if (!me) return reply;
+        await cancelTournament(db, me.id, request.params.id);
+        return reply.redirect(`/tournaments/${request.params.id}`, 303);
+      });
 
-      app.post<{ Params: { id: number } }>(
-        '/admin/tournaments/:id/delete',
-        { config: { access: 'admin' }, schema: { params: idParams } },
-        async (request, reply) => {
-          const me = pageAdmin(request, reply);
-          if (!me) return reply;
-          await deleteTournament(db, me.id, request.params.id);
-          return reply.redirect('/admin/tournaments', 303);
-        },
-      );
+      app.post('/admin/tournaments/:id/delete', { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
+        const me = pageAdmin(request, reply);
+        if (!me) return reply;
+        await deleteTournament(db, me.id, request.params.id);
+        return reply.redirect('/admin/tournaments', 303);
+      });
 
       async function sendEdit(
         request: FastifyRequest,
@@ -361,12 +354,11 @@ ${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.se
         view: { values?: Form; errors?: FieldErrors } = {},
         status = 200,
       ) {
-        const row = await db.tournament.findUniqueOrThrow({ where: { id: d.id }, select: { seed: true } });
         const v = view.values ?? {
           name: d.name,
           freezeAt: toCourseInput(new Date(d.freezeAt)),
           config: d.config ? JSON.stringify(d.config) : '',
-          seed: String(row.seed),
+          seed: String(await tournamentSeed(db, d.id)),
         };
         const body = html`<p class="breadcrumbs"><a href="/tournaments">${tr('tour.title')}</a> › <a href="/tournaments/${d.id}">${d.name}</a></p>
 <h1>${tr('tourAdmin.editTitle', d.name)}</h1>
@@ -382,66 +374,54 @@ ${field({ name: 'seed', label: tr('tour.seed'), type: 'number', value: v.seed ??
         return sendPage(reply, { title: tr('tourAdmin.editTitle', d.name), user: request.user, nav: '/tournaments', body }, status);
       }
 
-      app.get<{ Params: { id: number } }>(
-        '/admin/tournaments/:id/edit',
-        { config: { access: 'admin' }, schema: { params: idParams } },
-        async (request, reply) => {
-          if (!pageAdmin(request, reply)) return reply;
-          const d = await tournamentDetail(db, request.params.id);
-          if (d.status !== 'scheduled') return reply.redirect(`/tournaments/${d.id}`, 303);
-          return sendEdit(request, reply, d);
-        },
-      );
+      app.get('/admin/tournaments/:id/edit', { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
+        if (!pageAdmin(request, reply)) return reply;
+        const d = await tournamentDetail(db, request.params.id);
+        if (d.status !== 'scheduled') return reply.redirect(`/tournaments/${d.id}`, 303);
+        return sendEdit(request, reply, d);
+      });
 
-      app.post<{ Params: { id: number }; Body: Form }>(
-        '/admin/tournaments/:id/edit',
-        { config: { access: 'admin' }, schema: { params: idParams } },
-        async (request, reply) => {
-          const me = pageAdmin(request, reply);
-          if (!me) return reply;
-          const d = await tournamentDetail(db, request.params.id);
-          const v = request.body ?? {};
-          const { errors, config, freezeAt, seed } = tournamentFields(v, true);
-          if (Object.keys(errors).length || seed === undefined) return sendEdit(request, reply, d, { values: v, errors }, 400);
-          try {
-            await editTournament(db, me.id, d.id, { name: str(v.name), freezeAt, config, seed });
-            return reply.redirect(`/tournaments/${d.id}`, 303);
-          } catch (e) {
-            const refusal = asRefusal(e);
-            if (!refusal) throw e;
-            const key = (e as { code?: string }).code;
-            return sendEdit(
-              request,
-              reply,
-              d,
-              { values: v, errors: { [key && ['name', 'freezeAt', 'config', 'seed'].includes(key) ? key : '']: localizeRefusal(refusal) } },
-              refusal.statusCode,
-            );
-          }
-        },
-      );
+      app.post('/admin/tournaments/:id/edit', { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
+        const me = pageAdmin(request, reply);
+        if (!me) return reply;
+        const d = await tournamentDetail(db, request.params.id);
+        const v = fields(request.body);
+        const { errors, config, freezeAt, seed } = tournamentFields(v, true);
+        if (Object.keys(errors).length || seed === undefined) return sendEdit(request, reply, d, { values: v, errors }, 400);
+        try {
+          await editTournament(db, me.id, d.id, { name: str(v.name), freezeAt, config, seed });
+          return reply.redirect(`/tournaments/${d.id}`, 303);
+        } catch (e) {
+          const refusal = asRefusal(e);
+          if (!refusal) throw e;
+          const key = (e as { code?: string }).code;
+          return sendEdit(
+            request,
+            reply,
+            d,
+            { values: v, errors: { [key && ['name', 'freezeAt', 'config', 'seed'].includes(key) ? key : '']: localizeRefusal(refusal) } },
+            refusal.statusCode,
+          );
+        }
+      });
 
       for (const action of ['start', 'pause', 'resume'] as const) {
-        app.post<{ Params: { id: number } }>(
-          `/admin/tournaments/:id/${action}`,
-          { config: { access: 'admin' }, schema: { params: idParams } },
-          async (request, reply) => {
-            const me = pageAdmin(request, reply);
-            if (!me) return reply;
-            const id = request.params.id;
-            await apply(
-              action === 'start'
-                ? await startNow(db, me.id, id)
-                : action === 'pause'
-                  ? await pauseTournament(db, me.id, id)
-                  : await resumeTournament(db, me.id, id),
-            );
-            return reply.redirect(`/tournaments/${id}`, 303);
-          },
-        );
+        app.post(`/admin/tournaments/:id/${action}`, { config: { access: 'admin' }, schema: { params: idParams } }, async (request, reply) => {
+          const me = pageAdmin(request, reply);
+          if (!me) return reply;
+          const id = request.params.id;
+          await apply(
+            action === 'start'
+              ? await startNow(db, me.id, id)
+              : action === 'pause'
+                ? await pauseTournament(db, me.id, id)
+                : await resumeTournament(db, me.id, id),
+          );
+          return reply.redirect(`/tournaments/${id}`, 303);
+        });
       }
 
-      app.post<{ Params: { id: number; matchId: number } }>(
+      app.post(
         '/admin/tournaments/:id/matches/:matchId/rerun',
         {
           config: { access: 'admin' },

@@ -1,11 +1,13 @@
 // /view: the viewer alone, for a replay URL (?replay=) or a file from disk
 // (picked or dropped on the page; read in the browser, never uploaded).
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../typed.ts';
 import { html } from '../render/html.ts';
 import { sendPage } from '../render/layout.ts';
 import { t, th } from '../i18n/index.ts';
 
-export default async function viewPages(app: FastifyInstance) {
+export default async function viewPages(fastify: FastifyInstance) {
+  const app = typed(fastify);
   app.get('/view', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) =>
     sendPage(reply, {
       title: t('view.title'),

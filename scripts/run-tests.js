@@ -9,8 +9,10 @@
 //   3. then files that load the machine on purpose or watch wall time (the
 //      sandbox's fairness and signal tests, the browser, the fault tests
 //      with their short locks) run one at a time.
-// It closes with one line for all phases. Pass paths or substrings to run a
-// subset:   node scripts/run-tests.js moria sandbox
+// It closes with the slowest files ranked by CPU time (their own and their
+// children's; --times[=N] lists N of them), each phase's wall time and one line
+// for all phases. Pass paths or substrings to run a subset:
+//   node scripts/run-tests.js moria sandbox
 // The long tests are left to `--slow-only` (npm run test:slow, which CI runs
 // too), so npm test stays under five minutes: statistical tests marked slow
 // (test/helpers/slow.ts, skipped unless ARBITER_SLOW_TESTS=1: bot strength,

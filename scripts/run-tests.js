@@ -19,7 +19,8 @@
 // C++ compiles), and the LONG files below (loads, faults, restarts, the play
 // page's whole matches, a whole tournament's archive verified and tampered
 // with). Naming a LONG file runs it anyway.
-import { readdirSync, statSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, statSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -93,6 +94,17 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// Each file's CPU time in earlier runs of this checkout (in the temp dir, so npm ci keeps it; a fresh machine has none): a phase
+// starts its heaviest files first, so the last file to finish is a short one rather than the longest starting
+// last (longest first packs a phase's files onto its slots best). A file never timed counts as the heaviest.
+const CPU_TIMES = join(tmpdir(), `arbiter-test-cpu-ms-${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12)}.json`);
+let knownCpuMs = {};
+try {
+  knownCpuMs = JSON.parse(readFileSync(CPU_TIMES, 'utf8'));
+} catch {
+  // first run here: alphabetical order
+}
+const heaviestFirst = (list) => list.sort((a, b) => (knownCpuMs[b] ?? Number.MAX_VALUE) - (knownCpuMs[a] ?? Number.MAX_VALUE) || a.localeCompare(b));
 const computeOnly = files.filter((f) => COMPUTE_ONLY.some((re) => re.test(f)));
 const alone = files.filter((f) => !computeOnly.includes(f) && ALONE.some((re) => re.test(f)));
 const shared = files.filter((f) => !computeOnly.includes(f) && !alone.includes(f));
@@ -109,6 +121,9 @@ const perCore = Math.max(1, Math.min(2, availableParallelism()));
 // starting), and neither kind watches the clock (matches are judged by CPU): the two phases run at
 // the same time, one more file than cores and as many files as cores, so the cores stay busy. Files
 // that watch the clock run after them, one at a time.
+heaviestFirst(computeOnly);
+heaviestFirst(shared);
+heaviestFirst(alone);
 const phases = [
   { files: computeOnly, concurrency: perCore + 1, stage: 1 },
   { files: shared, concurrency: perCore, stage: 1 },
@@ -179,6 +194,12 @@ for (const stage of [1, 2]) {
   await Promise.all(inStage.map(({ phase, i }, k) => runPhase(phase, i, k === 0)));
 }
 rmSync(tmp, { recursive: true, force: true });
+try {
+  for (const t of fileTimes) knownCpuMs[t.file] = t.cpuMs;
+  writeFileSync(CPU_TIMES, `${JSON.stringify(knownCpuMs, null, 1)}\n`);
+} catch {
+  // no temp dir to keep them in: the next run starts alphabetically
+}
 if (totals.pass + totals.fail === 0) status ||= 1;
 if (fileTimes.length > 1) {
   // Ranked by CPU time (the file's process and the children it waited for): on a shared machine the wall time

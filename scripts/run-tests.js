@@ -9,15 +9,18 @@
 //   3. then files that load the machine on purpose or watch wall time (the
 //      sandbox's fairness and signal tests, the browser, the fault tests
 //      with their short locks) run one at a time.
-// It closes with one line for all phases. Pass paths or substrings to run a
-// subset:   node scripts/run-tests.js moria sandbox
+// It closes with the slowest files ranked by CPU time (their own and their
+// children's; --times[=N] lists N of them), each phase's wall time and one line
+// for all phases. Pass paths or substrings to run a subset:
+//   node scripts/run-tests.js moria sandbox
 // The long tests are left to `--slow-only` (npm run test:slow, which CI runs
 // too), so npm test stays under five minutes: statistical tests marked slow
 // (test/helpers/slow.ts, skipped unless ARBITER_SLOW_TESTS=1: bot strength,
 // C++ compiles), and the LONG files below (loads, faults, restarts, the play
 // page's whole matches, a whole tournament's archive verified and tampered
 // with). Naming a LONG file runs it anyway.
-import { readdirSync, statSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, statSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -71,7 +74,10 @@ const LONG = [
 ];
 
 const slowOnly = process.argv.includes('--slow-only');
-const filters = process.argv.slice(2).filter((a) => a !== '--slow-only');
+// --times[=N]: the closing list of the slowest files is N long (10 without the flag, 20 with it alone).
+const timesArg = process.argv.find((a) => a === '--times' || a.startsWith('--times='));
+const timesShown = timesArg ? Number(timesArg.split('=')[1] ?? 20) || 20 : 10;
+const filters = process.argv.slice(2).filter((a) => a !== '--slow-only' && a !== timesArg);
 if (slowOnly) process.env.ARBITER_SLOW_TESTS = '1';
 // The servers tests start do not warm a C++ compile server each (clang's own module is a minute of CPU); the C++ tests start theirs.
 process.env.CPP_PREWARM ??= '0';
@@ -88,20 +94,36 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// Each file's CPU time in earlier runs of this checkout (in the temp dir, so npm ci keeps it; a fresh machine has none): a phase
+// starts its heaviest files first, so the last file to finish is a short one rather than the longest starting
+// last (longest first packs a phase's files onto its slots best). A file never timed counts as the heaviest.
+const CPU_TIMES = join(tmpdir(), `arbiter-test-cpu-ms-${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12)}.json`);
+let knownCpuMs = {};
+try {
+  knownCpuMs = JSON.parse(readFileSync(CPU_TIMES, 'utf8'));
+} catch {
+  // first run here: alphabetical order
+}
+const heaviestFirst = (list) => list.sort((a, b) => (knownCpuMs[b] ?? Number.MAX_VALUE) - (knownCpuMs[a] ?? Number.MAX_VALUE) || a.localeCompare(b));
 const computeOnly = files.filter((f) => COMPUTE_ONLY.some((re) => re.test(f)));
 const alone = files.filter((f) => !computeOnly.includes(f) && ALONE.some((re) => re.test(f)));
 const shared = files.filter((f) => !computeOnly.includes(f) && !alone.includes(f));
 
 const tmp = mkdtempSync(join(tmpdir(), 'arbiter-tests-'));
 const totals = { pass: 0, fail: 0, skipped: 0, cancelled: 0, todo: 0 };
-/** Each file's wall time (a file is a top-level test in the TAP), for the closing list of the slowest. */
+/** Each file's wall and CPU time (scripts/test-process-times.mjs in its process), for the closing list of the slowest. */
 const fileTimes = [];
+/** Each phase's wall time. */
+const phaseWall = [];
 let status = 0;
 const perCore = Math.max(1, Math.min(2, availableParallelism()));
 // Compute-only and shared files spend much of their time waiting (Postgres, Redis, child processes
 // starting), and neither kind watches the clock (matches are judged by CPU): the two phases run at
 // the same time, one more file than cores and as many files as cores, so the cores stay busy. Files
 // that watch the clock run after them, one at a time.
+heaviestFirst(computeOnly);
+heaviestFirst(shared);
+heaviestFirst(alone);
 const phases = [
   { files: computeOnly, concurrency: perCore + 1, stage: 1 },
   { files: shared, concurrency: perCore, stage: 1 },
@@ -116,19 +138,23 @@ function runPhase(phase, i, live) {
     '--no-node-snapshot',
     '--import',
     'tsx',
+    '--import',
+    new URL('./test-process-times.mjs', import.meta.url).href,
     '--test',
     `--test-concurrency=${phase.concurrency}`,
     '--test-reporter=spec',
     `--test-reporter-destination=${live ? 'stdout' : spec}`,
     '--test-reporter=tap',
     `--test-reporter-destination=${tap}`,
-    `--test-reporter=${new URL('./test-times-reporter.mjs', import.meta.url).href}`,
-    `--test-reporter-destination=${tap}.times`,
     ...phase.files,
   ];
+  const started = performance.now();
   return new Promise((done) => {
     // The suite runs the sources (bin/arbiter.js through tsx), not a build that may be older; test/cli/built.test.ts builds and runs dist/.
-    const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ARBITER_FROM_SOURCE: '1' } });
+    const child = spawn(process.execPath, args, {
+      stdio: 'inherit',
+      env: { ...process.env, ARBITER_FROM_SOURCE: '1', ARBITER_TEST_TIMES_FILE: `${tap}.times` },
+    });
     child.on('exit', (code, signal) => {
       if (!live) {
         try {
@@ -137,6 +163,7 @@ function runPhase(phase, i, live) {
           // nothing reported
         }
       }
+      phaseWall[i] = performance.now() - started;
       if (code !== 0) status = code ?? 1;
       if (signal) status ||= 1;
       let text = '';
@@ -147,8 +174,8 @@ function runPhase(phase, i, live) {
       }
       try {
         for (const line of readFileSync(`${tap}.times`, 'utf8').split('\n').filter(Boolean)) {
-          const { file, ms } = JSON.parse(line);
-          fileTimes.push({ file: relative('.', file), ms, phase: i + 1 });
+          const { file, wallMs, cpuMs, childCpuMs } = JSON.parse(line);
+          fileTimes.push({ file: relative('.', file), wallMs, cpuMs: cpuMs + (childCpuMs ?? 0), phase: i + 1 });
         }
       } catch {
         // no times: the phase did not run its files
@@ -167,10 +194,22 @@ for (const stage of [1, 2]) {
   await Promise.all(inStage.map(({ phase, i }, k) => runPhase(phase, i, k === 0)));
 }
 rmSync(tmp, { recursive: true, force: true });
+try {
+  for (const t of fileTimes) knownCpuMs[t.file] = t.cpuMs;
+  writeFileSync(CPU_TIMES, `${JSON.stringify(knownCpuMs, null, 1)}\n`);
+} catch {
+  // no temp dir to keep them in: the next run starts alphabetically
+}
 if (totals.pass + totals.fail === 0) status ||= 1;
 if (fileTimes.length > 1) {
-  console.log('\nslowest files (phase, seconds):');
-  for (const t of fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`  ${t.phase}  ${(t.ms / 1000).toFixed(1).padStart(6)}  ${t.file}`);
+  // Ranked by CPU time (the file's process and the children it waited for): on a shared machine the wall time
+  // says as much about the neighbours as about the file.
+  const s = (ms) => (ms / 1000).toFixed(1).padStart(6);
+  console.log(
+    `\nslowest files by CPU (phase, CPU s, wall s; ${fileTimes.length} files, ${s(fileTimes.reduce((a, t) => a + t.cpuMs, 0)).trim()} s CPU in all):`,
+  );
+  for (const t of fileTimes.sort((a, b) => b.cpuMs - a.cpuMs).slice(0, timesShown)) console.log(`  ${t.phase}  ${s(t.cpuMs)}  ${s(t.wallMs)}  ${t.file}`);
 }
+for (const [i, ms] of phaseWall.entries()) if (ms !== undefined) console.log(`phase ${i + 1}: ${(ms / 1000).toFixed(1)} s wall`);
 console.log(`\ntests: ${totals.pass} passed, ${totals.fail + totals.cancelled} failed, ${totals.skipped} skipped`);
 process.exit(status);

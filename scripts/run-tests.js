@@ -71,6 +71,12 @@ const LONG = [
   /^test\/jobs\/recovery\.test\.ts$/,
   /^test\/domain\/tournaments\/(e2e|verify)\.test\.ts$/,
   /^test\/http\/client\/browser-play\.test\.ts$/,
+  // A scheduler and a recorder SIGKILLed under their leases with real processes (a minute): the lease's
+  // own rules are proven in process by test/http/replicas-limits and the recorder's restart in recovery.
+  /^test\/deploy\/lease\.test\.ts$/,
+  // Whole matches of the rewritten Dummies against their previous versions, decision by decision (20 s of
+  // CPU): npm test keeps the golden Dummy traces, which compare the same decisions with the original's.
+  /^test\/games\/[a-z-]+\/dummy-reference\.test\.ts$/,
 ];
 
 const slowOnly = process.argv.includes('--slow-only');

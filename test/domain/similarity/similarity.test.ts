@@ -72,7 +72,7 @@ test("planted copies of every game's Demo and Dummy (renamed, reordered, comment
       // The disguise really reordered: the first method of the original is no longer the first in the copy.
       const firstMethod = /^ {2}([A-Za-z_]\w*)\(/m.exec(original)![1]!;
       assert.ok(
-        copy.indexOf(`${firstMethod}(`) > copy.indexOf('(', copy.indexOf('export default class')) || !RENAMES[game]![firstMethod],
+        copy.indexOf(`${firstMethod}(`) > copy.indexOf('(', copy.indexOf('export default class')) || !Object.hasOwn(RENAMES[game]!, firstMethod),
         `${game}/${bot}: reordered`,
       );
       const a = doc('original', original);

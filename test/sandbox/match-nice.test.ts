@@ -2,11 +2,12 @@
 // run at this process's niceness plus the pool's offset, every thread of them
 // (the worker sets MATCH_NICE_OFFSET on the matches' pool), while the gate's
 // loads run in a pool at this process's niceness and never wait for a match's
-// slot. Niceness is read from /proc/<pid>/task/<tid>/stat, field 19.
+// slot. Niceness is read from /proc/<pid>/task/<tid>/stat, field 19, and
+// /proc/<pid>/autogroup where the kernel groups processes by session.
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, getPriority } from 'node:os';
 import tally from '../fixtures/tally/index.ts';
 import { checkPool, loadInSandbox, matchSlots, MatchProcessPool, runSandboxedMatch } from '../../src/sandbox/match-process/match-pool.ts';
@@ -37,6 +38,12 @@ test("a pool's match processes run, every thread, at this process's niceness plu
   assert.deepEqual(out.replay.result.scores, [6, 6, 6, 6], 'the niced process played the match as any other');
   assert.ok(seen.length > 0, 'the match process was read while it played');
   seen.push(...pool.pids.map(threadNiceness));
+  // Where the kernel groups by session (autogroups), the match process's own group is niced too, or its niceness counts for nothing.
+  for (const pid of pool.pids) {
+    if (!existsSync(`/proc/${pid}/autogroup`)) continue;
+    const group = readFileSync(`/proc/${pid}/autogroup`, 'utf8');
+    assert.match(group, new RegExp(`nice ${expected}\\b`), `the match process's autogroup: ${group}`);
+  }
   for (const threads of seen) {
     assert.ok(threads.length > 0);
     assert.deepEqual(

@@ -37,7 +37,7 @@
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, getPriority, setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,6 +122,28 @@ export function reniceProcess(pid: number, nice: number): boolean {
 }
 
 /**
+ * Sets the niceness of the autogroup of a process that leads its own session
+ * (a detached match process). With the kernel's autogrouping on (a desktop's
+ * or a terminal's session, no CPU cgroup of its own) the scheduler first
+ * shares the CPU between autogroups, by their niceness, and a thread's own
+ * niceness counts only inside its group: without this a niced match process
+ * in its session of one still gets as much CPU as the worker's whole session.
+ * The kernel takes one such change per 100 ms from users who are not root
+ * (EAGAIN): it is tried again a few times. No autogroups: nothing to do.
+ */
+export function reniceAutogroup(pid: number, nice: number, tries = 10): void {
+  const file = `/proc/${pid}/autogroup`;
+  try {
+    const now = /nice (-?\d+)/.exec(readFileSync(file, 'utf8'))?.[1];
+    if (now === undefined || Number(now) >= nice) return;
+    writeFileSync(file, String(nice));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && tries > 1)
+      setTimeout(() => reniceAutogroup(pid, nice, tries - 1), 110 + Math.random() * 100).unref();
+  }
+}
+
+/**
  * What a match process prints when it runs out of memory: V8's report, or a
  * failed C++ allocation once the process's data limit is reached. Bot code
  * cannot write to this stream.
@@ -178,7 +200,10 @@ class MatchProcess {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       detached: true,
     });
-    if (this.nice !== null && this.child.pid) reniceProcess(this.child.pid, this.nice);
+    if (this.nice !== null && this.child.pid) {
+      reniceProcess(this.child.pid, this.nice);
+      reniceAutogroup(this.child.pid, this.nice); // detached: its session, its autogroup, are its own
+    }
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-8192);

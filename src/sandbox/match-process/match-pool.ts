@@ -31,9 +31,9 @@
 // run some niceness steps above this process's own (the worker sets
 // sharedPool's to MATCH_NICE_OFFSET), and a check's load runs in checkPool,
 // whose processes keep this process's niceness, under checkSlots rather than
-// waiting for a match's slot. A bot is charged CPU
-// time, not wall time, and a call that load cut short is played again with
-// patience, so a niced match reaches the same verdict, later.
+// waiting for a match's slot. A bot is charged CPU time, not wall time, and
+// a call that load cut short is played again with patience, so a niced match
+// reaches the same verdict, later.
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -379,6 +379,12 @@ export const SETTINGS = {
       max: 19,
       doc: 'The niceness a worker process run apart from the API takes at start; its match processes and compilers inherit it, so on a host shared with the API uploads and pages are answered while judging takes every core (a bot is charged CPU time, not wall time: its budget is the same). 0 leaves it as started.',
     }),
+    matchNiceOffset: integer('MATCH_NICE_OFFSET', {
+      default: 5,
+      min: 0,
+      max: 19,
+      doc: "Niceness steps a worker's match processes run above the worker's own (capped at 19), so the gate's compile checks, at the worker's niceness, take the cores first and a file that does not compile gets its error while matches wait (a bot is charged CPU time, not wall time: its budget is the same). 0 = the same niceness.",
+    }),
     matchLockMs: integer('MATCH_LOCK_MS', {
       default: 30_000,
       min: 1000,

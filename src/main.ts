@@ -71,6 +71,7 @@ const STARTERS: Record<Part, (ctx: PartContext) => Promise<Running>> = {
       redisUrl,
       prefix: config.queuePrefix,
       concurrency: config.workerConcurrency,
+      matchNiceOffset: config.matchNiceOffset,
       lockDurationMs: config.matchLockMs,
       stalledIntervalMs: config.stalledIntervalMs,
       ...(config.workerHealthPort > 0 ? { healthPort: config.workerHealthPort, healthHost: config.host } : {}),

@@ -1,7 +1,9 @@
 // A pool of match runners: one BullMQ worker on the `matches` queue running up
 // to `concurrency` jobs at once (default: one per core), and one on the
 // `checks` lane running the gate's compile checks up to `checkConcurrency` at
-// once (default: the cores), so a check never waits for a match to end. Each
+// once (default: the cores), so a check never waits for a match to end, and
+// gets the CPU first: match processes run `matchNiceOffset` niceness steps
+// above this process, the compilers and the checks' loads at its own. Each
 // job plays a match (or does a compile check) with the lead's runner, which plays it
 // in a sandbox child process it can kill (the engine and the bots' isolates),
 // then puts the outcome on the `results` queue. This
@@ -50,6 +52,8 @@ export interface WorkerPoolOptions {
   concurrency: number;
   /** Compile checks done at once by this pool (default: the machine's cores; a check is a compile and a load, seconds at most). */
   checkConcurrency?: number;
+  /** MATCH_NICE_OFFSET: niceness steps its match processes run above this process's, so checks win the CPU (default 0). */
+  matchNiceOffset?: number;
   /** BullMQ lock of a running job: a worker that dies loses it after this long and the job is re-queued. */
   lockDurationMs?: number;
   /** How often this pool looks for stalled jobs (any pool's). */
@@ -92,6 +96,8 @@ export function faultOf(e: unknown): 'infra' | 'spec' | 'judge' {
 export async function startWorkerPool(options: WorkerPoolOptions): Promise<WorkerPool> {
   const name = options.name ?? `${hostname()}-${process.pid}`;
   const log = options.log ?? (() => {});
+  // Match processes niced above this process, so the checks lane's compiles and loads (at its niceness) go first.
+  sharedPool.niceOffset = Math.max(0, options.matchNiceOffset ?? 0);
   const queues: JudgeQueues = openJudgeQueues({ redisUrl: options.redisUrl, prefix: options.prefix, log });
 
   const isLastAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);

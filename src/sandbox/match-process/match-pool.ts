@@ -26,11 +26,19 @@
 // group: a Ctrl-C or a stop aimed at the worker's group leaves them to
 // finish the running matches. Bots are compiled here, before the match
 // process starts them, so the compiler's own failures stay the judge's.
+//
+// The gate's checks go ahead of matches for the CPU: a pool's processes can
+// run some niceness steps above this process's own (the worker sets
+// sharedPool's to MATCH_NICE_OFFSET), and a check's load runs in checkPool,
+// whose processes keep this process's niceness, under checkSlots rather than
+// waiting for a match's slot. A bot is charged CPU time, not wall time, and
+// a call that load cut short is played again with patience, so a niced match
+// reaches the same verdict, later.
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, getPriority, setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SandboxInfraError, type LoadReply, type LoadRequest } from '../../match/bot-host.ts';
@@ -69,6 +77,8 @@ const MAX_IDLE_RSS = 512 * 1024 * 1024;
 
 /** Shared by every pool of this process: one match (one bot at a time) per core. */
 export const matchSlots = new Slots(Math.max(1, availableParallelism()));
+/** The gate's loads at once in this process, one per core, beside the matches (they run at a higher priority). */
+export const checkSlots = new Slots(Math.max(1, availableParallelism()));
 
 const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 
@@ -81,6 +91,55 @@ export function processCpuMs(pid: number | undefined): number | null {
     return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
   } catch {
     return null;
+  }
+}
+
+/** The highest niceness (the lowest priority) Linux has. */
+const MAX_NICE = 19;
+
+/**
+ * Sets every thread of a process to at least `nice` (setpriority on Linux
+ * sets one thread; threads started later inherit their creator's). A thread
+ * already nicer is left alone: only root may lower a niceness. False when
+ * the process is gone or the niceness could not be set.
+ */
+export function reniceProcess(pid: number, nice: number): boolean {
+  let tids: number[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    tids = [pid]; // no /proc: the process's main thread, as setpriority has it elsewhere
+  }
+  let ok = true;
+  for (const tid of tids) {
+    try {
+      if (getPriority(tid) < nice) setPriority(tid, nice);
+    } catch {
+      ok = false; // a thread (or the process) that ended meanwhile, or no permission
+    }
+  }
+  return ok;
+}
+
+/**
+ * Sets the niceness of the autogroup of a process that leads its own session
+ * (a detached match process). With the kernel's autogrouping on (a desktop's
+ * or a terminal's session, no CPU cgroup of its own) the scheduler first
+ * shares the CPU between autogroups, by their niceness, and a thread's own
+ * niceness counts only inside its group: without this a niced match process
+ * in its session of one still gets as much CPU as the worker's whole session.
+ * The kernel takes one such change per 100 ms from users who are not root
+ * (EAGAIN): it is tried again a few times. No autogroups: nothing to do.
+ */
+export function reniceAutogroup(pid: number, nice: number, tries = 10): void {
+  const file = `/proc/${pid}/autogroup`;
+  try {
+    const now = /nice (-?\d+)/.exec(readFileSync(file, 'utf8'))?.[1];
+    if (now === undefined || Number(now) >= nice) return;
+    writeFileSync(file, String(nice));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && tries > 1)
+      setTimeout(() => reniceAutogroup(pid, nice, tries - 1), 110 + Math.random() * 100).unref();
   }
 }
 
@@ -127,7 +186,8 @@ class MatchProcess {
   private stall: NodeJS.Timeout | null = null;
   readonly ready: Promise<void>;
 
-  constructor() {
+  /** `nice`: the niceness its threads are given (at start, and again once it is ready, for the threads its start made); null: this process's. */
+  constructor(private readonly nice: number | null) {
     const entry = childEntry();
     this.child = fork(entry.path, [this.notePath], {
       // --single-threaded: V8 compiles and collects garbage on this thread, not on helper threads. A
@@ -140,6 +200,10 @@ class MatchProcess {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       detached: true,
     });
+    if (this.nice !== null && this.child.pid) {
+      reniceProcess(this.child.pid, this.nice);
+      reniceAutogroup(this.child.pid, this.nice); // detached: its session, its autogroup, are its own
+    }
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-8192);
@@ -180,6 +244,7 @@ class MatchProcess {
     const current = this.job;
     switch (msg.t) {
       case 'ready':
+        if (this.nice !== null && this.child.pid) reniceProcess(this.child.pid, this.nice);
         this.onReady();
         return;
       case 'progress':
@@ -271,9 +336,15 @@ export class MatchProcessPool {
   private all = new Set<MatchProcess>();
   /** Processes this pool has started, ever (tests count them: a crash is not retried here). */
   started = 0;
+  /** Niceness steps its processes started from now on run above this process's (0: the same; capped at 19). */
+  niceOffset: number;
+
+  constructor(options: { niceOffset?: number } = {}) {
+    this.niceOffset = options.niceOffset ?? 0;
+  }
 
   private spawn(): MatchProcess {
-    const proc = new MatchProcess();
+    const proc = new MatchProcess(this.niceOffset > 0 ? Math.min(MAX_NICE, getPriority() + this.niceOffset) : null);
     this.started++;
     this.all.add(proc);
     proc.child.once('exit', () => this.all.delete(proc));
@@ -339,7 +410,10 @@ export class MatchProcessPool {
   }
 }
 
+/** The matches' processes (the worker pool sets its niceOffset to MATCH_NICE_OFFSET). */
 export const sharedPool = new MatchProcessPool();
+/** The gate's loads' processes, at this process's niceness: a check goes ahead of the matches. */
+export const checkPool = new MatchProcessPool();
 
 /** How the match process finds the game: by id when the registry has this very game, else by its module. */
 async function gameRef(game: AnyGame): Promise<GameRef> {
@@ -476,9 +550,13 @@ export async function runSandboxedMatch(
   }
 }
 
-/** The gate's load of one compiled file, in a match process (the same isolate, limits and notes as a match). */
-export async function loadInSandbox(req: LoadRequest, pool: MatchProcessPool = sharedPool): Promise<LoadReply> {
-  await matchSlots.acquire();
+/**
+ * The gate's load of one compiled file, in a match process (the same isolate,
+ * limits and notes as a match). It takes a check slot, not a match slot: it
+ * would wait for a match to end.
+ */
+export async function loadInSandbox(req: LoadRequest, pool: MatchProcessPool = checkPool): Promise<LoadReply> {
+  await checkSlots.acquire();
   try {
     let patient: string[] = [];
     for (;;) {
@@ -503,6 +581,6 @@ export async function loadInSandbox(req: LoadRequest, pool: MatchProcessPool = s
       }
     }
   } finally {
-    matchSlots.release();
+    checkSlots.release();
   }
 }

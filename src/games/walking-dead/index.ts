@@ -6,7 +6,7 @@ import { charCodesToString } from '../../sdk/grid.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
 import type { TwdFrame } from './frame.ts';
-import { cloneState, createState, nextState, scoreOf, strengthOf, aliveCount, UType, type TwdOrder, type TwdState } from './engine.ts';
+import { cloneState, createState, nextState, scoreOf, UType, type TwdOrder, type TwdState } from './engine.ts';
 
 /**
  * The orders that reach the engine, as the original's Action and Board::next
@@ -146,11 +146,21 @@ const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, TwdFrame>({
   },
 
   frame(s): TwdFrame {
-    const units: number[] = [];
-    for (let u = 0; u < s.uType.length; u++) units.push(s.uType[u]!, s.uPlayer[u]!, s.uPos[u]!, s.uRfz[u]!);
+    const np = s.cfg.num_players;
+    const n = s.uType.length;
+    // One pass over the units for the frame's list and the alive counts (strengthOf and aliveCount walk them per clan).
+    const units = new Array<number>(4 * n);
+    const alive = new Array<number>(np).fill(0);
+    for (let u = 0; u < n; u++) {
+      const pl = s.uPlayer[u]!;
+      units[4 * u] = s.uType[u]!;
+      units[4 * u + 1] = pl;
+      units[4 * u + 2] = s.uPos[u]!;
+      units[4 * u + 3] = s.uRfz[u]!;
+      if (s.uType[u] === UType.Alive && pl >= 0 && pl < np) alive[pl]!++;
+    }
     const food: number[] = [];
     for (let c = 0; c < s.food.length; c++) if (s.food[c]) food.push(c);
-    const np = s.cfg.num_players;
     return {
       round: s.round,
       rows: s.rows,
@@ -159,8 +169,8 @@ const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, TwdFrame>({
       food,
       units,
       points: Array.from(s.points),
-      strength: Array.from({ length: np }, (_, pl) => strengthOf(s, pl)),
-      alive: Array.from({ length: np }, (_, pl) => aliveCount(s, pl)),
+      strength: alive.map((a, pl) => (a === 0 ? 0 : Math.floor(s.points[pl]! / a))),
+      alive,
     };
   },
 });

@@ -8,7 +8,7 @@ import { charCodesToString } from '../../sdk/grid.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
 import type { HPFrame } from './frame.ts';
-import { GHOST, WIZARD, countWizards, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
+import { GHOST, WIZARD, cloneState, countWizards, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
 import { createState } from './mapgen.ts';
 
 function describe(raw: unknown): string {
@@ -136,6 +136,13 @@ export function frame(s: HPState): HPFrame {
   };
 }
 
+/**
+ * The first state of the last few seeds and configs: generating the map costs about 8 ms, a copy 0.01 ms,
+ * and a gate plays the same seeds again and again in the same match process.
+ */
+const initialStates = new Map<string, HPState>();
+const INITIAL_STATES_KEPT = 16;
+
 const game = defineGame<typeof SETTINGS.table, HPState, HPOrder, HPFrame>({
   id: 'harry-potter',
   title: 'Harry Potter',
@@ -147,7 +154,15 @@ const game = defineGame<typeof SETTINGS.table, HPState, HPOrder, HPFrame>({
   settings: SETTINGS,
   view: VIEW,
   create(config, seed) {
-    return createState(config, new Rng(seed));
+    const key = `${seed} ${JSON.stringify(config)}`;
+    let first = initialStates.get(key);
+    if (!first) {
+      first = createState(config, new Rng(seed));
+      if (initialStates.size >= INITIAL_STATES_KEPT) initialStates.delete(initialStates.keys().next().value!);
+      initialStates.set(key, first);
+    }
+    // A copy of every array, those the rounds share included: a caller may change what it is given.
+    return { ...cloneState(first), cfg: config, wall: first.wall.slice(), utype: first.utype.slice() };
   },
   round: (s) => s.round,
   validateOrders,

@@ -524,3 +524,20 @@ test('an invalid first command still takes its turn in the interleaving (one ran
   assert.notDeepEqual(Array.from(invalid.spell), Array.from(idle.spell));
   assert.deepEqual(Array.from(invalid.spell), Array.from(valid.spell));
 });
+
+test('create: the first state of a seed is kept, and each caller gets its own copy of every array', () => {
+  const cfg = game.parseConfig({});
+  const first = game.create(cfg, 41);
+  const again = game.create(cfg, 41);
+  assert.deepEqual(again, first);
+  for (const [k, v] of Object.entries(first)) if (ArrayBuffer.isView(v)) assert.notEqual(v, (again as unknown as Record<string, unknown>)[k], k);
+  first.wall.fill(1);
+  first.utype.fill(1);
+  first.upos.fill(0);
+  first.rng.next();
+  const third = game.create(cfg, 41);
+  assert.deepEqual(third, again, 'a change to one copy leaves the kept state as it was');
+  assert.notDeepEqual(game.create(cfg, 42).wall, third.wall);
+  const other = game.parseConfig({ num_ini_books: cfg.num_ini_books + 1 });
+  assert.notDeepEqual(game.create(other, 41).book, third.book, 'another config is another state');
+});

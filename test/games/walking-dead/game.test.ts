@@ -140,3 +140,19 @@ test('the generator only uses the streams it is given: the game Rng and glibc ra
   const s = game.create(cfg, 9);
   assert.deepEqual(s.waste, generateWaste(60, 60, new Rng(9)), "a match board is the generator's with a fresh rand()");
 });
+
+test('create: the first state of a seed is kept, and each caller gets its own copy of every array', () => {
+  const first = game.create(cfg, 41);
+  const again = game.create(cfg, 41);
+  assert.deepEqual(again, first);
+  for (const [k, v] of Object.entries(first)) if (ArrayBuffer.isView(v)) assert.notEqual(v, (again as unknown as Record<string, unknown>)[k], k);
+  first.waste.fill(1);
+  first.owner.fill(3);
+  first.uPos.fill(0);
+  first.rng.next();
+  const third = game.create(cfg, 41);
+  assert.deepEqual(third, again, 'a change to one copy leaves the kept state as it was');
+  assert.notDeepEqual(game.create(cfg, 42).waste, third.waste);
+  const other = game.parseConfig({ num_ini_food: cfg.num_ini_food + 1 });
+  assert.notDeepEqual(game.create(other, 41).food, third.food, 'another config is another state');
+});

@@ -5,7 +5,7 @@
 // memory, so every API process answers the same totals (src/http/metrics.ts says why).
 
 import type { Db } from '../db/client.ts';
-import { statusOut, VERDICTS } from '../db/statuses.ts';
+import { statusOut, VERDICTS } from '../statuses.ts';
 import { languages } from '../sandbox/languages/index.ts';
 
 export interface JudgeCounts {

@@ -212,7 +212,7 @@ export default async function adminRoutes(fastify: FastifyInstance) {
     async (request) => resetRatings(db, requireAdmin(request).id, await gameOr404(request.params.game)),
   );
 
-  app.post<{ Params: { game: string } }>(
+  app.post(
     '/api/admin/games/:game/ranked/wake',
     {
       config: ADMIN,

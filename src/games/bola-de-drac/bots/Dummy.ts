@@ -11,7 +11,7 @@
 // never throws a Kame Hame, and asks for its move every round, even when the
 // rules will not let it act.
 //
-// As cheap as the native dummy (issue 35), with the same decisions as the
+// As cheap as the native dummy, with the same decisions as the
 // plain search (test/fixtures/bots/reference/bola-de-drac/Dummy.ts). A breadth-first
 // search that visits neighbours in DIRS order and stops at the first goal it
 // takes from its queue steps first in the earliest direction of DIRS whose

@@ -67,8 +67,20 @@ function hostOnNetwork(name: string, subnet: string): { ns: string; hostAddress:
   return { ns, hostAddress, address };
 }
 
-/** Runs a command in the namespace, in a mount namespace of its own with a fresh /tmp. */
-const inHost = (ns: string) => ['ip', 'netns', 'exec', ns, 'sh', '-c', 'mount -t tmpfs -o size=1g,mode=1777 arbiter-tmp /tmp && exec "$@"', 'sh'];
+/**
+ * Runs a command in the namespace, in a mount namespace of its own with a fresh /tmp. A checkout that
+ * itself lies under /tmp (a CI clone) is bound back into the fresh /tmp at its own path first, so the
+ * host still sees the judge's files and nothing else of the machine's /tmp.
+ */
+const ROOT = process.cwd();
+const FRESH_TMP = [
+  'set -e',
+  'case "$0" in /tmp/*) keep=$(mktemp -d /run/arbiter-host-keep.XXXXXX); mount --bind "$0" "$keep" ;; *) keep= ;; esac',
+  'mount -t tmpfs -o size=1g,mode=1777 arbiter-tmp /tmp',
+  'if [ -n "$keep" ]; then mkdir -p "$0"; mount --bind "$keep" "$0"; umount "$keep"; rmdir "$keep"; fi',
+  'exec "$@"',
+].join('\n');
+const inHost = (ns: string) => ['ip', 'netns', 'exec', ns, 'sh', '-c', FRESH_TMP, ROOT];
 
 /** Whether a TCP connection from inside the namespace to host:port succeeds within two seconds. */
 function reachableFrom(ns: string, host: string, port: number): boolean {

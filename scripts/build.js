@@ -5,6 +5,10 @@
 // dist/match-child.js (src/sandbox/match-process/match-child.ts); what they load only when asked (a command,
 // a part, a game, a compiler) is in chunks of its own (code splitting), so `arbiter --help`
 // loads one small file. Packages stay in node_modules (not bundled).
+// The HTTP routes (src/http/routes, autoloaded by @fastify/autoload, which reads a folder at run
+// time) are entries too, each compiled to the same place under dist/routes/ (index.ts ->
+// dist/routes/.../index.js, their autohooks.ts too), so the built tree is the URL tree as the
+// sources' is, and its files share the entries' chunks.
 //
 // Everything the sources read next to themselves stays where it is: each file's
 // `import.meta.url` becomes its source file's URL (computed from dist/ at run time, so the
@@ -38,6 +42,10 @@ export const ENTRIES = {
   'match-child': { source: 'src/sandbox/match-process/match-child.ts', reexport: false },
 };
 
+/** The folder of the HTTP routes (autoloaded, src/http/app.ts) and where the build writes them. */
+const ROUTES = 'src/http/routes';
+const ROUTES_OUT = 'routes';
+
 /** Inputs that are not modules of the bundle but change what it is. */
 const EXTRA_INPUTS = ['scripts/build.js', 'package.json', 'package-lock.json', 'tsconfig.json', 'src/games'];
 
@@ -51,6 +59,16 @@ function walk(dir) {
     return d.isDirectory() ? walk(rel) : [rel];
   });
 }
+
+/** The route files, relative to the root: every script autoload would load (not a declaration file). */
+function routeSources() {
+  return walk(ROUTES)
+    .filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))
+    .sort();
+}
+
+/** dist/routes/<path>.js of a route file (without the extension: esbuild's `out`). */
+const routeOut = (source) => `${ROUTES_OUT}/${source.slice(ROUTES.length + 1).replace(/\.ts$/, '')}`;
 
 /**
  * Modules the sources load by path at run time through src/sdk/modules.ts: each game's index.ts and
@@ -95,8 +113,11 @@ globalThis[Symbol.for('arbiter.importModule')] = (url) => {
 `;
 }
 
-/** esbuild plugin: the entries' wrappers, the hook module, and each source's import.meta.url made its source file's. */
-function arbiterPlugin(outdir) {
+/**
+ * esbuild plugin: the entries' wrappers, the hook module, and each source's import.meta.url made its source file's.
+ * `deep`: some outputs sit below dist/ (the routes), so import.meta.url is computed from dist/ as the hook module gave it.
+ */
+function arbiterPlugin(outdir, { deep = false } = {}) {
   return {
     name: 'arbiter',
     setup(build) {
@@ -116,10 +137,12 @@ function arbiterPlugin(outdir) {
         if (!args.path.startsWith(join(ROOT, 'src') + sep)) return undefined;
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta.url')) return undefined;
-        // Every chunk sits in dist/ itself, so one relative path from any of them reaches the source.
+        // Chunks and entries sit in dist/ itself, so one relative path from there reaches the source; a route
+        // file's own code sits deeper (dist/routes/...), so it starts from dist/ as the hook module gave it.
         const fromDist = JSON.stringify(toPosix(relative(outdir, args.path)));
+        const base = deep ? "(globalThis[Symbol.for('arbiter.distUrl')] ?? import.meta.url)" : 'import.meta.url';
         return {
-          contents: text.replaceAll('import.meta.url', `new URL(${fromDist}, import.meta.url).href`),
+          contents: text.replaceAll('import.meta.url', `new URL(${fromDist}, ${base}).href`),
           loader: /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js',
         };
       });
@@ -209,7 +232,10 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
   const startedAt = Date.now();
   const result = await esbuild({
     absWorkingDir: ROOT,
-    entryPoints: Object.keys(ENTRIES).map((name) => ({ in: `arbiter:entry/${name}`, out: name })),
+    entryPoints: [
+      ...Object.keys(ENTRIES).map((name) => ({ in: `arbiter:entry/${name}`, out: name })),
+      ...routeSources().map((source) => ({ in: join(ROOT, source), out: routeOut(source) })),
+    ],
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -224,14 +250,19 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
     metafile: true,
     write: false,
     logLevel: 'silent',
-    plugins: [arbiterPlugin(outdir)],
+    plugins: [arbiterPlugin(outdir, { deep: true })],
   });
   mkdirSync(outdir, { recursive: true });
   const preludes = await buildPreludes(esbuild, outdir);
   const entryFiles = new Set(Object.keys(ENTRIES).flatMap((n) => [join(outdir, `${n}.js`), join(outdir, `${n}.js.map`)]));
-  // Chunks first, then the entries that import them: a process starting meanwhile finds whole files.
-  const files = [...result.outputFiles, ...preludes.files].sort((a, b) => Number(entryFiles.has(a.path)) - Number(entryFiles.has(b.path)));
-  for (const f of files) writeAtomic(f.path, f.contents);
+  const routesOut = join(outdir, ROUTES_OUT) + sep;
+  const rank = (f) => (entryFiles.has(f.path) ? 2 : f.path.startsWith(routesOut) ? 1 : 0);
+  // Chunks first, then the routes and the entries that import them: a process starting meanwhile finds whole files.
+  const files = [...result.outputFiles, ...preludes.files].sort((a, b) => rank(a) - rank(b));
+  for (const f of files) {
+    mkdirSync(dirname(f.path), { recursive: true });
+    writeAtomic(f.path, f.contents);
+  }
   const inputs = [
     ...new Set([
       ...Object.keys(result.metafile.inputs).filter((p) => !p.startsWith('arbiter:') && !p.includes('node_modules/')),
@@ -240,18 +271,28 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
     ]),
   ].sort();
   const previous = readManifest(outdir);
-  const outputs = files.map((f) => relative(outdir, f.path));
-  const manifest = { startedAt, node: process.version, inputs, outputs, previousOutputs: previous?.outputs ?? [] };
+  const outputs = files.map((f) => toPosix(relative(outdir, f.path)));
+  const manifest = { startedAt, node: process.version, inputs, routes: routeSources(), outputs, previousOutputs: previous?.outputs ?? [] };
   writeAtomic(join(outdir, MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`);
-  // Chunks of older builds go; the previous build's stay for the processes still running it.
-  const keep = new Set([MANIFEST, ...outputs, ...manifest.previousOutputs]);
-  for (const name of readdirSync(outdir)) {
-    if (keep.has(name)) continue;
-    const file = join(outdir, name);
-    // Another build's file in flight (being written, its prelude maker) is not ours to remove.
-    if (name.includes('.tmp') && Date.now() - statSync(file).mtimeMs < 60_000) continue;
-    rmSync(file, { force: true });
-  }
+  // Chunks of older builds go; the previous build's stay for the processes still running it. Not its
+  // routes: autoload would load a route file this build has not (those processes loaded theirs at start).
+  const keep = new Set([MANIFEST, ...outputs, ...manifest.previousOutputs.filter((name) => !name.startsWith(`${ROUTES_OUT}/`))]);
+  const sweep = (dir) => {
+    for (const d of readdirSync(join(outdir, dir), { withFileTypes: true })) {
+      const name = dir ? `${dir}/${d.name}` : d.name;
+      const file = join(outdir, name);
+      if (d.isDirectory()) {
+        sweep(name);
+        if (readdirSync(file).length === 0) rmSync(file, { recursive: true, force: true });
+        continue;
+      }
+      if (keep.has(name)) continue;
+      // Another build's file in flight (being written, its prelude maker) is not ours to remove.
+      if (d.name.includes('.tmp') && Date.now() - statSync(file).mtimeMs < 60_000) continue;
+      rmSync(file, { force: true });
+    }
+  };
+  sweep('');
   log(`built ${relative(process.cwd(), outdir) || '.'}/ from ${inputs.length} files in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   return manifest;
 }
@@ -270,6 +311,11 @@ export function staleReason(outdir = DIST) {
     if (mtime >= manifest.startedAt) return `${input} changed`;
   }
   for (const name of Object.keys(ENTRIES)) if (!existsSync(join(outdir, `${name}.js`))) return `${name}.js is missing`;
+  // A route file added (not an input yet) or removed: the tree autoload reads is another.
+  const routes = routeSources();
+  const built = new Set(manifest.routes ?? []);
+  const added = routes.find((r) => !built.has(r));
+  if (added || routes.length !== built.size) return `${added ?? 'a route file'} ${added ? 'is new' : 'is gone'}`;
   return null;
 }
 

@@ -131,6 +131,11 @@ export const ENV_READS = [
     key: 'ARBITER_FROM_SOURCE',
     why: 'the launcher reads it before any TypeScript can load: it chooses between the sources (through tsx) and the built judge',
   },
+  {
+    file: 'src/http/app.ts',
+    key: 'FASTIFY_AUTOLOAD_TYPESCRIPT',
+    why: "written, not read: @fastify/autoload's documented switch that lets it load the routes' .ts sources (it does not recognise tsx registered by --import or its API)",
+  },
 ];
 
 export function layerOf(file, layers = LAYERS) {

@@ -1,10 +1,14 @@
 // The HTTP API and the website as a fastify plugin-style app (fastify/demo's
-// layout): the app is built from its dependencies, routes are thin and
-// declare schemas, one error handler turns bad input into 4xx messages
-// (pages get an error page from src/http/pages), OpenAPI at /docs.
+// layout): the app is built from its dependencies, routes are autoloaded from
+// src/http/routes (the folder tree is the URL tree) and declare schemas, one
+// error handler turns bad input into 4xx messages (pages get an error page,
+// src/http/error-page.ts), OpenAPI at /docs.
 // `buildApp` does not listen; src/main.ts (npm start / npm run api) does.
 
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import autoload from '@fastify/autoload';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -16,7 +20,7 @@ import type { JudgeQueues } from '../queue/index.ts';
 import { errorHandler, notFound, badRequest } from './errors.ts';
 import { resolveUser } from './auth.ts';
 import { checkWriteOrigin } from './origin-check.ts';
-import { adminOnlyApi, checkRouteAccess, declareAll, type RouteAccess } from './access.ts';
+import { checkRouteAccess, declareAll, type RouteAccess } from './access.ts';
 import { createAttemptBudgets, MemoryCounters, RedisCounters } from '../domain/attempt-budgets.ts';
 import { createEventHub } from './events.ts';
 import { MemoryLimits, RedisLimits, type SharedLimits } from '../queue/shared-limits.ts';
@@ -24,22 +28,11 @@ import { rateLimitStore } from './rate-limits.ts';
 import { startGate as gateStart } from '../domain/gate.ts';
 import { TooManyError } from '../domain/errors.ts';
 import type { StartGate } from '../domain/submissions.ts';
-import accountRoutes from './api/accounts.ts';
-import submissionRoutes from './api/submissions.ts';
-import gameRoutes from './api/games.ts';
-import matchRoutes from './api/matches.ts';
-import opsRoutes from './api/ops.ts';
-import tournamentRoutes from './api/tournaments.ts';
-import challengeRoutes from './api/challenges.ts';
-import adminRoutes from './api/admin.ts';
-import similarityRoutes from './api/similarity.ts';
-import studentRoutes from './api/students.ts';
-import rosterRoutes from './api/roster.ts';
-import webRoutes, { sendErrorPage, wantsPage } from './pages/index.ts';
-import { playApiRoutes } from './pages/play.ts';
+import { sendErrorPage, wantsPage } from './error-page.ts';
 import { registerLanguage, t } from './i18n/index.ts';
 import { setCourseTimeZone } from '../domain/course-time.ts';
 import type { AppDeps } from './deps.ts';
+import { builtEntryUrl } from '../sdk/modules.ts';
 
 export interface AppOptions {
   config: Config;
@@ -50,7 +43,7 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-// AppDeps lives in deps.ts (metrics.ts needs it, and this file imports the routes that import metrics).
+// AppDeps lives in deps.ts (metrics.ts and the routes need it without importing the app).
 export type { AppDeps } from './deps.ts';
 
 declare module 'fastify' {
@@ -66,6 +59,19 @@ function hasNul(value: unknown, depth = 0): boolean {
   if (depth > 20 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return false;
   if (Array.isArray(value)) return value.some((v) => hasNul(v, depth + 1));
   return Object.entries(value).some(([k, v]) => k.includes('\0') || hasNul(v, depth + 1));
+}
+
+/**
+ * The folder the routes are autoloaded from: the sources' src/http/routes (tsx), or the built
+ * judge's dist/routes, the same tree compiled (scripts/build.js).
+ */
+function routesDir(): string {
+  const built = builtEntryUrl('routes/');
+  if (built) return fileURLToPath(built);
+  // autoload refuses .ts files unless it sees a TypeScript loader, and it does not recognise tsx
+  // registered by --import (the tests) or by its API (bin/entry.js): this is its documented switch.
+  process.env.FASTIFY_AUTOLOAD_TYPESCRIPT = '1';
+  return fileURLToPath(new URL('./routes/', import.meta.url));
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -144,19 +150,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     request.user = await resolveUser(db, request);
   });
 
-  await app.register(accountRoutes);
-  await app.register(submissionRoutes);
-  await app.register(gameRoutes);
-  await app.register(matchRoutes);
-  await app.register(opsRoutes);
-  await app.register(tournamentRoutes);
-  await app.register(challengeRoutes);
-  // The admin's API: encapsulated scopes whose hook refuses anyone but an admin, whatever the URL's spelling.
-  await app.register(adminOnlyApi(adminRoutes));
-  await app.register(playApiRoutes);
-  await app.register(adminOnlyApi(similarityRoutes));
-  await app.register(adminOnlyApi(studentRoutes));
-  await app.register(adminOnlyApi(rosterRoutes));
-  await app.register(webRoutes);
+  // The routes: src/http/routes, whose folder tree is the URL tree (@fastify/autoload; docs/architecture.md).
+  // The API (routes/api, under /api) apart from the website (the rest, under /), so the website's
+  // autohooks (form parser, error pages) stay off the API; each admin folder's autohooks guards it.
+  const routes = routesDir();
+  const tree = { autoHooks: true, cascadeHooks: true } as const;
+  await app.register(autoload, { ...tree, dir: join(routes, 'api'), options: { prefix: '/api' } });
+  await app.register(autoload, { ...tree, dir: routes, ignorePattern: /^api(?:\/|$)/ });
   return app;
 }

@@ -116,7 +116,7 @@ const NAME = '^[a-z0-9][a-z0-9-]*$';
 export default async function assetRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
   app.get(
-    '/assets/:file',
+    '/:file',
     {
       config: { access: 'public' },
       schema: {
@@ -132,7 +132,7 @@ export default async function assetRoutes(fastify: FastifyInstance) {
   );
 
   app.get(
-    '/assets/js/:file',
+    '/js/:file',
     {
       config: { access: 'public' },
       schema: {
@@ -150,7 +150,7 @@ export default async function assetRoutes(fastify: FastifyInstance) {
   );
 
   app.get(
-    '/assets/games/:game/:file',
+    '/games/:game/:file',
     {
       config: { access: 'public' },
       schema: {

@@ -135,3 +135,18 @@ export async function closeSession(db: Db, request: FastifyRequest, reply: Fasti
   await endSession(db, request.cookies[SESSION_COOKIE]);
   void reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
+
+/** Where to go after logging in: only a path on this site ("/x", not "//host" or "/\host"), else the default. */
+export function safeNext(next: unknown, fallback = '/'): string {
+  if (typeof next !== 'string' || next.length > 2000) return fallback;
+  if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
+  if (/[\u0000-\u001f\u007f\\]/.test(next)) return fallback;
+  return next;
+}
+
+/** The logged-in user, or null after answering with a 303 to the login page (coming back here afterwards). */
+export function pageUser(request: FastifyRequest, reply: FastifyReply, backTo = request.url): AuthUser | null {
+  if (request.user) return request.user;
+  void reply.redirect(`/login?next=${encodeURIComponent(safeNext(backTo))}`, 303);
+  return null;
+}

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { basename } from 'node:path';
 import assetRoutes from './assets.ts';
-import viewPages from './pages/view.ts';
+import viewPages from './routes/view.ts';
 import { errorHandler } from './errors.ts';
 import { registerLanguage, t } from './i18n/index.ts';
 import { decodeReplay } from '../match/replay-io.ts';
@@ -38,7 +38,7 @@ export async function startViewServer(opts: ViewServerOptions): Promise<ViewServ
   app.setErrorHandler(errorHandler);
   app.decorateRequest('user', null);
   registerLanguage(app);
-  await app.register(assetRoutes);
+  await app.register(assetRoutes, { prefix: '/assets' });
   await app.register(viewPages);
   const replay = decodeReplay(data);
   const name = basename(opts.file);

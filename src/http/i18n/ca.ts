@@ -908,7 +908,7 @@ export const ca: Messages = {
   'sim.whichGame': 'quin joc? Envia el formulari amb un joc',
   'sim.done': (game: string, docs: number, pairs: number) => `${game}: ${docs} documents comparats, ${pairs} parells llistats`,
 
-  // La vista del professor sobre estudiants i notes (src/http/pages/students.ts), i els fets de les pàgines d'administració en paraules (admin-words.ts)
+  // La vista del professor sobre estudiants i notes (src/http/routes/admin/students.ts), i els fets de les pàgines d'administració en paraules (admin-words.ts)
   'stu.title': (username: string) => `Estudiant ${username}`,
   'stu.identity': 'Identitat',
   'stu.username': "Nom d'usuari",

@@ -772,7 +772,7 @@ export const en = {
   'sim.whichGame': 'which game? Send the form with a game',
   'sim.done': (game: string, docs: number, pairs: number) => `${game}: ${docs} documents compared, ${pairs} pairs listed`,
 
-  // The teacher's view of students and grades (src/http/pages/students.ts), and the admin pages' facts in words (admin-words.ts)
+  // The teacher's view of students and grades (src/http/routes/admin/students.ts), and the admin pages' facts in words (admin-words.ts)
   'stu.title': (username: string) => `Student ${username}`,
   'stu.identity': 'Identity',
   'stu.username': 'Username',

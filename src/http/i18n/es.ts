@@ -911,7 +911,7 @@ export const es: Messages = {
   'sim.whichGame': '¿qué juego? Envía el formulario con un juego',
   'sim.done': (game: string, docs: number, pairs: number) => `${game}: ${docs} documentos comparados, ${pairs} pares listados`,
 
-  // La vista del profesor sobre estudiantes y notas (src/http/pages/students.ts), y los datos de las páginas de administración en palabras (admin-words.ts)
+  // La vista del profesor sobre estudiantes y notas (src/http/routes/admin/students.ts), y los datos de las páginas de administración en palabras (admin-words.ts)
   'stu.title': (username: string) => `Estudiante ${username}`,
   'stu.identity': 'Identidad',
   'stu.username': 'Nombre de usuario',

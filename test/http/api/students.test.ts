@@ -11,7 +11,7 @@ import { startTestApi, registerUser, bot } from '../../helpers/app.ts';
 import { recordAudit } from '../../../src/domain/audit.ts';
 import { ROSTER_FIELDS } from '../../../src/domain/students.ts';
 import { withLang } from '../../../src/http/i18n/index.ts';
-import { auditDetailText, recorderText } from '../../../src/http/pages/admin-words.ts';
+import { auditDetailText, recorderText } from '../../../src/http/render/admin-words.ts';
 
 const { app, db } = await startTestApi();
 

@@ -154,7 +154,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The API (routes/api, under /api) apart from the website (the rest, under /), so the website's
   // autohooks (form parser, error pages) stay off the API; each admin folder's autohooks guards it.
   const routes = routesDir();
-  const tree = { autoHooks: true, cascadeHooks: true } as const;
+  // Every file of a folder is loaded: an index.ts is the folder's own routes, not (autoload's default) a reason to skip its siblings.
+  const tree = { autoHooks: true, cascadeHooks: true, indexPattern: /^$/ } as const;
   await app.register(autoload, { ...tree, dir: join(routes, 'api'), options: { prefix: '/api' } });
   await app.register(autoload, { ...tree, dir: routes, ignorePattern: /^api(?:\/|$)/ });
   return app;

@@ -94,7 +94,7 @@ async function bundleFor(key: string, contents: () => Promise<string>): Promise<
   return p;
 }
 
-async function gameBundle(game: AnyGame): Promise<Bundle> {
+export async function gameBundle(game: AnyGame): Promise<Bundle> {
   const dir = await gameDir(game.id);
   if (!dir) throw notFound(`no game "${game.id}"`);
   return bundleFor(`game:${game.id}`, async () =>
@@ -102,19 +102,19 @@ async function gameBundle(game: AnyGame): Promise<Bundle> {
   );
 }
 
-const workerBundle = () => bundleFor('worker', async () => `import './worker.ts';`);
+export const workerBundle = () => bundleFor('worker', async () => `import './worker.ts';`);
 
 /** The bots' worker script (/assets/play/worker.js), for tests that run it outside a browser. */
 export const playWorkerScript = async (): Promise<string> => (await workerBundle()).body.toString('utf8');
 
-function sendScript(request: FastifyRequest, reply: FastifyReply, b: Bundle, headers: Record<string, string> = {}) {
+export function sendScript(request: FastifyRequest, reply: FastifyReply, b: Bundle, headers: Record<string, string> = {}) {
   void reply.header('etag', b.etag).header('cache-control', 'no-cache').headers(headers);
   if (request.headers['if-none-match'] === b.etag) return reply.status(304).send();
   return reply.type('text/javascript; charset=utf-8').send(b.body);
 }
 
 /** A bot's worker may evaluate code (the prelude and the bot) and compile a C++ player's module, and reach nothing: no network, no other script. */
-const WORKER_POLICY = { 'content-security-policy': "default-src 'none'; script-src 'unsafe-eval' 'wasm-unsafe-eval'" };
+export const WORKER_POLICY = { 'content-security-policy': "default-src 'none'; script-src 'unsafe-eval' 'wasm-unsafe-eval'" };
 
 // ---- Pages ----
 
@@ -211,21 +211,4 @@ export default async function playPages(fastify: FastifyInstance) {
       body: playPage(game, config.submissionMaxBytes),
     });
   });
-
-  // /assets/play/worker.js: the bots' worker; /assets/play/<game>.js: a game's page script.
-  app.get(
-    '/assets/play/:file',
-    {
-      config: { access: 'public' },
-      schema: {
-        hide: true,
-        params: { type: 'object', required: ['file'], properties: { file: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*\\.js$', maxLength: 64 } } },
-      },
-    },
-    async (request, reply) => {
-      const name = request.params.file.replace(/\.js$/, '');
-      if (name === 'worker') return sendScript(request, reply, await workerBundle(), WORKER_POLICY);
-      return sendScript(request, reply, await gameBundle(await gameOr404(name)));
-    },
-  );
 }

@@ -83,6 +83,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Ids in URLs are integers; anything else is a 400 from the params schema.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
     bodyLimit: 1024 * 1024,
+    // Autoload imports the route modules inside its plugin, which avvio times: from the sources (tsx compiles
+    // each on first load) on a busy machine that can outlast the default 10 s; a plugin that hangs still fails.
+    pluginTimeout: 120_000,
   });
   const queues = opts.queues ?? null;
   const startGate: StartGate | null = queues ? gateStart : null;

@@ -8,8 +8,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fields } from '../../form-fields.ts';
 import { typed } from '../../typed.ts';
-import { recordAudit } from '../../../domain/audit.ts';
-import { archiveTerms, computeReport, pairDetail, readReport, type DocLabel } from '../../../domain/similarity/report.ts';
+import { computeAudited } from '../api/admin/similarity/index.ts';
+import { archiveTerms, pairDetail, readReport, type DocLabel } from '../../../domain/similarity/report.ts';
 import type { Region } from '../../../domain/similarity/index.ts';
 import { loadGames } from '../../../games/registry.ts';
 import { requireAdmin, type AuthUser } from '../../auth.ts';
@@ -167,14 +167,7 @@ ${
     const id = typeof fields(request.body)?.game === 'string' ? fields(request.body).game : '';
     if (!id) throw badRequest(t('sim.whichGame'));
     const game = await gameOf(id);
-    const report = await computeReport(db, game.id);
-    await recordAudit(db, {
-      actorId: me.id,
-      action: 'similarity.compute',
-      targetType: 'game',
-      targetId: game.id,
-      detail: { documents: report.documents, pairs: report.pairs.length },
-    });
+    const report = await computeAudited(db, me.id, game.id);
     return reply.redirect(`/admin/similarity/${game.id}?done=${encodeURIComponent(t('sim.done', game.title, report.documents, report.pairs.length))}`, 303);
   });
 }

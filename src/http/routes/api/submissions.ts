@@ -3,6 +3,7 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { typed } from '../../typed.ts';
+import { sendSource } from '../../source-reply.ts';
 import { createSubmission, decodeUtf8, parseIdempotencyKey } from '../../../domain/submissions.ts';
 import { gateProgress } from '../../../domain/gate-progress.ts';
 import { liveStatus } from '../../../domain/gate.ts';
@@ -337,11 +338,7 @@ export default async function submissionRoutes(fastify: FastifyInstance) {
       const s = await submissionSource(db, request.params.id);
       if (!s) throw notFound(`no submission ${request.params.id}`);
       requireOwnerOrAdmin(request, s.userId, 'submission');
-      return reply
-        .header('content-type', 'text/plain; charset=utf-8')
-        .header('content-disposition', `inline; filename="${s.filename.replace(/["\\\r\n]/g, '_')}"`)
-        .header('cache-control', 'private, no-store')
-        .send(s.source);
+      return sendSource(reply, s.filename, s.source);
     },
   );
 

@@ -185,6 +185,11 @@ export default async function tournamentRoutes(fastify: FastifyInstance) {
   await app.register(
     adminOnlyApi(async (scope) => {
       const app = typed(scope);
+      /** An admin's route on one tournament: its summary and answers, and the refusals every such route may give. */
+      const onTournament = (summary: string, answers: Record<number, unknown>) => ({
+        config: { access: 'admin' as const },
+        schema: { tags: ['tournaments'], summary, params: idParams, response: { ...answers, ...refusals(400, 401, 403, 404, 409) } },
+      });
       app.post(
         '/tournaments',
         {
@@ -224,30 +229,16 @@ export default async function tournamentRoutes(fastify: FastifyInstance) {
 
       app.get(
         '/tournaments/:id/preview',
-        {
-          config: { access: 'admin' },
-          schema: {
-            tags: ['tournaments'],
-            summary:
-              'The entries a planned tournament would freeze now (admin): one per user, their representative or latest qualified player; 409 once it started',
-            params: idParams,
-            response: { 200: previewSchema, ...refusals(400, 401, 403, 404, 409) },
-          },
-        },
+        onTournament(
+          'The entries a planned tournament would freeze now (admin): one per user, their representative or latest qualified player; 409 once it started',
+          { 200: previewSchema },
+        ),
         async (request) => previewEntries(db, request.params.id),
       );
 
       app.post(
         '/tournaments/:id/cancel',
-        {
-          config: { access: 'admin' },
-          schema: {
-            tags: ['tournaments'],
-            summary: 'Cancel a planned tournament (admin): status cancelled, it never starts; 409 once it started. Audited',
-            params: idParams,
-            response: { 200: tournamentSchema, ...refusals(400, 401, 403, 404, 409) },
-          },
-        },
+        onTournament('Cancel a planned tournament (admin): status cancelled, it never starts; 409 once it started. Audited', { 200: tournamentSchema }),
         async (request) => {
           await cancelTournament(db, requireAdmin(request).id, request.params.id);
           return tournamentDetail(db, request.params.id);
@@ -256,16 +247,10 @@ export default async function tournamentRoutes(fastify: FastifyInstance) {
 
       app.delete(
         '/tournaments/:id',
-        {
-          config: { access: 'admin' },
-          schema: {
-            tags: ['tournaments'],
-            summary:
-              'A planned tournament is cancelled (200, status cancelled); a cancelled one is deleted (204); one that started stays (409: pause it instead). Admin; audited',
-            params: idParams,
-            response: { 200: tournamentSchema, 204: noContent, ...refusals(400, 401, 403, 404, 409) },
-          },
-        },
+        onTournament(
+          'A planned tournament is cancelled (200, status cancelled); a cancelled one is deleted (204); one that started stays (409: pause it instead). Admin; audited',
+          { 200: tournamentSchema, 204: noContent },
+        ),
         async (request, reply) => {
           const admin = requireAdmin(request);
           const id = request.params.id;
@@ -277,20 +262,14 @@ export default async function tournamentRoutes(fastify: FastifyInstance) {
       for (const action of ['start', 'pause', 'resume'] as const) {
         app.post(
           `/tournaments/:id/${action}`,
-          {
-            config: { access: 'admin' },
-            schema: {
-              tags: ['tournaments'],
-              summary:
-                action === 'start'
-                  ? 'Freeze the entries and draw round 1 now (admin)'
-                  : action === 'pause'
-                    ? 'Pause (admin): no new match is queued, queued ones are held back'
-                    : 'Resume a paused tournament (admin)',
-              params: idParams,
-              response: { 200: tournamentSchema, ...refusals(400, 401, 403, 404, 409) },
-            },
-          },
+          onTournament(
+            action === 'start'
+              ? 'Freeze the entries and draw round 1 now (admin)'
+              : action === 'pause'
+                ? 'Pause (admin): no new match is queued, queued ones are held back'
+                : 'Resume a paused tournament (admin)',
+            { 200: tournamentSchema },
+          ),
           async (request) => {
             const admin = requireAdmin(request);
             const id = request.params.id;

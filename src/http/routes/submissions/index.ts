@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fields } from '../../form-fields.ts';
 import { typed } from '../../typed.ts';
+import { sendSource } from '../../source-reply.ts';
 import type { Db } from '../../../db/client.ts';
 import { loadGames } from '../../../games/registry.ts';
 import { roundShown } from '../../../sdk/replay-format.ts';
@@ -259,12 +260,7 @@ ${
     const s = await ownSubmission(db, me, request.params.id);
     const row = await submissionSource(db, s.id);
     if (!row) throw notFound(t('subs.none', s.id));
-    const name = s.filename.replace(/["\\\r\n]/g, '_');
-    return reply
-      .header('content-type', 'text/plain; charset=utf-8')
-      .header('content-disposition', `${fields(request.query).download ? 'attachment' : 'inline'}; filename="${name}"`)
-      .header('cache-control', 'private, no-store')
-      .send(row.source);
+    return sendSource(reply, s.filename, row.source, fields(request.query).download ? 'attachment' : 'inline');
   });
 
   app.get(

@@ -3,6 +3,7 @@
 // pair's side-by-side detail. The rules are src/domain/similarity/report.ts.
 
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../../../../db/client.ts';
 import { typed } from '../../../../typed.ts';
 import { recordAudit } from '../../../../../domain/audit.ts';
 import { computeReport, pairDetail, readReport } from '../../../../../domain/similarity/report.ts';
@@ -16,6 +17,19 @@ const ADMIN = { access: 'admin' } as const;
 const ok = anyObject;
 const gameParams = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 const docKey = { type: 'string', pattern: '^[sa]:[1-9][0-9]{0,9}$' } as const;
+
+/** Computes and stores a game's report with its audit line (this API's POST and the admin page's form). */
+export async function computeAudited(db: Db, actorId: number, game: string) {
+  const report = await computeReport(db, game);
+  await recordAudit(db, {
+    actorId,
+    action: 'similarity.compute',
+    targetType: 'game',
+    targetId: report.game,
+    detail: { documents: report.documents, pairs: report.pairs.length },
+  });
+  return report;
+}
 
 export default async function similarityRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
@@ -52,16 +66,7 @@ export default async function similarityRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const me = requireAdmin(request);
-      const report = await computeReport(db, request.params.game);
-      await recordAudit(db, {
-        actorId: me.id,
-        action: 'similarity.compute',
-        targetType: 'game',
-        targetId: report.game,
-        detail: { documents: report.documents, pairs: report.pairs.length },
-      });
-      return report;
+      return computeAudited(db, requireAdmin(request).id, request.params.game);
     },
   );
 

@@ -42,6 +42,12 @@ test('npm run build makes dist/; a source changed since is rebuilt, said on stde
   assert.match(b.stderr, /^built dist\/ from \d+ files/m);
   const manifest = JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')) as { inputs: string[] };
   assert.ok(manifest.inputs.includes('src/cli/main.ts') && manifest.inputs.includes('src/sandbox/match-process/match-child.ts'), 'the entries are inputs');
+  // The routes autoload reads at run time (src/http/routes) are entries too, compiled to the same tree under dist/routes.
+  assert.ok(
+    manifest.inputs.includes('src/http/routes/api/matches/index.ts') && manifest.inputs.includes('src/http/routes/admin/autohooks.ts'),
+    'the routes are inputs',
+  );
+  assert.ok(readdirSync(join(root, 'dist/routes/api/matches')).includes('index.js'), 'the route tree is built');
 
   const fresh = built(['--help']);
   assert.equal(fresh.code, 0, fresh.err);
@@ -145,6 +151,10 @@ test('the built server (bin/server.js) starts and answers, then stops on SIGTERM
     // The browser code esbuild bundles on request, from the sources next to the build.
     const viewer = await fetch(`${url}/assets/games/moria/viewer.js`);
     assert.equal(viewer.status, 200, await viewer.clone().text());
+    // Routes autoloaded from dist/routes: a folder's route, and an admin folder whose autohooks refuse a visitor.
+    const matches = await fetch(`${url}/api/matches`);
+    assert.equal(matches.status, 200, await matches.clone().text());
+    assert.equal((await fetch(`${url}/api/admin/users`)).status, 401);
   } finally {
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);

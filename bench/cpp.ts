@@ -456,7 +456,7 @@ export async function run(filter?: string[]): Promise<void> {
         game,
         [
           { host: new IsolateBotHost(), source: jsNull.source, filename: jsNull.filename },
-          { host: new IsolateBotHost(), source: read(`${dir}AINull.cc`), filename: 'AINull.cc' },
+          { host: new IsolateBotHost(), source: read('src/sdk/cpp/AINull.cc'), filename: 'AINull.cc' },
         ],
         SEED,
       );

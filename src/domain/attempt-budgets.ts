@@ -23,6 +23,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { TooManyError } from './errors.ts';
 import { withTimeout } from '../queue/connection.ts';
+import { BoundedWindows } from '../queue/bounded-windows.ts';
 
 /** A 429 that says when to come back (the app's onError hook turns it into Retry-After). */
 export class RetryLaterError extends TooManyError {
@@ -52,59 +53,41 @@ export interface CounterStore {
   marked(key: string): Promise<boolean>;
 }
 
-/** One process's counters; stale windows are swept when the map grows past maxKeys. */
+/** One process's counters, in a bounded window map. */
 export class MemoryCounters implements CounterStore {
-  private readonly windows = new Map<string, { count: number; endsAt: number }>();
-  constructor(private readonly maxKeys = 100_000) {}
-
-  private live(key: string, now: number) {
-    const w = this.windows.get(key);
-    if (w && w.endsAt <= now) {
-      this.windows.delete(key);
-      return undefined;
-    }
-    return w;
+  private readonly windows: BoundedWindows;
+  constructor(maxKeys = 100_000) {
+    this.windows = new BoundedWindows(maxKeys);
   }
 
   async take(limits: WindowLimit[]) {
     const now = Date.now();
     for (const [i, l] of limits.entries()) {
-      const w = this.live(l.key, now);
+      const w = this.windows.live(l.key, now);
       if (w && w.count >= l.max) return { spent: i, retryAfterMs: w.endsAt - now };
     }
     for (const l of limits) {
-      const w = this.live(l.key, now);
+      const w = this.windows.live(l.key, now);
       if (w) w.count++;
-      else this.windows.set(l.key, { count: 1, endsAt: now + l.windowMs });
+      else this.windows.start(l.key, 1, now + l.windowMs, now);
     }
-    if (this.windows.size > this.maxKeys) this.sweep(now);
     return null;
   }
 
   async giveBack(key: string, clear: boolean) {
-    const w = this.live(key, Date.now());
+    const w = this.windows.live(key, Date.now());
     if (!w) return;
     if (clear || w.count <= 1) this.windows.delete(key);
     else w.count--;
   }
 
   async mark(key: string, ttlMs: number) {
-    this.windows.set(key, { count: 1, endsAt: Date.now() + ttlMs });
-    if (this.windows.size > this.maxKeys) this.sweep(Date.now());
+    const now = Date.now();
+    this.windows.start(key, 1, now + ttlMs, now);
   }
 
   async marked(key: string) {
-    return this.live(key, Date.now()) !== undefined;
-  }
-
-  private sweep(now: number) {
-    for (const [k, w] of this.windows) if (w.endsAt <= now) this.windows.delete(k);
-    // Still full of live windows (many addresses at once): forget the oldest, so memory stays bounded.
-    const target = Math.floor(this.maxKeys * 0.9);
-    for (const k of this.windows.keys()) {
-      if (this.windows.size <= target) break;
-      this.windows.delete(k);
-    }
+    return this.windows.live(key, Date.now()) !== undefined;
   }
 }
 

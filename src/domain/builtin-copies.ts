@@ -44,7 +44,8 @@ function shippedPlayers(game: AnyGame): Shipped[] {
   for (const [name, path] of Object.entries(game.bots.builtin)) add(name, path);
   const anyBot = Object.values(game.bots.builtin)[0];
   if (anyBot) {
-    // The players a language's kit folder ships (C++: cpp/AIDemo.cc, AINull.cc), its bot files only.
+    // The players a language's kit folder ships (C++: cpp/AIDemo.cc), its bot files only. The kit's Null, shared
+    // by every game (src/sdk/cpp/AINull.cc), has fewer fingerprints than an upload must have: never the copied one.
     for (const language of languages) {
       if (!language.kitFolder) continue;
       const kitDir = join(dirname(dirname(anyBot)), language.kitFolder);

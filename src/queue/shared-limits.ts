@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { withTimeout } from './connection.ts';
+import { BoundedWindows } from './bounded-windows.ts';
 
 /** A hold lapses this long after its last renewal (its holder crashed). */
 export const HOLD_TTL_MS = 30_000;
@@ -58,29 +59,29 @@ function idMaker() {
 
 /** One process's limits (the single-process fallback); `now` for tests. */
 export class MemoryLimits implements SharedLimits {
-  private readonly windows = new Map<string, { count: number; endsAt: number }>();
+  private readonly windows: BoundedWindows;
   private readonly holds = new Map<string, Set<string>>();
   private readonly charges = new Map<string, { at: number; amount: number }[]>();
   private readonly nextId = idMaker();
 
   constructor(
     private readonly now: () => number = Date.now,
-    private readonly maxKeys = 100_000,
-  ) {}
+    maxKeys = 100_000,
+  ) {
+    this.windows = new BoundedWindows(maxKeys);
+  }
 
   async hit(key: string, windowMs: number) {
     const now = this.now();
-    let w = this.windows.get(key);
-    if (!w || w.endsAt <= now) this.windows.set(key, (w = { count: 0, endsAt: now + windowMs }));
+    const w = this.windows.live(key, now) ?? this.windows.start(key, 0, now + windowMs, now);
     w.count++;
-    if (this.windows.size > this.maxKeys) this.sweep(now);
     return { count: w.count, ttlMs: w.endsAt - now };
   }
 
   async hits(key: string) {
     const now = this.now();
-    const w = this.windows.get(key);
-    return w && w.endsAt > now ? { count: w.count, ttlMs: w.endsAt - now } : { count: 0, ttlMs: 0 };
+    const w = this.windows.live(key, now);
+    return w ? { count: w.count, ttlMs: w.endsAt - now } : { count: 0, ttlMs: 0 };
   }
 
   async hold(request: HoldRequest): Promise<HoldAnswer> {
@@ -119,16 +120,6 @@ export class MemoryLimits implements SharedLimits {
   }
 
   async close() {}
-
-  private sweep(now: number) {
-    for (const [k, w] of this.windows) if (w.endsAt <= now) this.windows.delete(k);
-    // Still full of live windows (many addresses at once): forget the oldest, so memory stays bounded.
-    const target = Math.floor(this.maxKeys * 0.9);
-    for (const k of this.windows.keys()) {
-      if (this.windows.size <= target) break;
-      this.windows.delete(k);
-    }
-  }
 }
 
 // Redis's clock in ms, so that every replica's windows and holds agree.

@@ -79,13 +79,15 @@ function folderSources(folder: string): { language: Language; source: string }[]
  * and the headers every game shares, as the starter kit ships them).
  */
 async function gameBase(game: string): Promise<Set<number>> {
-  const dir = await gameDir(game);
-  if (!dir) return new Set();
+  const [dir, loaded] = await Promise.all([gameDir(game), loadGames().then((games) => games.get(game))]);
+  if (!dir || !loaded) return new Set();
   const sources = folderSources(join(dir, 'bots'));
   for (const language of languages) {
-    if (language.kitFolder) sources.push(...folderSources(join(dir, language.kitFolder)));
+    const code = new Set([...language.extensions, ...language.companionExtensions]);
     try {
-      for (const source of Object.values((await language.apiSources?.(game)) ?? {})) sources.push({ language: language.id, source });
+      // The kit's players and API in this language, as the starter kit ships them (not its README).
+      for (const f of (await language.kitFiles?.(loaded)) ?? [])
+        if (code.has(f.path.split('.').pop()!)) sources.push({ language: language.id, source: f.data });
     } catch {
       // A game without an API in this language: nothing to leave out.
     }

@@ -59,10 +59,8 @@ export interface Language {
   slowCompile: boolean;
   /** The folder of a game (src/games/<id>/<folder>) with the players its starter kit ships in this language beside the built-in bots, if any; the kit's folder for this language too. */
   kitFolder?: string;
-  /** This language's files in a game's starter kit (under its kitFolder): its API, its players, how to build and submit. */
+  /** This language's files in a game's starter kit (under its kitFolder): its API, its players, how to build and submit; the similarity report leaves its code out as given. */
   kitFiles?(game: AnyGame): Promise<KitFile[]>;
-  /** The API's source files a game's starter kit ships in this language (C++'s headers), by file name: code every student was given. */
-  apiSources?(game: string): Promise<Record<string, string>>;
   /** The similarity report's tokenizer: names, numbers and strings normalized, layout and comments gone. */
   tokenize: Tokenizer;
   /** Languages whose normalized tokens the similarity report compares with each other share a family. */

@@ -25,11 +25,12 @@ import { startTestApi, registerUser, type TestUser } from '../../helpers/app.ts'
 import { adminGrant } from '../../../src/cli/admin.ts';
 import { similarityCommand } from '../../../src/cli/similarity.ts';
 import { checkBot } from '../../../src/sandbox/entries/check-bot.ts';
+import { shippedCppPlayer } from '../../../src/sandbox/languages/cpp/headers.ts';
 import { slow } from '../../helpers/slow.ts';
 
 const GAMES = ['moria', 'harry-potter', 'bola-de-drac', 'walking-dead'];
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/similarity/${name}`, import.meta.url), 'utf8');
-const shippedCpp = (game: string, file: string) => readFileSync(new URL(`../../../src/games/${game}/cpp/${file}`, import.meta.url), 'utf8');
+const shippedCpp = (game: string, file: string) => shippedCppPlayer(game, file as 'AIDemo.cc' | 'AINull.cc')!;
 const shippedTs = (game: string, bot: string) => readFileSync(new URL(`../../../src/games/${game}/bots/${bot}.ts`, import.meta.url), 'utf8');
 const doc = (key: string, source: string, language: Language = 'cpp', owner = key, base?: Set<number>): PreparedDoc =>
   prepare({ key, owner, language, source }, base);

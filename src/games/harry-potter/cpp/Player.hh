@@ -8,26 +8,7 @@
 
 #include "Info.hh"
 #include "Action.hh"
-#include "Random.hh"
-#include "Registry.hh"
-
-class Player : public Info, public Random_generator, public Action {
-public:
-  /** Play intelligence: called once per round. */
-  virtual void play () { }
-
-  /** Identifier of my player. */
-  int me () const { return arbiter_me(); }
-
-  /** Called by the runtime before every play(): the round's caches start empty. */
-  void arbiter_reset () {
-    reset_state_();
-    reset_action_();
-  }
-
-  virtual ~Player () { }
-};
-
-#include "arbiter-exports.hh"
+// The Player class, as the games built on Info and Action share it (src/sdk/cpp/).
+#include "InfoPlayer.hh"
 
 #endif

@@ -7,7 +7,7 @@
 // - the game's own API under the statement's names (src/games/<id>/cpp/*.hh:
 //   Player.hh, State.hh, Structs.hh...), written by hand on top of the two.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { ArrayLayout, ElementType } from '../../../sdk/view-layout.ts';
 import { importModule } from '../../../sdk/modules.ts';
 
@@ -123,12 +123,15 @@ export function gameHeaders(game: string): Promise<Record<string, string>> {
   return headers;
 }
 
-/** A player the game's C++ kit ships (cpp/AIDemo.cc, cpp/AINull.cc), or null. */
+/**
+ * A player the game's C++ kit ships, or null: its Demo (cpp/AIDemo.cc), and the empty Null, which is the same
+ * in every game (src/sdk/cpp/AINull.cc: it only includes Player.hh) unless the game ships its own.
+ */
 export function shippedCppPlayer(game: string, name: 'AIDemo.cc' | 'AINull.cc'): string | null {
-  if (!GAME_ID.test(game)) return null;
-  try {
-    return readFileSync(new URL(`../../../games/${game}/cpp/${name}`, import.meta.url), 'utf8');
-  } catch {
-    return null;
+  if (!GAME_ID.test(game) || !existsSync(new URL(`../../../games/${game}/cpp/`, import.meta.url))) return null;
+  for (const dir of [`../../../games/${game}/cpp/`, '../../../sdk/cpp/']) {
+    const file = new URL(name, new URL(dir, import.meta.url));
+    if (existsSync(file)) return readFileSync(file, 'utf8');
   }
+  return null;
 }

@@ -15,8 +15,6 @@ type CompileModule = typeof import('./compile-cpp.ts');
 // them in (keep it the path of the import above; the built judge serves
 // its compiled copy, src/sdk/modules.ts).
 const COMPILER: string = './compile-cpp.ts';
-type HeadersModule = typeof import('./headers.ts');
-const HEADERS: string = './headers.ts';
 type KitModule = typeof import('./kit.ts');
 const KIT: string = './kit.ts';
 type GameHintModule = typeof import('./game-hint.ts');
@@ -44,10 +42,6 @@ export const cpp: Language = {
   gameRequiredInFile: false,
   slowCompile: true,
   kitFolder: 'cpp',
-  async apiSources(game) {
-    const { gameHeaders } = (await importModule(new URL(HEADERS, import.meta.url).href)) as HeadersModule;
-    return gameHeaders(game);
-  },
   async kitFiles(game) {
     const { cppKitFiles } = (await importModule(new URL(KIT, import.meta.url).href)) as KitModule;
     return cppKitFiles(game);

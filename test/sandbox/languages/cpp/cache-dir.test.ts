@@ -59,7 +59,10 @@ test('another checkout has another default CACHE_DIR; this one, the same in ever
 /** One process compiling `file` (a player of Moria's kit) with CACHE_DIR=dir; its result and its log lines. */
 async function compileIn(dir: string, file: 'AIDemo.cc' | 'AINull.cc'): Promise<{ ok: boolean; log: string }> {
   const toolchain = new URL('../../../../src/sandbox/languages/cpp/toolchain.ts', import.meta.url).href;
-  const source = readFileSync(join(root, 'src/games/moria/cpp', file), 'utf8').replace(/#define PLAYER_NAME \w+/, '#define PLAYER_NAME Side');
+  const source = readFileSync(join(root, file === 'AINull.cc' ? 'src/sdk/cpp' : 'src/games/moria/cpp', file), 'utf8').replace(
+    /#define PLAYER_NAME \w+/,
+    '#define PLAYER_NAME Side',
+  );
   const script = `
     import { compileCpp, stopCompileServer } from ${JSON.stringify(toolchain)};
     const r = await compileCpp(${JSON.stringify(source)}, 'AISide.cc', 'moria');

@@ -88,7 +88,7 @@ for (const [game, pairs] of [
     for (const p of b.replay.players) assert.equal(p.frozenReason, null, `${p.name}: ${p.frozenMessage}`);
     assert.deepEqual(ordersOf(b), ordersOf(a));
     assert.deepEqual(b.replay.result, a.replay.result);
-    const rest = [file(`src/games/${game}/bots/Null.ts`), file(`src/games/${game}/bots/Demo.ts`), file(`src/games/${game}/cpp/AINull.cc`)];
+    const rest = [file(`src/games/${game}/bots/Null.ts`), file(`src/games/${game}/bots/Demo.ts`), file('src/sdk/cpp/AINull.cc')];
     const [d1, d2] = [
       await playMatch({ game, seed: 4, seats: [file(`src/games/${game}/bots/Demo.ts`), ...rest] }),
       await playMatch({ game, seed: 4, seats: [file(`src/games/${game}/cpp/AIDemo.cc`), ...rest] }),

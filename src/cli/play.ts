@@ -18,10 +18,10 @@ import { roundShown } from '../sdk/replay-format.ts';
 /**
  * A match of built-ins is played in this short process, each seat in a context of its own, so V8 optimises
  * the same bot's functions once per seat: on Node 20 (V8 11) the optimising compiler took 30-45% of a
- * 4-Dummy play's CPU (perf), mostly on code about to finish. A larger budget before a function is
- * optimised leaves the short-lived code to the baseline tiers (about 10-25% less CPU in every game; see
- * bench/cli.ts). Node 22+ tier up through Maglev first: their defaults are kept. It only changes when
- * code is compiled, never what it computes.
+ * 4-Dummy play's CPU (perf), much of it on code about to finish. A larger budget before a function is
+ * optimised leaves the short-lived code to the baseline tiers: 7-24% less CPU of the whole play per game
+ * (npm run bench cli against the commit before, one run). Node 22+ tier up through Maglev first: their
+ * defaults are kept. It only changes when code is compiled, never what it computes.
  */
 const INTERRUPT_BUDGET_NODE20 = 1_000_000;
 

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callMeter, installCallMeter } from '../../src/sandbox/hosts/call-meter.ts';
+import { callMeter, IDLE_POLLS, installCallMeter, POLL_MS } from '../../src/sandbox/hosts/call-meter.ts';
 import { disposeSpares, IsolateBotHost, spareCount } from '../../src/sandbox/hosts/isolate-host.ts';
 import { bot, tallyLoad, tallyPlay } from './helpers.ts';
 
@@ -52,6 +52,21 @@ test('an endless loop is ended at its CPU budget by the stop switch, and the pro
   const second = await again.play(tallyPlay());
   assert.equal(!second.ok && second.reason, 'cpu');
   await again.close();
+});
+
+test('the watcher sleeps while no call runs, and the next call wakes it: an endless loop is still ended at its budget', async () => {
+  disposeSpares();
+  const looper = new IsolateBotHost();
+  assert.ok((await looper.load(await tallyLoad(bot('Sleeper', `play() { for (;;) {} }`), { cpuBudgetMs: 200 }))).ok);
+  // Idle for IDLE_POLLS polls of POLL_MS, the watcher stops polling (a match of built-ins alone never wakes it).
+  const until = Date.now() + 10_000;
+  while (!callMeter().watcherAsleep && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, IDLE_POLLS * POLL_MS));
+  assert.equal(callMeter().watcherAsleep, true, 'the watcher went to sleep');
+  const reply = await looper.play(tallyPlay());
+  assert.equal(!reply.ok && reply.reason, 'cpu');
+  assert.ok(reply.cpuMs >= 199 && reply.cpuMs < 300, `stopped after ${reply.cpuMs} ms of CPU`);
+  assert.equal(callMeter().watcherAsleep, false, 'the call woke it');
+  await looper.close();
 });
 
 test('a match process whose parent goes away exits, its stop switch running', async () => {

@@ -35,6 +35,15 @@ import { CTL, CTL_WORDS, StopSwitch } from './stop-switch.ts';
  */
 export const POLL_MS = 5;
 
+/**
+ * Polls without a call before the watcher sleeps until the next one begins
+ * (begin() wakes it). An idle match process polling every POLL_MS used 14 ms
+ * of CPU a second, which a match of the game's built-ins alone (they never
+ * call begin) paid for its whole wall time; between an isolate's calls within
+ * a round the watcher keeps polling, so a call wakes no thread.
+ */
+export const IDLE_POLLS = 40;
+
 /** Why the process was stopped, as written in the note. */
 export const STOP = { none: 0, cpu: 1, memory: 2, catastrophic: 3, stuck: 4 } as const;
 
@@ -60,6 +69,7 @@ const I_ROUND = 2;
 const I_GEN = 4;
 const I_SLOT = 5; // 1 + the call's isolate's slot in the stop switch, 0: none
 const I_STOP_GEN = 6; // the call the watcher had the switch stop
+const I_ASLEEP = 7; // 1: the watcher waits on this word until begin() clears it
 const F_CPU_START = 0;
 const F_CPU_LIMIT = 1;
 const F_RSS_LIMIT = 2;
@@ -139,7 +149,7 @@ function endForCpu(gen, slot, cpuMs) {
     Atomics.notify(ctl, ${CTL.bell});
   } else if (slot <= 0 || Date.now() - askedAt > ${STOP_GRACE_MS}) stop(${STOP.cpu}, cpuMs);
 }
-let polls = 0, call = -1, sleptSince = 0, lastTicks = -1, cleared = -1;
+let polls = 0, call = -1, sleptSince = 0, lastTicks = -1, cleared = -1, idle = 0;
 for (;;) {
   Atomics.wait(sleeper, 0, 0, ${POLL_MS});
   if (Atomics.load(ints, ${I_IN_CALL}) !== 1) {
@@ -148,9 +158,16 @@ for (;;) {
     const gen = Atomics.load(ints, ${I_GEN});
     if (cleared !== gen) {
       cleared = gen;
+      idle = 0;
       writeCall(0);
       // A call that started meanwhile is marked again.
       if (Atomics.load(ints, ${I_IN_CALL}) === 1 || Atomics.load(ints, ${I_GEN}) !== gen) { cleared = -1; writeCall(1); }
+    } else if (++idle >= ${IDLE_POLLS}) {
+      // Asleep until begin() clears the word; a call that began before it was set is seen here and not slept through.
+      idle = 0;
+      Atomics.store(ints, ${I_ASLEEP}, 1);
+      if (Atomics.load(ints, ${I_IN_CALL}) !== 1 && Atomics.load(ints, ${I_GEN}) === gen) Atomics.wait(ints, ${I_ASLEEP}, 1);
+      Atomics.store(ints, ${I_ASLEEP}, 0);
     }
     continue;
   }
@@ -231,8 +248,15 @@ export class CallMeter {
     this.ints[I_SLOT] = slot + 1;
     const gen = Atomics.add(this.ints, I_GEN, 1) + 1;
     Atomics.store(this.ints, I_IN_CALL, 1);
+    // A sleeping watcher is woken (IDLE_POLLS); one that is polling sees the call at its next look.
+    if (Atomics.compareExchange(this.ints, I_ASLEEP, 1, 0) === 1) Atomics.notify(this.ints, I_ASLEEP);
     this.writeCall(1, seat, round);
     return gen;
+  }
+
+  /** Whether the watcher sleeps until the next call (IDLE_POLLS; tests). */
+  get watcherAsleep(): boolean {
+    return Atomics.load(this.ints, I_ASLEEP) === 1;
   }
 
   /** Whether the watcher had the stop switch end call `gen` (for its CPU). */

@@ -111,7 +111,7 @@ ${field({ name: 'seed', label: tr('tourAdmin.seed'), type: 'number', value: v.se
     const me = pageAdmin(request, reply);
     if (!me) return reply;
     await deleteTournament(db, me.id, request.params.id);
-    return reply.redirect('/tournaments', 303);
+    return reply.redirect('/admin/tournaments', 303);
   });
 
   async function sendEdit(request: FastifyRequest, reply: FastifyReply, d: TournamentDetail, view: { values?: Form; errors?: FieldErrors } = {}, status = 200) {

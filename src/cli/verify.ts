@@ -2,6 +2,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { decodeReplay, readReplayFile } from '../match/replay-io.ts';
 import { verifyReplay } from '../match/replay-verify.ts';
 import { isZip, verifyTournamentBundle } from '../domain/verify-tournament.ts';
+import { reportVerification } from '../http/starter-kit/shared-commands.ts';
 import { UsageError } from './args.ts';
 
 export async function verifyCommand(args: string[]): Promise<number> {
@@ -10,17 +11,7 @@ export async function verifyCommand(args: string[]): Promise<number> {
   if (isZip(head(file))) return verifyBundleCommand(readFileSync(file));
   // Capped before reading and while inflating: a replay past the limit, or a gzip bomb, is refused in bounded memory (a bundle has its own caps).
   const replay = decodeReplay(readReplayFile(file));
-  const result = await verifyReplay(replay);
-  if (result.ok) {
-    console.log(`ok: ${replay.game}, seed ${replay.seed}, ${result.rounds} rounds replayed, every state matches (scores ${replay.result.scores.join(' ')})`);
-    return 0;
-  }
-  if (result.otherEngine) {
-    console.error(`cannot verify: ${result.message}`);
-    return 3;
-  }
-  console.error(`mismatch in round ${result.round}: ${result.message}`);
-  return 1;
+  return reportVerification(replay, await verifyReplay(replay));
 }
 
 /** A file's first four bytes (what tells a zip). */

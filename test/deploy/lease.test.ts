@@ -10,11 +10,10 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
 import { leaseKey, runUnderLease } from '../../src/queue/lease.ts';
-import { createMatch, enqueueMatch } from '../../src/domain/match-setup.ts';
-import type { Db } from '../../src/db/client.ts';
+import { enqueueMatch } from '../../src/domain/match-setup.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import { freshQueues, waitFor, TEST_REDIS_URL } from '../helpers/queue.ts';
-import { spawnArbiter, type ArbiterProcess } from '../helpers/faults.ts';
+import { assertRecordedOnce, builtinMatches, FAST_RECOVERY, spawnArbiter, type ArbiterProcess } from '../helpers/faults.ts';
 
 const fq = await freshQueues();
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -69,30 +68,6 @@ test('in process: one holds, one waits; a clean stop hands over at once; a stole
   assert.equal(second.runner.state, 'standby');
 });
 
-async function builtinMatches(db: Db, n: number, from: number): Promise<number[]> {
-  const ids: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const id = await createMatch(db, {
-      game: 'moria',
-      kind: 'challenge',
-      seed: from + i,
-      config: { nb_rounds: 20 },
-      seats: ['Demo', 'Null', 'Demo', 'Null'].map((builtinName) => ({ builtinName })),
-    });
-    ids.push(id);
-  }
-  return ids;
-}
-
-async function assertRecordedOnce(db: Db, ids: number[]) {
-  for (const id of ids) {
-    const m = await db.match.findUniqueOrThrow({ where: { id }, include: { participants: true } });
-    assert.equal(m.status, 'done', `match ${id}`);
-    assert.equal(await db.replay.count({ where: { matchId: id } }), 1, `one replay for match ${id}`);
-    assert.equal(m.participants.length, 4);
-  }
-}
-
 test('two recorder+scheduler processes: the second waits, takes both leases within the lease time after a SIGKILL of the first; every match recorded once', {
   timeout: 300_000,
 }, async () => {
@@ -101,17 +76,15 @@ test('two recorder+scheduler processes: the second waits, takes both leases with
   const db = database.db;
   const ttl = 2000;
   const env = {
+    ...FAST_RECOVERY,
+    // Longer match locks than the recovery tests': no match changes hands here, only the leases do.
+    MATCH_LOCK_MS: '2000',
+    STALLED_INTERVAL_MS: '1000',
+    SWEEP_AFTER_MS: '3000',
     DATABASE_URL: database.url,
     REDIS_URL: fq.redisUrl,
     QUEUE_PREFIX: fq.prefix,
     LEASE_TTL_MS: String(ttl),
-    RANKED_ENABLED: 'false',
-    RESULT_LOCK_MS: '1000',
-    RESULT_STALLED_INTERVAL_MS: '500',
-    MATCH_LOCK_MS: '2000',
-    STALLED_INTERVAL_MS: '1000',
-    SWEEP_INTERVAL_MS: '500',
-    SWEEP_AFTER_MS: '3000',
     CPP_PREWARM: '0',
   };
   const started: ArbiterProcess[] = [];
@@ -124,7 +97,7 @@ test('two recorder+scheduler processes: the second waits, takes both leases with
   started.push(second);
   started.push(await spawnArbiter({ parts: ['worker'], env: { ...env, WORKER_CONCURRENCY: '2', WORKER_NICE: '0' } }));
 
-  const before = await builtinMatches(db, 4, 100);
+  const before = await builtinMatches(db, 4, 20, 100);
   for (const id of before) await enqueueMatch(db, fq.queues, id);
   await waitFor(
     'the first matches recorded by the first process',
@@ -135,7 +108,7 @@ test('two recorder+scheduler processes: the second waits, takes both leases with
   assert.doesNotMatch(second.output(), /consuming results|ranked play/, 'the standby did nothing while the first lived');
 
   // More matches, then the first dies in the middle of them.
-  const during = await builtinMatches(db, 6, 200);
+  const during = await builtinMatches(db, 6, 20, 200);
   for (const id of during) await enqueueMatch(db, fq.queues, id);
   await waitFor(
     'a result of the second batch recorded',
@@ -156,7 +129,7 @@ test('two recorder+scheduler processes: the second waits, takes both leases with
   // The lease lapses within its time after the last renewal; a standby tries every third of it.
   assert.ok(takeover <= ttl + ttl / 3 + 1500, `took over ${takeover} ms after the kill`);
 
-  const afterKill = await builtinMatches(db, 3, 300);
+  const afterKill = await builtinMatches(db, 3, 20, 300);
   for (const id of afterKill) await enqueueMatch(db, fq.queues, id);
   const all = [...before, ...during, ...afterKill];
   await waitFor('every match recorded', async () => (await db.match.count({ where: { id: { in: all }, status: 'done' } })) === all.length, 180_000, 100);

@@ -1,7 +1,9 @@
 // Fault injection on real processes, for the recovery tests and `npm run
 // bench recovery`: Arbiter's parts spawned as `npm start` / `npm run
 // recorder` would run them, a private redis-server that can be restarted or
-// wiped, and a TCP proxy that can cut a part off from Postgres.
+// wiped, and a TCP proxy that can cut a part off from Postgres; and what the
+// tests that kill them share: short locks, matches of built-ins to record,
+// and the check that each was recorded once.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -10,10 +12,56 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import type { Db } from '../../src/db/client.ts';
+import { createMatch } from '../../src/domain/match-setup.ts';
 import { pingRedis } from '../../src/queue/redis.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Short locks and checks: a dead process's work is taken up within about a second. */
+export const FAST_RECOVERY = {
+  MATCH_LOCK_MS: '1000',
+  STALLED_INTERVAL_MS: '500',
+  RESULT_LOCK_MS: '1000',
+  RESULT_STALLED_INTERVAL_MS: '500',
+  SWEEP_INTERVAL_MS: '500',
+  SWEEP_AFTER_MS: '2000',
+  RANKED_ENABLED: 'false',
+  RATE_LIMIT_SUBMIT: '1000',
+};
+
+/** `n` challenge matches of Moria's built-ins (Demo, Null, Demo, Null) of `rounds` rounds, seeds from `firstSeed` up. */
+export async function builtinMatches(db: Db, n: number, rounds: number, firstSeed = 100): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) {
+    ids.push(
+      await createMatch(db, {
+        game: 'moria',
+        kind: 'challenge',
+        seed: firstSeed + i,
+        config: { nb_rounds: rounds },
+        seats: ['Demo', 'Null', 'Demo', 'Null'].map((builtinName) => ({ builtinName })),
+      }),
+    );
+  }
+  return ids;
+}
+
+/** Every match done, once: one replay, four scored seats. */
+export async function assertRecordedOnce(db: Db, ids: number[]): Promise<void> {
+  for (const id of ids) {
+    const m = await db.match.findUniqueOrThrow({ where: { id }, include: { participants: true } });
+    assert.equal(m.status, 'done', `match ${id}`);
+    assert.equal(await db.replay.count({ where: { matchId: id } }), 1, `one replay for match ${id}`);
+    assert.equal(m.participants.length, 4);
+    assert.ok(
+      m.participants.every((p) => p.score !== null && p.rank !== null),
+      `match ${id} scored`,
+    );
+  }
+}
 
 export function freePort(): Promise<number> {
   return new Promise((done, fail) => {

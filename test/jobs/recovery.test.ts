@@ -15,25 +15,22 @@ import { loadConfig } from '../../src/config.ts';
 import { openJudgeQueues, resultJobId, matchJobId } from '../../src/queue/index.ts';
 import { startRecorder } from '../../src/jobs/recorder/index.ts';
 import { startScheduler } from '../../src/jobs/scheduler/index.ts';
-import { createMatch, enqueueMatch } from '../../src/domain/match-setup.ts';
+import { enqueueMatch } from '../../src/domain/match-setup.ts';
 import { buildApp } from '../../src/http/app.ts';
 import type { Db } from '../../src/db/client.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import { freshQueues, spawnWorker, waitFor, type WorkerProcess } from '../helpers/queue.ts';
-import { spawnArbiter, startPrivateRedis, startTcpProxy, type ArbiterProcess, type LogLine } from '../helpers/faults.ts';
+import {
+  assertRecordedOnce,
+  builtinMatches,
+  FAST_RECOVERY as FAST,
+  spawnArbiter,
+  startPrivateRedis,
+  startTcpProxy,
+  type ArbiterProcess,
+  type LogLine,
+} from '../helpers/faults.ts';
 import { MORIA_BOTS } from '../helpers/judge.ts';
-
-/** Short locks and checks: a dead process's work is taken up within about a second. */
-const FAST = {
-  MATCH_LOCK_MS: '1000',
-  STALLED_INTERVAL_MS: '500',
-  RESULT_LOCK_MS: '1000',
-  RESULT_STALLED_INTERVAL_MS: '500',
-  SWEEP_INTERVAL_MS: '500',
-  SWEEP_AFTER_MS: '2000',
-  RANKED_ENABLED: 'false',
-  RATE_LIMIT_SUBMIT: '1000',
-};
 
 const cleanups: (() => Promise<unknown>)[] = [];
 after(async () => {
@@ -42,36 +39,6 @@ after(async () => {
 
 function nullBot(name: string): string {
   return readFileSync(MORIA_BOTS + 'Null.ts', 'utf8').replace(/export const PLAYER_NAME = ['"][^'"]*['"]/, `export const PLAYER_NAME = '${name}'`);
-}
-
-async function builtinMatches(db: Db, n: number, rounds: number): Promise<number[]> {
-  const ids: number[] = [];
-  for (let i = 0; i < n; i++) {
-    ids.push(
-      await createMatch(db, {
-        game: 'moria',
-        kind: 'challenge',
-        seed: 100 + i,
-        config: { nb_rounds: rounds },
-        seats: ['Demo', 'Null', 'Demo', 'Null'].map((builtinName) => ({ builtinName })),
-      }),
-    );
-  }
-  return ids;
-}
-
-/** Every match done, once: one replay, four scored seats. */
-async function assertRecordedOnce(db: Db, ids: number[]) {
-  for (const id of ids) {
-    const m = await db.match.findUniqueOrThrow({ where: { id }, include: { participants: true } });
-    assert.equal(m.status, 'done', `match ${id}`);
-    assert.equal(await db.replay.count({ where: { matchId: id } }), 1, `one replay for match ${id}`);
-    assert.equal(m.participants.length, 4);
-    assert.ok(
-      m.participants.every((p) => p.score !== null && p.rank !== null),
-      `match ${id} scored`,
-    );
-  }
 }
 
 /** A gate judged once: every match final, one self-play, Dummy matches with distinct indexes. */

@@ -20,13 +20,12 @@
 // from that round, with the judge's reason, as the judge does.
 
 import { fork } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { availableParallelism, homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -611,23 +610,14 @@ async function verifyCommand(argv) {
   const kit = readKit();
   const { replay } = readReplayFile(positionals[0]);
   if (replay.game !== kit.game) throw new Stop(`${positionals[0]} is a ${replay.game} replay: this kit verifies ${kit.game}'s`);
-  const { verify } = await import(runnerUrl);
+  const { verify, reportVerification } = await import(runnerUrl);
   let result;
   try {
     result = verify(replay);
   } catch (err) {
     result = { ok: false, round: 0, message: `the replay cannot be re-run: ${err.message}` };
   }
-  if (result.ok) {
-    console.log(`ok: ${replay.game}, seed ${replay.seed}, ${result.rounds} rounds replayed, every state matches (scores ${replay.result.scores.join(' ')})`);
-    return 0;
-  }
-  if (result.otherEngine) {
-    console.error(`cannot verify: ${result.message}`);
-    return 3;
-  }
-  console.error(`mismatch in round ${result.round}: ${result.message}`);
-  return 1;
+  return reportVerification(replay, result);
 }
 
 // ---------------------------------------------------------------------------
@@ -707,119 +697,7 @@ async function openBrowser(url) {
 }
 
 // ---------------------------------------------------------------------------
-// submit (the same API and the same steps as the repository's `arbiter submit`)
-
-const FINAL = new Set(['qualified', 'rejected']);
-const UPLOAD_TRIES = 3;
-/** The server answers an upload at once, C++ included (the gate compiles it afterwards, in the judge's workers). */
-const UPLOAD_TIMEOUT_MS = 60_000;
-const STEP_TEXT = {
-  queued: 'queued, waiting for a worker',
-  compiling: 'compiling',
-  'self-play': 'self-play: four copies of your bot',
-  qualifying: 'qualifying: four matches against three Dummies',
-};
-
-class NoAnswer extends Stop {}
-
-async function api(site, method, path, body, extraHeaders = {}, timeoutMs = UPLOAD_TIMEOUT_MS) {
-  let res;
-  try {
-    res = await fetch(site.url + path, {
-      method,
-      headers: { authorization: `Bearer ${site.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...extraHeaders },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      ...(method === 'POST' ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
-    });
-  } catch (err) {
-    throw new NoAnswer(`cannot reach ${site.url}: ${err.cause?.message ?? err.message}`, 1);
-  }
-  const text = await res.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON */
-  }
-  if (!res.ok) {
-    const message = data?.message ?? (text.slice(0, 200) || res.statusText);
-    if (res.status >= 500) throw new NoAnswer(`${message} (HTTP ${res.status})`, 1);
-    const err = new Stop(`${message} (HTTP ${res.status})`, 2);
-    err.apiCode = data?.code;
-    throw err;
-  }
-  return data;
-}
-
-/** Server-sent events: onEvent per data message, until the stream ends or onEvent says enough. */
-async function followEvents(site, path, onEvent, signal) {
-  const res = await fetch(site.url + path, { headers: { authorization: `Bearer ${site.token}`, accept: 'text/event-stream' }, signal });
-  if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    let cut = buffer.indexOf('\n\n');
-    while (cut >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      cut = buffer.indexOf('\n\n');
-      const data = block
-        .split('\n')
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(5).trimStart())
-        .join('\n');
-      if (!data) continue;
-      let event;
-      try {
-        event = JSON.parse(data);
-      } catch {
-        continue; // a malformed event: skip it
-      }
-      if (onEvent(event)) {
-        await reader.cancel().catch(() => {});
-        return;
-      }
-    }
-  }
-}
-
-/** On a terminal one line that rewrites itself; elsewhere a plain line per step. */
-function stepLine() {
-  const tty = process.stdout.isTTY === true;
-  let last = '';
-  return {
-    show(step, detail) {
-      const text = tty && detail ? `${step}  ${detail}` : step;
-      if (text === last) return;
-      last = text;
-      process.stdout.write(tty ? `\r\x1b[2K${text}` : `${text}\n`);
-    },
-    done() {
-      if (tty && last) process.stdout.write('\n');
-      last = '';
-    },
-  };
-}
-
-function describeMatch(m, step, submissionId) {
-  const seats = [...m.participants].sort((a, b) => a.seat - b.seat);
-  const label = step?.label ?? `match ${m.id}`;
-  if (m.status !== 'done') return `  #${m.id} ${label.padEnd(24)} ${m.status}`;
-  const scores = seats
-    .map((p) => {
-      const me = p.submissionId === submissionId;
-      const who = m.gateStep === 'selfplay' ? `seat ${p.seat}` : me ? `${p.name} (you)` : p.name;
-      const frozen = p.frozen ? ` [frozen in round ${roundShown(p.frozen.round ?? 0)}: ${p.frozen.reason}]` : '';
-      return `${who} ${p.score ?? '-'}${frozen}`;
-    })
-    .join(', ');
-  const VERDICT = { won: ' WON', lost: ' lost', passed: ' ok', failed: ' a copy froze' };
-  return `  #${m.id} ${label.padEnd(24)} seed ${m.seed}:${(step && VERDICT[step.state]) ?? ''}  ${scores}`;
-}
+// submit (the repository's `arbiter submit`: its code, in play/runner.mjs)
 
 async function submitCommand(argv) {
   const { values, positionals } = parse('submit', argv, { url: { type: 'string' }, token: { type: 'string' }, 'no-follow': { type: 'boolean' } });
@@ -838,104 +716,12 @@ async function submitCommand(argv) {
     throw new Stop(
       `no token: set ARBITER_TOKEN, pass --token, or add "token" to ~/.config/arbiter.json (get one on ${site.url}/account, or with POST ${site.url}/api/tokens {"username","password"})`,
     );
-  const idempotencyKey = randomUUID();
-  let created;
-  for (let attempt = 1; !created; attempt++) {
-    try {
-      created = await api(site, 'POST', '/api/submissions', { game: kit.game, source, filename: basename(file) }, { 'idempotency-key': idempotencyKey });
-    } catch (err) {
-      if (err.apiCode === 'compile-error') {
-        console.log(`REJECTED: ${err.message.replace(/ \(HTTP \d+\)$/, '')}`);
-        return 1;
-      }
-      if (!(err instanceof NoAnswer) || attempt >= UPLOAD_TRIES) throw err;
-      console.error(`${err.message}; trying again`);
-      await sleep(1000 * attempt);
-    }
-  }
-  console.log(`submitted ${created.player} v${created.version} for ${created.game}: submission #${created.id}, ${created.status}`);
-  if (values['no-follow']) {
-    console.log(`follow it: ${site.url}/submissions/${created.id}`);
-    return 0;
-  }
-
-  const line = stepLine();
-  let status = created.status;
-  let statusSince = Date.now();
-  const running = new Map();
-  const render = () => {
-    const parts = [...running.entries()].map(([id, p]) => `#${id} ${p}`);
-    if (parts.length === 0 && (status === 'queued' || status === 'compiling')) parts.push(`${Math.floor((Date.now() - statusSince) / 1000)} s`);
-    line.show(STEP_TEXT[status] ?? status, parts.join('  '));
-  };
-  render();
-  const ticker = setInterval(render, 1000);
-  const controller = new AbortController();
-  const onEvent = (e) => {
-    if (e.matchId !== undefined && e.matchId !== null) {
-      const id = String(e.matchId);
-      if (e.status === 'running' && typeof e.round === 'number') running.set(id, `round ${e.round}/${e.totalRounds ?? '?'}`);
-      else if (e.status === 'running') running.set(id, 'starting');
-      else running.delete(id);
-    } else if (typeof e.status === 'string') {
-      if (e.status !== status) {
-        running.clear();
-        statusSince = Date.now();
-      }
-      status = e.status;
-    }
-    render();
-    return FINAL.has(status);
-  };
-  // Live events, with a poll as a safety net (a proxy that buffers them, a dropped connection).
-  const poll = async () => {
-    while (!FINAL.has(status) && !controller.signal.aborted) {
-      try {
-        await sleep(2000, undefined, { signal: controller.signal });
-      } catch {
-        return;
-      }
-      try {
-        const s = await api(site, 'GET', `/api/submissions/${created.id}`);
-        if (s.status !== status) onEvent({ status: s.status });
-      } catch {
-        /* keep trying */
-      }
-    }
-    controller.abort();
-  };
-  const polling = poll();
+  const { submitAndFollow, SubmitError } = await import(runnerUrl);
   try {
-    await followEvents(site, `/api/submissions/${created.id}/events`, onEvent, controller.signal);
-    if (FINAL.has(status)) controller.abort();
-  } catch {
-    /* aborted, or no events: the poll carries on */
+    return await submitAndFollow(site, { game: kit.game, source, filename: basename(file) }, { follow: !values['no-follow'], prefix: '' });
+  } catch (err) {
+    throw err instanceof SubmitError ? new Stop(err.message, err.exitCode) : err;
   }
-  await polling.catch(() => {});
-  controller.abort();
-  clearInterval(ticker);
-  line.done();
-
-  const final = await api(site, 'GET', `/api/submissions/${created.id}`);
-  if (final.status === 'qualified')
-    console.log(`QUALIFIED: ${final.player} beat the Dummies in all four matches; the name ${final.player} is now locked and plays ranked matches.`);
-  else console.log(`REJECTED: ${final.reason ?? 'no reason given'}`);
-  const matches = final.gateMatches ?? [];
-  if (matches.length > 0) {
-    console.log('gate matches:');
-    for (const m of matches) {
-      console.log(
-        describeMatch(
-          m,
-          final.gate?.steps.find((step) => step.matchId === m.id),
-          final.id,
-        ),
-      );
-      if (m.replay) console.log(`      replay: ${site.url}${m.replay.url}`);
-      if (m.play) console.log(`      play it again: ${m.play}`);
-    }
-  }
-  return final.status === 'qualified' ? 0 : 1;
 }
 
 // ---------------------------------------------------------------------------

@@ -7,7 +7,8 @@
 // judge's prelude (bot runtime, API, C++ glue), the built-in players as the
 // judge compiles them, the game's limits and the site to compile at;
 // arbiter.mjs (this folder's file, as it is) sends the student's file to the
-// judge's compile and plays.
+// judge's compile and plays; it submits and verifies with the CLI's own code,
+// which it finds in play/runner.mjs.
 
 import { build, type Plugin } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -38,7 +39,7 @@ const noGameFolder: Plugin = {
   },
 };
 
-/** play/runner.mjs: `run(match)` plays one match of `game` (runner.ts's runKitMatch), `verify(replay)` re-runs one. */
+/** play/runner.mjs: `run(match)` plays one match of `game` (runner.ts's runKitMatch), `verify(replay)` re-runs one; and the submit and verify steps the CLI shares (shared-commands.ts). */
 export async function kitRunner(game: AnyGame): Promise<string> {
   const dir = await gameDir(game.id);
   if (!dir) throw new Error(`no folder for game "${game.id}"`);
@@ -50,6 +51,8 @@ export async function kitRunner(game: AnyGame): Promise<string> {
         `export { cpuBudgetUsedUp, memoryLimitExceeded, METER_BYTES, evalMatch, isWin, parseSeeds, summarize, summaryLines } from './runner.ts';`,
         `export const run = (match) => runKitMatch(game, match);`,
         `export const verify = (replay) => verifyKitReplay(game, replay);`,
+        // Submit and verify as `arbiter submit` / `arbiter verify` do them, for arbiter.mjs.
+        `export { reportVerification, submitAndFollow, SubmitError } from './shared-commands.ts';`,
       ].join('\n'),
       loader: 'ts',
       resolveDir: kitDir,

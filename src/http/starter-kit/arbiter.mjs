@@ -332,6 +332,7 @@ async function matchThreadMain() {
         limits: setup.limits,
         forced: msg.forced,
         meter: workerData.meter,
+        lastRoundOnly: msg.summaryOnly === true,
         onRound: (round, total) => {
           const now = Date.now();
           if (now - last < 100 && round < total) return;

@@ -50,6 +50,8 @@ export interface KitMatch {
   /** A SharedArrayBuffer of METER_BYTES: the watcher reads it. */
   meter?: SharedArrayBuffer;
   onRound?: (round: number, total: number) => void;
+  /** An evaluation's match: the replay keeps its last round only (MatchRunHooks.lastRoundOnly). */
+  lastRoundOnly?: boolean;
 }
 
 /** Writes each call's seat, round and starting CPU to the meter, as the judge's call meter does. */
@@ -113,6 +115,7 @@ export async function runKitMatch(game: AnyGame, o: KitMatch): Promise<MatchOutc
     mapPositions: (seat, filename, message) => mapSeatPositions(seat.map, filename, message),
     forced: o.forced ?? [],
     onRound: o.onRound,
+    lastRoundOnly: o.lastRoundOnly,
   });
   return run.playOut();
 }

@@ -103,7 +103,7 @@ export async function evalCommand(args: string[]): Promise<number> {
         while (next < seeds.length) {
           const seed = seeds[next++]!;
           try {
-            const outcome = await playMatch({ game: game.id, seed, config, seats }, { compiled });
+            const outcome = await playMatch({ game: game.id, seed, config, seats }, { compiled, lastRoundOnly: true });
             matches.push(evalMatch(seed, outcome.replay, (outcome.runs ?? 1) - 1));
             processCpuMs += outcome.processCpuMs ?? 0;
           } catch (err) {

@@ -34,6 +34,8 @@ export interface MatchRunHooks {
   onRound?: (round: number, totalRounds: number) => void;
   /** Each piece of a seat's log as it is kept (after the cap), with the round it belongs to (0: loading): the play page shows logs round by round. */
   onLog?: (me: number, round: number, text: string) => void;
+  /** Keep only the last round's record (RunOptions.lastRoundOnly): an evaluation reads the result, not the frames. */
+  lastRoundOnly?: boolean;
 }
 
 interface Seat {
@@ -160,6 +162,8 @@ export class MatchRun {
       ),
     ];
     const totalRounds = game.totalRounds(config);
+    const lastOnly = this.hooks.lastRoundOnly === true;
+    let last: { round: number; orders: unknown[][]; events: unknown[] } | null = null;
     while (!isOver(game, config, state)) {
       const round = game.round(state) + 1;
       const orders = await this.collectOrders(state, round);
@@ -169,9 +173,11 @@ export class MatchRun {
         seats.map((s) => s.frozen),
       );
       state = outcome.state;
-      rounds.push(record(game, state, round, orders, outcome.events, seats));
+      if (lastOnly) last = { round, orders, events: outcome.events };
+      else rounds.push(record(game, state, round, orders, outcome.events, seats));
       this.hooks.onRound?.(round, totalRounds);
     }
+    if (last) rounds.splice(0, 1, record(game, state, last.round, last.orders, last.events, seats));
     return { replay: this.replay(state, rounds), logs: seats.map((s) => s.log) };
   }
 

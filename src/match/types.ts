@@ -59,6 +59,12 @@ export interface RunOptions {
   patient?: string[];
   /** The compiled code of the game's shipped built-in players, which run in a warm node:vm context of the match process, not an isolate (host 'isolate'; sandbox/hosts/builtin-host.ts). */
   builtins?: ReadonlySet<string>;
+  /**
+   * An evaluation's match (arbiter eval): the replay keeps only its last round's record (the result, the
+   * players and the round count; no frames of the rounds before), and the match process sends it as it is,
+   * not encoded. The match played, its freezes and scores, are the same.
+   */
+  lastRoundOnly?: boolean;
 }
 
 /** A seat's compiled code with its decoded source map (its language's, src/sandbox/languages/types.ts SourceMaps), or the file's compile error. */

@@ -20,6 +20,11 @@ let dir: string;
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'arbiter-eval-'));
   writeFileSync(join(dir, 'Champ.ts'), botAs('Walker', 'Champ'));
+  // Throws in round() 4: frozen there, at the judge and in eval alike.
+  writeFileSync(
+    join(dir, 'Crasher.ts'),
+    botAs('Walker', 'Crasher', (s) => s.replace('play(): void {', "play(): void {\n    if (round() === 4) throw new Error('boom');")),
+  );
 });
 after(() => {
   sharedPool.shutdown();
@@ -53,14 +58,32 @@ test('arbiter eval: the seeds in the sandbox, each the match arbiter play gives;
   );
   assert.ok(s.processCpuMs > 0);
   for (const l of s.lost) assert.equal(l.play, `npx arbiter play moria Champ.ts Dummy Dummy Dummy --seed ${l.seed} --set nb_rounds=30`);
+
+  // Each seed's match is the one the judge plays (arbiter play's): its rounds, scores, ranks and freezes, with a bot frozen.
+  const mixed = await cli(['moria', 'Champ.ts', 'Crasher.ts', 'Dummy', 'Dummy', '--seeds', '3,1,2', '--set', 'nb_rounds=30', '--json', '--quiet']);
+  assert.equal(mixed.code, 0, mixed.stderr);
+  const m = JSON.parse(mixed.stdout);
   const dummy = await builtinSeat('moria', 'Dummy');
-  const judged = await playMatch({
-    game: 'moria',
-    seed: 1,
-    config: { nb_rounds: 30 },
-    seats: [{ filename: 'Champ.ts', source: readFileSync(join(dir, 'Champ.ts'), 'utf8') }, dummy, dummy, dummy],
-  });
-  assert.deepEqual(s.matches[1].scores, judged.replay.result.scores);
+  const file = (name: string) => ({ filename: name, source: readFileSync(join(dir, name), 'utf8') });
+  const decisions = (players: { name: string; frozenRound: number | null; frozenReason: string | null; frozenMessage: string | null }[]) =>
+    players.map((p) => [p.name, p.frozenRound, p.frozenReason, p.frozenMessage]);
+  for (const [i, seed] of [3, 1, 2].entries()) {
+    const judged = await playMatch({ game: 'moria', seed, config: { nb_rounds: 30 }, seats: [file('Champ.ts'), file('Crasher.ts'), dummy, dummy] });
+    const got = m.matches[i];
+    assert.equal(got.seed, seed);
+    assert.equal(got.rounds, judged.replay.rounds.length - 1);
+    assert.deepEqual(got.scores, judged.replay.result.scores, `seed ${seed}`);
+    assert.deepEqual(got.ranks, judged.replay.result.ranks, `seed ${seed}`);
+    assert.deepEqual(decisions(got.players), decisions(judged.replay.players), `seed ${seed}`);
+  }
+  assert.deepEqual(
+    m.freezes.map((f: { seed: number; seat: number; round: number; reason: string }) => [f.seed, f.seat, f.round, f.reason]),
+    [
+      [3, 1, 4, 'exception'],
+      [1, 1, 4, 'exception'],
+      [2, 1, 4, 'exception'],
+    ],
+  );
 
   const text = await cli(['moria', 'Champ.ts', '--seeds', '1', '--set', 'nb_rounds=30', '--quiet']);
   assert.equal(text.code, 0, text.stderr);

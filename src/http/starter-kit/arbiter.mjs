@@ -316,9 +316,11 @@ class MatchThread {
 async function matchThreadMain() {
   const { run, evalMatch } = await import(runnerUrl);
   let setup = null;
+  let builtinCodes;
   parentPort.on('message', async (msg) => {
     if (msg.t === 'setup') {
       setup = msg.setup;
+      builtinCodes = new Set(setup.builtinCodes ?? []);
       return;
     }
     let last = 0;
@@ -331,6 +333,8 @@ async function matchThreadMain() {
         limits: setup.limits,
         forced: msg.forced,
         meter: workerData.meter,
+        builtinCodes,
+        lastRoundOnly: msg.summaryOnly === true,
         onRound: (round, total) => {
           const now = Date.now();
           if (now - last < 100 && round < total) return;
@@ -494,7 +498,9 @@ async function evalCommand(argv) {
   jobs = Math.max(1, Math.min(jobs, seeds.length));
   const site = siteOf(values, kit);
   const seats = await compileSeats(kit, names, site, values.quiet);
-  const setup = { seats, prelude: kit.prelude, config, limits };
+  // The built-ins' contexts stay warm from one match to the next (runner.ts): eval plays many.
+  const builtinCodes = Object.values(kit.builtins).flatMap((b) => (typeof b.compiled?.code === 'string' ? [b.compiled.code] : []));
+  const setup = { seats, prelude: kit.prelude, config, limits, builtinCodes };
 
   const line = progress(values.quiet);
   const started = Date.now();

@@ -43,7 +43,8 @@ export interface EvalSummary {
 export function evalMatch(seed: number, replay: Replay, reruns: number): EvalMatch {
   return {
     seed,
-    rounds: replay.rounds.length - 1,
+    // The last record's round: a whole replay's, or the one record an evaluation's match keeps (lastRoundOnly).
+    rounds: replay.rounds.at(-1)?.round ?? 0,
     scores: replay.result.scores,
     ranks: replay.result.ranks,
     players: replay.players.map((p) => ({

@@ -129,6 +129,8 @@ async function play(msg: PlayMessage): Promise<{ t: 'played'; outcome: Extract<C
     send({ t: 'progress', id: msg.id, round, totalRounds });
   };
   const outcome = await playResolvedMatch(game, msg.spec, { ...msg.options, host: 'isolate', onRound, builtins: await builtinCodes(game) });
+  // An evaluation's match: one round's record, nothing worth encoding.
+  if (msg.options.lastRoundOnly) return { t: 'played', outcome: { replay: outcome.replay, logs: outcome.logs } };
   // Encoded here, where the match ran: one runner's work, not the worker's that all runners share.
   // The rounds go once, encoded: the parent decodes them only if it reads them (withRoundsFrom).
   return { t: 'played', outcome: { ...outcome, replay: { ...outcome.replay, rounds: null }, replayGz: encodeReplay(outcome.replay) } };

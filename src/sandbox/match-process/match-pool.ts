@@ -512,11 +512,16 @@ export async function runSandboxedMatch(
   await matchSlots.acquire();
   try {
     for (;;) {
-      const run = await inMatchProcess(pool, { t: 'match', game: ref, spec, options: { compiled, forced, patient: [...patient] } }, options.onRound);
+      const run = await inMatchProcess(
+        pool,
+        { t: 'match', game: ref, spec, options: { compiled, forced, patient: [...patient], lastRoundOnly: options.lastRoundOnly } },
+        options.onRound,
+      );
       runs++;
       switch (run.t) {
         case 'played': {
           const sent = run.outcome.replayGz;
+          if (!sent) return { ...run.outcome, replay: run.outcome.replay, runs, processCpuMs: run.cpuMs };
           // A Buffer crosses the IPC channel as a Uint8Array.
           const replayGz = Buffer.from(sent.buffer, sent.byteOffset, sent.byteLength);
           return { ...run.outcome, replay: withRoundsFrom(run.outcome.replay, replayGz), replayGz, runs, processCpuMs: run.cpuMs };

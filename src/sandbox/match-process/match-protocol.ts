@@ -12,6 +12,7 @@
 
 import type { LoadReply, LoadRequest } from '../../match/bot-host.ts';
 import type { ReplayHead } from '../../match/replay-io.ts';
+import type { Replay } from '../../sdk/replay-format.ts';
 import type { MatchOutcome, ResolvedMatchSpec, RunOptions } from '../../match/types.ts';
 
 /** Which game: one the registry finds by id, or a game module outside it (tests' fixtures). */
@@ -25,7 +26,7 @@ export interface PlayMessage {
   id: number;
   game: GameRef;
   spec: ResolvedMatchSpec;
-  options: Pick<RunOptions, 'compiled' | 'forced' | 'patient'>;
+  options: Pick<RunOptions, 'compiled' | 'forced' | 'patient' | 'lastRoundOnly'>;
 }
 
 /** The gate's load of one compiled file. */
@@ -65,8 +66,12 @@ interface JobEnd {
   rss: number;
 }
 
-/** The replay as it crosses the channel: the rounds encoded once (the parent decodes them only if it reads them). */
-export type SentOutcome = Omit<MatchOutcome, 'replay' | 'replayGz' | 'runs' | 'processCpuMs'> & { replay: ReplayHead; replayGz: Uint8Array };
+/**
+ * The replay as it crosses the channel: the rounds encoded once (the parent decodes them only if it reads them),
+ * or, for an evaluation's match (lastRoundOnly), its one round as it is.
+ */
+export type SentOutcome = Omit<MatchOutcome, 'replay' | 'replayGz' | 'runs' | 'processCpuMs'> &
+  ({ replay: ReplayHead; replayGz: Uint8Array } | { replay: Replay; replayGz?: undefined });
 
 export interface PlayedMessage extends JobEnd {
   t: 'played';

@@ -30,6 +30,7 @@ export async function playResolvedMatch(game: AnyGame, spec: ResolvedMatchSpec, 
     mapPositions: (seat, filename, message) => mapBotPositions(seat.code, filename, message),
     forced: options.forced,
     onRound: options.onRound,
+    lastRoundOnly: options.lastRoundOnly,
   });
   return run.playOut();
 }

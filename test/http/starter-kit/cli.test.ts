@@ -134,10 +134,20 @@ test('eval: wins with a 95% interval, mean score and rank, CPU per seat against 
   );
   assert.ok(s.cpu.every((c: { meanMs: number; maxMs: number }) => c.meanMs > 0 && c.maxMs >= c.meanMs));
   for (const l of s.lost) assert.equal(l.play, `node arbiter.mjs play Champ.ts Dummy Dummy Dummy --seed ${l.seed} --set nb_rounds=40`);
-  // The seeds are the judge's: seed 1 in eval is seed 1 in play.
-  const one = await kitCli(['play', 'Champ.ts', '--seed', '1', '-o', 'one.json', '--quiet', ...SHORT]);
-  assert.equal(one.code, 0, one.stderr);
-  assert.deepEqual((JSON.parse(readFileSync(join(kit, 'one.json'), 'utf8')) as Replay).result.scores, s.matches[1].scores);
+  // The seeds are the judge's: each seed's match in eval (its built-ins' contexts warm, its last round kept) is that seed's in play.
+  for (const [i, seed] of [2, 1].entries()) {
+    const one = await kitCli(['play', 'Champ.ts', '--seed', String(seed), '-o', 'one.json', '--quiet', ...SHORT]);
+    assert.equal(one.code, 0, one.stderr);
+    const played = JSON.parse(readFileSync(join(kit, 'one.json'), 'utf8')) as Replay;
+    const got = s.matches[i];
+    assert.equal(got.rounds, played.rounds.length - 1);
+    assert.deepEqual(got.scores, played.result.scores, `seed ${seed}`);
+    assert.deepEqual(got.ranks, played.result.ranks, `seed ${seed}`);
+    assert.deepEqual(
+      got.players.map((p: Replay['players'][number]) => [p.name, p.frozenRound, p.frozenReason]),
+      played.players.map((p) => [p.name, p.frozenRound, p.frozenReason]),
+    );
+  }
 
   const bad = await kitCli(['eval', 'Champ.ts', '--seeds', '9-3']);
   assert.equal(bad.code, 2);

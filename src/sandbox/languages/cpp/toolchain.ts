@@ -195,6 +195,68 @@ const log: Log = (m, f) => (logger ??= partLog('cpp'))(m, f);
 
 let systemClang: { clang: string; confinement: Confinement } | { error: string } | undefined;
 
+/**
+ * What a clang++ that passed the probe read: its own binary and every file the probe's compile opened (its
+ * depfile), each with its size and modification time. Kept on disk beside the compile cache, so a process that
+ * finds the same files unchanged skips the probe (a compile of <vector> and <iostream>, about a second of CPU that
+ * every `arbiter play` or `eval` of a C++ bot and every worker start paid). Any change, a file gone or another
+ * clang++ first on PATH, probes again; a failed probe is never remembered.
+ */
+interface ClangProbeRecord {
+  clang: string;
+  files: [path: string, size: number, mtimeMs: number][];
+}
+
+const PROBE_SOURCE = '#include <vector>\n#include <iostream>\nint probe() { std::vector<int> v(3); std::cerr << v.size(); return 0; }\n';
+
+function fileStamp(path: string): [string, number, number] | null {
+  try {
+    const st = statSync(path);
+    return [path, st.size, st.mtimeMs];
+  } catch {
+    return null;
+  }
+}
+
+function probeRecordPath(): string {
+  return join(cppCompileSettings().cacheDir, 'clang-probe.json');
+}
+
+/** The remembered probe, when it was of this clang++ and none of the files it read has changed. */
+function rememberedProbe(clang: string): boolean {
+  try {
+    const record = JSON.parse(readFileSync(probeRecordPath(), 'utf8')) as ClangProbeRecord;
+    if (record.clang !== clang || !Array.isArray(record.files) || record.files.length < 2) return false;
+    return record.files.every(([path, size, mtimeMs]) => {
+      const now = fileStamp(path);
+      return now !== null && now[1] === size && now[2] === mtimeMs;
+    });
+  } catch {
+    return false;
+  }
+}
+
+function rememberProbe(clang: string, depfile: string): void {
+  try {
+    // A depfile: "probe.o: probe.cc \\\n /usr/include/...": every path after the target.
+    const paths = readFileSync(depfile, 'utf8')
+      .replace(/\\\n/g, ' ')
+      .split(/\s+/)
+      .slice(1)
+      .filter((p) => p.startsWith('/'));
+    const files = [realpathSync(clang), ...paths].map(fileStamp);
+    if (files.some((f) => f === null)) return;
+    const record: ClangProbeRecord = { clang, files: files as ClangProbeRecord['files'] };
+    const path = probeRecordPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(temporary, JSON.stringify(record));
+    renameSync(temporary, path);
+  } catch {
+    // Not remembered: the next process probes again.
+  }
+}
+
 /** A clang++ on PATH that compiles <vector> for wasm32-wasi, or null. */
 function probeClang(): string | null {
   const names = ['clang++', ...[21, 20, 19, 18, 17, 16, 15, 14].map((v) => `clang++-${v}`)];
@@ -202,16 +264,20 @@ function probeClang(): string | null {
   for (const name of names) {
     const path = dirs.map((d) => join(d, name)).find((p) => existsSync(p));
     if (!path) continue;
+    if (rememberedProbe(path)) return path;
     const dir = mkdtempSync(join(tmpdir(), 'arbiter-cpp-probe-'));
     try {
-      writeFileSync(join(dir, 'probe.cc'), '#include <vector>\n#include <iostream>\nint probe() { std::vector<int> v(3); std::cerr << v.size(); return 0; }\n');
-      const r = spawnSync(path, ['--target=wasm32-wasi', '-c', 'probe.cc', '-o', 'probe.o'], {
+      writeFileSync(join(dir, 'probe.cc'), PROBE_SOURCE);
+      const r = spawnSync(path, ['--target=wasm32-wasi', '-c', 'probe.cc', '-o', 'probe.o', '-MD', '-MF', 'probe.d'], {
         cwd: dir,
         stdio: 'ignore',
         timeout: 30_000,
         env: { PATH: process.env['PATH'] ?? '' },
       });
-      if (r.status === 0) return path;
+      if (r.status === 0) {
+        rememberProbe(path, join(dir, 'probe.d'));
+        return path;
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -38,7 +38,10 @@ test('the clang probe is remembered with the files it read, and made again when 
     const path = join(dir, 'cpp', 'clang-probe.json');
     const record = JSON.parse(readFileSync(path, 'utf8')) as Record;
     assert.equal(record.clang, clang);
-    assert.ok(record.files.some(([f]) => f.endsWith('/vector')), 'the headers the probe read are listed');
+    assert.ok(
+      record.files.some(([f]) => f.endsWith('/vector')),
+      'the headers the probe read are listed',
+    );
 
     // The same files: the record is used as it is, not written again.
     const written = statSync(path).mtimeMs;

@@ -95,7 +95,9 @@ test('a bot that does not compile: REJECTED with the compile error, exit 1; serv
 });
 
 test('bad input: no file, a missing file, no server, no token, a bad token: a message and a non-zero exit', async () => {
-  const file = join(dir, 'Champ.ts');
+  // Its own file: the whole gate above, which wrote Champ.ts, runs only in test:slow.
+  const file = join(dir, 'Refused.ts');
+  writeFileSync(file, botAs('Null', 'Refused'));
   const none = await cli([], { ARBITER_URL: url, ARBITER_TOKEN: token });
   assert.equal(none.code, 2);
   assert.match(none.stderr, /which file\?/);

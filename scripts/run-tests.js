@@ -19,6 +19,11 @@
 // C++ compiles), and the LONG files below (loads, faults, restarts, the play
 // page's whole matches, a whole tournament's archive verified and tampered
 // with). Naming a LONG file runs it anyway.
+// With --checks (npm test) the typecheck, the import check and Biome run beside
+// the tests instead of before them (they take a core for a quarter of a minute
+// while the first files wait on Postgres and child processes): their output is
+// printed at the end when they fail, and a failure of any of them fails the run as a failing
+// test would.
 import { readdirSync, statSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -80,10 +85,11 @@ const LONG = [
 ];
 
 const slowOnly = process.argv.includes('--slow-only');
+const withChecks = process.argv.includes('--checks');
 // --times[=N]: the closing list of the slowest files is N long (10 without the flag, 20 with it alone).
 const timesArg = process.argv.find((a) => a === '--times' || a.startsWith('--times='));
 const timesShown = timesArg ? Number(timesArg.split('=')[1] ?? 20) || 20 : 10;
-const filters = process.argv.slice(2).filter((a) => a !== '--slow-only' && a !== timesArg);
+const filters = process.argv.slice(2).filter((a) => a !== '--slow-only' && a !== '--checks' && a !== timesArg);
 if (slowOnly) process.env.ARBITER_SLOW_TESTS = '1';
 // The servers tests start do not warm a C++ compile server each (clang's own module is a minute of CPU); the C++ tests start theirs.
 process.env.CPP_PREWARM ??= '0';
@@ -195,6 +201,34 @@ function runPhase(phase, i, live) {
   });
 }
 
+/** The checks npm test runs beside the tests, one after another (the typecheck runs a tsc per core itself). */
+const CHECKS = [
+  ['typecheck', process.execPath, ['scripts/typecheck.js']],
+  ['check-imports', process.execPath, ['scripts/check-imports.js']],
+  ['biome', join('node_modules', '.bin', 'biome'), ['ci', '--error-on-warnings', '--colors=off', '.']],
+];
+/** Each check's name, exit code and output (stdout and stderr in order), once it ended. */
+async function runChecks() {
+  const results = [];
+  for (const [name, command, args] of CHECKS) {
+    const started = performance.now();
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let output = '';
+    child.stdout.on('data', (b) => (output += b));
+    child.stderr.on('data', (b) => (output += b));
+    const code = await new Promise((done) => {
+      child.on('error', (err) => {
+        output += `${err.message}\n`;
+        done(1);
+      });
+      child.on('close', (c, signal) => done(signal ? 1 : c));
+    });
+    results.push({ name, code, output, wallMs: performance.now() - started });
+  }
+  return results;
+}
+const checks = withChecks ? runChecks() : null;
+
 for (const stage of [1, 2]) {
   const inStage = phases.map((phase, i) => ({ phase, i })).filter(({ phase }) => phase.stage === stage && phase.files.length > 0);
   await Promise.all(inStage.map(({ phase, i }, k) => runPhase(phase, i, k === 0)));
@@ -207,6 +241,14 @@ try {
   // no temp dir to keep them in: the next run starts alphabetically
 }
 if (totals.pass + totals.fail === 0) status ||= 1;
+const checkResults = checks ? await checks : [];
+for (const check of checkResults) {
+  console.log(`\n${check.name}: ${check.code === 0 ? 'passed' : `FAILED (exit ${check.code})`} in ${(check.wallMs / 1000).toFixed(1)} s`);
+  if (check.code !== 0) {
+    console.log(check.output.trimEnd());
+    status ||= 1;
+  }
+}
 if (fileTimes.length > 1) {
   // Ranked by CPU time (the file's process and the children it waited for): on a shared machine the wall time
   // says as much about the neighbours as about the file.
@@ -218,4 +260,6 @@ if (fileTimes.length > 1) {
 }
 for (const [i, ms] of phaseWall.entries()) if (ms !== undefined) console.log(`phase ${i + 1}: ${(ms / 1000).toFixed(1)} s wall`);
 console.log(`\ntests: ${totals.pass} passed, ${totals.fail + totals.cancelled} failed, ${totals.skipped} skipped`);
+const failedChecks = checkResults.filter((c) => c.code !== 0).map((c) => c.name);
+if (failedChecks.length > 0) console.log(`checks failed: ${failedChecks.join(', ')}`);
 process.exit(status);

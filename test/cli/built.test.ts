@@ -91,9 +91,17 @@ test("the build's compiles of the games' shipped bots are the judge's run-time c
 });
 
 test('the built arbiter plays a match of four Dummies in each game, and its replay verifies', async () => {
+  // Short matches, as test/cli/play.test.ts plays them from the sources: whole matches of every game are
+  // each game's own tests (and test:slow's), and a short one runs the same built code.
+  const rounds: Record<string, string> = {
+    moria: 'nb_rounds=40',
+    'walking-dead': 'num_rounds=40',
+    'harry-potter': 'num_rounds=40',
+    'bola-de-drac': 'nb_rounds=61',
+  };
   for (const game of ['moria', 'walking-dead', 'harry-potter', 'bola-de-drac']) {
     const file = join(dir, `${game}.json.gz`);
-    const play = built(['play', game, 'Dummy', 'Dummy', 'Dummy', 'Dummy', '--seed', '5', '-q', '-o', file]);
+    const play = built(['play', game, 'Dummy', 'Dummy', 'Dummy', 'Dummy', '--seed', '5', '--set', rounds[game]!, '-q', '-o', file]);
     assert.equal(play.code, 0, play.err);
     assert.match(play.out, /seed 5, \d+ rounds/);
     assert.match(play.out, /replay written to/);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { botAs, startTestJudge, TEST_GATE_CONFIG, type TestJudge } from '../helpers/judge.ts';
+import { slow } from '../helpers/slow.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let judge: TestJudge;
@@ -43,7 +44,9 @@ function cli(args: string[], env: Record<string, string | undefined>): Promise<{
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr })));
 }
 
-test('a bot that passes: progress, QUALIFIED, the five gate matches with replay links, exit 0', async () => {
+// A whole gate (five matches) through the CLI: test:slow's. npm test keeps the CLI following a gate to its verdict
+// (the compile error below) and the kit's `submit` following a whole gate (test/http/starter-kit/cli).
+test('a bot that passes: progress, QUALIFIED, the five gate matches with replay links, exit 0', slow, async () => {
   const file = join(dir, 'Champ.ts');
   writeFileSync(file, botAs('Walker', 'Champ'));
   const r = await cli([file], { ARBITER_URL: url, ARBITER_TOKEN: token });
@@ -92,7 +95,9 @@ test('a bot that does not compile: REJECTED with the compile error, exit 1; serv
 });
 
 test('bad input: no file, a missing file, no server, no token, a bad token: a message and a non-zero exit', async () => {
-  const file = join(dir, 'Champ.ts');
+  // Its own file: the whole gate above, which wrote Champ.ts, runs only in test:slow.
+  const file = join(dir, 'Refused.ts');
+  writeFileSync(file, botAs('Null', 'Refused'));
   const none = await cli([], { ARBITER_URL: url, ARBITER_TOKEN: token });
   assert.equal(none.code, 2);
   assert.match(none.stderr, /which file\?/);

@@ -41,7 +41,9 @@ export async function registerUser(app: FastifyInstance, username = `user${++cou
   const res = await app.inject({ method: 'POST', url: '/api/users', payload: { username, password } });
   if (res.statusCode !== 201) throw new Error(`register ${username}: ${res.statusCode} ${res.body}`);
   const cookie = res.cookies.find((c) => c.name === 'arbiter_session')!;
-  const tok = await app.inject({ method: 'POST', url: '/api/tokens', payload: { username, password } });
+  // The token through the new session, as the account page makes one: a password check is a scrypt (a tenth
+  // of a second of CPU) and the suite registers hundreds of users; test/http/auth tests the token by password.
+  const tok = await app.inject({ method: 'POST', url: '/api/tokens', cookies: { arbiter_session: cookie.value } });
   if (tok.statusCode !== 201) throw new Error(`token ${username}: ${tok.statusCode} ${tok.body}`);
   const token = tok.json().token as string;
   return { id: res.json().id, username, token, cookie: `arbiter_session=${cookie.value}`, auth: { authorization: `Bearer ${token}` } };

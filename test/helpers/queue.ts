@@ -75,12 +75,14 @@ export async function spawnWorker(options: SpawnWorkerOptions): Promise<WorkerPr
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const exited = once(child, 'exit');
-  const deadline = Date.now() + 30_000;
+  // A wait, not a measure: on a machine loaded by other files (or other checkouts) a worker's start, tsx and
+  // the warm sandboxes included, has taken more than 30 s.
+  const deadline = Date.now() + 120_000;
   while (!/worker pool: /.test(out)) {
     if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${out}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`worker did not get ready in 30 s:\n${out}`);
+      throw new Error(`worker did not get ready in 120 s:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }

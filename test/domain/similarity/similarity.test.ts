@@ -131,9 +131,11 @@ test('300 students, 5 of whom copied: the planted pairs top the report, and the 
   const docs = Array.from({ length: 300 }, (_, i) => doc(`d${i}`, randomBot(i)));
   const planted = [3, 50, 120, 200, 290];
   planted.forEach((i, n) => docs.push(doc(`copy-of-d${i}`, disguise(randomBot(i), { a: 'x', best: 'top', q: 'todo' }), `copier${n}`)));
-  const t0 = performance.now();
+  // CPU time, not wall time: the suite shares the cores with other files, and the index's speed is its own work.
+  const t0 = process.cpuUsage();
   const pairs = comparePairs(docs, { top: 100 });
-  const ms = performance.now() - t0;
+  const used = process.cpuUsage(t0);
+  const ms = (used.user + used.system) / 1000;
   assert.deepEqual(
     pairs
       .slice(0, 5)
@@ -143,7 +145,7 @@ test('300 students, 5 of whom copied: the planted pairs top the report, and the 
   );
   assert.ok(pairs[0]!.score >= 0.75 && pairs[4]!.score >= 0.75, `planted ${pairs[4]!.score}`);
   assert.ok((pairs[5]?.score ?? 0) < 0.3, `the first unplanted pair scores ${pairs[5]?.score}`);
-  assert.ok(ms < 5000, `${ms} ms`);
+  assert.ok(ms < 5000, `${ms} ms of CPU`);
 });
 
 // ---------------------------------------------------------------- on the database

@@ -276,14 +276,20 @@ const tables = await gameTables();
 
 const cppDir = (game: string): string => join(import.meta.dirname, '..', '..', 'src', 'games', game, 'cpp');
 
+/**
+ * The game's own headers, and the Player class they share when their Player.hh includes it (src/sdk/cpp/InfoPlayer.hh,
+ * written once for the Info-and-Action games). The runtime's other shared headers (the random generator, the
+ * registry, the exports) are not the game's API.
+ */
 function headersOf(game: string): CppApi {
   const dir = cppDir(game);
-  return readCpp(
-    readdirSync(dir)
-      .filter((f) => f.endsWith('.hh'))
-      .sort()
-      .map((f) => readFileSync(join(dir, f), 'utf8')),
-  );
+  const own = readdirSync(dir)
+    .filter((f) => f.endsWith('.hh'))
+    .sort()
+    .map((f) => readFileSync(join(dir, f), 'utf8'));
+  const sharedPlayer = join(import.meta.dirname, '..', '..', 'src', 'sdk', 'cpp', 'InfoPlayer.hh');
+  const includesShared = own.some((text) => /^#include "InfoPlayer\.hh"/m.test(text));
+  return readCpp(includesShared ? [...own, readFileSync(sharedPlayer, 'utf8')] : own);
 }
 
 test('the header reader finds public members, arities, fields and enums, and skips private ones', () => {

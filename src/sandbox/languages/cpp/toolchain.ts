@@ -197,7 +197,7 @@ let systemClang: { clang: string; confinement: Confinement } | { error: string }
 
 /**
  * What a clang++ that passed the probe read: its own binary and every file the probe's compile opened (its
- * depfile), each with its size and modification time. Kept on disk beside the compile cache, so a process that
+ * depfile), each with its size and modification time. Kept in CACHE_DIR, beside the compile cache, so a process that
  * finds the same files unchanged skips the probe (a compile of <vector> and <iostream>, about a second of CPU that
  * every `arbiter play` or `eval` of a C++ bot and every worker start paid). Any change, a file gone or another
  * clang++ first on PATH, probes again; a failed probe is never remembered.
@@ -218,8 +218,9 @@ function fileStamp(path: string): [string, number, number] | null {
   }
 }
 
+/** In this instance's CACHE_DIR, beside (not among) the compile cache's modules. */
 function probeRecordPath(): string {
-  return join(cppCompileSettings().cacheDir, 'clang-probe.json');
+  return join(readSettings(['cacheDir']).cacheDir, 'clang-probe.json');
 }
 
 /** The remembered probe, when it was of this clang++ and none of the files it read has changed. */

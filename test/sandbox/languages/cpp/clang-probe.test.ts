@@ -35,7 +35,7 @@ test('the clang probe is remembered with the files it read, and made again when 
   try {
     const clang = findIn(dir);
     if (clang === 'none') return t.skip('no system clang that compiles for wasm32-wasi here');
-    const path = join(dir, 'cpp', 'clang-probe.json');
+    const path = join(dir, 'clang-probe.json');
     const record = JSON.parse(readFileSync(path, 'utf8')) as Record;
     assert.equal(record.clang, clang);
     assert.ok(

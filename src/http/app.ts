@@ -158,7 +158,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // autohooks (form parser, error pages) stay off the API; each admin folder's autohooks guards it.
   const routes = routesDir();
   // Every file of a folder is loaded: an index.ts is the folder's own routes, not (autoload's default) a reason to skip its siblings.
-  const tree = { autoHooks: true, cascadeHooks: true, indexPattern: /^$/ } as const;
+  // A folder named _param is that URL param (games/_game/ is /games/:game).
+  const tree = { autoHooks: true, cascadeHooks: true, indexPattern: /^$/, routeParams: true } as const;
   await app.register(autoload, { ...tree, dir: join(routes, 'api'), options: { prefix: '/api' } });
   await app.register(autoload, { ...tree, dir: routes, ignorePattern: /^api(?:\/|$)/ });
   return app;

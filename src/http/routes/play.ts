@@ -1,188 +1,15 @@
-// /play and /games/:game/play: a match played in the visitor's browser,
-// without installing anything. The engines are pure TypeScript and run in the
-// page; each bot runs in a Web Worker of its own with the judge's bot runtime
-// (src/sandbox/hosts/prelude.ts); the page's match loop is the judge's own MatchRun
-// (src/match/match-run.ts), so the replay is the one `arbiter play` writes
-// for the same seed and bots, and the replay viewer shows it. Nothing is
-// recorded: the server stays the only judge, and the page says so.
-//
-// Bots are compiled by the server (POST /api/play/compile): the
-// judge's own compile (src/sandbox/languages/javascript/compile.ts: the same esbuild, flags and
-// wrapper), so a bot's code and line numbers are the ones the judge runs; it
-// stores nothing, is capped at the upload size and rate-limited per address.
-// A C++ file (signed-in users) comes back as the judge's wasm module, which
-// the bot's worker instantiates with the judge's C++ glue; the starter kit's
-// play.mjs uses the same endpoint.
-// esbuild-wasm in the browser would be a ~10 MB download for every student
-// and a second compiler to keep in step with the judge's.
+// /play: the games to play in the browser, each linking to its play page (/games/:game/play,
+// games/_game/play.ts).
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { typed } from '../typed.ts';
-import { build, type Plugin } from 'esbuild';
-import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadGames, gameDir } from '../../games/registry.ts';
-import type { AnyGame } from '../../sdk/types.ts';
-import { formatBudget } from '../../sdk/limits.ts';
-import { BOT_FILE_ACCEPT } from '../../sandbox/languages/index.ts';
-import { notFound } from '../errors.ts';
+import { loadGames } from '../../games/registry.ts';
 import { html } from '../render/html.ts';
 import { t } from '../i18n/index.ts';
 import { sendPage } from '../render/layout.ts';
-import { gameOr404 } from './leaderboard.ts';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const playClientDir = join(root, 'src', 'http', 'client', 'play');
-const nodeShim = join(playClientDir, 'node-shim.ts');
-
-// ---- Bundles: one per game (the engine, the match loop, the page), and the bots' worker ----
-
-interface Bundle {
-  body: Buffer;
-  etag: string;
-  inputs: [string, number][];
-}
-
-/** node:fs, node:path and node:url in the engines' path lead to the browser's stand-ins. */
-const browserNodeShim: Plugin = {
-  name: 'node-shim',
-  setup(b) {
-    b.onResolve({ filter: /^node:(fs|path|url)$/ }, () => ({ path: nodeShim }));
-  },
-};
-
-const mtimeOf = async (file: string) => (await stat(file).catch(() => null))?.mtimeMs ?? -1;
-
-async function makeBundle(contents: string): Promise<Bundle> {
-  const result = await build({
-    stdin: { contents, loader: 'ts', resolveDir: playClientDir, sourcefile: 'play-entry.ts' },
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: ['es2022', 'chrome100', 'firefox110', 'safari16'],
-    minify: true,
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    legalComments: 'none',
-    plugins: [browserNodeShim],
-  });
-  const inputs = await Promise.all(
-    Object.keys(result.metafile.inputs)
-      .filter((f) => !f.startsWith('<'))
-      .map(async (f): Promise<[string, number]> => [resolve(root, f), await mtimeOf(resolve(root, f))]),
-  );
-  const body = Buffer.from(result.outputFiles[0]!.contents);
-  return { body, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`, inputs };
-}
-
-const bundles = new Map<string, Promise<Bundle>>();
-
-/** A bundle, rebuilt when one of its input files changed. */
-async function bundleFor(key: string, contents: () => Promise<string>): Promise<Bundle> {
-  let p = bundles.get(key);
-  if (p) {
-    const done = await p.catch(() => null);
-    if (!done || !(await Promise.all(done.inputs.map(async ([f, t]) => (await mtimeOf(f)) === t))).every(Boolean)) p = undefined;
-  }
-  if (!p) {
-    p = contents().then(makeBundle);
-    bundles.set(key, p);
-  }
-  return p;
-}
-
-export async function gameBundle(game: AnyGame): Promise<Bundle> {
-  const dir = await gameDir(game.id);
-  if (!dir) throw notFound(`no game "${game.id}"`);
-  return bundleFor(`game:${game.id}`, async () =>
-    [`import game from ${JSON.stringify(join(dir, 'index.ts'))};`, `import { mountPlay } from './page.ts';`, `mountPlay(game);`].join('\n'),
-  );
-}
-
-export const workerBundle = () => bundleFor('worker', async () => `import './worker.ts';`);
-
-/** The bots' worker script (/assets/play/worker.js), for tests that run it outside a browser. */
-export const playWorkerScript = async (): Promise<string> => (await workerBundle()).body.toString('utf8');
-
-export function sendScript(request: FastifyRequest, reply: FastifyReply, b: Bundle, headers: Record<string, string> = {}) {
-  void reply.header('etag', b.etag).header('cache-control', 'no-cache').headers(headers);
-  if (request.headers['if-none-match'] === b.etag) return reply.status(304).send();
-  return reply.type('text/javascript; charset=utf-8').send(b.body);
-}
-
-/** A bot's worker may evaluate code (the prelude and the bot) and compile a C++ player's module, and reach nothing: no network, no other script. */
-export const WORKER_POLICY = { 'content-security-policy': "default-src 'none'; script-src 'unsafe-eval' 'wasm-unsafe-eval'" };
-
-// ---- Pages ----
-
-export function builtinNames(game: AnyGame): string[] {
-  return Object.keys(game.bots.builtin);
-}
-
-function playPage(game: AnyGame, maxBytes: number) {
-  const builtins = builtinNames(game);
-  const opponent = builtins.includes('Dummy') ? 'Dummy' : (builtins[0] ?? '');
-  // Your bot is player 0; the others 1 to 3: the seats as arbiter play, the statements and the viewer number them.
-  const seats = Array.from({ length: game.nbPlayers - 1 }, (_, i) => i + 1);
-  return html`<p class="breadcrumbs"><a href="/">${t('nav.games')}</a> › <a href="/games/${game.id}">${game.title}</a></p>
-<h1>${t('play.title', game.title)}</h1>
-<p class="notice" id="play-judge-note"><strong>${t('play.judgeNote')}</strong></p>
-<p>${t('play.differences', formatBudget(game.defaultLimits.cpuBudgetMs))}</p>
-<form class="play-form" id="play-form" data-play data-game="${game.id}" data-max-bytes="${maxBytes}" novalidate>
-<fieldset>
-  <legend>${t('play.yourBot')}</legend>
-  <p><label for="play-file">${t('play.file')}</label>
-  <input type="file" id="play-file" accept="${ACCEPT}" data-play-file aria-describedby="play-file-hint"></p>
-  <p class="hint" id="play-file-hint">${t('play.fileHint')}</p>
-  <p><label for="play-paste">${t('play.paste')}</label>
-  <textarea id="play-paste" rows="8" spellcheck="false" autocomplete="off" data-play-paste></textarea></p>
-  <p class="hint" data-play-chosen aria-live="polite"></p>
-  <p class="hint">${t('play.compileNote')}</p>
-</fieldset>
-<fieldset>
-  <legend>${t('play.opponents')}</legend>
-  ${seats.map(
-    (n) => html`<p><label for="play-seat-${n}">${t('play.player', n)}</label>
-  <select id="play-seat-${n}" data-seat="${n}">${builtins.map((b) => html`<option value="${b}"${b === opponent ? html` selected` : ''}>${t('play.builtin', b)}</option>`)}<option value="file">${t('play.fromFile')}</option></select>
-  <input type="file" accept="${ACCEPT}" data-seat-file="${n}" aria-label="${t('play.fileFor', n)}" hidden></p>`,
-  )}
-</fieldset>
-<p><label for="play-seed">${t('play.seed')}</label>
-<input type="number" id="play-seed" min="0" max="2147483647" step="1" value="1" inputmode="numeric" data-play-seed aria-describedby="play-seed-hint">
-<span class="hint" id="play-seed-hint">${t('play.seedHint')}</span></p>
-<p><button type="submit">${t('play.play')}</button></p>
-</form>
-<p class="play-status" role="status" data-play-status></p>
-<p class="notice bad play-alert" role="alert" data-play-alert></p>
-<div class="play-result" data-play-result hidden>
-  <div class="viewer" data-play-viewer></div>
-  <section class="play-logs" data-play-logs aria-labelledby="play-logs-h">
-    <h2 id="play-logs-h" data-play-log-round>${t('play.logs')}</h2>
-    ${Array.from(
-      { length: game.nbPlayers },
-      (_, p) => html`<h3 class="seat-head"><span class="seat seat-${p}" aria-hidden="true"></span> <span data-play-log-name="${p}"></span></h3>
-    <pre class="play-log" data-play-log="${p}" tabindex="0"></pre>`,
-    )}
-  </section>
-  <p><a data-play-download href="#" download>${t('play.download')}</a> ${t('play.downloadHint')} <a href="/view">${t('play.viewer')}</a>.</p>
-</div>
-<noscript><p class="notice bad">${t('play.noScript')}</p></noscript>
-<p class="hint">${t('play.cli')} <code data-play-cli>node arbiter.mjs play MyBot.ts ${seats.map(() => opponent).join(' ')} --seed 1 -o match.json</code></p>`;
-}
-
-/** The bot files the page takes: every language's (C++ compiled by the judge's compile, for signed-in users), and plain text. */
-const ACCEPT = `${BOT_FILE_ACCEPT},text/plain,application/typescript`;
-
-export const GAME_PARAMS = { type: 'object', required: ['game'], properties: { game: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
-/** A bot file's name, as the compile route takes it. */
-export const FILENAME = '^[^/\\\\\\u0000-\\u001f]{1,128}$';
-
-export default async function playPages(fastify: FastifyInstance) {
+export default async function playPicker(fastify: FastifyInstance) {
   const app = typed(fastify);
-  const { config } = app.deps;
 
   app.get('/play', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
     const games = [...(await loadGames()).values()];
@@ -195,20 +22,6 @@ export default async function playPages(fastify: FastifyInstance) {
 <p class="notice"><strong>${t('play.judgeNote')}</strong></p>
 <h2>${t('play.pickGame')}</h2>
 <ul id="play-games">${games.map((g) => html`<li><a href="/games/${g.id}/play">${g.title}</a></li>`)}</ul>`,
-    });
-  });
-
-  app.get('/games/:game/play', { config: { access: 'public' }, schema: { hide: true, params: GAME_PARAMS } }, async (request, reply) => {
-    const game = await gameOr404(request.params.game);
-    return sendPage(reply, {
-      title: t('play.title', game.title),
-      user: request.user,
-      nav: '/play',
-      description: t('play.pickerLead'),
-      head: html`<link rel="stylesheet" href="/assets/viewer.css">
-<link rel="stylesheet" href="/assets/play.css">
-<script type="module" src="/assets/play/${game.id}.js"></script>`,
-      body: playPage(game, config.submissionMaxBytes),
     });
   });
 }

@@ -1,10 +1,10 @@
-// /assets/play: the play page's scripts (src/http/routes/play.ts bundles them): worker.js, the
+// /assets/play: the play page's scripts (src/http/play-bundles.ts bundles them): worker.js, the
 // bots' worker, and <game>.js, a game's page script.
 
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../../typed.ts';
-import { gameOr404 } from '../leaderboard.ts';
-import { gameBundle, sendScript, WORKER_POLICY, workerBundle } from '../play.ts';
+import { gameOr404 } from '../../game-param.ts';
+import { gameBundle, sendScript, WORKER_POLICY, workerBundle } from '../../play-bundles.ts';
 
 export default async function playAssetRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);

@@ -19,7 +19,7 @@ import type { Replay } from '../../../../src/sdk/replay-format.ts';
 import { buildPrelude } from '../../../../src/sandbox/hosts/prelude.ts';
 import type { AnyGame } from '../../../../src/sdk/types.ts';
 import type { CompiledSeat, MatchOutcome } from '../../../../src/match/types.ts';
-import { playWorkerScript } from '../../../../src/http/routes/play.ts';
+import { playWorkerScript } from '../../../../src/http/play-bundles.ts';
 import { slow } from '../../../helpers/slow.ts';
 
 interface PlaySeat {

@@ -1,4 +1,4 @@
-// /api/play: the play page's API (src/http/routes/play.ts serves the page): a game's prelude,
+// /api/play: the play page's API (src/http/routes/games/_game/play.ts serves the page): a game's prelude,
 // its built-in players compiled for the page, and the judge's compile. Beside the other API
 // routes, so refusals are JSON, not error pages.
 
@@ -9,8 +9,10 @@ import { typed } from '../../../typed.ts';
 import { compileSeat } from '../../../../sandbox/languages/compile-seat.ts';
 import { buildPrelude } from '../../../../sandbox/hosts/prelude.ts';
 import { notFound, tooLarge } from '../../../errors.ts';
-import { gameOr404 } from '../../leaderboard.ts';
-import { builtinNames, FILENAME, GAME_PARAMS } from '../../play.ts';
+import { GAME_PARAMS, gameOr404 } from '../../../game-param.ts';
+
+/** A bot file's name, as the compile route takes it. */
+const FILENAME = '^[^/\\\\\\u0000-\\u001f]{1,128}$';
 
 export default async function playApiRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
@@ -41,7 +43,7 @@ export default async function playApiRoutes(fastify: FastifyInstance) {
       const game = await gameOr404(request.params.game);
       // Own names only: "constructor" or "__proto__" are no built-in (Object.prototype's are not the game's).
       const path = Object.hasOwn(game.bots.builtin, request.params.name) ? game.bots.builtin[request.params.name] : undefined;
-      if (!path) throw notFound(`${game.title} has no built-in player "${request.params.name}" (built-ins: ${builtinNames(game).join(', ')})`);
+      if (!path) throw notFound(`${game.title} has no built-in player "${request.params.name}" (built-ins: ${Object.keys(game.bots.builtin).join(', ')})`);
       const source = await readFile(path, 'utf8');
       const filename = basename(path);
       return { filename, source, compiled: await compileSeat(source, filename, 0) };

@@ -1,93 +1,35 @@
-// Leaderboards (/games/:id/leaderboard) and player pages (/players/:name):
-// rank, rating and matches, the rating history as an SVG chart with a table
-// fallback, versions and recent matches.
+// A player's page (/players/:name): per game, rank and rating, the rating history as an SVG
+// chart with a table fallback, versions, recent matches and, for a signed-in user with a bot
+// in that game, the challenge form (posted to ./challenge.ts).
 
 import type { FastifyInstance } from 'fastify';
-import { fields } from '../form-fields.ts';
-import { typed } from '../typed.ts';
-import { pageNumber, query } from '../schemas.ts';
-import { localizeReason } from '../i18n/reasons.ts';
-import { loadGames } from '../../games/registry.ts';
-import type { AnyGame } from '../../sdk/types.ts';
-import { notFound } from '../errors.ts';
-import { readPlayerProfile } from '../../domain/players.ts';
-import { challengeableSubmissions, createChallenge } from '../../domain/challenges.ts';
-import { TooManyError } from '../../domain/errors.ts';
-import { field, select } from '../render/forms.ts';
-import { lineChart } from '../render/chart.ts';
-import { readLeaderboard, type LeaderboardEntry } from '../../domain/ratings/leaderboard.ts';
-import { html, type Html } from '../render/html.ts';
-import { sendPage } from '../render/layout.ts';
-import { matchesTable, pager, when } from './matches/index.ts';
-import { t, th, word } from '../i18n/index.ts';
-import { escapeHtml } from '../render/html.ts';
+import { typed } from '../../../typed.ts';
+import { localizeReason } from '../../../i18n/reasons.ts';
+import { loadGames } from '../../../../games/registry.ts';
+import { notFound } from '../../../errors.ts';
+import { GAME_ID } from '../../../game-param.ts';
+import { readPlayerProfile } from '../../../../domain/players.ts';
+import { challengeableSubmissions } from '../../../../domain/challenges.ts';
+import { field, select } from '../../../render/forms.ts';
+import { lineChart } from '../../../render/chart.ts';
+import { html, type Html } from '../../../render/html.ts';
+import { sendPage } from '../../../render/layout.ts';
+import { matchesTable, when } from '../../matches/index.ts';
+import { t, th, word } from '../../../i18n/index.ts';
+import { escapeHtml } from '../../../render/html.ts';
+import { NAME_PARAMS } from './challenge.ts';
 
-export const LEADERBOARD_PAGE = 50;
-
-export const playerLink = (name: string, game?: string) =>
-  html`<a href="/players/${encodeURIComponent(name)}${game ? `?game=${encodeURIComponent(game)}` : ''}">${name}</a>`;
-
-export function leaderboardTable(rows: LeaderboardEntry[], game: AnyGame, id = 'leaderboard'): Html {
-  if (rows.length === 0) return html`<p class="muted" id="${id}">${t('lb.none')}</p>`;
-  return html`<div class="table-wrap"><table id="${id}">
-<caption class="visually-hidden">${t('lb.caption', game.title)}</caption>
-<thead><tr><th scope="col" class="num">${t('lb.rank')}</th><th scope="col">${t('lb.player')}</th><th scope="col">${t('lb.owner')}</th><th scope="col" class="num">${t('lb.rating')}</th><th scope="col" class="num">${t('lb.skill')}</th><th scope="col" class="num">${t('lb.matches')}</th></tr></thead>
-<tbody>${rows.map(
-    (r) =>
-      html`<tr><td class="num">${r.rank}</td><td>${playerLink(r.player, game.id)}</td><td>${r.owner}</td><td class="num">${r.rating.toFixed(2)}${r.provisional ? html` <span class="badge provisional" title="${t('lb.provisionalHint')}">${t('lb.provisional')}</span>` : ''}</td><td class="num">${r.mu.toFixed(2)} ± ${(3 * r.sigma).toFixed(2)}</td><td class="num">${r.matchesPlayed}</td></tr>`,
-  )}</tbody>
-</table></div>`;
-}
-
-export async function gameOr404(id: string): Promise<AnyGame> {
-  const game = (await loadGames()).get(id);
-  if (!game) throw notFound(t('lb.noGame', id, [...(await loadGames()).keys()].join(', ')));
-  return game;
-}
-
-const GAME_ID = { type: 'string', minLength: 1, maxLength: 64 } as const;
-const PAGE = pageNumber;
-
-export default async function leaderboardPages(fastify: FastifyInstance) {
+export default async function playerPage(fastify: FastifyInstance) {
   const app = typed(fastify);
   const { db } = app.deps;
 
   app.get(
-    '/games/:game/leaderboard',
+    '',
     {
       config: { access: 'public' },
       schema: {
         hide: true,
-        params: { type: 'object', required: ['game'], properties: { game: GAME_ID } },
-        querystring: query({ page: PAGE }),
-      },
-    },
-    async (request, reply) => {
-      const game = await gameOr404(request.params.game);
-      const { page } = request.query;
-      const { total, players: rows } = await readLeaderboard(db, game.id, LEADERBOARD_PAGE, (page - 1) * LEADERBOARD_PAGE);
-      const pages = Math.max(1, Math.ceil(total / LEADERBOARD_PAGE));
-      if (page > pages) throw notFound(t('lb.noPage', pages, page));
-      return sendPage(reply, {
-        title: t('lb.caption', game.title),
-        user: request.user,
-        nav: '/',
-        body: html`<p class="breadcrumbs"><a href="/">${t('nav.games')}</a> › <a href="/games/${game.id}">${game.title}</a></p>
-<h1>${t('lb.caption', game.title)}</h1>
-<p>${t('lb.intro', total)}</p>
-${leaderboardTable(rows, game)}
-${pager({ page, pages, href: (p) => `/games/${game.id}/leaderboard${p > 1 ? `?page=${p}` : ''}`, label: t('lb.pages') })}`,
-      });
-    },
-  );
-
-  app.get(
-    '/players/:name',
-    {
-      config: { access: 'public' },
-      schema: {
-        hide: true,
-        params: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 64 } } },
+        params: NAME_PARAMS,
         querystring: { type: 'object', additionalProperties: false, properties: { game: GAME_ID } },
       },
     },
@@ -167,34 +109,6 @@ ${challengeForm}
 <p>${th('lb.playerOf_html', escapeHtml(profile.owner))}</p>
 ${sections}`,
       });
-    },
-  );
-  await app.register(challengePages);
-}
-
-/** The challenge form's post (the player page): plays it, then shows the match. */
-async function challengePages(fastify: FastifyInstance) {
-  const app = typed(fastify);
-  app.post(
-    '/players/:name/challenge',
-    {
-      config: { access: 'user' },
-      schema: { hide: true, params: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 64 } } } },
-    },
-    async (request, reply) => {
-      if (!request.user) return reply.redirect(`/login?next=${encodeURIComponent(`/players/${request.params.name}`)}`, 303);
-      const b = fields(request.body);
-      const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
-      const submissionId = Number(text(b.submission));
-      const opponents = [b.opponent1, b.opponent2, b.opponent3].map(text).filter((o) => o !== '');
-      const seed = text(b.seed) === '' ? undefined : Number(text(b.seed));
-      try {
-        const id = await createChallenge(app.deps, { userId: request.user.id, submissionId, opponents, seed });
-        return reply.redirect(`/matches/${id}`, 303);
-      } catch (err) {
-        if (err instanceof TooManyError) void reply.header('retry-after', String(err.retryAfterSeconds));
-        throw err;
-      }
     },
   );
 }

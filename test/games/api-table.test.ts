@@ -12,12 +12,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineApi, fn, installTable, playerDts, functionsOf, enumsOf, PLAYER_API, type ApiTable, type ApiParam } from '../../src/sdk/api-table.ts';
 import type { BotRuntime } from '../../src/sdk/bot-runtime-types.ts';
 import { Rng } from '../../src/sdk/rng.ts';
 import { dtsPath, gameTables } from '../../scripts/gen-player-dts.ts';
+import { gameApiHeaders } from '../../src/sandbox/languages/cpp/headers.ts';
 
 // ---- A small reader of the headers' public API ----------------------------------
 
@@ -276,20 +277,9 @@ const tables = await gameTables();
 
 const cppDir = (game: string): string => join(import.meta.dirname, '..', '..', 'src', 'games', game, 'cpp');
 
-/**
- * The game's own headers, and the Player class they share when their Player.hh includes it (src/sdk/cpp/InfoPlayer.hh,
- * written once for the Info-and-Action games). The runtime's other shared headers (the random generator, the
- * registry, the exports) are not the game's API.
- */
+/** The game's C++ API as the judge defines it (its headers, with the shared Player class when they include it). */
 function headersOf(game: string): CppApi {
-  const dir = cppDir(game);
-  const own = readdirSync(dir)
-    .filter((f) => f.endsWith('.hh'))
-    .sort()
-    .map((f) => readFileSync(join(dir, f), 'utf8'));
-  const sharedPlayer = join(import.meta.dirname, '..', '..', 'src', 'sdk', 'cpp', 'InfoPlayer.hh');
-  const includesShared = own.some((text) => /^#include "InfoPlayer\.hh"/m.test(text));
-  return readCpp(includesShared ? [...own, readFileSync(sharedPlayer, 'utf8')] : own);
+  return readCpp(gameApiHeaders(game) ?? assert.fail(`${game}: no C++ API`));
 }
 
 test('the header reader finds public members, arities, fields and enums, and skips private ones', () => {

@@ -1,11 +1,10 @@
 // Which game a C++ player was written for, read from the names of each game's
-// C++ API it uses (src/games/<id>/cpp/*.hh and the shared Player class they include), before it is compiled: a Moria
+// C++ API it uses (./headers.ts's gameApiHeaders), before it is compiled: a Moria
 // player sent for The Walking Dead gets one clear refusal ("it uses dwarves,
 // wizards...") in place of dozens of clang errors about undeclared names.
 
-import { readdirSync, readFileSync } from 'node:fs';
-
-const SHARED_PLAYER = new URL('../../../sdk/cpp/InfoPlayer.hh', import.meta.url);
+import { readdirSync } from 'node:fs';
+import { gameApiHeaders } from './headers.ts';
 
 /** The names only one game's C++ API declares, per game; read once. */
 let uniqueNames: Map<string, Set<string>> | null = null;
@@ -28,15 +27,8 @@ function gameApiNames(): Map<string, Set<string>> {
   const gamesDir = new URL('../../../games/', import.meta.url);
   const names = new Map<string, Set<string>>();
   for (const game of readdirSync(gamesDir)) {
-    let files: string[];
-    try {
-      files = readdirSync(new URL(`${game}/cpp/`, gamesDir)).filter((f) => f.endsWith('.hh'));
-    } catch {
-      continue; // no C++ API
-    }
-    const texts = files.map((f) => readFileSync(new URL(`${game}/cpp/${f}`, gamesDir), 'utf8'));
-    // The Player class the Info-and-Action games share is written once (src/sdk/cpp/InfoPlayer.hh): it is their API too.
-    if (texts.some((t) => /^#include "InfoPlayer\.hh"/m.test(t))) texts.push(readFileSync(SHARED_PLAYER, 'utf8'));
+    const texts = gameApiHeaders(game);
+    if (!texts) continue; // no C++ API (or not a game's folder)
     const ids = new Set<string>();
     for (const text of texts) for (const id of cppIdentifiers(text)) if (!COMMON.has(id)) ids.add(id);
     names.set(game, ids);

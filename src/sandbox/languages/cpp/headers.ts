@@ -123,6 +123,26 @@ export function gameHeaders(game: string): Promise<Record<string, string>> {
   return headers;
 }
 
+/** The Player class the Info-and-Action games share, written once (their Player.hh includes it). */
+const SHARED_PLAYER = new URL('../../../sdk/cpp/InfoPlayer.hh', import.meta.url);
+
+/**
+ * The texts of `game`'s C++ API, or null for a game without one: its own headers (src/games/<id>/cpp/*.hh, by
+ * file name), and the shared Player class (src/sdk/cpp/InfoPlayer.hh) when one of them includes it. The
+ * runtime's other shared headers (arbiter.hh, the random generator, ArbiterView.hh) are the judge's plumbing,
+ * not the game's API. What tells a file's game (./game-hint.ts) and what the API table is checked against.
+ */
+export function gameApiHeaders(game: string): string[] | null {
+  if (!GAME_ID.test(game)) return null;
+  const dir = new URL(`../../../games/${game}/cpp/`, import.meta.url);
+  if (!existsSync(dir)) return null;
+  const own = readdirSync(dir)
+    .filter((f) => f.endsWith('.hh'))
+    .sort()
+    .map((f) => readFileSync(new URL(f, dir), 'utf8'));
+  return own.some((text) => /^#include "InfoPlayer\.hh"/m.test(text)) ? [...own, readFileSync(SHARED_PLAYER, 'utf8')] : own;
+}
+
 /**
  * A player the game's C++ kit ships, or null: its Demo (cpp/AIDemo.cc), and the empty Null, which is the same
  * in every game (src/sdk/cpp/AINull.cc: it only includes Player.hh) unless the game ships its own.

@@ -4,10 +4,12 @@
 // student's file.
 
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { looksLikeCpp, readCppHeader } from '../../../../src/sandbox/languages/cpp/source.ts';
 import { isUploadFilename, languageOf, languageOfFilename, readBotHeader } from '../../../../src/sandbox/languages/index.ts';
-import { viewHeader } from '../../../../src/sandbox/languages/cpp/headers.ts';
+import { gameApiHeaders, shippedCppPlayer, viewHeader } from '../../../../src/sandbox/languages/cpp/headers.ts';
+import { otherGameOfCpp } from '../../../../src/sandbox/languages/cpp/game-hint.ts';
 import { readMemoryImport } from '../../../../src/sandbox/languages/cpp/wasm-module.ts';
 import { decodeUtf8, WasiExit, wasiImports } from '../../../../src/sandbox/languages/cpp/wasi.ts';
 import { cppCompileError } from '../../../../src/sandbox/languages/cpp/compile-cpp.ts';
@@ -121,4 +123,26 @@ test('a compiled C++ player travels as a marked string (a wasm artifact)', () =>
   const code = serializeArtifact({ kind: 'wasm', name: 'Gimli', game: 'moria', wasm });
   assert.ok(artifactKind(code) === 'wasm' && artifactKind('(function(){var module') === 'script');
   assert.deepEqual(parseArtifact(code), { kind: 'wasm', name: 'Gimli', game: 'moria', wasm });
+});
+
+test("a game's C++ API is its own headers, and the shared Player class only where its Player.hh includes it", () => {
+  const infoPlayer = readFileSync(new URL('../../../../src/sdk/cpp/InfoPlayer.hh', import.meta.url), 'utf8');
+  const sharedPlayer = (game: string) => gameApiHeaders(game)!.includes(infoPlayer);
+  for (const game of ['moria', 'harry-potter', 'walking-dead']) assert.ok(sharedPlayer(game), `${game}: the shared Player class is its API`);
+  assert.ok(!sharedPlayer('bola-de-drac'), 'Bola de Drac has its own Player class');
+  assert.equal(gameApiHeaders('no-such-game'), null);
+  assert.equal(gameApiHeaders('../moria'), null, 'a game id, not a path');
+});
+
+test("a C++ file's game is told from its API names: each game's Demo reads as that game's anywhere else, the shared empty Null as no game's", () => {
+  const games = ['moria', 'harry-potter', 'walking-dead', 'bola-de-drac'];
+  for (const of of games) {
+    const demo = shippedCppPlayer(of, 'AIDemo.cc')!;
+    const empty = shippedCppPlayer(of, 'AINull.cc')!;
+    for (const sentFor of games) {
+      assert.equal(otherGameOfCpp(demo, sentFor)?.game ?? null, sentFor === of ? null : of, `${of}'s Demo sent for ${sentFor}`);
+      // The Null only includes Player.hh: a Moria Null once read as a Bola de Drac player when the shared class was left out.
+      assert.equal(otherGameOfCpp(empty, sentFor), null, `${of}'s Null sent for ${sentFor}`);
+    }
+  }
 });

@@ -23,6 +23,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadGames } from '../src/games/registry.ts';
+import { originalsFolder, originalGame } from './originals.ts';
 
 const SEED = 7;
 const GOALS = { helpWallS: 0.3, helpOverNode: 3, playOverOriginal: 2 };
@@ -91,7 +92,7 @@ export async function run(args: string[] = []): Promise<void> {
   const rounds = args[0] && /^\d+$/.test(args[0]) ? Number(args[0]) : 5;
   const wanted = args.filter((a) => !/^\d+$/.test(a));
   const games = [...(await loadGames()).keys()].filter((g) => wanted.length === 0 || wanted.includes(g));
-  const originals = process.env['ARBITER_ORIGINALS'];
+  const originals = originalsFolder();
   console.log(
     `machine: ${availableParallelism()} core(s), load average ${loadavg()
       .map((x) => x.toFixed(2))
@@ -119,7 +120,7 @@ export async function run(args: string[] = []): Promise<void> {
     if (baseline) commands.push({ name: `baseline play ${game}`, argv: ours.map((a) => (a === bin ? join(baseline, 'bin/arbiter.js') : a)) });
     if (!originals) continue;
     const dir = join(originals, game);
-    if (!existsSync(join(dir, 'Game'))) {
+    if (!existsSync(originalGame(originals, game))) {
       missing.push(game);
       continue;
     }
@@ -160,7 +161,7 @@ export async function run(args: string[] = []): Promise<void> {
     const original = med(`original ${game}`);
     if (!original) {
       console.log(
-        `${game}: arbiter play (4 Dummies, seed ${SEED}) ${s(ours.cpu)} of CPU; no original to compare with${originals ? ` (${join(originals, game, 'Game')} is not there)` : ' (ARBITER_ORIGINALS unset)'}`,
+        `${game}: arbiter play (4 Dummies, seed ${SEED}) ${s(ours.cpu)} of CPU; no original to compare with${originals ? ` (${originalGame(originals, game)} is not there)` : ' (ARBITER_ORIGINALS unset)'}`,
       );
       continue;
     }

@@ -24,6 +24,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runTree, type Sample } from './cli.ts';
+import { originalGame, originalsFolder } from './originals.ts';
 
 const GAME = 'moria';
 const GOAL = 1.5;
@@ -98,9 +99,9 @@ export async function run(args: string[] = []): Promise<void> {
   const languages = wanted.length ? wanted : ['ts', 'cpp'];
   const tools = args.filter((a) => a === 'cli' || a === 'kit');
   const which = tools.length ? tools : ['cli', 'kit'];
-  const originals = process.env['ARBITER_ORIGINALS'];
+  const originals = originalsFolder();
   const original = originals ? join(originals, GAME) : null;
-  if (!original || !existsSync(join(original, 'Game')))
+  if (!original || !existsSync(originalGame(originals!, GAME)))
     throw new Error(`no original to measure against: ARBITER_ORIGINALS=<folder> with <folder>/${GAME}/Game`);
   const baseline = process.env['ARBITER_BENCH_BASELINE'];
   console.log(

@@ -10,8 +10,8 @@
 // against the same bot as an in-process function. Each figure is printed
 // with its goal.
 //
-// Against the original games (`--original moria=/path/to/Game`, repeatable,
-// or ARBITER_BENCH_ORIGINALS="moria=/path,walking-dead=/path"): the original
+// Against the original games (ARBITER_ORIGINALS=<folder>: each game's <folder>/<game>/Game
+// that is there; or `--original moria=/path/to/Game`, repeatable): the original
 // build's whole process with four Dummies (its CPU, user + system, as bash's
 // `time` reads it), Arbiter's warm sandboxed 4-Dummy match on the same seeds
 // (this process and the match process), each Dummy's CPU against the native
@@ -24,6 +24,7 @@
 // seed written as a .cnf (toCnf). `--only-original` leaves the other figures out.
 
 import { loadGames } from '../src/games/registry.ts';
+import { deprecatedOriginalsList, originalsOf } from './originals.ts';
 import { isOver, type AnyGame } from '../src/sdk/types.ts';
 import { builtinSeat } from '../src/match/builtins.ts';
 import { playMatch } from '../src/sandbox/entries/play-match.ts';
@@ -140,7 +141,7 @@ function settle(): Promise<void> {
 /** Goals the figures are held to (printed next to them). */
 const GOALS = { callOverheadUs: 50, sandboxTax: 1.15, againstOriginal: 1.5, fixedMs: 50 };
 
-/** The games named on the command line and the originals' builds (`--original game=path`, ARBITER_BENCH_ORIGINALS). */
+/** The games named on the command line and the originals' builds named there (`--original game=path`) or in `env`'s "game=path,..." list. */
 export function parseGamesArgs(args: readonly string[], env: string | undefined): { filter: string[]; originals: Map<string, string>; onlyOriginal: boolean } {
   const filter: string[] = [];
   let onlyOriginal = false;
@@ -265,7 +266,7 @@ async function againstOriginal(game: AnyGame, path: string): Promise<string> {
 }
 
 export async function run(args: string[] = []): Promise<void> {
-  const { filter, originals, onlyOriginal } = parseGamesArgs(args, process.env['ARBITER_BENCH_ORIGINALS']);
+  const { filter, originals: named, onlyOriginal } = parseGamesArgs(args, deprecatedOriginalsList());
   // The host overhead is measured in this process the way a match process runs its bots.
   const notePath = join(tmpdir(), `arbiter-bench-note-${process.pid}`);
   const meter = installCallMeter(notePath);
@@ -276,6 +277,10 @@ export async function run(args: string[] = []): Promise<void> {
   );
   const summary: string[] = [];
   const games = [...(await loadGames()).values()].filter((g) => !filter?.length || filter.includes(g.id));
+  // ARBITER_ORIGINALS's builds, and any named on the command line (which win).
+  const originals = new Map([...originalsOf(games.map((g) => g.id)), ...named]);
+  if (onlyOriginal && originals.size === 0)
+    throw new Error('--only-original with no original: ARBITER_ORIGINALS=<folder> (<folder>/<game>/Game) or --original game=path');
   const versus: string[] = [];
   for (const game of games) {
     const original = originals.get(game.id);

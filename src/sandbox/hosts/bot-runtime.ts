@@ -423,7 +423,7 @@ export function boot(api: BotApiModule): BotHandle {
 
   return {
     setup(player, seed, logCapBytes, memoryMb) {
-      // Everything a match leaves behind, for a built-in's context that plays the next one (isolate-host.ts, WarmContext).
+      // Everything a match leaves behind, for a built-in's context that plays the next one (a seat's slot of a built-in's shared context, inprocess-host.ts).
       log = '';
       logUsed = 0;
       logTruncated = false;

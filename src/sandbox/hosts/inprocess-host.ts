@@ -69,11 +69,11 @@ const LOG_SLACK = 256;
 /**
  * A shipped built-in player (the judge's own code) in its shared warm context
  * (SharedVm above), with the sandbox's checks on what comes back and its log
- * cap. A built-in's time is the wall time of its calls (performance.now()),
- * not process.cpuUsage() around each: that costs two system calls, about
- * 1.7 µs, half of a Null's whole call. A call is synchronous on this
- * process's one thread, so on a core of its own its wall time is its CPU
- * time; on a busy machine it can only be more. It counts against the same
+ * cap. A built-in's time is its calls' wall time scaled by the share of a
+ * core the process has had lately (builtinTimer), not process.cpuUsage()
+ * around each call: that costs two system calls, about 1.7 µs, half of a
+ * Null's whole call. On a core of its own that is the call's CPU time; on a
+ * busy machine, its CPU time on average. It counts against the same
  * budget as a student's CPU (a built-in uses a few per cent of it), and where
  * the process has a watched call meter (`watch`, the match process), a call
  * that runs on is stopped past the budget it has left, as a bot's is.
@@ -91,6 +91,7 @@ export class WarmBuiltinHost implements BotHost {
   constructor(private readonly watch?: TrustedCallWatch) {}
 
   async load(req: LoadRequest): Promise<LoadReply> {
+    startShareWindow();
     const start = performance.now();
     this.cpu.budget = req.cpuBudgetMs;
     this.logLeft = req.logCapBytes + LOG_SLACK;
@@ -107,13 +108,13 @@ export class WarmBuiltinHost implements BotHost {
       shared.handle.useSlot(slot);
       shared.handle.setup(req.me, req.seed, req.logCapBytes, req.memoryMb);
       const [name, game, log] = shared.handle.load(shared.exports);
-      const cpuMs = performance.now() - start;
+      const cpuMs = builtinTimer.since(start);
       this.cpu.used += cpuMs;
       return { ok: true, name: String(name).slice(0, MAX_NAME_CHARS), game: String(game).slice(0, MAX_NAME_CHARS), log: this.takeLog(log), cpuMs };
     } catch (err) {
       if (err instanceof SandboxInfraError) throw err;
       this.spoil();
-      const cpuMs = performance.now() - start;
+      const cpuMs = builtinTimer.since(start);
       this.cpu.used += cpuMs;
       return { ok: false, reason: 'compile', message: describeError(err), log: '', cpuMs };
     }
@@ -128,7 +129,7 @@ export class WarmBuiltinHost implements BotHost {
     watch?.beginTrusted(this.me, this.round, this.cpu.budget - this.cpu.used);
     let reply: PlayReply;
     try {
-      reply = playInProcess(shared.handle, req, this.cpu, this.takeLogBound, wallClockMs);
+      reply = playInProcess(shared.handle, req, this.cpu, this.takeLogBound, builtinTimer);
     } finally {
       watch?.endTrusted();
     }
@@ -236,19 +237,19 @@ export function playInProcess(
   req: PlayRequest,
   cpu: CpuAccount,
   takeLog: (text: unknown) => string = keepLog,
-  clock: () => number = cpuClockMs,
+  timer: CallTimer = cpuTimer,
 ): PlayReply {
-  const start = clock();
+  const start = timer.start();
   try {
     const [count, orders, log] = handle.play(req.names, req.status, ...req.arrays);
-    const cpuMs = clock() - start;
+    const cpuMs = timer.since(start);
     cpu.used += cpuMs;
     if (cpu.used > cpu.budget) return { ok: false, reason: 'cpu', message: cpuBudgetUsedUp(cpu.budget), log: takeLog(log), cpuMs };
     if (typeof orders !== 'string' || orders.length > MAX_ORDERS_JSON || typeof count !== 'number')
       return { ok: false, reason: 'output', message: 'the bot returned orders the judge cannot accept', log: takeLog(log), cpuMs };
     return { ok: true, count, orders, log: takeLog(log), cpuMs };
   } catch (err) {
-    const cpuMs = clock() - start;
+    const cpuMs = timer.since(start);
     cpu.used += cpuMs;
     let log = '';
     try {
@@ -262,14 +263,52 @@ export function playInProcess(
 
 const keepLog = (text: unknown): string => (typeof text === 'string' ? text : '');
 
+/** How a call's time is taken: a reading before it, and the ms since that reading after it. */
+export interface CallTimer {
+  start(): number;
+  since(start: number): number;
+}
+
 /** The process's CPU time, ms (one process.cpuUsage() call). */
 function cpuClockMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
 
-/** The wall clock, ms: a built-in's time (WarmBuiltinHost). */
-const wallClockMs = (): number => performance.now();
+/** The process's CPU time around the call: two process.cpuUsage() calls, about 1.7 µs. */
+const cpuTimer: CallTimer = { start: cpuClockMs, since: (start) => cpuClockMs() - start };
+
+/** Wall time over which the share of a core the process gets is measured (builtinTimer). */
+const SHARE_WINDOW_MS = 20;
+/** The process's CPU over wall time in the last window (at most 1), and where the current window started. */
+const coreShare = { ratio: 1, wall: 0, cpu: 0 };
+
+/** Starts a new window of coreShare (a seat's load: what came before, maybe idle, says nothing of the match). */
+function startShareWindow(): void {
+  coreShare.wall = performance.now();
+  coreShare.cpu = cpuClockMs();
+}
+
+/**
+ * A built-in's time (WarmBuiltinHost): the call's wall time (performance.now(), a few tens of
+ * nanoseconds) times the share of a core this process had over its last SHARE_WINDOW_MS (one
+ * process.cpuUsage() per window, not two per call). The call is synchronous on the process's one
+ * thread, so on a core of its own its wall time is its CPU time (the share is 1); on a busy machine
+ * the share takes out, on average, the time the process waited for a core.
+ */
+const builtinTimer: CallTimer = {
+  start: () => performance.now(),
+  since(start) {
+    const now = performance.now();
+    if (now - coreShare.wall >= SHARE_WINDOW_MS) {
+      const cpu = cpuClockMs();
+      coreShare.ratio = Math.min(1, (cpu - coreShare.cpu) / (now - coreShare.wall));
+      coreShare.wall = now;
+      coreShare.cpu = cpu;
+    }
+    return (now - start) * coreShare.ratio;
+  },
+};
 
 const NOT_BINDABLE = new Set(['globalThis', 'eval', 'undefined', 'NaN', 'Infinity', 'arguments']);
 

@@ -15,7 +15,9 @@
 // build's whole process with four Dummies (its CPU, user + system, as bash's
 // `time` reads it), Arbiter's warm sandboxed 4-Dummy match on the same seeds
 // (this process and the match process), each Dummy's CPU against the native
-// Dummy's, and Arbiter's fixed cost (the match's CPU less its bots' and less
+// Dummy's (the time the replay charges it: for a built-in, its calls' wall time
+// times the share of a core the match process had, inprocess-host.ts's
+// builtinTimer), and Arbiter's fixed cost (the match's CPU less its bots' and less
 // its engine's with the same orders), seed by seed in turns. The native
 // Dummy's share is (four Dummies - four Nulls) / 4, or, when the original's
 // driver is instrumented to print `play-cpu-ms <seat> <ms>` on stderr (the CPU

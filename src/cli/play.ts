@@ -69,6 +69,8 @@ export async function playCommand(args: string[]): Promise<number> {
       {
         // Built-ins only: played in this process, as a match process would (no second node to start).
         host: values.inprocess ? 'inprocess' : 'local',
+        // Without -o nothing reads the rounds' frames: the replay keeps its last round only (the same match).
+        lastRoundOnly: !values.output,
         onRound: (round, total) => {
           if (values.quiet || !process.stderr.isTTY || Date.now() - lastShown < 100) return;
           lastShown = Date.now();
@@ -77,7 +79,7 @@ export async function playCommand(args: string[]): Promise<number> {
       },
     );
     if (!values.quiet && process.stderr.isTTY) process.stderr.write('\r\x1b[K');
-    console.log(`${game.title}, seed ${seed}, ${replay.rounds.length - 1} rounds, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`${game.title}, seed ${seed}, ${replay.rounds.at(-1)!.round} rounds, ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const width = Math.max(...replay.players.map((p) => p.name.length), 6);
     console.log(`${'rank'.padEnd(5)}${'player'.padEnd(width + 2)}${'score'.padStart(8)}${'cpu ms'.padStart(10)}  status`);
     const order = replay.players.map((_, i) => i).sort((a, b) => replay.result.ranks[a]! - replay.result.ranks[b]! || a - b);

@@ -6,11 +6,11 @@
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callMeter, IDLE_POLLS, installCallMeter, POLL_MS } from '../../src/sandbox/hosts/call-meter.ts';
+import { callMeter, IDLE_POLLS, installCallMeter, POLL_MS, readNote, STOP, TRUSTED_POLL_MS } from '../../src/sandbox/hosts/call-meter.ts';
 import { disposeSpares, IsolateBotHost, spareCount } from '../../src/sandbox/hosts/isolate-host.ts';
 import { bot, tallyLoad, tallyPlay } from './helpers.ts';
 
@@ -100,4 +100,33 @@ test('a match process whose parent goes away exits, its stop switch running', as
   const left = pids.filter(alive);
   for (const pid of left) process.kill(pid, 'SIGKILL');
   assert.deepEqual(left, [], 'match processes left behind');
+});
+
+test("a built-in's call (the judge's own code, timed by the wall clock, never metered per call) that runs on is still stopped past its CPU, charged to its seat and round", () => {
+  // In a process of its own, as a match process runs it: the watcher kills the process and the note says whose call it was.
+  const note = join(dir, 'trusted-note');
+  const url = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
+  const script = `
+    import { installCallMeter } from ${url('../../src/sandbox/hosts/call-meter.ts')};
+    import { WarmBuiltinHost } from ${url('../../src/sandbox/hosts/inprocess-host.ts')};
+    import { bot, tallyLoad, tallyPlay } from ${url('./helpers.ts')};
+    const meter = installCallMeter(${JSON.stringify(note)});
+    const host = new WarmBuiltinHost(meter);
+    const loaded = await host.load(await tallyLoad(bot('Looper', 'n = 0; play() { if (++this.n === 2) for (;;) {} }'), { cpuBudgetMs: 300 }));
+    if (!loaded.ok) throw new Error(loaded.message);
+    await host.play(tallyPlay());
+    console.log('first call back');
+    await host.play(tallyPlay());
+    console.log('the endless call came back');
+  `;
+  // A file, not -e: the watcher's worker would inherit --input-type=module and fail on its require().
+  const file = join(dir, 'trusted-call.mts');
+  writeFileSync(file, script);
+  const run = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', file], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.signal, 'SIGKILL', `${run.status} ${run.stdout} ${run.stderr}`);
+  assert.match(run.stdout, /first call back/);
+  const got = readNote(note);
+  assert.ok(got);
+  assert.deepEqual({ inCall: got.inCall, seat: got.seat, round: got.round, reason: got.reason }, { inCall: true, seat: 1, round: 2, reason: STOP.cpu });
+  assert.ok(got.cpuMs > 300 && got.cpuMs < 300 + 4 * TRUSTED_POLL_MS + 500, `stopped after ${got.cpuMs} ms of CPU`);
 });

@@ -1,6 +1,6 @@
 // The shipped built-in players keep a warm context between matches in a match
-// process (isolate-host.ts, WarmContext): their matches must be the ones a
-// fresh context plays. Each game's Dummies, Demos and Nulls play matches one
+// process, one per built-in shared by its seats (inprocess-host.ts,
+// WarmBuiltinHost): their matches must be the ones a fresh context per seat plays. Each game's Dummies, Demos and Nulls play matches one
 // after another in one match process, and every replay must equal the same
 // match played in-process, where each bot gets a new context.
 
@@ -74,13 +74,48 @@ test("the match process's host runs only the built-ins' code in its warm node:vm
   dropWarmBuiltins();
   const spec = resolveSpec(game, { game: 'moria', seed: 7, seats: [dummy, copy, dummy, copy] });
   const first = await playResolvedMatch(game, spec, { host: 'isolate', builtins });
-  // The two built-in seats left their contexts warm; the copies (other compiled code: a comment alone
+  // The two built-in seats shared one context, left warm; the copies (other compiled code: a comment alone
   // would compile to the built-in's very code) ran in isolates.
-  assert.equal(warmBuiltinCount(), 2);
+  assert.equal(warmBuiltinCount(), 1);
   const second = await playResolvedMatch(game, spec, { host: 'isolate', builtins });
-  assert.equal(warmBuiltinCount(), 2);
+  assert.equal(warmBuiltinCount(), 1);
   const fresh = await playMatch(spec, { host: 'inprocess' });
   assert.deepEqual(decisions(first.replay), decisions(fresh.replay));
   assert.deepEqual(decisions(second.replay), decisions(fresh.replay));
+  dropWarmBuiltins();
+});
+
+test("seats that share a built-in's context each keep their own me(), random streams, log and player, call after call", async () => {
+  const { WarmBuiltinHost, InProcessBotHost } = await import('../../src/sandbox/hosts/inprocess-host.ts');
+  const { bot, tallyLoad, tallyPlay } = await import('./helpers.ts');
+  const seat = bot('Twin', `n = 0; play() { this.n++; console.log(me(), this.n, Math.random(), random(0, 1000)); }`);
+  const load = async (me: number, seed: number) => ({ ...(await tallyLoad(seat)), me, seed });
+  const calls = async (hosts: { play: InstanceType<typeof InProcessBotHost>['play'] }[]) => {
+    const logs: string[] = [];
+    // Interleaved, as a match calls its seats: each call finds the context last used by another seat.
+    for (let round = 0; round < 3; round++) for (const host of hosts) logs.push(((await host.play(tallyPlay())) as { log: string }).log);
+    return logs;
+  };
+  dropWarmBuiltins();
+  const shared = [new WarmBuiltinHost(), new WarmBuiltinHost(), new WarmBuiltinHost()];
+  const alone = [new InProcessBotHost(), new InProcessBotHost(), new InProcessBotHost()];
+  for (const [i, [me, seed]] of [
+    [0, 9],
+    [2, 9],
+    [3, 10],
+  ].entries()) {
+    assert.ok((await shared[i]!.load(await load(me!, seed!))).ok);
+    assert.ok((await alone[i]!.load(await load(me!, seed!))).ok);
+  }
+  assert.equal(warmBuiltinCount(), 1, 'one context for the three seats');
+  const got = await calls(shared);
+  assert.deepEqual(got, await calls(alone));
+  assert.equal(new Set(got).size, got.length, 'no two calls alike');
+  // A seat that leaves frees its slot; a new one starts from nothing.
+  await shared[1]!.close();
+  const again = new WarmBuiltinHost();
+  assert.ok((await again.load(await load(2, 9))).ok);
+  assert.equal(((await again.play(tallyPlay())) as { log: string }).log, got[1]);
+  for (const h of [...shared, again, ...alone]) await h.close();
   dropWarmBuiltins();
 });

@@ -12,23 +12,20 @@
 // It also re-runs a replay's rounds (`verify`), as `arbiter verify` does, and
 // sums up an evaluation's matches (eval-summary.ts).
 //
-// The kit's built-in players (kit.json's, the judge's own code) keep their
-// context warm between the matches of a thread, as the judge's match process
-// keeps them (src/sandbox/hosts/builtin-host.ts): a fresh context per match
-// runs their code cold, about three times their warm CPU. Each match still
-// starts from nothing the last one left (setup() resets the runtime's state,
-// load() makes a new player); the student's file gets a fresh context every
-// match, as it gets a fresh isolate at the judge.
+// The kit's built-in players (kit.json's, the judge's own code) play in the
+// judge's own host for them (WarmBuiltinHost, inprocess-host.ts): one warm
+// context per built-in, shared by its seats and kept between the matches of
+// a thread, as in the judge's match process; a fresh context per match runs
+// their code cold, about three times their warm CPU. Each seat still starts
+// from nothing a last one left (its own slot of the runtime, a new player);
+// the student's file gets a fresh context every match, as it gets a fresh
+// isolate at the judge.
 
 import type { BotHost, LoadReply, LoadRequest, PlayReply, PlayRequest } from '../../match/bot-host.ts';
 import { MatchRun } from '../../match/match-run.ts';
 import { verifyReplayWithGame, type VerifyResult } from '../../match/replay-verify.ts';
 import type { CompiledSeat, ForcedFreeze, MatchOutcome } from '../../match/types.ts';
-import vm from 'node:vm';
-import { cpuSinceMs, describeError } from '../../match/bot-host.ts';
-import type { BotHandle } from '../../sandbox/hosts/bot-runtime.ts';
-import { type CpuAccount, InProcessBotHost, playInProcess, runWithLexicalGlobals } from '../../sandbox/hosts/inprocess-host.ts';
-import { parseArtifactForHost } from '../../sandbox/languages/artifact.ts';
+import { InProcessBotHost, WarmBuiltinHost } from '../../sandbox/hosts/inprocess-host.ts';
 import { mapSeatPositions, readBotHeader } from '../../sandbox/languages/index.ts';
 import { cpuBudgetUsedUp, type Limits, memoryLimitExceeded, resolveLimits } from '../../sdk/limits.ts';
 import type { Replay } from '../../sdk/replay-format.ts';
@@ -116,70 +113,6 @@ class MeteredHost implements BotHost {
   close(): Promise<void> {
     return this.inner.close();
   }
-}
-
-/** A built-in's context with its runtime and its module's exports, idle between matches. */
-interface WarmVm {
-  handle: BotHandle;
-  exports: unknown;
-}
-/** Idle warm contexts per built-in's code: a match's seats and no more. */
-const warmVms = new Map<string, WarmVm[]>();
-const WARM_PER_CODE = 6;
-
-/** A built-in player in a context kept warm between matches (InProcessBotHost makes a new one for each). */
-class WarmBuiltinHost implements BotHost {
-  private vm: WarmVm | null = null;
-  private code = '';
-  private clean = false;
-  private readonly cpu: CpuAccount = { used: 0, budget: Infinity };
-
-  async load(req: LoadRequest): Promise<LoadReply> {
-    const start = process.cpuUsage();
-    this.cpu.budget = req.cpuBudgetMs;
-    this.code = req.code;
-    try {
-      const warm = warmVms.get(req.code)?.pop() ?? coldVm(req);
-      warm.handle.setup(req.me, req.seed, req.logCapBytes, req.memoryMb);
-      const [name, game, log] = warm.handle.load(warm.exports);
-      this.vm = warm;
-      this.clean = true;
-      const cpuMs = cpuSinceMs(start);
-      this.cpu.used += cpuMs;
-      return { ok: true, name, game, log, cpuMs };
-    } catch (err) {
-      const cpuMs = cpuSinceMs(start);
-      this.cpu.used += cpuMs;
-      return { ok: false, reason: 'compile', message: describeError(err), log: '', cpuMs };
-    }
-  }
-
-  async play(req: PlayRequest): Promise<PlayReply> {
-    if (!this.vm) return { ok: false, reason: 'crash', message: 'bot not loaded', log: '', cpuMs: 0 };
-    const reply = playInProcess(this.vm.handle, req, this.cpu);
-    if (!reply.ok) this.clean = false;
-    return reply;
-  }
-
-  /** Back to the idle ones after a clean match; one that failed is dropped. */
-  async close(): Promise<void> {
-    const warm = this.vm;
-    this.vm = null;
-    if (!warm || !this.clean) return;
-    let list = warmVms.get(this.code);
-    if (!list) warmVms.set(this.code, (list = []));
-    if (list.length < WARM_PER_CODE) list.push(warm);
-  }
-}
-
-/** A new context for a built-in: the prelude, then its module evaluated once (each match loads a player from its exports). */
-function coldVm(req: LoadRequest): WarmVm {
-  const artifact = parseArtifactForHost(req.code);
-  if (artifact.kind !== 'script') throw new Error('a built-in player of the kit is a script');
-  const context = vm.createContext({});
-  const handle = runWithLexicalGlobals(context, req.prelude, 'prelude.js') as BotHandle;
-  const factory = runWithLexicalGlobals(context, artifact.code, req.filename);
-  return { handle, exports: typeof factory === 'function' ? (factory as () => unknown)() : factory };
 }
 
 export async function runKitMatch(game: AnyGame, o: KitMatch): Promise<MatchOutcome> {

@@ -68,6 +68,33 @@ export interface BotHandle {
    * with --expose-gc (the match process does); false where it cannot.
    */
   collectGarbage(): boolean;
+  /**
+   * Makes `slot` the seat every later call is for (a context shared by the seats that run the same
+   * built-in, inprocess-host.ts): each slot has its own me(), random streams, log, player and view,
+   * kept while another slot plays. A new slot starts empty (setup() fills it); slot 0 is the only
+   * one of a runtime that never switches.
+   */
+  useSlot(slot: number): void;
+  /** Forgets `slot`'s state (its player, its log): the seat left the shared context. */
+  freeSlot(slot: number): void;
+}
+
+/** What one seat of a runtime keeps between its calls (the per-seat part of boot()'s closure). */
+interface SlotState {
+  me: number;
+  rng: Rng;
+  mathRng: Rng;
+  status: number[];
+  playerNames: string[];
+  currentView: BotView;
+  log: string;
+  logUsed: number;
+  logCap: number;
+  logTruncated: boolean;
+  memoryLimitMb: number;
+  cppLoaded: boolean;
+  matchSeed: number;
+  instance: { play(): unknown } | null;
 }
 
 export function boot(api: BotApiModule): BotHandle {
@@ -157,6 +184,59 @@ export function boot(api: BotApiModule): BotHandle {
   let memoryLimitMb = 128;
   let cppLoaded = false;
   let matchSeed = 0;
+  let mathRng = new Rng(12345);
+  let instance: { play(): unknown } | null = null;
+  // The slots of a shared context (useSlot): the current one lives in the variables above, the others here.
+  let slot = 0;
+  const slots: (SlotState | undefined)[] = [];
+  const emptySlot = (): SlotState => ({
+    me: -1,
+    rng: new Rng(0),
+    mathRng: new Rng(12345),
+    status: [],
+    playerNames: [],
+    currentView: {},
+    log: '',
+    logUsed: 0,
+    logCap: LOG_CAP_BYTES,
+    logTruncated: false,
+    memoryLimitMb: 128,
+    cppLoaded: false,
+    matchSeed: 0,
+    instance: null,
+  });
+  function saveSlot(into: SlotState): void {
+    into.me = me;
+    into.rng = rng;
+    into.mathRng = mathRng;
+    into.status = status;
+    into.playerNames = playerNames;
+    into.currentView = currentView;
+    into.log = log;
+    into.logUsed = logUsed;
+    into.logCap = logCap;
+    into.logTruncated = logTruncated;
+    into.memoryLimitMb = memoryLimitMb;
+    into.cppLoaded = cppLoaded;
+    into.matchSeed = matchSeed;
+    into.instance = instance;
+  }
+  function restoreSlot(from: SlotState): void {
+    me = from.me;
+    rng = from.rng;
+    mathRng = from.mathRng;
+    status = from.status;
+    playerNames = from.playerNames;
+    currentView = from.currentView;
+    log = from.log;
+    logUsed = from.logUsed;
+    logCap = from.logCap;
+    logTruncated = from.logTruncated;
+    memoryLimitMb = from.memoryLimitMb;
+    cppLoaded = from.cppLoaded;
+    matchSeed = from.matchSeed;
+    instance = from.instance;
+  }
 
   /** False once the log is full (then nothing more is kept). */
   function appendLog(text: string): boolean {
@@ -290,7 +370,6 @@ export function boot(api: BotApiModule): BotHandle {
 
   api.install(rt);
 
-  let instance: { play(): unknown } | null = null;
   // The last names and layout seen, parsed: they are the same every round.
   let lastNames = '';
   let keys: string[] = [];
@@ -344,7 +423,7 @@ export function boot(api: BotApiModule): BotHandle {
 
   return {
     setup(player, seed, logCapBytes, memoryMb) {
-      // Everything a match leaves behind, for a built-in's context that plays the next one (isolate-host.ts, WarmContext).
+      // Everything a match leaves behind, for a built-in's context that plays the next one (a seat's slot of a built-in's shared context, inprocess-host.ts).
       log = '';
       logUsed = 0;
       logTruncated = false;
@@ -358,7 +437,7 @@ export function boot(api: BotApiModule): BotHandle {
       rng = new Rng(seed + player + 1);
       logCap = logCapBytes;
       // Math.random, seeded per match and player: a bot's own randomness replays identically.
-      const mathRng = new Rng(seed * 7 + player * 101 + 12345);
+      mathRng = new Rng(seed * 7 + player * 101 + 12345);
       defineProperty(Math, 'random', { value: () => mathRng.uniform(), writable: true, configurable: true });
     },
 
@@ -426,6 +505,18 @@ export function boot(api: BotApiModule): BotHandle {
       if (!gc) return false;
       gc();
       return true;
+    },
+
+    useSlot(next) {
+      if (next === slot) return;
+      saveSlot((slots[slot] ??= emptySlot()));
+      restoreSlot((slots[next] ??= emptySlot()));
+      slot = next;
+    },
+
+    freeSlot(which) {
+      if (which === slot) restoreSlot(emptySlot());
+      else slots[which] = undefined;
     },
   };
 }

@@ -44,6 +44,13 @@ export const POLL_MS = 5;
  */
 export const IDLE_POLLS = 40;
 
+/**
+ * How often a sleeping watcher looks at a call of the judge's own code (a
+ * built-in's, beginTrusted), which neither wakes it nor reads the CPU: such a
+ * call that runs on is stopped within its CPU limit plus two of these.
+ */
+export const TRUSTED_POLL_MS = 100;
+
 /** Why the process was stopped, as written in the note. */
 export const STOP = { none: 0, cpu: 1, memory: 2, catastrophic: 3, stuck: 4 } as const;
 
@@ -70,9 +77,14 @@ const I_GEN = 4;
 const I_SLOT = 5; // 1 + the call's isolate's slot in the stop switch, 0: none
 const I_STOP_GEN = 6; // the call the watcher had the switch stop
 const I_ASLEEP = 7; // 1: the watcher waits on this word until begin() clears it
+const I_TRUSTED_GEN = 8; // a call of trusted code (beginTrusted): odd while one runs
+const I_TRUSTED_SEAT = 9;
+const I_TRUSTED_ROUND = 10;
+const INT_WORDS = 12;
 const F_CPU_START = 0;
 const F_CPU_LIMIT = 1;
 const F_RSS_LIMIT = 2;
+const F_TRUSTED_LIMIT = 3; // the trusted call's CPU limit, ms
 
 export interface CallNote {
   inCall: boolean;
@@ -149,10 +161,24 @@ function endForCpu(gen, slot, cpuMs) {
     Atomics.notify(ctl, ${CTL.bell});
   } else if (slot <= 0 || Date.now() - askedAt > ${STOP_GRACE_MS}) stop(${STOP.cpu}, cpuMs);
 }
+// A trusted call (odd generation) is timed from the look that first saw it: past its limit, the process is stopped as for a bot's call.
+let trusted = -1, trustedFrom = 0;
+function watchTrusted() {
+  const gen = Atomics.load(ints, ${I_TRUSTED_GEN});
+  if ((gen & 1) === 0) { trusted = -1; return; }
+  const u = process.cpuUsage();
+  const now = (u.user + u.system) / 1000;
+  if (trusted !== gen) { trusted = gen; trustedFrom = now; return; }
+  if (now - trustedFrom <= floats[${F_TRUSTED_LIMIT}] || Atomics.load(ints, ${I_TRUSTED_GEN}) !== gen) return;
+  ints[${I_SEAT}] = ints[${I_TRUSTED_SEAT}];
+  ints[${I_ROUND}] = ints[${I_TRUSTED_ROUND}];
+  stop(${STOP.cpu}, now - trustedFrom);
+}
 let polls = 0, call = -1, sleptSince = 0, lastTicks = -1, cleared = -1, idle = 0;
 for (;;) {
   Atomics.wait(sleeper, 0, 0, ${POLL_MS});
   if (Atomics.load(ints, ${I_IN_CALL}) !== 1) {
+    watchTrusted();
     call = -1;
     // The bots' thread marks the start of a call in the note; its end is marked here.
     const gen = Atomics.load(ints, ${I_GEN});
@@ -166,7 +192,11 @@ for (;;) {
       // Asleep until begin() clears the word; a call that began before it was set is seen here and not slept through.
       idle = 0;
       Atomics.store(ints, ${I_ASLEEP}, 1);
-      if (Atomics.load(ints, ${I_IN_CALL}) !== 1 && Atomics.load(ints, ${I_GEN}) === gen) Atomics.wait(ints, ${I_ASLEEP}, 1);
+      // Trusted calls do not wake it: it looks at them every TRUSTED_POLL_MS.
+      while (Atomics.load(ints, ${I_IN_CALL}) !== 1 && Atomics.load(ints, ${I_GEN}) === gen) {
+        if (Atomics.wait(ints, ${I_ASLEEP}, 1, ${TRUSTED_POLL_MS}) !== 'timed-out') break;
+        watchTrusted();
+      }
       Atomics.store(ints, ${I_ASLEEP}, 0);
     }
     continue;
@@ -197,7 +227,7 @@ for (;;) {
  * wall-clock timeout of each call stops a bot.
  */
 export class CallMeter {
-  private readonly ints = new Int32Array(new SharedArrayBuffer(8 * 4));
+  private readonly ints = new Int32Array(new SharedArrayBuffer(INT_WORDS * 4));
   private readonly ctl = new Int32Array(new SharedArrayBuffer(CTL_WORDS * 4));
   private switch: StopSwitch | null = null;
   private readonly floats = new Float64Array(new SharedArrayBuffer(4 * 8));
@@ -252,6 +282,28 @@ export class CallMeter {
     if (Atomics.compareExchange(this.ints, I_ASLEEP, 1, 0) === 1) Atomics.notify(this.ints, I_ASLEEP);
     this.writeCall(1, seat, round);
     return gen;
+  }
+
+  /**
+   * Marks the start of a call of the judge's own code (a built-in player's):
+   * no note is written and no thread woken, only shared words stored, so it
+   * costs next to nothing. The watcher looks at it every TRUSTED_POLL_MS (or
+   * POLL_MS while awake); once the process's CPU has grown by `cpuLimitMs`
+   * from its first look, it stops the process with the call charged to
+   * `seat` in `round`, as for a bot's call past its CPU.
+   */
+  beginTrusted(seat: number, round: number, cpuLimitMs: number): void {
+    if (this.fd === null) return;
+    this.floats[F_TRUSTED_LIMIT] = cpuLimitMs;
+    this.ints[I_TRUSTED_SEAT] = seat;
+    this.ints[I_TRUSTED_ROUND] = round;
+    Atomics.add(this.ints, I_TRUSTED_GEN, 1);
+  }
+
+  /** Marks the end of a trusted call (beginTrusted). */
+  endTrusted(): void {
+    if (this.fd === null) return;
+    Atomics.add(this.ints, I_TRUSTED_GEN, 1);
   }
 
   /** Whether the watcher sleeps until the next call (IDLE_POLLS; tests). */

@@ -109,7 +109,11 @@ export class BuiltinOrIsolateHost implements BotHost {
   }
 
   async play(req: PlayRequest): Promise<PlayReply> {
-    if (this.isolate) return this.isolate.play(req);
+    return this.playSync(req);
+  }
+
+  playSync(req: PlayRequest): PlayReply {
+    if (this.isolate) return this.isolate.playSync(req);
     const reply = this.playVm(req);
     if (!reply.ok) this.clean = false;
     return reply;

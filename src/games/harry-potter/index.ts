@@ -9,7 +9,7 @@ import { charCodesToString } from '../../sdk/grid.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS, type HPConfig } from './config.ts';
 import type { HPFrame } from './frame.ts';
-import { GHOST, WIZARD, cloneState, countWizards, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
+import { GHOST, WIZARD, cloneState, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
 import { createState } from './mapgen.ts';
 
 function describe(raw: unknown): string {
@@ -174,7 +174,13 @@ const game = defineGame<typeof SETTINGS.table, HPState, HPOrder, HPFrame>({
   scores: (s) => Array.from(s.score),
   counters(s) {
     const np = s.cfg.num_players;
-    const w = Array.from({ length: np }, (_, p) => countWizards(s, p));
+    // One pass over the units for the wizards per clan (countWizards walks them per clan).
+    const { utype, uplayer } = s;
+    const w = new Array<number>(np).fill(0);
+    for (let id = 0; id < utype.length; id++) {
+      const pl = uplayer[id]!;
+      if (utype[id] === WIZARD && pl >= 0 && pl < np) w[pl]!++;
+    }
     return {
       cells: Array.from(s.nbCells),
       wizards: w,

@@ -228,6 +228,8 @@ async function againstOriginal(game: AnyGame, path: string): Promise<string> {
   // Warm the match process (a worker keeps its processes) and the original's files in the page cache. Seeds
   // of their own: a measured match's first state is then generated, never one the process remembers.
   for (let i = 0; i < 3; i++) await playMatch({ game: game.id, seed: WARM_SEED + i, seats });
+  // And this process's engine on the same seeds, so engineWithOrders's first state is made as warm as the match process makes it.
+  for (let i = 0; i < 3; i++) engineWithOrders(game, { config: {}, seed: WARM_SEED + i, rounds: [] });
   originalRun(path, [nativeDummy, nativeDummy, nativeDummy, nativeDummy], SEED, cnfOf(SEED));
   const orig: number[] = [];
   const origNull: number[] = [];

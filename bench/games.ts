@@ -16,7 +16,8 @@
 // `time` reads it), Arbiter's warm sandboxed 4-Dummy match on the same seeds
 // (this process and the match process), each Dummy's CPU against the native
 // Dummy's, and Arbiter's fixed cost (the match's CPU less its bots' and less
-// its engine's with the same orders), seed by seed in turns. The native
+// its engine's with the same orders, its first state for the seed included),
+// seed by seed in turns. The native
 // Dummy's share is (four Dummies - four Nulls) / 4, or, when the original's
 // driver is instrumented to print `play-cpu-ms <seat> <ms>` on stderr (the CPU
 // of its play() calls), what it prints. The original reads `default.cnf`

@@ -55,6 +55,11 @@ export interface PlayRequest {
 export interface BotHost {
   load(request: LoadRequest): Promise<LoadReply>;
   play(request: PlayRequest): Promise<PlayReply>;
+  /**
+   * The same call, where the host answers without waiting (a node:vm context, an isolate): MatchRun calls
+   * it instead of play(), which saves a match's 800 promise turns, about 1% of a warm match's CPU.
+   */
+  playSync?(request: PlayRequest): PlayReply;
   /** Frees the bot; the host is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -196,7 +196,8 @@ export class MatchRun {
     const replies: (PlayReply | null)[] = [];
     for (const [p, seat] of seats.entries()) {
       const forced = seat.frozen ? undefined : this.forcedFor(p, round);
-      replies.push(seat.frozen ? null : forced ? { ok: false, log: '', ...forced } : await seat.host.play(request));
+      const host = seat.host;
+      replies.push(seat.frozen ? null : forced ? { ok: false, log: '', ...forced } : host.playSync ? host.playSync(request) : await host.play(request));
     }
     return replies.map((reply, p) => (reply ? this.ordersOf(seats[p]!, p, reply, state, round) : []));
   }

@@ -19,6 +19,16 @@ test('charCodesToString gives the characters of its codes, across its 4096-code 
   assert.equal(charCodesToString(new Uint8Array(0)), '');
 });
 
+test('charCodesToString gives every byte its own char code, 0x80-0x9f included (where a latin1 TextDecoder reads windows-1252)', () => {
+  const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+  const high = Uint8Array.from({ length: 96 }, (_, i) => 0xa0 + i);
+  for (const codes of [all, high, new Uint8Array([0x80]), new Uint8Array([46, 0x9f, 46])]) {
+    const got = charCodesToString(codes);
+    assert.equal(got.length, codes.length);
+    for (let i = 0; i < codes.length; i++) assert.equal(got.charCodeAt(i), codes[i], `byte ${codes[i]}`);
+  }
+});
+
 test('a replay with its rounds read from its encoding serializes as the original, rounds in their place, and takes a new value', async () => {
   const nul = await builtinSeat('moria', 'Null');
   const demo = await builtinSeat('moria', 'Demo');

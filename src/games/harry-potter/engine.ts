@@ -158,7 +158,8 @@ export function generateSpellIngredients(rng: Rng, n = SPELL_SIZE): Int32Array {
  * Voldemort's own condition: not on the border.
  */
 export function regenPosition(s: HPState, rng: Rng, voldemortRule = false): number {
-  const { rows, cols } = s;
+  // The arrays read from the state once, out of the loops: states of several shapes make each s.x a polymorphic load.
+  const { rows, cols, cellId, book, wall } = s;
   // 2D prefix sums of "blocking" cells (unit, book, Voldemort), so each 5x5 test is O(1).
   const W = cols + 1;
   const pre = new Int32Array((rows + 1) * W);
@@ -167,7 +168,7 @@ export function regenPosition(s: HPState, rng: Rng, voldemortRule = false): numb
     let rowSum = 0;
     for (let j = 0; j < cols; j++) {
       const k = i * cols + j;
-      if (s.cellId[k] !== -1 || s.book[k] || k === vIdx) rowSum++;
+      if (cellId[k] !== -1 || book[k] || k === vIdx) rowSum++;
       pre[(i + 1) * W + j + 1] = pre[i * W + j + 1]! + rowSum;
     }
   }
@@ -179,7 +180,7 @@ export function regenPosition(s: HPState, rng: Rng, voldemortRule = false): numb
     for (let j = 0; j < cols; j++) {
       if (voldemortRule && (j < 1 || j > cols - 2)) continue;
       const k = i * cols + j;
-      if (s.wall[k] || s.cellId[k] !== -1 || s.book[k]) continue;
+      if (wall[k] || cellId[k] !== -1 || book[k]) continue;
       const j0 = Math.max(0, j - 2);
       const j1 = Math.min(cols - 1, j + 2);
       const blocked = pre[(i1 + 1) * W + j1 + 1]! - pre[i0 * W + j1 + 1]! - pre[(i1 + 1) * W + j0]! + pre[i0 * W + j0]!;

@@ -9,7 +9,7 @@ import { charCodesToString } from '../../sdk/grid.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS, type HPConfig } from './config.ts';
 import type { HPFrame } from './frame.ts';
-import { GHOST, WIZARD, cloneState, countWizards, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
+import { GHOST, WIZARD, cloneState, magicStrength, nbUnits, playRound, type HPOrder, type HPState } from './engine.ts';
 import { createState } from './mapgen.ts';
 
 function describe(raw: unknown): string {
@@ -81,19 +81,21 @@ export function encodeView(s: HPState): BotView {
   const n = nbUnits(s);
   const np = s.cfg.num_players;
   const CB = VIEW.cells.shift;
-  const cells = new Uint8Array(s.rows * s.cols);
-  for (let k = 0; k < cells.length; k++) cells[k] = (s.wall[k]! << CB.wall) | (s.book[k]! << CB.book) | ((s.owner[k]! + 1) << CB.owner1);
+  // Each array read from the state once, out of the loops: states of several shapes make each s.x a polymorphic load.
+  const { wall, book, owner, upos, utype, uplayer, upending, unext, cols } = s;
+  const cells = new Uint8Array(s.rows * cols);
+  for (let k = 0; k < cells.length; k++) cells[k] = (wall[k]! << CB.wall) | (book[k]! << CB.book) | ((owner[k]! + 1) << CB.owner1);
   const U = VIEW.units;
   const units = new Int16Array(n * U.stride);
   for (let id = 0; id < n; id++) {
     const o = id * U.stride;
-    const k = s.upos[id]!;
-    units[o + U.at.type] = s.utype[id]!;
-    units[o + U.at.player] = s.uplayer[id]!;
-    units[o + U.at.i] = (k / s.cols) | 0;
-    units[o + U.at.j] = k % s.cols;
-    units[o + U.at.rounds_pending] = s.upending[id]!;
-    units[o + U.at.next_player] = s.unext[id]!;
+    const k = upos[id]!;
+    units[o + U.at.type] = utype[id]!;
+    units[o + U.at.player] = uplayer[id]!;
+    units[o + U.at.i] = (k / cols) | 0;
+    units[o + U.at.j] = k % cols;
+    units[o + U.at.rounds_pending] = upending[id]!;
+    units[o + U.at.next_player] = unext[id]!;
   }
   const P = VIEW.players;
   const players = new Int32Array(np * P.stride);
@@ -113,16 +115,24 @@ export function encodeView(s: HPState): BotView {
  * clan, sp = the spell ingredients.
  */
 export function frame(s: HPState): HPFrame {
-  const codes = new Uint8Array(s.wall.length);
-  for (let k = 0; k < codes.length; k++) codes[k] = s.wall[k] ? 35 /* # */ : s.book[k] ? 66 /* B */ : s.owner[k]! >= 0 ? 48 + s.owner[k]! : 46; /* . */
-  const g = charCodesToString(codes);
-  const u: number[] = [];
-  for (let id = 0; id < nbUnits(s); id++) {
-    const k = s.upos[id]!;
-    u.push(s.utype[id]!, s.uplayer[id]!, (k / s.cols) | 0, k % s.cols, s.upending[id]!, s.unext[id]!);
+  // Each array read from the state once, out of the loops (see encodeView).
+  const { wall, book, owner, upos, utype, uplayer, upending, unext, cols } = s;
+  const codes = new Uint8Array(wall.length);
+  for (let k = 0; k < codes.length; k++) {
+    const o = owner[k]!;
+    codes[k] = wall[k] ? 35 /* # */ : book[k] ? 66 /* B */ : o >= 0 ? 48 + o : 46; /* . */
   }
+  const g = charCodesToString(codes);
   const np = s.cfg.num_players;
-  const w = Array.from({ length: np }, (_, p) => countWizards(s, p));
+  // One pass over the units for the list and the wizards per clan (countWizards walks them per clan).
+  const u: number[] = [];
+  const w = new Array<number>(np).fill(0);
+  for (let id = 0; id < utype.length; id++) {
+    const k = upos[id]!;
+    const pl = uplayer[id]!;
+    u.push(utype[id]!, pl, (k / cols) | 0, k % cols, upending[id]!, unext[id]!);
+    if (utype[id] === WIZARD && pl >= 0 && pl < np) w[pl]!++;
+  }
   return {
     round: s.round,
     rows: s.rows,
@@ -164,7 +174,13 @@ const game = defineGame<typeof SETTINGS.table, HPState, HPOrder, HPFrame>({
   scores: (s) => Array.from(s.score),
   counters(s) {
     const np = s.cfg.num_players;
-    const w = Array.from({ length: np }, (_, p) => countWizards(s, p));
+    // One pass over the units for the wizards per clan (countWizards walks them per clan).
+    const { utype, uplayer } = s;
+    const w = new Array<number>(np).fill(0);
+    for (let id = 0; id < utype.length; id++) {
+      const pl = uplayer[id]!;
+      if (utype[id] === WIZARD && pl >= 0 && pl < np) w[pl]!++;
+    }
     return {
       cells: Array.from(s.nbCells),
       wizards: w,

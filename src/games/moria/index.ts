@@ -33,15 +33,17 @@ export function createState(cfg: MoriaConfig, seed: number): MoriaState {
 /** One grid char per cell, as in the original .res: O C T 0-3 G A R a-d. */
 export function gridString(s: MoriaState): string {
   const res = s.cfg.rock_resistance;
-  const codes = new Uint16Array(s.type.length);
-  for (let p = 0; p < s.type.length; p++) {
+  // Each array read from the state once, out of the loop: states of several shapes make each s.x a polymorphic load.
+  const { type, treasure, owner, turns } = s;
+  const codes = new Uint8Array(type.length);
+  for (let p = 0; p < type.length; p++) {
     let c: number;
-    switch (s.type[p] as CT) {
+    switch (type[p] as CT) {
       case CT.Outside:
         c = 79; // O
         break;
       case CT.Cave:
-        c = s.treasure[p] ? 84 : s.owner[p]! >= 0 ? 48 + s.owner[p]! : 67; // T, 0-3, C
+        c = treasure[p] ? 84 : owner[p]! >= 0 ? 48 + owner[p]! : 67; // T, 0-3, C
         break;
       case CT.Abyss:
         c = 65; // A
@@ -51,7 +53,7 @@ export function gridString(s: MoriaState): string {
         break;
       default: {
         // R at full resistance, else 'a'+turns-1 (a..d by default).
-        const t = s.turns[p]!;
+        const t = turns[p]!;
         c = t >= res ? 82 : 97 + Math.min(25, Math.max(0, t - 1));
       }
     }
@@ -125,17 +127,18 @@ const game = defineGame({
   counters: (s: MoriaState) => ({ cells: Array.from(s.nbCells), treasures: Array.from(s.nbTreasures) }),
 
   encodeView(s: MoriaState) {
-    const n = s.type.length;
+    // Each array read from the state once, out of the loops (see gridString).
+    const { type, owner, treasure, turns, uplayer, uhealth, upos } = s;
+    const n = type.length;
     const cells = new Uint16Array(n);
-    for (let p = 0; p < n; p++)
-      cells[p] = (s.type[p]! << CB.type) | ((s.owner[p]! + 1) << CB.owner1) | (s.treasure[p]! << CB.treasure) | (s.turns[p]! << CB.turns);
+    for (let p = 0; p < n; p++) cells[p] = (type[p]! << CB.type) | ((owner[p]! + 1) << CB.owner1) | (treasure[p]! << CB.treasure) | (turns[p]! << CB.turns);
     const nu = s.utype.length;
     const units = new Int16Array(nu * U.stride);
     for (let id = 0; id < nu; id++) {
       const o = id * U.stride;
-      units[o + U.at.player] = s.uplayer[id]!;
-      units[o + U.at.health] = s.uhealth[id]!;
-      units[o + U.at.pos] = s.upos[id]!;
+      units[o + U.at.player] = uplayer[id]!;
+      units[o + U.at.health] = uhealth[id]!;
+      units[o + U.at.pos] = upos[id]!;
     }
     const np = s.nbCells.length;
     const players = new Int32Array(np * P.stride);
@@ -163,8 +166,9 @@ const game = defineGame({
   },
 
   frame(s: MoriaState): MoriaFrame {
+    const { utype, uplayer, uhealth, upos } = s;
     const units: number[] = [];
-    for (let id = 0; id < s.utype.length; id++) units.push(s.uplayer[id]!, s.uhealth[id]!, s.upos[id]!);
+    for (let id = 0; id < utype.length; id++) units.push(uplayer[id]!, uhealth[id]!, upos[id]!);
     return {
       round: s.round,
       rows: s.cfg.rows,

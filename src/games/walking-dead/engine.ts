@@ -182,7 +182,8 @@ let scratchCand = new Int32Array(0);
  * with random(0,rows-1), random(0,cols-1), as the original get_empty_pos).
  */
 export function regenPos(s: TwdState): number {
-  const { rows, cols } = s;
+  // The arrays read from the state once, out of the board loops: states of several shapes make each s.x a polymorphic load.
+  const { rows, cols, cellUnit, waste, food } = s;
   const W = cols + 1;
   if (scratchPrefix.length < (rows + 1) * W) scratchPrefix = new Int32Array((rows + 1) * W);
   const P = scratchPrefix;
@@ -192,13 +193,13 @@ export function regenPos(s: TwdState): number {
     P[(i + 1) * W] = 0;
     for (let j = 0; j < cols; j++) {
       const c = i * cols + j;
-      if (s.cellUnit[c] !== -1) run++;
+      if (cellUnit[c] !== -1) run++;
       P[(i + 1) * W + j + 1] = P[i * W + j + 1]! + run;
     }
   }
   const good = (i: number, j: number): boolean => {
     const c = i * cols + j;
-    if (s.waste[c] || s.cellUnit[c] !== -1 || s.food[c]) return false;
+    if (waste[c] || cellUnit[c] !== -1 || food[c]) return false;
     const i0 = i - 2 < 0 ? 0 : i - 2;
     const j0 = j - 2 < 0 ? 0 : j - 2;
     const i1 = i + 3 > rows ? rows : i + 3;

@@ -24,7 +24,7 @@ import { callMeter } from './call-meter.ts';
 export { dropWarmBuiltins, warmBuiltinCount } from './inprocess-host.ts';
 
 export class BuiltinOrIsolateHost implements BotHost {
-  private host: BotHost | null = null;
+  private host: WarmBuiltinHost | IsolateBotHost | null = null;
 
   constructor(private readonly options: IsolateHostOptions & { builtins: ReadonlySet<string> }) {}
 
@@ -39,6 +39,11 @@ export class BuiltinOrIsolateHost implements BotHost {
   play(req: PlayRequest): Promise<PlayReply> {
     if (!this.host) return Promise.resolve({ ok: false, reason: 'crash', message: 'bot not loaded', log: '', cpuMs: 0 });
     return this.host.play(req);
+  }
+
+  playSync(req: PlayRequest): PlayReply {
+    if (!this.host) return { ok: false, reason: 'crash', message: 'bot not loaded', log: '', cpuMs: 0 };
+    return this.host.playSync(req);
   }
 
   close(): Promise<void> {

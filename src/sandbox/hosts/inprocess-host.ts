@@ -121,6 +121,10 @@ export class WarmBuiltinHost implements BotHost {
   }
 
   async play(req: PlayRequest): Promise<PlayReply> {
+    return this.playSync(req);
+  }
+
+  playSync(req: PlayRequest): PlayReply {
     const shared = this.vm;
     if (!shared) return { ok: false, reason: 'crash', message: 'bot not loaded', log: '', cpuMs: 0 };
     this.round++;
@@ -212,6 +216,10 @@ export class InProcessBotHost implements BotHost {
   }
 
   async play(req: PlayRequest): Promise<PlayReply> {
+    return this.playSync(req);
+  }
+
+  playSync(req: PlayRequest): PlayReply {
     const handle = this.handle;
     if (!handle) return { ok: false, reason: 'crash', message: 'bot not loaded', log: '', cpuMs: 0 };
     return playInProcess(handle, req, this.cpu);

@@ -21,6 +21,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/db/client.ts';
 import type { LogFields } from '../../src/log.ts';
 import {
+  GATE_LOOKAHEAD_PRIORITY,
   GATE_PRIORITY_BAND,
   PRIORITY,
   RESULT_BACKOFF_CAP_MS,
@@ -34,7 +35,7 @@ import {
   workerKey,
   type JudgeQueues,
 } from '../../src/queue/index.ts';
-import { startRecorder } from '../../src/jobs/recorder/index.ts';
+import { recordResult, startRecorder } from '../../src/jobs/recorder/index.ts';
 import { startGate } from '../../src/domain/gate.ts';
 import { createMatch, enqueueMatch, type SeatRef } from '../../src/domain/match-setup.ts';
 import { buildApp } from '../../src/http/app.ts';
@@ -331,6 +332,79 @@ test('gate jobs are served first come, first served: a whole gate before the nex
   assert.ok(gatePriority(GATE_PRIORITY_BAND) < PRIORITY.challenge && PRIORITY.challenge < PRIORITY.tournament && PRIORITY.tournament < PRIORITY.ranked);
   assert.ok(PRIORITY.ranked <= 2_097_152, "within BullMQ's range");
   assert.deepEqual([gatePriority(1), gatePriority(GATE_PRIORITY_BAND), gatePriority(GATE_PRIORITY_BAND + 1)], [1, GATE_PRIORITY_BAND, 1]);
+});
+
+test("a gate's Dummy matches after its first wait behind every needed gate job until the ones before them are won", async () => {
+  const { db } = await database();
+  const fq = await queues();
+  const deps = { db, queues: fq.queues };
+  const [a, b] = await submissions(db, ['La', 'Lb'], 'self_play');
+  const seat = (s: { id: number; playerId: number }, name: string): SeatRef => ({ submissionId: s.id, playerId: s.playerId, name });
+  const selfplay = async (s: { id: number; playerId: number }, name: string) =>
+    createMatch(db, { game: 'moria', kind: 'gate', submissionId: s.id, gateStep: 'selfplay', seats: [0, 1, 2, 3].map(() => seat(s, name)) });
+  const aSelf = await selfplay(a!, 'La');
+  const bSelf = await selfplay(b!, 'Lb');
+  await enqueueMatch(db, fq.queues, bSelf);
+  /** A result as a worker sends it: the submission's seat scores 10 (a win) or 1 (a loss) against 5. */
+  const result = async (matchId: number, mine: number, won: boolean) => {
+    const seats = await db.participant.findMany({ where: { matchId }, orderBy: { seat: 'asc' } });
+    const scores = seats.map((p) => (p.submissionId === mine ? (won ? 10 : 1) : 5));
+    return recordResult(deps, {
+      type: 'match',
+      matchId: String(matchId),
+      jobId: `m-${matchId}`,
+      ok: true,
+      replayGz: Buffer.from('replay').toString('base64'),
+      logs: seats.map(() => ''),
+      players: seats.map((p) => ({ name: p.name, cpuMs: 1, frozenRound: null, frozenReason: null, frozenMessage: null })),
+      scores,
+      ranks: scores.map((x) => 1 + scores.filter((y) => y > x).length),
+      winner: null,
+      startedAt: new Date().toISOString(),
+      durationMs: 1000,
+      worker: 'w',
+      attempt: 1,
+    });
+  };
+  /** A runner takes the match's job (off the queue). */
+  const take = async (matchId: number) => {
+    const job = (await fq.queues.matches.getJobs(['prioritized', 'wait'], 0, -1, true)).find(
+      (j) => (j.data as { matchId: string }).matchId === String(matchId),
+    );
+    assert.ok(job, `match ${matchId} is queued`);
+    await job.remove();
+  };
+  const order = async () =>
+    (await fq.queues.matches.getJobs(['prioritized', 'wait'], 0, -1, true)).map((j) => {
+      const d = j.data as { matchId: string };
+      return Number(d.matchId);
+    });
+  // A passes self-play: its first Dummy match is needed, the other three only if the ones before them are won.
+  assert.equal(await result(aSelf, a!.id, true), 'recorded');
+  const aDummies = (await db.match.findMany({ where: { submissionId: a!.id, gateStep: 'dummy' }, orderBy: { gateIndex: 'asc' } })).map((m) => m.id);
+  assert.equal(aDummies.length, 4);
+  assert.deepEqual(await order(), [aDummies[0], bSelf, aDummies[1], aDummies[2], aDummies[3]], "B's self-play before A's Dummy matches ahead of need");
+  const priorities = async () =>
+    Promise.all(
+      aDummies.map(
+        async (id) =>
+          (await fq.queues.matches.getJobs(['prioritized', 'wait'], 0, -1, true)).find((j) => (j.data as { matchId: string }).matchId === String(id))?.priority,
+      ),
+    );
+  assert.deepEqual(await priorities(), [gatePriority(a!.id), GATE_LOOKAHEAD_PRIORITY, GATE_LOOKAHEAD_PRIORITY, GATE_LOOKAHEAD_PRIORITY]);
+  assert.ok(
+    GATE_LOOKAHEAD_PRIORITY > gatePriority(GATE_PRIORITY_BAND) && GATE_LOOKAHEAD_PRIORITY < PRIORITY.challenge,
+    'behind every gate job, before the other kinds',
+  );
+  // Match 1 played (its job taken by a runner) and won: match 2 is needed now, at A's priority, ahead of B again.
+  await take(aDummies[0]!);
+  await result(aDummies[0]!, a!.id, true);
+  assert.deepEqual(await order(), [aDummies[1], bSelf, aDummies[2], aDummies[3]]);
+  // Match 2 lost: the gate stops there, the two still waiting are cancelled, B's self-play is all that is left.
+  await take(aDummies[1]!);
+  await result(aDummies[1]!, a!.id, false);
+  assert.deepEqual(await order(), [bSelf]);
+  assert.equal((await db.submission.findUniqueOrThrow({ where: { id: a!.id } })).status, 'rejected');
 });
 
 test('the wait estimate counts all the gate work ahead, from match run times per kind, over the runners', async () => {

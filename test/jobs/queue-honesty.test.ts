@@ -433,8 +433,9 @@ test('the wait estimate counts all the gate work ahead, from match run times per
 
   let q = await queueOverview({ db, queues: fq.queues });
   assert.deepEqual(q.durations, { selfplay: 8, dummy: 10, ranked: 20, tournament: null, challenge: null });
-  // Nothing ahead: its own gate only, a check (1 s) + a self-play (8 s) + four Dummy matches two at a time (2 x 10 s).
-  assert.equal(q.expectedWait.seconds, 29);
+  // Nothing ahead: its own gate only, a check (1 s) + a self-play (8 s) + its Dummy matches two at a time, before any verdict
+  // one to four alike: 10 s (one or two) or 20 s (three or four), 19 or 29 s, in proportion 23 s.
+  assert.equal(q.expectedWait.seconds, 23);
 
   // Two submissions compiling, one in self-play (its match queued), one qualifying (two Dummy matches queued, one running), one ranked match running.
   await submissions(db, ['Cx', 'Cy'], 'compiling');
@@ -451,14 +452,16 @@ test('the wait estimate counts all the gate work ahead, from match run times per
   assert.ok(rankedWaiting, 'a waiting ranked match is behind the gate: not counted');
 
   q = await queueOverview({ db, queues: fq.queues });
-  assert.deepEqual(q.expectedWait.ahead, { submissions: 4, checks: 2, selfplays: 3, dummies: 15, otherRunning: 1 });
+  assert.deepEqual(q.expectedWait.ahead, { submissions: 4, checks: 2, selfplays: 3, dummies: 10, otherRunning: 1 });
   // Ahead, in runner-seconds (the checks have their own lane: no runner time): self-plays (2 to come + 1 queued) x 8; Dummy matches
-  // ((2 + 1) x 4 to come, no gate recorded yet, + 2 queued) x 10 + 1 running x 10 / 2; the ranked match running, 20 / 2.
-  // (24 + 140 + 5 + 10) / 2 runners = 89.5 s, then its own 29 s.
-  assert.equal(q.expectedWait.seconds, 119);
+  // ((2 + 1) x 2.5 to come, the typical gate before any verdict, + 1.5 of the qualifying gate's queued two) x 10 + 1 running x 10 / 2;
+  // the ranked match running, 20 / 2: 129 runner-seconds for 5 gates and matches, each played one match after another, so it
+  // starts once all but one runner's worth are done: (129 - 129 / 5) / 2 runners = 51.6 s. Then its own: 1 + 8 + 1 to 4 Dummy
+  // matches one after another (10 s and a quarter of one for a free runner each), in proportion 91 s in all.
+  assert.equal(q.expectedWait.seconds, 91);
   assert.match(
     q.expectedWait.explanation,
-    /the gates of 4 earlier submissions \(2 checks, 3 self-plays, 15 Dummy matches\) and 1 other match being played: about 90 s on 2 runners/,
+    /the gates of 4 earlier submissions \(2 checks, 3 self-plays, 10 Dummy matches\) and 1 other match being played: about 52 s on 2 runners/,
   );
   assert.match(q.expectedWait.explanation, /Gate jobs go before ranked/);
 

@@ -371,8 +371,9 @@ const s1 = (n: number) => Math.round(n * 10) / 10;
  * counted in runner-seconds from the measured run time of each kind of match
  * (a running match is on average half done), spread over the runners; the
  * matches of other kinds being played hold their runners until they end.
- * Then comes its own gate: a check, a self-play, and the Dummy matches side
- * by side as far as there are runners.
+ * Then comes its own gate: a check, a self-play, and the Dummy matches it
+ * will need (one after another while needed work waits, side by side on an
+ * idle queue), its length taken in proportion over the recent gates' lengths.
  */
 export function expectedWait(o: {
   redisOk: boolean;
@@ -416,9 +417,9 @@ export function expectedWait(o: {
   // Its own gate, one of a few lengths, if it compiles (one that does not is answered by its check in seconds, on a
   // lane of its own: no figure foresees which will not, and the estimate is for those that do): it waits for the
   // work ahead, then plays its self-play, and, if no copy froze, the Dummy matches up to its first loss (1 to 4, as
-  // the recent gates needed them). With needed gate work waiting, each of
-  // those waits until the ones before it are won (then for the next free runner: half a match spread over the
-  // runners); on an idle queue they are played side by side, as many at a time as there are runners.
+  // the recent gates needed them). With needed gate work waiting, each of those waits until the ones before it are
+  // won (then for the next free runner: half a match spread over the runners); on an idle queue they are played
+  // side by side, as many at a time as there are runners.
   const busy = aheadSeconds >= dummySec;
   const dummyTime = (n: number) => (busy ? n * dummySec * (1 + 1 / (2 * o.slots)) : Math.ceil(n / o.slots) * dummySec);
   const reached = aheadSeconds + CHECK_SECONDS + selfSec;

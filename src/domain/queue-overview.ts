@@ -157,6 +157,8 @@ interface QueueInputs {
   judging: { id: number; status: string }[];
   kindDurations: { durationMs: number | null }[][];
   dummyCounts: { submissionId: number | null; _count: { _all: number } }[];
+  /** The matches being played: since when (ms) and how far (their progress, rounds played of all). */
+  playing: { processedOn?: number | undefined; progress: unknown }[];
 }
 
 async function readQueueInputs(deps: { db: Db; queues: JudgeQueues | null }, now: number): Promise<QueueInputs> {
@@ -202,7 +204,28 @@ async function readQueueInputs(deps: { db: Db; queues: JudgeQueues | null }, now
         _count: { _all: true },
       })
     : [];
-  return { q, open, finished, durations, verdicts, workers, gateOpen, judging, kindDurations, dummyCounts };
+  // Only when no match has finished yet (a new deployment's first minutes): the running ones tell how long a match takes.
+  const playing =
+    durations.length === 0 && deps.queues && q.ok ? await withTimeout(deps.queues.matches.getActive(0, 20), 2000, 'active jobs').catch(() => []) : [];
+  return { q, open, finished, durations, verdicts, workers, gateOpen, judging, kindDurations, dummyCounts, playing };
+}
+
+/**
+ * How long a match takes, from the matches being played when none has
+ * finished yet: each one's time so far over the share of its rounds played
+ * (its progress, which the worker updates as it plays), the median of those
+ * far enough along (a tenth of their rounds) to say. Null when none is.
+ */
+export function projectedMatchSeconds(playing: { processedOn?: number | undefined; progress: unknown }[], now: number): number | null {
+  const projected: number[] = [];
+  for (const job of playing) {
+    const p = job.progress as { round?: unknown; totalRounds?: unknown } | null;
+    if (!job.processedOn || !p || typeof p !== 'object' || typeof p.round !== 'number' || typeof p.totalRounds !== 'number' || p.totalRounds <= 0) continue;
+    const share = p.round / p.totalRounds;
+    if (share < 0.1) continue;
+    projected.push((now - job.processedOn) / 1000 / Math.min(1, share));
+  }
+  return projected.length ? orNull(median(projected)) : null;
 }
 
 /** The last read of each database's (and queues') inputs, and when it was made (a read under way is shared too). */
@@ -318,7 +341,15 @@ export async function queueOverview(
     gate,
     durations: measured,
     gateLengths,
-    expectedWait: expectedWait({ redisOk: q.ok, slots, durations: measured, matchSeconds, work: workAhead, lengths: gateLengths }),
+    expectedWait: expectedWait({
+      redisOk: q.ok,
+      slots,
+      durations: measured,
+      // Before any match has finished, as long as the ones being played are taking.
+      matchSeconds: matchSeconds ?? projectedMatchSeconds(inputs.playing, now),
+      work: workAhead,
+      lengths: gateLengths,
+    }),
   };
 }
 

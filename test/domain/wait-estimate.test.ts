@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dummiesStillToPlay, expectedWait, GATE_LENGTH_PRIOR, GATE_PRIOR, gateLengthsOf } from '../../src/domain/queue-overview.ts';
+import { dummiesStillToPlay, expectedWait, GATE_LENGTH_PRIOR, GATE_PRIOR, gateLengthsOf, projectedMatchSeconds } from '../../src/domain/queue-overview.ts';
 
 const work = {
   compiling: 2,
@@ -221,4 +221,27 @@ test("a burst played out: each submission's estimate on arrival within ±50% of 
       `${n} in ${n * every} s, past the first ten: ${spread}`,
     );
   }
+});
+
+test("before any match has finished, a match's length is projected from the ones being played", () => {
+  const now = 1_000_000;
+  const playing = [
+    // 6 s for 40 of 200 rounds: 30 s. 9 s for 120 of 200: 15 s. 4 s for 50 of 200: 16 s. The median, 16 s.
+    { processedOn: now - 6000, progress: { round: 40, totalRounds: 200 } },
+    { processedOn: now - 9000, progress: { round: 120, totalRounds: 200 } },
+    { processedOn: now - 4000, progress: { round: 50, totalRounds: 200 } },
+    // Too early to say (a twentieth of its rounds), no progress yet, not started: left out.
+    { processedOn: now - 1000, progress: { round: 10, totalRounds: 200 } },
+    { processedOn: now - 1000, progress: 0 },
+    { progress: { round: 100, totalRounds: 200 } },
+  ];
+  assert.equal(projectedMatchSeconds(playing, now), 16);
+  assert.equal(projectedMatchSeconds(playing.slice(3), now), null);
+  // With it, a deadline's first uploads get a figure instead of "nothing to estimate from".
+  const none = { selfplay: null, dummy: null, ranked: null, tournament: null, challenge: null };
+  const fresh = { compiling: 3, inSelfPlay: 0, selfplay: { queued: 0, running: 0 }, dummy: { queued: 0, running: 0 }, otherRunning: [], submissions: 3 };
+  assert.equal(expectedWait({ redisOk: true, slots: 2, durations: none, matchSeconds: null, work: fresh }).why.code, 'no-data');
+  const projected = expectedWait({ redisOk: true, slots: 2, durations: none, matchSeconds: projectedMatchSeconds(playing, now), work: fresh });
+  assert.equal(projected.why.code, 'estimate');
+  assert.ok(projected.seconds! > 60, String(projected.seconds));
 });

@@ -206,6 +206,15 @@ function procStat(pid: number): { ppid: number; start: number; rss: number; cpu:
   }
 }
 
+/** What a descendant of a part is: a match process, or something else (a compiler, esbuild's service). */
+function processKind(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('match-child') ? 'match' : 'other';
+  } catch {
+    return 'other';
+  }
+}
+
 /** pid -> [ppid, rss bytes] of every process on the machine. */
 function processTable(): Map<number, [number, number]> {
   const table = new Map<number, [number, number]>();
@@ -587,6 +596,7 @@ async function burst(
   redisBaseline = await redisUsed();
   const sampleMemory = () => {
     const table = processTable();
+    sampleCpu(table);
     for (const p of parts) {
       if (!alive(p) || p.child.pid === undefined) continue;
       const { own, children, pids } = treeOf(table, p.child.pid);
@@ -604,7 +614,13 @@ async function burst(
   // CPU each part's own process used during the burst (clock ticks, 100 a second), and its reaped children's (compilers).
   const cpuAtStart = new Map<string, { cpu: number; childCpu: number }>();
   const cpuUsed = new Map<string, { cpu: number; childCpu: number }>();
-  const sampleCpu = () => {
+  // And each live descendant's (match processes, compile servers: never reaped while they run, so not in childCpu),
+  // from its first sample to its last; one that exits is counted by whoever reaps it (the part's childCpu, or a
+  // live descendant's), so only the descendants alive at the last sample count.
+  const descendantCpu = new Map<number, { part: string; kind: string; first: number; last: number; seen: number }>();
+  let cpuSample = 0;
+  const sampleCpu = (table: Map<number, [number, number]>) => {
+    cpuSample++;
     for (const p of parts) {
       if (!alive(p) || p.child.pid === undefined) continue;
       const stat = procStat(p.child.pid);
@@ -612,13 +628,32 @@ async function burst(
       if (!cpuAtStart.has(p.name)) cpuAtStart.set(p.name, { cpu: stat.cpu, childCpu: stat.childCpu });
       const base = cpuAtStart.get(p.name)!;
       cpuUsed.set(p.name, { cpu: stat.cpu - base.cpu, childCpu: stat.childCpu - base.childCpu });
+      for (const pid of treeOf(table, p.child.pid).pids) {
+        const d = procStat(pid);
+        if (!d) continue;
+        const was = descendantCpu.get(pid);
+        if (was) Object.assign(was, { last: d.cpu + d.childCpu, seen: cpuSample });
+        else descendantCpu.set(pid, { part: p.name, kind: processKind(pid), first: d.cpu + d.childCpu, last: d.cpu + d.childCpu, seen: cpuSample });
+      }
     }
+    // A part killed (the worker SIGKILLed midway) keeps what its descendants had used when it was last seen.
+    for (const d of descendantCpu.values()) if (!parts.some((p) => p.name === d.part && alive(p))) d.seen = cpuSample;
+  };
+  const descendantsCpu = () => {
+    const used = new Map<string, { matches: number; other: number }>();
+    for (const d of descendantCpu.values()) {
+      if (d.seen !== cpuSample) continue;
+      const u = used.get(d.part) ?? { matches: 0, other: 0 };
+      if (d.kind === 'match') u.matches += d.last - d.first;
+      else u.other += d.last - d.first;
+      used.set(d.part, u);
+    }
+    return used;
   };
   const sampler = (async () => {
     while (sampling) {
       const at = Date.now();
       sampleMemory();
-      sampleCpu();
       try {
         redisPeak = Math.max(redisPeak, await redisUsed());
         active.push({ at, busy: await queues.matches.getActiveCount() });
@@ -783,6 +818,7 @@ async function burst(
     gets,
     peaks,
     cpuUsed,
+    descendantsCpu: descendantsCpu(),
     active,
     redisBaseline,
     redisPeak,
@@ -804,6 +840,8 @@ interface Observed {
   peaks: Map<string, MemoryPeaks>;
   /** CPU clock ticks each part used from the first upload to the last verdict: its own process, its reaped children. */
   cpuUsed: Map<string, { cpu: number; childCpu: number }>;
+  /** CPU clock ticks of each part's descendants alive at the end (match processes; the others: compile servers, esbuild). */
+  descendantsCpu: Map<string, { matches: number; other: number }>;
   active: { at: number; busy: number }[];
   redisBaseline: number;
   redisPeak: number;
@@ -1000,6 +1038,37 @@ async function report(o: Options, x: Observed): Promise<void> {
     `  CPU from the first upload to the end (own process; reaped children): ${[...x.cpuUsed]
       .map(([name, c]) => `${name} ${ticks(c.cpu)}${c.childCpu ? ` (+${ticks(c.childCpu)})` : ''}`)
       .join(', ')}`,
+  );
+  // The runners' CPU per verdict: every worker's tree (its own process, the children it reaped, the match
+  // processes and compile servers alive at the end), what a verdict really costs whatever the machine's load.
+  let workerTicks = 0;
+  let matchTicks = 0;
+  for (const [name, c] of x.cpuUsed) {
+    if (!name.startsWith('worker')) continue;
+    const d = x.descendantsCpu.get(name) ?? { matches: 0, other: 0 };
+    workerTicks += c.cpu + c.childCpu + d.matches + d.other;
+    matchTicks += d.matches;
+  }
+  const allTicks = [...x.cpuUsed].reduce((a, [name, c]) => {
+    const d = x.descendantsCpu.get(name) ?? { matches: 0, other: 0 };
+    return a + c.cpu + c.childCpu + d.matches + d.other;
+  }, 0);
+  const played = readdirSync(x.logDir)
+    .filter((f) => f.startsWith('worker'))
+    .reduce(
+      (n, f) =>
+        n +
+        readFileSync(join(x.logDir, f), 'utf8')
+          .split('\n')
+          .filter((l) => l.includes('"msg":"match end"')).length,
+      0,
+    );
+  const storedGate = matches.filter((m) => m.kind === 'gate' && m.status === 'done').length;
+  const nVerdicts = Math.max(1, verdicts.length);
+  console.log(
+    `  runner CPU: ${ticks(workerTicks)} in the workers' trees (${ticks(matchTicks)} in live match processes), ${(workerTicks / 100 / nVerdicts).toFixed(2)} s a verdict ` +
+      `(every part: ${(allTicks / 100 / nVerdicts).toFixed(2)} s a verdict); matches played ${played} (worker logs), gate matches kept ${storedGate}, ` +
+      `${played - storedGate - window.filter((m) => m.kind !== 'gate').length} played and not kept (a gate's Dummy matches beside its deciding loss, the killed worker's)`,
   );
   const apiCpu = x.cpuUsed.get('api');
   if (apiCpu)

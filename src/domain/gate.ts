@@ -47,6 +47,10 @@ export interface GateOptions {
 export interface GateEffects {
   /** Matches to queue after the commit. */
   enqueue: number[];
+  /** Of those, the Dummy matches queued ahead of need, behind every needed gate job (GATE_LOOKAHEAD_PRIORITY). */
+  lookahead: number[];
+  /** Dummy matches queued ahead of need that are needed now (the ones before them are won): moved up to their submission's priority. */
+  promote: number[];
   /** Queued gate matches no longer needed (the submission was rejected): remove their jobs, then their rows. */
   cancel: number[];
   events: JudgeEvent[];
@@ -54,7 +58,7 @@ export interface GateEffects {
   dropped?: boolean;
 }
 
-export const emptyEffects = (): GateEffects => ({ enqueue: [], cancel: [], events: [] });
+export const emptyEffects = (): GateEffects => ({ enqueue: [], lookahead: [], promote: [], cancel: [], events: [] });
 
 /**
  * Starts judging a submission the API has just inserted (status `queued`):
@@ -283,18 +287,19 @@ async function afterSelfPlay(
   for (let i = 0; i < GATE_DUMMY_MATCHES; i++) {
     const matchSeats: SeatRef[] = seats.map(() => them);
     matchSeats[i % seats.length] = me;
-    effects.enqueue.push(
-      await createMatch(tx, {
-        game: sub.game,
-        kind: 'gate',
-        submissionId: sub.id,
-        gateStep: 'dummy',
-        gateIndex: i,
-        ...seedOf(sub, 1 + i),
-        config: options.config ?? null,
-        seats: matchSeats,
-      }),
-    );
+    const matchId = await createMatch(tx, {
+      game: sub.game,
+      kind: 'gate',
+      submissionId: sub.id,
+      gateStep: 'dummy',
+      gateIndex: i,
+      ...seedOf(sub, 1 + i),
+      config: options.config ?? null,
+      seats: matchSeats,
+    });
+    effects.enqueue.push(matchId);
+    // The first is needed; the others only if the ones before them are won: they wait behind needed gate work.
+    if (i > 0) effects.lookahead.push(matchId);
   }
   await tx.submission.update({ where: { id: sub.id }, data: { status: 'qualifying' } });
   // Compiled and passed self-play: the name is its owner's for good (src/domain/names.ts).
@@ -304,7 +309,9 @@ async function afterSelfPlay(
 
 /**
  * A match against the opponent was recorded. The four are queued together and
- * played side by side on whatever runners are free, but the verdict is the one
+ * played side by side on whatever runners are free (the first at the
+ * submission's priority, the others behind every needed gate job until the
+ * ones before them are won: then this moves the next one up), but the verdict is the one
  * a gate playing them one after another (1, 2, 3, 4) would give: the first
  * match in that order that is not a win rejects, and is decided as soon as all
  * the matches before it are won; the last of four wins qualifies. The matches
@@ -331,8 +338,11 @@ async function afterDummyMatch(
   let won = 0;
   for (let i = 0; i < GATE_DUMMY_MATCHES; i++) {
     const m = played.find((p) => p.gateIndex === i);
-    // Not played yet: the matches after it wait for it, whatever they gave.
-    if (!m || (m.status !== 'done' && m.status !== 'failed')) break;
+    // Not played yet: the matches after it wait for it, whatever they gave. The ones before it won, it is needed now.
+    if (!m || (m.status !== 'done' && m.status !== 'failed')) {
+      if (m?.status === 'queued' && i > 0) effects.promote.push(m.id);
+      break;
+    }
     const seats = [...m.participants].sort((a, b) => a.seat - b.seat);
     if (m.status === 'done' && winsOutright(seats, sub.id)) {
       won++;

@@ -11,7 +11,7 @@ import { getGame } from '../games/registry.ts';
 import { resolveLimits, type Limits } from '../sdk/limits.ts';
 import type { MatchSeat, ResolvedMatchSpec } from '../match/types.ts';
 import type { GateStep } from '../statuses.ts';
-import { MATCH_JOB_OPTIONS, PRIORITY, gatePriority, matchJobId, type JudgeQueues, type MatchKind } from '../queue/index.ts';
+import { GATE_LOOKAHEAD_PRIORITY, MATCH_JOB_OPTIONS, PRIORITY, gatePriority, matchJobId, type JudgeQueues, type MatchKind } from '../queue/index.ts';
 
 /** A seat: a submission (with its player name) or a built-in bot. */
 export type SeatRef = { submissionId: number; playerId: number | null; name: string } | { builtinName: string };
@@ -64,11 +64,16 @@ export async function createMatch(tx: Tx | Db, m: NewMatch): Promise<number> {
   return match.id;
 }
 
-/** A match job's BullMQ priority: a gate match takes its submission's (first come, first served); the other kinds come after every gate job. */
-export function priorityOf(kind: MatchKind, submissionId: number | null | undefined): number {
+/**
+ * A match job's BullMQ priority: a gate match takes its submission's (first
+ * come, first served), or, played ahead of need (`lookahead`: a Dummy match
+ * whose earlier ones are not all won), GATE_LOOKAHEAD_PRIORITY, behind every
+ * needed gate job; the other kinds come after every gate job.
+ */
+export function priorityOf(kind: MatchKind, submissionId: number | null | undefined, lookahead = false): number {
   if (kind === 'gate') {
     if (submissionId === null || submissionId === undefined) throw new Error('a gate match belongs to a submission');
-    return gatePriority(submissionId);
+    return lookahead ? GATE_LOOKAHEAD_PRIORITY : gatePriority(submissionId);
   }
   return PRIORITY[kind];
 }
@@ -111,14 +116,33 @@ export async function resolveBuiltin(db: Db | Tx, game: string, name: string): P
   return builtinSeat(game, name);
 }
 
-/** Queues the match's job (idempotent: the job id is the match id, BullMQ keeps the first). */
-export async function enqueueMatch(db: Db, queues: JudgeQueues, matchId: number): Promise<void> {
+/**
+ * Queues the match's job (idempotent: the job id is the match id, BullMQ keeps
+ * the first). `lookahead`: a gate's Dummy match that may not be needed, queued
+ * behind every needed gate job (priorityOf) until promoteGateMatch moves it up.
+ */
+export async function enqueueMatch(db: Db, queues: JudgeQueues, matchId: number, options: { lookahead?: boolean } = {}): Promise<void> {
   const { spec, kind, submissionId, createdAt } = await matchSpecFromDb(db, matchId);
   await queues.matches.add(
     'match',
     { type: 'match', matchId: String(matchId), kind, ...(submissionId !== null ? { submissionId: String(submissionId) } : {}), spec },
-    { ...MATCH_JOB_OPTIONS, jobId: matchJobId(matchId, createdAt), priority: priorityOf(kind, submissionId) },
+    { ...MATCH_JOB_OPTIONS, jobId: matchJobId(matchId, createdAt), priority: priorityOf(kind, submissionId, options.lookahead ?? false) },
   );
+}
+
+/**
+ * A gate match queued ahead of need that is needed now (the matches before it
+ * are won): its waiting job takes its submission's priority. A job already
+ * taken by a runner, or gone, is left as it is.
+ */
+export async function promoteGateMatch(queues: JudgeQueues, match: { id: number; createdAt: Date; submissionId: number | null }): Promise<boolean> {
+  if (match.submissionId === null) return false;
+  const job = await queues.matches.getJob(matchJobId(match.id, match.createdAt));
+  if (!job || job.priority === gatePriority(match.submissionId)) return false;
+  const state = await job.getState();
+  if (state !== 'prioritized' && state !== 'waiting') return false;
+  await job.changePriority({ priority: gatePriority(match.submissionId) });
+  return true;
 }
 
 /** A match row's recorded limits, or null (older rows: the game's defaults apply). */

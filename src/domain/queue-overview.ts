@@ -81,42 +81,60 @@ export interface GateLengths {
   selfplayShare: number;
   /** The share that passed self-play (played Dummy matches). */
   dummyShare: number;
-  /** Dummy matches played per gate that played any (1 to 4): those recorded, and those played beside the deciding one and dropped. */
+  /** Dummy matches a gate that played any needed (1 to 4): up to the one that decided it. */
   dummiesPerGate: number;
+  /** Of the gates that played Dummy matches, the share that needed 1, 2, 3 and 4 (the first loss, or four wins). */
+  dummyCounts: number[];
 }
 
 /**
- * The verdicts a learned share stands on before it counts fully: a share of
- * the first few verdicts is drawn towards the longest gate (every gate
- * compiles and plays four Dummy matches). A deadline's first verdicts are
- * the files that do not compile (their check is seconds, their gate none),
- * and an estimate learned from them alone would promise minutes for hours.
+ * The verdicts a learned share stands on before it counts fully: the first
+ * few verdicts are drawn towards a typical gate (GATE_PRIOR: it compiles,
+ * passes self-play and plays half its Dummy matches). A deadline's first
+ * verdicts are the files that do not compile (their check is seconds, their
+ * gate none), and an estimate learned from them alone would promise minutes
+ * for hours; one that took every gate as the longest (four Dummy matches)
+ * would promise twice the wait of a course whose gates mostly stop at their
+ * first loss.
  */
 export const GATE_LENGTH_PRIOR = 5;
+/** The gate assumed before any verdict: it compiles, passes self-play and plays 2.5 Dummy matches (halfway from the first loss to the fourth win). */
+export const GATE_PRIOR: Omit<GateLengths, 'samples'> = {
+  selfplayShare: 1,
+  dummyShare: 1,
+  dummiesPerGate: (1 + GATE_DUMMY_MATCHES) / 2,
+  dummyCounts: Array.from({ length: GATE_DUMMY_MATCHES }, () => 1 / GATE_DUMMY_MATCHES),
+};
 
 /**
- * A gate's length as it was played: the steps it reached and its Dummy
- * matches. The four are queued together and spread over the free runners,
- * so a gate decided by a loss played the matches up to it and, beside it,
- * up to a match on each other runner: those are dropped (not recorded) but
- * took their runners all the same, and count here (`slots`: the runners).
+ * A gate's length as it was played: the steps it reached and the Dummy
+ * matches it needed, up to the one that decided it (what is kept). The four
+ * are queued together, but those after the first wait behind every needed
+ * gate job until the ones before them are won (GATE_LOOKAHEAD_PRIORITY): a
+ * runner plays one beside the deciding match only when no needed gate work
+ * waits, so it delays no other submission and is not counted.
  */
-export function gateLengthsOf(verdicts: { status: string; reasonDetail: unknown; dummies: number }[], slots = 1): GateLengths | null {
+export function gateLengthsOf(verdicts: { status: string; reasonDetail: unknown; dummies: number }[]): GateLengths | null {
   if (verdicts.length === 0) return null;
   const step = (v: { reasonDetail: unknown }) =>
     v.reasonDetail && typeof v.reasonDetail === 'object' ? (v.reasonDetail as { step?: unknown }).step : undefined;
   const compiled = verdicts.filter((v) => v.status === 'qualified' || step(v) !== 'compile');
   const dummied = verdicts.filter((v) => v.status === 'qualified' || (step(v) === 'dummy' && v.dummies > 0));
-  const beside = Math.max(0, Math.round(slots) - 1);
-  const played = (v: { status: string; dummies: number }) => Math.min(GATE_DUMMY_MATCHES, Math.max(1, v.dummies) + (v.status === 'qualified' ? 0 : beside));
+  const played = (v: { dummies: number }) => Math.min(GATE_DUMMY_MATCHES, Math.max(1, v.dummies));
   const r2 = (n: number) => Math.round(n * 100) / 100;
   const n = verdicts.length;
   const prior = GATE_LENGTH_PRIOR;
+  // The prior's gates spread evenly over one to four Dummy matches (2.5 on average).
+  const counts = Array.from({ length: GATE_DUMMY_MATCHES }, (_, k) => {
+    const needed = dummied.filter((v) => played(v) === k + 1).length;
+    return r2((needed + prior / GATE_DUMMY_MATCHES) / (dummied.length + prior));
+  });
   return {
     samples: n,
-    selfplayShare: r2((compiled.length + prior) / (n + prior)),
-    dummyShare: r2((dummied.length + prior) / (n + prior)),
-    dummiesPerGate: r2((dummied.reduce((sum, v) => sum + played(v), 0) + prior * GATE_DUMMY_MATCHES) / (dummied.length + prior)),
+    selfplayShare: r2((compiled.length + prior * GATE_PRIOR.selfplayShare) / (n + prior)),
+    dummyShare: r2((dummied.length + prior * GATE_PRIOR.dummyShare) / (n + prior)),
+    dummiesPerGate: r2((dummied.reduce((sum, v) => sum + played(v), 0) + prior * GATE_PRIOR.dummiesPerGate) / (dummied.length + prior)),
+    dummyCounts: counts,
   };
 }
 
@@ -139,6 +157,8 @@ interface QueueInputs {
   judging: { id: number; status: string }[];
   kindDurations: { durationMs: number | null }[][];
   dummyCounts: { submissionId: number | null; _count: { _all: number } }[];
+  /** The matches being played: since when (ms) and how far (their progress, rounds played of all). */
+  playing: { processedOn?: number | undefined; progress: unknown }[];
 }
 
 async function readQueueInputs(deps: { db: Db; queues: JudgeQueues | null }, now: number): Promise<QueueInputs> {
@@ -184,7 +204,28 @@ async function readQueueInputs(deps: { db: Db; queues: JudgeQueues | null }, now
         _count: { _all: true },
       })
     : [];
-  return { q, open, finished, durations, verdicts, workers, gateOpen, judging, kindDurations, dummyCounts };
+  // Only when no match has finished yet (a new deployment's first minutes): the running ones tell how long a match takes.
+  const playing =
+    durations.length === 0 && deps.queues && q.ok ? await withTimeout(deps.queues.matches.getActive(0, 20), 2000, 'active jobs').catch(() => []) : [];
+  return { q, open, finished, durations, verdicts, workers, gateOpen, judging, kindDurations, dummyCounts, playing };
+}
+
+/**
+ * How long a match takes, from the matches being played when none has
+ * finished yet: each one's time so far over the share of its rounds played
+ * (its progress, which the worker updates as it plays), the median of those
+ * far enough along (a tenth of their rounds) to say. Null when none is.
+ */
+export function projectedMatchSeconds(playing: { processedOn?: number | undefined; progress: unknown }[], now: number): number | null {
+  const projected: number[] = [];
+  for (const job of playing) {
+    const p = job.progress as { round?: unknown; totalRounds?: unknown } | null;
+    if (!job.processedOn || !p || typeof p !== 'object' || typeof p.round !== 'number' || typeof p.totalRounds !== 'number' || p.totalRounds <= 0) continue;
+    const share = p.round / p.totalRounds;
+    if (share < 0.1) continue;
+    projected.push((now - job.processedOn) / 1000 / Math.min(1, share));
+  }
+  return projected.length ? orNull(median(projected)) : null;
 }
 
 /** The last read of each database's (and queues') inputs, and when it was made (a read under way is shared too). */
@@ -234,7 +275,6 @@ export async function queueOverview(
   const slots = q.stats?.workerSlots ?? live.reduce((n, w) => n + w.concurrency, 0);
   const gateLengths = gateLengthsOf(
     verdicts.map((v) => ({ status: v.status, reasonDetail: v.reasonDetail, dummies: dummyCounts.find((c) => c.submissionId === v.id)?._count._all ?? 0 })),
-    Math.max(1, slots),
   );
   const count = (kind: string, status: string) => open.find((r) => r.kind === kind && r.status === status)?._count._all ?? 0;
   const matches = MATCH_KINDS.map((kind) => ({ kind, waiting: count(kind, 'queued'), running: count(kind, 'running') }));
@@ -301,7 +341,15 @@ export async function queueOverview(
     gate,
     durations: measured,
     gateLengths,
-    expectedWait: expectedWait({ redisOk: q.ok, slots, durations: measured, matchSeconds, work: workAhead, lengths: gateLengths }),
+    expectedWait: expectedWait({
+      redisOk: q.ok,
+      slots,
+      durations: measured,
+      // Before any match has finished, as long as the ones being played are taking.
+      matchSeconds: matchSeconds ?? projectedMatchSeconds(inputs.playing, now),
+      work: workAhead,
+      lengths: gateLengths,
+    }),
   };
 }
 
@@ -315,7 +363,7 @@ export function dummiesStillToPlay(
   rows: { submissionId: number | null; gateStep: string | null; status: string; _count: { _all: number } }[],
   lengths: GateLengths | null,
 ): number {
-  const perGate = lengths?.dummiesPerGate ?? GATE_DUMMY_MATCHES;
+  const perGate = lengths?.dummiesPerGate ?? GATE_PRIOR.dummiesPerGate;
   const gates = new Map<number | null, { queued: number; started: number }>();
   for (const r of rows) {
     if (r.gateStep !== 'dummy') continue;
@@ -354,8 +402,9 @@ const s1 = (n: number) => Math.round(n * 10) / 10;
  * counted in runner-seconds from the measured run time of each kind of match
  * (a running match is on average half done), spread over the runners; the
  * matches of other kinds being played hold their runners until they end.
- * Then comes its own gate: a check, a self-play, and the Dummy matches side
- * by side as far as there are runners.
+ * Then comes its own gate: a check, a self-play, and the Dummy matches it
+ * will need (one after another while needed work waits, side by side on an
+ * idle queue), its length taken in proportion over the recent gates' lengths.
  */
 export function expectedWait(o: {
   redisOk: boolean;
@@ -366,7 +415,7 @@ export function expectedWait(o: {
   lengths?: GateLengths | null;
 }): QueueOverview['expectedWait'] {
   const w = o.work;
-  const L = o.lengths ?? { selfplayShare: 1, dummyShare: 1, dummiesPerGate: GATE_DUMMY_MATCHES };
+  const L = o.lengths ?? GATE_PRIOR;
   // Still to come: a submission not checked yet plays a self-play if it compiles, Dummy matches if it passes;
   // one in self-play plays Dummy matches if it passes.
   const selfplaysToCome = w.compiling * L.selfplayShare;
@@ -390,10 +439,35 @@ export function expectedWait(o: {
   const selfWork = (selfplaysToCome + w.selfplay.queued) * selfSec + (w.selfplay.running * selfSec) / 2;
   const dummyWork = (dummiesToCome + w.dummy.queued) * dummySec + (w.dummy.running * dummySec) / 2;
   const otherWork = w.otherRunning.reduce((n, k) => n + (k.running * kindSec(k.kind)) / 2, 0);
-  const aheadSeconds = (selfWork + dummyWork + otherWork) / o.slots;
-  const dummyRounds = Math.ceil(GATE_DUMMY_MATCHES / o.slots);
-  const own = CHECK_SECONDS + selfSec + dummyRounds * dummySec;
-  const seconds = Math.round(aheadSeconds + own);
+  // Spread over the runners, but a gate's matches are played one after another (its Dummy matches each wait for the
+  // one before): with fewer gates ahead than runners, a runner is free for this one at once, and in general it
+  // starts once all but one runner's worth of the gates ahead are done (a mean gate ahead left on each other runner).
+  const work = selfWork + dummyWork + otherWork;
+  const gatesAhead = w.submissions + otherRunning;
+  const aheadSeconds = gatesAhead > 0 ? Math.max(0, work - (o.slots - 1) * (work / gatesAhead)) / o.slots : 0;
+  // Its own gate, one of a few lengths, if it compiles (one that does not is answered by its check in seconds, on a
+  // lane of its own: no figure foresees which will not, and the estimate is for those that do): it waits for the
+  // work ahead, then plays its self-play, and, if no copy froze, the Dummy matches up to its first loss (1 to 4, as
+  // the recent gates needed them). With needed gate work waiting, each of those waits until the ones before it are
+  // won (then for the next free runner: half a match spread over the runners); on an idle queue they are played
+  // side by side, as many at a time as there are runners.
+  const busy = aheadSeconds >= dummySec;
+  const dummyTime = (n: number) => (busy ? n * dummySec * (1 + 1 / (2 * o.slots)) : Math.ceil(n / o.slots) * dummySec);
+  const reached = aheadSeconds + CHECK_SECONDS + selfSec;
+  const counts = L.dummyCounts.length === GATE_DUMMY_MATCHES ? L.dummyCounts : GATE_PRIOR.dummyCounts;
+  const countSum = counts.reduce((a, b) => a + b, 0) || 1;
+  const outcomes: [share: number, seconds: number][] = [
+    [Math.max(0, L.selfplayShare - L.dummyShare), reached],
+    ...counts.map((c, k): [number, number] => [(Math.min(L.dummyShare, L.selfplayShare) * c) / countSum, reached + dummyTime(k + 1)]),
+  ];
+  // Which length it will be is not known: the figure is their mean in proportion (a geometric mean, weighted by
+  // how often each came lately), the one whose ratio to the real wait is smallest on average: a gate that stops
+  // at its first loss and one that plays four matches one after another differ by more than twice on a short
+  // queue, and no figure is within half of both unless it sits between them in proportion.
+  const weight = outcomes.reduce((a, [share]) => a + share, 0) || 1;
+  const seconds = Math.round(Math.exp(outcomes.reduce((a, [share, t]) => a + (share / weight) * Math.log(Math.max(0.1, t)), 0)));
+  const ownDummies = dummiesPerSelfPlay;
+  const own = Math.max(0, seconds - aheadSeconds);
 
   const estimate: WaitEstimate = {
     ahead,
@@ -403,8 +477,8 @@ export function expectedWait(o: {
     checkSeconds: CHECK_SECONDS,
     selfplaySeconds: s1(selfSec),
     dummySeconds: s1(dummySec),
-    dummyMatches: GATE_DUMMY_MATCHES,
-    atATime: Math.min(o.slots, GATE_DUMMY_MATCHES),
+    dummyMatches: Math.max(1, Math.round(ownDummies)),
+    atATime: busy ? 1 : Math.min(o.slots, GATE_DUMMY_MATCHES),
   };
   return { seconds, ahead, explanation: englishWait(estimate), why: { code: 'estimate', params: estimate } };
 }

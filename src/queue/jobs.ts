@@ -29,6 +29,18 @@ export type MatchKind = 'gate' | 'ranked' | 'tournament' | 'challenge';
  * sit above the band.
  */
 export const GATE_PRIORITY_BAND = 2_000_000;
+/**
+ * A gate's Dummy match that is played ahead of need: one whose earlier Dummy
+ * matches are not all won yet, so a loss among them would drop it. It waits
+ * behind every gate job that is surely needed (any submission's), first in
+ * first out, and goes before the other kinds: a runner plays it only when no
+ * needed gate work waits (an idle queue: the four side by side), and once the
+ * matches before it are won the recorder moves it up to its submission's
+ * priority. In a deadline's burst most gates stop at their first loss, and a
+ * runner that played the next three Dummy matches beside it played them for
+ * nothing.
+ */
+export const GATE_LOOKAHEAD_PRIORITY = GATE_PRIORITY_BAND + 1;
 export const PRIORITY = {
   challenge: GATE_PRIORITY_BAND + 5,
   tournament: GATE_PRIORITY_BAND + 6,

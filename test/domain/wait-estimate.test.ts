@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dummiesStillToPlay, expectedWait, GATE_LENGTH_PRIOR, gateLengthsOf } from '../../src/domain/queue-overview.ts';
+import { dummiesStillToPlay, expectedWait, GATE_LENGTH_PRIOR, GATE_PRIOR, gateLengthsOf, projectedMatchSeconds } from '../../src/domain/queue-overview.ts';
 
 const work = {
   compiling: 2,
@@ -17,7 +17,7 @@ const work = {
 };
 const durations = { selfplay: 8, dummy: 10, ranked: null, tournament: null, challenge: null };
 
-test("the gates' lengths from the verdicts: who compiled, who passed self-play, the Dummy matches they played", () => {
+test("the gates' lengths from the verdicts: who compiled, who passed self-play, the Dummy matches they needed", () => {
   const four = [
     { status: 'rejected', reasonDetail: { step: 'compile', code: 'compile-error' }, dummies: 0 },
     { status: 'rejected', reasonDetail: { step: 'selfplay', code: 'selfplay-frozen' }, dummies: 0 },
@@ -25,40 +25,52 @@ test("the gates' lengths from the verdicts: who compiled, who passed self-play, 
     { status: 'qualified', reasonDetail: null, dummies: 4 },
   ];
   // Many verdicts: the shares are what the gates did (3 of 4 compiled, 2 of 4 played Dummy matches, 2.5 each), the prior's
-  // GATE_LENGTH_PRIOR longest gates weigh little.
+  // GATE_LENGTH_PRIOR typical gates weigh little.
   const many = gateLengthsOf(Array.from({ length: 50 }, () => four).flat());
-  assert.deepEqual(many, { samples: 200, selfplayShare: 0.76, dummyShare: 0.51, dummiesPerGate: 2.57 });
-  // A few verdicts are drawn towards the longest gate: (3 + 5) / (4 + 5) compiled, (2 + 5) / 9 played Dummies, (1 + 4 + 5 x 4) / 7 each.
+  assert.deepEqual(many, { samples: 200, selfplayShare: 0.76, dummyShare: 0.51, dummiesPerGate: 2.5, dummyCounts: [0.49, 0.01, 0.01, 0.49] });
+  // A few verdicts are drawn towards the typical gate (it compiles, passes self-play, plays 2.5 Dummy matches):
+  // (3 + 5) / (4 + 5) compiled, (2 + 5) / 9 played Dummies.
   assert.equal(GATE_LENGTH_PRIOR, 5);
-  assert.deepEqual(gateLengthsOf(four), { samples: 4, selfplayShare: 0.89, dummyShare: 0.78, dummiesPerGate: 3.57 });
+  assert.deepEqual(GATE_PRIOR, { selfplayShare: 1, dummyShare: 1, dummiesPerGate: 2.5, dummyCounts: [0.25, 0.25, 0.25, 0.25] });
+  assert.deepEqual(gateLengthsOf(four), { samples: 4, selfplayShare: 0.89, dummyShare: 0.78, dummiesPerGate: 2.5, dummyCounts: [0.32, 0.18, 0.18, 0.32] });
   // A deadline's first verdicts are the files that do not compile: not a promise that no gate will play a match.
   const broken = gateLengthsOf([four[0]!, four[0]!]);
   assert.ok(broken!.selfplayShare >= 0.7 && broken!.dummyShare >= 0.7, JSON.stringify(broken));
-  // On two runners a gate lost at its first Dummy match played the second beside it (dropped, but it took a runner).
+  // Gates lost at their first Dummy match needed one each: a match a runner played beside it, ahead of need, took a runner
+  // no needed gate work waited for (GATE_LOOKAHEAD_PRIORITY), and is not counted. (1 x 100 + 2.5 x 5) / 105.
   const lostFirst = Array.from({ length: 100 }, () => four[2]!);
-  assert.equal(gateLengthsOf(lostFirst, 1)!.dummiesPerGate, 1.14);
-  assert.equal(gateLengthsOf(lostFirst, 2)!.dummiesPerGate, 2.1);
-  assert.equal(gateLengthsOf(lostFirst, 8)!.dummiesPerGate, 4, 'never more than the four');
+  assert.equal(gateLengthsOf(lostFirst)!.dummiesPerGate, 1.07);
+  assert.equal(gateLengthsOf(Array.from({ length: 100 }, () => four[3]!))!.dummiesPerGate, 3.93, 'qualified gates: four each');
   assert.equal(gateLengthsOf([]), null);
 });
 
 test('the work ahead counts the matches still to come as the recent gates played them', () => {
-  const lengths = { samples: 4, selfplayShare: 0.75, dummyShare: 0.5, dummiesPerGate: 2.5 };
+  const lengths = { samples: 4, selfplayShare: 0.75, dummyShare: 0.5, dummiesPerGate: 2.5, dummyCounts: [0.5, 0, 0, 0.5] };
   const learned = expectedWait({ redisOk: true, slots: 2, durations, matchSeconds: 9, work, lengths });
   // Self-plays: 2 unchecked x 0.75 to come + 1 queued = 2.5, x 8 s = 20. Dummy matches: 2 unchecked x 0.5 x 2.5 + 1 in self-play
-  // x (0.5 / 0.75) x 2.5 = 4.17 to come + 2 queued, x 10 s = 61.7, + 1 running x 10 / 2 = 66.7. (20 + 66.7) / 2 runners = 43.3 s,
-  // then its own gate, 1 + 8 + 2 x 10 = 29 s.
-  assert.equal(learned.seconds, 72);
+  // x (0.5 / 0.75) x 2.5 = 4.17 to come + 2 queued, x 10 s = 61.7, + 1 running x 10 / 2 = 66.7: 86.7 runner-seconds for 4
+  // gates. A gate's matches are played one after another, so it starts once all but one runner's worth are done:
+  // (86.7 - 86.7 / 4) / 2 runners = 32.5 s. Then, if it compiles, a check (1 s) and its self-play (8 s): 41.5 s; a copy froze
+  // (a third of those that compiled), or it plays one Dummy match (a third) or four (a third), one after another with
+  // needed work waiting, each 10 s and a quarter of one for a free runner: 41.5, 54 or 91.5 s; in proportion, 59 s.
+  assert.equal(learned.seconds, 59);
   assert.deepEqual(learned.ahead, { submissions: 4, checks: 2, selfplays: 3, dummies: 7, otherRunning: 0 });
-  // Before any verdict: every gate as long as it can be (four Dummy matches each), as before.
+  // Before any verdict: every gate the typical one (it compiles, passes self-play, 1 to 4 Dummy matches alike): 3 self-plays x 8
+  // + (7.5 to come + 2 queued) x 10 + 10 / 2 = 124 runner-seconds, (124 - 31) / 2 = 46.5 s; then 55.5 s plus 1 to 4 x 12.5.
   const assumed = expectedWait({ redisOk: true, slots: 2, durations, matchSeconds: 9, work, lengths: null });
-  assert.equal(assumed.seconds, 114);
-  assert.equal(assumed.ahead.dummies, 15);
+  assert.equal(assumed.seconds, 86);
+  assert.equal(assumed.ahead.dummies, 11);
+  // Nothing ahead: its Dummy matches side by side, two at a time: 1 + 8 + 10 (one or two needed) or + 20 (three or four).
+  const idle = { compiling: 0, inSelfPlay: 0, selfplay: { queued: 0, running: 0 }, dummy: { queued: 0, running: 0 }, otherRunning: [], submissions: 0 };
+  assert.equal(expectedWait({ redisOk: true, slots: 2, durations, matchSeconds: 9, work: idle, lengths: null }).seconds, 23);
+  // One gate ahead on two runners: the other runner takes this one at once.
+  const one = { ...idle, inSelfPlay: 1, selfplay: { queued: 0, running: 1 }, submissions: 1 };
+  assert.equal(expectedWait({ redisOk: true, slots: 2, durations, matchSeconds: 9, work: one, lengths: null }).seconds, 23);
 });
 
 test("a gate's queued Dummy matches count as many as the recent gates went on to play, not all four", () => {
   const row = (submissionId: number, status: string, n: number) => ({ submissionId, gateStep: 'dummy', status, _count: { _all: n } });
-  const lengths = { samples: 50, selfplayShare: 0.9, dummyShare: 0.8, dummiesPerGate: 2.2 };
+  const lengths = { samples: 50, selfplayShare: 0.9, dummyShare: 0.8, dummiesPerGate: 2.2, dummyCounts: [0.6, 0, 0, 0.4] };
   const rows = [
     // Just started: four queued, 2.2 of them expected.
     row(1, 'queued', 4),
@@ -75,6 +87,161 @@ test("a gate's queued Dummy matches count as many as the recent gates went on to
   assert.equal(dummiesStillToPlay(rows, lengths), 2.6);
   // A gate past the recent length expects none more (never below zero).
   assert.equal(dummiesStillToPlay([row(5, 'done', 3), row(5, 'queued', 1)], lengths), 0);
-  // Before any verdict, every queued match counts.
-  assert.equal(dummiesStillToPlay(rows, null), 4 + 2 + 2);
+  // Before any verdict, as many as the typical gate (2.5): 2.5 + 0.5 + 0.5.
+  assert.equal(dummiesStillToPlay(rows, null), 3.5);
+});
+
+/**
+ * A deadline's burst, played out: `n` submissions arrive one every `every`
+ * seconds (each check instant), two runners serve the gate jobs by
+ * priority (the submission's id; a Dummy match after the first, queued ahead
+ * of need, behind every needed one, until the ones before it are won), a
+ * self-play takes `selfSec`, a Dummy match `dummySec`. Each submission's page
+ * asks for the estimate as it arrives, from the queue as it is then and the
+ * verdicts of an earlier burst with the same mix; the answer is set against the
+ * wait the simulation gives it to its verdict.
+ */
+function burst(n: number, every: number, mix: string[]) {
+  const slots = 2;
+  const selfSec = 8;
+  const dummySec = 10;
+  const LOOKAHEAD = 1e9;
+  // A gate's fate: 'C' does not compile, 'F' freezes in self-play, 'L1'..'L4' loses Dummy match 1..4, 'Q' qualifies.
+  const fate = (k: number) => mix[k % mix.length]!;
+  const history = Array.from({ length: 50 }, (_, k) => {
+    const f = fate(k);
+    if (f === 'C') return { status: 'rejected', reasonDetail: { step: 'compile' }, dummies: 0 };
+    if (f === 'F') return { status: 'rejected', reasonDetail: { step: 'selfplay' }, dummies: 0 };
+    if (f === 'Q') return { status: 'qualified', reasonDetail: null, dummies: 4 };
+    return { status: 'rejected', reasonDetail: { step: 'dummy' }, dummies: Number(f.slice(1)) };
+  });
+  const lengths = gateLengthsOf(history);
+  type Job = { sub: number; index: number; priority: number; order: number; status: 'queued' | 'running' | 'done' | 'cancelled'; end: number };
+  const jobs: Job[] = [];
+  const verdictAt = new Map<number, number>();
+  let order = 0;
+  let now = 0;
+  const queue = (sub: number, index: number, lookahead: boolean) =>
+    jobs.push({ sub, index, priority: lookahead ? LOOKAHEAD : sub, order: order++, status: 'queued', end: 0 });
+  const arrive = (sub: number) => {
+    if (fate(sub) === 'C') verdictAt.set(sub, now);
+    else queue(sub, -1, false);
+  };
+  const decide = (sub: number) => {
+    const lost = fate(sub).startsWith('L') ? Number(fate(sub).slice(1)) - 1 : Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 4; i++) {
+      const m = jobs.find((j) => j.sub === sub && j.index === i)!;
+      if (m.status !== 'done') {
+        if (m.status === 'queued') m.priority = sub;
+        return;
+      }
+      if (i === lost) break;
+    }
+    verdictAt.set(sub, now);
+    for (const j of jobs) if (j.sub === sub && j.status === 'queued') j.status = 'cancelled';
+  };
+  const samples: { sub: number; estimate: number }[] = [];
+  for (let next = 0; verdictAt.size < n; ) {
+    // Start what the free runners can take.
+    for (;;) {
+      if (jobs.filter((j) => j.status === 'running').length >= slots) break;
+      const waiting = jobs.filter((j) => j.status === 'queued').sort((a, b) => a.priority - b.priority || a.order - b.order);
+      if (!waiting[0]) break;
+      Object.assign(waiting[0], { status: 'running', end: now + (waiting[0].index < 0 ? selfSec : dummySec) });
+    }
+    const running = jobs.filter((j) => j.status === 'running').sort((a, b) => a.end - b.end);
+    const arrival = next < n ? next * every : Number.POSITIVE_INFINITY;
+    if (arrival <= (running[0]?.end ?? Number.POSITIVE_INFINITY)) {
+      now = arrival;
+      // The page's estimate, from the queue as the database has it now: the earlier submissions' gates.
+      const open = jobs.filter((j) => j.sub < next && j.status !== 'cancelled' && !verdictAt.has(j.sub));
+      const rows = open.filter((j) => j.index >= 0).map((j) => ({ submissionId: j.sub, gateStep: 'dummy', status: j.status, _count: { _all: 1 } }));
+      const inSelfPlay = new Set(open.filter((j) => j.index < 0).map((j) => j.sub));
+      const w = expectedWait({
+        redisOk: true,
+        slots,
+        durations: { selfplay: selfSec, dummy: dummySec, ranked: null, tournament: null, challenge: null },
+        matchSeconds: dummySec,
+        lengths,
+        work: {
+          compiling: 0,
+          inSelfPlay: inSelfPlay.size,
+          selfplay: {
+            queued: open.filter((j) => j.index < 0 && j.status === 'queued').length,
+            running: open.filter((j) => j.index < 0 && j.status === 'running').length,
+          },
+          dummy: { queued: dummiesStillToPlay(rows, lengths), running: rows.filter((r) => r.status === 'running').length },
+          otherRunning: [],
+          submissions: new Set(open.map((j) => j.sub)).size,
+        },
+      });
+      samples.push({ sub: next, estimate: w.seconds! });
+      arrive(next++);
+      continue;
+    }
+    const done = running[0]!;
+    now = done.end;
+    done.status = 'done';
+    if (verdictAt.has(done.sub)) continue; // played beside the deciding match: not needed
+    if (done.index < 0) {
+      if (fate(done.sub) === 'F') {
+        verdictAt.set(done.sub, now);
+        continue;
+      }
+      for (let i = 0; i < 4; i++) queue(done.sub, i, i > 0);
+    } else decide(done.sub);
+  }
+  // A file that does not compile is answered by its check in seconds: no estimate foresees which will not.
+  return samples
+    .filter((s) => fate(s.sub) !== 'C')
+    .map((s) => ({ ...s, real: verdictAt.get(s.sub)! - s.sub * every, ratio: s.estimate / (verdictAt.get(s.sub)! - s.sub * every) }));
+}
+
+test("a burst played out: each submission's estimate on arrival within ±50% of the wait it really had", () => {
+  // A course's mix (the burst bench's, roughly): a third qualify, most of the rest lose their first Dummy match.
+  const mix = ['Q', 'L1', 'L1', 'Q', 'L2', 'L1', 'Q', 'L4', 'F', 'L1', 'Q', 'L1', 'C', 'Q', 'L1', 'L3', 'L1', 'Q', 'L1', 'L1'];
+  for (const [n, every] of [
+    [120, 0.25],
+    [60, 1],
+    [40, 6],
+  ] as const) {
+    const samples = burst(n, every, mix);
+    const within = samples.filter((s) => s.ratio >= 0.5 && s.ratio <= 1.5).length;
+    const ratios = samples.map((s) => s.ratio).sort((a, b) => a - b);
+    const spread = `estimate/real ${ratios[0]!.toFixed(2)}..${ratios.at(-1)!.toFixed(2)}, median ${ratios[Math.floor(ratios.length / 2)]!.toFixed(2)}`;
+    assert.ok(within / samples.length >= 0.9, `${n} in ${n * every} s: ${within} of ${samples.length} within ±50% (${spread})`);
+    // And most within a quarter (a queue of a few gates is where an estimate that spread them over the runners as if
+    // their matches could be played side by side was a third too long).
+    const close = samples.filter((s) => s.ratio >= 0.75 && s.ratio <= 1.25).length;
+    assert.ok(close / samples.length >= 0.8, `${n} in ${n * every} s: ${close} of ${samples.length} within ±25% (${spread})`);
+    // The later a submission comes, the more gates ahead of it and the closer the estimate: past the first ten, all within.
+    const late = samples.filter((s) => s.sub >= 10);
+    assert.ok(
+      late.every((s) => s.ratio >= 0.5 && s.ratio <= 1.5),
+      `${n} in ${n * every} s, past the first ten: ${spread}`,
+    );
+  }
+});
+
+test("before any match has finished, a match's length is projected from the ones being played", () => {
+  const now = 1_000_000;
+  const playing = [
+    // 6 s for 40 of 200 rounds: 30 s. 9 s for 120 of 200: 15 s. 4 s for 50 of 200: 16 s. The median, 16 s.
+    { processedOn: now - 6000, progress: { round: 40, totalRounds: 200 } },
+    { processedOn: now - 9000, progress: { round: 120, totalRounds: 200 } },
+    { processedOn: now - 4000, progress: { round: 50, totalRounds: 200 } },
+    // Too early to say (a twentieth of its rounds), no progress yet, not started: left out.
+    { processedOn: now - 1000, progress: { round: 10, totalRounds: 200 } },
+    { processedOn: now - 1000, progress: 0 },
+    { progress: { round: 100, totalRounds: 200 } },
+  ];
+  assert.equal(projectedMatchSeconds(playing, now), 16);
+  assert.equal(projectedMatchSeconds(playing.slice(3), now), null);
+  // With it, a deadline's first uploads get a figure instead of "nothing to estimate from".
+  const none = { selfplay: null, dummy: null, ranked: null, tournament: null, challenge: null };
+  const fresh = { compiling: 3, inSelfPlay: 0, selfplay: { queued: 0, running: 0 }, dummy: { queued: 0, running: 0 }, otherRunning: [], submissions: 3 };
+  assert.equal(expectedWait({ redisOk: true, slots: 2, durations: none, matchSeconds: null, work: fresh }).why.code, 'no-data');
+  const projected = expectedWait({ redisOk: true, slots: 2, durations: none, matchSeconds: projectedMatchSeconds(playing, now), work: fresh });
+  assert.equal(projected.why.code, 'estimate');
+  assert.ok(projected.seconds! > 60, String(projected.seconds));
 });

@@ -21,6 +21,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/db/client.ts';
 import type { LogFields } from '../../src/log.ts';
 import {
+  GATE_LOOKAHEAD_PRIORITY,
   GATE_PRIORITY_BAND,
   PRIORITY,
   RESULT_BACKOFF_CAP_MS,
@@ -34,7 +35,7 @@ import {
   workerKey,
   type JudgeQueues,
 } from '../../src/queue/index.ts';
-import { startRecorder } from '../../src/jobs/recorder/index.ts';
+import { recordResult, startRecorder } from '../../src/jobs/recorder/index.ts';
 import { startGate } from '../../src/domain/gate.ts';
 import { createMatch, enqueueMatch, type SeatRef } from '../../src/domain/match-setup.ts';
 import { buildApp } from '../../src/http/app.ts';
@@ -333,6 +334,79 @@ test('gate jobs are served first come, first served: a whole gate before the nex
   assert.deepEqual([gatePriority(1), gatePriority(GATE_PRIORITY_BAND), gatePriority(GATE_PRIORITY_BAND + 1)], [1, GATE_PRIORITY_BAND, 1]);
 });
 
+test("a gate's Dummy matches after its first wait behind every needed gate job until the ones before them are won", async () => {
+  const { db } = await database();
+  const fq = await queues();
+  const deps = { db, queues: fq.queues };
+  const [a, b] = await submissions(db, ['La', 'Lb'], 'self_play');
+  const seat = (s: { id: number; playerId: number }, name: string): SeatRef => ({ submissionId: s.id, playerId: s.playerId, name });
+  const selfplay = async (s: { id: number; playerId: number }, name: string) =>
+    createMatch(db, { game: 'moria', kind: 'gate', submissionId: s.id, gateStep: 'selfplay', seats: [0, 1, 2, 3].map(() => seat(s, name)) });
+  const aSelf = await selfplay(a!, 'La');
+  const bSelf = await selfplay(b!, 'Lb');
+  await enqueueMatch(db, fq.queues, bSelf);
+  /** A result as a worker sends it: the submission's seat scores 10 (a win) or 1 (a loss) against 5. */
+  const result = async (matchId: number, mine: number, won: boolean) => {
+    const seats = await db.participant.findMany({ where: { matchId }, orderBy: { seat: 'asc' } });
+    const scores = seats.map((p) => (p.submissionId === mine ? (won ? 10 : 1) : 5));
+    return recordResult(deps, {
+      type: 'match',
+      matchId: String(matchId),
+      jobId: `m-${matchId}`,
+      ok: true,
+      replayGz: Buffer.from('replay').toString('base64'),
+      logs: seats.map(() => ''),
+      players: seats.map((p) => ({ name: p.name, cpuMs: 1, frozenRound: null, frozenReason: null, frozenMessage: null })),
+      scores,
+      ranks: scores.map((x) => 1 + scores.filter((y) => y > x).length),
+      winner: null,
+      startedAt: new Date().toISOString(),
+      durationMs: 1000,
+      worker: 'w',
+      attempt: 1,
+    });
+  };
+  /** A runner takes the match's job (off the queue). */
+  const take = async (matchId: number) => {
+    const job = (await fq.queues.matches.getJobs(['prioritized', 'wait'], 0, -1, true)).find(
+      (j) => (j.data as { matchId: string }).matchId === String(matchId),
+    );
+    assert.ok(job, `match ${matchId} is queued`);
+    await job.remove();
+  };
+  const order = async () =>
+    (await fq.queues.matches.getJobs(['prioritized', 'wait'], 0, -1, true)).map((j) => {
+      const d = j.data as { matchId: string };
+      return Number(d.matchId);
+    });
+  // A passes self-play: its first Dummy match is needed, the other three only if the ones before them are won.
+  assert.equal(await result(aSelf, a!.id, true), 'recorded');
+  const aDummies = (await db.match.findMany({ where: { submissionId: a!.id, gateStep: 'dummy' }, orderBy: { gateIndex: 'asc' } })).map((m) => m.id);
+  assert.equal(aDummies.length, 4);
+  assert.deepEqual(await order(), [aDummies[0], bSelf, aDummies[1], aDummies[2], aDummies[3]], "B's self-play before A's Dummy matches ahead of need");
+  const priorities = async () =>
+    Promise.all(
+      aDummies.map(
+        async (id) =>
+          (await fq.queues.matches.getJobs(['prioritized', 'wait'], 0, -1, true)).find((j) => (j.data as { matchId: string }).matchId === String(id))?.priority,
+      ),
+    );
+  assert.deepEqual(await priorities(), [gatePriority(a!.id), GATE_LOOKAHEAD_PRIORITY, GATE_LOOKAHEAD_PRIORITY, GATE_LOOKAHEAD_PRIORITY]);
+  assert.ok(
+    GATE_LOOKAHEAD_PRIORITY > gatePriority(GATE_PRIORITY_BAND) && GATE_LOOKAHEAD_PRIORITY < PRIORITY.challenge,
+    'behind every gate job, before the other kinds',
+  );
+  // Match 1 played (its job taken by a runner) and won: match 2 is needed now, at A's priority, ahead of B again.
+  await take(aDummies[0]!);
+  await result(aDummies[0]!, a!.id, true);
+  assert.deepEqual(await order(), [aDummies[1], bSelf, aDummies[2], aDummies[3]]);
+  // Match 2 lost: the gate stops there, the two still waiting are cancelled, B's self-play is all that is left.
+  await take(aDummies[1]!);
+  await result(aDummies[1]!, a!.id, false);
+  assert.deepEqual(await order(), [bSelf]);
+  assert.equal((await db.submission.findUniqueOrThrow({ where: { id: a!.id } })).status, 'rejected');
+});
+
 test('the wait estimate counts all the gate work ahead, from match run times per kind, over the runners', async () => {
   const { db } = await database();
   const fq = await queues();
@@ -359,8 +433,9 @@ test('the wait estimate counts all the gate work ahead, from match run times per
 
   let q = await queueOverview({ db, queues: fq.queues });
   assert.deepEqual(q.durations, { selfplay: 8, dummy: 10, ranked: 20, tournament: null, challenge: null });
-  // Nothing ahead: its own gate only, a check (1 s) + a self-play (8 s) + four Dummy matches two at a time (2 x 10 s).
-  assert.equal(q.expectedWait.seconds, 29);
+  // Nothing ahead: its own gate only, a check (1 s) + a self-play (8 s) + its Dummy matches two at a time, before any verdict
+  // one to four alike: 10 s (one or two) or 20 s (three or four), 19 or 29 s, in proportion 23 s.
+  assert.equal(q.expectedWait.seconds, 23);
 
   // Two submissions compiling, one in self-play (its match queued), one qualifying (two Dummy matches queued, one running), one ranked match running.
   await submissions(db, ['Cx', 'Cy'], 'compiling');
@@ -377,14 +452,16 @@ test('the wait estimate counts all the gate work ahead, from match run times per
   assert.ok(rankedWaiting, 'a waiting ranked match is behind the gate: not counted');
 
   q = await queueOverview({ db, queues: fq.queues });
-  assert.deepEqual(q.expectedWait.ahead, { submissions: 4, checks: 2, selfplays: 3, dummies: 15, otherRunning: 1 });
+  assert.deepEqual(q.expectedWait.ahead, { submissions: 4, checks: 2, selfplays: 3, dummies: 10, otherRunning: 1 });
   // Ahead, in runner-seconds (the checks have their own lane: no runner time): self-plays (2 to come + 1 queued) x 8; Dummy matches
-  // ((2 + 1) x 4 to come, no gate recorded yet, + 2 queued) x 10 + 1 running x 10 / 2; the ranked match running, 20 / 2.
-  // (24 + 140 + 5 + 10) / 2 runners = 89.5 s, then its own 29 s.
-  assert.equal(q.expectedWait.seconds, 119);
+  // ((2 + 1) x 2.5 to come, the typical gate before any verdict, + 1.5 of the qualifying gate's queued two) x 10 + 1 running x 10 / 2;
+  // the ranked match running, 20 / 2: 129 runner-seconds for 5 gates and matches, each played one match after another, so it
+  // starts once all but one runner's worth are done: (129 - 129 / 5) / 2 runners = 51.6 s. Then its own: 1 + 8 + 1 to 4 Dummy
+  // matches one after another (10 s and a quarter of one for a free runner each), in proportion 91 s in all.
+  assert.equal(q.expectedWait.seconds, 91);
   assert.match(
     q.expectedWait.explanation,
-    /the gates of 4 earlier submissions \(2 checks, 3 self-plays, 15 Dummy matches\) and 1 other match being played: about 90 s on 2 runners/,
+    /the gates of 4 earlier submissions \(2 checks, 3 self-plays, 10 Dummy matches\) and 1 other match being played: about 52 s on 2 runners/,
   );
   assert.match(q.expectedWait.explanation, /Gate jobs go before ranked/);
 

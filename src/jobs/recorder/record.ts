@@ -11,7 +11,7 @@ import type { JudgeEvent, JudgeQueues, MatchResultFailed, MatchResultOk, ResultJ
 import { matchJobId } from '../../queue/index.ts';
 import { rateMatch, initialRating } from '../../domain/ratings/index.ts';
 import { emptyEffects, gateOnCheck, gateOnMatch, type GateEffects, type GateOptions } from '../../domain/gate.ts';
-import { enqueueMatch } from '../../domain/match-setup.ts';
+import { enqueueMatch, promoteGateMatch } from '../../domain/match-setup.ts';
 import { tournamentOnMatch } from '../../domain/tournaments.ts';
 import { OPEN_MATCH } from '../../statuses.ts';
 
@@ -167,6 +167,8 @@ async function recordMatch(tx: Tx, result: MatchResultOk | MatchResultFailed, ga
     const full = await tx.match.findUniqueOrThrow({ where: { id: matchId }, include: { participants: true } });
     const gateEffects = await gateOnMatch(tx, { ...full, status: result.ok ? 'done' : 'failed' }, gate);
     effects.enqueue.push(...gateEffects.enqueue);
+    effects.lookahead.push(...gateEffects.lookahead);
+    effects.promote.push(...gateEffects.promote);
     effects.cancel.push(...gateEffects.cancel);
     // A Dummy match the verdict did not need is deleted by the gate: not announced as done.
     effects.events.push(...(gateEffects.dropped ? [] : [base]), ...gateEffects.events);
@@ -215,10 +217,23 @@ async function rate(tx: Tx, matchId: number, game: string) {
 export async function applyEffects(deps: RecordDeps, effects: GateEffects): Promise<void> {
   for (const id of effects.enqueue) {
     try {
-      await enqueueMatch(deps.db, deps.queues, id);
-      deps.log?.('match queued', { matchId: id, level: 'debug' });
+      const lookahead = effects.lookahead.includes(id);
+      await enqueueMatch(deps.db, deps.queues, id, { lookahead });
+      deps.log?.('match queued', { matchId: id, ...(lookahead ? { lookahead } : {}), level: 'debug' });
     } catch (e) {
       deps.log?.(`could not queue match ${id} (the sweep will retry): ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  const promote = effects.promote.length
+    ? await deps.db.match.findMany({ where: { id: { in: effects.promote }, status: 'queued' }, select: { id: true, createdAt: true, submissionId: true } })
+    : [];
+  for (const m of promote) {
+    try {
+      if (await promoteGateMatch(deps.queues, m))
+        deps.log?.('gate match needed now: moved up', { matchId: m.id, submissionId: m.submissionId, level: 'debug' });
+    } catch (e) {
+      // It still runs, later: behind the needed gate work, before every other kind.
+      deps.log?.(`could not move gate match ${m.id} up: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
   const cancel = effects.cancel.length ? await deps.db.match.findMany({ where: { id: { in: effects.cancel } }, select: { id: true, createdAt: true } }) : [];

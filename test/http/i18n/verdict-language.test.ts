@@ -223,8 +223,8 @@ test("the expected wait reads in the page's language: no estimate, and the estim
     assert.match(
       text,
       lang === 'ca'
-        ? /les proves de 3 enviaments anteriors \(1 comprovació, 3 partides contra si mateix, 11 partides contra el Dummy\) i 2 altres partides en joc: uns \d+ s amb 2 executors/
-        : /las pruebas de 3 envíos anteriores \(1 comprobación, 3 partidas contra sí mismo, 11 partidas contra el Dummy\) y 2 otras partidas en juego/,
+        ? /les proves de 3 enviaments anteriors \(1 comprovació, 3 partides contra si mateix, 8 partides contra el Dummy\) i 2 altres partides en joc: uns \d+ s amb 2 executors/
+        : /las pruebas de 3 envíos anteriores \(1 comprobación, 3 partidas contra sí mismo, 8 partidas contra el Dummy\) y 2 otras partidas en juego/,
     );
     assert.doesNotMatch(text, ENGLISH, text);
     for (const w of none)

@@ -99,11 +99,6 @@ export const VARIABLE_IMPORTS = [
     why: 'the one import of a game or bot module by its file URL (the built judge hooks it): the registry and the hosts go through it',
   },
   {
-    file: 'src/sandbox/languages/cpp/language.ts',
-    expr: 'GAME_HINT',
-    why: 'the game-hint module is loaded on first use, by a URL built beside this file, so a C++-free process never loads it',
-  },
-  {
     file: 'src/http/client/viewer/viewer.ts',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the expression as the file writes it
     expr: '`/assets/games/${game}/viewer.js`',

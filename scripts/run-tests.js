@@ -19,6 +19,10 @@
 // C++ compiles), and the LONG files below (loads, faults, restarts, the play
 // page's whole matches, a whole tournament's archive verified and tampered
 // with). Naming a LONG file runs it anyway.
+// The test files run as one esbuild bundle of them and the judge, made at the start of the run (scripts/build.js's
+// buildTests: a few seconds), not through tsx, which costs each file's process a second of CPU more to load its
+// modules; the commands and servers the tests start with ARBITER_FROM_SOURCE=1 run that bundle too (bin/entry.js,
+// ARBITER_TEST_BUNDLE). The report still names the sources (scripts/test-reporter.mjs, and source maps).
 // With --checks (npm test) the typecheck, the import check and Biome run beside
 // the tests instead of before them (they take a core for a quarter of a minute
 // while the first files wait on Postgres and child processes): their output is
@@ -27,8 +31,9 @@
 import { readdirSync, statSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -91,6 +96,9 @@ const timesArg = process.argv.find((a) => a === '--times' || a.startsWith('--tim
 const timesShown = timesArg ? Number(timesArg.split('=')[1] ?? 20) || 20 : 10;
 const filters = process.argv.slice(2).filter((a) => a !== '--slow-only' && a !== '--checks' && a !== timesArg);
 if (slowOnly) process.env.ARBITER_SLOW_TESTS = '1';
+// Passwords hash at scrypt's N = 2^10 rather than 2^15 (PASSWORD_HASH_COST): the suite registers hundreds of users, and
+// a hash's cost is not what those tests prove; test/http/auth.test.ts checks the production default.
+process.env.PASSWORD_HASH_COST ??= '10';
 // The servers tests start do not warm a C++ compile server each (clang's own module is a minute of CPU); the C++ tests start theirs.
 process.env.CPP_PREWARM ??= '0';
 const files = walk('test')
@@ -122,6 +130,37 @@ const alone = files.filter((f) => !computeOnly.includes(f) && ALONE.some((re) =>
 const shared = files.filter((f) => !computeOnly.includes(f) && !alone.includes(f));
 
 const tmp = mkdtempSync(join(tmpdir(), 'arbiter-tests-'));
+// The test files and the judge bundled once (esbuild, a few seconds of CPU) instead of each file's process
+// loading its few hundred modules through tsx (a second of CPU more per file); in the checkout, where the
+// bundles' packages resolve from node_modules, and gone at the end.
+const bundleDir = join(process.cwd(), 'node_modules', '.cache', `arbiter-tests-${process.pid}`);
+// A run that was killed left its bundle: gone once its process is.
+for (const name of (() => {
+  try {
+    return readdirSync(dirname(bundleDir));
+  } catch {
+    return [];
+  }
+})()) {
+  const pid = Number(/^arbiter-tests-(\d+)$/.exec(name)?.[1]);
+  if (!pid || pid === process.pid) continue;
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if (e.code === 'ESRCH') rmSync(join(dirname(bundleDir), name), { recursive: true, force: true });
+  }
+}
+const bundled = new Map();
+const sourceOf = new Map();
+{
+  const started = performance.now();
+  const { buildTests } = await import('./build.js');
+  for (const [source, out] of await buildTests({ outdir: bundleDir, tests: files })) {
+    bundled.set(source, out);
+    sourceOf.set(out, source);
+  }
+  console.log(`bundled ${files.length} test files in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
 const totals = { pass: 0, fail: 0, skipped: 0, cancelled: 0, todo: 0 };
 /** Each file's wall and CPU time (scripts/test-process-times.mjs in its process), for the closing list of the slowest. */
 const fileTimes = [];
@@ -148,24 +187,26 @@ function runPhase(phase, i, live) {
   const spec = join(tmp, `phase-${i}.spec`);
   const args = [
     '--no-node-snapshot',
+    // Stacks name the sources' lines (esbuild's maps beside the bundles; no measurable cost to load them).
+    '--enable-source-maps',
     '--import',
-    'tsx',
+    pathToFileURL(join(bundleDir, 'modules.js')).href,
     '--import',
     new URL('./test-process-times.mjs', import.meta.url).href,
     '--test',
     `--test-concurrency=${phase.concurrency}`,
-    '--test-reporter=spec',
+    `--test-reporter=${new URL('./test-reporter.mjs?spec', import.meta.url).href}`,
     `--test-reporter-destination=${live ? 'stdout' : spec}`,
-    '--test-reporter=tap',
+    `--test-reporter=${new URL('./test-reporter.mjs?tap', import.meta.url).href}`,
     `--test-reporter-destination=${tap}`,
-    ...phase.files,
+    ...phase.files.map((f) => bundled.get(f)),
   ];
   const started = performance.now();
   return new Promise((done) => {
     // The suite runs the sources (bin/arbiter.js through tsx), not a build that may be older; test/cli/built.test.ts builds and runs dist/.
     const child = spawn(process.execPath, args, {
       stdio: 'inherit',
-      env: { ...process.env, ARBITER_FROM_SOURCE: '1', ARBITER_TEST_TIMES_FILE: `${tap}.times` },
+      env: { ...process.env, ARBITER_FROM_SOURCE: '1', ARBITER_TEST_TIMES_FILE: `${tap}.times`, ARBITER_TEST_BUNDLE: bundleDir },
     });
     child.on('exit', (code, signal) => {
       if (!live) {
@@ -187,7 +228,7 @@ function runPhase(phase, i, live) {
       try {
         for (const line of readFileSync(`${tap}.times`, 'utf8').split('\n').filter(Boolean)) {
           const { file, wallMs, cpuMs, childCpuMs } = JSON.parse(line);
-          fileTimes.push({ file: relative('.', file), wallMs, cpuMs: cpuMs + (childCpuMs ?? 0), phase: i + 1 });
+          fileTimes.push({ file: sourceOf.get(file) ?? relative('.', file), wallMs, cpuMs: cpuMs + (childCpuMs ?? 0), phase: i + 1 });
         }
       } catch {
         // no times: the phase did not run its files
@@ -234,6 +275,7 @@ for (const stage of [1, 2]) {
   await Promise.all(inStage.map(({ phase, i }, k) => runPhase(phase, i, k === 0)));
 }
 rmSync(tmp, { recursive: true, force: true });
+rmSync(bundleDir, { recursive: true, force: true });
 try {
   for (const t of fileTimes) knownCpuMs[t.file] = t.cpuMs;
   writeFileSync(CPU_TIMES, `${JSON.stringify(knownCpuMs, null, 1)}\n`);

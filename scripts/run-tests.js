@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts with node's test runner (Node 20 has no globs
-// for --test), in three phases so the suite fits the machine's cores:
+// Runs every test/**/*.test.ts with node's test runner, each file in a process
+// of its own (node:test's reporters in it), in three kinds so the suite fits the machine's cores:
 //   1. files that only compute (engines, bots in process, the statement and
 //      zip writers) or only talk to Postgres and Redis through app.inject, and
 //   2. files that start workers, sandbox processes or servers but measure no
-//      time run side by side, both phases at once: their matches are judged
-//      by CPU, not by the clock, so sharing the cores changes no result;
+//      time run side by side, both kinds at once from one pool of slots (runPool):
+//      their matches are judged by CPU, not by the clock, so sharing the cores changes no result;
 //   3. then files that load the machine on purpose or watch wall time (the
 //      sandbox's fairness and signal tests, the browser, the fault tests
 //      with their short locks) run one at a time.
@@ -168,78 +168,129 @@ const fileTimes = [];
 const phaseWall = [];
 let status = 0;
 const perCore = Math.max(1, Math.min(2, availableParallelism()));
-// Compute-only and shared files spend much of their time waiting (Postgres, Redis, child processes
-// starting), and neither kind watches the clock (matches are judged by CPU): the two phases run at
-// the same time, one more file than cores and as many files as cores, so the cores stay busy. Files
-// that watch the clock run after them, one at a time.
 heaviestFirst(computeOnly);
 heaviestFirst(shared);
 heaviestFirst(alone);
-const phases = [
-  { files: computeOnly, concurrency: perCore + 1, stage: 1 },
-  { files: shared, concurrency: perCore, stage: 1 },
-  { files: alone, concurrency: 1, stage: 2 },
-];
 
-/** Runs one phase; the first phase of a stage reports as it goes, the others when they end (no interleaved lines). */
-function runPhase(phase, i, live) {
-  const tap = join(tmp, `phase-${i}.tap`);
-  const spec = join(tmp, `phase-${i}.spec`);
+/** The options every test file's process starts with. */
+const NODE_ARGS = [
+  '--no-node-snapshot',
+  // Stacks name the sources' lines (esbuild's maps beside the bundles; no measurable cost to load them).
+  '--enable-source-maps',
+  '--import',
+  pathToFileURL(join(bundleDir, 'modules.js')).href,
+  '--import',
+  new URL('./test-process-times.mjs', import.meta.url).href,
+];
+let fileCount = 0;
+
+/**
+ * Runs one test file in a process of its own, `node <bundle>` with node:test's reporters (no `node --test`
+ * process above it: a tenth of a second of CPU less per file), and prints its report when it ends, whole, so
+ * the reports of files running side by side do not interleave. `phase` numbers its kind in the closing list.
+ */
+function runFile(file, phase) {
+  const n = ++fileCount;
+  const tap = join(tmp, `${n}.tap`);
+  const spec = join(tmp, `${n}.spec`);
+  const times = join(tmp, `${n}.times`);
+  const bundle = bundled.get(file);
   const args = [
-    '--no-node-snapshot',
-    // Stacks name the sources' lines (esbuild's maps beside the bundles; no measurable cost to load them).
-    '--enable-source-maps',
-    '--import',
-    pathToFileURL(join(bundleDir, 'modules.js')).href,
-    '--import',
-    new URL('./test-process-times.mjs', import.meta.url).href,
-    '--test',
-    `--test-concurrency=${phase.concurrency}`,
+    ...NODE_ARGS,
     `--test-reporter=${new URL('./test-reporter.mjs?spec', import.meta.url).href}`,
-    `--test-reporter-destination=${live ? 'stdout' : spec}`,
+    `--test-reporter-destination=${spec}`,
     `--test-reporter=${new URL('./test-reporter.mjs?tap', import.meta.url).href}`,
     `--test-reporter-destination=${tap}`,
-    ...phase.files.map((f) => bundled.get(f)),
+    bundle,
   ];
-  const started = performance.now();
   return new Promise((done) => {
-    // The suite runs the sources (bin/arbiter.js through tsx), not a build that may be older; test/cli/built.test.ts builds and runs dist/.
+    // The suite runs the sources (bundled above; bin/arbiter.js runs the same bundle), not a build that may be older;
+    // test/cli/built.test.ts builds and runs dist/.
     const child = spawn(process.execPath, args, {
-      stdio: 'inherit',
-      env: { ...process.env, ARBITER_FROM_SOURCE: '1', ARBITER_TEST_TIMES_FILE: `${tap}.times`, ARBITER_TEST_BUNDLE: bundleDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        ARBITER_FROM_SOURCE: '1',
+        ARBITER_TEST_TIMES_FILE: times,
+        ARBITER_TEST_TIMES_OF: bundle,
+        ARBITER_TEST_BUNDLE: bundleDir,
+      },
     });
-    child.on('exit', (code, signal) => {
-      if (!live) {
-        try {
-          process.stdout.write(readFileSync(spec, 'utf8'));
-        } catch {
-          // nothing reported
-        }
-      }
-      phaseWall[i] = performance.now() - started;
-      if (code !== 0) status = code ?? 1;
-      if (signal) status ||= 1;
+    let output = '';
+    child.stdout.on('data', (b) => (output += b));
+    child.stderr.on('data', (b) => (output += b));
+    child.on('close', (code, signal) => {
+      let report = '';
       let text = '';
       try {
+        report = readFileSync(spec, 'utf8');
         text = readFileSync(tap, 'utf8');
       } catch {
-        status ||= 1;
+        // no report: the file failed before its tests ran (its output says why)
       }
-      try {
-        for (const line of readFileSync(`${tap}.times`, 'utf8').split('\n').filter(Boolean)) {
-          const { file, wallMs, cpuMs, childCpuMs } = JSON.parse(line);
-          fileTimes.push({ file: sourceOf.get(file) ?? relative('.', file), wallMs, cpuMs: cpuMs + (childCpuMs ?? 0), phase: i + 1 });
-        }
-      } catch {
-        // no times: the phase did not run its files
-      }
+      const counts = {};
       for (const key of Object.keys(totals)) {
         const m = new RegExp(`^# ${key} (\\d+)$`, 'm').exec(text);
-        if (m) totals[key] += Number(m[1]);
+        counts[key] = m ? Number(m[1]) : 0;
+        totals[key] += counts[key];
+      }
+      const failed = code !== 0 || signal !== null;
+      // A file that failed outside a test (an error as it loaded, after its tests) is a failure of its own.
+      if (failed && counts.fail + counts.cancelled === 0) totals.fail += 1;
+      if (failed) status ||= code || 1;
+      process.stdout.write(`${output}${report}`);
+      if (failed) process.stdout.write(`✖ ${file}: its process ${signal ? `was killed by ${signal}` : `exited with code ${code}`}\n`);
+      try {
+        for (const line of readFileSync(times, 'utf8').split('\n').filter(Boolean)) {
+          const { wallMs, cpuMs, childCpuMs } = JSON.parse(line);
+          fileTimes.push({ file, wallMs, cpuMs: cpuMs + (childCpuMs ?? 0), phase });
+        }
+      } catch {
+        // no times: the process ended before its exit handler
       }
       done();
     });
   });
+}
+
+/**
+ * Compute-only and shared files spend much of their time waiting (Postgres, Redis, child processes starting),
+ * and neither kind watches the clock (matches are judged by CPU): they run side by side, twice as many as cores
+ * and one more, heaviest first, each slot taking the next file as soon as its file ends, so the cores stay busy
+ * to the last file: one more compute-only file than cores at most, and as many files that start servers and
+ * workers as cores while compute-only files remain (twice as many after). Files that watch the clock run after
+ * them, one at a time.
+ */
+async function runPool() {
+  const started = performance.now();
+  const slots = 2 * perCore + 1;
+  const running = { compute: 0, shared: 0 };
+  const queue = { compute: [...computeOnly], shared: [...shared] };
+  await new Promise((finished) => {
+    const next = () => {
+      while (running.compute + running.shared < slots) {
+        const sharedCap = queue.compute.length > 0 ? perCore : 2 * perCore;
+        const kind =
+          queue.compute.length > 0 && running.compute < perCore + 1 ? 'compute' : queue.shared.length > 0 && running.shared < sharedCap ? 'shared' : null;
+        if (!kind) break;
+        const file = queue[kind].shift();
+        running[kind]++;
+        runFile(file, kind === 'compute' ? 1 : 2).then(() => {
+          running[kind]--;
+          next();
+        });
+      }
+      if (running.compute + running.shared === 0 && queue.compute.length + queue.shared.length === 0) finished();
+    };
+    next();
+  });
+  phaseWall[0] = performance.now() - started;
+}
+
+async function runAlone() {
+  const started = performance.now();
+  for (const file of alone) await runFile(file, 3);
+  phaseWall[1] = performance.now() - started;
 }
 
 /** The checks npm test runs beside the tests, one after another (the typecheck runs a tsc per core itself). */
@@ -270,10 +321,8 @@ async function runChecks() {
 }
 const checks = withChecks ? runChecks() : null;
 
-for (const stage of [1, 2]) {
-  const inStage = phases.map((phase, i) => ({ phase, i })).filter(({ phase }) => phase.stage === stage && phase.files.length > 0);
-  await Promise.all(inStage.map(({ phase, i }, k) => runPhase(phase, i, k === 0)));
-}
+if (computeOnly.length + shared.length > 0) await runPool();
+if (alone.length > 0) await runAlone();
 rmSync(tmp, { recursive: true, force: true });
 rmSync(bundleDir, { recursive: true, force: true });
 try {
@@ -300,7 +349,8 @@ if (fileTimes.length > 1) {
   );
   for (const t of fileTimes.sort((a, b) => b.cpuMs - a.cpuMs).slice(0, timesShown)) console.log(`  ${t.phase}  ${s(t.cpuMs)}  ${s(t.wallMs)}  ${t.file}`);
 }
-for (const [i, ms] of phaseWall.entries()) if (ms !== undefined) console.log(`phase ${i + 1}: ${(ms / 1000).toFixed(1)} s wall`);
+const PHASE_NAMES = ['compute-only and shared files (1, 2)', 'files alone (3)'];
+for (const [i, ms] of phaseWall.entries()) if (ms !== undefined) console.log(`${PHASE_NAMES[i]}: ${(ms / 1000).toFixed(1)} s wall`);
 console.log(`\ntests: ${totals.pass} passed, ${totals.fail + totals.cancelled} failed, ${totals.skipped} skipped`);
 const failedChecks = checkResults.filter((c) => c.code !== 0).map((c) => c.name);
 if (failedChecks.length > 0) console.log(`checks failed: ${failedChecks.join(', ')}`);

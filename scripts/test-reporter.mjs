@@ -35,5 +35,5 @@ const kind = new URL(import.meta.url).search.slice(1);
 
 export default async function* report(source) {
   if (kind === 'tap') yield* tap(sourceNamed(source));
-  else yield* Readable.from(sourceNamed(source)).pipe(spec());
+  else yield* Readable.from(sourceNamed(source)).pipe(new spec());
 }

@@ -261,7 +261,7 @@ function runFile(file, phase) {
  * workers as cores while compute-only files remain (twice as many after). Files that watch the clock run after
  * them, one at a time.
  */
-async function runPool() {
+async function runPool(onTail) {
   const started = performance.now();
   const slots = 2 * perCore + 1;
   const running = { compute: 0, shared: 0 };
@@ -280,7 +280,9 @@ async function runPool() {
           next();
         });
       }
-      if (running.compute + running.shared === 0 && queue.compute.length + queue.shared.length === 0) finished();
+      const queued = queue.compute.length + queue.shared.length;
+      if (queued === 0 && running.compute + running.shared <= perCore) onTail();
+      if (running.compute + running.shared === 0 && queued === 0) finished();
     };
     next();
   });
@@ -289,20 +291,27 @@ async function runPool() {
 
 /**
  * The browser's files watch the clock (a viewer's round within seconds) but keep less than a core busy each (a
- * Chromium and a judge, mostly waiting on each other): as many at once as cores, so each still has a core.
+ * Chromium and a judge, mostly waiting on each other): as many at once as cores, from when the pool is down to
+ * its last files (as many as cores, which judge by CPU), so the cores the pool no longer fills are theirs.
  */
 const ONE_PER_CORE = [/^test\/http\/client\/browser-/];
 
-/** The files that watch the clock, after the others: one at a time, or one per core (ONE_PER_CORE). */
-async function runAlone() {
+/** The browser's files, one per core (ONE_PER_CORE). */
+async function runOnePerCore() {
   const started = performance.now();
-  const perCoreFiles = alone.filter((f) => ONE_PER_CORE.some((re) => re.test(f)));
+  const files = alone.filter((f) => ONE_PER_CORE.some((re) => re.test(f)));
   const lane = async () => {
-    for (let file = perCoreFiles.shift(); file; file = perCoreFiles.shift()) await runFile(file, 3);
+    for (let file = files.shift(); file; file = files.shift()) await runFile(file, 3);
   };
   await Promise.all(Array.from({ length: perCore }, lane));
-  for (const file of alone.filter((f) => !ONE_PER_CORE.some((re) => re.test(f)))) await runFile(file, 3);
   phaseWall[1] = performance.now() - started;
+}
+
+/** The other files that watch the clock, after everything else: one at a time. */
+async function runAlone() {
+  const started = performance.now();
+  for (const file of alone.filter((f) => !ONE_PER_CORE.some((re) => re.test(f)))) await runFile(file, 3);
+  phaseWall[2] = performance.now() - started;
 }
 
 /** The checks npm test runs beside the tests, one after another (the typecheck runs a tsc per core itself). */
@@ -333,8 +342,17 @@ async function runChecks() {
 }
 const checks = withChecks ? runChecks() : null;
 
-if (computeOnly.length + shared.length > 0) await runPool();
-if (alone.length > 0) await runAlone();
+{
+  const started = performance.now();
+  let tail;
+  const tailReached = new Promise((reached) => (tail = reached));
+  await Promise.all([
+    computeOnly.length + shared.length > 0 ? runPool(tail) : tail(),
+    tailReached.then(() => (alone.some((f) => ONE_PER_CORE.some((re) => re.test(f))) ? runOnePerCore() : undefined)),
+  ]);
+  if (alone.some((f) => !ONE_PER_CORE.some((re) => re.test(f)))) await runAlone();
+  phaseWall[3] = performance.now() - started;
+}
 rmSync(tmp, { recursive: true, force: true });
 rmSync(bundleDir, { recursive: true, force: true });
 try {
@@ -361,7 +379,7 @@ if (fileTimes.length > 1) {
   );
   for (const t of fileTimes.sort((a, b) => b.cpuMs - a.cpuMs).slice(0, timesShown)) console.log(`  ${t.phase}  ${s(t.cpuMs)}  ${s(t.wallMs)}  ${t.file}`);
 }
-const PHASE_NAMES = ['compute-only and shared files (1, 2)', 'files alone (3)'];
+const PHASE_NAMES = ['compute-only and shared files (1, 2)', "the browser's files (3, from the pool's last files on)", 'files alone (3)', 'all files'];
 for (const [i, ms] of phaseWall.entries()) if (ms !== undefined) console.log(`${PHASE_NAMES[i]}: ${(ms / 1000).toFixed(1)} s wall`);
 console.log(`\ntests: ${totals.pass} passed, ${totals.fail + totals.cancelled} failed, ${totals.skipped} skipped`);
 const failedChecks = checkResults.filter((c) => c.code !== 0).map((c) => c.name);

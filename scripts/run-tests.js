@@ -8,7 +8,8 @@
 //      their matches are judged by CPU, not by the clock, so sharing the cores changes no result;
 //   3. then files that load the machine on purpose or watch wall time (the
 //      sandbox's fairness and signal tests, the browser, the fault tests
-//      with their short locks) run one at a time (the browser's, one per core: ONE_PER_CORE).
+//      with their short locks) run one at a time, after the others; the browser's, one per
+//      core from when the pool is down to its last files (ONE_PER_CORE).
 // It closes with the slowest files ranked by CPU time (their own and their
 // children's; --times[=N] lists N of them), each phase's wall time and one line
 // for all phases. Pass paths or substrings to run a subset:
@@ -292,9 +293,10 @@ async function runPool(onTail) {
 /**
  * The browser's files watch the clock (a viewer's round within seconds) but keep less than a core busy each (a
  * Chromium and a judge, mostly waiting on each other): as many at once as cores, from when the pool is down to
- * its last files (as many as cores, which judge by CPU), so the cores the pool no longer fills are theirs.
+ * its last files (as many as cores, which judge by CPU), so the cores the pool no longer fills are theirs. Not
+ * test:slow's browser-play, whose whole matches time an endless loop's stop: alone, as before.
  */
-const ONE_PER_CORE = [/^test\/http\/client\/browser-/];
+const ONE_PER_CORE = [/^test\/http\/client\/browser-(?!play\.test)/];
 
 /** The browser's files, one per core (ONE_PER_CORE). */
 async function runOnePerCore() {

@@ -9,7 +9,7 @@
 //   3. then files that load the machine on purpose or watch wall time (the
 //      sandbox's fairness and signal tests, the browser, the fault tests
 //      with their short locks) run one at a time, after the others; the browser's, one per
-//      core from when the pool is down to its last files (ONE_PER_CORE).
+//      core from when the pool has started its last file (ONE_PER_CORE).
 // It closes with the slowest files ranked by CPU time (their own and their
 // children's; --times[=N] lists N of them), each phase's wall time and one line
 // for all phases. Pass paths or substrings to run a subset:
@@ -257,20 +257,20 @@ function runFile(file, phase) {
 /**
  * Compute-only and shared files spend much of their time waiting (Postgres, Redis, child processes starting),
  * and neither kind watches the clock (matches are judged by CPU): they run side by side, twice as many as cores
- * and one more, heaviest first, each slot taking the next file as soon as its file ends, so the cores stay busy
- * to the last file: one more compute-only file than cores at most, and as many files that start servers and
- * workers as cores while compute-only files remain (twice as many after). Files that watch the clock run after
- * them, one at a time.
+ * and two more (a file waits far longer than it computes), heaviest first, each slot taking the next file as
+ * soon as its file ends, so the cores stay busy to the last file: one more compute-only file than cores at most,
+ * and of the files that start servers and workers, one more than cores while compute-only files remain (twice
+ * as many as cores after). Files that watch the clock run after them (runOnePerCore, runAlone).
  */
 async function runPool(onTail) {
   const started = performance.now();
-  const slots = 2 * perCore + 1;
+  const slots = 2 * perCore + 2;
   const running = { compute: 0, shared: 0 };
   const queue = { compute: [...computeOnly], shared: [...shared] };
   await new Promise((finished) => {
     const next = () => {
       while (running.compute + running.shared < slots) {
-        const sharedCap = queue.compute.length > 0 ? perCore : 2 * perCore;
+        const sharedCap = queue.compute.length > 0 ? perCore + 1 : 2 * perCore;
         const kind =
           queue.compute.length > 0 && running.compute < perCore + 1 ? 'compute' : queue.shared.length > 0 && running.shared < sharedCap ? 'shared' : null;
         if (!kind) break;
@@ -282,7 +282,7 @@ async function runPool(onTail) {
         });
       }
       const queued = queue.compute.length + queue.shared.length;
-      if (queued === 0 && running.compute + running.shared <= perCore) onTail();
+      if (queued === 0) onTail();
       if (running.compute + running.shared === 0 && queued === 0) finished();
     };
     next();
@@ -292,8 +292,8 @@ async function runPool(onTail) {
 
 /**
  * The browser's files watch the clock (a viewer's round within seconds) but keep less than a core busy each (a
- * Chromium and a judge, mostly waiting on each other): as many at once as cores, from when the pool is down to
- * its last files (as many as cores, which judge by CPU), so the cores the pool no longer fills are theirs. Not
+ * Chromium and a judge, mostly waiting on each other): as many at once as cores, from when the pool has started
+ * its last file (its files judge by CPU), so the cores the pool's last files leave idle are theirs. Not
  * test:slow's browser-play, whose whole matches time an endless loop's stop: alone, as before.
  */
 const ONE_PER_CORE = [/^test\/http\/client\/browser-(?!play\.test)/];

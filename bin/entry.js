@@ -2,11 +2,20 @@
 // sources: scripts/build.js), or with ARBITER_FROM_SOURCE=1 the TypeScript sources through tsx
 // (the tests, and a change tried without building).
 
+import { pathToFileURL } from 'node:url';
+
 const SOURCES = { cli: '../src/cli/main.ts', main: '../src/main.ts' };
 
 /** The module of an entry (`cli`: src/cli/main.ts, `main`: src/main.ts), built or from the sources. */
 export async function loadEntry(name) {
   if (process.env.ARBITER_FROM_SOURCE === '1') {
+    // Under scripts/run-tests.js: the bundle it made of these sources when the run started (the same code,
+    // which starts without tsx compiling each module: a test starts hundreds of commands and servers).
+    const bundle = process.env.ARBITER_TEST_BUNDLE;
+    if (bundle) {
+      const dist = pathToFileURL(`${bundle}/`);
+      return import(new URL(`${name}.js`, dist).href);
+    }
     const { register } = await import('tsx/esm/api');
     register();
     return import(new URL(SOURCES[name], import.meta.url).href);

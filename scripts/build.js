@@ -88,12 +88,27 @@ function loadedByPath() {
   return [...found].sort();
 }
 
+/**
+ * Modules that tests, and the scripts they import, load by a path computed at run time (a game's bot API and
+ * viewer, the viewer's and the play page's modules, the test games of test/fixtures/games, which tests name in
+ * ARBITER_GAMES_PATH): the test build has its copies of them, so they share the bundle's modules (one
+ * PLAYER_API, one GameConfigError class) as they shared tsx's.
+ */
+const LOADED_BY_PATH_IN_TESTS = [
+  /^src\/games\/[^/]+\/(bot-api|viewer)\.ts$/,
+  /^test\/fixtures\/games\/[^/]+\/[^/.]+\.ts$/,
+  /^src\/sdk\/viewer\/game-view\.ts$/,
+  /^src\/http\/client\/viewer\/load\.ts$/,
+  /^src\/http\/client\/play\/match\.ts$/,
+];
+
 /** The hook module every entry imports first (src/sdk/modules.ts reads what it installs). */
-function hookModule(outdir) {
+function hookModule(outdir, { tests = false } = {}) {
   const rootFromDist = toPosix(relative(outdir, ROOT)) || '.';
-  const table = loadedByPath()
-    .map((rel) => `  ${JSON.stringify(rel)}: () => import(${JSON.stringify(join(ROOT, rel))}),`)
-    .join('\n');
+  const byPath = loadedByPath();
+  if (tests)
+    byPath.push(...[...walk('src'), ...walk('test/fixtures/games')].filter((f) => !byPath.includes(f) && LOADED_BY_PATH_IN_TESTS.some((re) => re.test(f))));
+  const table = byPath.map((rel) => `  ${JSON.stringify(rel)}: () => import(${JSON.stringify(join(ROOT, rel))}),`).join('\n');
   return `const root = new URL(${JSON.stringify(`${rootFromDist}/`)}, import.meta.url).href;
 const built = {
 ${table}
@@ -117,13 +132,14 @@ globalThis[Symbol.for('arbiter.importModule')] = (url) => {
  * esbuild plugin: the entries' wrappers, the hook module, and each source's import.meta.url made its source file's.
  * `deep`: some outputs sit below dist/ (the routes), so import.meta.url is computed from dist/ as the hook module gave it.
  */
-function arbiterPlugin(outdir, { deep = false } = {}) {
+/** `tests`: the test build, whose test/ modules are rewritten too (testModule). */
+function arbiterPlugin(outdir, { deep = false, tests = false } = {}) {
   return {
     name: 'arbiter',
     setup(build) {
       build.onResolve({ filter: /^arbiter:/ }, (args) => ({ path: args.path, namespace: 'arbiter' }));
       build.onLoad({ filter: /.*/, namespace: 'arbiter' }, (args) => {
-        if (args.path === 'arbiter:modules') return { contents: hookModule(outdir), loader: 'js', resolveDir: ROOT };
+        if (args.path === 'arbiter:modules') return { contents: hookModule(outdir, { tests }), loader: 'js', resolveDir: ROOT };
         const name = args.path.slice('arbiter:entry/'.length);
         const entry = ENTRIES[name];
         const source = JSON.stringify(join(ROOT, entry.source));
@@ -134,6 +150,7 @@ function arbiterPlugin(outdir, { deep = false } = {}) {
         };
       });
       build.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
+        if (tests && !args.path.startsWith(join(ROOT, 'src') + sep) && !args.path.includes(`${sep}node_modules${sep}`)) return testModule(args.path);
         if (!args.path.startsWith(join(ROOT, 'src') + sep)) return undefined;
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta.url')) return undefined;
@@ -148,6 +165,107 @@ function arbiterPlugin(outdir, { deep = false } = {}) {
       });
     },
   };
+}
+
+/**
+ * The spans of a TypeScript text that are code: not in a string, a template's text, a comment or a regular
+ * expression literal (a `/` after an operand divides). Enough to find `import(` and `import.meta` in test/,
+ * whose tests hold sources in strings.
+ */
+function codeSpans(text) {
+  const spans = [];
+  const n = text.length;
+  let i = 0;
+  let start = 0;
+  let depth = 0; // braces open in code
+  const templates = []; // the brace depth at each open template's `${`
+  let prev = ''; // the last token of code: does a `/` start a regular expression?
+  const push = (end) => {
+    if (end > start) spans.push([start, end]);
+  };
+  const regexAllowed = () =>
+    prev === '' || /[(,=:[!&|?{};+\-*%<>~^]$/.test(prev) || /^(return|typeof|case|do|else|in|of|new|delete|void|throw|yield|await)$/.test(prev);
+  while (i < n) {
+    const c = text[i];
+    if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
+      push(i);
+      const end = text[i + 1] === '/' ? text.indexOf('\n', i) : text.indexOf('*/', i + 2);
+      i = end < 0 ? n : text[i + 1] === '/' ? end : end + 2;
+      start = i;
+    } else if (c === "'" || c === '"') {
+      push(i);
+      i++;
+      while (i < n && text[i] !== c) i += text[i] === '\\' ? 2 : 1;
+      start = ++i;
+      prev = 'operand';
+    } else if (c === '`' || (c === '}' && templates.at(-1) === depth)) {
+      if (c === '}') templates.pop();
+      push(i);
+      i++;
+      while (i < n && text[i] !== '`' && !(text[i] === '$' && text[i + 1] === '{')) i += text[i] === '\\' ? 2 : 1;
+      if (text[i] === '$') {
+        i += 2;
+        templates.push(depth);
+        prev = '{';
+      } else {
+        i++;
+        prev = 'operand';
+      }
+      start = i;
+    } else if (c === '/' && regexAllowed()) {
+      push(i);
+      i++;
+      let inClass = false;
+      while (i < n && (inClass || text[i] !== '/') && text[i] !== '\n') {
+        if (text[i] === '\\') i++;
+        else if (text[i] === '[') inClass = true;
+        else if (text[i] === ']') inClass = false;
+        i++;
+      }
+      i++;
+      while (i < n && /[a-z]/.test(text[i])) i++;
+      start = i;
+      prev = 'operand';
+    } else if (/[A-Za-z0-9_$]/.test(c)) {
+      let j = i;
+      while (j < n && /[A-Za-z0-9_$]/.test(text[j])) j++;
+      prev = text.slice(i, j);
+      i = j;
+    } else {
+      if (c === '{') depth++;
+      else if (c === '}') depth--;
+      if (!/\s/.test(c)) prev = c === ')' || c === ']' ? 'operand' : c;
+      i++;
+    }
+  }
+  push(n);
+  return spans;
+}
+
+/**
+ * A module of test/ (or of scripts/, which tests import) as the test build has it: import.meta's url, dirname and filename its source file's (the
+ * build sits in a folder of its own for one run, so they are written out whole), and each import() of a path
+ * computed at run time (a game's viewer, a fixture's module) made through the hook module, as
+ * src/sdk/modules.ts's importModule is: the build's copy of a module it has one of, any other TypeScript
+ * through tsx. A literal path (or a template, which esbuild reads as a pattern) is bundled.
+ */
+function testModule(path) {
+  const text = readFileSync(path, 'utf8');
+  const url = JSON.stringify(pathToFileURL(path).href);
+  const meta = { url, dirname: JSON.stringify(dirname(path)), filename: JSON.stringify(path) };
+  // A path (relative to the module, as import() reads it, or absolute) made a URL, then the hook's.
+  const load = `((path) => globalThis[Symbol.for('arbiter.importModule')](/^\\.{0,2}\\//.test(path) ? new URL(path, ${url}).href : path))`;
+  let out = '';
+  let last = 0;
+  for (const [start, end] of codeSpans(text)) {
+    out += text.slice(last, start);
+    out += text
+      .slice(start, end)
+      .replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, key) => meta[key])
+      .replace(/\bimport\((?=\s*[^'"`\s])/g, `${load}(`);
+    last = end;
+  }
+  return { contents: out + text.slice(last), loader: /\.[cm]?ts$/.test(path) ? 'ts' : 'js' };
 }
 
 function writeAtomic(file, contents) {
@@ -295,6 +413,43 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
   sweep('');
   log(`built ${relative(process.cwd(), outdir) || '.'}/ from ${inputs.length} files in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   return manifest;
+}
+
+/**
+ * The judge and the given test files (paths relative to the root, test/**.test.ts) bundled into `outdir` for one
+ * run of the suite (scripts/run-tests.js): outdir/test/<path>.js runs the test file, loading the judge's modules,
+ * its routes and its match child from the same build (the judge's entries as dist/ has them: no prelude or
+ * compiled bot, which the match processes make from the sources as they would from them). A test file's process
+ * preloads outdir/modules.js, the hook module (`node --import`: a test module may load one by path as it is
+ * evaluated, and esbuild's chunks do not promise which of two imports evaluates first). `outdir` must sit in the
+ * checkout, where the bundles' packages resolve from node_modules. Returns the files' outputs by source.
+ */
+export async function buildTests({ outdir, tests }) {
+  const { build: esbuild } = await import('esbuild');
+  const out = (source) => source.replace(/\.ts$/, '');
+  await esbuild({
+    absWorkingDir: ROOT,
+    entryPoints: [
+      ...Object.keys(ENTRIES).map((name) => ({ in: `arbiter:entry/${name}`, out: name })),
+      ...routeSources().map((source) => ({ in: join(ROOT, source), out: routeOut(source) })),
+      { in: 'arbiter:modules', out: 'modules' },
+      ...tests.map((source) => ({ in: join(ROOT, source), out: out(source) })),
+    ],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    packages: 'external',
+    outdir,
+    chunkNames: 'chunk-[hash]',
+    keepNames: true,
+    sourcemap: 'linked',
+    sourcesContent: false,
+    logLevel: 'silent',
+    plugins: [arbiterPlugin(outdir, { deep: true, tests: true })],
+  });
+  return new Map(tests.map((source) => [source, join(outdir, `${out(source)}.js`)]));
 }
 
 /** Why dist/ cannot run as it is (missing, or an input changed since it was built), or null when it is up to date. */

@@ -99,11 +99,6 @@ export const VARIABLE_IMPORTS = [
     why: 'the one import of a game or bot module by its file URL (the built judge hooks it): the registry and the hosts go through it',
   },
   {
-    file: 'src/sandbox/languages/cpp/language.ts',
-    expr: 'GAME_HINT',
-    why: 'the game-hint module is loaded on first use, by a URL built beside this file, so a C++-free process never loads it',
-  },
-  {
     file: 'src/http/client/viewer/viewer.ts',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the expression as the file writes it
     expr: '`/assets/games/${game}/viewer.js`',
@@ -114,7 +109,7 @@ export const VARIABLE_IMPORTS = [
     file: 'bin/entry.js',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the expression as the file writes it
     expr: 'new URL(`${name}.js`, dist).href',
-    why: 'the entry point runs a part from the built judge (dist/) by its name',
+    why: "the entry point runs a part from the built judge (dist/, or the test runner's bundle of the sources) by its name",
   },
   { file: 'src/http/starter-kit/arbiter.mjs', expr: 'runnerUrl', why: "the students' kit is standalone: it loads the runner it downloaded next to itself" },
 ];
@@ -130,6 +125,11 @@ export const ENV_READS = [
     file: 'bin/entry.js',
     key: 'ARBITER_FROM_SOURCE',
     why: 'the launcher reads it before any TypeScript can load: it chooses between the sources (through tsx) and the built judge',
+  },
+  {
+    file: 'bin/entry.js',
+    key: 'ARBITER_TEST_BUNDLE',
+    why: "scripts/run-tests.js's bundle of the sources, which the launchers run for ARBITER_FROM_SOURCE=1 under the test runner (read before any TypeScript can load)",
   },
   {
     file: 'src/http/app.ts',

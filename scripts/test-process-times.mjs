@@ -1,5 +1,4 @@
-// Preloaded into each test file's process by scripts/run-tests.js (node --test passes its
-// --import flags on to the files' processes): when the file's process exits, appends one JSON
+// Preloaded into each test file's process by scripts/run-tests.js: when the file's process exits, appends one JSON
 // line to ARBITER_TEST_TIMES_FILE with the file, its wall time from process start (loading
 // tsx and the imports included, which the runner's per-test durations leave out) and its CPU
 // time, its own and that of the child processes it waited for (workers, sandboxes, servers),
@@ -9,8 +8,8 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 const out = process.env.ARBITER_TEST_TIMES_FILE;
-// Only a test file's own process: not the runner, not a worker a test spawns with this environment.
-if (out && process.env.NODE_TEST_CONTEXT?.startsWith('child') && process.argv[1]) {
+// Only a test file's own process (ARBITER_TEST_TIMES_OF names its file): not a worker a test spawns with this environment.
+if (out && process.argv[1] && process.argv[1] === process.env.ARBITER_TEST_TIMES_OF) {
   process.on('exit', () => {
     let cpuMs = null;
     let childCpuMs = null;

@@ -255,6 +255,12 @@ export const SETTINGS = {
       default: false,
       doc: "Always set the session cookie's `Secure` flag (it is set anyway on HTTPS requests, as `X-Forwarded-Proto` says with `TRUST_PROXY`).",
     }),
+    passwordHashCost: integer('PASSWORD_HASH_COST', {
+      default: 15,
+      min: 10,
+      max: 20,
+      doc: "scrypt's cost for new password hashes, as a power of two (15: N = 32768, 32 MiB and about a tenth of a second a hash); a stored hash keeps the cost it was made with, so changing it locks no one out (the test suite hashes at 10).",
+    }),
     sessionTtlHours: integer('SESSION_TTL_HOURS', { default: 24 * 14, note: '14 days', min: 1, max: 24 * 365, doc: "The session cookie's lifetime, hours." }),
     registration: oneOf('REGISTRATION', REGISTRATION_POLICIES, {
       default: 'open',
@@ -621,6 +627,11 @@ export function compilerLimits(env: Env = process.env): Pick<Config, 'compileTim
 /** GATE_SEED_SECRET alone (read where the gate derives a submission's seeds: src/domain/gate-seeds.ts). */
 export function gateSeedSecret(env: Env = process.env): string | null {
   return readSettings(['gateSeedSecret'], env).gateSeedSecret;
+}
+
+/** PASSWORD_HASH_COST alone (read where a password is hashed: src/domain/secrets.ts). */
+export function passwordHashCost(env: Env = process.env): number {
+  return readSettings(['passwordHashCost'], env).passwordHashCost;
 }
 
 /** CACHE_DIR alone (read where the C++ toolchain compiles). */

@@ -3,6 +3,7 @@
 // only the sha256.
 
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, createHash, type ScryptOptions } from 'node:crypto';
+import { passwordHashCost } from '../config.ts';
 
 /** The shortest password an account may have (sign-up, a reset link, a change). */
 export const PASSWORD_MIN = 8;
@@ -11,12 +12,16 @@ function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOpti
   return new Promise((resolve, reject) => scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
-/** N = 2^15, r = 8: 32 MiB per hash (OWASP's scrypt minimum is N=2^17 with r=8 for 128 MiB; 2^15 keeps logins under ~100 ms). */
-const SCRYPT = { N: 1 << 15, r: 8, p: 1, keylen: 32 };
+/**
+ * N = 2^PASSWORD_HASH_COST (2^15 by default), r = 8: 32 MiB per hash (OWASP's scrypt minimum is N=2^17 with r=8 for
+ * 128 MiB; 2^15 keeps logins under ~100 ms). Each hash says its own N, which verifyPassword uses.
+ */
+const SCRYPT = { r: 8, p: 1, keylen: 32 };
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const { N, r, p, keylen } = SCRYPT;
+  const N = 2 ** passwordHashCost();
+  const { r, p, keylen } = SCRYPT;
   const key = await scrypt(password, salt, keylen, { N, r, p, maxmem: 256 * N * r });
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }

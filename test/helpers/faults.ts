@@ -91,7 +91,7 @@ export interface ArbiterProcess {
 }
 
 /**
- * Spawns `src/main.ts [parts]` (all parts when none) with `env` on top of
+ * Spawns `bin/server.js [parts]` from the sources (all parts when none) with `env` on top of
  * this process's environment, and waits until every part it runs is up.
  */
 export async function spawnArbiter(options: {
@@ -105,10 +105,10 @@ export async function spawnArbiter(options: {
 }): Promise<ArbiterProcess> {
   const parts = options.parts ?? [];
   // A short lease: a process restarted after a SIGKILL takes its own dead lease over within four seconds.
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', LEASE_TTL_MS: '3000', ...options.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', LEASE_TTL_MS: '3000', ARBITER_FROM_SOURCE: '1', ...options.env };
   delete env.NODE_TEST_CONTEXT; // it is not a test file
   if (!('DATABASE_URL' in options.env)) delete env.DATABASE_URL;
-  const command = [process.execPath, '--no-node-snapshot', '--import', 'tsx', 'src/main.ts', ...parts];
+  const command = [process.execPath, '--no-node-snapshot', 'bin/server.js', ...parts];
   const [file, ...args] = [...(options.via ?? []), ...command] as [string, ...string[]];
   const child = spawn(file, args, {
     cwd: root,

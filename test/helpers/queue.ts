@@ -53,7 +53,10 @@ export interface SpawnWorkerOptions {
   env?: Record<string, string>;
 }
 
-/** Spawns a worker (`src/main.ts worker`, as `npm run worker` does) in its own process and waits until it takes jobs. */
+/**
+ * Spawns a worker (`bin/server.js worker`, as `npm run worker` does: the sources with the suite's ARBITER_FROM_SOURCE=1,
+ * bundled once per run by scripts/run-tests.js) in its own process and waits until it takes jobs.
+ */
 export async function spawnWorker(options: SpawnWorkerOptions): Promise<WorkerProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -62,11 +65,12 @@ export async function spawnWorker(options: SpawnWorkerOptions): Promise<WorkerPr
     WORKER_CONCURRENCY: String(options.concurrency ?? 2),
     MATCH_LOCK_MS: String(options.lockMs ?? 30_000),
     STALLED_INTERVAL_MS: String(options.stalledMs ?? 15_000),
+    ARBITER_FROM_SOURCE: '1',
     ...options.env,
   };
   delete env.DATABASE_URL; // a worker holds no database credentials
   delete env.NODE_TEST_CONTEXT; // it is not a test file
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', 'worker'], {
+  const child = spawn(process.execPath, ['--no-node-snapshot', 'bin/server.js', 'worker'], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -36,7 +36,7 @@ export const cpp: Language = {
   nameLine: (name) => `#define PLAYER_NAME ${name}`,
   gameLine: (game) => `// GAME: ${game}`,
   async otherGame(source, game) {
-    const { otherGameOfCpp } = (await import(GAME_HINT)) as GameHintModule;
+    const { otherGameOfCpp } = (await importModule(new URL(GAME_HINT, import.meta.url).href)) as GameHintModule;
     return otherGameOfCpp(source, game);
   },
   gameRequiredInFile: false,

@@ -128,5 +128,6 @@ test("a built-in's call (the judge's own code, timed by the wall clock, never me
   const got = readNote(note);
   assert.ok(got);
   assert.deepEqual({ inCall: got.inCall, seat: got.seat, round: got.round, reason: got.reason }, { inCall: true, seat: 1, round: 2, reason: STOP.cpu });
-  assert.ok(got.cpuMs > 300 && got.cpuMs < 300 + 4 * TRUSTED_POLL_MS + 500, `stopped after ${got.cpuMs} ms of CPU`);
+  // The endless call's limit is what the budget has left after the load and the first call (a few ms at most).
+  assert.ok(got.cpuMs > 300 - 50 && got.cpuMs < 300 + 4 * TRUSTED_POLL_MS + 500, `stopped after ${got.cpuMs} ms of CPU`);
 });

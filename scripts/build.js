@@ -344,11 +344,9 @@ async function buildPreludes(esbuild, outdir) {
   return { files, inputs: [...inputs] };
 }
 
-/** Builds dist/ (or `outdir`); returns the manifest written. */
-export async function build({ outdir = DIST, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
-  const { build: esbuild } = await import('esbuild');
-  const startedAt = Date.now();
-  const result = await esbuild({
+/** The judge's bundle as esbuild makes it for dist/ and for the suite's run: its entries and routes, split into shared chunks. */
+function judgeBundle(outdir) {
+  return {
     absWorkingDir: ROOT,
     entryPoints: [
       ...Object.keys(ENTRIES).map((name) => ({ in: `arbiter:entry/${name}`, out: name })),
@@ -365,6 +363,15 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
     // Error classes and functions keep their names (messages and checks read `name`).
     keepNames: true,
     sourcemap: 'linked',
+  };
+}
+
+/** Builds dist/ (or `outdir`); returns the manifest written. */
+export async function build({ outdir = DIST, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  const { build: esbuild } = await import('esbuild');
+  const startedAt = Date.now();
+  const result = await esbuild({
+    ...judgeBundle(outdir),
     metafile: true,
     write: false,
     logLevel: 'silent',
@@ -427,24 +434,10 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
 export async function buildTests({ outdir, tests }) {
   const { build: esbuild } = await import('esbuild');
   const out = (source) => source.replace(/\.ts$/, '');
+  const judge = judgeBundle(outdir);
   await esbuild({
-    absWorkingDir: ROOT,
-    entryPoints: [
-      ...Object.keys(ENTRIES).map((name) => ({ in: `arbiter:entry/${name}`, out: name })),
-      ...routeSources().map((source) => ({ in: join(ROOT, source), out: routeOut(source) })),
-      { in: 'arbiter:modules', out: 'modules' },
-      ...tests.map((source) => ({ in: join(ROOT, source), out: out(source) })),
-    ],
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.19',
-    packages: 'external',
-    outdir,
-    chunkNames: 'chunk-[hash]',
-    keepNames: true,
-    sourcemap: 'linked',
+    ...judge,
+    entryPoints: [...judge.entryPoints, { in: 'arbiter:modules', out: 'modules' }, ...tests.map((source) => ({ in: join(ROOT, source), out: out(source) }))],
     sourcesContent: false,
     logLevel: 'silent',
     plugins: [arbiterPlugin(outdir, { deep: true, tests: true })],

@@ -69,7 +69,10 @@ test('with the PCH and without, a file compiles to a module with the same export
   const plain = await compileCpp(source, 'AIBench.cc', 'moria');
   assert.ok(plain.ok, JSON.stringify(plain).slice(0, 500));
   assert.deepEqual(readdirSync(base).includes('pch') ? readdirSync(pchDir) : [], [], 'no PCH when they are off');
-  resetCppCompileSettings({ cacheDir: join(base, 'pch-on'), pch: true, pchDir });
+  // Room for the PCH build in the npm toolchain's compile server, which keeps the plain compile's wasm memory: near
+  // the 2 GiB default it was once killed for its RSS (and compiles went on without it, as they should), which is
+  // not what this test is about.
+  resetCppCompileSettings({ cacheDir: join(base, 'pch-on'), pch: true, pchDir, memoryMb: 4096 });
   const withPch = await compileCpp(source, 'AIBench.cc', 'moria');
   assert.ok(withPch.ok, JSON.stringify(withPch).slice(0, 500));
   assert.equal(readdirSync(pchDir).filter((f) => f.endsWith('.pch')).length, 1, 'one PCH, on disk');

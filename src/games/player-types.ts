@@ -37,3 +37,22 @@ export async function selfContainedTypes(path: string): Promise<string> {
   await add(resolve(path));
   return parts.join('\n');
 }
+
+/**
+ * The compiler options of the starter kit's tsconfig.json: what a student's
+ * editor and `tsc` check a bot with (the suite checks every built-in with them).
+ */
+export const KIT_COMPILER_OPTIONS = {
+  target: 'ES2022',
+  module: 'ESNext',
+  moduleResolution: 'Bundler',
+  lib: ['ES2022'],
+  types: [],
+  strict: true,
+  noEmit: true,
+  skipLibCheck: false,
+  isolatedModules: true,
+} as const;
+
+/** A bot of bots/ refers to ../player.d.ts; in the kit (and a student's folder) they sit side by side. */
+export const besideTypes = (source: string): string => source.replace(/(\/\/\/\s*<reference\s+path=")[^"]*player\.d\.ts("\s*\/>)/, '$1player.d.ts$2');

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { loadGames } from '../../src/games/registry.ts';
-import { selfContainedTypes } from '../../src/games/player-types.ts';
+import { besideTypes, KIT_COMPILER_OPTIONS, selfContainedTypes } from '../../src/games/player-types.ts';
 import { GENERATED_NOTE } from '../../src/sdk/api-table.ts';
 
 const games = await loadGames();
@@ -26,22 +26,11 @@ for (const game of games.values()) {
       writeFileSync(join(dir, 'player.d.ts'), types);
       const files = ['player.d.ts'];
       for (const path of Object.values(game.bots.builtin)) {
-        const source = readFileSync(path, 'utf8').replace(/(\/\/\/\s*<reference\s+path=")[^"]*player\.d\.ts("\s*\/>)/, '$1player.d.ts$2');
+        const source = besideTypes(readFileSync(path, 'utf8'));
         writeFileSync(join(dir, basename(path)), source);
         files.push(basename(path));
       }
-      const compilerOptions = {
-        target: 'ES2022',
-        module: 'ESNext',
-        moduleResolution: 'Bundler',
-        lib: ['ES2022'],
-        types: [],
-        strict: true,
-        noEmit: true,
-        skipLibCheck: false,
-        isolatedModules: true,
-      };
-      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: KIT_COMPILER_OPTIONS, files }));
       execFileSync(process.execPath, [join(process.cwd(), 'node_modules/typescript/bin/tsc'), '-p', dir], { stdio: 'pipe' });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { selfContainedTypes } from '../../games/player-types.ts';
+import { besideTypes, KIT_COMPILER_OPTIONS, selfContainedTypes } from '../../games/player-types.ts';
 import type { AnyGame } from '../../sdk/types.ts';
 import { languages } from '../../sandbox/languages/index.ts';
 import { notFound } from '../errors.ts';
@@ -140,8 +140,6 @@ export async function starterKit(game: AnyGame, url: string): Promise<Buffer> {
   const templatePath = game.bots.builtin['Null'] ?? Object.values(game.bots.builtin)[0];
   if (!templatePath) throw notFound(`${game.title} has no template player to start from.`);
   const botFile = 'MyBot.ts';
-  // The template sits in bots/ next to ../player.d.ts; in the kit they are side by side.
-  const besideTypes = (source: string) => source.replace(/(\/\/\/\s*<reference\s+path=")[^"]*player\.d\.ts("\s*\/>)/, '$1player.d.ts$2');
   const template = besideTypes(await readFile(templatePath, 'utf8'));
   // The Demo too: an example to read, and an opponent to play against as a file.
   const demoPath = game.bots.builtin['Demo'];
@@ -149,17 +147,7 @@ export async function starterKit(game: AnyGame, url: string): Promise<Buffer> {
   // player.d.ts with the declarations the games share inlined: one self-contained file.
   const types = await selfContainedTypes(game.bots.types);
   const tsconfig = {
-    compilerOptions: {
-      target: 'ES2022',
-      module: 'ESNext',
-      moduleResolution: 'Bundler',
-      lib: ['ES2022'],
-      types: [],
-      strict: true,
-      noEmit: true,
-      skipLibCheck: false,
-      isolatedModules: true,
-    },
+    compilerOptions: KIT_COMPILER_OPTIONS,
     files: ['player.d.ts', botFile, ...(demo === null ? [] : ['Demo.ts'])],
   };
   const dir = `${game.id}-starter-kit`;

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import vm from 'node:vm';
 
 /** The first bytes of a cache file of ours (the format's version is in it). */
@@ -75,7 +75,15 @@ export function readCache(file) {
 /** Writes `data` as the cache `file` (whole or not at all), and removes the oldest caches of the same script name. */
 export function writeCache(folder, file, data, name) {
   try {
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // Its parent, then itself, each by itself: Node 20's recursive mkdirSync never returns under some
+    // folders (/proc). The home folder itself is not made.
+    for (const level of [dirname(folder), folder]) {
+      try {
+        mkdirSync(level, { mode: 0o700 });
+      } catch (err) {
+        if (err?.code !== 'EEXIST') throw err;
+      }
+    }
     const stat = statSync(folder);
     if (!stat.isDirectory() || !ownedByMe(stat) || writableByOthers(stat)) return;
     const tmp = `${file}.${process.pid}.tmp`;

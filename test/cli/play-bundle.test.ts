@@ -143,6 +143,13 @@ test('a code cache is used only when whole, our own and made for the same script
   refused.saveCache();
   assert.equal(compile(other).fromCache, true, 'written again for the script it has now');
 
+  // A home where no folder can be made (Node 20's recursive mkdirSync would spin there forever): nothing written.
+  if (process.platform === 'linux') {
+    const unmakeable = compileWithCache(source, join(dir, 'demo.cjs'), name, '/proc/arbiter-none/.cache/arbiter');
+    unmakeable.saveCache();
+    assert.equal(existsSync('/proc/arbiter-none'), false);
+  }
+
   // No folder for caches (no home): compiled every time, nothing written.
   const none = compileWithCache(source, join(dir, 'demo.cjs'), name, null);
   assert.equal(none.fromCache, false);

@@ -324,8 +324,10 @@ const PLAY_IMPORT = '__arbiterImport';
  * `arbiter play` as one CommonJS script, for bin/play.js to compile with V8's code cache (Node 20 caches no
  * ES module; one script also skips resolving and linking some forty chunks). The same sources and plugin as
  * dist/: each module's import.meta.url is the script's file URL (the loader hands it in; the plugin makes
- * every source's its own from there), and each import() left to run time goes through the loader's
- * import(), since a script compiled from a code cache has no dynamic import of its own. Returns its text.
+ * every source's its own from there; the rest of import.meta is empty in a script: match-pool's
+ * import.meta.resolve serves a run from the sources only), and each import() left to run time goes through
+ * the loader's import(): a vm.Script has none of its own (Node 20's USE_MAIN_CONTEXT_DEFAULT_LOADER warns
+ * that it is experimental, and a script compiled from a code cache loses it). Returns its text.
  */
 async function buildPlayBundle(esbuild, outdir) {
   const entry = Object.entries(PLAY_SOURCES)

@@ -72,6 +72,10 @@ test('the play bundle plays the match the judge plays, without a code cache, wit
     assert.equal(statSync(join(cacheFolder(home), cache)).mode & 0o777, 0o600, "the cache is the user's alone");
   }
   const written = readFileSync(join(cacheFolder(home), cache));
+  // A script has no import() of its own: every one left to run time goes through its loader's (scripts/build.js).
+  const bundle = readFileSync(join(root, 'dist', manifest.play), 'utf8');
+  assert.deepEqual(bundle.match(/(?<![\w$.])import\(/g), null, 'no import() left in the play bundle');
+  assert.ok(bundle.includes('__arbiterImport("esbuild")'), 'its loader imports a package');
 
   assert.equal(table(play(home).stdout), reference, 'from the cache');
   assert.deepEqual(readFileSync(join(cacheFolder(home), cache)), written, 'a cache that was used is not written again');

@@ -10,7 +10,9 @@
 //     goal: at most 2 times its CPU).
 // The CPU of a tree is measured by a small python3 process that makes itself the
 // subreaper of what it starts (prctl PR_SET_CHILD_SUBREAPER) and waits for every
-// descendant, so a match process that outlives the command is counted too.
+// descendant, so a match process that outlives the command is counted too. What
+// python3's own start cost in processes it reaped (pyenv's shim runs some before it
+// execs python: about 50 ms here, added to every figure until this was taken off) is not counted.
 // With ARBITER_BENCH_BASELINE naming another checkout (an earlier commit, built), its `arbiter play`
 // is timed too, in the same rounds, and each game's ratio to it printed: a change measured before
 // and after in one run.
@@ -43,6 +45,9 @@ const TREE = `
 import ctypes, json, os, resource, sys, time
 ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
 cwd, argv = sys.argv[1], sys.argv[2:]
+# What this process's own start had reaped already (a launcher such as pyenv's python3 shim runs its
+# helpers, then execs python: their CPU stays in these figures), taken off the command's.
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
 t0 = time.monotonic()
 pid = os.fork()
 if pid == 0:
@@ -66,7 +71,7 @@ while True:
         wall, code = time.monotonic() - t0, os.waitstatus_to_exitcode(st)
         deadline = time.monotonic() + 10
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "code": code}))
+print(json.dumps({"wall": wall, "cpu": ru.ru_utime + ru.ru_stime - before.ru_utime - before.ru_stime, "code": code}))
 `;
 
 export interface Sample {
@@ -107,6 +112,10 @@ export async function run(args: string[] = []): Promise<void> {
     { name: 'node bin/arbiter.js --help', argv: [process.execPath, bin, '--help'] },
     { name: 'npx arbiter --help', argv: ['npx', 'arbiter', '--help'] },
   ];
+  // Node reads NODE_EXTRA_CA_CERTS's certificates at every start (Node 20): a cost of this machine's, in every
+  // node figure below and in none of the originals'. Timed without it too, to say how much.
+  const extraCas = Boolean(process.env['NODE_EXTRA_CA_CERTS']);
+  if (extraCas) commands.push({ name: 'node -e 0, no extra CAs', argv: ['env', '-u', 'NODE_EXTRA_CA_CERTS', process.execPath, '-e', '0'] });
   const missing: string[] = [];
   const baseline = process.env['ARBITER_BENCH_BASELINE'];
   if (baseline) {
@@ -150,6 +159,8 @@ export async function run(args: string[] = []): Promise<void> {
     const m = med(c.name)!;
     console.log(`${c.name.padEnd(30)}${s(m.wall).padStart(10)}${s(m.cpu).padStart(12)}`);
   }
+  const bare = med('node -e 0, no extra CAs');
+  if (bare) console.log(`NODE_EXTRA_CA_CERTS is set: node's start takes ${s(node.cpu - bare.cpu)} of CPU more with it, in every figure of node's here`);
   const help = med('node bin/arbiter.js --help')!;
   console.log(
     `arbiter --help: ${s(help.wall)} wall, ${(help.wall / node.wall).toFixed(1)}x node -e 0 (goals: <= ${GOALS.helpWallS} s, <= ${GOALS.helpOverNode}x): ${verdict(help.wall <= GOALS.helpWallS && help.wall / node.wall <= GOALS.helpOverNode)}`,

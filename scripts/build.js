@@ -18,6 +18,10 @@
 // index.ts and view.ts, each language's compiler) are served from the build by a hook; any other
 // TypeScript (a game of ARBITER_GAMES_PATH, a new game's bot-api.ts) is loaded through tsx.
 //
+// `arbiter play` has a bundle of its own besides: dist/play-<hash>.cjs, the play command and everything it
+// loads in one CommonJS script (no chunks to resolve and link one by one), which bin/play.js compiles with
+// V8's code cache (bin/code-cache.js). build.json names it.
+//
 // dist/build.json lists the inputs and when the build started: `ensureBuilt()` (the launchers)
 // rebuilds when any input changed since (a `git pull`), so a stale build never runs. Files are
 // written each to a temporary name and renamed, chunks before the entries that import them and
@@ -27,45 +31,19 @@
 //   node scripts/build.js            build dist/
 //   node scripts/build.js --if-stale build only when dist/ is missing or older than the sources
 
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DIST, ENTRIES, MANIFEST, ROOT, ROUTES, readManifest, routeSources, staleReason, toPosix, walk } from './build-state.js';
 
-export const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
-export const DIST = join(ROOT, 'dist');
-const MANIFEST = 'build.json';
+export { DIST, ENTRIES, ROOT, staleReason };
 
-/** The entries of the built judge: dist/<name>.js from each source file. */
-export const ENTRIES = {
-  cli: { source: 'src/cli/main.ts', reexport: true },
-  main: { source: 'src/main.ts', reexport: true },
-  'match-child': { source: 'src/sandbox/match-process/match-child.ts', reexport: false },
-};
-
-/** The folder of the HTTP routes (autoloaded, src/http/app.ts) and where the build writes them. */
-const ROUTES = 'src/http/routes';
+/** Where the build writes the routes (src/http/routes) under dist/. */
 const ROUTES_OUT = 'routes';
 
 /** Inputs that are not modules of the bundle but change what it is. */
-const EXTRA_INPUTS = ['scripts/build.js', 'package.json', 'package-lock.json', 'tsconfig.json', 'src/games'];
-
-const toPosix = (p) => p.split(sep).join('/');
-
-/** Files under a folder, relative to the root, posix. */
-function walk(dir) {
-  if (!existsSync(join(ROOT, dir))) return [];
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((d) => {
-    const rel = `${dir}/${d.name}`;
-    return d.isDirectory() ? walk(rel) : [rel];
-  });
-}
-
-/** The route files, relative to the root: every script autoload would load (not a declaration file). */
-function routeSources() {
-  return walk(ROUTES)
-    .filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))
-    .sort();
-}
+const EXTRA_INPUTS = ['scripts/build.js', 'scripts/build-state.js', 'package.json', 'package-lock.json', 'tsconfig.json', 'src/games'];
 
 /** dist/routes/<path>.js of a route file (without the extension: esbuild's `out`). */
 const routeOut = (source) => `${ROUTES_OUT}/${source.slice(ROUTES.length + 1).replace(/\.ts$/, '')}`;
@@ -274,14 +252,6 @@ function writeAtomic(file, contents) {
   renameSync(tmp, file);
 }
 
-function readManifest(outdir) {
-  try {
-    return JSON.parse(readFileSync(join(outdir, MANIFEST), 'utf8'));
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Each game's prelude (the bot runtime and its bot API, the script every bot's isolate runs first),
  * made by src/sandbox/hosts/prelude.ts's own bundlePrelude as the judge would at run time, so its match
@@ -344,6 +314,53 @@ async function buildPreludes(esbuild, outdir) {
   return { files, inputs: [...inputs] };
 }
 
+/** The modules of the play bundle (dist/play-<hash>.cjs): the command and its error handling, behind the hook module. */
+const PLAY_SOURCES = { playCommand: 'src/cli/play.ts', runCommand: 'src/cli/run-command.ts' };
+
+/** What the play bundle calls for an import() left to run time (a package, a module by URL): the loader hands it in. */
+const PLAY_IMPORT = '__arbiterImport';
+
+/**
+ * `arbiter play` as one CommonJS script, for bin/play.js to compile with V8's code cache (Node 20 caches no
+ * ES module; one script also skips resolving and linking some forty chunks). The same sources and plugin as
+ * dist/: each module's import.meta.url is the script's file URL (the loader hands it in; the plugin makes
+ * every source's its own from there; the rest of import.meta is empty in a script: match-pool's
+ * import.meta.resolve serves a run from the sources only), and each import() left to run time goes through
+ * the loader's import(): a vm.Script has none of its own (Node 20's USE_MAIN_CONTEXT_DEFAULT_LOADER warns
+ * that it is experimental, and a script compiled from a code cache loses it). Returns its text.
+ */
+async function buildPlayBundle(esbuild, outdir) {
+  const entry = Object.entries(PLAY_SOURCES)
+    .map(([name, source]) => `export { ${name} } from ${JSON.stringify(join(ROOT, source))};`)
+    .join('\n');
+  const result = await esbuild({
+    absWorkingDir: ROOT,
+    stdin: { contents: `import 'arbiter:modules';\n${entry}\n`, resolveDir: ROOT, sourcefile: 'play-entry.js', loader: 'js' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    packages: 'external',
+    keepNames: true,
+    outfile: join(outdir, 'play.cjs'),
+    write: false,
+    logLevel: 'silent',
+    metafile: true,
+    define: { 'import.meta.url': '__arbiterScriptUrl' },
+    plugins: [arbiterPlugin(outdir)],
+  });
+  const text = result.outputFiles[0].text;
+  let out = '';
+  let last = 0;
+  for (const [start, end] of codeSpans(text)) {
+    out += text.slice(last, start) + text.slice(start, end).replace(/(?<![\w$.])import\(/g, `${PLAY_IMPORT}(`);
+    last = end;
+  }
+  out += text.slice(last);
+  const inputs = Object.keys(result.metafile.inputs).filter((p) => !p.startsWith('arbiter:') && !p.includes('node_modules/') && p !== 'play-entry.js');
+  return { text: out, inputs };
+}
+
 /** The judge's bundle as esbuild makes it for dist/ and for the suite's run: its entries and routes, split into shared chunks. */
 function judgeBundle(outdir) {
   return {
@@ -379,11 +396,14 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
   });
   mkdirSync(outdir, { recursive: true });
   const preludes = await buildPreludes(esbuild, outdir);
+  const playBundle = await buildPlayBundle(esbuild, outdir);
+  // Named by its content, as the chunks are: a process that read the previous build.json loads the script it names.
+  const playName = `play-${createHash('sha256').update(playBundle.text).digest('hex').slice(0, 16)}.cjs`;
   const entryFiles = new Set(Object.keys(ENTRIES).flatMap((n) => [join(outdir, `${n}.js`), join(outdir, `${n}.js.map`)]));
   const routesOut = join(outdir, ROUTES_OUT) + sep;
   const rank = (f) => (entryFiles.has(f.path) ? 2 : f.path.startsWith(routesOut) ? 1 : 0);
   // Chunks first, then the routes and the entries that import them: a process starting meanwhile finds whole files.
-  const files = [...result.outputFiles, ...preludes.files].sort((a, b) => rank(a) - rank(b));
+  const files = [...result.outputFiles, ...preludes.files, { path: join(outdir, playName), contents: playBundle.text }].sort((a, b) => rank(a) - rank(b));
   for (const f of files) {
     mkdirSync(dirname(f.path), { recursive: true });
     writeAtomic(f.path, f.contents);
@@ -392,12 +412,13 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
     ...new Set([
       ...Object.keys(result.metafile.inputs).filter((p) => !p.startsWith('arbiter:') && !p.includes('node_modules/')),
       ...preludes.inputs,
+      ...playBundle.inputs,
       ...EXTRA_INPUTS,
     ]),
   ].sort();
   const previous = readManifest(outdir);
   const outputs = files.map((f) => toPosix(relative(outdir, f.path)));
-  const manifest = { startedAt, node: process.version, inputs, routes: routeSources(), outputs, previousOutputs: previous?.outputs ?? [] };
+  const manifest = { startedAt, node: process.version, inputs, routes: routeSources(), play: playName, outputs, previousOutputs: previous?.outputs ?? [] };
   writeAtomic(join(outdir, MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`);
   // Chunks of older builds go; the previous build's stay for the processes still running it. Not its
   // routes: autoload would load a route file this build has not (those processes loaded theirs at start).
@@ -443,28 +464,6 @@ export async function buildTests({ outdir, tests }) {
     plugins: [arbiterPlugin(outdir, { deep: true, tests: true })],
   });
   return new Map(tests.map((source) => [source, join(outdir, `${out(source)}.js`)]));
-}
-
-/** Why dist/ cannot run as it is (missing, or an input changed since it was built), or null when it is up to date. */
-export function staleReason(outdir = DIST) {
-  const manifest = readManifest(outdir);
-  if (!manifest) return 'there is no build yet';
-  for (const input of manifest.inputs) {
-    let mtime;
-    try {
-      mtime = statSync(join(ROOT, input)).mtimeMs;
-    } catch {
-      return `${input} is gone`;
-    }
-    if (mtime >= manifest.startedAt) return `${input} changed`;
-  }
-  for (const name of Object.keys(ENTRIES)) if (!existsSync(join(outdir, `${name}.js`))) return `${name}.js is missing`;
-  // A route file added (not an input yet) or removed: the tree autoload reads is another.
-  const routes = routeSources();
-  const built = new Set(manifest.routes ?? []);
-  const added = routes.find((r) => !built.has(r));
-  if (added || routes.length !== built.size) return `${added ?? 'a route file'} ${added ? 'is new' : 'is gone'}`;
-  return null;
 }
 
 /** The URL of dist/, built first when missing or stale (saying so on stderr). */

@@ -111,6 +111,11 @@ export const VARIABLE_IMPORTS = [
     expr: 'new URL(`${name}.js`, dist).href',
     why: "the entry point runs a part from the built judge (dist/, or the test runner's bundle of the sources) by its name",
   },
+  {
+    file: 'bin/play.js',
+    expr: 'specifier',
+    why: "`arbiter play`'s bundle is a script, which has no import() of its own: what it loads at run time (a package, a game by its URL) it loads through its loader's",
+  },
   { file: 'src/http/starter-kit/arbiter.mjs', expr: 'runnerUrl', why: "the students' kit is standalone: it loads the runner it downloaded next to itself" },
 ];
 

@@ -4,6 +4,8 @@
 // Each command's module is loaded when it runs: `arbiter --help` (and every
 // command) loads only what it uses, not the judge, the database or the server.
 
+import { runCommand } from './run-command.ts';
+
 type Command = { run: (args: string[]) => Promise<number>; help: string };
 
 export const commands: Record<string, Command> = {
@@ -77,29 +79,5 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`arbiter: unknown command "${name}" (commands: ${Object.keys(commands).join(', ')}; arbiter --help)`);
     return 2;
   }
-  try {
-    return await command.run(rest);
-  } catch (err) {
-    const e = err as Error;
-    const expected = [
-      'ConfigError',
-      'UsageError',
-      'UnknownGameError',
-      'UnknownPlayerError',
-      'GameConfigError',
-      'MatchSpecError',
-      'ReplayFormatError',
-      'BotCompileError',
-    ];
-    if (expected.includes(e.name) || (e as NodeJS.ErrnoException).code === 'ENOENT') {
-      console.error(`arbiter ${name}: ${e.message}`);
-      return 2;
-    }
-    // The machinery failed (no compiler, a sandbox process killed from outside): not the user's input, so exit 1.
-    if (e.name === 'CompileInfraError' || e.name === 'SandboxInfraError') {
-      console.error(`arbiter ${name}: ${e.message}`);
-      return 1;
-    }
-    throw err;
-  }
+  return runCommand(name, command.run, rest);
 }

@@ -345,7 +345,7 @@ function writeRecord(out: JsonWriter, game: AnyGame, { state, round, orders, eve
   out.raw('{"round":');
   out.number(round);
   out.raw(',"orders":');
-  out.value(orders);
+  out.nested(orders);
   out.raw(',"events":');
   out.value(events);
   out.raw(',"frame":');

@@ -96,6 +96,22 @@ export class JsonWriter {
     this.byte(93); /* ] */
   }
 
+  /**
+   * Arrays of numbers and of such arrays (validated orders), by hand as numbers() writes them: for these,
+   * twice as quick as JSON.stringify. Anything else in them goes through JSON.stringify, as it would inside
+   * the array (a hole, undefined or a function as null).
+   */
+  nested(v: unknown): void {
+    if (typeof v === 'number') return this.number(v);
+    if (!Array.isArray(v)) return this.raw(JSON.stringify(v) ?? 'null');
+    this.byte(91); /* [ */
+    for (let k = 0; k < v.length; k++) {
+      if (k > 0) this.byte(44); /* , */
+      this.nested(v[k]);
+    }
+    this.byte(93); /* ] */
+  }
+
   /** Any JSON-able value (JSON.stringify's text of it). */
   value(v: unknown): void {
     const text = JSON.stringify(v) as string | undefined;

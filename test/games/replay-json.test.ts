@@ -34,6 +34,14 @@ test('JsonWriter writes numbers, arrays, text and values as JSON.stringify does'
   assert.equal(Buffer.from(out.view()).toString(), texts.map((t) => JSON.stringify(t)).join('') + JSON.stringify({ a: [1, null, true], b: 'ñ', c: undefined }));
   assert.equal(Buffer.from(out.view()).length, Buffer.byteLength(texts.map((t) => JSON.stringify(t)).join('') + '{"a":[1,null,true],"b":"ñ"}'));
   assert.throws(() => out.value(undefined), TypeError);
+  // biome-ignore lint/suspicious/noSparseArray: a hole, as JSON.stringify writes it
+  const nested = [[0, 1, 2], [1, 3, [4, -5, 0.5]], [], [[[]]], [, undefined, () => 1, null, 'é', { a: 1 }, true, Number.NaN], -0];
+  out.length = 0;
+  out.nested(nested);
+  out.nested([]);
+  out.nested(7);
+  out.nested('x');
+  assert.equal(Buffer.from(out.view()).toString(), JSON.stringify(nested) + '[]7"x"');
 });
 
 /** A bot that gives the orders a recorded match gave its seat, round by round, and a fixed CPU time; frozen at `failAt` (a round) if given. */

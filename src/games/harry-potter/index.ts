@@ -85,7 +85,11 @@ export function encodeView(s: HPState): BotView {
   // Each array read from the state once, out of the loops: states of several shapes make each s.x a polymorphic load.
   const { wall, book, owner, upos, utype, uplayer, upending, unext, cols } = s;
   const cells = new Uint8Array(s.rows * cols);
-  for (let k = 0; k < cells.length; k++) cells[k] = (wall[k]! << CB.wall) | (book[k]! << CB.book) | ((owner[k]! + 1) << CB.owner1);
+  // The shifts in locals: read from VIEW in the loop, they were loaded again for every cell.
+  const wallAt = CB.wall;
+  const bookAt = CB.book;
+  const ownerAt = CB.owner1;
+  for (let k = 0; k < cells.length; k++) cells[k] = (wall[k]! << wallAt) | (book[k]! << bookAt) | ((owner[k]! + 1) << ownerAt);
   const U = VIEW.units;
   const units = new Int16Array(n * U.stride);
   for (let id = 0; id < n; id++) {

@@ -185,7 +185,11 @@ const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, TwdFrame>({
     // Each array read from the state once, out of the loops (see gridString).
     const { waste, owner, food, uType, uPlayer, uPos, uRfz } = s;
     const cells = new Uint8Array(s.rows * s.cols);
-    for (let c = 0; c < cells.length; c++) cells[c] = waste[c] ? 1 << CB.waste : ((owner[c]! + 1) << CB.owner1) | (food[c]! << CB.food);
+    // The shifts in locals: read from VIEW in the loop, they were loaded again for every cell.
+    const wasteBit = 1 << CB.waste;
+    const ownerAt = CB.owner1;
+    const foodAt = CB.food;
+    for (let c = 0; c < cells.length; c++) cells[c] = waste[c] ? wasteBit : ((owner[c]! + 1) << ownerAt) | (food[c]! << foodAt);
     const U = VIEW.units;
     const n = uType.length;
     const units = new Int16Array(U.stride * n);

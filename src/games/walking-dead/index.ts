@@ -4,6 +4,7 @@ import { defineGame, type BotView } from '../../sdk/types.ts';
 import { rememberFirstStates } from '../../sdk/first-states.ts';
 import { record } from '../../sdk/view-layout.ts';
 import { charCodesToString } from '../../sdk/grid.ts';
+import type { JsonWriter } from '../../sdk/json-writer.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
 import type { TwdFrame } from './frame.ts';
@@ -76,6 +77,61 @@ function gridString(s: TwdState): string {
   return charCodesToString(codes);
 }
 
+/**
+ * JSON.stringify(frame(s))'s text written into `out` without building the frame (the match process's
+ * replay): the grid's chars straight into the bytes, the numbers as digits. The game's test holds it to
+ * frame() byte for byte.
+ */
+export function writeFrame(s: TwdState, out: JsonWriter): void {
+  const np = s.cfg.num_players;
+  const { waste, owner, food, uType, uPlayer, uPos, uRfz } = s;
+  out.raw('{"round":');
+  out.number(s.round);
+  out.raw(',"rows":');
+  out.number(s.rows);
+  out.raw(',"cols":');
+  out.number(s.cols);
+  out.raw(',"grid":"');
+  const cells = s.rows * s.cols;
+  out.room(cells);
+  const bytes = out.bytes;
+  let at = out.length;
+  for (let c = 0; c < cells; c++) {
+    const o = owner[c]!;
+    bytes[at++] = waste[c] ? 87 /* W */ : o >= 0 ? 48 + o : 46; /* . */
+  }
+  out.length = at;
+  out.raw('","food":[');
+  let first = true;
+  for (let c = 0; c < food.length; c++) {
+    if (!food[c]) continue;
+    if (!first) out.byte(44); /* , */
+    first = false;
+    out.number(c);
+  }
+  out.raw('],"units":[');
+  const alive = new Array<number>(np).fill(0);
+  for (let u = 0; u < uType.length; u++) {
+    const pl = uPlayer[u]!;
+    if (u > 0) out.byte(44);
+    out.number(uType[u]!);
+    out.byte(44);
+    out.number(pl);
+    out.byte(44);
+    out.number(uPos[u]!);
+    out.byte(44);
+    out.number(uRfz[u]!);
+    if (uType[u] === UType.Alive && pl >= 0 && pl < np) alive[pl]!++;
+  }
+  out.raw('],"points":');
+  out.numbers(s.points);
+  out.raw(',"strength":');
+  out.numbers(alive.map((a, pl) => (a === 0 ? 0 : Math.floor(s.points[pl]! / a))));
+  out.raw(',"alive":');
+  out.numbers(alive);
+  out.byte(125); /* } */
+}
+
 // Generating the map costs about 6 ms, a copy 0.01 ms.
 const firstState = rememberFirstStates(createState);
 
@@ -129,7 +185,11 @@ const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, TwdFrame>({
     // Each array read from the state once, out of the loops (see gridString).
     const { waste, owner, food, uType, uPlayer, uPos, uRfz } = s;
     const cells = new Uint8Array(s.rows * s.cols);
-    for (let c = 0; c < cells.length; c++) cells[c] = waste[c] ? 1 << CB.waste : ((owner[c]! + 1) << CB.owner1) | (food[c]! << CB.food);
+    // The shifts in locals: read from VIEW in the loop, they were loaded again for every cell.
+    const wasteBit = 1 << CB.waste;
+    const ownerAt = CB.owner1;
+    const foodAt = CB.food;
+    for (let c = 0; c < cells.length; c++) cells[c] = waste[c] ? wasteBit : ((owner[c]! + 1) << ownerAt) | (food[c]! << foodAt);
     const U = VIEW.units;
     const n = uType.length;
     const units = new Int16Array(U.stride * n);
@@ -173,6 +233,7 @@ const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, TwdFrame>({
       alive,
     };
   },
+  writeFrame,
 });
 
 export default game;

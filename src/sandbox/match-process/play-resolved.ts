@@ -7,7 +7,7 @@
 
 import { mapBotPositions, readBotHeader } from '../languages/index.ts';
 import type { AnyGame } from '../../sdk/types.ts';
-import { MatchRun } from '../../match/match-run.ts';
+import { MatchRun, type JsonMatchOutcome } from '../../match/match-run.ts';
 import type { MatchOutcome, ResolvedMatchSpec, RunOptions } from '../../match/types.ts';
 import { compileSeat } from '../languages/compile-seat.ts';
 import { buildPrelude } from '../hosts/prelude.ts';
@@ -17,7 +17,16 @@ import { BuiltinOrIsolateHost } from '../hosts/builtin-host.ts';
 
 /** The match in this process, its spec resolved already: host 'isolate' (the match process) or 'inprocess' (trusted code). */
 export async function playResolvedMatch(game: AnyGame, spec: ResolvedMatchSpec, options: RunOptions = {}): Promise<MatchOutcome> {
-  const run = new MatchRun(game, spec, spec.seed, {
+  return matchRun(game, spec, options).playOut();
+}
+
+/** The same match, its replay written as JSON round by round (MatchRun.playOutAsJson): the match process, which sends it encoded. */
+export async function playResolvedMatchAsJson(game: AnyGame, spec: ResolvedMatchSpec, options: RunOptions = {}): Promise<JsonMatchOutcome> {
+  return matchRun(game, spec, options).playOutAsJson();
+}
+
+function matchRun(game: AnyGame, spec: ResolvedMatchSpec, options: RunOptions): MatchRun {
+  return new MatchRun(game, spec, spec.seed, {
     host: () => {
       if (options.host === 'inprocess') return new InProcessBotHost();
       const patient = new Set(options.patient ?? []);
@@ -32,5 +41,4 @@ export async function playResolvedMatch(game: AnyGame, spec: ResolvedMatchSpec, 
     onRound: options.onRound,
     lastRoundOnly: options.lastRoundOnly,
   });
-  return run.playOut();
 }

@@ -1149,5 +1149,170 @@ async function report(o: Options, x: Observed): Promise<void> {
   );
   for (const p of problems.slice(0, 20)) console.log(`    PROBLEM: ${p}`);
   if (problems.length > 20) console.log(`    ... and ${problems.length - 20} more`);
+  // Before a consistency problem stops the report: the CPU went where it went either way.
+  await reportRunnerCpu(o, x, Math.max(1, verdicts.length));
   if (problems.length > 0) throw new Error(`burst: ${problems.length} consistency problem(s) (above)`);
+}
+
+// ---------------------------------------------------------------- where a verdict's runner CPU goes
+
+/** A worker's "match end" line: the seats' names, each seat's CPU, the match process's. */
+interface MatchEndLine {
+  kind?: string;
+  seats: string[];
+  cpuMs?: number[];
+  processCpuMs?: number | null;
+}
+
+/** The built-in the gate plays against: its seats are the judge's, every other seat a student's. */
+const GATE_OPPONENT_NAME = 'Dummy';
+
+/**
+ * The runners' CPU of the burst split by what it went to: the student bots' own CPU (the floor: it is
+ * theirs whatever the judge does) against the judge's share (compiles and checks, Dummies, the engine,
+ * the match processes' and workers' own work). From the workers' "match end" lines (each seat's CPU and
+ * the match process's for the match), the workers' process trees, and the engine timed here on a sample
+ * of the stored gate matches (the same calls a match makes: create, then view, next, frame, scores and
+ * counters each round; and the replay's encoding).
+ */
+async function reportRunnerCpu(o: Options, x: Observed, nVerdicts: number): Promise<void> {
+  const ticksMs = (t: number) => t * 10;
+  let workerOwn = 0;
+  let reaped = 0;
+  let liveMatch = 0;
+  let liveOther = 0;
+  for (const [name, c] of x.cpuUsed) {
+    if (!name.startsWith('worker')) continue;
+    const d = x.descendantsCpu.get(name) ?? { matches: 0, other: 0 };
+    workerOwn += ticksMs(c.cpu);
+    reaped += ticksMs(c.childCpu);
+    liveMatch += ticksMs(d.matches);
+    liveOther += ticksMs(d.other);
+  }
+  const tree = workerOwn + reaped + liveMatch + liveOther;
+  const kinds = {
+    selfplay: { n: 0, proc: 0, student: 0, dummy: 0 },
+    dummy: { n: 0, proc: 0, student: 0, dummy: 0 },
+    other: { n: 0, proc: 0, student: 0, dummy: 0 },
+  };
+  const compiles = { cpp: 0, cppMs: 0, other: 0 };
+  for (const f of readdirSync(x.logDir).filter((f) => f.startsWith('worker'))) {
+    for (const l of readFileSync(join(x.logDir, f), 'utf8').split('\n')) {
+      if (l.includes('"msg":"compile check done"')) {
+        try {
+          const c = JSON.parse(l) as { compileCpuMs?: number | null };
+          if (typeof c.compileCpuMs === 'number') {
+            compiles.cpp++;
+            compiles.cppMs += c.compileCpuMs;
+          } else compiles.other++;
+        } catch {}
+        continue;
+      }
+      if (!l.includes('"msg":"match end"')) continue;
+      let m: MatchEndLine;
+      try {
+        m = JSON.parse(l) as MatchEndLine;
+      } catch {
+        continue;
+      }
+      if (!Array.isArray(m.cpuMs) || typeof m.processCpuMs !== 'number') continue;
+      const judge = m.seats.map((s) => s === GATE_OPPONENT_NAME);
+      const gate = m.kind === 'gate';
+      const k = !gate ? kinds.other : judge.every((j) => !j) && new Set(m.seats).size === 1 ? kinds.selfplay : kinds.dummy;
+      k.n++;
+      k.proc += m.processCpuMs;
+      m.cpuMs.forEach((ms, seat) => (judge[seat] ? (k.dummy += ms) : (k.student += ms)));
+    }
+  }
+  const all = [kinds.selfplay, kinds.dummy, kinds.other];
+  const sum = (f: (k: (typeof all)[number]) => number) => all.reduce((a, k) => a + f(k), 0);
+  const matchesN = sum((k) => k.n);
+  if (matchesN === 0) {
+    console.log(`  runner CPU by part: no "match end" line with the seats' CPU in the workers' logs`);
+    return;
+  }
+  const procAll = sum((k) => k.proc);
+  const studentAll = sum((k) => k.student);
+  const dummyAll = sum((k) => k.dummy);
+  const engine = await engineCpuPerMatch(x.db, o.game);
+  const engineAll = engine ? engine.engineMs * matchesN : 0;
+  const encodeAll = engine ? engine.encodeMs * matchesN : 0;
+  const inMatchRest = procAll - studentAll - dummyAll - engineAll - encodeAll;
+  // Outside the matches' own CPU: the compilers (clang, esbuild: reaped, or alive), the checks' loads and the
+  // match processes' starts and idle time (their CPU outside a match), the workers' own processes.
+  const outside = tree - procAll;
+  const restOutside = reaped + liveOther + liveMatch - procAll - compiles.cppMs;
+  const perVerdict = (ms: number) => `${(ms / 1000 / nVerdicts).toFixed(2)} s`;
+  const pct = (ms: number) => `${Math.round((100 * ms) / Math.max(1, tree))}%`;
+  const line = (label: string, ms: number) => console.log(`    ${label.padEnd(58)} ${perVerdict(ms).padStart(7)} a verdict  ${pct(ms).padStart(4)}`);
+  console.log(
+    `  runner CPU by part (${(tree / 1000).toFixed(1)} s in the workers' trees, ${perVerdict(tree)} a verdict, ${nVerdicts} verdicts; ` +
+      `${matchesN} matches logged: ${kinds.selfplay.n} self-play, ${kinds.dummy.n} against Dummies${kinds.other.n ? `, ${kinds.other.n} ranked` : ''}):`,
+  );
+  line('the floor: the student bots own CPU (metered calls)', studentAll);
+  line(`  in self-play (${kinds.selfplay.n} matches)`, kinds.selfplay.student);
+  line(`  in Dummy matches (${kinds.dummy.n})`, kinds.dummy.student);
+  if (kinds.other.n) line(`  in other matches (${kinds.other.n}, ranked)`, kinds.other.student);
+  line("the judge's share", tree - studentAll);
+  line('  Dummies (their calls, metered)', dummyAll);
+  if (engine) {
+    line(`  the engine (${engine.engineMs.toFixed(0)} ms a match, timed here on ${engine.sample})`, engineAll);
+    line(`  replay encoding (${engine.encodeMs.toFixed(0)} ms a match, timed here)`, encodeAll);
+  }
+  line(`  the rest of the matches (isolates, loads, calls, GC)`, inMatchRest);
+  line(`  C++ compiles (clang's CPU, ${compiles.cpp} in the checks)`, compiles.cppMs);
+  line(`  the rest outside matches (${compiles.other} other checks, starts)`, restOutside);
+  line('  the workers own processes (queue, IPC, results)', workerOwn);
+  console.log(
+    `    per match: self-play ${perMatch(kinds.selfplay)}; against Dummies ${perMatch(kinds.dummy)} (match process, student bots, Dummies, ms); ` +
+      `outside the matches ${perVerdict(outside)} a verdict`,
+  );
+}
+
+function perMatch(k: { n: number; proc: number; student: number; dummy: number }): string {
+  if (k.n === 0) return 'none';
+  return `${Math.round(k.proc / k.n)}, ${Math.round(k.student / k.n)}, ${Math.round(k.dummy / k.n)}`;
+}
+
+/**
+ * The engine's CPU a match (and its replay's encoding), timed in this process on up to 24 stored gate
+ * matches after a warm-up on the first few: the same calls MatchRun makes, replayed from the recorded orders.
+ */
+async function engineCpuPerMatch(db: FreshDatabase['db'], gameId: string): Promise<{ engineMs: number; encodeMs: number; sample: number } | null> {
+  const { getGame } = await import('../src/games/registry.ts');
+  const { decodeReplay, encodeReplay } = await import('../src/match/replay-io.ts');
+  const { isOver } = await import('../src/sdk/types.ts');
+  const game = await getGame(gameId);
+  const rows = await db.replay.findMany({ where: { match: { kind: 'gate', status: 'done' } }, select: { data: true }, take: 30, orderBy: { matchId: 'asc' } });
+  const cpu = () => {
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1000;
+  };
+  let engineMs = 0;
+  let encodeMs = 0;
+  let timed = 0;
+  for (const [i, row] of rows.entries()) {
+    const replay = decodeReplay(Buffer.from(row.data));
+    const t0 = cpu();
+    const config = game.parseConfig(replay.config);
+    let state = game.create(config, replay.seed);
+    game.frame(state);
+    for (let r = 1; r < replay.rounds.length && !isOver(game, config, state); r++) {
+      const rec = replay.rounds[r]!;
+      game.encodeView(state);
+      state = game.next(state, rec.orders, rec.frozen).state;
+      game.frame(state);
+      game.scores(state);
+      game.counters(state);
+    }
+    const t1 = cpu();
+    encodeReplay(replay);
+    const t2 = cpu();
+    // The first few warm the JIT up, as a match process's first matches do.
+    if (i < 6) continue;
+    engineMs += t1 - t0;
+    encodeMs += t2 - t1;
+    timed++;
+  }
+  return timed === 0 ? null : { engineMs: engineMs / timed, encodeMs: encodeMs / timed, sample: timed };
 }

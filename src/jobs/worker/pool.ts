@@ -107,8 +107,12 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
     queues.publish({ submissionId: data.submissionId, status: 'compiling' }).catch(() => {});
     const startedAt = Date.now();
     let verdict;
+    let compileCpuMs: number | null = null;
     try {
-      verdict = await checkBot({ game: data.game, source: data.source, filename: data.filename, ...(data.limits ? { limits: data.limits } : {}) });
+      verdict = await checkBot(
+        { game: data.game, source: data.source, filename: data.filename, ...(data.limits ? { limits: data.limits } : {}) },
+        { onCompileCpu: (ms) => (compileCpuMs = ms) },
+      );
     } catch (e) {
       // checkBot reports the bot's own errors as { ok: false }; a throw is the judge's (the compiler could not
       // run, a sandbox killed from outside): no verdict, the job fails and is tried again (its attempts, then
@@ -121,7 +125,15 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
       });
       throw e;
     }
-    log('compile check done', { submissionId: Number(data.submissionId), ok: verdict.ok, durationMs: Date.now() - startedAt, worker: name, level: 'debug' });
+    // The compiler's CPU (a C++ compile that ran): what the burst bench's CPU breakdown reads.
+    log('compile check done', {
+      submissionId: Number(data.submissionId),
+      filename: data.filename,
+      ok: verdict.ok,
+      durationMs: Date.now() - startedAt,
+      compileCpuMs,
+      worker: name,
+    });
     await queues.addResult({ type: 'check', submissionId: data.submissionId, jobId: job.id!, verdict, worker: name });
   }
 
@@ -153,7 +165,16 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
       const outcome = await playMatch(data.spec, { onRound, ...(options.host ? { host: options.host } : {}) });
       const replay = outcome.replay;
       const frozen = replay.players.flatMap((p, seat) => (p.frozenReason ? [{ seat, reason: p.frozenReason, round: p.frozenRound }] : []));
-      log('match end', { ...fields, durationMs: Date.now() - startedAt.getTime(), frozen, scores: replay.result.scores, runs: outcome.runs ?? 1 });
+      // The match process's CPU for the match and each seat's: what the burst bench's CPU breakdown reads.
+      log('match end', {
+        ...fields,
+        durationMs: Date.now() - startedAt.getTime(),
+        frozen,
+        scores: replay.result.scores,
+        runs: outcome.runs ?? 1,
+        processCpuMs: outcome.processCpuMs === undefined ? null : Math.round(outcome.processCpuMs),
+        cpuMs: replay.players.map((p) => Math.round(p.cpuMs)),
+      });
       await queues.addResult({
         type: 'match',
         matchId: data.matchId,

@@ -10,13 +10,18 @@ import { LOG_CAP_BYTES, resolveLimits, type Limits } from '../../sdk/limits.ts';
 
 export type CheckResult = { ok: true; name: string; game: string } | { ok: false; message: string; line?: number };
 
-export async function checkBot(req: { game: string; source: string; filename: string; limits?: Limits }): Promise<CheckResult> {
+export interface CheckOptions {
+  /** Told the CPU time the compiler used, ms (C++ compiles that ran: a cache hit or a script's compile says nothing). */
+  onCompileCpu?: (ms: number) => void;
+}
+
+export async function checkBot(req: { game: string; source: string; filename: string; limits?: Limits }, options: CheckOptions = {}): Promise<CheckResult> {
   const game = await getGame(req.game);
   // A job carries its limits resolved; one queued before jobs did is resolved here, by the same function.
   const { cpuBudgetMs, memoryMb } = req.limits ?? resolveLimits(game.defaultLimits);
   let code: string;
   try {
-    code = await compileBot(req.source, req.filename, req.game);
+    code = await compileBot(req.source, req.filename, req.game, options.onCompileCpu ? { onCpu: options.onCompileCpu } : {});
   } catch (err) {
     if (err instanceof BotCompileError) return { ok: false, message: `compile error: ${err.message}`, ...(err.line ? { line: err.line } : {}) };
     // CompileInfraError and the like are the judge's: the check job fails and is tried again.

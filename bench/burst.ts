@@ -1,6 +1,7 @@
 // `npm run bench burst`: a course's deadline on this machine. The split
 // deployment (api, recorder, scheduler and --workers worker processes, each
-// started from the sources as `npm run <part>` starts it) on its own Postgres
+// started as `npm run <part>` starts it: the built judge, dist/, built first
+// when stale; --from-source runs src/main.ts through tsx instead) on its own Postgres
 // database and Redis queue prefix; --users students each upload one bot
 // within --seconds (70% TypeScript bots of bench/burst/*.ts.tmpl, strong and
 // weak; 30% C++ `AIName.cc` of a student's size; a few that do not compile),
@@ -13,13 +14,13 @@
 // part's peak memory with the processes it starts, Redis memory, bytes per
 // stored match, and a consistency check.
 //   npm run bench burst [--users 250] [--seconds 60] [--pollers 50] [--workers 2] [--runners 1]
-//                       [--game moria] [--poll-ms 2000] [--timeout-minutes 40] [--warmup-seconds 15] [--no-kill]
+//                       [--game moria] [--poll-ms 2000] [--timeout-minutes 40] [--warmup-seconds 15] [--no-kill] [--from-source]
 //   npm run bench burst --users 20 --write DIR   writes the students' files to DIR and stops
 // Users are made in the bench's database with the domain's password hash, as a
 // roster import makes accounts (the per-address sign-up limit is not what is
 // measured); their tokens come from POST /api/tokens.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,6 +52,8 @@ interface Options {
   timeoutMinutes: number;
   warmupSeconds: number;
   kill: boolean;
+  /** --from-source: the parts run src/main.ts through tsx (as the tests do), not the built judge. */
+  fromSource: boolean;
   /** --write DIR: write the students' files there and stop (to read or play them). */
   writeDir: string | null;
 }
@@ -67,6 +70,7 @@ function parseOptions(args: string[]): Options {
     timeoutMinutes: 40,
     warmupSeconds: 15,
     kill: true,
+    fromSource: false,
     writeDir: null,
   };
   const numeric: Record<string, keyof Options> = {
@@ -82,13 +86,14 @@ function parseOptions(args: string[]): Options {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--no-kill') o.kill = false;
+    else if (a === '--from-source') o.fromSource = true;
     else if (a === '--game') o.game = args[++i] ?? '';
     else if (a === '--write') o.writeDir = args[++i] ?? '.';
     else if (a in numeric) {
       const v = Number(args[++i]);
       if (!Number.isFinite(v) || v < 0) throw new Error(`${a} needs a number, got "${args[i]}"`);
       (o as unknown as Record<string, number>)[numeric[a]!] = v;
-    } else throw new Error(`unknown option "${a}" (options: ${[...Object.keys(numeric), '--game', '--no-kill', '--write'].join(' ')})`);
+    } else throw new Error(`unknown option "${a}" (options: ${[...Object.keys(numeric), '--game', '--no-kill', '--from-source', '--write'].join(' ')})`);
   }
   if (o.game !== 'moria') throw new Error(`--game: the burst's bot templates (bench/burst/) are Moria players; "${o.game}" has none`);
   if (o.users < 1 || o.workers < 1 || o.runners < 1) throw new Error('--users, --workers and --runners must be at least 1');
@@ -137,9 +142,19 @@ const READY: Record<string, RegExp> = {
   worker: /worker pool: /,
 };
 
-/** Starts `src/main.ts <part>` as `npm run <part>` does and waits until it says it is up. */
-async function startPart(part: keyof typeof READY, name: string, env: Record<string, string>, logDir: string): Promise<Part & { ready: string }> {
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', part], {
+/** How a part starts: `npm run <part>`'s command (the built judge), or src/main.ts through tsx with --from-source. */
+const partArgv = (part: string, fromSource: boolean): string[] =>
+  fromSource ? ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', part] : ['--no-node-snapshot', 'bin/server.js', part];
+
+/** Starts a part as `npm run <part>` does (or from the sources) and waits until it says it is up. */
+async function startPart(
+  part: keyof typeof READY,
+  name: string,
+  env: Record<string, string>,
+  logDir: string,
+  fromSource: boolean,
+): Promise<Part & { ready: string }> {
+  const child = spawn(process.execPath, partArgv(part, fromSource), {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -532,20 +547,25 @@ async function burst(
     LOG_LEVEL: 'info',
     WORKER_CONCURRENCY: String(o.runners),
   };
+  if (!o.fromSource) {
+    // Built once here, as a deployment builds before it starts: not by each part at its start, and in no figure.
+    const built = spawnSync(process.execPath, [join(root, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('the build failed');
+  }
   const t0start = Date.now();
   // The database's parts first (the recorder migrates nothing: the bench's database is migrated), then the workers, the API last.
-  for (const name of ['recorder', 'scheduler'] as const) parts.push(await startPart(name, name, env, logDir));
+  for (const name of ['recorder', 'scheduler'] as const) parts.push(await startPart(name, name, env, logDir, o.fromSource));
   const workers: Part[] = [];
   for (let w = 0; w < o.workers; w++) {
-    const p = await startPart('worker', `worker ${w + 1}`, env, logDir);
+    const p = await startPart('worker', `worker ${w + 1}`, env, logDir, o.fromSource);
     workers.push(p);
     parts.push(p);
   }
-  const api = await startPart('api', 'api', env, logDir);
+  const api = await startPart('api', 'api', env, logDir, o.fromSource);
   parts.push(api);
   const base = api.ready;
   console.log(
-    `deployment: api, recorder, scheduler, ${o.workers} worker(s) up in ${sec(Date.now() - t0start)} (database ${database.name}, queue prefix ${prefix})`,
+    `deployment: api, recorder, scheduler, ${o.workers} worker(s) up in ${sec(Date.now() - t0start)}, ${o.fromSource ? 'from the sources (tsx)' : 'the built judge (dist/)'} (database ${database.name}, queue prefix ${prefix})`,
   );
 
   // ---- the students: accounts as a roster import makes them, tokens through the API
@@ -786,7 +806,7 @@ async function burst(
       killedAt = Date.now();
       console.log(`kill: worker 1 SIGKILLed at +${sec(killedAt - tBurst)} (${finalCount} verdicts in, ${busy} job(s) active)`);
       await sleep(1000);
-      const again = await startPart('worker', 'worker 1 (restarted)', env, logDir);
+      const again = await startPart('worker', 'worker 1 (restarted)', env, logDir, o.fromSource);
       parts.push(again);
       workers.push(again);
       restartedAt = Date.now();

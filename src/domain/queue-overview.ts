@@ -164,8 +164,10 @@ export interface CheckSpan {
 /**
  * A match's run time per second of its players' CPU before any match ran
  * free of compile checks to tell it (the game's engine, the match process and
- * the bots' calls besides the bots' own CPU): the burst bench measured about
- * 1.5 on a quiet machine and 3.5 on one shared with other work.
+ * the bots' calls besides the bots' own CPU): about 1.5 in the burst bench on
+ * a quiet machine (a Dummy match 0.6 s for 0.35 s of CPU), 3.5 to 14 on one
+ * loaded three times over by other work; the matches that ran free replace it
+ * as soon as there are a few.
  */
 export const WALL_PER_CPU_PRIOR = 2;
 /** Matches free of compile checks needed before their run time per CPU second replaces the prior. */

@@ -33,6 +33,7 @@ import { freshDatabase, type FreshDatabase } from '../test/helpers/db.ts';
 import { deletePrefix, openJudgeQueues, type JudgeQueues } from '../src/queue/index.ts';
 import { hashPassword } from '../src/domain/secrets.ts';
 import { GATE_DUMMY_MATCHES } from '../src/domain/gate.ts';
+import { submissionWait } from '../src/domain/queue-overview.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const templates = new URL('./burst/', import.meta.url);
@@ -40,6 +41,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const REDIS_URL = process.env.REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PASSWORD = 'burst-bench-password';
 const FINAL = new Set(['qualified', 'rejected']);
+/** Waiting submissions whose estimate is sampled every two seconds (besides each one's right after its upload). */
+const WAIT_SAMPLES_EACH = 4;
 
 interface Options {
   users: number;
@@ -406,14 +409,14 @@ interface Upload {
   answered: string | null;
 }
 
-/** A waiting submission's estimate as its page showed it (GET /api/submissions/:id's wait), to hold against the real wait. */
+/** A waiting submission's estimate as its page showed it (GET /api/submissions/:id's wait, submissionWait), to hold against the real wait. */
 interface WaitSample {
   submissionId: number;
   /** Bench clock when the answer came. */
   at: number;
   ahead: number;
   seconds: number;
-  /** Taken by the upload right after its 202 (else by a poller). */
+  /** Taken by the upload right after its 202 (else by a poller, or by the sampler of the submissions whose gate waits). */
   first: boolean;
 }
 
@@ -771,6 +774,29 @@ async function burst(
     }
   });
 
+  // ---- the waiting submissions' estimates: every two seconds, a few of the submissions whose gate has not started
+  // (none of its matches on a runner yet), the estimate their page computes (submissionWait), to the last one
+  const waitSampler = (async () => {
+    const waitRandom = rng(seed ^ 0x2c1b3c6d);
+    while (polling) {
+      const ids = uploads.filter((u) => u?.submissionId != null).map((u) => u.submissionId!);
+      try {
+        const waiting = await db.submission.findMany({
+          where: { id: { in: ids }, status: { in: ['queued', 'compiling', 'self_play'] }, matches: { none: { status: { not: 'queued' } } } },
+          select: { id: true },
+        });
+        for (let k = 0; k < WAIT_SAMPLES_EACH && waiting.length > 0; k++) {
+          const [{ id }] = waiting.splice(Math.floor(waitRandom() * waiting.length), 1) as [{ id: number }];
+          const w = await submissionWait({ db, queues }, id);
+          if (w.seconds !== null) gets.waits.push({ submissionId: id, at: Date.now(), ahead: w.ahead, seconds: w.seconds, first: false });
+        }
+      } catch {
+        // a sample lost; the next ones come in two seconds
+      }
+      await sleep(2000);
+    }
+  })();
+
   // ---- the verdicts, the worker's kill midway
   const deadline = tBurst + o.timeoutMinutes * 60_000;
   let killedAt: number | null = null;
@@ -828,6 +854,7 @@ async function burst(
   const tEnd = Date.now();
   polling = false;
   await Promise.all(pollers);
+  await waitSampler;
   sampling = false;
   await sampler;
   await report(o, {
@@ -1017,7 +1044,7 @@ async function report(o: Options, x: Observed): Promise<void> {
   writeFileSync(join(x.logDir, 'wait-estimates.json'), JSON.stringify(judged.map(({ w, real }) => ({ ...w, at: w.at - x.tBurst, real }))));
   const share = (es: typeof judged) => (es.length ? `${((100 * within(es)) / es.length).toFixed(0)}% within ±50%` : 'none');
   console.log(
-    `  wait estimates (GET /api/submissions/:id while waiting, against the real wait to the verdict): right after the upload ${share(firsts)} ` +
+    `  wait estimates (GET /api/submissions/:id right after the upload, then submissionWait while the gate waits, against the real wait to the verdict): right after the upload ${share(firsts)} ` +
       `(estimate/real ${spread(ratio(firsts), (r) => r.toFixed(2))}); every sample ${share(judged)} (${spread(ratio(judged), (r) => r.toFixed(2))}); samples in ${join(x.logDir, 'wait-estimates.json')}`,
   );
 

@@ -52,7 +52,7 @@ export interface QueueOverview {
   matchSeconds: number | null;
   /** Submission to verdict over the last 50 verdicts: median and 90th percentile; gate work = start to verdict. */
   gate: { samples: number; latencyP50: number | null; latencyP90: number | null; workSeconds: number | null; ahead: number };
-  /** Median run time (a worker's start to end, no queue time) of the last matches of each kind, in seconds. */
+  /** Run time (a worker's start to end, no queue time) of the last matches of each kind, in seconds, as free of compile checks (see freeRunSeconds). */
   durations: MatchDurations;
   /** How long the recent gates really were (the last 50 verdicts); null before any. */
   gateLengths: GateLengths | null;
@@ -140,8 +140,69 @@ export function gateLengthsOf(verdicts: { status: string; reasonDetail: unknown;
 
 /** A compile check is not a match and its time is not stored; it takes about this long (esbuild and one isolate). */
 export const CHECK_SECONDS = 1;
-/** Medians are taken over this many recent matches of each kind. */
+/** Run times are taken over this many recent matches of each kind. */
 const DURATION_SAMPLES = 50;
+
+/** A check's span is taken as at most this long: its compile and load are bounded well below it, and a submission left waiting longer is not being checked. */
+const CHECK_SPAN_MAX_MS = 5 * 60_000;
+
+/** A finished match as the estimate reads it: when it ran (ms since the epoch) and its players' CPU together. */
+export interface PlayedMatch {
+  startedAt: number;
+  finishedAt: number;
+  durationMs: number;
+  /** The players' CPU time (ms), null when not recorded. */
+  cpuMs: number | null;
+}
+
+/** A compile check's span: from the upload to its verdict (ms since the epoch; a check still waiting or running: to now). */
+export interface CheckSpan {
+  from: number;
+  to: number;
+}
+
+/**
+ * A match's run time per second of its players' CPU before any match ran
+ * free of compile checks to tell it (the game's engine, the match process and
+ * the bots' calls besides the bots' own CPU): about 1.5 in the burst bench on
+ * a quiet machine (a Dummy match 0.6 s for 0.35 s of CPU), 3.5 to 14 on one
+ * loaded three times over by other work; the matches that ran free replace it
+ * as soon as there are a few.
+ */
+export const WALL_PER_CPU_PRIOR = 2;
+/** Matches free of compile checks needed before their run time per CPU second replaces the prior. */
+export const FREE_MATCHES_NEEDED = 3;
+
+/**
+ * The run time of a match of each kind as the queue ahead will see it, in
+ * seconds (null for a kind with none): the mean over the recent matches
+ * (the work ahead is their sum, and a busy runner's slow matches count as
+ * much as its fast ones), each counted as it would have run without a compile
+ * check beside it. The checks' lane runs at a higher priority than the match
+ * processes (the worker's niceness), so a deadline's uploads slow the matches
+ * played while they come, several times over (a first self-play took 44 s
+ * against 1.3 s once the uploads stopped); the queue they leave behind is
+ * played without them. A match that overlapped no check counts its run time;
+ * one that did counts its players' CPU times the run time per CPU second of
+ * those that did not (WALL_PER_CPU_PRIOR before FREE_MATCHES_NEEDED of them),
+ * or, without a CPU figure, its run time when no match of its kind ran free.
+ */
+export function freeRunSeconds(kinds: PlayedMatch[][], checks: CheckSpan[]): (number | null)[] {
+  const slowed = (m: PlayedMatch) => checks.some((c) => c.from < m.finishedAt && c.to > m.startedAt);
+  const marked = kinds.map((ms) => ms.map((m) => ({ m, slowed: slowed(m) })));
+  const free = marked.flat().filter((x) => !x.slowed && x.m.cpuMs !== null && x.m.cpuMs > 0);
+  const wallPerCpu =
+    free.length >= FREE_MATCHES_NEEDED ? free.reduce((a, x) => a + x.m.durationMs, 0) / free.reduce((a, x) => a + x.m.cpuMs!, 0) : WALL_PER_CPU_PRIOR;
+  return marked.map((ms) => {
+    const anyFree = ms.some((x) => !x.slowed);
+    const seconds = ms.flatMap(({ m, slowed }) => {
+      if (!slowed) return [m.durationMs / 1000];
+      if (m.cpuMs !== null && m.cpuMs > 0) return [(m.cpuMs * wallPerCpu) / 1000];
+      return anyFree ? [] : [m.durationMs / 1000];
+    });
+    return seconds.length ? orNull(seconds.reduce((a, b) => a + b, 0) / seconds.length) : null;
+  });
+}
 
 /** What the overview is computed from: one read of the database and Redis, shared by the requests of the next moment. */
 interface QueueInputs {
@@ -155,7 +216,10 @@ interface QueueInputs {
   gateOpen: { submissionId: number | null; gateStep: string | null; status: string; _count: { _all: number } }[];
   /** Submissions being judged, by id (a waiting submission counts those before it). */
   judging: { id: number; status: string }[];
-  kindDurations: { durationMs: number | null }[][];
+  /** The recent matches of each kind: self-play, Dummy, ranked, tournament, challenge. */
+  kindDurations: PlayedMatch[][];
+  /** The compile checks over the time those matches were played. */
+  checks: CheckSpan[];
   dummyCounts: { submissionId: number | null; _count: { _all: number } }[];
   /** The matches being played: since when (ms) and how far (their progress, rounds played of all). */
   playing: { processedOn?: number | undefined; progress: unknown }[];
@@ -169,7 +233,7 @@ async function readQueueInputs(deps: { db: Db; queues: JudgeQueues | null }, now
       where: { ...where, status: 'done', durationMs: { not: null } },
       orderBy: { id: 'desc' },
       take: DURATION_SAMPLES,
-      select: { durationMs: true },
+      select: { durationMs: true, startedAt: true, finishedAt: true, participants: { select: { cpuMs: true } } },
     });
   const [q, open, finished, durations, verdicts, workers, gateOpen, judging, kindDurations] = await Promise.all([
     readQueueStats(deps),
@@ -197,6 +261,33 @@ async function readQueueInputs(deps: { db: Db; queues: JudgeQueues | null }, now
       recentOf({ kind: 'challenge' }),
     ]),
   ]);
+  const played: PlayedMatch[][] = kindDurations.map((rows) =>
+    rows.map((r) => {
+      const finishedAt = r.finishedAt?.getTime() ?? now;
+      const cpu = r.participants.every((p) => p.cpuMs !== null) ? r.participants.reduce((a, p) => a + p.cpuMs!, 0) : 0;
+      return { startedAt: r.startedAt?.getTime() ?? finishedAt - r.durationMs!, finishedAt, durationMs: r.durationMs!, cpuMs: cpu > 0 ? cpu : null };
+    }),
+  );
+  const playedSince = Math.min(now, ...played.flat().map((m) => m.startedAt));
+  // The checks of the time those matches were played: passed (the gate started), refused (the verdict), or still to come.
+  const checks = played.flat().length
+    ? (
+        await db.submission.findMany({
+          where: {
+            createdAt: { lte: new Date(now) },
+            OR: [
+              { startedAt: { gte: new Date(playedSince) } },
+              { startedAt: null, finishedAt: { gte: new Date(playedSince) } },
+              { status: { in: ['queued', 'compiling'] } },
+            ],
+          },
+          select: { createdAt: true, startedAt: true, finishedAt: true },
+        })
+      ).map((s) => {
+        const from = s.createdAt.getTime();
+        return { from, to: Math.min((s.startedAt ?? s.finishedAt)?.getTime() ?? now, from + CHECK_SPAN_MAX_MS) };
+      })
+    : [];
   const dummyCounts = verdicts.length
     ? await db.match.groupBy({
         by: ['submissionId'],
@@ -207,7 +298,7 @@ async function readQueueInputs(deps: { db: Db; queues: JudgeQueues | null }, now
   // Only when no match has finished yet (a new deployment's first minutes): the running ones tell how long a match takes.
   const playing =
     durations.length === 0 && deps.queues && q.ok ? await withTimeout(deps.queues.matches.getActive(0, 20), 2000, 'active jobs').catch(() => []) : [];
-  return { q, open, finished, durations, verdicts, workers, gateOpen, judging, kindDurations, dummyCounts, playing };
+  return { q, open, finished, durations, verdicts, workers, gateOpen, judging, kindDurations: played, checks, dummyCounts, playing };
 }
 
 /**
@@ -300,8 +391,7 @@ export async function queueOverview(
     workSeconds: orNull(median(work)),
     ahead,
   };
-  const medianSeconds = (rows: { durationMs: number | null }[]) => orNull(median(rows.map((r) => r.durationMs! / 1000)));
-  const [selfplay, dummy, ranked, tournament, challenge] = kindDurations.map(medianSeconds) as [
+  const [selfplay, dummy, ranked, tournament, challenge] = freeRunSeconds(kindDurations, inputs.checks) as [
     number | null,
     number | null,
     number | null,

@@ -52,6 +52,6 @@ export function englishWait(p: WaitEstimate): string {
   return (
     `Gate jobs go before ranked and tournament matches, one submission after another in the order they arrived, so a new submission waits for ${before}; ` +
     `then its own gate, about ${p.ownSeconds} s (a check of about ${p.checkSeconds} s, a self-play of ${p.selfplaySeconds} s and ${p.dummyMatches} Dummy matches of ${p.dummySeconds} s, ${p.atATime} at a time). ` +
-    'Match times are the median run times of recent matches, queue time not included.'
+    "Match times are the mean run times of recent matches, queue time not included (one played while uploads were being compiled, which go first, counted by its players' CPU time instead)."
   );
 }

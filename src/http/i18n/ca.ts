@@ -1033,7 +1033,7 @@ export const ca: Messages = {
     return (
       `Les proves passen davant de les partides de classificació i de torneig, un enviament rere l’altre en l’ordre d’arribada, de manera que un enviament nou espera ${before}; ` +
       `després, la seva pròpia prova, uns ${p.ownSeconds} s (una comprovació d’uns ${p.checkSeconds} s, una partida contra si mateix de ${p.selfplaySeconds} s i ${p.dummyMatches} partides contra el Dummy de ${p.dummySeconds} s, ${p.atATime} alhora). ` +
-      'Els temps de partida són la mediana dels temps d’execució de les partides recents, sense el temps a la cua.'
+      'Els temps de partida són la mitjana dels temps d’execució de les partides recents, sense el temps a la cua (una jugada mentre es compilaven enviaments, que passen primer, es compta pel temps de CPU dels seus jugadors).'
     );
   },
   'auth.studentId': "Identificador d'estudiant",

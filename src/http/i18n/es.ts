@@ -1036,7 +1036,7 @@ export const es: Messages = {
     return (
       `Las pruebas pasan delante de las partidas de clasificación y de torneo, un envío tras otro en el orden de llegada, así que un envío nuevo espera ${before}; ` +
       `después, su propia prueba, unos ${p.ownSeconds} s (una comprobación de unos ${p.checkSeconds} s, una partida contra sí mismo de ${p.selfplaySeconds} s y ${p.dummyMatches} partidas contra el Dummy de ${p.dummySeconds} s, ${p.atATime} a la vez). ` +
-      'Los tiempos de partida son la mediana de los tiempos de ejecución de las partidas recientes, sin el tiempo en la cola.'
+      'Los tiempos de partida son la media de los tiempos de ejecución de las partidas recientes, sin el tiempo en la cola (una jugada mientras se compilaban envíos, que pasan primero, se cuenta por el tiempo de CPU de sus jugadores).'
     );
   },
   'auth.studentId': 'Identificador de estudiante',

@@ -96,3 +96,13 @@ export function gateProgress(submission: { id: number; status: string; reasonDet
   }
   return { status, final, failedStep: failed, steps };
 }
+
+/**
+ * Its gate waits for a runner, so it has a place in the queue and an expected wait: its compile check not
+ * started yet, or its self-play not started (in a burst, most of the wait is there: the self-play queues
+ * behind the earlier gates' matches).
+ */
+export function waitsForRunner(progress: GateProgress): boolean {
+  if (progress.status === 'queued') return true;
+  return progress.status === SELF_PLAY && progress.steps.find((s) => s.key === GateStep.selfplay)?.state === 'pending';
+}

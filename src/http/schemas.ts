@@ -147,7 +147,7 @@ export const submissionSchema = obj({
   wait: {
     type: ['object', 'null'],
     description:
-      'while the gate has not started (queued or compiling): the earlier submissions whose gates are ahead of it (first come, first served) and the estimated seconds to its verdict (null when there is no estimate: no runner, no Redis, nothing played yet); null otherwise',
+      'while the gate waits for a runner or compiles (queued, compiling, or its self-play not started): the earlier submissions whose gates are ahead of it (first come, first served) and the estimated seconds to its verdict (null when there is no estimate: no runner, no Redis, nothing played yet); null otherwise',
     properties: { ahead: { type: 'integer' }, seconds: nullable('number') },
   },
 });

@@ -509,3 +509,25 @@ test('a waiting submission says it waits, how many gates are ahead of it, and no
     assert.ok(wait[2]!.startsWith(text), `${lang}: ${wait[2]}`);
   }
 });
+
+test('a submission whose self-play waits for a runner keeps its place and its wait; once the match runs, no wait', async () => {
+  const res = await submitJson(app, bob, bot('SelfWaiter'));
+  assert.equal(res.statusCode, 202, res.body);
+  const id = res.json().id as number;
+  // Its check passed (as the recorder records it) and its self-play match is queued behind earlier gates.
+  await db.submission.update({ where: { id }, data: { status: 'self_play', startedAt: new Date() } });
+  const match = await db.match.create({ data: { game: 'moria', seed: 1, kind: 'gate', submissionId: id, gateStep: 'selfplay', status: 'queued' } });
+  const earlier = await db.submission.count({ where: { id: { lt: id }, status: { in: ['queued', 'compiling', 'self_play', 'qualifying'] } } });
+  const waiting = (await app.inject({ url: `/api/submissions/${id}`, headers: bob.auth })).json();
+  assert.equal(waiting.status, 'self-play');
+  assert.equal(waiting.gate.steps[1].state, 'pending');
+  assert.deepEqual(waiting.wait, { ahead: earlier, seconds: null });
+  const page = await app.inject({ url: `/submissions/${id}?lang=en`, headers: { cookie: bob.cookie } });
+  assert.match(page.body, /<span id="gate-wait" data-ahead="\d+">/, 'the page says its place too');
+  await db.match.update({ where: { id: match.id }, data: { status: 'running', startedAt: new Date() } });
+  const running = (await app.inject({ url: `/api/submissions/${id}`, headers: bob.auth })).json();
+  assert.equal(running.gate.steps[1].state, 'running');
+  assert.equal(running.wait, null, 'a runner plays its self-play: nothing to wait for');
+  const runningPage = await app.inject({ url: `/submissions/${id}?lang=en`, headers: { cookie: bob.cookie } });
+  assert.doesNotMatch(runningPage.body, /id="gate-wait"/);
+});

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { typed } from '../../typed.ts';
 import { sendSource } from '../../source-reply.ts';
 import { createSubmission, decodeUtf8, parseIdempotencyKey } from '../../../domain/submissions.ts';
-import { gateProgress } from '../../../domain/gate-progress.ts';
+import { gateProgress, waitsForRunner } from '../../../domain/gate-progress.ts';
 import { liveStatus } from '../../../domain/gate.ts';
 import { submissionWait } from '../../../domain/queue-overview.ts';
 import { requireUser, requireOwnerOrAdmin } from '../../auth.ts';
@@ -163,6 +163,7 @@ export default async function submissionRoutes(fastify: FastifyInstance) {
     const matches = (await gateMatches(db, id)).map(matchOut);
     // Compiling only while a worker runs the check; queued while it waits.
     const status = statusOut((await liveStatus(app.deps.queues, s)) as typeof s.status);
+    const gate = gateProgress({ id: s.id, status, reasonDetail: s.reasonDetail }, matches);
     return {
       id: s.id,
       game: s.game,
@@ -179,10 +180,10 @@ export default async function submissionRoutes(fastify: FastifyInstance) {
       startedAt: s.startedAt,
       finishedAt: s.finishedAt,
       disabledAt: s.disabledAt,
-      gate: gateProgress({ id: s.id, status, reasonDetail: s.reasonDetail }, matches),
+      gate,
       gateMatches: matches,
-      // Waiting: how many gates are ahead of it and how long until its verdict.
-      wait: status === 'queued' || status === 'compiling' ? await submissionWait(app.deps, s.id) : null,
+      // Waiting for a runner (its check, or its self-play not started) or compiling: how many gates are ahead of it and how long until its verdict.
+      wait: status === 'compiling' || waitsForRunner(gate) ? await submissionWait(app.deps, s.id) : null,
     };
   }
 

@@ -16,6 +16,8 @@ import {
   GATE_PRIOR,
   gateLengthsOf,
   projectedMatchSeconds,
+  coldMatchSeconds,
+  COLD_MATCH_SECONDS,
   WALL_PER_CPU_PRIOR,
 } from '../../src/domain/queue-overview.ts';
 
@@ -396,4 +398,15 @@ test("before any match has finished, a match's length is projected from the ones
   const projected = expectedWait({ redisOk: true, slots: 2, durations: none, matchSeconds: projectedMatchSeconds(playing, now), work: fresh });
   assert.equal(projected.why.code, 'estimate');
   assert.ok(projected.seconds! > 60, String(projected.seconds));
+});
+
+test("while compile checks go first, a match's length before any finished is the cold start's figure, not a projection from crawling matches", () => {
+  const now = 1_000_000;
+  // A self-play starved by the checks: a tenth of its rounds in 16 s projects 160 s a match.
+  const crawling = [{ processedOn: now - 16_000, progress: { round: 20, totalRounds: 200 } }];
+  assert.equal(projectedMatchSeconds(crawling, now), 160);
+  assert.equal(coldMatchSeconds(5, crawling, now), COLD_MATCH_SECONDS);
+  // Once no check is ahead of the matches, the matches being played tell.
+  assert.equal(coldMatchSeconds(0, crawling, now), 160);
+  assert.equal(coldMatchSeconds(0, [], now), null);
 });

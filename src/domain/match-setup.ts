@@ -88,10 +88,15 @@ export async function matchSpecFromDb(
     include: { participants: { orderBy: { seat: 'asc' }, include: { submission: { select: { source: true, filename: true } } } } },
   });
   const seats: MatchSeat[] = [];
+  // A built-in in several seats (a gate's three Dummies) is looked up once.
+  const builtins = new Map<string, MatchSeat>();
   for (const p of match.participants) {
     if (p.submission) seats.push({ source: p.submission.source, filename: p.submission.filename });
-    else if (p.builtinName) seats.push(await resolveBuiltin(db, match.game, p.builtinName));
-    else throw new Error(`match ${matchId} seat ${p.seat} has neither a submission nor a built-in`);
+    else if (p.builtinName) {
+      let seat = builtins.get(p.builtinName);
+      if (!seat) builtins.set(p.builtinName, (seat = await resolveBuiltin(db, match.game, p.builtinName)));
+      seats.push(seat);
+    } else throw new Error(`match ${matchId} seat ${p.seat} has neither a submission nor a built-in`);
   }
   // The job carries its limits resolved (older rows without any get the game's defaults), so nothing below merges them again.
   const limits = resolveLimits((await getGame(match.game)).defaultLimits, matchLimits(match.limits));

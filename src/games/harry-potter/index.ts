@@ -130,9 +130,14 @@ export function writeFrame(s: HPState, out: JsonWriter): void {
   out.room(wall.length);
   const bytes = out.bytes;
   let at = out.length;
+  // wall ? '#' : book ? 'B' : owner >= 0 ? '0' + owner : '.', without branches (wall and book are 0 or 1,
+  // -x their mask): the cells' kinds are too mixed to predict (a 60x60 grid in 3.3 ms a match against 4.3).
   for (let k = 0; k < wall.length; k++) {
     const o = owner[k]!;
-    bytes[at++] = wall[k] ? 35 /* # */ : book[k] ? 66 /* B */ : o >= 0 ? 48 + o : 46; /* . */
+    const onBook = -book[k]!;
+    const onWall = -wall[k]!;
+    const free = ((48 + o + (o >> 31)) & ~onBook) | (66 /* B */ & onBook);
+    bytes[at++] = (free & ~onWall) | (35 /* # */ & onWall);
   }
   out.length = at;
   out.raw('","u":[');

@@ -297,7 +297,7 @@ async function againstOriginal(game: AnyGame, path: string, RUNS: number): Promi
     `  a Dummy per seat:                     ${median(seat).toFixed(1)} ms against ${median(nativeSeat).toFixed(1)} ms native (${instrumented ? "the original's play() calls" : '(4 x Dummy - 4 x Null) / 4'}): ${perSeat.toFixed(2)}x (goal ≤ ${GOALS.againstOriginal})`,
   );
   console.log(
-    `  fixed cost (match - bots - engine):   ${f(median(fixed))} ms (goal ≤ ${GOALS.fixedMs}); the engine with these orders ${median(engine).toFixed(1)} ms, its first state (the map) ${median(firstStates).toFixed(1)} of them`,
+    `  fixed cost (match - bots - engine):   ${f(median(fixed))} ms (goal ≤ ${GOALS.fixedMs}; runs ${fixed.map(f).join(', ')}); the engine with these orders ${median(engine).toFixed(1)} ms, its first state (the map) ${median(firstStates).toFixed(1)} of them`,
   );
   const parts = fixedParts(game, replays);
   console.log(

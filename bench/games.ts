@@ -24,7 +24,12 @@
 // driver is instrumented to print `play-cpu-ms <seat> <ms>` on stderr (the CPU
 // of its play() calls), what it prints. The original reads `default.cnf`
 // next to it; Bola de Drac's (fixed boards only) gets Arbiter's board for the
-// seed written as a .cnf (toCnf). `--only-original` leaves the other figures out.
+// seed written as a .cnf (toCnf). `--only-original` leaves the other figures out;
+// `--runs N` plays N seeds against the original (7 by default). The fixed cost
+// is a difference of figures each noisy under load (30-50 ms a run at load 6-15),
+// so beside it the match process's own parts are timed in this process on the
+// same matches' states, each part in turn many times (fixedParts): the views,
+// the orders read and checked, the records written, the replay assembled and gzip'd.
 
 import { loadGames } from '../src/games/registry.ts';
 import { deprecatedOriginalsList, originalsOf } from './originals.ts';
@@ -49,6 +54,10 @@ import { dirname } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { withRoundsFrom } from '../src/match/replay-io.ts';
 import { toCnf } from '../src/games/bola-de-drac/engine.ts';
+import { replayJson, writeRecord } from '../src/match/match-run.ts';
+import { encodeReplayJson } from '../src/match/replay-io.ts';
+import { JsonWriter } from '../src/sdk/json-writer.ts';
+import type { Replay } from '../src/sdk/replay-format.ts';
 
 const SEED = 30;
 /** The seeds the match processes warm up on, none of the measured ones (SEED...). */
@@ -147,9 +156,13 @@ function settle(): Promise<void> {
 const GOALS = { callOverheadUs: 50, sandboxTax: 1.15, againstOriginal: 1.5, fixedMs: 50 };
 
 /** The games named on the command line and the originals' builds named there (`--original game=path`) or in `env`'s "game=path,..." list. */
-export function parseGamesArgs(args: readonly string[], env: string | undefined): { filter: string[]; originals: Map<string, string>; onlyOriginal: boolean } {
+export function parseGamesArgs(
+  args: readonly string[],
+  env: string | undefined,
+): { filter: string[]; originals: Map<string, string>; onlyOriginal: boolean; runs: number } {
   const filter: string[] = [];
   let onlyOriginal = false;
+  let runs = 7;
   const originals = new Map<string, string>();
   const add = (pair: string) => {
     const at = pair.indexOf('=');
@@ -162,9 +175,12 @@ export function parseGamesArgs(args: readonly string[], env: string | undefined)
     if (arg === '--original') add(args[++i] ?? '');
     else if (arg.startsWith('--original=')) add(arg.slice('--original='.length));
     else if (arg === '--only-original') onlyOriginal = true;
-    else filter.push(arg);
+    else if (arg === '--runs') {
+      runs = Number(args[++i]);
+      if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs wants a whole number of seeds, got "${args[i]}"`);
+    } else filter.push(arg);
   }
-  return { filter, originals, onlyOriginal };
+  return { filter, originals, onlyOriginal, runs };
 }
 
 /** The original's name for its Dummy (Bola de Drac 2012's is Tonto). */
@@ -218,8 +234,7 @@ function engineWithOrders(
  * the original with four Dummies, with four Nulls, and Arbiter's warm match.
  * Prints the medians and returns the summary line.
  */
-async function againstOriginal(game: AnyGame, path: string): Promise<string> {
-  const RUNS = 7;
+async function againstOriginal(game: AnyGame, path: string, RUNS: number): Promise<string> {
   const dummy = await builtinSeat(game.id, 'Dummy');
   const seats = [dummy, dummy, dummy, dummy];
   const nativeDummy = ORIGINAL_DUMMY[game.id] ?? 'Dummy';
@@ -243,6 +258,7 @@ async function againstOriginal(game: AnyGame, path: string): Promise<string> {
   const fixed: number[] = [];
   const engine: number[] = [];
   const firstStates: number[] = [];
+  const replays: Replay[] = [];
   let instrumented = false;
   for (let i = 0; i < RUNS; i++) {
     const seed = SEED + i;
@@ -259,7 +275,9 @@ async function againstOriginal(game: AnyGame, path: string): Promise<string> {
     const cpu = cpuSinceMs(cpuStart) + (out.processCpuMs ?? NaN);
     const bots = out.replay.players.reduce((a, p) => a + p.cpuMs, 0);
     if (!out.replayGz) throw new Error('the match process sent no encoded replay');
-    const eng = engineWithOrders(game, withRoundsFrom({ ...out.replay, rounds: null }, out.replayGz));
+    const replay = withRoundsFrom({ ...out.replay, rounds: null }, out.replayGz);
+    const eng = engineWithOrders(game, replay);
+    replays.push(replay);
     total.push(cpu);
     seat.push(bots / 4);
     engine.push(eng.ms);
@@ -279,14 +297,82 @@ async function againstOriginal(game: AnyGame, path: string): Promise<string> {
     `  a Dummy per seat:                     ${median(seat).toFixed(1)} ms against ${median(nativeSeat).toFixed(1)} ms native (${instrumented ? "the original's play() calls" : '(4 x Dummy - 4 x Null) / 4'}): ${perSeat.toFixed(2)}x (goal ≤ ${GOALS.againstOriginal})`,
   );
   console.log(
-    `  fixed cost (match - bots - engine):   ${f(median(fixed))} ms (goal ≤ ${GOALS.fixedMs}); the engine with these orders ${median(engine).toFixed(1)} ms, its first state (the map) ${median(firstStates).toFixed(1)} of them`,
+    `  fixed cost (match - bots - engine):   ${f(median(fixed))} ms (goal ≤ ${GOALS.fixedMs}; runs ${fixed.map(f).join(', ')}); the engine with these orders ${median(engine).toFixed(1)} ms, its first state (the map) ${median(firstStates).toFixed(1)} of them`,
+  );
+  const parts = fixedParts(game, replays);
+  console.log(
+    `  the match process's own parts, in this process (medians of ${parts.reps} passes over these matches, ms a match): views ${parts.views.toFixed(1)}, orders read and checked ${parts.orders.toFixed(1)}, records written ${parts.records.toFixed(1)}, the replay assembled and gzip'd ${parts.replay.toFixed(1)} (${(parts.gzBytes / 1024).toFixed(0)} KiB); ${parts.sum.toFixed(1)} in all`,
   );
   const ok = (x: number, goal: number) => (x <= goal ? 'ok ' : 'OFF');
   return `  ${game.title.padEnd(18)} match ${whole.toFixed(2)}x original ${ok(whole, GOALS.againstOriginal)}  Dummy ${perSeat.toFixed(2)}x native ${ok(perSeat, GOALS.againstOriginal)}  fixed ${f(median(fixed)).padStart(4)} ms ${ok(median(fixed), GOALS.fixedMs)}`;
 }
 
+/**
+ * CPU of the match process's own work besides the bots and the engine, part by part, on recorded matches'
+ * states (the engine replays their orders first, untimed): the bots' view of each round (encodeView and the
+ * request collectOrders builds), the orders read and checked (JSON.parse of the orders' text as a bot
+ * returns it, here the recorded orders', and validateOrders), the rounds' records written (writeRecord, as
+ * playOutAsJson writes them), and the replay's JSON assembled and gzip'd (replayJson, encodeReplayJson). Each
+ * part over every match in turn, REPS passes, the median of each (ms a match).
+ */
+function fixedParts(
+  game: AnyGame,
+  replays: Replay[],
+): { views: number; orders: number; records: number; replay: number; sum: number; gzBytes: number; reps: number } {
+  const REPS = 15;
+  const matches = replays.map((replay) => {
+    const config = game.parseConfig(replay.config);
+    let state = game.create(config, replay.seed);
+    const states = [state];
+    for (const r of replay.rounds.slice(1)) states.push((state = game.next(state, r.orders, r.frozen).state));
+    const ordersText = replay.rounds.map((r) => (r.orders as unknown[][]).map((o) => JSON.stringify(o)));
+    const roundsJson = Buffer.from(JSON.stringify(replay.rounds).slice(1, -1));
+    return { replay, states, ordersText, roundsJson };
+  });
+  let gzBytes = 0;
+  const passes = {
+    views: (m: (typeof matches)[number]) => {
+      // The last state is the end of the match: no bot sees it.
+      for (let r = 0; r < m.states.length - 1; r++) {
+        const view = game.encodeView(m.states[r]);
+        JSON.stringify(Object.keys(view));
+        Object.values(view);
+      }
+    },
+    orders: (m: (typeof matches)[number]) => {
+      for (let r = 1; r < m.states.length; r++) for (const [p, text] of m.ordersText[r]!.entries()) game.validateOrders(m.states[r - 1], p, JSON.parse(text));
+    },
+    records: (m: (typeof matches)[number]) => {
+      const out = new JsonWriter(1 << 20);
+      for (const [k, r] of m.replay.rounds.entries()) {
+        if (k > 0) out.byte(44);
+        writeRecord(out, game, { state: m.states[k], round: r.round, orders: r.orders as unknown[][], events: r.events, cpuMs: r.cpuMs, frozen: r.frozen });
+      }
+    },
+    replay: (m: (typeof matches)[number]) => {
+      gzBytes = encodeReplayJson(replayJson({ ...m.replay, rounds: null }, m.roundsJson)).length;
+    },
+  };
+  const runs: Record<keyof typeof passes, number[]> = { views: [], orders: [], records: [], replay: [] };
+  for (let rep = 0; rep < REPS; rep++)
+    for (const name of Object.keys(passes) as (keyof typeof passes)[]) {
+      let cpu = 0;
+      for (const m of matches) {
+        const start = process.cpuUsage();
+        passes[name](m);
+        cpu += cpuSinceMs(start);
+      }
+      runs[name].push(cpu / matches.length);
+    }
+  const views = median(runs.views);
+  const orders = median(runs.orders);
+  const records = median(runs.records);
+  const replay = median(runs.replay);
+  return { views, orders, records, replay, sum: views + orders + records + replay, gzBytes, reps: REPS };
+}
+
 export async function run(args: string[] = []): Promise<void> {
-  const { filter, originals: named, onlyOriginal } = parseGamesArgs(args, deprecatedOriginalsList());
+  const { filter, originals: named, onlyOriginal, runs } = parseGamesArgs(args, deprecatedOriginalsList());
   // The host overhead is measured in this process the way a match process runs its bots.
   const notePath = join(tmpdir(), `arbiter-bench-note-${process.pid}`);
   const meter = installCallMeter(notePath);
@@ -304,7 +390,7 @@ export async function run(args: string[] = []): Promise<void> {
   const versus: string[] = [];
   for (const game of games) {
     const original = originals.get(game.id);
-    if (original) versus.push(await againstOriginal(game, original));
+    if (original) versus.push(await againstOriginal(game, original, runs));
     if (onlyOriginal) continue;
     if (!game.bots.builtin['Demo'] || !game.bots.builtin['Null']) {
       console.log(`${game.id}: no Demo/Null bots yet, skipped`);

@@ -334,7 +334,7 @@ function round3(x: number): number {
 }
 
 /** A round's record to be written (playOutAsJson): its state, and what changes in the seats after it. */
-interface PendingRecord {
+export interface PendingRecord {
   state: unknown;
   round: number;
   orders: unknown[][];
@@ -343,8 +343,8 @@ interface PendingRecord {
   frozen: boolean[];
 }
 
-/** What JSON.stringify(record(...)) writes, written into `out`; the keys in record's order. */
-function writeRecord(out: JsonWriter, game: AnyGame, { state, round, orders, events, cpuMs, frozen }: PendingRecord): void {
+/** What JSON.stringify(record(...)) writes, written into `out`; the keys in record's order (bench/games.ts times it). */
+export function writeRecord(out: JsonWriter, game: AnyGame, { state, round, orders, events, cpuMs, frozen }: PendingRecord): void {
   out.raw('{"round":');
   out.number(round);
   out.raw(',"orders":');

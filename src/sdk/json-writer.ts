@@ -1,12 +1,13 @@
 // JSON written straight into bytes: what the match process records a replay
 // with (MatchRun's roundsAsJson), so a round's frame is never built as
 // objects only to be stringified and then encoded to UTF-8 again. Whatever
-// is written here reads back exactly as JSON.stringify's text would: a game's
-// writeFrame is tested against JSON.stringify(frame(state)) byte for byte.
+// is written here reads back exactly as JSON.stringify's text would, so a
+// game that writes its frames reads them back for its frame() (readBack).
 // Node-free (games use it).
 
 /** UTF-8 of any string (JSON.stringify's output has no lone surrogates, so it encodes as Node's utf8 does). */
 const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
 
 export class JsonWriter {
   bytes: Uint8Array;
@@ -124,4 +125,21 @@ export class JsonWriter {
   view(): Uint8Array {
     return this.bytes.subarray(0, this.length);
   }
+}
+
+/**
+ * What `write` writes, read back as JSON.parse reads it: a game whose frames are written (writeFrame)
+ * takes its frame() from them, so a frame's fields are written down once and frame() is, by construction,
+ * what the replay holds. For the callers that want objects (the play page, replay checks, tests); the match
+ * process writes. A Harry Potter or The Walking Dead frame read back costs about 1.3x one built as objects
+ * (201 frames: 16.9 ms against 13.6, 15.6 against 11.7).
+ */
+export function readBack<I, T>(write: (input: I, out: JsonWriter) => void): (input: I) => T {
+  // One buffer for every call: a frame is parsed before the next is written.
+  const scratch = new JsonWriter(1 << 13);
+  return (input) => {
+    scratch.length = 0;
+    write(input, scratch);
+    return JSON.parse(fromUtf8.decode(scratch.view())) as T;
+  };
 }

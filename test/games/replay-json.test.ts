@@ -1,6 +1,8 @@
 // The replay as the match process writes it (MatchRun.playOutAsJson: JsonWriter, each game's writeFrame,
 // the records written after the last round) is, byte for byte, the UTF-8 of JSON.stringify of the replay
 // the same match gives as objects (playOut), for every game, frozen seats and non-ASCII text included.
+// A game that writes its frames reads them back for frame() (readBack): its frames are then checked against
+// the state they show, field by field, as frame.ts documents them.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +14,10 @@ import { resolveLimits } from '../../src/sdk/limits.ts';
 import { playMatch } from '../../src/sandbox/entries/play-match.ts';
 import { builtinSeat } from '../../src/match/builtins.ts';
 import type { AnyGame } from '../../src/sdk/types.ts';
+import harryPotter from '../../src/games/harry-potter/index.ts';
+import walkingDead from '../../src/games/walking-dead/index.ts';
+import { WIZARD, magicStrength, type HPState } from '../../src/games/harry-potter/engine.ts';
+import { UType, type TwdState } from '../../src/games/walking-dead/engine.ts';
 
 test('JsonWriter writes numbers, arrays, text and values as JSON.stringify does', () => {
   const numbers = [0, -0, 1, 9, 10, 99, 100, 999, 1000, 12345, -1, -10, -999, -1000, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 2 ** 53, 1e21, 0.5];
@@ -105,3 +111,68 @@ for (const game of (await loadGames()).values()) {
     assert.equal(Buffer.from(last.json.json).toString(), JSON.stringify(last.objects.replay));
   });
 }
+
+/** Every state of a 4-Dummy match on `seed`, in order. */
+async function dummyStates<S>(game: AnyGame, seed: number): Promise<S[]> {
+  const dummy = await builtinSeat(game.id, 'Dummy');
+  const { replay } = await playMatch({ game: game.id, seed, seats: [dummy, dummy, dummy, dummy] }, { host: 'inprocess' });
+  let s = game.create(game.parseConfig(replay.config), replay.seed);
+  const states = [s];
+  for (const rec of replay.rounds.slice(1)) states.push((s = game.next(s, rec.orders, rec.frozen).state));
+  return states as S[];
+}
+
+test('Harry Potter: frame() (writeFrame read back) shows the state as HPFrame documents it', async () => {
+  const states = await dummyStates<HPState>(harryPotter as unknown as AnyGame, 7);
+  let books = 0;
+  let owned = 0;
+  for (const s of states) {
+    const f = harryPotter.frame(s);
+    assert.deepEqual([f.round, f.rows, f.cols], [s.round, s.rows, s.cols]);
+    const g = Array.from(s.wall, (wall, k) => (wall ? '#' : s.book[k] ? 'B' : s.owner[k]! >= 0 ? String(s.owner[k]) : '.')).join('');
+    assert.equal(f.g, g, `round ${s.round}: g`);
+    books += [...g].filter((c) => c === 'B').length;
+    owned += [...g].filter((c) => c >= '0' && c <= '3').length;
+    const u = Array.from(s.utype, (type, id) => [type, s.uplayer[id]!, Math.floor(s.upos[id]! / s.cols), s.upos[id]! % s.cols, s.upending[id]!, s.unext[id]!]);
+    assert.deepEqual(f.u, u.flat(), `round ${s.round}: u`);
+    assert.deepEqual(f.v, [s.vi, s.vj]);
+    assert.deepEqual(f.s, Array.from(s.strength));
+    assert.deepEqual(
+      f.w,
+      [0, 1, 2, 3].map((p) => Array.from(s.utype).filter((type, id) => type === WIZARD && s.uplayer[id] === p).length),
+    );
+    assert.deepEqual(
+      f.m,
+      [0, 1, 2, 3].map((p) => magicStrength(s, p)),
+    );
+    assert.deepEqual(f.sp, Array.from(s.spell));
+  }
+  // The states seen have books and owned cells: every kind of cell was compared.
+  assert.ok(books > 0 && owned > 0);
+});
+
+test('The Walking Dead: frame() (writeFrame read back) shows the state as TwdFrame documents it', async () => {
+  const states = await dummyStates<TwdState>(walkingDead as unknown as AnyGame, 7);
+  let seen = '';
+  for (const s of states) {
+    const f = walkingDead.frame(s);
+    assert.deepEqual([f.round, f.rows, f.cols], [s.round, s.rows, s.cols]);
+    const grid = Array.from({ length: s.rows * s.cols }, (_x, c) => (s.waste[c] ? 'W' : s.owner[c]! >= 0 ? String(s.owner[c]) : '.')).join('');
+    assert.equal(f.grid, grid, `round ${s.round}: grid`);
+    seen += grid;
+    assert.deepEqual(
+      f.food,
+      Array.from(s.food.keys()).filter((c) => s.food[c]),
+    );
+    const units = Array.from(s.uType, (type, u) => [type, s.uPlayer[u]!, s.uPos[u]!, s.uRfz[u]!]);
+    assert.deepEqual(f.units, units.flat(), `round ${s.round}: units`);
+    const alive = [0, 1, 2, 3].map((p) => Array.from(s.uType).filter((type, u) => type === UType.Alive && s.uPlayer[u] === p).length);
+    assert.deepEqual(f.alive, alive);
+    assert.deepEqual(f.points, Array.from(s.points));
+    assert.deepEqual(
+      f.strength,
+      alive.map((a, p) => (a === 0 ? 0 : Math.floor(s.points[p]! / a))),
+    );
+  }
+  assert.ok(['W', '.', '0', '1', '2', '3'].every((c) => seen.includes(c)));
+});

@@ -3,8 +3,7 @@
 import { defineGame, type BotView } from '../../sdk/types.ts';
 import { rememberFirstStates } from '../../sdk/first-states.ts';
 import { record } from '../../sdk/view-layout.ts';
-import { charCodesToString } from '../../sdk/grid.ts';
-import type { JsonWriter } from '../../sdk/json-writer.ts';
+import { readBack, type JsonWriter } from '../../sdk/json-writer.ts';
 import { VIEW } from './view.ts';
 import { SETTINGS } from './config.ts';
 import type { TwdFrame } from './frame.ts';
@@ -65,22 +64,9 @@ function validateOrders(state: TwdState, player: number, raw: unknown): { orders
   return { orders, warnings };
 }
 
-/** The frame's grid, built from char codes (a string per cell and a join cost about a third of a match's fixed cost). */
-function gridString(s: TwdState): string {
-  // The arrays read once, not s.waste[c] per cell: states of several shapes make each s.x a polymorphic load (5x slower).
-  const { waste, owner } = s;
-  const codes = new Uint8Array(s.rows * s.cols);
-  for (let c = 0; c < codes.length; c++) {
-    const o = owner[c]!;
-    codes[c] = waste[c] ? 87 /* W */ : o >= 0 ? 48 + o : 46; /* . */
-  }
-  return charCodesToString(codes);
-}
-
 /**
- * JSON.stringify(frame(s))'s text written into `out` without building the frame (the match process's
- * replay): the grid's chars straight into the bytes, the numbers as digits. The game's test holds it to
- * frame() byte for byte.
+ * The replay frame (TwdFrame), written as JSON into `out`: the match process writes it so, the grid's chars
+ * straight into the bytes, the numbers as digits, never built as objects; frame() reads it back.
  */
 export function writeFrame(s: TwdState, out: JsonWriter): void {
   const np = s.cfg.num_players;
@@ -96,18 +82,20 @@ export function writeFrame(s: TwdState, out: JsonWriter): void {
   out.room(cells);
   const bytes = out.bytes;
   let at = out.length;
+  // waste ? 'W' : owner >= 0 ? '0' + owner : '.', without branches (waste is 0 or 1, -waste its mask): the
+  // cells' kinds are too mixed to predict (a 60x60 grid in 3.3 ms a match against 4.3).
   for (let c = 0; c < cells; c++) {
     const o = owner[c]!;
-    bytes[at++] = waste[c] ? 87 /* W */ : o >= 0 ? 48 + o : 46; /* . */
+    const onWaste = -waste[c]!;
+    bytes[at++] = ((48 + o + (o >> 31)) & ~onWaste) | (87 /* W */ & onWaste);
   }
   out.length = at;
   out.raw('","food":[');
-  let first = true;
-  for (let c = 0; c < food.length; c++) {
-    if (!food[c]) continue;
-    if (!first) out.byte(44); /* , */
-    first = false;
+  // Food (0 or 1) is on a few cells of thousands: indexOf finds them natively, in half the time of a loop.
+  for (let c = food.indexOf(1); c >= 0; ) {
     out.number(c);
+    c = food.indexOf(1, c + 1);
+    if (c >= 0) out.byte(44); /* , */
   }
   out.raw('],"units":[');
   const alive = new Array<number>(np).fill(0);
@@ -131,6 +119,9 @@ export function writeFrame(s: TwdState, out: JsonWriter): void {
   out.numbers(alive);
   out.byte(125); /* } */
 }
+
+/** The frame as objects: writeFrame's JSON read back (one description of a frame, see readBack). */
+const frame = readBack<TwdState, TwdFrame>(writeFrame);
 
 // Generating the map costs about 6 ms, a copy 0.01 ms.
 const firstState = rememberFirstStates(createState);
@@ -182,7 +173,7 @@ const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, TwdFrame>({
       players[pl * P.stride + P.at.score] = scoreOf(s, pl);
     }
     const CB = VIEW.cells.shift;
-    // Each array read from the state once, out of the loops (see gridString).
+    // Each array read from the state once, out of the loops: states of several shapes make each s.x a polymorphic load (5x slower).
     const { waste, owner, food, uType, uPlayer, uPos, uRfz } = s;
     const cells = new Uint8Array(s.rows * s.cols);
     // The shifts in locals: read from VIEW in the loop, they were loaded again for every cell.
@@ -203,36 +194,7 @@ const game = defineGame<typeof SETTINGS.table, TwdState, TwdOrder, TwdFrame>({
     return { meta: record(VIEW.meta, { round: s.round }), settings: record(VIEW.settings, s.cfg), players, cells, units };
   },
 
-  frame(s): TwdFrame {
-    const np = s.cfg.num_players;
-    const { uType, uPlayer, uPos, uRfz } = s;
-    const n = uType.length;
-    // One pass over the units for the frame's list and the alive counts (strengthOf and aliveCount walk them per clan).
-    const units = new Array<number>(4 * n);
-    const alive = new Array<number>(np).fill(0);
-    for (let u = 0; u < n; u++) {
-      const pl = uPlayer[u]!;
-      units[4 * u] = uType[u]!;
-      units[4 * u + 1] = pl;
-      units[4 * u + 2] = uPos[u]!;
-      units[4 * u + 3] = uRfz[u]!;
-      if (uType[u] === UType.Alive && pl >= 0 && pl < np) alive[pl]!++;
-    }
-    const food: number[] = [];
-    const foodAt = s.food;
-    for (let c = 0; c < foodAt.length; c++) if (foodAt[c]) food.push(c);
-    return {
-      round: s.round,
-      rows: s.rows,
-      cols: s.cols,
-      grid: gridString(s),
-      food,
-      units,
-      points: Array.from(s.points),
-      strength: alive.map((a, pl) => (a === 0 ? 0 : Math.floor(s.points[pl]! / a))),
-      alive,
-    };
-  },
+  frame,
   writeFrame,
 });
 

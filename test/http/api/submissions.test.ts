@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { slow } from '../../helpers/slow.ts';
 import { startTestApi, registerUser, bot, multipart, submitJson, insertMatch } from '../../helpers/app.ts';
 import { freshQueues } from '../../helpers/queue.ts';
+import { checkJobId } from '../../../src/queue/index.ts';
 
 // Real Redis with a private prefix, and the gate's real startGate behind the API.
 const fq = await freshQueues();
@@ -508,6 +509,25 @@ test('a waiting submission says it waits, how many gates are ahead of it, and no
     assert.equal(Number(wait[1]), earlier);
     assert.ok(wait[2]!.startsWith(text), `${lang}: ${wait[2]}`);
   }
+});
+
+test('a compiling submission shows its place and wait on the API and on the page alike (showsWait)', async () => {
+  const res = await submitJson(app, bob, bot('Compiler'));
+  assert.equal(res.statusCode, 202, res.body);
+  const id = res.json().id as number;
+  // A worker took its check: the row says compiling, and the check's job is no longer waiting in the queue.
+  const row = await db.submission.update({ where: { id }, data: { status: 'compiling' } });
+  await (await fq.queues.checks.getJob(checkJobId(id, row.createdAt)))?.remove();
+  const earlier = await db.submission.count({ where: { id: { lt: id }, status: { in: ['queued', 'compiling', 'self_play', 'qualifying'] } } });
+  const s = (await app.inject({ url: `/api/submissions/${id}`, headers: bob.auth })).json();
+  assert.equal(s.status, 'compiling');
+  assert.equal(s.gate.steps[0].state, 'running');
+  assert.deepEqual(s.wait, { ahead: earlier, seconds: null });
+  const page = await app.inject({ url: `/submissions/${id}?lang=en`, headers: { cookie: bob.cookie } });
+  const wait = /<span id="gate-wait" data-ahead="(\d+)">/.exec(page.body) ?? assert.fail('the page shows no place while it compiles');
+  assert.equal(Number(wait[1]), earlier, 'the place the API gives');
+  assert.doesNotMatch(page.body, /Waiting for a worker/, 'a worker runs its check');
+  await db.submission.update({ where: { id }, data: { status: 'rejected', finishedAt: new Date() } });
 });
 
 test('a submission whose self-play waits for a runner keeps its place and its wait; once the match runs, no wait', async () => {

@@ -29,6 +29,7 @@ import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { once } from 'node:events';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { createDb, migrate, closeDb, type Db } from '../src/db/client.ts';
 import { loadConfig } from '../src/config.ts';
@@ -325,6 +326,8 @@ interface RoundFigures {
   requests: number;
   cpuUs: number;
   wallMs: number;
+  /** The event loop's delay, 99th percentile over the round, ms. */
+  loopDelayP99Ms: number;
   statuses: Record<string, number>;
 }
 
@@ -346,6 +349,9 @@ async function judgeChild(root: string, databaseUrl: string, prefix: string): Pr
     const statuses: Record<string, number> = {};
     const t0 = performance.now();
     const c0 = process.cpuUsage();
+    // How long the event loop was held at a time: every other request waits that long.
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
     let next = 0;
     const one = async (k: number) => {
       const sub = msg.waiting[k % msg.waiting.length]!;
@@ -375,7 +381,8 @@ async function judgeChild(root: string, databaseUrl: string, prefix: string): Pr
       }),
     );
     const c = process.cpuUsage(c0);
-    return { requests: msg.count, cpuUs: c.user + c.system, wallMs: performance.now() - t0, statuses };
+    delay.disable();
+    return { requests: msg.count, cpuUs: c.user + c.system, wallMs: performance.now() - t0, loopDelayP99Ms: delay.percentile(99) / 1e6, statuses };
   };
   process.on('message', (msg: RoundAsked | { kind: 'stop' }) => {
     if (msg.kind === 'stop') {
@@ -431,7 +438,7 @@ async function cpuPerRequest(kind: RoundKind): Promise<void> {
   u.pathname = '/' + dbName;
   const databaseUrl = u.toString();
   const baseline = process.env.BENCH_API_BASELINE;
-  const judges: { label: string; child: ChildProcess; perRequest: number[] }[] = [];
+  const judges: { label: string; child: ChildProcess; perRequest: number[]; loopDelays: number[] }[] = [];
   const queueModule = await import('../src/queue/index.ts');
   const queues = queueModule.openJudgeQueues({ redisUrl: REDIS_URL, prefix });
   try {
@@ -441,8 +448,8 @@ async function cpuPerRequest(kind: RoundKind): Promise<void> {
     await closeDb(db);
     // Two runners' heartbeat: the estimate is computed in full (without one it stops at "no runner").
     await queues.redis().set(queueModule.workerKey(prefix, 'bench'), JSON.stringify({ name: 'bench', concurrency: 2, host: 'bench', pid: 1 }), 'PX', 3_600_000);
-    if (baseline) judges.push({ label: `A (${baseline})`, child: await startJudge(baseline, databaseUrl, prefix), perRequest: [] });
-    judges.push({ label: `B (${here})`, child: await startJudge(here, databaseUrl, prefix), perRequest: [] });
+    if (baseline) judges.push({ label: `A (${baseline})`, child: await startJudge(baseline, databaseUrl, prefix), perRequest: [], loopDelays: [] });
+    judges.push({ label: `B (${here})`, child: await startJudge(here, databaseUrl, prefix), perRequest: [], loopDelays: [] });
     const count = kind === 'uploads' ? UPLOADS : POLLS;
     console.log(
       `api ${kind}: ${seeded.waiting.length} waiting submissions, 150 verdicts and 250 finished matches of the last minutes; ${ROUNDS} rounds of ${count} ${kind} (${POLLERS} at once) per judge, in-process, interleaved`,
@@ -455,12 +462,16 @@ async function cpuPerRequest(kind: RoundKind): Promise<void> {
         if (bad.length) throw new Error(`${judge.label}: answers ${JSON.stringify(f.statuses)}`);
         if (r < 0) continue;
         judge.perRequest.push(f.cpuUs / f.requests);
+        judge.loopDelays.push(f.loopDelayP99Ms);
         console.log(
-          `api ${kind}: round ${r + 1} ${judge.label.slice(0, 1)}: ${(f.cpuUs / f.requests / 1000).toFixed(3)} ms CPU per request, ${(f.wallMs / f.requests).toFixed(3)} ms wall`,
+          `api ${kind}: round ${r + 1} ${judge.label.slice(0, 1)}: ${(f.cpuUs / f.requests / 1000).toFixed(3)} ms CPU per request, ${(f.wallMs / f.requests).toFixed(3)} ms wall, event loop delay p99 ${f.loopDelayP99Ms.toFixed(1)} ms`,
         );
       }
     }
-    for (const judge of judges) console.log(`api ${kind}: ${judge.label}: median ${(median(judge.perRequest) / 1000).toFixed(3)} ms CPU per request`);
+    for (const judge of judges)
+      console.log(
+        `api ${kind}: ${judge.label}: median ${(median(judge.perRequest) / 1000).toFixed(3)} ms CPU per request, event loop delay p99 ${median(judge.loopDelays).toFixed(1)} ms`,
+      );
     if (judges.length === 2) {
       const ratios = judges[0]!.perRequest.map((a, i) => judges[1]!.perRequest[i]! / a);
       console.log(`api ${kind}: B/A CPU per request, round by round: ${ratios.map((x) => x.toFixed(2)).join(' ')}; median ${median(ratios).toFixed(2)}`);

@@ -14,7 +14,7 @@ import { withTimeout } from '../queue/connection.ts';
 import type { JudgeQueues } from '../queue/index.ts';
 import { conflict, DomainError, forbidden, invalid, tooLarge, unprocessable } from './errors.ts';
 import { submissionDeadline } from './admin.ts';
-import { deriveGateSeeds, gateSecret } from './gate-seeds.ts';
+import { deriveGateSeedsAsync, gateSecret } from './gate-seeds.ts';
 import { Slots } from '../sandbox/system/slots.ts';
 import type { GateStartRow } from './gate.ts';
 import { stop as stopEsbuildService, transform } from 'esbuild';
@@ -318,7 +318,7 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
     }
   }
   // The gate's seeds, from the file, stored with the row: the gate starts without reading it back.
-  const gateSeeds = deriveGateSeeds(await unwrap(secret), game.id, upload.source, filename);
+  const gateSeeds = await deriveGateSeedsAsync(await unwrap(secret), game.id, upload.source, filename);
   mark('compile');
   const create = () =>
     db.$transaction(async (tx) => {

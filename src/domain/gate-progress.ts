@@ -98,11 +98,20 @@ export function gateProgress(submission: { id: number; status: string; reasonDet
 }
 
 /**
- * Its gate waits for a runner, so it has a place in the queue and an expected wait: its compile check not
- * started yet, or its self-play not started (in a burst, most of the wait is there: the self-play queues
- * behind the earlier gates' matches).
+ * Its gate waits for a runner: its compile check not started yet, or its self-play not started (in a burst,
+ * most of the wait is there: the self-play queues behind the earlier gates' matches).
  */
 export function waitsForRunner(progress: GateProgress): boolean {
   if (progress.status === 'queued') return true;
   return progress.status === SELF_PLAY && progress.steps.find((s) => s.key === GateStep.selfplay)?.state === 'pending';
+}
+
+/**
+ * It has a place in the queue and an expected wait, which the API (`wait`) and the submission page both show:
+ * no match of its gate has started yet. That is while it waits for a runner (waitsForRunner), and while its
+ * check compiles: the check runs on a lane of its own, but the self-play it leads to still queues behind the
+ * earlier submissions' gates, so the place and the wait are as true then as a moment before.
+ */
+export function showsWait(progress: GateProgress): boolean {
+  return progress.status === 'compiling' || waitsForRunner(progress);
 }

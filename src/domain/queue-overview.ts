@@ -188,7 +188,7 @@ export const FREE_MATCHES_NEEDED = 3;
  * or, without a CPU figure, its run time when no match of its kind ran free.
  */
 export function freeRunSeconds(kinds: PlayedMatch[][], checks: CheckSpan[]): (number | null)[] {
-  const slowed = (m: PlayedMatch) => checks.some((c) => c.from < m.finishedAt && c.to > m.startedAt);
+  const slowed = besideACheck(checks);
   const marked = kinds.map((ms) => ms.map((m) => ({ m, slowed: slowed(m) })));
   const free = marked.flat().filter((x) => !x.slowed && x.m.cpuMs !== null && x.m.cpuMs > 0);
   const wallPerCpu =
@@ -204,8 +204,40 @@ export function freeRunSeconds(kinds: PlayedMatch[][], checks: CheckSpan[]): (nu
   });
 }
 
+/**
+ * Whether a match ran beside a compile check (a span that began before the
+ * match ended and ended after it began), by a sorted sweep rather than every
+ * match against every span (250 x 250 in a burst, on each read): the spans
+ * sorted by their start with the latest end so far, so the spans begun before
+ * a match ended are a prefix (a binary search), and one of them overlaps it
+ * exactly when the latest end in that prefix is after the match began.
+ */
+export function besideACheck(checks: readonly CheckSpan[]): (m: { startedAt: number; finishedAt: number }) => boolean {
+  const sorted = [...checks].sort((a, b) => a.from - b.from);
+  const starts = Float64Array.from(sorted, (c) => c.from);
+  const latestEnd = new Float64Array(sorted.length);
+  let latest = -Infinity;
+  sorted.forEach((c, i) => {
+    latest = Math.max(latest, c.to);
+    latestEnd[i] = latest;
+  });
+  return (m) => {
+    // How many spans began before the match ended.
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! < m.finishedAt) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && latestEnd[lo - 1]! > m.startedAt;
+  };
+}
+
 /** What the overview is computed from: one read of the database and Redis, shared by the requests of the next moment. */
 interface QueueInputs {
+  /** When it was read (ms since the epoch): the figures counted from "now" count from it. */
+  at: number;
   q: Awaited<ReturnType<typeof readQueueStats>>;
   open: { kind: string; status: string; _count: { _all: number } }[];
   finished: { finishedAt: Date | null }[];
@@ -298,7 +330,7 @@ async function readQueueInputs(deps: { db: Db; queues: JudgeQueues | null }, now
   // Only when no match has finished yet (a new deployment's first minutes): the running ones tell how long a match takes.
   const playing =
     durations.length === 0 && deps.queues && q.ok ? await withTimeout(deps.queues.matches.getActive(0, 20), 2000, 'active jobs').catch(() => []) : [];
-  return { q, open, finished, durations, verdicts, workers, gateOpen, judging, kindDurations: played, checks, dummyCounts, playing };
+  return { at: now, q, open, finished, durations, verdicts, workers, gateOpen, judging, kindDurations: played, checks, dummyCounts, playing };
 }
 
 /**
@@ -378,16 +410,42 @@ export async function queueOverview(
   } = {},
 ): Promise<QueueOverview> {
   const inputs = await queueInputs(deps, now, options.maxAgeMs ?? 0);
-  const { q, open, finished, durations, verdicts, workers, kindDurations, dummyCounts } = inputs;
-  const before = options.before;
-  const earlier = (id: number | null) => before === undefined || (id !== null && id < before);
-  const gateOpen = inputs.gateOpen.filter((r) => earlier(r.submissionId));
-  const judging = inputs.judging.filter((r) => earlier(r.id));
+  return overviewOf(inputs, options.before);
+}
+
+/** The overview's figures every caller of one read shares (all but the wait, which depends on `before`). */
+interface OverviewBase {
+  overview: Omit<QueueOverview, 'expectedWait'>;
+  otherRunning: WorkAhead['otherRunning'];
+}
+
+/**
+ * What one read of the inputs gave: the shared figures, and each answer asked
+ * of it so far by `before` (undefined: a new submission's). A read is
+ * immutable and a new read is a new object, so an answer is never served from
+ * a snapshot other than its own: hundreds of waiting students polling in the
+ * same second cost one computation of the shared figures (the free run times
+ * above all) and one of the wait per submission polled, not one per request.
+ * Kept as long as the read is (queueInputs keeps the last one).
+ */
+const computed = new WeakMap<QueueInputs, { base: OverviewBase; answers: Map<number | undefined, QueueOverview> }>();
+
+/** The overview from one read, for the submission `before` (or a new one), computed once per read and `before`. */
+function overviewOf(inputs: QueueInputs, before: number | undefined): QueueOverview {
+  let entry = computed.get(inputs);
+  if (!entry) computed.set(inputs, (entry = { base: overviewBase(inputs), answers: new Map() }));
+  let answer = entry.answers.get(before);
+  if (!answer) entry.answers.set(before, (answer = { ...entry.base.overview, expectedWait: waitOf(inputs, entry.base, before) }));
+  return answer;
+}
+
+/** The figures that do not depend on whose wait is asked. Times are counted from the read's moment (`at`), so one read gives one answer. */
+function overviewBase(inputs: QueueInputs): OverviewBase {
+  const { q, open, finished, durations, verdicts, workers, kindDurations, dummyCounts, at: now } = inputs;
   const live = workers.map((w) => ({ name: w.name, host: w.host, concurrency: Number(w.concurrency) || 0 }));
   const slots = q.stats?.workerSlots ?? live.reduce((n, w) => n + w.concurrency, 0);
-  const gateLengths = gateLengthsOf(
-    verdicts.map((v) => ({ status: v.status, reasonDetail: v.reasonDetail, dummies: dummyCounts.find((c) => c.submissionId === v.id)?._count._all ?? 0 })),
-  );
+  const dummiesOf = new Map(dummyCounts.map((c) => [c.submissionId, c._count._all]));
+  const gateLengths = gateLengthsOf(verdicts.map((v) => ({ status: v.status, reasonDetail: v.reasonDetail, dummies: dummiesOf.get(v.id) ?? 0 })));
   const count = (kind: string, status: string) => open.find((r) => r.kind === kind && r.status === status)?._count._all ?? 0;
   const matches = MATCH_KINDS.map((kind) => ({ kind, waiting: count(kind, 'queued'), running: count(kind, 'running') }));
   const waiting = matches.reduce((n, m) => n + m.waiting, 0);
@@ -420,6 +478,39 @@ export async function queueOverview(
     number | null,
   ];
   const measured: MatchDurations = { selfplay, dummy, ranked, tournament, challenge };
+  return {
+    overview: {
+      redis: { ok: q.ok, error: q.error ?? null },
+      matches,
+      waiting,
+      running,
+      jobs: q.stats
+        ? {
+            waiting: q.stats.matches.waiting,
+            prioritized: q.stats.matches.prioritized,
+            active: q.stats.matches.active,
+            delayed: q.stats.matches.delayed,
+            failed: q.stats.matches.failed,
+          }
+        : null,
+      workers: live,
+      workerSlots: slots,
+      throughput: { minutes: THROUGHPUT_MINUTES, perMinute, average },
+      matchSeconds,
+      gate,
+      durations: measured,
+      gateLengths,
+    },
+    otherRunning: MATCH_KINDS.filter((k) => k !== 'gate').map((kind) => ({ kind, running: count(kind, 'running') })),
+  };
+}
+
+/** The wait of submission `before` (only the gates of earlier submissions are ahead of it), or of a new one. */
+function waitOf(inputs: QueueInputs, base: OverviewBase, before: number | undefined): QueueOverview['expectedWait'] {
+  const earlier = (id: number | null) => before === undefined || (id !== null && id < before);
+  const gateOpen = inputs.gateOpen.filter((r) => earlier(r.submissionId));
+  const judging = inputs.judging.filter((r) => earlier(r.id));
+  const { gateLengths, workerSlots: slots, durations: measured, matchSeconds, redis } = base.overview;
   const gateCount = (step: string, status: string) => gateOpen.filter((r) => r.gateStep === step && r.status === status).reduce((n, r) => n + r._count._all, 0);
   const subs = (status: string) => judging.filter((r) => r.status === status).length;
   const compiling = subs('queued') + subs('compiling');
@@ -428,40 +519,18 @@ export async function queueOverview(
     inSelfPlay: subs('self_play'),
     selfplay: { queued: gateCount('selfplay', 'queued'), running: gateCount('selfplay', 'running') },
     dummy: { queued: dummiesStillToPlay(gateOpen, gateLengths), running: gateCount('dummy', 'running') },
-    otherRunning: MATCH_KINDS.filter((k) => k !== 'gate').map((kind) => ({ kind, running: count(kind, 'running') })),
+    otherRunning: base.otherRunning,
     submissions: compiling + subs('self_play') + subs('qualifying'),
   };
-  return {
-    redis: { ok: q.ok, error: q.error ?? null },
-    matches,
-    waiting,
-    running,
-    jobs: q.stats
-      ? {
-          waiting: q.stats.matches.waiting,
-          prioritized: q.stats.matches.prioritized,
-          active: q.stats.matches.active,
-          delayed: q.stats.matches.delayed,
-          failed: q.stats.matches.failed,
-        }
-      : null,
-    workers: live,
-    workerSlots: slots,
-    throughput: { minutes: THROUGHPUT_MINUTES, perMinute, average },
-    matchSeconds,
-    gate,
+  return expectedWait({
+    redisOk: redis.ok,
+    slots,
     durations: measured,
-    gateLengths,
-    expectedWait: expectedWait({
-      redisOk: q.ok,
-      slots,
-      durations: measured,
-      // Before any match has finished: the cold start's figure while checks go first, else as long as the ones being played are taking.
-      matchSeconds: matchSeconds ?? coldMatchSeconds(compiling, inputs.playing, now),
-      work: workAhead,
-      lengths: gateLengths,
-    }),
-  };
+    // Before any match has finished: the cold start's figure while checks go first, else as long as the ones being played are taking.
+    matchSeconds: matchSeconds ?? coldMatchSeconds(compiling, inputs.playing, inputs.at),
+    work: workAhead,
+    lengths: gateLengths,
+  });
 }
 
 /**

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deriveGateSeeds, gateSecret, normalizeSource, GATE_SEED_COUNT } from '../../src/domain/gate-seeds.ts';
+import { deriveGateSeeds, deriveGateSeedsAsync, gateSecret, normalizeSource, normalizeSourceAsync, GATE_SEED_COUNT } from '../../src/domain/gate-seeds.ts';
 import { startGate } from '../../src/domain/gate.ts';
 import { createDb, closeDb } from '../../src/db/client.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
@@ -79,6 +79,24 @@ test('comments and layout do not change the seeds; code, the game and the secret
   assert.notDeepEqual(deriveGateSeeds(SECRET, 'moria', CPP.replace('int x', 'long x'), 'AISeeder.cc'), cpp, 'int x and longx differ');
   // A file esbuild cannot parse still gets stable seeds.
   assert.deepEqual(deriveGateSeeds(SECRET, 'moria', 'const x = ;', 'B.ts'), deriveGateSeeds(SECRET, 'moria', 'const   x =\n;', 'B.ts'));
+});
+
+test("the upload's seeds, off the event loop (esbuild's asynchronous service), are the seeds: every kind of file, parsing or not", async () => {
+  const files: [string, string][] = [
+    [TS, 'Seeder.ts'],
+    [TS_RELAID, 'Other.ts'],
+    [TS.replace(': number', '').replace('(): void', '()'), 'Seeder.js'],
+    [TS, 'Seeder.js'], // TypeScript in a .js file: does not parse as JavaScript
+    ['const x = ;', 'B.ts'],
+    ['await Promise.resolve(); export default 1;', 'Top.mts'],
+    [CPP, 'AISeeder.cc'],
+    [CPP_RELAID, 'AISeeder.cc'],
+    ['', 'Empty.ts'],
+  ];
+  for (const [source, filename] of files) {
+    assert.equal(await normalizeSourceAsync(source, filename), normalizeSource(source, filename), filename);
+    assert.deepEqual(await deriveGateSeedsAsync(SECRET, 'moria', source, filename), deriveGateSeeds(SECRET, 'moria', source, filename), filename);
+  }
 });
 
 test('GATE_SEED_SECRET is validated once with the rest of the configuration', () => {

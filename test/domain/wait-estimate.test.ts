@@ -9,6 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  besideACheck,
   dummiesStillToPlay,
   expectedWait,
   freeRunSeconds,
@@ -375,6 +376,43 @@ test('the free run time: a match beside a compile check counts its CPU at the ru
   // Touching a check's span only at its ends is not beside it; no checks at all: every match as it ran.
   assert.deepEqual(freeRunSeconds([[m(10, 4, 1)]], checks), [4]);
   assert.deepEqual(freeRunSeconds([[m(0, 4, 1), m(4, 2, 1)], []], []), [3, null]);
+});
+
+test('beside a check: the sorted sweep says what comparing every match with every check span says', () => {
+  // A small deterministic generator (mulberry32), so a failure is the same on every run.
+  let state = 35;
+  const rnd = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const span = (scale: number) => {
+    const from = Math.floor(rnd() * scale);
+    return { from, to: from + Math.floor(rnd() * scale * 0.05) };
+  };
+  for (let round = 0; round < 300; round++) {
+    const scale = [10, 1000, 600_000][round % 3]!;
+    const checks = Array.from({ length: Math.floor(rnd() * 60) }, () => span(scale));
+    const matches = Array.from({ length: 60 }, () => {
+      const s = span(scale);
+      return { startedAt: s.from, finishedAt: s.to };
+    });
+    const beside = besideACheck(checks);
+    const wrong = matches.filter((m) => beside(m) !== checks.some((c) => c.from < m.finishedAt && c.to > m.startedAt));
+    assert.deepEqual(wrong, [], `round ${round}, against ${JSON.stringify(checks)}`);
+  }
+  // The edges: a span touching the match only at an end is not beside it; one inside it, or around it, is.
+  const beside = besideACheck([
+    { from: 10, to: 20 },
+    { from: 100, to: 200 },
+  ]);
+  assert.equal(beside({ startedAt: 20, finishedAt: 30 }), false);
+  assert.equal(beside({ startedAt: 0, finishedAt: 10 }), false);
+  assert.equal(beside({ startedAt: 19, finishedAt: 30 }), true);
+  assert.equal(beside({ startedAt: 120, finishedAt: 130 }), true);
+  assert.equal(beside({ startedAt: 50, finishedAt: 300 }), true);
+  assert.equal(besideACheck([])({ startedAt: 0, finishedAt: 1e15 }), false);
 });
 
 test("before any match has finished, a match's length is projected from the ones being played", () => {

@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { slow } from '../../helpers/slow.ts';
 import { startTestApi, registerUser, bot, multipart, submitJson, insertMatch } from '../../helpers/app.ts';
 import { freshQueues } from '../../helpers/queue.ts';
+import { checkJobId } from '../../../src/queue/index.ts';
 
 // Real Redis with a private prefix, and the gate's real startGate behind the API.
 const fq = await freshQueues();
@@ -82,6 +83,29 @@ test('a file that does not parse: 400 compile-error with its line and column, as
   // So another user may take the name at once.
   const cara = await registerUser(app, 'cara');
   assert.equal((await submitJson(app, cara, bot('Broken'))).statusCode, 202);
+});
+
+test("a file the judge's own compile refuses is refused at upload, not only one that does not parse (esbuild's service asked first, with the judge's options)", async () => {
+  // Parses, but the judge compiles bots to CommonJS, where top-level await is an error; and a JavaScript file is read as JavaScript.
+  const awaiting = bot('Awaiter', 'moria').replace('export default class', 'await Promise.resolve();\nexport default class');
+  const line = awaiting.split('\n').findIndex((l) => l.startsWith('await ')) + 1;
+  const res = await submitJson(app, ana, awaiting);
+  assert.equal(res.statusCode, 400, res.body);
+  assert.equal(res.json().code, 'compile-error');
+  assert.equal(res.json().line, line);
+  assert.match(res.json().message, /Top-level await/);
+  const typed = await app.inject({
+    method: 'POST',
+    url: '/api/submissions',
+    headers: ana.auth,
+    // `play(): void` is TypeScript: as a .js file it does not compile.
+    payload: { game: 'moria', filename: 'Typed.js', source: bot('Typed', 'moria') },
+  });
+  assert.equal(typed.statusCode, 400, typed.body);
+  assert.equal(typed.json().code, 'compile-error');
+  assert.equal(await db.playerName.count({ where: { nameLower: { in: ['awaiter', 'typed'] } } }), 0, 'no name claimed');
+  // The same files as TypeScript without the await are taken.
+  assert.equal((await submitJson(app, ana, bot('Awaiter', 'moria'))).statusCode, 202);
 });
 
 test('OpenAPI: the upload documents a multipart body with the file as binary, the JSON body, 202 with Location and 400 with line and column', async () => {
@@ -508,6 +532,25 @@ test('a waiting submission says it waits, how many gates are ahead of it, and no
     assert.equal(Number(wait[1]), earlier);
     assert.ok(wait[2]!.startsWith(text), `${lang}: ${wait[2]}`);
   }
+});
+
+test('a compiling submission shows its place and wait on the API and on the page alike (showsWait)', async () => {
+  const res = await submitJson(app, bob, bot('Compiler'));
+  assert.equal(res.statusCode, 202, res.body);
+  const id = res.json().id as number;
+  // A worker took its check: the row says compiling, and the check's job is no longer waiting in the queue.
+  const row = await db.submission.update({ where: { id }, data: { status: 'compiling' } });
+  await (await fq.queues.checks.getJob(checkJobId(id, row.createdAt)))?.remove();
+  const earlier = await db.submission.count({ where: { id: { lt: id }, status: { in: ['queued', 'compiling', 'self_play', 'qualifying'] } } });
+  const s = (await app.inject({ url: `/api/submissions/${id}`, headers: bob.auth })).json();
+  assert.equal(s.status, 'compiling');
+  assert.equal(s.gate.steps[0].state, 'running');
+  assert.deepEqual(s.wait, { ahead: earlier, seconds: null });
+  const page = await app.inject({ url: `/submissions/${id}?lang=en`, headers: { cookie: bob.cookie } });
+  const wait = /<span id="gate-wait" data-ahead="(\d+)">/.exec(page.body) ?? assert.fail('the page shows no place while it compiles');
+  assert.equal(Number(wait[1]), earlier, 'the place the API gives');
+  assert.doesNotMatch(page.body, /Waiting for a worker/, 'a worker runs its check');
+  await db.submission.update({ where: { id }, data: { status: 'rejected', finishedAt: new Date() } });
 });
 
 test('a submission whose self-play waits for a runner keeps its place and its wait; once the match runs, no wait', async () => {

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { typed } from '../../typed.ts';
 import { sendSource } from '../../source-reply.ts';
 import { createSubmission, decodeUtf8, parseIdempotencyKey } from '../../../domain/submissions.ts';
-import { gateProgress, waitsForRunner } from '../../../domain/gate-progress.ts';
+import { gateProgress, showsWait } from '../../../domain/gate-progress.ts';
 import { liveStatus } from '../../../domain/gate.ts';
 import { submissionWait } from '../../../domain/queue-overview.ts';
 import { requireUser, requireOwnerOrAdmin } from '../../auth.ts';
@@ -182,8 +182,8 @@ export default async function submissionRoutes(fastify: FastifyInstance) {
       disabledAt: s.disabledAt,
       gate,
       gateMatches: matches,
-      // Waiting for a runner (its check, or its self-play not started) or compiling: how many gates are ahead of it and how long until its verdict.
-      wait: status === 'compiling' || waitsForRunner(gate) ? await submissionWait(app.deps, s.id) : null,
+      // No match of its gate started yet (showsWait): how many gates are ahead of it and how long until its verdict.
+      wait: showsWait(gate) ? await submissionWait(app.deps, s.id) : null,
     };
   }
 

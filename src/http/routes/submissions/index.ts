@@ -16,7 +16,7 @@ import type { AuthUser } from '../../auth.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { FINAL_STATUSES, matchOut, statusOut } from '../../../domain/serialize.ts';
 import { findSubmission, gateMatches, submissionSource, userSubmissionsByName, type SubmissionRow } from '../../../domain/submission-reads.ts';
-import { gateProgress, waitsForRunner, type GateStepState } from '../../../domain/gate-progress.ts';
+import { gateProgress, showsWait, waitsForRunner, type GateStepState } from '../../../domain/gate-progress.ts';
 import { liveStatus } from '../../../domain/gate.ts';
 import { submissionWait } from '../../../domain/queue-overview.ts';
 import type { JudgeQueues } from '../../../queue/index.ts';
@@ -166,13 +166,12 @@ async function renderTimeline(deps: { db: Db; queues: JudgeQueues | null }, s: S
 ${s.reasonLine !== null ? await sourceExcerpt(db, s.id, s.reasonLine) : ''}`;
   } else {
     let waiting: Html | string = '';
-    const waits = waitsForRunner(gate);
-    if (waits) {
-      // Its place: the earlier gates ahead of it (first come, first served) and the estimate counting only them.
+    if (showsWait(gate)) {
+      // Its place, as the API's `wait`: the earlier gates ahead of it (first come, first served) and the estimate counting only them.
       const w = await submissionWait(deps, s.id);
       waiting = html` <span id="gate-wait" data-ahead="${w.ahead}">${t('gate.ahead', w.ahead)}${w.seconds !== null ? t('gate.aheadWait', waitText(w.seconds)) : ''}.</span>`;
     }
-    verdict = html`<p>${t('gate.judging')}<strong>${word(status)}</strong>. ${waits ? t('gate.waitingWorker') : t('gate.follows')}${waiting}</p>`;
+    verdict = html`<p>${t('gate.judging')}<strong>${word(status)}</strong>. ${waitsForRunner(gate) ? t('gate.waitingWorker') : t('gate.follows')}${waiting}</p>`;
   }
 
   return html`<div id="gate-state" data-status="${status}" data-final="${final ? 'true' : 'false'}">

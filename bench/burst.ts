@@ -961,6 +961,7 @@ async function burst(
     gets,
     peaks,
     cpuUsed,
+    cpuAtStart,
     descendants: descendants(),
     active,
     redisBaseline,
@@ -983,6 +984,8 @@ interface Observed {
   peaks: Map<string, MemoryPeaks>;
   /** CPU clock ticks each part used from the first upload to the last verdict: its own process, its reaped children. */
   cpuUsed: Map<string, { cpu: number; childCpu: number }>;
+  /** Each part's CPU at its first sample (clock ticks): for the worker started again after the kill, its start. */
+  cpuAtStart: Map<string, { cpu: number; childCpu: number }>;
   /** Every descendant of a part the samples saw (match processes, compilers, esbuild). */
   descendants: Descendant[];
   active: { at: number; busy: number }[];
@@ -1497,8 +1500,17 @@ async function reportRunnerCpu(o: Options, x: Observed, nVerdicts: number): Prom
   line(`  children between samples (short-lived: probes, ends)${npm ? '' : ', beyond clang'}`, unseenBeyond);
   line('  the workers own processes (queue, IPC, results)', workerOwn);
   if (pch.n) console.log(`    of which precompiled headers built in the burst: ${pch.n}, ${(pch.cpuMs / 1000).toFixed(1)} s of clang's CPU`);
+  // The worker started again after the kill: what it and its children had used before its first sample (its start,
+  // the match processes it starts at once) is a cost of the kill, in no line above.
+  let restart = 0;
+  for (const [name, c] of x.cpuAtStart) {
+    if (!name.startsWith('worker') || !name.includes('restarted')) continue;
+    restart += ticksMs(c.cpu + c.childCpu);
+    for (const d of x.descendants) if (d.part === name && !d.bornInBurst) restart += ticksMs(d.first);
+  }
   console.log(
-    `    left out: ${(preBurst / 1000).toFixed(1)} s the workers reaped in the burst that their children had used before it (started before the first sample)`,
+    `    left out: ${(preBurst / 1000).toFixed(1)} s the workers reaped in the burst that their children had used before it (started before the first sample); ` +
+      `${(restart / 1000).toFixed(1)} s the restarted worker's start before its first sample (its process and the children it started)`,
   );
   console.log(
     `    per match: self-play ${perMatch(kinds.selfplay)}; against Dummies ${perMatch(kinds.dummy)} (match process, student bots, Dummies, ms); ` +

@@ -728,6 +728,10 @@ async function burst(
   const descendantCpu = new Map<number, Omit<Descendant, 'live'> & { seen: number }>();
   // The clock tick of each part's first sample: a descendant started after it used all its CPU in the burst.
   const firstSampleTick = new Map<string, number>();
+  // Each part's last sample: a descendant seen in it was alive when its part was last seen (a part killed, the
+  // worker SIGKILLed midway, keeps what its descendants alive then had used; those that had exited before are in
+  // its reaped children's CPU, and counting them as alive too counted them twice).
+  const partSample = new Map<string, number>();
   let cpuSample = 0;
   const sampleCpu = (table: Map<number, [number, number]>) => {
     cpuSample++;
@@ -735,6 +739,7 @@ async function burst(
       if (!alive(p) || p.child.pid === undefined) continue;
       const stat = procStat(p.child.pid);
       if (!stat) continue;
+      partSample.set(p.name, cpuSample);
       if (!cpuAtStart.has(p.name)) {
         cpuAtStart.set(p.name, { cpu: stat.cpu, childCpu: stat.childCpu });
         firstSampleTick.set(p.name, uptimeTicks());
@@ -763,10 +768,8 @@ async function burst(
         }
       }
     }
-    // A part killed (the worker SIGKILLed midway) keeps what its descendants had used when it was last seen.
-    for (const d of descendantCpu.values()) if (!parts.some((p) => p.name === d.part && alive(p))) d.seen = cpuSample;
   };
-  const descendants = (): Descendant[] => [...descendantCpu.values()].map(({ seen, ...d }) => ({ ...d, live: seen === cpuSample }));
+  const descendants = (): Descendant[] => [...descendantCpu.values()].map(({ seen, ...d }) => ({ ...d, live: seen === partSample.get(d.part) }));
   const sampler = (async () => {
     while (sampling) {
       const at = Date.now();

@@ -15,15 +15,21 @@
 // stored match, and a consistency check.
 //   npm run bench burst [--users 250] [--seconds 60] [--pollers 50] [--workers 2] [--runners 1]
 //                       [--game moria] [--poll-ms 2000] [--timeout-minutes 40] [--warmup-seconds 15] [--no-kill] [--from-source]
+//                       [--judge DIR]
+//   --judge DIR: the parts are another checkout's judge (e.g. an older commit's worktree), each started as
+//   that checkout's `npm run <part>` starts it (its package.json, its build if it has one), its database migrated
+//   by its own migrations; the harness (uploads, pollers, kill, sampling, report) is this tree's. A figure that
+//   judge does not give (its logs lack the line) is printed "n/a".
 //   npm run bench burst --users 20 --write DIR   writes the students' files to DIR and stops
 // Users are made in the bench's database with the domain's password hash, as a
 // roster import makes accounts (the per-address sign-up limit is not what is
 // measured); their tokens come from POST /api/tokens.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { buildIfStale } from './build.ts';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +65,8 @@ interface Options {
   fromSource: boolean;
   /** --write DIR: write the students' files there and stop (to read or play them). */
   writeDir: string | null;
+  /** --judge DIR: the checkout whose parts are started (this tree's when not given). */
+  judge: string | null;
 }
 
 function parseOptions(args: string[]): Options {
@@ -75,6 +83,7 @@ function parseOptions(args: string[]): Options {
     kill: true,
     fromSource: false,
     writeDir: null,
+    judge: null,
   };
   const numeric: Record<string, keyof Options> = {
     '--users': 'users',
@@ -92,15 +101,19 @@ function parseOptions(args: string[]): Options {
     else if (a === '--from-source') o.fromSource = true;
     else if (a === '--game') o.game = args[++i] ?? '';
     else if (a === '--write') o.writeDir = args[++i] ?? '.';
+    else if (a === '--judge') o.judge = resolve(args[++i] ?? '.');
     else if (a in numeric) {
       const v = Number(args[++i]);
       if (!Number.isFinite(v) || v < 0) throw new Error(`${a} needs a number, got "${args[i]}"`);
       (o as unknown as Record<string, number>)[numeric[a]!] = v;
-    } else throw new Error(`unknown option "${a}" (options: ${[...Object.keys(numeric), '--game', '--no-kill', '--from-source', '--write'].join(' ')})`);
+    } else
+      throw new Error(`unknown option "${a}" (options: ${[...Object.keys(numeric), '--game', '--no-kill', '--from-source', '--write', '--judge'].join(' ')})`);
   }
   if (o.game !== 'moria') throw new Error(`--game: the burst's bot templates (bench/burst/) are Moria players; "${o.game}" has none`);
   if (o.users < 1 || o.workers < 1 || o.runners < 1) throw new Error('--users, --workers and --runners must be at least 1');
   if (o.kill && o.workers < 2) throw new Error('killing a worker midway needs --workers 2 or more (or --no-kill)');
+  if (o.judge !== null && o.fromSource) throw new Error('--from-source is for this tree; --judge DIR starts that checkout as its own package.json says');
+  if (o.judge === resolve(root)) o.judge = null;
   return o;
 }
 
@@ -145,20 +158,37 @@ const READY: Record<string, RegExp> = {
   worker: /worker pool: /,
 };
 
-/** How a part starts: `npm run <part>`'s command (the built judge), or src/main.ts through tsx with --from-source. */
-const partArgv = (part: string, fromSource: boolean): string[] =>
-  fromSource ? ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', part] : ['--no-node-snapshot', 'bin/server.js', part];
+/** Where and how the parts start: a checkout of the judge, and node's arguments for each part. */
+interface Judge {
+  /** The checkout (this tree, or --judge DIR). */
+  dir: string;
+  /** Node's arguments for a part (after node itself), run in `dir`. */
+  argv(part: string): string[];
+  /** Said in the report's deployment line. */
+  label: string;
+}
+
+/**
+ * The judge in `dir` as its `npm run <part>` starts it: the package.json script of that name, a `node ...`
+ * command line of plain words (every judge's so far); with fromSource, src/main.ts through tsx instead.
+ */
+function judgeAt(dir: string, fromSource: boolean): Judge {
+  if (fromSource) return { dir, argv: (part) => ['--no-node-snapshot', '--import', 'tsx', 'src/main.ts', part], label: `${dir}, from the sources (tsx)` };
+  const scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+  const argv = (part: string) => {
+    const words = (scripts[part] ?? '').trim().split(/\s+/);
+    if (words[0] !== 'node' || words.some((w) => /["'$`&|;<>]/.test(w)))
+      throw new Error(`${dir}/package.json: "npm run ${part}" is "${scripts[part] ?? ''}", not a plain node command the bench can start`);
+    return words.slice(1);
+  };
+  for (const part of Object.keys(READY)) argv(part);
+  return { dir, argv, label: `${dir}, as its npm run <part> starts it (node ${argv('worker').join(' ')})` };
+}
 
 /** Starts a part as `npm run <part>` does (or from the sources) and waits until it says it is up. */
-async function startPart(
-  part: keyof typeof READY,
-  name: string,
-  env: Record<string, string>,
-  logDir: string,
-  fromSource: boolean,
-): Promise<Part & { ready: string }> {
-  const child = spawn(process.execPath, partArgv(part, fromSource), {
-    cwd: root,
+async function startPart(part: keyof typeof READY, name: string, env: Record<string, string>, logDir: string, judge: Judge): Promise<Part & { ready: string }> {
+  const child = spawn(process.execPath, judge.argv(part), {
+    cwd: judge.dir,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -190,6 +220,27 @@ async function startPart(
     await sleep(50);
   }
   return { name, child, tail, exited, ready };
+}
+
+/**
+ * Migrates the database at `url` with the judge in `dir`'s own migrations (its src/db/client.ts, through its
+ * tsx), as that judge's deployment would have it; says so if its migrations are not this tree's.
+ */
+function migrateWith(dir: string, url: string): void {
+  const code =
+    "const { createDb, migrate, closeDb } = await import(process.argv[1] + '/src/db/client.ts'); " +
+    'const db = await createDb({ databaseUrl: process.argv[2] }); try { await migrate(db); } finally { await closeDb(db); }';
+  const r = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '--input-type=module', '-e', code, dir, url], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`${dir}: its migrations did not run on the bench's database:\n${r.stderr}`);
+  const names = (d: string) =>
+    readdirSync(join(d, 'prisma/migrations'))
+      .filter((f) => /^\d/.test(f))
+      .join(' ');
+  if (names(dir) !== names(root))
+    console.log(`burst: ${dir}'s migrations are not this tree's: the harness reads its database with this tree's client (a figure may fail)`);
 }
 
 const alive = (p: Part) => p.child.exitCode === null && p.child.signalCode === null;
@@ -224,13 +275,46 @@ function procStat(pid: number): { ppid: number; start: number; rss: number; cpu:
   }
 }
 
-/** What a descendant of a part is: a match process, or something else (a compiler, esbuild's service). */
-function processKind(pid: number): string {
+/**
+ * What a descendant of a part is, from its command line: a match process (the matches' or the checks': the
+ * report tells them apart by the checks' pids the worker logs), the npm toolchain's compile server, esbuild's
+ * service, a system clang compile (its shell, confinement, clang, wasm-ld), or something else. A process
+ * forked and not yet exec'd still has its parent's command line: 'other' until it is seen again.
+ */
+type ProcessKind = 'match' | 'compile-server' | 'esbuild' | 'compile' | 'other';
+function processKind(pid: number): ProcessKind {
+  let cmdline: string;
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('match-child') ? 'match' : 'other';
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   } catch {
     return 'other';
   }
+  if (cmdline.includes('match-child')) return 'match';
+  if (cmdline.includes('clang-server')) return 'compile-server';
+  if (/esbuild/.test(cmdline)) return 'esbuild';
+  if (/arbiter-cpp|clang|wasm-ld|arbiter-landlock|bwrap|prlimit/.test(cmdline)) return 'compile';
+  return 'other';
+}
+
+/** Clock ticks (100 a second) since the machine booted: what /proc/<pid>/stat's start time counts. */
+function uptimeTicks(): number {
+  return Math.floor(Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 100);
+}
+
+/** A descendant of a part as the samples saw it: its CPU (its own and its reaped children's, clock ticks). */
+interface Descendant {
+  part: string;
+  pid: number;
+  kind: ProcessKind;
+  /** A child of the part's own process (one the part reaps when it exits). */
+  direct: boolean;
+  /** Started after the part's first sample (all its CPU is the burst's). */
+  bornInBurst: boolean;
+  /** Its CPU when first seen (0 if born in the burst) and when last seen. */
+  first: number;
+  last: number;
+  /** Alive at the last sample (or its part was killed while it was). */
+  live: boolean;
 }
 
 /** pid -> [ppid, rss bytes] of every process on the machine. */
@@ -532,7 +616,10 @@ async function burst(
   keep: { setDatabase(d: FreshDatabase): void; setQueues(q: JudgeQueues): void; setRedis(r: Redis): void },
 ): Promise<void> {
   const files = studentFiles(o.users, seed);
-  const database = await freshDatabase();
+  const judge = judgeAt(o.judge ?? root, o.fromSource);
+  // Another judge's database is migrated by its own migrations; the harness reads it with this tree's client.
+  const database = await freshDatabase(o.judge === null ? {} : { migrated: false });
+  if (o.judge !== null) migrateWith(o.judge, database.url);
   keep.setDatabase(database);
   const db = database.db;
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
@@ -550,25 +637,23 @@ async function burst(
     LOG_LEVEL: 'info',
     WORKER_CONCURRENCY: String(o.runners),
   };
-  if (!o.fromSource) {
-    // Built once here, as a deployment builds before it starts: not by each part at its start, and in no figure.
-    const built = spawnSync(process.execPath, [join(root, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
-    if (built.status !== 0) throw new Error('the build failed');
-  }
+  // Built once here, as a deployment builds before it starts: not by each part at its start, and in no figure.
+  // (A judge from before the build, run from its sources, has none.)
+  if (!o.fromSource) buildIfStale(judge.dir);
   const t0start = Date.now();
   // The database's parts first (the recorder migrates nothing: the bench's database is migrated), then the workers, the API last.
-  for (const name of ['recorder', 'scheduler'] as const) parts.push(await startPart(name, name, env, logDir, o.fromSource));
+  for (const name of ['recorder', 'scheduler'] as const) parts.push(await startPart(name, name, env, logDir, judge));
   const workers: Part[] = [];
   for (let w = 0; w < o.workers; w++) {
-    const p = await startPart('worker', `worker ${w + 1}`, env, logDir, o.fromSource);
+    const p = await startPart('worker', `worker ${w + 1}`, env, logDir, judge);
     workers.push(p);
     parts.push(p);
   }
-  const api = await startPart('api', 'api', env, logDir, o.fromSource);
+  const api = await startPart('api', 'api', env, logDir, judge);
   parts.push(api);
   const base = api.ready;
   console.log(
-    `deployment: api, recorder, scheduler, ${o.workers} worker(s) up in ${sec(Date.now() - t0start)}, ${o.fromSource ? 'from the sources (tsx)' : 'the built judge (dist/)'} (database ${database.name}, queue prefix ${prefix})`,
+    `deployment: api, recorder, scheduler, ${o.workers} worker(s) up in ${sec(Date.now() - t0start)}, ${o.judge !== null ? `the judge at ${judge.label}` : o.fromSource ? 'from the sources (tsx)' : 'the built judge (dist/)'} (database ${database.name}, queue prefix ${prefix})`,
   );
 
   // ---- the students: accounts as a roster import makes them, tokens through the API
@@ -640,7 +725,13 @@ async function burst(
   // And each live descendant's (match processes, compile servers: never reaped while they run, so not in childCpu),
   // from its first sample to its last; one that exits is counted by whoever reaps it (the part's childCpu, or a
   // live descendant's), so only the descendants alive at the last sample count.
-  const descendantCpu = new Map<number, { part: string; kind: string; first: number; last: number; seen: number }>();
+  const descendantCpu = new Map<number, Omit<Descendant, 'live'> & { seen: number }>();
+  // The clock tick of each part's first sample: a descendant started after it used all its CPU in the burst.
+  const firstSampleTick = new Map<string, number>();
+  // Each part's last sample: a descendant seen in it was alive when its part was last seen (a part killed, the
+  // worker SIGKILLed midway, keeps what its descendants alive then had used; those that had exited before are in
+  // its reaped children's CPU, and counting them as alive too counted them twice).
+  const partSample = new Map<string, number>();
   let cpuSample = 0;
   const sampleCpu = (table: Map<number, [number, number]>) => {
     cpuSample++;
@@ -648,31 +739,37 @@ async function burst(
       if (!alive(p) || p.child.pid === undefined) continue;
       const stat = procStat(p.child.pid);
       if (!stat) continue;
-      if (!cpuAtStart.has(p.name)) cpuAtStart.set(p.name, { cpu: stat.cpu, childCpu: stat.childCpu });
+      partSample.set(p.name, cpuSample);
+      if (!cpuAtStart.has(p.name)) {
+        cpuAtStart.set(p.name, { cpu: stat.cpu, childCpu: stat.childCpu });
+        firstSampleTick.set(p.name, uptimeTicks());
+      }
       const base = cpuAtStart.get(p.name)!;
       cpuUsed.set(p.name, { cpu: stat.cpu - base.cpu, childCpu: stat.childCpu - base.childCpu });
       for (const pid of treeOf(table, p.child.pid).pids) {
         const d = procStat(pid);
         if (!d) continue;
         const was = descendantCpu.get(pid);
-        if (was) Object.assign(was, { last: d.cpu + d.childCpu, seen: cpuSample });
-        else descendantCpu.set(pid, { part: p.name, kind: processKind(pid), first: d.cpu + d.childCpu, last: d.cpu + d.childCpu, seen: cpuSample });
+        if (was) {
+          Object.assign(was, { last: d.cpu + d.childCpu, seen: cpuSample });
+          if (was.kind === 'other') was.kind = processKind(pid);
+        } else {
+          const bornInBurst = d.start > firstSampleTick.get(p.name)!;
+          descendantCpu.set(pid, {
+            part: p.name,
+            pid,
+            kind: processKind(pid),
+            direct: d.ppid === p.child.pid,
+            bornInBurst,
+            first: bornInBurst ? 0 : d.cpu + d.childCpu,
+            last: d.cpu + d.childCpu,
+            seen: cpuSample,
+          });
+        }
       }
     }
-    // A part killed (the worker SIGKILLed midway) keeps what its descendants had used when it was last seen.
-    for (const d of descendantCpu.values()) if (!parts.some((p) => p.name === d.part && alive(p))) d.seen = cpuSample;
   };
-  const descendantsCpu = () => {
-    const used = new Map<string, { matches: number; other: number }>();
-    for (const d of descendantCpu.values()) {
-      if (d.seen !== cpuSample) continue;
-      const u = used.get(d.part) ?? { matches: 0, other: 0 };
-      if (d.kind === 'match') u.matches += d.last - d.first;
-      else u.other += d.last - d.first;
-      used.set(d.part, u);
-    }
-    return used;
-  };
+  const descendants = (): Descendant[] => [...descendantCpu.values()].map(({ seen, ...d }) => ({ ...d, live: seen === partSample.get(d.part) }));
   const sampler = (async () => {
     while (sampling) {
       const at = Date.now();
@@ -777,6 +874,8 @@ async function burst(
   // ---- the waiting submissions' estimates: every two seconds, a few of the submissions whose gate has not started
   // (none of its matches on a runner yet), the estimate their page computes (submissionWait), to the last one
   const waitSampler = (async () => {
+    // The estimate is this tree's (submissionWait): held against another judge's queue it would say nothing of that judge.
+    if (o.judge !== null) return;
     const waitRandom = rng(seed ^ 0x2c1b3c6d);
     while (polling) {
       const ids = uploads.filter((u) => u?.submissionId != null).map((u) => u.submissionId!);
@@ -832,7 +931,7 @@ async function burst(
       killedAt = Date.now();
       console.log(`kill: worker 1 SIGKILLed at +${sec(killedAt - tBurst)} (${finalCount} verdicts in, ${busy} job(s) active)`);
       await sleep(1000);
-      const again = await startPart('worker', 'worker 1 (restarted)', env, logDir, o.fromSource);
+      const again = await startPart('worker', 'worker 1 (restarted)', env, logDir, judge);
       parts.push(again);
       workers.push(again);
       restartedAt = Date.now();
@@ -865,7 +964,8 @@ async function burst(
     gets,
     peaks,
     cpuUsed,
-    descendantsCpu: descendantsCpu(),
+    cpuAtStart,
+    descendants: descendants(),
     active,
     redisBaseline,
     redisPeak,
@@ -887,8 +987,10 @@ interface Observed {
   peaks: Map<string, MemoryPeaks>;
   /** CPU clock ticks each part used from the first upload to the last verdict: its own process, its reaped children. */
   cpuUsed: Map<string, { cpu: number; childCpu: number }>;
-  /** CPU clock ticks of each part's descendants alive at the end (match processes; the others: compile servers, esbuild). */
-  descendantsCpu: Map<string, { matches: number; other: number }>;
+  /** Each part's CPU at its first sample (clock ticks): for the worker started again after the kill, its start. */
+  cpuAtStart: Map<string, { cpu: number; childCpu: number }>;
+  /** Every descendant of a part the samples saw (match processes, compilers, esbuild). */
+  descendants: Descendant[];
   active: { at: number; busy: number }[];
   redisBaseline: number;
   redisPeak: number;
@@ -951,10 +1053,13 @@ async function report(o: Options, x: Observed): Promise<void> {
       for (const [phase, ms] of Object.entries(took)) phases.set(phase, [...(phases.get(phase) ?? []), ms]);
     } catch {}
   }
-  if (phases.size)
-    console.log(
-      `    in the API (stored uploads, by phase): ${[...phases].map(([phase, ms]) => `${phase} p50 ${msText(quantile(ms, 0.5))} p95 ${msText(quantile(ms, 0.95))}`).join('; ')}`,
-    );
+  console.log(
+    `    in the API (stored uploads, by phase): ${
+      phases.size
+        ? [...phases].map(([phase, ms]) => `${phase} p50 ${msText(quantile(ms, 0.5))} p95 ${msText(quantile(ms, 0.95))}`).join('; ')
+        : 'n/a (its "submission stored" lines say no tookMs)'
+    }`,
+  );
 
   // The compile verdict: the upload's refusal, else the end of the gate's compile step (the self-play match made, or the rejection for it).
   const compileVerdict = (u: Upload): number | null => {
@@ -1043,10 +1148,13 @@ async function report(o: Options, x: Observed): Promise<void> {
   const firsts = judged.filter((e) => e.w.first);
   writeFileSync(join(x.logDir, 'wait-estimates.json'), JSON.stringify(judged.map(({ w, real }) => ({ ...w, at: w.at - x.tBurst, real }))));
   const share = (es: typeof judged) => (es.length ? `${((100 * within(es)) / es.length).toFixed(0)}% within ±50%` : 'none');
-  console.log(
-    `  wait estimates (GET /api/submissions/:id right after the upload, then submissionWait while the gate waits, against the real wait to the verdict): right after the upload ${share(firsts)} ` +
-      `(estimate/real ${spread(ratio(firsts), (r) => r.toFixed(2))}); every sample ${share(judged)} (${spread(ratio(judged), (r) => r.toFixed(2))}); samples in ${join(x.logDir, 'wait-estimates.json')}`,
-  );
+  if (x.gets.waits.length === 0)
+    console.log("  wait estimates: n/a (no estimate: the judge's GET /api/submissions/:id has no wait, and the sampler asks only this tree's judge)");
+  else
+    console.log(
+      `  wait estimates (GET /api/submissions/:id right after the upload, then submissionWait while the gate waits, against the real wait to the verdict): right after the upload ${share(firsts)} ` +
+        `(estimate/real ${spread(ratio(firsts), (r) => r.toFixed(2))}); every sample ${share(judged)} (${spread(ratio(judged), (r) => r.toFixed(2))}); samples in ${join(x.logDir, 'wait-estimates.json')}`,
+    );
 
   // Runners.
   const inWindow = x.active.filter((a) => a.at >= firstUpload && a.at <= lastVerdict);
@@ -1088,18 +1196,16 @@ async function report(o: Options, x: Observed): Promise<void> {
   );
   // The runners' CPU per verdict: every worker's tree (its own process, the children it reaped, the match
   // processes and compile servers alive at the end), what a verdict really costs whatever the machine's load.
+  const checkPids = loggedCheckPids(x.logDir);
   let workerTicks = 0;
   let matchTicks = 0;
-  for (const [name, c] of x.cpuUsed) {
+  for (const name of x.cpuUsed.keys()) {
     if (!name.startsWith('worker')) continue;
-    const d = x.descendantsCpu.get(name) ?? { matches: 0, other: 0 };
-    workerTicks += c.cpu + c.childCpu + d.matches + d.other;
-    matchTicks += d.matches;
+    const t = treeCpu(x, name, checkPids);
+    workerTicks += t.total;
+    matchTicks += t.kinds.get('match') ?? 0;
   }
-  const allTicks = [...x.cpuUsed].reduce((a, [name, c]) => {
-    const d = x.descendantsCpu.get(name) ?? { matches: 0, other: 0 };
-    return a + c.cpu + c.childCpu + d.matches + d.other;
-  }, 0);
+  const allTicks = [...x.cpuUsed.keys()].reduce((a, name) => a + treeCpu(x, name, checkPids).total, 0);
   const played = readdirSync(x.logDir)
     .filter((f) => f.startsWith('worker'))
     .reduce(
@@ -1113,7 +1219,7 @@ async function report(o: Options, x: Observed): Promise<void> {
   const storedGate = matches.filter((m) => m.kind === 'gate' && m.status === 'done').length;
   const nVerdicts = Math.max(1, verdicts.length);
   console.log(
-    `  runner CPU: ${ticks(workerTicks)} in the workers' trees (${ticks(matchTicks)} in live match processes), ${(workerTicks / 100 / nVerdicts).toFixed(2)} s a verdict ` +
+    `  runner CPU: ${ticks(workerTicks)} in the workers' trees (${ticks(matchTicks)} in match processes), ${(workerTicks / 100 / nVerdicts).toFixed(2)} s a verdict ` +
       `(every part: ${(allTicks / 100 / nVerdicts).toFixed(2)} s a verdict); matches played ${played} (worker logs), gate matches kept ${storedGate}, ` +
       `${played - storedGate - window.filter((m) => m.kind !== 'gate').length} played and not kept (a gate's Dummy matches beside its deciding loss, the killed worker's)`,
   );
@@ -1203,6 +1309,58 @@ async function report(o: Options, x: Observed): Promise<void> {
 
 // ---------------------------------------------------------------- where a verdict's runner CPU goes
 
+/** The pids of the checks' processes (checkPool's) the workers logged with each check ("compile check done"). */
+function loggedCheckPids(logDir: string): Set<number> {
+  const pids = new Set<number>();
+  for (const f of readdirSync(logDir).filter((f) => f.startsWith('worker')))
+    for (const l of readFileSync(join(logDir, f), 'utf8').split('\n')) {
+      if (!l.includes('"msg":"compile check done"')) continue;
+      try {
+        for (const pid of (JSON.parse(l) as { checkPids?: number[] }).checkPids ?? []) pids.add(pid);
+      } catch {}
+    }
+  return pids;
+}
+
+type TreeKind = ProcessKind | 'check';
+
+/**
+ * A part's tree's CPU in the burst (clock ticks), by what used it: its own process; each kind of descendant
+ * (a match process is a check's if the workers logged its pid with a check), alive at the end (from its first
+ * sample to its last) or exited and reaped by the part (as last seen); what the part reaped beyond what the
+ * samples saw of its children (children that lived between two samples, the ends of those that exited); and,
+ * left out of the total, what the children it reaped in the burst had used before it (processes started
+ * before the part's first sample: the match processes it started before the burst and replaced in it).
+ */
+function treeCpu(
+  x: Observed,
+  part: string,
+  checkPids: Set<number>,
+): { own: number; reaped: number; preBurst: number; unseen: number; kinds: Map<TreeKind, number>; born: Map<TreeKind, number>; total: number } {
+  const c = x.cpuUsed.get(part) ?? { cpu: 0, childCpu: 0 };
+  const kinds = new Map<TreeKind, number>();
+  const born = new Map<TreeKind, number>();
+  let preBurst = 0;
+  let exitedLast = 0;
+  for (const d of x.descendants) {
+    if (d.part !== part) continue;
+    const kind: TreeKind = d.kind === 'match' && checkPids.has(d.pid) ? 'check' : d.kind;
+    if (d.bornInBurst) born.set(kind, (born.get(kind) ?? 0) + 1);
+    if (d.live) kinds.set(kind, (kinds.get(kind) ?? 0) + d.last - d.first);
+    else if (d.direct) {
+      // Reaped by the part: all of it is in the part's childCpu, what it had used before the burst too.
+      kinds.set(kind, (kinds.get(kind) ?? 0) + d.last - d.first);
+      preBurst += d.first;
+      exitedLast += d.last;
+    }
+    // An exited grandchild is in its parent's figure (reaped into it).
+  }
+  // (Below 0 only when a child exited and was not reaped yet at the last sample.)
+  const unseen = Math.max(0, c.childCpu - exitedLast);
+  const total = c.cpu + unseen + [...kinds.values()].reduce((a, t) => a + t, 0);
+  return { own: c.cpu, reaped: c.childCpu, preBurst, unseen, kinds, born, total };
+}
+
 /** A worker's "match end" line: the seats' names, each seat's CPU, the match process's. */
 interface MatchEndLine {
   kind?: string;
@@ -1224,27 +1382,45 @@ const GATE_OPPONENT_NAME = 'Dummy';
  */
 async function reportRunnerCpu(o: Options, x: Observed, nVerdicts: number): Promise<void> {
   const ticksMs = (t: number) => t * 10;
+  const checkPids = loggedCheckPids(x.logDir);
   let workerOwn = 0;
-  let reaped = 0;
-  let liveMatch = 0;
-  let liveOther = 0;
-  for (const [name, c] of x.cpuUsed) {
+  let unseen = 0;
+  let preBurst = 0;
+  let tree = 0;
+  const byKind = new Map<TreeKind, number>();
+  const born = new Map<TreeKind, number>();
+  for (const name of x.cpuUsed.keys()) {
     if (!name.startsWith('worker')) continue;
-    const d = x.descendantsCpu.get(name) ?? { matches: 0, other: 0 };
-    workerOwn += ticksMs(c.cpu);
-    reaped += ticksMs(c.childCpu);
-    liveMatch += ticksMs(d.matches);
-    liveOther += ticksMs(d.other);
+    const t = treeCpu(x, name, checkPids);
+    workerOwn += ticksMs(t.own);
+    unseen += ticksMs(t.unseen);
+    preBurst += ticksMs(t.preBurst);
+    tree += ticksMs(t.total);
+    for (const [k, v] of t.kinds) byKind.set(k, (byKind.get(k) ?? 0) + ticksMs(v));
+    for (const [k, v] of t.born) born.set(k, (born.get(k) ?? 0) + v);
   }
-  const tree = workerOwn + reaped + liveMatch + liveOther;
+  const kindMs = (k: TreeKind) => byKind.get(k) ?? 0;
   const kinds = {
     selfplay: { n: 0, proc: 0, student: 0, dummy: 0 },
     dummy: { n: 0, proc: 0, student: 0, dummy: 0 },
     other: { n: 0, proc: 0, student: 0, dummy: 0 },
   };
   const compiles = { cpp: 0, cppMs: 0, other: 0 };
+  // The precompiled headers the workers built in the burst (a worker started again builds those not on the disk).
+  const pch = { n: 0, cpuMs: 0 };
   for (const f of readdirSync(x.logDir).filter((f) => f.startsWith('worker'))) {
     for (const l of readFileSync(join(x.logDir, f), 'utf8').split('\n')) {
+      if (l.includes('"msg":"precompiled header built"')) {
+        try {
+          // pino's time: epoch milliseconds, or an ISO string (the judge's own logger).
+          const b = JSON.parse(l) as { time?: number | string; cpuMs?: number };
+          if (new Date(b.time ?? 0).getTime() >= x.tBurst) {
+            pch.n++;
+            pch.cpuMs += b.cpuMs ?? 0;
+          }
+        } catch {}
+        continue;
+      }
       if (l.includes('"msg":"compile check done"')) {
         try {
           const c = JSON.parse(l) as { compileCpuMs?: number | null };
@@ -1271,11 +1447,16 @@ async function reportRunnerCpu(o: Options, x: Observed, nVerdicts: number): Prom
       m.cpuMs.forEach((ms, seat) => (judge[seat] ? (k.dummy += ms) : (k.student += ms)));
     }
   }
+  const toolchains = new Set<string>();
+  for (const f of readdirSync(x.logDir).filter((f) => f.startsWith('worker')))
+    for (const m of readFileSync(join(x.logDir, f), 'utf8').matchAll(/"toolchain":"(\w+)"|C\+\+ compiles use the (system) clang/g))
+      toolchains.add(m[1] ?? m[2]!);
+  console.log(`  C++ toolchain of the workers (their logs): ${toolchains.size ? [...toolchains].join(', ') : 'n/a (not logged)'}`);
   const all = [kinds.selfplay, kinds.dummy, kinds.other];
   const sum = (f: (k: (typeof all)[number]) => number) => all.reduce((a, k) => a + f(k), 0);
   const matchesN = sum((k) => k.n);
   if (matchesN === 0) {
-    console.log(`  runner CPU by part: no "match end" line with the seats' CPU in the workers' logs`);
+    console.log(`  runner CPU by part: n/a (no "match end" line with the seats' CPU in the workers' logs)`);
     return;
   }
   const procAll = sum((k) => k.proc);
@@ -1285,10 +1466,16 @@ async function reportRunnerCpu(o: Options, x: Observed, nVerdicts: number): Prom
   const engineAll = engine ? engine.engineMs * matchesN : 0;
   const encodeAll = engine ? engine.encodeMs * matchesN : 0;
   const inMatchRest = procAll - studentAll - dummyAll - engineAll - encodeAll;
-  // Outside the matches' own CPU: the compilers (clang, esbuild: reaped, or alive), the checks' loads and the
-  // match processes' starts and idle time (their CPU outside a match), the workers' own processes.
+  // Outside the matches' own CPU: the compilers (clang, esbuild), the checks' loads, the match processes'
+  // starts and their time between matches, the workers' own processes. clang's CPU (compileCpuMs, exact: the
+  // children's rusage) is in the npm toolchain's compile servers, or with the system clang in the shells the
+  // worker reaps, which live less than a sample apart: in what the samples did not see.
   const outside = tree - procAll;
-  const restOutside = reaped + liveOther + liveMatch - procAll - compiles.cppMs;
+  const serversMs = kindMs('compile-server');
+  const npm = serversMs > 0;
+  const serversBeyond = serversMs - (npm ? compiles.cppMs : 0);
+  const unseenBeyond = unseen + kindMs('compile') - (npm ? 0 : compiles.cppMs);
+  const matchProcsBeyond = kindMs('match') - procAll;
   const perVerdict = (ms: number) => `${(ms / 1000 / nVerdicts).toFixed(2)} s`;
   const pct = (ms: number) => `${Math.round((100 * ms) / Math.max(1, tree))}%`;
   const line = (label: string, ms: number) => console.log(`    ${label.padEnd(58)} ${perVerdict(ms).padStart(7)} a verdict  ${pct(ms).padStart(4)}`);
@@ -1308,8 +1495,26 @@ async function reportRunnerCpu(o: Options, x: Observed, nVerdicts: number): Prom
   }
   line(`  the rest of the matches (isolates, loads, calls, GC)`, inMatchRest);
   line(`  C++ compiles (clang's CPU, ${compiles.cpp} in the checks)`, compiles.cppMs);
-  line(`  the rest outside matches (${compiles.other} other checks, starts)`, restOutside);
+  line(`  the checks' loads (checkPool's processes, ${born.get('check') ?? 0} started; ${compiles.other} checks not compiled here)`, kindMs('check'));
+  line(`  match processes beyond their matches (${born.get('match') ?? 0} started: start, between)`, matchProcsBeyond);
+  if (npm) line(`  compile servers beyond the compiles (${born.get('compile-server') ?? 0} started)`, serversBeyond);
+  line("  esbuild's service (TypeScript checks', matches' bundles)", kindMs('esbuild'));
+  line(`  other children (${born.get('other') ?? 0} seen started)`, kindMs('other'));
+  line(`  children between samples (short-lived: probes, ends)${npm ? '' : ', beyond clang'}`, unseenBeyond);
   line('  the workers own processes (queue, IPC, results)', workerOwn);
+  if (pch.n) console.log(`    of which precompiled headers built in the burst: ${pch.n}, ${(pch.cpuMs / 1000).toFixed(1)} s of clang's CPU`);
+  // The worker started again after the kill: what it and its children had used before its first sample (its start,
+  // the match processes it starts at once) is a cost of the kill, in no line above.
+  let restart = 0;
+  for (const [name, c] of x.cpuAtStart) {
+    if (!name.startsWith('worker') || !name.includes('restarted')) continue;
+    restart += ticksMs(c.cpu + c.childCpu);
+    for (const d of x.descendants) if (d.part === name && !d.bornInBurst) restart += ticksMs(d.first);
+  }
+  console.log(
+    `    left out: ${(preBurst / 1000).toFixed(1)} s the workers reaped in the burst that their children had used before it (started before the first sample); ` +
+      `${(restart / 1000).toFixed(1)} s the restarted worker's start before its first sample (its process and the children it started)`,
+  );
   console.log(
     `    per match: self-play ${perMatch(kinds.selfplay)}; against Dummies ${perMatch(kinds.dummy)} (match process, student bots, Dummies, ms); ` +
       `outside the matches ${perVerdict(outside)} a verdict`,

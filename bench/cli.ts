@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadGames } from '../src/games/registry.ts';
 import { originalsFolder, originalGame } from './originals.ts';
+import { buildIfStale } from './build.ts';
 
 const SEED = 7;
 const GOALS = { helpWallS: 0.3, helpOverNode: 3, playOverOriginal: 2 };
@@ -104,8 +105,7 @@ export async function run(args: string[] = []): Promise<void> {
       .join(' ')} at start; ${rounds} interleaved rounds, medians`,
   );
   // The build is not part of any figure.
-  const built = spawnSync(process.execPath, [join(root, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('the build failed');
+  buildIfStale(root);
 
   const commands: { name: string; argv: string[]; cwd?: string }[] = [
     { name: 'node -e 0', argv: [process.execPath, '-e', '0'] },
@@ -118,10 +118,7 @@ export async function run(args: string[] = []): Promise<void> {
   if (extraCas) commands.push({ name: 'node -e 0, no extra CAs', argv: ['env', '-u', 'NODE_EXTRA_CA_CERTS', process.execPath, '-e', '0'] });
   const missing: string[] = [];
   const baseline = process.env['ARBITER_BENCH_BASELINE'];
-  if (baseline) {
-    const built = spawnSync(process.execPath, [join(baseline, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
-    if (built.status !== 0) throw new Error(`the baseline ${baseline} could not be built`);
-  }
+  if (baseline) buildIfStale(baseline);
   for (const game of games) {
     const ours = [process.execPath, bin, 'play', game, 'Dummy', 'Dummy', 'Dummy', 'Dummy', '--seed', String(SEED), '-q'];
     commands.push({ name: `arbiter play ${game}`, argv: ours });

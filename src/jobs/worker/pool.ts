@@ -24,7 +24,7 @@ import { Worker, type Job } from 'bullmq';
 import { availableParallelism, hostname } from 'node:os';
 import { readBotHeader } from '../../sandbox/languages/index.ts';
 import { SandboxInfraError } from '../../match/bot-host.ts';
-import { sharedPool } from '../../sandbox/match-process/match-pool.ts';
+import { checkPool, sharedPool } from '../../sandbox/match-process/match-pool.ts';
 import { MatchSpecError, playMatch } from '../../sandbox/entries/play-match.ts';
 import { checkBot } from '../../sandbox/entries/check-bot.ts';
 import { encodeReplay } from '../../match/replay-io.ts';
@@ -125,13 +125,15 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
       });
       throw e;
     }
-    // The compiler's CPU (a C++ compile that ran): what the burst bench's CPU breakdown reads.
+    // The compiler's CPU (a C++ compile that ran), and the processes that load the checked bots (checkPool's,
+    // not the matches'): what the burst bench's CPU breakdown reads.
     log('compile check done', {
       submissionId: Number(data.submissionId),
       filename: data.filename,
       ok: verdict.ok,
       durationMs: Date.now() - startedAt,
       compileCpuMs,
+      checkPids: checkPool.pids,
       worker: name,
     });
     await queues.addResult({ type: 'check', submissionId: data.submissionId, jobId: job.id!, verdict, worker: name });

@@ -258,8 +258,9 @@ function rememberProbe(clang: string, depfile: string): void {
   }
 }
 
-/** A clang++ on PATH that compiles <vector> for wasm32-wasi, or null. */
-function probeClang(): string | null {
+/** A clang++ on PATH that compiles <vector> for wasm32-wasi, or why none does (null: no clang++ on PATH at all). */
+function probeClang(): string | { failures: string[] } | null {
+  const failures: string[] = [];
   const names = ['clang++', ...[21, 20, 19, 18, 17, 16, 15, 14].map((v) => `clang++-${v}`)];
   const dirs = (process.env['PATH'] ?? '').split(delimiter).filter(Boolean);
   for (const name of names) {
@@ -271,28 +272,48 @@ function probeClang(): string | null {
       writeFileSync(join(dir, 'probe.cc'), PROBE_SOURCE);
       const r = spawnSync(path, ['--target=wasm32-wasi', '-c', 'probe.cc', '-o', 'probe.o', '-MD', '-MF', 'probe.d'], {
         cwd: dir,
-        stdio: 'ignore',
-        timeout: 30_000,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: PROBE_TIMEOUT_MS,
         env: { PATH: process.env['PATH'] ?? '' },
       });
       if (r.status === 0) {
         rememberProbe(path, join(dir, 'probe.d'));
         return path;
       }
+      // Said in the log (systemToolchain): a judge that falls back to the npm toolchain, 2-5x the CPU a compile, says why.
+      const why = r.error
+        ? (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT'
+          ? `the probe compile took more than ${PROBE_TIMEOUT_MS / 1000} s`
+          : r.error.message
+        : r.signal
+          ? `killed by ${r.signal}`
+          : `exit ${r.status}: ${String(r.stderr ?? '')
+              .trim()
+              .split('\n')
+              .slice(0, 3)
+              .join(' / ')
+              .slice(0, 300)}`;
+      failures.push(`${path}: ${why}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  return null;
+  return failures.length > 0 ? { failures } : null;
 }
+
+/** How long the probe compile (<vector>, about 0.2 s of CPU) may take: generous, since a loaded host is slow to start. */
+const PROBE_TIMEOUT_MS = 30_000;
 
 /** The system toolchain, confined, or why there is none. Probed once (about a second), logged once when it cannot be used. */
 function systemToolchain(): { clang: string; confinement: Confinement } | { error: string } {
   if (systemClang !== undefined) return systemClang;
   const clang = probeClang();
-  if (!clang)
+  if (clang === null)
     systemClang = { error: 'no clang++ here compiles for wasm32-wasi (apt-get install clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32)' };
-  else {
+  else if (typeof clang !== 'string') {
+    systemClang = { error: `no clang++ here compiles for wasm32-wasi: ${clang.failures.join('; ')}` };
+    log('the system clang failed its probe compile: C++ compiles use the npm toolchain', { level: 'warn', reasons: clang.failures });
+  } else {
     const c = confinementFor(clang, cppCompileSettings().confinement);
     if ('error' in c) {
       systemClang = {

@@ -956,6 +956,10 @@ async function burst(
   await waitSampler;
   sampling = false;
   await sampler;
+  await settleDecidedGates(
+    db,
+    uploads.filter((u) => u?.submissionId != null).map((u) => u.submissionId!),
+  );
   await report(o, {
     db,
     logDir,
@@ -975,6 +979,30 @@ async function burst(
     workers: o.workers,
     runners: o.runners,
   });
+}
+
+/**
+ * A gate decided by one of its matches can still have a later match being played beside it (a lookahead a free
+ * runner took); that match's result is dropped when it comes. So the consistency check counts a decided
+ * submission's match as left open only if it is still open two minutes after the last verdict.
+ */
+async function settleDecidedGates(db: FreshDatabase['db'], ids: number[], boundMs = 120_000): Promise<void> {
+  const open = () =>
+    db.match.count({
+      where: { kind: 'gate', status: { in: ['queued', 'running'] }, submissionId: { in: ids }, submission: { status: { in: ['qualified', 'rejected'] } } },
+    });
+  const t0 = Date.now();
+  const atFirst = await open();
+  if (atFirst === 0) return;
+  let left = atFirst;
+  while (left > 0 && Date.now() - t0 < boundMs) {
+    await sleep(500);
+    left = await open();
+  }
+  console.log(
+    `  after the last verdict: ${atFirst} gate match(es) of decided submissions were still being played; ` +
+      `${left === 0 ? `all closed ${sec(Date.now() - t0)} later` : `${left} still open after ${sec(boundMs)}`}`,
+  );
 }
 
 interface Observed {

@@ -17,7 +17,6 @@ import { submissionDeadline } from './admin.ts';
 import { deriveGateSeedsAsync, gateSecret } from './gate-seeds.ts';
 import { Slots } from '../sandbox/system/slots.ts';
 import type { GateStartRow } from './gate.ts';
-import { stop as stopEsbuildService, transform } from 'esbuild';
 
 /**
  * Upload inserts in flight in this process; the others wait their turn, first
@@ -33,48 +32,6 @@ import { stop as stopEsbuildService, transform } from 'esbuild';
  */
 export const UPLOAD_INSERTS_AT_ONCE = 8;
 const insertSlots = new Slots(UPLOAD_INSERTS_AT_ONCE);
-
-/** How long the quick check waits for esbuild's service before the upload compiles the file as before. */
-const QUICK_CHECK_TIMEOUT_MS = 5000;
-
-/**
- * Whether a JavaScript or TypeScript file compiles, asked of esbuild's
- * long-lived service in this process with the options compileScript gives
- * its own esbuild process (src/sandbox/languages/javascript/compile.ts: the
- * same esbuild, loader, format, target, file name and source map). True
- * when it does. False when the service found an error, failed or took too
- * long: the upload then compiles the file as before (compileBot, a fresh
- * esbuild process, bounded), and that verdict, its message and its line are
- * the ones the student gets. Starting a process from the API's (hundreds of
- * MiB) copies the page tables of all its memory on the event loop: 20 ms of
- * CPU and up to 145 ms of a blocked event loop per upload on the loaded
- * 2-core machine, for every poll and upload waiting behind it; the service
- * is started once. After a failure it is stopped, so the next upload starts
- * a fresh one (a file that crashes esbuild takes the service down with it).
- */
-async function compilesQuickly(source: string, filename: string): Promise<boolean> {
-  const isTs = /\.(ts|mts|cts)$/i.test(filename);
-  try {
-    await withTimeout(
-      transform(source, {
-        loader: isTs ? 'ts' : 'js',
-        format: 'cjs',
-        target: 'es2022',
-        sourcefile: filename,
-        sourcemap: 'inline',
-        sourcesContent: false,
-        logLevel: 'silent',
-      }),
-      QUICK_CHECK_TIMEOUT_MS,
-      'the quick compile check',
-    );
-    return true;
-  } catch (err) {
-    // A file's errors leave the service as it was; anything else may have ended it.
-    if (!Array.isArray((err as { errors?: unknown }).errors)) await stopEsbuildService().catch(() => {});
-    return false;
-  }
-}
 
 /** A promise's outcome, held until it is wanted (no unhandled rejection meanwhile). */
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -273,13 +230,7 @@ export async function createSubmission(deps: SubmissionDeps, upload: NewSubmissi
   // check compiles it on the checks' lane, ahead of every gate match; a
   // compile error there rejects it within seconds, its name left free
   // (src/domain/names.ts: a name only files that never compiled claimed).
-  // JavaScript and TypeScript ask esbuild's service in this process first, and compile in a process of their own
-  // only when it finds fault (compilesQuickly).
-  const compileCheck = async (filename: string) => {
-    if ((language.id === 'typescript' || language.id === 'javascript') && (await compilesQuickly(upload.source, filename))) return null;
-    return compileBot(upload.source, filename, game.id);
-  };
-  const compiled = fileChecked.ok && options.syntaxCheck && !language.slowCompile ? settled(compileCheck(fileChecked.value)) : null;
+  const compiled = fileChecked.ok && options.syntaxCheck && !language.slowCompile ? settled(compileBot(upload.source, fileChecked.value, game.id)) : null;
   await unwrap(deadlineCheck);
   const filename = unwrap(fileChecked);
 

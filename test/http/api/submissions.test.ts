@@ -85,29 +85,6 @@ test('a file that does not parse: 400 compile-error with its line and column, as
   assert.equal((await submitJson(app, cara, bot('Broken'))).statusCode, 202);
 });
 
-test("a file the judge's own compile refuses is refused at upload, not only one that does not parse (esbuild's service asked first, with the judge's options)", async () => {
-  // Parses, but the judge compiles bots to CommonJS, where top-level await is an error; and a JavaScript file is read as JavaScript.
-  const awaiting = bot('Awaiter', 'moria').replace('export default class', 'await Promise.resolve();\nexport default class');
-  const line = awaiting.split('\n').findIndex((l) => l.startsWith('await ')) + 1;
-  const res = await submitJson(app, ana, awaiting);
-  assert.equal(res.statusCode, 400, res.body);
-  assert.equal(res.json().code, 'compile-error');
-  assert.equal(res.json().line, line);
-  assert.match(res.json().message, /Top-level await/);
-  const typed = await app.inject({
-    method: 'POST',
-    url: '/api/submissions',
-    headers: ana.auth,
-    // `play(): void` is TypeScript: as a .js file it does not compile.
-    payload: { game: 'moria', filename: 'Typed.js', source: bot('Typed', 'moria') },
-  });
-  assert.equal(typed.statusCode, 400, typed.body);
-  assert.equal(typed.json().code, 'compile-error');
-  assert.equal(await db.playerName.count({ where: { nameLower: { in: ['awaiter', 'typed'] } } }), 0, 'no name claimed');
-  // The same files as TypeScript without the await are taken.
-  assert.equal((await submitJson(app, ana, bot('Awaiter', 'moria'))).statusCode, 202);
-});
-
 test('OpenAPI: the upload documents a multipart body with the file as binary, the JSON body, 202 with Location and 400 with line and column', async () => {
   const spec = (await app.inject({ url: '/docs/json' })).json();
   const post = spec.paths['/api/submissions'].post;

@@ -66,6 +66,11 @@ export async function spawnWorker(options: SpawnWorkerOptions): Promise<WorkerPr
     MATCH_LOCK_MS: String(options.lockMs ?? 30_000),
     STALLED_INTERVAL_MS: String(options.stalledMs ?? 15_000),
     ARBITER_FROM_SOURCE: '1',
+    // At the suite's niceness, not production's (WORKER_NICE 10, matches 5 steps above): beside the other files'
+    // processes at nice 0, a niced worker's matches got a sliver of a core, and a gate's verdict took minutes of wall
+    // time on a loaded machine (past its wait). test/sandbox/match-nice.test.ts proves the niceness itself.
+    WORKER_NICE: '0',
+    MATCH_NICE_OFFSET: '0',
     ...options.env,
   };
   delete env.DATABASE_URL; // a worker holds no database credentials

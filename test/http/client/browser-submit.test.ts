@@ -171,7 +171,8 @@ test('submit without JavaScript: a refused form still works, and asks to choose 
 });
 
 test('submit a player: the submission page follows the gate live, pending to done without reloading, to "qualified"', { timeout: 240_000 }, async () => {
-  // Hold the match runner until the page is open, so the page surely sees every step change.
+  // Hold the runners (the checks' lane and the matches') until the page is open, so the page surely sees every step change.
+  await site.judge.queues.checks.pause();
   await site.judge.queues.matches.pause();
   try {
     await page.goto('/submit');
@@ -187,6 +188,7 @@ test('submit a player: the submission page follows the gate live, pending to don
     for (const step of ['selfplay', 'dummy-0', 'dummy-3'])
       assert.equal(await page.locator(`li[data-step="${step}"]`).getAttribute('data-state'), 'pending', step);
   } finally {
+    await site.judge.queues.checks.resume();
     await site.judge.queues.matches.resume();
   }
   // From here the page must change by itself: a marker on the window dies with any reload.

@@ -2,9 +2,12 @@
 // (queue → match runners in the sandbox → results queue → recorder → database).
 // - Gate latency, submission to verdict, for a Demo-strength bot against the
 //   production gate (three Dummies, the game's default config), on an idle machine.
+// - A qualifying gate's latency (the whole gate: check, self-play, four Dummy matches won): the burst's strong
+//   bot (bench/burst/Prospector.ts.tmpl) under new names until enough qualified (a name changes the file, and
+//   so the gate's seeds; about a third of its gates qualify), each gate alone on the idle judge.
 // - Matches per minute with one and with two match runners (Moria, default config).
 // Uses the embedded defaults: PGlite in memory and Redis as `npm start` finds it.
-//   npm run bench judge [gateRuns=3] [matchesPerRun=16]
+//   npm run bench judge [gateRuns=3] [matchesPerRun=16] [qualifyingGates=3]
 
 import { availableParallelism, loadavg } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -20,6 +23,9 @@ import { Redis } from 'ioredis';
 import type { JudgeEvent } from '../src/queue/index.ts';
 
 const DEMO = fileURLToPath(new URL('../src/games/moria/bots/Demo.ts', import.meta.url));
+const PROSPECTOR = fileURLToPath(new URL('./burst/Prospector.ts.tmpl', import.meta.url));
+/** Gates tried at most for the qualifying ones asked for: a third of the strong bot's gates qualify. */
+const QUALIFYING_TRIES_EACH = 8;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -74,39 +80,67 @@ export async function withJudge<T>(runners: number, fn: (db: Db, queues: JudgeQu
   }
 }
 
-async function gateLatency(runs: number): Promise<void> {
+interface GateRun {
+  ms: number;
+  status: string;
+  reason: string | null;
+  played: number;
+}
+
+/** One gate of `source` under `name` on the idle judge, submission to verdict; waits for its leftover matches after. */
+async function timeGate(db: Db, queues: JudgeQueues, userId: number, name: string, source: string): Promise<GateRun> {
+  const player = await db.playerName.create({ data: { game: 'moria', name, nameLower: name.toLowerCase(), ownerId: userId } });
+  const t0 = Date.now();
+  const sub = await db.submission.create({
+    data: { playerId: player.id, userId, game: 'moria', version: 1, source, filename: `${name}.ts`, sizeBytes: source.length },
+  });
+  await untilEvents(
+    queues,
+    (e) => e.matchId === undefined && e.submissionId === String(sub.id) && (e.status === 'qualified' || e.status === 'rejected'),
+    () => startGate({ db, queues }, sub.id),
+  );
+  const ms = Date.now() - t0;
+  const done = await db.submission.findUniqueOrThrow({ where: { id: sub.id } });
+  const played = await db.match.count({ where: { submissionId: sub.id, status: 'done' } });
+  // Let the gate matches still running (after an early rejection) finish before the next run.
+  await until(async () => (await queues.stats()).depth === 0);
+  return { ms, status: done.status, reason: done.reason, played };
+}
+
+const named = (source: string, name: string) => source.replace(/PLAYER_NAME = '[^']*'/, `PLAYER_NAME = '${name}'`);
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+async function gateLatency(runs: number, qualifying: number): Promise<void> {
   const runners = availableParallelism();
   await withJudge(runners, async (db, queues) => {
     const user = await db.user.create({ data: { username: 'bench', usernameLower: 'bench', passwordHash: 'x' } });
     const times: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const name = `DemoBench${i}`;
-      const source = readFileSync(DEMO, 'utf8').replace(/PLAYER_NAME = '[^']*'/, `PLAYER_NAME = '${name}'`);
-      const player = await db.playerName.create({ data: { game: 'moria', name, nameLower: name.toLowerCase(), ownerId: user.id } });
-      const t0 = Date.now();
-      const sub = await db.submission.create({
-        data: { playerId: player.id, userId: user.id, game: 'moria', version: 1, source, filename: `${name}.ts`, sizeBytes: source.length },
-      });
-      await untilEvents(
-        queues,
-        (e) => e.matchId === undefined && e.submissionId === String(sub.id) && (e.status === 'qualified' || e.status === 'rejected'),
-        () => startGate({ db, queues }, sub.id),
-      );
-      const ms = Date.now() - t0;
-      const done = await db.submission.findUniqueOrThrow({ where: { id: sub.id } });
-      times.push(ms);
-      const played = await db.match.count({ where: { submissionId: sub.id, status: 'done' } });
+      const run = await timeGate(db, queues, user.id, `DemoBench${i}`, named(readFileSync(DEMO, 'utf8'), `DemoBench${i}`));
+      times.push(run.ms);
       console.log(
-        `gate latency, Demo-strength bot, run ${i + 1}: ${(ms / 1000).toFixed(1)} s to "${done.status}" (${done.reason ?? 'no reason'}); ${played} gate match(es) played; ${runners} match runner(s)`,
+        `gate latency, Demo-strength bot, run ${i + 1}: ${secs(run.ms)} to "${run.status}" (${run.reason ?? 'no reason'}); ${run.played} gate match(es) played; ${runners} match runner(s)`,
       );
-      // Let the gate matches still running (after an early rejection) finish before the next run.
-      await until(async () => (await queues.stats()).depth === 0);
     }
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
     const sorted = [...times].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)]!;
+    console.log(`gate latency: mean ${secs(mean)}, median ${secs(median)} over ${times.length} run(s) (goal ≤ 5 s on an idle machine)`);
+    if (qualifying <= 0) return;
+    const strong = readFileSync(PROSPECTOR, 'utf8');
+    const qualified: number[] = [];
+    const rejected: number[] = [];
+    for (let i = 0; i < qualifying * QUALIFYING_TRIES_EACH && qualified.length < qualifying; i++) {
+      const name = `Strong${i}`;
+      const run = await timeGate(db, queues, user.id, name, named(strong, name));
+      (run.status === 'qualified' ? qualified : rejected).push(run.ms);
+      console.log(`gate, strong bot ${name}: ${secs(run.ms)} to "${run.status}"${run.reason ? ` (${run.reason})` : ''}; ${run.played} gate match(es) played`);
+    }
+    const q = [...qualified].sort((a, b) => a - b);
     console.log(
-      `gate latency: mean ${(mean / 1000).toFixed(1)} s, median ${(median / 1000).toFixed(1)} s over ${times.length} run(s) (goal ≤ 5 s on an idle machine)`,
+      q.length > 0
+        ? `qualifying gate latency: median ${secs(q[Math.floor(q.length / 2)]!)}, max ${secs(q[q.length - 1]!)} over ${q.length} qualifying gate(s) (goal ≤ 5 s on an idle queue); ${rejected.length} gate(s) of the same bot rejected on the way`
+        : `qualifying gate latency: none of ${rejected.length} gates qualified`,
     );
   });
 }
@@ -161,12 +195,13 @@ async function matchesPerMinute(runners: number, count: number): Promise<number>
 export async function run(args: string[] = []): Promise<void> {
   const gateRuns = Number(args[0] ?? 3) || 3;
   const perRun = Number(args[1] ?? 16) || 16;
+  const qualifying = Number(args[2] ?? 3);
   console.log(
     `machine: ${availableParallelism()} core(s), node ${process.version}, load average ${loadavg()
       .map((x) => x.toFixed(2))
       .join(' ')}`,
   );
-  await gateLatency(gateRuns);
+  await gateLatency(gateRuns, Number.isFinite(qualifying) ? qualifying : 3);
   const one = await matchesPerMinute(1, perRun);
   const two = await matchesPerMinute(2, perRun);
   console.log(

@@ -137,6 +137,10 @@ export const ENV_READS = [
     why: "scripts/run-tests.js's bundle of the sources, which the launchers run for ARBITER_FROM_SOURCE=1 under the test runner (read before any TypeScript can load)",
   },
   {
+    file: 'src/sandbox/system/child-env.ts',
+    why: 'copies the environment, less the credentials, for the processes that run bots (match and check processes): it reads no setting',
+  },
+  {
     file: 'src/http/app.ts',
     key: 'FASTIFY_AUTOLOAD_TYPESCRIPT',
     why: "written, not read: @fastify/autoload's documented switch that lets it load the routes' .ts sources (it does not recognise tsx registered by --import or its API)",

@@ -52,6 +52,7 @@ import type { AnyGame } from '../../sdk/types.ts';
 import type { ForcedFreeze, MatchOutcome, ResolvedMatchSpec, RunOptions } from '../../match/types.ts';
 import { withRoundsFrom } from '../../match/replay-io.ts';
 import { builtEntryUrl } from '../../sdk/modules.ts';
+import { botProcessEnv } from '../system/child-env.ts';
 
 export { SandboxInfraError } from '../../match/bot-host.ts';
 // Slots lives in slots.ts (compile-process.ts and cpp/toolchain.ts use it too, and this file must not be below them).
@@ -197,6 +198,8 @@ class MatchProcess {
       // isolate was charged to whichever bot ran meanwhile. It also spends less CPU in all.
       execArgv: ['--no-node-snapshot', '--single-threaded', '--expose-gc', ...entry.loader],
       serialization: 'advanced',
+      // Without the judge's credentials (REDIS_URL in a worker): the bots' process needs none (system/child-env.ts).
+      env: botProcessEnv(),
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       detached: true,
     });

@@ -17,10 +17,11 @@ import { isOutrightWinner } from '../sdk/ranking.ts';
 import { getGame } from '../games/registry.ts';
 import { resolveLimits } from '../sdk/limits.ts';
 import { withTimeout } from '../queue/connection.ts';
-import { CHECK_JOB_OPTIONS, checkJobId, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
+import { CHECK_JOB_OPTIONS, checkJobId, checkPriority, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
 import { initialRating } from './ratings/index.ts';
 import { createMatch, type SeatRef } from './match-setup.ts';
 import { GateStep, SELF_PLAY } from '../statuses.ts';
+import { languageOf } from '../sandbox/languages/index.ts';
 import { deriveGateSeeds, gateSecret, storedGateSeeds } from './gate-seeds.ts';
 import { englishReason, type FrozenAt, type Reason } from './reasons.ts';
 
@@ -95,8 +96,9 @@ export async function startGate(deps: GateDeps, submissionId: number, stored?: G
       filename: sub.filename,
       limits: resolveLimits((await getGame(sub.game)).defaultLimits),
     },
-    // First come, first served among checks (the submission's id), on a lane no match waits on.
-    { ...CHECK_JOB_OPTIONS, jobId: checkJobId(sub.id, sub.createdAt), priority: gatePriority(sub.id) },
+    // First come, first served among checks of one kind (the submission's id), the quick ones (esbuild's) before the
+    // C++ compiles, on a lane no match waits on.
+    { ...CHECK_JOB_OPTIONS, jobId: checkJobId(sub.id, sub.createdAt), priority: checkPriority(sub.id, languageOf(sub.source, sub.filename).slowCompile) },
   );
 }
 

@@ -17,7 +17,7 @@ import { isOutrightWinner } from '../sdk/ranking.ts';
 import { getGame } from '../games/registry.ts';
 import { resolveLimits } from '../sdk/limits.ts';
 import { withTimeout } from '../queue/connection.ts';
-import { CHECK_JOB_OPTIONS, checkJobId, checkPriority, gatePriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
+import { CHECK_JOB_OPTIONS, checkJobId, checkPriority, type CheckVerdict, type JudgeEvent, type JudgeQueues } from '../queue/index.ts';
 import { initialRating } from './ratings/index.ts';
 import { createMatch, type SeatRef } from './match-setup.ts';
 import { GateStep, SELF_PLAY } from '../statuses.ts';

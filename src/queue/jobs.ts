@@ -69,8 +69,7 @@ export function gatePriority(submissionId: number | string): number {
  */
 export const CHECK_PRIORITY_HALF = GATE_PRIORITY_BAND / 2;
 export function checkPriority(submissionId: number | string, slowCompile: boolean): number {
-  const id = Math.max(1, Math.trunc(Number(submissionId)) || 1);
-  return 1 + ((id - 1) % CHECK_PRIORITY_HALF) + (slowCompile ? CHECK_PRIORITY_HALF : 0);
+  return 1 + ((gatePriority(submissionId) - 1) % CHECK_PRIORITY_HALF) + (slowCompile ? CHECK_PRIORITY_HALF : 0);
 }
 
 /** Play one match. Job id = matchJobId(...), so a re-run is recognised. */

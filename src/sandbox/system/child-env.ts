@@ -14,7 +14,7 @@ export const SECRET_SETTINGS: readonly string[] = [
 ];
 
 /** A deployment's other credentials, by the usual names (AWS_SECRET_ACCESS_KEY, SMTP_PASSWORD, SENTRY_AUTH_TOKEN...). */
-const CREDENTIAL_NAME = /(?:^|_)(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)(?:_ID)?$|(?:^|_)SECRET(?:_|$)/i;
+const CREDENTIAL_NAME = /(?:^|_)(?:PASSWORD|PASSWD|TOKEN|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)(?:_ID)?$|(?:^|_)SECRET(?:_|$)/i;
 
 /**
  * Variables that are no credential but that a bot's process never uses: Node reads NODE_EXTRA_CA_CERTS's

@@ -10,6 +10,13 @@ import { slow } from '../../helpers/slow.ts';
 import { startTestApi, registerUser, bot, multipart, submitJson, insertMatch } from '../../helpers/app.ts';
 import { freshQueues } from '../../helpers/queue.ts';
 import { checkJobId } from '../../../src/queue/index.ts';
+import { QUEUE_SNAPSHOT_MS } from '../../../src/domain/queue-overview.ts';
+
+/**
+ * The queue's inputs are read at most once a second per server (QUEUE_SNAPSHOT_MS): a wait asked for right after the
+ * database changed may still be the read before (the previous test's rows: one more gate ahead). Waited out first.
+ */
+const afterQueueSnapshot = () => new Promise((r) => setTimeout(r, QUEUE_SNAPSHOT_MS + 50));
 
 // Real Redis with a private prefix, and the gate's real startGate behind the API.
 const fq = await freshQueues();
@@ -491,6 +498,7 @@ test('a waiting submission says it waits, how many gates are ahead of it, and no
   const id = second.json().id as number;
   const earlier = await db.submission.count({ where: { id: { lt: id }, status: { in: ['queued', 'compiling', 'self_play', 'qualifying'] } } });
   assert.ok(earlier >= 1, 'the first one is still waiting (no worker here)');
+  await afterQueueSnapshot();
   const s = (await app.inject({ url: `/api/submissions/${id}`, headers: bob.auth })).json();
   assert.equal(s.status, 'queued', 'no worker took its check: waiting, not compiling');
   assert.equal(s.gate.steps[0].state, 'pending');
@@ -519,6 +527,7 @@ test('a compiling submission shows its place and wait on the API and on the page
   const row = await db.submission.update({ where: { id }, data: { status: 'compiling' } });
   await (await fq.queues.checks.getJob(checkJobId(id, row.createdAt)))?.remove();
   const earlier = await db.submission.count({ where: { id: { lt: id }, status: { in: ['queued', 'compiling', 'self_play', 'qualifying'] } } });
+  await afterQueueSnapshot();
   const s = (await app.inject({ url: `/api/submissions/${id}`, headers: bob.auth })).json();
   assert.equal(s.status, 'compiling');
   assert.equal(s.gate.steps[0].state, 'running');
@@ -538,6 +547,7 @@ test('a submission whose self-play waits for a runner keeps its place and its wa
   await db.submission.update({ where: { id }, data: { status: 'self_play', startedAt: new Date() } });
   const match = await db.match.create({ data: { game: 'moria', seed: 1, kind: 'gate', submissionId: id, gateStep: 'selfplay', status: 'queued' } });
   const earlier = await db.submission.count({ where: { id: { lt: id }, status: { in: ['queued', 'compiling', 'self_play', 'qualifying'] } } });
+  await afterQueueSnapshot();
   const waiting = (await app.inject({ url: `/api/submissions/${id}`, headers: bob.auth })).json();
   assert.equal(waiting.status, 'self-play');
   assert.equal(waiting.gate.steps[1].state, 'pending');
